@@ -1,0 +1,1 @@
+"""Blueprints: ``games`` (the phone web app) and ``api`` (the stateless JSON API)."""

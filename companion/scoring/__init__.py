@@ -1,0 +1,50 @@
+"""The scoring core of Rebel Princess: pure Python, no Flask and no database.
+
+Cards and decks (:mod:`.cards`), the Round card catalogue (:mod:`.round_cards`), round scoring with
+the lines that explain it (:mod:`.rounds`), possible round totals (:mod:`.totals`), leaders
+(:mod:`.leaders`), standings and tie-breaks (:mod:`.standings`) and a whole game replayed from its
+entries (:mod:`.game`).
+"""
+
+from __future__ import annotations
+
+from .cards import FROG, Card, Edition, Suit, deck, hand_size, princes, ranks_for, suit_cards
+from .errors import IncompleteEntryError, InvalidEntryError, Problem, ScoringError, message_for
+from .game import GameSetup, GameState, PlayedRound, RoundResult, play_through
+from .leaders import Leader, next_leader_classic, next_leader_deluxe
+from .round_cards import (
+    BATHROOM_BREAK,
+    RoundCard,
+    Scoring,
+    parse_edition,
+    recommended_first_game,
+    round_card,
+    round_cards,
+)
+from .rounds import (
+    RoundEntry,
+    RoundScore,
+    ScoreLine,
+    SeatScore,
+    can_have_rebel,
+    check_entry,
+    needs_no_tricks,
+    needs_totals_before,
+    parse_taken,
+    required_cards,
+    score_entry,
+    score_round,
+)
+from .standings import Standings, standings
+from .totals import describe_totals, possible_round_totals
+
+__all__ = [
+    "BATHROOM_BREAK", "FROG", "Card", "Edition", "GameSetup", "GameState", "IncompleteEntryError",
+    "InvalidEntryError", "Leader", "PlayedRound", "Problem", "RoundCard", "RoundEntry",
+    "RoundResult", "RoundScore", "ScoreLine", "Scoring", "ScoringError", "SeatScore", "Standings",
+    "Suit", "can_have_rebel", "check_entry", "deck", "describe_totals", "hand_size", "message_for",
+    "needs_no_tricks", "needs_totals_before", "next_leader_classic", "next_leader_deluxe",
+    "parse_edition", "parse_taken", "play_through", "possible_round_totals", "princes",
+    "ranks_for", "recommended_first_game", "required_cards", "round_card", "round_cards",
+    "score_entry", "score_round", "standings", "suit_cards",
+]

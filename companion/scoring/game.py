@@ -1,0 +1,188 @@
+"""A whole game replayed from its round entries: scores, totals, leaders and the result.
+
+The web app stores only what players entered (cards taken, or typed scores) and replays the game
+through :func:`play_through` every time, so editing an early round recomputes everything after it:
+Bathroom Break scores depend on the totals before, and every leader depends on the totals after.
+
+Game length: 5 rounds; the Deluxe edition may play a shortened game of 3. A Deluxe tie that survives
+the zero-rounds count adds play-off rounds (see :mod:`.standings`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .cards import Card, Edition, check_player_count
+from .errors import IncompleteEntryError, InvalidEntryError, Problem
+from .leaders import Leader, next_leader_classic, next_leader_deluxe
+from .rounds import RoundEntry, RoundScore, ScoreLine, score_entry
+from .round_cards import round_card
+from .standings import Standings, standings
+from .totals import describe_totals, possible_round_totals
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """How a game was set up: edition, number of seats, first leader, planned Round cards."""
+
+    edition: Edition
+    players: int
+    first_leader: int
+    round_cards: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        check_player_count(self.players)
+        if not 0 <= self.first_leader < self.players:
+            raise InvalidEntryError("bad-leader", value=str(self.first_leader))
+        allowed = (3, 5) if self.edition is Edition.DELUXE else (5,)
+        if len(self.round_cards) not in allowed:
+            raise InvalidEntryError("too-many-rounds", expected=max(allowed))
+        for letter in self.round_cards:
+            round_card(self.edition, letter)
+
+    @property
+    def rounds_planned(self) -> int:
+        return len(self.round_cards)
+
+
+@dataclass(frozen=True)
+class PlayedRound:
+    """What the players entered for one round.
+
+    Either ``taken`` (cards per seat, entry by cards) or ``scores`` (entry by numbers) is set.
+    ``leader`` overrides who led the first trick (a power such as Pocahontas can change it).
+    ``last_trick_winner`` is needed in the classic edition to know who leads next.
+    ``round_card`` is needed only for a play-off round, whose card is drawn at random.
+    """
+
+    taken: tuple[frozenset[Card], ...] | None = None
+    no_tricks: frozenset[int] | None = None
+    scores: tuple[int, ...] | None = None
+    leader: int | None = None
+    last_trick_winner: int | None = None
+    round_card: str | None = None
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """One round after scoring: who led, each score with its lines, and the totals after it."""
+
+    number: int
+    round_card: str
+    playoff: bool
+    leader: Leader
+    scores: tuple[int, ...]
+    lines: tuple[tuple[ScoreLine, ...], ...] | None
+    rebels: tuple[int, ...]
+    totals_after: tuple[int, ...]
+    by_cards: bool
+    warnings: tuple[Problem, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything the score pad shows: rounds so far, the next round and, at the end, the result."""
+
+    setup: GameSetup
+    rounds: tuple[RoundResult, ...]
+    totals: tuple[int, ...]
+    next_leader: Leader | None
+    next_round_card: str | None
+    next_is_playoff: bool
+    standings: Standings | None
+    errors: tuple[tuple[int, tuple[Problem, ...]], ...] = field(default=())
+
+    @property
+    def finished(self) -> bool:
+        return self.standings is not None and self.standings.decided_by != "playoff"
+
+    @property
+    def next_round_number(self) -> int:
+        return len(self.rounds) + 1
+
+
+def round_scores(setup: GameSetup, played: PlayedRound, letter: str,
+                 totals_before: Sequence[int]) -> tuple[RoundScore | None, tuple[int, ...]]:
+    """Score one played round; returns the detailed score (by cards) and the plain scores.
+
+    Raises :class:`IncompleteEntryError` when the entry cannot be scored.
+    """
+    if played.taken is not None:
+        entry = RoundEntry(setup.edition, letter, setup.players, played.taken,
+                           played.no_tricks, tuple(totals_before))
+        detailed = score_entry(entry)
+        return detailed, tuple(detailed.scores)
+    if played.scores is None or len(played.scores) != setup.players:
+        got = 0 if played.scores is None else len(played.scores)
+        raise IncompleteEntryError([Problem("wrong-seat-count",
+                                            params={"expected": setup.players, "got": got})])
+    return None, tuple(played.scores)
+
+
+def total_warnings(setup: GameSetup, letter: str, scores: Sequence[int],
+                   totals_before: Sequence[int]) -> list[Problem]:
+    """A warning when typed scores add up to a total this Round card cannot produce."""
+    possible = possible_round_totals(setup.edition, letter, setup.players, totals_before)
+    if sum(scores) in possible:
+        return []
+    return [Problem("impossible-round-total",
+                    params={"got": sum(scores), "expected": describe_totals(possible)})]
+
+
+def play_through(setup: GameSetup, played: Sequence[PlayedRound]) -> GameState:
+    """Replay a game: score every round, work out every leader, and the standings at the end.
+
+    Rounds after the planned ones are Deluxe play-off rounds. A round that cannot be scored (which the
+    app never stores, but old data might hold) stops the replay; it is reported in ``errors``.
+    """
+    totals = [0] * setup.players
+    results: list[RoundResult] = []
+    leader = Leader(setup.first_leader, "first-round")
+    regular: list[tuple[int, ...]] = []
+    playoffs: list[tuple[int, ...]] = []
+    result: Standings | None = None
+    errors: list[tuple[int, tuple[Problem, ...]]] = []
+    for index, entry in enumerate(played):
+        number = index + 1
+        is_playoff = number > setup.rounds_planned
+        if is_playoff and (result is None or result.decided_by != "playoff"):
+            break  # no play-off is due: extra rounds are ignored
+        letter = entry.round_card if is_playoff else setup.round_cards[index]
+        if letter is None:
+            errors.append((number, (Problem("unknown-round-card", params={"value": ""}),)))
+            break
+        try:
+            detailed, scores = round_scores(setup, entry, letter, totals)
+        except (IncompleteEntryError, InvalidEntryError) as error:
+            errors.append((number, tuple(error.problems)))
+            break
+        if entry.leader is not None and 0 <= entry.leader < setup.players:
+            leader = Leader(entry.leader, "entered")
+        warnings = () if detailed else tuple(total_warnings(setup, letter, scores, totals))
+        totals = [t + s for t, s in zip(totals, scores, strict=True)]
+        results.append(RoundResult(
+            number, letter, is_playoff, leader, scores,
+            tuple(s.lines for s in detailed.seats) if detailed else None,
+            tuple(detailed.rebels) if detailed else (), tuple(totals), detailed is not None,
+            warnings))
+        (playoffs if is_playoff else regular).append(scores)
+        if setup.edition is Edition.DELUXE:
+            leader = next_leader_deluxe(totals, leader.seat)
+        elif entry.last_trick_winner is not None:
+            leader = next_leader_classic(setup.players, entry.last_trick_winner)
+        else:
+            errors.append((number, (Problem("bad-leader", params={"value": "?"}),)))
+            break
+        if len(regular) == setup.rounds_planned:
+            result = standings(setup.edition, regular, playoffs)
+    done = result is not None and result.decided_by != "playoff"
+    next_is_playoff = result is not None and result.decided_by == "playoff"
+    if errors or done:
+        next_card = None
+    elif next_is_playoff:
+        next_card = None  # drawn at random from the black-hourglass cards: the players say which
+    else:
+        next_card = setup.round_cards[len(results)]
+    return GameState(setup, tuple(results), tuple(totals), None if (done or errors) else leader,
+                     next_card, next_is_playoff, result, tuple(errors))

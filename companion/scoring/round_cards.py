@@ -1,0 +1,107 @@
+"""The Round card catalogue of each edition, and which cards change scoring.
+
+Deluxe Round cards are lettered a-z, classic ones A-U (the classic letters after J follow RULINGS.md).
+Names live in ``round_cards.toml``; which scoring rule a card brings is behaviour, so it lives here.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from importlib import resources
+
+from .cards import Edition
+from .errors import InvalidEntryError
+
+
+class Scoring(StrEnum):
+    """How a Round card changes the end-of-round count (``plain``: Princes 1, Frog 5)."""
+
+    PLAIN = "plain"
+    THREES = "three-times-a-lady"  # Deluxe d: every 3 is -3
+    NO_TRICKS = "arranged-marriage"  # Deluxe e: +5 for no trick won
+    PETS = "pets-revenge"  # Deluxe j, classic F: every Pet +1, Frog 6
+    KEPT = "kept-cards"  # Deluxe n: the 3 kept cards count as taken
+    GIFTS = "wedding-gift"  # Deluxe o, classic M: gift piles count as taken; no Rebel of the Ball
+    FAIRIES = "single-fairy"  # Deluxe t, classic P: every Fairy -1
+    BATHROOM = "bathroom-break"  # Deluxe y, classic O: Princes 2, except the leaders on points
+    DANCING = "dancing-queens"  # Deluxe z, classic K: Prince-Queen couples
+
+
+_SCORING: dict[Edition, dict[str, Scoring]] = {
+    Edition.DELUXE: {
+        "d": Scoring.THREES, "e": Scoring.NO_TRICKS, "j": Scoring.PETS, "n": Scoring.KEPT,
+        "o": Scoring.GIFTS, "t": Scoring.FAIRIES, "y": Scoring.BATHROOM, "z": Scoring.DANCING,
+    },
+    Edition.CLASSIC: {
+        "F": Scoring.PETS, "K": Scoring.DANCING, "M": Scoring.GIFTS, "O": Scoring.BATHROOM,
+        "P": Scoring.FAIRIES,
+    },
+}
+
+
+@dataclass(frozen=True)
+class RoundCard:
+    """One Round card of one edition."""
+
+    edition: Edition
+    letter: str
+    name_en: str
+    name_fr: str
+
+    @property
+    def scoring(self) -> Scoring:
+        return _SCORING[self.edition].get(self.letter, Scoring.PLAIN)
+
+    @property
+    def slug(self) -> str:
+        return f"{self.edition.value}-{self.letter}"
+
+    def name(self, language: str = "en") -> str:
+        return self.name_fr if language.startswith("fr") else self.name_en
+
+
+@cache
+def _catalogue() -> dict[Edition, tuple[tuple[RoundCard, ...], tuple[str, ...]]]:
+    text = resources.files(__package__).joinpath("round_cards.toml").read_text(encoding="utf-8")
+    data = tomllib.loads(text)
+    result = {}
+    for edition in Edition:
+        section = data[edition.value]
+        cards = tuple(RoundCard(edition, c["letter"], c["en"], c["fr"]) for c in section["cards"])
+        result[edition] = (cards, tuple(section["recommended_first_game"]))
+    return result
+
+
+def parse_edition(value: object) -> Edition:
+    """``deluxe`` or ``classic``; raises :class:`InvalidEntryError` (``unknown-edition``) otherwise."""
+    try:
+        return Edition(str(value).strip().lower())
+    except ValueError:
+        raise InvalidEntryError("unknown-edition", value=str(value)) from None
+
+
+def round_cards(edition: Edition) -> tuple[RoundCard, ...]:
+    """Every Round card of an edition, in letter order."""
+    return _catalogue()[edition][0]
+
+
+def round_card(edition: Edition, letter: str) -> RoundCard:
+    """Look up a Round card by letter. Deluxe letters are lower case, classic upper case; either
+    case is accepted. Raises :class:`InvalidEntryError` (``unknown-round-card``)."""
+    wanted = str(letter).strip()
+    wanted = wanted.lower() if edition is Edition.DELUXE else wanted.upper()
+    for card in round_cards(edition):
+        if card.letter == wanted:
+            return card
+    raise InvalidEntryError("unknown-round-card", value=str(letter))
+
+
+def recommended_first_game(edition: Edition) -> tuple[str, ...]:
+    """The rulebook's suggested five Round cards for a first game, in play order."""
+    return _catalogue()[edition][1]
+
+
+BATHROOM_BREAK = {Edition.DELUXE: "y", Edition.CLASSIC: "O"}

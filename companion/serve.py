@@ -1,0 +1,43 @@
+"""`make run`: serve the app with gunicorn and print the address a phone on the same network opens."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback, found without sending any traffic."""
+    found: list[str] = []
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        infos = []
+    for info in infos:
+        address = str(info[4][0])
+        if not address.startswith("127.") and address not in found:
+            found.append(address)
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--host", default="0.0.0.0")
+    parser.add_argument("--port", type=int, default=5000)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    print("\n  Rebel Princess companion is starting.")
+    print(f"  On this computer:      http://127.0.0.1:{args.port}/")
+    for address in lan_addresses():
+        print(f"  On a phone (same Wi-Fi): http://{address}:{args.port}/")
+    print("  Stop with Ctrl+C.\n", flush=True)
+    gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
+    os.execv(gunicorn, [gunicorn, "--workers", str(args.workers), "--no-control-socket",
+                        "--bind", f"{args.host}:{args.port}", "--access-logfile", "-",
+                        "companion:create_app()"])
+
+
+if __name__ == "__main__":
+    main()
