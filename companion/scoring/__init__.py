@@ -34,6 +34,7 @@ from .rounds import (
     required_cards,
     score_entry,
     score_round,
+    score_so_far,
 )
 from .standings import Standings, standings
 from .totals import describe_totals, possible_round_totals
@@ -46,5 +47,5 @@ __all__ = [
     "needs_no_tricks", "needs_totals_before", "next_leader_classic", "next_leader_deluxe",
     "parse_edition", "parse_taken", "play_through", "possible_round_totals", "princes",
     "ranks_for", "recommended_first_game", "required_cards", "round_card", "round_cards",
-    "score_entry", "score_round", "standings", "suit_cards",
+    "score_entry", "score_round", "score_so_far", "standings", "suit_cards",
 ]

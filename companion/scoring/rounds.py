@@ -295,7 +295,17 @@ def score_entry(entry: RoundEntry) -> RoundScore:
     problems = check_entry(entry)
     if problems:
         raise IncompleteEntryError(problems)
-    exempt = frozenset()
+    return _score(entry)
+
+
+def score_so_far(entry: RoundEntry) -> RoundScore:
+    """Score the cards given out so far, without requiring every card: the live tally shown while a
+    round is being entered. The caller must already have left out duplicated or foreign cards."""
+    return _score(entry)
+
+
+def _score(entry: RoundEntry) -> RoundScore:
+    exempt: frozenset[int] = frozenset()
     if entry.card.scoring is Scoring.BATHROOM and entry.totals_before is not None:
         exempt = bathroom_exempt(entry.totals_before)
     rebel_cards = frozenset(princes(entry.players)) | {FROG}
