@@ -7,7 +7,9 @@ Rules (Deluxe rulebook "Setup" step 2; French rulebook "Mise en place" step 1):
   (48 cards). Every player gets the same number of cards.
 - The Pet 8 is the Frog. It is a Pet, not a Prince.
 
-A card code is the suit letter and the rank: ``P12``, ``Q3``, ``F1``, ``A8`` (the Frog).
+A card code is the suit letter and the rank: ``P12``, ``Q3``, ``F1``, ``A8`` (the Frog). Lower case
+and blanks around the code are accepted; a leading zero (``P01``) or non-ASCII digits are not, so a
+code always reads back exactly as the card prints it (our decision; the rulebooks have no codes).
 """
 
 from __future__ import annotations
@@ -52,10 +54,12 @@ class Card:
         """Parse a card code such as ``P12`` or ``a8``.
 
         Raises :class:`InvalidEntryError` (code ``unknown-card``) for anything that is not a suit letter
-        followed by a rank from 1 to 12.
+        followed by a rank from 1 to 12 in ASCII digits without a leading zero.
         """
         text = code.strip().upper() if isinstance(code, str) else ""
-        if len(text) < 2 or text[0] not in "PQFA" or not text[1:].isdigit():
+        digits = text[1:]
+        # ASCII digits only: str.isdigit also accepts "²" (which int() rejects) and other scripts.
+        if len(text) < 2 or text[0] not in "PQFA" or not (digits.isascii() and digits.isdigit()):
             raise InvalidEntryError("unknown-card", card=str(code))
         rank = int(text[1:])
         if not 1 <= rank <= 12 or text[1] == "0":
