@@ -1,13 +1,397 @@
-"""The phone web app (placeholder, being written)."""
+"""The phone web app: games list, new game, the score pad, round entry, undo and history."""
 
 from __future__ import annotations
 
-from flask import Blueprint
+import random
+import tomllib
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.wrappers import Response
+
+from .. import play
+from ..db import get_session
+from ..forms import EmptyForm, NewGameForm, cards_form, numbers_form
+from ..scoring import (
+    BATHROOM_BREAK,
+    Card,
+    Edition,
+    IncompleteEntryError,
+    InvalidEntryError,
+    PlayedRound,
+    Problem,
+    RoundEntry,
+    check_entry,
+    message_for,
+    needs_no_tricks,
+    recommended_first_game,
+    required_cards,
+    round_card,
+    round_cards,
+    score_so_far,
+)
 
 bp = Blueprint("games", __name__)
+bp.add_app_template_global(round_card, "round_card")
 
+
+@bp.app_template_filter("problem_message")
+def problem_message(problem: Problem, names: list[str]) -> str:
+    """A problem's sentence, naming the player instead of their seat number."""
+    params = dict(problem.params)
+    if problem.seat is not None and 0 <= problem.seat < len(names):
+        params["player"] = names[problem.seat]
+    return message_for(problem.code, card=problem.card, **params)
+
+
+@cache
+def princess_names() -> dict[str, list[tuple[str, str]]]:
+    text = resources.files("companion").joinpath("princesses.toml").read_text(encoding="utf-8")
+    data = tomllib.loads(text)
+    return {ed: [(p["slug"], p["en"]) for p in data[ed]["princesses"]] for ed in data}
+
+
+def render_page_or_partial(page: str, partial: str, status: int = 200, **context: Any
+                           ) -> tuple[str, int]:
+    """The partial for an htmx request, the full page otherwise."""
+    template = partial if request.headers.get("HX-Request") == "true" else page
+    return render_template(template, **context), status
+
+
+def _view_or_404(code: str) -> play.GameView:
+    session = get_session()
+    game = play.get_game(session, code)
+    if game is None:
+        abort(404)
+    return play.view_game(session, game)
+
+
+# --- games list and set-up -------------------------------------------------------------------
 
 @bp.get("/")
 def index() -> str:
-    """Games list."""
-    return "companion"
+    """Every stored game, newest activity first."""
+    return render_template("games/index.html", games=play.list_games(get_session()))
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new_game() -> Response | tuple[str, int]:
+    """Set up a game; the preset buttons fill in the Round cards."""
+    form = NewGameForm()
+    edition = form.edition_value()
+    letters = [c.letter for c in round_cards(edition)]
+    for field in form.cards:
+        field.choices = [(c.letter, f"{c.letter} · {c.name_en}") for c in round_cards(edition)]
+    preset = request.form.get("preset")
+    if request.method == "GET" or preset:
+        _fill_cards(form, edition, preset or "recommended", letters)
+        return render_page_or_partial("games/new.html", "games/_new_form.html", form=form,
+                                      edition=edition, princesses=princess_names(),
+                                      warnings=_setup_warnings(form, edition))
+    if form.validate_on_submit():
+        names = form.player_names()
+        try:
+            game = play.create_game(
+                session=get_session(), edition=edition, names=names,
+                first_leader=form.first_leader.data, round_cards=form.chosen_cards(),
+                princesses=[p.data for p in form.princesses][: len(names)])
+        except InvalidEntryError as error:
+            form.cards.errors = [error.problem.message]
+        else:
+            flash("Game created. Have a lovely party!")
+            return redirect(url_for("games.show", code=game.code))
+    return render_page_or_partial("games/new.html", "games/_new_form.html", 422, form=form,
+                                  edition=edition, princesses=princess_names(),
+                                  warnings=_setup_warnings(form, edition))
+
+
+def _fill_cards(form: NewGameForm, edition: Edition, preset: str, letters: list[str]) -> None:
+    chosen = [f.data for f in form.cards]
+    if preset == "random":
+        picks = random.sample(letters, 5)
+        bathroom = BATHROOM_BREAK[edition]
+        if picks[0] == bathroom:  # Bathroom Break never first: it changes nothing in round 1
+            picks[0], picks[-1] = picks[-1], picks[0]
+        chosen = picks
+    elif preset == "recommended" or any(c not in letters for c in chosen):
+        chosen = list(recommended_first_game(edition))
+    for field, letter in zip(form.cards, chosen, strict=True):
+        field.data = letter
+
+
+def _setup_warnings(form: NewGameForm, edition: Edition) -> list[str]:
+    chosen = [f.data for f in form.cards]
+    return ["bathroom-first"] if chosen and chosen[0] == BATHROOM_BREAK[edition] else []
+
+
+# --- the score pad ---------------------------------------------------------------------------
+
+@bp.get("/g/<code>")
+def show(code: str) -> str:
+    """The game: this round's card and leader, the score pad, and the result at the end."""
+    view = _view_or_404(code)
+    return render_template("games/show.html", view=view, undo_form=EmptyForm(),
+                           reminder=_reminder(view))
+
+
+def _reminder(view: play.GameView) -> str | None:
+    letter = view.state.next_round_card
+    if letter is None:
+        return None
+    try:
+        from ..rulings import round_card_summary
+    except ImportError:  # the rulings content is optional until it lands
+        return None
+    try:
+        return round_card_summary(view.edition.value, letter, "en")
+    except (KeyError, LookupError):
+        return None
+
+
+@bp.get("/g/<code>/history")
+def history(code: str) -> str:
+    """Every entry, edit and undo, oldest first: nothing is ever lost."""
+    view = _view_or_404(code)
+    return render_template("games/history.html", view=view,
+                           records=play.history_of(get_session(), view.game))
+
+
+@bp.post("/g/<code>/undo")
+def undo(code: str) -> Response:
+    """Undo the last entry or edit."""
+    view = _view_or_404(code)
+    if not EmptyForm().validate_on_submit():
+        abort(400)
+    record = play.undo_last(session=get_session(), game=view.game)
+    flash(f"Undone: round {record.number}." if record else "Nothing to undo.")
+    return redirect(url_for("games.show", code=code))
+
+
+# --- round entry -----------------------------------------------------------------------------
+
+def _round_context(view: play.GameView, number: int) -> dict[str, Any]:
+    """Which round this is, its card, its leader and the stored version, or 404."""
+    record = view.record(number)
+    planned = view.state.setup.rounds_planned
+    if record is None and number != len(view.records) + 1:
+        abort(404)
+    if record is None and view.state.finished:
+        abort(404)
+    playoff = number > planned
+    if record is not None:
+        result = view.state.rounds[number - 1] if number <= len(view.state.rounds) else None
+        letter = result.round_card if result else (record.round_card or "")
+        leader = result.leader if result else None
+    else:
+        letter = view.state.next_round_card or ""
+        leader = view.state.next_leader
+    return {"view": view, "number": number, "record": record, "playoff": playoff,
+            "letter": letter, "leader": leader, "edition": view.edition,
+            "classic": view.edition is Edition.CLASSIC}
+
+
+def _played_from_cards(form: Any, ctx: dict[str, Any], cards: list[Card]) -> PlayedRound:
+    players = len(ctx["view"].players)
+    taken: list[set[Card]] = [set() for _ in range(players)]
+    for card in cards:
+        value = form[card.code].data
+        if value not in (None, "", "None"):
+            taken[int(value)].add(card)
+    no_tricks = None
+    if "no_trick_0" in form:
+        no_tricks = frozenset(s for s in range(players) if form[f"no_trick_{s}"].data)
+    return PlayedRound(
+        taken=tuple(frozenset(t) for t in taken), no_tricks=no_tricks,
+        leader=int(form.leader.data) if form.leader.data not in (None, "") else None,
+        last_trick_winner=int(form.last_trick.data) if "last_trick" in form
+        and form.last_trick.data not in (None, "", "None") else None,
+        round_card=form.round_card.data if "round_card" in form else None)
+
+
+def _letter_for(form: Any, ctx: dict[str, Any]) -> str:
+    if ctx["playoff"] and "round_card" in form and form.round_card.data:
+        return form.round_card.data
+    return ctx["letter"] or ("a" if ctx["edition"] is Edition.DELUXE else "A")
+
+
+def _build_cards_form(ctx: dict[str, Any]) -> tuple[Any, list[Card]]:
+    view, edition = ctx["view"], ctx["edition"]
+    players = len(view.players)
+    # A play-off card is chosen in the form; offer every card that any Round card could need.
+    letter = ctx["letter"] if not ctx["playoff"] or ctx["record"] else None
+    if letter:
+        cards = list(required_cards(edition, letter, players))
+        ask_no_tricks = needs_no_tricks(edition, letter)
+    else:
+        cards = _union_required(edition, players)
+        ask_no_tricks = True
+    form = cards_form(players=players, cards=cards, ask_no_tricks=ask_no_tricks,
+                      ask_last_trick=ctx["classic"],
+                      ask_round_card=edition if ctx["playoff"] else None)
+    return form, cards
+
+
+def _union_required(edition: Edition, players: int) -> list[Card]:
+    wanted: set[Card] = set()
+    for card in round_cards(edition):
+        wanted.update(required_cards(edition, card.letter, players))
+    return sorted(wanted, key=lambda c: ("PQFA".index(c.suit.value), c.rank))
+
+
+def _prefill_cards(form: Any, record: Any, players: int) -> None:
+    played = play.played_from_record(record)
+    form.base.data = str(record.id)
+    if played.taken is not None:
+        for seat, cards in enumerate(played.taken):
+            for card in cards:
+                if card.code in form:
+                    form[card.code].data = str(seat)
+    if played.no_tricks is not None and "no_trick_0" in form:
+        for seat in range(players):
+            form[f"no_trick_{seat}"].data = seat in played.no_tricks
+    if played.leader is not None:
+        form.leader.data = str(played.leader)
+    if "last_trick" in form and played.last_trick_winner is not None:
+        form.last_trick.data = str(played.last_trick_winner)
+    if "round_card" in form and record.round_card:
+        form.round_card.data = record.round_card
+
+
+@bp.route("/g/<code>/round/<int:number>/cards", methods=["GET", "POST"])
+def enter_cards(code: str, number: int) -> Response | tuple[str, int]:
+    """Enter (or edit) a round by tapping who took each card that scores."""
+    ctx = _round_context(_view_or_404(code), number)
+    form, cards = _build_cards_form(ctx)
+    if request.method == "GET" and ctx["record"] is not None:
+        _prefill_cards(form, ctx["record"], len(ctx["view"].players))
+    problems: list[Problem] = []
+    if request.method == "POST" and form.validate_on_submit():
+        played = _played_from_cards(form, ctx, cards)
+        outcome = _save(ctx, played, "cards", form.base.data)
+        if isinstance(outcome, Response):
+            return outcome
+        problems = outcome
+    status = 422 if request.method == "POST" else 200
+    return render_template("rounds/cards.html", form=form, cards=cards, problems=problems,
+                           live=_live(ctx, form, cards), **ctx), status
+
+
+@bp.post("/g/<code>/round/<int:number>/preview")
+def preview_cards(code: str, number: int) -> str:
+    """The live tally while cards are being given out (htmx); stores nothing."""
+    ctx = _round_context(_view_or_404(code), number)
+    form, cards = _build_cards_form(ctx)
+    form.validate()
+    return render_template("rounds/_live.html", live=_live(ctx, form, cards), **ctx)
+
+
+def _live(ctx: dict[str, Any], form: Any, cards: list[Card]) -> dict[str, Any]:
+    """Running scores and lines for the cards given out so far, and what is still missing."""
+    view = ctx["view"]
+    played = _played_from_cards(form, ctx, cards)
+    letter = _letter_for(form, ctx)
+    number = ctx["number"]
+    totals_before = (view.state.rounds[number - 2].totals_after if number > 1
+                     and number - 2 < len(view.state.rounds) else (0,) * len(view.players))
+    entry = RoundEntry(ctx["edition"], letter, len(view.players), played.taken or (),
+                       played.no_tricks, tuple(totals_before))
+    wanted = required_cards(ctx["edition"], letter, len(view.players))
+    given = set().union(*played.taken) if played.taken else set()
+    missing = [c for c in wanted if c not in given]
+    missing_others = [p for p in check_entry(entry) if p.code != "missing-card"]
+    return {"score": score_so_far(entry), "missing": missing, "problems": missing_others,
+            "letter": letter}
+
+
+def _save(ctx: dict[str, Any], played: PlayedRound, mode: str, base: str | None
+          ) -> Response | list[Problem]:
+    """Store the entry and go back to the pad, or return the problems (nothing stored)."""
+    view, number = ctx["view"], ctx["number"]
+    base_id = int(base) if base and base.isdigit() else None
+    try:
+        play.save_round(session=get_session(), game=view.game, number=number, played=played,
+                        mode=mode, base_id=base_id)
+    except play.EntryRejected as error:
+        record = view.record(number)
+        if (error.problems[0].code == "round-already-saved" and record is not None
+                and play.played_from_record(record) == played):
+            flash(f"Round {number} saved.")  # a double tap: the first tap already saved it
+            return redirect(url_for("games.show", code=view.game.code))
+        return error.problems
+    except (IncompleteEntryError, InvalidEntryError) as error:
+        return list(error.problems)
+    flash(f"Round {number} {'updated' if base_id else 'saved'}.")
+    return redirect(url_for("games.show", code=view.game.code))
+
+
+@bp.route("/g/<code>/round/<int:number>/numbers", methods=["GET", "POST"])
+def enter_numbers(code: str, number: int) -> Response | tuple[str, int]:
+    """Enter (or edit) a round by typing each player's score, as on paper."""
+    ctx = _round_context(_view_or_404(code), number)
+    view = ctx["view"]
+    players = len(view.players)
+    form = numbers_form(players=players, ask_last_trick=ctx["classic"],
+                        ask_round_card=ctx["edition"] if ctx["playoff"] else None)
+    record = ctx["record"]
+    if request.method == "GET" and record is not None:
+        stored = play.played_from_record(record)
+        form.base.data = str(record.id)
+        scores = stored.scores or (view.state.rounds[number - 1].scores
+                                   if number <= len(view.state.rounds) else ())
+        for seat, value in enumerate(scores):
+            form[f"score_{seat}"].data = value
+        if stored.leader is not None:
+            form.leader.data = str(stored.leader)
+        if "last_trick" in form and stored.last_trick_winner is not None:
+            form.last_trick.data = str(stored.last_trick_winner)
+        if "round_card" in form and record.round_card:
+            form.round_card.data = record.round_card
+    problems: list[Problem] = []
+    warnings: list[Problem] = []
+    if request.method == "POST" and form.validate_on_submit():
+        played = PlayedRound(
+            scores=tuple(int(form[f"score_{s}"].data) for s in range(players)),
+            leader=int(form.leader.data) if form.leader.data not in (None, "") else None,
+            last_trick_winner=int(form.last_trick.data) if "last_trick" in form else None,
+            round_card=form.round_card.data if "round_card" in form else None)
+        trial = (play.view_game(get_session(), view.game, replace=(number, played))
+                 if record is not None else
+                 play.view_game(get_session(), view.game, extra=played))
+        if number <= len(trial.state.rounds):
+            warnings = list(trial.state.rounds[number - 1].warnings)
+        if not warnings or form.confirm.data:
+            outcome = _save(ctx, played, "numbers", form.base.data)
+            if isinstance(outcome, Response):
+                return outcome
+            problems = outcome
+    status = 422 if request.method == "POST" else 200
+    return render_template("rounds/numbers.html", form=form, problems=problems,
+                           warnings=warnings, **ctx), status
+
+
+@bp.get("/rules/round-cards/<edition>/<letter>")
+def round_card_help(edition: str, letter: str) -> str:
+    """A Round card's reminder (the full rulings pages come with the rulings content)."""
+    try:
+        ed = Edition(edition)
+        card = round_card(ed, letter)
+    except (ValueError, InvalidEntryError):
+        abort(404)
+    summary = None
+    try:
+        from ..rulings import round_card_summary
+
+        summary = round_card_summary(ed.value, card.letter, "en")
+    except (ImportError, KeyError, LookupError):
+        summary = None
+    return render_template("rules/round_card.html", card=card, summary=summary)

@@ -1,0 +1,149 @@
+"""Forms: they check the shape of what was typed or tapped; the scoring core judges the rules.
+
+Every write goes through a ``FlaskForm`` so every form carries a CSRF token. The round-entry forms
+depend on the game (which cards the Round card scores, how many players), so they are built per
+request by :func:`cards_form` and :func:`numbers_form`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    FieldList,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+)
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+
+from .scoring import Card, Edition, round_cards
+
+MAX_NAME = 24
+MAX_SCORE = 99
+
+
+class EmptyForm(FlaskForm):
+    """A POST that is only a button (undo): the CSRF token is the whole form."""
+
+
+def _strip(value: str | None) -> str | None:
+    return " ".join(value.split()) if isinstance(value, str) else value
+
+
+def _card_choices(edition: Edition) -> list[tuple[str, str]]:
+    return [(c.letter, f"{c.letter} · {c.name_en}") for c in round_cards(edition)]
+
+
+class NewGameForm(FlaskForm):
+    """Set up a game: edition, players in clockwise order, first leader, Round cards, Princesses."""
+
+    edition = RadioField("Edition", choices=[("deluxe", "Deluxe (English)"),
+                                             ("classic", "Rebelles Princesses (French)")],
+                         default="deluxe", validators=[InputRequired()])
+    length = RadioField("Game length", choices=[("5", "5 rounds"), ("3", "3 rounds (short)")],
+                        default="5", validators=[InputRequired()])
+    names = FieldList(StringField("Name", filters=[_strip],
+                                  validators=[Optional(), Length(max=MAX_NAME)]),
+                      min_entries=6, max_entries=6)
+    first_leader = SelectField("Leads the first trick", coerce=int,
+                               choices=[(i, f"Player {i + 1}") for i in range(6)], default=0)
+    cards = FieldList(SelectField("Round", choices=[], validate_choice=False),
+                      min_entries=5, max_entries=5)
+    princesses = FieldList(StringField("Princess", filters=[_strip],
+                                       validators=[Optional(), Length(max=30)]),
+                           min_entries=6, max_entries=6)
+
+    def edition_value(self) -> Edition:
+        return Edition(self.edition.data if self.edition.data in ("deluxe", "classic")
+                       else "deluxe")
+
+    def player_names(self) -> list[str]:
+        return [n.data for n in self.names if n.data]
+
+    def rounds(self) -> int:
+        return 3 if self.length.data == "3" and self.edition_value() is Edition.DELUXE else 5
+
+    def chosen_cards(self) -> list[str]:
+        return [f.data for f in self.cards][: self.rounds()]
+
+    def validate_names(self, field: FieldList) -> None:
+        filled = [i for i, entry in enumerate(field) if entry.data]
+        if len(filled) < 3:
+            raise ValidationError("Enter at least 3 players: Rebel Princess needs 3 to 6.")
+        if filled != list(range(len(filled))):
+            raise ValidationError("Fill the names from the top, without gaps, in seat order.")
+        lowered = [field[i].data.casefold() for i in filled]
+        if len(set(lowered)) != len(lowered):
+            raise ValidationError("Two players have the same name: add an initial to tell "
+                                  "them apart.")
+
+    def validate_first_leader(self, field: SelectField) -> None:
+        if not 0 <= (field.data or 0) < max(len(self.player_names()), 1):
+            raise ValidationError("The first leader must be one of the players.")
+
+    def validate_cards(self, field: FieldList) -> None:
+        letters = {c.letter for c in round_cards(self.edition_value())}
+        chosen = self.chosen_cards()
+        if any(letter not in letters for letter in chosen):
+            raise ValidationError("Pick a Round card for every round.")
+        if len(set(chosen)) != len(chosen):
+            raise ValidationError("Each Round card can only be used once in a game.")
+
+
+def cards_form(*, players: int, cards: Sequence[Card], ask_no_tricks: bool,
+               ask_last_trick: bool, ask_round_card: Edition | None) -> FlaskForm:
+    """The "by cards" round entry: one choice of seat per card that scores this round."""
+    seats = [(str(s), str(s)) for s in range(players)]
+
+    class CardsForm(FlaskForm):
+        base = HiddenField()
+        leader = SelectField("Led the first trick", choices=[("", "as planned")] + seats,
+                             default="", validate_choice=True)
+
+    for card in cards:
+        setattr(CardsForm, card.code, RadioField(card.code, choices=seats,
+                                                 validators=[Optional()]))
+    if ask_no_tricks:
+        for seat in range(players):
+            setattr(CardsForm, f"no_trick_{seat}", BooleanField("Won no trick"))
+    if ask_last_trick:
+        CardsForm.last_trick = RadioField("Won the last trick", choices=seats,
+                                          validators=[InputRequired(
+                                              "Tap who won the last trick: they lead next.")])
+    if ask_round_card is not None:
+        CardsForm.round_card = SelectField("Play-off Round card",
+                                           choices=_card_choices(ask_round_card),
+                                           validators=[InputRequired()])
+    return CardsForm()
+
+
+def numbers_form(*, players: int, ask_last_trick: bool, ask_round_card: Edition | None
+                 ) -> FlaskForm:
+    """The "by numbers" round entry: each player's round score, typed as on paper."""
+    seats = [(str(s), str(s)) for s in range(players)]
+
+    class NumbersForm(FlaskForm):
+        base = HiddenField()
+        confirm = BooleanField("Save anyway")
+        leader = SelectField("Led the first trick", choices=[("", "as planned")] + seats,
+                             default="")
+
+    for seat in range(players):
+        setattr(NumbersForm, f"score_{seat}", IntegerField(
+            "Score", validators=[InputRequired("Type a score for every player (0 if none)."),
+                                 NumberRange(-MAX_SCORE, MAX_SCORE,
+                                             "A round score is between -99 and 99.")]))
+    if ask_last_trick:
+        NumbersForm.last_trick = RadioField("Won the last trick", choices=seats,
+                                            validators=[InputRequired(
+                                                "Tap who won the last trick: they lead next.")])
+    if ask_round_card is not None:
+        NumbersForm.round_card = SelectField("Play-off Round card",
+                                             choices=_card_choices(ask_round_card),
+                                             validators=[InputRequired()])
+    return NumbersForm()
