@@ -1,0 +1,417 @@
+"""Pydantic models of the JSON API: they validate requests, shape responses and generate OpenAPI.
+
+The models check shape only (types, required fields, list sizes); the rules (which cards are in
+the deck, how many players, whether the tricks add up) stay in :mod:`companion.scoring`, which
+reports them as problems with stable codes. Anything pydantic rejects is turned into the same
+kind of problem by :func:`problems_from_validation`, so a client never sees pydantic's wording.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Discriminator,
+    Field,
+    RootModel,
+    StrictInt,
+    StrictStr,
+    Tag,
+    ValidationError,
+)
+from pydantic_core import ErrorDetails
+
+from .scoring import Leader, Problem, RoundScore, Standings, message_for
+
+MAX_SEATS = 6
+MAX_CARDS_PER_SEAT = 48
+MAX_ROUNDS = 5
+MAX_PLAYOFFS = 10
+
+
+# --- messages -------------------------------------------------------------------------------------
+
+@cache
+def _api_messages() -> dict[str, Any]:
+    text = resources.files(__package__).joinpath("api_messages.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
+def api_message(code: str, **params: Any) -> str:
+    """The sentence for an API-only problem code (shape errors), else the scoring core's."""
+    template = _api_messages()["messages"].get(code)
+    if template is None:
+        return message_for(code, **params)
+    return template.format(**params)
+
+
+def summary_for(endpoint: str, problems: Sequence[dict[str, Any]]) -> str:
+    """The one-sentence ``error`` of a 4xx answer: the problem itself, or a count of them."""
+    if len(problems) == 1:
+        return str(problems[0]["message"])
+    template = _api_messages()["summaries"].get(endpoint, _api_messages()["summaries"]["default"])
+    return str(template.format(count=len(problems)))
+
+
+# --- shared field types ---------------------------------------------------------------------------
+
+def _normalise_edition(value: object) -> object:
+    return value.strip().lower() if isinstance(value, str) else value
+
+
+EditionName = Annotated[
+    Literal["deluxe", "classic"],
+    BeforeValidator(_normalise_edition),
+    Field(description="`deluxe` (English Deluxe Edition, Round cards a-z) or `classic` (French "
+                      "*Rebelles Princesses*, Round cards A-U). Case does not matter."),
+]
+SeatIndex = Annotated[StrictInt, Field(
+    description="A seat, numbered 0 to players-1 clockwise in play order.",
+    json_schema_extra={"minimum": 0, "maximum": MAX_SEATS - 1})]
+CardCode = Annotated[StrictStr, Field(
+    description="A card code: suit letter P (Prince), Q (Queen), F (Fairy) or A (Pet) and a rank, "
+                "e.g. `P12`, `Q3`. `A8` is the Frog.",
+    examples=["P12", "A8"])]
+PerSeatInts = Annotated[list[StrictInt], Field(max_length=MAX_SEATS)]
+
+
+class _Request(BaseModel):
+    # Strict: a boolean is not a number and "3" is not 3. Unknown fields are typos, not extensions.
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class _Response(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --- score-round ----------------------------------------------------------------------------------
+
+class ScoreRoundRequest(_Request):
+    """The cards each seat took in one round, and what the Round card needs besides."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"edition": "deluxe", "round_card": "a", "players": 4,
+         "taken": [["P1", "P2", "P3"], ["P4", "P5", "A8"], ["P6", "P7", "P8"], ["P9", "P10"]]},
+        {"edition": "deluxe", "round_card": "e", "players": 4,
+         "taken": [[], ["P1", "P2", "P3", "P4", "A8"], ["P5", "P6", "P7"], ["P8", "P9", "P10"]],
+         "tricks_won": [0, 4, 3, 3]},
+        {"edition": "classic", "round_card": "O", "players": 3,
+         "taken": [["P2", "P3", "P4"], ["P5", "P6", "A8"], ["P7", "P8", "P9", "P10"]],
+         "totals_before": [4, 9, 9]},
+    ]})
+
+    edition: EditionName
+    round_card: StrictStr = Field(
+        description="The Round card's letter: a-z in Deluxe, A-U in classic (either case).",
+        examples=["z", "O"])
+    players: StrictInt = Field(description="Number of players, 3 to 6.",
+                               json_schema_extra={"minimum": 3, "maximum": MAX_SEATS})
+    taken: list[Annotated[list[CardCode], Field(max_length=MAX_CARDS_PER_SEAT)]] = Field(
+        max_length=MAX_SEATS,
+        description="One list per seat, in seat order: the cards that seat took (kept cards "
+                    "under Deluxe n and gift piles under Wedding Gift included). Every Prince of "
+                    "the deck and the Frog must be given to exactly one seat, and so must every "
+                    "card the Round card scores (Queens under Dancing Queens, Pets under Pet's "
+                    "Revenge, Fairies under Single Fairy, 3s under Three Times a Lady). Cards that "
+                    "score nothing may be left out.")
+    tricks_won: PerSeatInts | None = Field(
+        default=None,
+        description="Tricks won per seat. Required for Deluxe e (Arranged Marriage), ignored "
+                    "otherwise. Must add up to the number of tricks in the round.")
+    totals_before: PerSeatInts | None = Field(
+        default=None,
+        description="Each seat's total before this round. Required for Bathroom Break (Deluxe y, "
+                    "classic O), ignored otherwise.")
+
+
+class ScoreLineOut(_Response):
+    """One reason for points in a seat's round score."""
+
+    rule: str = Field(description=(
+        "Why: `prince`, `frog`, `pet`, `fairy`, `three`, `no-tricks`, `prince-doubled`, "
+        "`prince-highest-total`, `same-rank-couple`, `mixed-couple`, `lone-queen` or "
+        "`rebel-of-the-ball`."), examples=["prince"])
+    points: int = Field(description="Points this line gives in all (may be negative).")
+    count: int = Field(description="How many cards or events the line counts.")
+
+
+class ScoreRoundResponse(_Response):
+    """The round score of every seat, with the lines that add up to it."""
+
+    scores: list[int] = Field(description="Round score per seat, in seat order.",
+                              examples=[[3, 8, 3, 2]])
+    rebel_of_the_ball: list[int] = Field(
+        description="Seats that took every Prince and the Frog (Deluxe only): they score -10.",
+        examples=[[]])
+    lines: list[list[ScoreLineOut]] = Field(
+        description="Per seat, the lines whose points add up to its score.")
+
+    @classmethod
+    def from_score(cls, score: RoundScore) -> ScoreRoundResponse:
+        return cls(
+            scores=score.scores,
+            rebel_of_the_ball=score.rebels,
+            lines=[[ScoreLineOut(rule=line.rule, points=line.points, count=line.count)
+                    for line in seat.lines] for seat in score.seats],
+        )
+
+
+# --- next-leader ----------------------------------------------------------------------------------
+
+class NextLeaderDeluxe(_Request):
+    """Deluxe: the lowest total leads; ties go clockwise from the previous leader."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"edition": "deluxe", "totals": [5, 3, 3, 8], "last_leader": 0}]})
+
+    edition: Annotated[Literal["deluxe"], BeforeValidator(_normalise_edition)]
+    totals: PerSeatInts = Field(description="Each seat's total after the round just played.")
+    last_leader: SeatIndex = Field(
+        description="The seat that led the first trick of the round just played. Ties are broken "
+                    "by the first tied seat clockwise after it; it comes last itself.")
+
+
+class NextLeaderClassic(_Request):
+    """Classic: the winner of the last trick leads the next round."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"edition": "classic", "players": 4, "last_trick_winner": 2}]})
+
+    edition: Annotated[Literal["classic"], BeforeValidator(_normalise_edition)]
+    players: StrictInt = Field(description="Number of players, 3 to 6.",
+                               json_schema_extra={"minimum": 3, "maximum": MAX_SEATS})
+    last_trick_winner: SeatIndex = Field(
+        description="The seat that won the last trick of the round just played.")
+
+
+def _edition_tag(value: object) -> str | None:
+    raw = value.get("edition") if isinstance(value, dict) else getattr(value, "edition", None)
+    return str(_normalise_edition(raw)) if isinstance(raw, str) else None
+
+
+class NextLeaderRequest(RootModel[Annotated[
+        Annotated[NextLeaderDeluxe, Tag("deluxe")] | Annotated[NextLeaderClassic, Tag("classic")],
+        Discriminator(_edition_tag)]]):
+    """Who leads the next round; the fields depend on the edition."""
+
+    model_config = ConfigDict(json_schema_extra={
+        "discriminator": {"propertyName": "edition", "mapping": {
+            "deluxe": "#/components/schemas/NextLeaderDeluxe",
+            "classic": "#/components/schemas/NextLeaderClassic"}},
+        "examples": [
+            {"edition": "deluxe", "totals": [5, 3, 3, 8], "last_leader": 0},
+            {"edition": "deluxe", "totals": [2, 5, 2, 5], "last_leader": 2},
+            {"edition": "classic", "players": 4, "last_trick_winner": 2},
+        ]})
+
+
+class NextLeaderResponse(_Response):
+    """The seat that leads the next round, and why."""
+
+    leader: int = Field(description="The seat that leads the next round.", examples=[1])
+    reason: Literal["lowest-total", "tie-broken", "last-trick"] = Field(
+        description="`lowest-total` (Deluxe, one lowest total), `tie-broken` (Deluxe, several "
+                    "lowest totals: see `tied`) or `last-trick` (classic).")
+    tied: list[int] = Field(description="The seats tied on the lowest total, when there is a tie.",
+                            examples=[[1, 2]])
+
+    @classmethod
+    def from_leader(cls, leader: Leader) -> NextLeaderResponse:
+        return cls(leader=leader.seat, reason=leader.reason, tied=list(leader.tied))
+
+
+# --- standings ------------------------------------------------------------------------------------
+
+class StandingsRequest(_Request):
+    """Round scores so far; the answer ranks the seats and applies the edition's tie-breaks."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"edition": "deluxe", "rounds": [[3, 5, 1, 2], [2, -1, 4, 4]]},
+        {"edition": "deluxe", "rounds": [[2, 2, 3, 3]], "playoffs": [[1, 0, 2, 2]]},
+        {"edition": "classic", "rounds": [[2, 4, 1, 3], [2, 0, 4, 4]]},
+    ]})
+
+    edition: EditionName
+    rounds: list[Annotated[list[StrictInt], Field(max_length=MAX_SEATS)]] = Field(
+        max_length=MAX_ROUNDS,
+        description="One list per round played, each holding the round score of every seat in "
+                    "seat order. At most 5 rounds.")
+    playoffs: list[Annotated[list[StrictInt], Field(max_length=MAX_SEATS)]] = Field(
+        default_factory=list, max_length=MAX_PLAYOFFS,
+        description="Deluxe only: the play-off rounds played after a tie, same shape as `rounds`.")
+
+
+class StandingsResponse(_Response):
+    """Totals, ranking and winners, with how the winners were decided."""
+
+    totals: list[int] = Field(description="Total per seat, play-off rounds included.")
+    ranking: list[int] = Field(description="Seats, best first.", examples=[[1, 0, 2, 3]])
+    winners: list[int] = Field(
+        description="The winning seats; empty when a Deluxe play-off round is needed, several "
+                    "when a classic tie is shared.")
+    decided_by: Literal["total", "rounds_at_or_below_zero", "rounds_at_zero", "shared",
+                        "playoff"] = Field(
+        description="`total`, `rounds_at_or_below_zero` (Deluxe tie-break), `rounds_at_zero` "
+                    "(classic tie-break), `shared` (classic tie that stands) or `playoff` "
+                    "(Deluxe tie that stands: play a play-off round).")
+    playoff: list[int] = Field(description="The seats still tied when a play-off is needed.")
+    tiebreak: list[int] = Field(
+        description="Per seat, rounds scored at or below zero (Deluxe) or at exactly zero "
+                    "(classic). Play-off rounds are not counted.")
+    playoffs_played: int = Field(description="How many play-off rounds were given.")
+
+    @classmethod
+    def from_standings(cls, result: Standings) -> StandingsResponse:
+        return cls(totals=list(result.totals), ranking=list(result.ranking),
+                   winners=list(result.winners), decided_by=result.decided_by,  # type: ignore[arg-type]
+                   playoff=list(result.playoff), tiebreak=list(result.tiebreak),
+                   playoffs_played=result.playoffs_played)
+
+
+# --- errors ---------------------------------------------------------------------------------------
+
+class ProblemOut(_Response):
+    """One thing wrong with the request."""
+
+    code: str = Field(description="A stable kebab-case code, e.g. `missing-card`, `wrong-type`.",
+                      examples=["missing-card"])
+    message: str = Field(description="The problem in a sentence a player understands.")
+    seat: int | None = Field(default=None, description="The seat concerned, if any.")
+    card: str | None = Field(default=None, description="The card concerned, if any.")
+    field: str | None = Field(default=None,
+                              description="The request field concerned, for shape errors.",
+                              examples=["taken[2][0]"])
+
+
+class ErrorResponse(_Response):
+    """Why the request was refused: a summary sentence and every problem found."""
+
+    error: str = Field(description="One sentence summing the problems up.")
+    problems: list[ProblemOut] = Field(description="Every problem found.")
+
+
+# --- pydantic errors as problems ------------------------------------------------------------------
+
+# Where the seat index sits in a field's location (``taken[seat][card]``, ``rounds[round][seat]``).
+_SEAT_POSITION = {"taken": 1, "tricks_won": 1, "totals_before": 1, "totals": 1,
+                  "rounds": 2, "playoffs": 2}
+_EXPECTED = {
+    "int_type": "a whole number", "int_parsing": "a whole number",
+    "int_from_float": "a whole number", "string_type": "text", "list_type": "a list",
+    "dict_type": "an object", "model_type": "an object", "model_attributes_type": "an object",
+    "literal_error": "one of the listed values",
+}
+
+
+def _field_path(loc: Sequence[int | str]) -> str:
+    path = ""
+    for part in loc:
+        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else part)
+    return path or "body"
+
+
+_CODES = {"missing": "missing-field", "extra_forbidden": "unknown-field",
+          "too_long": "too-many-items", **{kind: "wrong-type" for kind in _EXPECTED}}
+
+
+def _problem_from_error(error: ErrorDetails) -> dict[str, Any]:
+    loc = list(error["loc"])
+    if loc and loc[0] in ("deluxe", "classic"):
+        loc = loc[1:]  # the tag of the next-leader union, not a field
+    kind, data = error["type"], error.get("input")
+    if kind.startswith("union_tag_"):
+        # The next-leader body picks its fields by edition: report the edition itself.
+        loc, data = ["edition"], data.get("edition") if isinstance(data, dict) else None
+        kind = "literal_error" if data is not None else "missing"
+    if kind == "literal_error" and loc == ["edition"] and isinstance(data, str):
+        return Problem("unknown-edition", params={"value": data}).as_dict() | {"field": "edition"}
+    field = _field_path(loc)
+    position = _SEAT_POSITION.get(str(loc[0])) if loc else None
+    seat = loc[position] if position is not None and len(loc) > position else None
+    seat = seat if isinstance(seat, int) else None
+    where = f"“{field}”" + (f" (player {seat + 1})" if seat is not None else "")
+    expected = "“deluxe” or “classic”" if field == "edition" else _EXPECTED.get(kind, "")
+    code = _CODES.get(kind, "invalid-value")
+    limit = (error.get("ctx") or {}).get("max_length", "?")
+    problem: dict[str, Any] = {"code": code, "field": field,
+                               "message": api_message(code, where=where, expected=expected,
+                                                      limit=limit)}
+    if seat is not None:
+        problem["seat"] = seat
+    return problem
+
+
+def problems_from_validation(error: ValidationError) -> list[dict[str, Any]]:
+    """Turn pydantic's errors into problems with stable codes and our own wording."""
+    return [_problem_from_error(details) for details in error.errors()]
+
+
+# --- OpenAPI --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Operation:
+    """One POST endpoint as the OpenAPI document describes it."""
+
+    path: str
+    operation_id: str
+    summary: str
+    request: type[BaseModel]
+    response: type[BaseModel]
+
+
+def _component(model: type[BaseModel], mode: Literal["validation", "serialization"],
+               schemas: dict[str, Any]) -> dict[str, str]:
+    schema = model.model_json_schema(ref_template="#/components/schemas/{model}", mode=mode)
+    schemas.update(schema.pop("$defs", {}))
+    schemas[model.__name__] = schema
+    return {"$ref": f"#/components/schemas/{model.__name__}"}
+
+
+def _examples(model: type[BaseModel]) -> dict[str, Any]:
+    extra = model.model_config.get("json_schema_extra")
+    examples = extra.get("examples", []) if isinstance(extra, dict) else []
+    return {f"example{number}": {"value": value}
+            for number, value in enumerate(examples, start=1)}
+
+
+def openapi_document(operations: Sequence[Operation]) -> dict[str, Any]:
+    """An OpenAPI 3.1 document for the given endpoints, generated from their pydantic models."""
+    schemas: dict[str, Any] = {}
+    error_ref = _component(ErrorResponse, "serialization", schemas)
+    paths: dict[str, Any] = {}
+    for op in operations:
+        json_error = {"application/json": {"schema": error_ref}}
+        paths[op.path] = {"post": {
+            "operationId": op.operation_id,
+            "summary": op.summary,
+            "description": (op.request.__doc__ or "").strip(),
+            "requestBody": {"required": True, "content": {"application/json": {
+                "schema": _component(op.request, "validation", schemas),
+                "examples": _examples(op.request)}}},
+            "responses": {
+                "200": {"description": (op.response.__doc__ or "").strip(), "content": {
+                    "application/json": {"schema": _component(op.response, "serialization",
+                                                               schemas)}}},
+                "400": {"description": "The body is not a JSON object (code `malformed-json`).",
+                        "content": json_error},
+                "422": {"description": "The entry cannot be used; `problems` lists every reason.",
+                        "content": json_error},
+            },
+        }}
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Rebel Princess companion API", "version": "1",
+                 "description": "Stateless scoring helpers for the card game Rebel Princess: "
+                                "nothing is stored, and no session, cookie or CSRF token is "
+                                "needed. Seats are numbered from 0, clockwise in play order."},
+        "paths": paths,
+        "components": {"schemas": dict(sorted(schemas.items()))},
+    }
