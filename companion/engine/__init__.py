@@ -1,0 +1,33 @@
+"""The rules engine of Rebel Princess: pure Python, no Flask and no database.
+
+Public surface, python-chess style: frozen :class:`Card` values with a notation round-trip, one
+:class:`RoundState` with cheap queries (:meth:`~RoundState.legal_plays`,
+:meth:`~RoundState.is_legal_play`, :meth:`~RoundState.check_trick`) and explicit commands
+(:meth:`~RoundState.play_trick`, :meth:`~RoundState.push`, :meth:`~RoundState.pop`), violations as
+data (:class:`Violation`) and three precise errors under :class:`EngineError`. Round cards and
+Princess powers are :class:`Modifier` hook objects registered by slug (:mod:`.modifiers` documents
+the order in which they are consulted).
+"""
+
+from __future__ import annotations
+
+from companion.scoring.cards import Card, Edition, Suit
+
+from .cards import parse_card, parse_cards
+from .errors import (
+    AmbiguousEntryError,
+    EngineError,
+    IllegalTrickError,
+    InvalidEntryError,
+    Violation,
+    ViolationCode,
+)
+from .modifiers import Modifier, modifier_class, register, registered, round_card_class
+from .state import RoundOutcome, RoundState, Trick, parse_edition
+
+__all__ = [
+    "AmbiguousEntryError", "Card", "Edition", "EngineError", "IllegalTrickError",
+    "InvalidEntryError", "Modifier", "RoundOutcome", "RoundState", "Suit", "Trick", "Violation",
+    "ViolationCode", "modifier_class", "parse_card", "parse_cards", "parse_edition", "register",
+    "registered", "round_card_class",
+]

@@ -1,0 +1,274 @@
+"""The Round cards of both editions as modifiers, one small class each.
+
+Deluxe cards are lettered a-z, classic cards A-U (RULINGS.md "Classic Round card letters"). One
+class serves both editions where the card exists in both; the few tie rules that differ read
+``self.edition``. Cards whose effect is only on scoring (d, e, j/F, t/P, y/O, z/K) change nothing
+in the tricks: the scoring core applies them from the
+:class:`~companion.engine.state.RoundOutcome`.
+
+Trick rules implemented here (Deluxe "Round Cards" p. 15-22; French "Cartes de Manche" p. 9-13;
+RULINGS.md "Trick rules the engine must apply"):
+
+- **Magic Beans** (c): a player may only play the highest or the lowest card, of the suit they play,
+  among the cards they may legally play; the leader too (Bezier FAQ).
+- **Late for a Very Important Date** (n): the last 3 cards of each hand are not played; they are
+  kept and scored as taken.
+- **Royal Decree** (f / D): Queens are trump; the highest Queen played wins.
+- **Always the Bridesmaid** (g): the second-highest card of the led suit wins; if the lead is the
+  only card of its suit, the leader wins.
+- **Sisterhood** (l): the lead card is only the reference and never wins. If anyone followed suit,
+  the followed card furthest in value from the lead wins; if all others are void, the card furthest
+  from the lead's value wins whatever its suit. Equal distance: the higher number; same number: the
+  first played.
+- **Poisoned Apple** (r / H): a void player wins with the card they played; several void players:
+  the highest value; equal values: the first played (Deluxe), the last played (classic).
+- **Odds and Evens** (s / U): follow suit first; within what may be played, match the parity of the
+  lead card if able (so a void player plays a matching parity if able).
+- **The Prince Always Rings Twice** (u / L): every seat plays two cards, two laps in the same order;
+  the led suit is fixed by the lead. Each seat's led-suit values are summed: the highest sum wins;
+  tie: the higher single led-suit card; then the first played.
+- **Midnight Makeover** (v / R): Fairies are wild. A player holding the led suit or a Fairy must
+  play one of them. The highest value among led-suit cards and Fairies wins; equal values: first
+  played (Deluxe), last played (classic). A Fairy lead makes Fairies the led suit.
+- **Pass the Bouquet** (w / S): a card of another suit than the one to follow (so played by a void
+  player) becomes the suit to follow; the highest card of the last such suit wins.
+- **Upside Down** (x / J): every 6 played, of any suit, reverses the order for that trick; with an
+  odd number of 6s the lowest card of the led suit wins.
+
+Round-card *steps* (passing, set-aside cards, reveals, gift piles, haggling, musical chairs, split
+hands) are not modelled yet: those cards are registered with ``steps_modelled = False`` and play as
+plain tricks.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from companion.scoring.cards import Edition
+
+from .cards import FAIRY, QUEEN, SUIT_MASKS
+from .errors import ViolationCode
+from .modifiers import Modifier, register
+
+if TYPE_CHECKING:
+    from .state import RoundState
+
+D, C = Edition.DELUXE, Edition.CLASSIC
+_FAIRY_MASK = SUIT_MASKS[FAIRY]
+_QUEEN_MASK = SUIT_MASKS[QUEEN]
+_ODD = sum(1 << (16 * s + r) for s in range(4) for r in range(1, 13, 2))
+_EVEN = sum(1 << (16 * s + r) for s in range(4) for r in range(2, 13, 2))
+
+
+class RoundCard(Modifier):
+    """A Round card. ``steps_modelled`` is False while a card's out-of-trick steps are pending."""
+
+    kind: ClassVar[str] = "round-card"
+    steps_modelled: ClassVar[bool] = True
+
+
+def _plain(slug: str, letters: dict[Edition, str], doc: str, modelled: bool = True) -> None:
+    cls = type(slug.title().replace("-", ""), (RoundCard,), {
+        "slug": slug, "letters": letters, "__doc__": doc, "steps_modelled": modelled,
+        "__module__": __name__})
+    register(cls)
+
+
+# Cards with no trick rule of their own (scoring-only cards are scored by companion.scoring).
+_plain("once-upon-a-time", {D: "a", C: "A"}, "No special rules (Deluxe a, classic A).")
+_plain("invitation", {C: "B"}, "No special rules (classic B, an introductory card).")
+_plain("three-times-a-lady", {D: "d"}, "Scoring only: every 3 scores -3 (Deluxe d).")
+_plain("arranged-marriage", {D: "e"}, "Scoring only: +5 for no trick won (Deluxe e).")
+_plain("pets-revenge", {D: "j", C: "F"}, "Scoring only: every Pet +1 (Deluxe j, classic F).")
+_plain("single-fairy", {D: "t", C: "P"}, "Scoring only: every Fairy -1 (Deluxe t, classic P).")
+_plain("bathroom-break", {D: "y", C: "O"}, "Scoring only: Princes score 2 (Deluxe y, classic O).")
+_plain("dancing-queens", {D: "z", C: "K"},
+       "Scoring only: Prince-Queen couples (Deluxe z, classic K).")
+# Cards whose steps outside the trick are not modelled yet.
+_plain("late-to-the-ball", {D: "b", C: "G"},
+       "One card set aside for the last trick (Deluxe b, classic G).", modelled=False)
+_plain("crystal-clear", {D: "h", C: "I"},
+       "One suit shown face up (Deluxe h, classic I).", modelled=False)
+_plain("masquerade-ball", {D: "i", C: "C"},
+       "Cards after the lead are played face down (Deluxe i, classic C).", modelled=False)
+_plain("musical-chairs", {D: "k", C: "E"},
+       "A card passed right after each trick (Deluxe k, classic E).", modelled=False)
+_plain("after-party", {D: "m", C: "N"},
+       "Half the hand set aside for later (Deluxe m, classic N).", modelled=False)
+_plain("wedding-gift", {D: "o", C: "M"},
+       "A gift card per seat per trick (Deluxe o, classic M).", modelled=False)
+_plain("haggle-with-the-hag", {D: "p", C: "T"},
+       "The winner may swap a card with the trick (Deluxe p, classic T).", modelled=False)
+_plain("blind-mans-bluff", {D: "q", C: "Q"},
+       "Half the hand given to the right for later (Deluxe q, classic Q).", modelled=False)
+
+
+@register
+class LateForAVeryImportantDate(RoundCard):
+    """Deluxe n: the last 3 cards of each hand are kept, not played, and scored as taken."""
+
+    slug = "late-for-a-very-important-date"
+    letters = {D: "n"}
+    kept_cards = 3
+
+
+@register
+class MagicBeans(RoundCard):
+    """Deluxe c: only the highest or lowest legal card of a suit may be played (leader included)."""
+
+    slug = "magic-beans"
+    letters = {D: "c"}
+    restriction = ViolationCode.MUST_PLAY_HIGHEST_OR_LOWEST
+
+    def legal(self, state: RoundState, seat: int, legal: int) -> int:
+        extremes = 0
+        for suit_mask in SUIT_MASKS:
+            cards = legal & suit_mask
+            if cards:  # keep the lowest and the highest of this suit
+                extremes |= (cards & -cards) | (1 << (cards.bit_length() - 1))
+        return extremes
+
+
+@register
+class RoyalDecree(RoundCard):
+    """Deluxe f, classic D: Queens are trump; the highest Queen wins."""
+
+    slug = "royal-decree"
+    letters = {D: "f", C: "D"}
+
+    def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
+        queens = state._tmask & _QUEEN_MASK
+        return plays.index(queens.bit_length() - 1) if queens else winner
+
+
+@register
+class AlwaysTheBridesmaid(RoundCard):
+    """Deluxe g: the second-highest card of the led suit wins; the leader if it stands alone."""
+
+    slug = "always-the-bridesmaid"
+    letters = {D: "g"}
+
+    def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
+        led = state._tmask & SUIT_MASKS[plays[0] >> 4]
+        if led.bit_count() < 2:
+            return 0  # everyone else was void: the leader wins
+        led ^= 1 << (led.bit_length() - 1)
+        return plays.index(led.bit_length() - 1)
+
+
+@register
+class Sisterhood(RoundCard):
+    """Deluxe l: the card furthest in value from the lead wins (followers first); the lead never."""
+
+    slug = "sisterhood"
+    letters = {D: "l"}
+
+    def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
+        led, reference = plays[0] >> 4, plays[0] & 15
+        others = range(1, len(plays))
+        pool = [i for i in others if plays[i] >> 4 == led] or list(others)
+        # Furthest from the lead value; then the higher number; then the first played.
+        return max(pool, key=lambda i: (abs((plays[i] & 15) - reference), plays[i] & 15, -i))
+
+
+@register
+class PoisonedApple(RoundCard):
+    """Deluxe r, classic H: void players win; highest value among them; ties first (Deluxe) or
+    last (classic) played."""
+
+    slug = "poisoned-apple"
+    letters = {D: "r", C: "H"}
+
+    def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
+        led = plays[0] >> 4
+        void = [i for i in range(1, len(plays)) if plays[i] >> 4 != led]
+        if not void:
+            return winner
+        last = self.edition is Edition.CLASSIC
+        return max(void, key=lambda i: (plays[i] & 15, i if last else -i))
+
+
+@register
+class OddsAndEvens(RoundCard):
+    """Deluxe s, classic U: after following suit, match the lead card's parity if able."""
+
+    slug = "odds-and-evens"
+    letters = {D: "s", C: "U"}
+    restriction = ViolationCode.MUST_MATCH_PARITY
+
+    def legal(self, state: RoundState, seat: int, legal: int) -> int:
+        plays = state._plays
+        if not plays:
+            return legal  # the leader sets the parity
+        matching = legal & (_ODD if plays[0] & 1 else _EVEN)
+        return matching or legal
+
+
+@register
+class ThePrinceAlwaysRingsTwice(RoundCard):
+    """Deluxe u, classic L: two cards per seat; the highest sum of led-suit values wins."""
+
+    slug = "the-prince-always-rings-twice"
+    letters = {D: "u", C: "L"}
+    plays_per_seat = 2
+
+    def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
+        players = state.players
+        led = plays[0] >> 4
+        sums = [0] * players
+        highs = [0] * players
+        for i, cid in enumerate(plays):
+            if cid >> 4 == led:
+                rank = cid & 15
+                sums[i % players] += rank
+                highs[i % players] = max(highs[i % players], rank)
+        # Highest sum; tie: the higher single led-suit card; then the first in play order.
+        return max(range(players), key=lambda p: (sums[p], highs[p], -p))
+
+
+@register
+class MidnightMakeover(RoundCard):
+    """Deluxe v, classic R: Fairies are wild; highest led-suit card or Fairy wins; ties first
+    (Deluxe) or last (classic) played."""
+
+    slug = "midnight-makeover"
+    letters = {D: "v", C: "R"}
+
+    def legal(self, state: RoundState, seat: int, legal: int) -> int:
+        if not state._plays:
+            return legal
+        hand = state.hands[seat]
+        # Not void while holding a Fairy: the led suit or a Fairy, if any is held.
+        return hand & (SUIT_MASKS[state._follow] | _FAIRY_MASK) or hand
+
+    def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
+        led = state._follow
+        candidates = [i for i, cid in enumerate(plays) if cid >> 4 in (led, FAIRY)]
+        last = self.edition is Edition.CLASSIC
+        return max(candidates, key=lambda i: (plays[i] & 15, i if last else -i))
+
+
+@register
+class PassTheBouquet(RoundCard):
+    """Deluxe w, classic S: a void player's card of another suit becomes the suit to follow."""
+
+    slug = "pass-the-bouquet"
+    letters = {D: "w", C: "S"}
+
+    def follow(self, state: RoundState, cid: int, follow: int) -> int:
+        return cid >> 4  # a follower plays the suit to follow, or a void player starts a new one
+
+
+@register
+class UpsideDown(RoundCard):
+    """Deluxe x, classic J: each 6 played reverses the order; odd count, lowest led card wins."""
+
+    slug = "upside-down"
+    letters = {D: "x", C: "J"}
+
+    def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
+        sixes = sum(1 for cid in plays if cid & 15 == 6)
+        if not sixes & 1:
+            return winner
+        led = state._tmask & SUIT_MASKS[state._follow]
+        return plays.index((led & -led).bit_length() - 1)

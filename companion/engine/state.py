@@ -1,0 +1,628 @@
+"""RoundState: one round of Rebel Princess with every hand known (full information).
+
+Basic trick rules (Deluxe "Playing a Trick" p. 8 and "Warning!"; French "Jouer un pli",
+"Attention !"; RULINGS.md "Trick rules the engine must apply"):
+
+- The leader plays any card; the others, clockwise, must follow the led suit if they can. A player
+  who cannot follow ("void") may play any card.
+- The highest card of the led suit wins; the winner takes the cards and leads the next trick.
+- Princes may not be led until they have *snuck in*: a void player played a Prince on a trick of
+  another suit (the Frog, ``A8``, is a Pet and does not count). A leader holding only Princes may
+  lead one anyway; that alone does not sneak them in.
+- The round ends when the hands are empty (or hold only the kept cards, Round card n).
+
+Round cards and powers change these rules through :class:`~companion.engine.modifiers.Modifier`
+hooks, consulted in the documented order (basic rules, Round card, powers).
+
+The state answers cheap questions (:meth:`RoundState.legal_plays`, :meth:`RoundState.is_legal_play`,
+:meth:`RoundState.check_trick`, which never raises) and takes explicit commands
+(:meth:`RoundState.play_trick` checks then pushes, :meth:`RoundState.push` trusts its input,
+:meth:`RoundState.pop` undoes). The card-level commands :meth:`RoundState.play`,
+:meth:`RoundState.push_card` and :meth:`RoundState.pop_card` do the same one card at a time.
+Internally hands are int bitmasks (see :mod:`companion.engine.cards`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from companion.scoring.cards import Card, Edition, Suit
+from companion.scoring.rounds import RoundEntry
+
+from . import round_cards as _round_cards  # noqa: F401  (registers the Round card modifiers)
+from .cards import (
+    CARDS,
+    PRINCE,
+    PRINCE_MASK,
+    SUIT_MASKS,
+    SUIT_OF,
+    card_id,
+    cards_of,
+    deck_mask,
+    format_cards,
+    format_mask,
+    ids_of,
+    mask_of,
+    parse_cards,
+)
+from .errors import (
+    BASIC,
+    EngineError,
+    IllegalTrickError,
+    InvalidEntryError,
+    Violation,
+    ViolationCode,
+)
+from .modifiers import Modifier, overridden, round_card_class
+
+__all__ = ["RoundOutcome", "RoundState", "Trick", "parse_edition"]
+
+_NOT_PRINCES = ~PRINCE_MASK
+
+
+def parse_edition(value: object) -> Edition:
+    """``deluxe`` or ``classic`` (an :class:`Edition` passes through); else InvalidEntryError."""
+    if isinstance(value, Edition):
+        return value
+    try:
+        return Edition(str(value).strip().lower())
+    except ValueError:
+        raise InvalidEntryError(f"unknown edition {value!r}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """One trick: its leader, the cards in play order (clockwise from the leader; under *The Prince
+    Always Rings Twice* every seat appears twice) and, once resolved or when entered, the winner."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int | None = None
+
+    def seat_of(self, index: int, players: int) -> int:
+        """The seat that played ``cards[index]``."""
+        return (self.leader + index) % players
+
+    def plays(self, players: int) -> list[tuple[int, Card]]:
+        """``(seat, card)`` pairs in play order."""
+        return [((self.leader + i) % players, card) for i, card in enumerate(self.cards)]
+
+    def __str__(self) -> str:
+        text = f"{self.leader}: {format_cards(self.cards, ' ')}"
+        return text if self.winner is None else f"{text} > {self.winner}"
+
+
+@dataclass(frozen=True)
+class RoundOutcome:
+    """What a finished round hands to the scoring core.
+
+    ``taken`` are the cards each seat won in tricks; ``kept`` the cards each seat kept under *Late
+    for a Very Important Date* (n), scored as taken; ``tricks_won`` the number of tricks each seat
+    won.
+    """
+
+    edition: Edition
+    round_card: str
+    players: int
+    taken: tuple[frozenset[Card], ...]
+    tricks_won: tuple[int, ...]
+    kept: tuple[frozenset[Card], ...]
+    first_leader: int
+    last_winner: int | None
+
+    @property
+    def seats_without_trick(self) -> frozenset[int]:
+        """Seats that won no trick (Arranged Marriage, e)."""
+        return frozenset(seat for seat, won in enumerate(self.tricks_won) if won == 0)
+
+    @property
+    def scored_cards(self) -> tuple[frozenset[Card], ...]:
+        """Per seat, every card that scores as taken: tricks won plus kept cards."""
+        return tuple(t | k for t, k in zip(self.taken, self.kept, strict=True))
+
+    def to_entry(self, totals_before: Sequence[int] | None = None) -> RoundEntry:
+        """The scoring core's :class:`RoundEntry` for this round (``totals_before`` for Bathroom
+        Break)."""
+        return RoundEntry(self.edition, self.round_card, self.players, self.scored_cards,
+                          self.seats_without_trick,
+                          tuple(totals_before) if totals_before is not None else None)
+
+
+class RoundState:
+    """One round, all hands known. See the module docstring for the rules applied."""
+
+    def __init__(self, hands: Sequence[Iterable[Card] | int], *,
+                 edition: Edition | str = Edition.DELUXE, round_card: str | None = None,
+                 leader: int = 0, princes_in: bool = False,
+                 taken: Sequence[Iterable[Card] | int] | None = None,
+                 tricks_won: Sequence[int] | None = None) -> None:
+        """Start a round from the hands (cards or masks, seat order).
+ Raises :class:`InvalidEntryError` for a bad edition, Round card, player count or leader, a card
+        outside this player count's deck, or a card in two places.
+        """
+        self.edition = parse_edition(edition)
+        players = len(hands)
+        if not 3 <= players <= 6:
+            raise InvalidEntryError(f"{players} hands given; Rebel Princess seats 3 to 6 players")
+        if not (isinstance(leader, int) and 0 <= leader < players):
+            raise InvalidEntryError(f"leader {leader!r} is not a seat of {players}")
+        self.players = players
+        if round_card is None:
+            round_card = "a" if self.edition is Edition.DELUXE else "A"
+        card_cls = round_card_class(self.edition, round_card)
+        self.round_card: str = card_cls.letters[self.edition]
+        self.modifiers: tuple[Modifier, ...] = (card_cls(self.edition),)
+        self.hands = [_as_mask(h) for h in hands]
+        self.taken = [_as_mask(t) for t in taken] if taken is not None else [0] * players
+        self.tricks_won = list(tricks_won) if tricks_won is not None else [0] * players
+        if len(self.taken) != players or len(self.tricks_won) != players:
+            raise InvalidEntryError("taken cards and tricks won need one entry per seat")
+        in_deck = deck_mask(players)
+        seen = 0
+        for mask in self.hands + self.taken:
+            if mask & ~in_deck:
+                raise InvalidEntryError(
+                    f"{format_mask(mask & ~in_deck)} not in the {players}-player deck",
+                    ViolationCode.CARD_NOT_IN_DECK)
+            if mask & seen:
+                raise InvalidEntryError(f"{format_mask(mask & seen)} given twice",
+                                        ViolationCode.DUPLICATE_CARD)
+            seen |= mask
+        self.leader = leader
+        self.first_leader = leader
+        self.princes_in = princes_in
+        self._plays: list[int] = []  # card ids of the trick in progress, in play order
+        self._tmask = 0  # the same as a mask
+        self._follow = -1  # suit index to follow in the trick in progress
+        self._count = 0  # cards pushed since the state was built
+        self._sneak_at = -1  # the _count at which Princes snuck in (-1: not by a push)
+        self._history: list[tuple[int, list[int], int]] = []  # (leader, ids, winner) per trick
+        self._configure()
+        self._left = sum(max(0, h.bit_count() - self._kept) for h in self.hands)
+
+    def _configure(self) -> None:
+        mods = self.modifiers
+        self._kept = max(m.kept_cards for m in mods)
+        self._per_seat = max(m.plays_per_seat for m in mods)
+        self._trick_size = self.players * self._per_seat
+        # Only overridden hooks are called (basic rules, Round card, powers: see modifiers).
+        self._legal_hooks = [m.legal for m in mods if overridden(m, "legal")]
+        self._legal_mods = [m for m in mods if overridden(m, "legal")]
+        self._follow_hooks = [m.follow for m in mods if overridden(m, "follow")]
+        self._winner_hooks = [m.winner for m in mods if overridden(m, "winner")]
+
+    # -- construction ---------------------------------------------------------------------------
+
+    @classmethod
+    def deal(cls, players: int, *, edition: Edition | str = Edition.DELUXE,
+             round_card: str | None = None, leader: int = 0,
+             rng: random.Random | None = None, seed: int | None = None) -> RoundState:
+        """Shuffle this player count's deck with ``rng`` (or ``random.Random(seed)``) and deal it.
+
+        Deluxe "Setup" 3: all cards are dealt equally. Raises :class:`InvalidEntryError` for a bad
+        player count.
+        """
+        if not (isinstance(players, int) and 3 <= players <= 6):
+            raise InvalidEntryError(f"{players!r} players; Rebel Princess seats 3 to 6")
+        rng = rng if rng is not None else random.Random(seed)
+        ids = list(ids_of(deck_mask(players)))
+        rng.shuffle(ids)
+        size = len(ids) // players
+        hands = []
+        for seat in range(players):
+            mask = 0
+            for cid in ids[seat * size:(seat + 1) * size]:
+                mask |= 1 << cid
+            hands.append(mask)
+        return cls(hands, edition=edition, round_card=round_card, leader=leader)
+
+    def copy(self) -> RoundState:
+        """An independent copy (modifiers are stateless and shared)."""
+        other = object.__new__(RoundState)
+        other.__dict__.update(self.__dict__)
+        other.hands = list(self.hands)
+        other.taken = list(self.taken)
+        other.tricks_won = list(self.tricks_won)
+        other._plays = list(self._plays)
+        other._history = list(self._history)
+        other._configure()  # rebind the hooks (they are bound methods of shared modifiers)
+        return other
+
+    # -- notation -------------------------------------------------------------------------------
+
+    def notation(self) -> str:
+        """The state as one line, our FEN. Fields, separated by one space::
+
+            edition round-card leader princes hands taken tricks-won trick
+
+        ``princes`` is ``+`` once Princes have snuck in, else ``-``; ``hands`` and ``taken`` list
+        each seat's cards run together (``P3Q10A8``), seats separated by ``/``, ``-`` for none;
+        ``trick`` holds the cards of the trick in progress in play order, ``-`` if none.
+        """
+        return " ".join([
+            self.edition.value, self.round_card, str(self.leader), "+" if self.princes_in else "-",
+            "/".join(format_mask(h) for h in self.hands),
+            "/".join(format_mask(t) for t in self.taken),
+            "/".join(str(w) for w in self.tricks_won),
+            format_cards(CARDS[c] for c in self._plays),  # type: ignore[misc]
+        ])
+
+    @classmethod
+    def from_notation(cls, text: str) -> RoundState:
+        """Build a state from :meth:`notation`; raises :class:`InvalidEntryError` if malformed."""
+        fields = text.split()
+        if len(fields) != 8:
+            raise InvalidEntryError(f"state notation needs 8 fields, got {len(fields)}: {text!r}")
+        edition, letter, leader_text, princes, hands_text, taken_text, won_text, trick = fields
+        if princes not in "+-" or not leader_text.isdigit():
+            raise InvalidEntryError(f"bad leader or Princes field in {text!r}")
+        hands = [_parse_seat_cards(part) for part in hands_text.split("/")]
+        taken = [_parse_seat_cards(part) for part in taken_text.split("/")]
+        try:
+            won = [int(part) for part in won_text.split("/")]
+        except ValueError:
+            raise InvalidEntryError(f"bad tricks-won field in {text!r}") from None
+        plays = [] if trick == "-" else [card_id(c) for c in parse_cards(trick)]
+        players = len(hands)
+        leader = int(leader_text)
+        # Give the cards of the trick in progress back to their seats, then push them again.
+        for i, cid in enumerate(plays):
+            if not 0 <= leader < players:
+                break
+            hands[(leader + i) % players] |= 1 << cid
+        snuck_here = any(c >> 4 == PRINCE and plays[0] >> 4 != PRINCE for c in plays[1:])
+        state = cls(hands, edition=edition, round_card=letter, leader=leader,
+                    princes_in=princes == "+" and not snuck_here, taken=taken, tricks_won=won)
+        if len(plays) >= state._trick_size:
+            raise InvalidEntryError(f"the trick in progress is complete in {text!r}")
+        for cid in plays:
+            state.push_id(cid)
+        if state.princes_in != (princes == "+"):
+            raise InvalidEntryError(f"Princes field contradicts the trick in {text!r}")
+        return state
+
+    def __repr__(self) -> str:
+        return f"RoundState.from_notation({self.notation()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RoundState) and other.notation() == self.notation()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # -- queries --------------------------------------------------------------------------------
+
+    @property
+    def turn(self) -> int:
+        """The seat to play next."""
+        return (self.leader + len(self._plays)) % self.players
+
+    @property
+    def trick_size(self) -> int:
+        """Cards in a complete trick (players x plays per seat)."""
+        return self._trick_size
+
+    @property
+    def current_trick(self) -> tuple[Card, ...]:
+        """The cards of the trick in progress, in play order."""
+        return tuple(CARDS[c] for c in self._plays)  # type: ignore[misc]
+
+    @property
+    def suit_to_follow(self) -> Suit | None:
+        """The suit the next player must follow, or ``None`` before the lead."""
+        return SUIT_OF[self._follow] if self._plays else None
+
+    @property
+    def tricks(self) -> list[Trick]:
+        """The completed tricks, oldest first."""
+        return [Trick(leader, tuple(CARDS[c] for c in ids), winner)  # type: ignore[misc]
+                for leader, ids, winner in self._history]
+
+    def hand(self, seat: int) -> frozenset[Card]:
+        """The cards ``seat`` holds."""
+        return cards_of(self.hands[seat])
+
+    def is_over(self) -> bool:
+        """Whether every card to be played has been played."""
+        return self._left == 0
+
+    def legal_mask(self, seat: int | None = None) -> int:
+        """The cards (a mask) the seat to play may play now; 0 for any other seat or a finished
+        round. Basic rules, then the Round card, then powers (see :mod:`.modifiers`)."""
+        plays = self._plays
+        turn = (self.leader + len(plays)) % self.players
+        if (seat is not None and seat != turn) or not self._left:
+            return 0
+        hand = self.hands[turn]
+        if plays:
+            legal = hand & SUIT_MASKS[self._follow] or hand  # follow suit if able
+        elif self.princes_in:
+            legal = hand
+        else:
+            legal = hand & _NOT_PRINCES or hand  # Princes not invited, unless only Princes held
+        for hook in self._legal_hooks:
+            legal = hook(self, turn, legal)
+        return legal
+
+    def legal_plays(self, seat: int | None = None) -> frozenset[Card]:
+        """The cards ``seat`` (default: the seat to play) may play now; empty if not its turn."""
+        return cards_of(self.legal_mask(seat))
+
+    def is_legal_play(self, seat: int, card: Card) -> bool:
+        """Whether ``seat`` may play ``card`` now."""
+        return bool(self.legal_mask(seat) >> card_id(card) & 1)
+
+    def check_play(self, card: Card, seat: int | None = None) -> list[Violation]:
+        """Every reason the next play of ``card`` (by ``seat``, default the seat to play) breaks
+        the rules; empty if it is legal. Never raises."""
+        turn = self.turn
+        if self._left == 0:
+            return [Violation(ViolationCode.ROUND_OVER, seat, card)]
+        if seat is not None and seat != turn:
+            return [Violation(ViolationCode.WRONG_LEADER, seat, card)]
+        return self._play_violations(turn, card, self._used_mask())
+
+    def _used_mask(self) -> int:
+        used = self._tmask
+        for mask in self.taken:
+            used |= mask
+        return used
+
+    def _play_violations(self, seat: int, card: Card, used: int) -> list[Violation]:
+        cid = card_id(card)
+        bit = 1 << cid
+        if not bit & deck_mask(self.players):
+            return [Violation(ViolationCode.CARD_NOT_IN_DECK, seat, card)]
+        if bit & used:
+            return [Violation(ViolationCode.CARD_ALREADY_PLAYED, seat, card)]
+        if not bit & self.hands[seat]:
+            return [Violation(ViolationCode.NOT_IN_HAND, seat, card)]
+        if self.legal_mask(seat) & bit:
+            return []
+        return [self._explain(seat, card, cid)]
+
+    def _explain(self, seat: int, card: Card, cid: int) -> Violation:
+        """Name the layer that forbids ``card``: the last one that removed it and kept it out."""
+        bit = 1 << cid
+        hand = self.hands[seat]
+        if self._plays:
+            legal = hand & SUIT_MASKS[self._follow] or hand
+        elif self.princes_in:
+            legal = hand
+        else:
+            legal = hand & _NOT_PRINCES or hand
+        blame: Modifier | None = None
+        basic_forbids = not legal & bit
+        for mod in self._legal_mods:
+            new = mod.legal(self, seat, legal)
+            if legal & bit and not new & bit:
+                blame = mod
+            elif not legal & bit and new & bit:
+                blame, basic_forbids = None, False
+            legal = new
+        if blame is not None:
+            return Violation(blame.restriction, seat, card, blame.slug)
+        if basic_forbids and not self._plays:
+            return Violation(ViolationCode.PRINCES_NOT_INVITED, seat, card, BASIC)
+        return Violation(ViolationCode.MUST_FOLLOW_SUIT, seat, card, BASIC)
+
+    def check_trick(self, trick: Trick) -> list[Violation]:
+        """Every problem with ``trick`` as the next trick; empty if it may be played. Never raises.
+
+        Checks the leader, the card count, duplicates, cards outside the deck or already played or
+        not in the player's hand, every play against the trick rules in force, and the winner if the
+        trick names one.
+        """
+        if self._left == 0:
+            return [Violation(ViolationCode.ROUND_OVER)]
+        if self._plays:
+            return [Violation(ViolationCode.WRONG_CARD_COUNT)]
+        if trick.leader != self.leader:
+            return [Violation(ViolationCode.WRONG_LEADER, trick.leader)]
+        if len(trick.cards) != self._trick_size:
+            return [Violation(ViolationCode.WRONG_CARD_COUNT)]
+        violations: list[Violation] = []
+        seen: set[Card] = set()
+        probe = self.copy()
+        used = self._used_mask()
+        for index, card in enumerate(trick.cards):
+            seat = (trick.leader + index) % self.players
+            if card in seen:
+                violations.append(Violation(ViolationCode.DUPLICATE_CARD, seat, card))
+            else:
+                violations.extend(probe._play_violations(seat, card, used))
+            seen.add(card)
+            probe.push_id(card_id(card))
+        if trick.winner is not None and probe._history:
+            winner = probe._history[-1][2]
+            if winner != trick.winner:
+                violations.append(Violation(ViolationCode.WRONG_WINNER, trick.winner))
+        return violations
+
+    def winner_of(self, trick: Trick) -> int:
+        """The seat that wins ``trick`` if it is played next (trusted, like :meth:`push`)."""
+        probe = self.copy()
+        probe.push(trick)
+        return probe._history[-1][2]
+
+    # -- commands -------------------------------------------------------------------------------
+
+    def parse_trick(self, entry: str) -> Trick:
+        """Turn ``"[leader:] card card ... [> winner]"`` into the next :class:`Trick`.
+
+        The leader defaults to the current leader. Raises :class:`InvalidEntryError` for an unknown
+        card, a card outside the deck, a duplicate or a wrong number of cards. Legality is not
+        checked (see :meth:`check_trick`).
+        """
+        text = entry.strip()
+        winner: int | None = None
+        if ">" in text:
+            text, _, winner_text = text.partition(">")
+            winner = _parse_seat(winner_text, self.players)
+        leader = self.leader
+        if ":" in text:
+            leader_text, _, text = text.partition(":")
+            leader = _parse_seat(leader_text, self.players)
+        cards = parse_cards(text)
+        if len(cards) != self._trick_size:
+            raise InvalidEntryError(
+                f"a trick has {self._trick_size} cards, {len(cards)} given in {entry!r}",
+                ViolationCode.WRONG_CARD_COUNT)
+        if len(set(cards)) != len(cards):
+            raise InvalidEntryError(f"a card is given twice in {entry!r}",
+                                    ViolationCode.DUPLICATE_CARD)
+        outside = mask_of(cards) & ~deck_mask(self.players)
+        if outside:
+            raise InvalidEntryError(
+                f"{format_mask(outside)} not in the {self.players}-player deck ({entry!r})",
+                ViolationCode.CARD_NOT_IN_DECK)
+        return Trick(leader, cards, winner)
+
+    def play_trick(self, trick: Trick) -> int:
+        """Check ``trick`` then push it; returns the winner.
+
+        Raises :class:`IllegalTrickError` carrying every violation (see :meth:`check_trick`).
+        """
+        violations = self.check_trick(trick)
+        if violations:
+            raise IllegalTrickError(f"trick {trick} in {self.notation()}", violations)
+        return self.push(trick)
+
+    def push(self, trick: Trick) -> int:
+        """Play a whole trick WITHOUT CHECKING it (the trusted path for stored history); returns
+        the winner. The trick's leader becomes the leader; a stated winner is ignored."""
+        if self._plays:
+            raise EngineError("a trick is already in progress")
+        self.leader = trick.leader
+        for card in trick.cards:
+            self.push_id(card_id(card))
+        return self._history[-1][2]
+
+    def pop(self) -> Trick:
+        """Undo the last completed trick and return it. Raises :class:`EngineError` while a trick is
+        in progress (undo its cards with :meth:`pop_card`) and :class:`IndexError` if none was
+        played."""
+        if self._plays:
+            raise EngineError("a trick is in progress: undo its cards with pop_card()")
+        if not self._history:
+            raise IndexError("no trick to pop")
+        trick = self.tricks[-1]
+        for _ in range(self._trick_size):
+            self.pop_card()
+        return trick
+
+    def play(self, card: Card) -> None:
+        """Check then play ``card`` for the seat to play. Raises :class:`IllegalTrickError`."""
+        violations = self.check_play(card)
+        if violations:
+            raise IllegalTrickError(f"{card} in {self.notation()}", violations)
+        self.push_id(card_id(card))
+
+    def push_card(self, card: Card) -> None:
+        """Play ``card`` for the seat to play WITHOUT CHECKING it."""
+        self.push_id(card_id(card))
+
+    def push_id(self, cid: int) -> None:
+        """Play card id ``cid`` for the seat to play WITHOUT CHECKING it (the fast path)."""
+        plays = self._plays
+        bit = 1 << cid
+        self.hands[(self.leader + len(plays)) % self.players] &= ~bit
+        self._count += 1
+        self._left -= 1
+        if plays:
+            follow = self._follow
+            if cid >> 4 == PRINCE and follow != PRINCE and not self.princes_in:
+                # A void player played a Prince: the Princes have snuck in (basic rules).
+                self.princes_in = True
+                self._sneak_at = self._count
+            for hook in self._follow_hooks:
+                follow = hook(self, cid, follow)
+            self._follow = follow
+        else:
+            self._follow = cid >> 4  # the lead sets the suit to follow
+        plays.append(cid)
+        self._tmask |= bit
+        if len(plays) == self._trick_size:
+            self._resolve()
+
+    def _resolve(self) -> None:
+        plays = self._plays
+        # Basic rules: the highest card of the suit to follow (ids order ranks within a suit).
+        index = plays.index((self._tmask & SUIT_MASKS[self._follow]).bit_length() - 1)
+        for hook in self._winner_hooks:
+            index = hook(self, plays, index)
+        winner = (self.leader + index) % self.players
+        self.taken[winner] |= self._tmask
+        self.tricks_won[winner] += 1
+        self._history.append((self.leader, plays, winner))
+        self.leader = winner
+        self._plays = []
+        self._tmask = 0
+        self._follow = -1
+
+    def pop_card(self) -> Card:
+        """Undo the last card played (reopening the last trick if needed) and return it.
+
+        Raises :class:`IndexError` when nothing was played.
+        """
+        if not self._plays:
+            if not self._history:
+                raise IndexError("no card to pop")
+            leader, ids, winner = self._history.pop()
+            mask = 0
+            for cid in ids:
+                mask |= 1 << cid
+            self.taken[winner] &= ~mask
+            self.tricks_won[winner] -= 1
+            self.leader = leader
+            self._plays = list(ids)
+            self._tmask = mask
+        cid = self._plays.pop()
+        bit = 1 << cid
+        self._tmask &= ~bit
+        self.hands[(self.leader + len(self._plays)) % self.players] |= bit
+        if self._sneak_at == self._count:
+            self.princes_in = False
+            self._sneak_at = -1
+        self._count -= 1
+        self._left += 1
+        self._follow = -1
+        if self._plays:
+            follow = self._plays[0] >> 4
+            for played in self._plays[1:]:
+                for hook in self._follow_hooks:
+                    follow = hook(self, played, follow)
+            self._follow = follow
+        return CARDS[cid]  # type: ignore[return-value]
+
+    # -- the end --------------------------------------------------------------------------------
+
+    def outcome(self) -> RoundOutcome | None:
+        """The :class:`RoundOutcome` once the round is over, otherwise ``None``."""
+        if self._left:
+            return None
+        kept = tuple(cards_of(h) if self._kept else frozenset() for h in self.hands)
+        return RoundOutcome(
+            self.edition, self.round_card, self.players,
+            tuple(cards_of(t) for t in self.taken), tuple(self.tricks_won), kept,
+            self.first_leader, self._history[-1][2] if self._history else None)
+
+
+def _as_mask(cards: Iterable[Card] | int) -> int:
+    if isinstance(cards, int):
+        return cards
+    if isinstance(cards, str):
+        return mask_of(parse_cards(cards))
+    return mask_of(cards)
+
+
+def _parse_seat_cards(text: str) -> int:
+    return 0 if text == "-" else mask_of(parse_cards(text))
+
+
+def _parse_seat(text: str, players: int) -> int:
+    text = text.strip()
+    if not text.isdigit() or int(text) >= players:
+        raise InvalidEntryError(f"{text!r} is not a seat of {players}")
+    return int(text)
