@@ -1,0 +1,313 @@
+"""Rulings content: Round cards, Princess powers, basic rules and interactions, in English and French.
+
+Pure Python (no Flask, no database). The texts live as data in the TOML files of this package, one
+file per kind of entry; this module loads them once, joins them by slug and searches them.
+
+- ``round_cards.toml``: one entry per Round card, ``deluxe-a`` ... ``deluxe-z`` and ``classic-A`` ...
+  ``classic-U``. Names match ``companion/scoring/round_cards.toml``.
+- ``princesses.toml``: ``deluxe-<princess>`` (12) and ``classic-<princess>`` (10).
+- ``basics.toml``: the basic rules, ``basics-...``; a rule that differs between editions has one entry
+  per edition, slugged ``basics-<topic>-deluxe`` / ``basics-<topic>-classic``.
+- ``interactions.toml``: rulings on how cards and powers combine, ``interaction-...``.
+
+Every entry has a text per language (``en``, ``fr``), a ``source`` and ``links`` to related slugs.
+Links are stored one way and read both ways by :func:`links_of`. Every sentence is our own wording;
+the rulebooks and FAQs only supply the facts.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from types import MappingProxyType
+
+LANGUAGES = ("en", "fr")
+KINDS = ("round-card", "princess", "basics", "interaction")
+EDITIONS = ("deluxe", "classic")
+
+_FILES = {
+    "round-card": "round_cards.toml",
+    "princess": "princesses.toml",
+    "basics": "basics.toml",
+    "interaction": "interactions.toml",
+}
+
+SUMMARY_MAX_WORDS = 55
+"""A summary is read at arm's length on a phone: one short paragraph."""
+
+
+@dataclass(frozen=True)
+class Text:
+    """The player-facing text of one entry in one language.
+
+    ``name`` is the card, power holder or topic title; ``power`` is a Princess's power name; ``notes``
+    are interaction facts printed with a card; ``timing`` and ``limits`` are for Princess powers.
+    Fields that do not apply are empty.
+    """
+
+    name: str
+    summary: str
+    details: str = ""
+    examples: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    app_reading: str = ""
+    power: str = ""
+    timing: str = ""
+    limits: str = ""
+
+    def paragraphs(self) -> tuple[str, ...]:
+        """Every non-empty piece of text, name first (for searching and checks)."""
+        parts = (self.name, self.power, self.summary, self.details, *self.examples, *self.notes,
+                 self.app_reading, self.timing, self.limits)
+        return tuple(p for p in parts if p)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One rulings entry: a Round card, a Princess, a basic rule or an interaction."""
+
+    slug: str
+    kind: str
+    edition: str | None
+    letter: str | None
+    text: Mapping[str, Text]
+    source: str
+    links: tuple[str, ...] = ()
+    passing: Mapping[str, int] | None = None
+    """Cards passed at the start of the round (``{"left": 1, "right": 1}``), only where the
+    rulebook gives it; ``None`` when unknown."""
+    _key: tuple[str, ...] = field(default=(), repr=False, compare=False)
+
+    def name(self, lang: str = "en") -> str:
+        return self.in_language(lang).name
+
+    def summary(self, lang: str = "en") -> str:
+        return self.in_language(lang).summary
+
+    def in_language(self, lang: str = "en") -> Text:
+        """The text in ``lang`` (``en``/``fr``, ``fr-FR`` accepted); English if unknown."""
+        return self.text[_lang(lang)]
+
+
+def _lang(lang: str | None) -> str:
+    code = (lang or "en").strip().lower()[:2]
+    return code if code in LANGUAGES else "en"
+
+
+def _text(data: Mapping[str, object], where: str) -> Text:
+    try:
+        return Text(
+            name=str(data["name"]),
+            summary=" ".join(str(data["summary"]).split()),
+            details=str(data.get("details", "")).strip(),
+            examples=tuple(str(x) for x in data.get("examples", ())),  # type: ignore[union-attr]
+            notes=tuple(str(x) for x in data.get("notes", ())),  # type: ignore[union-attr]
+            app_reading=str(data.get("app_reading", "")).strip(),
+            power=str(data.get("power", "")),
+            timing=str(data.get("timing", "")),
+            limits=str(data.get("limits", "")),
+        )
+    except KeyError as exc:
+        raise ValueError(f"rulings entry {where} lacks {exc.args[0]!r}") from None
+
+
+@cache
+def _all() -> dict[str, Entry]:
+    result: dict[str, Entry] = {}
+    package = resources.files(__package__)
+    for kind, filename in _FILES.items():
+        resource = package.joinpath(filename)
+        if not resource.is_file():
+            continue
+        data = tomllib.loads(resource.read_text(encoding="utf-8"))
+        for slug, raw in data.items():
+            if slug in result:
+                raise ValueError(f"duplicate rulings slug {slug!r} in {filename}")
+            texts = {lang: _text(raw[lang], f"{slug}.{lang}") for lang in LANGUAGES if lang in raw}
+            passing = raw.get("pass")
+            result[slug] = Entry(
+                slug=slug,
+                kind=kind,
+                edition=raw.get("edition"),
+                letter=raw.get("letter"),
+                text=MappingProxyType(texts),
+                source=str(raw.get("source", "")),
+                links=tuple(raw.get("links", ())),
+                passing=MappingProxyType(dict(passing)) if passing else None,
+            )
+    return result
+
+
+def entry(slug: str, edition: str | None = None) -> Entry:
+    """The entry with this slug. With ``edition``, a topic slug such as ``basics-next-leader``
+    also finds its edition's entry ``basics-next-leader-<edition>``. Raises ``KeyError``."""
+    table = _all()
+    if slug in table:
+        return table[slug]
+    if edition and f"{slug}-{edition}" in table:
+        return table[f"{slug}-{edition}"]
+    raise KeyError(slug)
+
+
+def entries(kind: str | None = None, edition: str | None = None) -> list[Entry]:
+    """All entries, in file order, optionally of one kind and one edition. With ``edition``,
+    entries that hold for both editions (edition ``None``) are included."""
+    return [
+        e for e in _all().values()
+        if (kind is None or e.kind == kind) and (edition is None or e.edition in (None, edition))
+    ]
+
+
+def round_card_slug(edition: str, letter: str) -> str:
+    """``deluxe-a`` ... ``deluxe-z``, ``classic-A`` ... ``classic-U`` (either case accepted)."""
+    ed = str(edition).strip().lower()
+    letter = str(letter).strip()
+    return f"{ed}-{letter.upper() if ed == 'classic' else letter.lower()}"
+
+
+def round_card(edition: str, letter: str) -> Entry:
+    """The Round card entry of an edition by letter. Raises ``KeyError``."""
+    return entry(round_card_slug(edition, letter))
+
+
+def round_card_summary(edition: str, letter: str, lang: str = "en") -> str:
+    """The short reminder shown on the round screen. Raises ``KeyError`` for an unknown card."""
+    return round_card(edition, letter).summary(lang)
+
+
+def princess(edition: str, name: str) -> Entry:
+    """A Princess entry by edition and slug name (``snow-white``). Raises ``KeyError``."""
+    return entry(f"{str(edition).strip().lower()}-{name}")
+
+
+def links_of(slug: str) -> list[Entry]:
+    """Entries related to ``slug``: those it links to, then those linking to it; no duplicates."""
+    table = _all()
+    own = entry(slug)
+    found: dict[str, Entry] = {}
+    for other in own.links:
+        if other in table and other != slug:
+            found[other] = table[other]
+    for other in table.values():
+        if slug in other.links and other.slug != slug:
+            found.setdefault(other.slug, other)
+    return list(found.values())
+
+
+# --- search -------------------------------------------------------------------------------------
+
+_WORD = re.compile(r"[0-9a-z]+")
+_STOP = frozenset(
+    "a an and the of to in on is it do does how what with card cards for my i can "
+    "le la les l de des du un une et est d en que qui quoi comment avec carte cartes pour ma je"
+    .split()
+)
+_FUZZY = 0.8
+
+
+def fold(text: str) -> str:
+    """Case- and accent-insensitive form of ``text``: casefolded, accents stripped."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(fold(text))
+
+
+@cache
+def _index() -> dict[str, tuple[set[str], set[str], str]]:
+    """slug -> (name words, text words, folded names joined)."""
+    index = {}
+    for e in _all().values():
+        names: set[str] = set()
+        joined = []
+        words: set[str] = set()
+        for t in e.text.values():
+            for title in (t.name, t.power):
+                if title:
+                    names.update(_words(title))
+                    joined.append(" ".join(_words(title)))
+            for part in t.paragraphs():
+                words.update(_words(part))
+        index[e.slug] = (names, words, " | ".join(joined))
+    return index
+
+
+def _word_score(token: str, words: set[str]) -> float:
+    """1 for an exact word, 0.9 for a prefix (3+ letters), the difflib ratio for a near miss."""
+    if token in words:
+        return 1.0
+    best = 0.0
+    for word in words:
+        if len(token) >= 3 and word.startswith(token):
+            best = max(best, 0.9)
+        elif len(token) >= 4 and abs(len(word) - len(token)) <= 2:
+            ratio = difflib.SequenceMatcher(None, token, word).ratio()
+            if ratio >= _FUZZY:
+                best = max(best, ratio * 0.85)
+    return best
+
+
+def search(query: str, lang: str | None = None, kind: str | None = None,
+           edition: str | None = None) -> list[Entry]:
+    """Entries matching ``query``, best first.
+
+    Finds a Round card by its letter (``z``, ``K``, ``deluxe-z``), any entry by its name or power
+    name in either language, or by words of its text. Case, accents and small typos are tolerated
+    (``Cendrilon`` finds Cinderella). Name matches rank above text matches. ``lang`` restricts the
+    text searched to one language (names are always searched in both); ``kind`` and ``edition``
+    filter the results as in :func:`entries`.
+    """
+    folded = fold(query).strip()
+    tokens = _words(query)
+    if not tokens:
+        return []
+    meaningful = [t for t in tokens if t not in _STOP] or tokens
+    index = _index()
+    wanted_lang = _lang(lang) if lang else None
+    scored: list[tuple[float, int, str]] = []
+    for order, e in enumerate(entries(kind, edition)):
+        names, words, joined = index[e.slug]
+        if wanted_lang:
+            words = set()
+            for part in e.in_language(wanted_lang).paragraphs():
+                words.update(_words(part))
+        score = 0.0
+        # A letter, or a slug typed in full: an exact hit on a Round card.
+        if e.letter and (folded == e.letter.casefold() or folded == e.slug.casefold()
+                         or folded.replace(" ", "-") == e.slug.casefold()):
+            score += 1000
+        elif folded == e.slug.casefold():
+            score += 1000
+        if len(folded) >= 3 and folded in joined:
+            score += 500  # the whole query is (part of) a name
+        matched = 0
+        for token in meaningful:
+            name_hit = _word_score(token, names)
+            text_hit = _word_score(token, words)
+            if name_hit:
+                score += 100 * name_hit
+            if text_hit:
+                score += 10 * text_hit
+            if name_hit or text_hit:
+                matched += 1
+        if matched == 0 and score < 1000:
+            continue
+        score += 50 * matched  # entries matching more of the words come first
+        scored.append((-score, order, e.slug))
+    scored.sort()
+    table = _all()
+    return [table[slug] for _, _, slug in scored]
+
+
+__all__ = [
+    "EDITIONS", "KINDS", "LANGUAGES", "SUMMARY_MAX_WORDS", "Entry", "Text", "entries", "entry",
+    "fold", "links_of", "princess", "round_card", "round_card_slug", "round_card_summary", "search",
+]
