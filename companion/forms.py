@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from flask_wtf import FlaskForm
 from wtforms import (
+    SelectChoice,
     BooleanField,
     FieldList,
     HiddenField,
@@ -35,23 +36,28 @@ def _strip(value: str | None) -> str | None:
     return " ".join(value.split()) if isinstance(value, str) else value
 
 
-def _card_choices(edition: Edition) -> list[tuple[str, str]]:
-    return [(c.letter, f"{c.letter} · {c.name_en}") for c in round_cards(edition)]
+def choices(pairs: Sequence[tuple[object, str]]) -> list[SelectChoice]:
+    """WTForms 3.3+ wants ``SelectChoice`` objects rather than tuples."""
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
+def card_choices(edition: Edition) -> list[SelectChoice]:
+    return choices([(c.letter, f"{c.letter} · {c.name_en}") for c in round_cards(edition)])
 
 
 class NewGameForm(FlaskForm):
     """Set up a game: edition, players in clockwise order, first leader, Round cards, Princesses."""
 
-    edition = RadioField("Edition", choices=[("deluxe", "Deluxe (English)"),
-                                             ("classic", "Rebelles Princesses (French)")],
+    edition = RadioField("Edition", choices=choices([("deluxe", "Deluxe"),
+                                                     ("classic", "Rebelles Princesses")]),
                          default="deluxe", validators=[InputRequired()])
-    length = RadioField("Game length", choices=[("5", "5 rounds"), ("3", "3 rounds (short)")],
+    length = RadioField("Game length", choices=choices([("5", "5 rounds"), ("3", "3 rounds (short)")]),
                         default="5", validators=[InputRequired()])
     names = FieldList(StringField("Name", filters=[_strip],
                                   validators=[Optional(), Length(max=MAX_NAME)]),
                       min_entries=6, max_entries=6)
     first_leader = SelectField("Leads the first trick", coerce=int,
-                               choices=[(i, f"Player {i + 1}") for i in range(6)], default=0)
+                               choices=choices([(i, f"Player {i + 1}") for i in range(6)]), default=0)
     cards = FieldList(SelectField("Round", choices=[], validate_choice=False),
                       min_entries=5, max_entries=5)
     princesses = FieldList(StringField("Princess", filters=[_strip],
@@ -98,11 +104,11 @@ class NewGameForm(FlaskForm):
 def cards_form(*, players: int, cards: Sequence[Card], ask_no_tricks: bool,
                ask_last_trick: bool, ask_round_card: Edition | None) -> FlaskForm:
     """The "by cards" round entry: one choice of seat per card that scores this round."""
-    seats = [(str(s), str(s)) for s in range(players)]
+    seats = choices([(str(s), str(s)) for s in range(players)])
 
     class CardsForm(FlaskForm):
         base = HiddenField()
-        leader = SelectField("Led the first trick", choices=[("", "as planned")] + seats,
+        leader = SelectField("Led the first trick", choices=choices([("", "as planned")]) + seats,
                              default="", validate_choice=True)
 
     for card in cards:
@@ -117,7 +123,7 @@ def cards_form(*, players: int, cards: Sequence[Card], ask_no_tricks: bool,
                                               "Tap who won the last trick: they lead next.")])
     if ask_round_card is not None:
         CardsForm.round_card = SelectField("Play-off Round card",
-                                           choices=_card_choices(ask_round_card),
+                                           choices=card_choices(ask_round_card),
                                            validators=[InputRequired()])
     return CardsForm()
 
@@ -125,12 +131,12 @@ def cards_form(*, players: int, cards: Sequence[Card], ask_no_tricks: bool,
 def numbers_form(*, players: int, ask_last_trick: bool, ask_round_card: Edition | None
                  ) -> FlaskForm:
     """The "by numbers" round entry: each player's round score, typed as on paper."""
-    seats = [(str(s), str(s)) for s in range(players)]
+    seats = choices([(str(s), str(s)) for s in range(players)])
 
     class NumbersForm(FlaskForm):
         base = HiddenField()
         confirm = BooleanField("Save anyway")
-        leader = SelectField("Led the first trick", choices=[("", "as planned")] + seats,
+        leader = SelectField("Led the first trick", choices=choices([("", "as planned")]) + seats,
                              default="")
 
     for seat in range(players):
@@ -144,6 +150,6 @@ def numbers_form(*, players: int, ask_last_trick: bool, ask_round_card: Edition 
                                                 "Tap who won the last trick: they lead next.")])
     if ask_round_card is not None:
         NumbersForm.round_card = SelectField("Play-off Round card",
-                                             choices=_card_choices(ask_round_card),
+                                             choices=card_choices(ask_round_card),
                                              validators=[InputRequired()])
     return NumbersForm()

@@ -8,6 +8,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+import qrcode
+import qrcode.image.svg
+
 from flask import (
     Blueprint,
     abort,
@@ -21,7 +24,7 @@ from werkzeug.wrappers import Response
 
 from .. import play
 from ..db import get_session
-from ..forms import EmptyForm, NewGameForm, cards_form, numbers_form
+from ..forms import EmptyForm, NewGameForm, card_choices, cards_form, numbers_form
 from ..scoring import (
     BATHROOM_BREAK,
     Card,
@@ -91,7 +94,7 @@ def new_game() -> Response | tuple[str, int]:
     edition = form.edition_value()
     letters = [c.letter for c in round_cards(edition)]
     for field in form.cards:
-        field.choices = [(c.letter, f"{c.letter} · {c.name_en}") for c in round_cards(edition)]
+        field.choices = card_choices(edition)
     preset = request.form.get("preset")
     if request.method == "GET" or preset:
         _fill_cards(form, edition, preset or "recommended", letters)
@@ -140,8 +143,17 @@ def _setup_warnings(form: NewGameForm, edition: Edition) -> list[str]:
 def show(code: str) -> str:
     """The game: this round's card and leader, the score pad, and the result at the end."""
     view = _view_or_404(code)
+    share_url = url_for("games.show", code=code, _external=True)
     return render_template("games/show.html", view=view, undo_form=EmptyForm(),
-                           reminder=_reminder(view))
+                           reminder=_reminder(view), share_url=share_url,
+                           qr_svg=qr_svg(share_url))
+
+
+def qr_svg(text: str) -> str:
+    """An inline SVG QR code (qrcode's SVG factory needs no Pillow); it holds only our own URL."""
+    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=8)
+    svg = image.to_string(encoding="unicode")
+    return svg[svg.index("<svg"):]
 
 
 def _reminder(view: play.GameView) -> str | None:

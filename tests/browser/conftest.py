@@ -1,0 +1,56 @@
+"""Browser tests: the app served on a random loopback port, driven by Debian's headless Chromium.
+
+Playwright cannot download its own browser here, so the tests launch /usr/bin/chromium (installed by
+`make test` through `make browser`). A phone context: 390x844, touch, mobile.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from companion import create_app
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args():
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Chromium is missing: run `make browser` (Debian package chromium).")
+    return {"executable_path": CHROMIUM, "headless": True, "args": [
+        "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args():
+    return {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+            "device_scale_factor": 2}
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    """The real app (CSRF on) on 127.0.0.1 and a free port; yields its base URL."""
+    app = create_app({"SECRET_KEY": "browser-tests", "DATABASE": str(tmp_path / "b.sqlite")})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(timeout=5)
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+def no_horizontal_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
