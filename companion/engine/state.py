@@ -323,6 +323,10 @@ class RoundState:
         """The cards ``seat`` holds."""
         return cards_of(self.hands[seat])
 
+    def taken_cards(self, seat: int) -> frozenset[Card]:
+        """The cards ``seat`` has won in tricks so far."""
+        return cards_of(self.taken[seat])
+
     def is_over(self) -> bool:
         """Whether every card to be played has been played."""
         return self._left == 0
