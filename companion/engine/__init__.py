@@ -23,11 +23,13 @@ from .errors import (
     ViolationCode,
 )
 from .modifiers import Modifier, modifier_class, register, registered, round_card_class
+from .powers import POWER_SLUGS, power_slugs
+from .record import RoundRecord, format_record, parse_record
 from .state import RoundOutcome, RoundState, Trick, parse_edition
 
 __all__ = [
-    "AmbiguousEntryError", "Card", "Edition", "EngineError", "IllegalTrickError",
-    "InvalidEntryError", "Modifier", "RoundOutcome", "RoundState", "Suit", "Trick", "Violation",
-    "ViolationCode", "modifier_class", "parse_card", "parse_cards", "parse_edition", "register",
-    "registered", "round_card_class",
+    "POWER_SLUGS", "AmbiguousEntryError", "Card", "Edition", "EngineError", "IllegalTrickError",
+    "InvalidEntryError", "Modifier", "RoundOutcome", "RoundRecord", "RoundState", "Suit", "Trick",
+    "Violation", "ViolationCode", "format_record", "modifier_class", "parse_card", "parse_cards",
+    "parse_edition", "parse_record", "power_slugs", "register", "registered", "round_card_class",
 ]
