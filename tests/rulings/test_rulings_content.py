@@ -87,8 +87,23 @@ def test_passing_only_where_the_rulebooks_give_it():
     }
 
 
+@pytest.mark.parametrize(("edition", "name"), ALL_PRINCESSES, ids=lambda x: str(x))
+def test_every_princess_of_both_editions_has_an_entry(edition, name):
+    """12 Deluxe and 10 classic Princesses, printed names in both languages, power and timing."""
+    e = rulings.entry(f"{edition}-{name}")
+    assert (e.kind, e.edition) == ("princess", edition)
+    assert (e.name("en"), e.name("fr")) == PRINCESS_NAMES[name]
+    for lang in rulings.LANGUAGES:
+        text = e.in_language(lang)
+        assert text.summary.strip() and text.power.strip() and text.timing.strip()
 
 
+def test_princess_counts():
+    assert len(rulings.entries("princess", "deluxe")) == 12
+    assert len(rulings.entries("princess", "classic")) == 10
+    for missing in ("classic-rapunzel", "classic-thumbelina"):
+        with pytest.raises(KeyError):
+            rulings.entry(missing)
 
 
 
@@ -157,6 +172,11 @@ def test_search_by_french_name_ranks_names_first():
     assert set(_found("reines")[:2]) == {"deluxe-z", "classic-K"}
 
 
+def test_search_tolerates_accents_and_typos():
+    assert _found("Cendrilon")[0] in ("deluxe-cinderella", "classic-cinderella")
+    assert {"deluxe-cinderella", "classic-cinderella"} <= set(_found("Cendrilon")[:2])
+    assert "classic-scheherazade" in _found("sheherazade")[:2]
+    assert _found("metamorphose")[0] in ("deluxe-v", "classic-R")
 
 
 def test_search_by_letter():
