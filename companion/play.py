@@ -55,8 +55,27 @@ class GameView:
     def names(self) -> list[str]:
         return [p.name for p in self.players]
 
+    @property
+    def short_names(self) -> list[str]:
+        """Labels that fit one row of buttons on a 360-px phone: shorter with more players."""
+        return short_names(self.names, {3: 9, 4: 7, 5: 4}.get(len(self.names), 3))
+
     def record(self, number: int) -> RoundRecord | None:
         return self.records[number - 1] if 0 < number <= len(self.records) else None
+
+
+def short_names(names: Sequence[str], width: int) -> list[str]:
+    """The shortest prefixes (at least ``width`` characters, or the whole name) that still tell
+    the players apart, e.g. Anne-Sophie, Anne-Marie -> "Anne-S", "Anne-M" at width 4."""
+    result = []
+    for name in names:
+        size = min(width, len(name))
+        while size < len(name) and any(
+                other is not name and other[:size].casefold() == name[:size].casefold()
+                for other in names):
+            size += 1
+        result.append(name[:size])
+    return result
 
 
 # --- encoding of entries in rows -------------------------------------------------------------
