@@ -106,6 +106,15 @@ def test_princess_counts():
             rulings.entry(missing)
 
 
+def test_basics_and_interactions_exist():
+    assert len(rulings.entries("basics")) >= 9
+    for topic in ("basics-following-suit", "basics-princes-sneak-in", "basics-scoring",
+                  "basics-deck-by-player-count", "basics-passing"):
+        assert rulings.entry(topic).edition is None
+    assert rulings.entry("basics-rebel-of-the-ball").edition == "deluxe"
+    for topic in ("basics-next-leader", "basics-tie-breaks", "basics-powers-timing"):
+        for edition in rulings.EDITIONS:
+            assert rulings.entry(topic, edition).edition == edition
 
 
 # --- every entry ------------------------------------------------------------------------------------
@@ -161,6 +170,10 @@ def _found(query, **kw):
     return [e.slug for e in rulings.search(query, **kw)]
 
 
+@pytest.mark.parametrize("query", ["frog", "grenouille", "Grenouille", "FROG"])
+def test_search_finds_the_frog_in_both_languages(query):
+    found = _found(query)
+    assert {"deluxe-j", "classic-F", "basics-scoring"} <= set(found)
 
 
 def test_search_by_english_name():
