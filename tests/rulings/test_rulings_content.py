@@ -108,6 +108,7 @@ def test_princess_counts():
 
 def test_basics_and_interactions_exist():
     assert len(rulings.entries("basics")) >= 9
+    assert len(rulings.entries("interaction")) >= 10
     for topic in ("basics-following-suit", "basics-princes-sneak-in", "basics-scoring",
                   "basics-deck-by-player-count", "basics-passing"):
         assert rulings.entry(topic).edition is None
