@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from companion.scoring.cards import Card, Edition, Suit
 from companion.scoring.rounds import RoundEntry
@@ -149,11 +150,7 @@ class RoundState:
         if not (isinstance(leader, int) and 0 <= leader < players):
             raise InvalidEntryError(f"leader {leader!r} is not a seat of {players}")
         self.players = players
-        if round_card is None:
-            round_card = "a" if self.edition is Edition.DELUXE else "A"
-        card_cls = round_card_class(self.edition, round_card)
-        self.round_card: str = card_cls.letters[self.edition]
-        self.modifiers: tuple[Modifier, ...] = (card_cls(self.edition),)
+        self.round_card, self.modifiers = _round_card(self.edition, round_card)
         self.hands = [_as_mask(h) for h in hands]
         self.taken = [_as_mask(t) for t in taken] if taken is not None else [0] * players
         self.tricks_won = list(tricks_won) if tricks_won is not None else [0] * players
@@ -170,28 +167,26 @@ class RoundState:
                 raise InvalidEntryError(f"{format_mask(mask & seen)} given twice",
                                         ViolationCode.DUPLICATE_CARD)
             seen |= mask
+        self._start(leader, princes_in)
+
+    def _start(self, leader: int, princes_in: bool) -> None:
+        """Set the play fields of a fresh state (hands, taken and modifiers already set)."""
         self.leader = leader
         self.first_leader = leader
         self.princes_in = princes_in
         self._plays: list[int] = []  # card ids of the trick in progress, in play order
         self._tmask = 0  # the same as a mask
         self._follow = -1  # suit index to follow in the trick in progress
-        self._count = 0  # cards pushed since the state was built
-        self._sneak_at = -1  # the _count at which Princes snuck in (-1: not by a push)
+        # Where Princes snuck in, as (tricks completed, index in the trick), to undo it on pop.
+        self._sneak_at: tuple[int, int] | None = None
         self._history: list[tuple[int, list[int], int]] = []  # (leader, ids, winner) per trick
         self._configure()
         self._left = sum(max(0, h.bit_count() - self._kept) for h in self.hands)
 
     def _configure(self) -> None:
-        mods = self.modifiers
-        self._kept = max(m.kept_cards for m in mods)
-        self._per_seat = max(m.plays_per_seat for m in mods)
+        (self._kept, self._per_seat, self._legal_hooks, self._legal_mods, self._follow_hooks,
+         self._winner_hooks) = _hooks(self.modifiers)
         self._trick_size = self.players * self._per_seat
-        # Only overridden hooks are called (basic rules, Round card, powers: see modifiers).
-        self._legal_hooks = [m.legal for m in mods if overridden(m, "legal")]
-        self._legal_mods = [m for m in mods if overridden(m, "legal")]
-        self._follow_hooks = [m.follow for m in mods if overridden(m, "follow")]
-        self._winner_hooks = [m.winner for m in mods if overridden(m, "winner")]
 
     # -- construction ---------------------------------------------------------------------------
 
@@ -206,17 +201,25 @@ class RoundState:
         """
         if not (isinstance(players, int) and 3 <= players <= 6):
             raise InvalidEntryError(f"{players!r} players; Rebel Princess seats 3 to 6")
-        rng = rng if rng is not None else random.Random(seed)
-        ids = list(ids_of(deck_mask(players)))
-        rng.shuffle(ids)
+        if not (isinstance(leader, int) and 0 <= leader < players):
+            raise InvalidEntryError(f"leader {leader!r} is not a seat of {players}")
+        rand = (rng if rng is not None else random.Random(seed)).random
+        ids = list(_DECK_IDS[players])
+        for i in range(len(ids) - 1, 0, -1):  # Fisher-Yates shuffle
+            j = int(rand() * (i + 1))
+            ids[i], ids[j] = ids[j], ids[i]
         size = len(ids) // players
-        hands = []
-        for seat in range(players):
-            mask = 0
-            for cid in ids[seat * size:(seat + 1) * size]:
-                mask |= 1 << cid
-            hands.append(mask)
-        return cls(hands, edition=edition, round_card=round_card, leader=leader)
+        bits = _BITS.__getitem__
+        # The deal is valid by construction: skip __init__'s checks.
+        state = cls.__new__(cls)
+        state.edition = parse_edition(edition)
+        state.players = players
+        state.round_card, state.modifiers = _round_card(state.edition, round_card)
+        state.hands = [sum(map(bits, ids[s * size:(s + 1) * size])) for s in range(players)]
+        state.taken = [0] * players
+        state.tricks_won = [0] * players
+        state._start(leader, False)
+        return state
 
     def copy(self) -> RoundState:
         """An independent copy (modifiers are stateless and shared)."""
@@ -532,14 +535,13 @@ class RoundState:
         plays = self._plays
         bit = 1 << cid
         self.hands[(self.leader + len(plays)) % self.players] &= ~bit
-        self._count += 1
         self._left -= 1
         if plays:
             follow = self._follow
             if cid >> 4 == PRINCE and follow != PRINCE and not self.princes_in:
                 # A void player played a Prince: the Princes have snuck in (basic rules).
                 self.princes_in = True
-                self._sneak_at = self._count
+                self._sneak_at = (len(self._history), len(plays))
             for hook in self._follow_hooks:
                 follow = hook(self, cid, follow)
             self._follow = follow
@@ -586,10 +588,9 @@ class RoundState:
         bit = 1 << cid
         self._tmask &= ~bit
         self.hands[(self.leader + len(self._plays)) % self.players] |= bit
-        if self._sneak_at == self._count:
+        if self._sneak_at == (len(self._history), len(self._plays)):
             self.princes_in = False
-            self._sneak_at = -1
-        self._count -= 1
+            self._sneak_at = None
         self._left += 1
         self._follow = -1
         if self._plays:
@@ -611,6 +612,35 @@ class RoundState:
             self.edition, self.round_card, self.players,
             tuple(cards_of(t) for t in self.taken), tuple(self.tricks_won), kept,
             self.first_leader, self._history[-1][2] if self._history else None)
+
+
+_DECK_IDS = {players: tuple(ids_of(deck_mask(players))) for players in range(3, 7)}
+_BITS = [1 << cid for cid in range(64)]
+_ROUND_CARDS: dict[tuple[Edition, str | None], tuple[str, tuple[Modifier, ...]]] = {}
+_HOOKS: dict[tuple[Modifier, ...], tuple[Any, ...]] = {}
+
+
+def _round_card(edition: Edition, letter: str | None) -> tuple[str, tuple[Modifier, ...]]:
+    """The canonical letter and the modifiers of a Round card (cached: modifiers are stateless)."""
+    key = (edition, letter)
+    if key not in _ROUND_CARDS:
+        if letter is None:
+            letter = "a" if edition is Edition.DELUXE else "A"
+        card_cls = round_card_class(edition, letter)
+        _ROUND_CARDS[key] = (card_cls.letters[edition], (card_cls(edition),))
+    return _ROUND_CARDS[key]
+
+
+def _hooks(mods: tuple[Modifier, ...]) -> tuple[Any, ...]:
+    """Round shape and the overridden hooks of some modifiers, in consultation order (cached)."""
+    if mods not in _HOOKS:
+        _HOOKS[mods] = (
+            max(m.kept_cards for m in mods), max(m.plays_per_seat for m in mods),
+            [m.legal for m in mods if overridden(m, "legal")],
+            [m for m in mods if overridden(m, "legal")],
+            [m.follow for m in mods if overridden(m, "follow")],
+            [m.winner for m in mods if overridden(m, "winner")])
+    return _HOOKS[mods]
 
 
 def _as_mask(cards: Iterable[Card] | int) -> int:

@@ -1,0 +1,230 @@
+"""Random games through the engine, checking invariants: ``python -m companion.engine.simulate``.
+
+Each game picks an edition, a player count (3-6), a first leader and five Round cards at random,
+then plays every round with uniformly random legal cards (full information). Leaders after the first
+round come from the scoring core's :func:`~companion.scoring.game.play_through`, so the engine and
+the scoring core are exercised together. After every round the simulation checks:
+
+- every card of the deck was played exactly once or kept (Round card n);
+- at the start of every trick all hands hold the same number of cards;
+- every trick has one winner, whose taken cards include the trick; the tricks won add up to the
+  number of tricks and each seat's taken cards are exactly the tricks it won;
+- the round's text record round-trips, and replaying it through the *checked* path
+  (:meth:`~companion.engine.state.RoundState.play_trick`) accepts every trick and winner;
+- the scoring core's round scores agree with an independent count from the cards taken, and the game
+  totals are the sums of the round scores.
+
+``--games N --seed S`` makes a run reproducible; the exit status is 1 when any invariant fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from companion.scoring.cards import FROG, Card, Edition, Suit, deck, hand_size, princes
+from companion.scoring.game import GameSetup, PlayedRound, play_through
+from companion.scoring.rounds import bathroom_exempt, score_entry
+
+from .modifiers import round_card_letters
+from .powers import power_slugs
+from .record import RoundRecord, format_record, parse_record
+from .state import RoundState
+
+__all__ = ["SimulationReport", "expected_scores", "main", "play_random", "simulate"]
+
+
+def play_random(state: RoundState, rng: random.Random) -> int:
+    """Play uniformly random legal cards until the round is over; returns the cards played."""
+    legal_mask, push_id, rand = state.legal_mask, state.push_id, rng.random
+    played = 0
+    while state._left:
+        mask = legal_mask()
+        skip = int(rand() * mask.bit_count())
+        while skip:  # drop the lowest cards until the chosen one is the lowest left
+            mask &= mask - 1
+            skip -= 1
+        push_id((mask & -mask).bit_length() - 1)
+        played += 1
+    return played
+
+
+@dataclass
+class SimulationReport:
+    """Counts of a simulation run and every invariant failure found."""
+
+    games: int = 0
+    rounds: int = 0
+    tricks: int = 0
+    cards: int = 0
+    failures: list[str] = field(default_factory=list)
+
+
+def expected_scores(edition: Edition, letter: str, players: int,
+                    cards: Sequence[frozenset[Card]], tricks_won: Sequence[int],
+                    totals_before: Sequence[int]) -> list[int]:
+    """Each seat's round score counted directly from RULINGS.md "Scoring a round" (an oracle for
+    the scoring core, written independently of it)."""
+    key = letter.lower() if edition is Edition.DELUXE else letter.upper()
+    kind = {
+        (Edition.DELUXE, "d"): "threes", (Edition.DELUXE, "e"): "no-tricks",
+        (Edition.DELUXE, "j"): "pets", (Edition.CLASSIC, "F"): "pets",
+        (Edition.DELUXE, "t"): "fairies", (Edition.CLASSIC, "P"): "fairies",
+        (Edition.DELUXE, "y"): "bathroom", (Edition.CLASSIC, "O"): "bathroom",
+        (Edition.DELUXE, "z"): "dancing", (Edition.CLASSIC, "K"): "dancing",
+        (Edition.DELUXE, "o"): "gifts", (Edition.CLASSIC, "M"): "gifts",
+    }.get((edition, key), "plain")
+    exempt = bathroom_exempt(totals_before)
+    all_princes = frozenset(princes(players))
+    scores = []
+    for seat, taken in enumerate(cards):
+        if edition is Edition.DELUXE and kind != "gifts" and all_princes | {FROG} <= taken:
+            scores.append(-10)  # Rebel of the Ball
+            continue
+        prince_ranks = sorted(c.rank for c in taken if c.suit is Suit.PRINCE)
+        queen_ranks = sorted(c.rank for c in taken if c.suit is Suit.QUEEN)
+        points = 5 if FROG in taken else 0
+        if kind == "dancing":
+            same = len(set(prince_ranks) & set(queen_ranks))
+            mixed = min(len(prince_ranks) - same, len(queen_ranks) - same)
+            points += 3 * same + 2 * mixed + (len(prince_ranks) - same - mixed)
+        elif kind == "bathroom" and seat not in exempt:
+            points += 2 * len(prince_ranks)
+        else:
+            points += len(prince_ranks)
+        if kind == "threes":
+            points -= 3 * sum(1 for c in taken if c.rank == 3)
+        elif kind == "pets":
+            points += sum(1 for c in taken if c.suit is Suit.PET)
+        elif kind == "fairies":
+            points -= sum(1 for c in taken if c.suit is Suit.FAIRY)
+        elif kind == "no-tricks" and tricks_won[seat] == 0:
+            points += 5
+        scores.append(points)
+    return scores
+
+
+def _check_round(state: RoundState, dealt: list[int], sizes: list[list[int]],
+                 totals_before: Sequence[int], princesses: tuple[str, ...]) -> list[str]:
+    """Every invariant failure of a finished round (see the module docstring)."""
+    where = f"[{state.edition.value} {state.round_card} {state.players}p]"
+    failures = []
+    outcome = state.outcome()
+    if outcome is None:
+        return [f"{where} round not over after the playout"]
+    tricks = state.tricks
+    played = [card for trick in tricks for card in trick.cards]
+    kept = [card for hand in outcome.kept for card in hand]
+    if sorted(played + kept) != sorted(deck(state.players)):
+        failures.append(f"{where} cards played or kept are not the deck, each once")
+    for number, counts in enumerate(sizes, start=1):
+        if len(set(counts)) != 1:
+            failures.append(f"{where} trick {number}: unequal hands {counts}")
+    per_trick = state.trick_size // state.players
+    expected_tricks = (hand_size(state.players) - len(outcome.kept[0])) // per_trick
+    if len(tricks) != expected_tricks or sum(outcome.tricks_won) != expected_tricks:
+        failures.append(f"{where} {len(tricks)} tricks, {sum(outcome.tricks_won)} won, "
+                        f"{expected_tricks} expected")
+    won_by: list[set[Card]] = [set() for _ in range(state.players)]
+    for trick in tricks:
+        if trick.winner is None or not 0 <= trick.winner < state.players:
+            failures.append(f"{where} trick {trick} has no winner")
+            continue
+        won_by[trick.winner].update(trick.cards)
+    if [frozenset(w) for w in won_by] != list(outcome.taken):
+        failures.append(f"{where} taken cards differ from the tricks won")
+    record = RoundRecord.from_state(state, princesses)
+    if parse_record(format_record(record)) != record:
+        failures.append(f"{where} record does not round-trip")
+    if record.hands != tuple(frozenset(RoundState(dealt).hand(s)) for s in range(state.players)):
+        failures.append(f"{where} record hands differ from the deal")
+    try:
+        replayed = record.replay(check=True)
+    except ValueError as error:
+        failures.append(f"{where} checked replay refused a trick: {error}")
+    else:
+        if replayed.outcome() != outcome:
+            failures.append(f"{where} checked replay ends differently")
+    entry = outcome.to_entry(totals_before)
+    scores = score_entry(entry).scores
+    expected = expected_scores(state.edition, state.round_card, state.players, entry.taken,
+                               outcome.tricks_won, totals_before)
+    if scores != expected:
+        failures.append(f"{where} scores {scores} but the cards give {expected}")
+    return failures
+
+
+def simulate(games: int, seed: int, players: int | None = None,
+             edition: Edition | None = None) -> SimulationReport:
+    """Play ``games`` random games from ``seed``; see the module docstring for what is checked."""
+    rng = random.Random(seed)
+    report = SimulationReport()
+    for _ in range(games):
+        game_edition = edition or rng.choice(list(Edition))
+        count = players or rng.randint(3, 6)
+        letters = rng.sample(round_card_letters(game_edition), 5)
+        slugs = rng.sample(power_slugs(game_edition), count)
+        setup = GameSetup(game_edition, count, rng.randrange(count), tuple(letters))
+        played_rounds: list[PlayedRound] = []
+        round_scores: list[tuple[int, ...]] = []
+        totals = [0] * count
+        for letter in letters:
+            game = play_through(setup, played_rounds)
+            leader = game.next_leader.seat if game.next_leader else setup.first_leader
+            state = RoundState.deal(count, edition=game_edition, round_card=letter, rng=rng,
+                                    leader=leader)
+            dealt = list(state.hands)
+            sizes: list[list[int]] = []
+            while not state.is_over():
+                if not state.current_trick:
+                    sizes.append([hand.bit_count() for hand in state.hands])
+                mask = state.legal_mask()
+                choice = rng.choice([cid for cid in range(64) if mask >> cid & 1])
+                state.push_id(choice)
+                report.cards += 1
+            report.failures.extend(_check_round(state, dealt, sizes, totals, tuple(slugs)))
+            outcome = state.outcome()
+            assert outcome is not None
+            entry = outcome.to_entry(totals)
+            scores = tuple(score_entry(entry).scores)
+            round_scores.append(scores)
+            totals = [t + s for t, s in zip(totals, scores, strict=True)]
+            played_rounds.append(PlayedRound(
+                taken=entry.taken, no_tricks=entry.no_tricks, leader=leader,
+                last_trick_winner=outcome.last_winner))
+            report.rounds += 1
+            report.tricks += len(state.tricks)
+        final = play_through(setup, played_rounds)
+        if list(final.totals) != [sum(column) for column in zip(*round_scores, strict=True)]:
+            report.failures.append(f"game {report.games}: totals {final.totals} are not the sums")
+        report.games += 1
+    return report
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command line: ``python -m companion.engine.simulate --games N --seed S``."""
+    parser = argparse.ArgumentParser(prog="python -m companion.engine.simulate",
+                                     description="Random games checking the engine's invariants.")
+    parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--players", type=int, choices=range(3, 7), help="fix the player count")
+    parser.add_argument("--edition", choices=[e.value for e in Edition], help="fix the edition")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    report = simulate(args.games, args.seed, args.players,
+                      Edition(args.edition) if args.edition else None)
+    elapsed = time.perf_counter() - start
+    for failure in report.failures:
+        print(f"FAIL {failure}")
+    print(f"{report.games} games, {report.rounds} rounds, {report.tricks} tricks, "
+          f"{report.cards} cards in {elapsed:.2f} s (seed {args.seed}): "
+          f"{len(report.failures)} invariant failure(s)")
+    return 1 if report.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
