@@ -7,8 +7,10 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
-from flask_wtf.csrf import CSRFProtect
+from datetime import timedelta
+
+from flask import Flask, render_template, request, session
+from flask_wtf.csrf import CSRFError, CSRFProtect
 
 csrf = CSRFProtect()
 
@@ -33,6 +35,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,
         MAX_CONTENT_LENGTH=64 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
+        # The CSRF token lives in the session: keep it for a month so closing the browser tab
+        # between two rounds does not turn the next save into an error.
+        PERMANENT_SESSION_LIFETIME=timedelta(days=31),
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -52,5 +57,18 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(games.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # the JSON API is stateless: no session, no cookie, nothing to forge
+
+    @app.before_request
+    def _keep_session() -> None:
+        if not request.path.startswith("/api/"):
+            session.permanent = True
+
+    @app.errorhandler(404)
+    def _not_found(_error: Exception) -> tuple[str, int]:
+        return render_template("errors/404.html"), 404
+
+    @app.errorhandler(CSRFError)
+    def _csrf_failed(_error: CSRFError) -> tuple[str, int]:
+        return render_template("errors/csrf.html"), 400
 
     return app
