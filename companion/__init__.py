@@ -46,6 +46,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ.get("COMPANION_SECRET_KEY") or _secret_key(instance)
 
+    app.jinja_env.add_extension("jinja2.ext.do")
     csrf.init_app(app)
 
     from . import db
