@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import socket
+import subprocess
 import sys
 
 
@@ -15,9 +16,14 @@ def lan_addresses() -> list[str]:
         infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
     except OSError:
         infos = []
-    for info in infos:
-        address = str(info[4][0])
-        if not address.startswith("127.") and address not in found:
+    candidates = [str(info[4][0]) for info in infos]
+    try:  # Linux: every configured address, which getaddrinfo often misses
+        output = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=2)
+        candidates += output.stdout.split()
+    except (OSError, subprocess.SubprocessError):
+        pass
+    for address in candidates:
+        if "." in address and not address.startswith("127.") and address not in found:
             found.append(address)
     return found
 
@@ -30,8 +36,12 @@ def main() -> None:
     args = parser.parse_args()
     print("\n  Rebel Princess companion is starting.")
     print(f"  On this computer:      http://127.0.0.1:{args.port}/")
-    for address in lan_addresses():
+    addresses = lan_addresses()
+    for address in addresses:
         print(f"  On a phone (same Wi-Fi): http://{address}:{args.port}/")
+    if not addresses:
+        print(f"  On a phone (same Wi-Fi): http://<this computer's address>:{args.port}/"
+              " (no network address found; is Wi-Fi on?)")
     print("  Stop with Ctrl+C.\n", flush=True)
     gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
     os.execv(gunicorn, [gunicorn, "--workers", str(args.workers), "--no-control-socket",
