@@ -1,13 +1,14 @@
-"""Rulings content: Round cards, Princess powers, basic rules and interactions, in English and French.
+"""Rulings content: Round cards, Princess powers, basic rules and interactions, in English and
+French.
 
 Pure Python (no Flask, no database). The texts live as data in the TOML files of this package, one
 file per kind of entry; this module loads them once, joins them by slug and searches them.
 
-- ``round_cards.toml``: one entry per Round card, ``deluxe-a`` ... ``deluxe-z`` and ``classic-A`` ...
-  ``classic-U``. Names match ``companion/scoring/round_cards.toml``.
+- ``round_cards.toml``: one entry per Round card, ``deluxe-a`` ... ``deluxe-z`` and
+  ``classic-A`` ... ``classic-U``. Names match ``companion/scoring/round_cards.toml``.
 - ``princesses.toml``: ``deluxe-<princess>`` (12) and ``classic-<princess>`` (10).
-- ``basics.toml``: the basic rules, ``basics-...``; a rule that differs between editions has one entry
-  per edition, slugged ``basics-<topic>-deluxe`` / ``basics-<topic>-classic``.
+- ``basics.toml``: the basic rules, ``basics-...``; a rule that differs between editions has one
+  entry per edition, slugged ``basics-<topic>-deluxe`` / ``basics-<topic>-classic``.
 - ``interactions.toml``: rulings on how cards and powers combine, ``interaction-...``.
 
 Every entry has a text per language (``en``, ``fr``), a ``source`` and ``links`` to related slugs.
@@ -46,9 +47,9 @@ SUMMARY_MAX_WORDS = 55
 class Text:
     """The player-facing text of one entry in one language.
 
-    ``name`` is the card, power holder or topic title; ``power`` is a Princess's power name; ``notes``
-    are interaction facts printed with a card; ``timing`` and ``limits`` are for Princess powers.
-    Fields that do not apply are empty.
+    ``name`` is the card, power holder or topic title; ``power`` is a Princess's power name;
+    ``notes`` are interaction facts printed with a card; ``timing`` and ``limits`` are for Princess
+    powers. Fields that do not apply are empty.
     """
 
     name: str
