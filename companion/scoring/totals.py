@@ -13,7 +13,11 @@ and n the number of players:
   would be Rebel of the Ball). Rebel: -10 + 5m, m from 0 to n - 1.
 - Bathroom Break: P + 5 + x, x the Princes held by non-exempt players (0 to P; 0 only when everyone
   is exempt). Rebel: -10.
-- Dancing Queens: P + 5 + x, x = 2 per same-rank couple + 1 per mixed couple (0 to 2P). Rebel: -10.
+- Dancing Queens: P + 5 + x, x = 2 per same-rank couple + 1 per mixed couple: 0 to 2P, except
+  2P - 1. That would need P - 1 same-rank couples and one mixed couple, but then the only Queen left
+  over is of the last Prince's own rank, so no mixed couple can form. With k ranks whose Prince and
+  Queen sit apart, x runs from 2P - 2k to 2P - k (k >= 2), or is 2P - 2 (k = 1) or 2P (k = 0), and
+  those ranges cover every other value. Rebel: -10.
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ def possible_round_totals(edition: Edition, letter: str, players: int,
                            or len(bathroom_exempt(totals_before)) == len(totals_before))
         normal = {base} if everyone_exempt else {base + x for x in range(p + 1)}
     elif scoring is Scoring.DANCING:
-        normal = {base + x for x in range(2 * p + 1)}
+        normal = {base + x for x in range(2 * p + 1) if x != 2 * p - 1}
     else:
         normal = {base}
     if can_have_rebel(edition, letter):
