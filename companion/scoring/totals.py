@@ -12,7 +12,8 @@ and n the number of players:
 - Arranged Marriage: P + 5 + 5m, m players with no trick (0 to n - 2: a player winning every trick
   would be Rebel of the Ball). Rebel: -10 + 5m, m from 0 to n - 1.
 - Bathroom Break: P + 5 + x, x the Princes held by non-exempt players (0 to P; 0 only when everyone
-  is exempt). Rebel: -10.
+  is exempt). Rebel: -10. Without ``totals_before`` nobody knows who is exempt, so every x is
+  possible (our decision: an unknown must never produce a false "impossible total" warning).
 - Dancing Queens: P + 5 + x, x = 2 per same-rank couple + 1 per mixed couple: 0 to 2P, except
   2P - 1. That would need P - 1 same-rank couples and one mixed couple, but then the only Queen left
   over is of the last Prince's own rank, so no mixed couple can form. With k ranks whose Prince and
@@ -51,8 +52,8 @@ def possible_round_totals(edition: Edition, letter: str, players: int,
         normal = {base + 5 * m for m in range(players - 1)}
         rebel = {-10 + 5 * m for m in range(players)}
     elif scoring is Scoring.BATHROOM:
-        everyone_exempt = (totals_before is None
-                           or len(bathroom_exempt(totals_before)) == len(totals_before))
+        everyone_exempt = (totals_before is not None
+                           and len(bathroom_exempt(totals_before)) == len(totals_before))
         normal = {base} if everyone_exempt else {base + x for x in range(p + 1)}
     elif scoring is Scoring.DANCING:
         normal = {base + x for x in range(2 * p + 1) if x != 2 * p - 1}

@@ -167,6 +167,7 @@ def test_every_possible_total_is_reached_by_some_deal(edition, letter, players, 
     (C, "F", 4, None, {25}),
     (D, "t", 4, None, {5, *range(-20, -9)}),
     (C, "P", 6, None, {5}),
+    (D, "y", 4, None, {*range(15, 26), -10}),
     (D, "y", 4, (0, 0, 0, 0), {15, -10}),
     (D, "y", 4, (5, 5, 5, 5), {15, -10}),
     (D, "y", 4, (5, 0, 0, 0), {*range(15, 26), -10}),
@@ -189,6 +190,17 @@ def test_dancing_queens_cannot_pair_all_but_one_rank(edition, letter, players):
     totals = possible_round_totals(edition, letter, players)
     assert p + 5 + 2 * p in totals
     assert p + 5 + 2 * p - 1 not in totals
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+@pytest.mark.parametrize(("edition", "letter"), [(D, "y"), (C, "O")])
+def test_bathroom_break_without_totals_before_allows_any_doubling(edition, letter, players):
+    """Without the totals before the round, Bathroom Break may double any number of Princes."""
+    p = len(princes(players))
+    everyone_exempt = possible_round_totals(edition, letter, players, (0,) * players)
+    unknown = possible_round_totals(edition, letter, players)
+    assert {p + 5 + x for x in range(p + 1)} <= unknown
+    assert everyone_exempt <= unknown
 
 
 @pytest.mark.parametrize(("values", "text"), [
