@@ -22,7 +22,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from .. import play
+from .. import play, rulings
 from ..db import get_session
 from ..forms import EmptyForm, NewGameForm, card_choices, cards_form, numbers_form
 from ..scoring import (
@@ -161,12 +161,8 @@ def _reminder(view: play.GameView) -> str | None:
     if letter is None:
         return None
     try:
-        from ..rulings import round_card_summary
-    except ImportError:  # the rulings content is optional until it lands
-        return None
-    try:
-        return round_card_summary(view.edition.value, letter, "en")
-    except (KeyError, LookupError):
+        return rulings.round_card_summary(view.edition.value, letter, "en")
+    except KeyError:
         return None
 
 
@@ -392,18 +388,32 @@ def enter_numbers(code: str, number: int) -> Response | tuple[str, int]:
 
 
 @bp.get("/rules/round-cards/<edition>/<letter>")
-def round_card_help(edition: str, letter: str) -> str:
-    """A Round card's reminder (the full rulings pages come with the rulings content)."""
+def round_card_help(edition: str, letter: str) -> Response:
+    """A Round card's rulings entry, found by edition and letter."""
     try:
-        ed = Edition(edition)
-        card = round_card(ed, letter)
-    except (ValueError, InvalidEntryError):
+        slug = rulings.round_card(edition, letter).slug
+    except KeyError:
         abort(404)
-    summary = None
-    try:
-        from ..rulings import round_card_summary
+    return redirect(url_for("games.rule", slug=slug))
 
-        summary = round_card_summary(ed.value, card.letter, "en")
-    except (ImportError, KeyError, LookupError):
-        summary = None
-    return render_template("rules/round_card.html", card=card, summary=summary)
+
+@bp.get("/rules")
+def rules_index() -> str:
+    """Search the rulings, or browse them by kind."""
+    query = request.args.get("q", "").strip()[:80]
+    edition = request.args.get("edition") if request.args.get("edition") in (
+        "deluxe", "classic") else None
+    found = rulings.search(query, edition=edition) if query else None
+    return render_template("rules/index.html", query=query, found=found, edition=edition,
+                           entries=rulings.entries(edition=edition))
+
+
+@bp.get("/rules/<slug>")
+def rule(slug: str) -> str:
+    """One rulings entry: the card or power in full, how the app reads it, and related entries."""
+    try:
+        found = rulings.entry(slug)
+    except KeyError:
+        abort(404)
+    return render_template("rules/entry.html", entry=found, text=found.in_language("en"),
+                           related=rulings.links_of(slug))
