@@ -43,6 +43,14 @@ class ViolationCode(StrEnum):
     # Round cards.
     MUST_PLAY_HIGHEST_OR_LOWEST = "must-play-highest-or-lowest"  # Magic Beans (c)
     MUST_MATCH_PARITY = "must-match-parity"  # Odds and Evens (s / U)
+    NOT_YOUR_TURN = "not-your-turn"
+    # Round-card steps outside the tricks.
+    STEP_REQUIRED = "step-required"  # a set-aside, reveal, gift or musical chairs is due first
+    STEP_NOT_DUE = "step-not-due"
+    SUIT_NOT_HELD = "suit-not-held"  # Crystal Clear (h / I): reveal a suit you hold
+    NOT_TRICK_WINNER = "not-trick-winner"  # Haggle with the Hag (p / T)
+    NOT_IN_TRICK = "not-in-trick"
+    HAGGLE_OWN_CARD = "haggle-own-card"
     # Outcome of a trick entered at the table.
     WRONG_WINNER = "wrong-winner"
 

@@ -23,7 +23,12 @@ Hooks, in the order a trick consults them:
    play. The basic rules give the highest card of the suit to follow.
 
 Class attributes describe the shape of a round: :attr:`Modifier.plays_per_seat` (2 under *The Prince
-Always Rings Twice*) and :attr:`Modifier.kept_cards` (3 under *Late for a Very Important Date*).
+Always Rings Twice*), :attr:`Modifier.kept_cards` (3 under *Late for a Very Important Date*) and the
+Round-card steps outside the tricks (see :mod:`.steps`): :attr:`Modifier.aside_cards` and
+:attr:`Modifier.aside_to`, :attr:`Modifier.reveals`, :attr:`Modifier.gift_before_trick`,
+:attr:`Modifier.chairs_after_trick` and :attr:`Modifier.haggle_after_trick`. The steps of a round
+come in this order: the pass, then the set-aside, then the reveal, then for each trick the gift,
+the trick, the haggle and the musical chairs.
 
 Modifiers hold no per-round data: whatever changes during a round lives in the ``RoundState`` so
 that ``copy()``, ``push`` and ``pop`` stay exact.
@@ -40,10 +45,12 @@ from .errors import InvalidEntryError, ViolationCode
 if TYPE_CHECKING:
     from .state import RoundState
 
-__all__ = ["HOOKS", "Modifier", "modifier_class", "overridden", "register", "registered"]
+__all__ = ["HALF", "HOOKS", "Modifier", "modifier_class", "overridden", "register", "registered"]
 
 #: Hook names in the order a trick consults them.
 HOOKS = ("legal", "follow", "winner")
+#: ``aside_cards`` value meaning half of the hand.
+HALF = -1
 
 
 class Modifier:
@@ -58,6 +65,18 @@ class Modifier:
     plays_per_seat: ClassVar[int] = 1
     #: Cards left in each hand when the round ends; they are kept and scored as taken.
     kept_cards: ClassVar[int] = 0
+    #: Cards each seat sets aside before the first trick (:data:`HALF`: half the hand).
+    aside_cards: ClassVar[int] = 0
+    #: Once the hands are empty the set-aside cards of seat ``s`` go to seat ``s + aside_to``.
+    aside_to: ClassVar[int] = 0
+    #: Every seat shows one suit before the first trick.
+    reveals: ClassVar[bool] = False
+    #: Every seat adds a card to a gift pile for the winner before each trick.
+    gift_before_trick: ClassVar[bool] = False
+    #: Every seat passes a card to the right after each trick.
+    chairs_after_trick: ClassVar[bool] = False
+    #: The trick winner may swap a card of their hand for one of the trick.
+    haggle_after_trick: ClassVar[bool] = False
     #: The violation reported when :meth:`legal` removes the card a player chose.
     restriction: ClassVar[ViolationCode] = ViolationCode.MUST_FOLLOW_SUIT
 

@@ -1,6 +1,7 @@
 """The text record of a round, in the manner of a chess PGN.
 
-A record is a block of headers, one per line as ``[Name "value"]``, then one line per trick::
+A record is a block of headers, one per line as ``[Name "value"]``, then one line per trick or
+Round-card step, in the order they happened::
 
     [Edition "deluxe"]
     [Players "6"]
@@ -15,8 +16,11 @@ A record is a block of headers, one per line as ``[Name "value"]``, then one lin
 Headers: ``Edition`` (``deluxe`` or ``classic``), ``Players`` (3-6), ``RoundCard`` (the letter),
 ``Leader`` (the seat leading the first trick) are required. ``Princesses`` gives each seat's
 Princess slug, ``-`` for none (default: none). ``Hands`` is optional: the dealt hands, in the state
-notation's form, when every hand is known. A trick line is its number, the leader, the cards in
-play order and optionally ``> winner``. Blank lines and lines starting with ``#`` are ignored.
+notation's form, when every hand is known (before any pass). A trick line is its number, the
+leader, the cards in play order and optionally ``> winner``. A step line starts with the step's
+word (``pass``, ``aside``, ``reveal``, ``gift``, ``chairs``, ``haggle``; see :mod:`.steps`), for
+example ``pass left=Q3/A2/F4 right=-/-/-`` or ``haggle 1 F4 Q3``. Blank lines and lines starting
+with ``#`` are ignored.
 
 ``parse_record(format_record(r)) == r`` for every record.
 """
@@ -29,22 +33,24 @@ from dataclasses import dataclass, field
 
 from companion.scoring.cards import Card, Edition
 
-from .cards import card_id, cards_of, format_mask, mask_of, parse_cards
+from .cards import format_mask, mask_of, parse_cards
 from .errors import InvalidEntryError
 from .modifiers import round_card_class
 from .powers import power_slugs
 from .state import RoundState, Trick, parse_edition
+from .steps import Step, StepKind, parse_step
 
 __all__ = ["RoundRecord", "format_record", "parse_record"]
 
 _HEADER = re.compile(r'^\[(\w+) "([^"]*)"\]$')
 _TRICK = re.compile(r"^(\d+)\.\s*(\d+)\s*:\s*([^>]*?)\s*(?:>\s*(\d+))?$")
 _ORDER = ("Edition", "Players", "RoundCard", "Leader", "Princesses", "Hands")
+_STEP_WORDS = frozenset(kind.value for kind in StepKind)
 
 
 @dataclass(frozen=True)
 class RoundRecord:
-    """One round as recorded: setup headers and the tricks in order."""
+    """One round as recorded: setup headers, then the tricks and steps in order."""
 
     edition: Edition
     players: int
@@ -52,43 +58,46 @@ class RoundRecord:
     leader: int
     princesses: tuple[str | None, ...] = ()
     hands: tuple[frozenset[Card], ...] | None = None
-    tricks: tuple[Trick, ...] = field(default=())
+    events: tuple[Trick | Step, ...] = field(default=())
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The tricks alone, in order."""
+        return tuple(event for event in self.events if isinstance(event, Trick))
 
     def start(self) -> RoundState:
-        """The state before the first trick; needs the ``Hands`` header (full information)."""
+        """The state before the first step; needs the ``Hands`` header (full information)."""
         if self.hands is None:
             raise InvalidEntryError("this record has no Hands header: the hands are not known")
         return RoundState(list(self.hands), edition=self.edition, round_card=self.round_card,
                           leader=self.leader)
 
     def replay(self, *, check: bool = True) -> RoundState:
-        """Play every trick from :meth:`start`: with ``check``, through ``play_trick`` (raising
-        :class:`~companion.engine.errors.IllegalTrickError` on the first illegal trick, a wrong
-        stated winner included), otherwise through the trusted ``push``."""
+        """Play every trick and step from :meth:`start`: with ``check``, through ``play_trick`` and
+        ``play_step`` (raising :class:`~companion.engine.errors.IllegalTrickError` on the first
+        illegal one, a wrong stated winner included), otherwise through the trusted ``push`` and
+        ``push_step``."""
         state = self.start()
-        for trick in self.tricks:
-            if check:
-                state.play_trick(trick)
+        for event in self.events:
+            if isinstance(event, Trick):
+                if check:
+                    state.play_trick(event)
+                else:
+                    state.push(event)
+            elif check:
+                state.play_step(event)
             else:
-                state.push(trick)
+                state.push_step(event)
         return state
 
     @classmethod
     def from_state(cls, state: RoundState, princesses: Sequence[str | None] = (),
                    with_hands: bool = True) -> RoundRecord:
-        """The record of the tricks played so far in ``state`` (built from dealt hands, no trick
-        in progress); with ``with_hands`` the hands are rebuilt from the cards still held plus
-        the cards each seat played."""
-        hands = None
-        tricks = tuple(state.tricks)
-        if with_hands:
-            masks = list(state.hands)
-            for trick in tricks:
-                for index, card in enumerate(trick.cards):
-                    masks[trick.seat_of(index, state.players)] |= 1 << card_id(card)
-            hands = tuple(cards_of(mask) for mask in masks)
+        """The record of what was played so far in ``state`` (no trick in progress); with
+        ``with_hands`` the hands it started from are included."""
+        hands = state.dealt_hands if with_hands else None
         return cls(state.edition, state.players, state.round_card, state.first_leader,
-                   tuple(princesses), hands, tricks)
+                   tuple(princesses), hands, tuple(state.events()))
 
 
 def format_record(record: RoundRecord) -> str:
@@ -104,8 +113,13 @@ def format_record(record: RoundRecord) -> str:
     if record.hands is not None:
         lines.append(f'[Hands "{"/".join(format_mask(mask_of(h)) for h in record.hands)}"]')
     lines.append("")
-    for number, trick in enumerate(record.tricks, start=1):
-        lines.append(f"{number}. {trick}")
+    number = 0
+    for event in record.events:
+        if isinstance(event, Trick):
+            number += 1
+            lines.append(f"{number}. {event}")
+        else:
+            lines.append(str(event))
     return "\n".join(lines) + "\n"
 
 
@@ -113,10 +127,11 @@ def parse_record(text: str) -> RoundRecord:
     """Read a record written by :func:`format_record` (or by hand).
 
     Raises :class:`InvalidEntryError` for an unknown or repeated header, a missing required header,
-    a bad value, an unknown Princess, a trick number out of sequence or a malformed trick line.
+    a bad value, an unknown Princess, a trick number out of sequence or a malformed line.
     """
     headers: dict[str, str] = {}
-    tricks: list[Trick] = []
+    events: list[Trick | Step] = []
+    tricks = 0
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -126,18 +141,22 @@ def parse_record(text: str) -> RoundRecord:
             name, value = header.groups()
             if name not in _ORDER or name in headers:
                 raise InvalidEntryError(f"line {number}: unknown or repeated header {name!r}")
-            if tricks:
+            if events:
                 raise InvalidEntryError(f"line {number}: header after the tricks")
             headers[name] = value
             continue
+        if line.split()[0] in _STEP_WORDS:
+            events.append(parse_step(line))
+            continue
         trick = _TRICK.match(line)
         if not trick:
-            raise InvalidEntryError(f"line {number}: not a header or a trick: {line!r}")
+            raise InvalidEntryError(f"line {number}: not a header, trick or step: {line!r}")
         index, leader, cards, winner = trick.groups()
-        if int(index) != len(tricks) + 1:
+        if int(index) != tricks + 1:
             raise InvalidEntryError(f"line {number}: trick {index} out of sequence")
+        tricks += 1
         stated = None if winner is None else int(winner)
-        tricks.append(Trick(int(leader), parse_cards(cards), stated))
+        events.append(Trick(int(leader), parse_cards(cards), stated))
     missing = [name for name in _ORDER[:4] if name not in headers]
     if missing:
         raise InvalidEntryError(f"record lacks the header(s) {', '.join(missing)}")
@@ -161,8 +180,10 @@ def parse_record(text: str) -> RoundRecord:
         if len(parts) != players:
             raise InvalidEntryError(f"Hands header needs {players} hands")
         hands = tuple(frozenset() if p == "-" else frozenset(parse_cards(p)) for p in parts)
-    for trick in tricks:
-        if trick.leader >= players or (trick.winner is not None and trick.winner >= players):
-            raise InvalidEntryError(f"trick {trick} names a seat outside {players} players")
+    for event in events:
+        seats = [event.leader, event.winner] if isinstance(event, Trick) else [
+            getattr(event, "seat", None)]
+        if any(seat is not None and seat >= players for seat in seats):
+            raise InvalidEntryError(f"{event} names a seat outside {players} players")
     return RoundRecord(edition, players, letter, int(headers["Leader"]), princesses, hands,
-                       tuple(tricks))
+                       tuple(events))

@@ -35,9 +35,10 @@ RULINGS.md "Trick rules the engine must apply"):
 - **Upside Down** (x / J): every 6 played, of any suit, reverses the order for that trick; with an
   odd number of 6s the lowest card of the led suit wins.
 
-Round-card *steps* (passing, set-aside cards, reveals, gift piles, haggling, musical chairs, split
-hands) are not modelled yet: those cards are registered with ``steps_modelled = False`` and play as
-plain tricks.
+Round-card steps outside the tricks are described by class attributes and carried out by the state
+(see :mod:`.steps`): Late to the Ball (b / G), Crystal Clear (h / I), Musical Chairs (k / E),
+After Party (m / N), Wedding Gift (o / M), Haggle with the Hag (p / T), Blind Man's Bluff (q / Q).
+Masquerade Ball (i / C) changes what the table sees, not the rules of a trick.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ from companion.scoring.cards import Edition
 
 from .cards import FAIRY, QUEEN, SUIT_MASKS
 from .errors import ViolationCode
-from .modifiers import Modifier, register
+from .modifiers import HALF, Modifier, register
 
 if TYPE_CHECKING:
     from .state import RoundState
@@ -61,16 +62,14 @@ _EVEN = sum(1 << (16 * s + r) for s in range(4) for r in range(2, 13, 2))
 
 
 class RoundCard(Modifier):
-    """A Round card. ``steps_modelled`` is False while a card's out-of-trick steps are pending."""
+    """A Round card."""
 
     kind: ClassVar[str] = "round-card"
-    steps_modelled: ClassVar[bool] = True
 
 
-def _plain(slug: str, letters: dict[Edition, str], doc: str, modelled: bool = True) -> None:
+def _plain(slug: str, letters: dict[Edition, str], doc: str) -> None:
     cls = type(slug.title().replace("-", ""), (RoundCard,), {
-        "slug": slug, "letters": letters, "__doc__": doc, "steps_modelled": modelled,
-        "__module__": __name__})
+        "slug": slug, "letters": letters, "__doc__": doc, "__module__": __name__})
     register(cls)
 
 
@@ -84,23 +83,75 @@ _plain("single-fairy", {D: "t", C: "P"}, "Scoring only: every Fairy -1 (Deluxe t
 _plain("bathroom-break", {D: "y", C: "O"}, "Scoring only: Princes score 2 (Deluxe y, classic O).")
 _plain("dancing-queens", {D: "z", C: "K"},
        "Scoring only: Prince-Queen couples (Deluxe z, classic K).")
-# Cards whose steps outside the trick are not modelled yet.
-_plain("late-to-the-ball", {D: "b", C: "G"},
-       "One card set aside for the last trick (Deluxe b, classic G).", modelled=False)
-_plain("crystal-clear", {D: "h", C: "I"},
-       "One suit shown face up (Deluxe h, classic I).", modelled=False)
 _plain("masquerade-ball", {D: "i", C: "C"},
-       "Cards after the lead are played face down (Deluxe i, classic C).", modelled=False)
-_plain("musical-chairs", {D: "k", C: "E"},
-       "A card passed right after each trick (Deluxe k, classic E).", modelled=False)
-_plain("after-party", {D: "m", C: "N"},
-       "Half the hand set aside for later (Deluxe m, classic N).", modelled=False)
-_plain("wedding-gift", {D: "o", C: "M"},
-       "A gift card per seat per trick (Deluxe o, classic M).", modelled=False)
-_plain("haggle-with-the-hag", {D: "p", C: "T"},
-       "The winner may swap a card with the trick (Deluxe p, classic T).", modelled=False)
-_plain("blind-mans-bluff", {D: "q", C: "Q"},
-       "Half the hand given to the right for later (Deluxe q, classic Q).", modelled=False)
+       "Deluxe i, classic C: cards after the lead are played face down and turned over before the "
+       "winner is decided, so the trick rules are unchanged; only the table sees less (and Snow "
+       "White, Thumbelina and Mulan announce or act after the reveal).")
+
+
+@register
+class LateToTheBall(RoundCard):
+    """Deluxe b, classic G: one card per seat set aside, played in the last trick."""
+
+    slug = "late-to-the-ball"
+    letters = {D: "b", C: "G"}
+    aside_cards = 1
+
+
+@register
+class CrystalClear(RoundCard):
+    """Deluxe h, classic I: every seat shows all its cards of one suit it holds."""
+
+    slug = "crystal-clear"
+    letters = {D: "h", C: "I"}
+    reveals = True
+
+
+@register
+class MusicalChairs(RoundCard):
+    """Deluxe k, classic E: after each trick every seat passes a card to the right."""
+
+    slug = "musical-chairs"
+    letters = {D: "k", C: "E"}
+    chairs_after_trick = True
+
+
+@register
+class AfterParty(RoundCard):
+    """Deluxe m, classic N: half the hand set aside, taken back once the hand is empty."""
+
+    slug = "after-party"
+    letters = {D: "m", C: "N"}
+    aside_cards = HALF
+
+
+@register
+class WeddingGift(RoundCard):
+    """Deluxe o, classic M: a gift card per seat before each trick, won with the trick."""
+
+    slug = "wedding-gift"
+    letters = {D: "o", C: "M"}
+    gift_before_trick = True
+
+
+@register
+class HaggleWithTheHag(RoundCard):
+    """Deluxe p, classic T: the trick winner may swap a card of their hand for one of the trick
+    other than their own."""
+
+    slug = "haggle-with-the-hag"
+    letters = {D: "p", C: "T"}
+    haggle_after_trick = True
+
+
+@register
+class BlindMansBluff(RoundCard):
+    """Deluxe q, classic Q: half the hand set aside, handed to the right once hands are empty."""
+
+    slug = "blind-mans-bluff"
+    letters = {D: "q", C: "Q"}
+    aside_cards = HALF
+    aside_to = -1
 
 
 @register

@@ -1,14 +1,17 @@
 """Random games through the engine, checking invariants: ``python -m companion.engine.simulate``.
 
 Each game picks an edition, a player count (3-6), a first leader and five Round cards at random,
-then plays every round with uniformly random legal cards (full information). Leaders after the first
+then plays every round with uniformly random legal cards (full information), a random opening pass
+(none, 1 left, 2 right or 1 each way), random required Round-card steps and, under Haggle with the
+Hag, a random haggle after half the tricks. Leaders after the first
 round come from the scoring core's :func:`~companion.scoring.game.play_through`, so the engine and
 the scoring core are exercised together. After every round the simulation checks:
 
-- every card of the deck was played exactly once or kept (Round card n);
+- every card of the deck was played exactly once, kept (Round card n) or given (o / M); Wedding
+  Gift plays half as many tricks;
 - at the start of every trick all hands hold the same number of cards;
 - every trick has one winner, whose taken cards include the trick; the tricks won add up to the
-  number of tricks and each seat's taken cards are exactly the tricks it won;
+  number of tricks and each seat's taken cards are exactly the tricks it won (after haggles);
 - the round's text record round-trips, and replaying it through the *checked* path
   (:meth:`~companion.engine.state.RoundState.play_trick`) accepts every trick and winner;
 - the scoring core's round scores agree with an independent count from the cards taken, and the game
@@ -30,20 +33,68 @@ from companion.scoring.cards import FROG, Card, Edition, Suit, deck, hand_size, 
 from companion.scoring.game import GameSetup, PlayedRound, play_through
 from companion.scoring.rounds import bathroom_exempt, score_entry
 
+from .cards import card_id, cards_of
 from .modifiers import round_card_letters
 from .powers import power_slugs
 from .record import RoundRecord, format_record, parse_record
-from .state import RoundState
+from .state import RoundState, Trick
+from .steps import Chairs, Gift, Haggle, Pass, Reveal, SetAside, Step, StepKind
 
 __all__ = ["SimulationReport", "expected_scores", "main", "play_random", "simulate"]
 
 
+def random_step(state: RoundState, rng: random.Random) -> Step:
+    """A random legal step of the kind due (set-aside, reveal, gift or musical chairs)."""
+    kind = state.step_due
+    hands = [sorted(state.hand(seat), key=card_id) for seat in range(state.players)]
+    if kind is StepKind.SET_ASIDE:
+        size = state.set_aside_size()
+        return SetAside(tuple(frozenset(rng.sample(hand, size)) for hand in hands))
+    if kind is StepKind.REVEAL:
+        return Reveal(tuple(rng.choice(hand).suit for hand in hands))
+    cards = tuple(rng.choice(hand) for hand in hands)
+    if kind is StepKind.GIFT:
+        return Gift(cards)
+    if kind is StepKind.CHAIRS:
+        return Chairs(cards)
+    raise ValueError(f"no step is due in {state.notation()}")
+
+
+def random_pass(state: RoundState, rng: random.Random, left: int, right: int) -> Pass:
+    """A random opening pass: each seat gives ``left`` cards to its left, ``right`` to its right."""
+    lefts, rights = [], []
+    for seat in range(state.players):
+        given = rng.sample(sorted(state.hand(seat), key=card_id), left + right)
+        lefts.append(frozenset(given[:left]))
+        rights.append(frozenset(given[left:]))
+    return Pass(tuple(lefts), tuple(rights))
+
+
+def random_haggle(state: RoundState, rng: random.Random) -> Haggle | None:
+    """A random haggle for the last trick's winner, if one is open (p / T)."""
+    option = state._haggle_option()
+    if option is None:
+        return None
+    winner, takeable = option
+    give = rng.choice(sorted(state.hand(winner), key=card_id))
+    take = rng.choice(sorted(cards_of(takeable), key=card_id))
+    return Haggle(winner, give, take)
+
+
+#: Opening passes tried by the simulation: none, 1 left, 2 right, 1 each way.
+PASSES = ((0, 0), (1, 0), (0, 2), (1, 1))
+
+
 def play_random(state: RoundState, rng: random.Random) -> int:
-    """Play uniformly random legal cards until the round is over; returns the cards played."""
+    """Play uniformly random legal cards (and random required steps) until the round is over;
+    returns the cards played."""
     legal_mask, push_id, rand = state.legal_mask, state.push_id, rng.random
     played = 0
     while state._left:
         mask = legal_mask()
+        if not mask:  # a step is due before the next card
+            state.push_step(random_step(state, rng))
+            continue
         skip = int(rand() * mask.bit_count())
         while skip:  # drop the lowest cards until the chosen one is the lowest left
             mask &= mask - 1
@@ -119,22 +170,32 @@ def _check_round(state: RoundState, dealt: list[int], sizes: list[list[int]],
     tricks = state.tricks
     played = [card for trick in tricks for card in trick.cards]
     kept = [card for hand in outcome.kept for card in hand]
-    if sorted(played + kept) != sorted(deck(state.players)):
-        failures.append(f"{where} cards played or kept are not the deck, each once")
+    gifts = [card for pile in outcome.gifts for card in pile]
+    for event in state.events():
+        if isinstance(event, Haggle):  # the card taken back is played again; the one given is not
+            played.remove(event.take)
+            played.append(event.give)
+    if sorted(played + kept + gifts, key=str) != sorted(deck(state.players), key=str):
+        failures.append(f"{where} cards played, kept or given are not the deck, each once")
     for number, counts in enumerate(sizes, start=1):
         if len(set(counts)) != 1:
             failures.append(f"{where} trick {number}: unequal hands {counts}")
-    per_trick = state.trick_size // state.players
-    expected_tricks = (hand_size(state.players) - len(outcome.kept[0])) // per_trick
+    expected_tricks = (len(deck(state.players)) - len(kept) - len(gifts)) // state.trick_size
     if len(tricks) != expected_tricks or sum(outcome.tricks_won) != expected_tricks:
         failures.append(f"{where} {len(tricks)} tricks, {sum(outcome.tricks_won)} won, "
                         f"{expected_tricks} expected")
+    if state.round_card in ("o", "M") and len(tricks) * 2 != hand_size(state.players):
+        failures.append(f"{where} Wedding Gift played {len(tricks)} tricks, not half the hand")
     won_by: list[set[Card]] = [set() for _ in range(state.players)]
-    for trick in tricks:
-        if trick.winner is None or not 0 <= trick.winner < state.players:
-            failures.append(f"{where} trick {trick} has no winner")
-            continue
-        won_by[trick.winner].update(trick.cards)
+    for event in state.events():
+        if isinstance(event, Haggle):  # the winner swapped a hand card for a trick card
+            won_by[event.seat].discard(event.take)
+            won_by[event.seat].add(event.give)
+        elif isinstance(event, Trick):
+            if event.winner is None or not 0 <= event.winner < state.players:
+                failures.append(f"{where} trick {event} has no winner")
+                continue
+            won_by[event.winner].update(event.cards)
     if [frozenset(w) for w in won_by] != list(outcome.taken):
         failures.append(f"{where} taken cards differ from the tricks won")
     record = RoundRecord.from_state(state, princesses)
@@ -179,13 +240,22 @@ def simulate(games: int, seed: int, players: int | None = None,
                                     leader=leader)
             dealt = list(state.hands)
             sizes: list[list[int]] = []
+            left, right = rng.choice(PASSES)
+            if left or right:
+                state.play_step(random_pass(state, rng, left, right))
             while not state.is_over():
+                if state.step_due is not None:
+                    state.play_step(random_step(state, rng))
+                    continue
                 if not state.current_trick:
                     sizes.append([hand.bit_count() for hand in state.hands])
                 mask = state.legal_mask()
                 choice = rng.choice([cid for cid in range(64) if mask >> cid & 1])
                 state.push_id(choice)
                 report.cards += 1
+                haggle = random_haggle(state, rng) if rng.random() < 0.5 else None
+                if haggle is not None:
+                    state.play_step(haggle)
             report.failures.extend(_check_round(state, dealt, sizes, totals, tuple(slugs)))
             outcome = state.outcome()
             assert outcome is not None

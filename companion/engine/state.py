@@ -11,6 +11,12 @@ Basic trick rules (Deluxe "Playing a Trick" p. 8 and "Warning!"; French "Jouer u
   lead one anyway; that alone does not sneak them in.
 - The round ends when the hands are empty (or hold only the kept cards, Round card n).
 
+Round-card steps outside the tricks (passes, set-aside cards, reveals, gift piles, musical chairs,
+haggling; see :mod:`.steps`) are values too: :meth:`RoundState.check_step`,
+:meth:`RoundState.play_step` and :meth:`RoundState.push_step` mirror the trick commands,
+:attr:`RoundState.step_due` names a step the rules require before the next card, and
+:meth:`RoundState.pop` undoes the last trick or step.
+
 Round cards and powers change these rules through :class:`~companion.engine.modifiers.Modifier`
 hooks, consulted in the documented order (basic rules, Round card, powers).
 
@@ -37,6 +43,7 @@ from .cards import (
     CARDS,
     PRINCE,
     PRINCE_MASK,
+    SUIT_INDEX,
     SUIT_MASKS,
     SUIT_OF,
     card_id,
@@ -56,7 +63,8 @@ from .errors import (
     Violation,
     ViolationCode,
 )
-from .modifiers import Modifier, overridden, round_card_class
+from .modifiers import HALF, Modifier, overridden, round_card_class
+from .steps import Chairs, Gift, Haggle, Pass, Reveal, SetAside, Step, StepKind
 
 __all__ = ["RoundOutcome", "RoundState", "Trick", "parse_edition"]
 
@@ -100,8 +108,8 @@ class RoundOutcome:
     """What a finished round hands to the scoring core.
 
     ``taken`` are the cards each seat won in tricks; ``kept`` the cards each seat kept under *Late
-    for a Very Important Date* (n), scored as taken; ``tricks_won`` the number of tricks each seat
-    won.
+    for a Very Important Date* (n) and ``gifts`` the Wedding Gift piles (o / M) each seat won, both
+    scored as taken; ``tricks_won`` the number of tricks each seat won.
     """
 
     edition: Edition
@@ -112,6 +120,7 @@ class RoundOutcome:
     kept: tuple[frozenset[Card], ...]
     first_leader: int
     last_winner: int | None
+    gifts: tuple[frozenset[Card], ...] = ()
 
     @property
     def seats_without_trick(self) -> frozenset[int]:
@@ -120,8 +129,9 @@ class RoundOutcome:
 
     @property
     def scored_cards(self) -> tuple[frozenset[Card], ...]:
-        """Per seat, every card that scores as taken: tricks won plus kept cards."""
-        return tuple(t | k for t, k in zip(self.taken, self.kept, strict=True))
+        """Per seat, every card that scores as taken: tricks won, kept cards and gift piles."""
+        gifts = self.gifts or (frozenset(),) * self.players
+        return tuple(t | k | g for t, k, g in zip(self.taken, self.kept, gifts, strict=True))
 
     def to_entry(self, totals_before: Sequence[int] | None = None) -> RoundEntry:
         """The scoring core's :class:`RoundEntry` for this round (``totals_before`` for Bathroom
@@ -140,8 +150,11 @@ class RoundState:
                  taken: Sequence[Iterable[Card] | int] | None = None,
                  tricks_won: Sequence[int] | None = None) -> None:
         """Start a round from the hands (cards or masks, seat order).
- Raises :class:`InvalidEntryError` for a bad edition, Round card, player count or leader, a card
-        outside this player count's deck, or a card in two places.
+
+        With no trick won yet, the Round card's opening steps are due (see :attr:`step_due`);
+        otherwise only the per-trick ones. Raises :class:`InvalidEntryError` for a bad edition,
+        Round card, player count or leader, a card outside this player count's deck, or a card in
+        two places.
         """
         self.edition = parse_edition(edition)
         players = len(hands)
@@ -156,37 +169,63 @@ class RoundState:
         self.tricks_won = list(tricks_won) if tricks_won is not None else [0] * players
         if len(self.taken) != players or len(self.tricks_won) != players:
             raise InvalidEntryError("taken cards and tricks won need one entry per seat")
-        in_deck = deck_mask(players)
-        seen = 0
-        for mask in self.hands + self.taken:
-            if mask & ~in_deck:
-                raise InvalidEntryError(
-                    f"{format_mask(mask & ~in_deck)} not in the {players}-player deck",
-                    ViolationCode.CARD_NOT_IN_DECK)
-            if mask & seen:
-                raise InvalidEntryError(f"{format_mask(mask & seen)} given twice",
-                                        ViolationCode.DUPLICATE_CARD)
-            seen |= mask
-        self._start(leader, princes_in)
+        _check_disjoint(players, self.hands + self.taken)
+        self._start(leader, princes_in, opening=not any(self.tricks_won))
 
-    def _start(self, leader: int, princes_in: bool) -> None:
+    def _start(self, leader: int, princes_in: bool, opening: bool = True) -> None:
         """Set the play fields of a fresh state (hands, taken and modifiers already set)."""
+        players = self.players
         self.leader = leader
         self.first_leader = leader
         self.princes_in = princes_in
+        self.aside = [0] * players  # set-aside cards per seat (b / G, m / N, q / Q)
+        self.gifts = [0] * players  # Wedding Gift piles won per seat (o / M)
+        self.revealed = [0] * players  # cards shown under Crystal Clear (h / I)
+        self._dealt = list(self.hands)  # the hands before any step or trick
         self._plays: list[int] = []  # card ids of the trick in progress, in play order
         self._tmask = 0  # the same as a mask
         self._follow = -1  # suit index to follow in the trick in progress
         # Where Princes snuck in, as (tricks completed, index in the trick), to undo it on pop.
         self._sneak_at: tuple[int, int] | None = None
         self._history: list[tuple[int, list[int], int]] = []  # (leader, ids, winner) per trick
+        # Steps as (tricks completed, step or "return", undo data, step due before it).
+        self._log: list[tuple[int, Any, Any, StepKind | None]] = []
+        self._gift = 0  # the gift pile of the coming trick
+        self._haggle_seed: tuple[int, int] | None = None  # a haggle open when built from notation
         self._configure()
-        self._left = sum(max(0, h.bit_count() - self._kept) for h in self.hands)
+        if opening:
+            self._pending = self._due_after(None)
+        else:
+            self._pending = StepKind.GIFT if self._gift_on else None
+        self._recount()
 
     def _configure(self) -> None:
         (self._kept, self._per_seat, self._legal_hooks, self._legal_mods, self._follow_hooks,
-         self._winner_hooks) = _hooks(self.modifiers)
+         self._winner_hooks, self._aside_cards, self._aside_to, self._reveals, self._gift_on,
+         self._chairs_on, self._haggle_on) = _hooks(self.modifiers)
         self._trick_size = self.players * self._per_seat
+        self._stepped = bool(self._aside_cards or self._gift_on or self._chairs_on)
+
+    def _recount(self) -> None:
+        """Count the cards still to be played (gift cards and kept cards are never played)."""
+        if self._gift_on:
+            held = sum(h.bit_count() for h in self.hands)
+            self._left = (held + (self.players if self._gift else 0)) // 2
+        else:
+            self._left = sum(max(0, h.bit_count() + a.bit_count() - self._kept)
+                             for h, a in zip(self.hands, self.aside, strict=True))
+
+    def _due_after(self, done: StepKind | None) -> StepKind | None:
+        """The opening step due after ``done`` (None: the round start): set-aside, reveal, gift."""
+        order = []
+        if self._aside_cards:
+            order.append(StepKind.SET_ASIDE)
+        if self._reveals:
+            order.append(StepKind.REVEAL)
+        if self._gift_on:
+            order.append(StepKind.GIFT)
+        later = order[order.index(done) + 1:] if done in order else order
+        return later[0] if later else None
 
     # -- construction ---------------------------------------------------------------------------
 
@@ -225,11 +264,9 @@ class RoundState:
         """An independent copy (modifiers are stateless and shared)."""
         other = object.__new__(RoundState)
         other.__dict__.update(self.__dict__)
-        other.hands = list(self.hands)
-        other.taken = list(self.taken)
-        other.tricks_won = list(self.tricks_won)
-        other._plays = list(self._plays)
-        other._history = list(self._history)
+        for name in ("hands", "taken", "tricks_won", "aside", "gifts", "revealed", "_plays",
+                     "_history", "_log"):
+            setattr(other, name, list(getattr(self, name)))
         other._configure()  # rebind the hooks (they are bound methods of shared modifiers)
         return other
 
@@ -238,31 +275,52 @@ class RoundState:
     def notation(self) -> str:
         """The state as one line, our FEN. Fields, separated by one space::
 
-            edition round-card leader princes hands taken tricks-won trick
+            edition round-card leader princes hands taken tricks-won trick [extras]
 
         ``princes`` is ``+`` once Princes have snuck in, else ``-``; ``hands`` and ``taken`` list
         each seat's cards run together (``P3Q10A8``), seats separated by ``/``, ``-`` for none;
         ``trick`` holds the cards of the trick in progress in play order, ``-`` if none.
+        ``extras``, present only when needed, joins with ``;`` any of ``step=KIND`` (the step
+        due), ``aside=SEATS`` (set-aside cards), ``pile=CARDS`` (the gift pile of the coming
+        trick), ``gifts=SEATS`` (gift piles won), ``shown=SEATS`` (revealed cards still held) and
+        ``haggle=SEAT:CARDS`` (the trick winner who may still haggle, and the cards they may take).
         """
-        return " ".join([
+        fields = [
             self.edition.value, self.round_card, str(self.leader), "+" if self.princes_in else "-",
-            "/".join(format_mask(h) for h in self.hands),
-            "/".join(format_mask(t) for t in self.taken),
-            "/".join(str(w) for w in self.tricks_won),
+            _seats(self.hands), _seats(self.taken), "/".join(str(w) for w in self.tricks_won),
             format_cards(CARDS[c] for c in self._plays),  # type: ignore[misc]
-        ])
+        ]
+        extras = []
+        if self._pending is not None:
+            extras.append(f"step={self._pending.value}")
+        if any(self.aside):
+            extras.append(f"aside={_seats(self.aside)}")
+        if self._gift:
+            extras.append(f"pile={format_mask(self._gift)}")
+        if any(self.gifts):
+            extras.append(f"gifts={_seats(self.gifts)}")
+        shown = [r & h for r, h in zip(self.revealed, self.hands, strict=True)]
+        if any(shown):
+            extras.append(f"shown={_seats(shown)}")
+        option = self._haggle_option()
+        if option is not None:
+            extras.append(f"haggle={option[0]}:{format_mask(option[1])}")
+        if extras:
+            fields.append(";".join(extras))
+        return " ".join(fields)
 
     @classmethod
     def from_notation(cls, text: str) -> RoundState:
         """Build a state from :meth:`notation`; raises :class:`InvalidEntryError` if malformed."""
         fields = text.split()
-        if len(fields) != 8:
-            raise InvalidEntryError(f"state notation needs 8 fields, got {len(fields)}: {text!r}")
-        edition, letter, leader_text, princes, hands_text, taken_text, won_text, trick = fields
-        if princes not in "+-" or not leader_text.isdigit():
+        if len(fields) not in (8, 9):
+            raise InvalidEntryError(f"state notation needs 8 or 9 fields, got {len(fields)}: "
+                                    f"{text!r}")
+        edition, letter, leader_text, princes, hands_text, taken_text, won_text, trick = fields[:8]
+        if princes not in ("+", "-") or not leader_text.isdigit():
             raise InvalidEntryError(f"bad leader or Princes field in {text!r}")
-        hands = [_parse_seat_cards(part) for part in hands_text.split("/")]
-        taken = [_parse_seat_cards(part) for part in taken_text.split("/")]
+        extras = _parse_extras(fields[8] if len(fields) == 9 else "", text)
+        hands = _parse_seats(hands_text)
         try:
             won = [int(part) for part in won_text.split("/")]
         except ValueError:
@@ -272,19 +330,47 @@ class RoundState:
         leader = int(leader_text)
         # Give the cards of the trick in progress back to their seats, then push them again.
         for i, cid in enumerate(plays):
-            if not 0 <= leader < players:
-                break
-            hands[(leader + i) % players] |= 1 << cid
-        snuck_here = any(c >> 4 == PRINCE and plays[0] >> 4 != PRINCE for c in plays[1:])
-        state = cls(hands, edition=edition, round_card=letter, leader=leader,
-                    princes_in=princes == "+" and not snuck_here, taken=taken, tricks_won=won)
-        if len(plays) >= state._trick_size:
-            raise InvalidEntryError(f"the trick in progress is complete in {text!r}")
-        for cid in plays:
-            state.push_id(cid)
-        if state.princes_in != (princes == "+"):
-            raise InvalidEntryError(f"Princes field contradicts the trick in {text!r}")
-        return state
+            if 0 <= leader < players:
+                hands[(leader + i) % players] |= 1 << cid
+        state = None
+        for flag in (False, True):
+            state = cls(hands, edition=edition, round_card=letter, leader=leader,
+                        princes_in=flag, taken=_parse_seats(taken_text), tricks_won=won)
+            state._set_extras(extras, text)
+            if len(plays) >= state._trick_size:
+                raise InvalidEntryError(f"the trick in progress is complete in {text!r}")
+            if plays and state._pending is not None:
+                raise InvalidEntryError(f"a step is due but a trick is in progress: {text!r}")
+            for cid in plays:
+                state.push_id(cid)
+            # Princes snuck in during this trick, or before it: try without, then with.
+            if state.princes_in == (princes == "+"):
+                return state
+        raise InvalidEntryError(f"Princes field contradicts the trick in {text!r}")
+
+    def _set_extras(self, extras: dict[str, str], text: str) -> None:
+        players = self.players
+        try:
+            self._pending = StepKind(extras["step"]) if "step" in extras else None
+        except ValueError:
+            raise InvalidEntryError(f"unknown step in {text!r}") from None
+        for name in ("aside", "gifts", "shown"):
+            if name in extras:
+                masks = _parse_seats(extras[name])
+                if len(masks) != players:
+                    raise InvalidEntryError(f"{name} needs {players} seats in {text!r}")
+                setattr(self, "revealed" if name == "shown" else name, masks)
+        self._gift = _parse_seat_cards(extras.get("pile", "-"))
+        if "haggle" in extras:
+            seat, _, cards = extras["haggle"].partition(":")
+            if not seat.isdigit() or int(seat) >= players:
+                raise InvalidEntryError(f"bad haggle field in {text!r}")
+            self._haggle_seed = (int(seat), _parse_seat_cards(cards))
+        _check_disjoint(players, self.hands + self.taken + self.aside + self.gifts + [self._gift])
+        if any(r & ~h for r, h in zip(self.revealed, self.hands, strict=True)):
+            raise InvalidEntryError(f"shown cards must be in the hand in {text!r}")
+        self._dealt = list(self.hands)
+        self._recount()
 
     def __repr__(self) -> str:
         return f"RoundState.from_notation({self.notation()!r})"
@@ -317,10 +403,35 @@ class RoundState:
         return SUIT_OF[self._follow] if self._plays else None
 
     @property
+    def step_due(self) -> StepKind | None:
+        """The step the rules require before the next card (a set-aside, reveal, gift or musical
+        chairs), or ``None``. A pass and a haggle are never required."""
+        return self._pending
+
+    @property
     def tricks(self) -> list[Trick]:
         """The completed tricks, oldest first."""
         return [Trick(leader, tuple(CARDS[c] for c in ids), winner)  # type: ignore[misc]
                 for leader, ids, winner in self._history]
+
+    @property
+    def dealt_hands(self) -> tuple[frozenset[Card], ...]:
+        """The hands as dealt (or as given when the state was built), before any step."""
+        return tuple(cards_of(mask) for mask in self._dealt)
+
+    def events(self) -> list[Trick | Step]:
+        """The tricks and steps so far, in the order they happened."""
+        steps = [(at, step) for at, step, _, _ in self._log if step != "return"]
+        tricks = self.tricks
+        events: list[Trick | Step] = []
+        index = 0
+        for done in range(len(tricks) + 1):
+            while index < len(steps) and steps[index][0] == done:
+                events.append(steps[index][1])
+                index += 1
+            if done < len(tricks):
+                events.append(tricks[done])
+        return events
 
     def hand(self, seat: int) -> frozenset[Card]:
         """The cards ``seat`` holds."""
@@ -335,11 +446,12 @@ class RoundState:
         return self._left == 0
 
     def legal_mask(self, seat: int | None = None) -> int:
-        """The cards (a mask) the seat to play may play now; 0 for any other seat or a finished
-        round. Basic rules, then the Round card, then powers (see :mod:`.modifiers`)."""
+        """The cards (a mask) the seat to play may play now; 0 for any other seat, while a step is
+        due, or once the round is over. Basic rules, then the Round card, then powers (see
+        :mod:`.modifiers`)."""
         plays = self._plays
         turn = (self.leader + len(plays)) % self.players
-        if (seat is not None and seat != turn) or not self._left:
+        if (seat is not None and seat != turn) or not self._left or self._pending:
             return 0
         hand = self.hands[turn]
         if plays:
@@ -366,13 +478,19 @@ class RoundState:
         turn = self.turn
         if self._left == 0:
             return [Violation(ViolationCode.ROUND_OVER, seat, card)]
+        if self._pending is not None:
+            return [Violation(ViolationCode.STEP_REQUIRED, seat, card, self._card_slug)]
         if seat is not None and seat != turn:
-            return [Violation(ViolationCode.WRONG_LEADER, seat, card)]
+            return [Violation(ViolationCode.NOT_YOUR_TURN, seat, card)]
         return self._play_violations(turn, card, self._used_mask())
 
+    @property
+    def _card_slug(self) -> str:
+        return self.modifiers[0].slug
+
     def _used_mask(self) -> int:
-        used = self._tmask
-        for mask in self.taken:
+        used = self._tmask | self._gift
+        for mask in self.taken + self.gifts:
             used |= mask
         return used
 
@@ -417,12 +535,14 @@ class RoundState:
     def check_trick(self, trick: Trick) -> list[Violation]:
         """Every problem with ``trick`` as the next trick; empty if it may be played. Never raises.
 
-        Checks the leader, the card count, duplicates, cards outside the deck or already played or
-        not in the player's hand, every play against the trick rules in force, and the winner if the
-        trick names one.
+        Checks that no step is due, the leader, the card count, duplicates, cards outside the deck
+        or already played or not in the player's hand, every play against the trick rules in
+        force, and the winner if the trick names one.
         """
         if self._left == 0:
             return [Violation(ViolationCode.ROUND_OVER)]
+        if self._pending is not None:
+            return [Violation(ViolationCode.STEP_REQUIRED, rule=self._card_slug)]
         if self._plays:
             return [Violation(ViolationCode.WRONG_CARD_COUNT)]
         if trick.leader != self.leader:
@@ -453,7 +573,7 @@ class RoundState:
         probe.push(trick)
         return probe._history[-1][2]
 
-    # -- commands -------------------------------------------------------------------------------
+    # -- commands: tricks and cards ---------------------------------------------------------------
 
     def parse_trick(self, entry: str) -> Trick:
         """Turn ``"[leader:] card card ... [> winner]"`` into the next :class:`Trick`.
@@ -498,22 +618,30 @@ class RoundState:
 
     def push(self, trick: Trick) -> int:
         """Play a whole trick WITHOUT CHECKING it (the trusted path for stored history); returns
-        the winner. The trick's leader becomes the leader; a stated winner is ignored."""
-        if self._plays:
-            raise EngineError("a trick is already in progress")
+        the winner. The trick's leader becomes the leader; a stated winner is ignored. Raises
+        :class:`EngineError` only if a trick is in progress or a step is due."""
+        if self._plays or self._pending is not None:
+            raise EngineError(f"cannot start a trick now in {self.notation()}")
         self.leader = trick.leader
         for card in trick.cards:
             self.push_id(card_id(card))
         return self._history[-1][2]
 
-    def pop(self) -> Trick:
-        """Undo the last completed trick and return it. Raises :class:`EngineError` while a trick is
-        in progress (undo its cards with :meth:`pop_card`) and :class:`IndexError` if none was
-        played."""
+    def pop(self) -> Trick | Step:
+        """Undo the last completed trick or step and return it.
+
+        Raises :class:`EngineError` while a trick is in progress (undo its cards with
+        :meth:`pop_card`) and :class:`IndexError` if nothing was played.
+        """
         if self._plays:
             raise EngineError("a trick is in progress: undo its cards with pop_card()")
+        log = self._log
+        if log and log[-1][0] == len(self._history) and log[-1][1] != "return":
+            step = log[-1][1]
+            self._undo(log.pop())
+            return step  # type: ignore[no-any-return]
         if not self._history:
-            raise IndexError("no trick to pop")
+            raise IndexError("nothing to pop")
         trick = self.tricks[-1]
         for _ in range(self._trick_size):
             self.pop_card()
@@ -566,24 +694,56 @@ class RoundState:
         self._plays = []
         self._tmask = 0
         self._follow = -1
+        if self._stepped:
+            self._after_trick(winner)
+
+    def _after_trick(self, winner: int) -> None:
+        """Round-card effects once a trick is won: the gift pile goes to the winner (o / M), the
+        set-aside cards come back once the hands are empty (b / G, m / N, q / Q), and the next
+        required step is set (musical chairs k / E, then the next gift)."""
+        if self._gift:
+            self.gifts[winner] |= self._gift
+            self._gift = 0
+        if self._aside_cards and any(self.aside) and not any(self.hands):
+            moved = list(self.aside)
+            for seat, mask in enumerate(moved):
+                self.hands[(seat + self._aside_to) % self.players] |= mask
+            self.aside = [0] * self.players
+            self._log.append((len(self._history), "return", moved, self._pending))
+        if not self._left:
+            self._pending = None
+        elif self._chairs_on:
+            self._pending = StepKind.CHAIRS
+        elif self._gift_on:
+            self._pending = StepKind.GIFT
 
     def pop_card(self) -> Card:
         """Undo the last card played (reopening the last trick if needed) and return it.
 
-        Raises :class:`IndexError` when nothing was played.
+        Raises :class:`IndexError` when nothing was played and :class:`EngineError` when the last
+        action was a step (undo it with :meth:`pop`).
         """
         if not self._plays:
             if not self._history:
                 raise IndexError("no card to pop")
+            log = self._log
+            while log and log[-1][0] == len(self._history):
+                if log[-1][1] != "return":
+                    raise EngineError("the last action is a step: undo it with pop()")
+                self._undo(log.pop())
             leader, ids, winner = self._history.pop()
             mask = 0
             for cid in ids:
                 mask |= 1 << cid
             self.taken[winner] &= ~mask
             self.tricks_won[winner] -= 1
+            if self._gift_on and log and isinstance(log[-1][1], Gift):
+                self._gift = log[-1][2]
+                self.gifts[winner] &= ~self._gift
             self.leader = leader
             self._plays = list(ids)
             self._tmask = mask
+            self._pending = None
         cid = self._plays.pop()
         bit = 1 << cid
         self._tmask &= ~bit
@@ -601,6 +761,202 @@ class RoundState:
             self._follow = follow
         return CARDS[cid]  # type: ignore[return-value]
 
+    # -- commands: steps ------------------------------------------------------------------------
+
+    def _haggle_option(self) -> tuple[int, int] | None:
+        """``(winner, cards they may take)`` while the last trick's winner may haggle (p / T)."""
+        if not self._haggle_on or self._plays or not self._left:
+            return None
+        if not self._history:
+            return self._haggle_seed if not self._log else None
+        if self._log and self._log[-1][0] == len(self._history):
+            return None  # something happened since the trick: the chance has passed
+        leader, ids, winner = self._history[-1]
+        takeable = 0
+        for index, cid in enumerate(ids):
+            if (leader + index) % self.players != winner:  # not a card the winner played
+                takeable |= 1 << cid
+        return (winner, takeable) if self.hands[winner] else None
+
+    def set_aside_size(self) -> int:
+        """Cards each seat sets aside now: the Round card's number or half the hand (0: none)."""
+        if self._aside_cards == HALF:
+            return self.hands[0].bit_count() // 2
+        return self._aside_cards
+
+    def check_step(self, step: Step) -> list[Violation]:
+        """Every problem with ``step`` as the next action; empty if it may be taken. Never raises.
+
+        A pass must come first and be even (every seat gives as many cards each way); set-aside,
+        reveal, gift and musical-chairs steps must be the step due; a haggle must follow the
+        trick its seat won. Every card must come from its seat's hand, with the right count.
+        """
+        players = self.players
+        rule = BASIC if isinstance(step, Pass) else self._card_slug
+        not_due = [Violation(ViolationCode.STEP_NOT_DUE, rule=rule)]
+        if self._left == 0:
+            return [Violation(ViolationCode.ROUND_OVER)]
+        if isinstance(step, Haggle):
+            return self._check_haggle(step)
+        if isinstance(step, Pass):
+            if self._history or self._plays or self._log:
+                return not_due
+            return self._check_pass(step)
+        expected = {SetAside: StepKind.SET_ASIDE, Reveal: StepKind.REVEAL, Gift: StepKind.GIFT,
+                    Chairs: StepKind.CHAIRS}[type(step)]
+        if self._pending is not expected:
+            return not_due
+        violations: list[Violation] = []
+        if isinstance(step, Reveal):
+            if len(step.suits) != players:
+                return [Violation(ViolationCode.WRONG_CARD_COUNT, rule=rule)]
+            for seat, suit in enumerate(step.suits):
+                if not self.hands[seat] & SUIT_MASKS[SUIT_INDEX[suit]]:
+                    violations.append(Violation(ViolationCode.SUIT_NOT_HELD, seat, rule=rule))
+            return violations
+        per_seat: Sequence[Iterable[Card]]
+        if isinstance(step, SetAside):
+            per_seat, size = step.cards, self.set_aside_size()
+        else:
+            per_seat, size = [(card,) for card in step.cards], 1
+        if len(per_seat) != players:
+            return [Violation(ViolationCode.WRONG_CARD_COUNT, rule=rule)]
+        for seat, cards in enumerate(per_seat):
+            cards = list(cards)
+            if len(cards) != size:
+                violations.append(Violation(ViolationCode.WRONG_CARD_COUNT, seat, rule=rule))
+            for card in cards:
+                if not self.hands[seat] >> card_id(card) & 1:
+                    violations.append(Violation(ViolationCode.NOT_IN_HAND, seat, card, rule))
+        return violations
+
+    def _check_pass(self, step: Pass) -> list[Violation]:
+        players = self.players
+        if len(step.left) != players or len(step.right) != players:
+            return [Violation(ViolationCode.WRONG_CARD_COUNT)]
+        violations = []
+        for seat in range(players):
+            if (len(step.left[seat]), len(step.right[seat])) != (len(step.left[0]),
+                                                                  len(step.right[0])):
+                violations.append(Violation(ViolationCode.WRONG_CARD_COUNT, seat))
+            for card in sorted(step.left[seat] & step.right[seat], key=card_id):
+                violations.append(Violation(ViolationCode.DUPLICATE_CARD, seat, card))
+            for card in sorted(step.left[seat] | step.right[seat], key=card_id):
+                if not self.hands[seat] >> card_id(card) & 1:
+                    violations.append(Violation(ViolationCode.NOT_IN_HAND, seat, card))
+        return violations
+
+    def _check_haggle(self, step: Haggle) -> list[Violation]:
+        rule = self._card_slug
+        option = self._haggle_option()
+        if option is None:
+            return [Violation(ViolationCode.STEP_NOT_DUE, step.seat, rule=rule)]
+        winner, takeable = option
+        if step.seat != winner:
+            return [Violation(ViolationCode.NOT_TRICK_WINNER, step.seat, rule=rule)]
+        violations = []
+        if not self.hands[winner] >> card_id(step.give) & 1:
+            violations.append(Violation(ViolationCode.NOT_IN_HAND, winner, step.give, rule))
+        if not takeable >> card_id(step.take) & 1:
+            own = self._history[-1][1] if self._history else []
+            code = (ViolationCode.HAGGLE_OWN_CARD if card_id(step.take) in own
+                    else ViolationCode.NOT_IN_TRICK)
+            violations.append(Violation(code, winner, step.take, rule))
+        return violations
+
+    def play_step(self, step: Step) -> None:
+        """Check ``step`` then push it. Raises :class:`IllegalTrickError` with the violations."""
+        violations = self.check_step(step)
+        if violations:
+            raise IllegalTrickError(f"step {step} in {self.notation()}", violations)
+        self.push_step(step)
+
+    def push_step(self, step: Step) -> None:
+        """Carry out ``step`` WITHOUT CHECKING it (the trusted path for stored history)."""
+        players = self.players
+        hands = self.hands
+        at = len(self._history)
+        before = self._pending
+        data: Any = None
+        if isinstance(step, Pass):
+            left = [mask_of(cards) for cards in step.left]
+            right = [mask_of(cards) for cards in step.right]
+            for seat in range(players):  # simultaneous: take every card out first
+                hands[seat] &= ~(left[seat] | right[seat])
+            for seat in range(players):
+                hands[(seat + 1) % players] |= left[seat]
+                hands[(seat - 1) % players] |= right[seat]
+            data = (left, right)
+        elif isinstance(step, SetAside):
+            data = [mask_of(cards) for cards in step.cards]
+            for seat, mask in enumerate(data):
+                hands[seat] &= ~mask
+                self.aside[seat] |= mask
+            self._pending = self._due_after(StepKind.SET_ASIDE)
+        elif isinstance(step, Reveal):
+            data = list(self.revealed)
+            self.revealed = [hands[seat] & SUIT_MASKS[SUIT_INDEX[suit]]
+                             for seat, suit in enumerate(step.suits)]
+            self._pending = self._due_after(StepKind.REVEAL)
+        elif isinstance(step, Gift):
+            data = mask_of(step.cards)
+            for seat, card in enumerate(step.cards):
+                hands[seat] &= ~(1 << card_id(card))
+            self._gift |= data
+            self._pending = None
+        elif isinstance(step, Chairs):
+            data = [1 << card_id(card) for card in step.cards]
+            for seat, bit in enumerate(data):
+                hands[seat] &= ~bit
+            for seat, bit in enumerate(data):
+                hands[(seat - 1) % players] |= bit  # to the right
+            self._pending = StepKind.GIFT if self._gift_on else None
+        elif isinstance(step, Haggle):
+            give, take = 1 << card_id(step.give), 1 << card_id(step.take)
+            hands[step.seat] = hands[step.seat] & ~give | take
+            self.taken[step.seat] = self.taken[step.seat] & ~take | give
+            data = (give, take)
+        else:
+            raise InvalidEntryError(f"not a step: {step!r}")
+        self._log.append((at, step, data, before))
+
+    def _undo(self, entry: tuple[int, Any, Any, StepKind | None]) -> None:
+        """Reverse one logged step (or the automatic return of set-aside cards)."""
+        _, step, data, before = entry
+        players = self.players
+        hands = self.hands
+        if step == "return":
+            for seat, mask in enumerate(data):
+                hands[(seat + self._aside_to) % players] &= ~mask
+            self.aside = list(data)
+        elif isinstance(step, Pass):
+            left, right = data
+            for seat in range(players):
+                hands[(seat + 1) % players] &= ~left[seat]
+                hands[(seat - 1) % players] &= ~right[seat]
+            for seat in range(players):
+                hands[seat] |= left[seat] | right[seat]
+        elif isinstance(step, SetAside):
+            for seat, mask in enumerate(data):
+                hands[seat] |= mask
+                self.aside[seat] &= ~mask
+        elif isinstance(step, Reveal):
+            self.revealed = data
+        elif isinstance(step, Gift):
+            for seat, card in enumerate(step.cards):
+                hands[seat] |= 1 << card_id(card)
+            self._gift &= ~data
+        elif isinstance(step, Chairs):
+            for seat, bit in enumerate(data):
+                hands[(seat - 1) % players] &= ~bit
+            for seat, bit in enumerate(data):
+                hands[seat] |= bit
+        elif isinstance(step, Haggle):
+            give, take = data
+            hands[step.seat] = hands[step.seat] & ~take | give
+            self.taken[step.seat] = self.taken[step.seat] & ~give | take
+        self._pending = before
+
     # -- the end --------------------------------------------------------------------------------
 
     def outcome(self) -> RoundOutcome | None:
@@ -611,7 +967,8 @@ class RoundState:
         return RoundOutcome(
             self.edition, self.round_card, self.players,
             tuple(cards_of(t) for t in self.taken), tuple(self.tricks_won), kept,
-            self.first_leader, self._history[-1][2] if self._history else None)
+            self.first_leader, self._history[-1][2] if self._history else None,
+            tuple(cards_of(g) for g in self.gifts))
 
 
 _DECK_IDS = {players: tuple(ids_of(deck_mask(players))) for players in range(3, 7)}
@@ -632,15 +989,54 @@ def _round_card(edition: Edition, letter: str | None) -> tuple[str, tuple[Modifi
 
 
 def _hooks(mods: tuple[Modifier, ...]) -> tuple[Any, ...]:
-    """Round shape and the overridden hooks of some modifiers, in consultation order (cached)."""
+    """Round shape, steps and the overridden hooks of some modifiers, in consultation order
+    (cached)."""
     if mods not in _HOOKS:
         _HOOKS[mods] = (
             max(m.kept_cards for m in mods), max(m.plays_per_seat for m in mods),
             [m.legal for m in mods if overridden(m, "legal")],
             [m for m in mods if overridden(m, "legal")],
             [m.follow for m in mods if overridden(m, "follow")],
-            [m.winner for m in mods if overridden(m, "winner")])
+            [m.winner for m in mods if overridden(m, "winner")],
+            next((m.aside_cards for m in mods if m.aside_cards), 0),
+            next((m.aside_to for m in mods if m.aside_cards), 0),
+            any(m.reveals for m in mods), any(m.gift_before_trick for m in mods),
+            any(m.chairs_after_trick for m in mods), any(m.haggle_after_trick for m in mods))
     return _HOOKS[mods]
+
+
+def _check_disjoint(players: int, masks: Sequence[int]) -> None:
+    """Raise InvalidEntryError for a card outside the deck or in two places."""
+    in_deck = deck_mask(players)
+    seen = 0
+    for mask in masks:
+        if mask & ~in_deck:
+            raise InvalidEntryError(
+                f"{format_mask(mask & ~in_deck)} not in the {players}-player deck",
+                ViolationCode.CARD_NOT_IN_DECK)
+        if mask & seen:
+            raise InvalidEntryError(f"{format_mask(mask & seen)} given twice",
+                                    ViolationCode.DUPLICATE_CARD)
+        seen |= mask
+
+
+def _seats(masks: Sequence[int]) -> str:
+    return "/".join(format_mask(mask) for mask in masks)
+
+
+def _parse_seats(text: str) -> list[int]:
+    return [_parse_seat_cards(part) for part in text.split("/")]
+
+
+def _parse_extras(text: str, line: str) -> dict[str, str]:
+    extras: dict[str, str] = {}
+    for item in text.split(";") if text else []:
+        name, sep, value = item.partition("=")
+        known = ("step", "aside", "pile", "gifts", "shown", "haggle")
+        if not sep or name not in known or name in extras:
+            raise InvalidEntryError(f"bad extra field {item!r} in {line!r}")
+        extras[name] = value
+    return extras
 
 
 def _as_mask(cards: Iterable[Card] | int) -> int:

@@ -8,7 +8,15 @@ import pytest
 
 from companion.engine import Edition, RoundState, parse_cards
 from companion.engine import simulate as simulation
-from companion.engine.simulate import expected_scores, main, play_random, simulate
+from companion.engine.simulate import (
+    expected_scores,
+    main,
+    play_random,
+    random_haggle,
+    random_pass,
+    random_step,
+    simulate,
+)
 from companion.scoring.cards import deck, hand_size
 
 
@@ -90,18 +98,33 @@ LETTERS = [(edition, letter) for edition in Edition
 @pytest.mark.parametrize("edition, letter", LETTERS)
 def test_checked_and_fast_paths_agree(edition, letter):
     """For every card in the hand to play, check_play finds nothing exactly when the fast
-    legal_mask allows it, and pop_card undoes the whole round back to the deal."""
+    legal_mask allows it, and pop_card and pop undo the whole round back to the deal."""
     rng = random.Random(letter)
     for players in (3, 5):
         state = RoundState.deal(players, edition=edition, round_card=letter, rng=rng)
         start = state.notation()
+        state.play_step(random_pass(state, rng, 1, 1))
         while not state.is_over():
+            if state.step_due is not None:
+                step = random_step(state, rng)
+                assert state.check_step(step) == []
+                state.push_step(step)
+                continue
             hand = state.hand(state.turn)
             legal = state.legal_plays()
             assert legal and legal <= hand
             for card in hand:
                 assert (state.check_play(card) == []) == (card in legal)
             state.push_card(rng.choice(sorted(legal)))
-        while state.tricks or state.current_trick:
-            state.pop_card()
+            haggle = random_haggle(state, rng)
+            if haggle is not None:
+                state.play_step(haggle)
+        while True:
+            if state.current_trick:
+                state.pop_card()
+                continue
+            try:
+                state.pop()
+            except IndexError:
+                break
         assert state.notation() == start
