@@ -1,0 +1,234 @@
+"""Taps to record a 6-player round by cards (Round card "a", no special scoring), save included.
+
+Headless Chromium (Debian's /usr/bin/chromium, launched as in tests/browser/conftest.py) at
+390x844 with touch drives the real app (CSRF on) on a free 127.0.0.1 port. Every tap the bench
+makes is counted; scrolling and reading are not. The 13 cards that score (12 Princes and the Frog)
+are given out three ways:
+
+* worst case: every card tapped individually (no "Rest" button);
+* typical: the median deal of a seeded simulation of real rounds (8 tricks of 6 cards, each trick
+  won by a random player); every card tapped except the biggest pile, which gets "Rest -> name";
+* worst case with Rest: 13 cards over 6 players always leave someone with 3 or more, so
+  3-2-2-2-2-2 is the worst deal for the economical path.
+
+Taps are counted from the score pad ("Enter round by cards" is one tap) to the pad again after
+"Save"; the table also gives the count on the entry page alone. After each save the bench checks
+the pad's totals against the rulebook (1 point per Prince, 5 for the Frog). Target: <= 14.
+
+Run: ``python -m bench.taps``.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import statistics
+import tempfile
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import NAMES6, table
+from .page_weight import serve
+
+TARGET_TAPS = 14
+PLAYERS = 6
+SCORING = [f"P{rank}" for rank in range(1, 13)] + ["A8"]  # 12 Princes and the Frog
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 2}
+SIMULATED_ROUNDS = 10_000
+
+
+@dataclass
+class Scenario:
+    name: str
+    deal: dict[str, int]  # card code -> seat
+    use_rest: bool
+
+
+@dataclass
+class Outcome:
+    scenario: Scenario
+    taps_pad: int  # from the score pad, save included
+    taps_page: int  # on the entry page only
+    totals_ok: bool
+    totals: list[int]
+    expected: list[int]
+    screens: float  # height of the entry page in phone screens
+    previews: int  # htmx live-tally requests while entering the round
+    preview_bytes: int  # their response bodies (uncompressed)
+
+
+# --- deals --------------------------------------------------------------------------------------
+
+def simulate_deal(rng: random.Random) -> dict[str, int]:
+    """Who takes each scoring card in one 6-player round: 48 cards in 8 tricks of 6, each trick
+    won by a random player (a crude but fair model of trick-taking)."""
+    deck = SCORING + [f"x{i}" for i in range(48 - len(SCORING))]
+    rng.shuffle(deck)
+    deal: dict[str, int] = {}
+    for trick in range(8):
+        winner = rng.randrange(PLAYERS)
+        for card in deck[trick * 6:(trick + 1) * 6]:
+            if not card.startswith("x"):
+                deal[card] = winner
+    return deal
+
+
+def taps_on_page(deal: dict[str, int], use_rest: bool) -> int:
+    """Economical taps on the entry page: each card, minus the biggest pile if Rest pays, + Save."""
+    biggest = max(Counter(deal.values()).values())
+    cards = len(deal) - biggest + 1 if use_rest and biggest >= 2 else len(deal)
+    return cards + 1
+
+
+def typical_deal(seed: int = 2024) -> tuple[dict[str, int], list[int]]:
+    """The first simulated deal whose economical tap count is the median; and all the counts."""
+    rng = random.Random(seed)
+    deals = [simulate_deal(rng) for _ in range(SIMULATED_ROUNDS)]
+    counts = [taps_on_page(d, True) for d in deals]
+    median = int(statistics.median_low(counts))
+    return next(d for d, c in zip(deals, counts, strict=True) if c == median), counts
+
+
+def expected_totals(deal: dict[str, int]) -> list[int]:
+    """Rulebook, Round card "a": 1 point per Prince, 5 for the Frog (no Rebel of the Ball here)."""
+    totals = [0] * PLAYERS
+    for card, seat in deal.items():
+        totals[seat] += 5 if card == "A8" else 1
+    assert max(Counter(deal.values()).values()) < len(deal), "Rebel of the Ball not modelled"
+    return totals
+
+
+# --- the browser run ------------------------------------------------------------------------------
+
+def make_games(app, count: int) -> list[str]:  # type: ignore[no-untyped-def]
+    from sqlmodel import Session
+
+    from companion import play
+    from companion.db import get_engine
+    from companion.scoring import Edition
+
+    with app.app_context(), Session(get_engine(), expire_on_commit=False) as session:
+        return [play.create_game(session=session, edition=Edition.DELUXE, names=NAMES6,
+                                 first_leader=0, round_cards=list("abcde")).code
+                for _ in range(count)]
+
+
+def record_round(page, base: str, code: str, scenario: Scenario) -> Outcome:  # type: ignore[no-untyped-def]
+    taps = 0
+    previews: list[int] = []
+
+    def on_response(response) -> None:  # type: ignore[no-untyped-def]
+        if response.url.endswith("/preview"):
+            previews.append(int(response.headers.get("content-length", "0")))
+
+    def tap(selector: str) -> None:
+        nonlocal taps
+        page.locator(selector).tap()
+        taps += 1
+
+    page.goto(f"{base}/g/{code}")
+    page.on("response", on_response)
+    tap("[data-action=enter-cards]")
+    page.wait_for_url(f"**/g/{code}/round/1/cards")
+    on_page_from = taps
+    screens = page.evaluate("document.documentElement.scrollHeight") / PHONE["viewport"]["height"]
+
+    deal = scenario.deal
+    piles = Counter(deal.values())
+    rest_seat, biggest = piles.most_common(1)[0]
+    use_rest = scenario.use_rest and biggest >= 2
+    for card in SCORING:
+        seat = deal[card]
+        if use_rest and seat == rest_seat:
+            continue
+        tap(f"[data-row='{card}'] input[value='{seat}'] + span")
+    if use_rest:
+        tap(f"[data-rest='{rest_seat}']")
+    # Every card that scores has been given out (the live tally says so) before saving.
+    page.locator("#live [data-missing='0']").wait_for(timeout=10_000)
+    tap("[data-action=save]")
+    page.wait_for_url(f"**/g/{code}")
+    page.remove_listener("response", on_response)
+    totals = [int(t) for t in page.locator("#pad").get_attribute("data-totals").split(",")]
+    expected = expected_totals(deal)
+    return Outcome(scenario, taps, taps - on_page_from, totals == expected, totals, expected,
+                   screens, len(previews), sum(previews))
+
+
+def run(out: list[str] | None = None) -> tuple[list[Outcome], str]:
+    from playwright.sync_api import sync_playwright
+
+    lines: list[str] = []
+
+    def say(text: str = "") -> None:
+        print(text, flush=True)
+        lines.append(text)
+
+    typical, counts = typical_deal()
+    spread_all = {card: i % PLAYERS for i, card in enumerate(SCORING)}  # 3-2-2-2-2-2
+    scenarios = [
+        Scenario("worst case: every card tapped", spread_all, use_rest=False),
+        Scenario("typical (median deal) with Rest", typical, use_rest=True),
+        Scenario("worst deal with Rest (3-2-2-2-2-2)", spread_all, use_rest=True),
+    ]
+    outcomes: list[Outcome] = []
+    with tempfile.TemporaryDirectory(prefix="companion-bench-taps-") as tmp:
+        with serve(Path(tmp) / "taps.sqlite") as (base, app), sync_playwright() as pw:
+            codes = make_games(app, len(scenarios))
+            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                         args=LAUNCH_ARGS)
+            try:
+                context = browser.new_context(**PHONE)
+                page = context.new_page()
+                for scenario, code in zip(scenarios, codes, strict=True):
+                    outcomes.append(record_round(page, base, code, scenario))
+                context.close()
+            finally:
+                browser.close()
+
+    say("Taps: record a 6-player round by cards, Round card a (12 Princes + the Frog), save "
+        "included; headless Chromium, 390x844, touch.")
+    say()
+
+    def pile_text(deal: dict[str, int]) -> str:
+        return "-".join(str(n) for n in sorted(Counter(deal.values()).values(), reverse=True))
+
+    say(table(["case", "piles", "taps from pad", "taps on entry page", "totals saved",
+               "entry page height"],
+              [[o.scenario.name, pile_text(o.scenario.deal), o.taps_pad, o.taps_page,
+                ("ok " if o.totals_ok else "WRONG ") + ",".join(map(str, o.totals)),
+                f"{o.screens:.1f} screens"] for o in outcomes], align="llrrll"))
+    say()
+    dist = Counter(counts)
+    spread = ", ".join(f"{taps + 1}: {100 * n / len(counts):.0f}%"
+                       for taps, n in sorted(dist.items()))
+    say(f"- Over {SIMULATED_ROUNDS:,} simulated rounds (seeded), taps from the pad with Rest: "
+        f"median {statistics.median(counts) + 1:.0f}; distribution {spread}.")
+    worst, typ = outcomes[0], outcomes[1]
+    say(f"- Target <= {TARGET_TAPS} from the pad: worst case {worst.taps_pad} "
+        f"({'met' if worst.taps_pad <= TARGET_TAPS else 'NOT met'}), typical {typ.taps_pad} "
+        f"({'met' if typ.taps_pad <= TARGET_TAPS else 'NOT met'}). Scrolling is not counted: "
+        f"the entry page is {typ.screens:.1f} phone screens tall.")
+    say(f"- Each tap also posts the form for the live tally (htmx): {typ.previews} requests and "
+        f"{typ.preview_bytes / 1000:.1f} kB of HTML (uncompressed) in the typical case, "
+        f"{worst.previews} requests / {worst.preview_bytes / 1000:.1f} kB when every card is "
+        "tapped.")
+    if not all(o.totals_ok for o in outcomes):
+        bad = [o for o in outcomes if not o.totals_ok]
+        say(f"- WRONG TOTALS SAVED: {[(o.scenario.name, o.totals, o.expected) for o in bad]}")
+    if out is not None:
+        out.extend(lines)
+    return outcomes, "\n".join(lines)
+
+
+def main() -> None:
+    run()
+
+
+if __name__ == "__main__":
+    main()
