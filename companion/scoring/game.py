@@ -167,15 +167,16 @@ def play_through(setup: GameSetup, played: Sequence[PlayedRound]) -> GameState:
             tuple(detailed.rebels) if detailed else (), tuple(totals), detailed is not None,
             warnings))
         (playoffs if is_playoff else regular).append(scores)
+        if len(regular) == setup.rounds_planned:
+            result = standings(setup.edition, regular, playoffs)
+        game_over = result is not None and result.decided_by != "playoff"
         if setup.edition is Edition.DELUXE:
             leader = next_leader_deluxe(totals, leader.seat)
         elif entry.last_trick_winner is not None:
             leader = next_leader_classic(setup.players, entry.last_trick_winner)
-        else:
+        elif not game_over:  # after the last round nobody leads: the winner is not needed
             errors.append((number, (Problem("bad-leader", params={"value": "?"}),)))
             break
-        if len(regular) == setup.rounds_planned:
-            result = standings(setup.edition, regular, playoffs)
     done = result is not None and result.decided_by != "playoff"
     next_is_playoff = result is not None and result.decided_by == "playoff"
     if errors or done:

@@ -249,3 +249,11 @@ def test_bad_game_setup(edition, players, leader, cards, code):
     with pytest.raises(InvalidEntryError) as caught:
         GameSetup(edition, players, leader, cards)
     assert caught.value.problem.code == code
+
+
+def test_classic_final_round_needs_no_last_trick_winner():
+    """Classic: nobody leads after the fifth round, so its last trick winner is not needed."""
+    rounds = [*CLASSIC_ROUNDS[:4], dataclasses.replace(CLASSIC_ROUNDS[4], last_trick_winner=None)]
+    state = play_through(CLASSIC_SETUP, rounds)
+    assert state.errors == ()
+    assert state.finished and state.standings.winners == (2,)
