@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from .cards import Card, Edition, check_player_count
 from .errors import IncompleteEntryError, InvalidEntryError, Problem
-from .leaders import Leader, next_leader_classic, next_leader_deluxe
+from .leaders import Leader, check_seat, next_leader_classic, next_leader_deluxe
 from .rounds import RoundEntry, RoundScore, ScoreLine, score_entry
 from .round_cards import round_card
 from .standings import Standings, standings
@@ -117,6 +117,10 @@ def round_scores(setup: GameSetup, played: PlayedRound, letter: str,
         got = 0 if played.scores is None else len(played.scores)
         raise IncompleteEntryError([Problem("wrong-seat-count",
                                             params={"expected": setup.players, "got": got})])
+    bad = [Problem("bad-score", seat=seat) for seat, value in enumerate(played.scores)
+           if isinstance(value, bool) or not isinstance(value, int)]
+    if bad:
+        raise IncompleteEntryError(bad)
     return None, tuple(played.scores)
 
 
@@ -134,7 +138,9 @@ def play_through(setup: GameSetup, played: Sequence[PlayedRound]) -> GameState:
     """Replay a game: score every round, work out every leader, and the standings at the end.
 
     Rounds after the planned ones are Deluxe play-off rounds. A round that cannot be scored (which the
-    app never stores, but old data might hold) stops the replay; it is reported in ``errors``.
+    app never stores, but old data might hold) stops the replay; it is reported in ``errors``, never
+    raised: an unknown play-off Round card, a typed score that is not a whole number, an entered
+    leader or classic last trick winner that is not a seat.
     """
     totals = [0] * setup.players
     results: list[RoundResult] = []
@@ -153,11 +159,14 @@ def play_through(setup: GameSetup, played: Sequence[PlayedRound]) -> GameState:
             errors.append((number, (Problem("unknown-round-card", params={"value": ""}),)))
             break
         try:
+            letter = round_card(setup.edition, letter).letter  # a play-off card is typed in
+            if entry.leader is not None:
+                check_seat(entry.leader, setup.players)
             detailed, scores = round_scores(setup, entry, letter, totals)
         except (IncompleteEntryError, InvalidEntryError) as error:
             errors.append((number, tuple(error.problems)))
             break
-        if entry.leader is not None and 0 <= entry.leader < setup.players:
+        if entry.leader is not None:
             leader = Leader(entry.leader, "entered")
         warnings = () if detailed else tuple(total_warnings(setup, letter, scores, totals))
         totals = [t + s for t, s in zip(totals, scores, strict=True)]
@@ -173,7 +182,11 @@ def play_through(setup: GameSetup, played: Sequence[PlayedRound]) -> GameState:
         if setup.edition is Edition.DELUXE:
             leader = next_leader_deluxe(totals, leader.seat)
         elif entry.last_trick_winner is not None:
-            leader = next_leader_classic(setup.players, entry.last_trick_winner)
+            try:
+                leader = next_leader_classic(setup.players, entry.last_trick_winner)
+            except InvalidEntryError as error:
+                errors.append((number, tuple(error.problems)))
+                break
         elif not game_over:  # after the last round nobody leads: the winner is not needed
             errors.append((number, (Problem("bad-leader", params={"value": "?"}),)))
             break

@@ -33,7 +33,8 @@ class Leader:
     after: int | None = None
 
 
-def _check_seat(seat: object, players: int) -> int:
+def check_seat(seat: object, players: int) -> int:
+    """``seat`` if it is one of the seats 0 to ``players`` - 1; raises ``bad-leader`` otherwise."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
         raise InvalidEntryError("bad-leader", value=str(seat))
     return seat
@@ -44,7 +45,7 @@ def next_leader_deluxe(totals: Sequence[int], last_leader: int) -> Leader:
     (the seat that led the first trick of the round just played), which itself comes last."""
     players = len(totals)
     check_player_count(players)
-    _check_seat(last_leader, players)
+    check_seat(last_leader, players)
     lowest = min(totals)
     tied = tuple(seat for seat, total in enumerate(totals) if total == lowest)
     if len(tied) == 1:
@@ -59,4 +60,4 @@ def next_leader_deluxe(totals: Sequence[int], last_leader: int) -> Leader:
 def next_leader_classic(players: int, last_trick_winner: int) -> Leader:
     """Classic: the winner of the last trick of the round just played leads the next."""
     check_player_count(players)
-    return Leader(_check_seat(last_trick_winner, players), "last-trick")
+    return Leader(check_seat(last_trick_winner, players), "last-trick")

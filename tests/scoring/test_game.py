@@ -257,3 +257,47 @@ def test_classic_final_round_needs_no_last_trick_winner():
     state = play_through(CLASSIC_SETUP, rounds)
     assert state.errors == ()
     assert state.finished and state.standings.winners == (2,)
+
+
+def error_codes(state) -> list[tuple[int, list[str]]]:
+    return [(number, [p.code for p in problems]) for number, problems in state.errors]
+
+
+@pytest.mark.parametrize("letter", ["?", "V1", ""])
+def test_playoff_round_with_an_unknown_round_card_is_reported_not_raised(letter):
+    """A play-off round naming no Round card of the edition is reported in ``errors``."""
+    for playoff in (by_numbers(5, 5, 0, 5, round_card=letter),
+                    by_cards("P1 P2 P3 P4 P5 P6 P7 P8 P9 P10 A8", "", "", "", round_card=letter)):
+        state = play_through(DELUXE_SETUP, [*TIED_AFTER_THREE, playoff])
+        assert error_codes(state) == [(4, ["unknown-round-card"])]
+        assert len(state.rounds) == 3
+
+
+def test_playoff_round_card_letter_is_stored_canonically():
+    """A play-off Round card typed in the other case is shown with the edition's letter."""
+    state = play_through(DELUXE_SETUP, [*TIED_AFTER_THREE, by_numbers(0, 1, 9, 9, round_card="X")])
+    assert state.rounds[-1].round_card == "x"
+
+
+@pytest.mark.parametrize("bad", [1.5, "3", None, True])
+def test_by_numbers_score_must_be_a_whole_number(bad):
+    """Typed scores are whole numbers; anything else is ``bad-score`` for that seat, not a crash."""
+    state = play_through(DELUXE_SETUP, [by_numbers(15, 0, 0, 0), by_numbers(0, bad, 0, 15),
+                                        by_numbers(0, 0, 0, 15)])
+    assert error_codes(state) == [(2, ["bad-score"])]
+    assert state.errors[0][1][0].seat == 1
+    assert len(state.rounds) == 1
+
+
+@pytest.mark.parametrize("winner", [3, -1, "1"])
+def test_classic_last_trick_winner_must_be_a_seat(winner):
+    """A last trick winner that is not a seat is ``bad-leader`` in ``errors``, not a crash."""
+    rounds = [dataclasses.replace(CLASSIC_ROUNDS[0], last_trick_winner=winner)]
+    assert error_codes(play_through(CLASSIC_SETUP, rounds)) == [(1, ["bad-leader"])]
+
+
+@pytest.mark.parametrize("leader", [4, -1])
+def test_entered_leader_must_be_a_seat(leader):
+    """An entered first-trick leader that is not a seat is ``bad-leader``, not silently ignored."""
+    state = play_through(DELUXE_SETUP, [by_numbers(15, 0, 0, 0, leader=leader)])
+    assert error_codes(state) == [(1, ["bad-leader"])]
