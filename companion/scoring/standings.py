@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from .cards import Edition, check_player_count
 from .errors import IncompleteEntryError, Problem
+from .round_cards import parse_edition
 
 MAX_ROUNDS = 5
 
@@ -58,6 +59,7 @@ def standings(edition: Edition, rounds: Sequence[Sequence[int]],
     Raises :class:`IncompleteEntryError` for no rounds, more than five regular rounds, rows of
     different lengths, non-integer scores, or play-offs in the classic edition.
     """
+    edition = parse_edition(edition)  # "deluxe" as stored must not fall through to classic rules
     if not rounds:
         raise IncompleteEntryError([Problem("no-rounds")])
     players = len(rounds[0])

@@ -155,3 +155,14 @@ def test_ranking_orders_by_total_then_tie_break_then_seat():
     assert result.tiebreak == (3, 4, 0, 0, 4, 0)
     assert result.ranking == (1, 4, 0, 3, 2, 5)
     assert (result.winners, result.decided_by, result.playoff) == ((), "playoff", (1, 4))
+
+
+@pytest.mark.parametrize(("edition", "winners", "how"), [
+    ("deluxe", (0,), "rounds_at_or_below_zero"), ("classic", (1,), "rounds_at_zero"),
+])
+def test_edition_given_by_name_applies_its_own_rules(edition, winners, how):
+    """An edition passed by name (as stored) gets that edition's tie-break, never the other's."""
+    result = standings(edition, NEGATIVE_VS_ZERO)
+    assert (result.winners, result.decided_by) == (winners, how)
+    if edition == "deluxe":
+        assert standings(edition, STILL_TIED, playoffs=[[1, 0, 5, 5]]).winners == (1,)
