@@ -1,8 +1,8 @@
 """Run every bench and write bench/RESULTS.md: ``python -m bench.all`` (``make bench``).
 
-Takes about a minute and a half: HTTP load (4 x 10 s plus set-up), page weight (2 s), taps in
-headless Chromium (10 s). A bench that fails is reported in the file and makes the exit status 1;
-the others still run.
+Takes about a minute and a quarter: HTTP load (4 x 10 s plus ~12 s of set-up), page weight
+(2 s), taps in headless Chromium (10 s). A bench that fails is reported in the file and makes
+the exit status 1; the others still run.
 """
 
 from __future__ import annotations

@@ -154,6 +154,7 @@ def run(out: list[str] | None = None) -> tuple[int, str]:
         with serve(Path(tmp) / "weight.sqlite") as (base, app):
             code = make_game(app)
             pad = weigh(f"{base}/g/{code}")
+            pad_html = fetch(f"{base}/g/{code}")[0].decode("utf-8")
             entry_html = fetch(f"{base}/g/{code}/round/3/cards")
 
     total = sum(r.sent for r in pad)
@@ -170,14 +171,42 @@ def run(out: list[str] | None = None) -> tuple[int, str]:
     verdict = "within" if total <= TARGET_BYTES else "OVER"
     how = ("compressed by the server" if server_gzip else "the server sends no "
            "Content-Encoding: sizes are gzip -6 of each body, as a gzip-ing proxy would send")
-    say(f"- Total {total / 1000:.1f} kB gzip: {verdict} the 25 kB target ({how}).")
+    say(f"- Total {total:,} bytes gzip: {verdict} the 25 kB ({TARGET_BYTES:,} bytes) target "
+        f"({how}).")
+    if not server_gzip:
+        say(f"- Served as `make run` serves it (gunicorn straight to the phone, no compression), "
+            f"a phone really receives the raw {sum(r.raw for r in pad) / 1000:.1f} kB.")
     html = pad[0]
     say(f"- The HTML alone is {html.raw:,} bytes ({html.sent:,} gzip). For comparison, the round "
         f"entry page /g/<code>/round/3/cards is {len(entry_html[0]):,} bytes "
         f"({entry_html[1]:,} gzip), with the same CSS and htmx from cache.")
+    for label, block in inline_blocks(pad_html):
+        without = gzip_size(pad_html.replace(block, ""))
+        say(f"- Inline in the HTML, {label}: {len(block.encode()):,} bytes raw, "
+            f"{gzip_size(pad_html) - without:,} bytes of the page's gzip size.")
+    biggest = max(pad[1:], key=lambda r: r.sent, default=None)
+    if biggest is not None:
+        say(f"- Largest single resource: {urllib.parse.urlsplit(biggest.url).path} "
+            f"({biggest.sent / total:.0%} of the total).")
     if out is not None:
         out.extend(lines)
     return total, "\n".join(lines)
+
+
+def gzip_size(text: str) -> int:
+    return len(gzip.compress(text.encode("utf-8"), compresslevel=6))
+
+
+def inline_blocks(html: str) -> list[tuple[str, str]]:
+    """Big inline pieces worth knowing about: the share QR code and the SVG icon sprite."""
+    found = []
+    qr = re.search(r'<div class="qr">.*?</svg>\s*</div>', html, re.S)
+    if qr:
+        found.append(("the share QR code (SVG)", qr.group(0)))
+    sprite = re.search(r"<svg[^>]*>\s*<symbol.*?</svg>", html, re.S)
+    if sprite:
+        found.append(("the SVG icon sprite", sprite.group(0)))
+    return found
 
 
 def main() -> None:
