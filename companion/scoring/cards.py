@@ -53,8 +53,8 @@ class Card:
     def from_code(cls, code: str) -> Card:
         """Parse a card code such as ``P12`` or ``a8``.
 
-        Raises :class:`InvalidEntryError` (code ``unknown-card``) for anything that is not a suit letter
-        followed by a rank from 1 to 12 in ASCII digits without a leading zero.
+        Raises :class:`InvalidEntryError` (code ``unknown-card``) for anything that is not a suit
+        letter followed by a rank from 1 to 12 in ASCII digits without a leading zero.
         """
         text = code.strip().upper() if isinstance(code, str) else ""
         digits = text[1:]
@@ -85,7 +85,8 @@ FROG = Card(Suit.PET, 8)
 
 
 def check_player_count(players: int) -> None:
-    """Raise :class:`InvalidEntryError` (``bad-player-count``) unless 3 to 6 players sit at the table."""
+    """Raise :class:`InvalidEntryError` (``bad-player-count``) unless 3 to 6 players sit at the
+    table."""
     if isinstance(players, bool) or not isinstance(players, int):
         raise InvalidEntryError("bad-player-count", value=str(players))
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:

@@ -1,7 +1,7 @@
 """Errors of the scoring core.
 
-Problems are data: a stable kebab-case ``code`` plus the seat and card involved. The sentence a player
-reads is looked up from ``messages.toml`` by code, so text stays out of the logic.
+Problems are data: a stable kebab-case ``code`` plus the seat and card involved. The sentence a
+player reads is looked up from ``messages.toml`` by code, so text stays out of the logic.
 """
 
 from __future__ import annotations
@@ -72,7 +72,8 @@ class InvalidEntryError(ScoringError):
 
 
 class IncompleteEntryError(ScoringError):
-    """A round entry that cannot be scored; ``problems`` lists everything found, not just the first."""
+    """A round entry that cannot be scored; ``problems`` lists everything found, not just the
+    first."""
 
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems

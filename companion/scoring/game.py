@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from .cards import Card, Edition, check_player_count
 from .errors import IncompleteEntryError, InvalidEntryError, Problem
 from .leaders import Leader, check_seat, next_leader_classic, next_leader_deluxe
-from .rounds import RoundEntry, RoundScore, ScoreLine, score_entry
 from .round_cards import round_card
+from .rounds import RoundEntry, RoundScore, ScoreLine, score_entry
 from .standings import Standings, standings
 from .totals import describe_totals, possible_round_totals
 
@@ -137,10 +137,10 @@ def total_warnings(setup: GameSetup, letter: str, scores: Sequence[int],
 def play_through(setup: GameSetup, played: Sequence[PlayedRound]) -> GameState:
     """Replay a game: score every round, work out every leader, and the standings at the end.
 
-    Rounds after the planned ones are Deluxe play-off rounds. A round that cannot be scored (which the
-    app never stores, but old data might hold) stops the replay; it is reported in ``errors``, never
-    raised: an unknown play-off Round card, a typed score that is not a whole number, an entered
-    leader or classic last trick winner that is not a seat.
+    Rounds after the planned ones are Deluxe play-off rounds. A round that cannot be scored (which
+    the app never stores, but old data might hold) stops the replay; it is reported in ``errors``,
+    never raised: an unknown play-off Round card, a typed score that is not a whole number, an
+    entered leader or classic last trick winner that is not a seat.
     """
     totals = [0] * setup.players
     results: list[RoundResult] = []

@@ -1,13 +1,13 @@
 """Who leads the next round.
 
-- Deluxe ("Once the round has ended", step 4; scorepad footer; RULINGS.md "Who leads"): the lowest
-  total after the round just played leads. Ties: scan clockwise starting with the seat to the left of
-  the player who led the first trick of the round just played; the first tied seat found leads, and
-  that previous leader comes last in the scan.
+- Deluxe ("Once the round has ended", step 4; scorepad footer; RULINGS.md "Who leads"): the
+  lowest total after the round just played leads. Ties: scan clockwise starting with the seat to
+  the left of the player who led the first trick of the round just played; the first tied seat
+  found leads, and that previous leader comes last in the scan.
 - Classic (French "Une fois la manche terminée", step 4): the winner of the last trick of the round
   just played leads.
-- First round: Deluxe, the player to the left of the dealer; classic, the player who chose a Princess
-  first. The app asks for that seat.
+- First round: Deluxe, the player to the left of the dealer; classic, the player who chose a
+  Princess first. The app asks for that seat.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The Round card catalogue of each edition, and which cards change scoring.
 
-Deluxe Round cards are lettered a-z, classic ones A-U (the classic letters after J follow RULINGS.md).
-Names live in ``round_cards.toml``; which scoring rule a card brings is behaviour, so it lives here.
+Deluxe Round cards are lettered a-z, classic ones A-U (the classic letters after J follow
+RULINGS.md). Names live in ``round_cards.toml``; which scoring rule a card brings is behaviour, so
+it lives here.
 """
 
 from __future__ import annotations
@@ -76,7 +77,8 @@ def _catalogue() -> dict[Edition, tuple[tuple[RoundCard, ...], tuple[str, ...]]]
 
 
 def parse_edition(value: object) -> Edition:
-    """``deluxe`` or ``classic``; raises :class:`InvalidEntryError` (``unknown-edition``) otherwise."""
+    """``deluxe`` or ``classic``; raises :class:`InvalidEntryError` (``unknown-edition``)
+    otherwise."""
     try:
         return Edition(str(value).strip().lower())
     except ValueError:

@@ -1,21 +1,21 @@
 """Scoring one round: from the cards each seat took to a score and the lines that explain it.
 
-Rules (Deluxe "Scoring Marriage Proposals", "Rebel of the Ball" and Round cards d, e, j, n, o, t, y, z;
-French "Demandes en mariage" and cards F, K, M, O, P; RULINGS.md "Scoring a round"):
+Rules (Deluxe "Scoring Marriage Proposals", "Rebel of the Ball" and Round cards d, e, j, n, o, t,
+y, z; French "Demandes en mariage" and cards F, K, M, O, P; RULINGS.md "Scoring a round"):
 
 - Each Prince taken scores 1, the Frog (A8) 5, every other card 0.
 - Three Times a Lady (d): every 3 taken scores -3 (the Prince 3 nets -2).
 - Arranged Marriage (e): +5 to each player who won no trick.
 - Pet's Revenge (j / F): every Pet +1, so the Frog scores 6.
-- Late for a Very Important Date (n) and Wedding Gift (o / M): kept cards and gift piles are entered as
-  taken cards, so they score like any other. Wedding Gift forbids Rebel of the Ball.
+- Late for a Very Important Date (n) and Wedding Gift (o / M): kept cards and gift piles are
+  entered as taken cards, so they score like any other. Wedding Gift forbids Rebel of the Ball.
 - Single Fairy (t / P): every Fairy -1.
-- Bathroom Break (y / O): Princes score 2, except for every player whose total before this round equals
-  the highest total before this round.
+- Bathroom Break (y / O): Princes score 2, except for every player whose total before this round
+  equals the highest total before this round.
 - Dancing Queens (z / K): same-rank Prince-Queen couples form first (3 each), then the other Princes
   pair with the other Queens (2 each); a lone Prince scores 1, a lone Queen 0.
-- Rebel of the Ball (Deluxe only): a player who took every Prince in the deck and the Frog scores exactly
-  -10 for the round, whatever else they took and whatever the Round card says.
+- Rebel of the Ball (Deluxe only): a player who took every Prince in the deck and the Frog scores
+  exactly -10 for the round, whatever else they took and whatever the Round card says.
 """
 
 from __future__ import annotations
@@ -72,7 +72,8 @@ class RoundEntry:
     """What happened in a round, as far as scoring needs to know.
 
     ``taken`` holds, per seat, the cards that seat took (kept cards under n and gift piles under o
-    included). ``no_tricks`` is the set of seats that won no trick (only Arranged Marriage needs it).
+    included). ``no_tricks`` is the set of seats that won no trick (only Arranged Marriage needs
+    it).
     ``totals_before`` is each seat's total before this round (only Bathroom Break needs it).
     """
 
@@ -129,7 +130,8 @@ def parse_taken(players: int, taken: Sequence[Iterable[str]]) -> tuple[
     check_player_count(players)
     problems: list[Problem] = []
     if len(taken) != players:
-        problems.append(Problem("wrong-seat-count", params={"expected": players, "got": len(taken)}))
+        problems.append(Problem("wrong-seat-count",
+                                params={"expected": players, "got": len(taken)}))
     in_deck = set(deck(players))
     owner: dict[Card, int] = {}
     result = []
@@ -156,9 +158,9 @@ def parse_taken(players: int, taken: Sequence[Iterable[str]]) -> tuple[
 def check_entry(entry: RoundEntry) -> list[Problem]:
     """Every reason this round entry cannot be scored; an empty list means it can.
 
-    Checks the seat count, that every required card (see :func:`required_cards`) was taken by exactly
-    one seat, and that the Round card's extra inputs are present and consistent. Never raises for
-    problems in the entry itself.
+    Checks the seat count, that every required card (see :func:`required_cards`) was taken by
+    exactly one seat, and that the Round card's extra inputs are present and consistent. Never
+    raises for problems in the entry itself.
     """
     problems: list[Problem] = []
     players = entry.players

@@ -2,12 +2,13 @@
 
 Lowest total wins (both editions, "End of the game" / "Fin de partie"). Ties:
 
-- Deluxe: the tied player with the most rounds scored at zero **or below** wins. Still tied: a play-off
-  round with a random black-hourglass Round card, played by everyone; the lowest total after it wins
-  (anyone may win it). The app's reading (RULINGS.md, and the app's rulings page): after a play-off only
-  the totals count; a tie among the lowest totals calls another play-off round.
-- Classic: the tied player with the most rounds scored **exactly 0** wins. Still tied: they share the
-  victory.
+- Deluxe: the tied player with the most rounds scored at zero **or below** wins. Still tied: a
+  play-off round with a random black-hourglass Round card, played by everyone; the lowest total
+  after it wins (anyone may win it). The app's reading (RULINGS.md, and the app's rulings page):
+  after a play-off only the totals count; a tie among the lowest totals calls another play-off
+  round.
+- Classic: the tied player with the most rounds scored **exactly 0** wins. Still tied: they share
+  the victory.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ MAX_ROUNDS = 5
 class Standings:
     """Totals, the order of seats (best first), the winners and how they were decided.
 
-    ``decided_by`` is ``total``, ``rounds_at_or_below_zero`` (Deluxe), ``rounds_at_zero`` (classic),
-    ``shared`` (classic) or ``playoff`` (Deluxe: nobody has won yet; ``playoff`` lists the tied seats).
+    ``decided_by`` is ``total``, ``rounds_at_or_below_zero`` (Deluxe), ``rounds_at_zero``
+    (classic), ``shared`` (classic) or ``playoff`` (Deluxe: nobody has won yet; ``playoff`` lists
+    the tied seats).
     ``tiebreak`` holds each seat's count of rounds at or below zero (Deluxe) or at zero (classic).
     """
 

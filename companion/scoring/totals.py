@@ -6,8 +6,10 @@ has a counting or typing mistake. Derivations, with P the number of Princes (= r
 and n the number of players:
 
 - plain (also kept cards, gift piles): P + 5. A Rebel of the Ball makes it -10 (others score 0).
-- Three Times a Lady: P + 5 - 12 (four 3s). Rebel: -10 minus 3 for each of Q3, F3, A3 held by others.
-- Pet's Revenge: P + 5 + P (every Pet +1). Rebel: -10 plus the other Pets (0 to P - 1) held by others.
+- Three Times a Lady: P + 5 - 12 (four 3s). Rebel: -10 minus 3 for each of Q3, F3, A3 held by
+  others.
+- Pet's Revenge: P + 5 + P (every Pet +1). Rebel: -10 plus the other Pets (0 to P - 1) held by
+  others.
 - Single Fairy: P + 5 - P. Rebel: -10 minus the Fairies (0 to P) held by others.
 - Arranged Marriage: P + 5 + 5m, m players with no trick (0 to n - 2: a player winning every trick
   would be Rebel of the Ball). Rebel: -10 + 5m, m from 0 to n - 1.
@@ -26,8 +28,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .cards import Edition, check_player_count, princes
-from .rounds import bathroom_exempt, can_have_rebel
 from .round_cards import Scoring, round_card
+from .rounds import bathroom_exempt, can_have_rebel
 
 
 def possible_round_totals(edition: Edition, letter: str, players: int,

@@ -1,9 +1,10 @@
-"""Cards, codes and the deck for each player count (Deluxe "Setup" step 2, French "Mise en place" 1).
+"""Cards, codes and the deck for each player count (Deluxe "Setup" step 2, French "Mise en
+place" step 1).
 
 Decision: a card code is canonical or rejected. Lower case and surrounding blanks are accepted
-(``" a8 "`` is the Frog), but a leading zero (``P01``), blanks inside (``P 1``) and digits other than
-ASCII 0-9 (``P²``, full-width or Arabic-Indic digits) are ``unknown-card``: a code must read back
-exactly as the card prints it.
+(``" a8 "`` is the Frog), but a leading zero (``P01``), blanks inside (``P 1``) and digits other
+than ASCII 0-9 (``P²``, full-width or Arabic-Indic digits) are ``unknown-card``: a code must read
+back exactly as the card prints it.
 """
 
 from __future__ import annotations

@@ -106,7 +106,8 @@ def test_duplicate_across_seats_in_a_round_entry():
 
 @pytest.mark.parametrize(("players", "card"), [(4, "P11"), (5, "Q12"), (3, "P1"), (3, "A11")])
 def test_card_outside_the_player_counts_deck(players, card):
-    """A card removed for this player count (11s and 12s below 6, 1s with 3) is ``card-not-in-deck``."""
+    """A card removed for this player count (11s and 12s below 6, 1s with 3) is
+    ``card-not-in-deck``."""
     hands = plain_hands(players)
     hands[2].append(card)
     with pytest.raises(IncompleteEntryError) as caught:

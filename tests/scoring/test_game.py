@@ -113,7 +113,8 @@ def test_classic_needs_the_last_trick_winner_to_know_the_next_leader():
     """Classic: without the last trick winner the next leader is unknown (``bad-leader``)."""
     rounds = [dataclasses.replace(CLASSIC_ROUNDS[0], last_trick_winner=None)]
     state = play_through(CLASSIC_SETUP, rounds)
-    assert [(n, [p.code for p in problems]) for n, problems in state.errors] == [(1, ["bad-leader"])]
+    assert [(n, [p.code for p in problems]) for n, problems in state.errors] == [
+        (1, ["bad-leader"])]
     assert state.next_leader is None and state.next_round_card is None
 
 

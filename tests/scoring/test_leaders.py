@@ -9,7 +9,8 @@ from companion.scoring import InvalidEntryError, next_leader_classic, next_leade
 
 
 @pytest.mark.parametrize(("totals", "seat"), [
-    ([5, 3, 4, 8], 1), ([0, 3, 4, 8], 0), ([9, 9, 9, 2], 3), ([7, -2, 4], 1), ([1, 2, 3, 4, 5, 0], 5),
+    ([5, 3, 4, 8], 1), ([0, 3, 4, 8], 0), ([9, 9, 9, 2], 3), ([7, -2, 4], 1),
+    ([1, 2, 3, 4, 5, 0], 5),
 ])
 def test_deluxe_lowest_total_leads(totals, seat):
     """Deluxe: the player with the lowest total leads the next round."""

@@ -1,7 +1,7 @@
 """The Round card catalogue of each edition and which cards change scoring.
 
-Deluxe rulebook "Round Cards" (a-z); French rulebook "Cartes de Manche" with the letters of RULINGS.md
-"Classic Round card letters" (A-U).
+Deluxe rulebook "Round Cards" (a-z); French rulebook "Cartes de Manche" with the letters of
+RULINGS.md "Classic Round card letters" (A-U).
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def test_recommended_first_game(edition, letters):
 
 @pytest.mark.parametrize(("edition", "letter"), ALL_CARDS)
 def test_only_the_listed_round_cards_change_scoring(edition, letter):
-    """Deluxe d e j n o t y z and classic F K M O P change scoring; every other card scores plain."""
+    """Deluxe d e j n o t y z and classic F K M O P change scoring; every other card is plain."""
     expected = SCORING_CARDS[edition].get(letter, Scoring.PLAIN)
     assert round_card(edition, letter).scoring is expected
 

@@ -101,7 +101,8 @@ def test_prince_scores_one_and_frog_five(players):
     ("Q3 F3", -6), ("Q4", 0),
 ])
 def test_three_times_a_lady_every_three_is_minus_three(taken, points):
-    """Under Three Times a Lady every 3 scores -3, so the Prince 3 nets -2; totals may be negative."""
+    """Under Three Times a Lady every 3 scores -3, so the Prince 3 nets -2; scores may be
+    negative."""
     entry = make_entry(D, "d", 4, [taken], dump=1)
     assert scored(entry).scores[0] == points
 
@@ -256,7 +257,8 @@ def test_wedding_gift_has_no_rebel_of_the_ball(players):
 
 
 def test_kept_cards_score_as_taken():
-    """Under Late for a Very Important Date the kept cards are entered as taken and count plainly."""
+    """Under Late for a Very Important Date the kept cards are entered as taken and count
+    plainly."""
     entry = make_entry(D, "n", 4, ["P1 P2 A8 Q3", "P3"], dump=2)
     assert scored(entry).scores[:2] == [7, 1]
 
