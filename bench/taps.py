@@ -223,6 +223,8 @@ def run(out: list[str] | None = None) -> tuple[list[Outcome], str]:
         say(f"- WRONG TOTALS SAVED: {[(o.scenario.name, o.totals, o.expected) for o in bad]}")
     if out is not None:
         out.extend(lines)
+    if not all(o.totals_ok for o in outcomes):
+        raise RuntimeError("the app saved wrong totals: see the table above")
     return outcomes, "\n".join(lines)
 
 
