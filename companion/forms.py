@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from flask import request
 from flask_wtf import FlaskForm
 from wtforms import (
-    SelectChoice,
     BooleanField,
     FieldList,
     HiddenField,
     IntegerField,
     RadioField,
+    SelectChoice,
     SelectField,
     StringField,
 )
@@ -51,13 +52,15 @@ class NewGameForm(FlaskForm):
     edition = RadioField("Edition", choices=choices([("deluxe", "Deluxe"),
                                                      ("classic", "Rebelles Princesses")]),
                          default="deluxe", validators=[InputRequired()])
-    length = RadioField("Game length", choices=choices([("5", "5 rounds"), ("3", "3 rounds (short)")]),
+    length = RadioField("Game length",
+                        choices=choices([("5", "5 rounds"), ("3", "3 rounds (short)")]),
                         default="5", validators=[InputRequired()])
     names = FieldList(StringField("Name", filters=[_strip],
                                   validators=[Optional(), Length(max=MAX_NAME)]),
                       min_entries=6, max_entries=6)
     first_leader = SelectField("Leads the first trick", coerce=int,
-                               choices=choices([(i, f"Player {i + 1}") for i in range(6)]), default=0)
+                               choices=choices([(i, f"Player {i + 1}") for i in range(6)]),
+                               default=0)
     cards = FieldList(SelectField("Round", choices=[], validate_choice=False),
                       min_entries=5, max_entries=5)
     princesses = FieldList(StringField("Princess", filters=[_strip],
@@ -78,6 +81,11 @@ class NewGameForm(FlaskForm):
         return [f.data for f in self.cards][: self.rounds()]
 
     def validate_names(self, field: FieldList) -> None:
+        extra = [key for key, value in request.form.items()
+                 if key.startswith("names-") and key[6:].isdigit() and int(key[6:]) >= 6
+                 and value.strip()]
+        if extra:
+            raise ValidationError("Rebel Princess is played by 3 to 6 players: at most 6 names.")
         filled = [i for i, entry in enumerate(field) if entry.data]
         if len(filled) < 3:
             raise ValidationError("Enter at least 3 players: Rebel Princess needs 3 to 6.")

@@ -149,7 +149,8 @@ def get_game(session: Session, code: str) -> Game | None:
 
 def view_game(session: Session, game: Game, *, replace: tuple[int, PlayedRound] | None = None,
               extra: PlayedRound | None = None) -> GameView:
-    """Load a game and replay it. ``replace``/``extra`` replay a proposed change without storing it."""
+    """Load a game and replay it; ``replace``/``extra`` replay a proposed change without storing
+    it."""
     assert game.id is not None
     players = list(session.exec(select(Player).where(Player.game_id == game.id)
                                 .order_by(col(Player.seat))))
@@ -164,16 +165,10 @@ def view_game(session: Session, game: Game, *, replace: tuple[int, PlayedRound] 
     return GameView(game, players, records, play_through(setup, played))
 
 
-def list_games(session: Session, limit: int = 50) -> list[tuple[Game, list[Player], int]]:
-    """Recent games, newest activity first, with their players and the number of rounds played."""
+def list_games(session: Session, limit: int = 50) -> list[GameView]:
+    """Recent games, newest activity first, each replayed so the list can say where it stands."""
     games = list(session.exec(select(Game).order_by(col(Game.updated_at).desc()).limit(limit)))
-    result = []
-    for game in games:
-        assert game.id is not None
-        players = list(session.exec(select(Player).where(Player.game_id == game.id)
-                                    .order_by(col(Player.seat))))
-        result.append((game, players, len(current_records(_history(session, game.id)))))
-    return result
+    return [view_game(session, game) for game in games]
 
 
 def history_of(session: Session, game: Game) -> list[RoundRecord]:

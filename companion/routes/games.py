@@ -10,7 +10,6 @@ from typing import Any
 
 import qrcode
 import qrcode.image.svg
-
 from flask import (
     Blueprint,
     abort,
@@ -208,21 +207,28 @@ def _round_context(view: play.GameView, number: int) -> dict[str, Any]:
             "classic": view.edition is Edition.CLASSIC}
 
 
+def _seat(value: object, players: int) -> int | None:
+    """A seat number from a form value, or None for anything that is not one of the seats."""
+    text = str(value) if value is not None else ""
+    return int(text) if text.isdigit() and int(text) < players else None
+
+
 def _played_from_cards(form: Any, ctx: dict[str, Any], cards: list[Card]) -> PlayedRound:
+    """The entry as tapped so far; values that are not seats are left out (the form reports
+    them), so a tampered or stale form can never crash the live tally."""
     players = len(ctx["view"].players)
     taken: list[set[Card]] = [set() for _ in range(players)]
     for card in cards:
-        value = form[card.code].data
-        if value not in (None, "", "None"):
-            taken[int(value)].add(card)
+        seat = _seat(form[card.code].data, players)
+        if seat is not None:
+            taken[seat].add(card)
     no_tricks = None
     if "no_trick_0" in form:
         no_tricks = frozenset(s for s in range(players) if form[f"no_trick_{s}"].data)
     return PlayedRound(
         taken=tuple(frozenset(t) for t in taken), no_tricks=no_tricks,
-        leader=int(form.leader.data) if form.leader.data not in (None, "") else None,
-        last_trick_winner=int(form.last_trick.data) if "last_trick" in form
-        and form.last_trick.data not in (None, "", "None") else None,
+        leader=_seat(form.leader.data, players),
+        last_trick_winner=_seat(form.last_trick.data, players) if "last_trick" in form else None,
         round_card=form.round_card.data if "round_card" in form else None)
 
 
@@ -331,9 +337,11 @@ def _save(ctx: dict[str, Any], played: PlayedRound, mode: str, base: str | None
                         mode=mode, base_id=base_id)
     except play.EntryRejected as error:
         record = view.record(number)
-        if (error.problems[0].code == "round-already-saved" and record is not None
-                and play.played_from_record(record) == played):
-            flash(f"Round {number} saved.")  # a double tap: the first tap already saved it
+        if (error.problems[0].code in ("round-already-saved", "stale-edit")
+                and record is not None and play.played_from_record(record) == played
+                and record.mode == mode):
+            # A double tap: the first tap already stored exactly this entry.
+            flash(f"Round {number} {'updated' if base_id else 'saved'}.")
             return redirect(url_for("games.show", code=view.game.code))
         return error.problems
     except (IncompleteEntryError, InvalidEntryError) as error:
@@ -369,8 +377,9 @@ def enter_numbers(code: str, number: int) -> Response | tuple[str, int]:
     if request.method == "POST" and form.validate_on_submit():
         played = PlayedRound(
             scores=tuple(int(form[f"score_{s}"].data) for s in range(players)),
-            leader=int(form.leader.data) if form.leader.data not in (None, "") else None,
-            last_trick_winner=int(form.last_trick.data) if "last_trick" in form else None,
+            leader=_seat(form.leader.data, players),
+            last_trick_winner=_seat(form.last_trick.data, players) if "last_trick" in form
+            else None,
             round_card=form.round_card.data if "round_card" in form else None)
         trial = (play.view_game(get_session(), view.game, replace=(number, played))
                  if record is not None else

@@ -93,8 +93,6 @@ def test_bad_edition_or_length(client, app, field, value):
     refused_setup(client, app, **{field: value})
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a 7th name (names-6) is silently dropped: FieldList"
-                   " max_entries=6 truncates, so the game is created with 6 players (302)")
 def test_seven_names_are_refused(client, app):
     names = ["Ana", "Ben", "Cy", "Di", "Eve", "Fay", "Gus"]
     refused_setup(client, app, names=names)
@@ -141,10 +139,6 @@ def test_card_value_not_a_seat(client, app, make_game, value):
     assert count(app) == 0
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: the by-cards form re-render converts raw values with"
-                   " int() and indexes seats without checking: P3=4 or P3=9 raise IndexError,"
-                   " P3=x / leader=x / last_trick=x raise ValueError in _played_from_cards"
-                   " (500 instead of 422)")
 @pytest.mark.parametrize(("edition", "bad"), [
     ("deluxe", {"P3": "4"}), ("deluxe", {"P3": "9"}), ("deluxe", {"P3": "x"}),
     ("deluxe", {"leader": "x"}), ("classic", {"last_trick": "x"}),
@@ -164,9 +158,6 @@ def test_cards_leader_beyond_seats(client, app, make_game):
     assert count(app) == 0
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: the live preview crashes on a card value that is"
-                   " not a seat (P3=9: IndexError; P3=x, leader=x: ValueError) instead of "
-                   "answering 200/422")
 @pytest.mark.parametrize("data", [{"P3": "9"}, {"P3": "x"}, {"P3": "1", "leader": "x"}],
                          ids=["P3=9", "P3=x", "leader=x"])
 def test_preview_with_bad_value(client, app, make_game, data):
@@ -274,9 +265,6 @@ def test_base_on_a_new_round_is_stale(app, make_game, by_numbers):
     assert count(app) == 0
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a double-tapped edit answers 422 stale-edit ('someone"
-                   " else changed round 1') although the stored version is exactly what was sent;"
-                   " a double-tapped new round answers 302")
 def test_double_tap_on_an_edit(make_game, by_numbers, record_ids, history):
     code = make_game()
     by_numbers(code, 1, [0, 3, 8, 4])

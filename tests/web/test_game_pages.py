@@ -334,12 +334,20 @@ def test_edit_after_the_end_is_allowed(client, make_game, by_numbers, record_ids
     assert attr(client.get(f"/g/{code}").text, "data-winners") == ["0"]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: games/index.html says 'finished' once as many rounds"
-                   " as planned are stored, though a Deluxe tie still waits for its play-off"
-                   " (no data-* marker for the status, so this test reads the word)")
 def test_games_list_does_not_call_a_pending_playoff_finished(client, make_game, by_numbers):
+    """A Deluxe tie after the last planned round is a play-off due, not a finished game."""
     code = make_game(cards="abc", length=3)
     for number, scores in enumerate([[0, 0, 7, 8], [5, 5, 2, 3], [5, 5, 3, 2]], start=1):
         by_numbers(code, number, scores)
-    item = re.search(rf'<li data-game="{code}">.*?</li>', client.get("/").text, re.S).group(0)
-    assert "finished" not in item
+    assert f'data-game="{code}" data-status="playoff"' in client.get("/").text
+
+
+def test_games_list_says_finished_and_playing(client, make_game, by_numbers):
+    """The games list tells a finished game from one still being played."""
+    done, playing = make_game(cards="abc", length=3), make_game(cards="abc", length=3)
+    for number, scores in enumerate([[0, 5, 5, 5]] * 3, start=1):
+        by_numbers(done, number, scores)
+    by_numbers(playing, 1, [0, 5, 5, 5])
+    page = client.get("/").text
+    assert f'data-game="{done}" data-status="finished"' in page
+    assert f'data-game="{playing}" data-status="playing"' in page
