@@ -20,6 +20,7 @@ from companion.scoring import (
     round_cards,
     score_entry,
     score_round,
+    score_so_far,
 )
 
 D, C = Edition.DELUXE, Edition.CLASSIC
@@ -319,3 +320,12 @@ def test_score_round_accepts_codes_and_edition_names():
                          taken=[["p2", " a8 "], ["P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10"],
                                 []])
     assert result.scores == [6, 8, 0]
+
+
+def test_score_so_far_scores_a_partial_entry_like_a_full_one():
+    """The live tally scores the cards given out so far with the same rules, without requiring
+    every card; on a complete entry it equals the final score."""
+    partial = make_entry(D, "z", 4, ["P2 P7 P9 Q2 Q5", "A8"])
+    assert score_so_far(partial).scores == [6, 5, 0, 0]
+    full = make_entry(D, "z", 4, FULL_DEAL)
+    assert score_so_far(full) == scored(full)
