@@ -6,6 +6,10 @@ Bathroom Break scores depend on the totals before, and every leader depends on t
 
 Game length: 5 rounds; the Deluxe edition may play a shortened game of 3. A Deluxe tie that survives
 the zero-rounds count adds play-off rounds (see :mod:`.standings`).
+
+Decisions where neither rulebook nor RULINGS.md says: a classic game's last round needs no last
+trick winner (nobody leads after it); a play-off Round card may be typed in either case and is
+stored with the edition's letter.
 """
 
 from __future__ import annotations
