@@ -1,9 +1,9 @@
 """Storage: games, their players, and every version of every round entry.
 
-Tables hold what players entered, never computed scores: the scoring core replays a game from its
-round entries on every view. Round entries are append-only: entering, editing and undoing each add a
-``RoundRecord``; the newest record of a round number is the current one (or, if ``deleted``, the round
-is not there). Nothing is ever overwritten, so the history shows every change.
+Tables hold what players entered, never computed scores: the scoring core replays a game from
+its round entries on every view. Round entries are append-only: entering, editing and undoing each
+add a ``RoundRecord``; the newest record of a round number is the current one (or, if ``deleted``,
+the round is not there). Nothing is ever overwritten, so the history shows every change.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`make run`: serve the app with gunicorn and print the address a phone on the same network opens."""
+"""`make run`: serve the app with gunicorn; print the address a phone on the same network opens."""
 
 from __future__ import annotations
 

@@ -41,7 +41,8 @@ class GameSetup:
             raise InvalidEntryError("bad-leader", value=str(self.first_leader))
         allowed = (3, 5) if self.edition is Edition.DELUXE else (5,)
         if len(self.round_cards) not in allowed:
-            raise InvalidEntryError("too-many-rounds", expected=max(allowed))
+            raise InvalidEntryError("wrong-round-count", got=len(self.round_cards),
+                                    expected=" or ".join(str(n) for n in allowed))
         for letter in self.round_cards:
             round_card(self.edition, letter)
 

@@ -348,9 +348,16 @@ def score_round(*, edition: str | Edition, round_card: str, players: int,
     totals = tuple(totals_before) if totals_before is not None else None
     if totals is not None and any(isinstance(t, bool) or not isinstance(t, int) for t in totals):
         problems.append(Problem("missing-totals-before"))
-    if problems:
-        raise IncompleteEntryError(problems)
     entry = RoundEntry(edition, letter, players, cards, no_trick_seats, totals)
+    if problems:
+        # Report everything at once: a mistyped code (P1O for P10) also leaves its card missing.
+        if len(cards) == players:
+            seen = {(p.code, p.seat, p.card) for p in problems}
+            for problem in check_entry(entry):
+                skip = problem.code == "missing-tricks-won" and tricks_won is not None
+                if not skip and (problem.code, problem.seat, problem.card) not in seen:
+                    problems.append(problem)
+        raise IncompleteEntryError(problems)
     return score_entry(entry)
 
 

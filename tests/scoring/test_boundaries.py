@@ -6,8 +6,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 FORBIDDEN = ("flask", "flask_wtf", "werkzeug", "sqlmodel", "sqlalchemy")
 
@@ -42,9 +40,6 @@ def test_scoring_package_itself_imports_no_flask_or_database():
     assert imported_after(stub_parent) == []
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "companion/__init__.py imports flask and flask_wtf at module level (the app factory), so any "
-    "import of companion.scoring loads them; owned outside the scoring core, reported"))
 def test_importing_companion_scoring_pulls_in_no_flask_or_database():
     """``import companion.scoring`` in a fresh interpreter loads neither flask, sqlmodel nor
     sqlalchemy."""

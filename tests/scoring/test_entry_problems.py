@@ -243,5 +243,23 @@ def test_problem_codes_raised_here_all_have_sentences():
               "bad-player-count", "unknown-edition", "unknown-round-card", "wrong-seat-count",
               "missing-tricks-won", "bad-tricks-won", "tricks-won-total", "cards-without-trick",
               "too-many-cards", "missing-totals-before", "bad-score", "impossible-round-total",
-              "too-many-rounds", "no-rounds", "playoffs-classic", "bad-leader"}
+              "too-many-rounds", "wrong-round-count", "no-rounds", "playoffs-classic",
+              "bad-leader"}
     assert raised <= set(_messages())
+
+
+def test_a_mistyped_card_also_reports_the_card_left_missing():
+    """A code that is not a card (P1O typed for P10) is reported, and so is the missing P10."""
+    taken = [["P1", "P2", "P3", "A8"], ["P4", "P5", "P6"], ["P7", "P8"], ["P9", "P1O"]]
+    with pytest.raises(IncompleteEntryError) as caught:
+        score_round(edition="deluxe", round_card="a", players=4, taken=taken)
+    found = {(p.code, p.card) for p in caught.value.problems}
+    assert found == {("unknown-card", "P1O"), ("missing-card", "P10")}
+
+
+def test_a_bad_card_and_missing_tricks_won_are_reported_together():
+    """Under Arranged Marriage an unknown card and the missing tricks won are both reported."""
+    taken = [["P1", "P2", "P3", "A8", "X9"], ["P4", "P5", "P6"], ["P7", "P8"], ["P9", "P10"]]
+    with pytest.raises(IncompleteEntryError) as caught:
+        score_round(edition="deluxe", round_card="e", players=4, taken=taken)
+    assert {p.code for p in caught.value.problems} == {"unknown-card", "missing-tricks-won"}

@@ -238,8 +238,8 @@ def test_arranged_marriage_by_cards_in_a_game():
 @pytest.mark.parametrize(("edition", "players", "leader", "cards", "code"), [
     (D, 4, 4, ("a", "b", "c"), "bad-leader"),
     (D, 4, -1, ("a", "b", "c"), "bad-leader"),
-    (D, 4, 0, ("a", "b", "c", "d"), "too-many-rounds"),
-    (C, 4, 0, ("A", "B", "C"), "too-many-rounds"),
+    (D, 4, 0, ("a", "b", "c", "d"), "wrong-round-count"),
+    (C, 4, 0, ("A", "B", "C"), "wrong-round-count"),
     (D, 4, 0, ("a", "b", "?"), "unknown-round-card"),
     (C, 4, 0, ("A", "B", "C", "D", "V"), "unknown-round-card"),
     (D, 2, 0, ("a", "b", "c"), "bad-player-count"),
