@@ -26,11 +26,22 @@ from .modifiers import Modifier, modifier_class, register, registered, round_car
 from .powers import POWER_SLUGS, power_slugs
 from .record import RoundRecord, format_record, parse_record
 from .state import RoundOutcome, RoundState, Trick, parse_edition
-from .steps import Chairs, Gift, Haggle, Pass, Reveal, SetAside, Step, StepKind, parse_step
+from .steps import (
+    Chairs,
+    Gift,
+    Haggle,
+    Pass,
+    PowerUse,
+    Reveal,
+    SetAside,
+    Step,
+    StepKind,
+    parse_step,
+)
 
 __all__ = [
     "POWER_SLUGS", "AmbiguousEntryError", "Card", "Chairs", "Edition", "EngineError", "Gift",
-    "Haggle", "IllegalTrickError", "InvalidEntryError", "Modifier", "Pass", "Reveal",
+    "Haggle", "IllegalTrickError", "InvalidEntryError", "Modifier", "Pass", "PowerUse", "Reveal",
     "RoundOutcome", "RoundRecord", "RoundState", "SetAside", "Step", "StepKind", "Suit", "Trick",
     "Violation", "ViolationCode", "format_record", "modifier_class", "parse_card", "parse_cards",
     "parse_edition", "parse_record", "parse_step", "power_slugs", "register", "registered",

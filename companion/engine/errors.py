@@ -51,6 +51,16 @@ class ViolationCode(StrEnum):
     NOT_TRICK_WINNER = "not-trick-winner"  # Haggle with the Hag (p / T)
     NOT_IN_TRICK = "not-in-trick"
     HAGGLE_OWN_CARD = "haggle-own-card"
+    # Princess powers.
+    POWER_NOT_IN_PLAY = "power-not-in-play"  # the seat's Princess has another power
+    POWER_ALREADY_USED = "power-already-used"  # once per round
+    POWER_NOT_NOW = "power-not-now"  # wrong moment for this power
+    POWER_BLOCKED = "power-blocked"  # another power used this trick forbids it (Deluxe)
+    POWER_RESTRICTION = "power-restriction"  # a power in effect forbids this card
+    BAD_POWER_ARGUMENT = "bad-power-argument"
+    NOT_THE_LEADER = "not-the-leader"
+    POWER_FROG = "power-frog"  # Alice and Mulan never move the Frog
+    CARD_SHOWN = "card-shown"  # Crystal Clear: shown cards cannot be picked at random
     # Outcome of a trick entered at the table.
     WRONG_WINNER = "wrong-winner"
 

@@ -30,6 +30,11 @@ Round-card steps outside the tricks (see :mod:`.steps`): :attr:`Modifier.aside_c
 come in this order: the pass, then the set-aside, then the reveal, then for each trick the gift,
 the trick, the haggle and the musical chairs.
 
+Princess powers (:mod:`.powers`) are modifiers too, but act only once used: a used power joins the
+trick's chain of legality layers after the Round card
+(:meth:`~companion.engine.powers.Power.restrict`) and may set trick-wide flags (reversed order, a
+zero card) read by the winner hooks.
+
 Modifiers hold no per-round data: whatever changes during a round lives in the ``RoundState`` so
 that ``copy()``, ``push`` and ``pop`` stay exact.
 """

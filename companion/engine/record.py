@@ -70,7 +70,7 @@ class RoundRecord:
         if self.hands is None:
             raise InvalidEntryError("this record has no Hands header: the hands are not known")
         return RoundState(list(self.hands), edition=self.edition, round_card=self.round_card,
-                          leader=self.leader)
+                          leader=self.leader, princesses=self.princesses or None)
 
     def replay(self, *, check: bool = True) -> RoundState:
         """Play every trick and step from :meth:`start`: with ``check``, through ``play_trick`` and
@@ -96,8 +96,9 @@ class RoundRecord:
         """The record of what was played so far in ``state`` (no trick in progress); with
         ``with_hands`` the hands it started from are included."""
         hands = state.dealt_hands if with_hands else None
+        names = tuple(princesses) or (state.princesses if any(state.princesses) else ())
         return cls(state.edition, state.players, state.round_card, state.first_leader,
-                   tuple(princesses), hands, tuple(state.events()))
+                   names, hands, tuple(state.events()))
 
 
 def format_record(record: RoundRecord) -> str:

@@ -56,7 +56,6 @@ if TYPE_CHECKING:
 
 D, C = Edition.DELUXE, Edition.CLASSIC
 _FAIRY_MASK = SUIT_MASKS[FAIRY]
-_QUEEN_MASK = SUIT_MASKS[QUEEN]
 _ODD = sum(1 << (16 * s + r) for s in range(4) for r in range(1, 13, 2))
 _EVEN = sum(1 << (16 * s + r) for s in range(4) for r in range(2, 13, 2))
 
@@ -188,8 +187,8 @@ class RoyalDecree(RoundCard):
     letters = {D: "f", C: "D"}
 
     def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
-        queens = state._tmask & _QUEEN_MASK
-        return plays.index(queens.bit_length() - 1) if queens else winner
+        queens = [i for i, cid in enumerate(plays) if cid >> 4 == QUEEN]
+        return max(queens, key=lambda i: state._key(plays[i])) if queens else winner
 
 
 @register
@@ -200,11 +199,10 @@ class AlwaysTheBridesmaid(RoundCard):
     letters = {D: "g"}
 
     def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
-        led = state._tmask & SUIT_MASKS[plays[0] >> 4]
-        if led.bit_count() < 2:
+        led = [i for i, cid in enumerate(plays) if cid >> 4 == plays[0] >> 4]
+        if len(led) < 2:
             return 0  # everyone else was void: the leader wins
-        led ^= 1 << (led.bit_length() - 1)
-        return plays.index(led.bit_length() - 1)
+        return sorted(led, key=lambda i: state._key(plays[i]), reverse=True)[1]
 
 
 @register
@@ -215,11 +213,13 @@ class Sisterhood(RoundCard):
     letters = {D: "l"}
 
     def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
-        led, reference = plays[0] >> 4, plays[0] & 15
+        led, reference = plays[0] >> 4, state._value(plays[0])
         others = range(1, len(plays))
         pool = [i for i in others if plays[i] >> 4 == led] or list(others)
-        # Furthest from the lead value; then the higher number; then the first played.
-        return max(pool, key=lambda i: (abs((plays[i] & 15) - reference), plays[i] & 15, -i))
+        # Furthest from the lead value; then the higher number (Cinderella: the lower); then the
+        # first played.
+        return max(pool, key=lambda i: (abs(state._value(plays[i]) - reference),
+                                        state._key(plays[i]), -i))
 
 
 @register
@@ -236,7 +236,7 @@ class PoisonedApple(RoundCard):
         if not void:
             return winner
         last = self.edition is Edition.CLASSIC
-        return max(void, key=lambda i: (plays[i] & 15, i if last else -i))
+        return max(void, key=lambda i: (state._key(plays[i]), i if last else -i))
 
 
 @register
@@ -266,15 +266,19 @@ class ThePrinceAlwaysRingsTwice(RoundCard):
     def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
         players = state.players
         led = plays[0] >> 4
-        sums = [0] * players
-        highs = [0] * players
+        values: list[list[int]] = [[] for _ in range(players)]
         for i, cid in enumerate(plays):
             if cid >> 4 == led:
-                rank = cid & 15
-                sums[i % players] += rank
-                highs[i % players] = max(highs[i % players], rank)
+                values[i % players].append(state._value(cid))
+        sign = -1 if state._reversed else 1
         # Highest sum; tie: the higher single led-suit card; then the first in play order.
-        return max(range(players), key=lambda p: (sums[p], highs[p], -p))
+        # Cinderella: lowest sum, tie by the lowest card (RULINGS.md). A seat without a led card
+        # never wins.
+        def key(p: int) -> tuple[int, int, int, int]:
+            cards = values[p]
+            best = (max if sign > 0 else min)(cards) if cards else 0
+            return (bool(cards), sign * sum(cards), sign * best, -p)
+        return max(range(players), key=key)
 
 
 @register
@@ -296,7 +300,7 @@ class MidnightMakeover(RoundCard):
         led = state._follow
         candidates = [i for i, cid in enumerate(plays) if cid >> 4 in (led, FAIRY)]
         last = self.edition is Edition.CLASSIC
-        return max(candidates, key=lambda i: (plays[i] & 15, i if last else -i))
+        return max(candidates, key=lambda i: (state._key(plays[i]), i if last else -i))
 
 
 @register
@@ -318,8 +322,9 @@ class UpsideDown(RoundCard):
     letters = {D: "x", C: "J"}
 
     def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
+        # Printed 6s count, a 6 played by Snow White as a zero included (engine decision).
         sixes = sum(1 for cid in plays if cid & 15 == 6)
         if not sixes & 1:
             return winner
-        led = state._tmask & SUIT_MASKS[state._follow]
-        return plays.index((led & -led).bit_length() - 1)
+        led = [i for i, cid in enumerate(plays) if cid >> 4 == state._follow]
+        return min(led, key=lambda i: state._key(plays[i]))

@@ -2,8 +2,9 @@
 
 Each game picks an edition, a player count (3-6), a first leader and five Round cards at random,
 then plays every round with uniformly random legal cards (full information), a random opening pass
-(none, 1 left, 2 right or 1 each way), random required Round-card steps and, under Haggle with the
-Hag, a random haggle after half the tricks. Leaders after the first
+(none, 1 left, 2 right or 1 each way), random required Round-card steps, under Haggle with the
+Hag a random haggle after half the tricks, and a random Princess for every seat whose power is tried
+now and then (only uses the engine accepts are played). Leaders after the first
 round come from the scoring core's :func:`~companion.scoring.game.play_through`, so the engine and
 the scoring core are exercised together. After every round the simulation checks:
 
@@ -33,12 +34,12 @@ from companion.scoring.cards import FROG, Card, Edition, Suit, deck, hand_size, 
 from companion.scoring.game import GameSetup, PlayedRound, play_through
 from companion.scoring.rounds import bathroom_exempt, score_entry
 
-from .cards import card_id, cards_of
+from .cards import CARDS, card_id, cards_of
 from .modifiers import round_card_letters
 from .powers import power_slugs
 from .record import RoundRecord, format_record, parse_record
 from .state import RoundState, Trick
-from .steps import Chairs, Gift, Haggle, Pass, Reveal, SetAside, Step, StepKind
+from .steps import Chairs, Gift, Haggle, Pass, PowerUse, Reveal, SetAside, Step, StepKind
 
 __all__ = ["SimulationReport", "expected_scores", "main", "play_random", "simulate"]
 
@@ -83,6 +84,65 @@ def random_haggle(state: RoundState, rng: random.Random) -> Haggle | None:
 
 #: Opening passes tried by the simulation: none, 1 left, 2 right, 1 each way.
 PASSES = ((0, 0), (1, 0), (0, 2), (1, 1))
+
+
+def random_power(state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
+    """A plausible random use of ``seat``'s unused power now, or ``None`` (it may still break a
+    rule: callers check it)."""
+    power = state.powers[seat]
+    if power is None or state.used[seat] or state.is_over() or not all(state.hands):
+        return None
+    slug, players = power.slug, state.players
+
+    def hand(s: int) -> list[Card]:
+        return sorted(state.hand(s), key=card_id)
+
+    last = state._history[-1] if state._history else None
+    if slug == "alice" and last is not None:
+        cards = [CARDS[c] for c in last[1]]
+        rng.shuffle(cards)
+        return PowerUse(seat, slug, cards=tuple(cards))  # type: ignore[arg-type]
+    if slug == "mulan" and last is not None:
+        mine = [CARDS[c] for i, c in enumerate(last[1]) if (last[0] + i) % players == seat]
+        old = rng.choice(mine)
+        same = [c for c in hand(seat) if old is not None and c.suit is old.suit]
+        return PowerUse(seat, slug, cards=(old, rng.choice(same))) if same else None  # type: ignore
+    if slug in ("cinderella", "pea-princess", "rapunzel", "thumbelina"):
+        return PowerUse(seat, slug)
+    if slug == "pocahontas":
+        return PowerUse(seat, slug, target=rng.randrange(players))
+    if slug == "little-mermaid":
+        return PowerUse(seat, slug, suit=rng.choice(hand(state.leader)).suit)
+    if slug == "ice-princess":
+        target = state.leader if state.edition is Edition.CLASSIC else rng.randrange(players)
+        return PowerUse(seat, slug, target=target, cards=(rng.choice(hand(target)),))
+    if slug == "scheherazade":
+        target = rng.choice([s for s in range(players) if s != seat])
+        taken = rng.choice(hand(target))
+        return PowerUse(seat, slug, target=target, cards=(taken, rng.choice(hand(seat) + [taken])))
+    if slug == "sleeping-beauty":
+        given = tuple(rng.choice(hand(s)) for s in range(players))
+        received = list(given)
+        rng.shuffle(received)
+        return PowerUse(seat, slug, cards=given, more=tuple(received))
+    if slug == "snow-white":
+        low = [c for c in hand(seat) if c.rank <= 7]
+        return PowerUse(seat, slug, cards=(rng.choice(low),)) if low else None
+    return None
+
+
+def try_powers(state: RoundState, rng: random.Random, chance: float) -> int:
+    """Each unused power, with probability ``chance``, tries a random use; legal ones are played.
+    Returns how many were used."""
+    done = 0
+    for seat in range(state.players):
+        if state.used[seat] or rng.random() >= chance:
+            continue
+        use = random_power(state, seat, rng)
+        if use is not None and not state.check_step(use):
+            state.push_step(use)
+            done += 1
+    return done
 
 
 def play_random(state: RoundState, rng: random.Random) -> int:
@@ -159,6 +219,20 @@ def expected_scores(edition: Edition, letter: str, players: int,
     return scores
 
 
+def _decided(state: RoundState) -> list[Trick | Haggle | PowerUse]:
+    """Tricks as finally decided (after any Mulan swap), haggles and Alice's uses, in order."""
+    tricks = state.tricks
+    events: list[Trick | Haggle | PowerUse] = []
+    index = 0
+    for event in state.events():
+        if isinstance(event, Trick):
+            events.append(tricks[index])
+            index += 1
+        elif isinstance(event, Haggle) or (isinstance(event, PowerUse) and event.power == "alice"):
+            events.append(event)
+    return events
+
+
 def _check_round(state: RoundState, dealt: list[int], sizes: list[list[int]],
                  totals_before: Sequence[int], princesses: tuple[str, ...]) -> list[str]:
     """Every invariant failure of a finished round (see the module docstring)."""
@@ -171,27 +245,34 @@ def _check_round(state: RoundState, dealt: list[int], sizes: list[list[int]],
     played = [card for trick in tricks for card in trick.cards]
     kept = [card for hand in outcome.kept for card in hand]
     gifts = [card for pile in outcome.gifts for card in pile]
-    for event in state.events():
+    events = state.events()
+    alices = [e for e in events if isinstance(e, PowerUse) and e.power == "alice"]
+    for event in events:
         if isinstance(event, Haggle):  # the card taken back is played again; the one given is not
             played.remove(event.take)
             played.append(event.give)
+    for alice in alices:  # Alice's trick is dealt back and played again
+        for card in alice.cards:
+            played.remove(card)
     if sorted(played + kept + gifts, key=str) != sorted(deck(state.players), key=str):
         failures.append(f"{where} cards played, kept or given are not the deck, each once")
     for number, counts in enumerate(sizes, start=1):
         if len(set(counts)) != 1:
             failures.append(f"{where} trick {number}: unequal hands {counts}")
     expected_tricks = (len(deck(state.players)) - len(kept) - len(gifts)) // state.trick_size
-    if len(tricks) != expected_tricks or sum(outcome.tricks_won) != expected_tricks:
+    if len(tricks) != expected_tricks + len(alices) or sum(outcome.tricks_won) != expected_tricks:
         failures.append(f"{where} {len(tricks)} tricks, {sum(outcome.tricks_won)} won, "
                         f"{expected_tricks} expected")
-    if state.round_card in ("o", "M") and len(tricks) * 2 != hand_size(state.players):
+    if state.round_card in ("o", "M") and expected_tricks * 2 != hand_size(state.players):
         failures.append(f"{where} Wedding Gift played {len(tricks)} tricks, not half the hand")
     won_by: list[set[Card]] = [set() for _ in range(state.players)]
-    for event in state.events():
+    for event in _decided(state):
         if isinstance(event, Haggle):  # the winner swapped a hand card for a trick card
             won_by[event.seat].discard(event.take)
             won_by[event.seat].add(event.give)
-        elif isinstance(event, Trick):
+        elif isinstance(event, PowerUse):  # Alice gave her trick back
+            won_by[event.seat].difference_update(event.cards)
+        else:
             if event.winner is None or not 0 <= event.winner < state.players:
                 failures.append(f"{where} trick {event} has no winner")
                 continue
@@ -237,7 +318,7 @@ def simulate(games: int, seed: int, players: int | None = None,
             game = play_through(setup, played_rounds)
             leader = game.next_leader.seat if game.next_leader else setup.first_leader
             state = RoundState.deal(count, edition=game_edition, round_card=letter, rng=rng,
-                                    leader=leader)
+                                    leader=leader, princesses=slugs)
             dealt = list(state.hands)
             sizes: list[list[int]] = []
             left, right = rng.choice(PASSES)
@@ -249,10 +330,14 @@ def simulate(games: int, seed: int, players: int | None = None,
                     continue
                 if not state.current_trick:
                     sizes.append([hand.bit_count() for hand in state.hands])
+                if try_powers(state, rng, 0.1) and state.step_due is not None:
+                    continue
                 mask = state.legal_mask()
                 choice = rng.choice([cid for cid in range(64) if mask >> cid & 1])
                 state.push_id(choice)
                 report.cards += 1
+                if not state.current_trick and not state.is_over():
+                    try_powers(state, rng, 0.2)  # after-trick powers (and early before-trick)
                 haggle = random_haggle(state, rng) if rng.random() < 0.5 else None
                 if haggle is not None:
                     state.play_step(haggle)

@@ -64,7 +64,19 @@ from .errors import (
     ViolationCode,
 )
 from .modifiers import HALF, Modifier, overridden, round_card_class
-from .steps import Chairs, Gift, Haggle, Pass, Reveal, SetAside, Step, StepKind
+from .powers import Power, power_class, power_slugs
+from .steps import (
+    Chairs,
+    Gift,
+    Haggle,
+    Pass,
+    PowerUse,
+    Reveal,
+    SetAside,
+    Step,
+    StepKind,
+    parse_step,
+)
 
 __all__ = ["RoundOutcome", "RoundState", "Trick", "parse_edition"]
 
@@ -148,8 +160,10 @@ class RoundState:
                  edition: Edition | str = Edition.DELUXE, round_card: str | None = None,
                  leader: int = 0, princes_in: bool = False,
                  taken: Sequence[Iterable[Card] | int] | None = None,
-                 tricks_won: Sequence[int] | None = None) -> None:
-        """Start a round from the hands (cards or masks, seat order).
+                 tricks_won: Sequence[int] | None = None,
+                 princesses: Sequence[str | None] | None = None) -> None:
+        """Start a round from the hands (cards or masks, seat order) and each seat's Princess
+        (a power slug, or ``None``).
 
         With no trick won yet, the Round card's opening steps are due (see :attr:`step_due`);
         otherwise only the per-trick ones. Raises :class:`InvalidEntryError` for a bad edition,
@@ -170,7 +184,21 @@ class RoundState:
         if len(self.taken) != players or len(self.tricks_won) != players:
             raise InvalidEntryError("taken cards and tricks won need one entry per seat")
         _check_disjoint(players, self.hands + self.taken)
+        self._set_princesses(princesses)
         self._start(leader, princes_in, opening=not any(self.tricks_won))
+
+    def _set_princesses(self, princesses: Sequence[str | None] | None) -> None:
+        players = self.players
+        names = tuple(princesses) if princesses else (None,) * players
+        allowed = power_slugs(self.edition)
+        if len(names) != players or any(n is not None and n not in allowed for n in names):
+            raise InvalidEntryError(f"Princesses {names!r} are not {players} {self.edition.value} "
+                                    f"Princesses (or None)")
+        if len({n for n in names if n}) != sum(1 for n in names if n):
+            raise InvalidEntryError(f"a Princess appears twice in {names!r}")
+        self.princesses: tuple[str | None, ...] = names
+        self.powers: tuple[Power | None, ...] = tuple(
+            _power(self.edition, name) if name else None for name in names)
 
     def _start(self, leader: int, princes_in: bool, opening: bool = True) -> None:
         """Set the play fields of a fresh state (hands, taken and modifiers already set)."""
@@ -187,9 +215,15 @@ class RoundState:
         self._follow = -1  # suit index to follow in the trick in progress
         # Where Princes snuck in, as (tricks completed, index in the trick), to undo it on pop.
         self._sneak_at: tuple[int, int] | None = None
-        self._history: list[tuple[int, list[int], int]] = []  # (leader, ids, winner) per trick
-        # Steps as (tricks completed, step or "return", undo data, step due before it).
-        self._log: list[tuple[int, Any, Any, StepKind | None]] = []
+        # (leader, ids, winner, powers active in it) per trick
+        self._history: list[tuple[int, list[int], int, tuple[Any, ...]]] = []
+        # Steps as (tricks completed, cards of the trick in progress, step or "return", undo
+        # data, step due before it).
+        self._log: list[tuple[int, int, Any, Any, StepKind | None]] = []
+        self.used = [False] * players  # powers used this round, per seat
+        self._active: list[tuple[Power, PowerUse]] = []  # powers in effect for this trick
+        self._reversed = False  # Cinderella: the order of the numbers is reversed this trick
+        self._zero = -1  # Snow White: the card id played as a zero this trick
         self._gift = 0  # the gift pile of the coming trick
         self._haggle_seed: tuple[int, int] | None = None  # a haggle open when built from notation
         self._configure()
@@ -204,6 +238,7 @@ class RoundState:
          self._winner_hooks, self._aside_cards, self._aside_to, self._reveals, self._gift_on,
          self._chairs_on, self._haggle_on) = _hooks(self.modifiers)
         self._trick_size = self.players * self._per_seat
+        self._chain = list(self._legal_hooks)
         self._stepped = bool(self._aside_cards or self._gift_on or self._chairs_on)
 
     def _recount(self) -> None:
@@ -232,7 +267,8 @@ class RoundState:
     @classmethod
     def deal(cls, players: int, *, edition: Edition | str = Edition.DELUXE,
              round_card: str | None = None, leader: int = 0,
-             rng: random.Random | None = None, seed: int | None = None) -> RoundState:
+             rng: random.Random | None = None, seed: int | None = None,
+             princesses: Sequence[str | None] | None = None) -> RoundState:
         """Shuffle this player count's deck with ``rng`` (or ``random.Random(seed)``) and deal it.
 
         Deluxe "Setup" 3: all cards are dealt equally. Raises :class:`InvalidEntryError` for a bad
@@ -257,6 +293,7 @@ class RoundState:
         state.hands = [sum(map(bits, ids[s * size:(s + 1) * size])) for s in range(players)]
         state.taken = [0] * players
         state.tricks_won = [0] * players
+        state._set_princesses(princesses)
         state._start(leader, False)
         return state
 
@@ -265,9 +302,10 @@ class RoundState:
         other = object.__new__(RoundState)
         other.__dict__.update(self.__dict__)
         for name in ("hands", "taken", "tricks_won", "aside", "gifts", "revealed", "_plays",
-                     "_history", "_log"):
+                     "_history", "_log", "used", "_active"):
             setattr(other, name, list(getattr(self, name)))
         other._configure()  # rebind the hooks (they are bound methods of shared modifiers)
+        other._reactivate()
         return other
 
     # -- notation -------------------------------------------------------------------------------
@@ -283,7 +321,10 @@ class RoundState:
         ``extras``, present only when needed, joins with ``;`` any of ``step=KIND`` (the step
         due), ``aside=SEATS`` (set-aside cards), ``pile=CARDS`` (the gift pile of the coming
         trick), ``gifts=SEATS`` (gift piles won), ``shown=SEATS`` (revealed cards still held) and
-        ``haggle=SEAT:CARDS`` (the trick winner who may still haggle, and the cards they may take).
+        ``haggle=SEAT:CARDS`` (the trick winner who may still haggle, and the cards they may take),
+        ``princesses=SLUG,-,...`` (each seat's Princess), ``used=SEAT,...`` (powers used this
+        round) and ``active=USE|...`` (powers in effect for this trick, each a record ``power``
+        line without its first word, blanks written ``:``).
         """
         fields = [
             self.edition.value, self.round_card, str(self.leader), "+" if self.princes_in else "-",
@@ -305,6 +346,13 @@ class RoundState:
         option = self._haggle_option()
         if option is not None:
             extras.append(f"haggle={option[0]}:{format_mask(option[1])}")
+        if any(self.princesses):
+            extras.append("princesses=" + ",".join(p or "-" for p in self.princesses))
+        if any(self.used):
+            extras.append("used=" + ",".join(str(s) for s, u in enumerate(self.used) if u))
+        if self._active:
+            extras.append("active=" + "|".join(str(use).replace(" ", ":")[len("power:"):]
+                                               for _, use in self._active))
         if extras:
             fields.append(";".join(extras))
         return " ".join(fields)
@@ -333,9 +381,12 @@ class RoundState:
             if 0 <= leader < players:
                 hands[(leader + i) % players] |= 1 << cid
         state = None
+        names = extras.get("princesses")
+        princesses = [None if n == "-" else n for n in names.split(",")] if names else None
         for flag in (False, True):
             state = cls(hands, edition=edition, round_card=letter, leader=leader,
-                        princes_in=flag, taken=_parse_seats(taken_text), tricks_won=won)
+                        princes_in=flag, taken=_parse_seats(taken_text), tricks_won=won,
+                        princesses=princesses)
             state._set_extras(extras, text)
             if len(plays) >= state._trick_size:
                 raise InvalidEntryError(f"the trick in progress is complete in {text!r}")
@@ -369,6 +420,18 @@ class RoundState:
         _check_disjoint(players, self.hands + self.taken + self.aside + self.gifts + [self._gift])
         if any(r & ~h for r, h in zip(self.revealed, self.hands, strict=True)):
             raise InvalidEntryError(f"shown cards must be in the hand in {text!r}")
+        try:
+            for seat in extras["used"].split(",") if "used" in extras else []:
+                self.used[int(seat)] = True
+            for token in extras["active"].split("|") if "active" in extras else []:
+                use = parse_step("power " + token.replace(":", " "))
+                power = self.powers[use.seat]  # type: ignore[union-attr]
+                if not isinstance(use, PowerUse) or power is None or power.slug != use.power:
+                    raise ValueError
+                self._active.append((power, use))
+        except (ValueError, IndexError):
+            raise InvalidEntryError(f"bad used or active field in {text!r}") from None
+        self._reactivate()
         self._dealt = list(self.hands)
         self._recount()
 
@@ -412,7 +475,7 @@ class RoundState:
     def tricks(self) -> list[Trick]:
         """The completed tricks, oldest first."""
         return [Trick(leader, tuple(CARDS[c] for c in ids), winner)  # type: ignore[misc]
-                for leader, ids, winner in self._history]
+                for leader, ids, winner, _ in self._history]
 
     @property
     def dealt_hands(self) -> tuple[frozenset[Card], ...]:
@@ -420,9 +483,15 @@ class RoundState:
         return tuple(cards_of(mask) for mask in self._dealt)
 
     def events(self) -> list[Trick | Step]:
-        """The tricks and steps so far, in the order they happened."""
-        steps = [(at, step) for at, step, _, _ in self._log if step != "return"]
+        """The tricks and steps so far, in the order they happened. A power used during a trick
+        comes before it; a trick Mulan changed afterwards is shown as it was played."""
+        steps = [(at, step) for at, _, step, _, _ in self._log if step != "return"]
         tricks = self.tricks
+        for at, _, step, data, _ in self._log:
+            if isinstance(step, PowerUse) and step.power == "mulan":
+                leader, ids, winner = data
+                tricks[at - 1] = Trick(leader, tuple(CARDS[c] for c in ids),  # type: ignore[misc]
+                                       winner)
         events: list[Trick | Step] = []
         index = 0
         for done in range(len(tricks) + 1):
@@ -460,7 +529,7 @@ class RoundState:
             legal = hand
         else:
             legal = hand & _NOT_PRINCES or hand  # Princes not invited, unless only Princes held
-        for hook in self._legal_hooks:
+        for hook in self._chain:  # the Round card, then the powers in effect (see _reactivate)
             legal = hook(self, turn, legal)
         return legal
 
@@ -517,15 +586,20 @@ class RoundState:
             legal = hand
         else:
             legal = hand & _NOT_PRINCES or hand
-        blame: Modifier | None = None
+        blame: Any = None
         basic_forbids = not legal & bit
-        for mod in self._legal_mods:
-            new = mod.legal(self, seat, legal)
+        layers = [(mod, lambda m, mask: m.legal(self, seat, mask)) for mod in self._legal_mods]
+        layers += [(power, lambda p, mask, u=use: p.restrict(self, seat, mask, u))
+                   for power, use in self._active]
+        for layer, apply in layers:
+            new = apply(layer, legal)
             if legal & bit and not new & bit:
-                blame = mod
+                blame = layer
             elif not legal & bit and new & bit:
                 blame, basic_forbids = None, False
             legal = new
+        if isinstance(blame, Power):
+            return blame.violation(seat, card)
         if blame is not None:
             return Violation(blame.restriction, seat, card, blame.slug)
         if basic_forbids and not self._plays:
@@ -562,7 +636,7 @@ class RoundState:
             seen.add(card)
             probe.push_id(card_id(card))
         if trick.winner is not None and probe._history:
-            winner = probe._history[-1][2]
+            winner = probe._history[-1][2]  # (leader, ids, winner, powers)
             if winner != trick.winner:
                 violations.append(Violation(ViolationCode.WRONG_WINNER, trick.winner))
         return violations
@@ -628,18 +702,20 @@ class RoundState:
         return self._history[-1][2]
 
     def pop(self) -> Trick | Step:
-        """Undo the last completed trick or step and return it.
+        """Undo the last completed trick or step (a power used during the trick in progress
+        included) and return it.
 
-        Raises :class:`EngineError` while a trick is in progress (undo its cards with
-        :meth:`pop_card`) and :class:`IndexError` if nothing was played.
+        Raises :class:`EngineError` while a trick is in progress and its last action is a card
+        (undo it with :meth:`pop_card`), :class:`IndexError` if nothing was played.
         """
-        if self._plays:
-            raise EngineError("a trick is in progress: undo its cards with pop_card()")
         log = self._log
-        if log and log[-1][0] == len(self._history) and log[-1][1] != "return":
-            step = log[-1][1]
+        if log and log[-1][:2] == (len(self._history), len(self._plays)) and \
+                log[-1][2] != "return":
+            step = log[-1][2]
             self._undo(log.pop())
             return step  # type: ignore[no-any-return]
+        if self._plays:
+            raise EngineError("a trick is in progress: undo its cards with pop_card()")
         if not self._history:
             raise IndexError("nothing to pop")
         trick = self.tricks[-1]
@@ -680,20 +756,38 @@ class RoundState:
         if len(plays) == self._trick_size:
             self._resolve()
 
+    def _value(self, cid: int) -> int:
+        """A card's value in this trick: its rank, or 0 for Snow White's zero."""
+        return 0 if cid == self._zero else cid & 15
+
+    def _key(self, cid: int) -> int:
+        """The value of a card for winning this trick: its rank, 0 for Snow White's zero, negated
+        while Cinderella reverses the order (so the highest key always wins)."""
+        value = 0 if cid == self._zero else cid & 15
+        return -value if self._reversed else value
+
     def _resolve(self) -> None:
         plays = self._plays
-        # Basic rules: the highest card of the suit to follow (ids order ranks within a suit).
-        index = plays.index((self._tmask & SUIT_MASKS[self._follow]).bit_length() - 1)
+        if self._active:  # a power may have changed the values of the cards
+            follow = self._follow
+            index = max((i for i, cid in enumerate(plays) if cid >> 4 == follow),
+                        key=lambda i: self._key(plays[i]))
+        else:
+            # Basic rules: the highest card of the suit to follow (ids order ranks in a suit).
+            index = plays.index((self._tmask & SUIT_MASKS[self._follow]).bit_length() - 1)
         for hook in self._winner_hooks:
             index = hook(self, plays, index)
         winner = (self.leader + index) % self.players
         self.taken[winner] |= self._tmask
         self.tricks_won[winner] += 1
-        self._history.append((self.leader, plays, winner))
+        self._history.append((self.leader, plays, winner, tuple(self._active)))
         self.leader = winner
         self._plays = []
         self._tmask = 0
         self._follow = -1
+        if self._active:
+            self._active = []
+            self._reactivate()
         if self._stepped:
             self._after_trick(winner)
 
@@ -709,7 +803,7 @@ class RoundState:
             for seat, mask in enumerate(moved):
                 self.hands[(seat + self._aside_to) % self.players] |= mask
             self.aside = [0] * self.players
-            self._log.append((len(self._history), "return", moved, self._pending))
+            self._log.append((len(self._history), 0, "return", moved, self._pending))
         if not self._left:
             self._pending = None
         elif self._chairs_on:
@@ -723,27 +817,36 @@ class RoundState:
         Raises :class:`IndexError` when nothing was played and :class:`EngineError` when the last
         action was a step (undo it with :meth:`pop`).
         """
+        return self._pop_card(False)
+
+    def _pop_card(self, through_powers: bool) -> Card:
+        """pop_card; with ``through_powers``, powers used during the trick stay in effect."""
+        log = self._log
         if not self._plays:
             if not self._history:
                 raise IndexError("no card to pop")
-            log = self._log
             while log and log[-1][0] == len(self._history):
-                if log[-1][1] != "return":
+                if log[-1][2] != "return":
                     raise EngineError("the last action is a step: undo it with pop()")
                 self._undo(log.pop())
-            leader, ids, winner = self._history.pop()
+            leader, ids, winner, active = self._history.pop()
             mask = 0
             for cid in ids:
                 mask |= 1 << cid
             self.taken[winner] &= ~mask
             self.tricks_won[winner] -= 1
-            if self._gift_on and log and isinstance(log[-1][1], Gift):
-                self._gift = log[-1][2]
+            if self._gift_on:
+                self._gift = self._gift_pile_before(len(self._history))
                 self.gifts[winner] &= ~self._gift
             self.leader = leader
             self._plays = list(ids)
             self._tmask = mask
             self._pending = None
+            self._active = list(active)
+            self._reactivate()
+        elif log and log[-1][:2] == (len(self._history), len(self._plays)) and \
+                not through_powers:
+            raise EngineError("a power was used after this card: undo it with pop()")
         cid = self._plays.pop()
         bit = 1 << cid
         self._tmask &= ~bit
@@ -763,15 +866,58 @@ class RoundState:
 
     # -- commands: steps ------------------------------------------------------------------------
 
+    def _active_hand(self, seat: int) -> int:
+        """``seat``'s hand as it was when the last trick ended, before set-aside cards came back
+        (powers only touch the active hand: After Party, Blind Man's Bluff)."""
+        hand = self.hands[seat]
+        for at, _, step, data, _ in self._log:
+            if step == "return" and at == len(self._history):
+                for giver, mask in enumerate(data):
+                    if (giver + self._aside_to) % self.players == seat:
+                        hand &= ~mask
+        return hand
+
+    def _reactivate(self) -> None:
+        """Set the trick-wide power flags from the powers active in this trick, and the chain of
+        legality layers: the Round card's, then each active power's (powers rank above it)."""
+        self._reversed = False
+        self._zero = -1
+        chain = list(self._legal_hooks)
+        for power, use in self._active:
+            power.activate(self, use)
+            chain.append(lambda state, seat, legal, p=power, u=use:
+                         p.restrict(state, seat, legal, u))
+        self._chain = chain
+
+    def _gift_pile_before(self, done: int) -> int:
+        """The gift pile placed after ``done`` completed tricks, for the next one (o / M)."""
+        for at, _, step, data, _ in reversed(self._log):
+            if at < done:
+                break
+            if isinstance(step, Gift) and at == done:
+                return data  # type: ignore[no-any-return]
+        return 0
+
+    def _replay_last_trick(self, old: int, new: int) -> None:
+        """Take the last trick back and play it again with card ``new`` instead of ``old``
+        (Mulan's swap): every Round card and power rule then decides it afresh."""
+        ids = list(self._history[-1][1])
+        for _ in ids:
+            self._pop_card(True)
+        ids[ids.index(old)] = new
+        for cid in ids:
+            self.push_id(cid)
+
     def _haggle_option(self) -> tuple[int, int] | None:
         """``(winner, cards they may take)`` while the last trick's winner may haggle (p / T)."""
         if not self._haggle_on or self._plays or not self._left:
             return None
         if not self._history:
             return self._haggle_seed if not self._log else None
-        if self._log and self._log[-1][0] == len(self._history):
+        since = [step for at, _, step, _, _ in self._log if at == len(self._history)]
+        if any(not (isinstance(step, PowerUse) and step.power == "mulan") for step in since):
             return None  # something happened since the trick: the chance has passed
-        leader, ids, winner = self._history[-1]
+        leader, ids, winner, _ = self._history[-1]
         takeable = 0
         for index, cid in enumerate(ids):
             if (leader + index) % self.players != winner:  # not a card the winner played
@@ -796,6 +942,10 @@ class RoundState:
         not_due = [Violation(ViolationCode.STEP_NOT_DUE, rule=rule)]
         if self._left == 0:
             return [Violation(ViolationCode.ROUND_OVER)]
+        if isinstance(step, PowerUse):
+            return self._check_power(step)
+        if self._plays:
+            return not_due
         if isinstance(step, Haggle):
             return self._check_haggle(step)
         if isinstance(step, Pass):
@@ -858,7 +1008,7 @@ class RoundState:
         if not self.hands[winner] >> card_id(step.give) & 1:
             violations.append(Violation(ViolationCode.NOT_IN_HAND, winner, step.give, rule))
         if not takeable >> card_id(step.take) & 1:
-            own = self._history[-1][1] if self._history else []
+            own = self._history[-1][1] if self._history else []  # (the winner's own card)
             code = (ViolationCode.HAGGLE_OWN_CARD if card_id(step.take) in own
                     else ViolationCode.NOT_IN_TRICK)
             violations.append(Violation(code, winner, step.take, rule))
@@ -871,13 +1021,72 @@ class RoundState:
             raise IllegalTrickError(f"step {step} in {self.notation()}", violations)
         self.push_step(step)
 
+    def _check_power(self, use: PowerUse) -> list[Violation]:
+        """Problems with a power use: whose power, once per round, timing, Deluxe conflicts, Round
+        card limits, then the power's own arguments."""
+        V = ViolationCode
+        if not 0 <= use.seat < self.players:
+            return [Violation(V.BAD_POWER_ARGUMENT, rule=use.power)]
+        power = self.powers[use.seat]
+        if power is None or power.slug != use.power:
+            return [Violation(V.POWER_NOT_IN_PLAY, use.seat, rule=use.power)]
+        if self.used[use.seat]:
+            return [Violation(V.POWER_ALREADY_USED, use.seat, rule=use.power)]
+        not_now = [Violation(V.POWER_NOT_NOW, use.seat, rule=use.power)]
+        timing = power.when()
+        if timing == "before":
+            if self._plays or self._pending not in (None, StepKind.GIFT):
+                return not_now
+        elif timing == "turn":
+            played = {(self.leader + i) % self.players for i in range(len(self._plays))}
+            if self._pending is not None or use.seat in played:
+                return not_now
+        else:  # after a trick, before anything else but other after-trick powers
+            if self._plays or not self._history:
+                return not_now
+            since = [step for at, _, step, _, _ in self._log if at == len(self._history)]
+            if any(step != "return" and (use.power == "mulan" or not isinstance(step, PowerUse))
+                   for step in since):
+                return not_now
+        if self.edition is Edition.DELUXE and self._is_blocked(power, use):
+            return [Violation(V.POWER_BLOCKED, use.seat, rule=use.power)]
+        if use.power in ("sleeping-beauty", "scheherazade") and self._aside_cards == 1 and \
+                self._history and not any(self.aside):
+            return not_now  # Late to the Ball: not on the last card
+        return power.check(self, use)
+
+    def _is_blocked(self, power: Power, use: PowerUse) -> bool:
+        """Deluxe conflicts between powers used for the same trick (Princess Cards, p. 23)."""
+        used = set()
+        for other, other_use in self._active:
+            if other.slug == "ice-princess" and other_use.target != self.leader:
+                continue  # only the Ice Princess on the lead player counts
+            used.add(other.slug)
+        if power.slug == "scheherazade":
+            return use.target == self.leader and bool(
+                used & {"ice-princess", "little-mermaid", "rapunzel"})
+        if power.slug == "ice-princess" and use.target == self.leader:
+            return bool(used & {"little-mermaid", "rapunzel"})
+        return bool(used & power.blocked_by)
+
     def push_step(self, step: Step) -> None:
         """Carry out ``step`` WITHOUT CHECKING it (the trusted path for stored history)."""
         players = self.players
         hands = self.hands
-        at = len(self._history)
+        at, pos = len(self._history), len(self._plays)
         before = self._pending
         data: Any = None
+        if isinstance(step, PowerUse):
+            power = self.powers[step.seat]
+            if power is None:
+                raise InvalidEntryError(f"seat {step.seat} has no Princess power")
+            data = power.apply(self, step)
+            self.used[step.seat] = True
+            if power.when() != "after":
+                self._active.append((power, step))
+                self._reactivate()
+            self._log.append((at, pos, step, data, before))
+            return
         if isinstance(step, Pass):
             left = [mask_of(cards) for cards in step.left]
             right = [mask_of(cards) for cards in step.right]
@@ -918,11 +1127,11 @@ class RoundState:
             data = (give, take)
         else:
             raise InvalidEntryError(f"not a step: {step!r}")
-        self._log.append((at, step, data, before))
+        self._log.append((at, pos, step, data, before))
 
-    def _undo(self, entry: tuple[int, Any, Any, StepKind | None]) -> None:
+    def _undo(self, entry: tuple[int, int, Any, Any, StepKind | None]) -> None:
         """Reverse one logged step (or the automatic return of set-aside cards)."""
-        _, step, data, before = entry
+        _, _, step, data, before = entry
         players = self.players
         hands = self.hands
         if step == "return":
@@ -955,6 +1164,14 @@ class RoundState:
             give, take = data
             hands[step.seat] = hands[step.seat] & ~take | give
             self.taken[step.seat] = self.taken[step.seat] & ~give | take
+        elif isinstance(step, PowerUse):
+            power = self.powers[step.seat]
+            assert power is not None
+            if power.when() != "after":
+                self._active.pop()
+                self._reactivate()
+            power.undo(self, step, data)
+            self.used[step.seat] = False
         self._pending = before
 
     # -- the end --------------------------------------------------------------------------------
@@ -967,7 +1184,8 @@ class RoundState:
         return RoundOutcome(
             self.edition, self.round_card, self.players,
             tuple(cards_of(t) for t in self.taken), tuple(self.tricks_won), kept,
-            self.first_leader, self._history[-1][2] if self._history else None,
+            self._history[0][0] if self._history else self.first_leader,
+            self._history[-1][2] if self._history else None,
             tuple(cards_of(g) for g in self.gifts))
 
 
@@ -986,6 +1204,16 @@ def _round_card(edition: Edition, letter: str | None) -> tuple[str, tuple[Modifi
         card_cls = round_card_class(edition, letter)
         _ROUND_CARDS[key] = (card_cls.letters[edition], (card_cls(edition),))
     return _ROUND_CARDS[key]
+
+
+_POWERS: dict[tuple[Edition, str], Power] = {}
+
+
+def _power(edition: Edition, slug: str) -> Power:
+    """The (stateless, shared) power modifier of a Princess in an edition."""
+    if (edition, slug) not in _POWERS:
+        _POWERS[(edition, slug)] = power_class(slug)(edition)
+    return _POWERS[(edition, slug)]
 
 
 def _hooks(mods: tuple[Modifier, ...]) -> tuple[Any, ...]:
@@ -1032,7 +1260,8 @@ def _parse_extras(text: str, line: str) -> dict[str, str]:
     extras: dict[str, str] = {}
     for item in text.split(";") if text else []:
         name, sep, value = item.partition("=")
-        known = ("step", "aside", "pile", "gifts", "shown", "haggle")
+        known = ("step", "aside", "pile", "gifts", "shown", "haggle", "princesses", "used",
+                 "active")
         if not sep or name not in known or name in extras:
             raise InvalidEntryError(f"bad extra field {item!r} in {line!r}")
         extras[name] = value

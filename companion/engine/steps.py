@@ -34,8 +34,8 @@ from companion.scoring.cards import Card, Suit
 from .cards import format_cards, parse_card, parse_cards
 from .errors import InvalidEntryError
 
-__all__ = ["Chairs", "Gift", "Haggle", "Pass", "Reveal", "SetAside", "Step", "StepKind",
-           "parse_step"]
+__all__ = ["Chairs", "Gift", "Haggle", "Pass", "PowerUse", "Reveal", "SetAside", "Step",
+           "StepKind", "parse_step"]
 
 
 class StepKind(StrEnum):
@@ -47,6 +47,7 @@ class StepKind(StrEnum):
     GIFT = "gift"
     CHAIRS = "chairs"
     HAGGLE = "haggle"
+    POWER = "power"
 
 
 def _seats(cards: tuple[frozenset[Card], ...]) -> str:
@@ -131,7 +132,35 @@ class Haggle:
         return f"haggle {self.seat} {self.give} {self.take}"
 
 
-Step = Pass | SetAside | Reveal | Gift | Chairs | Haggle
+@dataclass(frozen=True)
+class PowerUse:
+    """Seat ``seat`` uses its Princess power ``power`` (a slug), with the power's arguments: a
+    ``target`` seat, a ``suit``, ``cards`` and ``more`` cards (see :mod:`.powers` for what each
+    power takes). Prints as ``power SEAT SLUG [@TARGET] [#SUIT] [CARDS] [> MORE]`` with card lists
+    joined by ``/``."""
+
+    seat: int
+    power: str
+    target: int | None = None
+    suit: Suit | None = None
+    cards: tuple[Card, ...] = ()
+    more: tuple[Card, ...] = ()
+    kind = StepKind.POWER
+
+    def __str__(self) -> str:
+        words = ["power", str(self.seat), self.power]
+        if self.target is not None:
+            words.append(f"@{self.target}")
+        if self.suit is not None:
+            words.append(f"#{self.suit.value}")
+        if self.cards:
+            words.append("/".join(str(card) for card in self.cards))
+        if self.more:
+            words += [">", "/".join(str(card) for card in self.more)]
+        return " ".join(words)
+
+
+Step = Pass | SetAside | Reveal | Gift | Chairs | Haggle | PowerUse
 
 
 def parse_step(line: str) -> Step:
@@ -146,6 +175,8 @@ def parse_step(line: str) -> Step:
             if set(fields) != {"left", "right"}:
                 raise ValueError
             return Pass(_parse_seats(fields["left"]), _parse_seats(fields["right"]))
+        if kind is StepKind.POWER:
+            return _parse_power(words[1:])
         if kind is StepKind.HAGGLE:
             seat, give, take = words[1:]
             if not seat.isdigit():
@@ -160,3 +191,28 @@ def parse_step(line: str) -> Step:
         return Gift(cards) if kind is StepKind.GIFT else Chairs(cards)
     except (ValueError, TypeError):
         raise InvalidEntryError(f"malformed step line {line!r}") from None
+
+
+def _parse_power(words: list[str]) -> PowerUse:
+    seat, power, *rest = words
+    if not seat.isdigit() or not power or not power.replace("-", "").isalpha():
+        raise ValueError
+    target: int | None = None
+    suit: Suit | None = None
+    lists: list[tuple[Card, ...]] = []
+    arrow = False
+    for word in rest:
+        if word.startswith("@") and target is None and not lists:
+            target = int(word[1:])
+        elif word.startswith("#") and suit is None and not lists:
+            suit = Suit(word[1:])
+        elif word == ">" and len(lists) == 1 and not arrow:
+            arrow = True
+        elif len(lists) == int(arrow):
+            lists.append(tuple(parse_card(code) for code in word.split("/")))
+        else:
+            raise ValueError
+    if arrow and len(lists) != 2:
+        raise ValueError
+    return PowerUse(int(seat), power, target, suit, lists[0] if lists else (),
+                    lists[1] if arrow else ())

@@ -26,11 +26,11 @@ from companion.engine.simulate import random_step
 
 
 def random_round(players: int, letter: str, seed: int, edition: Edition = Edition.DELUXE,
-                 stop: int | None = None) -> RoundState:
+                 stop: int | None = None, princesses: tuple | None = None) -> RoundState:
     """Deal and play random legal cards (all of them, or ``stop`` cards)."""
     rng = random.Random(seed)
     state = RoundState.deal(players, edition=edition, round_card=letter, rng=rng,
-                            leader=rng.randrange(players))
+                            leader=rng.randrange(players), princesses=princesses)
     played = 0
     while not state.is_over() and (stop is None or played < stop):
         if state.step_due is not None:
@@ -110,9 +110,10 @@ def test_record_round_trips_and_replays(players, edition):
     slugs = power_slugs(edition)
     for seed in range(3):
         letter = letters[(players + seed * 3) % len(letters)]
-        state = random_round(players, letter, seed, edition)
         princesses = tuple(slugs[(seed + seat) % len(slugs)] for seat in range(players))
-        record = RoundRecord.from_state(state, princesses)
+        state = random_round(players, letter, seed, edition, princesses=princesses)
+        record = RoundRecord.from_state(state)
+        assert record.princesses == princesses
         assert parse_record(format_record(record)) == record
         assert record.replay().outcome() == state.outcome()
         assert record.replay(check=False).notation() == state.notation()
