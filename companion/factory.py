@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, render_template, request, session
+from flask import Flask, Response, render_template, request, session, url_for
+from flask_compress import Compress
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
 csrf = CSRFProtect()
+compress = Compress()
 
 
 def _secret_key(instance: Path) -> str:
@@ -21,6 +24,20 @@ def _secret_key(instance: Path) -> str:
         path.write_text(secrets.token_hex(32), encoding="utf-8")
         path.chmod(0o600)
     return path.read_text(encoding="utf-8").strip()
+
+
+def asset_url(app: Flask):  # type: ignore[no-untyped-def]
+    """A template helper: the URL of a static file with a hash of its content, so a phone can
+    cache it for a year and still gets the new file after an update."""
+    hashes: dict[str, str] = {}
+
+    def asset(filename: str) -> str:
+        if filename not in hashes:
+            data = (Path(app.static_folder or "") / filename).read_bytes()
+            hashes[filename] = hashlib.sha256(data).hexdigest()[:10]
+        return url_for("static", filename=filename, v=hashes[filename])
+
+    return asset
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -37,6 +54,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # The CSRF token lives in the session: keep it for a month so closing the browser tab
         # between two rounds does not turn the next save into an error.
         PERMANENT_SESSION_LIFETIME=timedelta(days=31),
+        # Static files are linked with a content hash (see ``asset``), so phones may keep them.
+        SEND_FILE_MAX_AGE_DEFAULT=timedelta(days=365),
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -47,6 +66,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.jinja_env.add_extension("jinja2.ext.do")
     csrf.init_app(app)
+    compress.init_app(app)
+    app.add_template_global(asset_url(app), "asset")
 
     from . import db
 
@@ -57,6 +78,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(games.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # the JSON API is stateless: no session, no cookie, nothing to forge
+
+    @app.after_request
+    def _buffer_static(response: Response) -> Response:
+        # Flask-Compress reads a file response without closing the file; read and close it here
+        # first (this runs before Flask-Compress, which was registered earlier).
+        if request.endpoint == "static" and response.direct_passthrough:
+            data = b"".join(response.response)  # type: ignore[arg-type]
+            response.close()
+            response.direct_passthrough = False
+            response.set_data(data)
+        return response
 
     @app.before_request
     def _keep_session() -> None:

@@ -148,6 +148,7 @@ def show(code: str) -> str:
                            qr_svg=qr_svg(share_url))
 
 
+@cache
 def qr_svg(text: str) -> str:
     """An inline SVG QR code (qrcode's SVG factory needs no Pillow); it holds only our own URL."""
     image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=8)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 
 from .errors import InvalidEntryError
 
@@ -103,6 +104,7 @@ def ranks_for(players: int) -> range:
     return range(1, 11)
 
 
+@cache
 def deck(players: int) -> tuple[Card, ...]:
     """Every card used with this many players, Princes first, then Queens, Fairies and Pets."""
     ranks = ranks_for(players)
