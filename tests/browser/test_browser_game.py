@@ -57,22 +57,22 @@ def test_three_round_deluxe_game(page: Page, live_server: str, artifacts):
         page.locator(f"#score_{seat}").fill(str(value))
     page.locator("[data-action=save]").click()
     expect(page.locator("[data-warning=impossible-round-total]")).to_be_visible()
-    for seat, value in enumerate([6, 0, 5, 9]):
+    for seat, value in enumerate([2, 0, 5, 8]):
         page.locator(f"#score_{seat}").fill(str(value))
     page.locator("[data-action=save]").click()
-    assert totals(page) == ["6", "3", "13", "13"]
-    expect(page.locator("#this-round [data-leader]")).to_have_attribute("data-leader", "1")
+    assert totals(page) == ["2", "3", "13", "12"]
+    expect(page.locator("#this-round [data-leader]")).to_have_attribute("data-leader", "0")
 
     # Edit round 1: Ben's three Princes were really Ana's. Totals and the next leader change.
     page.locator("[data-edit-round='1']").click()
     for rank in (1, 2, 3):
         page.locator(f"[data-row=P{rank}] label:has(input[value='0'])").click()
     page.locator("[data-action=save]").click()
-    assert totals(page) == ["9", "0", "13", "13"]
+    assert totals(page) == ["5", "0", "13", "12"]
     expect(page.locator("#this-round [data-leader]")).to_have_attribute("data-leader", "1")
     page.screenshot(path=str(artifacts / "score-pad.png"), full_page=True)
 
-    # Round 3 (Bathroom Break) by cards: Princes double except for the highest totals (Cy, Di).
+    # Round 3 (Bathroom Break) by cards: Princes double except for the highest total (Cy).
     page.locator("[data-action=enter-cards]").click()
     page.locator("[data-row=A8] label:has(input[value='1'])").click()
     page.locator("[data-rest='0']").click()
@@ -81,6 +81,6 @@ def test_three_round_deluxe_game(page: Page, live_server: str, artifacts):
 
     expect(page.locator("#result")).to_be_visible()
     expect(page.locator("#result [data-winners]")).to_have_attribute("data-winners", "1")
-    assert totals(page) == ["29", "5", "13", "13"]
+    assert totals(page) == ["25", "5", "13", "12"]
     assert no_horizontal_scroll(page)
     page.screenshot(path=str(artifacts / "final-pad.png"), full_page=True)
