@@ -1,5 +1,7 @@
 """The rules engine of Rebel Princess: pure Python, no Flask and no database.
 
+Full information (:class:`RoundState`, every hand known) and table entry (:class:`TableRound`,
+hands unknown, rules judged at once or once later plays prove them broken) share the same rules.
 Public surface, python-chess style: frozen :class:`Card` values with a notation round-trip, one
 :class:`RoundState` with cheap queries (:meth:`~RoundState.legal_plays`,
 :meth:`~RoundState.is_legal_play`, :meth:`~RoundState.check_trick`) and explicit commands
@@ -38,11 +40,14 @@ from .steps import (
     StepKind,
     parse_step,
 )
+from .table import Finding, TableRound
 
 __all__ = [
-    "POWER_SLUGS", "AmbiguousEntryError", "Card", "Chairs", "Edition", "EngineError", "Gift",
+    "POWER_SLUGS", "AmbiguousEntryError", "Card", "Chairs", "Edition", "EngineError", "Finding",
+    "Gift",
     "Haggle", "IllegalTrickError", "InvalidEntryError", "Modifier", "Pass", "PowerUse", "Reveal",
-    "RoundOutcome", "RoundRecord", "RoundState", "SetAside", "Step", "StepKind", "Suit", "Trick",
+    "RoundOutcome", "RoundRecord", "RoundState", "SetAside", "Step", "StepKind", "Suit",
+    "TableRound", "Trick",
     "Violation", "ViolationCode", "format_record", "modifier_class", "parse_card", "parse_cards",
     "parse_edition", "parse_record", "parse_step", "power_slugs", "register", "registered",
     "round_card_class",

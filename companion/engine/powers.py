@@ -467,6 +467,8 @@ class Thumbelina(Power):
     def restrict(self, state: RoundState, seat: int, legal: int, use: PowerUse) -> int:
         if seat != use.seat or not state._plays:
             return legal
+        if any(p.slug == "ice-princess" and u.target == seat for p, u in state._active):
+            return legal  # the Ice Princess's card still binds her
         return legal | (state.hands[seat] & ~PRINCE_MASK & ~_FROG)
 
 

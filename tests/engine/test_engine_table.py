@@ -1,0 +1,191 @@
+"""Table entry: tricks judged with the hands unknown, at once and later."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.engine import (
+    Edition,
+    Haggle,
+    IllegalTrickError,
+    InvalidEntryError,
+    PowerUse,
+    RoundState,
+    Trick,
+    Violation,
+    ViolationCode,
+    parse_card,
+    parse_cards,
+    power_slugs,
+)
+from companion.engine.modifiers import round_card_letters
+from companion.engine.simulate import random_haggle, random_step, try_powers
+from companion.engine.table import Finding, TableRound
+
+
+def trick(text: str) -> Trick:
+    leader, _, rest = text.partition(":")
+    winner = None
+    if ">" in rest:
+        rest, _, won = rest.partition(">")
+        winner = int(won)
+    return Trick(int(leader), parse_cards(rest), winner)
+
+
+def codes(violations) -> list[str]:
+    return [v.code.value for v in violations]
+
+
+def found(table: TableRound) -> list[tuple[int, str, int | None]]:
+    return [(f.trick, f.violation.code.value, f.violation.seat) for f in table.findings()]
+
+
+def test_rulebook_example_at_the_table():
+    """Deluxe p. 10 at the table: the winner comes from the cards alone; Princes snuck in."""
+    table = TableRound(6, edition="deluxe", round_card="a")
+    assert table.play_trick(trick("0: Q3 Q7 P12 F9 A8 Q4")) == 1
+    assert table.princes_in and table.leader == 1
+
+
+@pytest.mark.parametrize("entry, expected", [
+    ("1: Q3 Q7 Q9", ["wrong-leader"]),
+    ("0: Q3 Q7", ["wrong-card-count"]),
+    ("0: Q3 Q7 Q12", ["card-not-in-deck"]),
+    ("0: Q3 Q7 Q3", ["duplicate-card"]),
+    ("0: Q3 Q7 Q9 > 1", ["wrong-winner"]),
+])
+def test_what_is_judged_at_once(entry, expected):
+    """Leader, card count, deck, duplicates and the stated winner are judged at once."""
+    table = TableRound(3, round_card="a")
+    assert codes(table.check_trick(trick(entry))) == expected
+
+
+def test_a_card_cannot_be_played_twice():
+    """A card already played is refused at once."""
+    table = TableRound(3, round_card="a")
+    table.play_trick(trick("0: Q3 Q7 Q9"))
+    with pytest.raises(IllegalTrickError) as info:
+        table.play_trick(trick("2: Q3 A2 A4"))
+    assert codes(info.value.violations) == ["card-already-played"]
+
+
+def test_revoke_is_found_when_the_suit_shows_later():
+    """A player who did not follow suit and later plays that suit revoked."""
+    table = TableRound(3, round_card="a")
+    table.play_trick(trick("0: Q3 F7 Q9"))
+    assert table.findings() == []
+    table.play_trick(trick("2: A5 A2 A3"))
+    table.play_trick(trick("2: F2 F4 Q5"))  # seats 2, 0, 1: seat 1 shows a Queen
+    assert found(table) == [(0, "must-follow-suit", 1)]
+    assert parse_card("Q5") in table.known_hands(0)[1]
+
+
+def test_musical_chairs_hides_where_a_card_came_from():
+    """Under Musical Chairs (k) the later Queen may have been passed in: no finding."""
+    table = TableRound(3, round_card="k")
+    table.play_trick(trick("0: Q3 F7 Q9"))
+    table.play_trick(trick("2: A5 A2 A3"))
+    table.play_trick(trick("2: F2 F4 Q5"))
+    assert table.findings() == []
+
+
+def test_a_haggled_card_is_not_a_revoke():
+    """Under Haggle with the Hag (p) the winner's taken card arrived in sight: no finding."""
+    table = TableRound(3, round_card="p")
+    table.play_trick(trick("0: Q3 Q4 A9"))  # seat 2 is void in Queens
+    table.play_trick(trick("1: A2 A10 Q5"))  # seats 1, 2, 0: seat 2 wins
+    table.push_step(Haggle(2, parse_card("F2"), parse_card("Q5")))
+    table.play_trick(trick("2: Q5 Q6 Q7"))  # seat 2 plays the Queen it took
+    assert table.findings() == []
+    assert parse_card("Q5") not in table.known_hands(0)[2]
+
+
+def test_prince_led_before_sneaking_in_by_a_leader_with_other_cards():
+    """A leader who led a Prince before they snuck in, and later shows other cards, broke the
+    rule; a leader who shows only Princes did not."""
+    table = TableRound(3, round_card="a")
+    table.play_trick(trick("0: P5 P3 P9"))
+    table.play_trick(trick("2: P2 P4 P6"))  # seats 2, 0, 1
+    assert table.findings() == []
+    table.play_trick(trick("1: Q4 Q2 Q3"))  # seats 1, 2, 0
+    assert found(table) == [(0, "princes-not-invited", 0), (1, "princes-not-invited", 2)]
+
+
+def test_revoke_within_a_double_trick_is_found_at_once():
+    """The Prince Always Rings Twice (u): a void first card and a led-suit second card."""
+    table = TableRound(3, round_card="u")
+    assert codes(table.check_trick(trick("0: Q3 F7 Q9 Q4 Q5 Q6"))) == ["must-follow-suit"]
+
+
+def test_powers_at_the_table_decide_the_winner():
+    """Cinderella announced at the table reverses the trick; Mulan's swap decides it again."""
+    table = TableRound(3, round_card="a", princesses=["cinderella", "mulan", None])
+    table.push_step(PowerUse(0, "cinderella"))
+    assert table.play_trick(trick("0: Q5 Q9 Q7")) == 0
+    table.push_step(PowerUse(1, "mulan", cards=parse_cards("Q9 Q2")))
+    assert table.leader == 1
+    with pytest.raises(InvalidEntryError):
+        table.push_step(PowerUse(1, "mulan", cards=parse_cards("Q2 Q9")))
+
+
+def test_table_outcome_counts_the_tricks():
+    """At the end the taken cards and tricks won per seat feed the scoring core."""
+    table = TableRound(3, round_card="e")
+    rng = random.Random(3)
+    state = RoundState.deal(3, round_card="e", rng=rng)
+    while not state.is_over():
+        state.push_card(rng.choice(sorted(state.legal_plays())))
+    for played in state.tricks:
+        table.play_trick(played)
+    assert table.is_over() and table.findings() == []
+    assert table.outcome() == state.outcome()
+    assert table.outcome().to_entry().no_tricks == state.outcome().seats_without_trick
+
+
+def _random_round(edition: Edition, letter: str, seed: int) -> RoundState:
+    rng = random.Random(seed)
+    players = 3 + seed % 4
+    slugs = list(power_slugs(edition))
+    state = RoundState.deal(players, edition=edition, round_card=letter, rng=rng,
+                            princesses=rng.sample(slugs, players))
+    while not state.is_over():
+        if state.step_due is not None:
+            state.play_step(random_step(state, rng))
+            continue
+        try_powers(state, rng, 0.15)
+        if state.step_due is not None or state.is_over():
+            continue
+        state.push_card(rng.choice(sorted(state.legal_plays())))
+        haggle = random_haggle(state, rng)
+        if haggle is not None and rng.random() < 0.5:
+            state.play_step(haggle)
+    return state
+
+
+@pytest.mark.parametrize("edition, letter", [(e, letter) for e in Edition
+                                             for letter in round_card_letters(e)])
+def test_legal_rounds_are_never_accused(edition, letter):
+    """Soundness: a legal full-information round entered at the table gives no finding, the
+    same winners and the same taken cards."""
+    for seed in range(6):
+        state = _random_round(edition, letter, seed)
+        table = TableRound(state.players, edition=edition, round_card=letter,
+                           leader=state.first_leader, princesses=state.princesses)
+        for event in state.events():
+            if isinstance(event, Trick):
+                assert table.check_trick(event) == [], (seed, event)
+                table.push(event)
+            elif isinstance(event, (Haggle, PowerUse)):
+                table.push_step(event)
+        assert table.findings() == [], seed
+        outcome, expected = table.outcome(), state.outcome()
+        assert outcome is not None and expected is not None
+        assert outcome.taken == expected.taken and outcome.tricks_won == expected.tricks_won
+
+
+def test_findings_are_data():
+    """A finding names the trick and carries an ordinary violation."""
+    finding = Finding(2, Violation(ViolationCode.MUST_FOLLOW_SUIT, 1))
+    assert finding.trick == 2 and finding.violation.seat == 1
