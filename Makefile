@@ -3,10 +3,13 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# French translations: the .po is committed, the compiled .mo is built here (never committed).
+PO := $(wildcard companion/translations/*/LC_MESSAGES/messages.po)
+MO := $(PO:.po=.mo)
 HOST ?= 0.0.0.0
 PORT ?= 5000
 
-.PHONY: run test install browser bench lint clean
+.PHONY: run test install browser bench lint clean messages
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -14,7 +17,16 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test,serve]'
 	touch $(STAMP)
 
-install: $(STAMP)
+install: $(STAMP) $(MO)
+
+$(MO): %.mo: %.po $(STAMP)
+	$(VENV)/bin/pybabel compile -i $< -o $@
+
+# Re-extract the strings to translate after changing templates or Python messages, then
+# translate the new entries in companion/translations/fr/LC_MESSAGES/messages.po.
+messages: $(STAMP)
+	$(VENV)/bin/pybabel extract -F babel.cfg -k _l --no-location --sort-output -o companion/translations/messages.pot .
+	$(VENV)/bin/pybabel update -i companion/translations/messages.pot -d companion/translations --no-location --no-fuzzy-matching --ignore-obsolete
 
 # Headless Chromium from Debian's packages, for the browser tests (Playwright cannot download one here).
 browser:
@@ -26,10 +38,10 @@ browser:
 instance/companion.sqlite: $(STAMP)
 	$(VENV)/bin/flask --app companion init-db
 
-run: $(STAMP) instance/companion.sqlite
+run: $(STAMP) $(MO) instance/companion.sqlite
 	@$(PY) -m companion.serve --host $(HOST) --port $(PORT)
 
-test: $(STAMP) browser
+test: $(STAMP) $(MO) browser
 	$(PY) -m pytest -q
 
 bench: $(STAMP)

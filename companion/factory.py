@@ -69,6 +69,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     compress.init_app(app)
     app.add_template_global(asset_url(app), "asset")
 
+    from . import i18n
+
+    i18n.init_app(app)  # Flask-Babel: French or English per request; ``_`` in templates
+
     from . import db
 
     db.init_app(app)

@@ -1,0 +1,91 @@
+"""The web app's languages: English and French, picked per request with Flask-Babel.
+
+A ``lang`` cookie, set by the FR | EN switch in the header, wins; otherwise the browser's
+``Accept-Language`` decides; English is the default. The JSON API never translates: it is for
+programs, and its problem messages stay English.
+
+Templates get ``_``/``gettext``/``ngettext`` (Jinja's i18n extension, installed by Flask-Babel),
+``current_lang`` (``"en"`` or ``"fr"``) and ``get_locale``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Flask, abort, has_request_context, redirect, request, url_for
+from flask_babel import Babel, get_locale
+from werkzeug.wrappers import Response
+
+LANGUAGES = ("en", "fr")
+DEFAULT = "en"
+COOKIE = "lang"
+COOKIE_AGE = 60 * 60 * 24 * 365
+
+babel = Babel()
+bp = Blueprint("i18n", __name__)
+
+
+def select_locale() -> str:
+    """The switch's cookie, else the browser's best match, else English."""
+    if not has_request_context():
+        return DEFAULT
+    if request.path.startswith("/api/"):
+        return DEFAULT
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES) or DEFAULT
+
+
+def current_lang() -> str:
+    """``"en"`` or ``"fr"``: the language of this request (English outside a request)."""
+    if not has_request_context():
+        return DEFAULT
+    locale = get_locale()
+    return locale.language if locale is not None and locale.language in LANGUAGES else DEFAULT
+
+
+def _safe_next(target: str | None) -> str:
+    """Only a path on this site, never another host (an open redirect)."""
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return "/"
+    return target
+
+
+@bp.get("/lang/<lang>")
+def switch(lang: str) -> Response:
+    """Remember the chosen language in a cookie and go back to the page the switch was on."""
+    if lang not in LANGUAGES:
+        abort(404)
+    response = redirect(_safe_next(request.args.get("next")))
+    # A preference, not an action: nothing to forge, so a plain link (no form, no CSRF, no JS).
+    response.set_cookie(COOKIE, lang, max_age=COOKIE_AGE, samesite="Lax", httponly=True)
+    return response
+
+
+def switch_url(lang: str) -> str:
+    """The switch link for ``lang``, coming back to the current page."""
+    here = "/"
+    if has_request_context():
+        # After a rejected POST, come back to the page (a GET), not to the POST.
+        here = request.full_path.rstrip("?") if request.method == "GET" else request.path
+    return url_for("i18n.switch", lang=lang, next=here)
+
+
+def init_app(app: Flask) -> None:
+    """Babel with our locale selector, the switch route and the template helpers."""
+    babel.init_app(app, locale_selector=select_locale)
+    app.register_blueprint(bp)
+
+    @app.context_processor
+    def _i18n_context() -> dict[str, Any]:
+        return {"current_lang": current_lang(), "get_locale": get_locale,
+                "lang_switch_url": switch_url, "languages": LANGUAGES}
+
+    @app.after_request
+    def _vary_on_language(response: Response) -> Response:
+        # The same URL answers in two languages: caches must key on what picks the language.
+        if request.endpoint != "static" and not request.path.startswith("/api/"):
+            response.vary.add("Accept-Language")
+            response.vary.add("Cookie")
+        return response
