@@ -175,3 +175,31 @@ def test_bad_record_is_rejected(text):
     """Malformed records raise InvalidEntryError (Rapunzel is not a classic Princess)."""
     with pytest.raises(InvalidEntryError):
         parse_record(text)
+
+
+@pytest.mark.parametrize("edition", list(Edition))
+def test_notation_round_trips_with_steps_and_powers(edition):
+    """With Round-card steps, haggles and random Princess powers, every intermediate state
+    rebuilds from its notation with the same legal plays and the same step due."""
+    from companion.engine.simulate import random_haggle, try_powers
+
+    for letter in round_card_letters(edition):
+        rng = random.Random(letter)
+        players = 3 + ord(letter) % 4
+        state = RoundState.deal(players, edition=edition, round_card=letter, rng=rng,
+                                princesses=rng.sample(power_slugs(edition), players))
+        while not state.is_over():
+            rebuilt = RoundState.from_notation(state.notation())
+            assert rebuilt.notation() == state.notation()
+            assert rebuilt.legal_plays() == state.legal_plays()
+            assert rebuilt.step_due == state.step_due
+            if state.step_due is not None:
+                state.play_step(random_step(state, rng))
+                continue
+            try_powers(state, rng, 0.2)
+            if state.step_due is not None or state.is_over():
+                continue
+            state.push_card(rng.choice(sorted(state.legal_plays())))
+            haggle = random_haggle(state, rng)
+            if haggle is not None and rng.random() < 0.5:
+                state.play_step(haggle)
