@@ -166,6 +166,16 @@ def _reminder(view: play.GameView) -> str | None:
         return None
 
 
+@bp.get("/g/<code>/rules")
+def this_game(code: str) -> str:
+    """The rulings of this table only: its Round cards, its Princesses and how they combine."""
+    view = _view_or_404(code)
+    letters = [*view.game.round_cards, *(r.round_card for r in view.state.rounds if r.playoff)]
+    table = rulings.for_table(view.edition.value, tuple(letters),
+                              [p.princess or "" for p in view.players])
+    return render_template("games/this_game.html", view=view, table=table)
+
+
 @bp.get("/g/<code>/history")
 def history(code: str) -> str:
     """Every entry, edit and undo, oldest first: nothing is ever lost."""

@@ -312,3 +312,53 @@ __all__ = [
     "EDITIONS", "KINDS", "LANGUAGES", "SUMMARY_MAX_WORDS", "Entry", "Text", "entries", "entry",
     "fold", "links_of", "princess", "round_card", "round_card_slug", "round_card_summary", "search",
 ]
+
+
+# --- the rulings of one table ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TableRulings:
+    """What matters at one table: its Round cards, its Princesses, and how they combine.
+
+    ``pairs`` holds (card or Princess, card or Princess, ruling): two entries of this table that a
+    ruling connects, or that link to each other directly (then the ruling is ``None``).
+    """
+
+    round_cards: tuple[Entry, ...]
+    princesses: tuple[Entry, ...]
+    pairs: tuple[tuple[Entry, Entry, Entry | None], ...]
+
+
+def for_table(edition: str, letters: str | tuple[str, ...],
+              princesses: tuple[str, ...] | list[str]) -> TableRulings:
+    """The entries of a game's Round cards and Princesses, and every interaction between two of
+    them. Unknown letters or Princesses are left out."""
+    table = _all()
+    cards = [table[s] for s in dict.fromkeys(round_card_slug(edition, x) for x in letters)
+             if s in table]
+    powers = [table[s] for s in dict.fromkeys(f"{edition}-{p}" for p in princesses if p)
+              if s in table]
+    here = {e.slug: e for e in cards + powers}
+    pairs: list[tuple[Entry, Entry, Entry | None]] = []
+    seen: set[tuple[str, str, str]] = set()
+    for ruling in entries(kind="interaction", edition=edition):
+        # A ruling about a Round card that is not in this game does not concern this table.
+        other_cards = [s for s in ruling.links
+                       if s in table and table[s].kind == "round-card"
+                       and table[s].edition == edition and s not in here]
+        if other_cards:
+            continue
+        involved = [here[s] for s in dict.fromkeys(ruling.links) if s in here]
+        for i, first in enumerate(involved):
+            for second in involved[i + 1:]:
+                key = (first.slug, second.slug, ruling.slug)
+                if key not in seen:
+                    seen.add(key)
+                    pairs.append((first, second, ruling))
+    for first in powers:  # a Princess entry that links straight to a card or Princess here
+        for other in first.links:
+            if other in here and other != first.slug:
+                a, b = sorted((first.slug, other))
+                if not any({p[0].slug, p[1].slug} == {a, b} for p in pairs):
+                    pairs.append((here[a], here[b], None))
+    return TableRulings(tuple(cards), tuple(powers), tuple(pairs))
