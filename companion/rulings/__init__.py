@@ -241,6 +241,13 @@ def _index() -> dict[str, tuple[set[str], set[str], str]]:
     return index
 
 
+@cache
+def _summaries() -> dict[str, list[str]]:
+    """slug -> the words of its summaries, both languages, with repeats (to weigh text hits)."""
+    return {e.slug: [w for t in e.text.values() for w in _words(t.summary)]
+            for e in _all().values()}
+
+
 def _word_score(token: str, words: set[str]) -> float:
     """1 for an exact word, 0.9 for a prefix (3+ letters), the difflib ratio for a near miss."""
     if token in words:
@@ -272,6 +279,7 @@ def search(query: str, lang: str | None = None, kind: str | None = None,
         return []
     meaningful = [t for t in tokens if t not in _STOP] or tokens
     index = _index()
+    summaries = _summaries()
     wanted_lang = _lang(lang) if lang else None
     scored: list[tuple[float, int, str]] = []
     for order, e in enumerate(entries(kind, edition)):
@@ -296,7 +304,8 @@ def search(query: str, lang: str | None = None, kind: str | None = None,
             if name_hit:
                 score += 100 * name_hit
             if text_hit:
-                score += 10 * text_hit
+                # An entry that talks about the word in its summary is more about it.
+                score += 10 * text_hit + 5 * min(summaries[e.slug].count(token), 4)
             if name_hit or text_hit:
                 matched += 1
         if matched == 0 and score < 1000:
