@@ -34,16 +34,36 @@ def browser_context_args():
             "device_scale_factor": 2}
 
 
-@pytest.fixture
-def live_server(tmp_path):
-    """The real app (CSRF on) on 127.0.0.1 and a free port; yields its base URL."""
-    app = create_app({"SECRET_KEY": "browser-tests", "DATABASE": str(tmp_path / "b.sqlite")})
+def start_server(app):
+    """Serve ``app`` on 127.0.0.1 and a free port; returns its base URL and a stop function."""
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(timeout=5)
+    stopped: list[bool] = []
+
+    def stop() -> None:
+        if not stopped:
+            server.shutdown()
+            server.server_close()
+            thread.join(timeout=5)
+            stopped.append(True)
+
+    return f"http://127.0.0.1:{server.server_port}", stop
+
+
+@pytest.fixture
+def stoppable_server(tmp_path):
+    """The real app (CSRF on) on a free loopback port, and a function that stops it for good."""
+    url, stop = start_server(create_app({"SECRET_KEY": "browser-tests",
+                                         "DATABASE": str(tmp_path / "b.sqlite")}))
+    yield url, stop
+    stop()
+
+
+@pytest.fixture
+def live_server(stoppable_server):
+    """The base URL of the real app (CSRF on) on a free loopback port."""
+    return stoppable_server[0]
 
 
 @pytest.fixture

@@ -2,35 +2,10 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from playwright.sync_api import Page, expect
-from werkzeug.serving import make_server
-
-from companion import create_app
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def stoppable_server(tmp_path):
-    """The app on a free loopback port, and a function that stops it for good."""
-    app = create_app({"SECRET_KEY": "offline-tests", "DATABASE": str(tmp_path / "o.sqlite")})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    stopped = []
-
-    def stop() -> None:
-        if not stopped:
-            server.shutdown()
-            server.server_close()
-            thread.join(timeout=5)
-            stopped.append(True)
-
-    yield f"http://127.0.0.1:{server.server_port}", stop
-    stop()
 
 
 def wait_for_service_worker(page: Page) -> None:
