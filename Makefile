@@ -26,7 +26,7 @@ $(MO): %.mo: %.po $(STAMP)
 # translate the new entries in companion/translations/fr/LC_MESSAGES/messages.po.
 messages: $(STAMP)
 	$(VENV)/bin/pybabel extract -F babel.cfg -k _l --no-location --sort-output -o companion/translations/messages.pot .
-	$(VENV)/bin/pybabel update -i companion/translations/messages.pot -d companion/translations --no-location --no-fuzzy-matching --ignore-obsolete
+	$(VENV)/bin/pybabel update -i companion/translations/messages.pot -d companion/translations --no-fuzzy-matching --ignore-obsolete
 
 # Headless Chromium from Debian's packages, for the browser tests (Playwright cannot download one here).
 browser:

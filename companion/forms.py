@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from flask import request
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -23,6 +25,7 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
+from .i18n import current_lang
 from .scoring import Card, Edition, round_cards
 
 MAX_NAME = 24
@@ -43,27 +46,30 @@ def choices(pairs: Sequence[tuple[object, str]]) -> list[SelectChoice]:
 
 
 def card_choices(edition: Edition) -> list[SelectChoice]:
-    return choices([(c.letter, f"{c.letter} · {c.name_en}") for c in round_cards(edition)])
+    """Every Round card of the edition, named in the page's language."""
+    lang = current_lang()
+    return choices([(c.letter, f"{c.letter} · {c.name(lang)}") for c in round_cards(edition)])
 
 
 class NewGameForm(FlaskForm):
     """Set up a game: edition, players in clockwise order, first leader, Round cards, Princesses."""
 
-    edition = RadioField("Edition", choices=choices([("deluxe", "Deluxe"),
+    edition = RadioField(_l("Edition"), choices=choices([("deluxe", "Deluxe"),
                                                      ("classic", "Rebelles Princesses")]),
                          default="deluxe", validators=[InputRequired()])
-    length = RadioField("Game length",
-                        choices=choices([("5", "5 rounds"), ("3", "3 rounds (short)")]),
+    length = RadioField(_l("Game length"),
+                        choices=choices([("5", _l("5 rounds")), ("3", _l("3 rounds (short)"))]),
                         default="5", validators=[InputRequired()])
-    names = FieldList(StringField("Name", filters=[_strip],
+    names = FieldList(StringField(_l("Name"), filters=[_strip],
                                   validators=[Optional(), Length(max=MAX_NAME)]),
                       min_entries=6, max_entries=6)
-    first_leader = SelectField("Leads the first trick", coerce=int,
-                               choices=choices([(i, f"Player {i + 1}") for i in range(6)]),
+    first_leader = SelectField(_l("Leads the first trick"), coerce=int,
+                               choices=choices([(i, _l("Player %(n)s", n=i + 1))
+                                                for i in range(6)]),
                                default=0)
-    cards = FieldList(SelectField("Round", choices=[], validate_choice=False),
+    cards = FieldList(SelectField(_l("Round"), choices=[], validate_choice=False),
                       min_entries=5, max_entries=5)
-    princesses = FieldList(StringField("Princess", filters=[_strip],
+    princesses = FieldList(StringField(_l("Princess"), filters=[_strip],
                                        validators=[Optional(), Length(max=30)]),
                            min_entries=6, max_entries=6)
 
@@ -85,28 +91,29 @@ class NewGameForm(FlaskForm):
                  if key.startswith("names-") and key[6:].isdigit() and int(key[6:]) >= 6
                  and value.strip()]
         if extra:
-            raise ValidationError("Rebel Princess is played by 3 to 6 players: at most 6 names.")
+            raise ValidationError(_("Rebel Princess is played by 3 to 6 players: at most 6 "
+                                    "names."))
         filled = [i for i, entry in enumerate(field) if entry.data]
         if len(filled) < 3:
-            raise ValidationError("Enter at least 3 players: Rebel Princess needs 3 to 6.")
+            raise ValidationError(_("Enter at least 3 players: Rebel Princess needs 3 to 6."))
         if filled != list(range(len(filled))):
-            raise ValidationError("Fill the names from the top, without gaps, in seat order.")
+            raise ValidationError(_("Fill the names from the top, without gaps, in seat order."))
         lowered = [field[i].data.casefold() for i in filled]
         if len(set(lowered)) != len(lowered):
-            raise ValidationError("Two players have the same name: add an initial to tell "
-                                  "them apart.")
+            raise ValidationError(_("Two players have the same name: add an initial to tell "
+                                    "them apart."))
 
     def validate_first_leader(self, field: SelectField) -> None:
         if not 0 <= (field.data or 0) < max(len(self.player_names()), 1):
-            raise ValidationError("The first leader must be one of the players.")
+            raise ValidationError(_("The first leader must be one of the players."))
 
     def validate_cards(self, field: FieldList) -> None:
         letters = {c.letter for c in round_cards(self.edition_value())}
         chosen = self.chosen_cards()
         if any(letter not in letters for letter in chosen):
-            raise ValidationError("Pick a Round card for every round.")
+            raise ValidationError(_("Pick a Round card for every round."))
         if len(set(chosen)) != len(chosen):
-            raise ValidationError("Each Round card can only be used once in a game.")
+            raise ValidationError(_("Each Round card can only be used once in a game."))
 
 
 def cards_form(*, players: int, cards: Sequence[Card], ask_no_tricks: bool,
@@ -116,7 +123,8 @@ def cards_form(*, players: int, cards: Sequence[Card], ask_no_tricks: bool,
 
     class CardsForm(FlaskForm):
         base = HiddenField()
-        leader = SelectField("Led the first trick", choices=choices([("", "as planned")]) + seats,
+        leader = SelectField(_("Led the first trick"),
+                             choices=choices([("", _("as planned"))]) + seats,
                              default="", validate_choice=True)
 
     for card in cards:
@@ -124,13 +132,13 @@ def cards_form(*, players: int, cards: Sequence[Card], ask_no_tricks: bool,
                                                  validators=[Optional()]))
     if ask_no_tricks:
         for seat in range(players):
-            setattr(CardsForm, f"no_trick_{seat}", BooleanField("Won no trick"))
+            setattr(CardsForm, f"no_trick_{seat}", BooleanField(_("Won no trick")))
     if ask_last_trick:
-        CardsForm.last_trick = RadioField("Won the last trick", choices=seats,
+        CardsForm.last_trick = RadioField(_("Won the last trick"), choices=seats,
                                           validators=[InputRequired(
-                                              "Tap who won the last trick: they lead next.")])
+                                              _("Tap who won the last trick: they lead next."))])
     if ask_round_card is not None:
-        CardsForm.round_card = SelectField("Play-off Round card",
+        CardsForm.round_card = SelectField(_("Play-off Round card"),
                                            choices=card_choices(ask_round_card),
                                            validators=[InputRequired()])
     return CardsForm()
@@ -143,21 +151,23 @@ def numbers_form(*, players: int, ask_last_trick: bool, ask_round_card: Edition 
 
     class NumbersForm(FlaskForm):
         base = HiddenField()
-        confirm = BooleanField("Save anyway")
-        leader = SelectField("Led the first trick", choices=choices([("", "as planned")]) + seats,
-                             default="")
+        confirm = BooleanField(_("Save anyway"))
+        leader = SelectField(_("Led the first trick"),
+                             choices=choices([("", _("as planned"))]) + seats, default="")
 
     for seat in range(players):
         setattr(NumbersForm, f"score_{seat}", IntegerField(
-            "Score", validators=[InputRequired("Type a score for every player (0 if none)."),
-                                 NumberRange(-MAX_SCORE, MAX_SCORE,
-                                             "A round score is between -99 and 99.")]))
+            _("Score"), validators=[
+                InputRequired(_("Type a score for every player (0 if none).")),
+                NumberRange(-MAX_SCORE, MAX_SCORE,
+                            _("A round score is between %(min)s and %(max)s.",
+                              min=-MAX_SCORE, max=MAX_SCORE))]))
     if ask_last_trick:
-        NumbersForm.last_trick = RadioField("Won the last trick", choices=seats,
+        NumbersForm.last_trick = RadioField(_("Won the last trick"), choices=seats,
                                             validators=[InputRequired(
-                                                "Tap who won the last trick: they lead next.")])
+                                                _("Tap who won the last trick: they lead next."))])
     if ask_round_card is not None:
-        NumbersForm.round_card = SelectField("Play-off Round card",
+        NumbersForm.round_card = SelectField(_("Play-off Round card"),
                                              choices=card_choices(ask_round_card),
                                              validators=[InputRequired()])
     return NumbersForm()

@@ -72,10 +72,36 @@ def switch_url(lang: str) -> str:
     return url_for("i18n.switch", lang=lang, next=here)
 
 
+# The app's own words in a rulings source line. The sections of the English rulebook stay as they
+# are printed there (they are what a reader looks up in that booklet).
+_SOURCE_FR = (
+    ("app's reading", "lecture de l'appli"),
+    ("Deluxe rulebook", "règle Deluxe (en anglais)"),
+    ("Bezier FAQ", "FAQ Bezier"),
+    ("Zombi Paella FAQ", "FAQ Zombi Paella"),
+    ("Round cards", "cartes de Manche"),
+    ("Round Cards", "cartes de Manche"),
+    ("Round card", "carte de Manche"),
+    ("Princess Cards", "cartes Princesse"),
+    ("(classic ", "(classique "),
+    (" and ", " et "),
+)
+
+
+def localize_source(text: str, lang: str) -> str:
+    """A rulings entry's source line, with the app's own words in ``lang``."""
+    if lang != "fr":
+        return text
+    for english, french in _SOURCE_FR:
+        text = text.replace(english, french)
+    return text
+
+
 def init_app(app: Flask) -> None:
     """Babel with our locale selector, the switch route and the template helpers."""
     babel.init_app(app, locale_selector=select_locale)
     app.register_blueprint(bp)
+    app.add_template_filter(lambda text: localize_source(text, current_lang()), "source")
 
     @app.context_processor
     def _i18n_context() -> dict[str, Any]:

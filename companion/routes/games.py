@@ -19,11 +19,13 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from .. import play, rulings
 from ..db import get_session
 from ..forms import EmptyForm, NewGameForm, card_choices, cards_form, numbers_form
+from ..i18n import current_lang
 from ..scoring import (
     BATHROOM_BREAK,
     Card,
@@ -49,18 +51,20 @@ bp.add_app_template_global(round_card, "round_card")
 
 @bp.app_template_filter("problem_message")
 def problem_message(problem: Problem, names: list[str]) -> str:
-    """A problem's sentence, naming the player instead of their seat number."""
+    """A problem's sentence in the page's language, naming the player instead of their seat."""
     params = dict(problem.params)
     if problem.seat is not None and 0 <= problem.seat < len(names):
         params["player"] = names[problem.seat]
-    return message_for(problem.code, card=problem.card, **params)
+    return message_for(problem.code, current_lang(), card=problem.card, **params)
 
 
 @cache
-def princess_names() -> dict[str, list[tuple[str, str]]]:
+def princess_names(lang: str = "en") -> dict[str, list[tuple[str, str]]]:
+    """Each edition's Princesses as (slug, printed name in ``lang``)."""
     text = resources.files("companion").joinpath("princesses.toml").read_text(encoding="utf-8")
     data = tomllib.loads(text)
-    return {ed: [(p["slug"], p["en"]) for p in data[ed]["princesses"]] for ed in data}
+    key = "fr" if lang == "fr" else "en"
+    return {ed: [(p["slug"], p[key]) for p in data[ed]["princesses"]] for ed in data}
 
 
 def render_page_or_partial(page: str, partial: str, status: int = 200, **context: Any
@@ -98,7 +102,7 @@ def new_game() -> Response | tuple[str, int]:
     if request.method == "GET" or preset:
         _fill_cards(form, edition, preset or "recommended", letters)
         return render_page_or_partial("games/new.html", "games/_new_form.html", form=form,
-                                      edition=edition, princesses=princess_names(),
+                                      edition=edition, princesses=princess_names(current_lang()),
                                       warnings=_setup_warnings(form, edition))
     if form.validate_on_submit():
         names = form.player_names()
@@ -108,12 +112,12 @@ def new_game() -> Response | tuple[str, int]:
                 first_leader=form.first_leader.data, round_cards=form.chosen_cards(),
                 princesses=[p.data for p in form.princesses][: len(names)])
         except InvalidEntryError as error:
-            form.cards.errors = [error.problem.message]
+            form.cards.errors = [problem_message(error.problem, names)]
         else:
-            flash("Game created. Have a lovely party!")
+            flash(_("Game created. Have a lovely party!"))
             return redirect(url_for("games.show", code=game.code))
     return render_page_or_partial("games/new.html", "games/_new_form.html", 422, form=form,
-                                  edition=edition, princesses=princess_names(),
+                                  edition=edition, princesses=princess_names(current_lang()),
                                   warnings=_setup_warnings(form, edition))
 
 
@@ -161,7 +165,7 @@ def _reminder(view: play.GameView) -> str | None:
     if letter is None:
         return None
     try:
-        return rulings.round_card_summary(view.edition.value, letter, "en")
+        return rulings.round_card_summary(view.edition.value, letter, current_lang())
     except KeyError:
         return None
 
@@ -191,7 +195,7 @@ def undo(code: str) -> Response:
     if not EmptyForm().validate_on_submit():
         abort(400)
     record = play.undo_last(session=get_session(), game=view.game)
-    flash(f"Undone: round {record.number}." if record else "Nothing to undo.")
+    flash(_("Undone: round %(n)s.", n=record.number) if record else _("Nothing to undo."))
     return redirect(url_for("games.show", code=code))
 
 
@@ -352,13 +356,18 @@ def _save(ctx: dict[str, Any], played: PlayedRound, mode: str, base: str | None
                 and record is not None and play.played_from_record(record) == played
                 and record.mode == mode):
             # A double tap: the first tap already stored exactly this entry.
-            flash(f"Round {number} {'updated' if base_id else 'saved'}.")
+            flash(_saved_message(number, base_id))
             return redirect(url_for("games.show", code=view.game.code))
         return error.problems
     except (IncompleteEntryError, InvalidEntryError) as error:
         return list(error.problems)
-    flash(f"Round {number} {'updated' if base_id else 'saved'}.")
+    flash(_saved_message(number, base_id))
     return redirect(url_for("games.show", code=view.game.code))
+
+
+def _saved_message(number: int, base_id: int | None) -> str:
+    return (_("Round %(n)s updated.", n=number) if base_id
+            else _("Round %(n)s saved.", n=number))
 
 
 @bp.route("/g/<code>/round/<int:number>/numbers", methods=["GET", "POST"])
@@ -435,5 +444,5 @@ def rule(slug: str) -> str:
         found = rulings.entry(slug)
     except KeyError:
         abort(404)
-    return render_template("rules/entry.html", entry=found, text=found.in_language("en"),
+    return render_template("rules/entry.html", entry=found, text=found.in_language(current_lang()),
                            related=rulings.links_of(slug))

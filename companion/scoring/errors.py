@@ -14,18 +14,26 @@ from typing import Any
 
 
 @cache
-def _messages() -> dict[str, str]:
+def _messages(lang: str = "en") -> dict[str, str]:
     text = resources.files(__package__).joinpath("messages.toml").read_text(encoding="utf-8")
-    return dict(tomllib.loads(text)["messages"])
+    return dict(tomllib.loads(text)["messages_fr" if lang == "fr" else "messages"])
 
 
-def message_for(code: str, **params: Any) -> str:
-    """The English sentence for a problem code, with its parameters filled in."""
-    template = _messages().get(code, "Something in this entry is not right ({code}).")
+_FALLBACK = {"en": ("Something in this entry is not right ({code}).", "player {n}", "a player"),
+             "fr": ("Quelque chose ne va pas dans cette saisie ({code}).", "joueur {n}",
+                    "un joueur")}
+
+
+def message_for(code: str, /, lang: str = "en", **params: Any) -> str:
+    """The sentence for a problem code, with its parameters filled in: English (the API and
+    ``Problem.message``), or French with ``lang="fr"`` (the French web pages)."""
+    lang = "fr" if lang.lower().startswith("fr") else "en"
+    unknown, numbered, anyone = _FALLBACK[lang]
+    template = _messages(lang).get(code, unknown)
     shown = {key: ("?" if value is None else value) for key, value in params.items()}
     if isinstance(shown.get("seat"), int):
-        shown["player"] = f"player {shown['seat'] + 1}"
-    shown.setdefault("player", "a player")
+        shown["player"] = numbered.format(n=shown["seat"] + 1)
+    shown.setdefault("player", anyone)
     try:
         return template.format(code=code, **shown)
     except (KeyError, IndexError):
