@@ -8,7 +8,19 @@ from importlib import resources
 
 import pytest
 
-from companion.engine import RoundState, ViolationCode
+from companion.engine import (
+    Edition,
+    Gift,
+    Haggle,
+    PowerUse,
+    RoundState,
+    Trick,
+    ViolationCode,
+    parse_edition,
+    power_slugs,
+)
+from companion.engine.modifiers import round_card_letters
+from companion.engine.simulate import random_haggle, random_step, try_powers
 from companion.scoring import score_entry
 from companion.tricks import (
     Play,
@@ -251,3 +263,74 @@ def test_every_violation_code_has_a_message():
     for code in ViolationCode:
         assert not problem_message(code.value, seat=1, card="Q3", rule="Cinderella").startswith(
             "Something")
+
+
+def _power_input(use):
+    return PowerInput(use.power, use.seat, use.target, use.suit.value if use.suit else None,
+                      tuple(map(str, use.cards)), tuple(map(str, use.more)))
+
+
+def _as_entry(state):
+    """The events of a full-information round as the table enters them."""
+    tricks, before, steps_before = [], [], []
+    for event in state.events():
+        if isinstance(event, Trick):
+            plays = tuple(Play(seat, str(card)) for seat, card in event.plays(state.players))
+            tricks.append(TrickInput(plays, tuple(before), tuple(steps_before)))
+            before, steps_before = [], []
+        elif isinstance(event, PowerUse) and state.powers[event.seat].when() == "after":
+            last = tricks[-1]
+            tricks[-1] = TrickInput(last.plays, last.powers + (_power_input(event),), last.steps)
+        elif isinstance(event, PowerUse):
+            before.append(_power_input(event))
+        elif isinstance(event, Haggle):
+            last = tricks[-1]
+            step = StepInput("haggle", event.seat, str(event.give), str(event.take))
+            tricks[-1] = TrickInput(last.plays, last.powers, last.steps + (step,))
+        elif isinstance(event, Gift):
+            steps_before.append(StepInput("gift", cards=tuple(map(str, event.cards))))
+    return tricks
+
+
+def _random_round(edition, letter, seed):
+    rng = random.Random(seed)
+    players = 3 + seed % 4
+    slugs = list(power_slugs(parse_edition(edition)))
+    state = RoundState.deal(players, edition=edition, round_card=letter, rng=rng,
+                            princesses=rng.sample(slugs, players))
+    while not state.is_over():
+        if state.step_due is not None:
+            state.play_step(random_step(state, rng))
+            continue
+        try_powers(state, rng, 0.2)
+        if state.step_due is not None or state.is_over():
+            continue
+        state.push_card(rng.choice(sorted(state.legal_plays(), key=str)))
+        haggle = random_haggle(state, rng)
+        if haggle is not None and rng.random() < 0.5:
+            state.play_step(haggle)
+    return state
+
+
+def _letters():
+    return [(edition.value, letter) for edition in Edition
+            for letter in round_card_letters(edition)]
+
+
+@pytest.mark.parametrize(("edition", "letter"), _letters())
+def test_legal_rounds_with_powers_are_legal_and_scored(edition, letter):
+    """Soundness: random legal rounds (steps, powers, haggles) of every Round card come back
+    complete, legal and scored like the full-information outcome."""
+    for seed in range(4):
+        state = _random_round(edition, letter, seed)
+        outcome = state.outcome()
+        princesses = {seat: name for seat, name in enumerate(state.princesses) if name}
+        kept = ([[str(c) for c in cards] for cards in outcome.kept]
+                if any(outcome.kept) else None)
+        totals = [0] * state.players
+        result = check_round(edition=edition, round_card=letter, players=state.players,
+                             leader=state.first_leader, princesses=princesses,
+                             tricks=_as_entry(state), kept=kept, totals_before=totals)
+        assert result.complete and result.legal, (seed, result.violations)
+        assert result.scores == score_entry(outcome.to_entry(totals)).scores, seed
+        assert result.tricks_won == outcome.tricks_won
