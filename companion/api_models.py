@@ -30,6 +30,7 @@ from pydantic import (
 from pydantic_core import ErrorDetails
 
 from .scoring import Leader, Problem, RoundScore, Standings, message_for
+from .tricks import RoundCheck
 
 MAX_SEATS = 6
 MAX_CARDS_PER_SEAT = 48
@@ -276,6 +277,206 @@ class StandingsResponse(_Response):
                    playoffs_played=result.playoffs_played)
 
 
+# --- check-round ----------------------------------------------------------------------------------
+
+MAX_TRICKS = 30  # 18 tricks at most (3 players), plus the tricks Alice has redone
+MAX_PLAYS = 2 * MAX_SEATS  # The Prince Always Rings Twice: two laps
+
+
+class PlayIn(_Request):
+    """One card played, in play order."""
+
+    seat: SeatIndex = Field(description="The seat that played the card (0 to players-1).")
+    card: CardCode = Field(description="The card played, e.g. `Q3`.")
+
+
+class PowerIn(_Request):
+    """A Princess power used with a trick. Powers that act before or during a trick (Deluxe: all
+    but Alice and Mulan; classic: all but Alice, Mulan and Pocahontas) go with the trick they
+    change, in the order declared; Alice, Mulan and classic Pocahontas act right after a trick and
+    go with the trick they follow. Fields a power does not use are ignored."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"power": "cinderella", "seat": 2},
+        {"power": "ice-princess", "seat": 0, "target": 3, "cards": ["Q7"]},
+        {"power": "little-mermaid", "seat": 1, "suit": "F"},
+        {"power": "mulan", "seat": 4, "cards": ["Q7", "Q2"]},
+        {"power": "snow-white", "seat": 5, "cards": ["A3"]},
+    ]})
+
+    power: StrictStr = Field(
+        description="The Princess slug: `alice` (`cards`: the trick's cards as dealt back, one per "
+                    "seat from seat 0, two laps under u), `cinderella`, `ice-princess` (`target`, "
+                    "`cards`: [the card the target must play]), `little-mermaid` (`suit`), `mulan` "
+                    "(`cards`: [the card she played, the card she swaps in]), `pea-princess`, "
+                    "`pocahontas` (`target`: who leads), `rapunzel`, `scheherazade` (`target`; "
+                    "`cards` [taken, given back] optional), `sleeping-beauty` (`cards` and `more`, "
+                    "one per seat, optional), `snow-white` (`cards`: [a card of rank 7 or lower, "
+                    "played as a zero]), `thumbelina`.",
+        examples=["cinderella"])
+    seat: SeatIndex = Field(description="The seat whose Princess uses her power.")
+    target: SeatIndex | None = Field(default=None,
+                                     description="The seat the power aims at, if it needs one.")
+    suit: StrictStr | None = Field(default=None,
+                                   description="A suit letter, `P`, `Q`, `F` or `A` (Little "
+                                               "Mermaid).", examples=["F"])
+    cards: list[CardCode] = Field(default_factory=list, max_length=MAX_PLAYS,
+                                  description="The cards the power names (see `power`).")
+    more: list[CardCode] = Field(default_factory=list, max_length=MAX_SEATS,
+                                 description="Sleeping Beauty: the card each seat receives.")
+
+
+class StepIn(_Request):
+    """A Round-card step entered with a trick: `gift` (Wedding Gift, o / M: before the trick,
+    `cards` one per seat in seat order, won with the trick) or `haggle` (Haggle with the Hag,
+    p / T: after the trick, the winner `seat` gives `give` from their hand and takes `take`)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"step": "gift", "cards": ["P2", "A3", "F4", "Q9"]},
+        {"step": "haggle", "seat": 1, "give": "F2", "take": "Q5"},
+    ]})
+
+    step: StrictStr = Field(description="`gift` or `haggle`.", examples=["haggle"])
+    seat: SeatIndex | None = Field(default=None, description="Haggle: the trick winner.")
+    give: CardCode | None = Field(default=None, description="Haggle: the card given.")
+    take: CardCode | None = Field(default=None, description="Haggle: the card taken.")
+    cards: list[CardCode] = Field(default_factory=list, max_length=MAX_SEATS,
+                                  description="Gift: the card each seat adds, in seat order.")
+
+
+class TrickIn(_Request):
+    """One trick: the cards in play order, and the powers and steps entered with it."""
+
+    plays: list[PlayIn] = Field(
+        max_length=MAX_PLAYS,
+        description="The cards in play order, clockwise from the leader (two laps under The "
+                    "Prince Always Rings Twice). Only the last trick may be unfinished, or empty.")
+    powers: list[PowerIn] = Field(default_factory=list, max_length=MAX_SEATS,
+                                  description="Princess powers used with this trick.")
+    steps: list[StepIn] = Field(default_factory=list, max_length=2,
+                                description="Round-card steps entered with this trick.")
+
+
+def _plays(leader: int, players: int, cards: str) -> list[dict[str, Any]]:
+    """Example plays: ``cards`` played clockwise from ``leader``."""
+    return [{"seat": (leader + index) % players, "card": card}
+            for index, card in enumerate(cards.split())]
+
+
+_RULEBOOK_TRICK = _plays(0, 6, "Q3 Q7 P12 F9 A8 Q4")
+
+
+class CheckRoundRequest(_Request):
+    """The tricks of a round as played at the table (the hands unknown), possibly unfinished."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"edition": "deluxe", "round_card": "a", "players": 6, "leader": 0,
+         "tricks": [{"plays": _RULEBOOK_TRICK}]},
+        {"edition": "deluxe", "round_card": "a", "players": 3, "leader": 0,
+         "princesses": {"0": "cinderella", "1": "mulan"},
+         "tricks": [{"plays": _plays(0, 3, "Q5 Q9 Q7"),
+                     "powers": [{"power": "cinderella", "seat": 0}]},
+                    {"plays": [{"seat": 0, "card": "F2"}, {"seat": 1, "card": "F7"}]}]},
+        {"edition": "deluxe", "round_card": "a", "players": 3, "leader": 0,
+         "tricks": [{"plays": _plays(0, 3, "Q3 F7 Q9")}, {"plays": _plays(2, 3, "A5 A2 A3")},
+                    {"plays": _plays(2, 3, "F2 F4 Q5")}]},
+        {"edition": "deluxe", "round_card": "p", "players": 3, "leader": 0,
+         "tricks": [{"plays": _plays(0, 3, "Q5 Q9 Q7"),
+                     "steps": [{"step": "haggle", "seat": 1, "give": "F2", "take": "Q5"}]}]},
+        {"edition": "classic", "round_card": "H", "players": 3, "leader": 0,
+         "tricks": [{"plays": _plays(0, 3, "Q5 F7 A7")}]},
+    ]})
+
+    edition: EditionName
+    round_card: StrictStr = Field(
+        description="The Round card's letter: a-z in Deluxe, A-U in classic (either case).",
+        examples=["a"])
+    players: StrictInt = Field(description="Number of players, 3 to 6.",
+                               json_schema_extra={"minimum": 3, "maximum": MAX_SEATS})
+    leader: SeatIndex = Field(description="The seat that leads the first trick.")
+    princesses: dict[str, StrictStr] | None = Field(
+        default=None,
+        description="Each seat's Princess, seat number (as text) to slug, e.g. `{\"2\": "
+                    "\"cinderella\"}`. Seats without one are left out.")
+    tricks: list[TrickIn] = Field(max_length=MAX_TRICKS,
+                                  description="The tricks so far, in order.")
+    totals_before: PerSeatInts | None = Field(
+        default=None,
+        description="Each seat's total before this round: needed to score Bathroom Break "
+                    "(Deluxe y, classic O).")
+    kept: list[Annotated[list[CardCode], Field(max_length=3)]] | None = Field(
+        default=None, max_length=MAX_SEATS,
+        description="Late for a Very Important Date (Deluxe n): the 3 cards each seat kept, "
+                    "in seat order; needed to score the round.")
+
+
+class ViolationOut(_Response):
+    """A rule broken: where, by whom, and the trick whose cards proved it."""
+
+    trick: int = Field(description="The trick (0-based) in which the rule was broken.")
+    proven_in: int = Field(description="The trick (0-based) whose cards proved it: later than "
+                                       "`trick` for a revoke shown by a later card.")
+    seat: int | None = Field(description="The seat that broke the rule, if known.")
+    card: str | None = Field(description="The card concerned, if any.")
+    code: str = Field(description="The engine's stable code, e.g. `must-follow-suit`.",
+                      examples=["must-follow-suit"])
+    rule: str = Field(description="The rule's slug: `basic`, a Round card or a Princess.")
+    message: str = Field(description="The breach in a sentence a player understands.")
+
+
+class TrickOut(_Response):
+    """One trick as judged."""
+
+    leader: int = Field(description="The seat that led it.")
+    winner: int | None = Field(description="The seat that won it; null while unfinished.")
+    princes_in: bool = Field(description="Whether the Princes have snuck in after it (so far, "
+                                         "for an unfinished trick).")
+    complete: bool = Field(description="Whether every card of the trick is in.")
+
+
+class CheckRoundResponse(_Response):
+    """The round judged: legality, winners, cards taken, and the scores once complete."""
+
+    complete: bool = Field(description="Whether every trick of the round is in.")
+    legal: bool = Field(description="Whether no rule was broken (as far as the cards show).")
+    violations: list[ViolationOut] = Field(description="Every rule broken, by trick.")
+    tricks: list[TrickOut] = Field(description="One entry per trick sent.")
+    next_seat: int | None = Field(description="The seat to play the next card; null once "
+                                              "complete.")
+    step_due: Literal["aside", "reveal", "gift", "chairs"] | None = Field(
+        description="A Round-card step the table does before the next card: set-aside (b/G, m/N, "
+                    "q/Q), reveal (h/I), gift pile (o/M) or musical chairs (k/E).")
+    taken: list[list[str]] = Field(description="Per seat, the cards won in tricks so far.")
+    gifts: list[list[str]] = Field(description="Per seat, the Wedding Gift cards won so far.")
+    tricks_won: list[int] = Field(description="Per seat, the tricks won so far.")
+    scores: list[int] | None = Field(description="Round score per seat once complete (null "
+                                                 "before, or while `missing` is not empty).")
+    lines: list[list[ScoreLineOut]] | None = Field(
+        description="Per seat, the lines whose points add up to its score, once scored.")
+    missing: list[Literal["totals_before", "kept", "gifts"]] = Field(
+        description="What the round needs before it can be scored, once complete.")
+
+    @classmethod
+    def from_check(cls, check: RoundCheck) -> CheckRoundResponse:
+        score = check.score
+        return cls(
+            complete=check.complete, legal=check.legal,
+            violations=[ViolationOut(trick=v.trick, proven_in=v.proven_in, seat=v.seat,
+                                     card=v.card, code=v.code, rule=v.rule, message=v.message)
+                        for v in check.violations],
+            tricks=[TrickOut(leader=t.leader, winner=t.winner, princes_in=t.princes_in,
+                             complete=t.complete) for t in check.tricks],
+            next_seat=check.next_seat, step_due=check.step_due,  # type: ignore[arg-type]
+            taken=[list(cards) for cards in check.taken],
+            gifts=[list(cards) for cards in check.gifts],
+            tricks_won=list(check.tricks_won),
+            scores=score.scores if score is not None else None,
+            lines=[[ScoreLineOut(rule=line.rule, points=line.points, count=line.count)
+                    for line in seat.lines] for seat in score.seats] if score else None,
+            missing=list(check.missing),  # type: ignore[arg-type]
+        )
+
+
 # --- errors ---------------------------------------------------------------------------------------
 
 class ProblemOut(_Response):
@@ -286,6 +487,8 @@ class ProblemOut(_Response):
     message: str = Field(description="The problem in a sentence a player understands.")
     seat: int | None = Field(default=None, description="The seat concerned, if any.")
     card: str | None = Field(default=None, description="The card concerned, if any.")
+    trick: int | None = Field(default=None,
+                              description="The trick concerned (0-based), for check-round.")
     field: str | None = Field(default=None,
                               description="The request field concerned, for shape errors.",
                               examples=["taken[2][0]"])
@@ -302,7 +505,7 @@ class ErrorResponse(_Response):
 
 # Where the seat index sits in a field's location (``taken[seat][card]``, ``rounds[round][seat]``).
 _SEAT_POSITION = {"taken": 1, "tricks_won": 1, "totals_before": 1, "totals": 1,
-                  "rounds": 2, "playoffs": 2}
+                  "rounds": 2, "playoffs": 2, "kept": 1}
 _EXPECTED = {
     "int_type": "a whole number", "int_parsing": "a whole number",
     "int_from_float": "a whole number", "string_type": "text", "list_type": "a list",

@@ -1,4 +1,4 @@
-"""The stateless JSON API: score a round, find the next leader, rank the seats.
+"""The stateless JSON API: score a round, check its tricks, find the next leader, rank the seats.
 
 Nothing is stored and no session, cookie or CSRF token is used. Every view parses its body with a
 pydantic model from :mod:`companion.api_models`, calls the scoring core once and returns JSON.
@@ -15,8 +15,10 @@ from flask import Blueprint, Response, jsonify, request, url_for
 from pydantic import BaseModel, ValidationError
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from .. import scoring
+from .. import scoring, tricks
 from ..api_models import (
+    CheckRoundRequest,
+    CheckRoundResponse,
     ErrorResponse,
     NextLeaderDeluxe,
     NextLeaderRequest,
@@ -116,6 +118,29 @@ def _standings(entry: StandingsRequest) -> scoring.Standings:
     return scoring.standings(scoring.parse_edition(entry.edition), entry.rounds, entry.playoffs)
 
 
+def _seat_key(key: str) -> int | str:
+    return int(key) if key.strip().isdigit() else key
+
+
+def _check(entry: CheckRoundRequest) -> tricks.RoundCheck:
+    """Judge the tricks through :func:`companion.tricks.check_round`; a malformed entry is 422."""
+    try:
+        return tricks.check_round(
+            edition=entry.edition, round_card=entry.round_card, players=entry.players,
+            leader=entry.leader, totals_before=entry.totals_before, kept=entry.kept,
+            princesses={_seat_key(seat): name  # type: ignore[misc]
+                        for seat, name in (entry.princesses or {}).items()},
+            tricks=[tricks.TrickInput(
+                plays=tuple(tricks.Play(play.seat, play.card) for play in trick.plays),
+                powers=tuple(tricks.PowerInput(p.power, p.seat, p.target, p.suit, tuple(p.cards),
+                                               tuple(p.more)) for p in trick.powers),
+                steps=tuple(tricks.StepInput(s.step, s.seat, s.give, s.take, tuple(s.cards))
+                            for s in trick.steps))
+                for trick in entry.tricks])
+    except tricks.TrickEntryError as error:
+        raise ApiError(422, [problem.as_dict() for problem in error.problems]) from None
+
+
 # --- views ----------------------------------------------------------------------------------------
 
 @bp.post("/rebel-princess/score-round")
@@ -136,12 +161,20 @@ def standings() -> Response:
     return _ok(StandingsResponse.from_standings(_standings(parse_body(StandingsRequest))))
 
 
+@bp.post("/rebel-princess/check-round")
+def check_round() -> Response:
+    """Judge the tricks of a round entered at the table (legality, winners, scores)."""
+    return _ok(CheckRoundResponse.from_check(_check(parse_body(CheckRoundRequest))))
+
+
 _OPERATIONS = (
     ("api.score_round", "scoreRound", "Score one round", ScoreRoundRequest, ScoreRoundResponse),
     ("api.next_leader", "nextLeader", "Who leads the next round", NextLeaderRequest,
      NextLeaderResponse),
     ("api.standings", "standings", "Standings and tie-breaks", StandingsRequest,
      StandingsResponse),
+    ("api.check_round", "checkRound", "Check the tricks of a round", CheckRoundRequest,
+     CheckRoundResponse),
 )
 
 

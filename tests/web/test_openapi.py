@@ -53,6 +53,7 @@ def test_document_is_openapi_3_1(document):
         "/api/v1/rebel-princess/score-round",
         "/api/v1/rebel-princess/next-leader",
         "/api/v1/rebel-princess/standings",
+        "/api/v1/rebel-princess/check-round",
     }
 
 
