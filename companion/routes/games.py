@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import tomllib
 from functools import cache
 from importlib import resources
@@ -55,7 +56,12 @@ def problem_message(problem: Problem, names: list[str]) -> str:
     params = dict(problem.params)
     if problem.seat is not None and 0 <= problem.seat < len(names):
         params["player"] = names[problem.seat]
-    return message_for(problem.code, current_lang(), card=problem.card, **params)
+    lang = current_lang()
+    if lang == "fr" and isinstance(params.get("expected"), str):
+        # The scoring core describes ranges in English ("-10 or 15", "15 to 25").
+        params["expected"] = re.sub(r"\b(or|to)\b", lambda m: {"or": "ou", "to": "à"}[m[1]],
+                                    params["expected"])
+    return message_for(problem.code, lang, card=problem.card, **params)
 
 
 @cache
