@@ -113,7 +113,10 @@ from .engine.errors import EngineError
 from .engine.modifiers import Modifier, round_card_class
 from .engine.powers import power_class
 from .engine.steps import StepKind
-from .engine.table import RULE_CODES, _Played
+
+# TableRound's replay and knowledge internals: a finished trick is judged by TableRound.findings;
+# an unfinished one (which TableRound does not take) is judged here the same way.
+from .engine.table import _TRICK_POWERS, RULE_CODES, _Played
 from .scoring import FROG, RoundScore, ScoringError, message_for, needs_totals_before, score_entry
 from .scoring import round_card as scoring_round_card
 
@@ -761,8 +764,7 @@ def _judge_partial(state: _Round, lead: int, cards: list[Card],
         hands[(lead + index) % state.players] |= 1 << card_id(card)
     judge = table._judge_state(hands, lead, princes)
     for use in uses:
-        if use.power in ("cinderella", "snow-white", "pea-princess", "little-mermaid",
-                         "rapunzel", "thumbelina", "ice-princess"):
+        if use.power in _TRICK_POWERS:
             judge.push_step(use)
     judge.leader = lead
     found = []
