@@ -77,11 +77,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     db.init_app(app)
 
-    from .routes import api, games, pwa
+    from .routes import api, games, pwa, tricks
 
     app.register_blueprint(games.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(pwa.bp)
+    app.register_blueprint(tricks.bp)
     csrf.exempt(api.bp)  # the JSON API is stateless: no session, no cookie, nothing to forge
 
     @app.after_request

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from sqlalchemy import UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -50,3 +51,25 @@ class RoundRecord(SQLModel, table=True):
     leader: int | None = None  # who led the first trick, when a power changed it
     last_trick_winner: int | None = None  # classic: leads the next round
     created_at: datetime = Field(default_factory=_now)
+
+
+class TrickLog(SQLModel, table=True):
+    """A round being entered trick by trick ("Enter tricks"), kept until its scores are confirmed.
+
+    One row per game and round number, updated in place: it is a scratch pad, not history (the
+    confirmed round becomes a ``RoundRecord``). ``version`` goes up with every change, so a tap
+    made on a phone that had not seen the latest change is refused instead of landing on the
+    wrong seat.
+    """
+
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    number: int
+    plays: str = ""  # card codes in the order they were played, "Q3 Q7 P12 F9 ..."
+    powers: str = "[]"  # JSON: [{"at": cards played before, "seat", "power", "target", "suit"}]
+    accepted: str = "[]"  # JSON: the keys of the rule breaches the players accepted
+    checks: bool = True  # judge the plays; the players can switch it off for the game
+    version: int = 0
+    updated_at: datetime = Field(default_factory=_now)
