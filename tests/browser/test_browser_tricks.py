@@ -83,6 +83,7 @@ def test_enter_a_round_trick_by_trick(page: Page, live_server: str, artifacts):
             expect(page.locator("[data-violation]")).to_have_count(0)
         if index == 17:
             assert no_horizontal_scroll(page)
+            page.evaluate("window.scrollTo(0, 0)")
             page.screenshot(path=str(artifacts / "trick-entry.png"), full_page=False)
     assert flagged, "the revoke was never flagged"
 
