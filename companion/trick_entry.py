@@ -199,10 +199,16 @@ class Board:
 
 # --- reading ---------------------------------------------------------------------------------
 
+#: Round cards with a step the trick screen cannot enter yet: the haggle of Haggle with the Hag
+#: (Deluxe p, classic T) moves cards between a hand and a trick, which changes what is taken.
+_HAGGLE = {Edition.DELUXE: "p", Edition.CLASSIC: "T"}
+
+
 def is_supported(edition: Edition, letter: str) -> bool:
-    """Whether the trick screen can score this Round card (kept cards and gift piles are never
-    seen at the table)."""
-    return round_card(edition, letter).scoring not in _UNSEEN
+    """Whether the trick screen can score this Round card: kept cards and gift piles are never
+    seen at the table, and a haggle cannot be entered here yet."""
+    card = round_card(edition, letter)
+    return card.scoring not in _UNSEEN and card.letter != _HAGGLE[edition]
 
 
 def get_log(session: Session, game: Game, number: int) -> TrickLog | None:
@@ -430,6 +436,8 @@ def _encode_plays(plays: Sequence[Card]) -> str:
 def play_card(*, session: Session, view: play.GameView, number: int, letter: str, leader: int,
               version: int, card: Card) -> None:
     """Record ``card`` as played by the seat whose turn it is."""
+    if not is_supported(view.edition, letter):
+        raise TrickRejected("round-card-not-supported")
     board = board_of(session=session, view=view, number=number, letter=letter, leader=leader)
     if board.over:
         raise TrickRejected("round-over")
@@ -526,6 +534,8 @@ def confirm(*, session: Session, view: play.GameView, number: int, letter: str, 
     """Save the round to the score pad from the cards each seat took. Raises
     :class:`TrickRejected` (``round-not-over``, ``issues-open``, ``saved``: already stored with
     these very cards) or the errors of :func:`companion.play.save_round`."""
+    if not is_supported(view.edition, letter):
+        raise TrickRejected("round-card-not-supported")
     board = board_of(session=session, view=view, number=number, letter=letter, leader=leader)
     played = board.played_round()
     record = view.record(number)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from companion.engine import RoundState
 from companion.models import RoundRecord, TrickLog
 
@@ -215,3 +217,16 @@ def test_rounds_with_unseen_cards_send_to_by_cards(client, make_game):
     code = make_game(cards="nabcd")
     html = client.get(url(code)).text
     assert attr(html, "data-unsupported") == ["n"] and "trick-entry" not in html
+
+
+@pytest.mark.parametrize(("edition", "cards", "letter"), [
+    ("deluxe", "pabcd", "p"), ("classic", "TABCD", "T"), ("deluxe", "oabcd", "o")])
+def test_rounds_the_trick_screen_cannot_score_are_refused(client, app, make_game, edition, cards,
+                                                           letter):
+    """Haggle (a card moves from a hand into a trick) and gift piles cannot be entered here: the
+    screen sends players to entry by cards, and a tap sent anyway stores nothing."""
+    code = make_game(edition=edition, cards=cards)
+    assert attr(client.get(url(code)).text, "data-unsupported") == [letter]
+    response = client.post(url(code, "play"), data={"version": 0, "card": "Q3"})
+    assert response.status_code == 422
+    assert count(app, TrickLog) == 0
