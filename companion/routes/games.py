@@ -50,6 +50,18 @@ bp = Blueprint("games", __name__)
 bp.add_app_template_global(round_card, "round_card")
 
 
+@bp.app_template_global("card_summary")
+def card_summary(edition: Edition | str, letter: str | None) -> str:
+    """A Round card's one-paragraph reminder in the page's language ("" if unknown)."""
+    if not letter:
+        return ""
+    try:
+        return rulings.round_card_summary(str(getattr(edition, "value", edition)), letter,
+                                          current_lang())
+    except KeyError:
+        return ""
+
+
 @bp.app_template_filter("problem_message")
 def problem_message(problem: Problem, names: list[str]) -> str:
     """A problem's sentence in the page's language, naming the player instead of their seat."""
