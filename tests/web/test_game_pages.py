@@ -13,7 +13,7 @@ from .conftest import attr, count, pad_leader, setup_form, totals
 
 def selected_cards(html):
     """The Round card selected in each visible ``cards-N`` select of the new-game form."""
-    selects = re.findall(r'<select id="cards-\d" name="cards-\d">(.*?)</select>', html, re.S)
+    selects = re.findall(r'<select id="cards-\d" name="cards-\d"[^>]*>(.*?)</select>', html, re.S)
     return [re.search(r'value="(\w+)" selected', s).group(1) for s in selects]
 
 
