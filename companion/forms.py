@@ -116,58 +116,56 @@ class NewGameForm(FlaskForm):
             raise ValidationError(_("Each Round card can only be used once in a game."))
 
 
+class _RoundForm(FlaskForm):
+    """What every round entry asks besides the scores: the version being edited and, when a
+    power changed it, who led the first trick."""
+
+    base = HiddenField()
+
+
+def _round_form(name: str, *, players: int, ask_last_trick: bool,
+                ask_round_card: Edition | None) -> tuple[type[FlaskForm], list[SelectChoice]]:
+    """A form class for one round's entry with the fields both ways of entering share."""
+    seats = choices([(str(s), str(s)) for s in range(players)])
+    form = type(name, (_RoundForm,), {
+        "leader": SelectField(_("Led the first trick"),
+                              choices=choices([("", _("as planned"))]) + seats, default=""),
+    })
+    if ask_last_trick:
+        form.last_trick = RadioField(_("Won the last trick"), choices=seats,
+                                     validators=[InputRequired(
+                                         _("Tap who won the last trick: they lead next."))])
+    if ask_round_card is not None:
+        form.round_card = SelectField(_("Play-off Round card"),
+                                      choices=card_choices(ask_round_card),
+                                      validators=[InputRequired()])
+    return form, seats
+
+
 def cards_form(*, players: int, cards: Sequence[Card], ask_no_tricks: bool,
                ask_last_trick: bool, ask_round_card: Edition | None) -> FlaskForm:
     """The "by cards" round entry: one choice of seat per card that scores this round."""
-    seats = choices([(str(s), str(s)) for s in range(players)])
-
-    class CardsForm(FlaskForm):
-        base = HiddenField()
-        leader = SelectField(_("Led the first trick"),
-                             choices=choices([("", _("as planned"))]) + seats,
-                             default="", validate_choice=True)
-
+    form, seats = _round_form("CardsForm", players=players, ask_last_trick=ask_last_trick,
+                              ask_round_card=ask_round_card)
     for card in cards:
-        setattr(CardsForm, card.code, RadioField(card.code, choices=seats,
-                                                 validators=[Optional()]))
+        setattr(form, card.code, RadioField(card.code, choices=seats, validators=[Optional()]))
     if ask_no_tricks:
         for seat in range(players):
-            setattr(CardsForm, f"no_trick_{seat}", BooleanField(_("Won no trick")))
-    if ask_last_trick:
-        CardsForm.last_trick = RadioField(_("Won the last trick"), choices=seats,
-                                          validators=[InputRequired(
-                                              _("Tap who won the last trick: they lead next."))])
-    if ask_round_card is not None:
-        CardsForm.round_card = SelectField(_("Play-off Round card"),
-                                           choices=card_choices(ask_round_card),
-                                           validators=[InputRequired()])
-    return CardsForm()
+            setattr(form, f"no_trick_{seat}", BooleanField(_("Won no trick")))
+    return form()
 
 
 def numbers_form(*, players: int, ask_last_trick: bool, ask_round_card: Edition | None
                  ) -> FlaskForm:
     """The "by numbers" round entry: each player's round score, typed as on paper."""
-    seats = choices([(str(s), str(s)) for s in range(players)])
-
-    class NumbersForm(FlaskForm):
-        base = HiddenField()
-        confirm = BooleanField(_("Save anyway"))
-        leader = SelectField(_("Led the first trick"),
-                             choices=choices([("", _("as planned"))]) + seats, default="")
-
+    form, _seats = _round_form("NumbersForm", players=players, ask_last_trick=ask_last_trick,
+                               ask_round_card=ask_round_card)
+    form.confirm = BooleanField(_("Save anyway"))
     for seat in range(players):
-        setattr(NumbersForm, f"score_{seat}", IntegerField(
+        setattr(form, f"score_{seat}", IntegerField(
             _("Score"), validators=[
                 InputRequired(_("Type a score for every player (0 if none).")),
                 NumberRange(-MAX_SCORE, MAX_SCORE,
                             _("A round score is between %(min)s and %(max)s.",
                               min=-MAX_SCORE, max=MAX_SCORE))]))
-    if ask_last_trick:
-        NumbersForm.last_trick = RadioField(_("Won the last trick"), choices=seats,
-                                            validators=[InputRequired(
-                                                _("Tap who won the last trick: they lead next."))])
-    if ask_round_card is not None:
-        NumbersForm.round_card = SelectField(_("Play-off Round card"),
-                                             choices=card_choices(ask_round_card),
-                                             validators=[InputRequired()])
-    return NumbersForm()
+    return form()
