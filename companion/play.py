@@ -155,6 +155,17 @@ def view_game(session: Session, game: Game, *, replace: tuple[int, PlayedRound] 
     players = list(session.exec(select(Player).where(Player.game_id == game.id)
                                 .order_by(col(Player.seat))))
     records = current_records(_history(session, game.id))
+    view = GameView(game, players, records, replay_records(game, players, records))
+    if replace is None and extra is None:
+        return view
+    return GameView(game, players, records, replay(view, replace=replace, extra=extra))
+
+
+def replay_records(game: Game, players: Sequence[Player], records: Sequence[RoundRecord],
+                   *, replace: tuple[int, PlayedRound] | None = None,
+                   extra: PlayedRound | None = None) -> GameState:
+    """Replay stored rounds through the scoring core, optionally with one round replaced or one
+    added; touches no database."""
     played = [played_from_record(r) for r in records]
     if replace is not None:
         played[replace[0] - 1] = replace[1]
@@ -162,7 +173,13 @@ def view_game(session: Session, game: Game, *, replace: tuple[int, PlayedRound] 
         played.append(extra)
     setup = GameSetup(Edition(game.edition), len(players), game.first_leader,
                       tuple(game.round_cards))
-    return GameView(game, players, records, play_through(setup, played))
+    return play_through(setup, played)
+
+
+def replay(view: GameView, *, replace: tuple[int, PlayedRound] | None = None,
+           extra: PlayedRound | None = None) -> GameState:
+    """The game of ``view`` replayed with a proposed change, without loading it again."""
+    return replay_records(view.game, view.players, view.records, replace=replace, extra=extra)
 
 
 def list_games(session: Session, limit: int = 50) -> list[GameView]:
@@ -218,17 +235,17 @@ def save_round(*, session: Session, game: Game, number: int, played: PlayedRound
             raise EntryRejected([Problem("round-not-next", params={"number": number})])
         if view.state.finished:
             raise EntryRejected([Problem("game-over")])
-        trial = view_game(session, game, extra=played)
+        trial = replay(view, extra=played)
         action = "entered"
     else:
         if current is None or current.id != base_id:
             raise EntryRejected([Problem("stale-edit", params={"number": number})])
-        trial = view_game(session, game, replace=(number, played))
+        trial = replay(view, replace=(number, played))
         action = "edited"
-    for bad_number, problems in trial.state.errors:
+    for bad_number, problems in trial.errors:
         if bad_number <= number:
             raise IncompleteEntryError(list(problems))
-    if base_id is None and len(trial.state.rounds) < number:
+    if base_id is None and len(trial.rounds) < number:
         raise EntryRejected([Problem("game-over")])
     assert game.id is not None
     record = _fill_record(RoundRecord(game_id=game.id, number=number, action=action), played, mode)

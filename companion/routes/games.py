@@ -419,11 +419,10 @@ def enter_numbers(code: str, number: int) -> Response | tuple[str, int]:
             last_trick_winner=_seat(form.last_trick.data, players) if "last_trick" in form
             else None,
             round_card=form.round_card.data if "round_card" in form else None)
-        trial = (play.view_game(get_session(), view.game, replace=(number, played))
-                 if record is not None else
-                 play.view_game(get_session(), view.game, extra=played))
-        if number <= len(trial.state.rounds):
-            warnings = list(trial.state.rounds[number - 1].warnings)
+        trial = (play.replay(view, replace=(number, played)) if record is not None
+                 else play.replay(view, extra=played))
+        if number <= len(trial.rounds):
+            warnings = list(trial.rounds[number - 1].warnings)
         if not warnings or form.confirm.data:
             outcome = _save(ctx, played, "numbers", form.base.data)
             if isinstance(outcome, Response):
