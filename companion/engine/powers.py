@@ -46,9 +46,10 @@ The powers (Deluxe "Princess Cards" p. 23; French "Cartes Pouvoirs de Princesses
 - **Thumbelina** (Deluxe, turn, not leading): she may play any card but a Prince or the Frog,
   ignoring the suit to follow.
 
-Deluxe conflicts: the Little Mermaid, Rapunzel and the Ice Princess (on the leader) exclude each
-other in a trick; Pocahontas and Sleeping Beauty may not follow the Little Mermaid or Rapunzel (nor
-Sleeping Beauty the Ice Princess); Scheherazade may not target the leader after any of those three.
+Conflicts (Deluxe p. 23; RULINGS.md applies them to the classic edition too, which lists none):
+the Little Mermaid, Rapunzel and the Ice Princess (on the leader) exclude each other in a trick;
+Pocahontas and Sleeping Beauty may not follow the Little Mermaid or Rapunzel (nor Sleeping Beauty
+the Ice Princess); Scheherazade may not target the leader after any of those three.
 Crystal Clear (h / I): the Ice Princess and Scheherazade cannot pick shown cards. Late to the Ball
 (b / G): Sleeping Beauty and Scheherazade cannot be used on the last trick.
 
@@ -90,7 +91,7 @@ class Power(Modifier):
     editions: ClassVar[frozenset[Edition]] = _BOTH
     #: ``"before"``, ``"turn"`` or ``"after"`` (see the module docstring), per edition.
     timing: ClassVar[dict[Edition, str]] = {D: "before", C: "before"}
-    #: Deluxe: powers already used this trick that forbid this one.
+    #: Powers already used this trick that forbid this one (both editions, RULINGS.md).
     blocked_by: ClassVar[frozenset[str]] = frozenset()
     name: ClassVar[str] = ""
 

@@ -1022,8 +1022,8 @@ class RoundState:
         self.push_step(step)
 
     def _check_power(self, use: PowerUse) -> list[Violation]:
-        """Problems with a power use: whose power, once per round, timing, Deluxe conflicts, Round
-        card limits, then the power's own arguments."""
+        """Problems with a power use: whose power, once per round, timing, conflicts, Round card
+        limits, then the power's own arguments."""
         V = ViolationCode
         if not 0 <= use.seat < self.players:
             return [Violation(V.BAD_POWER_ARGUMENT, rule=use.power)]
@@ -1048,7 +1048,7 @@ class RoundState:
             if any(step != "return" and (use.power == "mulan" or not isinstance(step, PowerUse))
                    for step in since):
                 return not_now
-        if self.edition is Edition.DELUXE and self._is_blocked(power, use):
+        if self._is_blocked(power, use):
             return [Violation(V.POWER_BLOCKED, use.seat, rule=use.power)]
         if use.power in ("sleeping-beauty", "scheherazade") and self._aside_cards == 1 and \
                 self._history and not any(self.aside):
@@ -1056,7 +1056,9 @@ class RoundState:
         return power.check(self, use)
 
     def _is_blocked(self, power: Power, use: PowerUse) -> bool:
-        """Deluxe conflicts between powers used for the same trick (Princess Cards, p. 23)."""
+        """Conflicts between powers used for the same trick (Deluxe Princess Cards, p. 23). The
+        classic rulebook lists none; RULINGS.md applies the Deluxe ones to both editions (no
+        Rapunzel there), as the app's rulings tell players."""
         used = set()
         for other, other_use in self._active:
             if other.slug == "ice-princess" and other_use.target != self.leader:

@@ -317,11 +317,12 @@ def test_sleeping_beauty_redistributes_one_card_each():
     (("little-mermaid", {"suit": Suit.QUEEN}), ("sleeping-beauty", {}), "deluxe", True),
     (("little-mermaid", {"suit": Suit.QUEEN}), ("scheherazade", {"target": 0}), "deluxe", True),
     (("little-mermaid", {"suit": Suit.QUEEN}), ("scheherazade", {"target": 2}), "deluxe", False),
-    (("little-mermaid", {"suit": Suit.QUEEN}), ("sleeping-beauty", {}), "classic", False),
+    (("little-mermaid", {"suit": Suit.QUEEN}), ("sleeping-beauty", {}), "classic", True),
     (("cinderella", {}), ("little-mermaid", {"suit": Suit.QUEEN}), "deluxe", False),
 ])
 def test_deluxe_power_conflicts(first, second, edition, blocked):
-    """Deluxe: some powers may not follow others in the same trick (Princess Cards, p. 23)."""
+    """Some powers may not follow others in the same trick (Deluxe Princess Cards, p. 23); the
+    classic edition applies the same conflicts (RULINGS.md)."""
     names = [first[0], second[0], None]
     if edition == "classic" and "rapunzel" in names:
         pytest.skip("no Rapunzel in the classic edition")
