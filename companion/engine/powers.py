@@ -9,7 +9,7 @@ the same trick apply in the order they were declared (RULINGS.md).
 When a power may be used (:attr:`Power.timing`):
 
 - ``before`` - before a trick, once any musical chairs are passed (k / E) and before or after the
-  Wedding Gift pile (o / M).
+  Wedding Gift pile (o / M); Sleeping Beauty only before it (Deluxe o, read alike for classic M).
 - ``turn`` - during a trick, before its owner plays (Snow White, Thumbelina, classic Pea Princess).
   Its effect starts with its owner's card, so a record writes it before the trick.
 - ``after`` - right after a trick (Alice, Mulan, classic Pocahontas).

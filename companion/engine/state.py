@@ -1053,6 +1053,8 @@ class RoundState:
         if use.power in ("sleeping-beauty", "scheherazade") and self._aside_cards == 1 and \
                 self._history and not any(self.aside):
             return not_now  # Late to the Ball: not on the last card
+        if use.power == "sleeping-beauty" and self._gift_on and self._pending is not StepKind.GIFT:
+            return not_now  # Wedding Gift: before the gift cards are laid down (Deluxe o)
         return power.check(self, use)
 
     def _is_blocked(self, power: Power, use: PowerUse) -> bool:

@@ -688,3 +688,18 @@ def test_deluxe_playoff_only_totals_count():
     assert after.decided_by == "playoff" and after.playoff == (0, 1)
     assert standings(Edition.DELUXE, tied, [(2, 2, 9), (1, 0, 0)]).winners == (1,)
     shown("basics-tie-breaks-deluxe", "only the totals count", "another play-off")
+
+
+@pytest.mark.parametrize("edition, letter", [("deluxe", "o"), ("classic", "M")])
+def test_sleeping_beauty_acts_before_the_gift_pile(edition, letter):
+    """Wedding Gift: Sleeping Beauty uses her power before the gift cards are laid down, not
+    after (Deluxe o; the app reads the classic card alike)."""
+    s = state(["Q2Q3A2A3", "Q4Q5A4A5", "Q6Q7A6A8"], [None, None, "sleeping-beauty"],
+              edition=edition, round_card=letter)
+    beauty = PowerUse(2, "sleeping-beauty", cards=parse_cards("Q2 Q4 Q6"),
+                      more=parse_cards("Q4 Q6 Q2"))
+    assert codes(s.check_step(beauty)) == []
+    s.play_step(Gift(tuple(parse_cards("A2 A4 A8"))))
+    assert codes(s.check_step(beauty)) == ["power-not-now"]
+    shown(f"{edition}-sleeping-beauty", "before the gifts are laid down")
+    shown("deluxe-o", "sleeping beauty", "before the gifts")
