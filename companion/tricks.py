@@ -76,7 +76,7 @@ The cards each seat keeps under *Late for a Very Important Date* (n) are given o
 Not supported yet (the engine's table mode does not see them): the opening pass, the set-aside
 cards (b / G, m / N, q / Q), the Crystal Clear reveal (h / I) and the Musical Chairs passes (k / E)
 are not entered; :attr:`RoundCheck.step_due` only reminds the table of them, and findings stop
-where such cards may have moved unseen. Power rules that need the hands (Deluxe conflicts between
+where such cards may have moved unseen. Power rules that need the hands (conflicts between
 powers, the Little Mermaid's suit held, a Snow White card held) are not judged; of the powers'
 own rules only those the cards show are (Alice and classic Pocahontas must have won the trick,
 Alice and Mulan never move the Frog, Mulan swaps within a suit, the classic Ice Princess targets

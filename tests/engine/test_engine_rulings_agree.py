@@ -703,3 +703,21 @@ def test_sleeping_beauty_acts_before_the_gift_pile(edition, letter):
     assert codes(s.check_step(beauty)) == ["power-not-now"]
     shown(f"{edition}-sleeping-beauty", "before the gifts are laid down")
     shown("deluxe-o", "sleeping beauty", "before the gifts")
+
+
+def test_classic_pocahontas_blocked_after_the_little_mermaid():
+    """Classic: once the Little Mermaid named the lead suit, Pocahontas can't hand the lead over
+    (the Deluxe conflict, applied to the classic edition)."""
+    s = state(["Q2Q8", "Q5Q6", "Q9Q3"], [None, "little-mermaid", "pocahontas"], edition="classic")
+    assert play(s, "Q2 Q5 Q9") == 2
+    use(s, 1, "little-mermaid", suit=Suit.QUEEN)
+    assert codes(s.check_step(PowerUse(2, "pocahontas", target=0))) == ["power-blocked"]
+    shown("interaction-lead-powers-conflict-classic", "pocahontas")
+
+
+def test_deluxe_pocahontas_may_choose_herself():
+    """Deluxe Pocahontas chooses any player to lead the coming trick, herself included."""
+    s = state(["Q2Q8", "Q5Q6", "Q9Q3"], [None, None, "pocahontas"])
+    use(s, 2, "pocahontas", target=2)
+    assert s.leader == 2
+    shown("deluxe-pocahontas", "pick yourself")
