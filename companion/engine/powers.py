@@ -49,7 +49,9 @@ The powers (Deluxe "Princess Cards" p. 23; French "Cartes Pouvoirs de Princesses
 Conflicts (Deluxe p. 23; RULINGS.md applies them to the classic edition too, which lists none):
 the Little Mermaid, Rapunzel and the Ice Princess (on the leader) exclude each other in a trick;
 Pocahontas and Sleeping Beauty may not follow the Little Mermaid or Rapunzel (nor Sleeping Beauty
-the Ice Princess); Scheherazade may not target the leader after any of those three.
+the Ice Princess, whoever she froze); Scheherazade may not target the leader after any of those
+three. *Engine decision:* Scheherazade cannot draw a card the Ice Princess froze this trick (it lies
+in front of its owner).
 Crystal Clear (h / I): the Ice Princess and Scheherazade cannot pick shown cards. Late to the Ball
 (b / G): Sleeping Beauty and Scheherazade cannot be used on the last trick.
 
@@ -368,6 +370,10 @@ class Scheherazade(Power):
             return self.bad(use, V.NOT_IN_HAND, use.target, taken)
         if state.revealed[use.target] >> card_id(taken) & 1:
             return self.bad(use, V.CARD_SHOWN, use.target, taken)
+        if any(p.slug == "ice-princess" and u.target == use.target and u.cards[0] == taken
+               for p, u in state._active):
+            # The frozen card lies in front of its owner, out of the hand (engine decision).
+            return self.bad(use, V.NOT_IN_HAND, use.target, taken)
         if given != taken and not _held(state, use.seat, given):
             return self.bad(use, V.NOT_IN_HAND, card_=given)
         return []

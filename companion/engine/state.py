@@ -1063,8 +1063,9 @@ class RoundState:
         Rapunzel there), as the app's rulings tell players."""
         used = set()
         for other, other_use in self._active:
-            if other.slug == "ice-princess" and other_use.target != self.leader:
-                continue  # only the Ice Princess on the lead player counts
+            if other.slug == "ice-princess" and other_use.target != self.leader and \
+                    power.slug != "sleeping-beauty":
+                continue  # only the Ice Princess on the lead player counts (Sleeping Beauty: any)
             used.add(other.slug)
         if power.slug == "scheherazade":
             return use.target == self.leader and bool(

@@ -721,3 +721,28 @@ def test_deluxe_pocahontas_may_choose_herself():
     use(s, 2, "pocahontas", target=2)
     assert s.leader == 2
     shown("deluxe-pocahontas", "pick yourself")
+
+
+def test_sleeping_beauty_blocked_after_any_ice_princess_use():
+    """Deluxe: Sleeping Beauty may not act once the Ice Princess has acted this trick, whoever
+    she froze (Princess Cards: no 'on the lead player' for Sleeping Beauty)."""
+    s = state(["Q2P5", "Q3Q7", "Q4Q6"], ["ice-princess", "sleeping-beauty", None])
+    use(s, 0, "ice-princess", target=2, cards=(card("Q6"),))
+    found = codes(s.check_step(PowerUse(1, "sleeping-beauty", cards=parse_cards("Q2 Q3 Q4"),
+                                        more=parse_cards("Q3 Q4 Q2"))))
+    assert found == ["power-blocked"]
+    shown("deluxe-sleeping-beauty", "the ice princess has acted")
+    shown("deluxe-ice-princess", "whoever she froze")
+    shown("interaction-lead-powers-conflict", "whoever she froze")
+
+
+def test_scheherazade_cannot_draw_the_frozen_card():
+    """The card the Ice Princess froze lies in front of its owner, out of the hand: Scheherazade
+    can't draw it."""
+    s = state(["Q2P5", "Q3Q7", "Q4Q6"], ["ice-princess", "scheherazade", None])
+    use(s, 0, "ice-princess", target=2, cards=(card("Q6"),))
+    assert codes(s.check_step(PowerUse(1, "scheherazade", target=2,
+                                       cards=(card("Q6"), card("Q3"))))) == ["not-in-hand"]
+    assert codes(s.check_step(PowerUse(1, "scheherazade", target=2,
+                                       cards=(card("Q4"), card("Q3"))))) == []
+    shown("deluxe-scheherazade", "froze")
