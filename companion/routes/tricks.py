@@ -22,7 +22,7 @@ from .games import _round_context, _view_or_404, render_page_or_partial
 
 bp = Blueprint("tricks", __name__)
 
-ACTIONS = ("play", "fix", "undo", "power", "accept", "validation", "confirm")
+ACTIONS = ("play", "fix", "undo", "power", "haggle", "accept", "validation", "confirm")
 
 
 class TrickForm(FlaskForm):
@@ -36,6 +36,9 @@ class TrickForm(FlaskForm):
     suit = StringField(validators=[Optional(), Length(max=1)])
     key = StringField(validators=[Optional(), Length(max=80)])
     on = HiddenField()
+    cards = StringField(validators=[Optional(), Length(max=80)])  # cards tapped, "Q3.F2"
+    pick = StringField(validators=[Optional(), Length(max=20)])  # go on to tap the cards
+    zero = HiddenField()  # Snow White plays this card as a zero
 
 
 def _context(code: str, number: int) -> dict[str, Any]:
@@ -46,8 +49,8 @@ def _context(code: str, number: int) -> dict[str, Any]:
     return ctx
 
 
-def _render(ctx: dict[str, Any], status: int = 200, problem: entry.TrickRejected | None = None
-            ) -> tuple[str, int]:
+def _render(ctx: dict[str, Any], status: int = 200, problem: entry.TrickRejected | None = None,
+            pick: dict[str, Any] | None = None) -> tuple[str, int]:
     session = get_session()
     view = ctx["view"]
     supported = entry.is_supported(ctx["edition"], ctx["letter"])
@@ -56,11 +59,26 @@ def _render(ctx: dict[str, Any], status: int = 200, problem: entry.TrickRejected
     fix = request.args.get("pos", type=int)
     if fix is not None and not 0 <= fix < len(board.plays):
         fix = None
+    chosen = None
+    if pick is None and request.method == "GET" and request.args.get("pick"):
+        pick = {"kind": request.args.get("pick", ""), "seat": request.args.get("seat", type=int),
+                "target": request.args.get("target", type=int),
+                "cards": " ".join(filter(None, (request.args.get("cards"),
+                                                request.args.get("card"))))}
+    if pick is not None and supported and fix is None:
+        try:
+            chosen = entry.pick_for(view=view, board=board, kind=pick["kind"], seat=pick["seat"],
+                                    target=pick["target"],
+                                    picked=entry.parse_cards(pick["cards"]))
+        except entry.TrickRejected as error:
+            problem = problem or error
+    options = _power_options(view, board)
     return render_page_or_partial(
         "tricks/page.html", "tricks/_entry.html", status, board=board, supported=supported,
-        problem=problem, fix=fix, form=TrickForm(formdata=None),
+        problem=problem, fix=fix, pick=chosen, form=TrickForm(formdata=None),
         result=entry.preview(session=session, view=view, number=ctx["number"], board=board),
-        powers=_power_options(view, board), **ctx)
+        powers=[o for o in options if o["arg"] not in ("after", "zero")],
+        later=_after_options(board, options), zero=_zero_option(board, options), **ctx)
 
 
 def _power_options(view: play.GameView, board: entry.Board) -> list[dict[str, Any]]:
@@ -78,6 +96,42 @@ def _power_options(view: play.GameView, board: entry.Board) -> list[dict[str, An
                         "power": text.power, "reminder": text.summary.split(". ")[0].rstrip(".")
                         + ".", "arg": entry.POWER_ARGS[slug]})
     return options
+
+
+def _after_options(board: entry.Board, options: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """What can happen right after the trick just finished: Mulan's swap (if she played in it),
+    Alice's deal (if she won it without the Frog) and the haggle (p / T)."""
+    trick = board.after_trick
+    if trick is None:
+        return None
+    powers = []
+    for option in options:
+        if option["slug"] == "mulan" and any(p.seat == option["seat"] for p in trick.plays):
+            powers.append(option)
+        elif option["slug"] == "alice" and trick.winner == option["seat"] and \
+                not any(c.is_frog for c in trick.cards) and trick.note(entry.HAGGLE) is None:
+            powers.append(option)
+    haggle = None
+    if board.haggle_round and trick.note(entry.HAGGLE) is None and trick.note("alice") is None:
+        own = {p.card for p in trick.plays if p.seat == trick.winner}
+        haggle = {"seat": trick.winner, "takes": [c for c in trick.cards if c not in own]}
+    if not powers and haggle is None:
+        return None
+    return {"trick": trick, "powers": powers, "haggle": haggle}
+
+
+def _zero_option(board: entry.Board, options: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Snow White's zero: a switch while it is her turn, or a button on the card she just
+    played (7 or lower)."""
+    for option in options:
+        if option["arg"] != "zero":
+            continue
+        last = board.play_at(len(board.plays) - 1)
+        if last is not None and last.seat == option["seat"] and last.card.rank <= 7:
+            return {**option, "card": last.card, "when": "after"}
+        if board.turn == option["seat"]:
+            return {**option, "when": "before"}
+    return None
 
 
 @bp.get("/g/<code>/round/<int:number>/tricks")
@@ -99,8 +153,13 @@ def act(code: str, number: int, action: str) -> Response | tuple[str, int]:
     args = {"session": get_session(), "view": ctx["view"], "number": number,
             "letter": ctx["letter"], "leader": ctx["seat_leader"], "version": form.version.data}
     try:
+        if action in ("power", "haggle") and form.pick.data:  # on to tap the cards: no change
+            return _render(ctx, pick={"kind": form.pick.data, "seat": form.seat.data,
+                                      "target": form.target.data,
+                                      "cards": " ".join(filter(None, (form.cards.data,
+                                                                      form.card.data)))})
         if action == "play":
-            entry.play_card(**args, card=_card(form.card.data))
+            entry.play_card(**args, card=_card(form.card.data), zero=form.zero.data == "1")
         elif action == "fix":
             entry.fix_card(**args, position=form.pos.data if form.pos.data is not None else -1,
                            card=_card(form.card.data))
@@ -108,7 +167,10 @@ def act(code: str, number: int, action: str) -> Response | tuple[str, int]:
             entry.undo(**args)
         elif action == "power":
             entry.use_power(**args, seat=form.seat.data if form.seat.data is not None else -1,
-                            target=form.target.data, suit=form.suit.data or None)
+                            target=form.target.data, suit=form.suit.data or None,
+                            cards=_cards(form))
+        elif action == "haggle":
+            entry.haggle(**args, cards=_cards(form))
         elif action == "accept":
             entry.accept(**args, key=form.key.data or "")
         elif action == "validation":
@@ -126,6 +188,11 @@ def act(code: str, number: int, action: str) -> Response | tuple[str, int]:
     if request.headers.get("HX-Request") == "true":
         return _render(ctx)
     return redirect(url_for("tricks.show", code=code, number=number), 303)
+
+
+def _cards(form: TrickForm) -> tuple[Card, ...]:
+    """The cards tapped for a power or a haggle: those picked before, then the last tap."""
+    return entry.parse_cards(" ".join(filter(None, (form.cards.data, form.card.data))))
 
 
 def _card(code: str | None) -> Card:
