@@ -11,6 +11,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from companion import create_app
@@ -30,8 +31,16 @@ def browser_type_launch_args():
 
 @pytest.fixture(scope="session")
 def browser_context_args():
+    # Service workers are blocked except in the offline test, which opts in: otherwise the worker
+    # precaches every rulings page against the test server in the middle of unrelated tests.
     return {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
-            "device_scale_factor": 2}
+            "device_scale_factor": 2, "service_workers": "block"}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _patient_assertions():
+    """A loaded CI machine can take more than the default 5 s to answer a tap."""
+    expect.set_options(timeout=15_000)
 
 
 def start_server(app):

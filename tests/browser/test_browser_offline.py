@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 pytestmark = pytest.mark.browser
 
@@ -13,6 +13,14 @@ def wait_for_service_worker(page: Page) -> None:
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()
     page.wait_for_function("navigator.serviceWorker.controller !== null")
+
+
+@pytest.fixture
+def page(browser: Browser, browser_context_args):
+    """A phone page with service workers allowed (the other browser tests block them)."""
+    context = browser.new_context(**{**browser_context_args, "service_workers": "allow"})
+    yield context.new_page()
+    context.close()
 
 
 def test_rulings_and_opened_game_work_offline(page: Page, stoppable_server, artifacts):
