@@ -20,7 +20,7 @@ from companion.engine import (
     power_slugs,
 )
 from companion.engine.modifiers import round_card_letters
-from companion.engine.simulate import random_haggle, random_step, try_powers
+from companion.engine.simulate import play_random_round
 from companion.scoring import score_entry
 from companion.tricks import (
     Play,
@@ -295,21 +295,10 @@ def _as_entry(state):
 def _random_round(edition, letter, seed):
     rng = random.Random(seed)
     players = 3 + seed % 4
-    slugs = list(power_slugs(parse_edition(edition)))
     state = RoundState.deal(players, edition=edition, round_card=letter, rng=rng,
-                            princesses=rng.sample(slugs, players))
-    while not state.is_over():
-        if state.step_due is not None:
-            state.play_step(random_step(state, rng))
-            continue
-        try_powers(state, rng, 0.2)
-        if state.step_due is not None or state.is_over():
-            continue
-        state.push_card(rng.choice(sorted(state.legal_plays(), key=str)))
-        haggle = random_haggle(state, rng)
-        if haggle is not None and rng.random() < 0.5:
-            state.play_step(haggle)
-    return state
+                            princesses=rng.sample(list(power_slugs(parse_edition(edition))),
+                                                  players))
+    return play_random_round(state, rng, power_chance=0.2)
 
 
 def _letters():

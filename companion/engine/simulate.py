@@ -27,7 +27,7 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from companion.scoring.cards import FROG, Card, Edition, Suit, deck, hand_size, princes
@@ -143,6 +143,29 @@ def try_powers(state: RoundState, rng: random.Random, chance: float) -> int:
             state.push_step(use)
             done += 1
     return done
+
+
+def play_random_round(state: RoundState, rng: random.Random, *, power_chance: float,
+                      haggle_chance: float = 0.5,
+                      each: Callable[[RoundState], None] | None = None) -> RoundState:
+    """Play a round to its end the way a table might: random required steps, random Princess
+    powers (each unused one tries with probability ``power_chance`` before every card), random
+    legal cards, and after a trick a random haggle with probability ``haggle_chance``. ``each``
+    is called with the state before every step or card, for checks along the way."""
+    while not state.is_over():
+        if each is not None:
+            each(state)
+        if state.step_due is not None:
+            state.play_step(random_step(state, rng))
+            continue
+        try_powers(state, rng, power_chance)
+        if state.step_due is not None or state.is_over():
+            continue
+        state.push_card(rng.choice(sorted(state.legal_plays())))
+        haggle = random_haggle(state, rng)
+        if haggle is not None and rng.random() < haggle_chance:
+            state.play_step(haggle)
+    return state
 
 
 def play_random(state: RoundState, rng: random.Random) -> int:

@@ -22,7 +22,7 @@ from companion.engine import (
 )
 from companion.engine import record as record_module
 from companion.engine.modifiers import round_card_letters
-from companion.engine.simulate import random_step
+from companion.engine.simulate import play_random_round, random_step
 
 
 def random_round(players: int, letter: str, seed: int, edition: Edition = Edition.DELUXE,
@@ -181,25 +181,15 @@ def test_bad_record_is_rejected(text):
 def test_notation_round_trips_with_steps_and_powers(edition):
     """With Round-card steps, haggles and random Princess powers, every intermediate state
     rebuilds from its notation with the same legal plays and the same step due."""
-    from companion.engine.simulate import random_haggle, try_powers
+    def rebuilds(state: RoundState) -> None:
+        rebuilt = RoundState.from_notation(state.notation())
+        assert rebuilt.notation() == state.notation()
+        assert rebuilt.legal_plays() == state.legal_plays()
+        assert rebuilt.step_due == state.step_due
 
     for letter in round_card_letters(edition):
         rng = random.Random(letter)
         players = 3 + ord(letter) % 4
         state = RoundState.deal(players, edition=edition, round_card=letter, rng=rng,
                                 princesses=rng.sample(power_slugs(edition), players))
-        while not state.is_over():
-            rebuilt = RoundState.from_notation(state.notation())
-            assert rebuilt.notation() == state.notation()
-            assert rebuilt.legal_plays() == state.legal_plays()
-            assert rebuilt.step_due == state.step_due
-            if state.step_due is not None:
-                state.play_step(random_step(state, rng))
-                continue
-            try_powers(state, rng, 0.2)
-            if state.step_due is not None or state.is_over():
-                continue
-            state.push_card(rng.choice(sorted(state.legal_plays())))
-            haggle = random_haggle(state, rng)
-            if haggle is not None and rng.random() < 0.5:
-                state.play_step(haggle)
+        play_random_round(state, rng, power_chance=0.2, each=rebuilds)

@@ -21,7 +21,7 @@ from companion.engine import (
     power_slugs,
 )
 from companion.engine.modifiers import round_card_letters
-from companion.engine.simulate import random_haggle, random_step, try_powers
+from companion.engine.simulate import play_random_round
 from companion.engine.table import Finding, TableRound
 
 
@@ -147,21 +147,9 @@ def test_table_outcome_counts_the_tricks():
 def _random_round(edition: Edition, letter: str, seed: int) -> RoundState:
     rng = random.Random(seed)
     players = 3 + seed % 4
-    slugs = list(power_slugs(edition))
     state = RoundState.deal(players, edition=edition, round_card=letter, rng=rng,
-                            princesses=rng.sample(slugs, players))
-    while not state.is_over():
-        if state.step_due is not None:
-            state.play_step(random_step(state, rng))
-            continue
-        try_powers(state, rng, 0.15)
-        if state.step_due is not None or state.is_over():
-            continue
-        state.push_card(rng.choice(sorted(state.legal_plays())))
-        haggle = random_haggle(state, rng)
-        if haggle is not None and rng.random() < 0.5:
-            state.play_step(haggle)
-    return state
+                            princesses=rng.sample(list(power_slugs(edition)), players))
+    return play_random_round(state, rng, power_chance=0.15)
 
 
 @pytest.mark.parametrize("edition, letter", [(e, letter) for e in Edition
