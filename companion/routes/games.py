@@ -295,9 +295,20 @@ def _union_required(edition: Edition, players: int) -> list[Card]:
     return sorted(wanted, key=lambda c: ("PQFA".index(c.suit.value), c.rank))
 
 
+def _prefill_shared(form: Any, record: Any, played: PlayedRound) -> None:
+    """Fill the fields both round forms share from the stored version being edited."""
+    form.base.data = str(record.id)
+    if played.leader is not None:
+        form.leader.data = str(played.leader)
+    if "last_trick" in form and played.last_trick_winner is not None:
+        form.last_trick.data = str(played.last_trick_winner)
+    if "round_card" in form and record.round_card:
+        form.round_card.data = record.round_card
+
+
 def _prefill_cards(form: Any, record: Any, players: int) -> None:
     played = play.played_from_record(record)
-    form.base.data = str(record.id)
+    _prefill_shared(form, record, played)
     if played.taken is not None:
         for seat, cards in enumerate(played.taken):
             for card in cards:
@@ -306,12 +317,6 @@ def _prefill_cards(form: Any, record: Any, players: int) -> None:
     if played.no_tricks is not None and "no_trick_0" in form:
         for seat in range(players):
             form[f"no_trick_{seat}"].data = seat in played.no_tricks
-    if played.leader is not None:
-        form.leader.data = str(played.leader)
-    if "last_trick" in form and played.last_trick_winner is not None:
-        form.last_trick.data = str(played.last_trick_winner)
-    if "round_card" in form and record.round_card:
-        form.round_card.data = record.round_card
 
 
 @bp.route("/g/<code>/round/<int:number>/cards", methods=["GET", "POST"])
@@ -399,17 +404,11 @@ def enter_numbers(code: str, number: int) -> Response | tuple[str, int]:
     record = ctx["record"]
     if request.method == "GET" and record is not None:
         stored = play.played_from_record(record)
-        form.base.data = str(record.id)
+        _prefill_shared(form, record, stored)
         scores = stored.scores or (view.state.rounds[number - 1].scores
                                    if number <= len(view.state.rounds) else ())
         for seat, value in enumerate(scores):
             form[f"score_{seat}"].data = value
-        if stored.leader is not None:
-            form.leader.data = str(stored.leader)
-        if "last_trick" in form and stored.last_trick_winner is not None:
-            form.last_trick.data = str(stored.last_trick_winner)
-        if "round_card" in form and record.round_card:
-            form.round_card.data = record.round_card
     problems: list[Problem] = []
     warnings: list[Problem] = []
     if request.method == "POST" and form.validate_on_submit():
