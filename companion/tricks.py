@@ -108,7 +108,7 @@ from .engine import (
     parse_edition,
     power_slugs,
 )
-from .engine.cards import card_id, deck_mask, mask_of
+from .engine.cards import card_id, cards_of, deck_mask, mask_of
 from .engine.errors import EngineError
 from .engine.modifiers import Modifier, round_card_class
 from .engine.powers import power_class
@@ -116,7 +116,7 @@ from .engine.steps import StepKind
 
 # TableRound's replay and knowledge internals: a finished trick is judged by TableRound.findings;
 # an unfinished one (which TableRound does not take) is judged here the same way.
-from .engine.table import _TRICK_POWERS, RULE_CODES, _Played
+from .engine.table import _TRICK_POWERS, RULE_CODES, _Played, tally
 from .scoring import FROG, RoundScore, ScoringError, message_for, needs_totals_before, score_entry
 from .scoring import round_card as scoring_round_card
 
@@ -844,25 +844,15 @@ def _result(state: _Round, partial: _Played | None, partial_result: TrickResult 
 
 def _taken(state: _Round, played: list[_Played]) -> tuple[list[set[Card]], list[int],
                                                           list[set[Card]]]:
-    """Cards won in tricks (after Mulan, haggles and Alice), tricks won, gift piles won."""
-    taken: list[set[Card]] = [set() for _ in range(state.players)]
+    """Cards won in tricks (the engine's tally: Mulan, haggles, Alice), tricks won, and the gift
+    piles won, which only the glue sees: a pile goes to the winner of the trick it was laid for,
+    or of the replay when Alice dealt that trick back."""
+    masks, won = tally(played, state.players)
+    taken = [set(cards_of(mask)) for mask in masks]
     gifts: list[set[Card]] = [set() for _ in range(state.players)]
-    won = [0] * state.players
     pile: set[Card] = set()
     for number, entry in enumerate(played):
-        cards = list(entry.trick.cards)
-        if entry.mulan is not None:
-            old, new = entry.mulan.cards
-            cards[cards.index(old)] = new
-        taken[entry.winner] |= set(cards)
-        won[entry.winner] += 1
         pile |= set(state.gifts.get(number, ()))
-        for event in entry.after:
-            if isinstance(event, Haggle):
-                taken[event.seat] = taken[event.seat] - {event.take} | {event.give}
-            elif isinstance(event, PowerUse) and event.power == "alice":
-                taken[entry.winner] -= set(cards)
-                won[entry.winner] -= 1
         if number not in state.redone:
             gifts[entry.winner] |= pile
             pile = set()

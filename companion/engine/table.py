@@ -72,6 +72,29 @@ class _Played:
     after: list[Step] = field(default_factory=list)
 
 
+def tally(played: Sequence[_Played], players: int) -> tuple[list[int], list[int]]:
+    """Cards taken (as masks) and tricks won per seat from judged tricks: Mulan's swap counts
+    her new card, a haggle swaps a card of the trick for one from the winner's hand, and a trick
+    Alice deals back is neither taken nor won."""
+    taken = [0] * players
+    won = [0] * players
+    for entry in played:
+        cards = list(entry.trick.cards)
+        if entry.mulan is not None:
+            old, new = entry.mulan.cards
+            cards[cards.index(old)] = new
+        taken[entry.winner] |= mask_of(cards)
+        won[entry.winner] += 1
+        for event in entry.after:
+            if isinstance(event, Haggle):
+                taken[event.seat] = taken[event.seat] & ~(1 << card_id(event.take)) | (
+                    1 << card_id(event.give))
+            elif isinstance(event, PowerUse) and event.power == "alice":
+                taken[entry.winner] &= ~mask_of(cards)
+                won[entry.winner] -= 1
+    return taken, won
+
+
 class TableRound:
     """A round entered at the table, trick by trick, with the hands unknown."""
 
@@ -366,22 +389,7 @@ class TableRound:
         played = self._replay()[0]
         if len(played) < self._expected_tricks(played):
             return None
-        taken = [0] * self.players
-        won = [0] * self.players
-        for entry in played:
-            cards = list(entry.trick.cards)
-            if entry.mulan is not None:
-                old, new = entry.mulan.cards
-                cards[cards.index(old)] = new
-            taken[entry.winner] |= mask_of(cards)
-            won[entry.winner] += 1
-            for event in entry.after:
-                if isinstance(event, Haggle):
-                    taken[event.seat] = taken[event.seat] & ~(1 << card_id(event.take)) | (
-                        1 << card_id(event.give))
-                elif isinstance(event, PowerUse) and event.power == "alice":
-                    taken[entry.winner] &= ~mask_of(cards)
-                    won[entry.winner] -= 1
+        taken, won = tally(played, self.players)
         empty = (frozenset(),) * self.players
         return RoundOutcome(self.edition, self.round_card, self.players,
                             tuple(cards_of(t) for t in taken), tuple(won), empty,
