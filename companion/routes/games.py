@@ -120,8 +120,7 @@ def new_game() -> Response | tuple[str, int]:
     if request.method == "GET" or preset:
         _fill_cards(form, edition, preset or "recommended", letters)
         return render_page_or_partial("games/new.html", "games/_new_form.html", form=form,
-                                      edition=edition, princesses=princess_names(current_lang()),
-                                      warnings=_setup_warnings(form, edition))
+                                      edition=edition, princesses=princess_names(current_lang()))
     if form.validate_on_submit():
         names = form.player_names()
         try:
@@ -135,8 +134,7 @@ def new_game() -> Response | tuple[str, int]:
             flash(_("Game created. Have a lovely party!"))
             return redirect(url_for("games.show", code=game.code))
     return render_page_or_partial("games/new.html", "games/_new_form.html", 422, form=form,
-                                  edition=edition, princesses=princess_names(current_lang()),
-                                  warnings=_setup_warnings(form, edition))
+                                  edition=edition, princesses=princess_names(current_lang()))
 
 
 def _fill_cards(form: NewGameForm, edition: Edition, preset: str, letters: list[str]) -> None:
@@ -153,9 +151,17 @@ def _fill_cards(form: NewGameForm, edition: Edition, preset: str, letters: list[
         field.data = letter
 
 
-def _setup_warnings(form: NewGameForm, edition: Edition) -> list[str]:
-    chosen = [f.data for f in form.cards]
-    return ["bathroom-first"] if chosen and chosen[0] == BATHROOM_BREAK[edition] else []
+@bp.get("/new/card-help")
+def card_help() -> str:
+    """The explanation of the Round card just picked in one set-up select (htmx)."""
+    edition = Edition(request.args.get("edition")) if request.args.get("edition") in (
+        "deluxe", "classic") else Edition.DELUXE
+    field_id = request.args.get("field", "")
+    if not (field_id.startswith("cards-") and field_id[6:].isdigit()):
+        abort(400)
+    letter = request.args.get(field_id, "")
+    return render_template("games/_card_help.html", edition=edition, field_id=field_id,
+                           letter=letter, bathroom_letter=BATHROOM_BREAK[edition])
 
 
 # --- the score pad ---------------------------------------------------------------------------

@@ -26,6 +26,8 @@ def create_game(page: Page, base: str, names: list[str], cards: list[str], lengt
         page.locator(f"select[name='cards-{i}']").select_option(letter)
     page.locator("[data-action=create]").click()
     expect(page.locator("#this-round")).to_be_visible()
+    # Every card picked in a quick succession of selects is the one stored.
+    expect(page.locator("#pad [data-round-row] small")).to_have_text(cards)
 
 
 def test_three_round_deluxe_game(page: Page, live_server: str, artifacts):
@@ -84,3 +86,14 @@ def test_three_round_deluxe_game(page: Page, live_server: str, artifacts):
     assert totals(page) == ["25", "5", "13", "12"]
     assert no_horizontal_scroll(page)
     page.screenshot(path=str(artifacts / "final-pad.png"), full_page=True)
+
+
+def test_typed_names_survive_an_edition_switch(page: Page, live_server: str):
+    """Switching edition redraws the Round card choices but keeps the names already typed."""
+    page.goto(f"{live_server}/new")
+    page.locator("input[name='names-0']").fill("Ana")
+    page.locator("input[name='names-1']").fill("Ben")
+    page.get_by_text("Rebelles Princesses").first.click()
+    expect(page.locator("select[name='cards-0']")).to_have_value("A")
+    expect(page.locator("input[name='names-0']")).to_have_value("Ana")
+    expect(page.locator("input[name='names-1']")).to_have_value("Ben")

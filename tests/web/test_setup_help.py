@@ -15,12 +15,22 @@ def test_each_planned_round_explains_its_card(client):
 
 
 def test_picking_another_card_explains_that_card(client):
-    """Changing round 3 to Dancing Queens re-renders its explanation (htmx or not)."""
-    data = {"edition": "deluxe", "length": "5", "preset": "keep", "cards-0": "a",
-            "cards-1": "b", "cards-2": "z", "cards-3": "d", "cards-4": "e"}
-    html = client.post("/new", data=data, headers={"HX-Request": "true"}).text
-    assert helps(html) == ["a", "b", "z", "d", "e"]
-    assert "Queen" in html.split('data-card-help="z"')[1].split("</p>")[0]
+    """Picking Dancing Queens for round 3 redraws only that card's explanation."""
+    html = client.get("/new/card-help?edition=deluxe&field=cards-2&cards-2=z").text
+    assert 'id="help-cards-2"' in html and helps(html) == ["z"] and "Queen" in html
+    assert "data-warning" not in html
+
+
+def test_bathroom_break_first_is_warned_as_soon_as_it_is_picked(client):
+    """Bathroom Break picked for round 1 explains itself and warns it changes nothing there."""
+    html = client.get("/new/card-help?edition=classic&field=cards-0&cards-0=O").text
+    assert 'data-warning="bathroom-first"' in html
+    later = client.get("/new/card-help?edition=classic&field=cards-4&cards-4=O").text
+    assert "data-warning" not in later
+
+
+def test_card_help_needs_a_card_select(client):
+    assert client.get("/new/card-help?edition=deluxe&field=names-0").status_code == 400
 
 
 def test_explanations_follow_the_language(client):
