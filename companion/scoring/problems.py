@@ -1,0 +1,118 @@
+"""Problems: the one type every game's rules core uses to say what is wrong with an entry.
+
+A problem is data: a stable kebab-case ``code`` (``"target-protected"``), the seat and card it is
+about, and parameters. The sentence a player reads is looked up by code in the game's own message
+catalogue (a ``messages.toml`` beside its core, with an English ``[messages]`` table and a French
+``[messages_fr]`` table), so no sentence is written inside the rules. Tests assert on codes.
+
+A core that refuses an entry raises :class:`EntryError` carrying *every* problem it found, so a
+screen or the JSON API can show them all at once.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from importlib import resources
+from typing import Any
+
+LANGUAGES = ("en", "fr")
+
+
+def language(lang: str | None) -> str:
+    """``"fr"`` for any French locale (``fr``, ``fr_FR``), else ``"en"``."""
+    return "fr" if (lang or "").lower().startswith("fr") else "en"
+
+
+_FALLBACK = {
+    "en": ("Something in this entry is not right ({code}).", "player {n}", "a player"),
+    "fr": ("Quelque chose ne va pas dans cette saisie ({code}).", "joueur {n}", "un joueur"),
+}
+
+
+@dataclass(frozen=True, eq=False)
+class Catalogue:
+    """The sentences of one game's problem codes, in English and French.
+
+    ``Catalogue("companion.scoring.kanai_duel")`` reads ``messages.toml`` from that package.
+    Templates use ``str.format`` fields: ``{player}`` is filled in from ``seat`` ("player 2").
+    """
+
+    package: str
+    filename: str = "messages.toml"
+
+    @cached_property
+    def _tables(self) -> dict[str, dict[str, str]]:
+        text = resources.files(self.package).joinpath(self.filename).read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+        return {"en": dict(data.get("messages", {})), "fr": dict(data.get("messages_fr", {}))}
+
+    def codes(self, lang: str = "en") -> frozenset[str]:
+        return frozenset(self._tables[language(lang)])
+
+    def text(self, code: str, /, lang: str = "en", **params: Any) -> str:
+        """The sentence for ``code`` with ``params`` filled in; a generic sentence if unknown."""
+        lang = language(lang)
+        unknown, numbered, anyone = _FALLBACK[lang]
+        template = self._tables[lang].get(code) or self._tables["en"].get(code, unknown)
+        shown = {key: ("?" if value is None else value) for key, value in params.items()}
+        if isinstance(shown.get("seat"), int) and not isinstance(shown.get("seat"), bool):
+            shown.setdefault("player", numbered.format(n=shown["seat"] + 1))
+        shown.setdefault("player", anyone)
+        try:
+            return template.format(code=code, **shown)
+        except (KeyError, IndexError, ValueError):
+            return template
+
+    def problem(self, code: str, *, seat: int | None = None, card: str | None = None,
+                **params: Any) -> Problem:
+        """A :class:`Problem` whose sentences come from this catalogue."""
+        return Problem(code, seat=seat, card=card, params=params, catalogue=self)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an entry: a stable code, the seat and card concerned, parameters."""
+
+    code: str
+    seat: int | None = None
+    card: str | None = None
+    params: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    catalogue: Catalogue | None = field(default=None, compare=False, hash=False, repr=False)
+
+    def text(self, lang: str = "en") -> str:
+        """The sentence a player reads, in ``lang``."""
+        if self.catalogue is None:
+            return _FALLBACK[language(lang)][0].format(code=self.code)
+        return self.catalogue.text(self.code, lang, seat=self.seat, card=self.card,
+                                   **self.params)
+
+    @property
+    def message(self) -> str:
+        """The English sentence (the JSON API's ``message``)."""
+        return self.text("en")
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON API's shape: ``code``, ``message`` and, when known, ``seat`` and ``card``."""
+        data: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.seat is not None:
+            data["seat"] = self.seat
+        if self.card is not None:
+            data["card"] = self.card
+        return data
+
+
+class EntryError(ValueError):
+    """An entry a rules core refuses: malformed, or against the rules. ``problems`` lists every
+    reason found, not only the first."""
+
+    def __init__(self, problems: Problem | Iterable[Problem]) -> None:
+        self.problems: list[Problem] = (
+            [problems] if isinstance(problems, Problem) else list(problems))
+        super().__init__("; ".join(f"{p.code}: {p.message}" for p in self.problems))
+
+    @property
+    def codes(self) -> list[str]:
+        return [problem.code for problem in self.problems]
