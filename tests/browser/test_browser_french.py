@@ -117,10 +117,10 @@ def test_a_game_in_french(french: Page, live_server: str, artifacts):
 
 def test_rulings_in_french(french: Page, live_server: str, artifacts):
     page = french
-    page.goto(f"{live_server}/rules")
+    page.goto(f"{live_server}/rebel-princess/rules")
     expect(page.locator("h1")).to_have_text("Précisions de règles")
     check_screen(page, artifacts, "rulings")
-    page.goto(f"{live_server}/rules/deluxe-z")
+    page.goto(f"{live_server}/rebel-princess/rules/deluxe-z")
     expect(page.locator("h1")).to_have_text("Reines de la danse")
     expect(page.locator(".rule [lang=en]")).to_have_text("Dancing Queens")
     check_screen(page, artifacts, "rulings-card")
@@ -131,11 +131,11 @@ def test_switch_between_french_and_english_without_javascript(
     """The switch is a plain link: it works with JavaScript off and keeps the page."""
     context = browser.new_context(**browser_context_args, locale="fr-FR", java_script_enabled=False)
     page = context.new_page()
-    page.goto(f"{live_server}/rules/deluxe-z")
+    page.goto(f"{live_server}/rebel-princess/rules/deluxe-z")
     expect(page.locator("h1")).to_have_text("Reines de la danse")
     page.locator("[data-lang=en]").click()
     expect(page.locator("h1")).to_have_text("Dancing Queens")
-    assert page.url.endswith("/rules/deluxe-z")
+    assert page.url.endswith("/rebel-princess/rules/deluxe-z")
     expect(page.locator("[data-nav=lang] [aria-current]")).to_have_text("EN")
     page.goto(f"{live_server}/")
     expect(page.locator("h1")).to_have_text("Your games")  # the choice outlives the page

@@ -27,23 +27,23 @@ def imported_after(setup: str) -> list[str]:
 
 
 def test_scoring_package_itself_imports_no_flask_or_database():
-    """The modules of ``companion.scoring`` import neither flask, sqlmodel nor sqlalchemy (the
+    """The modules of ``companion.scoring.rebel_princess`` import neither flask, sqlmodel nor sqlalchemy (the
     parent ``companion/__init__.py`` is stubbed out, so only the scoring core is measured)."""
     stub_parent = (
         "import sys, types\n"
         "parent = types.ModuleType('companion')\n"
         f"parent.__path__ = [{str(ROOT / 'companion')!r}]\n"
         "sys.modules['companion'] = parent\n"
-        "import companion.scoring\n"
-        "companion.scoring.play_through\n"
+        "import companion.scoring.rebel_princess\n"
+        "companion.scoring.rebel_princess.play_through\n"
     )
     assert imported_after(stub_parent) == []
 
 
 def test_importing_companion_scoring_pulls_in_no_flask_or_database():
-    """``import companion.scoring`` in a fresh interpreter loads neither flask, sqlmodel nor
+    """``import companion.scoring.rebel_princess`` in a fresh interpreter loads neither flask, sqlmodel nor
     sqlalchemy."""
-    assert imported_after("import companion.scoring\n") == []
+    assert imported_after("import companion.scoring.rebel_princess\n") == []
 
 
 def test_scoring_modules_do_not_import_the_rest_of_the_app():
