@@ -9,6 +9,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 from flask import Flask, current_app, g
+from flask.cli import with_appcontext
 from sqlalchemy import event, inspect
 from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Session, create_engine
@@ -88,6 +89,7 @@ def upgrade(engine: Engine) -> None:
 
 
 @click.command("init-db")
+@with_appcontext
 def init_db_command() -> None:
     """Create or upgrade the database to the newest schema (keeps existing data)."""
     upgrade(get_engine())
