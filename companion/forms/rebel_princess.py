@@ -7,6 +7,8 @@ request by :func:`cards_form` and :func:`numbers_form`.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Sequence
 
 from flask import request
@@ -23,9 +25,10 @@ from wtforms import (
     SelectField,
     StringField,
 )
-from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import InputRequired, NumberRange, Optional, Regexp, ValidationError
 
 from ..i18n import current_lang
+from ..rulings.rebel_princess import princess_names
 from ..scoring.rebel_princess import Card, Edition, round_cards
 
 MAX_NAME = 24
@@ -38,6 +41,39 @@ class EmptyForm(FlaskForm):
 
 def _strip(value: str | None) -> str | None:
     return " ".join(value.split()) if isinstance(value, str) else value
+
+
+#: Bidirectional controls can make a name display as another one (U+202A-202E, U+2066-2069).
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def has_control_characters(text: str) -> bool:
+    """Whether ``text`` holds a character nobody types into a name: NUL and the other control
+    characters, lone surrogates, or a bidirectional override. (Joiners stay allowed: emoji
+    sequences need them.)"""
+    return any(unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI for ch in text)
+
+
+#: A number typed or sent in a form: ASCII digits only. ``str.isdigit`` also accepts "²" (which
+#: ``int`` refuses) and ``int`` reads "١" (Arabic-Indic one) as 1: neither is what was tapped.
+ASCII_NUMBER = re.compile(r"[0-9]{1,9}")
+
+
+class ScoreField(IntegerField):
+    """A round score as typed: ASCII digits with an optional sign, "-" or the "−" the app prints
+    (a phone's sign toggle writes either)."""
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        if not valuelist:
+            return
+        text = str(valuelist[0]).strip().replace("\u2212", "-")
+        if text == "":
+            self.data = None  # InputRequired says what to do
+            return
+        if not re.fullmatch(r"[-+]?[0-9]{1,3}", text):
+            self.data = None
+            raise ValueError(_("Type a whole number with the digits 0 to 9, such as 3 or −3."))
+        self.data = int(text)
 
 
 def choices(pairs: Sequence[tuple[object, str]]) -> list[SelectChoice]:
@@ -60,17 +96,16 @@ class NewGameForm(FlaskForm):
     length = RadioField(_l("Game length"),
                         choices=choices([("5", _l("5 rounds")), ("3", _l("3 rounds (short)"))]),
                         default="5", validators=[InputRequired()])
-    names = FieldList(StringField(_l("Name"), filters=[_strip],
-                                  validators=[Optional(), Length(max=MAX_NAME)]),
-                      min_entries=6, max_entries=6)
+    # Lengths and characters are checked in validate_names, which can say whose name it is.
+    names = FieldList(StringField(_l("Name"), filters=[_strip]), min_entries=6, max_entries=6)
     first_leader = SelectField(_l("Leads the first trick"), coerce=int,
                                choices=choices([(i, _l("Player %(n)s", n=i + 1))
                                                 for i in range(6)]),
                                default=0)
     cards = FieldList(SelectField(_l("Round"), choices=[], validate_choice=False),
                       min_entries=5, max_entries=5)
-    princesses = FieldList(StringField(_l("Princess"), filters=[_strip],
-                                       validators=[Optional(), Length(max=30)]),
+    # Checked against the edition's Princesses in validate_princesses.
+    princesses = FieldList(StringField(_l("Princess"), filters=[_strip]),
                            min_entries=6, max_entries=6)
 
     def edition_value(self) -> Edition:
@@ -93,6 +128,14 @@ class NewGameForm(FlaskForm):
         if extra:
             raise ValidationError(_("Rebel Princess is played by 3 to 6 players: at most 6 "
                                     "names."))
+        for seat, entry in enumerate(field):
+            if entry.data and has_control_characters(entry.data):
+                raise ValidationError(_("Player %(n)s’s name holds a control character (such as "
+                                        "NUL): type the name again.", n=seat + 1))
+            if entry.data and len(entry.data) > MAX_NAME:
+                raise ValidationError(_("Player %(n)s’s name is %(length)s characters long: at "
+                                        "most %(max)s fit on the score pad.", n=seat + 1,
+                                        length=len(entry.data), max=MAX_NAME))
         filled = [i for i, entry in enumerate(field) if entry.data]
         if len(filled) < 3:
             raise ValidationError(_("Enter at least 3 players: Rebel Princess needs 3 to 6."))
@@ -102,6 +145,11 @@ class NewGameForm(FlaskForm):
         if len(set(lowered)) != len(lowered):
             raise ValidationError(_("Two players have the same name: add an initial to tell "
                                     "them apart."))
+
+    def validate_princesses(self, field: FieldList) -> None:
+        known = {slug for slug, _name in princess_names()[self.edition_value().value]}
+        if any(entry.data and entry.data not in known for entry in field):
+            raise ValidationError(_("Pick each Princess from the list."))
 
     def validate_first_leader(self, field: SelectField) -> None:
         if not 0 <= (field.data or 0) < max(len(self.player_names()), 1):
@@ -120,7 +168,7 @@ class _RoundForm(FlaskForm):
     """What every round entry asks besides the scores: the version being edited and, when a
     power changed it, who led the first trick."""
 
-    base = HiddenField()
+    base = HiddenField(validators=[Optional(), Regexp(ASCII_NUMBER.pattern + r"\Z")])
 
 
 def _round_form(name: str, *, players: int, ask_last_trick: bool,
@@ -162,7 +210,7 @@ def numbers_form(*, players: int, ask_last_trick: bool, ask_round_card: Edition 
                                ask_round_card=ask_round_card)
     form.confirm = BooleanField(_("Save anyway"))
     for seat in range(players):
-        setattr(form, f"score_{seat}", IntegerField(
+        setattr(form, f"score_{seat}", ScoreField(
             _("Score"), validators=[
                 InputRequired(_("Type a score for every player (0 if none).")),
                 NumberRange(-MAX_SCORE, MAX_SCORE,

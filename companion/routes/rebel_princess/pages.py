@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import random
 import re
-import tomllib
-from functools import cache
-from importlib import resources
+from functools import lru_cache
 from typing import Any
 
 import qrcode
@@ -27,7 +25,7 @@ from ..shell import remember
 from . import bp
 from ...rulings import rebel_princess as rulings
 from ...db import get_session
-from ...forms.rebel_princess import EmptyForm, NewGameForm, card_choices, cards_form, numbers_form
+from ...forms.rebel_princess import ASCII_NUMBER, EmptyForm, NewGameForm, card_choices, cards_form, numbers_form
 from ...i18n import current_lang
 from ...scoring.rebel_princess import (
     BATHROOM_BREAK,
@@ -77,15 +75,6 @@ def problem_message(problem: Problem, names: list[str]) -> str:
     return message_for(problem.code, lang, card=problem.card, **params)
 
 
-@cache
-def princess_names(lang: str = "en") -> dict[str, list[tuple[str, str]]]:
-    """Each edition's Princesses as (slug, printed name in ``lang``)."""
-    text = resources.files("companion.rulings.rebel_princess").joinpath("princesses_names.toml").read_text(encoding="utf-8")
-    data = tomllib.loads(text)
-    key = "fr" if lang == "fr" else "en"
-    return {ed: [(p["slug"], p[key]) for p in data[ed]["princesses"]] for ed in data}
-
-
 def render_page_or_partial(page: str, partial: str, status: int = 200, **context: Any
                            ) -> tuple[str, int]:
     """The partial for an htmx request, the full page otherwise."""
@@ -115,7 +104,7 @@ def new_game() -> Response | tuple[str, int]:
     if request.method == "GET" or preset:
         _fill_cards(form, edition, preset or "recommended", letters)
         return render_page_or_partial("rebel_princess/games/new.html", "rebel_princess/games/_new_form.html", form=form,
-                                      edition=edition, princesses=princess_names(current_lang()))
+                                      edition=edition, princesses=rulings.princess_names(current_lang()))
     if form.validate_on_submit():
         names = form.player_names()
         try:
@@ -130,7 +119,7 @@ def new_game() -> Response | tuple[str, int]:
             flash(_("Game created. Have a lovely party!"))
             return redirect(url_for("rebel_princess.show", code=game.code))
     return render_page_or_partial("rebel_princess/games/new.html", "rebel_princess/games/_new_form.html", 422, form=form,
-                                  edition=edition, princesses=princess_names(current_lang()))
+                                  edition=edition, princesses=rulings.princess_names(current_lang()))
 
 
 def _fill_cards(form: NewGameForm, edition: Edition, preset: str, letters: list[str]) -> None:
@@ -172,9 +161,12 @@ def show(code: str) -> str:
                            qr_svg=qr_svg(share_url))
 
 
-@cache
+@lru_cache(maxsize=16)
 def qr_svg(text: str) -> str:
-    """An inline SVG QR code (qrcode's SVG factory needs no Pillow); it holds only our own URL."""
+    """An inline SVG QR code (qrcode's SVG factory needs no Pillow); it holds only our own URL.
+
+    The URL follows the request's ``Host``, so the cache is bounded: a few addresses per
+    server (localhost, the Wi-Fi address) are all a real table needs, and each entry is ~15 kB."""
     image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=8)
     svg = image.to_string(encoding="unicode")
     return svg[svg.index("<svg"):]
@@ -243,9 +235,10 @@ def _round_context(view: play.GameView, number: int) -> dict[str, Any]:
 
 
 def _seat(value: object, players: int) -> int | None:
-    """A seat number from a form value, or None for anything that is not one of the seats."""
+    """A seat number from a form value, or None for anything that is not one of the seats
+    (ASCII digits only: "²" and "١" are not seats)."""
     text = str(value) if value is not None else ""
-    return int(text) if text.isdigit() and int(text) < players else None
+    return int(text) if ASCII_NUMBER.fullmatch(text) and int(text) < players else None
 
 
 def _played_from_cards(form: Any, ctx: dict[str, Any], cards: list[Card]) -> PlayedRound:
@@ -329,7 +322,7 @@ def enter_cards(code: str, number: int) -> Response | tuple[str, int]:
     if request.method == "GET" and ctx["record"] is not None:
         _prefill_cards(form, ctx["record"], len(ctx["view"].players))
     problems: list[Problem] = []
-    if request.method == "POST" and form.validate_on_submit():
+    if request.method == "POST" and _validate(form):
         played = _played_from_cards(form, ctx, cards)
         outcome = _save(ctx, played, "cards", form.base.data)
         if isinstance(outcome, Response):
@@ -367,11 +360,20 @@ def _live(ctx: dict[str, Any], form: Any, cards: list[Card]) -> dict[str, Any]:
             "letter": letter}
 
 
+def _validate(form: Any) -> bool:
+    """Validate a round form; a version field that is not a record number is a broken request
+    (the page never sends one), not something the player can correct."""
+    valid = bool(form.validate_on_submit())
+    if form.base.errors:
+        abort(400)
+    return valid
+
+
 def _save(ctx: dict[str, Any], played: PlayedRound, mode: str, base: str | None
           ) -> Response | list[Problem]:
     """Store the entry and go back to the pad, or return the problems (nothing stored)."""
     view, number = ctx["view"], ctx["number"]
-    base_id = int(base) if base and base.isdigit() else None
+    base_id = int(base) if base else None  # the form checked it is ASCII digits
     try:
         play.save_round(session=get_session(), game=view.game, number=number, played=played,
                         mode=mode, base_id=base_id)
@@ -413,7 +415,7 @@ def enter_numbers(code: str, number: int) -> Response | tuple[str, int]:
             form[f"score_{seat}"].data = value
     problems: list[Problem] = []
     warnings: list[Problem] = []
-    if request.method == "POST" and form.validate_on_submit():
+    if request.method == "POST" and _validate(form):
         played = PlayedRound(
             scores=tuple(int(form[f"score_{s}"].data) for s in range(players)),
             leader=_seat(form.leader.data, players),

@@ -189,6 +189,17 @@ def princess(edition: str, name: str) -> Entry:
     return entry(f"{str(edition).strip().lower()}-{name}")
 
 
+@cache
+def princess_names(lang: str = "en") -> dict[str, list[tuple[str, str]]]:
+    """Each edition's Princesses as (slug, printed name in ``lang``), from
+    ``princesses_names.toml``: the set-up list and the only slugs a game may store."""
+    text = resources.files(__package__).joinpath("princesses_names.toml").read_text(
+        encoding="utf-8")
+    data = tomllib.loads(text)
+    key = "fr" if _lang(lang) == "fr" else "en"
+    return {ed: [(p["slug"], p[key]) for p in data[ed]["princesses"]] for ed in data}
+
+
 def links_of(slug: str) -> list[Entry]:
     """Entries related to ``slug``: those it links to, then those linking to it; no duplicates."""
     table = _all()
@@ -292,7 +303,7 @@ def search(query: str, lang: str | None = None, kind: str | None = None,
 
 __all__ = [
     "EDITIONS", "KINDS", "LANGUAGES", "SUMMARY_MAX_WORDS", "Entry", "Text", "entries", "entry",
-    "fold", "links_of", "princess", "round_card", "round_card_slug", "round_card_summary", "search",
+    "fold", "links_of", "princess", "princess_names", "round_card", "round_card_slug", "round_card_summary", "search",
 ]
 
 
