@@ -262,6 +262,7 @@ def search(query: str, lang: str | None = None, kind: str | None = None,
     if not tokens:
         return []
     meaningful = [t for t in tokens if t not in _STOP] or tokens
+    together = "".join(tokens)
     index = _index()
     summaries = _summaries()
     wanted_lang = _lang(lang) if lang else None
@@ -281,7 +282,10 @@ def search(query: str, lang: str | None = None, kind: str | None = None,
             score += 1000
         if len(folded) >= 3 and folded in joined:
             score += 500  # the whole query is (part of) a name
-        matched = 0
+        squeezed = len(together) >= 4 and together in joined.replace(" ", "")
+        if squeezed and not (len(folded) >= 3 and folded in joined):
+            score += 500  # a name typed without its spaces or hyphens: "snowwhite"
+        matched = 1 if squeezed else 0
         for token in meaningful:
             name_hit = _word_score(token, names)
             text_hit = _word_score(token, words)
