@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -158,6 +159,21 @@ def test_incomplete_tally(client, app, make_game):
     assert response.status_code == 422
     assert 'data-problem="missing-card" data-card="P3"' in response.text
     assert count(app) == 0
+
+
+@pytest.mark.parametrize(("language", "sentence"), [
+    ("en", "The Frog has not been given to anyone yet."),
+    ("fr", "La Grenouille n'a encore été donnée à personne.")])
+def test_missing_frog_is_called_the_frog(client, app, make_game, language, sentence):
+    """Players read "the Frog", never its code A8."""
+    code = make_game()
+    data = cards_data(client, code, 1, rest=3)
+    del data["A8"]
+    response = client.post(f"/g/{code}/round/1/cards", data=data,
+                           headers={"Accept-Language": language})
+    assert 'data-problem="missing-card" data-card="A8"' in response.text
+    text = html.unescape(response.text)
+    assert sentence in text and "A8 " not in text
 
 
 def test_nothing_given(client, app, make_game):

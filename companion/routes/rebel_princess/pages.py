@@ -29,6 +29,7 @@ from ...forms.rebel_princess import ASCII_NUMBER, EmptyForm, NewGameForm, card_c
 from ...i18n import current_lang
 from ...scoring.rebel_princess import (
     BATHROOM_BREAK,
+    FROG,
     Card,
     Edition,
     IncompleteEntryError,
@@ -72,7 +73,11 @@ def problem_message(problem: Problem, names: list[str]) -> str:
         # The scoring core describes ranges in English ("-10 or 15", "15 to 25").
         params["expected"] = re.sub(r"\b(or|to)\b", lambda m: {"or": "ou", "to": "à"}[m[1]],
                                     params["expected"])
-    return message_for(problem.code, lang, card=problem.card, **params)
+    card = problem.card
+    if card is not None and problem.code != "unknown-card" and card.strip().upper() == FROG.code:
+        card = _("the Frog")  # "A8" means nothing at the table ("A" is the French Animaux)
+    message = message_for(problem.code, lang, card=card, **params)
+    return message[:1].upper() + message[1:]
 
 
 def render_page_or_partial(page: str, partial: str, status: int = 200, **context: Any
