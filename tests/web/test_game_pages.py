@@ -351,3 +351,20 @@ def test_games_list_says_finished_and_playing(client, make_game, by_numbers):
     page = client.get("/").text
     assert f'data-game="{done}" data-status="finished"' in page
     assert f'data-game="{playing}" data-status="playing"' in page
+
+
+# --- the round screen on the pad ----------------------------------------------------------------
+
+@pytest.mark.parametrize(("edition", "cards"), [("deluxe", "oabcd"), ("classic", "MABCD"),
+                                                ("deluxe", "nabcd")])
+def test_no_trick_entry_offered_for_unseen_cards(client, make_game, edition, cards):
+    """Wedding Gift and Late for a Very Important Date hide cards: entry by tricks refuses them,
+    so the pad does not offer it."""
+    html = client.get(f"/g/{make_game(edition=edition, cards=cards)}").text
+    assert 'data-action="enter-cards"' in html and 'data-action="enter-tricks"' not in html
+
+
+def test_trick_entry_offered_again_for_the_next_round(client, make_game, by_numbers):
+    code = make_game(cards="oabcd")
+    by_numbers(code, 1, [0, 3, 8, 4], confirm="y")
+    assert 'data-action="enter-tricks"' in client.get(f"/g/{code}").text

@@ -21,6 +21,7 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ...play import rebel_princess as play
+from ...play import rebel_princess_tricks as tricks_entry
 from ..shell import remember
 from . import bp
 from ...rulings import rebel_princess as rulings
@@ -161,9 +162,12 @@ def show(code: str) -> str:
     """The game: this round's card and leader, the score pad, and the result at the end."""
     view = _view_or_404(code)
     share_url = url_for("rebel_princess.show", code=code, _external=True)
+    letter = view.state.next_round_card
     return render_template("rebel_princess/games/show.html", view=view, undo_form=EmptyForm(),
                            reminder=_reminder(view), share_url=share_url,
-                           qr_svg=qr_svg(share_url))
+                           qr_svg=qr_svg(share_url),
+                           can_enter_tricks=bool(letter) and not view.state.next_is_playoff
+                           and tricks_entry.is_supported(view.edition, letter))
 
 
 @lru_cache(maxsize=16)
