@@ -189,6 +189,25 @@ def test_preview_flags_cards_without_trick(client, make_game):
     assert 'data-problem="cards-without-trick"' in response.text
 
 
+def test_running_score_table_has_header_cells(client, make_game):
+    """Each row of the running score is headed by the player's name, for screen readers."""
+    html = client.post(f"/g/{make_game()}/round/1/preview", data={"P1": "0"}).text
+    assert len(re.findall(r'<th scope="col">', html)) == 3
+    assert re.findall(r'<th scope="row" class="who">(\w+)</th>', html) == ["Ana", "Ben", "Cy", "Di"]
+
+
+def test_give_the_rest_buttons_are_named_by_their_label(client, make_game):
+    """The accessible name of "give the rest" contains the short name the button shows."""
+    names = ["Chloé", "Charlotte", "Ben", "Dev", "Eve", "Fay"]
+    html = client.get(f"/g/{make_game(players=6, names=names)}/round/1/cards").text
+    buttons = re.findall(r'<button [^>]*data-rest="\d" aria-label="([^"]*)">([^<]*)</button>',
+                         html)
+    assert [shown for _, shown in buttons] == ["Chl", "Cha", "Ben", "Dev", "Eve", "Fay"]
+    for label, shown in buttons:
+        assert label.startswith(f"{shown}:") or label.endswith(f" {shown}"), (label, shown)
+    assert buttons[0][0] == "Chl: give the rest to Chloé"
+
+
 def test_preview_unknown_game_is_404(client):
     assert client.post("/g/nosuch/round/1/preview", data={}).status_code == 404
 
