@@ -81,10 +81,12 @@ def choices(pairs: Sequence[tuple[object, str]]) -> list[SelectChoice]:
     return [SelectChoice(value, label) for value, label in pairs]
 
 
-def card_choices(edition: Edition) -> list[SelectChoice]:
-    """Every Round card of the edition, named in the page's language."""
+def card_choices(edition: Edition, only: Sequence[str] | None = None) -> list[SelectChoice]:
+    """Every Round card of the edition (or those lettered in ``only``), named in the page's
+    language."""
     lang = current_lang()
-    return choices([(c.letter, f"{c.letter} · {c.name(lang)}") for c in round_cards(edition)])
+    return choices([(c.letter, f"{c.letter} · {c.name(lang)}") for c in round_cards(edition)
+                    if only is None or c.letter in only])
 
 
 class NewGameForm(FlaskForm):
@@ -172,7 +174,8 @@ class _RoundForm(FlaskForm):
 
 
 def _round_form(name: str, *, players: int, ask_last_trick: bool,
-                ask_round_card: Edition | None) -> tuple[type[FlaskForm], list[SelectChoice]]:
+                ask_round_card: list[SelectChoice] | None
+                ) -> tuple[type[FlaskForm], list[SelectChoice]]:
     """A form class for one round's entry with the fields both ways of entering share."""
     seats = choices([(str(s), str(s)) for s in range(players)])
     form = type(name, (_RoundForm,), {
@@ -183,15 +186,15 @@ def _round_form(name: str, *, players: int, ask_last_trick: bool,
         form.last_trick = RadioField(_("Won the last trick"), choices=seats,
                                      validators=[InputRequired(
                                          _("Tap who won the last trick: they lead next."))])
-    if ask_round_card is not None:
-        form.round_card = SelectField(_("Play-off Round card"),
-                                      choices=card_choices(ask_round_card),
-                                      validators=[InputRequired()])
+    if ask_round_card is not None:  # a play-off: which card was drawn (nothing preselected)
+        form.round_card = SelectField(_("Play-off Round card"), choices=ask_round_card,
+                                      validators=[InputRequired(_("Pick the Round card that "
+                                                                  "was drawn."))])
     return form, seats
 
 
 def cards_form(*, players: int, cards: Sequence[Card], ask_no_tricks: bool,
-               ask_last_trick: bool, ask_round_card: Edition | None) -> FlaskForm:
+               ask_last_trick: bool, ask_round_card: list[SelectChoice] | None) -> FlaskForm:
     """The "by cards" round entry: one choice of seat per card that scores this round."""
     form, seats = _round_form("CardsForm", players=players, ask_last_trick=ask_last_trick,
                               ask_round_card=ask_round_card)
@@ -203,8 +206,8 @@ def cards_form(*, players: int, cards: Sequence[Card], ask_no_tricks: bool,
     return form()
 
 
-def numbers_form(*, players: int, ask_last_trick: bool, ask_round_card: Edition | None
-                 ) -> FlaskForm:
+def numbers_form(*, players: int, ask_last_trick: bool,
+                 ask_round_card: list[SelectChoice] | None) -> FlaskForm:
     """The "by numbers" round entry: each player's round score, typed as on paper."""
     form, _seats = _round_form("NumbersForm", players=players, ask_last_trick=ask_last_trick,
                                ask_round_card=ask_round_card)

@@ -238,9 +238,26 @@ def _round_context(view: play.GameView, number: int) -> dict[str, Any]:
     else:
         letter = view.state.next_round_card or ""
         leader = view.state.next_leader
+    drawable: list[str] = []
+    if playoff:
+        # The players say which card was drawn (``round_card``, in the query or the form); an
+        # empty one asks again, even when editing.
+        drawable = _playoff_letters(view, number)
+        asked = request.values.get("round_card")
+        if asked is not None or record is None:
+            letter = asked if asked in drawable else ""
     return {"view": view, "number": number, "record": record, "playoff": playoff,
             "letter": letter, "leader": leader, "edition": view.edition,
-            "classic": view.edition is Edition.CLASSIC}
+            "classic": view.edition is Edition.CLASSIC, "drawable": drawable}
+
+
+def _playoff_letters(view: play.GameView, number: int) -> list[str]:
+    """The Round cards a play-off can draw: those not on the table yet (the game's own and the
+    earlier play-offs'). The physical cards show which carry the black hourglass, so the players
+    pick the one drawn among these (our decision: the app has no list of hourglass cards)."""
+    used = set(view.game.round_cards or "") | {
+        r.round_card for r in view.state.rounds if r.playoff and r.number != number}
+    return [c.letter for c in round_cards(view.edition) if c.letter not in used]
 
 
 def _seat(value: object, players: int) -> int | None:
@@ -269,34 +286,27 @@ def _played_from_cards(form: Any, ctx: dict[str, Any], cards: list[Card]) -> Pla
         round_card=form.round_card.data if "round_card" in form else None)
 
 
-def _letter_for(form: Any, ctx: dict[str, Any]) -> str:
-    if ctx["playoff"] and "round_card" in form and form.round_card.data:
-        return form.round_card.data
+def _letter_for(ctx: dict[str, Any]) -> str:
     return ctx["letter"] or ("a" if ctx["edition"] is Edition.DELUXE else "A")
 
 
 def _build_cards_form(ctx: dict[str, Any]) -> tuple[Any, list[Card]]:
-    view, edition = ctx["view"], ctx["edition"]
+    """The by-cards form of this round: a row for each card its Round card scores (none for a
+    play-off until the players say which card was drawn)."""
+    view, edition, letter = ctx["view"], ctx["edition"], ctx["letter"]
     players = len(view.players)
-    # A play-off card is chosen in the form; offer every card that any Round card could need.
-    letter = ctx["letter"] if not ctx["playoff"] or ctx["record"] else None
-    if letter:
-        cards = list(required_cards(edition, letter, players))
-        ask_no_tricks = needs_no_tricks(edition, letter)
-    else:
-        cards = _union_required(edition, players)
-        ask_no_tricks = True
-    form = cards_form(players=players, cards=cards, ask_no_tricks=ask_no_tricks,
+    cards = list(required_cards(edition, letter, players)) if letter else []
+    form = cards_form(players=players, cards=cards,
+                      ask_no_tricks=bool(letter) and needs_no_tricks(edition, letter),
                       ask_last_trick=ctx["classic"],
-                      ask_round_card=edition if ctx["playoff"] else None)
+                      ask_round_card=_drawable_choices(ctx))
     return form, cards
 
 
-def _union_required(edition: Edition, players: int) -> list[Card]:
-    wanted: set[Card] = set()
-    for card in round_cards(edition):
-        wanted.update(required_cards(edition, card.letter, players))
-    return sorted(wanted, key=lambda c: ("PQFA".index(c.suit.value), c.rank))
+def _drawable_choices(ctx: dict[str, Any]) -> list[Any] | None:
+    if not ctx["playoff"]:
+        return None
+    return card_choices(ctx["edition"], only=ctx["drawable"])
 
 
 def _prefill_shared(form: Any, record: Any, played: PlayedRound) -> None:
@@ -355,7 +365,7 @@ def _live(ctx: dict[str, Any], form: Any, cards: list[Card]) -> dict[str, Any]:
     """Running scores and lines for the cards given out so far, and what is still missing."""
     view = ctx["view"]
     played = _played_from_cards(form, ctx, cards)
-    letter = _letter_for(form, ctx)
+    letter = _letter_for(ctx)
     number = ctx["number"]
     totals_before = (view.state.rounds[number - 2].totals_after if number > 1
                      and number - 2 < len(view.state.rounds) else (0,) * len(view.players))
@@ -413,7 +423,7 @@ def enter_numbers(code: str, number: int) -> Response | tuple[str, int]:
     view = ctx["view"]
     players = len(view.players)
     form = numbers_form(players=players, ask_last_trick=ctx["classic"],
-                        ask_round_card=ctx["edition"] if ctx["playoff"] else None)
+                        ask_round_card=_drawable_choices(ctx))
     record = ctx["record"]
     if request.method == "GET" and record is not None:
         stored = play.played_from_record(record)
