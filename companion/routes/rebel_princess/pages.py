@@ -206,7 +206,9 @@ def history(code: str) -> str:
     """Every entry, edit and undo, oldest first: nothing is ever lost."""
     view = _view_or_404(code)
     return render_template("rebel_princess/games/history.html", view=view,
-                           records=play.history_of(get_session(), view.game))
+                           lines=play.describe_history(
+                               play.history_of(get_session(), view.game), game=view.game,
+                               players=view.players))
 
 
 @bp.post("/g/<code>/undo")
