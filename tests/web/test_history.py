@@ -1,4 +1,5 @@
-"""The history page says what each entry, edit and undo did, as the players would say it."""
+"""The history page says what each entry, edit and undo did, as the players would say it; a round
+confirmed from the trick screen is logged as such, and its trick screen leads back to the pad."""
 
 from __future__ import annotations
 
@@ -22,6 +23,16 @@ def lines(client, code):
                        page, re.S)
     return [(way, " ".join(html_lib.unescape(re.sub(r"<[^>]+>", "", text)).split()))
             for way, text in found]
+
+
+def confirm_from_trick_screen(app, code):
+    """Store round 1 as *Confirm scores* does: every card of the deck, as won in tricks."""
+    taken = tuple(frozenset(deck(4)[seat::4]) for seat in range(4))
+    with app.app_context():
+        session = get_session()
+        game = session.exec(select(Game).where(Game.code == code)).one()
+        play.save_round(session=session, game=game, number=1, played=PlayedRound(taken=taken),
+                        mode="cards", base_id=None)
 
 
 def test_entries_say_how_and_what_they_scored(client, make_game, enter_round_by_cards,
@@ -65,25 +76,14 @@ def test_a_round_confirmed_from_the_trick_screen_is_logged_trick_by_trick(app, c
                                                                          make_game):
     """Trick entry stores every card each seat won; the by-cards form only the scoring ones."""
     code = make_game()
-    cards = deck(4)
-    taken = tuple(frozenset(cards[seat::4]) for seat in range(4))  # whatever the tricks gave
-    with app.app_context():
-        session = get_session()
-        game = session.exec(select(Game).where(Game.code == code)).one()
-        play.save_round(session=session, game=game, number=1, played=PlayedRound(taken=taken),
-                        mode="cards", base_id=None)
+    confirm_from_trick_screen(app, code)
     (way, text), = lines(client, code)
     assert way == "tricks" and text.startswith("Round 1 entered trick by trick: Ana ")
 
 
 def test_an_edit_by_cards_of_a_trick_round_is_by_cards(app, client, make_game, record_ids):  # noqa: F811
     code = make_game()
-    taken = tuple(frozenset(deck(4)[seat::4]) for seat in range(4))
-    with app.app_context():
-        session = get_session()
-        game = session.exec(select(Game).where(Game.code == code)).one()
-        play.save_round(session=session, game=game, number=1, played=PlayedRound(taken=taken),
-                        mode="cards", base_id=None)
+    confirm_from_trick_screen(app, code)
     data = cards_data(client, code, 1, {"A8": 0}, rest=1, base=record_ids(code, 1)[0])
     assert client.post(f"/g/{code}/round/1/cards", data=data).status_code == 302
     assert [way for way, _ in lines(client, code)] == ["tricks", "cards"]
@@ -105,3 +105,11 @@ def test_html_in_a_name_is_escaped_in_the_history(client, make_game, by_numbers)
     assert "<b>Ana</b>" not in page and "&lt;b&gt;Ana&lt;/b&gt; 0" in page
 
 
+
+
+def test_back_to_the_trick_screen_of_a_confirmed_round_goes_to_the_pad(app, client, make_game):
+    """Back after Confirm scores: the round is on the pad now, not "not found"."""
+    code = make_game()
+    confirm_from_trick_screen(app, code)
+    response = client.get(f"/g/{code}/round/1/tricks")
+    assert response.status_code == 303 and response.headers["Location"] == f"/g/{code}"
