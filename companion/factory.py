@@ -53,6 +53,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     instance.mkdir(mode=0o700, parents=True, exist_ok=True)  # games and the key: owner only
     app.config.from_mapping(
         DATABASE=str(instance / "companion.sqlite"),
+        # PostgreSQL instead of the embedded SQLite when one machine is not enough (tests say
+        # which database they use in their own config, never through the environment).
+        DATABASE_URL=(os.environ.get("DATABASE_URL") or None) if test_config is None else None,
         # Game nights outlast Flask-WTF's one-hour default: tie the token to the session instead.
         WTF_CSRF_TIME_LIMIT=None,
         MAX_CONTENT_LENGTH=64 * 1024,
@@ -86,6 +89,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .routes import api, pwa, shell
 
     shell.init_app(app)  # home, chooser, rules, and every registered game's blueprints
+
+    from . import security
+
+    security.init_app(app)  # headers, cookie flags, rate limits on writes
     api.init_app(app)
     pwa.init_app(app)
     csrf.exempt(api.bp)  # the JSON API is stateless: no session, no cookie, nothing to forge

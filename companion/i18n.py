@@ -68,7 +68,8 @@ def switch(lang: str) -> Response:
         abort(404)
     response = redirect(_safe_next(request.args.get("next")))
     # A preference, not an action: nothing to forge, so a plain link (no form, no CSRF, no JS).
-    response.set_cookie(COOKIE, lang, max_age=COOKIE_AGE, samesite="Lax", httponly=True)
+    response.set_cookie(COOKIE, lang, max_age=COOKIE_AGE, samesite="Lax", httponly=True,
+                        secure=request.is_secure)
     return response
 
 

@@ -102,7 +102,8 @@ def http_error(error: HTTPException) -> tuple[Response, int] | None:
     """404, 405 … under ``/api/`` in the JSON error shape (None elsewhere: the HTML pages)."""
     if not request.path.startswith("/api/"):
         return None
-    code = {404: "not-found", 405: "method-not-allowed"}.get(error.code or 0, "bad-request")
+    code = {404: "not-found", 405: "method-not-allowed", 429: "too-many-requests"}.get(
+        error.code or 0, "bad-request")
     return refuse(error.code or 400, [{"code": code, "message": api_message(code)}])
 
 

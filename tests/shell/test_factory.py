@@ -39,3 +39,37 @@ def test_a_get_on_an_api_endpoint_is_a_json_405(client):
     assert response.get_json()["problems"][0]["code"] == "method-not-allowed"
     missing = client.post("/api/v1/rebel-princess/nope", json={})
     assert missing.status_code == 404 and missing.get_json()["problems"][0]["code"] == "not-found"
+
+
+def test_every_page_carries_the_security_headers(client):
+    for path in ("/", "/new", "/rebel-princess/new", "/rules", "/api/v1/openapi.json"):
+        headers = client.get(path).headers
+        directives = dict(d.strip().split(" ", 1) for d in
+                          headers["Content-Security-Policy"].split(";"))
+        assert directives["script-src"] == "'self'"
+        csp = headers["Content-Security-Policy"]
+        assert "frame-ancestors 'none'" in csp
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        assert headers["Referrer-Policy"] == "same-origin"
+
+
+def test_cookies_are_secure_over_https_and_http_only(client):
+    response = client.get("/lang/fr?next=/", base_url="https://table.example")
+    cookie = response.headers["Set-Cookie"]
+    assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    plain = client.get("/lang/fr?next=/").headers["Set-Cookie"]
+    assert "Secure" not in plain
+
+
+def test_creating_games_in_a_loop_is_stopped_with_a_clear_page(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "t.sqlite"), "TESTING": True,
+                      "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": True})
+    client = app.test_client()
+    data = {"edition": "deluxe", "length": "5", "first_leader": "0", "create": "1",
+            "names-0": "Ana", "names-1": "Ben", "names-2": "Cy",
+            **{f"cards-{i}": c for i, c in enumerate("abcde")}}
+    statuses = [client.post("/rebel-princess/new", data=data).status_code for _ in range(32)]
+    assert statuses[:30] == [302] * 30 and statuses[30:] == [429, 429]
+    page = client.post("/rebel-princess/new", data=data)
+    assert 'data-error="429"' in page.text
+    assert client.get("/").status_code == 200  # reading is never limited

@@ -11,7 +11,6 @@ from __future__ import annotations
 import http.client
 import re
 import socket
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -21,8 +20,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from sqlalchemy import Engine, text
 
 from companion import create_app
+
+from ..conftest import POSTGRES_URL, empty_tables
 
 WORKERS = 4
 SCORES_15 = [[a, b, c, 15 - a - b - c] for a in range(6) for b in range(6) for c in range(4)]
@@ -34,14 +36,20 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """gunicorn with several sync workers on a migrated SQLite database (CSRF off)."""
+BACKENDS = ["sqlite", *(["postgres"] if POSTGRES_URL else [])]
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def server(request, tmp_path_factory):
+    """gunicorn with several sync workers on a migrated database (CSRF off): SQLite, and
+    PostgreSQL too when the run has one (``make test-postgres``)."""
     folder = tmp_path_factory.mktemp("race")
-    database = str(folder / "race.sqlite")
-    config = {"DATABASE": database, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "race",
-              "TESTING": True}
-    create_app(config)  # migrate before the workers start, as `make run` does
+    config = {"DATABASE": str(folder / "race.sqlite"), "WTF_CSRF_ENABLED": False,
+              "SECRET_KEY": "race", "TESTING": True,
+              "DATABASE_URL": POSTGRES_URL if request.param == "postgres" else None}
+    app = create_app(config)  # migrate before the workers start, as `make run` does
+    empty_tables(app)
+    database = app.extensions["companion.engine"]
     port = _free_port()
     process = subprocess.Popen(
         [str(Path(sys.executable).with_name("gunicorn")), "--no-control-socket", "-w",
@@ -63,6 +71,7 @@ def server(tmp_path_factory):
     process.terminate()
     process.wait(timeout=10)
     process.stdout.close()
+    database.dispose()
 
 
 def _request(port: int, method: str, path: str, data: dict | None = None
@@ -103,11 +112,11 @@ def _at_once(port: int, path: str, bodies: list[dict]) -> list[tuple[int, str, s
         return list(pool.map(post, bodies))
 
 
-def _records(database: str, code: str) -> list[tuple[int, str, str | None]]:
-    with sqlite3.connect(database) as db:
-        return db.execute(
+def _records(database: Engine, code: str) -> list[tuple[int, str, str | None]]:
+    with database.connect() as db:
+        return [tuple(row) for row in db.execute(text(
             "SELECT r.number, r.action, r.scores FROM roundrecord r JOIN game g ON g.id = "
-            "r.game_id WHERE g.code = ? ORDER BY r.id", (code,)).fetchall()
+            "r.game_id WHERE g.code = :code ORDER BY r.id"), {"code": code})]
 
 
 def _base_id(port: int, code: str) -> str:
