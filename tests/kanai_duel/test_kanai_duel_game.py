@@ -154,6 +154,15 @@ def test_pending_bonus_and_reveal_order_are_queries():
     assert game.results[-1].held and game.bonus() == (0, 0) and game.reveals_first() is None
 
 
+def test_a_generals_plus_two_applies_to_the_very_next_card_only():
+    """KANAI_DUEL.md « Next round »: +2 on the next card only, even if that round is on hold."""
+    game = duel("general/prince")
+    assert game.bonus() == (2, 0)
+    held = game.play(C.PRINCESS, C.ASSASSIN)  # 1+2 against 3, the lower wins: equal, on hold
+    assert held.bonus == (2, 0) and held.held and game.bonus() == (0, 0)
+    assert game.play(C.SPY, C.CLOWN).bonus == (0, 0)
+
+
 def test_held_rounds_say_what_each_is_worth_to_whom():
     """The rounds on hold are listed with their number, cards and worth to each player."""
     game = duel("minister/minister clown/prince")
