@@ -4,7 +4,7 @@ A game is stored with :mod:`companion.play.store`: its set-up in the game's sett
 slugs, the cards set aside, and for two phones one secret key per seat) and what players did as
 append-only entries:
 
-- referee mode (one phone, real cards): ``round`` ``{"cards": [card of player 0, card of player 1]}``
+- referee mode (one phone, real cards): ``round`` ``{"cards": [player 0's card, player 1's]}``
   and ``undo`` ``{}`` (takes back the last round);
 - two-phone mode: ``join`` ``{"seat": 1}`` when the second phone opens its link, and ``pick``
   ``{"seat": s, "card": c}``. A round is revealed when both picks of a round are in: replaying the
@@ -52,11 +52,11 @@ __all__ = ["DuelView", "KIND", "MODES", "PHONES", "REFEREE", "SeatView", "create
 class SeatView:
     """What one phone may know of the round being picked (two-phone mode).
 
-    ``seat`` is this phone's seat (``None``: a phone that is not a player). ``mine`` is its own pick,
-    ``other_picked`` whether the opponent's pick is in, ``seen`` the opponent's card when this
-    player's Spy lets them see it, ``can_pick`` whether it may pick now, ``waits_for_first`` whether
-    it waits for the opponent to pick first (its own Spy), ``goes_first`` whether it must pick
-    first (the opponent's Spy).
+    ``seat`` is this phone's seat (``None``: a phone that is not a player). ``mine`` is its own
+    pick, ``other_picked`` whether the opponent's pick is in, ``seen`` the opponent's card when
+    this player's Spy lets them see it, ``can_pick`` whether it may pick now, ``waits_for_first``
+    whether it waits for the opponent to pick first (its own Spy), ``goes_first`` whether it must
+    pick first (the opponent's Spy).
     """
 
     seat: int | None
@@ -148,13 +148,22 @@ def seat_key(game: Game, seat: int) -> str:
 
 def _replay(session: Session, game: Game) -> tuple[Duel, Picks, bool, int]:
     """The game replayed from its entries (trusted: each was checked when stored)."""
+    duel, picks, joined, version, _ = _replay_keys(session, game)
+    return duel, picks, joined, version
+
+
+def _replay_keys(session: Session, game: Game) -> tuple[Duel, Picks, bool, int, set[str]]:
+    """:func:`_replay`, and the idempotency keys already stored."""
     data = settings(game)
     duel = Duel(Rules.with_variants(data.get("variants", [])), out=_out(data))
     picks = Picks()
     joined = False
     version = 0
+    keys: set[str] = set()
     for entry in store.entries(session, game):
         version = entry.seq
+        if entry.key:
+            keys.add(entry.key)
         if entry.kind == "round":
             first, second = entry.data["cards"]
             duel.push(Card(first), Card(second))
@@ -169,7 +178,7 @@ def _replay(session: Session, game: Game) -> tuple[Duel, Picks, bool, int]:
             if picks.is_complete():
                 duel.push(*picks.cards)  # type: ignore[arg-type]
                 picks = Picks()
-    return duel, picks, joined, version
+    return duel, picks, joined, version, keys
 
 
 def _seat_view(duel: Duel, picks: Picks, seat: int | None) -> SeatView:
@@ -199,27 +208,30 @@ def view_game(session: Session, game: Game, seat: int | None = None) -> DuelView
 
 
 def play_round(*, session: Session, game: Game, cards: Sequence[str], based_on: int,
-               key: str | None) -> RoundResult:
-    """Referee mode: check the round against the replayed game, then store it.
+               key: str | None) -> None:
+    """Referee mode: check the round against the replayed game, then store it. A key already
+    stored (a double tap) is answered like the first tap, storing nothing.
 
     Raises :class:`EntryError` (nothing stored) or :class:`store.StaleWrite`.
     """
-    duel, _, _, _ = _replay(session, game)
+    duel, _, _, _, keys = _replay_keys(session, game)
+    if key is not None and key in keys:
+        return
     first, second = (parse_card(text, seat=seat, round=duel.round_number())
                      for seat, text in enumerate(cards))
-    result = duel.play(first, second)
+    duel.play(first, second)
     store.append(session=session, game=game, kind="round", based_on=based_on, key=key,
                  data={"cards": [first.value, second.value]})
-    return result
 
 
-def undo(*, session: Session, game: Game, based_on: int, key: str | None) -> RoundResult:
-    """Referee mode: take back the last round. Raises :class:`EntryError` (``nothing-to-undo``)
-    or :class:`store.StaleWrite`."""
-    duel, _, _, _ = _replay(session, game)
-    taken_back = duel.pop()
+def undo(*, session: Session, game: Game, based_on: int, key: str | None) -> None:
+    """Referee mode: take back the last round (a double tap takes back one). Raises
+    :class:`EntryError` (``nothing-to-undo``) or :class:`store.StaleWrite`."""
+    duel, _, _, _, keys = _replay_keys(session, game)
+    if key is not None and key in keys:
+        return
+    duel.pop()
     store.append(session=session, game=game, kind="undo", based_on=based_on, key=key, data={})
-    return taken_back
 
 
 def join(*, session: Session, game: Game) -> None:
@@ -241,7 +253,9 @@ def pick(*, session: Session, game: Game, seat: int, card: str, key: str | None)
     loses a race is checked again on the new state once. Raises :class:`EntryError`.
     """
     for attempt in range(2):
-        duel, picks, _, version = _replay(session, game)
+        duel, picks, _, version, keys = _replay_keys(session, game)
+        if key is not None and key in keys:
+            return
         chosen = parse_card(card, seat=seat, round=duel.round_number())
         picks.pick(duel, seat, chosen)  # raises if the core refuses it
         try:
