@@ -294,3 +294,30 @@ def test_the_api_is_in_the_openapi_document(client):
     """The endpoint and its models are documented."""
     doc = client.get("/api/v1/openapi.json").json
     assert "/api/v1/kanai-duel/resolve" in doc["paths"]
+
+
+# --- French --------------------------------------------------------------------------------------
+
+def test_every_french_entry_is_translated():
+    """The game's French catalogue has no empty or fuzzy entry."""
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    path = (Path(__file__).resolve().parents[2] / "companion" / "translations" / "kanai_duel"
+            / "fr" / "LC_MESSAGES" / "messages.po")
+    with path.open("rb") as handle:
+        catalog = read_po(handle, locale="fr")
+    entries = [m for m in catalog if m.id]
+    assert len(entries) > 50
+    for message in entries:
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        assert all(strings) and not message.fuzzy, message.id
+
+
+def test_the_game_page_is_french_in_french(client):
+    """The page's own words come from the game's French catalogue."""
+    url = new_game(client)
+    client.set_cookie("lang", "fr")
+    page = client.get(url).text
+    assert "Révéler la manche 1" in page and "Annuler la dernière manche" in page
