@@ -119,7 +119,9 @@ GAMES: list[GameKind] = [
                      "secret reveal on two.",
                "fr": "Deux joueurs, huit personnages, un choix secret : un arbitre sur un "
                      "téléphone ou une révélation secrète sur deux."},
-        players=(2, 2), emblem="⚔"),
+        players=(2, 2), routes="companion.routes.kanai_duel",
+        new_endpoint="kanai_duel.new_game", show_endpoint="kanai_duel.show",
+        rulings="companion.rulings.kanai_duel", emblem="⚔"),
 ]
 """Every game, in the order of the home page. Adding a game: one line here."""
 
