@@ -539,3 +539,60 @@ def test_judge_refuses_a_broken_set_up():
     with pytest.raises(EntryError) as caught:
         judge_turn_log(2, 0, [], face_up=())
     assert caught.value.codes == ["face-up-count"]
+
+
+def test_judge_answer_feeds_the_round_end_endpoint():
+    """The turn-log answer's ``held`` and ``discards`` give the same round end as the log."""
+    from companion.scoring.princesse_princesse import round_end, settle_round
+
+    turns = [Turn.from_notation(t) for t in FULL_ROUND]
+    final = {0: 3, 1: 5, 2: 5, 3: 9}
+    verdict = judge_turn_log(4, 0, turns, final=final)
+    answer = verdict.as_dict()
+    assert answer["valid"] and answer["ending"] == {
+        "reason": "deck-empty", "still_in": [0, 1, 2, 3], "spies": [0, 1], "princesses": [2, 3]}
+    assert answer["held"] == [3, 5, 5, 9] and answer["discards"][0] == [1, 1, 0, 8]
+    from_api = round_end(4, answer["held"], answer["discards"], [0, 0, 0, 0])
+    assert from_api == settle_round(verdict.reveal, [0, 0, 0, 0])
+    assert from_api.tokens_gained == (0, 0, 1, 2)  # two Spies in: no Spy bonus
+
+
+def test_judge_answer_lists_problems_and_faults_as_data():
+    """Refused turns and proven faults come back as codes with seats (and the fault's turn)."""
+    verdict = judge_turn_log(3, 0, [Turn.from_notation(t) for t in ["0:5>0#8", "1:2>1"]])
+    answer = verdict.as_dict()
+    assert answer["refused_turn"] == 1 and answer["problems"][0]["code"] == "target-self"
+    assert answer["faults"] == [{"code": "celeste-not-played", "seat": 0, "card": "5",
+                                 "turn": 1, "message": verdict.faults[0].message}]
+    assert answer["held"] is None
+
+
+@pytest.mark.parametrize(("card", "targets", "hit", "loser", "revealed"), [
+    (0, (), False, False, False), (1, (1, 2, 3), True, False, False),
+    (2, (1, 2, 3), False, False, False), (3, (1, 2, 3), False, True, False),
+    (4, (), False, False, False), (5, (0, 1, 2, 3), False, False, True),
+    (6, (), False, False, False), (7, (1, 2, 3), False, False, False),
+    (8, (), False, False, False), (9, (), False, False, True),
+])
+def test_questions_the_turn_log_asks_for_each_card(card, targets, hit, loser, revealed):
+    """Each card asks for its targets and the table's answers, and nothing else."""
+    questions = table(4, []).questions(card)
+    assert questions.targets == targets and questions.has_effect
+    assert (questions.asks_hit, questions.asks_loser, questions.asks_revealed) == (
+        hit, loser, revealed)
+    assert bool(questions.names) == hit
+    assert questions.celeste_reminder == (card in (5, 7))
+
+
+def test_questions_list_the_garde_names_with_their_unseen_counts():
+    """The Garde's list shows how many of each character are still unseen."""
+    questions = table(4, ["0:9#2"]).questions(1)
+    assert dict(questions.names) == {0: 2, 2: 1, 3: 2, 4: 2, 5: 2, 6: 2, 7: 1, 8: 1, 9: 0}
+
+
+def test_questions_when_everyone_is_protected():
+    """A card needing another player asks nothing when nobody can be targeted; Vladric, yourself."""
+    round_ = table(3, ["0:4", "1:4"])
+    assert round_.questions(1).targets == () and not round_.questions(1).asks_hit
+    assert not round_.questions(1).has_effect
+    assert round_.questions(5).targets == (2,)

@@ -99,6 +99,7 @@ from .turns import (
     Suspicion,
     Turn,
     TurnLogVerdict,
+    TurnQuestions,
     check_setup,
     judge_turn_log,
 )
@@ -110,7 +111,8 @@ __all__ = [
     "OLIVER", "PLAYER_COUNTS", "PRINCESSES", "ROI", "SPY", "VLADRIC", "Award", "AwardReason",
     "Bonus", "BonusKind", "Character", "EndReason", "GameProgress", "PlayerCount", "PublicRound",
     "RoundEnding", "RoundLine", "RoundReveal", "RoundSettlement", "SimulatedRound", "StartReason",
-    "StoredRound", "Suspicion", "Targeting", "Turn", "TurnLogVerdict", "add_round",
+    "StoredRound", "Suspicion", "Targeting", "Turn", "TurnLogVerdict", "TurnQuestions",
+    "add_round",
     "awards_by_seat", "bonus_questions", "card_params", "character", "check_reveal",
     "check_round_end", "check_setup", "check_tokens", "copy_problems", "deck",
     "draw_first_player", "is_value", "judge_turn_log", "new_game", "player_count",

@@ -48,6 +48,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Any
 
 from companion.scoring.problems import EntryError, Problem
 
@@ -159,6 +160,28 @@ class RoundEnding:
     def needs_cards(self) -> bool:
         """True when the players still in must show their cards (more than one is still in)."""
         return len(self.still_in) > 1
+
+
+@dataclass(frozen=True)
+class TurnQuestions:
+    """What the turn-log screen asks once a card is tapped, in the current state.
+
+    ``targets``: the seats the card may target (empty: no target, or no effect). ``names``: the
+    characters a Garde may name, each with its count of unseen cards. ``asks_hit`` (Garde: right
+    guess?), ``asks_loser`` (Bibliothécaire: who had the lower card, or a tie), ``asks_revealed``
+    (Vladric, Ogre: the card laid face up; for the Bibliothécaire, the loser's card).
+    ``celeste_reminder``: a 7 or 5 while Céleste is unseen — remind that she must be played
+    instead if she is the other card.
+    """
+
+    card: int
+    has_effect: bool
+    targets: tuple[int, ...]
+    names: tuple[tuple[int, int], ...]
+    asks_hit: bool
+    asks_loser: bool
+    asks_revealed: bool
+    celeste_reminder: bool
 
 
 @dataclass(frozen=True)
@@ -318,6 +341,19 @@ class PublicRound:
         if card == PRINCESSES:
             return self._top.deck - 1 > 0  # after the turn's own draw
         return True
+
+    def questions(self, card: int) -> TurnQuestions:
+        """What the table must tell the app about the current player's ``card`` (see
+        :class:`TurnQuestions`); ``card`` must be a value 0–9."""
+        effect = self.has_effect(card)
+        unseen = self.unseen()
+        garde = card == GARDE and effect
+        return TurnQuestions(
+            card=card, has_effect=effect, targets=tuple(sorted(self.legal_targets(card))),
+            names=tuple((value, unseen[value]) for value in GARDE_NAMEABLE) if garde else (),
+            asks_hit=garde, asks_loser=card == BIBLIOTHECAIRE and effect,
+            asks_revealed=card in (VLADRIC, OGRE),
+            celeste_reminder=card in CELESTE_FORCED_BY and unseen[CELESTE] > 0)
 
     def target_problem(self, card: int, target: int | None, seat: int | None = None
                        ) -> Problem | None:
@@ -639,10 +675,41 @@ class TurnLogVerdict:
     ending: RoundEnding | None
     faults: tuple[Problem, ...]
     reveal: RoundReveal | None
+    discards: tuple[tuple[int, ...], ...] = ()
 
     @property
     def is_valid(self) -> bool:
         return self.refused_turn is None and not self.problems
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON answer of the turn-log endpoint (seat lists ascending)."""
+        ending = self.ending
+        return {
+            "valid": self.is_valid,
+            "accepted": self.accepted,
+            "refused_turn": self.refused_turn,
+            "problems": [p.as_dict() for p in self.problems],
+            "current_seat": self.current_seat,
+            "still_in": list(self.still_in),
+            "protected": list(self.protected),
+            "deck_count": self.deck_count,
+            "unseen": list(self.unseen),
+            "round_over": self.round_over,
+            "ending": None if ending is None else {
+                "reason": str(ending.reason), "still_in": list(ending.still_in),
+                "spies": sorted(ending.spies), "princesses": sorted(ending.princesses)},
+            "faults": [{**p.as_dict(), "turn": p.params["turn"]} for p in self.faults],
+            # Ready for the round-end endpoint: every card in front of each seat, and the cards
+            # shown at the end (null for a player out) once the final cards were given.
+            "discards": [list(pile) for pile in self.discards],
+            "held": self._held(),
+        }
+
+    def _held(self) -> list[int | None] | None:
+        reveal = self.reveal
+        if reveal is None or any(reveal.cards[seat] is None for seat in reveal.still_in):
+            return None  # a last player in who showed no card: the round-end call needs it
+        return list(reveal.cards)
 
 
 def judge_turn_log(players: int, first: int, turns: Sequence[Turn], face_up: Sequence[int] = (),
@@ -675,4 +742,5 @@ def judge_turn_log(players: int, first: int, turns: Sequence[Turn], face_up: Seq
         protected=tuple(round_.protected_since()), deck_count=round_.deck_count,
         unseen=tuple(round_.unseen()[value] for value in VALUES),
         round_over=round_.is_over(), ending=round_.ending(),
-        faults=round_.faults(final if reveal is not None else None), reveal=reveal)
+        faults=round_.faults(final if reveal is not None else None), reveal=reveal,
+        discards=tuple(round_.discards(seat) for seat in range(players)))
