@@ -112,3 +112,14 @@ def test_a_whole_two_player_game_needs_six_tokens():
         game = add_round(game, StoredRound(first, last_in(2, 1)))
         first = game.next_first if game.next_first is not None else first
     assert game.round_number == 7 and game.winners == (1,) and game.tokens == (0, 6)
+
+
+def test_stored_history_keeps_who_really_started_after_an_edit():
+    """Replaying stored rounds without the starter check keeps the recorded starter as the
+    table's choice (an earlier round was edited), instead of refusing the whole history."""
+    rounds = [StoredRound(0, last_in(3, 2)), StoredRound(1, last_in(3, 1))]
+    with pytest.raises(EntryError):
+        replay_game(3, 0, rounds)
+    game = replay_game(3, 0, rounds, check_first=False)
+    assert game.rounds[1].first == 1 and game.rounds[1].first_reason is StartReason.CHOSEN
+    assert game.tokens == (0, 1, 1)

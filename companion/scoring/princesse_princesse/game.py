@@ -103,11 +103,20 @@ def new_game(players: int, first: int) -> GameProgress:
                         next_candidates=(first,))
 
 
-def add_round(progress: GameProgress, round_: StoredRound) -> GameProgress:
+def add_round(progress: GameProgress, round_: StoredRound, *,
+              check_first: bool = True) -> GameProgress:
     """The board after one more round; raises :class:`EntryError` listing every problem (the
-    starter, the reveal, a round after the end of the game), each with the round's number."""
+    starter, the reveal, a round after the end of the game), each with the round's number.
+
+    With ``check_first=False`` (history already stored), a starter who is not one of the previous
+    round's winners is taken as the table's choice (:attr:`StartReason.CHOSEN`) instead of being
+    refused: who really started is a fact of the table, and an edit of an earlier round must not
+    make the rest of the history unreadable.
+    """
     number = progress.round_number
     problems = progress.first_problems(round_.first)
+    if not check_first:
+        problems = [p for p in problems if p.code != "first-not-a-candidate"]
     if round_.reveal.players != progress.players:
         problems.append(CATALOGUE.problem("wrong-length", field="held",
                                           expected=progress.players, got=round_.reveal.players))
@@ -118,6 +127,8 @@ def add_round(progress: GameProgress, round_: StoredRound) -> GameProgress:
     except EntryError as error:
         raise EntryError(_numbered(error.problems, number)) from None
     reason = progress.next_reason or StartReason.CHOSEN
+    if round_.first not in progress.next_candidates:
+        reason = StartReason.CHOSEN
     line = RoundLine(number, round_.first, reason, progress.tokens, settlement)
     return GameProgress(
         players=progress.players, threshold=progress.threshold, rounds=(*progress.rounds, line),
@@ -125,11 +136,13 @@ def add_round(progress: GameProgress, round_: StoredRound) -> GameProgress:
         winners=settlement.game_winners, next_candidates=settlement.next_first_candidates)
 
 
-def replay_game(players: int, first: int, rounds: Sequence[StoredRound]) -> GameProgress:
-    """The board after ``rounds``, each checked in turn; raises :class:`EntryError`."""
+def replay_game(players: int, first: int, rounds: Sequence[StoredRound], *,
+                check_first: bool = True) -> GameProgress:
+    """The board after ``rounds``, each checked in turn; raises :class:`EntryError`.
+    ``check_first``: see :func:`add_round`."""
     progress = new_game(players, first)
     for round_ in rounds:
-        progress = add_round(progress, round_)
+        progress = add_round(progress, round_, check_first=check_first)
     return progress
 
 
