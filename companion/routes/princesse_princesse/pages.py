@@ -84,6 +84,21 @@ def card_name(value: int) -> str:
     return CHARACTERS[value].name(current_lang()) if 0 <= value <= 9 else str(value)
 
 
+# Names short enough for a fifth of a phone's width; soft hyphens say where a long one may break.
+SHORT_NAMES = {
+    "en": ("Spy", "Guard", "Advisors", "Libra\u00adrian", "Oliver", "Vladric", "Prin\u00adcesses",
+           "Ghost King", "Celeste", "Ogre"),
+    "fr": ("Espionne", "Garde", "Conseil\u00adlers", "Biblio\u00adthécaire", "Oliver", "Vladric",
+           "Prin\u00adcesses", "Roi fantôme", "Céleste", "Ogre"),
+}
+
+
+@bp.app_template_global("pp_short_name")
+def short_name(value: int) -> str:
+    """A card's short name for the card grids, in the page's language."""
+    return SHORT_NAMES[current_lang()][value] if 0 <= value <= 9 else str(value)
+
+
 def _view_or_404(code: str) -> play.GameView:
     session = get_session()
     game = play.get_game(session, code)
