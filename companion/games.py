@@ -103,7 +103,9 @@ GAMES: list[GameKind] = [
                      "counts the unseen cards.",
                "fr": "Les jetons de faveur, la fin des manches et les cibles permises, avec un "
                      "journal des tours qui compte les cartes invisibles."},
-        players=(2, 6), emblem="✉"),
+        players=(2, 6), routes="companion.routes.princesse_princesse",
+        new_endpoint="princesse_princesse.new_game", show_endpoint="princesse_princesse.show",
+        rulings="companion.rulings.princesse_princesse", emblem="✉"),
     GameKind(
         key="reveillez", slug="reveillez",
         names={"en": "Wake the 12 Princesses", "fr": "Réveillez les 12 princesses"},
