@@ -4,6 +4,8 @@ plusieurs cartes »; REVEILLEZ.md « Discards »; issue 11)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.scoring.problems import EntryError
 from companion.scoring.reveillez import Card, DiscardKind, classify_discard, read_discard
@@ -101,3 +103,15 @@ def test_discard_refuses(cards, codes):
     with pytest.raises(EntryError) as caught:
         classify_discard(cards)
     assert caught.value.codes == codes
+
+
+@given(st.lists(st.integers(1, 10), min_size=1, max_size=5))
+def test_discard_agrees_with_the_rule_as_written(numbers):
+    """For any 1–5 numbers: valid exactly when one card, two equal cards, or 3+ cards where some
+    card equals the sum of all the others (checked by brute force)."""
+    sum_of_others = any(n == sum(numbers) - n for n in numbers)
+    expected = (len(numbers) == 1 or (len(numbers) == 2 and numbers[0] == numbers[1])
+                or (len(numbers) >= 3 and sum_of_others))
+    check = classify_discard(numbers)
+    assert check.is_valid == expected
+    assert check.draw == (len(numbers) if expected else 0)

@@ -4,6 +4,8 @@ sa chance ! »; REVEILLEZ.md « Turn actions »; issue 11)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.scoring.problems import EntryError
 from companion.scoring.reveillez import Card, Power, count_from, jester_count
@@ -71,3 +73,15 @@ def test_jester_refuses(players, seat, revealed, codes):
     with pytest.raises(EntryError) as caught:
         jester_count(players, seat, revealed)
     assert caught.value.codes == codes
+
+
+@given(st.integers(2, 5).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n - 1),
+                                                      st.integers(1, 10))))
+def test_count_walks_clockwise_one_seat_at_a_time(case):
+    """For any table, seat and number: the path starts at the jester's player, moves one seat
+    clockwise per step, has n steps, and ends on the seat that wakes."""
+    players, seat, number = case
+    count = jester_count(players, seat, number)
+    assert count.path[0] == seat and len(count.path) == number
+    assert all((b - a) % players == 1 for a, b in zip(count.path, count.path[1:], strict=False))
+    assert count.wakes == count.path[-1] == (seat + number - 1) % players

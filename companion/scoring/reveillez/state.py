@@ -206,6 +206,7 @@ class GameState:
         return "; ".join([str(self.setup), *(str(event.action) for event in self.history)])
 
     def copy(self) -> GameState:
+        """An independent state with the same set-up, position and history."""
         other = GameState(self.setup)
         other._position = self._position
         other._stack = list(self._stack)
