@@ -182,7 +182,7 @@ def prepare_database(path: Path, games: int) -> list[str]:
 
     from companion import create_app, play
     from companion.db import get_engine
-    from companion.scoring import Edition
+    from companion.scoring.rebel_princess import Edition
 
     app = create_app({"DATABASE": str(path), "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False})
     with app.app_context():

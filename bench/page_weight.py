@@ -79,7 +79,7 @@ def make_game(app) -> str:  # type: ignore[no-untyped-def]
 
     from companion import play
     from companion.db import get_engine
-    from companion.scoring import Card, Edition, PlayedRound
+    from companion.scoring.rebel_princess import Card, Edition, PlayedRound
 
     def played(spread: list[list[str]]) -> PlayedRound:
         return PlayedRound(taken=tuple(frozenset(Card.from_code(c) for c in seat)

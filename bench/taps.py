@@ -110,7 +110,7 @@ def make_games(app, count: int) -> list[str]:  # type: ignore[no-untyped-def]
 
     from companion import play
     from companion.db import get_engine
-    from companion.scoring import Edition
+    from companion.scoring.rebel_princess import Edition
 
     with app.app_context(), Session(get_engine(), expire_on_commit=False) as session:
         return [play.create_game(session=session, edition=Edition.DELUXE, names=NAMES6,

@@ -1,7 +1,7 @@
 """companion: a phone companion for the card game Rebel Princess.
 
-The package itself imports nothing heavy, so the pure cores (``companion.scoring``,
-``companion.engine``, ``companion.rulings``) can be used without Flask or a database; the app
+The package itself imports nothing heavy, so the pure cores (``companion.scoring.rebel_princess``,
+``companion.scoring.rebel_princess.engine``, ``companion.rulings.rebel_princess``) can be used without Flask or a database; the app
 factory
 lives in :mod:`companion.factory`.
 """

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
+from alembic import command
+from alembic.config import Config
+from alembic.script import ScriptDirectory
 from flask import Flask, current_app, g
-from sqlalchemy import event
-from sqlalchemy.engine import Engine
-from sqlmodel import Session, SQLModel, create_engine
+from flask.cli import with_appcontext
+from sqlalchemy import event, inspect
+from sqlalchemy.engine import Connection, Engine
+from sqlmodel import Session, create_engine
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
@@ -41,22 +47,58 @@ def close_session(_error: BaseException | None = None) -> None:
         session.close()
 
 
-def init_db(engine: Engine) -> None:
-    from . import models  # noqa: F401  (registers the tables)
+MIGRATIONS = Path(__file__).parent / "migrations"
+BASELINE = "0001"
+"""The revision of the tables release c3c3148 made with ``create_all``, before migrations."""
 
-    SQLModel.metadata.create_all(engine)
+
+def _alembic_config(connection: Connection) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    return config
+
+
+def head() -> str:
+    """The newest migration's revision."""
+    return ScriptDirectory.from_config(_alembic_config(None)).get_current_head() or ""  # type: ignore[arg-type]
+
+
+def upgrade(engine: Engine) -> None:
+    """Bring the database to the newest schema, keeping every stored game.
+
+    An empty database gets every table; one made before migrations existed (tables but no
+    ``alembic_version``) is stamped at the baseline first. On SQLite, foreign keys are switched
+    off while tables are rebuilt (``batch_alter_table`` copies a table, and the copy must not
+    cascade), then on again.
+    """
+    with engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        try:
+            tables = set(inspect(connection).get_table_names())
+            config = _alembic_config(connection)
+            if "alembic_version" not in tables and "game" in tables:
+                command.stamp(config, BASELINE)
+            command.upgrade(config, "head")
+            connection.commit()
+        finally:
+            if sqlite:
+                connection.exec_driver_sql("PRAGMA foreign_keys=ON")
 
 
 @click.command("init-db")
+@with_appcontext
 def init_db_command() -> None:
-    """Create the tables if they do not exist yet (keeps existing data)."""
-    init_db(get_engine())
+    """Create or upgrade the database to the newest schema (keeps existing data)."""
+    upgrade(get_engine())
     click.echo(f"Database ready: {current_app.config['DATABASE']}")
 
 
 def init_app(app: Flask) -> None:
     engine = make_engine(app.config["DATABASE"])
     app.extensions["companion.engine"] = engine
-    init_db(engine)
+    upgrade(engine)
     app.teardown_appcontext(close_session)
     app.cli.add_command(init_db_command)

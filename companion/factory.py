@@ -12,6 +12,7 @@ from typing import Any
 from flask import Flask, Response, render_template, request, session, url_for
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from werkzeug.exceptions import HTTPException
 
 csrf = CSRFProtect()
 compress = Compress()
@@ -77,12 +78,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     db.init_app(app)
 
-    from .routes import api, games, pwa, tricks
+    from .routes import api, pwa, shell
 
-    app.register_blueprint(games.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(pwa.bp)
-    app.register_blueprint(tricks.bp)
+    shell.init_app(app)  # home, chooser, rules, and every registered game's blueprints
+    api.init_app(app)
+    pwa.init_app(app)
     csrf.exempt(api.bp)  # the JSON API is stateless: no session, no cookie, nothing to forge
 
     @app.after_request
@@ -101,9 +101,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         if not request.path.startswith("/api/"):
             session.permanent = True
 
-    @app.errorhandler(404)
-    def _not_found(_error: Exception) -> tuple[str, int]:
-        return render_template("errors/404.html"), 404
+    @app.errorhandler(HTTPException)
+    def _http_error(error: HTTPException) -> Any:
+        # Under /api/ every refusal has the JSON shape; pages get a page for a missing game.
+        answer = api.http_error(error)
+        if answer is not None:
+            return answer
+        if error.code == 404:
+            return render_template("errors/404.html"), 404
+        return error
 
     @app.errorhandler(CSRFError)
     def _csrf_failed(_error: CSRFError) -> tuple[str, int]:

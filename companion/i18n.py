@@ -99,7 +99,14 @@ def localize_source(text: str, lang: str) -> str:
 
 def init_app(app: Flask) -> None:
     """Babel with our locale selector, the switch route and the template helpers."""
-    babel.init_app(app, locale_selector=select_locale)
+    from .games import registry
+
+    # The shell's catalogue, then each game's own (companion/translations/<key>/): Flask-Babel
+    # merges them, so a game brings its French without touching the shell's catalogue.
+    folders = ["translations", *(str(kind.translations) for kind in registry()
+                                 if kind.translations is not None)]
+    babel.init_app(app, locale_selector=select_locale,
+                   default_translation_directories=";".join(folders))
     app.register_blueprint(bp)
     app.add_template_filter(lambda text: localize_source(text, current_lang()), "source")
 

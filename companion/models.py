@@ -1,9 +1,23 @@
-"""Storage: games, their players, and every version of every round entry.
+"""Storage: games of every kind, their players, and what players entered, append-only.
 
-Tables hold what players entered, never computed scores: the scoring core replays a game from
-its round entries on every view. Round entries are append-only: entering, editing and undoing each
-add a ``RoundRecord``; the newest record of a round number is the current one (or, if ``deleted``,
-the round is not there). Nothing is ever overwritten, so the history shows every change.
+Tables hold what players entered, never computed scores: each game's rules core replays a game
+from its entries on every view. Nothing is ever overwritten, so the history shows every change.
+
+- ``Game`` is one row per game of any kind (``kind`` is the registry key, see
+  :mod:`companion.games`); ``settings`` holds a game's set-up as JSON (its own shape per game).
+  The Rebel Princess columns (``edition``, ``round_cards``, ``first_leader``) are empty for the
+  other games.
+- ``Player``: the seats of a game, in play order.
+- ``Entry``: the append-only log of the games other than Rebel Princess: one row per thing
+  entered (a round, an action, an edit, an undo), numbered ``seq`` 1, 2, 3 … per game. The
+  database refuses a second row with the same ``(game_id, seq)`` — two phones that both saw
+  version 4 cannot both write version 5 — and a second row with the same ``(game_id, key)`` — a
+  double tap or a network retry carries the same key and is stored once.
+- Rebel Princess keeps its own tables: ``RoundRecord`` (every version of every round: entering,
+  editing and undoing each add one; the newest record of a round number is the current one, or,
+  if ``deleted``, the round is not there) and ``TrickLog`` (a round being entered trick by trick).
+
+The schema is changed only by migrations (``companion/migrations/``), never by ``create_all``.
 """
 
 from __future__ import annotations
@@ -21,9 +35,13 @@ def _now() -> datetime:
 class Game(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     code: str = Field(index=True, unique=True, max_length=16)
-    edition: str = Field(max_length=16)
-    round_cards: str = Field(max_length=8)  # one letter per planned round, e.g. "abcde"
-    first_leader: int
+    kind: str = Field(default="rebel_princess", max_length=32, index=True,
+                      sa_column_kwargs={"server_default": "rebel_princess"})
+    settings: str | None = None  # JSON: the set-up of a game other than Rebel Princess
+    # Rebel Princess only:
+    edition: str | None = Field(default=None, max_length=16)
+    round_cards: str | None = Field(default=None, max_length=8)  # one letter per round, "abcde"
+    first_leader: int | None = None
     created_at: datetime = Field(default_factory=_now)
     updated_at: datetime = Field(default_factory=_now)
 
@@ -76,3 +94,22 @@ class TrickLog(SQLModel, table=True):
     checks: bool = True  # judge the plays; the players can switch it off for the game
     version: int = 0
     updated_at: datetime = Field(default_factory=_now)
+
+
+class Entry(SQLModel, table=True):
+    """One thing entered in a game other than Rebel Princess: append-only, numbered per game.
+
+    ``kind`` names what it is in the game's own terms ("round", "wake", "pick", "undo" …) and
+    ``data`` holds it as JSON in the game's own shape; the game's glue module reads them back.
+    """
+
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_entry_game_seq"),
+                      UniqueConstraint("game_id", "key", name="uq_entry_game_key"))
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    seq: int  # 1, 2, 3 … per game: the game's version after this entry
+    kind: str = Field(max_length=24)
+    data: str = "{}"  # JSON
+    key: str | None = Field(default=None, max_length=64)  # idempotency key of the form or request
+    created_at: datetime = Field(default_factory=_now)

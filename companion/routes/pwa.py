@@ -7,10 +7,10 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from flask import Blueprint, current_app, jsonify, render_template, request, url_for
+from flask import Blueprint, Flask, current_app, jsonify, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from .. import rulings
+from ..rulings import rebel_princess as rulings
 
 bp = Blueprint("pwa", __name__)
 
@@ -23,9 +23,10 @@ def _content_version(static_folder: str) -> str:
     """Changes whenever a static file or the rulings content changes, so phones refresh their
     offline copy after an update."""
     digest = hashlib.sha256()
-    for path in sorted(Path(static_folder).iterdir()):
-        digest.update(path.name.encode() + path.read_bytes())
-    for item in sorted(resources.files("companion.rulings").iterdir(), key=lambda p: p.name):
+    for path in sorted(Path(static_folder).rglob("*")):
+        if path.is_file():
+            digest.update(path.name.encode() + path.read_bytes())
+    for item in sorted(resources.files("companion.rulings.rebel_princess").iterdir(), key=lambda p: p.name):
         if item.name.endswith(".toml"):
             digest.update(item.read_bytes())
     return digest.hexdigest()[:12]
@@ -47,8 +48,8 @@ def offline_list() -> Response:
     """Every URL the service worker stores at install: the rulings and what pages need."""
     asset = current_app.jinja_env.globals["asset"]
     urls = [url_for("pwa.offline"), url_for("pwa.offline", action="save"),
-            url_for("games.rules_index"), url_for("pwa.manifest")]
-    urls += [url_for("games.rule", slug=e.slug) for e in rulings.entries()]
+            url_for("rebel_princess.rules_index"), url_for("pwa.manifest")]
+    urls += [url_for("rebel_princess.rule", slug=e.slug) for e in rulings.entries()]
     urls += [asset(name) for name in STATIC_FILES]  # type: ignore[operator]
     response = jsonify(urls=urls)
     response.headers["Cache-Control"] = "no-cache"
@@ -68,7 +69,7 @@ def manifest() -> Response:
     data = {
         "name": "Rebel Princess companion",
         "short_name": "Rebel Princess",
-        "start_url": url_for("games.index"),
+        "start_url": url_for("shell.index"),
         "scope": "/",
         "display": "standalone",
         "background_color": "#f7f3ee",
@@ -82,3 +83,7 @@ def manifest() -> Response:
     response = jsonify(data)
     response.mimetype = "application/manifest+json"
     return response
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)

@@ -1,19 +1,26 @@
-"""Rulings content: Round cards, Princess powers, basic rules and interactions, in English and
-French.
+"""Rulings content of every game: loading, and a search that forgives accents and small typos.
 
-Pure Python (no Flask, no database). The texts live as data in the TOML files of this package, one
-file per kind of entry; this module loads them once, joins them by slug and searches them.
+Pure Python (no Flask, no database). Each game keeps its rulings as data in
+``companion/rulings/<key>/``. Rebel Princess has its own richer format and loader
+(:mod:`companion.rulings.rebel_princess`); every other game uses the shared format of
+``rulings.toml`` read here::
 
-- ``round_cards.toml``: one entry per Round card, ``deluxe-a`` ... ``deluxe-z`` and
-  ``classic-A`` ... ``classic-U``. Names match ``companion/scoring/round_cards.toml``.
-- ``princesses.toml``: ``deluxe-<princess>`` (12) and ``classic-<princess>`` (10).
-- ``basics.toml``: the basic rules, ``basics-...``; a rule that differs between editions has one
-  entry per edition, slugged ``basics-<topic>-deluxe`` / ``basics-<topic>-classic``.
-- ``interactions.toml``: rulings on how cards and powers combine, ``interaction-...``.
+    [groups]                                  # the groups, in page order
+    character = { en = "Characters", fr = "Personnages" }
 
-Every entry has a text per language (``en``, ``fr``), a ``source`` and ``links`` to related slugs.
-Links are stored one way and read both ways by :func:`links_of`. Every sentence is our own wording;
-the rulebooks and FAQs only supply the facts.
+    [[entry]]
+    slug = "garde"                            # unique in the game
+    group = "character"
+    name = { en = "Guard", fr = "Garde" }
+    value = 1                                 # optional: the number printed on the card
+    summary = { en = "…", fr = "…" }          # one line
+    text = { en = "…", fr = "…" }             # paragraphs, a blank line between
+    reading = { en = "…", fr = "…" }          # optional: how this app reads it
+    source = "…"
+    related = ["slug", …]
+    keywords = { en = ["…"], fr = ["…"] }     # optional extra search words
+
+Every sentence is our own wording; the rulebooks only supply the facts.
 """
 
 from __future__ import annotations
@@ -23,188 +30,14 @@ import re
 import tomllib
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from types import MappingProxyType
 
 LANGUAGES = ("en", "fr")
-KINDS = ("round-card", "princess", "basics", "interaction")
-EDITIONS = ("deluxe", "classic")
-
-_FILES = {
-    "round-card": "round_cards.toml",
-    "princess": "princesses.toml",
-    "basics": "basics.toml",
-    "interaction": "interactions.toml",
-}
-
-SUMMARY_MAX_WORDS = 55
-"""A summary is read at arm's length on a phone: one short paragraph."""
-
-
-@dataclass(frozen=True)
-class Text:
-    """The player-facing text of one entry in one language.
-
-    ``name`` is the card, power holder or topic title; ``power`` is a Princess's power name;
-    ``notes`` are interaction facts printed with a card; ``timing`` and ``limits`` are for Princess
-    powers. Fields that do not apply are empty.
-    """
-
-    name: str
-    summary: str
-    details: str = ""
-    examples: tuple[str, ...] = ()
-    notes: tuple[str, ...] = ()
-    app_reading: str = ""
-    power: str = ""
-    timing: str = ""
-    limits: str = ""
-
-    def paragraphs(self) -> tuple[str, ...]:
-        """Every non-empty piece of text, name first (for searching and checks)."""
-        parts = (self.name, self.power, self.summary, self.details, *self.examples, *self.notes,
-                 self.app_reading, self.timing, self.limits)
-        return tuple(p for p in parts if p)
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One rulings entry: a Round card, a Princess, a basic rule or an interaction."""
-
-    slug: str
-    kind: str
-    edition: str | None
-    letter: str | None
-    text: Mapping[str, Text]
-    source: str
-    links: tuple[str, ...] = ()
-    passing: Mapping[str, int] | None = None
-    """Cards passed at the start of the round (``{"left": 1, "right": 1}``), only where the
-    rulebook gives it; ``None`` when unknown."""
-    _key: tuple[str, ...] = field(default=(), repr=False, compare=False)
-
-    def name(self, lang: str = "en") -> str:
-        return self.in_language(lang).name
-
-    def summary(self, lang: str = "en") -> str:
-        return self.in_language(lang).summary
-
-    def in_language(self, lang: str = "en") -> Text:
-        """The text in ``lang`` (``en``/``fr``, ``fr-FR`` accepted); English if unknown."""
-        return self.text[_lang(lang)]
-
-
-def _lang(lang: str | None) -> str:
-    code = (lang or "en").strip().lower()[:2]
-    return code if code in LANGUAGES else "en"
-
-
-def _text(data: Mapping[str, object], where: str) -> Text:
-    try:
-        return Text(
-            name=str(data["name"]),
-            summary=" ".join(str(data["summary"]).split()),
-            details=str(data.get("details", "")).strip(),
-            examples=tuple(str(x) for x in data.get("examples", ())),  # type: ignore[union-attr]
-            notes=tuple(str(x) for x in data.get("notes", ())),  # type: ignore[union-attr]
-            app_reading=str(data.get("app_reading", "")).strip(),
-            power=str(data.get("power", "")),
-            timing=str(data.get("timing", "")),
-            limits=str(data.get("limits", "")),
-        )
-    except KeyError as exc:
-        raise ValueError(f"rulings entry {where} lacks {exc.args[0]!r}") from None
-
-
-@cache
-def _all() -> dict[str, Entry]:
-    result: dict[str, Entry] = {}
-    package = resources.files(__package__)
-    for kind, filename in _FILES.items():
-        resource = package.joinpath(filename)
-        if not resource.is_file():
-            continue
-        data = tomllib.loads(resource.read_text(encoding="utf-8"))
-        for slug, raw in data.items():
-            if slug in result:
-                raise ValueError(f"duplicate rulings slug {slug!r} in {filename}")
-            texts = {lang: _text(raw[lang], f"{slug}.{lang}") for lang in LANGUAGES if lang in raw}
-            passing = raw.get("pass")
-            result[slug] = Entry(
-                slug=slug,
-                kind=kind,
-                edition=raw.get("edition"),
-                letter=raw.get("letter"),
-                text=MappingProxyType(texts),
-                source=str(raw.get("source", "")),
-                links=tuple(raw.get("links", ())),
-                passing=MappingProxyType(dict(passing)) if passing else None,
-            )
-    return result
-
-
-def entry(slug: str, edition: str | None = None) -> Entry:
-    """The entry with this slug. With ``edition``, a topic slug such as ``basics-next-leader``
-    also finds its edition's entry ``basics-next-leader-<edition>``. Raises ``KeyError``."""
-    table = _all()
-    if slug in table:
-        return table[slug]
-    if edition and f"{slug}-{edition}" in table:
-        return table[f"{slug}-{edition}"]
-    raise KeyError(slug)
-
-
-def entries(kind: str | None = None, edition: str | None = None) -> list[Entry]:
-    """All entries, in file order, optionally of one kind and one edition. With ``edition``,
-    entries that hold for both editions (edition ``None``) are included."""
-    return [
-        e for e in _all().values()
-        if (kind is None or e.kind == kind) and (edition is None or e.edition in (None, edition))
-    ]
-
-
-def round_card_slug(edition: str, letter: str) -> str:
-    """``deluxe-a`` ... ``deluxe-z``, ``classic-A`` ... ``classic-U`` (either case accepted)."""
-    ed = str(edition).strip().lower()
-    letter = str(letter).strip()
-    return f"{ed}-{letter.upper() if ed == 'classic' else letter.lower()}"
-
-
-def round_card(edition: str, letter: str) -> Entry:
-    """The Round card entry of an edition by letter. Raises ``KeyError``."""
-    return entry(round_card_slug(edition, letter))
-
-
-def round_card_summary(edition: str, letter: str, lang: str = "en") -> str:
-    """The short reminder shown on the round screen. Raises ``KeyError`` for an unknown card."""
-    return round_card(edition, letter).summary(lang)
-
-
-def princess(edition: str, name: str) -> Entry:
-    """A Princess entry by edition and slug name (``snow-white``). Raises ``KeyError``."""
-    return entry(f"{str(edition).strip().lower()}-{name}")
-
-
-def links_of(slug: str) -> list[Entry]:
-    """Entries related to ``slug``: those it links to, then those linking to it; no duplicates."""
-    table = _all()
-    own = entry(slug)
-    found: dict[str, Entry] = {}
-    for other in own.links:
-        if other in table and other != slug:
-            found[other] = table[other]
-    for other in table.values():
-        if slug in other.links and other.slug != slug:
-            found.setdefault(other.slug, other)
-    return list(found.values())
-
-
-# --- search -------------------------------------------------------------------------------------
 
 _WORD = re.compile(r"[0-9a-z]+")
-_STOP = frozenset(
+STOP_WORDS = frozenset(
     "a an and the of to in on is it do does how what with card cards for my i can "
     "le la les l de des du un une et est d en que qui quoi comment avec carte cartes pour ma je"
     .split()
@@ -218,42 +51,17 @@ def fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
-def _words(text: str) -> list[str]:
+def words(text: str) -> list[str]:
+    """The folded words of ``text`` (letters and digits)."""
     return _WORD.findall(fold(text))
 
 
-@cache
-def _index() -> dict[str, tuple[set[str], set[str], str]]:
-    """slug -> (name words, text words, folded names joined)."""
-    index = {}
-    for e in _all().values():
-        names: set[str] = set()
-        joined = []
-        words: set[str] = set()
-        for t in e.text.values():
-            for title in (t.name, t.power):
-                if title:
-                    names.update(_words(title))
-                    joined.append(" ".join(_words(title)))
-            for part in t.paragraphs():
-                words.update(_words(part))
-        index[e.slug] = (names, words, " | ".join(joined))
-    return index
-
-
-@cache
-def _summaries() -> dict[str, list[str]]:
-    """slug -> the words of its summaries, both languages, with repeats (to weigh text hits)."""
-    return {e.slug: [w for t in e.text.values() for w in _words(t.summary)]
-            for e in _all().values()}
-
-
-def _word_score(token: str, words: set[str]) -> float:
+def word_score(token: str, known: set[str]) -> float:
     """1 for an exact word, 0.9 for a prefix (3+ letters), the difflib ratio for a near miss."""
-    if token in words:
+    if token in known:
         return 1.0
     best = 0.0
-    for word in words:
+    for word in known:
         if len(token) >= 3 and word.startswith(token):
             best = max(best, 0.9)
         elif len(token) >= 4 and abs(len(word) - len(token)) <= 2:
@@ -263,111 +71,121 @@ def _word_score(token: str, words: set[str]) -> float:
     return best
 
 
-def search(query: str, lang: str | None = None, kind: str | None = None,
-           edition: str | None = None) -> list[Entry]:
-    """Entries matching ``query``, best first.
+def _lang(lang: str | None) -> str:
+    return "fr" if (lang or "").lower().startswith("fr") else "en"
 
-    Finds a Round card by its letter (``z``, ``K``, ``deluxe-z``), any entry by its name or power
-    name in either language, or by words of its text. Case, accents and small typos are tolerated
-    (``Cendrilon`` finds Cinderella). Name matches rank above text matches. ``lang`` restricts the
-    text searched to one language (names are always searched in both); ``kind`` and ``edition``
-    filter the results as in :func:`entries`.
-    """
-    folded = fold(query).strip()
-    tokens = _words(query)
-    if not tokens:
-        return []
-    meaningful = [t for t in tokens if t not in _STOP] or tokens
-    index = _index()
-    summaries = _summaries()
-    wanted_lang = _lang(lang) if lang else None
-    scored: list[tuple[float, int, str]] = []
-    for order, e in enumerate(entries(kind, edition)):
-        names, words, joined = index[e.slug]
-        if wanted_lang:
-            words = set()
-            for part in e.in_language(wanted_lang).paragraphs():
-                words.update(_words(part))
-        score = 0.0
-        # A letter, or a slug typed in full: an exact hit on a Round card.
-        if e.letter and (folded == e.letter.casefold() or folded == e.slug.casefold()
-                         or folded.replace(" ", "-") == e.slug.casefold()):
-            score += 1000
-        elif folded == e.slug.casefold():
-            score += 1000
-        if len(folded) >= 3 and folded in joined:
-            score += 500  # the whole query is (part of) a name
-        matched = 0
-        for token in meaningful:
-            name_hit = _word_score(token, names)
-            text_hit = _word_score(token, words)
-            if name_hit:
-                score += 100 * name_hit
-            if text_hit:
-                # An entry that talks about the word in its summary is more about it.
-                score += 10 * text_hit + 5 * min(summaries[e.slug].count(token), 4)
-            if name_hit or text_hit:
-                matched += 1
-        if matched == 0 and score < 1000:
-            continue
-        score += 50 * matched  # entries matching more of the words come first
-        scored.append((-score, order, e.slug))
-    scored.sort()
-    table = _all()
-    return [table[slug] for _, _, slug in scored]
-
-
-__all__ = [
-    "EDITIONS", "KINDS", "LANGUAGES", "SUMMARY_MAX_WORDS", "Entry", "Text", "entries", "entry",
-    "fold", "links_of", "princess", "round_card", "round_card_slug", "round_card_summary", "search",
-]
-
-
-# --- the rulings of one table ---------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class TableRulings:
-    """What matters at one table: its Round cards, its Princesses, and how they combine.
+class Ruling:
+    """One rulings entry of a game in the shared format."""
 
-    ``pairs`` holds (card or Princess, card or Princess, ruling): two entries of this table that a
-    ruling connects, or that link to each other directly (then the ruling is ``None``).
-    """
+    slug: str
+    group: str
+    names: Mapping[str, str]
+    summaries: Mapping[str, str]
+    texts: Mapping[str, str]
+    readings: Mapping[str, str]
+    source: str
+    related: tuple[str, ...]
+    keywords: Mapping[str, tuple[str, ...]]
+    value: int | None = None
 
-    round_cards: tuple[Entry, ...]
-    princesses: tuple[Entry, ...]
-    pairs: tuple[tuple[Entry, Entry, Entry | None], ...]
+    def name(self, lang: str = "en") -> str:
+        return self.names[_lang(lang)]
+
+    def summary(self, lang: str = "en") -> str:
+        return self.summaries[_lang(lang)]
+
+    def paragraphs(self, lang: str = "en") -> list[str]:
+        return [p.strip() for p in self.texts[_lang(lang)].split("\n\n") if p.strip()]
+
+    def reading(self, lang: str = "en") -> str:
+        return self.readings.get(_lang(lang), "")
 
 
-def for_table(edition: str, letters: str | tuple[str, ...],
-              princesses: tuple[str, ...] | list[str]) -> TableRulings:
-    """The entries of a game's Round cards and Princesses, and every interaction between two of
-    them. Unknown letters or Princesses are left out."""
-    table = _all()
-    cards = [table[s] for s in dict.fromkeys(round_card_slug(edition, x) for x in letters)
-             if s in table]
-    powers = [table[s] for s in dict.fromkeys(f"{edition}-{p}" for p in princesses if p)
-              if s in table]
-    here = {e.slug: e for e in cards + powers}
-    pairs: list[tuple[Entry, Entry, Entry | None]] = []
-    seen: set[tuple[str, str, str]] = set()
-    for ruling in entries(kind="interaction", edition=edition):
-        # A ruling about a Round card that is not in this game does not concern this table.
-        other_cards = [s for s in ruling.links
-                       if s in table and table[s].kind == "round-card"
-                       and table[s].edition == edition and s not in here]
-        if other_cards:
-            continue
-        involved = [here[s] for s in dict.fromkeys(ruling.links) if s in here]
-        for i, first in enumerate(involved):
-            for second in involved[i + 1:]:
-                key = (first.slug, second.slug, ruling.slug)
-                if key not in seen:
-                    seen.add(key)
-                    pairs.append((first, second, ruling))
-    for first in powers:  # a Princess entry that links straight to a card or Princess here
-        for other in first.links:
-            if other in here and other != first.slug:
-                a, b = sorted((first.slug, other))
-                if not any({p[0].slug, p[1].slug} == {a, b} for p in pairs):
-                    pairs.append((here[a], here[b], None))
-    return TableRulings(tuple(cards), tuple(powers), tuple(pairs))
+@dataclass(frozen=True)
+class Rulings:
+    """A game's rulings: its groups in page order and its entries in file order."""
+
+    groups: Mapping[str, Mapping[str, str]]
+    entries: tuple[Ruling, ...]
+
+    def entry(self, slug: str) -> Ruling:
+        """The entry ``slug``; ``KeyError`` if there is none."""
+        for found in self.entries:
+            if found.slug == slug:
+                return found
+        raise KeyError(slug)
+
+    def grouped(self, lang: str = "en") -> list[tuple[str, list[Ruling]]]:
+        """(group title, entries) in page order; groups without entries left out."""
+        result = []
+        for key, titles in self.groups.items():
+            members = [e for e in self.entries if e.group == key]
+            if members:
+                result.append((titles[_lang(lang)], members))
+        return result
+
+    def related(self, slug: str) -> list[Ruling]:
+        """Entries linked to ``slug`` either way, in file order."""
+        this = self.entry(slug)
+        return [e for e in self.entries
+                if e.slug != slug and (e.slug in this.related or slug in e.related)]
+
+    def search(self, query: str) -> list[Ruling]:
+        """Entries matching ``query`` best first: names above text, both languages, accents
+        and small typos forgiven."""
+        tokens = [t for t in words(query) if t not in STOP_WORDS] or words(query)
+        if not tokens:
+            return []
+        folded = " ".join(words(query))
+        scored = []
+        for order, e in enumerate(self.entries):
+            names = {w for n in e.names.values() for w in words(n)}
+            joined = " | ".join(" ".join(words(n)) for n in e.names.values())
+            text: set[str] = set()
+            for lang in LANGUAGES:
+                for part in (e.summaries[lang], e.texts[lang], e.readings.get(lang, ""),
+                             *e.keywords.get(lang, ())):
+                    text.update(words(part))
+            score = 1000.0 if folded == e.slug or (e.value is not None
+                                                   and folded == str(e.value)) else 0.0
+            if len(folded) >= 3 and folded in joined:
+                score += 500
+            matched = 0
+            for token in tokens:
+                name_hit, text_hit = word_score(token, names), word_score(token, text)
+                score += 100 * name_hit + 10 * text_hit
+                matched += bool(name_hit or text_hit)
+            if matched or score >= 1000:
+                scored.append((-(score + 50 * matched), order, e))
+        return [e for _, _, e in sorted(scored, key=lambda item: item[:2])]
+
+
+def _pair(data: object, where: str) -> dict[str, str]:
+    if not isinstance(data, Mapping) or any(lang not in data for lang in LANGUAGES):
+        raise ValueError(f"{where} needs an English and a French text")
+    return {lang: " ".join(str(data[lang]).split()) if "\n" not in str(data[lang])
+            else str(data[lang]).strip() for lang in LANGUAGES}
+
+
+@cache
+def load(package: str) -> Rulings:
+    """The rulings in ``<package>/rulings.toml`` (e.g. ``companion.rulings.kanai_duel``)."""
+    text = resources.files(package).joinpath("rulings.toml").read_text(encoding="utf-8")
+    data = tomllib.loads(text)
+    groups = {key: _pair(titles, f"group {key}") for key, titles in data.get("groups", {}).items()}
+    entries = []
+    for raw in data.get("entry", []):
+        slug = str(raw["slug"])
+        readings = _pair(raw["reading"], f"{slug}.reading") if "reading" in raw else {}
+        keywords = {lang: tuple(str(w) for w in raw.get("keywords", {}).get(lang, ()))
+                    for lang in LANGUAGES}
+        entries.append(Ruling(
+            slug=slug, group=str(raw.get("group", "")),
+            names=_pair(raw["name"], f"{slug}.name"),
+            summaries=_pair(raw["summary"], f"{slug}.summary"),
+            texts=_pair(raw["text"], f"{slug}.text"), readings=readings,
+            source=str(raw.get("source", "")), related=tuple(raw.get("related", ())),
+            keywords=keywords, value=raw.get("value")))
+    return Rulings(groups=groups, entries=tuple(entries))

@@ -60,11 +60,14 @@ def test_a_game_in_french(french: Page, live_server: str, artifacts):
     a rulings page: all in French, the Round card by its French name."""
     page = french
     page.goto(f"{live_server}/")
-    expect(page.locator("h1")).to_have_text("Vos parties")
+    expect(page.locator("h1")).to_have_text("À quoi jouez-vous ?")
     check_screen(page, artifacts, "games-empty")
 
-    page.locator("[data-action=new-game]").click()
+    page.locator("[data-action=new-game]").click()  # the chooser, then the game
     expect(page.locator("h1")).to_have_text("Nouvelle partie")
+    page.locator("[data-action=new-rebel-princess]").click()
+    expect(page.locator("h1")).to_have_text("Nouvelle partie")
+    expect(page.locator("[data-nav=game]")).to_have_text("Rebelles Princesses")
     page.locator("label:has(input[name=length][value='3'])").click()
     expect(page.locator("select[name='cards-3']")).to_have_count(0)
     for seat, name in enumerate(["Ana", "Ben", "Cy", "Di"]):
@@ -117,10 +120,10 @@ def test_a_game_in_french(french: Page, live_server: str, artifacts):
 
 def test_rulings_in_french(french: Page, live_server: str, artifacts):
     page = french
-    page.goto(f"{live_server}/rules")
+    page.goto(f"{live_server}/rebel-princess/rules")
     expect(page.locator("h1")).to_have_text("Précisions de règles")
     check_screen(page, artifacts, "rulings")
-    page.goto(f"{live_server}/rules/deluxe-z")
+    page.goto(f"{live_server}/rebel-princess/rules/deluxe-z")
     expect(page.locator("h1")).to_have_text("Reines de la danse")
     expect(page.locator(".rule [lang=en]")).to_have_text("Dancing Queens")
     check_screen(page, artifacts, "rulings-card")
@@ -131,14 +134,14 @@ def test_switch_between_french_and_english_without_javascript(
     """The switch is a plain link: it works with JavaScript off and keeps the page."""
     context = browser.new_context(**browser_context_args, locale="fr-FR", java_script_enabled=False)
     page = context.new_page()
-    page.goto(f"{live_server}/rules/deluxe-z")
+    page.goto(f"{live_server}/rebel-princess/rules/deluxe-z")
     expect(page.locator("h1")).to_have_text("Reines de la danse")
     page.locator("[data-lang=en]").click()
     expect(page.locator("h1")).to_have_text("Dancing Queens")
-    assert page.url.endswith("/rules/deluxe-z")
+    assert page.url.endswith("/rebel-princess/rules/deluxe-z")
     expect(page.locator("[data-nav=lang] [aria-current]")).to_have_text("EN")
     page.goto(f"{live_server}/")
-    expect(page.locator("h1")).to_have_text("Your games")  # the choice outlives the page
+    expect(page.locator("h1")).to_have_text("What are you playing?")  # the choice outlives the page
     page.locator("[data-lang=fr]").click()
-    expect(page.locator("h1")).to_have_text("Vos parties")
+    expect(page.locator("h1")).to_have_text("À quoi jouez-vous ?")
     context.close()

@@ -15,7 +15,7 @@ def totals(page: Page) -> list[str]:
 
 
 def create_game(page: Page, base: str, names: list[str], cards: list[str], length: str = "3"):
-    page.goto(f"{base}/new")
+    page.goto(f"{base}/rebel-princess/new")
     if length == "3":
         page.get_by_text("3 rounds (short)").click()
         expect(page.locator("select[name='cards-3']")).to_have_count(0)
@@ -90,7 +90,7 @@ def test_three_round_deluxe_game(page: Page, live_server: str, artifacts):
 
 def test_typed_names_survive_an_edition_switch(page: Page, live_server: str):
     """Switching edition redraws the Round card choices but keeps the names already typed."""
-    page.goto(f"{live_server}/new")
+    page.goto(f"{live_server}/rebel-princess/new")
     page.locator("input[name='names-0']").fill("Ana")
     page.locator("input[name='names-1']").fill("Ben")
     page.get_by_text("Rebelles Princesses").first.click()

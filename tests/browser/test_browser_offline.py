@@ -26,7 +26,7 @@ def page(browser: Browser, browser_context_args):
 def test_rulings_and_opened_game_work_offline(page: Page, stoppable_server, artifacts):
     """With the server stopped after a first visit, the rulings page and the pad still open."""
     base, stop = stoppable_server
-    page.goto(f"{base}/new")
+    page.goto(f"{base}/rebel-princess/new")
     for seat, name in enumerate(["Ana", "Ben", "Cy"]):
         page.locator(f"input[name='names-{seat}']").fill(name)
     page.locator("[data-action=create]").click()
@@ -36,9 +36,9 @@ def test_rulings_and_opened_game_work_offline(page: Page, stoppable_server, arti
     page.goto(game_url)  # opened once more under the service worker: now stored
 
     stop()
-    page.goto(f"{base}/rules/deluxe-j")
+    page.goto(f"{base}/rebel-princess/rules/deluxe-j")
     expect(page.locator("[data-entry='deluxe-j'] h1")).to_have_text("Pet's Revenge")
-    page.goto(f"{base}/rules")
+    page.goto(f"{base}/rebel-princess/rules")
     expect(page.locator("h1")).to_be_visible()
     page.goto(game_url)
     expect(page.locator("#pad")).to_be_visible()

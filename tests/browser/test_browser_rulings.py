@@ -13,7 +13,7 @@ pytestmark = pytest.mark.browser
 @pytest.mark.parametrize("word", ["frog", "grenouille"])
 def test_search_finds_the_frog(page: Page, live_server: str, artifacts, word):
     """Typing frog or grenouille in the rulings search lists the Frog's entry first."""
-    page.goto(f"{live_server}/rules")
+    page.goto(f"{live_server}/rebel-princess/rules")
     page.locator("#q").fill(word)
     page.locator("#q").press("Enter")
     first = page.locator("[data-result]").first
@@ -26,7 +26,7 @@ def test_search_finds_the_frog(page: Page, live_server: str, artifacts, word):
 
 def test_one_tap_from_the_round_to_its_card(page: Page, live_server: str, artifacts):
     """The round screen links straight to its Round card's rulings entry."""
-    page.goto(f"{live_server}/new")
+    page.goto(f"{live_server}/rebel-princess/new")
     for seat, name in enumerate(["Ana", "Ben", "Cy", "Di"]):
         page.locator(f"input[name='names-{seat}']").fill(name)
     page.locator("select[name='cards-0']").select_option("z")

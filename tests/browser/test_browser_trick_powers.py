@@ -16,7 +16,7 @@ PRINCESSES = ["snow-white", "mulan", "alice", "ice-princess"]
 
 def create_game(page: Page, base: str) -> None:
     """Ana Snow White, Ben Mulan, Cy Alice, Di the Ice Princess; round 1 is Haggle with the Hag."""
-    page.goto(f"{base}/new")
+    page.goto(f"{base}/rebel-princess/new")
     for seat, name in enumerate(NAMES):
         page.locator(f"input[name='names-{seat}']").fill(name)
     page.locator("#first_leader").select_option("0")

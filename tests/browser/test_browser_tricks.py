@@ -7,8 +7,8 @@ import random
 import pytest
 from playwright.sync_api import Page, expect
 
-from companion.engine import RoundState, Suit
-from companion.scoring import score_entry
+from companion.scoring.rebel_princess.engine import RoundState, Suit
+from companion.scoring.rebel_princess import score_entry
 
 from .conftest import no_horizontal_scroll
 
@@ -40,7 +40,7 @@ def round_with_a_revoke(seed=11):
 
 
 def create_game(page: Page, base: str) -> None:
-    page.goto(f"{base}/new")
+    page.goto(f"{base}/rebel-princess/new")
     for seat, name in enumerate(NAMES):
         page.locator(f"input[name='names-{seat}']").fill(name)
     page.locator("#first_leader").select_option("0")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine import (
+from companion.scoring.rebel_princess.engine import (
     AmbiguousEntryError,
     Card,
     EngineError,
@@ -16,7 +16,7 @@ from companion.engine import (
     parse_card,
     parse_cards,
 )
-from companion.engine.cards import (
+from companion.scoring.rebel_princess.engine.cards import (
     CARDS,
     FROG_ID,
     PRINCE_MASK,
@@ -29,7 +29,7 @@ from companion.engine.cards import (
     ids_of,
     mask_of,
 )
-from companion.scoring.cards import FROG, deck
+from companion.scoring.rebel_princess.cards import FROG, deck
 
 
 @pytest.mark.parametrize("code, suit, rank", [

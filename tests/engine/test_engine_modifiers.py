@@ -6,15 +6,15 @@ import string
 
 import pytest
 
-from companion.engine import Edition, InvalidEntryError, Modifier, RoundState
-from companion.engine.modifiers import (
+from companion.scoring.rebel_princess.engine import Edition, InvalidEntryError, Modifier, RoundState
+from companion.scoring.rebel_princess.engine.modifiers import (
     HOOKS,
     modifier_class,
     overridden,
     registered,
     round_card_class,
 )
-from companion.scoring.round_cards import round_cards
+from companion.scoring.rebel_princess.round_cards import round_cards
 
 
 @pytest.mark.parametrize("edition, letters", [
@@ -75,10 +75,10 @@ def test_engine_imports_no_web_or_database_code():
     import ast
     from pathlib import Path
 
-    import companion.engine
+    import companion.scoring.rebel_princess.engine
 
     forbidden = {"flask", "flask_wtf", "sqlmodel", "sqlalchemy"}
-    for path in Path(companion.engine.__file__).parent.glob("*.py"):
+    for path in Path(companion.scoring.rebel_princess.engine.__file__).parent.glob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):

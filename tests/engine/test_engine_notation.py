@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.engine import (
+from companion.scoring.rebel_princess.engine import (
     Edition,
     IllegalTrickError,
     InvalidEntryError,
@@ -20,9 +20,9 @@ from companion.engine import (
     parse_record,
     power_slugs,
 )
-from companion.engine import record as record_module
-from companion.engine.modifiers import round_card_letters
-from companion.engine.simulate import play_random_round, random_step
+from companion.scoring.rebel_princess.engine import record as record_module
+from companion.scoring.rebel_princess.engine.modifiers import round_card_letters
+from companion.scoring.rebel_princess.engine.simulate import play_random_round, random_step
 
 
 def random_round(players: int, letter: str, seed: int, edition: Edition = Edition.DELUXE,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine import (
+from companion.scoring.rebel_princess.engine import (
     Edition,
     InvalidEntryError,
     PowerUse,
@@ -16,8 +16,8 @@ from companion.engine import (
     parse_record,
     power_slugs,
 )
-from companion.engine.steps import Reveal
-from companion.scoring.cards import Suit
+from companion.scoring.rebel_princess.engine.steps import Reveal
+from companion.scoring.rebel_princess.cards import Suit
 
 
 def cards(text: str) -> frozenset:

@@ -7,9 +7,9 @@ import string
 
 import pytest
 
-from companion.engine import Edition, RoundState, ViolationCode, parse_card, parse_cards
-from companion.engine.modifiers import round_card_class
-from companion.engine.simulate import play_random
+from companion.scoring.rebel_princess.engine import Edition, RoundState, ViolationCode, parse_card, parse_cards
+from companion.scoring.rebel_princess.engine.modifiers import round_card_class
+from companion.scoring.rebel_princess.engine.simulate import play_random
 
 V = ViolationCode
 

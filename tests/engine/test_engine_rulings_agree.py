@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import pytest
 
-from companion import rulings
-from companion.engine import (
+from companion.rulings import rebel_princess as rulings
+from companion.scoring.rebel_princess.engine import (
     IllegalTrickError,
     PowerUse,
     RoundState,
     parse_card,
     parse_cards,
 )
-from companion.engine.steps import Gift, Haggle, Pass, SetAside
-from companion.scoring import (
+from companion.scoring.rebel_princess.engine.steps import Gift, Haggle, Pass, SetAside
+from companion.scoring.rebel_princess import (
     Edition,
     GameSetup,
     PlayedRound,
@@ -29,7 +29,7 @@ from companion.scoring import (
     score_so_far,
     standings,
 )
-from companion.scoring.cards import Suit, princes
+from companion.scoring.rebel_princess.cards import Suit, princes
 
 
 def card(code: str):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion import rulings
-from companion.engine import Edition, power_slugs
-from companion.engine.modifiers import round_card_class, round_card_letters
+from companion.rulings import rebel_princess as rulings
+from companion.scoring.rebel_princess.engine import Edition, power_slugs
+from companion.scoring.rebel_princess.engine.modifiers import round_card_class, round_card_letters
 
 
 @pytest.mark.parametrize("edition", list(Edition))

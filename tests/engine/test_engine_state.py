@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from companion.engine import (
+from companion.scoring.rebel_princess.engine import (
     EngineError,
     IllegalTrickError,
     InvalidEntryError,
@@ -16,8 +16,8 @@ from companion.engine import (
     parse_card,
     parse_cards,
 )
-from companion.scoring.cards import deck, hand_size
-from companion.scoring.rounds import score_entry
+from companion.scoring.rebel_princess.cards import deck, hand_size
+from companion.scoring.rebel_princess.rounds import score_entry
 
 V = ViolationCode
 

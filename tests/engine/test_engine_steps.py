@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine import (
+from companion.scoring.rebel_princess.engine import (
     EngineError,
     IllegalTrickError,
     InvalidEntryError,
@@ -12,7 +12,7 @@ from companion.engine import (
     parse_card,
     parse_cards,
 )
-from companion.engine.steps import (
+from companion.scoring.rebel_princess.engine.steps import (
     Chairs,
     Gift,
     Haggle,
@@ -22,7 +22,7 @@ from companion.engine.steps import (
     StepKind,
     parse_step,
 )
-from companion.scoring.cards import Suit
+from companion.scoring.rebel_princess.cards import Suit
 
 
 def cards(text: str) -> frozenset:

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from companion.engine import (
+from companion.scoring.rebel_princess.engine import (
     Edition,
     Haggle,
     IllegalTrickError,
@@ -20,9 +20,9 @@ from companion.engine import (
     parse_cards,
     power_slugs,
 )
-from companion.engine.modifiers import round_card_letters
-from companion.engine.simulate import play_random_round
-from companion.engine.table import Finding, TableRound
+from companion.scoring.rebel_princess.engine.modifiers import round_card_letters
+from companion.scoring.rebel_princess.engine.simulate import play_random_round
+from companion.scoring.rebel_princess.engine.table import Finding, TableRound
 
 
 def trick(text: str) -> Trick:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.engine import RoundState, Trick, parse_card, parse_cards
+from companion.scoring.rebel_princess.engine import RoundState, Trick, parse_card, parse_cards
 
 
 def test_rulebook_example_trick_deluxe():

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from companion import rulings
-from companion.scoring import Edition, round_cards
+from companion.rulings import rebel_princess as rulings
+from companion.scoring.rebel_princess import Edition, round_cards
 
 SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 RULEBOOKS = ("001_cce5b9de1830e4f3.txt", "000_c7ce481120464ddd.txt")  # Deluxe (en), classic (fr)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rulings import search
+from companion.rulings.rebel_princess import search
 
 
 @pytest.mark.parametrize(("query", "first"), [

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.scoring import (
+from companion.scoring.rebel_princess import (
     FROG,
     Card,
     InvalidEntryError,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.scoring import (
+from companion.scoring.rebel_princess import (
     Card,
     Edition,
     IncompleteEntryError,
@@ -18,7 +18,7 @@ from companion.scoring import (
     score_entry,
     score_round,
 )
-from companion.scoring.errors import _messages
+from companion.scoring.rebel_princess.errors import _messages
 
 D, C = Edition.DELUXE, Edition.CLASSIC
 

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from companion.scoring import (
+from companion.scoring.rebel_princess import (
     Card,
     Edition,
     GameSetup,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.scoring import (
+from companion.scoring.rebel_princess import (
     Card,
     Edition,
     RoundEntry,

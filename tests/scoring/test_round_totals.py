@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.scoring import (
+from companion.scoring.rebel_princess import (
     FROG,
     Card,
     Edition,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.scoring import Card, parse_edition, required_cards, score_round
+from companion.scoring.rebel_princess import Card, parse_edition, required_cards, score_round
 
 DATA = tomllib.loads((Path(__file__).parent.parent / "data" / "rulebook_examples.toml")
                      .read_text(encoding="utf-8"))

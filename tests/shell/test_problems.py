@@ -2,7 +2,7 @@
 
 from companion.scoring.problems import Catalogue, EntryError, Problem
 
-CATALOGUE = Catalogue("companion.scoring")
+CATALOGUE = Catalogue("companion.scoring.rebel_princess")
 
 
 def test_problem_message_comes_from_the_catalogue_in_each_language():

@@ -73,7 +73,7 @@ def make_game(client):
     """``make_game(players=4, edition="deluxe", cards="azycd", length=5)`` -> the game code."""
 
     def make(players=4, edition="deluxe", cards=None, length=5, **extra):
-        return code_of(client.post("/new", data=setup_form(players, edition, cards, length,
+        return code_of(client.post("/rebel-princess/new", data=setup_form(players, edition, cards, length,
                                                              **extra)))
 
     return make

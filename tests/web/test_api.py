@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from companion import create_app
-from companion.scoring import FROG, deck, princes, suit_cards
-from companion.scoring.cards import Suit
+from companion.scoring.rebel_princess import FROG, deck, princes, suit_cards
+from companion.scoring.rebel_princess.cards import Suit
 
 FOUR_PLAYER_A = [["P1", "P2", "P3"], ["P4", "P5", "A8"], ["P6", "P7", "P8"], ["P9", "P10"]]
 

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from companion import create_app
-from companion.engine import RoundState
+from companion.scoring.rebel_princess.engine import RoundState
 
 URL = "/api/v1/rebel-princess/check-round"
 

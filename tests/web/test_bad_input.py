@@ -10,7 +10,7 @@ from .conftest import attr, cards_data, count, setup_form, totals
 
 
 def refused_setup(client, app, **kwargs):
-    response = client.post("/new", data=setup_form(**kwargs))
+    response = client.post("/rebel-princess/new", data=setup_form(**kwargs))
     assert response.status_code == 422
     assert (count(app, Game), count(app, Player)) == (0, 0)
     return response
@@ -99,7 +99,7 @@ def test_seven_names_are_refused(client, app):
 
 
 def test_request_too_large(client, app):
-    response = client.post("/new", data=setup_form(**{"princesses-0": "x" * 70_000}))
+    response = client.post("/rebel-princess/new", data=setup_form(**{"princesses-0": "x" * 70_000}))
     assert response.status_code == 413
     assert count(app, Game) == 0
 

@@ -33,34 +33,34 @@ def header_token(html):
 
 
 def new_game(client):
-    token = form_token(client.get("/new").text)
-    return code_of(client.post("/new", data={**setup_form(), "csrf_token": token}))
+    token = form_token(client.get("/rebel-princess/new").text)
+    return code_of(client.post("/rebel-princess/new", data={**setup_form(), "csrf_token": token}))
 
 
 def test_new_game_without_token_is_400(csrf_app, csrf_client):
-    csrf_client.get("/new")
-    assert csrf_client.post("/new", data=setup_form()).status_code == 400
+    csrf_client.get("/rebel-princess/new")
+    assert csrf_client.post("/rebel-princess/new", data=setup_form()).status_code == 400
     assert count(csrf_app, Game) == 0
 
 
 def test_new_game_with_wrong_token_is_400(csrf_app, csrf_client):
-    csrf_client.get("/new")
+    csrf_client.get("/rebel-princess/new")
     data = {**setup_form(), "csrf_token": "forged"}
-    assert csrf_client.post("/new", data=data).status_code == 400
+    assert csrf_client.post("/rebel-princess/new", data=data).status_code == 400
     assert count(csrf_app, Game) == 0
 
 
 def test_new_game_with_token_from_the_form(csrf_app, csrf_client):
-    token = form_token(csrf_client.get("/new").text)
-    response = csrf_client.post("/new", data={**setup_form(), "csrf_token": token})
+    token = form_token(csrf_client.get("/rebel-princess/new").text)
+    response = csrf_client.post("/rebel-princess/new", data={**setup_form(), "csrf_token": token})
     assert response.status_code == 302
     assert count(csrf_app, Game) == 1
 
 
 def test_token_from_another_session_is_400(csrf_app, csrf_client):
-    token = form_token(csrf_app.test_client().get("/new").text)
-    csrf_client.get("/new")
-    assert csrf_client.post("/new", data={**setup_form(), "csrf_token": token}).status_code == 400
+    token = form_token(csrf_app.test_client().get("/rebel-princess/new").text)
+    csrf_client.get("/rebel-princess/new")
+    assert csrf_client.post("/rebel-princess/new", data={**setup_form(), "csrf_token": token}).status_code == 400
 
 
 def test_preview_with_header_token(csrf_client):

@@ -32,7 +32,7 @@ def test_games_list_shows_game(client, make_game):
 
 
 def test_new_game_page_offers_first_game_set(client):
-    response = client.get("/new")
+    response = client.get("/rebel-princess/new")
     assert response.status_code == 200
     assert b'data-preset="recommended"' in response.data
     assert b'data-preset="random"' in response.data
@@ -51,7 +51,7 @@ def test_create_game(client, make_game, edition, players):
 
 
 def test_create_redirects_to_pad(client):
-    response = client.post("/new", data=setup_form())
+    response = client.post("/rebel-princess/new", data=setup_form())
     assert response.status_code == 302
     assert re.fullmatch(r"/g/\w+", response.headers["Location"])
 
@@ -79,23 +79,23 @@ def test_five_round_game_plans_five(client, make_game):
 def test_preset_recommended(client, edition, expected):
     data = setup_form(edition=edition, cards="xwvut" if edition == "deluxe" else "UTSRQ",
                       preset="recommended")
-    response = client.post("/new", data=data)
+    response = client.post("/rebel-princess/new", data=data)
     assert response.status_code == 200
     assert selected_cards(response.text) == list(expected)
     assert count(client.application, Game) == 0
 
 
 def test_preset_recommended_short_game(client):
-    response = client.post("/new", data=setup_form(length=3, preset="recommended"))
+    response = client.post("/rebel-princess/new", data=setup_form(length=3, preset="recommended"))
     assert selected_cards(response.text) == list("abc")
 
 
 @pytest.mark.parametrize(("edition", "bathroom"), [("deluxe", "y"), ("classic", "O")])
 def test_preset_random_never_starts_with_bathroom_break(client, monkeypatch, edition, bathroom):
-    import companion.routes.games as games
+    import companion.routes.rebel_princess.pages as games
 
     monkeypatch.setattr(games.random, "sample", lambda letters, k: [bathroom, *letters[:k - 1]])
-    response = client.post("/new", data=setup_form(edition=edition, preset="random"))
+    response = client.post("/rebel-princess/new", data=setup_form(edition=edition, preset="random"))
     chosen = selected_cards(response.text)
     assert chosen[0] != bathroom and bathroom in chosen
     assert len(set(chosen)) == 5
@@ -104,7 +104,7 @@ def test_preset_random_never_starts_with_bathroom_break(client, monkeypatch, edi
 @pytest.mark.parametrize("edition", ["deluxe", "classic"])
 def test_preset_random_picks_five_different_cards(client, edition):
     for _ in range(20):
-        chosen = selected_cards(client.post("/new", data=setup_form(
+        chosen = selected_cards(client.post("/rebel-princess/new", data=setup_form(
             edition=edition, preset="random")).text)
         assert len(set(chosen)) == 5
         assert chosen[0] not in ("y", "O")
@@ -112,7 +112,7 @@ def test_preset_random_picks_five_different_cards(client, edition):
 
 def test_switching_edition_fills_classic_cards(client):
     data = setup_form(edition="classic", cards="abcde", preset="edition")
-    response = client.post("/new", data=data, headers={"HX-Request": "true"})
+    response = client.post("/rebel-princess/new", data=data, headers={"HX-Request": "true"})
     assert response.status_code == 200
     assert b"<html" not in response.data  # the htmx partial
     assert selected_cards(response.text) == list("ACBDM")
@@ -120,12 +120,12 @@ def test_switching_edition_fills_classic_cards(client):
 
 @pytest.mark.parametrize(("edition", "cards"), [("deluxe", "yabcd"), ("classic", "OABCD")])
 def test_bathroom_first_warning(client, edition, cards):
-    response = client.post("/new", data=setup_form(edition=edition, cards=cards, preset="keep"))
+    response = client.post("/rebel-princess/new", data=setup_form(edition=edition, cards=cards, preset="keep"))
     assert b'data-warning="bathroom-first"' in response.data
 
 
 def test_no_bathroom_warning_later(client):
-    response = client.post("/new", data=setup_form(cards="aybcd", preset="keep"))
+    response = client.post("/rebel-princess/new", data=setup_form(cards="aybcd", preset="keep"))
     assert b'data-warning="bathroom-first"' not in response.data
 
 

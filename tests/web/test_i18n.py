@@ -65,17 +65,17 @@ def test_a_language_we_do_not_have_falls_back_to_english(client):
 
 
 def test_switch_overrides_the_browser_and_goes_back(french):
-    response = french.get("/lang/en?next=/rules")
+    response = french.get("/lang/en?next=/rebel-princess/rules")
     assert response.status_code == 302
-    assert response.headers["Location"] == "/rules"
+    assert response.headers["Location"] == "/rebel-princess/rules"
     assert "lang=en" in response.headers["Set-Cookie"]
-    assert lang_of(french.get("/rules").text) == "en"
+    assert lang_of(french.get("/rebel-princess/rules").text) == "en"
     french.get("/lang/fr?next=/")
     assert lang_of(french.get("/").text) == "fr"
 
 
 def test_switch_link_is_on_every_page_and_points_back_here(french):
-    html = french.get("/rules?q=frog").text
+    html = french.get("/rebel-princess/rules?q=frog").text
     link = re.search(r'<a [^>]*href="([^"]+)"[^>]*data-lang="en"', html).group(1)
     assert link.startswith("/lang/en?next=") and "rules" in link and "frog" in link
     assert 'data-lang="fr"' not in html  # the current language is shown, not linked
@@ -122,11 +122,11 @@ def test_classic_round_cards_in_english_use_our_english_names(client, make_game)
 
 
 def test_new_game_validation_and_flash_in_french(french):
-    response = french.post("/new", data={"edition": "deluxe", "length": "5", "create": "1",
+    response = french.post("/rebel-princess/new", data={"edition": "deluxe", "length": "5", "create": "1",
                                          "names-0": "Ana", "names-1": "Ben"})
     assert response.status_code == 422
     assert "Inscrivez au moins 3 joueurs" in response.text
-    response = french.post("/new", data={
+    response = french.post("/rebel-princess/new", data={
         "edition": "deluxe", "length": "5", "first_leader": "0", "create": "1",
         **{f"names-{i}": n for i, n in enumerate(["Ana", "Ben", "Cy"])},
         **{f"cards-{i}": c for i, c in enumerate("abcde")}}, follow_redirects=True)
@@ -161,14 +161,14 @@ def test_games_list_dates_in_french(french, make_game):
 
 
 def test_rulings_entry_in_the_page_language(french, app):
-    html = french.get("/rules/deluxe-z").text
+    html = french.get("/rebel-princess/rules/deluxe-z").text
     assert "<h1>Reines de la danse</h1>" in html
     assert 'lang="en">Dancing Queens<' in html  # the name in the other language, marked
-    assert "<h1>Dancing Queens</h1>" in app.test_client().get("/rules/deluxe-z").text
+    assert "<h1>Dancing Queens</h1>" in app.test_client().get("/rebel-princess/rules/deluxe-z").text
 
 
 def test_rulings_source_in_french_has_our_words_in_french(french):
-    page = text_of(french.get("/rules/deluxe-z"))
+    page = text_of(french.get("/rebel-princess/rules/deluxe-z"))
     assert "lecture de l'appli" in page and "app's reading" not in page
 
 
@@ -179,7 +179,7 @@ def _fields(template):
 
 
 def test_every_problem_message_has_a_french_version_with_the_same_fields():
-    text = resources.files("companion.scoring").joinpath("messages.toml").read_text("utf-8")
+    text = resources.files("companion.scoring.rebel_princess").joinpath("messages.toml").read_text("utf-8")
     data = tomllib.loads(text)
     english, french = data["messages"], data["messages_fr"]
     assert set(french) == set(english)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion import api_models
+from companion.routes.rebel_princess import api_models
 
 METHODS = {"get", "put", "post", "delete", "patch", "options", "head", "trace"}
 

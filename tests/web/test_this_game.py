@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.rulings import for_table
+from companion.rulings.rebel_princess import for_table
 
 
 def test_table_lists_its_cards_powers_and_interactions(client):
@@ -11,7 +11,7 @@ def test_table_lists_its_cards_powers_and_interactions(client):
             "names-2": "Cy", "first_leader": "0", "cards-0": "a", "cards-1": "d",
             "cards-2": "x", "cards-3": "b", "cards-4": "c", "princesses-0": "snow-white",
             "create": "1"}
-    code = client.post("/new", data=data).headers["Location"].rsplit("/", 1)[1]
+    code = client.post("/rebel-princess/new", data=data).headers["Location"].rsplit("/", 1)[1]
     page = client.get(f"/g/{code}/rules").text
     assert 'data-link="deluxe-d"' in page and 'data-link="deluxe-snow-white"' in page
     assert 'data-pair="deluxe-snow-white deluxe-d"' in page

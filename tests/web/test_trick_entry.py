@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from companion.engine import RoundState
+from companion.scoring.rebel_princess.engine import RoundState
 from companion.models import RoundRecord, TrickLog
 
 from .conftest import attr, count, totals
@@ -70,7 +70,7 @@ def test_whole_round_by_taps_then_confirm(client, make_game, app):
     assert attr(html, "data-violation") == []
     response = client.post(url(code, "confirm"), data={"version": version(client, code)})
     assert response.status_code == 302 and response.headers["Location"] == f"/g/{code}"
-    from companion.scoring import score_entry
+    from companion.scoring.rebel_princess import score_entry
     assert totals(client, code) == score_entry(entry).scores
     assert count(app) == 1
 

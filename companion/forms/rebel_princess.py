@@ -1,0 +1,171 @@
+"""Forms: they check the shape of what was typed or tapped; the scoring core judges the rules.
+
+Every write goes through a ``FlaskForm`` so every form carries a CSRF token. The round-entry forms
+depend on the game (which cards the Round card scores, how many players), so they are built per
+request by :func:`cards_form` and :func:`numbers_form`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from flask import request
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    FieldList,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectChoice,
+    SelectField,
+    StringField,
+)
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+
+from ..i18n import current_lang
+from ..scoring.rebel_princess import Card, Edition, round_cards
+
+MAX_NAME = 24
+MAX_SCORE = 99
+
+
+class EmptyForm(FlaskForm):
+    """A POST that is only a button (undo): the CSRF token is the whole form."""
+
+
+def _strip(value: str | None) -> str | None:
+    return " ".join(value.split()) if isinstance(value, str) else value
+
+
+def choices(pairs: Sequence[tuple[object, str]]) -> list[SelectChoice]:
+    """WTForms 3.3+ wants ``SelectChoice`` objects rather than tuples."""
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
+def card_choices(edition: Edition) -> list[SelectChoice]:
+    """Every Round card of the edition, named in the page's language."""
+    lang = current_lang()
+    return choices([(c.letter, f"{c.letter} · {c.name(lang)}") for c in round_cards(edition)])
+
+
+class NewGameForm(FlaskForm):
+    """Set up a game: edition, players in clockwise order, first leader, Round cards, Princesses."""
+
+    edition = RadioField(_l("Edition"), choices=choices([("deluxe", "Deluxe"),
+                                                     ("classic", "Rebelles Princesses")]),
+                         default="deluxe", validators=[InputRequired()])
+    length = RadioField(_l("Game length"),
+                        choices=choices([("5", _l("5 rounds")), ("3", _l("3 rounds (short)"))]),
+                        default="5", validators=[InputRequired()])
+    names = FieldList(StringField(_l("Name"), filters=[_strip],
+                                  validators=[Optional(), Length(max=MAX_NAME)]),
+                      min_entries=6, max_entries=6)
+    first_leader = SelectField(_l("Leads the first trick"), coerce=int,
+                               choices=choices([(i, _l("Player %(n)s", n=i + 1))
+                                                for i in range(6)]),
+                               default=0)
+    cards = FieldList(SelectField(_l("Round"), choices=[], validate_choice=False),
+                      min_entries=5, max_entries=5)
+    princesses = FieldList(StringField(_l("Princess"), filters=[_strip],
+                                       validators=[Optional(), Length(max=30)]),
+                           min_entries=6, max_entries=6)
+
+    def edition_value(self) -> Edition:
+        return Edition(self.edition.data if self.edition.data in ("deluxe", "classic")
+                       else "deluxe")
+
+    def player_names(self) -> list[str]:
+        return [n.data for n in self.names if n.data]
+
+    def rounds(self) -> int:
+        return 3 if self.length.data == "3" and self.edition_value() is Edition.DELUXE else 5
+
+    def chosen_cards(self) -> list[str]:
+        return [f.data for f in self.cards][: self.rounds()]
+
+    def validate_names(self, field: FieldList) -> None:
+        extra = [key for key, value in request.form.items()
+                 if key.startswith("names-") and key[6:].isdigit() and int(key[6:]) >= 6
+                 and value.strip()]
+        if extra:
+            raise ValidationError(_("Rebel Princess is played by 3 to 6 players: at most 6 "
+                                    "names."))
+        filled = [i for i, entry in enumerate(field) if entry.data]
+        if len(filled) < 3:
+            raise ValidationError(_("Enter at least 3 players: Rebel Princess needs 3 to 6."))
+        if filled != list(range(len(filled))):
+            raise ValidationError(_("Fill the names from the top, without gaps, in seat order."))
+        lowered = [field[i].data.casefold() for i in filled]
+        if len(set(lowered)) != len(lowered):
+            raise ValidationError(_("Two players have the same name: add an initial to tell "
+                                    "them apart."))
+
+    def validate_first_leader(self, field: SelectField) -> None:
+        if not 0 <= (field.data or 0) < max(len(self.player_names()), 1):
+            raise ValidationError(_("The first leader must be one of the players."))
+
+    def validate_cards(self, field: FieldList) -> None:
+        letters = {c.letter for c in round_cards(self.edition_value())}
+        chosen = self.chosen_cards()
+        if any(letter not in letters for letter in chosen):
+            raise ValidationError(_("Pick a Round card for every round."))
+        if len(set(chosen)) != len(chosen):
+            raise ValidationError(_("Each Round card can only be used once in a game."))
+
+
+class _RoundForm(FlaskForm):
+    """What every round entry asks besides the scores: the version being edited and, when a
+    power changed it, who led the first trick."""
+
+    base = HiddenField()
+
+
+def _round_form(name: str, *, players: int, ask_last_trick: bool,
+                ask_round_card: Edition | None) -> tuple[type[FlaskForm], list[SelectChoice]]:
+    """A form class for one round's entry with the fields both ways of entering share."""
+    seats = choices([(str(s), str(s)) for s in range(players)])
+    form = type(name, (_RoundForm,), {
+        "leader": SelectField(_("Led the first trick"),
+                              choices=choices([("", _("as planned"))]) + seats, default=""),
+    })
+    if ask_last_trick:
+        form.last_trick = RadioField(_("Won the last trick"), choices=seats,
+                                     validators=[InputRequired(
+                                         _("Tap who won the last trick: they lead next."))])
+    if ask_round_card is not None:
+        form.round_card = SelectField(_("Play-off Round card"),
+                                      choices=card_choices(ask_round_card),
+                                      validators=[InputRequired()])
+    return form, seats
+
+
+def cards_form(*, players: int, cards: Sequence[Card], ask_no_tricks: bool,
+               ask_last_trick: bool, ask_round_card: Edition | None) -> FlaskForm:
+    """The "by cards" round entry: one choice of seat per card that scores this round."""
+    form, seats = _round_form("CardsForm", players=players, ask_last_trick=ask_last_trick,
+                              ask_round_card=ask_round_card)
+    for card in cards:
+        setattr(form, card.code, RadioField(card.code, choices=seats, validators=[Optional()]))
+    if ask_no_tricks:
+        for seat in range(players):
+            setattr(form, f"no_trick_{seat}", BooleanField(_("Won no trick")))
+    return form()
+
+
+def numbers_form(*, players: int, ask_last_trick: bool, ask_round_card: Edition | None
+                 ) -> FlaskForm:
+    """The "by numbers" round entry: each player's round score, typed as on paper."""
+    form, _seats = _round_form("NumbersForm", players=players, ask_last_trick=ask_last_trick,
+                               ask_round_card=ask_round_card)
+    form.confirm = BooleanField(_("Save anyway"))
+    for seat in range(players):
+        setattr(form, f"score_{seat}", IntegerField(
+            _("Score"), validators=[
+                InputRequired(_("Type a score for every player (0 if none).")),
+                NumberRange(-MAX_SCORE, MAX_SCORE,
+                            _("A round score is between %(min)s and %(max)s.",
+                              min=-MAX_SCORE, max=MAX_SCORE))]))
+    return form()

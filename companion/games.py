@@ -1,0 +1,137 @@
+"""The registry: every game the companion knows, and the one place the shell learns about them.
+
+Each game is a package in each layer — its rules core in ``companion/scoring/<key>/``, its
+blueprint in ``companion/routes/<key>``, its templates in ``companion/templates/<key>/``, its
+rulings in ``companion/rulings/<key>/``, its French catalogue in ``companion/translations/<key>/`` —
+and one :class:`GameKind` line in :data:`GAMES`. The shell builds the home page, the new-game
+chooser, the header, the rules chooser, the OpenAPI document and the remembered games from this
+list; adding a game changes nothing else in the shell (see the README, "How to add a game").
+
+A game's routes module (``GameKind.routes``) exposes:
+
+- ``bp``: the blueprint of its pages. Its name is the game's ``key``; its views take the game code
+  as ``code``, so the shell can remember every game a phone opens.
+- ``api_bp`` (optional): its JSON API blueprint, mounted under ``/api/v1/<slug>/``; the shell makes
+  it CSRF-exempt and gives it the shared error handlers.
+- ``OPERATIONS`` (optional): its API endpoints as :class:`ApiOperation`, for the OpenAPI document.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+PACKAGE_DIR = Path(__file__).parent
+
+
+@dataclass(frozen=True)
+class ApiOperation:
+    """One POST endpoint of a game's JSON API, as the OpenAPI document describes it."""
+
+    endpoint: str
+    operation_id: str
+    summary: str
+    request: type[Any]
+    response: type[Any]
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """What the shell knows of one game. Names and pitch are given in English and French."""
+
+    key: str  # the package name in every layer, and the blueprint's name
+    slug: str  # in URLs and the API: /<slug>/..., /api/v1/<slug>/...
+    names: dict[str, str]
+    pitch: dict[str, str]
+    players: tuple[int, int]
+    routes: str | None = None  # the module with ``bp`` (None: "coming soon")
+    new_endpoint: str | None = None  # the game's own set-up page
+    show_endpoint: str | None = None  # a game's page, ``url_for(show_endpoint, code=...)``
+    rules_endpoint: str | None = None  # its rulings index (default: the shared rulings pages)
+    rulings: str | None = None  # a package holding rulings.toml in the shared format
+    emblem: str = "♛"
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def name(self, lang: str) -> str:
+        return self.names["fr" if lang.startswith("fr") else "en"]
+
+    def pitch_in(self, lang: str) -> str:
+        return self.pitch["fr" if lang.startswith("fr") else "en"]
+
+    @property
+    def available(self) -> bool:
+        return self.routes is not None
+
+    @property
+    def player_range(self) -> str:
+        low, high = self.players
+        return f"{low}" if low == high else f"{low}–{high}"
+
+    def module(self) -> ModuleType | None:
+        return importlib.import_module(self.routes) if self.routes else None
+
+    def api_operations(self) -> Sequence[ApiOperation]:
+        module = self.module()
+        return tuple(getattr(module, "OPERATIONS", ())) if module else ()
+
+    @property
+    def translations(self) -> Path | None:
+        """The folder of this game's own French catalogue, if it has one."""
+        folder = PACKAGE_DIR / "translations" / self.key
+        return folder if folder.is_dir() else None
+
+
+GAMES: list[GameKind] = [
+    GameKind(
+        key="rebel_princess", slug="rebel-princess",
+        names={"en": "Rebel Princess", "fr": "Rebelles Princesses"},
+        pitch={"en": "Tricks to dodge the Princes: the score pad, every special round, who leads "
+                     "and who won, for Deluxe and Rebelles Princesses.",
+               "fr": "Des plis pour éviter les Princes : la feuille de score, chaque manche "
+                     "spéciale, qui ouvre et qui gagne, en Deluxe et Rebelles Princesses."},
+        players=(3, 6), routes="companion.routes.rebel_princess",
+        new_endpoint="rebel_princess.new_game", show_endpoint="rebel_princess.show",
+        rules_endpoint="rebel_princess.rules_index", emblem="♛"),
+    GameKind(
+        key="princesse_princesse", slug="princesse-princesse",
+        names={"en": "Princesse Princesse (Love Letter)", "fr": "Princesse Princesse (Love Letter)"},
+        pitch={"en": "Favour tokens, round ends and who may be targeted, with a turn log that "
+                     "counts the unseen cards.",
+               "fr": "Les jetons de faveur, la fin des manches et les cibles permises, avec un "
+                     "journal des tours qui compte les cartes invisibles."},
+        players=(2, 6), emblem="✉"),
+    GameKind(
+        key="reveillez", slug="reveillez",
+        names={"en": "Wake the 12 Princesses", "fr": "Réveillez les 12 princesses"},
+        pitch={"en": "Who woke which princess, points to win, jester counts and additions "
+                     "checked at a glance.",
+               "fr": "Qui a réveillé quelle princesse, les points pour gagner, le bouffon et les "
+                     "additions vérifiés d'un coup d'œil."},
+        players=(2, 5), emblem="☾"),
+    GameKind(
+        key="kanai_duel", slug="kanai-duel",
+        names={"en": "Princes & Princesses duel", "fr": "Duel Princes & Princesses"},
+        pitch={"en": "Two players, eight characters, a secret pick: a referee on one phone or a "
+                     "secret reveal on two.",
+               "fr": "Deux joueurs, huit personnages, un choix secret : un arbitre sur un "
+                     "téléphone ou une révélation secrète sur deux."},
+        players=(2, 2), emblem="⚔"),
+]
+"""Every game, in the order of the home page. Adding a game: one line here."""
+
+
+def registry() -> list[GameKind]:
+    """Every registered game (the list the shell reads; tests may add a toy game to it)."""
+    return GAMES
+
+
+def by_slug(slug: str) -> GameKind | None:
+    return next((game for game in registry() if game.slug == slug), None)
+
+
+def by_key(key: str) -> GameKind | None:
+    return next((game for game in registry() if game.key == key), None)

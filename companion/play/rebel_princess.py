@@ -1,0 +1,275 @@
+"""Glue between storage and the scoring core.
+
+Rows never enter the scoring core: this module turns stored round records into
+:class:`~companion.scoring.rebel_princess.PlayedRound` values, replays the game with
+:func:`~companion.scoring.rebel_princess.play_through`, and turns accepted entries back into rows. Every write is
+checked by replaying the whole game first, so nothing invalid is ever stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlmodel import Session, col, select
+
+from ..models import Game, Player, RoundRecord
+from . import store
+from ..scoring.rebel_princess import (
+    Card,
+    Edition,
+    GameSetup,
+    GameState,
+    IncompleteEntryError,
+    PlayedRound,
+    Problem,
+    play_through,
+)
+
+
+
+class EntryRejected(ValueError):
+    """A write that would break the game; ``problems`` says why. Nothing was stored."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(p.code for p in problems))
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A stored game with its players, current round records and replayed state."""
+
+    game: Game
+    players: list[Player]
+    records: list[RoundRecord]
+    state: GameState
+
+    @property
+    def edition(self) -> Edition:
+        return Edition(self.game.edition)
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.players]
+
+    @property
+    def short_names(self) -> list[str]:
+        """Labels that fit one row of buttons on a 360-px phone: shorter with more players."""
+        return short_names(self.names, {3: 9, 4: 7, 5: 4}.get(len(self.names), 3))
+
+    def record(self, number: int) -> RoundRecord | None:
+        return self.records[number - 1] if 0 < number <= len(self.records) else None
+
+
+def short_names(names: Sequence[str], width: int) -> list[str]:
+    """The shortest prefixes (at least ``width`` characters, or the whole name) that still tell
+    the players apart, e.g. Anne-Sophie, Anne-Marie -> "Anne-S", "Anne-M" at width 4."""
+    result = []
+    for name in names:
+        size = min(width, len(name))
+        while size < len(name) and any(
+                other is not name and other[:size].casefold() == name[:size].casefold()
+                for other in names):
+            size += 1
+        result.append(name[:size])
+    return result
+
+
+# --- encoding of entries in rows -------------------------------------------------------------
+
+def encode_taken(taken: Sequence[frozenset[Card]]) -> str:
+    return "|".join(" ".join(c.code for c in sorted(cards)) for cards in taken)
+
+
+def decode_taken(text: str) -> tuple[frozenset[Card], ...]:
+    return tuple(frozenset(Card.from_code(code) for code in part.split()) for part in
+                 text.split("|"))
+
+
+def _encode_ints(values: Sequence[int] | frozenset[int] | None) -> str | None:
+    if values is None:
+        return None
+    ordered = sorted(values) if isinstance(values, frozenset) else list(values)
+    return ",".join(str(v) for v in ordered)
+
+
+def _decode_ints(text: str | None) -> tuple[int, ...] | None:
+    if text is None:
+        return None
+    return tuple(int(v) for v in text.split(",") if v != "")
+
+
+def played_from_record(record: RoundRecord) -> PlayedRound:
+    """The scoring core's view of a stored round."""
+    no_tricks = _decode_ints(record.no_tricks)
+    return PlayedRound(
+        taken=decode_taken(record.taken) if record.taken is not None else None,
+        no_tricks=frozenset(no_tricks) if no_tricks is not None else None,
+        scores=_decode_ints(record.scores),
+        leader=record.leader,
+        last_trick_winner=record.last_trick_winner,
+        round_card=record.round_card,
+    )
+
+
+def _fill_record(record: RoundRecord, played: PlayedRound, mode: str) -> RoundRecord:
+    record.mode = mode
+    record.taken = encode_taken(played.taken) if played.taken is not None else None
+    record.no_tricks = _encode_ints(played.no_tricks)
+    record.scores = _encode_ints(played.scores)
+    record.leader = played.leader
+    record.last_trick_winner = played.last_trick_winner
+    record.round_card = played.round_card
+    return record
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+def _history(session: Session, game_id: int) -> list[RoundRecord]:
+    return list(session.exec(select(RoundRecord).where(RoundRecord.game_id == game_id)
+                             .order_by(col(RoundRecord.id))))
+
+
+def current_records(history: Sequence[RoundRecord]) -> list[RoundRecord]:
+    """The current version of each round, in round order (deleted rounds left out)."""
+    latest: dict[int, RoundRecord] = {}
+    for record in history:
+        latest[record.number] = record
+    current = [latest[n] for n in sorted(latest) if not latest[n].deleted]
+    # Rounds are always entered in order, so the current ones are 1..k without gaps.
+    return [r for i, r in enumerate(current) if r.number == i + 1]
+
+
+KIND = "rebel_princess"
+
+
+def get_game(session: Session, code: str) -> Game | None:
+    return store.get_game(session, code, KIND)
+
+
+def view_game(session: Session, game: Game, *, replace: tuple[int, PlayedRound] | None = None,
+              extra: PlayedRound | None = None) -> GameView:
+    """Load a game and replay it; ``replace``/``extra`` replay a proposed change without storing
+    it."""
+    assert game.id is not None
+    players = list(session.exec(select(Player).where(Player.game_id == game.id)
+                                .order_by(col(Player.seat))))
+    records = current_records(_history(session, game.id))
+    view = GameView(game, players, records, replay_records(game, players, records))
+    if replace is None and extra is None:
+        return view
+    return GameView(game, players, records, replay(view, replace=replace, extra=extra))
+
+
+def replay_records(game: Game, players: Sequence[Player], records: Sequence[RoundRecord],
+                   *, replace: tuple[int, PlayedRound] | None = None,
+                   extra: PlayedRound | None = None) -> GameState:
+    """Replay stored rounds through the scoring core, optionally with one round replaced or one
+    added; touches no database."""
+    played = [played_from_record(r) for r in records]
+    if replace is not None:
+        played[replace[0] - 1] = replace[1]
+    if extra is not None:
+        played.append(extra)
+    setup = GameSetup(Edition(game.edition), len(players), game.first_leader,
+                      tuple(game.round_cards))
+    return play_through(setup, played)
+
+
+def replay(view: GameView, *, replace: tuple[int, PlayedRound] | None = None,
+           extra: PlayedRound | None = None) -> GameState:
+    """The game of ``view`` replayed with a proposed change, without loading it again."""
+    return replay_records(view.game, view.players, view.records, replace=replace, extra=extra)
+
+
+def history_of(session: Session, game: Game) -> list[RoundRecord]:
+    assert game.id is not None
+    return _history(session, game.id)
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+def create_game(*, session: Session, edition: Edition, names: Sequence[str], first_leader: int,
+                round_cards: Sequence[str], princesses: Sequence[str | None] = ()) -> Game:
+    """Store a new game. The caller's form has checked shapes; the setup is checked here too."""
+    GameSetup(edition, len(names), first_leader, tuple(round_cards))  # raises on a bad setup
+    game = Game(code=store.new_code(session), kind=KIND, edition=edition.value, round_cards="".join(round_cards),
+                first_leader=first_leader)
+    session.add(game)
+    session.flush()
+    assert game.id is not None
+    for seat, name in enumerate(names):
+        princess = princesses[seat] if seat < len(princesses) else None
+        session.add(Player(game_id=game.id, seat=seat, name=name, princess=princess or None))
+    session.commit()
+    return game
+
+
+def save_round(*, session: Session, game: Game, number: int, played: PlayedRound, mode: str,
+               base_id: int | None) -> RoundRecord:
+    """Store a round entry: a new round (``base_id`` None) or an edit of the version ``base_id``.
+
+    Raises :class:`EntryRejected` (``round-already-saved``, ``round-not-next``, ``stale-edit``,
+    ``game-over``) or :class:`IncompleteEntryError` when the game would not replay; nothing is
+    stored then.
+    """
+    view = view_game(session, game)
+    current = view.record(number)
+    if base_id is None:
+        if current is not None:
+            raise EntryRejected([Problem("round-already-saved", params={"number": number})])
+        if number != len(view.records) + 1:
+            raise EntryRejected([Problem("round-not-next", params={"number": number})])
+        if view.state.finished:
+            raise EntryRejected([Problem("game-over")])
+        trial = replay(view, extra=played)
+        action = "entered"
+    else:
+        if current is None or current.id != base_id:
+            raise EntryRejected([Problem("stale-edit", params={"number": number})])
+        trial = replay(view, replace=(number, played))
+        action = "edited"
+    for bad_number, problems in trial.errors:
+        if bad_number <= number:
+            raise IncompleteEntryError(list(problems))
+    if base_id is None and len(trial.rounds) < number:
+        raise EntryRejected([Problem("game-over")])
+    assert game.id is not None
+    record = _fill_record(RoundRecord(game_id=game.id, number=number, action=action), played, mode)
+    session.add(record)
+    _touch(session, game)
+    session.commit()
+    return record
+
+
+def undo_last(*, session: Session, game: Game) -> RoundRecord | None:
+    """Undo the last entry or edit not undone yet, by adding a record that restores the version
+    before it. Returns the new record, or None when there is nothing to undo."""
+    assert game.id is not None
+    history = _history(session, game.id)
+    undone = {r.undoes for r in history if r.undoes is not None}
+    for record in reversed(history):
+        if record.action == "undone" or record.id in undone:
+            continue
+        previous = [r for r in history if r.number == record.number and r.id is not None
+                    and record.id is not None and r.id < record.id]
+        restore = RoundRecord(game_id=game.id, number=record.number, action="undone",
+                              undoes=record.id)
+        if record.action == "entered" or not previous:
+            restore.deleted = True
+        else:
+            before = previous[-1]
+            _fill_record(restore, played_from_record(before), before.mode)
+            restore.deleted = before.deleted
+        session.add(restore)
+        _touch(session, game)
+        session.commit()
+        return restore
+    return None
+
+
+def _touch(session: Session, game: Game) -> None:
+    game.updated_at = datetime.now(UTC)
+    session.add(game)

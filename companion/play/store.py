@@ -1,0 +1,148 @@
+"""Glue every game shares: creating a game, finding it by code, and its append-only entry log.
+
+The games other than Rebel Princess store what players enter as :class:`~companion.models.Entry`
+rows, numbered 1, 2, 3 … per game. :func:`append` writes the entry that follows the version the
+phone saw; the database itself refuses a second entry with the same number (a stale write from
+a phone that had not seen the latest change) or the same key (a double tap or network retry), so
+two phones or two workers can never both win. Rows never enter a rules core: each game's glue
+turns ``Entry.data`` back into the core's values.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, func, select
+
+from ..models import Entry, Game, Player
+
+CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/i/l to misread
+CODE_LENGTH = 6
+
+
+class StaleWrite(Exception):  # noqa: N818  (a normal outcome, not a bug)
+    """Someone else changed the game since this phone's version: nothing was stored."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__(current)
+        self.current = current
+
+
+@dataclass(frozen=True)
+class Stored:
+    """An entry as read back: its number, kind, data and when it was made."""
+
+    seq: int
+    kind: str
+    data: dict[str, Any]
+    key: str | None
+    created_at: datetime
+
+
+def new_code(session: Session) -> str:
+    """A game code no stored game has."""
+    while True:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if session.exec(select(Game.id).where(Game.code == code)).first() is None:
+            return code
+
+
+def create_game(*, session: Session, kind: str, names: Sequence[str],
+                settings: dict[str, Any] | None = None) -> Game:
+    """Store a new game of ``kind`` with its players in seat order and its set-up as JSON."""
+    game = Game(code=new_code(session), kind=kind,
+                settings=json.dumps(settings or {}, ensure_ascii=False, sort_keys=True))
+    session.add(game)
+    session.flush()
+    assert game.id is not None
+    for seat, name in enumerate(names):
+        session.add(Player(game_id=game.id, seat=seat, name=name))
+    session.commit()
+    return game
+
+
+def get_game(session: Session, code: str, kind: str | None = None) -> Game | None:
+    """The game with this code (and of this kind, if given), or None."""
+    query = select(Game).where(Game.code == code)
+    if kind is not None:
+        query = query.where(Game.kind == kind)
+    return session.exec(query).first()
+
+
+def games_by_codes(session: Session, codes: Sequence[str]) -> list[Game]:
+    """The stored games among ``codes``, in the order of ``codes``."""
+    if not codes:
+        return []
+    found = {g.code: g for g in session.exec(select(Game).where(col(Game.code).in_(codes)))}
+    return [found[code] for code in codes if code in found]
+
+
+def names_of(session: Session, game: Game) -> list[str]:
+    """The players' names in seat order."""
+    players = session.exec(select(Player).where(Player.game_id == game.id)
+                           .order_by(col(Player.seat)))
+    return [p.name for p in players]
+
+
+def settings_of(game: Game) -> dict[str, Any]:
+    return dict(json.loads(game.settings or "{}"))
+
+
+def entries(session: Session, game: Game) -> list[Stored]:
+    """Every entry of the game, oldest first."""
+    rows = session.exec(select(Entry).where(Entry.game_id == game.id).order_by(col(Entry.seq)))
+    return [Stored(r.seq, r.kind, json.loads(r.data), r.key, r.created_at) for r in rows]
+
+
+def version(session: Session, game: Game) -> int:
+    """The number of the game's newest entry (0 before any)."""
+    return int(session.exec(select(func.coalesce(func.max(Entry.seq), 0))
+                            .where(Entry.game_id == game.id)).one())
+
+
+def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], based_on: int,
+           key: str | None = None) -> Stored:
+    """Store an entry that follows version ``based_on`` of the game, atomically.
+
+    - The same ``key`` already stored: that entry is returned and nothing new is stored (a
+      double tap or a retry is answered like the first tap).
+    - The game has moved on since ``based_on``: :class:`StaleWrite`, nothing stored.
+    The database's unique constraints decide when two writes race; this function only reads
+    their verdict.
+    """
+    assert game.id is not None
+    if key is not None:
+        earlier = _by_key(session, game, key)
+        if earlier is not None:
+            return earlier
+    current = version(session, game)
+    if based_on != current:
+        raise StaleWrite(current)
+    row = Entry(game_id=game.id, seq=based_on + 1, kind=kind,
+                data=json.dumps(data, ensure_ascii=False, sort_keys=True), key=key)
+    session.add(row)
+    game.updated_at = datetime.now(UTC)
+    session.add(game)
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        if key is not None:
+            earlier = _by_key(session, game, key)
+            if earlier is not None:
+                return earlier
+        raise StaleWrite(version(session, game)) from None
+    return Stored(row.seq, row.kind, data, key, row.created_at)
+
+
+def _by_key(session: Session, game: Game, key: str) -> Stored | None:
+    row = session.exec(select(Entry).where(Entry.game_id == game.id, Entry.key == key)).first()
+    if row is None:
+        return None
+    return Stored(row.seq, row.kind, json.loads(row.data), row.key, row.created_at)

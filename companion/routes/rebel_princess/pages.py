@@ -1,0 +1,466 @@
+"""The phone web app: games list, new game, the score pad, round entry, undo and history."""
+
+from __future__ import annotations
+
+import random
+import re
+import tomllib
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import qrcode
+import qrcode.image.svg
+from flask import (
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from ...play import rebel_princess as play
+from ..shell import remember
+from . import bp
+from ...rulings import rebel_princess as rulings
+from ...db import get_session
+from ...forms.rebel_princess import EmptyForm, NewGameForm, card_choices, cards_form, numbers_form
+from ...i18n import current_lang
+from ...scoring.rebel_princess import (
+    BATHROOM_BREAK,
+    Card,
+    Edition,
+    IncompleteEntryError,
+    InvalidEntryError,
+    PlayedRound,
+    Problem,
+    RoundEntry,
+    check_entry,
+    message_for,
+    needs_no_tricks,
+    recommended_first_game,
+    required_cards,
+    round_card,
+    round_cards,
+    score_so_far,
+)
+
+bp.add_app_template_global(round_card, "round_card")
+
+
+@bp.app_template_global("card_summary")
+def card_summary(edition: Edition | str, letter: str | None) -> str:
+    """A Round card's one-paragraph reminder in the page's language ("" if unknown)."""
+    if not letter:
+        return ""
+    try:
+        return rulings.round_card_summary(str(getattr(edition, "value", edition)), letter,
+                                          current_lang())
+    except KeyError:
+        return ""
+
+
+@bp.app_template_filter("problem_message")
+def problem_message(problem: Problem, names: list[str]) -> str:
+    """A problem's sentence in the page's language, naming the player instead of their seat."""
+    params = dict(problem.params)
+    if problem.seat is not None and 0 <= problem.seat < len(names):
+        params["player"] = names[problem.seat]
+    lang = current_lang()
+    if lang == "fr" and isinstance(params.get("expected"), str):
+        # The scoring core describes ranges in English ("-10 or 15", "15 to 25").
+        params["expected"] = re.sub(r"\b(or|to)\b", lambda m: {"or": "ou", "to": "à"}[m[1]],
+                                    params["expected"])
+    return message_for(problem.code, lang, card=problem.card, **params)
+
+
+@cache
+def princess_names(lang: str = "en") -> dict[str, list[tuple[str, str]]]:
+    """Each edition's Princesses as (slug, printed name in ``lang``)."""
+    text = resources.files("companion.rulings.rebel_princess").joinpath("princesses_names.toml").read_text(encoding="utf-8")
+    data = tomllib.loads(text)
+    key = "fr" if lang == "fr" else "en"
+    return {ed: [(p["slug"], p[key]) for p in data[ed]["princesses"]] for ed in data}
+
+
+def render_page_or_partial(page: str, partial: str, status: int = 200, **context: Any
+                           ) -> tuple[str, int]:
+    """The partial for an htmx request, the full page otherwise."""
+    template = partial if request.headers.get("HX-Request") == "true" else page
+    return render_template(template, **context), status
+
+
+def _view_or_404(code: str) -> play.GameView:
+    session = get_session()
+    game = play.get_game(session, code)
+    if game is None:
+        abort(404)
+    return play.view_game(session, game)
+
+
+# --- games list and set-up -------------------------------------------------------------------
+
+@bp.route("/rebel-princess/new", methods=["GET", "POST"])
+def new_game() -> Response | tuple[str, int]:
+    """Set up a game; the preset buttons fill in the Round cards."""
+    form = NewGameForm()
+    edition = form.edition_value()
+    letters = [c.letter for c in round_cards(edition)]
+    for field in form.cards:
+        field.choices = card_choices(edition)
+    preset = request.form.get("preset")
+    if request.method == "GET" or preset:
+        _fill_cards(form, edition, preset or "recommended", letters)
+        return render_page_or_partial("rebel_princess/games/new.html", "rebel_princess/games/_new_form.html", form=form,
+                                      edition=edition, princesses=princess_names(current_lang()))
+    if form.validate_on_submit():
+        names = form.player_names()
+        try:
+            game = play.create_game(
+                session=get_session(), edition=edition, names=names,
+                first_leader=form.first_leader.data, round_cards=form.chosen_cards(),
+                princesses=[p.data for p in form.princesses][: len(names)])
+        except InvalidEntryError as error:
+            form.cards.errors = [problem_message(error.problem, names)]
+        else:
+            remember(game.code)
+            flash(_("Game created. Have a lovely party!"))
+            return redirect(url_for("rebel_princess.show", code=game.code))
+    return render_page_or_partial("rebel_princess/games/new.html", "rebel_princess/games/_new_form.html", 422, form=form,
+                                  edition=edition, princesses=princess_names(current_lang()))
+
+
+def _fill_cards(form: NewGameForm, edition: Edition, preset: str, letters: list[str]) -> None:
+    chosen = [f.data for f in form.cards]
+    if preset == "random":
+        picks = random.sample(letters, 5)
+        bathroom = BATHROOM_BREAK[edition]
+        if picks[0] == bathroom:  # Bathroom Break never first: it changes nothing in round 1
+            picks[0], picks[-1] = picks[-1], picks[0]
+        chosen = picks
+    elif preset == "recommended" or any(c not in letters for c in chosen):
+        chosen = list(recommended_first_game(edition))
+    for field, letter in zip(form.cards, chosen, strict=True):
+        field.data = letter
+
+
+@bp.get("/rebel-princess/new/card-help")
+def card_help() -> str:
+    """The explanation of the Round card just picked in one set-up select (htmx)."""
+    edition = Edition(request.args.get("edition")) if request.args.get("edition") in (
+        "deluxe", "classic") else Edition.DELUXE
+    field_id = request.args.get("field", "")
+    if not (field_id.startswith("cards-") and field_id[6:].isdigit()):
+        abort(400)
+    letter = request.args.get(field_id, "")
+    return render_template("rebel_princess/games/_card_help.html", edition=edition, field_id=field_id,
+                           letter=letter, bathroom_letter=BATHROOM_BREAK[edition])
+
+
+# --- the score pad ---------------------------------------------------------------------------
+
+@bp.get("/g/<code>")
+def show(code: str) -> str:
+    """The game: this round's card and leader, the score pad, and the result at the end."""
+    view = _view_or_404(code)
+    share_url = url_for("rebel_princess.show", code=code, _external=True)
+    return render_template("rebel_princess/games/show.html", view=view, undo_form=EmptyForm(),
+                           reminder=_reminder(view), share_url=share_url,
+                           qr_svg=qr_svg(share_url))
+
+
+@cache
+def qr_svg(text: str) -> str:
+    """An inline SVG QR code (qrcode's SVG factory needs no Pillow); it holds only our own URL."""
+    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=8)
+    svg = image.to_string(encoding="unicode")
+    return svg[svg.index("<svg"):]
+
+
+def _reminder(view: play.GameView) -> str | None:
+    letter = view.state.next_round_card
+    if letter is None:
+        return None
+    try:
+        return rulings.round_card_summary(view.edition.value, letter, current_lang())
+    except KeyError:
+        return None
+
+
+@bp.get("/g/<code>/rules")
+def this_game(code: str) -> str:
+    """The rulings of this table only: its Round cards, its Princesses and how they combine."""
+    view = _view_or_404(code)
+    letters = [*view.game.round_cards, *(r.round_card for r in view.state.rounds if r.playoff)]
+    table = rulings.for_table(view.edition.value, tuple(letters),
+                              [p.princess or "" for p in view.players])
+    return render_template("rebel_princess/games/this_game.html", view=view, table=table)
+
+
+@bp.get("/g/<code>/history")
+def history(code: str) -> str:
+    """Every entry, edit and undo, oldest first: nothing is ever lost."""
+    view = _view_or_404(code)
+    return render_template("rebel_princess/games/history.html", view=view,
+                           records=play.history_of(get_session(), view.game))
+
+
+@bp.post("/g/<code>/undo")
+def undo(code: str) -> Response:
+    """Undo the last entry or edit."""
+    view = _view_or_404(code)
+    if not EmptyForm().validate_on_submit():
+        abort(400)
+    record = play.undo_last(session=get_session(), game=view.game)
+    flash(_("Undone: round %(n)s.", n=record.number) if record else _("Nothing to undo."))
+    return redirect(url_for("rebel_princess.show", code=code))
+
+
+# --- round entry -----------------------------------------------------------------------------
+
+def _round_context(view: play.GameView, number: int) -> dict[str, Any]:
+    """Which round this is, its card, its leader and the stored version, or 404."""
+    record = view.record(number)
+    planned = view.state.setup.rounds_planned
+    if record is None and number != len(view.records) + 1:
+        abort(404)
+    if record is None and view.state.finished:
+        abort(404)
+    playoff = number > planned
+    if record is not None:
+        result = view.state.rounds[number - 1] if number <= len(view.state.rounds) else None
+        letter = result.round_card if result else (record.round_card or "")
+        leader = result.leader if result else None
+    else:
+        letter = view.state.next_round_card or ""
+        leader = view.state.next_leader
+    return {"view": view, "number": number, "record": record, "playoff": playoff,
+            "letter": letter, "leader": leader, "edition": view.edition,
+            "classic": view.edition is Edition.CLASSIC}
+
+
+def _seat(value: object, players: int) -> int | None:
+    """A seat number from a form value, or None for anything that is not one of the seats."""
+    text = str(value) if value is not None else ""
+    return int(text) if text.isdigit() and int(text) < players else None
+
+
+def _played_from_cards(form: Any, ctx: dict[str, Any], cards: list[Card]) -> PlayedRound:
+    """The entry as tapped so far; values that are not seats are left out (the form reports
+    them), so a tampered or stale form can never crash the live tally."""
+    players = len(ctx["view"].players)
+    taken: list[set[Card]] = [set() for _ in range(players)]
+    for card in cards:
+        seat = _seat(form[card.code].data, players)
+        if seat is not None:
+            taken[seat].add(card)
+    no_tricks = None
+    if "no_trick_0" in form:
+        no_tricks = frozenset(s for s in range(players) if form[f"no_trick_{s}"].data)
+    return PlayedRound(
+        taken=tuple(frozenset(t) for t in taken), no_tricks=no_tricks,
+        leader=_seat(form.leader.data, players),
+        last_trick_winner=_seat(form.last_trick.data, players) if "last_trick" in form else None,
+        round_card=form.round_card.data if "round_card" in form else None)
+
+
+def _letter_for(form: Any, ctx: dict[str, Any]) -> str:
+    if ctx["playoff"] and "round_card" in form and form.round_card.data:
+        return form.round_card.data
+    return ctx["letter"] or ("a" if ctx["edition"] is Edition.DELUXE else "A")
+
+
+def _build_cards_form(ctx: dict[str, Any]) -> tuple[Any, list[Card]]:
+    view, edition = ctx["view"], ctx["edition"]
+    players = len(view.players)
+    # A play-off card is chosen in the form; offer every card that any Round card could need.
+    letter = ctx["letter"] if not ctx["playoff"] or ctx["record"] else None
+    if letter:
+        cards = list(required_cards(edition, letter, players))
+        ask_no_tricks = needs_no_tricks(edition, letter)
+    else:
+        cards = _union_required(edition, players)
+        ask_no_tricks = True
+    form = cards_form(players=players, cards=cards, ask_no_tricks=ask_no_tricks,
+                      ask_last_trick=ctx["classic"],
+                      ask_round_card=edition if ctx["playoff"] else None)
+    return form, cards
+
+
+def _union_required(edition: Edition, players: int) -> list[Card]:
+    wanted: set[Card] = set()
+    for card in round_cards(edition):
+        wanted.update(required_cards(edition, card.letter, players))
+    return sorted(wanted, key=lambda c: ("PQFA".index(c.suit.value), c.rank))
+
+
+def _prefill_shared(form: Any, record: Any, played: PlayedRound) -> None:
+    """Fill the fields both round forms share from the stored version being edited."""
+    form.base.data = str(record.id)
+    if played.leader is not None:
+        form.leader.data = str(played.leader)
+    if "last_trick" in form and played.last_trick_winner is not None:
+        form.last_trick.data = str(played.last_trick_winner)
+    if "round_card" in form and record.round_card:
+        form.round_card.data = record.round_card
+
+
+def _prefill_cards(form: Any, record: Any, players: int) -> None:
+    played = play.played_from_record(record)
+    _prefill_shared(form, record, played)
+    if played.taken is not None:
+        for seat, cards in enumerate(played.taken):
+            for card in cards:
+                if card.code in form:
+                    form[card.code].data = str(seat)
+    if played.no_tricks is not None and "no_trick_0" in form:
+        for seat in range(players):
+            form[f"no_trick_{seat}"].data = seat in played.no_tricks
+
+
+@bp.route("/g/<code>/round/<int:number>/cards", methods=["GET", "POST"])
+def enter_cards(code: str, number: int) -> Response | tuple[str, int]:
+    """Enter (or edit) a round by tapping who took each card that scores."""
+    ctx = _round_context(_view_or_404(code), number)
+    form, cards = _build_cards_form(ctx)
+    if request.method == "GET" and ctx["record"] is not None:
+        _prefill_cards(form, ctx["record"], len(ctx["view"].players))
+    problems: list[Problem] = []
+    if request.method == "POST" and form.validate_on_submit():
+        played = _played_from_cards(form, ctx, cards)
+        outcome = _save(ctx, played, "cards", form.base.data)
+        if isinstance(outcome, Response):
+            return outcome
+        problems = outcome
+    status = 422 if request.method == "POST" else 200
+    return render_template("rebel_princess/rounds/cards.html", form=form, cards=cards, problems=problems,
+                           live=_live(ctx, form, cards), **ctx), status
+
+
+@bp.post("/g/<code>/round/<int:number>/preview")
+def preview_cards(code: str, number: int) -> str:
+    """The live tally while cards are being given out (htmx); stores nothing."""
+    ctx = _round_context(_view_or_404(code), number)
+    form, cards = _build_cards_form(ctx)
+    form.validate()
+    return render_template("rebel_princess/rounds/_live.html", live=_live(ctx, form, cards), **ctx)
+
+
+def _live(ctx: dict[str, Any], form: Any, cards: list[Card]) -> dict[str, Any]:
+    """Running scores and lines for the cards given out so far, and what is still missing."""
+    view = ctx["view"]
+    played = _played_from_cards(form, ctx, cards)
+    letter = _letter_for(form, ctx)
+    number = ctx["number"]
+    totals_before = (view.state.rounds[number - 2].totals_after if number > 1
+                     and number - 2 < len(view.state.rounds) else (0,) * len(view.players))
+    entry = RoundEntry(ctx["edition"], letter, len(view.players), played.taken or (),
+                       played.no_tricks, tuple(totals_before))
+    wanted = required_cards(ctx["edition"], letter, len(view.players))
+    given = set().union(*played.taken) if played.taken else set()
+    missing = [c for c in wanted if c not in given]
+    missing_others = [p for p in check_entry(entry) if p.code != "missing-card"]
+    return {"score": score_so_far(entry), "missing": missing, "problems": missing_others,
+            "letter": letter}
+
+
+def _save(ctx: dict[str, Any], played: PlayedRound, mode: str, base: str | None
+          ) -> Response | list[Problem]:
+    """Store the entry and go back to the pad, or return the problems (nothing stored)."""
+    view, number = ctx["view"], ctx["number"]
+    base_id = int(base) if base and base.isdigit() else None
+    try:
+        play.save_round(session=get_session(), game=view.game, number=number, played=played,
+                        mode=mode, base_id=base_id)
+    except play.EntryRejected as error:
+        record = view.record(number)
+        if (error.problems[0].code in ("round-already-saved", "stale-edit")
+                and record is not None and play.played_from_record(record) == played
+                and record.mode == mode):
+            # A double tap: the first tap already stored exactly this entry.
+            flash(_saved_message(number, base_id))
+            return redirect(url_for("rebel_princess.show", code=view.game.code))
+        return error.problems
+    except (IncompleteEntryError, InvalidEntryError) as error:
+        return list(error.problems)
+    flash(_saved_message(number, base_id))
+    return redirect(url_for("rebel_princess.show", code=view.game.code))
+
+
+def _saved_message(number: int, base_id: int | None) -> str:
+    return (_("Round %(n)s updated.", n=number) if base_id
+            else _("Round %(n)s saved.", n=number))
+
+
+@bp.route("/g/<code>/round/<int:number>/numbers", methods=["GET", "POST"])
+def enter_numbers(code: str, number: int) -> Response | tuple[str, int]:
+    """Enter (or edit) a round by typing each player's score, as on paper."""
+    ctx = _round_context(_view_or_404(code), number)
+    view = ctx["view"]
+    players = len(view.players)
+    form = numbers_form(players=players, ask_last_trick=ctx["classic"],
+                        ask_round_card=ctx["edition"] if ctx["playoff"] else None)
+    record = ctx["record"]
+    if request.method == "GET" and record is not None:
+        stored = play.played_from_record(record)
+        _prefill_shared(form, record, stored)
+        scores = stored.scores or (view.state.rounds[number - 1].scores
+                                   if number <= len(view.state.rounds) else ())
+        for seat, value in enumerate(scores):
+            form[f"score_{seat}"].data = value
+    problems: list[Problem] = []
+    warnings: list[Problem] = []
+    if request.method == "POST" and form.validate_on_submit():
+        played = PlayedRound(
+            scores=tuple(int(form[f"score_{s}"].data) for s in range(players)),
+            leader=_seat(form.leader.data, players),
+            last_trick_winner=_seat(form.last_trick.data, players) if "last_trick" in form
+            else None,
+            round_card=form.round_card.data if "round_card" in form else None)
+        trial = (play.replay(view, replace=(number, played)) if record is not None
+                 else play.replay(view, extra=played))
+        if number <= len(trial.rounds):
+            warnings = list(trial.rounds[number - 1].warnings)
+        if not warnings or form.confirm.data:
+            outcome = _save(ctx, played, "numbers", form.base.data)
+            if isinstance(outcome, Response):
+                return outcome
+            problems = outcome
+    status = 422 if request.method == "POST" else 200
+    return render_template("rebel_princess/rounds/numbers.html", form=form, problems=problems,
+                           warnings=warnings, **ctx), status
+
+
+@bp.get("/rebel-princess/rules/round-cards/<edition>/<letter>")
+def round_card_help(edition: str, letter: str) -> Response:
+    """A Round card's rulings entry, found by edition and letter."""
+    try:
+        slug = rulings.round_card(edition, letter).slug
+    except KeyError:
+        abort(404)
+    return redirect(url_for("rebel_princess.rule", slug=slug))
+
+
+@bp.get("/rebel-princess/rules")
+def rules_index() -> str:
+    """Search the rulings, or browse them by kind."""
+    query = request.args.get("q", "").strip()[:80]
+    edition = request.args.get("edition") if request.args.get("edition") in (
+        "deluxe", "classic") else None
+    found = rulings.search(query, edition=edition) if query else None
+    return render_template("rebel_princess/rules/index.html", query=query, found=found, edition=edition,
+                           entries=rulings.entries(edition=edition))
+
+
+@bp.get("/rebel-princess/rules/<slug>")
+def rule(slug: str) -> str:
+    """One rulings entry: the card or power in full, how the app reads it, and related entries."""
+    try:
+        found = rulings.entry(slug)
+    except KeyError:
+        abort(404)
+    return render_template("rebel_princess/rules/entry.html", entry=found, text=found.in_language(current_lang()),
+                           related=rulings.links_of(slug))

@@ -1,0 +1,216 @@
+"""The shell around the games: home, the new-game chooser, each game's landing page, the rules
+chooser and the shared rulings pages, and the games this phone remembers.
+
+Everything here is built from the registry (:mod:`companion.games`); nothing names a game.
+A browser remembers the games it created or opened in its signed session cookie, and the home page
+lists only those: the server never lists every stored game to whoever opens ``/``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Flask,
+    abort,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from werkzeug.routing import BaseConverter, ValidationError
+from werkzeug.wrappers import Response
+
+from .. import rulings
+from ..db import get_session
+from ..games import GameKind, by_key, by_slug, registry
+from ..i18n import current_lang
+from ..models import Game
+from ..play import store
+
+bp = Blueprint("shell", __name__)
+
+REMEMBERED = 30
+"""How many games a phone remembers (the newest opened first)."""
+
+
+class GameConverter(BaseConverter):
+    """``/<game:kind>/``: a registered game's slug, given to the view as its :class:`GameKind`."""
+
+    def to_python(self, value: str) -> GameKind:
+        kind = by_slug(value)
+        if kind is None:
+            raise ValidationError()
+        return kind
+
+    def to_url(self, value: GameKind | str) -> str:
+        return value if isinstance(value, str) else value.slug
+
+
+@dataclass(frozen=True)
+class RememberedGame:
+    """A game on this phone's list: its kind, its row, and where it opens."""
+
+    kind: GameKind
+    game: Game
+    names: list[str]
+    url: str
+    view: Any = None  # what the game's ``home_view(session, game)`` says of it, if it has one
+
+
+# --- remembering the games of this phone --------------------------------------------------------
+
+def remembered_codes() -> list[str]:
+    codes = session.get("games", [])
+    return [c for c in codes if isinstance(c, str)] if isinstance(codes, list) else []
+
+
+def remember(code: str) -> None:
+    """Put ``code`` first on this phone's list of games."""
+    codes = [code, *[c for c in remembered_codes() if c != code]][:REMEMBERED]
+    if codes != remembered_codes():
+        session["games"] = codes
+
+
+def _remember_opened_game(response: Response) -> Response:
+    """A game page answered 200: this phone has that game (created it or was given its link)."""
+    code = (request.view_args or {}).get("code")
+    kind = by_key(request.blueprint or "")
+    if kind is not None and isinstance(code, str) and response.status_code == 200 \
+            and request.method == "GET":
+        remember(code)
+    return response
+
+
+def my_games(kind: GameKind | None = None) -> list[RememberedGame]:
+    """The games this phone remembers (of ``kind`` if given), newest opened first."""
+    db = get_session()
+    found = []
+    for game in store.games_by_codes(db, remembered_codes()):
+        game_kind = by_key(game.kind)
+        if game_kind is None or not game_kind.available or (kind and game_kind != kind):
+            continue
+        home_view = getattr(game_kind.module(), "home_view", None)
+        found.append(RememberedGame(game_kind, game, store.names_of(db, game),
+                                    url_for(game_kind.show_endpoint or "shell.index",
+                                            code=game.code),
+                                    home_view(db, game) if home_view else None))
+    return found
+
+
+# --- pages --------------------------------------------------------------------------------------
+
+@bp.get("/")
+def index() -> str:
+    """Home: the games the companion knows, and the games in progress on this phone."""
+    return render_template("shell/index.html", kinds=registry(), games=my_games())
+
+
+@bp.get("/new")
+def new_game() -> str:
+    """New game: pick the game; its own set-up page follows."""
+    return render_template("shell/new.html", kinds=registry())
+
+
+@bp.get("/<game:kind>/")
+def game_home(kind: GameKind) -> str:
+    """One game: what it is, a new game, its rules, and its games on this phone."""
+    return render_template("shell/game.html", kind=kind, games=my_games(kind))
+
+
+@bp.get("/rules")
+def rules() -> str | Response:
+    """The rules chooser (an old Rebel Princess search link is sent to that game's search)."""
+    query = request.args.get("q")
+    if query is not None:
+        return redirect(url_for("rebel_princess.rules_index", **request.args), 301)
+    return render_template("shell/rules.html", kinds=registry())
+
+
+@bp.get("/rules/<path:rest>")
+def old_rules(rest: str) -> Response:
+    """Rebel Princess's rulings lived under ``/rules/`` before the shell: keep those links."""
+    return redirect(f"/rebel-princess/rules/{rest}", 301)
+
+
+def _rulings_of(kind: GameKind) -> rulings.Rulings:
+    if not kind.rulings:
+        abort(404)
+    return rulings.load(kind.rulings)
+
+
+@bp.get("/<game:kind>/rules")
+def game_rules(kind: GameKind) -> str:
+    """A game's rulings: search, or browse them by group."""
+    book = _rulings_of(kind)
+    query = request.args.get("q", "").strip()[:80]
+    return render_template("shell/rules_index.html", kind=kind, book=book, query=query,
+                           found=book.search(query) if query else None)
+
+
+@bp.get("/<game:kind>/rules/<slug>")
+def game_rule(kind: GameKind, slug: str) -> str:
+    """One rulings entry of a game, with how this app reads it and the related entries."""
+    book = _rulings_of(kind)
+    try:
+        entry = book.entry(slug)
+    except KeyError:
+        abort(404)
+    return render_template("shell/rules_entry.html", kind=kind, entry=entry,
+                           related=book.related(slug))
+
+
+# --- what every page knows ----------------------------------------------------------------------
+
+def current_game() -> GameKind | None:
+    """The game of this request: the blueprint's, or the ``/<game>/`` in the path."""
+    kind = by_key(request.blueprint or "") or by_key(
+        (request.blueprint or "").removesuffix("_api"))
+    if kind is None:
+        value = (request.view_args or {}).get("kind")
+        kind = value if isinstance(value, GameKind) else None
+    return kind
+
+
+def rules_url(kind: GameKind | None) -> str:
+    """Where "Rules" in the header goes: this game's rulings, else the chooser."""
+    if kind is not None and kind.rules_endpoint:
+        return url_for(kind.rules_endpoint)
+    if kind is not None and kind.rulings:
+        return url_for("shell.game_rules", kind=kind)
+    return url_for("shell.rules")
+
+
+def _shell_context() -> dict[str, Any]:
+    kind = current_game()
+    return {"current_game": kind, "rules_url": rules_url(kind), "game_kinds": registry(),
+            "lang_name": current_lang()}
+
+
+def init_app(app: Flask) -> None:
+    """The converter, the shell's pages and every registered game's blueprints."""
+    app.url_map.converters["game"] = GameConverter
+    app.register_blueprint(bp)
+    app.context_processor(_shell_context)
+    app.after_request(_remember_opened_game)
+    register_games(app)
+
+
+def register_games(app: Flask) -> None:
+    """Mount each available game's pages and API (CSRF-exempt, with the shared refusals)."""
+    from ..factory import csrf
+    from . import api
+
+    for kind in registry():
+        module = kind.module()
+        if module is None or kind.key in app.blueprints:
+            continue
+        app.register_blueprint(module.bp)
+        api_bp = getattr(module, "api_bp", None)
+        if api_bp is not None:
+            api.install_error_handlers(api_bp)
+            app.register_blueprint(api_bp)
+            csrf.exempt(api_bp)

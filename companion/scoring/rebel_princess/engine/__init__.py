@@ -1,0 +1,54 @@
+"""The rules engine of Rebel Princess: pure Python, no Flask and no database.
+
+Full information (:class:`RoundState`, every hand known) and table entry (:class:`TableRound`,
+hands unknown, rules judged at once or once later plays prove them broken) share the same rules.
+Public surface, python-chess style: frozen :class:`Card` values with a notation round-trip, one
+:class:`RoundState` with cheap queries (:meth:`~RoundState.legal_plays`,
+:meth:`~RoundState.is_legal_play`, :meth:`~RoundState.check_trick`) and explicit commands
+(:meth:`~RoundState.play_trick`, :meth:`~RoundState.push`, :meth:`~RoundState.pop`), violations as
+data (:class:`Violation`) and three precise errors under :class:`EngineError`. Round cards and
+Princess powers are :class:`Modifier` hook objects registered by slug (:mod:`.modifiers` documents
+the order in which they are consulted).
+"""
+
+from __future__ import annotations
+
+from companion.scoring.rebel_princess.cards import Card, Edition, Suit
+
+from .cards import parse_card, parse_cards
+from .errors import (
+    AmbiguousEntryError,
+    EngineError,
+    IllegalTrickError,
+    InvalidEntryError,
+    Violation,
+    ViolationCode,
+)
+from .modifiers import Modifier, modifier_class, register, registered, round_card_class
+from .powers import POWER_SLUGS, power_slugs
+from .record import RoundRecord, format_record, parse_record
+from .state import RoundOutcome, RoundState, Trick, parse_edition
+from .steps import (
+    Chairs,
+    Gift,
+    Haggle,
+    Pass,
+    PowerUse,
+    Reveal,
+    SetAside,
+    Step,
+    StepKind,
+    parse_step,
+)
+from .table import Finding, TableRound
+
+__all__ = [
+    "POWER_SLUGS", "AmbiguousEntryError", "Card", "Chairs", "Edition", "EngineError", "Finding",
+    "Gift",
+    "Haggle", "IllegalTrickError", "InvalidEntryError", "Modifier", "Pass", "PowerUse", "Reveal",
+    "RoundOutcome", "RoundRecord", "RoundState", "SetAside", "Step", "StepKind", "Suit",
+    "TableRound", "Trick",
+    "Violation", "ViolationCode", "format_record", "modifier_class", "parse_card", "parse_cards",
+    "parse_edition", "parse_record", "parse_step", "power_slugs", "register", "registered",
+    "round_card_class",
+]

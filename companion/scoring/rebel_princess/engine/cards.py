@@ -1,0 +1,138 @@
+"""Cards for the engine: the scoring core's :class:`Card` plus a compact integer encoding.
+
+The value type is :class:`companion.scoring.rebel_princess.cards.Card` (frozen, ``str`` gives the code ``P12``,
+``repr`` rebuilds it), so an engine outcome feeds the scoring core without conversion. Inside the
+engine a card is a small int, its *id*, and a set of cards is an int bitmask:
+
+- ``id = 16 * suit_index + rank`` with suits in the order Princes (0), Queens (1), Fairies (2),
+  Pets (3). Within one suit a higher id is a higher rank, so comparing ids compares ranks.
+- ``bit = 1 << id``; a hand is the OR of its bits. ``SUIT_MASKS[s]`` selects one suit, so following
+  suit is ``hand & SUIT_MASKS[led]``.
+
+Card codes (RULINGS.md "Cards and seats"): suit letter **P** Princes, **Q** Queens, **F** Fairies,
+**A** Pets (*Animaux*), then the rank 1-12. ``A8`` is the Frog, a Pet and not a Prince.
+Decks (Deluxe "Setup" step 2, French "Mise en place" 1): 3 players ranks 2-10, 4-5 players 1-10,
+6 players 1-12.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from companion.scoring.rebel_princess.cards import FROG, SUIT_ORDER, Card, Suit, ranks_for
+
+from .errors import InvalidEntryError, ViolationCode
+
+__all__ = [
+    "ALL_RANKS", "CARDS", "EVEN_MASK", "FAIRY", "FROG", "FROG_ID", "ODD_MASK", "PET", "PRINCE",
+    "PRINCE_MASK", "QUEEN", "SUIT_MASKS", "SUIT_OF", "Card", "Suit", "card_id", "card_of",
+    "cards_of", "deck_mask", "ids_of", "mask_of", "parse_card", "parse_cards", "rank_of",
+    "suit_of",
+]
+
+PRINCE, QUEEN, FAIRY, PET = 0, 1, 2, 3
+SUIT_OF: tuple[Suit, ...] = SUIT_ORDER  # suit index -> Suit
+SUIT_INDEX: dict[Suit, int] = {suit: index for index, suit in enumerate(SUIT_ORDER)}
+ALL_RANKS = range(1, 13)
+
+#: The cards by id (``None`` where no card has that id).
+CARDS: list[Card | None] = [None] * 64
+_ID: dict[Card, int] = {}
+for _suit in SUIT_ORDER:
+    for _rank in ALL_RANKS:
+        _card = Card(_suit, _rank)
+        CARDS[16 * SUIT_INDEX[_suit] + _rank] = _card
+        _ID[_card] = 16 * SUIT_INDEX[_suit] + _rank
+
+#: ``SUIT_MASKS[s]``: every rank 1-12 of suit index ``s``.
+SUIT_MASKS: tuple[int, ...] = tuple(0x1FFE << (16 * s) for s in range(4))
+PRINCE_MASK = SUIT_MASKS[PRINCE]
+ODD_MASK = sum(1 << (16 * s + r) for s in range(4) for r in ALL_RANKS if r % 2)
+EVEN_MASK = sum(1 << (16 * s + r) for s in range(4) for r in ALL_RANKS if not r % 2)
+FROG_ID = _ID[FROG]
+
+
+def card_id(card: Card) -> int:
+    """The id of a card (see the module docstring)."""
+    return _ID[card]
+
+
+def card_of(cid: int) -> Card:
+    """The card with this id."""
+    card = CARDS[cid]
+    if card is None:
+        raise InvalidEntryError(f"no card has id {cid}", ViolationCode.UNKNOWN_CARD)
+    return card
+
+
+def suit_of(cid: int) -> int:
+    """The suit index of a card id."""
+    return cid >> 4
+
+
+def rank_of(cid: int) -> int:
+    """The printed rank of a card id."""
+    return cid & 15
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    """The bitmask of some cards."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << _ID[card]
+    return mask
+
+
+def ids_of(mask: int) -> Iterator[int]:
+    """The card ids in a mask, lowest id first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def cards_of(mask: int) -> frozenset[Card]:
+    """The cards in a mask."""
+    return frozenset(CARDS[cid] for cid in ids_of(mask))  # type: ignore[misc]
+
+
+def deck_mask(players: int) -> int:
+    """Every card used with this many players (raises the scoring core's error on a bad count)."""
+    ranks = ranks_for(players)
+    return sum(1 << (16 * s + r) for s in range(4) for r in ranks)
+
+
+def parse_card(code: str) -> Card:
+    """Parse a card code such as ``P12`` or ``a8`` (case and surrounding blanks ignored).
+
+    Raises :class:`InvalidEntryError` (code ``unknown-card``) for anything else.
+    """
+    text = code.strip().upper() if isinstance(code, str) else ""
+    if (len(text) < 2 or text[0] not in "PQFA" or not text[1:].isdigit() or text[1] == "0"
+            or not 1 <= int(text[1:]) <= 12):
+        raise InvalidEntryError(f"unknown card {code!r}", ViolationCode.UNKNOWN_CARD)
+    return Card(Suit(text[0]), int(text[1:]))
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Parse card codes separated by blanks or commas, or run together (``Q3Q7P12``)."""
+    codes: list[str] = []
+    for word in text.replace(",", " ").split():
+        start = 0
+        for i in range(1, len(word)):
+            if word[i].upper() in "PQFA":
+                codes.append(word[start:i])
+                start = i
+        codes.append(word[start:])
+    return tuple(parse_card(code) for code in codes)
+
+
+def format_cards(cards: Iterable[Card], sep: str = "") -> str:
+    """Card codes joined by ``sep``, or ``-`` for none."""
+    text = sep.join(str(card) for card in cards)
+    return text or "-"
+
+
+def format_mask(mask: int) -> str:
+    """A mask as run-together codes in id order (Princes, Queens, Fairies, Pets), ``-`` if empty."""
+    return format_cards(CARDS[cid] for cid in ids_of(mask))  # type: ignore[misc]

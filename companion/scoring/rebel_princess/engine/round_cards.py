@@ -1,0 +1,330 @@
+"""The Round cards of both editions as modifiers, one small class each.
+
+Deluxe cards are lettered a-z, classic cards A-U (RULINGS.md "Classic Round card letters"). One
+class serves both editions where the card exists in both; the few tie rules that differ read
+``self.edition``. Cards whose effect is only on scoring (d, e, j/F, t/P, y/O, z/K) change nothing
+in the tricks: the scoring core applies them from the
+:class:`~companion.scoring.rebel_princess.engine.state.RoundOutcome`.
+
+Trick rules implemented here (Deluxe "Round Cards" p. 15-22; French "Cartes de Manche" p. 9-13;
+RULINGS.md "Trick rules the engine must apply"):
+
+- **Magic Beans** (c): a player may only play the highest or the lowest card, of the suit they play,
+  among the cards they may legally play; the leader too (Bezier FAQ).
+- **Late for a Very Important Date** (n): the last 3 cards of each hand are not played; they are
+  kept and scored as taken.
+- **Royal Decree** (f / D): Queens are trump; the highest Queen played wins.
+- **Always the Bridesmaid** (g): the second-highest card of the led suit wins; if the lead is the
+  only card of its suit, the leader wins.
+- **Sisterhood** (l): the lead card is only the reference and never wins. If anyone followed suit,
+  the followed card furthest in value from the lead wins; if all others are void, the card furthest
+  from the lead's value wins whatever its suit. Equal distance: the higher number; same number: the
+  first played.
+- **Poisoned Apple** (r / H): a void player wins with the card they played; several void players:
+  the highest value; equal values: the first played (Deluxe), the last played (classic).
+- **Odds and Evens** (s / U): follow suit first; within what may be played, match the parity of the
+  lead card if able (so a void player plays a matching parity if able).
+- **The Prince Always Rings Twice** (u / L): every seat plays two cards, two laps in the same order;
+  the led suit is fixed by the lead. Each seat's led-suit values are summed: the highest sum wins;
+  tie: the higher single led-suit card; then the first played.
+- **Midnight Makeover** (v / R): Fairies are wild. A player holding the led suit or a Fairy must
+  play one of them. The highest value among led-suit cards and Fairies wins; equal values: first
+  played (Deluxe), last played (classic). A Fairy lead makes Fairies the led suit.
+- **Pass the Bouquet** (w / S): a card of another suit than the one to follow (so played by a void
+  player) becomes the suit to follow; the highest card of the last such suit wins.
+- **Upside Down** (x / J): every 6 played, of any suit, reverses the order for that trick; with an
+  odd number of 6s the lowest card of the led suit wins.
+
+Round-card steps outside the tricks are described by class attributes and carried out by the state
+(see :mod:`.steps`): Late to the Ball (b / G), Crystal Clear (h / I), Musical Chairs (k / E),
+After Party (m / N), Wedding Gift (o / M), Haggle with the Hag (p / T), Blind Man's Bluff (q / Q).
+Masquerade Ball (i / C) changes what the table sees, not the rules of a trick.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from companion.scoring.rebel_princess.cards import Edition
+
+from .cards import FAIRY, QUEEN, SUIT_MASKS
+from .errors import ViolationCode
+from .modifiers import HALF, Modifier, register
+
+if TYPE_CHECKING:
+    from .state import RoundState
+
+D, C = Edition.DELUXE, Edition.CLASSIC
+_FAIRY_MASK = SUIT_MASKS[FAIRY]
+_ODD = sum(1 << (16 * s + r) for s in range(4) for r in range(1, 13, 2))
+_EVEN = sum(1 << (16 * s + r) for s in range(4) for r in range(2, 13, 2))
+
+
+class RoundCard(Modifier):
+    """A Round card."""
+
+    kind: ClassVar[str] = "round-card"
+
+
+def _plain(slug: str, letters: dict[Edition, str], doc: str) -> None:
+    cls = type(slug.title().replace("-", ""), (RoundCard,), {
+        "slug": slug, "letters": letters, "__doc__": doc, "__module__": __name__})
+    register(cls)
+
+
+# Cards with no trick rule of their own (scoring-only cards are scored by companion.scoring.rebel_princess).
+_plain("once-upon-a-time", {D: "a", C: "A"}, "No special rules (Deluxe a, classic A).")
+_plain("invitation", {C: "B"}, "No special rules (classic B, an introductory card).")
+_plain("three-times-a-lady", {D: "d"}, "Scoring only: every 3 scores -3 (Deluxe d).")
+_plain("arranged-marriage", {D: "e"}, "Scoring only: +5 for no trick won (Deluxe e).")
+_plain("pets-revenge", {D: "j", C: "F"}, "Scoring only: every Pet +1 (Deluxe j, classic F).")
+_plain("single-fairy", {D: "t", C: "P"}, "Scoring only: every Fairy -1 (Deluxe t, classic P).")
+_plain("bathroom-break", {D: "y", C: "O"}, "Scoring only: Princes score 2 (Deluxe y, classic O).")
+_plain("dancing-queens", {D: "z", C: "K"},
+       "Scoring only: Prince-Queen couples (Deluxe z, classic K).")
+_plain("masquerade-ball", {D: "i", C: "C"},
+       "Deluxe i, classic C: cards after the lead are played face down and turned over before the "
+       "winner is decided, so the trick rules are unchanged; only the table sees less (and Snow "
+       "White, Thumbelina and Mulan announce or act after the reveal).")
+
+
+@register
+class LateToTheBall(RoundCard):
+    """Deluxe b, classic G: one card per seat set aside, played in the last trick."""
+
+    slug = "late-to-the-ball"
+    letters = {D: "b", C: "G"}
+    aside_cards = 1
+
+
+@register
+class CrystalClear(RoundCard):
+    """Deluxe h, classic I: every seat shows all its cards of one suit it holds."""
+
+    slug = "crystal-clear"
+    letters = {D: "h", C: "I"}
+    reveals = True
+
+
+@register
+class MusicalChairs(RoundCard):
+    """Deluxe k, classic E: after each trick every seat passes a card to the right."""
+
+    slug = "musical-chairs"
+    letters = {D: "k", C: "E"}
+    chairs_after_trick = True
+
+
+@register
+class AfterParty(RoundCard):
+    """Deluxe m, classic N: half the hand set aside, taken back once the hand is empty."""
+
+    slug = "after-party"
+    letters = {D: "m", C: "N"}
+    aside_cards = HALF
+
+
+@register
+class WeddingGift(RoundCard):
+    """Deluxe o, classic M: a gift card per seat before each trick, won with the trick."""
+
+    slug = "wedding-gift"
+    letters = {D: "o", C: "M"}
+    gift_before_trick = True
+
+
+@register
+class HaggleWithTheHag(RoundCard):
+    """Deluxe p, classic T: the trick winner may swap a card of their hand for one of the trick
+    other than their own."""
+
+    slug = "haggle-with-the-hag"
+    letters = {D: "p", C: "T"}
+    haggle_after_trick = True
+
+
+@register
+class BlindMansBluff(RoundCard):
+    """Deluxe q, classic Q: half the hand set aside, handed to the right once hands are empty."""
+
+    slug = "blind-mans-bluff"
+    letters = {D: "q", C: "Q"}
+    aside_cards = HALF
+    aside_to = -1
+
+
+@register
+class LateForAVeryImportantDate(RoundCard):
+    """Deluxe n: the last 3 cards of each hand are kept, not played, and scored as taken."""
+
+    slug = "late-for-a-very-important-date"
+    letters = {D: "n"}
+    kept_cards = 3
+
+
+@register
+class MagicBeans(RoundCard):
+    """Deluxe c: only the highest or lowest legal card of a suit may be played (leader included)."""
+
+    slug = "magic-beans"
+    letters = {D: "c"}
+    restriction = ViolationCode.MUST_PLAY_HIGHEST_OR_LOWEST
+
+    def legal(self, state: RoundState, seat: int, legal: int) -> int:
+        extremes = 0
+        for suit_mask in SUIT_MASKS:
+            cards = legal & suit_mask
+            if cards:  # keep the lowest and the highest of this suit
+                extremes |= (cards & -cards) | (1 << (cards.bit_length() - 1))
+        return extremes
+
+
+@register
+class RoyalDecree(RoundCard):
+    """Deluxe f, classic D: Queens are trump; the highest Queen wins."""
+
+    slug = "royal-decree"
+    letters = {D: "f", C: "D"}
+
+    def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
+        queens = [i for i, cid in enumerate(plays) if cid >> 4 == QUEEN]
+        return max(queens, key=lambda i: state._key(plays[i])) if queens else winner
+
+
+@register
+class AlwaysTheBridesmaid(RoundCard):
+    """Deluxe g: the second-highest card of the led suit wins; the leader if it stands alone."""
+
+    slug = "always-the-bridesmaid"
+    letters = {D: "g"}
+
+    def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
+        led = [i for i, cid in enumerate(plays) if cid >> 4 == plays[0] >> 4]
+        if len(led) < 2:
+            return 0  # everyone else was void: the leader wins
+        return sorted(led, key=lambda i: state._key(plays[i]), reverse=True)[1]
+
+
+@register
+class Sisterhood(RoundCard):
+    """Deluxe l: the card furthest in value from the lead wins (followers first); the lead never."""
+
+    slug = "sisterhood"
+    letters = {D: "l"}
+
+    def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
+        led, reference = plays[0] >> 4, state._value(plays[0])
+        others = range(1, len(plays))
+        pool = [i for i in others if plays[i] >> 4 == led] or list(others)
+        # Furthest from the lead value; then the higher number (Cinderella: the lower); then the
+        # first played.
+        return max(pool, key=lambda i: (abs(state._value(plays[i]) - reference),
+                                        state._key(plays[i]), -i))
+
+
+@register
+class PoisonedApple(RoundCard):
+    """Deluxe r, classic H: void players win; highest value among them; ties first (Deluxe) or
+    last (classic) played."""
+
+    slug = "poisoned-apple"
+    letters = {D: "r", C: "H"}
+
+    def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
+        led = plays[0] >> 4
+        void = [i for i in range(1, len(plays)) if plays[i] >> 4 != led]
+        if not void:
+            return winner
+        last = self.edition is Edition.CLASSIC
+        return max(void, key=lambda i: (state._key(plays[i]), i if last else -i))
+
+
+@register
+class OddsAndEvens(RoundCard):
+    """Deluxe s, classic U: after following suit, match the lead card's parity if able."""
+
+    slug = "odds-and-evens"
+    letters = {D: "s", C: "U"}
+    restriction = ViolationCode.MUST_MATCH_PARITY
+
+    def legal(self, state: RoundState, seat: int, legal: int) -> int:
+        plays = state._plays
+        if not plays:
+            return legal  # the leader sets the parity
+        matching = legal & (_ODD if plays[0] & 1 else _EVEN)
+        return matching or legal
+
+
+@register
+class ThePrinceAlwaysRingsTwice(RoundCard):
+    """Deluxe u, classic L: two cards per seat; the highest sum of led-suit values wins."""
+
+    slug = "the-prince-always-rings-twice"
+    letters = {D: "u", C: "L"}
+    plays_per_seat = 2
+
+    def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
+        players = state.players
+        led = plays[0] >> 4
+        values: list[list[int]] = [[] for _ in range(players)]
+        for i, cid in enumerate(plays):
+            if cid >> 4 == led:
+                values[i % players].append(state._value(cid))
+        sign = -1 if state._reversed else 1
+        # Highest sum; tie: the higher single led-suit card; then the first in play order.
+        # Cinderella: lowest sum, tie by the lowest card (RULINGS.md). A seat without a led card
+        # never wins.
+        def key(p: int) -> tuple[int, int, int, int]:
+            cards = values[p]
+            best = (max if sign > 0 else min)(cards) if cards else 0
+            return (bool(cards), sign * sum(cards), sign * best, -p)
+        return max(range(players), key=key)
+
+
+@register
+class MidnightMakeover(RoundCard):
+    """Deluxe v, classic R: Fairies are wild; highest led-suit card or Fairy wins; ties first
+    (Deluxe) or last (classic) played."""
+
+    slug = "midnight-makeover"
+    letters = {D: "v", C: "R"}
+
+    def legal(self, state: RoundState, seat: int, legal: int) -> int:
+        if not state._plays:
+            return legal
+        hand = state.hands[seat]
+        # Not void while holding a Fairy: the led suit or a Fairy, if any is held.
+        return hand & (SUIT_MASKS[state._follow] | _FAIRY_MASK) or hand
+
+    def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
+        led = state._follow
+        candidates = [i for i, cid in enumerate(plays) if cid >> 4 in (led, FAIRY)]
+        last = self.edition is Edition.CLASSIC
+        return max(candidates, key=lambda i: (state._key(plays[i]), i if last else -i))
+
+
+@register
+class PassTheBouquet(RoundCard):
+    """Deluxe w, classic S: a void player's card of another suit becomes the suit to follow."""
+
+    slug = "pass-the-bouquet"
+    letters = {D: "w", C: "S"}
+
+    def follow(self, state: RoundState, cid: int, follow: int) -> int:
+        return cid >> 4  # a follower plays the suit to follow, or a void player starts a new one
+
+
+@register
+class UpsideDown(RoundCard):
+    """Deluxe x, classic J: each 6 played reverses the order; odd count, lowest led card wins."""
+
+    slug = "upside-down"
+    letters = {D: "x", C: "J"}
+
+    def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
+        # Printed 6s count, a 6 played by Snow White as a zero included (engine decision).
+        sixes = sum(1 for cid in plays if cid & 15 == 6)
+        if not sixes & 1:
+            return winner
+        led = [i for i, cid in enumerate(plays) if cid >> 4 == state._follow]
+        return min(led, key=lambda i: state._key(plays[i]))

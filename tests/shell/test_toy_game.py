@@ -1,0 +1,74 @@
+"""Adding a game is a registry line and the game's own package: the shell needs no change.
+
+The toy game lives in the test tree only (``tests/shell/toy_game/``: a core with one rule, a page
+blueprint and an API blueprint). Registered, it appears on the home page, in the new-game chooser
+and in the OpenAPI document, and its pages and API answer.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion import create_app, games
+from companion.games import GameKind
+
+TOY = GameKind(
+    key="toy_game", slug="toy-game", names={"en": "Toy game", "fr": "Jeu jouet"},
+    pitch={"en": "Higher card wins.", "fr": "La plus forte carte gagne."}, players=(2, 2),
+    routes="toy_game.routes", new_endpoint="toy_game.new_game", show_endpoint="toy_game.show",
+    emblem="T")
+
+
+@pytest.fixture
+def toy_client(monkeypatch, tmp_path):
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))
+    monkeypatch.setattr(games, "GAMES", [*games.GAMES, TOY])
+    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "t",
+                      "DATABASE": str(tmp_path / "toy.sqlite")})
+    return app.test_client()
+
+
+def test_the_toy_game_is_on_the_home_page(toy_client):
+    html = toy_client.get("/").text
+    assert 'data-kind="toy_game"' in html and "Toy game" in html
+    assert 'href="/toy-game/new"' in html
+
+
+def test_the_toy_game_is_in_the_new_game_chooser_in_both_languages(toy_client):
+    assert 'data-action="new-toy-game"' in toy_client.get("/new").text
+    french = toy_client.get("/new", headers={"Accept-Language": "fr"}).text
+    assert "Jeu jouet" in french
+
+
+def test_the_toy_game_has_its_landing_page(toy_client):
+    html = toy_client.get("/toy-game/").text
+    assert "Higher card wins." in html and 'data-nav="game"' in html
+
+
+def test_the_toy_game_api_is_in_the_openapi_document_and_answers(toy_client):
+    document = toy_client.get("/api/v1/openapi.json").get_json()
+    assert document["paths"]["/api/v1/toy-game/compare"]["post"]["operationId"] == "toyCompare"
+    assert "/api/v1/rebel-princess/score-round" in document["paths"]
+    answer = toy_client.post("/api/v1/toy-game/compare", json={"cards": [3, 5]})
+    assert answer.get_json() == {"winner": 1}
+
+
+def test_the_toy_game_api_refuses_in_the_shared_shape(toy_client):
+    answer = toy_client.post("/api/v1/toy-game/compare", json={"cards": [3, "x"]})
+    assert answer.status_code == 422
+    assert answer.get_json()["problems"][0]["code"] == "wrong-type"
+    assert toy_client.post("/api/v1/toy-game/compare", data="[").status_code == 400
+
+
+def test_a_toy_game_page_is_remembered_by_the_phone_that_opens_it(toy_client):
+    assert toy_client.get("/toy-game/g/abc234").status_code == 200
+    # Not stored, so not listed: only stored games of this phone are shown.
+    assert 'data-game="abc234"' not in toy_client.get("/").text
+
+
+def test_the_toy_game_rule():
+    from toy_game.core import winner  # noqa: PLC0415
+
+    assert (winner(5, 3), winner(3, 5), winner(4, 4)) == (0, 1, None)

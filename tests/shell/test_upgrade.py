@@ -1,0 +1,99 @@
+"""A database written by release c3c3148 (before migrations) upgrades with every game intact.
+
+The fixture ``tests/data/db_c3c3148.sqlite`` and what that release showed of it
+(``db_c3c3148.json``) were made by ``tests/data/make_db_c3c3148.py`` running that release's code:
+a finished Deluxe game with an edit and an undo, a classic game in progress, and a Deluxe round
+being entered trick by trick. After the upgrade that ``make run`` performs on start, every score
+pad, history, leader and trick screen must read exactly as it did.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from companion import create_app
+from companion.db import head
+
+DATA = Path(__file__).parent.parent / "data"
+BEFORE = json.loads((DATA / "db_c3c3148.json").read_text(encoding="utf-8"))
+
+
+def main_of(html: str) -> str:
+    """The page's <main>, with each form's CSRF token (new with every session) blanked."""
+    main = re.search(r"<main>(.*)</main>", html, re.S).group(1)
+    return re.sub(r'(name="csrf_token"[^>]*value=")[^"]*', r"\1", main)
+
+
+@pytest.fixture(scope="module")
+def upgraded(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("upgrade")
+    shutil.copy(DATA / "db_c3c3148.sqlite", folder / "companion.sqlite")
+    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "fixture",
+                      "DATABASE": str(folder / "companion.sqlite")})
+    result = app.test_cli_runner().invoke(args=["init-db"])  # what `make run` runs first
+    assert result.exit_code == 0, result.output
+    return app, folder / "companion.sqlite"
+
+
+def test_the_old_database_is_at_the_newest_revision(upgraded):
+    _, path = upgraded
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT version_num FROM alembic_version").fetchall() == [(head(),)]
+        kinds = {row[0] for row in db.execute("SELECT kind FROM game")}
+    assert kinds == {"rebel_princess"}
+
+
+def test_every_record_and_trick_log_survives(upgraded):
+    _, path = upgraded
+    with sqlite3.connect(DATA / "db_c3c3148.sqlite") as old, sqlite3.connect(path) as new:
+        for table in ("game", "player", "roundrecord", "tricklog"):
+            columns = [row[1] for row in old.execute(f"PRAGMA table_info({table})")]
+            query = f"SELECT {', '.join(columns)} FROM {table} ORDER BY id"
+            assert new.execute(query).fetchall() == old.execute(query).fetchall(), table
+
+
+@pytest.mark.parametrize("path", sorted(BEFORE["pages"]))
+def test_pages_read_as_before(upgraded, path):
+    """Score pads, histories, this-table rulings and the trick screen: the same, word for word
+    (the rulings links now start /rebel-princess/rules; the old /rules/... links redirect)."""
+    app, _ = upgraded
+    client = app.test_client()
+    response = client.get(path)
+    assert response.status_code == 200
+    now = main_of(response.text).replace("/rebel-princess/rules", "/rules")
+    assert now == main_of(f"<main>{BEFORE['pages'][path]}</main>")
+
+
+@pytest.mark.parametrize("code", sorted(BEFORE["leaders"]))
+def test_leaders_as_before(upgraded, code):
+    app, _ = upgraded
+    html = app.test_client().get(f"/g/{code}").text
+    assert re.findall(r'data-leader="(\d+)"', html) == BEFORE["leaders"][code]
+
+
+def test_old_rulings_links_still_open(upgraded):
+    app, _ = upgraded
+    client = app.test_client()
+    links = set(re.findall(r'href="(/rules/[^"]+)"', "".join(BEFORE["pages"].values())))
+    assert links
+    for link in sorted(links)[:20]:
+        response = client.get(link, follow_redirects=True)
+        assert response.status_code == 200, link
+
+
+def test_an_upgraded_database_takes_new_games_of_every_kind(upgraded):
+    """After the upgrade, a new Rebel Princess game is stored next to the old ones."""
+    app, path = upgraded
+    client = app.test_client()
+    data = {"edition": "deluxe", "length": "5", "first_leader": "0", "create": "1",
+            "names-0": "Ana", "names-1": "Ben", "names-2": "Cy",
+            **{f"cards-{i}": c for i, c in enumerate("abcde")}}
+    assert client.post("/rebel-princess/new", data=data).status_code == 302
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT count(*) FROM game").fetchone() == (4,)

@@ -1,0 +1,47 @@
+"""The toy game's blueprints: a page and one API endpoint. Nothing of the shell is changed."""
+
+from __future__ import annotations
+
+from flask import Blueprint
+from pydantic import BaseModel, ConfigDict, Field
+
+from companion.games import ApiOperation
+from companion.routes.api import ok, parse_body
+
+from .core import winner
+
+bp = Blueprint("toy_game", __name__, url_prefix="/toy-game")
+api_bp = Blueprint("toy_game_api", __name__, url_prefix="/api/v1/toy-game")
+
+
+@bp.get("/new")
+def new_game() -> str:
+    return "<p data-toy-setup>Set up the toy game</p>"
+
+
+@bp.get("/g/<code>")
+def show(code: str) -> str:
+    return f"<p data-toy-game>{code}</p>"
+
+
+class CompareRequest(BaseModel):
+    """Two cards, one per seat."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    cards: list[int] = Field(min_length=2, max_length=2)
+
+
+class CompareResponse(BaseModel):
+    """Who wins: a seat, or null on a tie."""
+
+    winner: int | None
+
+
+@api_bp.post("/compare")
+def compare():
+    body = parse_body(CompareRequest)
+    return ok(CompareResponse(winner=winner(*body.cards)))
+
+
+OPERATIONS = (ApiOperation("toy_game_api.compare", "toyCompare", "Compare two cards",
+                           CompareRequest, CompareResponse),)
