@@ -169,6 +169,7 @@ class Table:
         awake = [p for seat in range(state.players) for p in state.awake_of(seat)]
         assert sorted(sleeping + awake) == list(range(PRINCESSES))  # all 12 accounted for
         assert len(state.free_slots()) == len(awake)
+        assert sorted(place.princess for place in state.places()) == list(range(PRINCESSES))
         for seat in range(state.players):
             assert state.points(seat) == sum(self.truth[p].value for p in state.awake_of(seat))
             if state.variant:

@@ -403,3 +403,16 @@ def test_stealable_and_sleepable(game):
     state = game(3, actions=["wake 0 20", "wake 1 10", "wake 2 5"])
     assert state.stealable() == (1, 2) and state.sleepable() == (1, 2)
     assert state.stealable(1) == (0, 2)
+
+
+def test_grid_shows_each_princess_once(game):
+    """The table's 4×3 grid shows the 12 princesses: asleep where they sleep, awake on a free
+    slot (where they were last woken from while it is free) with their holder."""
+    state = game(3, actions=["wake 3 20", "wake 5 10", "sleep 3 5"])
+    places = state.places()
+    assert sorted(p.princess for p in places) == list(range(12))
+    by_slot = {p.slot: p for p in places}
+    assert by_slot[5].princess == 3 and not by_slot[5].is_awake   # put back to sleep in 5
+    assert by_slot[3].princess == 5 and by_slot[3].holder == 1     # 5's own slot is taken
+    assert by_slot[3].card == PrincessCard(10)
+    assert all(not by_slot[s].is_awake for s in (0, 1, 2, 4, 6, 7, 8, 9, 10, 11))

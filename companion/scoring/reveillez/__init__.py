@@ -61,13 +61,13 @@ from .discard import DiscardCheck, DiscardKind, check_discard_entry, classify_di
 from .jester import JesterCount, check_jester_entry, count_from, jester_count
 from .messages import CATALOGUE
 from .standings import Reason, Remaining, Standings, check_standings_entry, evaluate, standings
-from .state import Event, GameState, Move, MoveKind, Setup
+from .state import Event, GameState, Move, MoveKind, Place, Setup
 
 __all__ = [
     "CATALOGUE", "COLUMNS", "GRID", "HAND_SIZE", "MAX_PLAYERS", "MAX_VALUE", "MIN_PLAYERS",
     "MIN_VALUE", "NUMBERS", "POWER_COPIES", "PRINCESSES", "ROSE_VALUE", "ROWS", "SLOTS",
     "TARGETS", "USUAL_VALUES", "Action", "Card", "Discard", "DiscardCheck", "DiscardKind", "Event",
-    "GameState", "Jester", "JesterCount", "Move", "MoveKind", "Pick", "Power", "PrincessCard",
+    "GameState", "Jester", "JesterCount", "Move", "MoveKind", "Pick", "Place", "Power", "PrincessCard",
     "Reason", "Remaining", "Setup", "Sleep", "Special", "Standings", "Steal", "Target", "Wake",
     "check_discard_entry", "check_jester_entry", "check_standings_entry", "classify_discard",
     "count_from", "deck", "evaluate", "jester_count", "normalise_name", "parse_action",

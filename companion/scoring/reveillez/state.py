@@ -155,6 +155,21 @@ class Event:
                 or (isinstance(self.action, Sleep) and self.action.wand))
 
 
+@dataclass(frozen=True, slots=True)
+class Place:
+    """One cell of the table screen's 4×3 grid: the princess shown there, asleep in that slot or
+    awake (then with her holder and what is printed on her)."""
+
+    slot: int
+    princess: int
+    holder: int | None
+    card: PrincessCard | None
+
+    @property
+    def is_awake(self) -> bool:
+        return self.holder is not None
+
+
 # --------------------------------------------------------------------------- the position
 
 @dataclass(frozen=True, slots=True)
@@ -346,6 +361,34 @@ class GameState:
         seen = known or card
         return (self.variant and seen is not None and seen.special is Special.ROSE
                 and self.sleeping() > 1)
+
+    def places(self) -> tuple[Place, ...]:
+        """The 12 princesses as the table screen's grid, one per slot: a sleeping princess in the
+        slot she sleeps in, an awake one on a free slot — the one she was last woken from when it
+        is still free, else the first free slot left (there are as many free slots as awake
+        princesses, so every princess has exactly one cell)."""
+        left_from: dict[int, int] = {}
+        for event in self.history:
+            for move in event.moves:
+                if move.kind is MoveKind.WOKEN and move.slot is not None:
+                    left_from[move.princess] = move.slot
+        shown: dict[int, int] = {}
+        free = list(self.free_slots())
+        awake = [p for seat in range(self.players) for p in self._position.awake[seat]]
+        for princess in sorted(awake, key=lambda p: left_from.get(p, PRINCESSES)):
+            slot = left_from.get(princess)
+            if slot is not None and slot in free:
+                shown[slot] = princess
+                free.remove(slot)
+        for princess in sorted(p for p in awake if p not in shown.values()):
+            shown[free.pop(0)] = princess
+        cells = []
+        for slot in SLOTS:
+            sleeping = self._position.slots[slot]
+            princess = sleeping if sleeping is not None else shown[slot]
+            cells.append(Place(slot, princess, None if sleeping is not None
+                               else self.holder(princess), self._position.known[princess]))
+        return tuple(cells)
 
     def is_legal(self, action: Action) -> bool:
         return not self.check(action)
