@@ -111,7 +111,8 @@ GAMES: list[GameKind] = [
                      "checked at a glance.",
                "fr": "Qui a réveillé quelle princesse, les points pour gagner, le bouffon et les "
                      "additions vérifiés d'un coup d'œil."},
-        players=(2, 5), emblem="☾"),
+        players=(2, 5), routes="companion.routes.reveillez", new_endpoint="reveillez.new_game",
+        show_endpoint="reveillez.show", rulings="companion.rulings.reveillez", emblem="☾"),
     GameKind(
         key="kanai_duel", slug="kanai-duel",
         names={"en": "Princes & Princesses duel", "fr": "Duel Princes & Princesses"},

@@ -149,6 +149,11 @@ class Event:
     outcome: Standings | None = None
 
     @property
+    def kind(self) -> str:
+        """``wake``, ``steal``, ``sleep``, ``jester`` or ``discard``."""
+        return type(self.action).__name__.lower()
+
+    @property
     def is_countered(self) -> bool:
         """A knight answered by a dragon or a potion answered by a wand."""
         return ((isinstance(self.action, Steal) and self.action.dragon)
