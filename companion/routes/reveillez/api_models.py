@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
-MAX_LIST = 20  # generous bounds so a body stays small; the core refuses what the game does not allow
+MAX_LIST = 20  # a small body; the core refuses what the game does not allow
 
 CardValue = Annotated[StrictInt | StrictStr, Field(
     description="A number card 1–10, or a power card by its French name: `prince`, `chevalier`, "
