@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
@@ -25,6 +26,13 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyp
 
 
 def make_engine(path: str) -> Engine:
+    """SQLite at ``path``; a new database file is created readable by its owner only (SQLite
+    gives its -wal and -shm files the same permissions)."""
+    if path != ":memory:" and not os.path.exists(path):
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        except FileExistsError:
+            pass
     engine = create_engine(f"sqlite:///{path}", connect_args={"check_same_thread": False})
     event.listen(engine, "connect", _sqlite_pragmas)
     return engine

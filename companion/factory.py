@@ -21,9 +21,14 @@ compress = Compress()
 def _secret_key(instance: Path) -> str:
     """Read the secret key from the instance folder, creating it on first run (never committed)."""
     path = instance / "secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_hex(32), encoding="utf-8")
-        path.chmod(0o600)
+    try:
+        # Private from the first byte: created 0600, never world-readable even for a moment.
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+            file.write(secrets.token_hex(32))
     return path.read_text(encoding="utf-8").strip()
 
 
@@ -45,7 +50,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then ``instance/config.py`` if present, then ``test_config``."""
     app = Flask(__name__, instance_relative_config=True)
     instance = Path(app.instance_path)
-    instance.mkdir(parents=True, exist_ok=True)
+    instance.mkdir(mode=0o700, parents=True, exist_ok=True)  # games and the key: owner only
     app.config.from_mapping(
         DATABASE=str(instance / "companion.sqlite"),
         # Game nights outlast Flask-WTF's one-hour default: tie the token to the session instead.

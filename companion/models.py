@@ -55,8 +55,18 @@ class Player(SQLModel, table=True):
 
 
 class RoundRecord(SQLModel, table=True):
+    """One version of one round: entering, editing and undoing each add one.
+
+    ``seq`` numbers a game's records 1, 2, 3 … in the order they were made; the database refuses
+    a second record with the same number, so two writes based on the same version of the game
+    can never both be stored (the loser re-reads the game and is judged again).
+    """
+
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_roundrecord_game_seq"),)
+
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
+    seq: int
     number: int
     action: str = Field(max_length=16)  # entered, edited, undone
     deleted: bool = False

@@ -81,7 +81,10 @@ def parse_body(model: type[Model], *,
                = problems_from_validation) -> Model:
     """The JSON body validated by ``model``; raises :class:`ApiError` (400 or 422) otherwise.
     ``to_problems`` turns pydantic's errors into problems (a game may name its fields)."""
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # JSON nested thousands deep: not a body any endpoint takes
+        data = None
     if not isinstance(data, dict):
         raise ApiError(400, [{"code": "malformed-json", "message": api_message("malformed-json")}])
     try:
