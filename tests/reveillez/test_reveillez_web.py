@@ -268,3 +268,24 @@ def app_csrf(tmp_path):
     from companion import create_app
     return create_app({"TESTING": True, "SECRET_KEY": "t",
                        "DATABASE": str(tmp_path / "csrf.sqlite")})
+
+
+@pytest.mark.parametrize("shown", [False, True])
+def test_put_back_value_is_shown_only_when_chosen(client, shown):
+    """A princess put back to sleep keeps her value in the app; the grid shows it only when the
+    set-up option is on (off by default)."""
+    data = {"names-0": "Ana", "names-1": "Ben", "first": "0"} | ({"show_values": "y"} if shown
+                                                                 else {})
+    code = client.post("/reveillez/new", data=data).headers["Location"].rsplit("/", 1)[-1]
+    act(client, code, do="wake", slot=4, value=15)
+    act(client, code, do="sleep", princess=4, defended="no", dest=4)
+    assert ('rv-value known' in client.get(f"/reveillez/g/{code}").text) is shown
+
+
+def test_remembered_princess_is_woken_in_one_tap(client):
+    """Waking a princess the app knows needs no value: the slot tap records the action."""
+    code = start(client)
+    act(client, code, do="wake", slot=4, value=15)
+    act(client, code, do="sleep", princess=4, defended="no", dest=4)
+    assert act(client, code, do="wake", slot=4).status_code == 303
+    assert 'data-seat="2" data-points="15"' in client.get(f"/reveillez/g/{code}").text
