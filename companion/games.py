@@ -118,7 +118,9 @@ GAMES: list[GameKind] = [
                      "checked at a glance.",
                "fr": "Qui a réveillé quelle princesse, les points pour gagner, le bouffon et les "
                      "additions vérifiés d'un coup d'œil."},
-        players=(2, 5), emblem="☾", short={"en": "Wake the 12", "fr": "Réveillez les 12"}),
+        players=(2, 5), routes="companion.routes.reveillez", new_endpoint="reveillez.new_game",
+        show_endpoint="reveillez.show", rulings="companion.rulings.reveillez", emblem="☾",
+        short={"en": "Wake the 12", "fr": "Réveillez les 12"}),
     GameKind(
         key="kanai_duel", slug="kanai-duel",
         names={"en": "Princes & Princesses duel", "fr": "Duel Princes & Princesses"},
