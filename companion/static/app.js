@@ -48,7 +48,8 @@
   document.addEventListener("input", function (e) {
     if (!e.target.matches || !e.target.matches("[data-name-seat]")) return;
     var form = e.target.form, seat = e.target.dataset.nameSeat;
-    var opt = document.querySelector("#first_leader option[value='" + seat + "']");
+    var select = (form && form.dataset.nameTarget) || "#first_leader";
+    var opt = document.querySelector(select + " option[value='" + seat + "']");
     var label = (form && form.dataset.playerLabel) || "{n}";
     if (opt) opt.textContent = e.target.value || label.replace("{n}", +seat + 1);
   });
