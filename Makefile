@@ -10,14 +10,16 @@ PO := $(wildcard companion/translations/*/LC_MESSAGES/messages.po companion/tran
 OWN_CATALOGUES := $(filter-out fr,$(notdir $(patsubst %/,%,$(wildcard companion/translations/*/))))
 MO := $(PO:.po=.mo)
 HOST ?= 0.0.0.0
+# What `make test-postgres` runs against PostgreSQL: every test that stores something.
+POSTGRES_TESTS ?= tests/shell tests/web $(wildcard tests/princesse_princesse tests/reveillez tests/kanai_duel)
 PORT ?= 5000
 
-.PHONY: run test install browser bench lint clean messages
+.PHONY: run test test-postgres postgres install browser bench lint clean messages
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,serve]'
+	$(PY) -m pip install --quiet -e '.[test,serve,postgres]'
 	touch $(STAMP)
 
 install: $(STAMP) $(MO)
@@ -32,7 +34,7 @@ $(MO): %.mo: %.po $(STAMP)
 messages: $(STAMP)
 ifdef GAME
 	mkdir -p companion/translations/$(GAME)
-	$(VENV)/bin/pybabel extract -F babel.cfg -k _l --no-location --sort-output -o companion/translations/$(GAME)/messages.pot $(wildcard companion/templates/$(GAME) companion/routes/$(GAME) companion/scoring/$(GAME))
+	$(VENV)/bin/pybabel extract -F babel-game.cfg -k _l --no-location --sort-output -o companion/translations/$(GAME)/messages.pot $(wildcard companion/templates/$(GAME) companion/routes/$(GAME) companion/scoring/$(GAME))
 	test -f companion/translations/$(GAME)/fr/LC_MESSAGES/messages.po || $(VENV)/bin/pybabel init -i companion/translations/$(GAME)/messages.pot -d companion/translations/$(GAME) -l fr
 	$(VENV)/bin/pybabel update -i companion/translations/$(GAME)/messages.pot -d companion/translations/$(GAME) --no-fuzzy-matching --ignore-obsolete
 else
@@ -55,6 +57,14 @@ run: $(STAMP) $(MO) instance/companion.sqlite
 
 test: $(STAMP) $(MO) browser
 	$(PY) -m pytest -q
+
+# The database tests again against a real PostgreSQL (Debian's package, started on loopback by
+# scripts/postgres.sh; a PostgreSQL that cannot start fails the run, it is never skipped).
+postgres:
+	@scripts/postgres.sh >/dev/null
+
+test-postgres: $(STAMP) $(MO)
+	TEST_DATABASE_URL=$$(scripts/postgres.sh) $(PY) -m pytest -q -p no:cacheprovider $(POSTGRES_TESTS)
 
 bench: $(STAMP)
 	$(PY) -m bench.all

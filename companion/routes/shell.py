@@ -101,6 +101,15 @@ def my_games(kind: GameKind | None = None) -> list[RememberedGame]:
     return found
 
 
+def game_url(game: Game, role: str = "viewer") -> str:
+    """The address of a stored game's page for ``role`` (``viewer``: read-only), for lists such
+    as history that show games this phone may not have opened."""
+    kind = by_key(game.kind)
+    if kind is None or not kind.show_endpoint:
+        return url_for("shell.index")
+    return url_for(kind.show_endpoint, code=game.code)
+
+
 # --- pages --------------------------------------------------------------------------------------
 
 @bp.get("/")

@@ -67,7 +67,26 @@ def test_pages_read_as_before(upgraded, path):
     response = client.get(path)
     assert response.status_code == 200
     now = main_of(response.text).replace("/rebel-princess/rules", "/rules")
+    # New since c3c3148, and not shown: the Undo button says which version it undoes.
+    now = re.sub(r'(/undo">.*?)<input type="hidden" name="version" value="\d+">', r"\1", now,
+                 flags=re.S)
     assert now == main_of(f"<main>{BEFORE['pages'][path]}</main>")
+
+
+def test_the_numbered_records_of_an_old_game_follow_their_order(upgraded):
+    """Records stored before numbering get 1, 2, 3 … in the order they were made, and the
+    Undo button of the pad is based on the newest."""
+    app, path = upgraded
+    with sqlite3.connect(path) as db:
+        rows = db.execute("SELECT game_id, seq FROM roundrecord ORDER BY id").fetchall()
+    by_game: dict[int, list[int]] = {}
+    for game_id, seq in rows:
+        by_game.setdefault(game_id, []).append(seq)
+    assert all(seqs == list(range(1, len(seqs) + 1)) for seqs in by_game.values())
+    code = BEFORE["games"]["finished"]
+    html = app.test_client().get(f"/g/{code}").text
+    undo_version = re.search(r'/undo">.*?name="version" value="(\d+)"', html, re.S).group(1)
+    assert int(undo_version) == 8  # eight records: five rounds, an edit, an undo, a re-entry
 
 
 @pytest.mark.parametrize("code", sorted(BEFORE["leaders"]))

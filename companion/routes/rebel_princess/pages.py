@@ -217,7 +217,18 @@ def undo(code: str) -> Response:
     view = _view_or_404(code)
     if not EmptyForm().validate_on_submit():
         abort(400)
-    record = play.undo_last(session=get_session(), game=view.game)
+    version = request.form.get("version", "")
+    based_on = int(version) if version.isascii() and version.isdigit() else None
+    try:
+        record = play.undo_last(session=get_session(), game=view.game, based_on=based_on)
+    except play.EntryRejected:
+        latest = play.history_of(get_session(), view.game)[-1]
+        if based_on is not None and latest.action == "undone" and latest.seq == based_on + 1:
+            record = latest  # a double tap: the first tap undid it
+        else:
+            flash(_("Someone else changed the game meanwhile: nothing was undone. Check the "
+                    "pad, then undo again if you still need to."))
+            return redirect(url_for("rebel_princess.show", code=code))
     flash(_("Undone: round %(n)s.", n=record.number) if record else _("Nothing to undo."))
     return redirect(url_for("rebel_princess.show", code=code))
 
@@ -396,10 +407,11 @@ def _save(ctx: dict[str, Any], played: PlayedRound, mode: str, base: str | None
     view, number = ctx["view"], ctx["number"]
     base_id = int(base) if base else None  # the form checked it is ASCII digits
     try:
-        play.save_round(session=get_session(), game=view.game, number=number, played=played,
-                        mode=mode, base_id=base_id)
+        saved = play.save_round(session=get_session(), game=view.game, number=number,
+                                played=played, mode=mode, base_id=base_id)
     except play.EntryRejected as error:
-        record = view.record(number)
+        # Read the game again: the entry that won may have been stored after this page loaded.
+        record = play.view_game(get_session(), view.game).record(number)
         if (error.problems[0].code in ("round-already-saved", "stale-edit")
                 and record is not None and play.played_from_record(record) == played
                 and record.mode == mode):
@@ -409,6 +421,9 @@ def _save(ctx: dict[str, Any], played: PlayedRound, mode: str, base: str | None
         return error.problems
     except (IncompleteEntryError, InvalidEntryError) as error:
         return list(error.problems)
+    if base_id is not None and saved.id == base_id:
+        flash(_("Round %(n)s unchanged: nothing to save.", n=number))
+        return redirect(url_for("rebel_princess.show", code=view.game.code))
     flash(_saved_message(number, base_id))
     return redirect(url_for("rebel_princess.show", code=view.game.code))
 
