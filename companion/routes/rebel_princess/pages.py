@@ -26,7 +26,14 @@ from ..shell import remember
 from . import bp
 from ...rulings import rebel_princess as rulings
 from ...db import get_session
-from ...forms.rebel_princess import ASCII_NUMBER, EmptyForm, NewGameForm, card_choices, cards_form, numbers_form
+from ...forms.rebel_princess import (
+    ASCII_NUMBER,
+    EmptyForm,
+    NewGameForm,
+    card_choices,
+    cards_form,
+    numbers_form,
+)
 from ...i18n import current_lang
 from ...scoring.rebel_princess import (
     BATHROOM_BREAK,
