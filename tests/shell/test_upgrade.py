@@ -75,7 +75,8 @@ def pad_facts(html: str) -> dict[str, object]:
     return {
         "totals": re.findall(r'data-totals="([^"]*)"', html),
         "rounds": _cells(html, "data-round-row"),
-        "cards": re.findall(r'data-edit-round="\d+">.*?<small>(.*?)</small>', html, re.S),
+        "cards": [_text(c) for c in re.findall(r'data-edit-round="\d+">.*?<small>(.*?)</small>',
+                                               html, re.S)],
         "leader": re.findall(r'data-leader="(\d+)"', html),
         "why": [_text(w) for w in re.findall(r'data-leader="\d+">.*?</p>\s*<p class="muted[^"]*">'
                                              r'(.*?)</p>', html, re.S)],

@@ -265,6 +265,29 @@ def test_give_the_rest_buttons_are_named_by_their_label(client, make_game):
     assert buttons[0][0] == "Chl: give the rest to Chloé"
 
 
+@pytest.mark.parametrize("way", ["cards", "numbers"])
+def test_entry_pages_are_not_stored_by_the_browser(client, make_game, by_numbers, way):
+    """Back after Save asks the server again (the round is saved now) instead of showing the
+    form as it was before Save; taps in progress are kept by the page's own draft."""
+    code = make_game()
+    assert client.get(f"/g/{code}/round/1/{way}").headers["Cache-Control"] == "no-store"
+    by_numbers(code, 1, [0, 3, 8, 4])
+    assert client.get(f"/g/{code}/round/1/{way}").headers["Cache-Control"] == "no-store"
+    assert "no-store" not in client.get(f"/g/{code}").headers.get("Cache-Control", "")
+
+
+def test_cards_entry_keeps_a_draft_per_round_and_version(client, make_game, by_numbers,
+                                                         record_ids):
+    """The page names the draft it keeps: game, round and the version it edits ("new")."""
+    code = make_game()
+    html = client.get(f"/g/{code}/round/1/cards").text
+    assert f'data-draft="{code}:1:new"' in html and 'autocomplete="off"' in html
+    by_numbers(code, 1, [0, 3, 8, 4])
+    record = record_ids(code, 1)[0]
+    assert f'data-draft="{code}:1:{record}"' in client.get(f"/g/{code}/round/1/cards").text
+    assert f'data-drafts="1:{record} 2:new"' in client.get(f"/g/{code}").text
+
+
 def test_preview_unknown_game_is_404(client):
     assert client.post("/g/nosuch/round/1/preview", data={}).status_code == 404
 

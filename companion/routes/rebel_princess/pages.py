@@ -242,6 +242,20 @@ def undo(code: str) -> Response:
 
 # --- round entry -----------------------------------------------------------------------------
 
+#: Round entry pages are never kept by the browser: Back after Save asks the server again, which
+#: shows the round as saved (an edit with what was stored), never the form as it was before Save.
+#: Taps in progress survive a reload through the draft kept by rebel_princess/entry.js instead.
+_NOT_STORED = frozenset({"rebel_princess.enter_cards", "rebel_princess.enter_numbers",
+                         "rebel_princess.preview_cards"})
+
+
+@bp.after_request
+def _entry_pages_not_stored(response: Response) -> Response:
+    if request.endpoint in _NOT_STORED:
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 def _round_context(view: play.GameView, number: int) -> dict[str, Any]:
     """Which round this is, its card, its leader and the stored version, or 404."""
     record = view.record(number)
