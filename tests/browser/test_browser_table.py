@@ -247,3 +247,24 @@ def test_give_the_rest_buttons_are_named_by_what_they_show(phone: Page, live_ser
         shown = buttons.nth(i).inner_text().strip()
         expect(buttons.nth(i)).to_have_accessible_name(re.compile(rf"(^|\s){re.escape(shown)}"))
     expect(phone.locator("#live th[scope=row]")).to_have_count(6)
+
+
+def test_six_player_entry_keeps_the_running_score_in_sight(phone: Page, live_server: str,
+                                                             artifacts):
+    """Thirteen rows to tap for six players: the running score and what is left to give out
+    stay by the Save button wherever the page is scrolled."""
+    new_game(phone, live_server, SIX)
+    phone.locator("[data-action=enter-cards]").click()
+    tap(phone, "P1", 1)
+    tap(phone, "P12", 1)
+    tap(phone, "A8", 2)
+    mini = phone.locator("#live-mini")
+    expect(mini.locator("[data-mini-seat='1'] b")).to_have_text("2")
+    expect(mini.locator("[data-mini-seat='2'] b")).to_have_text("5")
+    expect(mini.locator("[data-mini-missing]")).to_have_attribute("data-mini-missing", "10")
+    for y in (0, 400, 800):
+        phone.evaluate(f"window.scrollTo(0, {y})")
+        assert in_view(phone, "#live-mini"), y
+    cell = phone.locator("[data-row=P6] label").first.bounding_box()
+    assert cell["height"] >= 44  # still a thumb-sized target
+    shot(phone, artifacts, "six-players-by-cards")

@@ -392,7 +392,8 @@ def preview_cards(code: str, number: int) -> str:
     ctx = _round_context(_view_or_404(code), number)
     form, cards = _build_cards_form(ctx)
     form.validate()
-    return render_template("rebel_princess/rounds/_live.html", live=_live(ctx, form, cards), **ctx)
+    return render_template("rebel_princess/rounds/_live.html", live=_live(ctx, form, cards),
+                           oob=True, **ctx)
 
 
 def _live(ctx: dict[str, Any], form: Any, cards: list[Card]) -> dict[str, Any]:
