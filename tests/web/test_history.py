@@ -113,3 +113,15 @@ def test_back_to_the_trick_screen_of_a_confirmed_round_goes_to_the_pad(app, clie
     confirm_from_trick_screen(app, code)
     response = client.get(f"/g/{code}/round/1/tricks")
     assert response.status_code == 303 and response.headers["Location"] == f"/g/{code}"
+
+
+def test_saving_the_edit_page_of_a_trick_round_untouched_stores_nothing(app, client, make_game):
+    """Its edit page shows the cards that score; saved as shown, nothing changed."""
+    code = make_game()
+    confirm_from_trick_screen(app, code)
+    page = client.get(f"/g/{code}/round/1/cards").text
+    data = dict(re.findall(r'name="(\w+)" value="(\d+)" checked', page))
+    data["base"] = re.search(r'name="base" type="hidden" value="(\d+)"', page).group(1)
+    response = client.post(f"/g/{code}/round/1/cards", data=data, follow_redirects=True)
+    assert "unchanged" in response.text
+    assert [way for way, _ in lines(client, code)] == ["tricks"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -343,6 +344,15 @@ def _drawable_choices(ctx: dict[str, Any]) -> list[Any] | None:
     return card_choices(ctx["edition"], only=ctx["drawable"])
 
 
+def _as_shown(played: PlayedRound, cards: list[Card]) -> PlayedRound:
+    """A stored entry as the by-cards form shows it: only the cards it has a row for."""
+    if played.taken is None:
+        return played
+    rows = set(cards)
+    return replace(played, taken=tuple(frozenset(c for c in t if c in rows)
+                                       for t in played.taken))
+
+
 def _prefill_shared(form: Any, record: Any, played: PlayedRound) -> None:
     """Fill the fields both round forms share from the stored version being edited."""
     form.base.data = str(record.id)
@@ -377,6 +387,11 @@ def enter_cards(code: str, number: int) -> Response | tuple[str, int]:
     problems: list[Problem] = []
     if request.method == "POST" and _validate(form):
         played = _played_from_cards(form, ctx, cards)
+        record = ctx["record"]
+        if record is not None and _as_shown(play.played_from_record(record), cards) == played:
+            # Saved as the edit page showed it: the stored entry, unchanged (a round confirmed
+            # from the trick screen also holds the cards that score nothing, which have no row).
+            played = play.played_from_record(record)
         outcome = _save(ctx, played, "cards", form.base.data)
         if isinstance(outcome, Response):
             return outcome
