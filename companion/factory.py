@@ -121,6 +121,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             return answer
         if error.code == 404:
             return render_template("errors/404.html"), 404
+        if error.code == 403:
+            return render_template("errors/403.html"), 403
         return error
 
     @app.errorhandler(CSRFError)
