@@ -8,7 +8,7 @@ URL the page builds, so the games' own code never deals with links. A guessed, r
 missing token is a 404; so is a game's code alone, except for the browser that created or
 opened that game before links existed (it is sent on to the scorer link).
 
-Every open view of a game asks ``/live/<token>`` every 1.5 s whether the game changed (a
+Every open view of a game asks ``/live/<token>`` every second whether the game changed (a
 conditional request answered 304 while nothing did) and reloads when it did.
 """
 

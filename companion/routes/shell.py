@@ -16,6 +16,7 @@ from flask import (
     Blueprint,
     Flask,
     abort,
+    g,
     redirect,
     render_template,
     request,
@@ -162,6 +163,8 @@ def current_game() -> GameKind | None:
     if kind is None:
         value = (request.view_args or {}).get("kind")
         kind = value if isinstance(value, GameKind) else None
+    if kind is None and g.get("link_game") is not None:
+        kind = by_key(g.link_game.kind)  # a page about a game outside its blueprint (sharing)
     return kind
 
 

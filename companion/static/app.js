@@ -61,7 +61,7 @@ document.addEventListener("click", function (e) {
   if (back && history.length > 1) { e.preventDefault(); history.back(); }
 });
 
-/* Live: a page opened through a game's link asks every 1.5 s whether the game changed (a 304 while
+/* Live: a page opened through a game's link asks every second whether the game changed (a 304 while
  * nothing did) and reloads when it did — unless the player is typing or tapping in a form, which
  * must never be lost: then it waits until the form is left alone. */
 (function () {
@@ -82,6 +82,6 @@ document.addEventListener("click", function (e) {
       location.reload();
     }).catch(function () {});
   }
-  setInterval(check, 1500);
+  setInterval(check, 1000);
   document.addEventListener("visibilitychange", check);
 })();
