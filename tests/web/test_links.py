@@ -138,3 +138,10 @@ def test_every_game_page_carries_the_csp(client, make_game):
     for path in (f"/g/{code}", f"/g/{code}/history", f"/g/{code}/round/1/cards",
                  f"/share/{code}", f"/g/{code}/round/1/tricks"):
         assert "script-src 'self'" in client.get(path).headers["Content-Security-Policy"], path
+
+
+def test_a_configured_public_address_is_the_one_shared(app, client, make_game):
+    app.config["PUBLIC_URL"] = "https://table.example/"
+    code = make_game()
+    page = client.get(f"/share/{code}").text
+    assert re.search(r'data-address="viewer">https://table\.example/g/\w{32}<', page)
