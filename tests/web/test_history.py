@@ -6,11 +6,9 @@ from __future__ import annotations
 import html as html_lib
 import re
 
-from sqlmodel import select
-
 from companion.db import get_session
-from companion.models import Game
 from companion.play import rebel_princess as play
+from companion.play import store
 from companion.scoring.rebel_princess import PlayedRound, deck
 
 from .conftest import cards_data, record_ids  # noqa: F401  (record_ids is a fixture)
@@ -30,7 +28,7 @@ def confirm_from_trick_screen(app, code):
     taken = tuple(frozenset(deck(4)[seat::4]) for seat in range(4))
     with app.app_context():
         session = get_session()
-        game = session.exec(select(Game).where(Game.code == code)).one()
+        game = store.game_by_token(session, code)
         play.save_round(session=session, game=game, number=1, played=PlayedRound(taken=taken),
                         mode="cards", base_id=None)
 

@@ -281,11 +281,15 @@ def test_cards_entry_keeps_a_draft_per_round_and_version(client, make_game, by_n
     """The page names the draft it keeps: game, round and the version it edits ("new")."""
     code = make_game()
     html = client.get(f"/g/{code}/round/1/cards").text
-    assert f'data-draft="{code}:1:new"' in html and 'autocomplete="off"' in html
+    game = attr(html, "data-draft")[0].split(":")[0]
+    assert attr(html, "data-draft") == [f"{game}:1:new"] and 'autocomplete="off"' in html
     by_numbers(code, 1, [0, 3, 8, 4])
     record = record_ids(code, 1)[0]
-    assert f'data-draft="{code}:1:{record}"' in client.get(f"/g/{code}/round/1/cards").text
-    assert f'data-drafts="1:{record} 2:new"' in client.get(f"/g/{code}").text
+    html = client.get(f"/g/{code}/round/1/cards").text
+    assert attr(html, "data-draft") == [f"{game}:1:{record}"]
+    pad = client.get(f"/g/{code}").text
+    assert attr(pad, "data-drafts-of") == [game]
+    assert attr(pad, "data-drafts") == [f"1:{record} 2:new"]
 
 
 def test_preview_unknown_game_is_404(client):

@@ -5,11 +5,8 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import replace
-from functools import lru_cache
 from typing import Any
 
-import qrcode
-import qrcode.image.svg
 from flask import (
     abort,
     flash,
@@ -23,6 +20,8 @@ from werkzeug.wrappers import Response
 
 from ...play import rebel_princess as play
 from ...play import rebel_princess_tricks as tricks_entry
+from ...play import store
+from .. import links
 from ..shell import remember
 from . import bp
 from ...rulings import rebel_princess as rulings
@@ -169,7 +168,8 @@ def card_help() -> str:
 def show(code: str) -> str:
     """The game: this round's card and leader, the score pad, and the result at the end."""
     view = _view_or_404(code)
-    share_url = url_for("rebel_princess.show", code=code, _external=True)
+    # Other phones at the table get the viewer link: they watch, they cannot change the pad.
+    share_url = links.game_address(view.game, store.links_of(get_session(), view.game)["viewer"])
     letter = view.state.next_round_card
     return render_template("rebel_princess/games/show.html", view=view, undo_form=EmptyForm(),
                            reminder=_reminder(view), share_url=share_url,
@@ -178,15 +178,8 @@ def show(code: str) -> str:
                            and tricks_entry.is_supported(view.edition, letter))
 
 
-@lru_cache(maxsize=16)
-def qr_svg(text: str) -> str:
-    """An inline SVG QR code (qrcode's SVG factory needs no Pillow); it holds only our own URL.
+qr_svg = links.qr_svg
 
-    The URL follows the request's ``Host``, so the cache is bounded: a few addresses per
-    server (localhost, the Wi-Fi address) are all a real table needs, and each entry is ~15 kB."""
-    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=8)
-    svg = image.to_string(encoding="unicode")
-    return svg[svg.index("<svg"):]
 
 
 def _reminder(view: play.GameView) -> str | None:
