@@ -59,6 +59,15 @@ def has_control_characters(text: str) -> bool:
 ASCII_NUMBER = re.compile(r"[0-9]{1,9}")
 
 
+def ascii_int(value: object) -> int:
+    """``int`` for form choices, ASCII digits only (``int("١")`` would be 1)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if not ASCII_NUMBER.fullmatch(str(value)):
+        raise ValueError(f"not a number: {value!r}")
+    return int(str(value))
+
+
 class ScoreField(IntegerField):
     """A round score as typed: ASCII digits with an optional sign, "-" or the "−" the app prints
     (a phone's sign toggle writes either)."""
@@ -100,7 +109,7 @@ class NewGameForm(FlaskForm):
                         default="5", validators=[InputRequired()])
     # Lengths and characters are checked in validate_names, which can say whose name it is.
     names = FieldList(StringField(_l("Name"), filters=[_strip]), min_entries=6, max_entries=6)
-    first_leader = SelectField(_l("Leads the first trick"), coerce=int,
+    first_leader = SelectField(_l("Leads the first trick"), coerce=ascii_int,
                                choices=choices([(i, _l("Player %(n)s", n=i + 1))
                                                 for i in range(6)]),
                                default=0)

@@ -120,7 +120,7 @@ def test_deluxe_given_classic_letter(client, app):
 
 
 @pytest.mark.parametrize(("players", "leader"), [(3, 3), (3, 5), (4, 4), (5, 6), (6, 6),
-                                                 (4, -1), (4, "x")])
+                                                 (4, -1), (4, "x"), (4, "١"), (4, "²")])
 def test_first_leader_beyond_players(client, app, players, leader):
     refused_setup(client, app, players=players, first_leader=leader)
 
