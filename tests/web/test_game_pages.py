@@ -376,7 +376,8 @@ def total_row(html):
     """The numbers in the pad's Total row (empty strings for empty cells), and how many rows say
     "Total"."""
     row = re.search(r'<tr class="total" data-total>(.*?)</tr>', html, re.S).group(1)
-    cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+    cells = [re.sub(r"<[^>]+>", "", c).strip()
+             for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
     return cells, len(re.findall(r">\s*Total\s*<", html))
 
 

@@ -11,14 +11,14 @@ from companion.play import rebel_princess as play
 from companion.play import store
 from companion.scoring.rebel_princess import PlayedRound, deck
 
-from .conftest import cards_data, record_ids  # noqa: F401  (record_ids is a fixture)
+from .conftest import cards_data
 
 
 def lines(client, code):
     """Each history line's text (time left out) and its data-way, oldest first."""
     page = client.get(f"/g/{code}/history").text
-    found = re.findall(r'<li data-record="\d+" data-action="\w+" data-way="(\w+)">.*?—\s*(.*?)</li>',
-                       page, re.S)
+    found = re.findall(r'<li data-record="\d+" data-action="\w+" data-way="(\w+)">'
+                       r".*?—\s*(.*?)</li>", page, re.S)
     return [(way, " ".join(html_lib.unescape(re.sub(r"<[^>]+>", "", text)).split()))
             for way, text in found]
 
@@ -44,7 +44,7 @@ def test_entries_say_how_and_what_they_scored(client, make_game, enter_round_by_
 
 
 def test_an_edit_names_only_the_scores_it_changed(client, make_game, enter_round_by_cards,
-                                                  record_ids):  # noqa: F811
+                                                  record_ids):
     code = make_game()
     enter_round_by_cards(code, 1, {"A8": 2, "P1": 1, "P2": 1, "P3": 1}, rest=3)
     base = record_ids(code, 1)[0]
@@ -52,14 +52,14 @@ def test_an_edit_names_only_the_scores_it_changed(client, make_game, enter_round
     assert lines(client, code)[1] == ("cards", "Round 1 edited by cards: Ana 0 → 1, Ben 3 → 2")
 
 
-def test_an_edit_that_changes_no_score_says_so(client, make_game, by_numbers, record_ids):  # noqa: F811
+def test_an_edit_that_changes_no_score_says_so(client, make_game, by_numbers, record_ids):
     code = make_game()
     by_numbers(code, 1, [0, 3, 8, 4])
     by_numbers(code, 1, [0, 3, 8, 4], leader=2, base=record_ids(code, 1)[0])
     assert lines(client, code)[1] == ("numbers", "Round 1 edited by numbers: no score changed")
 
 
-def test_undo_says_what_came_back(client, make_game, by_numbers, record_ids):  # noqa: F811
+def test_undo_says_what_came_back(client, make_game, by_numbers, record_ids):
     code = make_game()
     by_numbers(code, 1, [0, 3, 8, 4])
     by_numbers(code, 1, [3, 0, 8, 4], base=record_ids(code, 1)[0])
@@ -79,7 +79,7 @@ def test_a_round_confirmed_from_the_trick_screen_is_logged_trick_by_trick(app, c
     assert way == "tricks" and text.startswith("Round 1 entered trick by trick: Ana ")
 
 
-def test_an_edit_by_cards_of_a_trick_round_is_by_cards(app, client, make_game, record_ids):  # noqa: F811
+def test_an_edit_by_cards_of_a_trick_round_is_by_cards(app, client, make_game, record_ids):
     code = make_game()
     confirm_from_trick_screen(app, code)
     data = cards_data(client, code, 1, {"A8": 0}, rest=1, base=record_ids(code, 1)[0])
