@@ -22,12 +22,16 @@ from .round_cards import (
     round_cards,
 )
 from .rounds import (
+    RoundCounts,
     RoundEntry,
     RoundScore,
     ScoreLine,
     SeatScore,
     can_have_rebel,
+    check_counts,
     check_entry,
+    entry_from_counts,
+    is_counted_by_princes,
     needs_no_tricks,
     needs_totals_before,
     parse_taken,
@@ -41,9 +45,9 @@ from .totals import describe_totals, possible_round_totals
 
 __all__ = [
     "BATHROOM_BREAK", "FROG", "Card", "Edition", "GameSetup", "GameState", "IncompleteEntryError",
-    "InvalidEntryError", "Leader", "PlayedRound", "Problem", "RoundCard", "RoundEntry",
+    "InvalidEntryError", "Leader", "PlayedRound", "Problem", "RoundCard", "RoundCounts", "RoundEntry",
     "RoundResult", "RoundScore", "ScoreLine", "Scoring", "ScoringError", "SeatScore", "Standings",
-    "Suit", "can_have_rebel", "check_entry", "deck", "describe_totals", "hand_size", "message_for",
+    "Suit", "can_have_rebel", "check_counts", "check_entry", "entry_from_counts", "deck", "describe_totals", "hand_size", "is_counted_by_princes", "message_for",
     "needs_no_tricks", "needs_totals_before", "next_leader_classic", "next_leader_deluxe",
     "parse_edition", "parse_taken", "play_through", "possible_round_totals", "princes",
     "ranks_for", "recommended_first_game", "required_cards", "round_card", "round_cards",

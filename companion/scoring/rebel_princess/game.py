@@ -21,7 +21,7 @@ from .cards import Card, Edition, check_player_count
 from .errors import IncompleteEntryError, InvalidEntryError, Problem
 from .leaders import Leader, check_seat, next_leader_classic, next_leader_deluxe
 from .round_cards import round_card
-from .rounds import RoundEntry, RoundScore, ScoreLine, score_entry
+from .rounds import RoundCounts, RoundEntry, RoundScore, ScoreLine, entry_from_counts, score_entry
 from .standings import Standings, standings
 from .totals import describe_totals, possible_round_totals
 
@@ -55,7 +55,8 @@ class GameSetup:
 class PlayedRound:
     """What the players entered for one round.
 
-    Either ``taken`` (cards per seat, entry by cards) or ``scores`` (entry by numbers) is set.
+    One of ``taken`` (cards per seat, entry by cards), ``counts`` (Princes per seat and the Frog,
+    entry by counts) or ``scores`` (entry by numbers) is set.
     ``leader`` overrides who led the first trick (a power such as Pocahontas can change it).
     ``last_trick_winner`` is needed in the classic edition to know who leads next.
     ``round_card`` is needed only for a play-off round, whose card is drawn at random.
@@ -67,6 +68,7 @@ class PlayedRound:
     leader: int | None = None
     last_trick_winner: int | None = None
     round_card: str | None = None
+    counts: RoundCounts | None = None
 
 
 @dataclass(frozen=True)
@@ -113,9 +115,14 @@ def round_scores(setup: GameSetup, played: PlayedRound, letter: str,
 
     Raises :class:`IncompleteEntryError` when the entry cannot be scored.
     """
-    if played.taken is not None:
-        entry = RoundEntry(setup.edition, letter, setup.players, played.taken,
-                           played.no_tricks, tuple(totals_before))
+    if played.taken is not None or played.counts is not None:
+        if played.counts is not None:
+            entry = entry_from_counts(setup.edition, letter, setup.players, played.counts,
+                                      no_tricks=played.no_tricks,
+                                      totals_before=tuple(totals_before))
+        else:
+            entry = RoundEntry(setup.edition, letter, setup.players, played.taken or (),
+                               played.no_tricks, tuple(totals_before))
         detailed = score_entry(entry)
         return detailed, tuple(detailed.scores)
     if played.scores is None or len(played.scores) != setup.players:

@@ -16,6 +16,12 @@ y, z; French "Demandes en mariage" and cards F, K, M, O, P; RULINGS.md "Scoring 
   pair with the other Queens (2 each); a lone Prince scores 1, a lone Queen 0.
 - Rebel of the Ball (Deluxe only): a player who took every Prince in the deck and the Frog scores
   exactly -10 for the round, whatever else they took and whatever the Round card says.
+
+Entry by counts: when the only cards a Round card scores (:func:`required_cards`) are the Princes
+and the Frog, every Prince scores the same whatever its rank, so how many Princes each player took
+and who took the Frog decide the round (Rebel of the Ball included: all the Princes and the Frog).
+:func:`is_counted_by_princes` says so from the card's declared scoring; :func:`entry_from_counts`
+turns counts into an entry scored like any other (tests prove both against every deal).
 """
 
 from __future__ import annotations
@@ -104,6 +110,95 @@ def required_cards(edition: Edition, letter: str, players: int) -> tuple[Card, .
                 or (scoring is Scoring.THREES and card.rank == 3)):
             wanted.append(card)
     return tuple(wanted)
+
+
+def is_counted_by_princes(edition: Edition, letter: str, players: int) -> bool:
+    """Whether how many Princes each seat took and who took the Frog decide this round's scores.
+
+    True exactly when the cards this Round card scores are the Princes and the Frog: then no
+    Prince's rank matters (Three Times a Lady scores the 3s, Dancing Queens pairs Princes with
+    Queens by rank, so both list more cards). Arranged Marriage and Bathroom Break still need
+    their extra inputs (tricks won, totals before), which a count entry gives like a card entry.
+    """
+    wanted = set(required_cards(edition, letter, players))
+    return wanted == set(princes(players)) | {FROG}
+
+
+@dataclass(frozen=True)
+class RoundCounts:
+    """A round entered by counts: how many Princes each seat took and which seat took the Frog
+    (``None`` until someone is tapped)."""
+
+    princes: tuple[int | None, ...]
+    frog: int | None
+
+    def __str__(self) -> str:
+        """``3,2,0,4,1,2/5``: Princes per seat, then the Frog's seat."""
+        counts = ",".join("" if n is None else str(n) for n in self.princes)
+        return f"{counts}/{'' if self.frog is None else self.frog}"
+
+    @classmethod
+    def from_notation(cls, text: str) -> RoundCounts:
+        """Read :meth:`__str__` back; raises :class:`InvalidEntryError` (``bad-counts``)."""
+        counts, sep, frog = text.partition("/")
+        try:
+            parsed = tuple(None if n == "" else int(n) for n in counts.split(","))
+            return cls(parsed, None if frog == "" else int(frog))
+        except ValueError:
+            raise InvalidEntryError("bad-counts", value=text) from None
+
+
+def check_counts(edition: Edition, letter: str, players: int,
+                 counts: RoundCounts) -> list[Problem]:
+    """Every reason a count entry cannot be scored; an empty list means it can.
+
+    Problems: ``counts-not-enough`` (this Round card scores cards by identity), ``wrong-seat-count``,
+    ``missing-prince-count`` (a seat without a count), ``bad-prince-count`` (not 0 to the number of
+    Princes), ``princes-total`` (the counts do not add up to the Princes in the deck) and
+    ``missing-card`` for the Frog. Never raises.
+    """
+    if not is_counted_by_princes(edition, letter, players):
+        return [Problem("counts-not-enough")]
+    if len(counts.princes) != players:
+        return [Problem("wrong-seat-count",
+                        params={"expected": players, "got": len(counts.princes)})]
+    total = len(princes(players))
+    problems = []
+    for seat, count in enumerate(counts.princes):
+        if count is None:
+            problems.append(Problem("missing-prince-count", seat=seat))
+        elif isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= total:
+            problems.append(Problem("bad-prince-count", seat=seat, params={"max": total}))
+    if not problems and sum(counts.princes) != total:  # type: ignore[arg-type]
+        problems.append(Problem("princes-total", params={
+            "expected": total, "got": sum(counts.princes)}))  # type: ignore[arg-type]
+    if counts.frog is None or not 0 <= counts.frog < players:
+        problems.append(Problem("missing-card", card=FROG.code))
+    return problems
+
+
+def entry_from_counts(edition: Edition, letter: str, players: int, counts: RoundCounts, *,
+                      no_tricks: frozenset[int] | None = None,
+                      totals_before: tuple[int, ...] | None = None) -> RoundEntry:
+    """The round entry a count entry stands for: the Princes handed out in rank order by count
+    (any handing-out scores the same, see :func:`is_counted_by_princes`).
+
+    Raises :class:`IncompleteEntryError` with every problem from :func:`check_counts`.
+    """
+    problems = check_counts(edition, letter, players, counts)
+    if problems:
+        raise IncompleteEntryError(problems)
+    pile = list(princes(players))
+    taken: list[frozenset[Card]] = []
+    for seat, count in enumerate(counts.princes):
+        assert count is not None
+        mine = set(pile[:count])
+        del pile[:count]
+        if seat == counts.frog:
+            mine.add(FROG)
+        taken.append(frozenset(mine))
+    return RoundEntry(edition, round_card(edition, letter).letter, players, tuple(taken),
+                      no_tricks, totals_before)
 
 
 def needs_no_tricks(edition: Edition, letter: str) -> bool:
