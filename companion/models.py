@@ -71,11 +71,12 @@ class RoundRecord(SQLModel, table=True):
     action: str = Field(max_length=16)  # entered, edited, undone
     deleted: bool = False
     undoes: int | None = None  # the record this one reverts (action "undone")
-    mode: str = Field(default="cards", max_length=8)  # cards, numbers
+    mode: str = Field(default="cards", max_length=8)  # cards, counts, numbers, tricks
     round_card: str | None = Field(default=None, max_length=2)  # play-off rounds only
     taken: str | None = None  # cards per seat, seats split by "|", cards by " "
     no_tricks: str | None = None  # seats that won no trick, "0,3"
     scores: str | None = None  # typed scores, "3,0,-2,5"
+    counts: str | None = Field(default=None, max_length=64)  # Princes per seat / Frog, "3,2,0,4/1"
     leader: int | None = None  # who led the first trick, when a power changed it
     last_trick_winner: int | None = None  # classic: leads the next round
     created_at: datetime = Field(default_factory=_now)

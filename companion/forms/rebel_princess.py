@@ -2,7 +2,7 @@
 
 Every write goes through a ``FlaskForm`` so every form carries a CSRF token. The round-entry forms
 depend on the game (which cards the Round card scores, how many players), so they are built per
-request by :func:`cards_form` and :func:`numbers_form`.
+request by :func:`cards_form`, :func:`counts_form` and :func:`numbers_form`.
 """
 
 from __future__ import annotations
@@ -228,4 +228,22 @@ def numbers_form(*, players: int, ask_last_trick: bool,
                 NumberRange(-MAX_SCORE, MAX_SCORE,
                             _("A round score is between %(min)s and %(max)s.",
                               min=-MAX_SCORE, max=MAX_SCORE))]))
+    return form()
+
+
+def counts_form(*, players: int, most: int, ask_no_tricks: bool, ask_last_trick: bool,
+                ask_round_card: list[SelectChoice] | None) -> FlaskForm:
+    """The "by counts" round entry: how many Princes each player took (0 to ``most``) and who
+    took the Frog. A count left out is not a shape error: the scoring core names what is
+    missing, as it does for a card nobody was given."""
+    form, seats = _round_form("CountsForm", players=players, ask_last_trick=ask_last_trick,
+                              ask_round_card=ask_round_card)
+    numbers = choices([(str(n), str(n)) for n in range(most + 1)])
+    for seat in range(players):
+        setattr(form, f"princes_{seat}", RadioField(_("Princes taken"), choices=numbers,
+                                                    validators=[Optional()]))
+    form.frog = RadioField(_("Took the Frog"), choices=seats, validators=[Optional()])
+    if ask_no_tricks:
+        for seat in range(players):
+            setattr(form, f"no_trick_{seat}", BooleanField(_("Won no trick")))
     return form()

@@ -26,6 +26,7 @@ from ..scoring.rebel_princess import (
     IncompleteEntryError,
     PlayedRound,
     Problem,
+    RoundCounts,
     play_through,
     ScoringError,
     required_cards,
@@ -118,6 +119,7 @@ def played_from_record(record: RoundRecord) -> PlayedRound:
         leader=record.leader,
         last_trick_winner=record.last_trick_winner,
         round_card=record.round_card,
+        counts=RoundCounts.from_notation(record.counts) if record.counts else None,
     )
 
 
@@ -129,6 +131,7 @@ def _fill_record(record: RoundRecord, played: PlayedRound, mode: str) -> RoundRe
     record.leader = played.leader
     record.last_trick_winner = played.last_trick_winner
     record.round_card = played.round_card
+    record.counts = str(played.counts) if played.counts is not None else None
     return record
 
 
@@ -203,7 +206,7 @@ class HistoryLine:
     """One record of the history as the players would say it: "Round 2 edited by cards: Ben
     3 → 5, Dev 2 → 0".
 
-    ``way`` is how the version was entered (``cards``, ``numbers`` or ``tricks``); ``changes``
+    ``way`` is how the version was entered (``cards``, ``counts``, ``numbers`` or ``tricks``); ``changes``
     holds (seat, score before, score after) for the seats whose score of that round changed
     (``None`` where the round was not there); ``scores`` is the round's scores after the record
     (``None`` when it removed the round or the game could not be replayed).
@@ -217,13 +220,13 @@ class HistoryLine:
 
 
 def way_entered(record: RoundRecord, game: Game, players: int) -> str:
-    """How a stored version was entered: ``numbers``, ``cards``, or ``tricks``.
+    """How a stored version was entered: ``numbers``, ``cards``, ``counts`` or ``tricks``.
 
     Trick entry saves the cards each seat won, all of them; the by-cards form only ever sends
     the cards its Round card scores. So a by-cards version holding any other card was confirmed
     from the trick screen (our reading: no column says so in rows stored before this).
     """
-    if record.mode in ("numbers", "tricks") or not record.taken:
+    if record.mode in ("numbers", "tricks", "counts") or not record.taken:
         return record.mode
     edition = Edition(game.edition)
     number = record.number

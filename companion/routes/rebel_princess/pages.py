@@ -32,6 +32,7 @@ from ...forms.rebel_princess import (
     NewGameForm,
     card_choices,
     cards_form,
+    counts_form,
     numbers_form,
 )
 from ...i18n import current_lang
@@ -44,10 +45,14 @@ from ...scoring.rebel_princess import (
     InvalidEntryError,
     PlayedRound,
     Problem,
+    RoundCounts,
     RoundEntry,
+    check_counts,
     check_entry,
+    is_counted_by_princes,
     message_for,
     needs_no_tricks,
+    princes,
     recommended_first_game,
     required_cards,
     round_card,
@@ -175,7 +180,10 @@ def show(code: str) -> str:
                            reminder=_reminder(view), share_url=share_url,
                            qr_svg=qr_svg(share_url),
                            can_enter_tricks=bool(letter) and not view.state.next_is_playoff
-                           and tricks_entry.is_supported(view.edition, letter))
+                           and tricks_entry.is_supported(view.edition, letter),
+                           # The fastest correct entry is the default: counts when they decide.
+                           can_enter_counts=bool(letter) and not view.state.next_is_playoff
+                           and is_counted_by_princes(view.edition, letter, len(view.players)))
 
 
 qr_svg = links.qr_svg
@@ -240,7 +248,8 @@ def undo(code: str) -> Response:
 #: shows the round as saved (an edit with what was stored), never the form as it was before Save.
 #: Taps in progress survive a reload through the draft kept by rebel_princess/entry.js instead.
 _NOT_STORED = frozenset({"rebel_princess.enter_cards", "rebel_princess.enter_numbers",
-                         "rebel_princess.preview_cards"})
+                         "rebel_princess.preview_cards", "rebel_princess.enter_counts",
+                         "rebel_princess.preview_counts"})
 
 
 @bp.after_request
@@ -420,6 +429,129 @@ def _live(ctx: dict[str, Any], form: Any, cards: list[Card]) -> dict[str, Any]:
     missing_others = [p for p in check_entry(entry) if p.code != "missing-card"]
     return {"score": score_so_far(entry), "missing": missing, "problems": missing_others,
             "letter": letter}
+
+
+def _build_counts_form(ctx: dict[str, Any]) -> Any:
+    """The by-counts form of this round: a Princes picker per player and the Frog."""
+    players = len(ctx["view"].players)
+    return counts_form(players=players, most=len(princes(players)),
+                       ask_no_tricks=needs_no_tricks(ctx["edition"], ctx["letter"]),
+                       ask_last_trick=ctx["classic"], ask_round_card=_drawable_choices(ctx))
+
+
+def _counts_from_form(form: Any, players: int) -> RoundCounts:
+    """The counts tapped so far; anything that is not a count or a seat is left out (the form
+    reports it)."""
+    def count(seat: int) -> int | None:
+        value = form[f"princes_{seat}"].data
+        return int(value) if value is not None and ASCII_NUMBER.fullmatch(str(value)) else None
+    return RoundCounts(tuple(count(s) for s in range(players)), _seat(form.frog.data, players))
+
+
+def _played_from_counts(form: Any, ctx: dict[str, Any]) -> PlayedRound:
+    players = len(ctx["view"].players)
+    no_tricks = None
+    if "no_trick_0" in form:
+        no_tricks = frozenset(s for s in range(players) if form[f"no_trick_{s}"].data)
+    return PlayedRound(
+        counts=_counts_from_form(form, players), no_tricks=no_tricks,
+        leader=_seat(form.leader.data, players),
+        last_trick_winner=_seat(form.last_trick.data, players) if "last_trick" in form else None,
+        round_card=form.round_card.data if "round_card" in form else None)
+
+
+def _counts_allowed(ctx: dict[str, Any]) -> bool:
+    return bool(ctx["letter"]) and is_counted_by_princes(ctx["edition"], ctx["letter"],
+                                                         len(ctx["view"].players))
+
+
+@bp.route("/g/<code>/round/<int:number>/counts", methods=["GET", "POST"])
+def enter_counts(code: str, number: int) -> Response | tuple[str, int]:
+    """Enter (or edit) a round by how many Princes each player took and who took the Frog."""
+    ctx = _round_context(_view_or_404(code), number)
+    if not _counts_allowed(ctx):  # identities score this round: by cards it is
+        return redirect(url_for("rebel_princess.enter_cards", code=code, number=number,
+                                **({"round_card": ctx["letter"]} if ctx["playoff"] else {})))
+    form = _build_counts_form(ctx)
+    record = ctx["record"]
+    if request.method == "GET" and record is not None:
+        _prefill_counts(form, record, len(ctx["view"].players))
+    problems: list[Problem] = []
+    if request.method == "POST" and _validate(form):
+        outcome = _save(ctx, _played_from_counts(form, ctx), "counts", form.base.data)
+        if isinstance(outcome, Response):
+            return outcome
+        problems = outcome
+    status = 422 if request.method == "POST" else 200
+    return render_template("rebel_princess/rounds/counts.html", form=form, problems=problems,
+                           live=_live_counts(ctx, form), most=len(princes(len(ctx["view"].players))),
+                           **ctx), status
+
+
+def _prefill_counts(form: Any, record: Any, players: int) -> None:
+    """Fill the counts form from a stored version (a card entry is counted, too)."""
+    played = play.played_from_record(record)
+    _prefill_shared(form, record, played)
+    counts = played.counts
+    if counts is None and played.taken is not None:
+        frog = next((s for s, cards in enumerate(played.taken) if FROG in cards), None)
+        counts = RoundCounts(tuple(sum(1 for c in cards if c in set(princes(players)))
+                                   for cards in played.taken), frog)
+    if counts is not None:
+        for seat, count in enumerate(counts.princes):
+            form[f"princes_{seat}"].data = None if count is None else str(count)
+        form.frog.data = None if counts.frog is None else str(counts.frog)
+    if played.no_tricks is not None and "no_trick_0" in form:
+        for seat in range(players):
+            form[f"no_trick_{seat}"].data = seat in played.no_tricks
+
+
+@bp.post("/g/<code>/round/<int:number>/counts/preview")
+def preview_counts(code: str, number: int) -> str:
+    """The live tally while counts are being tapped (htmx); stores nothing."""
+    ctx = _round_context(_view_or_404(code), number)
+    if not _counts_allowed(ctx):
+        abort(400)
+    form = _build_counts_form(ctx)
+    form.validate()
+    return render_template("rebel_princess/rounds/_live_counts.html", live=_live_counts(ctx, form),
+                           oob=True, **ctx)
+
+
+def _live_counts(ctx: dict[str, Any], form: Any) -> dict[str, Any]:
+    """Running scores for the counts tapped so far, and what is still missing: Princes not
+    counted yet, the Frog, or counts that add up to too many."""
+    view, edition = ctx["view"], ctx["edition"]
+    players = len(view.players)
+    played = _played_from_counts(form, ctx)
+    counts = played.counts
+    assert counts is not None
+    pile = list(princes(players))
+    taken = []
+    for seat, count in enumerate(counts.princes):
+        mine = set(pile[: count or 0])
+        del pile[: count or 0]
+        if seat == counts.frog:
+            mine.add(FROG)
+        taken.append(frozenset(mine))
+    number = ctx["number"]
+    totals_before = (view.state.rounds[number - 2].totals_after if number > 1
+                     and number - 2 < len(view.state.rounds) else (0,) * players)
+    entry = RoundEntry(edition, _letter_for(ctx), players, tuple(taken), played.no_tricks,
+                       tuple(totals_before))
+    counted = sum(n or 0 for n in counts.princes)
+    left = len(princes(players)) - counted
+    problems = [p for p in check_counts(edition, _letter_for(ctx), players, counts)
+                if p.code not in ("missing-prince-count", "missing-card")]
+    if left < 0:
+        problems = [Problem("princes-total", params={"expected": len(princes(players)),
+                                                     "got": counted})]
+    problems += [p for p in check_entry(entry) if p.code in ("cards-without-trick",)]
+    unset = [s for s, n in enumerate(counts.princes) if n is None]
+    return {"score": score_so_far(entry), "princes_left": max(left, 0),
+            "frog_missing": counts.frog is None, "unset": unset,
+            "missing": max(left, 0) + (counts.frog is None) + (len(unset) if left <= 0 else 0),
+            "problems": problems, "letter": _letter_for(ctx)}
 
 
 def _validate(form: Any) -> bool:
