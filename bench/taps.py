@@ -15,7 +15,15 @@ Taps are counted from the score pad ("Enter round by cards" is one tap) to the p
 "Save"; the table also gives the count on the entry page alone. After each save the bench checks
 the pad's totals against the rulebook (1 point per Prince, 5 for the Frog). Target: <= 14.
 
-Run: ``python -m bench.taps``.
+Entry by counts (issue 15), the default for Round card "a": one tap opens it, one tap per
+player's Princes count in seat order until the rest is forced (the counts reached 12, so everyone
+left took 0; or one player is left, who took the rest), one tap for the Frog, one for Save. The
+bench counts those taps for each of the same 10,000 simulated deals, then enters the median deal,
+the worst deal and a Rebel of the Ball in the browser at 390x844 and 360x740, checking the saved
+totals and the scroll distance (how far the page had to scroll for any tap: 0 means every control
+and Save were on the first screen). Targets: median <= 8, worst <= 10, scroll 0.
+
+Run: ``python -m bench.taps`` (both), ``python -m bench.taps counts`` (counts only).
 """
 
 from __future__ import annotations
@@ -105,20 +113,8 @@ def expected_totals(deal: dict[str, int]) -> list[int]:
 
 # --- the browser run ------------------------------------------------------------------------------
 
-def make_games(app, count: int) -> list[str]:  # type: ignore[no-untyped-def]
-    from sqlmodel import Session
-
-    from companion import play
-    from companion.db import get_engine
-    from companion.scoring.rebel_princess import Edition
-
-    with app.app_context(), Session(get_engine(), expire_on_commit=False) as session:
-        return [play.create_game(session=session, edition=Edition.DELUXE, names=NAMES6,
-                                 first_leader=0, round_cards=list("abcde")).code
-                for _ in range(count)]
-
-
-def record_round(page, base: str, code: str, scenario: Scenario) -> Outcome:  # type: ignore[no-untyped-def]
+def record_round(page, base: str, scenario: Scenario) -> Outcome:  # type: ignore[no-untyped-def]
+    code = new_game_in_page(page, base)  # this browser sets the game up: it is the scorer
     taps = 0
     previews: list[int] = []
 
@@ -178,15 +174,14 @@ def run(out: list[str] | None = None) -> tuple[list[Outcome], str]:
     ]
     outcomes: list[Outcome] = []
     with tempfile.TemporaryDirectory(prefix="companion-bench-taps-") as tmp:
-        with serve(Path(tmp) / "taps.sqlite") as (base, app), sync_playwright() as pw:
-            codes = make_games(app, len(scenarios))
+        with serve(Path(tmp) / "taps.sqlite") as (base, _app), sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
                                          args=LAUNCH_ARGS)
             try:
                 context = browser.new_context(**PHONE)
                 page = context.new_page()
-                for scenario, code in zip(scenarios, codes, strict=True):
-                    outcomes.append(record_round(page, base, code, scenario))
+                for scenario in scenarios:
+                    outcomes.append(record_round(page, base, scenario))
                 context.close()
             finally:
                 browser.close()
@@ -228,8 +223,151 @@ def run(out: list[str] | None = None) -> tuple[list[Outcome], str]:
     return outcomes, "\n".join(lines)
 
 
+# --- entry by counts ------------------------------------------------------------------------
+
+COUNTS_TARGET = (8, 10)  # median, worst: taps from the pad, save included
+PHONES = [{"width": 390, "height": 844}, {"width": 360, "height": 740}]
+
+
+def prince_counts(deal: dict[str, int]) -> tuple[list[int], int]:
+    """Princes per seat and the Frog's seat of a deal."""
+    counts = [0] * PLAYERS
+    for card, seat in deal.items():
+        if card.startswith("P"):
+            counts[seat] += 1
+    return counts, deal["A8"]
+
+
+def count_taps_to_tap(counts: list[int]) -> int:
+    """Counts tapped in seat order until the rest is forced (sum reached, or one seat left)."""
+    total = 0
+    for index, count in enumerate(counts):
+        total += count
+        if total == sum(counts) or index == len(counts) - 2:
+            return index + 1
+    return len(counts)
+
+
+def taps_by_counts(deal: dict[str, int]) -> int:
+    """From the pad: open the entry, the counts, the Frog, Save."""
+    return 1 + count_taps_to_tap(prince_counts(deal)[0]) + 1 + 1
+
+
+def counts_expected(deal: dict[str, int]) -> list[int]:
+    """Round card "a": a Prince 1, the Frog 5; all of them to one player is Rebel of the Ball."""
+    counts, frog = prince_counts(deal)
+    if counts[frog] == 12:
+        return [-10 if seat == frog else 0 for seat in range(PLAYERS)]
+    return [n + (5 if seat == frog else 0) for seat, n in enumerate(counts)]
+
+
+def new_game_in_page(page, base: str) -> str:  # type: ignore[no-untyped-def]
+    """Set up a 6-player game through the set-up page, as the table would (this browser is then
+    the game's scorer); Round cards a-e. Returns the game's code."""
+    page.goto(f"{base}/rebel-princess/new")
+    for seat, name in enumerate(NAMES6):
+        page.locator(f"input[name='names-{seat}']").fill(name)
+    for index, letter in enumerate("abcde"):
+        page.locator(f"select[name='cards-{index}']").select_option(letter)
+    page.locator("[data-action=create]").click()
+    page.locator("#this-round").wait_for()
+    return str(page.url.rstrip("/").rsplit("/", 1)[1])
+
+
+def record_by_counts(page, base: str, deal: dict[str, int]  # type: ignore[no-untyped-def]
+                     ) -> tuple[int, int, bool, list[int]]:
+    """Enter one round by counts as a player would; returns taps, the scroll distance (pixels
+    the page would have to scroll to bring each tapped control wholly on screen, summed), whether
+    the saved totals are right, and the totals."""
+    taps = 0
+    scrolled = 0
+    code = new_game_in_page(page, base)
+
+    def tap(selector: str) -> None:
+        nonlocal taps, scrolled
+        # How far the page must scroll for this control to be wholly on screen, before tapping.
+        box = page.locator(selector).bounding_box()
+        height = page.viewport_size["height"]
+        scrolled += int(max(0, box["y"] + box["height"] - height, -box["y"]))
+        page.locator(selector).tap()
+        taps += 1
+
+    page.goto(f"{base}/g/{code}")
+    tap("[data-action=enter-counts]")
+    page.wait_for_url(f"**/g/{code}/round/1/counts")
+    counts, frog = prince_counts(deal)
+    for seat in range(count_taps_to_tap(counts)):
+        tap(f"[data-count-seat='{seat}'] .picker input[value='{counts[seat]}'] + span")
+    tap(f"[data-count-seat='{frog}'] .frogpick > span")
+    page.locator("#live [data-missing='0']").wait_for(timeout=10_000)
+    tap("[data-action=save]")
+    page.wait_for_url(f"**/g/{code}")
+    totals = [int(t) for t in page.locator("#pad").get_attribute("data-totals").split(",")]
+    return taps, scrolled, totals == counts_expected(deal), totals
+
+
+def run_counts(out: list[str] | None = None) -> str:
+    from playwright.sync_api import sync_playwright
+
+    lines: list[str] = []
+
+    def say(text: str = "") -> None:
+        print(text, flush=True)
+        lines.append(text)
+
+    rng = random.Random(2024)
+    deals = [simulate_deal(rng) for _ in range(SIMULATED_ROUNDS)]
+    counts = [taps_by_counts(d) for d in deals]
+    median = int(statistics.median_low(counts))
+    worst = max(counts)
+    rebel = {**{card: 3 for card in SCORING}}
+    cases = [("median deal", next(d for d, c in zip(deals, counts, strict=True) if c == median)),
+             ("worst deal", next(d for d, c in zip(deals, counts, strict=True) if c == worst)),
+             ("Rebel of the Ball", rebel)]
+    rows = []
+    ok = True
+    with tempfile.TemporaryDirectory(prefix="companion-bench-counts-") as tmp:
+        with serve(Path(tmp) / "counts.sqlite") as (base, _app), sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                         args=LAUNCH_ARGS)
+            try:
+                for viewport in PHONES:
+                    context = browser.new_context(**{**PHONE, "viewport": viewport})
+                    page = context.new_page()
+                    for name, deal in cases:
+                        taps, scrolled, right, totals = record_by_counts(page, base, deal)
+                        ok = ok and right
+                        rows.append([f"{viewport['width']}x{viewport['height']}", name,
+                                     "-".join(map(str, prince_counts(deal)[0])), taps,
+                                     f"{scrolled} px", ("ok " if right else "WRONG ")
+                                     + ",".join(map(str, totals))])
+                    context.close()
+            finally:
+                browser.close()
+    say("Taps: record a 6-player round by counts (the default for Round card a), from the score "
+        "pad to the pad again, Save included; headless Chromium, touch.")
+    say()
+    say(table(["phone", "case", "Princes per seat", "taps from pad", "scrolled", "totals saved"],
+              rows, align="llllrl"))
+    say()
+    dist = Counter(counts)
+    spread = ", ".join(f"{taps}: {100 * n / len(counts):.0f}%" for taps, n in sorted(dist.items()))
+    say(f"- Over {SIMULATED_ROUNDS:,} simulated deals (seeded, 8 tricks of 6 won at random): "
+        f"median {statistics.median(counts):.0f}, worst {worst} taps from the pad "
+        f"(targets {COUNTS_TARGET[0]} and {COUNTS_TARGET[1]}); distribution {spread}.")
+    if out is not None:
+        out.extend(lines)
+    if not ok:
+        raise RuntimeError("the app saved wrong totals: see the table above")
+    return "\n".join(lines)
+
+
 def main() -> None:
-    run()
+    import sys
+
+    if sys.argv[1:] != ["counts"]:
+        run()
+    run_counts()
 
 
 if __name__ == "__main__":
