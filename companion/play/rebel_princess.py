@@ -206,7 +206,8 @@ class HistoryLine:
     """One record of the history as the players would say it: "Round 2 edited by cards: Ben
     3 → 5, Dev 2 → 0".
 
-    ``way`` is how the version was entered (``cards``, ``counts``, ``numbers`` or ``tricks``); ``changes``
+    ``way`` is how the version was entered (``cards``, ``counts``, ``numbers`` or ``tricks``);
+    ``changes``
     holds (seat, score before, score after) for the seats whose score of that round changed
     (``None`` where the round was not there); ``scores`` is the round's scores after the record
     (``None`` when it removed the round or the game could not be replayed).

@@ -40,7 +40,8 @@ def test_six_players_by_counts_on_one_screen(phone: Page, live_server: str):
     last = phone.locator("[data-count-seat='5']").bounding_box()
     assert last["y"] + last["height"] <= bar["y"] + 12  # the bar's fade starts transparent
     for seat, count in enumerate([4, 3, 0, 2, 1]):
-        phone.locator(f"[data-count-seat='{seat}'] .picker label:has(input[value='{count}'])").click()
+        row = phone.locator(f"[data-count-seat='{seat}'] .picker")
+        row.locator(f"label:has(input[value='{count}'])").click()
     expect(phone.locator("[data-count-seat='5'] .picker input[value='2']")).to_be_checked()
     phone.locator("[data-count-seat='2'] .frogpick").click()
     expect(phone.locator("#live [data-missing='0']")).to_be_visible()
@@ -56,7 +57,8 @@ def test_counts_that_reach_the_total_fill_in_zeros(phone: Page, live_server: str
     phone.locator("[data-action=enter-counts]").click()
     phone.locator("[data-count-seat='1'] .picker label:has(input[value='12'])").click()
     for seat in (0, 2, 3, 4, 5):
-        expect(phone.locator(f"[data-count-seat='{seat}'] .picker input[value='0']")).to_be_checked()
+        zero = phone.locator(f"[data-count-seat='{seat}'] .picker input[value='0']")
+        expect(zero).to_be_checked()
     phone.locator("[data-count-seat='1'] .frogpick").click()
     phone.locator("[data-action=save]").click()
     expect(phone.locator("#pad")).to_have_attribute("data-totals", "0,-10,0,0,0,0")

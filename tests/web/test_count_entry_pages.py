@@ -98,3 +98,20 @@ def test_counts_preview_running_score(client, make_game):
                        headers={"HX-Request": "true"}).text
     assert attr(html, 'data-missing') == ["0"]
     assert attr(html, "data-mini-seat") == ["0", "1", "2", "3"]
+
+
+def test_arranged_marriage_by_counts_asks_who_won_no_trick(client, make_game):
+    code = make_game(cards="eabcd")
+    html = client.get(f"/g/{code}/round/1/counts").text
+    assert re.findall(r'name="(no_trick_\d)"', html) == [f"no_trick_{s}" for s in range(4)]
+    client.post(f"/g/{code}/round/1/counts", data=counts_data([6, 4, 0, 0], 0, no_trick_3="y"))
+    assert totals(client, code) == [11, 4, 0, 5]
+
+
+def test_classic_by_counts_asks_who_won_the_last_trick(client, make_game):
+    code = make_game(edition="classic")
+    response = client.post(f"/g/{code}/round/1/counts", data=counts_data([4, 3, 2, 1], 2))
+    assert response.status_code == 422
+    response = client.post(f"/g/{code}/round/1/counts",
+                           data=counts_data([4, 3, 2, 1], 2, last_trick=1))
+    assert response.status_code == 302

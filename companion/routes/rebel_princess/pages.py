@@ -484,8 +484,8 @@ def enter_counts(code: str, number: int) -> Response | tuple[str, int]:
         problems = outcome
     status = 422 if request.method == "POST" else 200
     return render_template("rebel_princess/rounds/counts.html", form=form, problems=problems,
-                           live=_live_counts(ctx, form), most=len(princes(len(ctx["view"].players))),
-                           **ctx), status
+                           live=_live_counts(ctx, form),
+                           most=len(princes(len(ctx["view"].players))), **ctx), status
 
 
 def _prefill_counts(form: Any, record: Any, players: int) -> None:

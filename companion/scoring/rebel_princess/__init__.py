@@ -45,9 +45,10 @@ from .totals import describe_totals, possible_round_totals
 
 __all__ = [
     "BATHROOM_BREAK", "FROG", "Card", "Edition", "GameSetup", "GameState", "IncompleteEntryError",
-    "InvalidEntryError", "Leader", "PlayedRound", "Problem", "RoundCard", "RoundCounts", "RoundEntry",
-    "RoundResult", "RoundScore", "ScoreLine", "Scoring", "ScoringError", "SeatScore", "Standings",
-    "Suit", "can_have_rebel", "check_counts", "check_entry", "entry_from_counts", "deck", "describe_totals", "hand_size", "is_counted_by_princes", "message_for",
+    "InvalidEntryError", "Leader", "PlayedRound", "Problem", "RoundCard", "RoundCounts",
+    "RoundEntry", "RoundResult", "RoundScore", "ScoreLine", "Scoring", "ScoringError", "SeatScore",
+    "Standings", "Suit", "can_have_rebel", "check_counts", "check_entry", "entry_from_counts",
+    "deck", "describe_totals", "hand_size", "is_counted_by_princes", "message_for",
     "needs_no_tricks", "needs_totals_before", "next_leader_classic", "next_leader_deluxe",
     "parse_edition", "parse_taken", "play_through", "possible_round_totals", "princes",
     "ranks_for", "recommended_first_game", "required_cards", "round_card", "round_cards",

@@ -152,10 +152,10 @@ def check_counts(edition: Edition, letter: str, players: int,
                  counts: RoundCounts) -> list[Problem]:
     """Every reason a count entry cannot be scored; an empty list means it can.
 
-    Problems: ``counts-not-enough`` (this Round card scores cards by identity), ``wrong-seat-count``,
-    ``missing-prince-count`` (a seat without a count), ``bad-prince-count`` (not 0 to the number of
-    Princes), ``princes-total`` (the counts do not add up to the Princes in the deck) and
-    ``missing-card`` for the Frog. Never raises.
+    Problems: ``counts-not-enough`` (this Round card scores cards by identity),
+    ``wrong-seat-count``, ``missing-prince-count`` (a seat without a count), ``bad-prince-count``
+    (not 0 to the number of Princes), ``princes-total`` (the counts do not add up to the Princes
+    in the deck) and ``missing-card`` for the Frog. Never raises.
     """
     if not is_counted_by_princes(edition, letter, players):
         return [Problem("counts-not-enough")]
