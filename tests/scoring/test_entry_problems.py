@@ -244,7 +244,8 @@ def test_problem_codes_raised_here_all_have_sentences():
               "missing-tricks-won", "bad-tricks-won", "tricks-won-total", "cards-without-trick",
               "too-many-cards", "missing-totals-before", "bad-score", "impossible-round-total",
               "too-many-rounds", "wrong-round-count", "no-rounds", "playoffs-classic",
-              "bad-leader"}
+              "bad-leader", "counts-not-enough", "bad-counts", "missing-prince-count",
+              "bad-prince-count", "princes-total"}
     assert raised <= set(_messages())
 
 

@@ -168,7 +168,7 @@ def check_counts(edition: Edition, letter: str, players: int,
         if count is None:
             problems.append(Problem("missing-prince-count", seat=seat))
         elif isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= total:
-            problems.append(Problem("bad-prince-count", seat=seat, params={"max": total}))
+            problems.append(Problem("bad-prince-count", seat=seat, params={"expected": total}))
     if not problems and sum(counts.princes) != total:  # type: ignore[arg-type]
         problems.append(Problem("princes-total", params={
             "expected": total, "got": sum(counts.princes)}))  # type: ignore[arg-type]
