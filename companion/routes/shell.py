@@ -206,6 +206,7 @@ def init_app(app: Flask) -> None:
     app.context_processor(_shell_context)
     app.after_request(_remember_opened_game)
     register_games(app)
+    from . import history; history.init_app(app)  # noqa: E702, I001  (history, stats, players)
 
 
 def register_games(app: Flask) -> None:
