@@ -176,4 +176,5 @@ class GameResult(SQLModel, table=True):
     game_id: int = Field(foreign_key="game.id", primary_key=True)
     stamp: str = Field(max_length=64)
     finished: bool = False
-    data: str = "{}"
+    data: str = "{}"  # the summary but its running totals: what statistics read
+    progress: str = "[]"  # the running totals, for charts

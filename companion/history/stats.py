@@ -47,11 +47,6 @@ class FactTotal:
             return self.total
         return self.total / self.count if self.count else None
 
-    def add(self, value: int, won: bool) -> None:
-        if self.aggregate is Aggregate.TOTAL or won:
-            self.total += value
-            self.count += 1
-
 
 @dataclass
 class Line:
@@ -87,9 +82,12 @@ class Line:
         if self.best is None or (score < self.best if self.lower_wins else score > self.best):
             self.best = score
         for fact in summary.facts:
-            total = self.facts.setdefault(fact.key, FactTotal(fact.key, fact.label,
-                                                              fact.aggregate))
-            total.add(fact.values[seat], won)
+            total = self.facts.get(fact.key)
+            if total is None:
+                total = self.facts[fact.key] = FactTotal(fact.key, fact.label, fact.aggregate)
+            if won or fact.aggregate is Aggregate.TOTAL:
+                total.total += fact.values[seat]
+                total.count += 1
 
 
 @dataclass
@@ -112,8 +110,8 @@ class KindStats:
         return [(f.key, f.label) for f in self.facts.values()]
 
 
-def _finished(games: Iterable[Played]) -> list[Played]:
-    return [g for g in games if g.summary.finished]
+def _finished(games: Iterable[Played]) -> Iterable[Played]:
+    return (g for g in games if g.summary.finished)
 
 
 def lines(games: Iterable[Played], *, person: int | None = None) -> dict[tuple[int, str], Line]:
@@ -136,25 +134,29 @@ def _ordered(found: Iterable[Line]) -> list[Line]:
 
 
 def by_kind(games: Iterable[Played], kinds: Sequence[str]) -> list[KindStats]:
-    """Statistics of each game in ``kinds`` (in that order) that has a finished game."""
-    games = _finished(games)
+    """Statistics of each game in ``kinds`` (in that order) that has a finished game; a game's
+    facts add up its players' (one pass over the games)."""
+    games = list(games)
+    counted: dict[str, KindStats] = {}
+    for game in _finished(games):
+        if game.kind not in counted:
+            counted[game.kind] = KindStats(game.kind, game.summary.unit, game.summary.lower_wins)
+        counted[game.kind].games += 1
     every = lines(games)
-    result = []
-    for kind in kinds:
-        mine = [g for g in games if g.kind == kind]
-        if not mine:
-            continue
-        first = mine[0].summary
-        stats = KindStats(kind, first.unit, first.lower_wins, games=len(mine),
-                          lines=_ordered(line for (_, k), line in every.items() if k == kind))
-        for game in mine:
-            for fact in game.summary.facts:
-                total = stats.facts.setdefault(fact.key, FactTotal(fact.key, fact.label,
-                                                                   fact.aggregate))
-                for seat, value in enumerate(fact.values):
-                    total.add(value, seat in game.summary.winners)
-        result.append(stats)
-    return result
+    for (_, kind), line in every.items():
+        if kind in counted:
+            counted[kind].lines.append(line)
+    for stats in counted.values():
+        stats.lines = _ordered(stats.lines)
+        for line in stats.lines:
+            for fact in line.facts.values():
+                total = stats.facts.get(fact.key)
+                if total is None:
+                    total = stats.facts[fact.key] = FactTotal(fact.key, fact.label,
+                                                              fact.aggregate)
+                total.total += fact.total
+                total.count += fact.count
+    return [counted[kind] for kind in kinds if kind in counted]
 
 
 def of_person(games: Iterable[Played], person: int, kinds: Sequence[str]) -> list[Line]:

@@ -83,10 +83,17 @@ def summary_of(session: Session, game: Game) -> GameSummary | None:
     assert game.id is not None
     row = session.get(GameResult, game.id)
     if row is not None and row.stamp == stamp_of(game):
-        return GameSummary.from_json(row.data)
+        return GameSummary.from_json(row.data, row.progress)
     summary = _summarize(session, game)
     _store(session, [(game, summary)])
     return summary
+
+
+def cached(game: Game, summary: GameSummary) -> GameResult:
+    """The cache row of ``game``'s ``summary`` (to add to a session)."""
+    assert game.id is not None
+    return GameResult(game_id=game.id, stamp=stamp_of(game), finished=summary.finished,
+                      data=summary.to_json(), progress=summary.progress_json())
 
 
 def _store(session: Session, fresh: Sequence[tuple[Game, GameSummary]]) -> None:
@@ -95,26 +102,33 @@ def _store(session: Session, fresh: Sequence[tuple[Game, GameSummary]]) -> None:
     if not fresh:
         return
     for game, summary in fresh:
-        assert game.id is not None
-        session.merge(GameResult(game_id=game.id, stamp=stamp_of(game),
-                                 finished=summary.finished, data=summary.to_json()))
+        session.merge(cached(game, summary))
     try:
         session.commit()
     except IntegrityError:
         session.rollback()
 
 
-def records(session: Session, *, finished: bool = True, kind: str | None = None,
-            person: int | None = None, codes: Sequence[str] | None = None) -> list[Record]:
-    """Stored games with their summaries, the most recently changed first.
+@dataclass(frozen=True)
+class _Row:
+    """One game as the cache holds it, read as plain columns (no ORM object: 1,000 of them
+    are read for every statistics page)."""
 
-    ``finished`` keeps only finished games; ``kind`` (a registry key), ``person`` (a person id)
-    and ``codes`` narrow the list. Summaries out of date are rebuilt first (and cached).
-    """
+    id: int
+    kind: str
+    summary: GameSummary | None  # None until parsed (only the rows kept are)
+    data: str
+
+
+def _rows(session: Session, *, finished: bool, kind: str | None, person: int | None,
+          codes: Sequence[str] | None) -> list[_Row]:
+    """The games asked for, most recently changed first, each with a fresh summary: stale
+    ones are replayed and cached first."""
     keys = [k.key for k in kinds_with_history()]
     if kind is not None:
         keys = [k for k in keys if k == kind]
-    query = (select(Game, GameResult.stamp, GameResult.finished, GameResult.data)
+    query = (select(Game.id, Game.kind, Game.updated_at, GameResult.stamp, GameResult.finished,
+                    GameResult.data)
              .join(GameResult, col(GameResult.game_id) == col(Game.id), isouter=True)
              .where(col(Game.kind).in_(keys))
              .order_by(col(Game.updated_at).desc(), col(Game.id).desc()))
@@ -123,24 +137,78 @@ def records(session: Session, *, finished: bool = True, kind: str | None = None,
     if person is not None:
         query = query.where(col(Game.id).in_(
             select(Player.game_id).where(Player.person_id == person)))
-    rows = session.exec(query).all()
-    stale = [game for game, stamp, _, _ in rows if stamp != stamp_of(game)]
-    fresh = {game.id: _summarize(session, game) for game in stale}
-    _store(session, [(game, fresh[game.id]) for game in stale])
-    if finished:
-        rows = [row for row in rows
-                if (fresh[row[0].id].finished if row[0].id in fresh else row[2])]
-    # A few games: ask for their seats; many: read every seat in one plain query.
-    seats = _seats(session, [row[0].id for row in rows] if len(rows) < 500 else None)
+    # Plain columns through the Core connection: no ORM bookkeeping for 1,000 rows.
+    rows = session.connection().execute(query).all()
+    stale = [game_id for game_id, _, updated, stamp, _, _ in rows
+             if stamp != f"{FORMAT}:{utc(updated).isoformat()}"]
+    fresh: dict[int, GameSummary] = {}
+    if stale:
+        games = list(session.exec(select(Game).where(col(Game.id).in_(stale))))
+        fresh = {game.id: _summarize(session, game) for game in games if game.id is not None}
+        _store(session, [(game, fresh[game.id]) for game in games if game.id is not None])
     found = []
-    for game, _, _, data in rows:
-        assert game.id is not None
-        summary = fresh.get(game.id) or GameSummary.from_json(data)
-        kind_of = by_key(game.kind)
-        assert kind_of is not None
-        people, names = seats.get(game.id, ((), ()))
-        found.append(Record(game, kind_of, summary, people, names))
+    for game_id, kind_key, _, _, is_finished, data in rows:
+        summary = fresh.get(game_id)
+        if finished and not (summary.finished if summary is not None else is_finished):
+            continue
+        found.append(_Row(game_id, kind_key, summary, data or ""))
     return found
+
+
+_PARSED: dict[int, tuple[str, GameSummary]] = {}
+"""Summaries already read back in this process, by game, with the text they were read from:
+the same text gives the same summary, so a statistics page parses only what changed."""
+
+
+def _summary(row: _Row, progress: str | None = None) -> GameSummary:
+    if row.summary is not None:
+        return row.summary
+    if progress is not None:
+        return GameSummary.from_json(row.data, progress)
+    known = _PARSED.get(row.id)
+    if known is not None and known[0] == row.data:
+        return known[1]
+    if len(_PARSED) > 50_000:
+        _PARSED.clear()
+    summary = GameSummary.from_json(row.data)
+    _PARSED[row.id] = (row.data, summary)
+    return summary
+
+
+def played(session: Session, *, kind: str | None = None, person: int | None = None
+           ) -> list[Played]:
+    """The finished games as statistics read them (kind, summary, people by seat)."""
+    rows = _rows(session, finished=True, kind=kind, person=person, codes=None)
+    seats = _seats(session, [r.id for r in rows] if len(rows) < 500 else None)
+    return [Played(r.kind, _summary(r), seats.get(r.id, ((), ()))[0]) for r in rows]
+
+
+def records(session: Session, *, finished: bool = True, kind: str | None = None,
+            person: int | None = None, codes: Sequence[str] | None = None,
+            offset: int = 0, limit: int | None = None) -> tuple[int, list[Record]]:
+    """Stored games with their summaries, the most recently changed first: how many there are,
+    and those from ``offset`` (at most ``limit``).
+
+    ``finished`` keeps only finished games; ``kind`` (a registry key), ``person`` (a person id)
+    and ``codes`` narrow the list. Summaries out of date are rebuilt first (and cached).
+    """
+    rows = _rows(session, finished=finished, kind=kind, person=person, codes=codes)
+    shown = rows[offset: None if limit is None else offset + limit]
+    ids = [r.id for r in shown]
+    games = {g.id: g for g in session.exec(select(Game).where(col(Game.id).in_(ids)))} \
+        if ids else {}
+    seats = _seats(session, ids if len(ids) < 500 else None)
+    progress = {game_id: text for game_id, text in session.exec(
+        select(GameResult.game_id, GameResult.progress)
+        .where(col(GameResult.game_id).in_(ids)))} if ids else {}
+    found = []
+    for row in shown:
+        kind_of = by_key(row.kind)
+        assert kind_of is not None
+        people, names = seats.get(row.id, ((), ()))
+        found.append(Record(games[row.id], kind_of, _summary(row, progress.get(row.id)), people,
+                            names))
+    return len(rows), found
 
 
 def _seats(session: Session, game_ids: Sequence[int] | None
@@ -152,7 +220,7 @@ def _seats(session: Session, game_ids: Sequence[int] | None
         query = query.where(col(Player.game_id).in_(game_ids))
     people: dict[int, list[int]] = {}
     names: dict[int, list[str]] = {}
-    for game_id, person_id, name in session.exec(query):
+    for game_id, person_id, name in session.connection().execute(query):
         people.setdefault(game_id, []).append(int(person_id))
         names.setdefault(game_id, []).append(name)
     return {game_id: (tuple(people[game_id]), tuple(names[game_id])) for game_id in people}

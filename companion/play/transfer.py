@@ -215,7 +215,8 @@ def _store(session: Session, document: Export) -> Imported:
         person_of[player.id] = found.id
     for data in wanted:
         game = _add_game(session, data, person_of)
-        _check_replays(session, game)
+        # Replayed once to check it; the summary is kept, so statistics need not replay it.
+        session.add(history.cached(game, _check_replays(session, game)))
     return Imported(tuple(g.code for g in wanted), tuple(sorted(here)), created)
 
 

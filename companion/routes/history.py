@@ -111,13 +111,13 @@ def _record_or_404(code: str) -> history.Record:
 def index() -> str:
     """Every finished game, newest first, filterable by game and player."""
     filters = Filters.read()
-    found = history.records(get_session(), kind=filters.kind.key if filters.kind else None,
-                            person=filters.person)
     page = max(1, request.args.get("page", 1, type=int))
-    shown = found[(page - 1) * PAGE: page * PAGE]
+    total, shown = history.records(
+        get_session(), kind=filters.kind.key if filters.kind else None, person=filters.person,
+        offset=(page - 1) * PAGE, limit=PAGE)
     return render_template(
-        "history/index.html", records=shown, total=len(found), page=page,
-        more=len(found) > page * PAGE, filters=filters, people=players.people(get_session()),
+        "history/index.html", records=shown, total=total, page=page,
+        more=total > page * PAGE, filters=filters, people=players.people(get_session()),
         kinds=history.kinds_with_history(), urls={r.game.code: game_url(r.game) for r in shown})
 
 
@@ -153,9 +153,9 @@ def statistics() -> str:
     """Per game: each player's games, wins, win rate, average and best score, the game's own
     facts, and a win-rate chart."""
     filters = Filters.read()
-    found = history.records(get_session(), kind=filters.kind.key if filters.kind else None)
+    found = history.played(get_session(), kind=filters.kind.key if filters.kind else None)
     people = _people()
-    per_kind = stats.by_kind([r.played for r in found], _kinds())
+    per_kind = stats.by_kind(found, _kinds())
     bars = {s.kind: charts.bar_chart([(people.get(line.person, "?"), line.wins, line.games)
                                       for line in s.lines]) for s in per_kind}
     return render_template("history/stats.html", per_kind=per_kind, bars=bars, people=people,
@@ -190,13 +190,13 @@ def person(person_id: int, form: RenameForm | None = None, status: int = 200
            ) -> tuple[str, int]:
     """One player's figures in every game they finished, and head to head with another."""
     who = _person_or_404(person_id)
-    found = history.records(get_session(), person=person_id)
-    lines = stats.of_person([r.played for r in found], person_id, _kinds())
+    lines = stats.of_person(history.played(get_session(), person=person_id), person_id,
+                            _kinds())
+    games, recent = history.records(get_session(), person=person_id, limit=5)
     others = [p for p in players.people(get_session()) if p.id != person_id]
     rename = form or RenameForm(name=who.name)
     return render_template("history/person.html", person=who, lines=lines, others=others,
-                           recent=found[:5], games=len(found), rename=rename,
-                           urls={r.game.code: game_url(r.game) for r in found[:5]}), status
+                           recent=recent, games=games, rename=rename), status
 
 
 @bp.post("/players/<int:person_id>/rename")
@@ -252,13 +252,12 @@ def versus() -> str:
     """Head to head: two players' finished games together, who won and who finished ahead."""
     first = _person_or_404(request.args.get("a", 0, type=int))
     second = _person_or_404(request.args.get("b", 0, type=int))
-    found = history.records(get_session(), person=first.id)
-    overall, per = stats.head_to_head([r.played for r in found], first.id or 0,
-                                      second.id or 0, _kinds())
-    together = [r for r in found if second.id in r.people]
+    overall, per = stats.head_to_head(history.played(get_session(), person=first.id),
+                                      first.id or 0, second.id or 0, _kinds())
+    _, mine = history.records(get_session(), person=first.id)
+    together = [r for r in mine if second.id in r.people][:10]
     return render_template("history/versus.html", first=first, second=second, overall=overall,
-                           per=per, together=together[:10],
-                           urls={r.game.code: game_url(r.game) for r in together[:10]})
+                           per=per, together=together)
 
 
 # --- export and import ---------------------------------------------------------------------------
@@ -287,7 +286,7 @@ def export_all() -> Response:
 @bp.get("/export.csv")
 def export_all_csv() -> Response:
     """Every game, one row per player per game (CSV)."""
-    found = history.records(get_session(), finished=False)
+    _, found = history.records(get_session(), finished=False)
     return _download(transfer.export_csv(found, _people()),
                      f"princess-table-{_today()}.csv", "text/csv")
 

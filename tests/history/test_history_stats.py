@@ -17,7 +17,7 @@ KINDS = ["rebel_princess", "princesse_princesse", "reveillez", "kanai_duel"]
 @pytest.fixture
 def played(app, known):
     with app.app_context():
-        return [r.played for r in history.records(get_session())]
+        return history.played(get_session())
 
 
 def line(played, known, name, kind):

@@ -62,6 +62,7 @@ def upgrade() -> None:
         sa.Column("stamp", sa.String(64), nullable=False),
         sa.Column("finished", sa.Boolean(), nullable=False),
         sa.Column("data", sa.String(), nullable=False),
+        sa.Column("progress", sa.String(), nullable=False),
     )
     with op.batch_alter_table("player") as batch:
         batch.add_column(sa.Column("person_id", sa.Integer(), nullable=True))
