@@ -1,8 +1,8 @@
 """Run every bench and write bench/RESULTS.md: ``python -m bench.all`` (``make bench``).
 
 Takes about two minutes: HTTP load (4 x 10 s plus ~12 s of set-up), page weight (2 s), taps in
-headless Chromium (10 s), the statistics page with 1,000 games (~30 s, mostly storing them). A bench that fails is reported in the file and makes
-the exit status 1; the others still run.
+headless Chromium (10 s), the statistics page with 1,000 games (~30 s, mostly storing them). A
+bench that fails is reported in the file and makes the exit status 1; the others still run.
 """
 
 from __future__ import annotations
