@@ -14,7 +14,7 @@ HOST ?= 0.0.0.0
 POSTGRES_TESTS ?= tests/shell tests/web $(wildcard tests/princesse_princesse tests/reveillez tests/kanai_duel)
 PORT ?= 5000
 
-.PHONY: run test test-postgres postgres install browser bench lint clean messages
+.PHONY: run test test-postgres postgres install browser bench bench-tables lint clean messages
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -49,10 +49,10 @@ browser:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
-instance/companion.sqlite: $(STAMP)
-	$(VENV)/bin/flask --app companion init-db
-
-run: $(STAMP) $(MO) instance/companion.sqlite
+# The database is created or upgraded to the newest migration once, before the server's workers
+# start (two workers migrating one SQLite file at once would race).
+run: $(STAMP) $(MO)
+	@$(VENV)/bin/flask --app companion init-db
 	@$(PY) -m companion.serve --host $(HOST) --port $(PORT)
 
 test: $(STAMP) $(MO) browser
@@ -68,6 +68,10 @@ test-postgres: $(STAMP) $(MO)
 
 bench: $(STAMP)
 	$(PY) -m bench.all
+
+# Many tables at once (a scorer and five live viewers each) on SQLite and PostgreSQL, ~3 minutes.
+bench-tables: $(STAMP) $(MO)
+	BENCH_DATABASE_URL=$$(scripts/postgres.sh) $(PY) -m bench.tables
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check companion tests bench

@@ -56,6 +56,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # PostgreSQL instead of the embedded SQLite when one machine is not enough (tests say
         # which database they use in their own config, never through the environment).
         DATABASE_URL=(os.environ.get("DATABASE_URL") or None) if test_config is None else None,
+        # The address other phones open (QR codes); else this machine's network address.
+        PUBLIC_URL=(os.environ.get("PUBLIC_URL") or None) if test_config is None else None,
         # Game nights outlast Flask-WTF's one-hour default: tie the token to the session instead.
         WTF_CSRF_TIME_LIMIT=None,
         MAX_CONTENT_LENGTH=64 * 1024,
@@ -121,6 +123,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             return answer
         if error.code == 404:
             return render_template("errors/404.html"), 404
+        if error.code == 403:
+            return render_template("errors/403.html"), 403
         return error
 
     @app.errorhandler(CSRFError)

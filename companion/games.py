@@ -102,7 +102,8 @@ GAMES: list[GameKind] = [
         rules_endpoint="rebel_princess.rules_index", emblem="♛"),
     GameKind(
         key="princesse_princesse", slug="princesse-princesse",
-        names={"en": "Princesse Princesse (Love Letter)", "fr": "Princesse Princesse (Love Letter)"},
+        names={"en": "Princesse Princesse (Love Letter)",
+               "fr": "Princesse Princesse (Love Letter)"},
         pitch={"en": "Favour tokens, round ends and who may be targeted, with a turn log that "
                      "counts the unseen cards.",
                "fr": "Les jetons de faveur, la fin des manches et les cibles permises, avec un "

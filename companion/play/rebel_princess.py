@@ -210,6 +210,7 @@ def create_game(*, session: Session, edition: Edition, names: Sequence[str], fir
     for seat, name in enumerate(names):
         princess = princesses[seat] if seat < len(princesses) else None
         session.add(Player(game_id=game.id, seat=seat, name=name, princess=princess or None))
+    store.add_links(session, game)
     session.commit()
     return game
 

@@ -54,3 +54,34 @@
     if (opt) opt.textContent = e.target.value || label.replace("{n}", +seat + 1);
   });
 })();
+
+/* <a data-back>: go back one page (the link's own address is the fallback without history). */
+document.addEventListener("click", function (e) {
+  var back = e.target.closest && e.target.closest("a[data-back]");
+  if (back && history.length > 1) { e.preventDefault(); history.back(); }
+});
+
+/* Live: a page opened through a game's link asks every second whether the game changed (a 304 while
+ * nothing did) and reloads when it did — unless the player is typing or tapping in a form, which
+ * must never be lost: then it waits until the form is left alone. */
+(function () {
+  var body = document.body, url = body.dataset.liveUrl, seen = body.dataset.liveVersion;
+  if (!url || !window.fetch) return;
+  var busy = false;
+  document.addEventListener("input", function (e) { if (e.target.form) busy = true; });
+  document.addEventListener("change", function (e) { if (e.target.form) busy = true; });
+  function check() {
+    if (document.visibilityState !== "visible") return;
+    fetch(url, {headers: {"If-None-Match": '"' + seen + '"'}, cache: "no-store"}).then(function (r) {
+      if (r.status !== 200) return null;
+      return r.text();
+    }).then(function (version) {
+      if (!version || version === seen) return;
+      if (busy || document.querySelector("form[data-once] [data-action=save]:disabled")) return;
+      seen = version;
+      location.reload();
+    }).catch(function () {});
+  }
+  setInterval(check, 1000);
+  document.addEventListener("visibilitychange", check);
+})();

@@ -34,7 +34,7 @@ def entries(app, url):
     with app.app_context():
         from companion.db import get_session
         session = get_session()
-        return store.entries(session, store.get_game(session, code))
+        return store.entries(session, store.game_by_token(session, code))
 
 
 # --- set-up --------------------------------------------------------------------------------------
@@ -186,6 +186,9 @@ def pick(client, url, card):
 
 def normalise(html: str) -> str:
     html = re.sub(r'name="(csrf_token|key)"[^>]*value="[^"]*"', "", html)
+    # When the game last changed (the live updates' version) says nothing of which card.
+    html = re.sub(r'data-live-version="[^"]*"', "", html)
+    html = re.sub(r'title="Game code">#\w+', "", html)  # each game's own code
     html = re.sub(r'"X-CSRFToken": "[^"]*"', "", html)
     return re.sub(r'value="[\w-]{16,}"', "", html)
 

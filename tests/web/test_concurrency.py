@@ -115,8 +115,8 @@ def _at_once(port: int, path: str, bodies: list[dict]) -> list[tuple[int, str, s
 def _records(database: Engine, code: str) -> list[tuple[int, str, str | None]]:
     with database.connect() as db:
         return [tuple(row) for row in db.execute(text(
-            "SELECT r.number, r.action, r.scores FROM roundrecord r JOIN game g ON g.id = "
-            "r.game_id WHERE g.code = :code ORDER BY r.id"), {"code": code})]
+            "SELECT r.number, r.action, r.scores FROM roundrecord r JOIN gamelink k ON "
+            "k.game_id = r.game_id WHERE k.token = :code ORDER BY r.id"), {"code": code})]
 
 
 def _base_id(port: int, code: str) -> str:

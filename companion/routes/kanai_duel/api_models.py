@@ -42,31 +42,37 @@ class RoundOut(BaseModel):
     """One round: who took it, the wins it brought each player (held rounds taken included),
     whether it went on hold, and the reasoning."""
 
-    winner: int | None = Field(description="0 or 1; null when the round went on hold.")
-    points: list[int] = Field(description="Wins each player scored with this round, the rounds "
-                              "on hold it took included.")
-    held: bool = Field(description="The round went on hold.")
+    winner: int | None = Field(description="The player who took the round, 0 or 1; null when "
+                                           "the round went on hold.")
+    points: list[int] = Field(description="Per player (0, then 1), the wins scored with this "
+                              "round, the rounds on hold it took included.", examples=[[0, 1]])
+    held: bool = Field(description="Whether the round went on hold (nobody took it yet).")
     steps: list[str] = Field(description="The steps of the reasoning, in English.")
 
 
 class NextOut(BaseModel):
     """What carries over to the next round."""
 
-    bonus: list[int] = Field(description="+2 (or 0) on each player's next card (General).")
-    reveals_first: int | None = Field(description="The player who must reveal first next round "
-                                      "(the opponent's Spy), or null.")
+    bonus: list[int] = Field(description="Per player (0, then 1), the bonus on their next card: "
+                                         "2 after their General, else 0.", examples=[[2, 0]])
+    reveals_first: int | None = Field(description="The player (0 or 1) who must reveal first "
+                                      "next round because the other played a Spy; null when "
+                                      "nobody must.")
 
 
 class ResolveResponse(BaseModel):
     """Each round decided, the score, the rounds on hold, what carries over, and the end."""
 
-    rounds: list[RoundOut]
-    score: list[int] = Field(description="Wins of player 0 and player 1.")
+    rounds: list[RoundOut] = Field(description="One entry per round sent, in order: how it was "
+                                               "decided.")
+    score: list[int] = Field(description="Wins of player 0 and player 1.", examples=[[1, 0]])
     held: int = Field(description="Rounds waiting on hold now (0 once the game is over).")
-    next: NextOut
-    game_over: bool
-    winner: int | None = Field(description="The winner once the game is over; null for a draw "
-                               "or a game in progress.")
+    next: NextOut = Field(description="What carries over to the next round: the General's "
+                                      "bonus and who reveals first.")
+    game_over: bool = Field(description="Whether the game has ended (see `result` and "
+                                        "`winner`).")
+    winner: int | None = Field(description="The winner (player 0 or 1) once the game is over; "
+                               "null for a draw or a game in progress.")
     result: Literal["win", "princess", "draw"] | None = Field(
         description="`win` (4 wins, or the most wins in variant Q), `princess` (the Princess "
                     "against the Prince) or `draw`; null while the game goes on.")

@@ -9,8 +9,6 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-import qrcode
-import qrcode.image.svg
 from flask import (
     abort,
     flash,
@@ -23,6 +21,8 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ...play import rebel_princess as play
+from ...play import store
+from .. import links
 from ..shell import remember
 from . import bp
 from ...rulings import rebel_princess as rulings
@@ -166,18 +166,15 @@ def card_help() -> str:
 def show(code: str) -> str:
     """The game: this round's card and leader, the score pad, and the result at the end."""
     view = _view_or_404(code)
-    share_url = url_for("rebel_princess.show", code=code, _external=True)
+    # Other phones at the table get the viewer link: they watch, they cannot change the pad.
+    share_url = links.game_address(view.game, store.links_of(get_session(), view.game)["viewer"])
     return render_template("rebel_princess/games/show.html", view=view, undo_form=EmptyForm(),
                            reminder=_reminder(view), share_url=share_url,
                            qr_svg=qr_svg(share_url))
 
 
-@cache
-def qr_svg(text: str) -> str:
-    """An inline SVG QR code (qrcode's SVG factory needs no Pillow); it holds only our own URL."""
-    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=8)
-    svg = image.to_string(encoding="unicode")
-    return svg[svg.index("<svg"):]
+qr_svg = links.qr_svg
+
 
 
 def _reminder(view: play.GameView) -> str | None:
