@@ -138,8 +138,8 @@ def dumps(document: dict[str, Any]) -> str:
     return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
 
 
-CSV_COLUMNS = ("game_code", "game", "started_at", "updated_at", "finished", "seat", "player",
-               "name_at_table", "score", "unit", "winner", "rank", "started")
+CSV_COLUMNS = ("game_code", "game", "started_at", "ended_at", "seat", "player", "name_at_table",
+               "score", "unit", "winner", "rank", "started")
 
 
 def _cell(value: Any) -> Any:
@@ -161,7 +161,7 @@ def export_csv(records: Sequence[history.Record], people: dict[int, str]) -> str
             person = record.people[seat] if seat < len(record.people) else None
             writer.writerow([_cell(v) for v in (
                 record.game.code, record.kind.names["en"], _time(record.game.created_at),
-                _time(record.game.updated_at), int(summary.finished), seat + 1,
+                _time(record.game.updated_at), seat + 1,
                 people.get(person or 0, name), name,
                 summary.scores[seat] if seat < len(summary.scores) else "", str(summary.unit),
                 int(seat in summary.winners), ranks[seat] if seat < len(ranks) else "",

@@ -22,7 +22,6 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
-from sqlmodel import col, select
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..db import get_session
@@ -98,9 +97,11 @@ def _kinds() -> list[str]:
 
 
 def _record_or_404(code: str) -> history.Record:
+    """A finished game by its code. Games in progress open only through their links (see
+    :mod:`companion.routes.links`): history shows, charts and exports finished games only."""
     game = store.get_game(get_session(), code)
     record = history.record_of(get_session(), game) if game is not None else None
-    if record is None:
+    if record is None or not record.summary.finished:
         abort(404)
     return record
 
@@ -275,18 +276,18 @@ def _today() -> str:
 
 @bp.get("/export.json")
 def export_all() -> Response:
-    """Everything, as the versioned JSON export (docs/export.md)."""
+    """Every finished game, as the versioned JSON export (docs/export.md)."""
     session = get_session()
-    games = list(session.exec(select(Game).where(col(Game.kind).in_(_kinds()))
-                              .order_by(col(Game.id))))
+    _, found = history.records(session)
+    games = sorted((r.game for r in found), key=lambda game: game.id or 0)
     return _download(transfer.dumps(transfer.export(session, games)),
                      f"princess-table-{_today()}.json", "application/json")
 
 
 @bp.get("/export.csv")
 def export_all_csv() -> Response:
-    """Every game, one row per player per game (CSV)."""
-    _, found = history.records(get_session(), finished=False)
+    """Every finished game, one row per player per game (CSV)."""
+    _, found = history.records(get_session())
     return _download(transfer.export_csv(found, _people()),
                      f"princess-table-{_today()}.csv", "text/csv")
 

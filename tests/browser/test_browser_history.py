@@ -70,6 +70,10 @@ def test_history_statistics_chart_export_and_import(page: Page, live_server: str
     expect(games.first).to_contain_text("Winner: Ben")
     expect(games.nth(1)).to_contain_text("Winner: Ana")
     screen(page, artifacts, "1-games")
+    games.first.locator("[data-action=open-pad]").click()  # its final pad, read-only
+    expect(page.locator("#result [data-winners]")).to_have_attribute("data-winners", "1")
+    expect(page.locator("[data-action=enter-numbers]")).to_have_count(0)
+    page.go_back()
 
     # Statistics: per game, per player, with the win-rate chart.
     page.locator("[data-tab=statistics]").click()

@@ -23,7 +23,7 @@ from sqlmodel import select
 
 from companion.db import get_session
 from companion.models import Person
-from companion.play import kanai_duel, princesse_princesse, rebel_princess, reveillez
+from companion.play import kanai_duel, princesse_princesse, rebel_princess, reveillez, store
 from companion.scoring.princesse_princesse import RoundReveal
 from companion.scoring.rebel_princess import Card, Edition, PlayedRound
 from companion.scoring.reveillez import PrincessCard, Wake
@@ -119,3 +119,15 @@ def known(app):
     found = Known()
     found.codes, found.person = codes, people
     return found
+
+
+def link(app, code: str, role: str = "viewer") -> str:
+    """The token of a stored game's ``role`` link: games open only through their links."""
+    with app.app_context():
+        session = get_session()
+        return store.links_of(session, store.get_game(session, code))[role].token
+
+
+def game_of_token(app, token: str):
+    with app.app_context():
+        return store.game_by_token(get_session(), token)

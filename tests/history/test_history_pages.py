@@ -9,6 +9,8 @@ from urllib.parse import parse_qs, urlsplit
 
 from companion.history import bgstats
 
+from .conftest import link
+
 
 def listed(html):
     return re.findall(r'<li data-game="(\w+)" data-kind="(\w+)">', html)
@@ -21,11 +23,15 @@ def test_every_finished_game_newest_first(client, known):
     assert known.codes["open"] not in [code for code, _ in games]
 
 
-def test_each_game_opens_its_score_pad(client, known):
+def test_each_game_opens_its_score_pad_through_its_viewer_link(app, client, known):
     html = client.get("/history/").text
-    assert f'href="/g/{known.codes["rp1"]}" data-action="open-pad"' in html
-    assert f'href="/kanai-duel/g/{known.codes["kd1"]}" data-action="open-pad"' in html
+    rp1, kd1 = link(app, known.codes["rp1"]), link(app, known.codes["kd1"])
+    assert f'href="/g/{rp1}" data-action="open-pad"' in html
+    assert f'href="/kanai-duel/g/{kd1}" data-action="open-pad"' in html
     assert f'href="/history/g/{known.codes["rv"]}" data-action="chart"' in html
+    assert link(app, known.codes["rp1"], "scorer") not in html
+    pad = client.get(f"/g/{rp1}")
+    assert pad.status_code == 200 and 'data-action="enter-numbers"' not in pad.text
 
 
 def test_filter_by_game_and_by_player(client, known):
@@ -71,9 +77,11 @@ def test_a_draw_and_a_game_without_a_start_player_for_bg_stats(client, known):
     assert data["game"]["highestWins"] is True
 
 
-def test_an_unfinished_game_has_no_bg_stats_link(client, known):
-    html = client.get(f"/history/g/{known.codes['open']}").text
-    assert 'data-finished="0"' in html and 'data-action="bg-stats"' not in html
+def test_a_game_in_progress_is_not_in_history(client, known):
+    """It opens only through its links: no history page, chart or export by its code."""
+    code = known.codes["open"]
+    for page in ("", "/export.json", "/export.csv"):
+        assert client.get(f"/history/g/{code}{page}").status_code == 404
 
 
 def test_unknown_game_or_player(client, known):

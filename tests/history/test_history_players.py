@@ -12,11 +12,13 @@ from companion.db import get_session
 from companion.models import Person, Player
 from companion.play import players, store
 
+from .conftest import link
+
 
 def people_of(app, code):
     with app.app_context():
         session = get_session()
-        game = store.get_game(session, code)
+        game = store.get_game(session, code) or store.game_by_token(session, code)
         rows = session.exec(select(Player).where(Player.game_id == game.id)
                             .order_by(Player.seat)).all()
         names = players.names_by_id(session)
@@ -67,7 +69,7 @@ def test_rename_renames_every_seat(app, client, known):
     response = client.post(f"/history/players/{ana}/rename", data={"name": "Anaïs"})
     assert response.status_code == 303
     assert people_of(app, known.codes["rp1"])[0] == "Anaïs"
-    assert "Anaïs" in client.get(f"/g/{known.codes['rp1']}").text  # the score pad too
+    assert "Anaïs" in client.get(f"/g/{link(app, known.codes['rp1'])}").text  # the pad too
     assert ">Anaïs</a>" in client.get("/history/stats").text
 
 

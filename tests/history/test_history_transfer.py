@@ -18,6 +18,7 @@ from companion.db import get_session
 from companion.history import transfer as schema
 from companion.models import Entry, Game, Person, Player, RoundRecord, TrickLog
 from companion.play import (
+    history,
     kanai_duel,
     princesse_princesse,
     rebel_princess,
@@ -27,15 +28,17 @@ from companion.play import (
 )
 from companion.scoring.princesse_princesse import RoundReveal
 from companion.scoring.rebel_princess.engine import RoundState
+from companion.scoring.reveillez import PrincessCard, Wake
 
-from .conftest import by_numbers, rebel_game
+from .conftest import by_numbers, kd_game, link, rebel_game
 
 TABLES = (Game, Player, Person, Entry, RoundRecord, TrickLog)
 
 
 def add_edits_undos_and_a_trick_log(app, client, known):
-    """What the known games lack: edits and undos of every kind, a round entered trick by trick
-    (a trick log in progress), a two-phone duel with a pick in."""
+    """What the known games lack, each game finished in the end: edits and undos of every kind,
+    a round entered trick by trick (its trick log is kept), a two-phone duel with its picks.
+    Returns the codes of the new games."""
     with app.app_context():
         session = get_session()
         game = store.get_game(session, known.codes["open"])
@@ -45,36 +48,58 @@ def add_edits_undos_and_a_trick_log(app, client, known):
         rebel_princess.save_round(session=session, game=game, number=2,
                                   played=by_numbers(0, 5, 1), mode="numbers", base_id=None)
         rebel_princess.undo_last(session=session, game=game)
+        for number, scores in ((2, (1, 5, 0)), (3, (4, 0, 9))):
+            rebel_princess.save_round(session=session, game=game, number=number,
+                                      played=by_numbers(*scores), mode="numbers", base_id=None)
         pp = princesse_princesse.create_game(session=session, names=["Ana", "Zoé"], first=1)
-        for cards in ([None, 3], [4, None]):
+
+        def pp_round(reveal, **kw):
             view = princesse_princesse.view_game(session, pp)
-            princesse_princesse.save_round(session=session, view=view, based_on=view.version,
-                                           key=f"k{cards}", reveal=RoundReveal.of(cards))
+            return princesse_princesse.save_round(session=session, view=view,
+                                                  based_on=view.version, reveal=reveal, **kw)
+
+        pp_round(RoundReveal.of([None, 3]), key="r1")
+        pp_round(RoundReveal.of([4, None]), key="r2")
         view = princesse_princesse.view_game(session, pp)
-        princesse_princesse.save_round(session=session, view=view, based_on=view.version,
-                                       key="edit", reveal=RoundReveal.of([2, None]),
-                                       rid=view.rounds[0].rid)
+        pp_round(RoundReveal.of([2, None]), key="edit", rid=view.rounds[0].rid)
         view = princesse_princesse.view_game(session, pp)
         princesse_princesse.undo_round(session=session, view=view, based_on=view.version,
                                        key="undo", rid=view.rounds[1].rid)
+        for n in range(3):  # Zoé, alone with a Spy: 2 tokens a round, 6 to win
+            pp_round(RoundReveal.of([None, None], still_in={1}, spies={1}), key=f"z{n}")
         rv = store.get_game(session, known.codes["rv"])
         reveillez.undo(session=session, game=rv, based_on=5, key="undo-1")
+        reveillez.record(session=session, game=rv, action=Wake(4, PrincessCard(15)),
+                         based_on=6, key="again")
         duel, _ = kanai_duel.create(session=session, names=["Cy", "Di"], mode=kanai_duel.PHONES,
                                     variants=["impatience"])
         kanai_duel.join(session=session, game=duel)
-        kanai_duel.pick(session=session, game=duel, seat=0, card="spy", key="pick-1")
+        for n, (seat, card) in enumerate([(0, "prince"), (1, "wizard"), (0, "general"),
+                                          (1, "minister"), (0, "wizard"), (1, "assassin")]):
+            kanai_duel.pick(session=session, game=duel, seat=seat, card=card, key=f"pick-{n}")
         tricks = rebel_game(session, ["Ana", "Ben", "Cy", "Di"], [])
+    scorer = link(app, tricks.code, "scorer")
+    base = f"/g/{scorer}/round/1/tricks"
     state = RoundState.deal(4, edition="deluxe", round_card="a", seed=3, leader=0)
     rng = random.Random(3)
-    for _ in range(6):
-        card = str(rng.choice(sorted(state.legal_plays(), key=str)))
-        state.play(next(c for c in state.legal_plays() if str(c) == card))
-        version = re.search(r'data-version="(\d+)"',
-                            client.get(f"/g/{tricks.code}/round/1/tricks").text).group(1)
-        answer = client.post(f"/g/{tricks.code}/round/1/tricks/play",
-                             data={"card": card, "version": version})
+    while not state.is_over():
+        card = rng.choice(sorted(state.legal_plays(), key=str))
+        state.play(card)
+        version = re.search(r'data-version="(\d+)"', client.get(base).text).group(1)
+        answer = client.post(f"{base}/play", data={"card": str(card), "version": version})
         assert answer.status_code == 303  # stored, back to the trick screen
-    return tricks.code
+    version = re.search(r'data-version="(\d+)"', client.get(base).text).group(1)
+    assert client.post(f"{base}/confirm", data={"version": version}).status_code == 302
+    assert "saved from the tricks" in client.get(f"/g/{scorer}").text  # the flash, shown once
+    with app.app_context():
+        session = get_session()
+        game = store.get_game(session, tricks.code)
+        for number, scores in ((2, (0, 20, 40, 60)), (3, (0, 20, 40, 60))):
+            rebel_princess.save_round(session=session, game=game, number=number,
+                                      played=by_numbers(*scores), mode="numbers", base_id=None)
+        assert all(history.summary_of(session, store.get_game(session, code)).finished
+                   for code in (pp.code, duel.code, tricks.code, known.codes["open"]))
+    return [pp.code, duel.code, tricks.code]
 
 
 @pytest.fixture
@@ -99,7 +124,8 @@ def rows(app):
 
 
 def game_pages(app, code):
-    """Every page of a game: the GET views of its blueprint that take only the game code."""
+    """Every page of a game: the GET views of its blueprint that take only the game (opened
+    through its scorer link, with ``{token}`` in the address)."""
     kind = None
     with app.app_context():
         kind = store.get_game(get_session(), code).kind
@@ -107,14 +133,18 @@ def game_pages(app, code):
              if r.endpoint.split(".")[0] == kind and r.arguments == {"code"}
              and "GET" in (r.methods or ())]
     assert rules, kind
-    return [r.rule.replace("<code>", code) for r in rules]
+    return [r.rule.replace("<code>", "{token}") for r in rules]
 
 
-def normalised(html: str) -> str:
-    """A page's <main> (or a JSON answer) without what changes with every rendering: CSRF
-    tokens and one-time keys."""
+def normalised(html: str, app=None, code=None) -> str:
+    """A page's <main> (or a JSON answer) without what changes with every rendering (CSRF
+    tokens, one-time keys) or with every install (the game's link tokens)."""
+    if app is not None:
+        for role in ("scorer", "viewer"):
+            html = html.replace(link(app, code, role), role.upper())
     found = re.search(r"<main>(.*)</main>", html, re.S)
     html = found.group(1) if found else html
+    html = re.sub(r'<div class="qr">.*?</div>', "QR", html, flags=re.S)  # a link, drawn
     html = re.sub(r'(name="(?:csrf_token|key)"[^>]*value=")[^"]*', r"\1", html)
     return re.sub(r'value="[^"]*"([^>]*name="(?:csrf_token|key)")', r"\1", html)
 
@@ -126,10 +156,10 @@ def test_export_import_export_is_identical_and_every_page_reads_the_same(app, cl
     assert exported.headers["Content-Disposition"].startswith("attachment; filename=")
     document = json.loads(exported.text)
     assert document["format"] == "princess-table-export" and document["version"] == 1
-    assert len(document["games"]) == 10
+    assert len(document["games"]) == 10  # every game, each one finished
     before = rows(app)
-    # The open game: round 1, its edit, round 2, the undo of round 2.
-    assert before["TrickLog"] == 1 and before["RoundRecord"] == 3 + 3 + 4
+    # The once open game: round 1, its edit, round 2, its undo, rounds 2 and 3 again.
+    assert before["TrickLog"] == 1 and before["RoundRecord"] == 3 + 3 + 6 + 3
 
     other = fresh.test_client()
     answer = upload(other, exported.data)
@@ -138,14 +168,18 @@ def test_export_import_export_is_identical_and_every_page_reads_the_same(app, cl
     assert rows(fresh) == before
     assert other.get("/history/export.json").text == exported.text
 
-    for code in [*known.codes.values(), extra]:
+    for code in [*known.codes.values(), *extra]:
         for page in game_pages(app, code):
-            mine, theirs = client.get(page), other.get(page)
+            mine = client.get(page.format(token=link(app, code, "scorer")))
+            theirs = other.get(page.format(token=link(fresh, code, "scorer")))
             assert theirs.status_code == mine.status_code, page
-            assert theirs.headers.get("Location") == mine.headers.get("Location"), page
-            assert normalised(theirs.text) == normalised(mine.text), page
-    for page in ("/history/", "/history/stats", f"/history/g/{known.codes['rp2']}"):
-        assert normalised(other.get(page).text) == normalised(client.get(page).text), page
+            assert normalised(theirs.headers.get("Location", ""), fresh, code) == \
+                normalised(mine.headers.get("Location", ""), app, code), page
+            assert normalised(theirs.text, fresh, code) == normalised(mine.text, app, code), page
+    code = known.codes["rp2"]
+    for page in ("/history/stats", f"/history/g/{code}"):
+        assert normalised(other.get(page).text, fresh, code) == \
+            normalised(client.get(page).text, app, code), page
 
 
 def test_one_game_exports_alone_and_imports_next_to_others(client, known, fresh):
@@ -158,7 +192,7 @@ def test_one_game_exports_alone_and_imports_next_to_others(client, known, fresh)
     assert upload(other, one.data).status_code == 303
     assert rows(fresh)["Game"] == 1
     assert upload(other, client.get("/history/export.json").data).status_code == 303
-    assert rows(fresh)["Game"] == 7  # the game already there is kept, the six others added
+    assert rows(fresh)["Game"] == 6  # the game already there is kept, the five others added
     assert rows(fresh)["Person"] == 5
 
 
@@ -167,7 +201,7 @@ def test_importing_into_the_same_install_changes_nothing(app, client, known):
     answer = upload(client, client.get("/history/export.json").data)
     assert answer.status_code == 303
     assert rows(app) == before
-    assert "Imported 0 games (7 already here)." in client.get("/history/").text
+    assert "Imported 0 games (6 already here)." in client.get("/history/").text
 
 
 def test_imported_names_meet_the_players_already_here(client, known, fresh):
@@ -185,7 +219,7 @@ def test_csv_has_one_row_per_player_per_game(client, known):
     assert answer.mimetype == "text/csv"
     table = list(csv.DictReader(io.StringIO(answer.text)))
     assert list(table[0]) == list(transfer.CSV_COLUMNS)
-    assert len(table) == 4 + 4 + 5 + 2 + 2 + 2 + 3  # every game, the unfinished one too
+    assert len(table) == 4 + 4 + 5 + 2 + 2 + 2  # every finished game
     rp2 = [row for row in table if row["game_code"] == known.codes["rp2"]]
     assert [(r["player"], r["score"], r["winner"], r["rank"]) for r in rp2] == [
         ("Ben", "-5", "1", "1"), ("Ana", "4", "0", "2"), ("Di", "5", "0", "3"),
@@ -193,9 +227,9 @@ def test_csv_has_one_row_per_player_per_game(client, known):
     assert {r["unit"] for r in table} == {"points", "tokens", "round-wins"}
 
 
-def test_csv_quotes_what_a_spreadsheet_would_run(client):
-    client.post("/reveillez/new", data={"names-0": "=HYPERLINK(1)", "names-1": "Ben",
-                                        "first": "0"})
+def test_csv_quotes_what_a_spreadsheet_would_run(app, client):
+    with app.app_context():
+        kd_game(get_session(), ["=HYPERLINK(1)", "Ben"], ["princess/prince"])
     text = client.get("/history/export.csv").text
     assert "'=HYPERLINK(1)" in text and ",=HYPERLINK" not in text
 
