@@ -14,6 +14,8 @@ A game's routes module (``GameKind.routes``) exposes:
 - ``api_bp`` (optional): its JSON API blueprint, mounted under ``/api/v1/<slug>/``; the shell makes
   it CSRF-exempt and gives it the shared error handlers.
 - ``OPERATIONS`` (optional): its API endpoints as :class:`ApiOperation`, for the OpenAPI document.
+- ``rulings_addresses()`` (optional, for a game with rulings pages of its own): those pages, as
+  :class:`companion.routes.shell.RulingsAddresses`, for the phone's offline copy.
 """
 
 from __future__ import annotations
