@@ -318,7 +318,8 @@ def report_first_visits(visits: list[Visit], tokens: dict[str, str],
         "sent (the server compresses with what Chromium accepts); TCP and TLS are not counted.")
     polls = [h for v in visits for h in v.polls]
     if polls:
-        say(f"- Not counted above: the viewer page's live poll ({len(polls)} answers, "
+        say(f"- Not counted above: the viewer page's live poll ({len(polls)} "
+            f"answer{'s' if len(polls) != 1 else ''}, "
             f"{sum(h.sent for h in polls):,} bytes while the visit lasted), which goes on as "
             f"long as the page is open.")
     copy = [h for h in home.counted if h.path.startswith("/offline/pages-")]
