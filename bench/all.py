@@ -44,7 +44,9 @@ def machine() -> list[str]:
     except OSError:
         pass
     commit = _cmd(["git", "rev-parse", "--short", "HEAD"])
-    dirty = _cmd(["git", "status", "--porcelain", "--untracked-files=no"])
+    # RESULTS.md itself does not count: it is what this run rewrites.
+    dirty = _cmd(["git", "status", "--porcelain", "--untracked-files=no", "--", ".",
+                  ":!bench/RESULTS.md"])
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
     gunicorn = _cmd([sys.executable, "-m", "gunicorn", "--version"])
     wrk = _cmd(["wrk", "-v"]).split(" Copyright")[0] if shutil.which("wrk") else "wrk missing"
