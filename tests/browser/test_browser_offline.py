@@ -149,3 +149,16 @@ def test_rulings_and_opened_game_work_offline(page: Page, stoppable_server, arti
         page.locator(f"input[name='names-{seat}']").fill(name)
     page.locator("[data-action=create]").click()
     expect(page.locator("[data-offline=save]")).to_be_visible()
+
+
+def test_switching_the_language_stores_the_copy_in_the_other_one(page: Page, stoppable_server):
+    base, stop = stoppable_server
+    page.goto(f"{base}/rules")
+    wait_for_offline_copy(page, "en")
+    page.locator("[data-lang=fr]").click()
+    wait_for_offline_copy(page, "fr")
+
+    stop()
+    page.goto(f"{base}/reveillez/rules/setup")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    expect(page.locator("[data-entry=setup]")).to_be_visible()
