@@ -17,6 +17,8 @@ A game's routes module (``GameKind.routes``) exposes:
 - ``home_view(session, game)`` (optional): what the home page shows of one of its games.
 - ``summary(session, game)`` (optional): what a game came to, as a
   :class:`companion.history.GameSummary`, for history and statistics.
+- ``rulings_addresses()`` (optional, for a game with rulings pages of its own): those pages, as
+  :class:`companion.routes.shell.RulingsAddresses`, for the phone's offline copy.
 """
 
 from __future__ import annotations

@@ -7,12 +7,14 @@ rulings live under ``/rebel-princess/``.
 
 from __future__ import annotations
 
-from flask import Blueprint
+from flask import Blueprint, url_for
 from sqlmodel import Session
 
 from ...history import N_, Fact, GameSummary
 from ...models import Game
 from ...play import rebel_princess as play
+from ...rulings import rebel_princess as rulings
+from ..shell import RulingsAddresses
 
 bp = Blueprint("rebel_princess", __name__)
 api_bp = Blueprint("rebel_princess_api", __name__, url_prefix="/api/v1/rebel-princess")
@@ -45,3 +47,13 @@ def summary(session: Session, game: Game) -> GameSummary:
                  tuple(sum(r.scores[seat] == 0 for r in state.rounds) for seat in range(seats))),
         ),
         first=state.setup.first_leader)
+def rulings_addresses() -> RulingsAddresses:
+    """This game's own rulings pages, for a phone's offline copy; a Round card's "How this card
+    works" link redirects to its entry."""
+    entries = rulings.entries()
+    addresses = (url_for("rebel_princess.rules_index"),
+                 *(url_for("rebel_princess.rule", slug=e.slug) for e in entries))
+    aliases = {url_for("rebel_princess.round_card_help", edition=e.edition, letter=e.letter):
+               url_for("rebel_princess.rule", slug=e.slug)
+               for e in entries if e.kind == "round-card" and e.edition and e.letter}
+    return RulingsAddresses(addresses, aliases)

@@ -44,6 +44,8 @@ class TrickForm(FlaskForm):
 
 def _context(code: str, number: int) -> dict[str, Any]:
     ctx = _round_context(_view_or_404(code), number)
+    if ctx["record"] is not None and request.method == "GET":  # saved: Back after Confirm scores
+        abort(redirect(url_for("rebel_princess.show", code=code), 303))
     if ctx["record"] is not None or ctx["playoff"] or not ctx["leader"]:
         abort(404)  # trick entry is for the next planned round; saved rounds edit by cards
     ctx["seat_leader"] = ctx["leader"].seat
