@@ -215,3 +215,22 @@ def test_an_upgraded_database_takes_new_games_of_every_kind(upgraded):
     assert client.post("/rebel-princess/new", data=data).status_code == 302
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT count(*) FROM game").fetchone() == (4,)
+
+
+def test_the_players_of_old_games_become_the_groups_players(upgraded):
+    """Migration 0005: one person per distinct name (the two Deluxe games share Ana, Ben, Cy and
+    Di), every seat pointing at its person, and their history and statistics read at once."""
+    app, path = upgraded
+    with sqlite3.connect(path) as db:
+        people = dict(db.execute("SELECT key, name FROM person").fetchall())
+        seats = db.execute("SELECT player.game_id, player.name, person.name FROM player "
+                           "JOIN person ON person.id = player.person_id "
+                           "WHERE player.game_id <= 3").fetchall()  # the games of c3c3148
+    assert people == {
+        "ana": "Ana", "ben": "Ben", "cy": "Cy", "di": "Di", "zoe": "Zoé", "lea": "Léa",
+        "noe": "Noé"}
+    assert all(seat_name == person for _, seat_name, person in seats) and len(seats) == 11
+    client = app.test_client()
+    code = BEFORE["games"]["finished"]
+    assert f'data-game="{code}"' in client.get("/history/").text
+    assert client.get("/history/stats").text.count('data-kind="rebel_princess"') == 1
