@@ -93,6 +93,7 @@ class RoundRecordOut(_Strict):
     taken: str | None = Field(default=None, max_length=1000)
     no_tricks: str | None = Field(default=None, max_length=100)
     scores: str | None = Field(default=None, max_length=200)
+    counts: str | None = Field(default=None, max_length=64)  # entry by counts (absent before)
     leader: int | None = None
     last_trick_winner: int | None = None
     created_at: Time

@@ -120,7 +120,7 @@ def _game(session: Session, game: Game, seats: list[Player], number: dict[int, i
             "seq": r.seq, "number": r.number, "action": r.action, "deleted": r.deleted,
             "undoes": seq_of.get(r.undoes) if r.undoes is not None else None, "mode": r.mode,
             "round_card": r.round_card, "taken": r.taken, "no_tricks": r.no_tricks,
-            "scores": r.scores, "leader": r.leader, "last_trick_winner": r.last_trick_winner,
+            "scores": r.scores, "counts": r.counts, "leader": r.leader, "last_trick_winner": r.last_trick_winner,
             "created_at": _time(r.created_at)} for r in records],
         "trick_logs": [{"number": t.number, "plays": t.plays, "powers": json.loads(t.powers),
                         "accepted": json.loads(t.accepted), "checks": t.checks,
@@ -243,7 +243,8 @@ def _add_game(session: Session, data: GameOut, person_of: dict[int, int]) -> Gam
             game_id=game.id, seq=record.seq, number=record.number, action=record.action,
             deleted=record.deleted, undoes=id_of[record.undoes] if record.undoes else None,
             mode=record.mode, round_card=record.round_card, taken=record.taken,
-            no_tricks=record.no_tricks, scores=record.scores, leader=record.leader,
+            no_tricks=record.no_tricks, scores=record.scores, counts=record.counts,
+            leader=record.leader,
             last_trick_winner=record.last_trick_winner, created_at=record.created_at)
         session.add(row)
         session.flush()  # the id an undo after it refers to

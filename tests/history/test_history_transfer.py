@@ -327,3 +327,20 @@ def test_the_import_needs_its_csrf_token(tmp_path):
     assert answer.status_code in (400, 422)
     assert 'data-problem="not-an-export"' not in answer.text
     app.extensions["companion.engine"].dispose()
+
+
+def test_a_round_entered_by_counts_survives_export_and_import(app, client, fresh):
+    """The counts themselves travel (mode ``counts``), not cards made up from them."""
+    from companion.scoring.rebel_princess import PlayedRound, RoundCounts
+
+    with app.app_context():
+        rounds = [("counts", PlayedRound(counts=RoundCounts(c, f)))
+                  for c, f in (((5, 3, 1), 0), ((0, 9, 0), 1), ((2, 2, 5), 2))]
+        code = rebel_game(get_session(), ["Ana", "Ben", "Cy"], rounds, cards="abc").code
+    exported = client.get(f"/history/g/{code}/export.json")
+    records = json.loads(exported.text)["games"][0]["round_records"]
+    assert [(r["mode"], r["counts"], r["taken"]) for r in records] == [
+        ("counts", "5,3,1/0", None), ("counts", "0,9,0/1", None), ("counts", "2,2,5/2", None)]
+    other = fresh.test_client()
+    assert upload(other, exported.data).status_code == 303
+    assert other.get(f"/history/g/{code}/export.json").text == exported.text
