@@ -96,7 +96,8 @@ def main() -> int:
          lambda out: http.run(args.duration, out=out)),
         ("page_weight", "Page weight: the score pad and a first visit (bench/page_weight.py)",
          lambda out: page_weight.run(out=out)),
-        ("taps", "Taps per round (bench/taps.py)", lambda out: taps.run(out=out)),
+        ("taps", "Taps per round (bench/taps.py)",
+         lambda out: (taps.run(out=out), out.append(""), taps.run_counts(out=out))),
         ("stats", "Statistics page with 1,000 games (bench/stats.py)",
          lambda out: stats.run(out=out)),
     ]
