@@ -115,3 +115,8 @@ def test_classic_by_counts_asks_who_won_the_last_trick(client, make_game):
     response = client.post(f"/g/{code}/round/1/counts",
                            data=counts_data([4, 3, 2, 1], 2, last_trick=1))
     assert response.status_code == 302
+
+
+def test_cards_page_offers_counts_one_tap_away_where_they_decide(client, make_game):
+    assert "switch-counts" in client.get(f"/g/{make_game()}/round/1/cards").text
+    assert "switch-counts" not in client.get(f"/g/{make_game(cards='zabcd')}/round/1/cards").text

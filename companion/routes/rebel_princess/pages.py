@@ -400,7 +400,8 @@ def enter_cards(code: str, number: int) -> Response | tuple[str, int]:
         problems = outcome
     status = 422 if request.method == "POST" else 200
     return render_template("rebel_princess/rounds/cards.html", form=form, cards=cards, problems=problems,
-                           live=_live(ctx, form, cards), **ctx), status
+                           live=_live(ctx, form, cards), can_count=_counts_allowed(ctx),
+                           **ctx), status
 
 
 @bp.post("/g/<code>/round/<int:number>/preview")
