@@ -16,7 +16,8 @@ from pydantic import BaseModel
 
 from ...games import ApiOperation
 from ...scoring import rebel_princess as scoring
-from ...scoring.rebel_princess import IncompleteEntryError, Problem
+from ...scoring.rebel_princess import IncompleteEntryError
+from ...scoring.rebel_princess.errors import CATALOGUE
 from ...scoring.rebel_princess import table_check as tricks
 from ..api import ApiError, ok
 from ..api import parse_body as parse_any
@@ -57,9 +58,9 @@ def _score(entry: ScoreRoundRequest) -> scoring.RoundScore:
         edition = scoring.parse_edition(entry.edition)
         missing = []
         if entry.tricks_won is None and scoring.needs_no_tricks(edition, entry.round_card):
-            missing.append(Problem("missing-tricks-won"))
+            missing.append(CATALOGUE.problem("missing-tricks-won"))
         if entry.totals_before is None and scoring.needs_totals_before(edition, entry.round_card):
-            missing.append(Problem("missing-totals-before"))
+            missing.append(CATALOGUE.problem("missing-totals-before"))
         problems = error.problems + [p for p in missing if p not in error.problems]
         raise IncompleteEntryError(problems) from None
 
