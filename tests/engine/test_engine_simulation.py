@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from companion.scoring.rebel_princess.cards import deck, hand_size
 from companion.scoring.rebel_princess.engine import Edition, RoundState, parse_cards
 from companion.scoring.rebel_princess.engine import simulate as simulation
 from companion.scoring.rebel_princess.engine.simulate import (
@@ -17,7 +18,6 @@ from companion.scoring.rebel_princess.engine.simulate import (
     random_step,
     simulate,
 )
-from companion.scoring.rebel_princess.cards import deck, hand_size
 
 
 def test_random_games_keep_every_invariant():

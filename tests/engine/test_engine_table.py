@@ -14,15 +14,15 @@ from companion.scoring.rebel_princess.engine import (
     PowerUse,
     RoundState,
     Trick,
-    Violation,
     ViolationCode,
     parse_card,
     parse_cards,
     power_slugs,
+    violation,
 )
 from companion.scoring.rebel_princess.engine.modifiers import round_card_letters
 from companion.scoring.rebel_princess.engine.simulate import play_random_round
-from companion.scoring.rebel_princess.engine.table import Finding, TableRound
+from companion.scoring.rebel_princess.engine.table import TableRound
 
 
 def trick(text: str) -> Trick:
@@ -39,7 +39,7 @@ def codes(violations) -> list[str]:
 
 
 def found(table: TableRound) -> list[tuple[int, str, int | None]]:
-    return [(f.trick, f.violation.code.value, f.violation.seat) for f in table.findings()]
+    return [(f.trick, f.code.value, f.seat) for f in table.findings()]
 
 
 def test_rulebook_example_at_the_table():
@@ -174,6 +174,11 @@ def test_legal_rounds_are_never_accused(edition, letter):
 
 
 def test_findings_are_data():
-    """A finding names the trick and carries an ordinary violation."""
-    finding = Finding(2, Violation(ViolationCode.MUST_FOLLOW_SUIT, 1))
-    assert finding.trick == 2 and finding.violation.seat == 1
+    """A finding is an ordinary problem: its code, seat, card and trick, the rule and the trick
+    that proved it."""
+    table = TableRound(3, round_card="a")
+    for entry in ("0: Q3 F7 Q9", "2: A5 A2 A3", "2: F2 F4 Q5"):
+        table.play_trick(trick(entry))
+    (finding,) = table.findings()
+    assert finding == violation(ViolationCode.MUST_FOLLOW_SUIT, 1, parse_card("F7"), trick=0)
+    assert (finding.params["rule"], finding.params["proven_in"]) == ("basic", 2)

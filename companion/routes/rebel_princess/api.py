@@ -15,6 +15,7 @@ from flask import Response
 from pydantic import BaseModel
 
 from ...games import ApiOperation
+from ...scoring.problems import EntryError
 from ...scoring import rebel_princess as scoring
 from ...scoring.rebel_princess import IncompleteEntryError
 from ...scoring.rebel_princess.errors import CATALOGUE
@@ -95,7 +96,7 @@ def _check(entry: CheckRoundRequest) -> tricks.RoundCheck:
                 steps=tuple(tricks.StepInput(s.step, s.seat, s.give, s.take, tuple(s.cards))
                             for s in trick.steps))
                 for trick in entry.tricks])
-    except tricks.TrickEntryError as error:
+    except EntryError as error:
         raise ApiError(422, [problem.as_dict() for problem in error.problems]) from None
 
 

@@ -438,8 +438,9 @@ class CheckRoundResponse(_Response):
         score = check.score
         return cls(
             complete=check.complete, legal=check.legal,
-            violations=[ViolationOut(trick=v.trick, proven_in=v.proven_in, seat=v.seat,
-                                     card=v.card, code=v.code, rule=v.rule, message=v.message)
+            violations=[ViolationOut(trick=v.trick, proven_in=v.params["proven_in"], seat=v.seat,
+                                     card=v.card, code=v.code, rule=v.params["rule"],
+                                     message=v.message)
                         for v in check.violations],
             tricks=[TrickOut(leader=t.leader, winner=t.winner, princes_in=t.princes_in,
                              complete=t.complete) for t in check.tricks],

@@ -21,11 +21,19 @@ from .errors import (
     EngineError,
     IllegalTrickError,
     InvalidEntryError,
-    Violation,
     ViolationCode,
+    violation,
 )
-from .modifiers import Modifier, modifier_class, register, registered, round_card_class
-from .powers import POWER_SLUGS, power_slugs
+from .modifiers import (
+    Modifier,
+    Timing,
+    WinReason,
+    modifier_class,
+    register,
+    registered,
+    round_card_class,
+)
+from .powers import POWER_SLUGS, Power, power_class, power_slugs
 from .record import RoundRecord, format_record, parse_record
 from .state import RoundOutcome, RoundState, Trick, parse_edition
 from .steps import (
@@ -40,15 +48,13 @@ from .steps import (
     StepKind,
     parse_step,
 )
-from .table import Finding, TableRound
+from .table import TableRound
 
 __all__ = [
-    "POWER_SLUGS", "AmbiguousEntryError", "Card", "Chairs", "Edition", "EngineError", "Finding",
-    "Gift",
-    "Haggle", "IllegalTrickError", "InvalidEntryError", "Modifier", "Pass", "PowerUse", "Reveal",
-    "RoundOutcome", "RoundRecord", "RoundState", "SetAside", "Step", "StepKind", "Suit",
-    "TableRound", "Trick",
-    "Violation", "ViolationCode", "format_record", "modifier_class", "parse_card", "parse_cards",
-    "parse_edition", "parse_record", "parse_step", "power_slugs", "register", "registered",
-    "round_card_class",
+    "POWER_SLUGS", "AmbiguousEntryError", "Card", "Chairs", "Edition", "EngineError", "Gift",
+    "Haggle", "IllegalTrickError", "InvalidEntryError", "Modifier", "Pass", "Power", "PowerUse",
+    "Reveal", "RoundOutcome", "RoundRecord", "RoundState", "SetAside", "Step", "StepKind", "Suit",
+    "TableRound", "Timing", "Trick", "ViolationCode", "WinReason", "format_record",
+    "modifier_class", "parse_card", "parse_cards", "parse_edition", "parse_record", "parse_step",
+    "power_class", "power_slugs", "register", "registered", "round_card_class", "violation",
 ]

@@ -1,8 +1,9 @@
-"""Cards for the engine: the scoring core's :class:`Card` plus a compact integer encoding.
+"""Cards for the engine: a compact integer encoding of the one card type.
 
-The value type is :class:`companion.scoring.rebel_princess.cards.Card` (frozen, ``str`` gives the code ``P12``,
-``repr`` rebuilds it), so an engine outcome feeds the scoring core without conversion. Inside the
-engine a card is a small int, its *id*, and a set of cards is an int bitmask:
+Card, suit and edition types live in one module, :mod:`companion.scoring.rebel_princess.cards`,
+which the scoring core and the engine both import (``Card`` is frozen, ``str`` gives the code
+``P12``, ``repr`` rebuilds it), so an engine outcome feeds the scoring core without conversion.
+Inside the engine a card is a small int, its *id*, and a set of cards is an int bitmask:
 
 - ``id = 16 * suit_index + rank`` with suits in the order Princes (0), Queens (1), Fairies (2),
   Pets (3). Within one suit a higher id is a higher rank, so comparing ids compares ranks.
@@ -18,8 +19,10 @@ Decks (Deluxe "Setup" step 2, French "Mise en place" 1): 3 players ranks 2-10, 4
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import cache
 
 from companion.scoring.rebel_princess.cards import FROG, SUIT_ORDER, Card, Suit, ranks_for
+from companion.scoring.rebel_princess.errors import ScoringError
 
 from .errors import InvalidEntryError, ViolationCode
 
@@ -96,6 +99,7 @@ def cards_of(mask: int) -> frozenset[Card]:
     return frozenset(CARDS[cid] for cid in ids_of(mask))  # type: ignore[misc]
 
 
+@cache
 def deck_mask(players: int) -> int:
     """Every card used with this many players (raises the scoring core's error on a bad count)."""
     ranks = ranks_for(players)
@@ -103,15 +107,15 @@ def deck_mask(players: int) -> int:
 
 
 def parse_card(code: str) -> Card:
-    """Parse a card code such as ``P12`` or ``a8`` (case and surrounding blanks ignored).
+    """Parse a card code such as ``P12`` or ``a8`` (case and surrounding blanks ignored): the
+    one parser, :meth:`Card.from_code`, with the engine's error.
 
     Raises :class:`InvalidEntryError` (code ``unknown-card``) for anything else.
     """
-    text = code.strip().upper() if isinstance(code, str) else ""
-    if (len(text) < 2 or text[0] not in "PQFA" or not text[1:].isdigit() or text[1] == "0"
-            or not 1 <= int(text[1:]) <= 12):
-        raise InvalidEntryError(f"unknown card {code!r}", ViolationCode.UNKNOWN_CARD)
-    return Card(Suit(text[0]), int(text[1:]))
+    try:
+        return Card.from_code(code)
+    except ScoringError:
+        raise InvalidEntryError(f"unknown card {code!r}", ViolationCode.UNKNOWN_CARD) from None
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:

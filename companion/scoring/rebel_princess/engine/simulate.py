@@ -30,7 +30,15 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from companion.scoring.rebel_princess.cards import FROG, Card, Edition, Suit, deck, hand_size, princes
+from companion.scoring.rebel_princess.cards import (
+    FROG,
+    Card,
+    Edition,
+    Suit,
+    deck,
+    hand_size,
+    princes,
+)
 from companion.scoring.rebel_princess.game import GameSetup, PlayedRound, play_through
 from companion.scoring.rebel_princess.rounds import bathroom_exempt, score_entry
 
@@ -73,7 +81,7 @@ def random_pass(state: RoundState, rng: random.Random, left: int, right: int) ->
 
 def random_haggle(state: RoundState, rng: random.Random) -> Haggle | None:
     """A random haggle for the last trick's winner, if one is open (p / T)."""
-    option = state._haggle_option()
+    option = state.haggle_option()
     if option is None:
         return None
     winner, takeable = option
@@ -97,7 +105,7 @@ def random_power(state: RoundState, seat: int, rng: random.Random) -> PowerUse |
     def hand(s: int) -> list[Card]:
         return sorted(state.hand(s), key=card_id)
 
-    last = state._history[-1] if state._history else None
+    last = state.history[-1] if state.history else None
     if slug == "alice" and last is not None:
         cards = [CARDS[c] for c in last[1]]
         rng.shuffle(cards)
@@ -126,7 +134,7 @@ def random_power(state: RoundState, seat: int, rng: random.Random) -> PowerUse |
         rng.shuffle(received)
         return PowerUse(seat, slug, cards=given, more=tuple(received))
     if slug == "snow-white":
-        low = [c for c in hand(seat) if c.rank <= 7]
+        low = [c for c in hand(seat) if power.allows_rank(c)]
         return PowerUse(seat, slug, cards=(rng.choice(low),)) if low else None
     return None
 
@@ -173,7 +181,7 @@ def play_random(state: RoundState, rng: random.Random) -> int:
     returns the cards played."""
     legal_mask, push_id, rand = state.legal_mask, state.push_id, rng.random
     played = 0
-    while state._left:
+    while state.cards_left:
         mask = legal_mask()
         if not mask:  # a step is due before the next card
             state.push_step(random_step(state, rng))
