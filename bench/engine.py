@@ -18,10 +18,10 @@ import pstats
 import random
 import time
 
+from companion.scoring.rebel_princess.cards import Edition
 from companion.scoring.rebel_princess.engine.modifiers import round_card_letters
 from companion.scoring.rebel_princess.engine.simulate import play_random
 from companion.scoring.rebel_princess.engine.state import RoundState
-from companion.scoring.rebel_princess.cards import Edition
 
 CARDS = [(edition, letter) for edition in Edition for letter in round_card_letters(edition)]
 

@@ -15,11 +15,11 @@ from flask import Response
 from pydantic import BaseModel
 
 from ...games import ApiOperation
-from ...scoring.problems import EntryError
 from ...scoring import rebel_princess as scoring
+from ...scoring.problems import EntryError
 from ...scoring.rebel_princess import IncompleteEntryError
-from ...scoring.rebel_princess.errors import CATALOGUE
 from ...scoring.rebel_princess import table_check as tricks
+from ...scoring.rebel_princess.errors import CATALOGUE
 from ..api import ApiError, ok
 from ..api import parse_body as parse_any
 from . import api_bp as bp

@@ -8,11 +8,6 @@ kind of problem by :func:`problems_from_validation`, so a client never sees pyda
 
 from __future__ import annotations
 
-import tomllib
-from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 from typing import Annotated, Any, Literal
 
 from pydantic import (

@@ -112,10 +112,20 @@ def parse_card(code: str) -> Card:
 
     Raises :class:`InvalidEntryError` (code ``unknown-card``) for anything else.
     """
+    if isinstance(code, str):
+        card = _PARSED.get(code)
+        if card is not None:
+            return card
     try:
-        return Card.from_code(code)
+        card = Card.from_code(code)
     except ScoringError:
         raise InvalidEntryError(f"unknown card {code!r}", ViolationCode.UNKNOWN_CARD) from None
+    if len(_PARSED) < 4096:  # (codes as typed: "Q3", "q3", " Q3 ")
+        _PARSED[code] = card
+    return card
+
+
+_PARSED: dict[str, Card] = {}
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:

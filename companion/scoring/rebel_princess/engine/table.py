@@ -77,6 +77,8 @@ class TableTrick:
     princes_before: bool
     gift: tuple[Card, ...] = ()
     cards: list[Card] = field(default_factory=list)
+    ids: list[int] = field(default_factory=list)  # the cards' ids (see .cards), same order
+    effective: tuple[PowerUse, ...] = ()  # the uses that change how it is played or won
     winner: int | None = None
     princes_after: bool = False
     reason: WinReason | None = None
@@ -156,6 +158,7 @@ class TableRound:
         self._plain = not overridden(card, "legal") and not overridden(card, "follow")
         # -- the state --
         self._tricks: list[TableTrick] = []
+        self._complete = 0  # complete tricks
         self._know: list[_Knowledge] = []
         self._leader = leader
         self._princes = False
@@ -185,13 +188,12 @@ class TableRound:
     @property
     def tricks(self) -> tuple[TableTrick, ...]:
         """The complete tricks, oldest first."""
-        done = self._tricks
-        return tuple(done[:-1]) if done and not done[-1].complete else tuple(done)
+        return tuple(self._tricks[:self._complete])
 
     @property
     def current(self) -> TableTrick | None:
         """The trick in progress (at least one card in), or ``None``."""
-        return self._tricks[-1] if self._tricks and not self._tricks[-1].complete else None
+        return self._tricks[-1] if len(self._tricks) > self._complete else None
 
     @property
     def coming_uses(self) -> tuple[PowerUse, ...]:
@@ -216,7 +218,7 @@ class TableRound:
 
     def is_over(self) -> bool:
         """Whether every trick of the round has been entered."""
-        return len(self.tricks) >= self.expected_tricks
+        return self._complete >= self.base_tricks + self._alices
 
     @property
     def events(self) -> tuple[Card | Step, ...]:
@@ -368,7 +370,7 @@ class TableRound:
         if not bit & self._deck:
             return [self._problem(V.CARD_NOT_IN_DECK, seat, card)]
         current = self.current
-        if current is not None and card in current.cards:
+        if current is not None and bit & mask_of(current.cards):
             return [self._problem(V.DUPLICATE_CARD, seat, card)]
         if bit & self._out:
             return [self._problem(V.CARD_ALREADY_PLAYED, seat, card)]
@@ -479,8 +481,10 @@ class TableRound:
         if current is None:
             current = self._open_trick(undo)
         seat = (current.leader + len(current.cards)) % self.players
+        cid = card_id(card)
         current.cards.append(card)
-        bit = 1 << card_id(card)
+        current.ids.append(cid)
+        bit = 1 << cid
         self._out |= bit
         undo.append(lambda: self._take_back(current, bit))
         self._learn(seat, bit, len(self._tricks) - 1, undo)
@@ -607,6 +611,7 @@ class TableRound:
         number = len(self._tricks)
         trick = TableTrick(number, self._leader, tuple(self._coming), self._princes,
                            self._coming_gift)
+        trick.effective = tuple(self._effective(trick.uses, trick.leader))
         coming, gift = self._coming, self._coming_gift
         self._coming, self._coming_gift = [], ()
         self._tricks.append(trick)
@@ -624,11 +629,13 @@ class TableRound:
 
     def _take_back(self, trick: TableTrick, bit: int) -> None:
         trick.cards.pop()
+        trick.ids.pop()
         self._out &= ~bit
 
     def _close_trick(self, trick: TableTrick, undo: list[Undo]) -> None:
         """The trick is complete: decide it; its winner leads next."""
         before = (self._leader, self._princes, self._count)
+        self._complete += 1
         self._decide(trick)
         self._leader = trick.winner  # type: ignore[assignment]
         self._princes = trick.princes_after
@@ -636,6 +643,7 @@ class TableRound:
 
         def back() -> None:
             trick.winner = trick.reason = None
+            self._complete -= 1
             self._leader, self._princes, self._count = before
 
         undo.append(back)
@@ -651,7 +659,7 @@ class TableRound:
         if mulan is not None:
             hands[mulan.seat] |= 1 << card_id(mulan.cards[1])
         probe = self._probe
-        probe.start_trick(trick.leader, trick.princes_before, hands, self._effective(trick.uses, trick.leader))
+        probe.start_trick(trick.leader, trick.princes_before, hands, list(trick.effective))
         probe.push(Trick(trick.leader, tuple(trick.cards)))
         if mulan is not None:
             probe.push_step(mulan)
@@ -859,46 +867,43 @@ class TableRound:
         trick = self._tricks[number]
         players = self.players
         hand = self._know[number].known[seat]
-        cards = trick.cards
-        uses = self._effective(trick.uses, trick.leader)
-        if self._plain and not uses:
+        if self._plain and not trick.effective:
             return self._judge_plain(trick, seat, hand)
+        ids = trick.ids
         hands = [0] * players
         hands[seat] = hand
         probe = self._probe
-        probe.start_trick(trick.leader, trick.princes_before, hands, uses)
+        probe.start_trick(trick.leader, trick.princes_before, hands, list(trick.effective))
         found: list[tuple[int, Problem]] = []
         if seat == trick.leader:
             found += self._proven_powers(trick, probe)
-        last = max(i for i in range(len(cards)) if (trick.leader + i) % players == seat)
+        last = max(i for i in range(len(ids)) if (trick.leader + i) % players == seat)
         for index in range(last + 1):
-            card = cards[index]
             if (trick.leader + index) % players == seat:
-                for problem in probe.check_play(card):
+                for problem in probe.check_play(trick.cards[index]):
                     if problem.code in RULE_CODES:
                         found.append((index, _at(problem, number)))
-            probe.push_id(card_id(card))
+            probe.push_id(ids[index])
         return found
 
     def _judge_plain(self, trick: TableTrick, seat: int,
                      hand: int) -> list[tuple[int, Problem]]:
-        """:meth:`_judge` under the basic rules alone, with mask operations."""
+        """:meth:`_judge` under the basic rules alone, with mask operations: a lead Prince
+        before the Princes are in while holding another suit, a card off the suit led while
+        holding that suit."""
+        ids = trick.ids
         players = self.players
-        cards = trick.cards
         found = []
-        for index, card in enumerate(cards):
-            if (trick.leader + index) % players != seat:
-                continue
-            cid = card_id(card)
+        for index in range((seat - trick.leader) % players, len(ids), players):
+            cid = ids[index]
             if index == 0:
                 if cid >> 4 == 0 and not trick.princes_before and hand & _NOT_PRINCES:
-                    found.append((index, violation(V.PRINCES_NOT_INVITED, seat, card, BASIC,
-                                                   self.edition, trick=trick.index)))
-            else:
-                led = card_id(cards[0]) >> 4
-                if cid >> 4 != led and hand & SUIT_MASKS[led]:
-                    found.append((index, violation(V.MUST_FOLLOW_SUIT, seat, card, BASIC,
-                                                   self.edition, trick=trick.index)))
+                    found.append((index, violation(V.PRINCES_NOT_INVITED, seat,
+                                                   trick.cards[index], BASIC, self.edition,
+                                                   trick=trick.index)))
+            elif cid >> 4 != ids[0] >> 4 and hand & SUIT_MASKS[ids[0] >> 4]:
+                found.append((index, violation(V.MUST_FOLLOW_SUIT, seat, trick.cards[index],
+                                               BASIC, self.edition, trick=trick.index)))
             hand &= ~(1 << cid)
         return found
 
