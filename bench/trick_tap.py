@@ -5,13 +5,13 @@ folder, with the app as shipped but CSRF off (the bench posts the form without a
 
 - **A tap** (request in, HTML out): a seeded legal 6-player round (Round card a, 48 cards) is
   entered card by card, as a phone does, through ``POST /g/<code>/round/1/tricks/play`` with
-  ``HX-Request`` (the htmx partial the phone gets), in ``--games`` games; the taps of the first,
-  the middle (25th) and the last card are timed. The time is the app's whole answer, measured
+  ``HX-Request`` (the htmx partial the phone gets), in ``--games`` games, each opened first as a
+  phone does; the taps of the first, the middle (25th) and the last card are timed. The time is the app's whole answer, measured
   around the WSGI app (request in, HTML out; the test client's own work left out): routing, the
   form, reading the round, judging, writing the row (SQLite, WAL), drawing the partial. Medians
   (and the fastest), wall clock and this process's CPU time. A second set of rows ("cold") drops
-  the kept judges and drawings before every tap: what a server process that never saw the
-  round pays.
+  the kept judges, game views and drawings before every tap: what a server process that never
+  saw the round pays.
 - **check-round vs score-round** (the JSON API, through the test client): the whole 6-player round
   judged by ``POST /api/v1/rebel-princess/check-round`` against the same round scored by
   ``POST /api/v1/rebel-princess/score-round``, alternating, median of each and their ratio.
@@ -122,9 +122,11 @@ def run(games: int = 25, out: list[str] | None = None) -> dict[str, Any]:
         wanted = {position: name for name, position in POSITIONS}
         for code in codes:
             game = Game(client, code)
+            assert client.get(f"/g/{code}/round/1/tricks").status_code == 200  # (opened first)
             for position, card in enumerate(order):
                 if cold:
                     glue.JUDGES.clear()
+                    glue.VIEWS.forget()
                     trick_pages.forget_drawings()
                 game.post("play", card=card)
                 if position in wanted:
@@ -149,9 +151,10 @@ def run(games: int = 25, out: list[str] | None = None) -> dict[str, Any]:
     cold = figures["last card (cold)"] / figures["first card (cold)"]
     say(f"- Last card / first card: {figures['last card'] / figures['first card']:.2f}x "
         f"(medians, same run); cold: {cold:.2f}x.")
-    say("- Cold: the round's judge and every kept drawing dropped before each tap, as in a "
-        "server process that never saw this round (another gunicorn worker): the judge is "
-        "built from the stored log and the whole screen drawn.")
+    say("- Cold: the round's judge, the game's view and every kept drawing dropped before each "
+        "tap, as in a server process that never saw this round (another gunicorn worker): the "
+        "game is loaded and replayed, the judge built from the stored log and the whole screen "
+        "drawn.")
 
     # check-round of the whole round against score-round of the same round
     from companion.scoring.rebel_princess.engine import RoundState, parse_card

@@ -30,11 +30,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import bindparam, func, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from ..models import Game, TrickLog
+from ..models import Game, RoundRecord, TrickLog
 from ..scoring.problems import EntryError, Problem
 from ..scoring.rebel_princess import (
     Card,
@@ -56,6 +56,7 @@ from ..scoring.rebel_princess.engine import (
     TableRound,
     Timing,
     WinReason,
+    parse_card,
     power_class,
     round_card_class,
 )
@@ -473,17 +474,86 @@ class RoundEntry:
 
 # --- reading ---------------------------------------------------------------------------------
 
+class _Views:
+    """The games whose rounds are entered lately, as :func:`companion.play.rebel_princess.
+    view_game` replayed them, for this process. A tap costs one small query to check that the
+    game has no new round record since (records are only ever added: an edit or an undo adds
+    one), instead of loading the game, its players and its records and replaying it. The views
+    are only read (a write that needs the game, saving the round, loads it afresh)."""
+
+    def __init__(self, size: int = 64) -> None:
+        self._size = size
+        self._lock = threading.Lock()
+        self._views: OrderedDict[tuple[str, str], tuple[Any, play.GameView]] = OrderedDict()
+
+    def get(self, session: Session, code: str) -> play.GameView | None:
+        """The game ``code`` (of Rebel Princess) replayed, or ``None`` when there is none."""
+        mark = session.execute(_GAME_MARK, {"code": code, "kind": play.KIND}).first()
+        if mark is None:
+            return None
+        key = (str(session.get_bind().url), code)
+        with self._lock:
+            kept = self._views.get(key)
+        if kept is not None and kept[0] == tuple(mark):
+            return kept[1]
+        game = play.get_game(session, code)
+        if game is None:
+            return None
+        view = play.view_game(session, game)
+        with self._lock:
+            self._views[key] = (tuple(mark), view)
+            self._views.move_to_end(key)
+            while len(self._views) > self._size:
+                self._views.popitem(last=False)
+        return view
+
+    def forget(self, code: str | None = None) -> None:
+        """Drop the view of ``code`` (every view when ``None``): a rollback in the request that
+        loaded it expires its rows."""
+        with self._lock:
+            for key in [k for k in self._views if code is None or k[1] == code]:
+                del self._views[key]
+
+
+_GAMES, _RECORDS = Game.__table__, RoundRecord.__table__  # type: ignore[attr-defined]
+#: What a kept view must match: the game's id, and how many round records it has and the last.
+_GAME_MARK = select(_GAMES.c.id, func.count(_RECORDS.c.id), func.max(_RECORDS.c.id)).select_from(
+    _GAMES.outerjoin(_RECORDS, _RECORDS.c.game_id == _GAMES.c.id)).where(
+    _GAMES.c.code == bindparam("code"), _GAMES.c.kind == bindparam("kind")).group_by(
+    _GAMES.c.id)
+
+VIEWS = _Views()
+
+
+def game_view(session: Session, code: str) -> play.GameView | None:
+    """The game ``code`` as the trick screen reads it (kept between taps, see :class:`_Views`)."""
+    return VIEWS.get(session, code)
+
 def is_supported(edition: Edition, letter: str) -> bool:
     """Whether the trick screen can score this Round card: kept cards and gift piles are never
     seen at the table."""
     return round_card(edition, letter).scoring not in _UNSEEN
 
 
+_LOG = TrickLog.__table__
+# Statements built once (a plain SELECT or UPDATE of the row: no ORM object is loaded).
+_READ_LOG = select(_LOG).where(_LOG.c.game_id == bindparam("game"),
+                               _LOG.c.number == bindparam("number"))
+_WRITES: dict[tuple[str, ...], Any] = {}
+
+
 def get_log(session: Session, game: Game, number: int) -> Any:
     """The round's stored log (a row with the columns of :class:`TrickLog`), or ``None``."""
-    rows = TrickLog.__table__.c  # (a plain SELECT: the row is read, not an ORM object)
-    return session.execute(select(TrickLog.__table__).where(
-        rows.game_id == game.id, rows.number == number)).first()
+    return session.execute(_READ_LOG, {"game": game.id, "number": number}).first()
+
+
+def _write(columns: tuple[str, ...]) -> Any:
+    """``UPDATE tricklog SET <columns> WHERE id = :row AND version = :seen``, built once."""
+    if columns not in _WRITES:
+        _WRITES[columns] = update(_LOG).where(
+            _LOG.c.id == bindparam("row"), _LOG.c.version == bindparam("seen")).values(
+            {name: bindparam(f"new_{name}") for name in columns})
+    return _WRITES[columns]
 
 
 def _game_validates(session: Session, game: Game) -> bool:
@@ -497,7 +567,7 @@ def open_round(*, session: Session, view: play.GameView, number: int, letter: st
                leader: int) -> RoundEntry:
     """The round being entered: its row read once, its judge brought to it."""
     log = get_log(session, view.game, number)
-    plays = [Card.from_code(code) for code in log.plays.split()] if log else []
+    plays = [parse_card(code) for code in log.plays.split()] if log else []
     notes = [PowerNote(**item) for item in json.loads(log.powers)] if log else []
     accepted = set(json.loads(log.accepted)) if log else set()
     validate = log.checks if log else _game_validates(session, view.game)
@@ -595,14 +665,16 @@ def _store(entry: RoundEntry, **values: Any) -> None:
             _commit(session)
         except IntegrityError:
             session.rollback()
+            VIEWS.forget(game.code)
             raise TrickRejected("stale") from None
         entry.log = row
     else:
-        rows = TrickLog.__table__.c  # (a plain table UPDATE: no ORM object is loaded)
-        result = session.execute(update(TrickLog.__table__).where(
-            rows.id == entry.log.id, rows.version == version).values(**values))
+        result = session.execute(_write(tuple(sorted(values))), {
+            "row": entry.log.id, "seen": version,
+            **{f"new_{name}": value for name, value in values.items()}})
         if result.rowcount != 1:
             session.rollback()
+            VIEWS.forget(game.code)
             raise TrickRejected("stale")
         _commit(session)
     entry.version = version + 1
@@ -1040,8 +1112,11 @@ def confirm(entry: RoundEntry, *, version: int) -> None:
         raise TrickRejected("round-not-over")
     if board.open_issues:
         raise TrickRejected("issues-open", count=len(board.open_issues))
-    play.save_round(session=entry.session, game=entry.view.game, number=entry.number,
-                    played=played, mode="cards", base_id=None)
+    VIEWS.forget(entry.view.game.code)
+    game = play.get_game(entry.session, entry.view.game.code)  # (loaded afresh: it is written)
+    assert game is not None
+    play.save_round(session=entry.session, game=game, number=entry.number, played=played,
+                    mode="cards", base_id=None)
 
 
 def preview(entry: RoundEntry) -> RoundResult | None:

@@ -35,7 +35,7 @@ from ...scoring.rebel_princess import (
 )
 from ...scoring.rebel_princess.engine import Timing, WinReason, power_class
 from . import bp
-from .pages import _round_context, _view_or_404, render_page_or_partial
+from .pages import _round_context, render_page_or_partial
 
 #: The highest card the zero power takes, as its Princess declares it (the grid dims the others).
 ZERO_RANK = power_class("snow-white").max_rank
@@ -287,7 +287,10 @@ class PickRequest:
 
 
 def _context(code: str, number: int) -> TrickContext:
-    ctx = _round_context(_view_or_404(code), number)
+    view = entry.game_view(get_session(), code)
+    if view is None:
+        abort(404)
+    ctx = _round_context(view, number)
     if ctx["record"] is not None or ctx["playoff"] or not ctx["leader"]:
         abort(404)  # trick entry is for the next planned round; saved rounds edit by cards
     return TrickContext(ctx["view"], number, ctx["letter"], ctx["leader"])
