@@ -25,7 +25,9 @@ from pydantic import (
 from pydantic_core import ErrorDetails
 
 from ...api_schema import problem_from_error
-from ...scoring.rebel_princess import Leader, Problem, RoundScore, Standings
+from ...scoring.rebel_princess import Edition, Leader, RoundScore, Standings
+from ...scoring.rebel_princess.engine import POWER_SLUGS, Timing, power_class, power_slugs
+from ...scoring.rebel_princess.errors import CATALOGUE
 from ...scoring.rebel_princess.table_check import RoundCheck
 
 MAX_SEATS = 6
@@ -262,13 +264,29 @@ class PlayIn(_Request):
     card: CardCode = Field(description="The card played, e.g. `Q3`.")
 
 
-class PowerIn(_Request):
-    """A Princess power used with a trick. Powers that act before or during a trick (Deluxe: all
-    but Alice and Mulan; classic: all but Alice, Mulan and Pocahontas) go with the trick they
-    change, in the order declared; Alice, Mulan and classic Pocahontas act right after a trick and
-    go with the trick they follow. Fields a power does not use are ignored."""
+def _powers_by_timing() -> str:
+    """When each power is entered, from the powers' declarations."""
+    after = {edition: [slug for slug in power_slugs(edition)
+                       if power_class(slug)(edition).when() is Timing.AFTER]
+             for edition in Edition}
+    words = "; ".join(f"{edition.value}: {', '.join(slugs)}" for edition, slugs in after.items())
+    return ("A Princess power used with a trick. A power used before or during a trick goes "
+            "with the trick it changes, in the order declared; a power used right after a "
+            f"trick ({words}) goes with the trick it follows. Fields a power does not use are "
+            "ignored.")
 
-    model_config = ConfigDict(json_schema_extra={"examples": [
+
+def _power_needs() -> str:
+    """What each power's use needs, from the powers' declarations."""
+    return "The Princess slug, and what her use needs: " + ", ".join(
+        f"`{slug}` ({power_class(slug).describe_use()})" for slug in POWER_SLUGS) + "."
+
+
+class PowerIn(_Request):
+    """A Princess power used with a trick (the description is written from the powers'
+    declarations)."""
+
+    model_config = ConfigDict(json_schema_extra={"description": _powers_by_timing(), "examples": [
         {"power": "cinderella", "seat": 2},
         {"power": "ice-princess", "seat": 0, "target": 3, "cards": ["Q7"]},
         {"power": "little-mermaid", "seat": 1, "suit": "F"},
@@ -276,16 +294,7 @@ class PowerIn(_Request):
         {"power": "snow-white", "seat": 5, "cards": ["A3"]},
     ]})
 
-    power: StrictStr = Field(
-        description="The Princess slug: `alice` (`cards`: the trick's cards as dealt back, one per "
-                    "seat from seat 0, two laps under u), `cinderella`, `ice-princess` (`target`, "
-                    "`cards`: [the card the target must play]), `little-mermaid` (`suit`), `mulan` "
-                    "(`cards`: [the card she played, the card she swaps in]), `pea-princess`, "
-                    "`pocahontas` (`target`: who leads), `rapunzel`, `scheherazade` (`target`; "
-                    "`cards` [taken, given back] optional), `sleeping-beauty` (`cards` and `more`, "
-                    "one per seat, optional), `snow-white` (`cards`: [a card of rank 7 or lower, "
-                    "played as a zero]), `thumbelina`.",
-        examples=["cinderella"])
+    power: StrictStr = Field(description=_power_needs(), examples=["cinderella"])
     seat: SeatIndex = Field(description="The seat whose Princess uses her power.")
     target: SeatIndex | None = Field(default=None,
                                      description="The seat the power aims at, if it needs one.")
@@ -469,7 +478,7 @@ def _problem(error: ErrorDetails) -> dict[str, Any]:
         loc, data = ["edition"], data.get("edition") if isinstance(data, dict) else None
         kind = "literal_error" if data is not None else "missing"
     if kind == "literal_error" and loc == ["edition"] and isinstance(data, str):
-        return Problem("unknown-edition", params={"value": data}).as_dict() | {"field": "edition"}
+        return CATALOGUE.problem("unknown-edition", value=data, field="edition").as_dict()
     return problem_from_error({**error, "loc": tuple(loc), "type": kind, "input": data},
                               seat_positions=_SEAT_POSITION,
                               expected={"edition": "“deluxe” or “classic”"})

@@ -123,6 +123,8 @@ class Power(Modifier):
     card_slots: ClassVar[tuple[str, ...]] = ()
     #: What each card of ``more`` is (same form).
     more_slots: ClassVar[tuple[str, ...]] = ()
+    #: Each slot in words (``{max_rank}`` is filled in), for the JSON API's description.
+    slot_words: ClassVar[dict[str, str]] = {}
     #: ``False`` when the cards are not seen at the table: a use may leave them out.
     cards_seen: ClassVar[bool] = True
     # -- what limits it ----------------------------------------------------------------------
@@ -205,6 +207,26 @@ class Power(Modifier):
             ok = all(card.rank <= self.max_rank for card in use.cards)
         return [] if ok else self.bad(use)
 
+    @classmethod
+    def describe_use(cls) -> str:
+        """What a use needs, in words (English, for the JSON API's description)."""
+        def listed(slots: tuple[str, ...], field: str) -> str:
+            words = []
+            for slot in slots:
+                name = slot.removesuffix(PER_CARD).removesuffix(PER_SEAT)
+                text = cls.slot_words.get(name, name).format(max_rank=cls.max_rank)
+                words.append(text + (", one per seat" if slot.endswith(PER_SEAT) else ""))
+            hidden = "" if cls.cards_seen else " (optional: unseen at the table)"
+            return f"`{field}`: [{', '.join(words)}]{hidden}"
+
+        needs = [f"`{name}`" for name, needed in (("target", cls.needs_target),
+                                                   ("suit", cls.needs_suit)) if needed]
+        if cls.card_slots:
+            needs.append(listed(cls.card_slots, "cards"))
+        if cls.more_slots:
+            needs.append(listed(cls.more_slots, "more"))
+        return "; ".join(needs) or "nothing"
+
     def allows_rank(self, card: Card) -> bool:
         """Whether ``card`` is within :attr:`max_rank` (always, for a power without one)."""
         return self.max_rank is None or card.rank <= self.max_rank
@@ -248,7 +270,9 @@ class Alice(Power):
     slug = "alice"
     names = {"en": "Alice", "fr": "Alice"}
     timing = {D: A, C: A}
-    card_slots = ("alice" + PER_CARD,)  # the trick's cards as dealt back, seat order from 0
+    card_slots = ("alice" + PER_CARD,)
+    slot_words = {"alice": "the trick's cards as dealt back, one per seat from seat 0 (two laps "
+                           "under u)"}
     winner_only = _BOTH
     never_frog = True
 
@@ -308,7 +332,8 @@ class IcePrincess(Power):
     slug = "ice-princess"
     names = {"en": "The Ice Princess", "fr": "La Princesse des glaces"}
     needs_target = True
-    card_slots = ("ice",)  # the card the target must play
+    card_slots = ("ice",)
+    slot_words = {"ice": "the card the target must play"}
     target_leader = _CLASSIC_ONLY
     on_lead = True
     changes_trick = True
@@ -380,7 +405,8 @@ class Mulan(Power):
     slug = "mulan"
     names = {"en": "Mulan", "fr": "Mulan"}
     timing = {D: A, C: A}
-    card_slots = ("mulan-old", "mulan-new")  # the card she played, the card she swaps in
+    card_slots = ("mulan-old", "mulan-new")
+    slot_words = {"mulan-old": "the card she played", "mulan-new": "the card she swaps in"}
     never_frog = True
     same_suit = True
 
@@ -482,7 +508,8 @@ class Scheherazade(Power):
     slug = "scheherazade"
     names = {"en": "Scheherazade", "fr": "Shéhérazade"}
     needs_target = True
-    card_slots = ("taken", "given")  # the card taken, the card given back
+    card_slots = ("taken", "given")
+    slot_words = {"taken": "the card taken", "given": "the card given back"}
     cards_seen = False
     target_other = _BOTH
 
@@ -527,8 +554,9 @@ class SleepingBeauty(Power):
 
     slug = "sleeping-beauty"
     names = {"en": "Sleeping Beauty", "fr": "La Belle au bois dormant"}
-    card_slots = ("gives" + PER_SEAT,)  # each seat's card, seat order
-    more_slots = ("gets" + PER_SEAT,)  # the card each seat receives
+    card_slots = ("gives" + PER_SEAT,)
+    more_slots = ("gets" + PER_SEAT,)
+    slot_words = {"gives": "each seat's card", "gets": "the card each seat receives"}
     cards_seen = False
     blocked_by = frozenset({"ice-princess", "little-mermaid", "rapunzel"})
 
@@ -564,7 +592,8 @@ class SnowWhite(Power):
     slug = "snow-white"
     names = {"en": "Snow White", "fr": "Blanche-Neige"}
     timing = {D: T, C: T}
-    card_slots = ("zero",)  # her card, played as a zero
+    card_slots = ("zero",)
+    slot_words = {"zero": "her card of rank {max_rank} or lower, played as a zero"}
     max_rank = 7
     changes_trick = True
 
