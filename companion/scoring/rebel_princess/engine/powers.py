@@ -74,6 +74,7 @@ the Bouquet).
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.scoring.problems import Problem
@@ -648,6 +649,7 @@ _CLASSES: dict[str, type[Power]] = {cls.slug: cls for cls in Power.__subclasses_
 POWER_SLUGS: tuple[str, ...] = _ORDER
 
 
+@cache
 def power_slugs(edition: Edition) -> tuple[str, ...]:
     """The Princess slugs of an edition: 12 in Deluxe, 10 in the classic edition."""
     return tuple(slug for slug in _ORDER if edition in _CLASSES[slug].editions)

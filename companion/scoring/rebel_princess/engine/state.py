@@ -190,6 +190,9 @@ class RoundState:
 
     def _set_princesses(self, princesses: Sequence[str | None] | None) -> None:
         players = self.players
+        if not princesses:
+            self.princesses = self.powers = (None,) * players
+            return
         names = tuple(princesses) if princesses else (None,) * players
         allowed = power_slugs(self.edition)
         if len(names) != players or any(n is not None and n not in allowed for n in names):
@@ -596,6 +599,8 @@ class RoundState:
             return [self._violation(ViolationCode.STEP_REQUIRED, seat, card, self._card_slug)]
         if seat is not None and seat != turn:
             return [self._violation(ViolationCode.NOT_YOUR_TURN, seat, card)]
+        if self.legal_mask(turn) >> card_id(card) & 1:
+            return []  # (a legal card is in the deck, in the hand and not played: done)
         return self._play_violations(turn, card, self._used_mask())
 
     @property
@@ -769,10 +774,10 @@ class RoundState:
 
     def play(self, card: Card) -> None:
         """Check then play ``card`` for the seat to play. Raises :class:`IllegalTrickError`."""
-        violations = self.check_play(card)
-        if violations:
-            raise IllegalTrickError(f"{card} in {self.notation()}", violations)
-        self.push_id(card_id(card))
+        cid = card_id(card)
+        if not self.legal_mask() >> cid & 1:  # (see check_play for every reason)
+            raise IllegalTrickError(f"{card} in {self.notation()}", self.check_play(card))
+        self.push_id(cid)
 
     def push_card(self, card: Card) -> None:
         """Play ``card`` for the seat to play WITHOUT CHECKING it."""
@@ -781,23 +786,25 @@ class RoundState:
     def push_id(self, cid: int) -> None:
         """Play card id ``cid`` for the seat to play WITHOUT CHECKING it (the fast path)."""
         plays = self.trick_ids
+        played = len(plays)
         bit = 1 << cid
-        self.hands[(self.leader + len(plays)) % self.players] &= ~bit
+        self.hands[(self.leader + played) % self.players] &= ~bit
         self.cards_left -= 1
-        if plays:
-            follow = self.follow_id
-            if cid >> 4 == PRINCE and follow != PRINCE and not self.princes_in:
+        if played:
+            if cid >> 4 == PRINCE and not self.princes_in and self.follow_id != PRINCE:
                 # A void player played a Prince: the Princes have snuck in (basic rules).
                 self.princes_in = True
-                self._sneak_at = (len(self.history), len(plays))
-            for hook in self._follow_hooks:
-                follow = hook(self, cid, follow)
-            self.follow_id = follow
+                self._sneak_at = (len(self.history), played)
+            if self._follow_hooks:
+                follow = self.follow_id
+                for hook in self._follow_hooks:
+                    follow = hook(self, cid, follow)
+                self.follow_id = follow
         else:
             self.follow_id = cid >> 4  # the lead sets the suit to follow
         plays.append(cid)
         self._tmask |= bit
-        if len(plays) == self._trick_size:
+        if played + 1 == self._trick_size:
             self._resolve()
 
     def value(self, cid: int) -> int:
