@@ -57,6 +57,7 @@ test: $(STAMP) $(MO) browser
 	$(PY) -m pytest -q
 
 bench: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[bench]'  # the engine bench's anchor (OpenSpiel); never for make test
 	$(PY) -m bench.all
 
 lint: $(STAMP)

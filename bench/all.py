@@ -62,17 +62,27 @@ def main() -> int:
     parser.add_argument("--duration", type=float, default=10.0,
                         help="seconds per endpoint in the HTTP bench")
     parser.add_argument("--no-write", action="store_true", help="print only, keep RESULTS.md")
+    parser.add_argument("--only", default="",
+                        help="comma-separated benches to run (http, weight, taps, tricks, "
+                             "engine); the other sections of RESULTS.md are kept as they are")
     args = parser.parse_args()
 
-    from . import http, page_weight, taps
+    from . import engine, http, page_weight, taps, trick_tap
 
     header = machine()
-    benches: list[tuple[str, Callable[[list[str]], object]]] = [
-        ("Requests per second (bench/http.py)", lambda out: http.run(args.duration, out=out)),
-        ("Page weight of the score pad (bench/page_weight.py)",
+    every: list[tuple[str, str, Callable[[list[str]], object]]] = [
+        ("http", "Requests per second (bench/http.py)",
+         lambda out: http.run(args.duration, out=out)),
+        ("weight", "Page weight of the score pad (bench/page_weight.py)",
          lambda out: page_weight.run(out=out)),
-        ("Taps per round (bench/taps.py)", lambda out: taps.run(out=out)),
+        ("taps", "Taps per round (bench/taps.py)", lambda out: taps.run(out=out)),
+        ("tricks", "Trick entry: a tap, and check-round against score-round (bench/trick_tap.py)",
+         lambda out: trick_tap.run(out=out)),
+        ("engine", "Engine against OpenSpiel's Hearts (bench/engine.py)",
+         lambda out: engine.main([], out=out)),
     ]
+    only = {name.strip() for name in args.only.split(",") if name.strip()}
+    benches = [(title, bench) for key, title, bench in every if not only or key in only]
     sections: list[str] = []
     failed = []
     started = time.monotonic()
@@ -90,10 +100,22 @@ def main() -> int:
         sections.append(f"## {title}\n\n" + "\n".join(out).strip()
                         + f"\n\n_(took {time.monotonic() - t0:.0f} s)_\n")
 
-    doc = ["# Benchmark results", "",
-           "Written by `python -m bench.all` (`make bench`); figures from one run on this "
-           "machine, not targets checked by tests.", "", *header,
-           f"- Total time: {time.monotonic() - started:.0f} s", "", *sections]
+    if only and RESULTS.exists():  # keep the sections not re-run, say when these were
+        stamp = header[0].removeprefix("- Date: ")
+        sections = [section.replace("\n\n", f"\n\n_Measured {stamp} (`--only`), in one "
+                                               "run; the sections above and below may be "
+                                               "from other runs._\n\n", 1)
+                    for section in sections]
+        kept = _sections(RESULTS.read_text(encoding="utf-8"))
+        for section in sections:
+            kept[section.splitlines()[0]] = section
+        head = RESULTS.read_text(encoding="utf-8").split("\n## ", 1)[0].rstrip().splitlines()
+        doc = [*head, "", *kept.values()]
+    else:
+        doc = ["# Benchmark results", "",
+               "Written by `python -m bench.all` (`make bench`); figures from one run on this "
+               "machine, not targets checked by tests.", "", *header,
+               f"- Total time: {time.monotonic() - started:.0f} s", "", *sections]
     if not args.no_write:
         RESULTS.write_text("\n".join(doc).rstrip() + "\n", encoding="utf-8")
         print(f"\nWrote {RESULTS.relative_to(ROOT)}", flush=True)
@@ -101,6 +123,15 @@ def main() -> int:
         print(f"FAILED: {', '.join(failed)}", file=sys.stderr)
         return 1
     return 0
+
+
+def _sections(text: str) -> dict[str, str]:
+    """The ``## `` sections of RESULTS.md by their heading line, in order."""
+    found: dict[str, str] = {}
+    for part in text.split("\n## ")[1:]:
+        section = "## " + part.rstrip() + "\n"
+        found[section.splitlines()[0]] = section
+    return found
 
 
 if __name__ == "__main__":

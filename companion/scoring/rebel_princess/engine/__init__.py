@@ -6,7 +6,8 @@ Public surface, python-chess style: frozen :class:`Card` values with a notation 
 :class:`RoundState` with cheap queries (:meth:`~RoundState.legal_plays`,
 :meth:`~RoundState.is_legal_play`, :meth:`~RoundState.check_trick`) and explicit commands
 (:meth:`~RoundState.play_trick`, :meth:`~RoundState.push`, :meth:`~RoundState.pop`), violations as
-data (:class:`Violation`) and three precise errors under :class:`EngineError`. Round cards and
+data (the app's one :class:`~companion.scoring.problems.Problem`, made by :func:`violation`) and
+three precise errors under :class:`EngineError`. Round cards and
 Princess powers are :class:`Modifier` hook objects registered by slug (:mod:`.modifiers` documents
 the order in which they are consulted).
 """
