@@ -10,14 +10,16 @@ PO := $(wildcard companion/translations/*/LC_MESSAGES/messages.po companion/tran
 OWN_CATALOGUES := $(filter-out fr,$(notdir $(patsubst %/,%,$(wildcard companion/translations/*/))))
 MO := $(PO:.po=.mo)
 HOST ?= 0.0.0.0
+# What `make test-postgres` runs against PostgreSQL: every test that stores something.
+POSTGRES_TESTS ?= tests/shell tests/web $(wildcard tests/princesse_princesse tests/reveillez tests/kanai_duel)
 PORT ?= 5000
 
-.PHONY: run test install browser bench lint clean messages
+.PHONY: run test test-postgres postgres install browser bench bench-tables lint clean messages
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,serve]'
+	$(PY) -m pip install --quiet -e '.[test,serve,postgres]'
 	touch $(STAMP)
 
 install: $(STAMP) $(MO)
@@ -32,7 +34,7 @@ $(MO): %.mo: %.po $(STAMP)
 messages: $(STAMP)
 ifdef GAME
 	mkdir -p companion/translations/$(GAME)
-	$(VENV)/bin/pybabel extract -F babel.cfg -k _l --no-location --sort-output -o companion/translations/$(GAME)/messages.pot $(wildcard companion/templates/$(GAME) companion/routes/$(GAME) companion/scoring/$(GAME))
+	$(VENV)/bin/pybabel extract -F babel-game.cfg -k _l --no-location --sort-output -o companion/translations/$(GAME)/messages.pot $(wildcard companion/templates/$(GAME) companion/routes/$(GAME) companion/scoring/$(GAME))
 	test -f companion/translations/$(GAME)/fr/LC_MESSAGES/messages.po || $(VENV)/bin/pybabel init -i companion/translations/$(GAME)/messages.pot -d companion/translations/$(GAME) -l fr
 	$(VENV)/bin/pybabel update -i companion/translations/$(GAME)/messages.pot -d companion/translations/$(GAME) --no-fuzzy-matching --ignore-obsolete
 else
@@ -47,18 +49,30 @@ browser:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
-instance/companion.sqlite: $(STAMP)
-	$(VENV)/bin/flask --app companion init-db
-
-run: $(STAMP) $(MO) instance/companion.sqlite
+# The database is created or upgraded to the newest migration once, before the server's workers
+# start (two workers migrating one SQLite file at once would race).
+run: $(STAMP) $(MO)
+	@$(VENV)/bin/flask --app companion init-db
 	@$(PY) -m companion.serve --host $(HOST) --port $(PORT)
 
 test: $(STAMP) $(MO) browser
 	$(PY) -m pytest -q
 
+# The database tests again against a real PostgreSQL (Debian's package, started on loopback by
+# scripts/postgres.sh; a PostgreSQL that cannot start fails the run, it is never skipped).
+postgres:
+	@scripts/postgres.sh >/dev/null
+
+test-postgres: $(STAMP) $(MO)
+	TEST_DATABASE_URL=$$(scripts/postgres.sh) $(PY) -m pytest -q -p no:cacheprovider $(POSTGRES_TESTS)
+
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'  # the engine bench's anchor (OpenSpiel); never for make test
 	$(PY) -m bench.all
+
+# Many tables at once (a scorer and five live viewers each) on SQLite and PostgreSQL, ~3 minutes.
+bench-tables: $(STAMP) $(MO)
+	BENCH_DATABASE_URL=$$(scripts/postgres.sh) $(PY) -m bench.tables
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check companion tests bench

@@ -1,8 +1,10 @@
-"""The companion app for the HTTP bench, on the database named by ``COMPANION_BENCH_DB``.
+"""The companion app for the HTTP benches, on the database named by ``COMPANION_BENCH_DB`` (or
+PostgreSQL at ``COMPANION_BENCH_DATABASE_URL``).
 
-CSRF protection is switched off here, and only here, so that the load generator can post the
-round-entry form without first fetching a token per request. The bench creates the database (and
-switches it to WAL) in its own process before gunicorn starts, so the workers never race to do it.
+CSRF protection and the rate limits are switched off here, and only here, so that the load
+generator (one address, thousands of requests) can post the round-entry form without first
+fetching a token per request. The bench creates the database in its own process before gunicorn
+starts, so the workers never race to migrate it.
 """
 
 from __future__ import annotations
@@ -12,4 +14,5 @@ import os
 from companion import create_app
 
 app = create_app({"DATABASE": os.environ["COMPANION_BENCH_DB"], "SECRET_KEY": "bench",
-                  "WTF_CSRF_ENABLED": False})
+                  "DATABASE_URL": os.environ.get("COMPANION_BENCH_DATABASE_URL") or None,
+                  "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False})

@@ -1,8 +1,7 @@
-"""companion: a phone companion for the card game Rebel Princess.
+"""companion: a phone companion for princess card games played with real cards.
 
-The package itself imports nothing heavy, so the pure cores (``companion.scoring.rebel_princess``,
-``companion.scoring.rebel_princess.engine``, ``companion.rulings.rebel_princess``) can be used without Flask or a database; the app
-factory
+The package itself imports nothing heavy, so the pure rules cores (``companion.scoring.<game>``)
+and the rulings (``companion.rulings``) can be used without Flask or a database; the app factory
 lives in :mod:`companion.factory`.
 """
 

@@ -15,6 +15,7 @@ from importlib import resources
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic.json_schema import models_json_schema
 from pydantic_core import ErrorDetails
 
 
@@ -134,14 +135,6 @@ class Operation:
     response: type[BaseModel]
 
 
-def _component(model: type[BaseModel], mode: Literal["validation", "serialization"],
-               schemas: dict[str, Any]) -> dict[str, str]:
-    schema = model.model_json_schema(ref_template="#/components/schemas/{model}", mode=mode)
-    schemas.update(schema.pop("$defs", {}))
-    schemas[model.__name__] = schema
-    return {"$ref": f"#/components/schemas/{model.__name__}"}
-
-
 def _examples(model: type[BaseModel]) -> dict[str, Any]:
     extra = model.model_config.get("json_schema_extra")
     examples = extra.get("examples", []) if isinstance(extra, dict) else []
@@ -151,7 +144,19 @@ def _examples(model: type[BaseModel]) -> dict[str, Any]:
 
 def openapi_document(operations: Sequence[Operation]) -> dict[str, Any]:
     """An OpenAPI 3.1 document for the given endpoints, generated from their pydantic models."""
-    schemas: dict[str, Any] = {}
+    # All the models at once: pydantic names each schema after its model and, where two games
+    # have a model of the same name (StandingsResponse), qualifies both so neither hides the other.
+    pairs: list[tuple[type[BaseModel], Literal["validation", "serialization"]]] = [
+        (ErrorResponse, "serialization")]
+    for op in operations:
+        pairs += [(op.request, "validation"), (op.response, "serialization")]
+    refs, top = models_json_schema(pairs, ref_template="#/components/schemas/{model}")
+    schemas: dict[str, Any] = dict(top.get("$defs", {}))
+
+    def _component(model: type[BaseModel], mode: Literal["validation", "serialization"],
+                   _schemas: dict[str, Any]) -> dict[str, str]:
+        return {"$ref": str(refs[(model, mode)]["$ref"])}
+
     error_ref = _component(ErrorResponse, "serialization", schemas)
     paths: dict[str, Any] = {}
     for op in operations:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
@@ -24,7 +25,28 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyp
     cursor.close()
 
 
-def make_engine(path: str) -> Engine:
+def database_url(url: str) -> str:
+    """A PostgreSQL URL for SQLAlchemy with psycopg 3 (``postgresql://…`` and ``postgres://…``
+    are accepted as written by hosting services)."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def make_engine(path: str, url: str | None = None) -> Engine:
+    """PostgreSQL when ``url`` is given (``DATABASE_URL``), else SQLite at ``path``.
+
+    A new SQLite file is created readable by its owner only (SQLite gives its -wal and -shm
+    files the same permissions)."""
+    if url:
+        return create_engine(database_url(url), pool_pre_ping=True, pool_size=5,
+                             max_overflow=5)
+    if path != ":memory:" and not os.path.exists(path):
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        except FileExistsError:
+            pass
     engine = create_engine(f"sqlite:///{path}", connect_args={"check_same_thread": False})
     event.listen(engine, "connect", _sqlite_pragmas)
     return engine
@@ -93,11 +115,13 @@ def upgrade(engine: Engine) -> None:
 def init_db_command() -> None:
     """Create or upgrade the database to the newest schema (keeps existing data)."""
     upgrade(get_engine())
-    click.echo(f"Database ready: {current_app.config['DATABASE']}")
+    where = "PostgreSQL" if current_app.config.get("DATABASE_URL") else \
+        current_app.config["DATABASE"]
+    click.echo(f"Database ready: {where}")
 
 
 def init_app(app: Flask) -> None:
-    engine = make_engine(app.config["DATABASE"])
+    engine = make_engine(app.config["DATABASE"], app.config.get("DATABASE_URL"))
     app.extensions["companion.engine"] = engine
     upgrade(engine)
     app.teardown_appcontext(close_session)

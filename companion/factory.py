@@ -21,9 +21,14 @@ compress = Compress()
 def _secret_key(instance: Path) -> str:
     """Read the secret key from the instance folder, creating it on first run (never committed)."""
     path = instance / "secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_hex(32), encoding="utf-8")
-        path.chmod(0o600)
+    try:
+        # Private from the first byte: created 0600, never world-readable even for a moment.
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+            file.write(secrets.token_hex(32))
     return path.read_text(encoding="utf-8").strip()
 
 
@@ -45,9 +50,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then ``instance/config.py`` if present, then ``test_config``."""
     app = Flask(__name__, instance_relative_config=True)
     instance = Path(app.instance_path)
-    instance.mkdir(parents=True, exist_ok=True)
+    instance.mkdir(mode=0o700, parents=True, exist_ok=True)  # games and the key: owner only
     app.config.from_mapping(
         DATABASE=str(instance / "companion.sqlite"),
+        # PostgreSQL instead of the embedded SQLite when one machine is not enough (tests say
+        # which database they use in their own config, never through the environment).
+        DATABASE_URL=(os.environ.get("DATABASE_URL") or None) if test_config is None else None,
+        # The address other phones open (QR codes); else this machine's network address.
+        PUBLIC_URL=(os.environ.get("PUBLIC_URL") or None) if test_config is None else None,
         # Game nights outlast Flask-WTF's one-hour default: tie the token to the session instead.
         WTF_CSRF_TIME_LIMIT=None,
         MAX_CONTENT_LENGTH=64 * 1024,
@@ -81,6 +91,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .routes import api, pwa, shell
 
     shell.init_app(app)  # home, chooser, rules, and every registered game's blueprints
+
+    from . import security
+
+    security.init_app(app)  # headers, cookie flags, rate limits on writes
     api.init_app(app)
     pwa.init_app(app)
     csrf.exempt(api.bp)  # the JSON API is stateless: no session, no cookie, nothing to forge
@@ -109,6 +123,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             return answer
         if error.code == 404:
             return render_template("errors/404.html"), 404
+        if error.code == 403:
+            return render_template("errors/403.html"), 403
         return error
 
     @app.errorhandler(CSRFError)

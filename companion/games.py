@@ -54,10 +54,14 @@ class GameKind:
     rules_endpoint: str | None = None  # its rulings index (default: the shared rulings pages)
     rulings: str | None = None  # a package holding rulings.toml in the shared format
     emblem: str = "♛"
+    short: dict[str, str] | None = None  # for the phone's header, where space is short
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def name(self, lang: str) -> str:
         return self.names["fr" if lang.startswith("fr") else "en"]
+
+    def short_name(self, lang: str) -> str:
+        return (self.short or self.names)["fr" if lang.startswith("fr") else "en"]
 
     def pitch_in(self, lang: str) -> str:
         return self.pitch["fr" if lang.startswith("fr") else "en"]
@@ -98,12 +102,16 @@ GAMES: list[GameKind] = [
         rules_endpoint="rebel_princess.rules_index", emblem="♛"),
     GameKind(
         key="princesse_princesse", slug="princesse-princesse",
-        names={"en": "Princesse Princesse (Love Letter)", "fr": "Princesse Princesse (Love Letter)"},
+        names={"en": "Princesse Princesse (Love Letter)",
+               "fr": "Princesse Princesse (Love Letter)"},
         pitch={"en": "Favour tokens, round ends and who may be targeted, with a turn log that "
                      "counts the unseen cards.",
                "fr": "Les jetons de faveur, la fin des manches et les cibles permises, avec un "
                      "journal des tours qui compte les cartes invisibles."},
-        players=(2, 6), emblem="✉"),
+        players=(2, 6), routes="companion.routes.princesse_princesse",
+        new_endpoint="princesse_princesse.new_game", show_endpoint="princesse_princesse.show",
+        rulings="companion.rulings.princesse_princesse", emblem="✉",
+        short={"en": "Princesse Princesse", "fr": "Princesse Princesse"}),
     GameKind(
         key="reveillez", slug="reveillez",
         names={"en": "Wake the 12 Princesses", "fr": "Réveillez les 12 princesses"},
@@ -111,7 +119,9 @@ GAMES: list[GameKind] = [
                      "checked at a glance.",
                "fr": "Qui a réveillé quelle princesse, les points pour gagner, le bouffon et les "
                      "additions vérifiés d'un coup d'œil."},
-        players=(2, 5), emblem="☾"),
+        players=(2, 5), routes="companion.routes.reveillez", new_endpoint="reveillez.new_game",
+        show_endpoint="reveillez.show", rulings="companion.rulings.reveillez", emblem="☾",
+        short={"en": "Wake the 12", "fr": "Réveillez les 12"}),
     GameKind(
         key="kanai_duel", slug="kanai-duel",
         names={"en": "Princes & Princesses duel", "fr": "Duel Princes & Princesses"},
@@ -119,7 +129,10 @@ GAMES: list[GameKind] = [
                      "secret reveal on two.",
                "fr": "Deux joueurs, huit personnages, un choix secret : un arbitre sur un "
                      "téléphone ou une révélation secrète sur deux."},
-        players=(2, 2), emblem="⚔"),
+        players=(2, 2), routes="companion.routes.kanai_duel",
+        new_endpoint="kanai_duel.new_game", show_endpoint="kanai_duel.show",
+        rulings="companion.rulings.kanai_duel", emblem="⚔",
+        short={"en": "P&P duel", "fr": "Duel P&P"}),
 ]
 """Every game, in the order of the home page. Adding a game: one line here."""
 

@@ -11,6 +11,7 @@ Templates get ``_``/``gettext``/``ngettext`` (Jinja's i18n extension, installed 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, abort, has_request_context, redirect, request, url_for
 from flask_babel import Babel, get_locale
@@ -46,8 +47,16 @@ def current_lang() -> str:
 
 
 def _safe_next(target: str | None) -> str:
-    """Only a path on this site, never another host (an open redirect)."""
-    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+    """Only a path on this site, never another host (an open redirect).
+
+    Checked on the decoded value: a browser drops tabs and newlines from a URL and reads a
+    backslash as a slash, so ``/\t/evil.example`` would become ``//evil.example``; anything with
+    white space or a control character is refused, as is anything a browser reads as a host."""
+    if not target or any(c.isspace() or ord(c) < 32 or ord(c) == 127 for c in target):
+        return "/"
+    parts = urlsplit(target)
+    if (not target.startswith("/") or target.startswith(("//", "/\\")) or "\\" in target
+            or parts.scheme or parts.netloc):
         return "/"
     return target
 
@@ -59,7 +68,8 @@ def switch(lang: str) -> Response:
         abort(404)
     response = redirect(_safe_next(request.args.get("next")))
     # A preference, not an action: nothing to forge, so a plain link (no form, no CSRF, no JS).
-    response.set_cookie(COOKIE, lang, max_age=COOKIE_AGE, samesite="Lax", httponly=True)
+    response.set_cookie(COOKIE, lang, max_age=COOKIE_AGE, samesite="Lax", httponly=True,
+                        secure=request.is_secure)
     return response
 
 

@@ -55,8 +55,18 @@ class Player(SQLModel, table=True):
 
 
 class RoundRecord(SQLModel, table=True):
+    """One version of one round: entering, editing and undoing each add one.
+
+    ``seq`` numbers a game's records 1, 2, 3 … in the order they were made; the database refuses
+    a second record with the same number, so two writes based on the same version of the game
+    can never both be stored (the loser re-reads the game and is judged again).
+    """
+
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_roundrecord_game_seq"),)
+
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
+    seq: int
     number: int
     action: str = Field(max_length=16)  # entered, edited, undone
     deleted: bool = False
@@ -114,3 +124,17 @@ class Entry(SQLModel, table=True):
     data: str = "{}"  # JSON
     key: str | None = Field(default=None, max_length=64)  # idempotency key of the form or request
     created_at: datetime = Field(default_factory=_now)
+
+
+class GameLink(SQLModel, table=True):
+    """A link that opens a game: whoever has it is a scorer (may enter, edit, undo) or a viewer
+    (sees the game, can change nothing). The token is the only way in: 32 random bytes from
+    ``secrets``, so it cannot be guessed. Replacing a link revokes it (``revoked_at``) and adds a
+    new one; a revoked token opens nothing."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    role: str = Field(max_length=8)  # scorer, viewer
+    token: str = Field(max_length=64, unique=True, index=True)
+    created_at: datetime = Field(default_factory=_now)
+    revoked_at: datetime | None = None

@@ -1,10 +1,35 @@
-"""Shared fixtures: an app on a temporary database with CSRF off, and its test client."""
+"""Shared fixtures: an app on a fresh database with CSRF off, and its test client.
+
+The database is a temporary SQLite file, or — when ``TEST_DATABASE_URL`` is set (``make
+test-postgres``) — the PostgreSQL database it names, emptied before each test.
+"""
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from sqlalchemy import text
+from sqlmodel import SQLModel
 
 from companion import create_app
+
+POSTGRES_URL = os.environ.get("TEST_DATABASE_URL") or None
+
+
+def database_config(tmp_path) -> dict[str, str | None]:
+    """The database part of a test app's config: SQLite in ``tmp_path``, or PostgreSQL."""
+    return {"DATABASE": str(tmp_path / "test.sqlite"), "DATABASE_URL": POSTGRES_URL}
+
+
+def empty_tables(app) -> None:
+    """Delete every row (PostgreSQL is shared by the tests; SQLite files are new each time)."""
+    engine = app.extensions["companion.engine"]
+    if engine.dialect.name != "postgresql":
+        return
+    tables = ", ".join(f'"{t.name}"' for t in SQLModel.metadata.sorted_tables)
+    with engine.begin() as connection:
+        connection.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
 
 
 @pytest.fixture
@@ -12,10 +37,12 @@ def app(tmp_path):
     app = create_app({
         "TESTING": True,
         "SECRET_KEY": "test",
-        "DATABASE": str(tmp_path / "test.sqlite"),
         "WTF_CSRF_ENABLED": False,
+        **database_config(tmp_path),
     })
+    empty_tables(app)
     yield app
+    app.extensions["companion.engine"].dispose()
 
 
 @pytest.fixture

@@ -8,10 +8,12 @@ checked by replaying the whole game first, so nothing invalid is ever stored.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TypeVar
 
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from ..models import Game, Player, RoundRecord
@@ -27,6 +29,8 @@ from ..scoring.rebel_princess import (
     play_through,
 )
 
+
+_T = TypeVar("_T")
 
 
 class EntryRejected(ValueError):
@@ -45,6 +49,7 @@ class GameView:
     players: list[Player]
     records: list[RoundRecord]
     state: GameState
+    seq: int = 0  # the number of the game's newest record: the version this view is of
 
     @property
     def edition(self) -> Edition:
@@ -156,11 +161,13 @@ def view_game(session: Session, game: Game, *, replace: tuple[int, PlayedRound] 
     assert game.id is not None
     players = list(session.exec(select(Player).where(Player.game_id == game.id)
                                 .order_by(col(Player.seat))))
-    records = current_records(_history(session, game.id))
-    view = GameView(game, players, records, replay_records(game, players, records))
+    history = _history(session, game.id)
+    records = current_records(history)
+    seq = history[-1].seq if history else 0
+    view = GameView(game, players, records, replay_records(game, players, records), seq)
     if replace is None and extra is None:
         return view
-    return GameView(game, players, records, replay(view, replace=replace, extra=extra))
+    return GameView(game, players, records, replay(view, replace=replace, extra=extra), seq)
 
 
 def replay_records(game: Game, players: Sequence[Player], records: Sequence[RoundRecord],
@@ -203,6 +210,7 @@ def create_game(*, session: Session, edition: Edition, names: Sequence[str], fir
     for seat, name in enumerate(names):
         princess = princesses[seat] if seat < len(princesses) else None
         session.add(Player(game_id=game.id, seat=seat, name=name, princess=princess or None))
+    store.add_links(session, game)
     session.commit()
     return game
 
@@ -213,8 +221,16 @@ def save_round(*, session: Session, game: Game, number: int, played: PlayedRound
 
     Raises :class:`EntryRejected` (``round-already-saved``, ``round-not-next``, ``stale-edit``,
     ``game-over``) or :class:`IncompleteEntryError` when the game would not replay; nothing is
-    stored then.
+    stored then. An edit that changes nothing stores nothing and returns the current version.
+    The check and the write are one step: the record takes the number after the version that
+    was checked, and the database refuses it if another write took that number first; then the
+    game is read and judged again (a double tap then finds its own entry already there).
     """
+    return _atomically(session, lambda: _save_round(session, game, number, played, mode, base_id))
+
+
+def _save_round(session: Session, game: Game, number: int, played: PlayedRound, mode: str,
+                base_id: int | None) -> RoundRecord:
     view = view_game(session, game)
     current = view.record(number)
     if base_id is None:
@@ -229,6 +245,8 @@ def save_round(*, session: Session, game: Game, number: int, played: PlayedRound
     else:
         if current is None or current.id != base_id:
             raise EntryRejected([Problem("stale-edit", params={"number": number})])
+        if played_from_record(current) == played and current.mode == mode:
+            return current  # nothing changed: nothing to store, nothing to undo later
         trial = replay(view, replace=(number, played))
         action = "edited"
     for bad_number, problems in trial.errors:
@@ -237,26 +255,40 @@ def save_round(*, session: Session, game: Game, number: int, played: PlayedRound
     if base_id is None and len(trial.rounds) < number:
         raise EntryRejected([Problem("game-over")])
     assert game.id is not None
-    record = _fill_record(RoundRecord(game_id=game.id, number=number, action=action), played, mode)
+    record = _fill_record(RoundRecord(game_id=game.id, seq=view.seq + 1, number=number,
+                                      action=action), played, mode)
     session.add(record)
     _touch(session, game)
     session.commit()
     return record
 
 
-def undo_last(*, session: Session, game: Game) -> RoundRecord | None:
+def undo_last(*, session: Session, game: Game, based_on: int | None = None
+              ) -> RoundRecord | None:
     """Undo the last entry or edit not undone yet, by adding a record that restores the version
-    before it. Returns the new record, or None when there is nothing to undo."""
+    before it. Returns the new record, or None when there is nothing to undo.
+
+    ``based_on`` is the version (newest record number) the phone showed: if the game has moved
+    on since, :class:`EntryRejected` (``stale-undo``) and nothing is undone, so a double tap on
+    Undo never takes back two entries.
+    """
+    return _atomically(session, lambda: _undo_last(session, game, based_on))
+
+
+def _undo_last(session: Session, game: Game, based_on: int | None) -> RoundRecord | None:
     assert game.id is not None
     history = _history(session, game.id)
+    seq = history[-1].seq if history else 0
+    if based_on is not None and based_on != seq:
+        raise EntryRejected([Problem("stale-undo")])
     undone = {r.undoes for r in history if r.undoes is not None}
     for record in reversed(history):
         if record.action == "undone" or record.id in undone:
             continue
         previous = [r for r in history if r.number == record.number and r.id is not None
                     and record.id is not None and r.id < record.id]
-        restore = RoundRecord(game_id=game.id, number=record.number, action="undone",
-                              undoes=record.id)
+        restore = RoundRecord(game_id=game.id, seq=seq + 1, number=record.number,
+                              action="undone", undoes=record.id)
         if record.action == "entered" or not previous:
             restore.deleted = True
         else:
@@ -268,6 +300,22 @@ def undo_last(*, session: Session, game: Game) -> RoundRecord | None:
         session.commit()
         return restore
     return None
+
+
+_ATTEMPTS = 5
+
+
+def _atomically(session: Session, write: Callable[[], _T]) -> _T:
+    """Run a checked write; when the database refuses it because another write was stored
+    first (the unique record number), read the game again and judge the write afresh."""
+    for attempt in range(_ATTEMPTS):
+        try:
+            return write()
+        except IntegrityError:
+            session.rollback()
+            if attempt == _ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")
 
 
 def _touch(session: Session, game: Game) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
-from ..models import Entry, Game, Player
+from ..models import Entry, Game, GameLink, Player
 
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/i/l to misread
 CODE_LENGTH = 6
@@ -63,6 +63,7 @@ def create_game(*, session: Session, kind: str, names: Sequence[str],
     assert game.id is not None
     for seat, name in enumerate(names):
         session.add(Player(game_id=game.id, seat=seat, name=name))
+    add_links(session, game)
     session.commit()
     return game
 
@@ -146,3 +147,66 @@ def _by_key(session: Session, game: Game, key: str) -> Stored | None:
     if row is None:
         return None
     return Stored(row.seq, row.kind, json.loads(row.data), row.key, row.created_at)
+
+
+# --- links: who may open a game, and as what -----------------------------------------------------
+
+ROLES = ("scorer", "viewer")
+
+
+def new_token() -> str:
+    """128 random bits from ``secrets``, as 32 hex digits (safe in a URL, easy to match)."""
+    return secrets.token_hex(16)
+
+
+def add_links(session: Session, game: Game) -> None:
+    """Give a game the links it lacks, one per role (not committed: the caller commits)."""
+    assert game.id is not None
+    have = {link.role for link in live_links(session, game)}
+    for role in ROLES:
+        if role not in have:
+            session.add(GameLink(game_id=game.id, role=role, token=new_token()))
+
+
+def live_links(session: Session, game: Game) -> list[GameLink]:
+    """The game's links that still open it (not replaced)."""
+    return list(session.exec(select(GameLink).where(
+        GameLink.game_id == game.id, col(GameLink.revoked_at).is_(None))))
+
+
+def links_of(session: Session, game: Game) -> dict[str, GameLink]:
+    """The game's live link per role, made first if it has none (games stored before links)."""
+    links = {link.role: link for link in live_links(session, game)}
+    if set(links) != set(ROLES):
+        add_links(session, game)
+        session.commit()
+        links = {link.role: link for link in live_links(session, game)}
+    return links
+
+
+def link_by_token(session: Session, token: str) -> GameLink | None:
+    """The live link with this token, or None (unknown, or replaced)."""
+    if not token or len(token) > 64:
+        return None
+    link = session.exec(select(GameLink).where(GameLink.token == token)).first()
+    return link if link is not None and link.revoked_at is None else None
+
+
+def game_by_token(session: Session, token: str) -> Game | None:
+    link = link_by_token(session, token)
+    return session.get(Game, link.game_id) if link is not None else None
+
+
+def replace_link(session: Session, game: Game, role: str) -> GameLink:
+    """Revoke the game's ``role`` link and give it a new one: whoever had the old link can no
+    longer open the game."""
+    assert role in ROLES and game.id is not None
+    now = datetime.now(UTC)
+    for link in live_links(session, game):
+        if link.role == role:
+            link.revoked_at = now
+            session.add(link)
+    fresh = GameLink(game_id=game.id, role=role, token=new_token())
+    session.add(fresh)
+    session.commit()
+    return fresh

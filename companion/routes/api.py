@@ -81,7 +81,10 @@ def parse_body(model: type[Model], *,
                = problems_from_validation) -> Model:
     """The JSON body validated by ``model``; raises :class:`ApiError` (400 or 422) otherwise.
     ``to_problems`` turns pydantic's errors into problems (a game may name its fields)."""
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # JSON nested thousands deep: not a body any endpoint takes
+        data = None
     if not isinstance(data, dict):
         raise ApiError(400, [{"code": "malformed-json", "message": api_message("malformed-json")}])
     try:
@@ -99,7 +102,8 @@ def http_error(error: HTTPException) -> tuple[Response, int] | None:
     """404, 405 … under ``/api/`` in the JSON error shape (None elsewhere: the HTML pages)."""
     if not request.path.startswith("/api/"):
         return None
-    code = {404: "not-found", 405: "method-not-allowed"}.get(error.code or 0, "bad-request")
+    code = {404: "not-found", 405: "method-not-allowed", 429: "too-many-requests"}.get(
+        error.code or 0, "bad-request")
     return refuse(error.code or 400, [{"code": code, "message": api_message(code)}])
 
 

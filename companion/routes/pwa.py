@@ -26,7 +26,8 @@ def _content_version(static_folder: str) -> str:
     for path in sorted(Path(static_folder).rglob("*")):
         if path.is_file():
             digest.update(path.name.encode() + path.read_bytes())
-    for item in sorted(resources.files("companion.rulings.rebel_princess").iterdir(), key=lambda p: p.name):
+    rulings_files = resources.files("companion.rulings.rebel_princess").iterdir()
+    for item in sorted(rulings_files, key=lambda p: p.name):
         if item.name.endswith(".toml"):
             digest.update(item.read_bytes())
     return digest.hexdigest()[:12]

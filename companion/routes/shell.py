@@ -2,8 +2,9 @@
 chooser and the shared rulings pages, and the games this phone remembers.
 
 Everything here is built from the registry (:mod:`companion.games`); nothing names a game.
-A browser remembers the games it created or opened in its signed session cookie, and the home page
-lists only those: the server never lists every stored game to whoever opens ``/``.
+A browser remembers the games it created or opened (the links it holds, see
+:mod:`companion.routes.links`) in its signed session cookie, and the home page lists only those:
+the server never lists every stored game to whoever opens ``/``.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from flask import (
     Blueprint,
     Flask,
     abort,
+    g,
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 from werkzeug.routing import BaseConverter, ValidationError
@@ -30,11 +31,10 @@ from ..games import GameKind, by_key, by_slug, registry
 from ..i18n import current_lang
 from ..models import Game
 from ..play import store
+from . import links
+from .links import my_links, remember  # noqa: F401  (remember: games call it on creation)
 
 bp = Blueprint("shell", __name__)
-
-REMEMBERED = 30
-"""How many games a phone remembers (the newest opened first)."""
 
 
 class GameConverter(BaseConverter):
@@ -59,46 +59,37 @@ class RememberedGame:
     names: list[str]
     url: str
     view: Any = None  # what the game's ``home_view(session, game)`` says of it, if it has one
+    role: str = "scorer"  # the role of the link this phone holds
+    token: str = ""  # that link's token: the game as this phone knows it
 
 
-# --- remembering the games of this phone --------------------------------------------------------
-
-def remembered_codes() -> list[str]:
-    codes = session.get("games", [])
-    return [c for c in codes if isinstance(c, str)] if isinstance(codes, list) else []
-
-
-def remember(code: str) -> None:
-    """Put ``code`` first on this phone's list of games."""
-    codes = [code, *[c for c in remembered_codes() if c != code]][:REMEMBERED]
-    if codes != remembered_codes():
-        session["games"] = codes
-
-
-def _remember_opened_game(response: Response) -> Response:
-    """A game page answered 200: this phone has that game (created it or was given its link)."""
-    code = (request.view_args or {}).get("code")
-    kind = by_key(request.blueprint or "")
-    if kind is not None and isinstance(code, str) and response.status_code == 200 \
-            and request.method == "GET":
-        remember(code)
-    return response
-
+# --- the games of this phone --------------------------------------------------------------------
 
 def my_games(kind: GameKind | None = None) -> list[RememberedGame]:
-    """The games this phone remembers (of ``kind`` if given), newest opened first."""
+    """The games this phone remembers (of ``kind`` if given), newest opened first, each with the
+    link this phone holds."""
     db = get_session()
     found = []
-    for game in store.games_by_codes(db, remembered_codes()):
+    for link, game in my_links():
         game_kind = by_key(game.kind)
         if game_kind is None or not game_kind.available or (kind and game_kind != kind):
             continue
         home_view = getattr(game_kind.module(), "home_view", None)
         found.append(RememberedGame(game_kind, game, store.names_of(db, game),
                                     url_for(game_kind.show_endpoint or "shell.index",
-                                            code=game.code),
-                                    home_view(db, game) if home_view else None))
+                                            code=link.token),
+                                    home_view(db, game) if home_view else None, link.role,
+                                    link.token))
     return found
+
+
+def game_url(game: Game, role: str = "viewer") -> str:
+    """The address of a stored game's page through its ``role`` link (``viewer``: read-only),
+    for lists such as history that show games this phone may not have opened."""
+    kind = by_key(game.kind)
+    if kind is None or not kind.show_endpoint:
+        return url_for("shell.index")
+    return url_for(kind.show_endpoint, code=store.links_of(get_session(), game)[role].token)
 
 
 # --- pages --------------------------------------------------------------------------------------
@@ -172,6 +163,8 @@ def current_game() -> GameKind | None:
     if kind is None:
         value = (request.view_args or {}).get("kind")
         kind = value if isinstance(value, GameKind) else None
+    if kind is None and g.get("link_game") is not None:
+        kind = by_key(g.link_game.kind)  # a page about a game outside its blueprint (sharing)
     return kind
 
 
@@ -195,7 +188,7 @@ def init_app(app: Flask) -> None:
     app.url_map.converters["game"] = GameConverter
     app.register_blueprint(bp)
     app.context_processor(_shell_context)
-    app.after_request(_remember_opened_game)
+    links.init_app(app)
     register_games(app)
 
 

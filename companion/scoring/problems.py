@@ -38,7 +38,7 @@ _FALLBACK = {
 class Catalogue:
     """The sentences of one game's problem codes, in English and French.
 
-    ``Catalogue("companion.scoring.rebel_princess.kanai_duel")`` reads ``messages.toml`` from that package.
+    ``Catalogue("companion.scoring.kanai_duel")`` reads ``messages.toml`` from that package.
     Templates use ``str.format`` fields: ``{player}`` is filled in from ``seat`` ("player 2").
     """
 

@@ -21,3 +21,67 @@
   document.addEventListener("visibilitychange", acquire);
   show(); acquire();
 })();
+
+/* Behaviours declared in the HTML with data attributes, so no page needs an inline script (the
+ * Content-Security-Policy allows scripts from this site only). */
+(function () {
+  /* <form data-once>: a second tap on Save while the first is on its way does nothing. */
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (!form.matches || !form.matches("form[data-once]")) return;
+    var save = form.querySelector("[data-action=save]");
+    if (save) setTimeout(function () { save.disabled = true; }, 0);
+  });
+  /* <input data-autosubmit>: a choice that applies at once (a filter). */
+  document.addEventListener("change", function (e) {
+    if (e.target.matches && e.target.matches("[data-autosubmit]") && e.target.form) e.target.form.submit();
+  });
+  /* [data-rest="seat"]: give every card nobody has yet to that player, in one tap. */
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest && e.target.closest("[data-rest]"); if (!b) return;
+    document.querySelectorAll(".cardrow").forEach(function (row) {
+      if (!row.querySelector("input:checked")) { var r = row.querySelector("input[value='" + b.dataset.rest + "']"); if (r) r.checked = true; }
+    });
+    if (b.form) b.form.dispatchEvent(new Event("change", {bubbles: true}));
+  });
+  /* The set-up form labels the "first leader" choices with the names as they are typed. */
+  document.addEventListener("input", function (e) {
+    if (!e.target.matches || !e.target.matches("[data-name-seat]")) return;
+    var form = e.target.form, seat = e.target.dataset.nameSeat;
+    var select = (form && form.dataset.nameTarget) || "#first_leader";
+    var opt = document.querySelector(select + " option[value='" + seat + "']");
+    var label = (form && form.dataset.playerLabel) || "{n}";
+    if (opt) opt.textContent = e.target.value || label.replace("{n}", +seat + 1);
+  });
+})();
+
+/* <a data-back>: go back one page (the link's own address is the fallback without history). */
+document.addEventListener("click", function (e) {
+  var back = e.target.closest && e.target.closest("a[data-back]");
+  if (back && history.length > 1) { e.preventDefault(); history.back(); }
+});
+
+/* Live: a page opened through a game's link asks every second whether the game changed (a 304 while
+ * nothing did) and reloads when it did — unless the player is typing or tapping in a form, which
+ * must never be lost: then it waits until the form is left alone. */
+(function () {
+  var body = document.body, url = body.dataset.liveUrl, seen = body.dataset.liveVersion;
+  if (!url || !window.fetch) return;
+  var busy = false;
+  document.addEventListener("input", function (e) { if (e.target.form) busy = true; });
+  document.addEventListener("change", function (e) { if (e.target.form) busy = true; });
+  function check() {
+    if (document.visibilityState !== "visible") return;
+    fetch(url, {headers: {"If-None-Match": '"' + seen + '"'}, cache: "no-store"}).then(function (r) {
+      if (r.status !== 200) return null;
+      return r.text();
+    }).then(function (version) {
+      if (!version || version === seen) return;
+      if (busy || document.querySelector("form[data-once] [data-action=save]:disabled")) return;
+      seen = version;
+      location.reload();
+    }).catch(function () {});
+  }
+  setInterval(check, 1000);
+  document.addEventListener("visibilitychange", check);
+})();

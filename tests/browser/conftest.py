@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, expect
 from werkzeug.serving import make_server
 
 from companion import create_app
@@ -35,6 +35,24 @@ def browser_context_args():
     # precaches every rulings page against the test server in the middle of unrelated tests.
     return {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
             "device_scale_factor": 2, "service_workers": "block"}
+
+
+@pytest.fixture(autouse=True)
+def _no_csp_violation(monkeypatch):
+    """Every browser test fails if a page breaks the Content-Security-Policy (an inline script
+    or handler the browser refused): each new browser context reports its console here."""
+    refused: list[str] = []
+    original = Browser.new_context
+
+    def new_context(self, *args, **kwargs):
+        context = original(self, *args, **kwargs)
+        context.on("console", lambda message: refused.append(message.text)
+                   if "Content Security Policy" in message.text else None)
+        return context
+
+    monkeypatch.setattr(Browser, "new_context", new_context)
+    yield
+    assert not refused, f"Content-Security-Policy violations: {refused}"
 
 
 @pytest.fixture(scope="session", autouse=True)

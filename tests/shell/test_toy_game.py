@@ -62,10 +62,9 @@ def test_the_toy_game_api_refuses_in_the_shared_shape(toy_client):
     assert toy_client.post("/api/v1/toy-game/compare", data="[").status_code == 400
 
 
-def test_a_toy_game_page_is_remembered_by_the_phone_that_opens_it(toy_client):
-    assert toy_client.get("/toy-game/g/abc234").status_code == 200
-    # Not stored, so not listed: only stored games of this phone are shown.
-    assert 'data-game="abc234"' not in toy_client.get("/").text
+def test_a_toy_game_page_needs_one_of_its_links(toy_client):
+    """The shell guards every game's pages: a code that is no link of a game opens nothing."""
+    assert toy_client.get("/toy-game/g/abc234").status_code == 404
 
 
 def test_the_toy_game_rule():

@@ -58,23 +58,76 @@ def test_every_record_and_trick_log_survives(upgraded):
             assert new.execute(query).fetchall() == old.execute(query).fetchall(), table
 
 
+def creator(app):
+    """The browser that made these games before links existed (it remembers their codes)."""
+    client = app.test_client()
+    with client.session_transaction() as session:
+        session["games"] = sorted(BEFORE["games"].values())
+    return client
+
+
 @pytest.mark.parametrize("path", sorted(BEFORE["pages"]))
 def test_pages_read_as_before(upgraded, path):
-    """Score pads, histories, this-table rulings and the trick screen: the same, word for word
-    (the rulings links now start /rebel-princess/rules; the old /rules/... links redirect)."""
+    """Score pads, histories, this-table rulings and the trick screen: the same, word for word,
+    for the browser that created them (now at the game's scorer link; the rulings links now start
+    /rebel-princess/rules, and the old /rules/... links redirect)."""
     app, _ = upgraded
-    client = app.test_client()
-    response = client.get(path)
+    client = creator(app)
+    response = client.get(path, follow_redirects=True)
     assert response.status_code == 200
-    now = main_of(response.text).replace("/rebel-princess/rules", "/rules")
-    assert now == main_of(f"<main>{BEFORE['pages'][path]}</main>")
+    token = re.search(r"/g/(\w+)", response.request.path)[1]
+    code = path.split("/")[2]
+    assert token != code and len(token) == 32  # opened through its new scorer link
+    now = main_of(response.text).replace("/rebel-princess/rules", "/rules").replace(token, code)
+    # New since c3c3148, and not shown: the Undo button says which version it undoes.
+    now = re.sub(r'(/undo">.*?)<input type="hidden" name="version" value="\d+">', r"\1", now,
+                 flags=re.S)
+    # New since c3c3148 for a scorer: a last line linking the scorer and viewer links.
+    # and "Open this game on another phone" now gives the viewer link (see test_share_...).
+    now = re.sub(r'\s*<p class="role-note">.*?</p>', "", now, flags=re.S)
+    share = re.compile(r'<details class="panel" id="share">.*?</details>', re.S)
+    before = main_of(f"<main>{BEFORE['pages'][path]}</main>")
+    assert share.sub("", now).rstrip() == share.sub("", before).rstrip()
+
+
+def test_share_panel_of_an_old_game_gives_the_viewer_link(upgraded):
+    app, _ = upgraded
+    client = creator(app)
+    html = client.get(f"/g/{BEFORE['games']['finished']}", follow_redirects=True).text
+    shown = re.search(r'id="share">.*?<b>(.*?)</b>', html, re.S)[1]
+    viewer = client.get("/g/" + shown.split("/g/", 1)[1])
+    assert viewer.status_code == 200 and 'data-role="viewer"' in viewer.text
+
+
+def test_the_numbered_records_of_an_old_game_follow_their_order(upgraded):
+    """Records stored before numbering get 1, 2, 3 … in the order they were made, and the
+    Undo button of the pad is based on the newest."""
+    app, path = upgraded
+    with sqlite3.connect(path) as db:
+        rows = db.execute("SELECT game_id, seq FROM roundrecord ORDER BY id").fetchall()
+    by_game: dict[int, list[int]] = {}
+    for game_id, seq in rows:
+        by_game.setdefault(game_id, []).append(seq)
+    assert all(seqs == list(range(1, len(seqs) + 1)) for seqs in by_game.values())
+    code = BEFORE["games"]["finished"]
+    html = creator(app).get(f"/g/{code}", follow_redirects=True).text
+    undo_version = re.search(r'/undo">.*?name="version" value="(\d+)"', html, re.S).group(1)
+    assert int(undo_version) == 8  # eight records: five rounds, an edit, an undo, a re-entry
 
 
 @pytest.mark.parametrize("code", sorted(BEFORE["leaders"]))
 def test_leaders_as_before(upgraded, code):
     app, _ = upgraded
-    html = app.test_client().get(f"/g/{code}").text
+    html = creator(app).get(f"/g/{code}", follow_redirects=True).text
     assert re.findall(r'data-leader="(\d+)"', html) == BEFORE["leaders"][code]
+
+
+def test_an_old_game_address_is_a_404_for_any_other_browser(upgraded):
+    """A game's code alone opens nothing: only the browser that created the game before links
+    existed is sent on to its scorer link."""
+    app, _ = upgraded
+    for code in BEFORE["games"].values():
+        assert app.test_client().get(f"/g/{code}").status_code == 404
 
 
 def test_old_rulings_links_still_open(upgraded):

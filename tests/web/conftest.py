@@ -12,6 +12,7 @@ import pytest
 from sqlmodel import select
 
 from companion.db import get_session
+from companion.play import store
 from companion.models import Game, RoundRecord
 
 NAMES = ["Ana", "Ben", "Cy", "Di", "Eve", "Fay"]
@@ -137,7 +138,7 @@ def record_ids(app):
     def read(code, number):
         with app.app_context():
             session = get_session()
-            game = session.exec(select(Game).where(Game.code == code)).one()
+            game = store.game_by_token(session, code)
             return [r.id for r in session.exec(
                 select(RoundRecord).where(RoundRecord.game_id == game.id,
                                           RoundRecord.number == number)

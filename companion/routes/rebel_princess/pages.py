@@ -9,8 +9,6 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-import qrcode
-import qrcode.image.svg
 from flask import (
     abort,
     flash,
@@ -23,6 +21,8 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ...play import rebel_princess as play
+from ...play import store
+from .. import links
 from ..shell import remember
 from . import bp
 from ...rulings import rebel_princess as rulings
@@ -166,18 +166,15 @@ def card_help() -> str:
 def show(code: str) -> str:
     """The game: this round's card and leader, the score pad, and the result at the end."""
     view = _view_or_404(code)
-    share_url = url_for("rebel_princess.show", code=code, _external=True)
+    # Other phones at the table get the viewer link: they watch, they cannot change the pad.
+    share_url = links.game_address(view.game, store.links_of(get_session(), view.game)["viewer"])
     return render_template("rebel_princess/games/show.html", view=view, undo_form=EmptyForm(),
                            reminder=_reminder(view), share_url=share_url,
                            qr_svg=qr_svg(share_url))
 
 
-@cache
-def qr_svg(text: str) -> str:
-    """An inline SVG QR code (qrcode's SVG factory needs no Pillow); it holds only our own URL."""
-    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=8)
-    svg = image.to_string(encoding="unicode")
-    return svg[svg.index("<svg"):]
+qr_svg = links.qr_svg
+
 
 
 def _reminder(view: play.GameView) -> str | None:
@@ -214,7 +211,18 @@ def undo(code: str) -> Response:
     view = _view_or_404(code)
     if not EmptyForm().validate_on_submit():
         abort(400)
-    record = play.undo_last(session=get_session(), game=view.game)
+    version = request.form.get("version", "")
+    based_on = int(version) if version.isascii() and version.isdigit() else None
+    try:
+        record = play.undo_last(session=get_session(), game=view.game, based_on=based_on)
+    except play.EntryRejected:
+        latest = play.history_of(get_session(), view.game)[-1]
+        if based_on is not None and latest.action == "undone" and latest.seq == based_on + 1:
+            record = latest  # a double tap: the first tap undid it
+        else:
+            flash(_("Someone else changed the game meanwhile: nothing was undone. Check the "
+                    "pad, then undo again if you still need to."))
+            return redirect(url_for("rebel_princess.show", code=code))
     flash(_("Undone: round %(n)s.", n=record.number) if record else _("Nothing to undo."))
     return redirect(url_for("rebel_princess.show", code=code))
 
@@ -371,12 +379,13 @@ def _save(ctx: dict[str, Any], played: PlayedRound, mode: str, base: str | None
           ) -> Response | list[Problem]:
     """Store the entry and go back to the pad, or return the problems (nothing stored)."""
     view, number = ctx["view"], ctx["number"]
-    base_id = int(base) if base and base.isdigit() else None
+    base_id = int(base) if base and base.isascii() and base.isdigit() else None
     try:
-        play.save_round(session=get_session(), game=view.game, number=number, played=played,
-                        mode=mode, base_id=base_id)
+        saved = play.save_round(session=get_session(), game=view.game, number=number,
+                                played=played, mode=mode, base_id=base_id)
     except play.EntryRejected as error:
-        record = view.record(number)
+        # Read the game again: the entry that won may have been stored after this page loaded.
+        record = play.view_game(get_session(), view.game).record(number)
         if (error.problems[0].code in ("round-already-saved", "stale-edit")
                 and record is not None and play.played_from_record(record) == played
                 and record.mode == mode):
@@ -386,6 +395,9 @@ def _save(ctx: dict[str, Any], played: PlayedRound, mode: str, base: str | None
         return error.problems
     except (IncompleteEntryError, InvalidEntryError) as error:
         return list(error.problems)
+    if base_id is not None and saved.id == base_id:
+        flash(_("Round %(n)s unchanged: nothing to save.", n=number))
+        return redirect(url_for("rebel_princess.show", code=view.game.code))
     flash(_saved_message(number, base_id))
     return redirect(url_for("rebel_princess.show", code=view.game.code))
 

@@ -1,0 +1,107 @@
+"""Forms of the Kanai duel: they check shape (a name, one of the eight cards); the core judges the
+rules. Every write form carries the game version it was based on and an idempotency key."""
+
+from __future__ import annotations
+
+import secrets
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, HiddenField, RadioField, SelectChoice, SelectField, StringField
+from wtforms.validators import InputRequired, Length, Optional
+
+from ...play.kanai_duel import PHONES, REFEREE
+from ...scoring.kanai_duel import Card
+
+MAX_NAME = 24
+CARD_VALUES = [card.value for card in Card]
+
+
+def _strip(value: str | None) -> str | None:
+    return " ".join(value.split()) if isinstance(value, str) else value
+
+
+def _card_choices() -> list[SelectChoice]:
+    return [SelectChoice(card.value, card.value) for card in Card]
+
+
+class WriteForm(FlaskForm):
+    """A write: the version of the game the phone saw and a fresh key per rendered form."""
+
+    version = HiddenField(validators=[InputRequired()])
+    key = HiddenField()
+
+    def fresh(self, version: int) -> WriteForm:
+        """Fill the hidden fields for a form about to be rendered."""
+        self.version.data = str(version)
+        self.key.data = secrets.token_urlsafe(16)
+        return self
+
+    def based_on(self) -> int:
+        try:
+            return int(self.version.data or "")
+        except ValueError:
+            return -1
+
+
+class RoundForm(WriteForm):
+    """Referee mode: the card each player revealed."""
+
+    first = RadioField(choices=_card_choices(), validators=[InputRequired()])
+    second = RadioField(choices=_card_choices(), validators=[InputRequired()])
+
+
+class PickForm(WriteForm):
+    """Two-phone mode: this phone's secret pick."""
+
+    card = RadioField(choices=_card_choices(), validators=[InputRequired()])
+
+
+class UndoForm(WriteForm):
+    """Referee mode: take back the last round."""
+
+
+class NewGameForm(FlaskForm):
+    """Set up a duel: the two players, one phone or two, and the variants."""
+
+    first = StringField(_l("Player 1"), filters=[_strip],
+                        validators=[InputRequired(), Length(max=MAX_NAME)])
+    second = StringField(_l("Player 2"), filters=[_strip],
+                         validators=[InputRequired(), Length(max=MAX_NAME)])
+    mode = RadioField(_l("How you play"), default=REFEREE, validators=[InputRequired()],
+                      choices=[SelectChoice(REFEREE, _l("One phone, real cards")),
+                               SelectChoice(PHONES, _l("Two phones, no cards"))])
+    wins = RadioField(_l("Wins to be crowned"), default="4", validators=[InputRequired()],
+                      choices=[SelectChoice("4", "4"), SelectChoice("3", _l("3 (G)"))])
+    abilities = RadioField(_l("Abilities"), default="all", validators=[InputRequired()],
+                           choices=[SelectChoice("all", _l("All")),
+                                    SelectChoice("none", _l("None (H)")),
+                                    SelectChoice("clown_minister", _l("Clown and Minister (H)"))])
+    until_dawn = BooleanField(_l("Play every card, most wins wins (Q)"))
+    set_aside = RadioField(_l("A card out of play"), default="none", validators=[InputRequired()],
+                           choices=[SelectChoice("none", _l("No")),
+                                    SelectChoice("chosen", _l("Chosen (B)")),
+                                    SelectChoice("random", _l("Random (C)"))])
+    out_first = SelectField(_l("Player 1 sets aside"), validators=[Optional()],
+                            choices=[SelectChoice("", "—"), *_card_choices()])
+    out_second = SelectField(_l("Player 2 sets aside"), validators=[Optional()],
+                             choices=[SelectChoice("", "—"), *_card_choices()])
+
+    def variants(self) -> list[str]:
+        """The variant slugs chosen (see ``companion.scoring.kanai_duel.VARIANTS``)."""
+        slugs = []
+        if self.wins.data == "3":
+            slugs.append("impatience")
+        slugs += {"none": ["numbers"], "clown_minister": ["numbers-clown-minister"]}.get(
+            self.abilities.data or "", [])
+        if self.until_dawn.data:
+            slugs.append("until-dawn")
+        slugs += {"chosen": ["seven"], "random": ["wanderlust"]}.get(self.set_aside.data or "", [])
+        return slugs
+
+    def out(self) -> tuple[Card | None, Card | None]:
+        """The cards set aside under B (both chosen on the referee phone)."""
+        if self.set_aside.data != "chosen":
+            return (None, None)
+        values = (self.out_first.data, self.out_second.data)
+        return (Card(values[0]) if values[0] else None, Card(values[1]) if values[1] else None)

@@ -1,0 +1,275 @@
+"""Who may open a game, and as what: scorer and viewer links, sharing them, live updates.
+
+Every game of every kind is opened through a link token (``/…/g/<token>…``), never through its
+code: a **scorer** link may enter, edit and undo; a **viewer** link only watches. The shell
+resolves the token before any game view runs (the view receives the game's code, as it always
+has), refuses every write from a viewer link (403), and writes the token back into every game
+URL the page builds, so the games' own code never deals with links. A guessed, replaced or
+missing token is a 404; so is a game's code alone, except for the browser that created or
+opened that game before links existed (it is sent on to the scorer link).
+
+Every open view of a game asks ``/live/<token>`` every second whether the game changed (a
+conditional request answered 304 while nothing did) and reloads when it did.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections import OrderedDict
+from typing import Any
+from urllib.parse import urlsplit
+
+import qrcode
+import qrcode.image.svg
+from flask import (
+    Blueprint,
+    Flask,
+    abort,
+    current_app,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import gettext as _
+from flask_wtf import FlaskForm
+from werkzeug.wrappers import Response
+
+from ..db import get_session
+from ..games import by_key
+from ..models import Game, GameLink
+from ..play import store
+
+bp = Blueprint("links", __name__)
+
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+REMEMBERED = 30
+"""How many games a phone remembers (the newest opened first)."""
+
+
+# --- what this browser remembers ------------------------------------------------------------------
+
+def remembered() -> list[str]:
+    """This browser's games, newest first: link tokens (and, from before links, game codes)."""
+    items = session.get("games", [])
+    return [i for i in items if isinstance(i, str)] if isinstance(items, list) else []
+
+
+def _put_first(item: str, *, instead_of: str | None = None) -> None:
+    items = [i for i in remembered() if i not in (item, instead_of)]
+    updated = [item, *items][:REMEMBERED]
+    if updated != remembered():
+        session["games"] = updated
+
+
+def remember(code_or_token: str) -> None:
+    """Put a game first on this phone's list: a link token, or the code of a game this browser
+    has just created (it keeps the scorer link)."""
+    db = get_session()
+    if store.link_by_token(db, code_or_token) is not None:
+        _put_first(code_or_token)
+        return
+    game = store.get_game(db, code_or_token)
+    if game is not None:
+        _put_first(store.links_of(db, game)["scorer"].token, instead_of=code_or_token)
+
+
+def my_links() -> list[tuple[GameLink, Game]]:
+    """This browser's games with the link it holds, newest first (old codes upgraded)."""
+    db = get_session()
+    found: list[tuple[GameLink, Game]] = []
+    for item in remembered():
+        link = store.link_by_token(db, item)
+        if link is None:
+            game = store.get_game(db, item)
+            if game is None:
+                continue
+            link = store.links_of(db, game)["scorer"]
+        game = db.get(Game, link.game_id)
+        if game is not None and all(game.id != other.id for _, other in found):
+            found.append((link, game))
+    return found
+
+
+# --- resolving a link before a game's view runs -------------------------------------------------
+
+def _open_by_link(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    if not endpoint or not values or "code" not in values:
+        return
+    kind = by_key(endpoint.partition(".")[0])
+    if kind is None:
+        return
+    token = str(values["code"])
+    db = get_session()
+    link = store.link_by_token(db, token)
+    if link is not None:
+        game = db.get(Game, link.game_id)
+        if game is None or game.kind != kind.key:
+            abort(404)
+        g.link, g.link_game = link, game
+        values["code"] = game.code
+        if link.role != "scorer" and request.method not in SAFE_METHODS:
+            abort(403)
+        return
+    if token in remembered():  # the creator's browser, with an address from before links
+        game = store.get_game(db, token, kind.key)
+        if game is not None:
+            scorer = store.links_of(db, game)["scorer"]
+            _put_first(scorer.token, instead_of=token)
+            abort(redirect(url_for(endpoint, **{**values, "code": scorer.token}),
+                           307 if request.method not in SAFE_METHODS else 302))
+    abort(404)
+
+
+def _token_in_urls(endpoint: str, values: dict[str, Any]) -> None:
+    """A game URL built with the game's code gets the token this page was opened with."""
+    if "code" not in values or by_key(endpoint.partition(".")[0]) is None:
+        return
+    game = g.get("link_game")
+    if game is not None and values["code"] == game.code:
+        values["code"] = g.link.token
+        return
+    mine = g.get("mine_by_code")
+    if mine is None and session.get("games"):
+        mine = g.mine_by_code = {game.code: link.token for link, game in my_links()}
+    if mine and values["code"] in mine:
+        values["code"] = mine[values["code"]]
+
+
+def _remember_opened(response: Response) -> Response:
+    link = g.get("link")
+    if link is not None and response.status_code == 200 and request.method == "GET":
+        _put_first(link.token)
+    return response
+
+
+def _link_context() -> dict[str, Any]:
+    link = g.get("link")
+    if link is None:
+        return {"link_role": None, "live_url": None, "share_page_url": None}
+    return {"link_role": link.role, "live_url": url_for("links.live", token=link.token),
+            "live_version": version_of(g.link_game),
+            "share_page_url": url_for("links.share", token=link.token)
+            if link.role == "scorer" else None}
+
+
+# --- addresses a phone on the same network can open ----------------------------------------------
+
+def public_base() -> str:
+    """The address other phones use: ``PUBLIC_URL`` if configured, else this request's host —
+    unless that is loopback, which no other phone can reach; then this machine's LAN address."""
+    configured = current_app.config.get("PUBLIC_URL")
+    if configured:
+        return str(configured).rstrip("/")
+    parts = urlsplit(request.host_url)
+    host = parts.hostname or ""
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if loopback:
+        from ..serve import lan_addresses
+
+        addresses = lan_addresses()
+        if addresses:
+            port = f":{parts.port}" if parts.port else ""
+            return f"{parts.scheme}://{addresses[0]}{port}"
+    return request.host_url.rstrip("/")
+
+
+_QR_CACHE: OrderedDict[str, str] = OrderedDict()
+_QR_CACHE_SIZE = 64
+
+
+def qr_svg(text: str) -> str:
+    """An inline SVG QR code (qrcode's SVG factory needs no Pillow); the newest 64 are kept."""
+    if text in _QR_CACHE:
+        _QR_CACHE.move_to_end(text)
+        return _QR_CACHE[text]
+    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=8)
+    svg = image.to_string(encoding="unicode")
+    svg = svg[svg.index("<svg"):]
+    _QR_CACHE[text] = svg
+    while len(_QR_CACHE) > _QR_CACHE_SIZE:
+        _QR_CACHE.popitem(last=False)
+    return svg
+
+
+def game_address(game: Game, link: GameLink) -> str:
+    """The full address of a game's page opened through ``link``."""
+    kind = by_key(game.kind)
+    path = url_for(kind.show_endpoint, code=link.token) if kind and kind.show_endpoint else "/"
+    return public_base() + path
+
+
+def version_of(game: Game) -> str:
+    """Changes whenever anything is stored for the game (every write touches ``updated_at``)."""
+    return f"{game.id}-{game.updated_at.timestamp():.6f}"
+
+
+# --- pages ----------------------------------------------------------------------------------------
+
+class ReplaceForm(FlaskForm):
+    """Replace one link (the button is the whole form; CSRF protected)."""
+
+
+def _scorer_link(token: str) -> tuple[GameLink, Game]:
+    db = get_session()
+    link = store.link_by_token(db, token)
+    game = db.get(Game, link.game_id) if link is not None else None
+    if link is None or game is None:
+        abort(404)
+    if link.role != "scorer":
+        abort(403)
+    g.link, g.link_game = link, game
+    return link, game
+
+
+@bp.get("/share/<token>")
+def share(token: str) -> str:
+    """Both links of a game as QR codes: watch (viewer) and keep score (scorer)."""
+    link, game = _scorer_link(token)
+    links = store.links_of(get_session(), game)
+    addresses = {role: game_address(game, links[role]) for role in store.ROLES}
+    return render_template("shell/share.html", game=game, kind=by_key(game.kind),
+                           addresses=addresses, qr={r: qr_svg(a) for r, a in addresses.items()},
+                           form=ReplaceForm(), names=store.names_of(get_session(), game))
+
+
+@bp.post("/share/<token>/replace/<role>")
+def replace(token: str, role: str) -> Response:
+    """Replace a link: whoever had the old one can no longer open the game."""
+    link, game = _scorer_link(token)
+    if role not in store.ROLES or not ReplaceForm().validate_on_submit():
+        abort(400)
+    fresh = store.replace_link(get_session(), game, role)
+    if role == "scorer":
+        _put_first(fresh.token, instead_of=token)
+        flash(_("New scorer link made: the old one no longer opens this game."))
+        return redirect(url_for("links.share", token=fresh.token), 303)
+    flash(_("New viewer link made: the old one no longer opens this game."))
+    return redirect(url_for("links.share", token=token), 303)
+
+
+@bp.get("/live/<token>")
+def live(token: str) -> Response:
+    """The game's version, for the pages that follow it: 304 while nothing has changed."""
+    db = get_session()
+    game = store.game_by_token(db, token)
+    if game is None:
+        abort(404)
+    response = current_app.response_class(version_of(game), mimetype="text/plain")
+    response.set_etag(version_of(game))
+    response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)
+    app.url_value_preprocessor(_open_by_link)
+    app.url_defaults(_token_in_urls)
+    app.after_request(_remember_opened)
+    app.context_processor(_link_context)

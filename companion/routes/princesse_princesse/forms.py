@@ -1,0 +1,94 @@
+"""Forms of Love Letter « Princesse Princesse »: they check shapes (a seat, a card value), never
+rules — the rules core judges those. Every write form carries the game version the phone saw and
+a fresh idempotency key (a double tap is stored once, a stale write is refused)."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import FieldList, HiddenField, IntegerField, SelectChoice, SelectField, StringField
+from wtforms.validators import InputRequired, Length, NumberRange, Optional
+
+from ...scoring.princesse_princesse import MAX_PLAYERS, Turn
+
+MAX_NAME = 24
+VALUES = range(10)
+
+
+def _strip(value: str | None) -> str | None:
+    return " ".join(value.split()) if isinstance(value, str) else value
+
+
+def _optional_int(value: Any) -> int | None:
+    """A whole number from a form field, or None for an empty or missing one."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+class NewGameForm(FlaskForm):
+    """Set up a game: 2 to 6 names in seat order (clockwise) and who starts."""
+
+    names = FieldList(StringField(_l("Name"), filters=[_strip],
+                                  validators=[Optional(), Length(max=MAX_NAME)]),
+                      min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
+    first = SelectField(_l("Starts the first round"), coerce=int, validate_choice=False,
+                        choices=[SelectChoice(i, str(i + 1)) for i in range(MAX_PLAYERS)],
+                        default=0)
+
+    def player_names(self) -> list[str]:
+        return [entry.data for entry in self.names if entry.data]
+
+
+class WriteForm(FlaskForm):
+    """Any write to a game: the version it is based on and an idempotency key."""
+
+    version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+    key = HiddenField(validators=[Optional(), Length(max=64)])
+
+    def fresh(self, version: int) -> WriteForm:
+        """Fill in the version the page shows and a new key (for a form about to be rendered)."""
+        self.version.data = version
+        self.key.data = secrets.token_urlsafe(16)
+        return self
+
+
+def seats_from(values: list[str], players: int) -> list[int]:
+    """The seats among form values (unknown ones are dropped: the form only offers seats)."""
+    seats = {_optional_int(v) for v in values}
+    return sorted(s for s in seats if s is not None and 0 <= s < players)
+
+
+def cards_from(form: dict[str, Any], players: int) -> dict[int, int]:
+    """``card-<seat>`` fields as ``{seat: value}`` (a value outside 0–9 is kept for the core to
+    refuse with its own message)."""
+    cards: dict[int, int] = {}
+    for seat in range(players):
+        value = _optional_int(form.get(f"card-{seat}"))
+        if value is not None:
+            cards[seat] = value
+    return cards
+
+
+def face_up_from(form: dict[str, Any]) -> list[int]:
+    return [v for v in (_optional_int(form.get(f"face-up-{i}")) for i in range(3))
+            if v is not None]
+
+
+def turn_from(form: dict[str, Any], seat: int) -> Turn:
+    """The turn a tap-through of the turn form describes (answers not asked are left empty)."""
+    answer = form.get("loser")
+    if answer == "target":  # the form offers "the player", "the target" or "a tie"
+        answer = form.get("target")
+    hit = form.get("hit")
+    return Turn(seat=seat, card=_optional_int(form.get("card")) if form.get("card") else -1,
+                target=_optional_int(form.get("target")), named=_optional_int(form.get("named")),
+                hit=None if hit not in ("yes", "no") else hit == "yes",
+                loser=None if answer in (None, "", "tie") else _optional_int(answer),
+                tie=answer == "tie", revealed=_optional_int(form.get("revealed")))

@@ -1,0 +1,103 @@
+"""Forms of « Réveillez »: they check the shape of what was typed or tapped; the rules core judges
+the rules (player count, values, legality of every action)."""
+
+from __future__ import annotations
+
+import secrets
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, FieldList, HiddenField, IntegerField, StringField
+from wtforms.validators import InputRequired, Length, NumberRange, Optional
+
+from ...play.reveillez import ACTIONS, MAX_NAME, Draft
+from ...scoring.reveillez import MAX_PLAYERS
+
+PRINCESS_NAME = 30
+
+
+def fresh_key() -> str:
+    """A new idempotency key for a rendered form (a double tap sends the same one twice)."""
+    return secrets.token_urlsafe(16)
+
+
+class NewGameForm(FlaskForm):
+    """Set up a game: 2–5 names clockwise, who starts (left of the dealer), the variant, and
+    whether put-back princesses show their value."""
+
+    names = FieldList(StringField(validators=[Optional(), Length(max=MAX_NAME)]),
+                      min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
+    first = IntegerField(_l("Starts (left of the dealer)"), default=0,
+                         validators=[InputRequired(), NumberRange(0, MAX_PLAYERS - 1)])
+    variant = BooleanField(_l("Variant « caprices de princesses »"))
+    show_values = BooleanField(_l("Show the value of princesses put back to sleep"))
+
+    def player_names(self) -> list[str]:
+        return [" ".join(entry.data.split()) for entry in self.names
+                if entry.data and entry.data.strip()]
+
+
+class WriteForm(FlaskForm):
+    """What every write carries: the game version the phone saw and an idempotency key."""
+
+    version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+    key = HiddenField(validators=[InputRequired(), Length(min=8, max=64)])
+
+
+class ActionForm(WriteForm):
+    """One tap of an action being built (see :class:`~companion.play.reveillez.Draft`): every
+    answer so far travels in the form. ``go`` marks the final tap of a discard."""
+
+    do = HiddenField(validators=[InputRequired()])
+    slot = IntegerField(validators=[Optional()])
+    value = StringField(validators=[Optional(), Length(max=8)])
+    value_typed = IntegerField(validators=[Optional()])
+    name = StringField(validators=[Optional(), Length(max=PRINCESS_NAME)])
+    name_typed = StringField(validators=[Optional(), Length(max=PRINCESS_NAME)])
+    companion_slot = IntegerField(validators=[Optional()])
+    companion_value = StringField(validators=[Optional(), Length(max=8)])
+    companion_name = StringField(validators=[Optional(), Length(max=PRINCESS_NAME)])
+    princess = IntegerField(validators=[Optional()])
+    defended = StringField(validators=[Optional()])
+    dest = IntegerField(validators=[Optional()])
+    revealed = StringField(validators=[Optional(), Length(max=16)])
+    cards = StringField(validators=[Optional(), Length(max=60)])
+    add = StringField(validators=[Optional(), Length(max=16)])
+    drop = StringField(validators=[Optional()])
+    go = StringField(validators=[Optional()])
+
+    def draft(self) -> Draft:
+        """The answers so far as a :class:`Draft` (values the core will judge)."""
+        do = self.do.data if self.do.data in ACTIONS else "choose"
+        cards = tuple((self.cards.data or "").split())
+        if self.add.data:
+            cards = (*cards, self.add.data.strip().lower())
+        if self.drop.data == "last":
+            cards = cards[:-1]
+        elif self.drop.data == "all":
+            cards = ()
+        defended = {"yes": True, "no": False}.get(self.defended.data or "")
+        return Draft(
+            do=do, slot=self.slot.data, value=self._value(self.value.data, self.value_typed.data),
+            name=self._name(self.name.data, self.name_typed.data),
+            companion_slot=self.companion_slot.data,
+            companion_value=self._value(self.companion_value.data, self.value_typed.data
+                                        if self.companion_slot.data is not None else None),
+            companion_name=self._name(self.companion_name.data, self.name_typed.data
+                                      if self.companion_slot.data is not None else None),
+            princess=self.princess.data, defended=defended, dest=self.dest.data,
+            revealed=(self.revealed.data or None), cards=cards)
+
+    @staticmethod
+    def _value(tapped: str | None, typed: int | None) -> int | None:
+        if tapped == "typed":
+            return typed
+        if tapped and tapped.lstrip("-").isdigit():
+            return int(tapped)
+        return None
+
+    @staticmethod
+    def _name(chosen: str | None, typed: str | None) -> str | None:
+        if chosen == "other":
+            return (typed or "").strip() or None
+        return chosen or None

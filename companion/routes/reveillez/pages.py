@@ -1,0 +1,208 @@
+"""The phone pages of « Réveillez »: set-up, the table (one tap per step of an action), undo and
+the history. Views parse a form, call one glue function and pick a template."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from ...db import get_session
+from ...i18n import current_lang
+from ...models import Game
+from ...play import reveillez as play
+from ...play.store import StaleWrite
+from ...scoring.problems import EntryError, Problem
+from ...scoring.reveillez import (
+    CATALOGUE,
+    GRID,
+    NUMBERS,
+    USUAL_VALUES,
+    Power,
+    Special,
+    target,
+)
+from ..shell import remember
+from . import bp
+from .forms import ActionForm, NewGameForm, WriteForm, fresh_key
+
+
+@bp.app_template_filter("reveillez_problem")
+def problem_text(problem: Problem, names: list[str]) -> str:
+    """A problem's sentence in the page's language, naming the player instead of the seat."""
+    params = dict(problem.params)
+    if problem.seat is not None and 0 <= problem.seat < len(names):
+        params["player"] = names[problem.seat]
+    return CATALOGUE.text(problem.code, current_lang(), seat=problem.seat, card=problem.card,
+                          **params)
+
+
+@dataclass(frozen=True)
+class Table:
+    """What the table template shows: the game, the action being built and its question."""
+
+    view: play.TableView
+    form: ActionForm
+    draft: play.Draft | None = None
+    plan: play.Plan | None = None
+    problems: list[Problem] = field(default_factory=list)
+    stale: bool = False
+
+    @property
+    def step(self) -> str | None:
+        return None if self.plan is None else self.plan.step
+
+    @property
+    def hidden(self) -> dict[str, object]:
+        """The answers so far, minus the ones this step asks again."""
+        if self.draft is None:
+            return {}
+        asked = ASKED.get(self.step or "", ())
+        return {k: v for k, v in self.draft.fields().items() if k not in asked}
+
+    @property
+    def tap(self) -> tuple[str, frozenset[int]]:
+        """The form field a tap on the grid or on a princess fills, and the values allowed."""
+        state, step = self.view.state, self.step
+        if step == "slot":
+            return "slot", frozenset(state.sleeping_slots())
+        if step == "companion" and self.draft is not None:
+            return "companion_slot", frozenset(state.sleeping_slots()) - {self.draft.slot}
+        if step == "target" and self.draft is not None:
+            allowed = state.stealable() if self.draft.do == "steal" else state.sleepable()
+            return "princess", frozenset(allowed)
+        return "", frozenset()
+
+    @property
+    def wakes(self) -> int | None:
+        """The seat that wakes a princess in this action (the jester's count may name another)."""
+        if self.plan is None or self.draft is None or self.draft.do not in ("wake", "jester"):
+            return None
+        return self.plan.seat
+
+    @property
+    def asked_slot(self) -> int | None:
+        """The slot whose value the value step asks."""
+        if self.draft is None:
+            return None
+        return self.draft.companion_slot if self.step == "companion-value" else self.draft.slot
+
+
+ASKED = {
+    "slot": ("slot", "value", "name"), "value": ("value", "name"),
+    "companion": ("companion_slot", "companion_value", "companion_name"),
+    "companion-value": ("companion_value", "companion_name"), "revealed": ("revealed",),
+    "target": ("princess", "defended", "dest"), "defence": ("defended", "dest"),
+}
+
+
+def _game_or_404(code: str) -> Game:
+    game = play.get_game(get_session(), code)
+    if game is None:
+        abort(404)
+    return game
+
+
+def _render(template: str, status: int = 200, **context: object) -> tuple[str, int]:
+    return render_template(template, grid=GRID, numbers=NUMBERS, powers=list(Power),
+                           usual_values=USUAL_VALUES, specials=list(Special), **context), status
+
+
+def _table(view: play.TableView, *, draft: play.Draft | None = None, key: str | None = None,
+           problems: list[Problem] | None = None, status: int = 200,
+           stale: bool = False) -> tuple[str, int]:
+    form = ActionForm(formdata=None, data={"version": view.version, "key": key or fresh_key()})
+    current = play.plan(view.state, draft) if draft is not None else None
+    shown = list(problems or [])
+    if current is not None and not shown:
+        shown = [p for p in current.problems if current.step not in ("ready",)]
+    table = Table(view, form, draft, current, shown, stale)
+    return _render("reveillez/table.html", status, table=table, view=view,
+                   undo_form=WriteForm(formdata=None, data={"version": view.version,
+                                                            "key": fresh_key()}))
+
+
+# --- set-up -------------------------------------------------------------------------------------
+
+@bp.route("/new", methods=["GET", "POST"])
+def new_game() -> Response | tuple[str, int]:
+    """Set up a game: names clockwise, who starts, the variant."""
+    form = NewGameForm()
+    problems: list[Problem] = []
+    if request.method == "POST" and form.validate_on_submit():
+        try:
+            game = play.create_game(session=get_session(), names=form.player_names(),
+                                    first=form.first.data or 0, variant=form.variant.data,
+                                    show_values=form.show_values.data)
+        except EntryError as error:
+            problems = error.problems
+        else:
+            remember(game.code)
+            flash(_("Game created: wake the princesses!"))
+            return redirect(url_for("reveillez.show", code=game.code), 303)
+    status = 422 if request.method == "POST" else 200
+    return _render("reveillez/new.html", status, form=form, problems=problems,
+                   targets=[(n, target(n)) for n in range(2, 6)])
+
+
+# --- the table ----------------------------------------------------------------------------------
+
+@bp.get("/g/<code>")
+def show(code: str) -> tuple[str, int]:
+    """The table: the 12 princesses, each player's points, and the next action's first step."""
+    view = play.view_game(get_session(), _game_or_404(code))
+    do = request.args.get("do")
+    draft = play.Draft(do) if do in play.ACTIONS and not view.state.is_over else None
+    return _table(view, draft=draft)
+
+
+@bp.post("/g/<code>/act")
+def act(code: str) -> Response | tuple[str, int]:
+    """One tap of an action: ask the next question, or store the complete action."""
+    session = get_session()
+    game = _game_or_404(code)
+    form = ActionForm()
+    if not form.validate_on_submit():
+        view = play.view_game(session, game)
+        return _table(view, problems=[CATALOGUE.problem("notation", given="…")], status=422)
+    draft = form.draft()
+    final = draft.do != "discard" or bool(form.go.data)
+    try:
+        current, event = play.record_draft(session=session, game=game, draft=draft,
+                                           based_on=form.version.data or 0,
+                                           key=form.key.data or fresh_key(), final=final)
+    except EntryError as error:
+        view = play.view_game(session, game)
+        return _table(view, draft=draft, key=form.key.data, problems=error.problems,
+                      status=422)
+    except StaleWrite:
+        return _table(play.view_game(session, game), stale=True, status=409)
+    if event is None:
+        view = play.view_game(session, game)
+        return _table(view, draft=draft, key=form.key.data)
+    return redirect(url_for("reveillez.show", code=code), 303)
+
+
+@bp.post("/g/<code>/undo")
+def undo(code: str) -> Response | tuple[str, int]:
+    """Take back the last action (the history keeps it, struck through)."""
+    session = get_session()
+    game = _game_or_404(code)
+    form = WriteForm()
+    if not form.validate_on_submit():
+        abort(400)
+    try:
+        play.undo(session=session, game=game, based_on=form.version.data or 0,
+                  key=form.key.data or fresh_key())
+    except StaleWrite:
+        return _table(play.view_game(session, game), stale=True, status=409)
+    return redirect(url_for("reveillez.show", code=code), 303)
+
+
+@bp.get("/g/<code>/history")
+def history(code: str) -> tuple[str, int]:
+    """Every action of the game, undone ones struck through."""
+    view = play.view_game(get_session(), _game_or_404(code))
+    return _render("reveillez/history.html", view=view)

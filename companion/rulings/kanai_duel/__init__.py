@@ -1,0 +1,1 @@
+"""Rulings of the Kanai duel (rulings.toml, in the shared format)."""

@@ -1,0 +1,746 @@
+"""A round as seen at the table, turn by turn: nobody's hand is known, only what is played.
+
+The app cannot see hands, so a :class:`Turn` records what the table sees (the card played, its
+target, the character a Garde names) and what the table answers (was the guess right, who had the
+lower card, which card a player discarded face up). :class:`PublicRound` replays turns and answers
+cheap questions: whose turn it is, who is still in, who is protected, whom a card may target, how
+many cards are left in the deck, and how many cards of each value nobody has seen yet.
+
+Rules (rulebook, seed 002; decisions from ``shared/rules/PRINCESSE_PRINCESSE.md``):
+
+- Turns go clockwise (seat order) among the players still in; on your turn you draw one card, then
+  play one of your two (« Tour des joueurs-euses »). Every played or discarded card stays face up in
+  front of its player (« Cartes jouées et défaussées »).
+- Leaving the round: you discard your hand face up without its effect, you cannot be targeted and
+  you skip your turns until the next round (« Quitter la manche »).
+- The round ends after a turn that leaves only one player in, or after a turn that leaves the deck
+  empty (« Fin de la manche »).
+- Whom a card targets: Garde, Conseillers, Bibliothécaire and Roi fantôme need *another* player;
+  Vladric any player, yourself included. A player out of the round or protected by Oliver cannot be
+  targeted. Oliver protects from the moment he is played until the start of his player's next turn.
+  If every other player still in is protected, a card that needs another player is played with no
+  effect, and Vladric must target the player who plays him (« Oliver le dragon »).
+- Garde: name any character but the Garde (the Spy included); a right guess makes the target leave.
+- Bibliothécaire: the lower hand leaves (its card is discarded face up); a tie, nobody leaves.
+- Vladric: the target discards their hand and draws a new card; on an empty deck they draw the
+  card set aside face down; discarding the Ogre makes them leave instead (app decision: they do
+  not draw).
+- Princesses: draw two, keep one, put two under the deck, so the deck count does not change; with
+  one card left draw it and put one back; with an empty deck no effect.
+- Roi fantôme: swap hands (nothing is revealed; receiving the Ogre does not discard it).
+- Céleste: no effect; she must be played when the other card is the Roi fantôme or Vladric. Nobody
+  sees the other card, so a breach is only *proven* when the card a player kept after playing 7 or 5
+  is later revealed (end of round, Garde, Bibliothécaire, Vladric) as Céleste, with no turn of its
+  holder in between; the hand travels with a Roi fantôme swap. The same bookkeeping proves a lie to
+  a Garde (the denied character later revealed from the same hand) and a wrong Bibliothécaire answer
+  (the « higher » hand later revealed no higher). The rulebook names these mistakes (« Fautes de
+  jeu ») but gives no penalty: the app lists them as faults and changes nothing else.
+- Ogre: played or discarded for any reason, its holder leaves the round.
+
+A turn refused by the rules comes back as problems (codes), never as an exception from
+:meth:`PublicRound.check_turn`; :meth:`PublicRound.play` raises :class:`EntryError` with them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+from companion.scoring.problems import EntryError, Problem
+
+from .cards import (
+    BIBLIOTHECAIRE,
+    CATALOGUE,
+    CELESTE,
+    CELESTE_FORCED_BY,
+    CHARACTERS,
+    COPIES,
+    GARDE,
+    GARDE_NAMEABLE,
+    MAX_VALUE,
+    MIN_VALUE,
+    OGRE,
+    OLIVER,
+    PRINCESSES,
+    ROI,
+    SPY,
+    VLADRIC,
+    Targeting,
+    card_params,
+    copy_problems,
+    is_value,
+    player_count,
+    player_count_problem,
+)
+from .round_end import RoundReveal, check_reveal
+
+VALUES = range(MIN_VALUE, MAX_VALUE + 1)
+# Mistakes a later reveal can prove (« Fautes de jeu »): problem codes, listed in ``faults()``.
+CELESTE_NOT_PLAYED, GARDE_LIE, LIBRARIAN_WRONG = FAULT_CODES = (
+    "celeste-not-played", "garde-lie", "librarian-wrong")
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn as the table saw it, with the table's answers.
+
+    ``seat`` played ``card`` (a value 0–9) at ``target``. Garde: ``named`` character and ``hit``
+    (was the guess right). Bibliothécaire: ``loser`` (the seat with the lower card) or ``tie``.
+    ``revealed``: the card discarded face up by the effect — the hand of Vladric's target, the
+    Bibliothécaire loser's card, the Ogre player's other card (a Garde's right guess reveals the
+    named card by itself).
+
+    Notation (``str(turn)`` / :meth:`from_notation`): ``seat:card``, then ``>target``, ``=named``
+    with ``+`` (right guess) or ``-``, ``x`` + loser seat or ``~`` for a tie, ``#`` + revealed card:
+    ``2:1>0=5-``, ``0:3>1x1#2``, ``1:5>1#4``, ``3:9#6``, ``0:4``.
+    """
+
+    seat: int
+    card: int
+    target: int | None = None
+    named: int | None = None
+    hit: bool | None = None
+    loser: int | None = None
+    tie: bool = False
+    revealed: int | None = None
+
+    _NOTATION = re.compile(r"(\d+):(\d+)(?:>(\d+))?(?:=(\d+)([+-])?)?(?:x(\d+)|(~))?(?:#(\d+))?")
+
+    def __str__(self) -> str:
+        text = f"{self.seat}:{self.card}"
+        if self.target is not None:
+            text += f">{self.target}"
+        if self.named is not None:
+            text += f"={self.named}" + {True: "+", False: "-", None: ""}[self.hit]
+        if self.loser is not None:
+            text += f"x{self.loser}"
+        elif self.tie:
+            text += "~"
+        if self.revealed is not None:
+            text += f"#{self.revealed}"
+        return text
+
+    @classmethod
+    def from_notation(cls, text: str) -> Turn:
+        """Parse ``str(turn)``; raises :class:`EntryError` ``bad-notation``."""
+        match = cls._NOTATION.fullmatch(text.strip())
+        if match is None:
+            raise EntryError(CATALOGUE.problem("bad-notation", value=text))
+        seat, card, target, named, sign, loser, tie, revealed = match.groups()
+        return cls(int(seat), int(card), _opt(target), _opt(named),
+                   None if sign is None else sign == "+", _opt(loser), tie is not None,
+                   _opt(revealed))
+
+
+def _opt(text: str | None) -> int | None:
+    return None if text is None else int(text)
+
+
+class EndReason(StrEnum):
+    """How a round ended (« Fin de la manche »)."""
+
+    LAST_IN = "last-in"
+    DECK_EMPTY = "deck-empty"
+
+
+@dataclass(frozen=True)
+class RoundEnding:
+    """What the turn log knows when the round is over: what the round-end screen fills in."""
+
+    reason: EndReason
+    still_in: tuple[int, ...]
+    spies: frozenset[int]
+    princesses: frozenset[int]
+
+    @property
+    def needs_cards(self) -> bool:
+        """True when the players still in must show their cards (more than one is still in)."""
+        return len(self.still_in) > 1
+
+
+@dataclass(frozen=True)
+class TurnQuestions:
+    """What the turn-log screen asks once a card is tapped, in the current state.
+
+    ``targets``: the seats the card may target (empty: no target, or no effect). ``names``: the
+    characters a Garde may name, each with its count of unseen cards. ``asks_hit`` (Garde: right
+    guess?), ``asks_loser`` (Bibliothécaire: who had the lower card, or a tie), ``asks_revealed``
+    (Vladric, Ogre: the card laid face up; for the Bibliothécaire, the loser's card).
+    ``celeste_reminder``: a 7 or 5 while Céleste is unseen — remind that she must be played
+    instead if she is the other card.
+    """
+
+    card: int
+    has_effect: bool
+    targets: tuple[int, ...]
+    names: tuple[tuple[int, int], ...]
+    asks_hit: bool
+    asks_loser: bool
+    asks_revealed: bool
+    celeste_reminder: bool
+
+
+@dataclass(frozen=True)
+class Suspicion:
+    """A claim on a hand, proven false if that same hand is revealed holding one of ``values``."""
+
+    values: frozenset[int]
+    code: str  # the fault then proven: celeste-not-played, garde-lie, librarian-wrong
+    seat: int  # who made the mistake
+    turn: int  # 1-based number of the turn where it happened
+    value: int  # the card the problem names: played card, named card, loser's card
+
+
+@dataclass(frozen=True)
+class _Table:
+    """The public state between two turns (one immutable snapshot per turn)."""
+
+    in_seats: frozenset[int]
+    protected: Mapping[int, int]  # seat -> number of the turn in which they played Oliver
+    deck: int
+    set_aside_drawn: bool
+    discards: tuple[tuple[int, ...], ...]
+    current: int | None
+    ending: RoundEnding | None
+    suspicions: tuple[tuple[Suspicion, ...], ...]
+    faults: tuple[Problem, ...]
+
+
+@dataclass
+class PublicRound:
+    """One round at the table, replayed from its turns; hands stay unknown.
+
+    Queries (cheap, never raise): :attr:`current_seat`, :meth:`is_in`, :meth:`is_protected`,
+    :meth:`legal_targets`, :meth:`has_effect`, :meth:`target_problem`, :meth:`garde_names`,
+    :meth:`unseen`, :meth:`check_turn`, :meth:`ending`, :meth:`faults`.
+    Commands: :meth:`play` (checks, then pushes), :meth:`push` (trusted), :meth:`pop` (undo).
+    """
+
+    players: int
+    first: int
+    face_up: tuple[int, ...] = ()
+    _stack: list[_Table] = field(default_factory=list, init=False, repr=False)
+    _turns: list[Turn] = field(default_factory=list, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.face_up = tuple(self.face_up)
+        problems = check_setup(self.players, self.first, self.face_up)
+        if problems:
+            raise EntryError(problems)
+        count = player_count(self.players)
+        self._stack.append(_Table(
+            in_seats=frozenset(range(self.players)), protected={}, deck=count.deck_after_deal,
+            set_aside_drawn=False, discards=((),) * self.players, current=self.first,
+            ending=None, suspicions=((),) * self.players, faults=()))
+
+    @classmethod
+    def from_turns(cls, players: int, first: int, turns: Iterable[Turn | str],
+                   face_up: Sequence[int] = ()) -> PublicRound:
+        """Replay ``turns`` (objects or notation) with every check; raises :class:`EntryError`."""
+        round_ = cls(players, first, tuple(face_up))
+        for turn in turns:
+            round_.play(turn if isinstance(turn, Turn) else Turn.from_notation(turn))
+        return round_
+
+    # ---- queries -------------------------------------------------------------------------------
+
+    @property
+    def _top(self) -> _Table:
+        return self._stack[-1]
+
+    @property
+    def turns(self) -> tuple[Turn, ...]:
+        return tuple(self._turns)
+
+    @property
+    def turn_number(self) -> int:
+        """The 1-based number of the turn about to be played."""
+        return len(self._turns) + 1
+
+    @property
+    def current_seat(self) -> int | None:
+        """Whose turn it is; ``None`` once the round is over."""
+        return self._top.current
+
+    @property
+    def deck_count(self) -> int:
+        """Cards in the draw pile before the current player draws."""
+        return self._top.deck
+
+    @property
+    def set_aside_drawn(self) -> bool:
+        """True once Vladric on an empty deck made someone draw the face-down set-aside card."""
+        return self._top.set_aside_drawn
+
+    def is_over(self) -> bool:
+        return self._top.ending is not None
+
+    def ending(self) -> RoundEnding | None:
+        """How the round ended and who is still in; ``None`` while it goes on."""
+        return self._top.ending
+
+    def is_in(self, seat: int) -> bool:
+        return seat in self._top.in_seats
+
+    def seats_in(self) -> tuple[int, ...]:
+        return tuple(sorted(self._top.in_seats))
+
+    def is_protected(self, seat: int) -> bool:
+        """True if Oliver protects ``seat`` now (until the start of that player's next turn)."""
+        return seat in self._top.protected and seat != self._top.current
+
+    def protected_since(self) -> Mapping[int, int]:
+        """Protected seats, each with the number of the turn in which they played Oliver."""
+        return {seat: turn for seat, turn in sorted(self._top.protected.items())
+                if seat != self._top.current}
+
+    def discards(self, seat: int) -> tuple[int, ...]:
+        """The cards face up in front of ``seat``, in the order they were laid down."""
+        return self._top.discards[seat]
+
+    def unseen(self) -> dict[int, int]:
+        """How many cards of each value nobody has seen face up yet (deck, hands, set-aside card).
+
+        Public information only: the full deck minus the cards face up at two players and every
+        played or discarded card.
+        """
+        seen = Counter(self.face_up)
+        for pile in self._top.discards:
+            seen.update(pile)
+        return {value: COPIES[value] - seen[value] for value in VALUES}
+
+    def garde_names(self) -> tuple[int, ...]:
+        """The characters a Garde may name: every value but the Garde's own (the Spy included)."""
+        return GARDE_NAMEABLE
+
+    def legal_targets(self, card: int, seat: int | None = None) -> frozenset[int]:
+        """The seats ``seat`` (default: the current player) may target with ``card`` now."""
+        seat = self._top.current if seat is None else seat
+        if seat is None or not is_value(card):
+            return frozenset()
+        targeting = CHARACTERS[card].targeting
+        if targeting is Targeting.NONE:
+            return frozenset()
+        others = frozenset(s for s in self._top.in_seats
+                           if s != seat and s not in self._top.protected)
+        if targeting is Targeting.ANY:
+            return others | {seat}  # Vladric: yourself always, so never without a target
+        return others
+
+    def has_effect(self, card: int) -> bool:
+        """False when a card that needs another player finds nobody to target, or when the
+        Princesses are played on an empty deck: then it is played with no effect."""
+        if not is_value(card):
+            return False
+        if CHARACTERS[card].targeting is Targeting.OTHER:
+            return bool(self.legal_targets(card))
+        if card == PRINCESSES:
+            return self._top.deck - 1 > 0  # after the turn's own draw
+        return True
+
+    def questions(self, card: int) -> TurnQuestions:
+        """What the table must tell the app about the current player's ``card`` (see
+        :class:`TurnQuestions`); ``card`` must be a value 0–9."""
+        effect = self.has_effect(card)
+        unseen = self.unseen()
+        garde = card == GARDE and effect
+        return TurnQuestions(
+            card=card, has_effect=effect, targets=tuple(sorted(self.legal_targets(card))),
+            names=tuple((value, unseen[value]) for value in GARDE_NAMEABLE) if garde else (),
+            asks_hit=garde, asks_loser=card == BIBLIOTHECAIRE and effect,
+            asks_revealed=card in (VLADRIC, OGRE),
+            celeste_reminder=card in CELESTE_FORCED_BY and unseen[CELESTE] > 0)
+
+    def target_problem(self, card: int, target: int | None, seat: int | None = None
+                       ) -> Problem | None:
+        """Why ``target`` is refused for ``card`` (a problem), or ``None`` if it is allowed.
+
+        Codes: ``target-needed``, ``target-not-taken`` (the card takes no target, or nobody can be
+        targeted so it has no effect), ``unknown-seat``, ``target-self``, ``target-out``,
+        ``target-protected``.
+        """
+        seat = self._top.current if seat is None else seat
+        if not is_value(card) or seat is None:
+            return None
+        targeting = CHARACTERS[card].targeting
+        legal = self.legal_targets(card, seat)
+        if target is None:
+            if targeting is Targeting.NONE or not legal:
+                return None
+            return CATALOGUE.problem("target-needed", seat=seat, **card_params(card))
+        if not isinstance(target, int) or not 0 <= target < self.players:
+            return CATALOGUE.problem("unknown-seat", value=target, players=self.players)
+        if targeting is Targeting.NONE:
+            return CATALOGUE.problem("target-not-taken", seat=seat, **card_params(card))
+        if target == seat and targeting is Targeting.OTHER:
+            return CATALOGUE.problem("target-self", seat=seat, **card_params(card))
+        if target not in self._top.in_seats:
+            return CATALOGUE.problem("target-out", seat=target, **card_params(card))
+        if target in self._top.protected and target != seat:
+            return CATALOGUE.problem("target-protected", seat=target, **card_params(card),
+                                     since=self._top.protected[target])
+        return None
+
+    def check_turn(self, turn: Turn) -> list[Problem]:
+        """Every reason the rules refuse ``turn`` now (empty if it may be played); never raises."""
+        table = self._top
+        if table.ending is not None:
+            return [CATALOGUE.problem("round-over")]
+        problems: list[Problem] = []
+        if not isinstance(turn.seat, int) or not 0 <= turn.seat < self.players:
+            problems.append(CATALOGUE.problem("unknown-seat", value=turn.seat,
+                                              players=self.players))
+        elif turn.seat != table.current:
+            # The problem names whose turn it is: that is what the player needs to read.
+            problems.append(CATALOGUE.problem("not-your-turn", seat=table.current,
+                                              played_by=turn.seat))
+        if not is_value(turn.card):
+            problems.append(CATALOGUE.problem("value-out-of-range", value=turn.card,
+                                              field="card"))
+            return problems
+        card = turn.card
+        pool = Counter(self.unseen())
+        if pool[card] <= 0:
+            problems.append(_no_copy(card))
+        pool[card] -= 1
+        seat = table.current
+        target_problem = self.target_problem(card, turn.target, seat)
+        if target_problem is not None:
+            problems.append(target_problem)
+        effect = self.has_effect(card)
+        expected: set[str] = set()
+        if card == GARDE and effect:
+            expected |= {"named", "hit", "revealed"}
+            if turn.named is None:
+                problems.append(CATALOGUE.problem("name-needed", seat=seat))
+            elif turn.named == GARDE:
+                problems.append(CATALOGUE.problem("garde-named", seat=seat))
+            elif not is_value(turn.named):
+                problems.append(CATALOGUE.problem("value-out-of-range", value=turn.named,
+                                                  field="named"))
+            elif turn.hit and pool[turn.named] <= 0:
+                problems.append(_no_copy(turn.named))
+            if turn.hit is None:
+                problems.append(CATALOGUE.problem("hit-needed", seat=seat))
+            if turn.revealed is not None and (not turn.hit or turn.revealed != turn.named):
+                problems.append(_unexpected("revealed", card))
+        elif card == BIBLIOTHECAIRE and effect:
+            expected |= {"loser", "tie", "revealed"}
+            problems += self._check_librarian(turn, pool)
+        elif card in (VLADRIC, OGRE):
+            expected.add("revealed")
+            if turn.revealed is None:
+                problems.append(CATALOGUE.problem("reveal-needed", seat=turn.target
+                                                  if card == VLADRIC else seat))
+            elif not is_value(turn.revealed):
+                problems.append(CATALOGUE.problem("value-out-of-range", value=turn.revealed,
+                                                  field="revealed"))
+            elif pool[turn.revealed] <= 0:
+                problems.append(_no_copy(turn.revealed))
+        for name in ("named", "hit", "loser", "tie", "revealed"):
+            given = getattr(turn, name)
+            if name not in expected and given is not None and not (name == "tie" and not given):
+                problems.append(_unexpected(name, card))
+        return problems
+
+    def _check_librarian(self, turn: Turn, pool: Counter[int]) -> list[Problem]:
+        seat = self._top.current
+        problems: list[Problem] = []
+        if turn.tie:
+            if turn.loser is not None:
+                problems.append(_unexpected("loser", turn.card))
+            if turn.revealed is not None:
+                problems.append(_unexpected("revealed", turn.card))
+            if not any(pool[value] >= 2 for value in VALUES):
+                problems.append(CATALOGUE.problem("tie-impossible", seat=seat))
+            return problems
+        if turn.loser is None:
+            return [CATALOGUE.problem("loser-needed", seat=seat)]
+        if turn.loser not in (seat, turn.target):
+            problems.append(CATALOGUE.problem("loser-not-compared", seat=turn.loser))
+        if turn.revealed is None:
+            problems.append(CATALOGUE.problem("reveal-needed", seat=turn.loser))
+        elif not is_value(turn.revealed):
+            problems.append(CATALOGUE.problem("value-out-of-range", value=turn.revealed,
+                                              field="revealed"))
+        elif pool[turn.revealed] <= 0:
+            problems.append(_no_copy(turn.revealed))
+        else:
+            pool = pool.copy()
+            pool[turn.revealed] -= 1
+            if not any(pool[value] > 0 for value in VALUES if value > turn.revealed):
+                problems.append(CATALOGUE.problem("no-higher-card", seat=turn.loser,
+                                                  **card_params(turn.revealed)))
+        return problems
+
+    def faults(self, final: Mapping[int, int] | None = None) -> tuple[Problem, ...]:
+        """The mistakes proven so far (``celeste-not-played``, ``garde-lie``, ``librarian-wrong``),
+        in turn order; with ``final`` (the cards shown at the end, by seat) those it proves too."""
+        found = list(self._top.faults)
+        for seat, value in sorted((final or {}).items()):
+            if 0 <= seat < self.players:
+                found += _proven(self._top.suspicions[seat], value)
+        return tuple(found)
+
+    def reveal(self, cards: Mapping[int, int]) -> RoundReveal:
+        """The round-end reveal filled from the log: who is still in and both bonus answers come
+        from the discards, so only the cards shown at the end are needed (none if one player is
+        still in). Raises :class:`EntryError` (``round-not-over``, ``card-missing``,
+        ``card-for-player-out``, ``no-copy-left`` …)."""
+        ending = self._top.ending
+        if ending is None:
+            raise EntryError(CATALOGUE.problem("round-not-over", current=self.current_seat))
+        shown = tuple(cards.get(seat) for seat in range(self.players))
+        reveal = RoundReveal(frozenset(ending.still_in), shown, ending.spies, ending.princesses)
+        # Copies are judged against what is still unseen, not against the deck alone.
+        problems = [p for p in check_reveal(reveal) if p.code != "too-many-copies"]
+        problems += [CATALOGUE.problem("unknown-seat", value=seat, players=self.players)
+                     for seat in cards if not 0 <= seat < self.players]
+        if not problems:
+            problems = self.final_problems(cards)
+        if problems:
+            raise EntryError(problems)
+        return reveal
+
+    def final_problems(self, cards: Mapping[int, int]) -> list[Problem]:
+        """``value-out-of-range`` and ``no-copy-left`` for the cards shown at the end."""
+        problems: list[Problem] = []
+        pool = Counter(self.unseen())
+        for seat, value in sorted(cards.items()):
+            if not is_value(value):
+                problems.append(CATALOGUE.problem("value-out-of-range", seat=seat, value=value,
+                                                  field="held"))
+                continue
+            if pool[value] <= 0:
+                problems.append(_no_copy(value, seat=seat))
+            pool[value] -= 1
+        return problems
+
+    # ---- commands ------------------------------------------------------------------------------
+
+    def play(self, turn: Turn) -> None:
+        """Check ``turn`` (:meth:`check_turn`) and push it; raises :class:`EntryError`."""
+        problems = self.check_turn(turn)
+        if problems:
+            raise EntryError(problems)
+        self.push(turn)
+
+    def push(self, turn: Turn) -> None:
+        """Apply ``turn`` **without checking it** (the trusted path for stored, checked logs)."""
+        self._stack.append(_apply(self._top, turn, len(self._turns) + 1, self.players))
+        self._turns.append(turn)
+
+    def pop(self) -> Turn:
+        """Undo the last turn and return it; raises :class:`IndexError` if there is none."""
+        if not self._turns:
+            raise IndexError("no turn to undo")
+        self._stack.pop()
+        return self._turns.pop()
+
+
+def _no_copy(value: int, seat: int | None = None) -> Problem:
+    return CATALOGUE.problem("no-copy-left", seat=seat, copies=COPIES[value],
+                             **card_params(value))
+
+
+def _unexpected(name: str, card: int) -> Problem:
+    return CATALOGUE.problem("unexpected-answer", **card_params(card), field=name)
+
+
+def _proven(suspicions: Iterable[Suspicion], value: int) -> list[Problem]:
+    return [CATALOGUE.problem(s.code, seat=s.seat, turn=s.turn, **card_params(s.value))
+            for s in suspicions if value in s.values]
+
+
+def check_setup(players: int, first: int, face_up: Sequence[int]) -> list[Problem]:
+    """Problems of a round's set-up: player count, first player, the face-up cards (exactly three
+    at two players, none otherwise, each a value with copies left)."""
+    problem = player_count_problem(players)
+    if problem is not None:
+        return [problem]
+    problems: list[Problem] = []
+    if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players:
+        problems.append(CATALOGUE.problem("unknown-seat", value=first, players=players))
+    expected = player_count(players).face_up
+    if len(face_up) != expected:
+        problems.append(CATALOGUE.problem("face-up-count", expected=expected, got=len(face_up)))
+    for value in face_up:
+        if not is_value(value):
+            problems.append(CATALOGUE.problem("value-out-of-range", value=value,
+                                              field="face_up"))
+    problems += copy_problems(face_up)
+    return problems
+
+
+def _apply(table: _Table, turn: Turn, number: int, players: int) -> _Table:
+    """The table after ``turn`` (turn number ``number``); the turn is assumed checked."""
+    seat, card, target = turn.seat, turn.card, turn.target
+    in_seats = set(table.in_seats)
+    protected = dict(table.protected)
+    protected.pop(seat, None)  # Oliver's protection ends at the start of his player's turn
+    discards = [list(pile) for pile in table.discards]
+    suspicions = [list(hand) for hand in table.suspicions]
+    faults = list(table.faults)
+    deck = table.deck - 1  # the turn's own draw
+    set_aside_drawn = table.set_aside_drawn
+    suspicions[seat] = []  # the hand changed: old claims about it can no longer be proven
+    discards[seat].append(card)
+
+    def reveal(holder: int, value: int) -> None:
+        faults.extend(_proven(suspicions[holder], value))
+        suspicions[holder] = []
+
+    def leave(holder: int, value: int) -> None:
+        reveal(holder, value)
+        discards[holder].append(value)  # the hand is discarded face up, without its effect
+        in_seats.discard(holder)
+        protected.pop(holder, None)
+
+    if card in CELESTE_FORCED_BY:
+        # If the card kept is Céleste, the hand was Céleste + 7/5: she had to be played.
+        suspicions[seat] = [Suspicion(frozenset({CELESTE}), CELESTE_NOT_PLAYED, seat, number,
+                                      card)]
+    if card == GARDE and target is not None and turn.named is not None:
+        if turn.hit:
+            leave(target, turn.named)
+        else:
+            suspicions[target].append(Suspicion(frozenset({turn.named}), GARDE_LIE, target,
+                                                number, turn.named))
+    elif card == BIBLIOTHECAIRE and target is not None and turn.loser is not None:
+        assert turn.revealed is not None
+        winner = target if turn.loser == seat else seat
+        leave(turn.loser, turn.revealed)
+        suspicions[winner].append(Suspicion(frozenset(range(turn.revealed + 1)),
+                                            LIBRARIAN_WRONG, winner, number, turn.revealed))
+    elif card == OLIVER:
+        protected[seat] = number
+    elif card == VLADRIC and target is not None:
+        assert turn.revealed is not None
+        reveal(target, turn.revealed)
+        discards[target].append(turn.revealed)
+        if turn.revealed == OGRE:
+            in_seats.discard(target)  # discarding the Ogre: out, and no new card
+            protected.pop(target, None)
+        elif deck > 0:
+            deck -= 1
+        else:
+            set_aside_drawn = True  # empty deck: the face-down set-aside card
+    elif card == ROI and target is not None:
+        suspicions[seat], suspicions[target] = suspicions[target], suspicions[seat]
+    elif card == OGRE:
+        assert turn.revealed is not None
+        leave(seat, turn.revealed)
+    # Princesses: draw 2, keep 1, put 2 back (or 1 and 1, or nothing): the deck count stays.
+
+    ending: RoundEnding | None = None
+    current: int | None = None
+    final_discards = tuple(tuple(pile) for pile in discards)
+    if len(in_seats) == 1 or deck == 0:
+        still_in = tuple(sorted(in_seats))
+        ending = RoundEnding(
+            EndReason.LAST_IN if len(in_seats) == 1 else EndReason.DECK_EMPTY, still_in,
+            frozenset(s for s in still_in if SPY in final_discards[s]),
+            frozenset(s for s in still_in if PRINCESSES in final_discards[s]))
+    else:
+        current = next(s for s in ((seat + step) % players for step in range(1, players + 1))
+                       if s in in_seats)
+    return replace(table, in_seats=frozenset(in_seats), protected=protected, deck=deck,
+                   set_aside_drawn=set_aside_drawn, discards=final_discards, current=current,
+                   ending=ending, suspicions=tuple(tuple(h) for h in suspicions),
+                   faults=tuple(faults))
+
+
+@dataclass(frozen=True)
+class TurnLogVerdict:
+    """The judgement of a whole turn log (the second JSON endpoint).
+
+    ``accepted`` turns were replayed; if one was refused, ``refused_turn`` is its 0-based index and
+    ``problems`` says why (later turns are not judged). The rest describes the table after the
+    accepted turns.
+    """
+
+    accepted: int
+    refused_turn: int | None
+    problems: tuple[Problem, ...]
+    current_seat: int | None
+    still_in: tuple[int, ...]
+    protected: tuple[int, ...]
+    deck_count: int
+    unseen: tuple[int, ...]  # by value 0–9
+    round_over: bool
+    ending: RoundEnding | None
+    faults: tuple[Problem, ...]
+    reveal: RoundReveal | None
+    discards: tuple[tuple[int, ...], ...] = ()
+
+    @property
+    def is_valid(self) -> bool:
+        return self.refused_turn is None and not self.problems
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON answer of the turn-log endpoint (seat lists ascending)."""
+        ending = self.ending
+        return {
+            "valid": self.is_valid,
+            "accepted": self.accepted,
+            "refused_turn": self.refused_turn,
+            "problems": [p.as_dict() for p in self.problems],
+            "current_seat": self.current_seat,
+            "still_in": list(self.still_in),
+            "protected": list(self.protected),
+            "deck_count": self.deck_count,
+            "unseen": list(self.unseen),
+            "round_over": self.round_over,
+            "ending": None if ending is None else {
+                "reason": str(ending.reason), "still_in": list(ending.still_in),
+                "spies": sorted(ending.spies), "princesses": sorted(ending.princesses)},
+            "faults": [{**p.as_dict(), "turn": p.params["turn"]} for p in self.faults],
+            # Ready for the round-end endpoint: every card in front of each seat, and the cards
+            # shown at the end (null for a player out) once the final cards were given.
+            "discards": [list(pile) for pile in self.discards],
+            "held": self._held(),
+        }
+
+    def _held(self) -> list[int | None] | None:
+        reveal = self.reveal
+        if reveal is None or any(reveal.cards[seat] is None for seat in reveal.still_in):
+            return None  # a last player in who showed no card: the round-end call needs it
+        return list(reveal.cards)
+
+
+def judge_turn_log(players: int, first: int, turns: Sequence[Turn], face_up: Sequence[int] = (),
+                   final: Mapping[int, int] | None = None) -> TurnLogVerdict:
+    """Replay a whole turn log and judge it.
+
+    Set-up problems (players, first player, face-up cards) raise :class:`EntryError`; a turn the
+    rules refuse is reported in the verdict (``refused_turn`` and its problems), as are problems of
+    the ``final`` cards (shown at the end, by seat) once the round is over. Faults proven by later
+    reveals are listed in ``faults``.
+    """
+    round_ = PublicRound(players, first, tuple(face_up))
+    refused: int | None = None
+    problems: list[Problem] = []
+    for index, turn in enumerate(turns):
+        problems = round_.check_turn(turn)
+        if problems:
+            refused = index
+            break
+        round_.push(turn)
+    reveal: RoundReveal | None = None
+    if refused is None and round_.is_over() and final is not None:
+        try:
+            reveal = round_.reveal(final)
+        except EntryError as error:
+            problems = error.problems
+    return TurnLogVerdict(
+        accepted=len(round_.turns), refused_turn=refused, problems=tuple(problems),
+        current_seat=round_.current_seat, still_in=round_.seats_in(),
+        protected=tuple(round_.protected_since()), deck_count=round_.deck_count,
+        unseen=tuple(round_.unseen()[value] for value in VALUES),
+        round_over=round_.is_over(), ending=round_.ending(),
+        faults=round_.faults(final if reveal is not None else None), reveal=reveal,
+        discards=tuple(round_.discards(seat) for seat in range(players)))

@@ -1,0 +1,326 @@
+"""Web tests of the duel: set-up, referee mode, two-phone mode (secrecy, the Spy's order, no
+change of pick), live-update version, the JSON API, and bad input stores nothing."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion.play import store
+from companion.scoring.kanai_duel import Card
+
+NEW = {"first": "Ana", "second": "Ben", "mode": "referee", "wins": "4", "abilities": "all",
+       "set_aside": "none"}
+
+
+def new_game(client, **changes) -> str:
+    response = client.post("/kanai-duel/new", data={**NEW, **changes})
+    assert response.status_code == 303, response.get_data(as_text=True)[:2000]
+    return response.headers["Location"]
+
+
+def version_of(client, url) -> int:
+    return int(re.search(r'data-version="(\d+)"', client.get(url).get_data(as_text=True))[1])
+
+
+def play(client, url, first, second):
+    return client.post(url + "/round", data={"first": first, "second": second,
+                                             "version": version_of(client, url)})
+
+
+def entries(app, url):
+    code = url.rsplit("/", 1)[-1]
+    with app.app_context():
+        from companion.db import get_session
+        session = get_session()
+        return store.entries(session, store.game_by_token(session, code))
+
+
+# --- set-up --------------------------------------------------------------------------------------
+
+def test_the_set_up_page_offers_one_phone_or_two(client):
+    """The set-up page asks the names and the mode."""
+    page = client.get("/kanai-duel/new").get_data(as_text=True)
+    assert 'data-form="new-duel"' in page and 'value="phones"' in page
+
+
+def test_conflicting_variants_are_refused_and_nothing_is_stored(client, app):
+    """G with Q is refused with the core's problem code; no game is created."""
+    response = client.post("/kanai-duel/new", data={**NEW, "wins": "3", "until_dawn": "y"})
+    assert response.status_code == 422 and 'data-problem="variants-conflict"' in response.text
+    with app.app_context():
+        from sqlmodel import select
+
+        from companion.db import get_session
+        from companion.models import Game
+        assert get_session().exec(select(Game)).first() is None
+
+
+def test_variant_b_needs_both_cards_set_aside(client):
+    """B on one phone needs the two cards out of play; on two phones it is refused."""
+    response = client.post("/kanai-duel/new", data={**NEW, "set_aside": "chosen"})
+    assert response.status_code == 422
+    response = client.post("/kanai-duel/new", data={**NEW, "set_aside": "chosen",
+                                                    "mode": "phones", "out_first": "spy",
+                                                    "out_second": "clown"})
+    assert response.status_code == 422
+    url = new_game(client, set_aside="chosen", out_first="spy", out_second="clown")
+    page = client.get(url).text
+    assert re.search(r'data-card="spy" data-used="1"', page)
+
+
+# --- referee mode --------------------------------------------------------------------------------
+
+def test_a_referee_round_shows_the_winner_steps_and_what_carries_over(client):
+    """After a round: score, the steps (each linked to its rulings entry), the +2 and the Spy."""
+    url = new_game(client)
+    assert play(client, url, "spy", "general").status_code == 303
+    page = client.get(url).text
+    assert 'data-score="0-1"' in page and 'data-round-winner="1"' in page
+    assert 'data-reveals-first="1"' in page  # Ana's Spy: Ben reveals first
+    assert 'data-bonus-next="1"' in page
+    assert 'href="/kanai-duel/rules/general"' in page and 'data-step="spy"' in page
+    assert re.search(r'data-hand="0".*?data-card="spy" data-used="1"', page, re.S)
+
+
+def test_held_rounds_show_what_each_is_worth_to_whom(client):
+    """Two Ministers on hold: the round is worth 2 to each player."""
+    url = new_game(client)
+    play(client, url, "minister", "minister")
+    page = client.get(url).text
+    assert 'data-held="1"' in page and "worth 2 to Ana, 2 to Ben" in page
+
+
+def test_a_card_played_twice_is_refused_and_nothing_is_stored(client, app):
+    """The core's problem is shown (422); the entry log does not grow."""
+    url = new_game(client)
+    play(client, url, "spy", "general")
+    response = play(client, url, "spy", "wizard")
+    assert response.status_code == 422 and 'data-problem="card-played-twice"' in response.text
+    assert len(entries(app, url)) == 1
+
+
+def test_a_round_without_both_cards_is_refused(client):
+    """Both cards must be tapped."""
+    url = new_game(client)
+    response = client.post(url + "/round", data={"first": "spy", "version": 0})
+    assert response.status_code == 422 and 'data-problem="tap-both-cards"' in response.text
+
+
+def test_a_stale_round_is_refused_with_a_clear_message(client, app):
+    """A form based on an old version stores nothing and says someone else changed the game."""
+    url = new_game(client)
+    play(client, url, "spy", "general")
+    response = client.post(url + "/round", data={"first": "prince", "second": "clown",
+                                                 "version": 0})
+    assert response.status_code == 409 and 'data-problem="stale-write"' in response.text
+    assert len(entries(app, url)) == 1
+
+
+def test_a_double_tap_is_stored_once(client, app):
+    """The same idempotency key twice stores one round."""
+    url = new_game(client)
+    data = {"first": "spy", "second": "general", "version": 0, "key": "same-key"}
+    assert client.post(url + "/round", data=data).status_code == 303
+    assert client.post(url + "/round", data=data).status_code == 303
+    assert len(entries(app, url)) == 1
+
+
+def test_undo_takes_back_the_last_round(client):
+    """Undo removes the last round; the card can be played again."""
+    url = new_game(client)
+    play(client, url, "spy", "general")
+    response = client.post(url + "/undo", data={"version": version_of(client, url)})
+    assert response.status_code == 303
+    page = client.get(url).text
+    assert 'data-score="0-0"' in page and 'data-used="1"' not in page
+
+
+def test_the_end_of_the_game_says_how_it_was_won(client):
+    """The Princess against the Prince ends the game at once; no further round is taken."""
+    url = new_game(client)
+    play(client, url, "prince", "princess")
+    page = client.get(url).text
+    assert 'data-result="princess"' in page and 'data-winner="1"' in page
+    assert 'data-form="round"' not in page
+    assert play(client, url, "spy", "spy").status_code == 422
+
+
+def test_the_version_answers_304_when_unchanged(client):
+    """Live updates: the version has an ETag; the same ETag back gets 304."""
+    url = new_game(client)
+    first = client.get(url + "/version")
+    assert first.json == {"version": 0}
+    again = client.get(url + "/version", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+    play(client, url, "spy", "general")
+    assert client.get(url + "/version", headers={"If-None-Match": first.headers["ETag"]}
+                      ).status_code == 200
+
+
+def test_french_pages_use_the_french_names_and_steps(client):
+    """In French the cards and the steps are French."""
+    url = new_game(client)
+    play(client, url, "wizard", "assassin")
+    client.set_cookie("lang", "fr")
+    page = client.get(url).text
+    assert "le Magicien annule l'Assassin" in page.replace("&#39;", "'")
+
+
+# --- two-phone mode ------------------------------------------------------------------------------
+
+@pytest.fixture
+def phones(app):
+    """Two phones (two clients with their own cookies) in one two-phone game."""
+    first, second = app.test_client(), app.test_client()
+    url = new_game(first, mode="phones")
+    join = re.search(r'/kanai-duel/g/\w+/join/[\w-]+', first.get(url).text)[0]
+    assert second.get(join).status_code == 303
+    return url, first, second
+
+
+def pick(client, url, card):
+    return client.post(url + "/pick", data={"card": card, "version": version_of(client, url)})
+
+
+def normalise(html: str) -> str:
+    html = re.sub(r'name="(csrf_token|key)"[^>]*value="[^"]*"', "", html)
+    # When the game last changed (the live updates' version) says nothing of which card.
+    html = re.sub(r'data-live-version="[^"]*"', "", html)
+    html = re.sub(r'title="Game code">#\w+', "", html)  # each game's own code
+    html = re.sub(r'"X-CSRFToken": "[^"]*"', "", html)
+    return re.sub(r'value="[\w-]{16,}"', "", html)
+
+
+def test_each_phone_takes_its_seat(phones):
+    """The creator is seat 0; the phone that scanned the code is seat 1."""
+    url, first, second = phones
+    assert 'data-seat="0"' in first.get(url).text and 'data-seat="1"' in second.get(url).text
+    assert "data-join" not in first.get(url).text
+
+
+def test_no_response_before_the_reveal_depends_on_the_other_pick(app):
+    """Whatever player 0 picked, every page player 1 can get before the reveal is the same: the
+    pick never reaches player 1's phone (only that it is in)."""
+    seen = []
+    for card in ("spy", "clown"):
+        first, second = app.test_client(), app.test_client()
+        url = new_game(first, mode="phones", first="Ana", second="Ben")
+        join = re.search(r'/kanai-duel/g/\w+/join/[\w-]+', first.get(url).text)[0]
+        second.get(join)
+        assert pick(first, url, card).status_code == 303
+        code = url.rsplit("/", 1)[-1]
+        answers = [second.get(url).text, second.get(url + "/board").text,
+                   second.get(url + "/version").text,
+                   pick(second, url, "nonsense").text,
+                   second.get("/").text]
+        assert 'data-other-picked="1"' in answers[0]
+        seen.append([normalise(a).replace(code, "CODE") for a in answers])
+    assert seen[0] == seen[1]
+
+
+def test_a_pick_cannot_be_changed(phones, app):
+    """A phone that has picked cannot pick again this round."""
+    url, first, _ = phones
+    assert pick(first, url, "spy").status_code == 303
+    response = pick(first, url, "clown")
+    assert response.status_code == 422 and 'data-problem="already-picked"' in response.text
+
+
+def test_the_round_is_revealed_when_both_picks_are_in(phones):
+    """The second pick reveals the round to both phones."""
+    url, first, second = phones
+    pick(first, url, "spy")
+    assert "data-last-round" not in first.get(url).text
+    pick(second, url, "general")
+    for phone in (first, second):
+        page = phone.get(url).text
+        assert 'data-last-round="1"' in page and 'data-score="0-1"' in page
+
+
+def test_after_a_spy_the_opponent_picks_first_and_the_spy_sees_it(phones):
+    """Player 1's Spy: player 0 must pick first; player 1 then sees that card, never the reverse."""
+    url, first, second = phones
+    pick(first, url, "general")
+    pick(second, url, "spy")
+    assert 'data-waiting-first="1"' in second.get(url).text
+    assert 'data-goes-first="1"' in first.get(url).text
+    response = pick(second, url, "prince")
+    assert response.status_code == 422 and 'data-problem="reveal-first-pending"' in response.text
+    pick(first, url, "wizard")
+    assert 'data-seen="wizard"' in second.get(url).text
+    assert "data-seen" not in first.get(url).text
+    pick(second, url, "minister")
+    assert 'data-last-round="2"' in first.get(url).text
+
+
+def test_a_phone_without_a_seat_cannot_pick(phones, app):
+    """An onlooker sees the game but cannot pick."""
+    url, _, _ = phones
+    onlooker = app.test_client()
+    assert 'data-watching="1"' in onlooker.get(url).text
+    assert onlooker.post(url + "/pick", data={"card": "spy", "version": 0}).status_code == 403
+
+
+# --- JSON API ------------------------------------------------------------------------------------
+
+def test_the_api_answers_the_issues_example(client):
+    """POST /api/v1/kanai-duel/resolve with the issue's example."""
+    response = client.post("/api/v1/kanai-duel/resolve",
+                           json={"rounds": [["spy", "general"], ["minister", "spy"]]})
+    body = response.json
+    assert response.status_code == 200
+    assert {k: body[k] for k in ("score", "held", "next", "game_over", "winner", "result")} == {
+        "score": [0, 1], "held": 1, "next": {"bonus": [0, 0], "reveals_first": 0},
+        "game_over": False, "winner": None, "result": None}
+    assert body["rounds"][0] | {"steps": []} == {"winner": 1, "points": [0, 1], "held": False,
+                                                 "steps": []}
+
+
+@pytest.mark.parametrize(("rounds", "code"), [
+    ([["spy", "joker"]], "unknown-card"),
+    ([["spy", "general"], ["spy", "wizard"]], "card-played-twice"),
+    ([["spy"]], "round-not-two-cards"),
+    ([["princess", "prince"], ["spy", "spy"]], "game-over"),
+    ([[c.value, c.value] for c in Card] + [["spy", "spy"]], "too-many-rounds"),
+])
+def test_the_api_refuses_bad_rounds_with_422(client, rounds, code):
+    """Every 422 case of the issue, in the project's error shape."""
+    response = client.post("/api/v1/kanai-duel/resolve", json={"rounds": rounds})
+    assert response.status_code == 422
+    assert code in [p["code"] for p in response.json["problems"]]
+    assert response.json["error"]
+
+
+def test_the_api_is_in_the_openapi_document(client):
+    """The endpoint and its models are documented."""
+    doc = client.get("/api/v1/openapi.json").json
+    assert "/api/v1/kanai-duel/resolve" in doc["paths"]
+
+
+# --- French --------------------------------------------------------------------------------------
+
+def test_every_french_entry_is_translated():
+    """The game's French catalogue has no empty or fuzzy entry."""
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    path = (Path(__file__).resolve().parents[2] / "companion" / "translations" / "kanai_duel"
+            / "fr" / "LC_MESSAGES" / "messages.po")
+    with path.open("rb") as handle:
+        catalog = read_po(handle, locale="fr")
+    entries = [m for m in catalog if m.id]
+    assert len(entries) > 50
+    for message in entries:
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        assert all(strings) and not message.fuzzy, message.id
+
+
+def test_the_game_page_is_french_in_french(client):
+    """The page's own words come from the game's French catalogue."""
+    url = new_game(client)
+    client.set_cookie("lang", "fr")
+    page = client.get(url).text
+    assert "Révéler la manche 1" in page and "Annuler la dernière manche" in page

@@ -1,0 +1,337 @@
+"""Web pages and JSON API of Love Letter « Princesse Princesse » (flaskr-style: status, Location
+and ``data-*`` markers)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from companion.db import get_session
+from companion.play import store
+from companion.play import princesse_princesse as play
+
+ROOT = Path(__file__).resolve().parents[2]
+BASE = "/princesse-princesse"
+API = "/api/v1/princesse-princesse"
+
+
+def make_game(client, names=("Ana", "Ben", "Cléo", "Dan"), first=0) -> str:
+    data = {f"names-{i}": name for i, name in enumerate(names)} | {"first": str(first)}
+    response = client.post(f"{BASE}/new", data=data)
+    assert response.status_code == 303
+    return response.headers["Location"]
+
+
+def version_of(client, url) -> int:
+    return int(re.search(r'data-version="(\d+)"', client.get(url).get_data(as_text=True))[1])
+
+
+def save_round(client, url, still_in, cards=None, spies=(), princesses=(), key=None,
+               version=None):
+    data = {"version": version_of(client, url) if version is None else version,
+            "key": key or "", "step": "2", "in": [str(s) for s in still_in],
+            "spy": [str(s) for s in spies], "princesses": [str(s) for s in princesses]}
+    data |= {f"card-{s}": str(c) for s, c in (cards or {}).items()}
+    return client.post(f"{url}/round", data=data)
+
+
+def text(response) -> str:
+    return response.get_data(as_text=True)
+
+
+# ---- set-up and the board ----------------------------------------------------------------------
+
+def test_new_game_page_and_creation(client):
+    """A game is set up with names in seat order and who starts; the board shows the threshold."""
+    assert client.get(f"{BASE}/new").status_code == 200
+    url = make_game(client, first=2)
+    page = text(client.get(url))
+    assert 'data-threshold="4"' in page and 'data-first-seat="2"' in page
+    assert 'data-first-reason="chosen"' in page and page.count('data-tokens="0"') == 4
+
+
+def test_new_game_with_one_name_is_refused_and_stores_nothing(app, client):
+    """Fewer than 2 players: 422 with the problem; no game stored."""
+    response = client.post(f"{BASE}/new", data={"names-0": "Ana", "first": "0"})
+    assert response.status_code == 422
+    assert 'data-problem="players-out-of-range"' in text(response)
+    with app.app_context():
+        from sqlmodel import select
+
+        from companion.models import Game
+        assert get_session().exec(select(Game)).first() is None
+
+
+def test_board_is_remembered_on_the_home_page(client):
+    """A game opened on this phone is listed on its home page."""
+    url = make_game(client)
+    assert client.get(url).status_code == 200
+    home = text(client.get("/"))
+    assert 'data-kind="princesse_princesse"' in home and "Ana, Ben, Cléo, Dan" in home
+
+
+# ---- round end, fast path ----------------------------------------------------------------------
+
+def test_fast_path_asks_the_bonus_questions_only_when_they_can_matter(client):
+    """One player in: the Spy question only; two or more: both questions and the cards."""
+    url = make_game(client)
+    one = text(client.get(f"{url}/round?step=2&in=1"))
+    assert 'data-question="spy"' in one and 'data-question="princesses"' not in one
+    assert 'data-last-in="1"' in one and "data-card-seat" not in one
+    two = text(client.get(f"{url}/round?step=2&in=0&in=2"))
+    assert 'data-question="princesses"' in two and two.count("data-card-seat=") == 2
+
+
+def test_fast_path_saves_a_round_with_its_reasons(client):
+    """Highest card and Spy bonus: tokens move with their reason."""
+    url = make_game(client)
+    response = save_round(client, url, [0, 2], {0: 5, 2: 3}, spies=[2])
+    assert response.status_code == 303 and response.headers["Location"] == url
+    page = text(client.get(url))
+    assert 'data-seat="0" data-tokens="1"' in page and 'data-seat="2" data-tokens="1"' in page
+    assert 'data-award="highest-card" data-seat="0"' in page
+    assert 'data-award="spy" data-seat="2"' in page
+    assert 'data-first-seat="0" data-first-reason="won"' in page
+
+
+def test_a_tie_draws_the_next_starter_and_shows_it(client):
+    """Tied winners each gain a token; the app draws who starts among them and says so."""
+    url = make_game(client)
+    assert save_round(client, url, [1, 3], {1: 6, 3: 6}).status_code == 303
+    page = text(client.get(url))
+    first = int(re.search(r'data-first-seat="(\d)"', page)[1])
+    assert first in (1, 3) and 'data-first-reason="drawn"' in page and "data-draw" in page
+
+
+def test_a_refused_round_stores_nothing(client):
+    """A card missing for a player still in: 422 with the problem, the version unchanged."""
+    url = make_game(client)
+    response = save_round(client, url, [0, 1], {0: 4})
+    assert response.status_code == 422 and 'data-problem="card-missing"' in text(response)
+    too_many = save_round(client, url, [0, 1], {0: 9, 1: 9})
+    assert 'data-problem="too-many-copies"' in text(too_many)
+    assert version_of(client, url) == 0
+
+
+def test_a_stale_write_is_refused_and_a_double_tap_stored_once(client):
+    """Another phone's change makes an old form stale (409); the same key is stored once."""
+    url = make_game(client)
+    assert save_round(client, url, [0], key="tap-1", version=0).status_code == 303
+    assert save_round(client, url, [0], key="tap-1", version=0).status_code == 303
+    assert version_of(client, url) == 1
+    stale = save_round(client, url, [1], key="tap-2", version=0)
+    assert stale.status_code == 409 and 'data-problem="stale-write"' in text(stale)
+    assert version_of(client, url) == 1
+
+
+def test_edit_and_undo_any_round(client):
+    """Editing a round recomputes the tokens; undoing takes it out; the history keeps both."""
+    url = make_game(client)
+    save_round(client, url, [0])
+    save_round(client, url, [0])
+    history = text(client.get(f"{url}/history"))
+    rids = re.findall(r'data-rid="(\d+)"', history)
+    first_rid = rids[-1]  # the history lists the newest round first
+    edit = client.post(f"{url}/round?edit={first_rid}",
+                       data={"version": version_of(client, url), "step": "2", "in": ["3"]})
+    assert edit.status_code == 303
+    page = text(client.get(url))
+    assert 'data-seat="0" data-tokens="1"' in page and 'data-seat="3" data-tokens="1"' in page
+    assert "data-edited" in text(client.get(f"{url}/history"))
+    undo = client.post(f"{url}/round/{first_rid}/undo", data={"version": version_of(client, url)})
+    assert undo.status_code == 303
+    page = text(client.get(url))
+    assert 'data-seat="3" data-tokens="0"' in page and 'data-round="2"' in page
+
+
+def test_game_end_shows_every_winner_and_takes_no_more_rounds(client):
+    """Two players tied at the threshold both win; no round can follow."""
+    url = make_game(client, names=("Ana", "Ben", "Cléo", "Dan", "Eve"))
+    for _ in range(3):
+        assert save_round(client, url, [0, 1], {0: 1, 1: 1}).status_code == 303
+    page = text(client.get(url))
+    assert 'data-winners="0,1"' in page and 'data-action="round-end"' not in page
+    refused = save_round(client, url, [2])
+    assert refused.status_code == 422 and 'data-problem="game-already-over"' in text(refused)
+
+
+# ---- the turn log ------------------------------------------------------------------------------
+
+def log_post(client, url, path, **data):
+    data.setdefault("version", version_of(client, url))
+    return client.post(f"{url}/log/{path}", data=data)
+
+
+def test_turn_log_refuses_a_protected_target_and_says_why(client):
+    """Oliver protects a player: the target is refused with the reason and a link to the rule."""
+    url = make_game(client)
+    assert log_post(client, url, "start").status_code == 303
+    assert log_post(client, url, "turn", card="4").status_code == 303
+    page = text(client.get(f"{url}/log?card=1"))
+    assert 'data-refused="0" data-problem="target-protected"' in page
+    assert "/princesse-princesse/rules/oliver" in page
+    refused = log_post(client, url, "turn", card="1", target="0", named="5", hit="no")
+    assert refused.status_code == 422 and 'data-problem="target-protected"' in text(refused)
+    state = text(client.get(f"{url}/log"))
+    assert 'data-current-seat="1"' in state and 'data-seat="0" data-status="protected"' in state
+
+
+def test_turn_log_counts_unseen_cards_and_undoes_a_turn(client):
+    """The unseen count follows the cards laid down; the last turn can be undone."""
+    url = make_game(client)
+    log_post(client, url, "start")
+    log_post(client, url, "turn", card="5", target="2", revealed="9")
+    page = text(client.get(f"{url}/log"))
+    assert 'data-unseen-value="9" data-count="0"' in page
+    assert 'data-unseen-value="5" data-count="1"' in page
+    assert 'data-seat="2" data-status="out"' in page
+    assert log_post(client, url, "undo").status_code == 303
+    assert 'data-unseen-value="9" data-count="1"' in text(client.get(f"{url}/log"))
+
+
+def test_a_round_through_the_turn_log_fills_the_round_end(client):
+    """The log knows who is still in and both bonuses: only the final cards are tapped."""
+    url = make_game(client, names=("Ana", "Ben"))
+    log_post(client, url, "start", **{"face-up-0": "1", "face-up-1": "1", "face-up-2": "2"})
+    assert log_post(client, url, "turn", card="0").status_code == 303
+    assert log_post(client, url, "turn", card="1", target="0", named="9",
+                    hit="yes").status_code == 303
+    page = text(client.get(f"{url}/log"))
+    assert 'data-ending="last-in"' in page
+    assert log_post(client, url, "finish").status_code == 303
+    board = text(client.get(url))
+    assert 'data-seat="1" data-tokens="1"' in board and 'data-seat="0" data-tokens="0"' in board
+    assert 'data-award="last-in" data-seat="1"' in board
+
+
+def test_two_player_log_needs_the_face_up_cards(client):
+    """At two players the three face-up cards are part of the count: the log needs them."""
+    url = make_game(client, names=("Ana", "Ben"))
+    refused = log_post(client, url, "start")
+    assert refused.status_code == 422 and 'data-problem="face-up-count"' in text(refused)
+
+
+def test_glue_replays_a_simulated_round_from_its_log(app, client):
+    """A random legal round pushed through the turn log and finished gives the core's tokens."""
+    import random
+
+    from companion.scoring.princesse_princesse import settle_round, simulate_round
+
+    url = make_game(client)
+    sim = simulate_round(4, 0, random.Random(3))
+    log_post(client, url, "start")
+    for turn in sim.turns:
+        data = {"card": str(turn.card)}
+        if turn.target is not None:
+            data["target"] = str(turn.target)
+        if turn.named is not None:
+            data |= {"named": str(turn.named), "hit": "yes" if turn.hit else "no"}
+        if turn.tie:
+            data["loser"] = "tie"
+        elif turn.loser is not None:
+            data["loser"] = str(turn.loser)
+        if turn.revealed is not None and not turn.hit:
+            data["revealed"] = str(turn.revealed)
+        assert log_post(client, url, "turn", **data).status_code == 303, turn
+    cards = {f"card-{s}": str(c) for s, c in sim.final.items()}
+    assert log_post(client, url, "finish", **cards).status_code == 303
+    expected = settle_round(sim.round_.reveal(sim.final), [0] * 4).tokens_after
+    with app.app_context():
+        view = play.view_game(get_session(), store.game_by_token(get_session(), url.rsplit("/", 1)[1]))
+        assert view.progress.tokens == expected and view.rounds[0].from_log
+
+
+# ---- French, rulings, API ----------------------------------------------------------------------
+
+def test_pages_read_in_french(client):
+    """With a French browser the board and the problems are in French."""
+    url = make_game(client)
+    page = text(client.get(url, headers={"Accept-Language": "fr"}))
+    assert "Manche 1" in page and "jetons Faveur" in page
+    refused = save_round(client, url, [0, 1], {0: 4})
+    assert refused.status_code == 422
+
+
+def test_french_catalogue_has_no_empty_or_fuzzy_entry():
+    """Every string of the game's pages has a French translation."""
+    path = ROOT / "companion/translations/princesse_princesse/fr/LC_MESSAGES/messages.po"
+    with path.open("rb") as handle:
+        catalogue = read_po(handle)
+    for message in catalogue:
+        if not message.id:
+            continue
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        assert all(strings), message.id
+        assert "fuzzy" not in message.flags, message.id
+
+
+def test_rulings_pages_are_served(client):
+    """The shell serves this game's rulings: the index and one entry per slug."""
+    assert client.get(f"{BASE}/rules").status_code == 200
+    page = text(client.get(f"{BASE}/rules/spy-bonus", headers={"Accept-Language": "fr"}))
+    assert "Espionne" in page
+
+
+def test_api_round_end_gives_the_issue_answer(client):
+    """The issue's example request gets exactly the issue's response."""
+    response = client.post(f"{API}/round-end", json={
+        "players": 3, "held": [7, 8, None], "discards": [[1], [4, 0], [2, 9]],
+        "tokens_before": [0, 2, 1]})
+    assert response.status_code == 200
+    assert response.get_json() == {
+        "round_winners": [1], "bonuses": [{"seat": 1, "kind": "spy"}],
+        "tokens_gained": [0, 2, 0], "tokens_after": [0, 4, 1], "threshold": 5,
+        "game_over": False, "game_winners": [], "next_first_candidates": [1]}
+
+
+@pytest.mark.parametrize(("body", "code"), [
+    ({"players": 7, "held": [1] * 7, "discards": [[]] * 7, "tokens_before": [0] * 7},
+     "players-out-of-range"),
+    ({"players": 3, "held": [1, 2], "discards": [[], [], []], "tokens_before": [0, 0, 0]},
+     "wrong-length"),
+    ({"players": 3, "held": [1, 12, None], "discards": [[], [], []], "tokens_before": [0, 0, 0]},
+     "value-out-of-range"),
+    ({"players": 3, "held": [9, 2, None], "discards": [[9], [], []], "tokens_before": [0, 0, 0]},
+     "too-many-copies"),
+    ({"players": 3, "held": [None, None, None], "discards": [[], [], []],
+      "tokens_before": [0, 0, 0]}, "nobody-in"),
+    ({"players": 3, "held": [1, 2, None], "discards": [[], [], []], "tokens_before": [0, -1, 0]},
+     "negative-tokens"),
+])
+def test_api_round_end_refusals(client, body, code):
+    """Every 422 case of the contract comes back in the shared error shape with its code."""
+    response = client.post(f"{API}/round-end", json=body)
+    assert response.status_code == 422
+    assert code in [p["code"] for p in response.get_json()["problems"]]
+
+
+def test_api_round_end_refuses_wrong_json_types(client):
+    """A string where a number is expected is refused (422), a non-object body 400."""
+    assert client.post(f"{API}/round-end", json={"players": "3", "held": [], "discards": [],
+                                                 "tokens_before": []}).status_code == 422
+    assert client.post(f"{API}/round-end", json=[1, 2]).status_code == 400
+
+
+def test_api_turn_log_judges_the_turns(client):
+    """The turn-log endpoint names the first refused turn and the table before it."""
+    response = client.post(f"{API}/turn-log", json={
+        "players": 3, "first": 0,
+        "turns": [{"seat": 0, "card": 4}, {"seat": 1, "card": 1, "target": 0, "named": 5,
+                                           "hit": False}]})
+    body = response.get_json()
+    assert response.status_code == 200 and not body["valid"]
+    assert body["refused_turn"] == 1 and body["problems"][0]["code"] == "target-protected"
+    assert body["protected"] == [0] and body["unseen"][4] == 1
+    bad = client.post(f"{API}/turn-log", json={"players": 2, "first": 0, "turns": []})
+    assert bad.status_code == 422 and bad.get_json()["problems"][0]["code"] == "face-up-count"
+
+
+def test_openapi_document_lists_both_endpoints(client):
+    """Both endpoints and their schemas are in the OpenAPI document."""
+    document = client.get("/api/v1/openapi.json").get_json()
+    assert f"{API}/round-end" in document["paths"] and f"{API}/turn-log" in document["paths"]
+    schemas = document.get("components", {}).get("schemas", {})
+    assert any("TurnLog" in name for name in schemas), list(schemas)

@@ -1,0 +1,181 @@
+"""Saves that race: the app under gunicorn with several workers, hit by simultaneous requests.
+
+Each round is stored exactly once, whatever arrives at the same moment: identical saves (a double
+tap, a retry) are all answered "saved" and stored once; different saves of the same round store
+one and refuse the others; two phones editing one round store the first and refuse the second.
+The database itself decides (a unique record number per game), so this holds across processes.
+"""
+
+from __future__ import annotations
+
+import http.client
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, text
+
+from companion import create_app
+
+from ..conftest import POSTGRES_URL, empty_tables
+
+WORKERS = 4
+SCORES_15 = [[a, b, c, 15 - a - b - c] for a in range(6) for b in range(6) for c in range(4)]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+BACKENDS = ["sqlite", *(["postgres"] if POSTGRES_URL else [])]
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def server(request, tmp_path_factory):
+    """gunicorn with several sync workers on a migrated database (CSRF off): SQLite, and
+    PostgreSQL too when the run has one (``make test-postgres``)."""
+    folder = tmp_path_factory.mktemp("race")
+    config = {"DATABASE": str(folder / "race.sqlite"), "WTF_CSRF_ENABLED": False,
+              "SECRET_KEY": "race", "TESTING": True,
+              "DATABASE_URL": POSTGRES_URL if request.param == "postgres" else None}
+    app = create_app(config)  # migrate before the workers start, as `make run` does
+    empty_tables(app)
+    database = app.extensions["companion.engine"]
+    port = _free_port()
+    process = subprocess.Popen(
+        [str(Path(sys.executable).with_name("gunicorn")), "--no-control-socket", "-w",
+         str(WORKERS), "-b", f"127.0.0.1:{port}", "--log-level", "warning",
+         f"companion:create_app({config!r})"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if _request(port, "GET", "/")[0] == 200:
+                break
+        except OSError:
+            time.sleep(0.2)
+    else:
+        process.kill()
+        process.wait(timeout=10)
+        pytest.fail("gunicorn did not start: " + process.stdout.read().decode()[-2000:])
+    yield port, database
+    process.terminate()
+    process.wait(timeout=10)
+    process.stdout.close()
+    database.dispose()
+
+
+def _request(port: int, method: str, path: str, data: dict | None = None
+             ) -> tuple[int, str, str]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    body = urllib.parse.urlencode(data or {})
+    headers = {"Content-Type": "application/x-www-form-urlencoded"} if data else {}
+    connection.request(method, path, body=body if data else None, headers=headers)
+    response = connection.getresponse()
+    text = response.read().decode()
+    location = response.getheader("Location") or ""
+    connection.close()
+    return response.status, location, text
+
+
+def _new_game(port: int) -> str:
+    data = {"edition": "deluxe", "length": "5", "first_leader": "0", "create": "1",
+            **{f"names-{s}": n for s, n in enumerate(["Ana", "Ben", "Cy", "Di"])},
+            **{f"cards-{i}": c for i, c in enumerate("abcde")}}
+    status, location, _ = _request(port, "POST", "/rebel-princess/new", data)
+    assert status == 302
+    return location.rsplit("/", 1)[1]
+
+
+def _numbers(scores: list[int], **extra: str) -> dict[str, str]:
+    return {**{f"score_{s}": str(v) for s, v in enumerate(scores)}, "confirm": "y", **extra}
+
+
+def _at_once(port: int, path: str, bodies: list[dict]) -> list[tuple[int, str, str]]:
+    """POST every body to ``path`` at the same moment (one thread each, released together)."""
+    start = threading.Barrier(len(bodies))
+
+    def post(body: dict) -> tuple[int, str, str]:
+        start.wait()
+        return _request(port, "POST", path, body)
+
+    with ThreadPoolExecutor(len(bodies)) as pool:
+        return list(pool.map(post, bodies))
+
+
+def _records(database: Engine, code: str) -> list[tuple[int, str, str | None]]:
+    with database.connect() as db:
+        return [tuple(row) for row in db.execute(text(
+            "SELECT r.number, r.action, r.scores FROM roundrecord r JOIN gamelink k ON "
+            "k.game_id = r.game_id WHERE k.token = :code ORDER BY r.id"), {"code": code})]
+
+
+def _base_id(port: int, code: str) -> str:
+    """The stored version of round 1 that its edit page is based on."""
+    page = _request(port, "GET", f"/g/{code}/round/1/numbers")[2]
+    field = re.search(r'<input[^>]*name="base"[^>]*>', page)[0]
+    return re.search(r'value="(\d+)"', field)[1]
+
+
+@pytest.mark.parametrize("trial", range(3))
+def test_identical_saves_at_once_store_one_round_and_all_say_saved(server, trial):
+    port, database = server
+    code = _new_game(port)
+    answers = _at_once(port, f"/g/{code}/round/1/numbers", [_numbers([3, 4, 4, 4])] * 20)
+    assert [a[:2] for a in answers] == [(302, f"/g/{code}")] * 20
+    assert _records(database, code) == [(1, "entered", "3,4,4,4")]
+
+
+@pytest.mark.parametrize("trial", range(3))
+def test_different_saves_at_once_store_one_and_refuse_the_rest(server, trial):
+    port, database = server
+    code = _new_game(port)
+    bodies = [_numbers(scores) for scores in SCORES_15[trial * 20:(trial + 1) * 20]]
+    answers = _at_once(port, f"/g/{code}/round/1/numbers", bodies)
+    saved = [body for body, answer in zip(bodies, answers, strict=True) if answer[0] == 302]
+    refused = [answer for answer in answers if answer[0] != 302]
+    assert len(saved) == 1
+    assert all(status == 422 and 'data-problem="round-already-saved"' in text
+               for status, _, text in refused)
+    stored = _records(database, code)
+    winner = ",".join(saved[0][f"score_{s}"] for s in range(4))
+    assert stored == [(1, "entered", winner)]
+
+
+@pytest.mark.parametrize("trial", range(3))
+def test_two_phones_editing_one_round_store_the_first_and_refuse_the_second(server, trial):
+    port, database = server
+    code = _new_game(port)
+    assert _request(port, "POST", f"/g/{code}/round/1/numbers", _numbers([3, 4, 4, 4]))[0] == 302
+    base = _base_id(port, code)
+    edits = [_numbers([0, 5, 5, 5], base=base), _numbers([5, 0, 5, 5], base=base)]
+    answers = _at_once(port, f"/g/{code}/round/1/numbers", edits)
+    statuses = sorted(a[0] for a in answers)
+    assert statuses == [302, 422]
+    loser = next(a for a in answers if a[0] == 422)
+    assert 'data-problem="stale-edit"' in loser[2]
+    winner = edits[[a[0] for a in answers].index(302)]
+    stored = _records(database, code)
+    assert stored[:1] == [(1, "entered", "3,4,4,4")]
+    assert stored[1:] == [(1, "edited", ",".join(winner[f"score_{s}"] for s in range(4)))]
+
+
+def test_a_double_tap_on_undo_undoes_once(server):
+    port, database = server
+    code = _new_game(port)
+    for number, scores in ((1, [3, 4, 4, 4]), (2, [4, 4, 4, 3])):
+        assert _request(port, "POST", f"/g/{code}/round/{number}/numbers",
+                        _numbers(scores))[0] == 302
+    answers = _at_once(port, f"/g/{code}/undo", [{"version": "2"}] * 2)
+    assert [a[:2] for a in answers] == [(302, f"/g/{code}")] * 2
+    assert [r[:2] for r in _records(database, code)] == [(1, "entered"), (2, "entered"),
+                                                        (2, "undone")]
