@@ -588,7 +588,7 @@ class SleepingBeauty(Power):
 
 @register
 class SnowWhite(Power):
-    """Snow White: play a card of rank 7 or lower as a zero."""
+    """Snow White: play one of her low cards (up to :attr:`max_rank`) as a zero."""
 
     slug = "snow-white"
     names = {"en": "Snow White", "fr": "Blanche-Neige"}
