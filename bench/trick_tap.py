@@ -6,9 +6,10 @@ folder, with the app as shipped but CSRF off (the bench posts the form without a
 - **A tap** (request in, HTML out): a seeded legal 6-player round (Round card a, 48 cards) is
   entered card by card, as a phone does, through ``POST /g/<code>/round/1/tricks/play`` with
   ``HX-Request`` (the htmx partial the phone gets), in ``--games`` games, each opened first as a
-  phone does; the taps of the first, the middle (25th) and the last card are timed. The time is the app's whole answer, measured
-  around the WSGI app (request in, HTML out; the test client's own work left out): routing, the
-  form, reading the round, judging, writing the row (SQLite, WAL), drawing the partial. Medians
+  phone does; the taps of the first, the middle (25th) and the last card are timed. The time is
+  the app's whole answer, measured around the WSGI app (request in, HTML out; the test client's
+  own work left out): routing, the form, reading the round, judging, writing the row (SQLite,
+  WAL), drawing the partial. Medians
   (and the fastest), wall clock and this process's CPU time. A second set of rows ("cold") drops
   the kept judges, game views and drawings before every tap: what a server process that never
   saw the round pays.

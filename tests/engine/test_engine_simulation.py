@@ -36,7 +36,8 @@ def test_random_games_by_table_size(edition, players):
 
 
 def test_simulate_command_reports_and_exits_cleanly(capsys):
-    """``python -m companion.scoring.rebel_princess.engine.simulate --games N --seed S`` prints a summary, exit 0."""
+    """``python -m companion.scoring.rebel_princess.engine.simulate --games N --seed S`` prints a
+    summary, exit 0."""
     assert main(["--games", "3", "--seed", "5"]) == 0
     out = capsys.readouterr().out
     assert "3 games, 15 rounds" in out and "0 invariant failure(s)" in out

@@ -1,4 +1,5 @@
-"""companion.scoring.rebel_princess.table_check: tricks entered at the table, judged by the engine and scored by the core."""
+"""companion.scoring.rebel_princess.table_check: tricks entered at the table, judged by the
+engine's TableRound and scored by the core."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import random
 
 import pytest
 
+from companion.scoring.problems import EntryError
 from companion.scoring.rebel_princess import score_entry
 from companion.scoring.rebel_princess.engine import (
     Edition,
@@ -18,10 +20,9 @@ from companion.scoring.rebel_princess.engine import (
     parse_edition,
     power_slugs,
 )
+from companion.scoring.rebel_princess.engine.errors import CATALOGUES
 from companion.scoring.rebel_princess.engine.modifiers import round_card_letters
 from companion.scoring.rebel_princess.engine.simulate import play_random_round
-from companion.scoring.problems import EntryError
-from companion.scoring.rebel_princess.engine.errors import CATALOGUES
 from companion.scoring.rebel_princess.table_check import (
     Play,
     PowerInput,

@@ -1,7 +1,9 @@
-"""Rebel Princess's stateless JSON API: score a round, check its tricks, find the next leader, rank the seats.
+"""Rebel Princess's stateless JSON API: score a round, check its tricks, find the next leader,
+rank the seats.
 
 Nothing is stored and no session, cookie or CSRF token is used. Every view parses its body with a
-pydantic model from :mod:`companion.routes.rebel_princess.api_models`, calls the scoring core once and returns JSON.
+pydantic model from :mod:`companion.routes.rebel_princess.api_models`, calls the scoring core
+once and returns JSON.
 Refusals share one shape, ``{"error": sentence, "problems": [{code, message, seat?, card?,
 field?}]}``: 400 for a body that is not a JSON object, 422 for anything the models or the scoring
 core reject.
@@ -82,7 +84,8 @@ def _seat_key(key: str) -> int | str:
 
 
 def _check(entry: CheckRoundRequest) -> tricks.RoundCheck:
-    """Judge the tricks through :func:`companion.scoring.rebel_princess.table_check.check_round`; a malformed entry is 422."""
+    """Judge the tricks through :func:`~companion.scoring.rebel_princess.table_check.check_round`
+    (the same judge as the trick screen); a malformed entry is 422."""
     try:
         return tricks.check_round(
             edition=entry.edition, round_card=entry.round_card, players=entry.players,

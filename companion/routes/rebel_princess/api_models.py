@@ -1,7 +1,8 @@
 """Pydantic models of the JSON API: they validate requests, shape responses and generate OpenAPI.
 
 The models check shape only (types, required fields, list sizes); the rules (which cards are in
-the deck, how many players, whether the tricks add up) stay in :mod:`companion.scoring.rebel_princess`, which
+the deck, how many players, whether the tricks add up) stay in
+:mod:`companion.scoring.rebel_princess`, which
 reports them as problems with stable codes. Anything pydantic rejects is turned into the same
 kind of problem by :func:`problems_from_validation`, so a client never sees pydantic's wording.
 """

@@ -2,7 +2,7 @@
 
 A :class:`Modifier` subclass stands for one Round card or one Princess power and is registered by
 its slug (``"magic-beans"``, ``"snow-white"``). Every hook defaults to "no change"; a subclass
-overrides only the hooks its rule needs. :class:`~companion.scoring.rebel_princess.engine.state.RoundState` collects, once
+overrides only the hooks its rule needs. :class:`~.state.RoundState` collects, once
 per round, the hooks each modifier really overrides, so a plain round card such as *Once Upon a
 Time* costs nothing in the hot loop.
 
@@ -32,7 +32,7 @@ the trick, the haggle and the musical chairs.
 
 Princess powers (:mod:`.powers`) are modifiers too, but act only once used: a used power joins the
 trick's chain of legality layers after the Round card
-(:meth:`~companion.scoring.rebel_princess.engine.powers.Power.restrict`) and may set trick-wide flags (reversed order, a
+(:meth:`~.powers.Power.restrict`) and may set trick-wide flags (reversed order, a
 zero card) read by the winner hooks.
 
 Modifiers hold no per-round data: whatever changes during a round lives in the ``RoundState`` so

@@ -85,7 +85,7 @@ def _plain(slug: str, letters: dict[Edition, str], doc: str) -> None:
     register(cls)
 
 
-# Cards with no trick rule of their own (scoring-only cards are scored by companion.scoring.rebel_princess).
+# Cards with no trick rule of their own (scoring-only cards are scored by the scoring core).
 _plain("once-upon-a-time", {D: "a", C: "A"}, "No special rules (Deluxe a, classic A).")
 _plain("invitation", {C: "B"}, "No special rules (classic B, an introductory card).")
 _plain("three-times-a-lady", {D: "d"}, "Scoring only: every 3 scores -3 (Deluxe d).")

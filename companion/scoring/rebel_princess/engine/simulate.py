@@ -1,11 +1,14 @@
-"""Random games through the engine, checking invariants: ``python -m companion.scoring.rebel_princess.engine.simulate``.
+"""Random games through the engine, checking invariants.
+
+``python -m companion.scoring.rebel_princess.engine.simulate``
 
 Each game picks an edition, a player count (3-6), a first leader and five Round cards at random,
 then plays every round with uniformly random legal cards (full information), a random opening pass
 (none, 1 left, 2 right or 1 each way), random required Round-card steps, under Haggle with the
 Hag a random haggle after half the tricks, and a random Princess for every seat whose power is tried
 now and then (only uses the engine accepts are played). Leaders after the first
-round come from the scoring core's :func:`~companion.scoring.rebel_princess.game.play_through`, so the engine and
+round come from the scoring core's :func:`~companion.scoring.rebel_princess.game.play_through`,
+so the engine and
 the scoring core are exercised together. After every round the simulation checks:
 
 - every card of the deck was played exactly once, kept (Round card n) or given (o / M); Wedding
@@ -14,7 +17,7 @@ the scoring core are exercised together. After every round the simulation checks
 - every trick has one winner, whose taken cards include the trick; the tricks won add up to the
   number of tricks and each seat's taken cards are exactly the tricks it won (after haggles);
 - the round's text record round-trips, and replaying it through the *checked* path
-  (:meth:`~companion.scoring.rebel_princess.engine.state.RoundState.play_trick`) accepts every trick and winner;
+  (:meth:`~.state.RoundState.play_trick`) accepts every trick and winner;
 - the scoring core's round scores agree with an independent count from the cards taken, and the game
   totals are the sums of the round scores.
 
@@ -393,8 +396,10 @@ def simulate(games: int, seed: int, players: int | None = None,
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: ``python -m companion.scoring.rebel_princess.engine.simulate --games N --seed S``."""
-    parser = argparse.ArgumentParser(prog="python -m companion.scoring.rebel_princess.engine.simulate",
+    """Command line: ``python -m companion.scoring.rebel_princess.engine.simulate --games N
+    --seed S``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m companion.scoring.rebel_princess.engine.simulate",
                                      description="Random games checking the engine's invariants.")
     parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")

@@ -17,7 +17,7 @@ haggling; see :mod:`.steps`) are values too: :meth:`RoundState.check_step`,
 :attr:`RoundState.step_due` names a step the rules require before the next card, and
 :meth:`RoundState.pop` undoes the last trick or step.
 
-Round cards and powers change these rules through :class:`~companion.scoring.rebel_princess.engine.modifiers.Modifier`
+Round cards and powers change these rules through :class:`~.modifiers.Modifier`
 hooks, consulted in the documented order (basic rules, Round card, powers).
 
 The state answers cheap questions (:meth:`RoundState.legal_plays`, :meth:`RoundState.is_legal_play`,
