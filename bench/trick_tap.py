@@ -11,8 +11,8 @@ folder, with the app as shipped but CSRF off (the bench posts the form without a
   own work left out): routing, the form, reading the round, judging, writing the row (SQLite,
   WAL), drawing the partial. Medians
   (and the fastest), wall clock and this process's CPU time. A second set of rows ("cold") drops
-  the kept judges, game views and drawings before every tap: what a server process that never
-  saw the round pays.
+  the kept judges, game views and drawings of rounds before every tap: what a server process
+  that never saw the round pays.
 - **check-round vs score-round** (the JSON API, through the test client): the whole 6-player round
   judged by ``POST /api/v1/rebel-princess/check-round`` against the same round scored by
   ``POST /api/v1/rebel-princess/score-round``, alternating, median of each and their ratio.
@@ -152,10 +152,10 @@ def run(games: int = 25, out: list[str] | None = None) -> dict[str, Any]:
     cold = figures["last card (cold)"] / figures["first card (cold)"]
     say(f"- Last card / first card: {figures['last card'] / figures['first card']:.2f}x "
         f"(medians, same run); cold: {cold:.2f}x.")
-    say("- Cold: the round's judge, the game's view and every kept drawing dropped before each "
-        "tap, as in a server process that never saw this round (another gunicorn worker): the "
-        "game is loaded and replayed, the judge built from the stored log and the whole screen "
-        "drawn.")
+    say("- Cold: the round's judge, the game's view and the kept drawings of rounds dropped "
+        "before each tap, as in a server process that never saw this round (another gunicorn "
+        "worker): the game is loaded and replayed, the judge built from the stored log and the "
+        "whole screen drawn (only the cards' faces, the same for every round, stay).")
 
     # check-round of the whole round against score-round of the same round
     from companion.scoring.rebel_princess.engine import RoundState, parse_card

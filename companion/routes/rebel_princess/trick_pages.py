@@ -200,9 +200,9 @@ def faces(edition: Edition) -> Faces:
 
 
 def forget_drawings() -> None:
-    """Drop every drawing kept for reuse (faces, deck suits, past tricks): the next screens are
-    drawn from scratch, as by a server process that never drew them."""
-    _FACES.clear()
+    """Drop the drawings kept of rounds (deck suits, past tricks): the next screens are drawn as
+    by a server process that never drew these rounds. (The cards' faces, the same for every
+    round of a language, stay.)"""
     GridRows.forget()
     PastTricks.forget()
 

@@ -400,7 +400,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     --seed S``."""
     parser = argparse.ArgumentParser(
         prog="python -m companion.scoring.rebel_princess.engine.simulate",
-                                     description="Random games checking the engine's invariants.")
+        description="Random games checking the engine's invariants.")
     parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--players", type=int, choices=range(3, 7), help="fix the player count")
