@@ -96,6 +96,7 @@ def run(games: int = 25, out: list[str] | None = None) -> dict[str, Any]:
     from companion.db import get_engine
     from companion.play import rebel_princess as play
     from companion.play import rebel_princess_tricks as glue
+    from companion.play import store
     from companion.routes.rebel_princess import trick_pages
     from companion.scoring.rebel_princess import Edition
 
@@ -116,9 +117,12 @@ def run(games: int = 25, out: list[str] | None = None) -> dict[str, Any]:
         """Enter whole rounds, tap after tap, timing the taps at the three positions; with
         ``cold``, every kept judge and drawing is dropped before each tap."""
         with app.app_context(), Session(get_engine(), expire_on_commit=False) as session:
-            codes = [play.create_game(session=session, edition=Edition.DELUXE, names=NAMES6,
-                                      first_leader=0, round_cards=list("abcde")).code
-                     for _ in range(games)]
+            made = [play.create_game(session=session, edition=Edition.DELUXE, names=NAMES6,
+                                     first_leader=0, round_cards=list("abcde"))
+                    for _ in range(games)]
+            # A game is opened through its scorer link (the phone that enters the rounds).
+            codes = [store.links_of(session, game)["scorer"].token for game in made]
+            session.commit()
         found: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in POSITIONS}
         wanted = {position: name for name, position in POSITIONS}
         for code in codes:
