@@ -52,15 +52,22 @@ def legal_round(seed: int = 1) -> list[str]:
 
 
 class Game:
-    """A game whose round 1 is entered trick by trick through the test client."""
+    """A game whose round 1 is entered trick by trick through the test client, from a phone of
+    its own (its own address: the app's write limits count per address, as for real phones)."""
 
-    def __init__(self, client: Any, code: str) -> None:
+    def __init__(self, client: Any, code: str, phone: int) -> None:
         self.client, self.code, self.version = client, code, 0
+        self.environ = {"REMOTE_ADDR": f"10.{phone >> 16 & 255}.{phone >> 8 & 255}.{phone & 255}"}
+
+    def open(self) -> None:
+        response = self.client.get(f"/g/{self.code}/round/1/tricks", environ_base=self.environ)
+        assert response.status_code == 200, response.status_code
 
     def post(self, action: str, **data: Any) -> None:
         data["version"] = self.version
         response = self.client.post(f"/g/{self.code}/round/1/tricks/{action}", data=data,
-                                    headers={"HX-Request": "true"})
+                                    headers={"HX-Request": "true"},
+                                    environ_base=self.environ)
         assert response.status_code == 200, (response.status_code, action, data)
         found = re.search(r'data-version="(\d+)"', response.text)
         assert found is not None
@@ -113,6 +120,8 @@ def run(games: int = 25, out: list[str] | None = None) -> dict[str, Any]:
     clock = ServerClock(app.wsgi_app)
     app.wsgi_app = clock  # type: ignore[method-assign]
     client = app.test_client()
+    phones = [0]
+
     def enter_rounds(games: int, cold: bool) -> dict[str, list[tuple[float, float]]]:
         """Enter whole rounds, tap after tap, timing the taps at the three positions; with
         ``cold``, every kept judge and drawing is dropped before each tap."""
@@ -126,8 +135,9 @@ def run(games: int = 25, out: list[str] | None = None) -> dict[str, Any]:
         found: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in POSITIONS}
         wanted = {position: name for name, position in POSITIONS}
         for code in codes:
-            game = Game(client, code)
-            assert client.get(f"/g/{code}/round/1/tricks").status_code == 200  # (opened first)
+            phones[0] += 1
+            game = Game(client, code, phones[0])
+            game.open()
             for position, card in enumerate(order):
                 if cold:
                     glue.JUDGES.clear()
