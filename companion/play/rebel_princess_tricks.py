@@ -656,8 +656,7 @@ def _store(entry: RoundEntry, **values: Any) -> None:
     version = entry.version
     values = {**values, "version": version + 1, "updated_at": datetime.now(UTC)}
     if entry.log is None:
-        row = TrickLog(game_id=game.id, number=entry.number,
-                       checks=_game_validates(session, game))
+        row = TrickLog(game_id=game.id, number=entry.number, checks=entry.validate)
         for key, value in values.items():
             setattr(row, key, value)
         session.add(row)
