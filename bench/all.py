@@ -1,8 +1,10 @@
 """Run every bench and write bench/RESULTS.md: ``python -m bench.all`` (``make bench``).
 
-Takes about a minute and a quarter: HTTP load (4 x 10 s plus ~12 s of set-up), page weight
-(2 s), taps in headless Chromium (10 s). A bench that fails is reported in the file and makes
-the exit status 1; the others still run.
+Takes about two minutes: HTTP load (4 x 10 s plus ~12 s of set-up), page weight (the score pad,
+then three first visits in headless Chromium, ~15 s), taps in headless Chromium (10 s), the
+statistics page with 1,000 games (~30 s, mostly storing them). A bench that fails is reported
+in the file and makes the exit status 1; the others still run. ``--only page_weight``
+(repeatable) runs one bench and replaces only its section.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -42,7 +45,9 @@ def machine() -> list[str]:
     except OSError:
         pass
     commit = _cmd(["git", "rev-parse", "--short", "HEAD"])
-    dirty = _cmd(["git", "status", "--porcelain", "--untracked-files=no"])
+    # RESULTS.md itself does not count: it is what this run rewrites.
+    dirty = _cmd(["git", "status", "--porcelain", "--untracked-files=no", "--", ".",
+                  ":!bench/RESULTS.md"])
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
     gunicorn = _cmd([sys.executable, "-m", "gunicorn", "--version"])
     wrk = _cmd(["wrk", "-v"]).split(" Copyright")[0] if shutil.which("wrk") else "wrk missing"
@@ -57,36 +62,54 @@ def machine() -> list[str]:
     ]
 
 
+def replace_sections(document: str, new: dict[str, str], note: str) -> str:
+    """``document`` with the section of each bench in ``new`` (keyed by module name, e.g.
+    ``page_weight``) replaced and ``note`` added to it; the other sections are kept as they are."""
+    parts = re.split(r"(?m)^(?=## )", document)
+    done = set()
+    for i, part in enumerate(parts):
+        for name, section in new.items():
+            if part.startswith("## ") and f"(bench/{name}.py)" in part.splitlines()[0]:
+                parts[i] = section.rstrip() + f"\n\n{note}\n\n"
+                done.add(name)
+    parts += [section.rstrip() + f"\n\n{note}\n\n" for name, section in new.items()
+              if name not in done]
+    return "".join(parts).rstrip() + "\n"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--duration", type=float, default=10.0,
                         help="seconds per endpoint in the HTTP bench")
     parser.add_argument("--no-write", action="store_true", help="print only, keep RESULTS.md")
-    parser.add_argument("--only", default="",
-                        help="comma-separated benches to run (http, weight, taps, tricks, "
-                             "engine); the other sections of RESULTS.md are kept as they are")
+    parser.add_argument("--only", action="append",
+                        choices=["http", "page_weight", "taps", "stats", "trick_tap", "engine"],
+                        help="run only this bench (may be repeated) and replace only its section "
+                             "of RESULTS.md")
     args = parser.parse_args()
 
-    from . import engine, http, page_weight, taps, trick_tap
+    from . import engine, http, page_weight, stats, taps, trick_tap
 
     header = machine()
-    every: list[tuple[str, str, Callable[[list[str]], object]]] = [
+    benches: list[tuple[str, str, Callable[[list[str]], object]]] = [
         ("http", "Requests per second (bench/http.py)",
          lambda out: http.run(args.duration, out=out)),
-        ("weight", "Page weight of the score pad (bench/page_weight.py)",
+        ("page_weight", "Page weight: the score pad and a first visit (bench/page_weight.py)",
          lambda out: page_weight.run(out=out)),
         ("taps", "Taps per round (bench/taps.py)", lambda out: taps.run(out=out)),
-        ("tricks", "Trick entry: a tap, and check-round against score-round (bench/trick_tap.py)",
-         lambda out: trick_tap.run(out=out)),
+        ("stats", "Statistics page with 1,000 games (bench/stats.py)",
+         lambda out: stats.run(out=out)),
+        ("trick_tap", "Trick entry: a tap, and check-round against score-round "
+                      "(bench/trick_tap.py)", lambda out: trick_tap.run(out=out)),
         ("engine", "Engine against OpenSpiel's Hearts (bench/engine.py)",
          lambda out: engine.main([], out=out)),
     ]
-    only = {name.strip() for name in args.only.split(",") if name.strip()}
-    benches = [(title, bench) for key, title, bench in every if not only or key in only]
-    sections: list[str] = []
+    if args.only:
+        benches = [bench for bench in benches if bench[0] in args.only]
+    sections: dict[str, str] = {}
     failed = []
     started = time.monotonic()
-    for title, bench in benches:
+    for name, title, bench in benches:
         print(f"\n== {title}", flush=True)
         out: list[str] = []
         t0 = time.monotonic()
@@ -97,41 +120,26 @@ def main() -> int:
             text = traceback.format_exc()
             print(text, file=sys.stderr, flush=True)
             out.append("**FAILED**:\n\n```\n" + text.strip() + "\n```")
-        sections.append(f"## {title}\n\n" + "\n".join(out).strip()
-                        + f"\n\n_(took {time.monotonic() - t0:.0f} s)_\n")
+        sections[name] = (f"## {title}\n\n" + "\n".join(out).strip()
+                          + f"\n\n_(took {time.monotonic() - t0:.0f} s)_\n")
 
-    if only and RESULTS.exists():  # keep the sections not re-run, say when these were
-        stamp = header[0].removeprefix("- Date: ")
-        sections = [section.replace("\n\n", f"\n\n_Measured {stamp} (`--only`), in one "
-                                               "run; the sections above and below may be "
-                                               "from other runs._\n\n", 1)
-                    for section in sections]
-        kept = _sections(RESULTS.read_text(encoding="utf-8"))
-        for section in sections:
-            kept[section.splitlines()[0]] = section
-        head = RESULTS.read_text(encoding="utf-8").split("\n## ", 1)[0].rstrip().splitlines()
-        doc = [*head, "", *kept.values()]
+    if args.only and RESULTS.exists():
+        note = ("_Run alone (`python -m bench.all --only ...`): "
+                + "; ".join(line.removeprefix("- ") for line in header[:2]) + "._")
+        doc = replace_sections(RESULTS.read_text(encoding="utf-8"), sections, note)
     else:
-        doc = ["# Benchmark results", "",
-               "Written by `python -m bench.all` (`make bench`); figures from one run on this "
-               "machine, not targets checked by tests.", "", *header,
-               f"- Total time: {time.monotonic() - started:.0f} s", "", *sections]
+        doc = "\n".join(["# Benchmark results", "",
+                          "Written by `python -m bench.all` (`make bench`); figures from one run "
+                          "on this machine, not targets checked by tests.", "", *header,
+                          f"- Total time: {time.monotonic() - started:.0f} s", "",
+                          *sections.values()]).rstrip() + "\n"
     if not args.no_write:
-        RESULTS.write_text("\n".join(doc).rstrip() + "\n", encoding="utf-8")
+        RESULTS.write_text(doc, encoding="utf-8")
         print(f"\nWrote {RESULTS.relative_to(ROOT)}", flush=True)
     if failed:
         print(f"FAILED: {', '.join(failed)}", file=sys.stderr)
         return 1
     return 0
-
-
-def _sections(text: str) -> dict[str, str]:
-    """The ``## `` sections of RESULTS.md by their heading line, in order."""
-    found: dict[str, str] = {}
-    for part in text.split("\n## ")[1:]:
-        section = "## " + part.rstrip() + "\n"
-        found[section.splitlines()[0]] = section
-    return found
 
 
 if __name__ == "__main__":

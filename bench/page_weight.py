@@ -1,11 +1,23 @@
-"""Bytes a phone downloads to open a game's score pad, gzip-compressed.
+"""Bytes a phone downloads: to open a game's score pad, and on a first visit (service worker too).
 
 The real app (CSRF on) is served on a free 127.0.0.1 port with a temporary database holding a
-6-player Deluxe game with 2 of its 5 rounds saved. The bench fetches ``/g/<code>`` with
+6-player Deluxe game with 2 of its 5 rounds saved.
+
+**The score pad.** The bench fetches the pad (through the game's scorer link) with
 ``Accept-Encoding: gzip``, parses the HTML for every ``<link href>``, ``<script src>`` and
 ``<img src>`` (and ``url(...)`` in the CSS), fetches each, and counts what a phone would receive:
 the compressed size when the server compresses, else the body compressed with gzip -6 (what a
 gzip-ing reverse proxy would send). HTTP headers are not counted. Target: <= 25 kB in all.
+
+**A first visit.** Headless Chromium (a phone: 390x844, touch) with a cold cache and service
+workers allowed opens one page and stays on it until the service worker has stored the rulings
+for offline use (``<html data-offline-rulings>``, set by app.js; no timing). The server counts
+every request it answers, the page's and the service worker's alike, and the bytes it sends:
+status line and header fields as the app writes them, and the body as sent (compressed with
+what Chromium accepts: zstd, br or gzip). Three first visits: the home page, a game's viewer
+link (a phone at the table scanning the QR code; its live poll, ``/live/<token>``, once a
+second, is counted apart) and the Rebel Princess set-up page (the heaviest: htmx).
+Target: <= 100 kB.
 
 Run: ``python -m bench.page_weight``.
 """
@@ -18,16 +30,18 @@ import logging
 import re
 import tempfile
 import threading
+import time
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
 from . import NAMES6, table
 
 TARGET_BYTES = 25 * 1000  # kB = 1,000 bytes
+FIRST_VISIT_TARGET = 100 * 1000
 
 
 @dataclass
@@ -73,12 +87,14 @@ def fetch(url: str) -> tuple[bytes, int, bool, str]:
     return wire, len(gzip.compress(wire, compresslevel=6)), False, cache
 
 
-def make_game(app) -> str:  # type: ignore[no-untyped-def]
-    """A 6-player Deluxe game (Round cards a-e) with rounds 1 and 2 saved by cards."""
+def make_game(app) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    """A 6-player Deluxe game (Round cards a-e) with rounds 1 and 2 saved by cards; the token
+    of each of its links (``scorer``, ``viewer``)."""
     from sqlmodel import Session
 
-    from companion import play
     from companion.db import get_engine
+    from companion.play import rebel_princess as play
+    from companion.play import store
     from companion.scoring.rebel_princess import Card, Edition, PlayedRound
 
     def played(spread: list[list[str]]) -> PlayedRound:
@@ -97,19 +113,78 @@ def make_game(app) -> str:  # type: ignore[no-untyped-def]
         for number, spread in enumerate(rounds, start=1):
             play.save_round(session=session, game=game, number=number, played=played(spread),
                             mode="cards", base_id=None)
-        return game.code
+        return {role: link.token for role, link in store.links_of(session, game).items()}
+
+
+@dataclass
+class Hit:
+    """One request the server answered, and what it sent back."""
+
+    method: str
+    path: str
+    status: int = 0
+    header_bytes: int = 0  # status line and header fields, as the app writes them
+    body_bytes: int = 0  # as sent: compressed when the server compressed
+    encoding: str = ""
+
+    @property
+    def sent(self) -> int:
+        return self.header_bytes + self.body_bytes
+
+
+@dataclass
+class Meter:
+    """WSGI middleware counting every request the app answers (a browser's, its service
+    worker's) and the bytes of each answer."""
+
+    hits: list[Hit] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def wrap(self, app: Callable) -> Callable:  # type: ignore[type-arg]
+        def metered(environ: dict, start_response: Callable) -> Iterable[bytes]:  # type: ignore[type-arg]
+            query = environ.get("QUERY_STRING", "")
+            hit = Hit(environ["REQUEST_METHOD"], environ.get("PATH_INFO", "")
+                      + (f"?{query}" if query else ""))
+
+            def start(status: str, headers: list[tuple[str, str]], exc_info=None):  # type: ignore[no-untyped-def]
+                hit.status = int(status.split()[0])
+                hit.header_bytes = len(f"HTTP/1.1 {status}\r\n\r\n") + sum(
+                    len(f"{name}: {value}\r\n") for name, value in headers)
+                hit.encoding = next((v for k, v in headers if k.lower() == "content-encoding"), "")
+                return start_response(status, headers, exc_info)
+
+            body = app(environ, start)
+            try:
+                for chunk in body:
+                    hit.body_bytes += len(chunk)
+                    yield chunk
+            finally:
+                if hasattr(body, "close"):
+                    body.close()
+                with self._lock:
+                    self.hits.append(hit)
+
+        return metered
+
+    def take(self) -> list[Hit]:
+        """The requests counted so far, forgetting them."""
+        with self._lock:
+            hits, self.hits = self.hits, []
+        return hits
 
 
 @contextlib.contextmanager
-def serve(db: Path) -> Iterator[tuple[str, object]]:
-    """The real app (CSRF on) on a free loopback port, in a thread; yields (base URL, app)."""
+def serve(db: Path, meter: Meter | None = None) -> Iterator[tuple[str, object]]:
+    """The real app (CSRF on) on a free loopback port, in a thread; yields (base URL, app).
+    With a ``meter``, every answer is counted."""
     from werkzeug.serving import make_server
 
     from companion import create_app
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no access log in the report
     app = create_app({"DATABASE": str(db), "SECRET_KEY": "bench-page-weight"})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    served = meter.wrap(app) if meter is not None else app
+    server = make_server("127.0.0.1", 0, served, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -143,6 +218,116 @@ def weigh(page_url: str) -> list[Resource]:
     return resources
 
 
+# --- a first visit, service worker included ---------------------------------------------------
+
+def by_worker(hit: Hit) -> bool:
+    """Whether the service worker fetched it once the page was idle (the rest is the page's)."""
+    return hit.path == "/sw.js" or hit.path.startswith("/offline/")
+
+
+@dataclass
+class Visit:
+    """A first visit to one page: every request until the rulings were stored."""
+
+    name: str
+    path: str
+    hits: list[Hit]
+    stored: str  # the language of the rulings stored, "" if they were not
+
+    @property
+    def counted(self) -> list[Hit]:
+        return [h for h in self.hits if not h.path.startswith("/live/")]
+
+    @property
+    def polls(self) -> list[Hit]:
+        return [h for h in self.hits if h.path.startswith("/live/")]
+
+    @property
+    def sent(self) -> int:
+        return sum(h.sent for h in self.counted)
+
+    def part(self, worker: bool) -> list[Hit]:
+        return [h for h in self.counted if by_worker(h) == worker]
+
+
+def first_visit(browser, base: str, name: str, path: str, meter: Meter) -> Visit:  # type: ignore[no-untyped-def]
+    """Open ``path`` in a new phone context (cold cache, service workers allowed) and wait until
+    app.js says the rulings are stored; every request the server answered meanwhile."""
+    from .taps import PHONE
+
+    context = browser.new_context(**PHONE, service_workers="allow")
+    meter.take()
+    try:
+        page = context.new_page()
+        page.goto(base + path)
+        page.wait_for_selector("html[data-offline-rulings]", state="attached", timeout=120_000)
+        stored = page.get_attribute("html", "data-offline-rulings") or ""
+    finally:
+        context.close()
+    time.sleep(0.5)  # let the server's threads finish counting their last answers
+    return Visit(name, path, meter.take(), stored)
+
+
+def first_visits(base: str, tokens: dict[str, str], meter: Meter) -> list[Visit]:
+    from playwright.sync_api import sync_playwright
+
+    from .taps import CHROMIUM, LAUNCH_ARGS
+
+    pages = [("home page", "/"), ("a game's viewer link (score pad)", f"/g/{tokens['viewer']}"),
+             ("Rebel Princess set-up (htmx)", "/rebel-princess/new")]
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        try:
+            return [first_visit(browser, base, name, path, meter) for name, path in pages]
+        finally:
+            browser.close()
+
+
+def report_first_visits(visits: list[Visit], tokens: dict[str, str],
+                        say: Callable[[str], None]) -> None:
+    def show(path: str) -> str:
+        for role, token in tokens.items():
+            path = path.replace(token, f"<{role} token>")
+        return path
+
+    say("First visit: a phone with a cold cache (service worker included) opens one page and "
+        "stays until the rulings are stored for offline use; headless Chromium, 390x844.")
+    say()
+    rows = []
+    for v in visits:
+        page, worker = v.part(worker=False), v.part(worker=True)
+        rows.append([f"{v.name} `{show(v.path)}`", len(v.counted),
+                     f"{sum(h.sent for h in page):,}", f"{sum(h.sent for h in worker):,}",
+                     f"**{v.sent:,}**", v.stored or "NOT stored"])
+    say(table(["first visit", "requests", "page bytes", "service worker bytes (idle)",
+               "total bytes", "rulings stored"], rows, align="lrrrrl"))
+    say()
+    home = visits[0]
+    say(f"Every request of the first visit to {show(home.path)}, in the order answered:")
+    say()
+    rows = [[show(h.path), h.status, h.encoding or "-", f"{h.header_bytes:,}", f"{h.body_bytes:,}",
+             "service worker" if by_worker(h) else "page"] for h in home.counted]
+    say(table(["request", "status", "encoding", "header bytes", "body bytes", "by"], rows,
+              align="lrlrrl"))
+    say()
+    worst = max(visits, key=lambda v: v.sent)
+    verdict = "within" if worst.sent <= FIRST_VISIT_TARGET else "OVER"
+    say(f"- Heaviest first visit: {worst.name}, {worst.sent:,} bytes in {len(worst.counted)} "
+        f"requests: {verdict} the 100 kB ({FIRST_VISIT_TARGET:,} bytes) target.")
+    say("- Bytes: the status line and header fields as the app writes them plus the body as "
+        "sent (the server compresses with what Chromium accepts); TCP and TLS are not counted.")
+    polls = [h for v in visits for h in v.polls]
+    if polls:
+        say(f"- Not counted above: the viewer page's live poll ({len(polls)} "
+            f"answer{'s' if len(polls) != 1 else ''}, "
+            f"{sum(h.sent for h in polls):,} bytes while the visit lasted), which goes on as "
+            f"long as the page is open.")
+    copy = [h for h in home.counted if h.path.startswith("/offline/pages-")]
+    if copy:
+        say(f"- The offline copy (the offline pages and every rulings page of every game) in "
+            f"one answer: {copy[0].body_bytes:,} bytes ({copy[0].encoding or 'uncompressed'}).")
+
+
 def run(out: list[str] | None = None) -> tuple[int, str]:
     lines: list[str] = []
 
@@ -150,12 +335,15 @@ def run(out: list[str] | None = None) -> tuple[int, str]:
         print(text, flush=True)
         lines.append(text)
 
+    meter = Meter()
     with tempfile.TemporaryDirectory(prefix="companion-bench-weight-") as tmp:
-        with serve(Path(tmp) / "weight.sqlite") as (base, app):
-            code = make_game(app)
+        with serve(Path(tmp) / "weight.sqlite", meter) as (base, app):
+            tokens = make_game(app)
+            code = tokens["scorer"]
             pad = weigh(f"{base}/g/{code}")
             pad_html = fetch(f"{base}/g/{code}")[0].decode("utf-8")
             entry_html = fetch(f"{base}/g/{code}/round/3/cards")
+            visits = first_visits(base, tokens, meter)
 
     total = sum(r.sent for r in pad)
     server_gzip = any(r.server_gzip for r in pad)
@@ -188,6 +376,8 @@ def run(out: list[str] | None = None) -> tuple[int, str]:
     if biggest is not None:
         say(f"- Largest single resource: {urllib.parse.urlsplit(biggest.url).path} "
             f"({biggest.sent / total:.0%} of the total).")
+    say()
+    report_first_visits(visits, tokens, say)
     if out is not None:
         out.extend(lines)
     return total, "\n".join(lines)

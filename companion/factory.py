@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, render_template, request, session, url_for
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
@@ -32,6 +33,16 @@ def _secret_key(instance: Path) -> str:
     return path.read_text(encoding="utf-8").strip()
 
 
+class _SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed-cookie session, never sent with a static file: the refreshed cookie (and
+    the ``Vary: Cookie`` that comes with it) changes with every answer, so a phone would ask for
+    files it keeps for a year again (and a first visit would fetch them twice)."""
+
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
+        if request.endpoint != "static":
+            super().save_session(app, session, response)
+
+
 def asset_url(app: Flask):  # type: ignore[no-untyped-def]
     """A template helper: the URL of a static file with a hash of its content, so a phone can
     cache it for a year and still gets the new file after an update."""
@@ -49,6 +60,7 @@ def asset_url(app: Flask):  # type: ignore[no-untyped-def]
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then ``instance/config.py`` if present, then ``test_config``."""
     app = Flask(__name__, instance_relative_config=True)
+    app.session_interface = _SessionInterface()
     instance = Path(app.instance_path)
     instance.mkdir(mode=0o700, parents=True, exist_ok=True)  # games and the key: owner only
     app.config.from_mapping(

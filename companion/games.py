@@ -14,6 +14,11 @@ A game's routes module (``GameKind.routes``) exposes:
 - ``api_bp`` (optional): its JSON API blueprint, mounted under ``/api/v1/<slug>/``; the shell makes
   it CSRF-exempt and gives it the shared error handlers.
 - ``OPERATIONS`` (optional): its API endpoints as :class:`ApiOperation`, for the OpenAPI document.
+- ``home_view(session, game)`` (optional): what the home page shows of one of its games.
+- ``summary(session, game)`` (optional): what a game came to, as a
+  :class:`companion.history.GameSummary`, for history and statistics.
+- ``rulings_addresses()`` (optional, for a game with rulings pages of its own): those pages, as
+  :class:`companion.routes.shell.RulingsAddresses`, for the phone's offline copy.
 """
 
 from __future__ import annotations

@@ -7,7 +7,13 @@ from its entries on every view. Nothing is ever overwritten, so the history show
   :mod:`companion.games`); ``settings`` holds a game's set-up as JSON (its own shape per game).
   The Rebel Princess columns (``edition``, ``round_cards``, ``first_leader``) are empty for the
   other games.
-- ``Player``: the seats of a game, in play order.
+- ``Player``: the seats of a game, in play order; each points at the ``Person`` who sat there.
+- ``Person``: the group's players across games (no accounts: a name, unique once case and
+  accents are set aside). A new seat finds or creates its person by name
+  (:mod:`companion.play.players`); renaming and merging people keeps every game.
+- ``GameResult``: what each game came to as its rules core says (finished, winners, scores,
+  running totals, facts): a cache for history and statistics, rebuilt whenever the game changes
+  (its ``stamp``) and never exported; deleting every row loses nothing.
 - ``Entry``: the append-only log of the games other than Rebel Princess: one row per thing
   entered (a round, an action, an edit, an undo), numbered ``seq`` 1, 2, 3 … per game. The
   database refuses a second row with the same ``(game_id, seq)`` — two phones that both saw
@@ -46,12 +52,33 @@ class Game(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=_now)
 
 
+class Person(SQLModel, table=True):
+    """One of the group's players, across every game. ``key`` is the name folded for
+    comparison (case, accents and spaces set aside: "Zoé" and "zoe " are one person); the
+    database refuses a second person with the same key."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=40)
+    key: str = Field(max_length=80, unique=True, index=True)
+    created_at: datetime = Field(default_factory=_now)
+
+
 class Player(SQLModel, table=True):
+    """A seat of one game, with the name typed there and the person who sat in it. The database
+    refuses a second player on the same seat and the same person on two seats of one game."""
+
+    __table_args__ = (UniqueConstraint("game_id", "seat", name="uq_player_game_seat"),
+                      UniqueConstraint("game_id", "person_id", name="uq_player_game_person"))
+
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
     seat: int
     name: str = Field(max_length=40)
     princess: str | None = Field(default=None, max_length=40)
+    # Filled when the seat is stored, from the name (companion.play.players); never null in the
+    # database.
+    person_id: int | None = Field(default=None, foreign_key="person.id", index=True,
+                                  nullable=False)
 
 
 class RoundRecord(SQLModel, table=True):
@@ -138,3 +165,17 @@ class GameLink(SQLModel, table=True):
     token: str = Field(max_length=64, unique=True, index=True)
     created_at: datetime = Field(default_factory=_now)
     revoked_at: datetime | None = None
+
+
+class GameResult(SQLModel, table=True):
+    """What a game came to, as its rules core says (a ``GameSummary`` as JSON in ``data``).
+
+    A cache, not a record: it is rebuilt when ``stamp`` no longer matches the game (every write
+    to a game moves its ``updated_at``), it is never exported, and it can be emptied at any time.
+    """
+
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    stamp: str = Field(max_length=64)
+    finished: bool = False
+    data: str = "{}"  # the summary but its running totals: what statistics read
+    progress: str = "[]"  # the running totals, for charts

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
 import socket
 import subprocess
@@ -28,6 +29,21 @@ def lan_addresses() -> list[str]:
     return found
 
 
+def phone_addresses(host: str) -> list[str] | None:
+    """The addresses a phone on the same network can open for a server bound to ``host``:
+    every LAN address for a wildcard, the address itself for a LAN address, and None when the
+    server listens on this computer only (a loopback address or ``localhost``)."""
+    if host in ("", "0.0.0.0", "::"):
+        return lan_addresses()
+    if host.lower() == "localhost":
+        return None
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return [host]  # a host name: the phone may resolve it
+    return None if address.is_loopback else [host]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--host", default="0.0.0.0")
@@ -35,11 +51,16 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     print("\n  Rebel Princess companion is starting.")
-    print(f"  On this computer:      http://127.0.0.1:{args.port}/")
-    addresses = lan_addresses()
-    for address in addresses:
+    addresses = phone_addresses(args.host)
+    local = ("127.0.0.1" if args.host in ("", "0.0.0.0", "::", "localhost")
+             else f"[{args.host}]" if ":" in args.host else args.host)
+    print(f"  On this computer:      http://{local}:{args.port}/")
+    if addresses is None:
+        print(f"  Phones cannot open it: it listens on {args.host} only"
+              " (make run HOST=0.0.0.0 lets phones on the same Wi-Fi in).")
+    for address in addresses or ():
         print(f"  On a phone (same Wi-Fi): http://{address}:{args.port}/")
-    if not addresses:
+    if addresses == []:
         print(f"  On a phone (same Wi-Fi): http://<this computer's address>:{args.port}/"
               " (no network address found; is Wi-Fi on?)")
     print("  Stop with Ctrl+C.\n", flush=True)

@@ -7,6 +7,8 @@ request by :func:`cards_form` and :func:`numbers_form`.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Sequence
 
 from flask import request
@@ -23,9 +25,10 @@ from wtforms import (
     SelectField,
     StringField,
 )
-from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import InputRequired, NumberRange, Optional, Regexp, ValidationError
 
 from ..i18n import current_lang
+from ..rulings.rebel_princess import princess_names
 from ..scoring.rebel_princess import Card, Edition, round_cards
 
 MAX_NAME = 24
@@ -40,15 +43,59 @@ def _strip(value: str | None) -> str | None:
     return " ".join(value.split()) if isinstance(value, str) else value
 
 
+#: Bidirectional controls can make a name display as another one (U+202A-202E, U+2066-2069).
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def has_control_characters(text: str) -> bool:
+    """Whether ``text`` holds a character nobody types into a name: NUL and the other control
+    characters, lone surrogates, or a bidirectional override. (Joiners stay allowed: emoji
+    sequences need them.)"""
+    return any(unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI for ch in text)
+
+
+#: A number typed or sent in a form: ASCII digits only. ``str.isdigit`` also accepts "²" (which
+#: ``int`` refuses) and ``int`` reads "١" (Arabic-Indic one) as 1: neither is what was tapped.
+ASCII_NUMBER = re.compile(r"[0-9]{1,9}")
+
+
+def ascii_int(value: object) -> int:
+    """``int`` for form choices, ASCII digits only (``int("١")`` would be 1)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if not ASCII_NUMBER.fullmatch(str(value)):
+        raise ValueError(f"not a number: {value!r}")
+    return int(str(value))
+
+
+class ScoreField(IntegerField):
+    """A round score as typed: ASCII digits with an optional sign, "-" or the "−" the app prints
+    (a phone's sign toggle writes either)."""
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        if not valuelist:
+            return
+        text = str(valuelist[0]).strip().replace("\u2212", "-")
+        if text == "":
+            self.data = None  # InputRequired says what to do
+            return
+        if not re.fullmatch(r"[-+]?[0-9]{1,3}", text):
+            self.data = None
+            raise ValueError(_("Type a whole number with the digits 0 to 9, such as 3 or −3."))
+        self.data = int(text)
+
+
 def choices(pairs: Sequence[tuple[object, str]]) -> list[SelectChoice]:
     """WTForms 3.3+ wants ``SelectChoice`` objects rather than tuples."""
     return [SelectChoice(value, label) for value, label in pairs]
 
 
-def card_choices(edition: Edition) -> list[SelectChoice]:
-    """Every Round card of the edition, named in the page's language."""
+def card_choices(edition: Edition, only: Sequence[str] | None = None) -> list[SelectChoice]:
+    """Every Round card of the edition (or those lettered in ``only``), named in the page's
+    language."""
     lang = current_lang()
-    return choices([(c.letter, f"{c.letter} · {c.name(lang)}") for c in round_cards(edition)])
+    return choices([(c.letter, f"{c.letter} · {c.name(lang)}") for c in round_cards(edition)
+                    if only is None or c.letter in only])
 
 
 class NewGameForm(FlaskForm):
@@ -60,17 +107,16 @@ class NewGameForm(FlaskForm):
     length = RadioField(_l("Game length"),
                         choices=choices([("5", _l("5 rounds")), ("3", _l("3 rounds (short)"))]),
                         default="5", validators=[InputRequired()])
-    names = FieldList(StringField(_l("Name"), filters=[_strip],
-                                  validators=[Optional(), Length(max=MAX_NAME)]),
-                      min_entries=6, max_entries=6)
-    first_leader = SelectField(_l("Leads the first trick"), coerce=int,
+    # Lengths and characters are checked in validate_names, which can say whose name it is.
+    names = FieldList(StringField(_l("Name"), filters=[_strip]), min_entries=6, max_entries=6)
+    first_leader = SelectField(_l("Leads the first trick"), coerce=ascii_int,
                                choices=choices([(i, _l("Player %(n)s", n=i + 1))
                                                 for i in range(6)]),
                                default=0)
     cards = FieldList(SelectField(_l("Round"), choices=[], validate_choice=False),
                       min_entries=5, max_entries=5)
-    princesses = FieldList(StringField(_l("Princess"), filters=[_strip],
-                                       validators=[Optional(), Length(max=30)]),
+    # Checked against the edition's Princesses in validate_princesses.
+    princesses = FieldList(StringField(_l("Princess"), filters=[_strip]),
                            min_entries=6, max_entries=6)
 
     def edition_value(self) -> Edition:
@@ -93,6 +139,14 @@ class NewGameForm(FlaskForm):
         if extra:
             raise ValidationError(_("Rebel Princess is played by 3 to 6 players: at most 6 "
                                     "names."))
+        for seat, entry in enumerate(field):
+            if entry.data and has_control_characters(entry.data):
+                raise ValidationError(_("Player %(n)s’s name holds a control character (such as "
+                                        "NUL): type the name again.", n=seat + 1))
+            if entry.data and len(entry.data) > MAX_NAME:
+                raise ValidationError(_("Player %(n)s’s name is %(length)s characters long: at "
+                                        "most %(max)s fit on the score pad.", n=seat + 1,
+                                        length=len(entry.data), max=MAX_NAME))
         filled = [i for i, entry in enumerate(field) if entry.data]
         if len(filled) < 3:
             raise ValidationError(_("Enter at least 3 players: Rebel Princess needs 3 to 6."))
@@ -102,6 +156,11 @@ class NewGameForm(FlaskForm):
         if len(set(lowered)) != len(lowered):
             raise ValidationError(_("Two players have the same name: add an initial to tell "
                                     "them apart."))
+
+    def validate_princesses(self, field: FieldList) -> None:
+        known = {slug for slug, _name in princess_names()[self.edition_value().value]}
+        if any(entry.data and entry.data not in known for entry in field):
+            raise ValidationError(_("Pick each Princess from the list."))
 
     def validate_first_leader(self, field: SelectField) -> None:
         if not 0 <= (field.data or 0) < max(len(self.player_names()), 1):
@@ -120,11 +179,12 @@ class _RoundForm(FlaskForm):
     """What every round entry asks besides the scores: the version being edited and, when a
     power changed it, who led the first trick."""
 
-    base = HiddenField()
+    base = HiddenField(validators=[Optional(), Regexp(ASCII_NUMBER.pattern + r"\Z")])
 
 
 def _round_form(name: str, *, players: int, ask_last_trick: bool,
-                ask_round_card: Edition | None) -> tuple[type[FlaskForm], list[SelectChoice]]:
+                ask_round_card: list[SelectChoice] | None
+                ) -> tuple[type[FlaskForm], list[SelectChoice]]:
     """A form class for one round's entry with the fields both ways of entering share."""
     seats = choices([(str(s), str(s)) for s in range(players)])
     form = type(name, (_RoundForm,), {
@@ -135,15 +195,15 @@ def _round_form(name: str, *, players: int, ask_last_trick: bool,
         form.last_trick = RadioField(_("Won the last trick"), choices=seats,
                                      validators=[InputRequired(
                                          _("Tap who won the last trick: they lead next."))])
-    if ask_round_card is not None:
-        form.round_card = SelectField(_("Play-off Round card"),
-                                      choices=card_choices(ask_round_card),
-                                      validators=[InputRequired()])
+    if ask_round_card is not None:  # a play-off: which card was drawn (nothing preselected)
+        form.round_card = SelectField(_("Play-off Round card"), choices=ask_round_card,
+                                      validators=[InputRequired(_("Pick the Round card that "
+                                                                  "was drawn."))])
     return form, seats
 
 
 def cards_form(*, players: int, cards: Sequence[Card], ask_no_tricks: bool,
-               ask_last_trick: bool, ask_round_card: Edition | None) -> FlaskForm:
+               ask_last_trick: bool, ask_round_card: list[SelectChoice] | None) -> FlaskForm:
     """The "by cards" round entry: one choice of seat per card that scores this round."""
     form, seats = _round_form("CardsForm", players=players, ask_last_trick=ask_last_trick,
                               ask_round_card=ask_round_card)
@@ -155,14 +215,14 @@ def cards_form(*, players: int, cards: Sequence[Card], ask_no_tricks: bool,
     return form()
 
 
-def numbers_form(*, players: int, ask_last_trick: bool, ask_round_card: Edition | None
-                 ) -> FlaskForm:
+def numbers_form(*, players: int, ask_last_trick: bool,
+                 ask_round_card: list[SelectChoice] | None) -> FlaskForm:
     """The "by numbers" round entry: each player's round score, typed as on paper."""
     form, _seats = _round_form("NumbersForm", players=players, ask_last_trick=ask_last_trick,
                                ask_round_card=ask_round_card)
     form.confirm = BooleanField(_("Save anyway"))
     for seat in range(players):
-        setattr(form, f"score_{seat}", IntegerField(
+        setattr(form, f"score_{seat}", ScoreField(
             _("Score"), validators=[
                 InputRequired(_("Type a score for every player (0 if none).")),
                 NumberRange(-MAX_SCORE, MAX_SCORE,

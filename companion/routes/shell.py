@@ -9,7 +9,8 @@ the server never lists every stored game to whoever opens ``/``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import (
@@ -154,6 +155,37 @@ def game_rule(kind: GameKind, slug: str) -> str:
                            related=book.related(slug))
 
 
+# --- the rulings a phone keeps for offline use ------------------------------------------------
+
+@dataclass(frozen=True)
+class RulingsAddresses:
+    """Addresses of rulings pages, for a phone's offline copy (:mod:`companion.routes.pwa`):
+    each of ``pages`` answers a page; each of ``aliases`` redirects to one of them."""
+
+    pages: tuple[str, ...]
+    aliases: Mapping[str, str] = field(default_factory=dict)
+
+
+def rulings_addresses() -> RulingsAddresses:
+    """The rules chooser and every rulings page of every game: the shared pages of a game with
+    ``rulings`` data are listed here; a game with pages of its own lists them itself
+    (``rulings_addresses()`` in its routes module)."""
+    pages = [url_for("shell.rules")]
+    aliases: dict[str, str] = {}
+    for kind in registry():
+        module = kind.module()
+        own = getattr(module, "rulings_addresses", None)
+        if own is not None:
+            found = own()
+            pages += found.pages
+            aliases.update(found.aliases)
+        elif kind.rulings:
+            pages.append(url_for("shell.game_rules", kind=kind))
+            pages += [url_for("shell.game_rule", kind=kind, slug=entry.slug)
+                      for entry in rulings.load(kind.rulings).entries]
+    return RulingsAddresses(tuple(pages), aliases)
+
+
 # --- what every page knows ----------------------------------------------------------------------
 
 def current_game() -> GameKind | None:
@@ -190,6 +222,7 @@ def init_app(app: Flask) -> None:
     app.context_processor(_shell_context)
     links.init_app(app)
     register_games(app)
+    from . import history; history.init_app(app)  # noqa: E702, I001  (history, stats, players)
 
 
 def register_games(app: Flask) -> None:

@@ -1,9 +1,34 @@
-/* Small helpers for every page: register the service worker (offline rulings and games) and the
- * "keep the screen on" toggle (Wake Lock API), remembered on this phone. */
+/* The offline copy (sw.js), never in the way of the page: once the page has loaded and the phone
+ * is idle, register the service worker and ask it to store the offline pages and the rulings in
+ * this page's language (one download, the first time only) and this page's static files. The
+ * language stored ends up on <html data-offline-rulings>. */
 (function () {
-  if ("serviceWorker" in navigator) {
-    window.addEventListener("load", function () { navigator.serviceWorker.register("/sw.js").catch(function () {}); });
+  if (!("serviceWorker" in navigator) || !window.MessageChannel) return;
+  function store() {
+    navigator.serviceWorker.register("/sw.js").then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function (registration) {
+      var channel = new MessageChannel(), assets = [];
+      document.querySelectorAll("link[rel=stylesheet][href], script[src]").forEach(function (e) {
+        assets.push(e.href || e.src);
+      });
+      channel.port1.onmessage = function (e) {
+        if (e.data && e.data.stored) document.documentElement.dataset.offlineRulings = e.data.stored;
+      };
+      registration.active.postMessage({store: "offline", lang: document.documentElement.lang,
+                                       assets: assets}, [channel.port2]);
+    }).catch(function () {});
   }
+  function whenIdle() {
+    if (window.requestIdleCallback) requestIdleCallback(store, {timeout: 5000});
+    else setTimeout(store, 1000);
+  }
+  function afterLoad() { setTimeout(whenIdle, 1000); }
+  if (document.readyState === "complete") afterLoad(); else window.addEventListener("load", afterLoad);
+})();
+
+/* The "keep the screen on" toggle (Wake Lock API), remembered on this phone. */
+(function () {
   var toggle = document.querySelector("[data-wake-lock]");
   if (!toggle || !("wakeLock" in navigator)) return;
   toggle.hidden = false;

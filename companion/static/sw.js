@@ -1,7 +1,15 @@
 /* Service worker: the rulings and the games you opened keep working with no network.
  *
- * - On install it caches the offline page, the rulings index and every rulings entry, listed by
- *   /offline.json (with the static files they need).
+ * - A page registers it only once the page is idle (app.js), so a first visit loads the page
+ *   first; installing stores nothing.
+ * - The offline copy: once idle, a page posts {store: "offline", lang, assets}. If this phone has
+ *   no copy in that language yet, the worker fetches /offline/pages-<lang>.json, the offline pages
+ *   and every rulings page of every game in one answer (see companion/routes/pwa.py), fills each
+ *   page back into its HTML and stores it under its own address with the page's own headers (the
+ *   same look, the same Content-Security-Policy). A Round card's "How this card works" address is
+ *   stored as a redirect to its entry. The page's own static files are stored too (they come
+ *   from the browser's cache: their address carries a content hash). The page gets back the
+ *   language stored.
  * - Pages (GET navigations): network first; a good answer is cached, so the score pad of a game you
  *   opened is there when the Wi-Fi drops. With no network: the cached copy, else the offline page.
  * - Static files carry a content hash in their URL: cache first.
@@ -10,15 +18,10 @@
  */
 const VERSION = "__VERSION__";
 const CACHE = "companion-" + VERSION;
+const STORED = "/offline/pages.json?stored";  // not an address: the language of the copy stored
+const SLOT = "\u0000";
 
-self.addEventListener("install", (event) => {
-  event.waitUntil((async () => {
-    const cache = await caches.open(CACHE);
-    const list = await (await fetch("/offline.json", {cache: "no-store"})).json();
-    await cache.addAll(list.urls);
-    await self.skipWaiting();
-  })());
-});
+self.addEventListener("install", () => self.skipWaiting());
 
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
@@ -26,6 +29,56 @@ self.addEventListener("activate", (event) => {
       if (key.startsWith("companion-") && key !== CACHE) await caches.delete(key);
     }
     await self.clients.claim();
+  })());
+});
+
+/* A page of the bundle back from its frame: text and slot numbers alternate between markers. */
+function fill(frame, values) {
+  return frame.split(SLOT).map((part, i) => (i % 2 ? values[Number(part)] : part)).join("");
+}
+
+async function storeAssets(cache, assets) {
+  for (const address of assets || []) {
+    const url = new URL(address, self.location.href);
+    if (url.origin !== self.location.origin || !url.pathname.startsWith("/static/")) continue;
+    if (!(await cache.match(url.href))) await cache.add(url.href).catch(() => {});
+  }
+}
+
+let storing = null;  // one download at a time, however many pages ask
+
+async function storeOffline(lang) {
+  const cache = await caches.open(CACHE);
+  const stored = await cache.match(STORED);
+  if (stored && (await stored.text()) === lang) return lang;
+  const response = await fetch("/offline/pages-" + encodeURIComponent(lang) + ".json",
+                               {cache: "no-store"});
+  if (!response.ok) throw new Error("offline copy: " + response.status);
+  const bundle = await response.json();
+  await Promise.all(bundle.pages.map(([path, frame, values]) =>
+    cache.put(path, new Response(fill(bundle.frames[frame], values), {headers: bundle.headers}))));
+  await Promise.all(Object.entries(bundle.redirects).map(([from, to]) =>
+    cache.put(from, Response.redirect(new URL(to, self.location.href).href, 302))));
+  await cache.put(STORED, new Response(bundle.lang));
+  return bundle.lang;
+}
+
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (data.store !== "offline" || !data.lang) return;
+  const reply = event.ports[0];
+  event.waitUntil((async () => {
+    let lang = "";
+    try {
+      await storeAssets(await caches.open(CACHE), data.assets);
+      storing = storing || storeOffline(String(data.lang));
+      lang = await storing;
+    } catch (error) {
+      lang = "";  // the next page that is idle tries again
+    } finally {
+      storing = null;
+    }
+    if (reply) reply.postMessage({stored: lang});
   })());
 });
 

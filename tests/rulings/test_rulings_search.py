@@ -14,6 +14,10 @@ from companion.rulings.rebel_princess import search
     ("does the frog count in pets revenge", "deluxe-j"),
     ("z", "deluxe-z"),
     ("Cendrilon", "deluxe-cinderella"),
+    ("snowwhite", "deluxe-snow-white"),  # typed without the space
+    ("SnowWhite", "deluxe-snow-white"),
+    ("blancheneige", "deluxe-snow-white"),
+    ("littlemermaid", "deluxe-little-mermaid"),
 ])
 def test_best_result_first(query, first):
     """The entry a player means comes first."""

@@ -58,6 +58,52 @@ def test_every_record_and_trick_log_survives(upgraded):
             assert new.execute(query).fetchall() == old.execute(query).fetchall(), table
 
 
+def _text(cell: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", cell).split())
+
+
+def _cells(html: str, marker: str) -> dict[str, list[str]]:
+    """The seat cells of every table row carrying ``marker`` ("data-round-row"), by its value."""
+    rows = re.findall(rf'<tr[^>]*{marker}="(\d+)"[^>]*>(.*?)</tr>', html, re.S)
+    return {number: [_text(c) for c in re.findall(r"<td data-seat[^>]*>(.*?)</td>", row, re.S)]
+            for number, row in rows}
+
+
+def pad_facts(html: str) -> dict[str, object]:
+    """What a score pad says: every round's scores, the subtotals, the totals, who leads next
+    and why, the winner, and the warnings."""
+    return {
+        "totals": re.findall(r'data-totals="([^"]*)"', html),
+        "rounds": _cells(html, "data-round-row"),
+        "cards": [_text(c) for c in re.findall(r'data-edit-round="\d+">.*?<small>(.*?)</small>',
+                                               html, re.S)],
+        "leader": re.findall(r'data-leader="(\d+)"', html),
+        "why": [_text(w) for w in re.findall(r'data-leader="\d+">.*?</p>\s*<p class="muted[^"]*">'
+                                             r'(.*?)</p>', html, re.S)],
+        "next card": re.findall(r'data-round-card="(\w)"', html)[:1],
+        "winners": re.findall(r'data-(?:winners|decided-by)="([^"]*)"', html),
+        "warnings": re.findall(r'data-warning="([^"]*)"', html),
+    }
+
+
+def history_facts(html: str) -> list[tuple[str, ...]]:
+    """Every record of a history: its id, action, time and round."""
+    facts = []
+    for record, action, body in re.findall(r'<li data-record="(\d+)" data-action="(\w+)"[^>]*>'
+                                           r"(.*?)</li>", html, re.S):
+        time, said = re.fullmatch(r"(\S+) — (.*)", _text(body)).groups()
+        facts.append((record, action, time, re.search(r"\b[Rr]ound (\d+)", said).group(1)))
+    return facts
+
+
+# The pad and the history were redrawn since c3c3148 (issue 9: one Total row, who leads and the
+# grid on the first screen, each change said in words): those pages must say the same things
+# (every score, subtotal, total, leader and reason, winner, warning; every record with its time,
+# action and round), the new Total row must hold the totals, and every other page must read word
+# for word as before.
+REDRAWN = {"pad": re.compile(r"^/g/\w+$"), "history": re.compile(r"^/g/\w+/history$")}
+
+
 def creator(app):
     """The browser that made these games before links existed (it remembers their codes)."""
     client = app.test_client()
@@ -68,9 +114,10 @@ def creator(app):
 
 @pytest.mark.parametrize("path", sorted(BEFORE["pages"]))
 def test_pages_read_as_before(upgraded, path):
-    """Score pads, histories, this-table rulings and the trick screen: the same, word for word,
-    for the browser that created them (now at the game's scorer link; the rulings links now start
-    /rebel-princess/rules, and the old /rules/... links redirect)."""
+    """Score pads, histories, this-table rulings and the trick screen, for the browser that
+    created them (now at the game's scorer link; the rulings links now start
+    /rebel-princess/rules, and the old /rules/... links redirect): the same, word for word, or,
+    for the redrawn pad and history, the same facts."""
     app, _ = upgraded
     client = creator(app)
     response = client.get(path, follow_redirects=True)
@@ -78,7 +125,25 @@ def test_pages_read_as_before(upgraded, path):
     token = re.search(r"/g/(\w+)", response.request.path)[1]
     code = path.split("/")[2]
     assert token != code and len(token) == 32  # opened through its new scorer link
-    now = main_of(response.text).replace("/rebel-princess/rules", "/rules").replace(token, code)
+    before = BEFORE["pages"][path]
+    page = response.text.replace(token, code)
+    if REDRAWN["pad"].match(path):
+        facts = pad_facts(page)
+        old = pad_facts(before)
+        subtotals = _cells(page, "data-subtotal")
+        old_subtotals = _cells(before, "data-subtotal")
+        assert facts == old
+        assert subtotals == {n: old_subtotals[n] for n in subtotals}
+        total = _cells(page.replace("data-total>", 'data-total="0">'), "data-total")
+        played = bool(facts["rounds"]) and any(facts["rounds"]["1"])
+        assert total["0"] == (facts["totals"][0].replace("-", "−").split(",") if played
+                              else [""] * len(total["0"]))
+        return
+    if REDRAWN["history"].match(path):
+        assert history_facts(page) == history_facts(before)
+        assert len(history_facts(before)) == before.count("data-record=")
+        return
+    now = main_of(page).replace("/rebel-princess/rules", "/rules")
     # New since c3c3148, and not shown: the Undo button says which version it undoes.
     now = re.sub(r'(/undo">.*?)<input type="hidden" name="version" value="\d+">', r"\1", now,
                  flags=re.S)
@@ -86,7 +151,7 @@ def test_pages_read_as_before(upgraded, path):
     # and "Open this game on another phone" now gives the viewer link (see test_share_...).
     now = re.sub(r'\s*<p class="role-note">.*?</p>', "", now, flags=re.S)
     share = re.compile(r'<details class="panel" id="share">.*?</details>', re.S)
-    before = main_of(f"<main>{BEFORE['pages'][path]}</main>")
+    before = main_of(f"<main>{before}</main>")
     assert share.sub("", now).rstrip() == share.sub("", before).rstrip()
 
 
@@ -150,3 +215,22 @@ def test_an_upgraded_database_takes_new_games_of_every_kind(upgraded):
     assert client.post("/rebel-princess/new", data=data).status_code == 302
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT count(*) FROM game").fetchone() == (4,)
+
+
+def test_the_players_of_old_games_become_the_groups_players(upgraded):
+    """Migration 0005: one person per distinct name (the two Deluxe games share Ana, Ben, Cy and
+    Di), every seat pointing at its person, and their history and statistics read at once."""
+    app, path = upgraded
+    with sqlite3.connect(path) as db:
+        people = dict(db.execute("SELECT key, name FROM person").fetchall())
+        seats = db.execute("SELECT player.game_id, player.name, person.name FROM player "
+                           "JOIN person ON person.id = player.person_id "
+                           "WHERE player.game_id <= 3").fetchall()  # the games of c3c3148
+    assert people == {
+        "ana": "Ana", "ben": "Ben", "cy": "Cy", "di": "Di", "zoe": "Zoé", "lea": "Léa",
+        "noe": "Noé"}
+    assert all(seat_name == person for _, seat_name, person in seats) and len(seats) == 11
+    client = app.test_client()
+    code = BEFORE["games"]["finished"]
+    assert f'data-game="{code}"' in client.get("/history/").text
+    assert client.get("/history/stats").text.count('data-kind="rebel_princess"') == 1

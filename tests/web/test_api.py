@@ -126,6 +126,7 @@ def _without(taken, code):
 
 REFUSALS = [
     ("unknown-card", dict(taken=[["X9", *FOUR_PLAYER_A[0]], *FOUR_PLAYER_A[1:]]), "X9"),
+    ("unknown-card", dict(taken=[["P²", *FOUR_PLAYER_A[0]], *FOUR_PLAYER_A[1:]]), "P²"),
     ("card-not-in-deck", dict(taken=[["P11", *FOUR_PLAYER_A[0]], *FOUR_PLAYER_A[1:]]), "P11"),
     ("card-not-in-deck", dict(players=3, taken=spread(3, {0: ["P1"]}, princes(3) + (FROG,))),
      "P1"),

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
 
 from companion.models import Game, Player
 
-from .conftest import attr, cards_data, count, setup_form, totals
+from .conftest import attr, cards_data, count, numbers_data, setup_form, totals
 
 
 def refused_setup(client, app, **kwargs):
@@ -38,6 +41,41 @@ def test_duplicate_names(client, app, names):
 @pytest.mark.parametrize("name", ["x" * 25, "<script>alert(1)</script>", "Anastasia " * 3])
 def test_name_too_long(client, app, name):
     refused_setup(client, app, names=["Ana", "Ben", name])
+
+
+def test_name_too_long_says_whose_and_how_long(client, app):
+    """A pasted 200-character name is refused with a sentence, never cut or shown as a list."""
+    response = refused_setup(client, app, names=["Ana", "Ben", "x" * 200])
+    errors = re.findall(r'<ul class="errors" data-errors="names">(.*?)</ul>', response.text, re.S)
+    assert errors and "Player 3" in errors[0] and "200" in errors[0] and "24" in errors[0]
+    assert "[" not in errors[0] and "<li></li>" not in response.text
+    assert 'value="' + "x" * 200 + '"' in response.text  # kept, to be shortened by hand
+
+
+@pytest.mark.parametrize("name", ["Ana\x00", "\x00", "B\x07en", "Cy\x1b[31m", "Di\x7f",
+                                  "\u202eeve", "Fa\x9by"])
+def test_name_with_control_characters(client, app, name):
+    response = refused_setup(client, app, names=["Ann", "Bob", name])
+    assert 'data-errors="names"' in response.text
+
+
+def test_name_with_emoji_sequence_is_fine(client, make_game):
+    family = "Zoé \U0001f468\u200d\U0001f469\u200d\U0001f467"  # joiners are part of the emoji
+    assert client.get(f"/g/{make_game(names=['Ana', 'Ben', family])}").status_code == 200
+
+
+@pytest.mark.parametrize("princess", ["x" * 30, "Snow White", "rapunzel-", "<b>mulan</b>"])
+def test_princess_must_be_one_of_the_edition(client, app, princess):
+    refused_setup(client, app, **{"princesses-1": princess})
+
+
+def test_rapunzel_is_not_in_the_classic_edition(client, app):
+    refused_setup(client, app, edition="classic", **{"princesses-0": "rapunzel"})
+
+
+def test_known_princesses_are_stored(client, make_game):
+    code = make_game(**{"princesses-0": "snow-white", "princesses-2": "mulan"})
+    assert client.get(f"/g/{code}/rules").status_code == 200
 
 
 def test_name_of_24_characters_is_fine(client, make_game):
@@ -82,7 +120,7 @@ def test_deluxe_given_classic_letter(client, app):
 
 
 @pytest.mark.parametrize(("players", "leader"), [(3, 3), (3, 5), (4, 4), (5, 6), (6, 6),
-                                                 (4, -1), (4, "x")])
+                                                 (4, -1), (4, "x"), (4, "١"), (4, "²")])
 def test_first_leader_beyond_players(client, app, players, leader):
     refused_setup(client, app, players=players, first_leader=leader)
 
@@ -123,6 +161,21 @@ def test_incomplete_tally(client, app, make_game):
     assert count(app) == 0
 
 
+@pytest.mark.parametrize(("language", "sentence"), [
+    ("en", "The Frog has not been given to anyone yet."),
+    ("fr", "La Grenouille n'a encore été donnée à personne.")])
+def test_missing_frog_is_called_the_frog(client, app, make_game, language, sentence):
+    """Players read "the Frog", never its code A8."""
+    code = make_game()
+    data = cards_data(client, code, 1, rest=3)
+    del data["A8"]
+    response = client.post(f"/g/{code}/round/1/cards", data=data,
+                           headers={"Accept-Language": language})
+    assert 'data-problem="missing-card" data-card="A8"' in response.text
+    text = html.unescape(response.text)
+    assert sentence in text and "A8 " not in text
+
+
 def test_nothing_given(client, app, make_game):
     code = make_game()
     response = client.post(f"/g/{code}/round/1/cards", data={})
@@ -148,6 +201,34 @@ def test_cards_entry_value_not_a_seat(client, app, make_game, edition, bad):
     data = cards_data(client, code, 1, {"A8": 0}, rest=3, last_trick=1)
     data.update(bad)
     assert client.post(f"/g/{code}/round/1/cards", data=data).status_code == 422
+    assert count(app) == 0
+
+
+@pytest.mark.parametrize("digit", ["²", "١", "٣", "1²"])
+@pytest.mark.parametrize("field", ["P5", "leader"])
+def test_cards_entry_non_ascii_digits(client, app, make_game, field, digit):
+    """Only ASCII digits are seats: "١" (Arabic-Indic one) is not read as seat 1."""
+    code = make_game()
+    data = cards_data(client, code, 1, {"A8": 0}, rest=1)
+    data[field] = digit
+    response = client.post(f"/g/{code}/round/1/cards", data=data)
+    assert response.status_code == 422
+    assert f'data-errors="{field}"' in response.text
+    preview = client.post(f"/g/{code}/round/1/preview", data=data)
+    assert preview.status_code == 200
+    if field == "P5":
+        assert 'data-card="P5"' in preview.text  # still to give out
+    assert count(app) == 0
+
+
+@pytest.mark.parametrize("base", ["²", "١", "1²", "-1", "1.0", "x"])
+@pytest.mark.parametrize("way", ["cards", "numbers"])
+def test_base_not_a_record_number(client, app, make_game, way, base):
+    code = make_game()
+    data = (cards_data(client, code, 1, {"A8": 0}, rest=1) if way == "cards"
+            else numbers_data([0, 3, 8, 4]))
+    response = client.post(f"/g/{code}/round/1/{way}", data={**data, "base": base})
+    assert response.status_code == 400
     assert count(app) == 0
 
 
@@ -198,6 +279,32 @@ def test_playoff_card_must_exist(app, make_game, by_numbers):
 def test_score_not_a_round_score(app, make_game, by_numbers, bad):
     code = make_game()
     assert by_numbers(code, 1, [0, 3, bad, 4], confirm="y").status_code == 422
+    assert count(app) == 0
+
+
+@pytest.mark.parametrize("bad", ["²", "١", "٣", "1²", "-²", "３"])
+def test_score_in_other_digits(app, make_game, by_numbers, bad):
+    """Only ASCII digits: int() would read "١" and "３" as 1 and 3."""
+    code = make_game()
+    response = by_numbers(code, 1, [0, 3, bad, 4], confirm="y")
+    assert response.status_code == 422
+    assert 'data-errors="score_2"' in response.text
+    assert count(app) == 0
+
+
+@pytest.mark.parametrize("minus", ["-", "\u2212"])
+def test_negative_score_with_either_minus(client, make_game, by_numbers, minus):
+    """The sign toggle writes "-"; the pad prints "−": both are read as minus."""
+    code = make_game()
+    assert by_numbers(code, 1, [f"{minus}3", 10, 4, 4], confirm="y").status_code == 302
+    assert totals(client, code) == [-3, 10, 4, 4]
+
+
+@pytest.mark.parametrize("field", ["leader", "last_trick"])
+def test_numbers_seat_fields_in_other_digits(app, make_game, by_numbers, field):
+    code = make_game(edition="classic")
+    extra = {"last_trick": 1, field: "١"}
+    assert by_numbers(code, 1, [0, 3, 8, 4], **extra).status_code == 422
     assert count(app) == 0
 
 
@@ -276,3 +383,14 @@ def test_double_tap_on_an_edit(make_game, by_numbers, record_ids, history):
 
 def test_undo_needs_post(client, make_game):
     assert client.get(f"/g/{make_game()}/undo").status_code == 405
+
+
+# --- hostile requests that cost memory ---------------------------------------------------------
+
+def test_qr_code_cache_is_bounded():
+    """Each distinct Host header makes another share address: the QR cache keeps only a few."""
+    from companion.routes import links
+
+    for n in range(80):
+        links.qr_svg(f"http://h{n}.example/g/abc")
+    assert len(links._QR_CACHE) <= 64

@@ -351,3 +351,54 @@ def test_games_list_says_finished_and_playing(client, make_game, by_numbers):
     page = client.get("/").text
     assert f'data-game="{done}" data-status="finished"' in page
     assert f'data-game="{playing}" data-status="playing"' in page
+
+
+# --- the round screen on the pad ----------------------------------------------------------------
+
+@pytest.mark.parametrize(("edition", "cards"), [("deluxe", "oabcd"), ("classic", "MABCD"),
+                                                ("deluxe", "nabcd")])
+def test_no_trick_entry_offered_for_unseen_cards(client, make_game, edition, cards):
+    """Wedding Gift and Late for a Very Important Date hide cards: entry by tricks refuses them,
+    so the pad does not offer it."""
+    html = client.get(f"/g/{make_game(edition=edition, cards=cards)}").text
+    assert 'data-action="enter-cards"' in html and 'data-action="enter-tricks"' not in html
+
+
+def test_trick_entry_offered_again_for_the_next_round(client, make_game, by_numbers):
+    code = make_game(cards="oabcd")
+    by_numbers(code, 1, [0, 3, 8, 4], confirm="y")
+    assert 'data-action="enter-tricks"' in client.get(f"/g/{code}").text
+
+
+# --- the pad's total ----------------------------------------------------------------------------
+
+def total_row(html):
+    """The numbers in the pad's Total row (empty strings for empty cells), and how many rows say
+    "Total"."""
+    row = re.search(r'<tr class="total" data-total>(.*?)</tr>', html, re.S).group(1)
+    cells = [re.sub(r"<[^>]+>", "", c).strip()
+             for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+    return cells, len(re.findall(r">\s*Total\s*<", html))
+
+
+@pytest.mark.parametrize("played", [0, 1, 2, 4, 5])
+def test_pad_has_one_total_row_with_the_running_totals(client, make_game, by_numbers, played):
+    """The printed pad's Total row holds the totals so far; no second "Total" row."""
+    code = make_game()
+    for number in range(1, played + 1):
+        by_numbers(code, number, [0, 3, 8, 4], confirm="y")
+    cells, rows = total_row(client.get(f"/g/{code}").text)
+    assert rows == 1
+    assert cells == ([str(t) for t in (0, 3 * played, 8 * played, 4 * played)] if played
+                     else ["", "", "", ""])
+
+
+def test_pad_total_after_a_playoff(client, make_game, by_numbers):
+    code = make_game(cards="abcfg")
+    for number, scores in enumerate(DELUXE_TIE, start=1):
+        by_numbers(code, number, scores)
+    by_numbers(code, 6, [4, 3, 4, 4], round_card="r")
+    html = client.get(f"/g/{code}").text
+    cells, rows = total_row(html)
+    assert rows == 1 and cells == ["19", "18", "26", "27"]
+    assert attr(html, "data-subtotal") == ["2", "3", "4", "5"]  # round 5's is a subtotal now

@@ -130,15 +130,72 @@ def test_leader_override_is_used(client, make_game, enter_round_by_cards):
     assert 'data-round-row="1"' in html
 
 
-def test_playoff_round_by_cards(client, make_game, by_numbers, enter_round_by_cards):
+def tied_after_three(by_numbers, make_game):
+    """A short Deluxe game (a, b, c) whose three rounds end in a tie: a play-off comes next."""
     code = make_game(cards="abc", length=3)
     for number, scores in enumerate([[0, 0, 7, 8], [5, 5, 2, 3], [5, 5, 3, 2]], start=1):
         by_numbers(code, number, scores)
+    return code
+
+
+def test_playoff_by_cards_asks_the_card_first(client, make_game, by_numbers):
+    """No card to give out before the players say which card was drawn; none is preselected,
+    and the cards already played in this game are not offered."""
+    code = tied_after_three(by_numbers, make_game)
     html = client.get(f"/g/{code}/round/4/cards").text
-    assert 'name="round_card"' in html
-    assert {"Q1", "F1", "A1", "P10", "A8"} <= set(rows_of(html))
+    assert rows_of(html) == [] and 'id="cards-entry"' not in html
+    offered = re.findall(r'<option value="(\w)"', html)
+    assert offered == [c for c in "defghijklmnopqrstuvwxyz"]
+    assert re.findall(r'<option value="(\w*)"[^>]*selected', html) == [""]
+    assert "Save round 4" not in html
+
+
+@pytest.mark.parametrize(("letter", "rows", "no_tricks"), [
+    ("z", [*PRINCES_4, *(f"Q{r}" for r in range(1, 11)), "A8"], False),
+    ("e", [*PRINCES_4, "A8"], True),
+    ("j", [*PRINCES_4, *(f"A{r}" for r in range(1, 11))], False)])
+def test_playoff_by_cards_asks_what_the_drawn_card_scores(client, make_game, by_numbers, letter,
+                                                          rows, no_tricks):
+    code = tied_after_three(by_numbers, make_game)
+    html = client.get(f"/g/{code}/round/4/cards?round_card={letter}").text
+    assert rows_of(html) == rows
+    assert ('name="no_trick_0"' in html) is no_tricks
+    assert f'data-round-card="{letter}"' in html and "Save the play-off" in html
+
+
+@pytest.mark.parametrize("letter", ["a", "c", "M", "zz"])
+def test_playoff_card_already_played_or_unknown_asks_again(client, app, make_game, by_numbers,
+                                                           letter):
+    code = tied_after_three(by_numbers, make_game)
+    html = client.get(f"/g/{code}/round/4/cards?round_card={letter}").text
+    assert rows_of(html) == [] and 'id="playoff-card"' in html
+    data = cards_data(client, code, 4, {"A8": 0}, round_card=letter)
+    assert client.post(f"/g/{code}/round/4/cards", data=data).status_code == 422
+    assert count(app) == 3
+
+
+def test_playoff_by_numbers_offers_the_cards_not_played(client, make_game, by_numbers):
+    code = tied_after_three(by_numbers, make_game)
+    html = client.get(f"/g/{code}/round/4/numbers").text
+    assert re.findall(r'<option value="([a-z])"', html) == list("defghijklmnopqrstuvwxyz")
+    assert re.findall(r'<option value="(\w*)"[^>]*selected', html) == [""]
+    assert "Save the play-off" in html
+    assert by_numbers(code, 4, [4, 3, 4, 4], round_card="a").status_code == 422
+
+
+def test_second_playoff_does_not_offer_the_first_ones_card(client, make_game, by_numbers):
+    code = tied_after_three(by_numbers, make_game)
+    assert by_numbers(code, 4, [4, 4, 3, 4], round_card="r").status_code == 302  # still tied
+    html = client.get(f"/g/{code}/round/5/cards").text
+    assert "r" not in re.findall(r'<option value="(\w)"', html)
+
+
+def test_playoff_round_by_cards(client, make_game, by_numbers):
+    code = tied_after_three(by_numbers, make_game)
     # Under Dancing Queens Di takes every couple but P1, Ben keeps P1 (1) and Cy the Frog.
-    response = enter_round_by_cards(code, 4, {"A8": 2, "P1": 1}, rest=3, round_card="z")
+    data = {row: "3" for row in rows_of(client.get(f"/g/{code}/round/4/cards?round_card=z").text)}
+    data.update({"A8": "2", "P1": "1", "round_card": "z"})
+    response = client.post(f"/g/{code}/round/4/cards", data=data)
     assert response.status_code == 302
     assert totals(client, code) == [10, 11, 17, 13 + 27]
     pad = client.get(f"/g/{code}").text
@@ -187,6 +244,52 @@ def test_preview_flags_cards_without_trick(client, make_game):
     response = client.post(f"/g/{code}/round/1/preview", data={"P1": "2", "no_trick_2": "y"})
     assert response.status_code == 200
     assert 'data-problem="cards-without-trick"' in response.text
+
+
+def test_running_score_table_has_header_cells(client, make_game):
+    """Each row of the running score is headed by the player's name, for screen readers."""
+    html = client.post(f"/g/{make_game()}/round/1/preview", data={"P1": "0"}).text
+    assert len(re.findall(r'<th scope="col">', html)) == 3
+    assert re.findall(r'<th scope="row" class="who">(\w+)</th>', html) == ["Ana", "Ben", "Cy", "Di"]
+
+
+def test_give_the_rest_buttons_are_named_by_their_label(client, make_game):
+    """The accessible name of "give the rest" contains the short name the button shows."""
+    names = ["Chloé", "Charlotte", "Ben", "Dev", "Eve", "Fay"]
+    html = client.get(f"/g/{make_game(players=6, names=names)}/round/1/cards").text
+    buttons = re.findall(r'<button [^>]*data-rest="\d" aria-label="([^"]*)">([^<]*)</button>',
+                         html)
+    assert [shown for _, shown in buttons] == ["Chl", "Cha", "Ben", "Dev", "Eve", "Fay"]
+    for label, shown in buttons:
+        assert label.startswith(f"{shown}:") or label.endswith(f" {shown}"), (label, shown)
+    assert buttons[0][0] == "Chl: give the rest to Chloé"
+
+
+@pytest.mark.parametrize("way", ["cards", "numbers"])
+def test_entry_pages_are_not_stored_by_the_browser(client, make_game, by_numbers, way):
+    """Back after Save asks the server again (the round is saved now) instead of showing the
+    form as it was before Save; taps in progress are kept by the page's own draft."""
+    code = make_game()
+    assert client.get(f"/g/{code}/round/1/{way}").headers["Cache-Control"] == "no-store"
+    by_numbers(code, 1, [0, 3, 8, 4])
+    assert client.get(f"/g/{code}/round/1/{way}").headers["Cache-Control"] == "no-store"
+    assert "no-store" not in client.get(f"/g/{code}").headers.get("Cache-Control", "")
+
+
+def test_cards_entry_keeps_a_draft_per_round_and_version(client, make_game, by_numbers,
+                                                         record_ids):
+    """The page names the draft it keeps: game, round and the version it edits ("new")."""
+    code = make_game()
+    html = client.get(f"/g/{code}/round/1/cards").text
+    game = attr(html, "data-draft")[0].split(":")[0]
+    assert attr(html, "data-draft") == [f"{game}:1:new"] and 'autocomplete="off"' in html
+    by_numbers(code, 1, [0, 3, 8, 4])
+    record = record_ids(code, 1)[0]
+    html = client.get(f"/g/{code}/round/1/cards").text
+    assert attr(html, "data-draft") == [f"{game}:1:{record}"]
+    pad = client.get(f"/g/{code}").text
+    assert attr(pad, "data-drafts-of") == [game]
+    assert attr(pad, "data-drafts") == [f"1:{record} 2:new"]
 
 
 def test_preview_unknown_game_is_404(client):

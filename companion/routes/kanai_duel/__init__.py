@@ -6,8 +6,11 @@ from __future__ import annotations
 from flask import Blueprint
 from sqlmodel import Session
 
+from ...history import N_, Fact, GameSummary, ScoreUnit
+from ...history.summary import running_totals
 from ...models import Game
 from ...play import kanai_duel as play
+from ...scoring.kanai_duel import Result
 
 bp = Blueprint("kanai_duel", __name__, url_prefix="/kanai-duel")
 api_bp = Blueprint("kanai_duel_api", __name__, url_prefix="/api/v1/kanai-duel")
@@ -20,3 +23,18 @@ OPERATIONS = api.OPERATIONS
 def home_view(session: Session, game: Game) -> play.DuelView:
     """What the home page shows of a game: replayed, as an onlooker sees it."""
     return play.view_game(session, game)
+
+
+def summary(session: Session, game: Game) -> GameSummary:
+    """What a duel came to, for history and statistics: round wins round by round, the winner
+    (none on a draw), and whether the Princess won it against the Prince."""
+    duel = play.view_game(session, game).duel
+    outcome = duel.outcome()
+    winners = (outcome.winner,) if outcome is not None and outcome.winner is not None else ()
+    by_princess = outcome is not None and outcome.result is Result.PRINCESS
+    return GameSummary(
+        finished=outcome is not None, winners=winners, scores=tuple(duel.score()),
+        unit=ScoreUnit.ROUND_WINS,
+        progress=running_totals([r.points for r in duel.results]),
+        facts=(Fact("wins-by-princess", N_("Wins by the Princess"),
+                    tuple(int(by_princess and seat in winners) for seat in range(2))),))

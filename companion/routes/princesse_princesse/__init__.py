@@ -7,8 +7,10 @@ from __future__ import annotations
 from flask import Blueprint
 from sqlmodel import Session
 
+from ...history import N_, Fact, GameSummary, ScoreUnit
 from ...models import Game
 from ...play import princesse_princesse as play
+from ...scoring.princesse_princesse import AwardReason
 
 bp = Blueprint("princesse_princesse", __name__, url_prefix="/princesse-princesse")
 api_bp = Blueprint("princesse_princesse_api", __name__,
@@ -22,3 +24,30 @@ OPERATIONS = api.OPERATIONS
 def home_view(session: Session, game: Game) -> play.GameView:
     """What the home page shows of a game: it is replayed to say where it stands."""
     return play.view_game(session, game)
+
+
+TOKEN_FACTS = (
+    (AwardReason.LAST_IN, "tokens-last-in", N_("Tokens: last one still in")),
+    (AwardReason.HIGHEST, "tokens-highest-card", N_("Tokens: highest card")),
+    (AwardReason.TIED, "tokens-tied-highest", N_("Tokens: tied on the highest card")),
+    (AwardReason.SPY, "tokens-spy", N_("Tokens: Spy bonus")),
+    (AwardReason.PRINCESSES, "tokens-princesses", N_("Tokens: Princesses bonus")),
+)
+"""How a favour token was won, as statistics count them (one fact per reason)."""
+
+
+def summary(session: Session, game: Game) -> GameSummary:
+    """What a game came to, for history and statistics: favour tokens round by round, the
+    winners, and each player's tokens by how they were won."""
+    view = play.view_game(session, game)
+    progress = view.progress
+    awards = [award for line in progress.rounds for award in line.settlement.awards]
+    facts = tuple(
+        Fact(key, label, tuple(sum(1 for a in awards if a.seat == seat and a.reason is reason)
+                               for seat in range(view.players)))
+        for reason, key, label in TOKEN_FACTS)
+    return GameSummary(
+        finished=progress.game_over, winners=tuple(progress.winners),
+        scores=tuple(progress.tokens), unit=ScoreUnit.TOKENS,
+        progress=tuple(tuple(line.settlement.tokens_after) for line in progress.rounds),
+        facts=facts, first=view.game_first)

@@ -7,11 +7,14 @@ rulings live under ``/rebel-princess/``.
 
 from __future__ import annotations
 
-from flask import Blueprint
+from flask import Blueprint, url_for
 from sqlmodel import Session
 
+from ...history import N_, Fact, GameSummary
 from ...models import Game
 from ...play import rebel_princess as play
+from ...rulings import rebel_princess as rulings
+from ..shell import RulingsAddresses
 
 bp = Blueprint("rebel_princess", __name__)
 api_bp = Blueprint("rebel_princess_api", __name__, url_prefix="/api/v1/rebel-princess")
@@ -24,3 +27,33 @@ OPERATIONS = api.OPERATIONS
 def home_view(session: Session, game: Game) -> play.GameView:
     """What the home page shows of a game: it is replayed to say where it stands."""
     return play.view_game(session, game)
+
+
+def summary(session: Session, game: Game) -> GameSummary:
+    """What a game came to, for history and statistics: the totals (lowest wins), round by
+    round, and how often each player was Rebel of the Ball (rounds entered by cards only) or
+    scored exactly zero in a round."""
+    state = play.view_game(session, game).state
+    seats = len(state.totals)
+    result = state.standings if state.finished else None
+    return GameSummary(
+        finished=state.finished, winners=tuple(result.winners) if result else (),
+        scores=tuple(state.totals), lower_wins=True,
+        progress=tuple(tuple(r.totals_after) for r in state.rounds),
+        facts=(
+            Fact("rebel-of-the-ball", N_("Rebel of the Ball"),
+                 tuple(sum(seat in r.rebels for r in state.rounds) for seat in range(seats))),
+            Fact("rounds-at-zero", N_("Rounds at zero"),
+                 tuple(sum(r.scores[seat] == 0 for r in state.rounds) for seat in range(seats))),
+        ),
+        first=state.setup.first_leader)
+def rulings_addresses() -> RulingsAddresses:
+    """This game's own rulings pages, for a phone's offline copy; a Round card's "How this card
+    works" link redirects to its entry."""
+    entries = rulings.entries()
+    addresses = (url_for("rebel_princess.rules_index"),
+                 *(url_for("rebel_princess.rule", slug=e.slug) for e in entries))
+    aliases = {url_for("rebel_princess.round_card_help", edition=e.edition, letter=e.letter):
+               url_for("rebel_princess.rule", slug=e.slug)
+               for e in entries if e.kind == "round-card" and e.edition and e.letter}
+    return RulingsAddresses(addresses, aliases)

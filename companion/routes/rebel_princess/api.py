@@ -16,6 +16,7 @@ from typing import TypeVar
 from flask import Response
 from pydantic import BaseModel
 
+from ...forms.rebel_princess import ASCII_NUMBER
 from ...games import ApiOperation
 from ...scoring import rebel_princess as scoring
 from ...scoring.problems import EntryError
@@ -80,7 +81,10 @@ def _standings(entry: StandingsRequest) -> scoring.Standings:
 
 
 def _seat_key(key: str) -> int | str:
-    return int(key) if key.strip().isdigit() else key
+    """A ``princesses`` key as a seat number when it is a short ASCII number; anything else goes
+    to the core as it is, which names it as an unknown seat ("١" or 4,400 digits included)."""
+    text = key.strip()
+    return int(text) if ASCII_NUMBER.fullmatch(text) else key
 
 
 def _check(entry: CheckRoundRequest) -> tricks.RoundCheck:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -23,7 +24,7 @@ from pydantic import (
     Tag,
     ValidationError,
 )
-from pydantic_core import ErrorDetails
+from pydantic_core import ErrorDetails, PydanticCustomError
 
 from ...api_schema import problem_from_error
 from ...scoring.rebel_princess import Edition, Leader, RoundScore, Standings
@@ -52,9 +53,17 @@ EditionName = Annotated[
 SeatIndex = Annotated[StrictInt, Field(
     description="A seat, numbered 0 to players-1 clockwise in play order.",
     json_schema_extra={"minimum": 0, "maximum": MAX_SEATS - 1})]
-CardCode = Annotated[StrictStr, Field(
-    description="A card code: suit letter P (Prince), Q (Queen), F (Fairy) or A (Pet) and a rank, "
-                "e.g. `P12`, `Q3`. `A8` is the Frog.",
+def _ascii_card(value: str) -> str:
+    """Refuse a card code with non-ASCII characters here: ``int()`` reads "P١" as P1 and fails on
+    "P²", and a code is always plain ASCII. The core judges everything else about the code."""
+    if not value.isascii():
+        raise PydanticCustomError("card_not_ascii", "not a card code")
+    return value
+
+
+CardCode = Annotated[StrictStr, AfterValidator(_ascii_card), Field(
+    description="A card code: suit letter P (Prince), Q (Queen), F (Fairy) or A (Pet) and a rank "
+                "in ASCII digits, e.g. `P12`, `Q3`. `A8` is the Frog.",
     examples=["P12", "A8"])]
 PerSeatInts = Annotated[list[StrictInt], Field(max_length=MAX_SEATS)]
 
@@ -480,6 +489,9 @@ def _problem(error: ErrorDetails) -> dict[str, Any]:
         kind = "literal_error" if data is not None else "missing"
     if kind == "literal_error" and loc == ["edition"] and isinstance(data, str):
         return CATALOGUE.problem("unknown-edition", value=data, field="edition").as_dict()
+    if kind == "card_not_ascii":  # the core's own problem, on the field that holds the card
+        return problem_from_error(error, seat_positions=_SEAT_POSITION) | CATALOGUE.problem(
+            "unknown-card", card=str(data)).as_dict()
     return problem_from_error({**error, "loc": tuple(loc), "type": kind, "input": data},
                               seat_positions=_SEAT_POSITION,
                               expected={"edition": "“deluxe” or “classic”"})

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import random
 import re
-import tomllib
-from functools import cache
-from importlib import resources
+from dataclasses import replace
 from typing import Any
 
 from flask import (
@@ -21,16 +19,25 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ...play import rebel_princess as play
+from ...play import rebel_princess_tricks as tricks_entry
 from ...play import store
 from .. import links
 from ..shell import remember
 from . import bp
 from ...rulings import rebel_princess as rulings
 from ...db import get_session
-from ...forms.rebel_princess import EmptyForm, NewGameForm, card_choices, cards_form, numbers_form
+from ...forms.rebel_princess import (
+    ASCII_NUMBER,
+    EmptyForm,
+    NewGameForm,
+    card_choices,
+    cards_form,
+    numbers_form,
+)
 from ...i18n import current_lang
 from ...scoring.rebel_princess import (
     BATHROOM_BREAK,
+    FROG,
     Card,
     Edition,
     IncompleteEntryError,
@@ -74,16 +81,11 @@ def problem_message(problem: Problem, names: list[str]) -> str:
         # The scoring core describes ranges in English ("-10 or 15", "15 to 25").
         params["expected"] = re.sub(r"\b(or|to)\b", lambda m: {"or": "ou", "to": "à"}[m[1]],
                                     params["expected"])
-    return message_for(problem.code, lang, card=problem.card, **params)
-
-
-@cache
-def princess_names(lang: str = "en") -> dict[str, list[tuple[str, str]]]:
-    """Each edition's Princesses as (slug, printed name in ``lang``)."""
-    text = resources.files("companion.rulings.rebel_princess").joinpath("princesses_names.toml").read_text(encoding="utf-8")
-    data = tomllib.loads(text)
-    key = "fr" if lang == "fr" else "en"
-    return {ed: [(p["slug"], p[key]) for p in data[ed]["princesses"]] for ed in data}
+    card = problem.card
+    if card is not None and problem.code != "unknown-card" and card.strip().upper() == FROG.code:
+        card = _("the Frog")  # "A8" means nothing at the table ("A" is the French Animaux)
+    message = message_for(problem.code, lang, card=card, **params)
+    return message[:1].upper() + message[1:]
 
 
 def render_page_or_partial(page: str, partial: str, status: int = 200, **context: Any
@@ -115,7 +117,7 @@ def new_game() -> Response | tuple[str, int]:
     if request.method == "GET" or preset:
         _fill_cards(form, edition, preset or "recommended", letters)
         return render_page_or_partial("rebel_princess/games/new.html", "rebel_princess/games/_new_form.html", form=form,
-                                      edition=edition, princesses=princess_names(current_lang()))
+                                      edition=edition, princesses=rulings.princess_names(current_lang()))
     if form.validate_on_submit():
         names = form.player_names()
         try:
@@ -130,7 +132,7 @@ def new_game() -> Response | tuple[str, int]:
             flash(_("Game created. Have a lovely party!"))
             return redirect(url_for("rebel_princess.show", code=game.code))
     return render_page_or_partial("rebel_princess/games/new.html", "rebel_princess/games/_new_form.html", 422, form=form,
-                                  edition=edition, princesses=princess_names(current_lang()))
+                                  edition=edition, princesses=rulings.princess_names(current_lang()))
 
 
 def _fill_cards(form: NewGameForm, edition: Edition, preset: str, letters: list[str]) -> None:
@@ -168,9 +170,12 @@ def show(code: str) -> str:
     view = _view_or_404(code)
     # Other phones at the table get the viewer link: they watch, they cannot change the pad.
     share_url = links.game_address(view.game, store.links_of(get_session(), view.game)["viewer"])
+    letter = view.state.next_round_card
     return render_template("rebel_princess/games/show.html", view=view, undo_form=EmptyForm(),
                            reminder=_reminder(view), share_url=share_url,
-                           qr_svg=qr_svg(share_url))
+                           qr_svg=qr_svg(share_url),
+                           can_enter_tricks=bool(letter) and not view.state.next_is_playoff
+                           and tricks_entry.is_supported(view.edition, letter))
 
 
 qr_svg = links.qr_svg
@@ -202,7 +207,9 @@ def history(code: str) -> str:
     """Every entry, edit and undo, oldest first: nothing is ever lost."""
     view = _view_or_404(code)
     return render_template("rebel_princess/games/history.html", view=view,
-                           records=play.history_of(get_session(), view.game))
+                           lines=play.describe_history(
+                               play.history_of(get_session(), view.game), game=view.game,
+                               players=view.players))
 
 
 @bp.post("/g/<code>/undo")
@@ -229,6 +236,20 @@ def undo(code: str) -> Response:
 
 # --- round entry -----------------------------------------------------------------------------
 
+#: Round entry pages are never kept by the browser: Back after Save asks the server again, which
+#: shows the round as saved (an edit with what was stored), never the form as it was before Save.
+#: Taps in progress survive a reload through the draft kept by rebel_princess/entry.js instead.
+_NOT_STORED = frozenset({"rebel_princess.enter_cards", "rebel_princess.enter_numbers",
+                         "rebel_princess.preview_cards"})
+
+
+@bp.after_request
+def _entry_pages_not_stored(response: Response) -> Response:
+    if request.endpoint in _NOT_STORED:
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 def _round_context(view: play.GameView, number: int) -> dict[str, Any]:
     """Which round this is, its card, its leader and the stored version, or 404."""
     record = view.record(number)
@@ -245,15 +266,33 @@ def _round_context(view: play.GameView, number: int) -> dict[str, Any]:
     else:
         letter = view.state.next_round_card or ""
         leader = view.state.next_leader
+    drawable: list[str] = []
+    if playoff:
+        # The players say which card was drawn (``round_card``, in the query or the form); an
+        # empty one asks again, even when editing.
+        drawable = _playoff_letters(view, number)
+        asked = request.values.get("round_card")
+        if asked is not None or record is None:
+            letter = asked if asked in drawable else ""
     return {"view": view, "number": number, "record": record, "playoff": playoff,
             "letter": letter, "leader": leader, "edition": view.edition,
-            "classic": view.edition is Edition.CLASSIC}
+            "classic": view.edition is Edition.CLASSIC, "drawable": drawable}
+
+
+def _playoff_letters(view: play.GameView, number: int) -> list[str]:
+    """The Round cards a play-off can draw: those not on the table yet (the game's own and the
+    earlier play-offs'). The physical cards show which carry the black hourglass, so the players
+    pick the one drawn among these (our decision: the app has no list of hourglass cards)."""
+    used = set(view.game.round_cards or "") | {
+        r.round_card for r in view.state.rounds if r.playoff and r.number != number}
+    return [c.letter for c in round_cards(view.edition) if c.letter not in used]
 
 
 def _seat(value: object, players: int) -> int | None:
-    """A seat number from a form value, or None for anything that is not one of the seats."""
+    """A seat number from a form value, or None for anything that is not one of the seats
+    (ASCII digits only: "²" and "١" are not seats)."""
     text = str(value) if value is not None else ""
-    return int(text) if text.isdigit() and int(text) < players else None
+    return int(text) if ASCII_NUMBER.fullmatch(text) and int(text) < players else None
 
 
 def _played_from_cards(form: Any, ctx: dict[str, Any], cards: list[Card]) -> PlayedRound:
@@ -275,34 +314,36 @@ def _played_from_cards(form: Any, ctx: dict[str, Any], cards: list[Card]) -> Pla
         round_card=form.round_card.data if "round_card" in form else None)
 
 
-def _letter_for(form: Any, ctx: dict[str, Any]) -> str:
-    if ctx["playoff"] and "round_card" in form and form.round_card.data:
-        return form.round_card.data
+def _letter_for(ctx: dict[str, Any]) -> str:
     return ctx["letter"] or ("a" if ctx["edition"] is Edition.DELUXE else "A")
 
 
 def _build_cards_form(ctx: dict[str, Any]) -> tuple[Any, list[Card]]:
-    view, edition = ctx["view"], ctx["edition"]
+    """The by-cards form of this round: a row for each card its Round card scores (none for a
+    play-off until the players say which card was drawn)."""
+    view, edition, letter = ctx["view"], ctx["edition"], ctx["letter"]
     players = len(view.players)
-    # A play-off card is chosen in the form; offer every card that any Round card could need.
-    letter = ctx["letter"] if not ctx["playoff"] or ctx["record"] else None
-    if letter:
-        cards = list(required_cards(edition, letter, players))
-        ask_no_tricks = needs_no_tricks(edition, letter)
-    else:
-        cards = _union_required(edition, players)
-        ask_no_tricks = True
-    form = cards_form(players=players, cards=cards, ask_no_tricks=ask_no_tricks,
+    cards = list(required_cards(edition, letter, players)) if letter else []
+    form = cards_form(players=players, cards=cards,
+                      ask_no_tricks=bool(letter) and needs_no_tricks(edition, letter),
                       ask_last_trick=ctx["classic"],
-                      ask_round_card=edition if ctx["playoff"] else None)
+                      ask_round_card=_drawable_choices(ctx))
     return form, cards
 
 
-def _union_required(edition: Edition, players: int) -> list[Card]:
-    wanted: set[Card] = set()
-    for card in round_cards(edition):
-        wanted.update(required_cards(edition, card.letter, players))
-    return sorted(wanted, key=lambda c: ("PQFA".index(c.suit.value), c.rank))
+def _drawable_choices(ctx: dict[str, Any]) -> list[Any] | None:
+    if not ctx["playoff"]:
+        return None
+    return card_choices(ctx["edition"], only=ctx["drawable"])
+
+
+def _as_shown(played: PlayedRound, cards: list[Card]) -> PlayedRound:
+    """A stored entry as the by-cards form shows it: only the cards it has a row for."""
+    if played.taken is None:
+        return played
+    rows = set(cards)
+    return replace(played, taken=tuple(frozenset(c for c in t if c in rows)
+                                       for t in played.taken))
 
 
 def _prefill_shared(form: Any, record: Any, played: PlayedRound) -> None:
@@ -337,8 +378,13 @@ def enter_cards(code: str, number: int) -> Response | tuple[str, int]:
     if request.method == "GET" and ctx["record"] is not None:
         _prefill_cards(form, ctx["record"], len(ctx["view"].players))
     problems: list[Problem] = []
-    if request.method == "POST" and form.validate_on_submit():
+    if request.method == "POST" and _validate(form):
         played = _played_from_cards(form, ctx, cards)
+        record = ctx["record"]
+        if record is not None and _as_shown(play.played_from_record(record), cards) == played:
+            # Saved as the edit page showed it: the stored entry, unchanged (a round confirmed
+            # from the trick screen also holds the cards that score nothing, which have no row).
+            played = play.played_from_record(record)
         outcome = _save(ctx, played, "cards", form.base.data)
         if isinstance(outcome, Response):
             return outcome
@@ -354,14 +400,15 @@ def preview_cards(code: str, number: int) -> str:
     ctx = _round_context(_view_or_404(code), number)
     form, cards = _build_cards_form(ctx)
     form.validate()
-    return render_template("rebel_princess/rounds/_live.html", live=_live(ctx, form, cards), **ctx)
+    return render_template("rebel_princess/rounds/_live.html", live=_live(ctx, form, cards),
+                           oob=True, **ctx)
 
 
 def _live(ctx: dict[str, Any], form: Any, cards: list[Card]) -> dict[str, Any]:
     """Running scores and lines for the cards given out so far, and what is still missing."""
     view = ctx["view"]
     played = _played_from_cards(form, ctx, cards)
-    letter = _letter_for(form, ctx)
+    letter = _letter_for(ctx)
     number = ctx["number"]
     totals_before = (view.state.rounds[number - 2].totals_after if number > 1
                      and number - 2 < len(view.state.rounds) else (0,) * len(view.players))
@@ -375,11 +422,20 @@ def _live(ctx: dict[str, Any], form: Any, cards: list[Card]) -> dict[str, Any]:
             "letter": letter}
 
 
+def _validate(form: Any) -> bool:
+    """Validate a round form; a version field that is not a record number is a broken request
+    (the page never sends one), not something the player can correct."""
+    valid = bool(form.validate_on_submit())
+    if form.base.errors:
+        abort(400)
+    return valid
+
+
 def _save(ctx: dict[str, Any], played: PlayedRound, mode: str, base: str | None
           ) -> Response | list[Problem]:
     """Store the entry and go back to the pad, or return the problems (nothing stored)."""
     view, number = ctx["view"], ctx["number"]
-    base_id = int(base) if base and base.isascii() and base.isdigit() else None
+    base_id = int(base) if base else None  # the form checked it is ASCII digits
     try:
         saved = play.save_round(session=get_session(), game=view.game, number=number,
                                 played=played, mode=mode, base_id=base_id)
@@ -414,7 +470,7 @@ def enter_numbers(code: str, number: int) -> Response | tuple[str, int]:
     view = ctx["view"]
     players = len(view.players)
     form = numbers_form(players=players, ask_last_trick=ctx["classic"],
-                        ask_round_card=ctx["edition"] if ctx["playoff"] else None)
+                        ask_round_card=_drawable_choices(ctx))
     record = ctx["record"]
     if request.method == "GET" and record is not None:
         stored = play.played_from_record(record)
@@ -425,7 +481,7 @@ def enter_numbers(code: str, number: int) -> Response | tuple[str, int]:
             form[f"score_{seat}"].data = value
     problems: list[Problem] = []
     warnings: list[Problem] = []
-    if request.method == "POST" and form.validate_on_submit():
+    if request.method == "POST" and _validate(form):
         played = PlayedRound(
             scores=tuple(int(form[f"score_{s}"].data) for s in range(players)),
             leader=_seat(form.leader.data, players),

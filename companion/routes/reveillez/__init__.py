@@ -6,8 +6,10 @@ from __future__ import annotations
 from flask import Blueprint
 from sqlmodel import Session
 
+from ...history import N_, Aggregate, Fact, GameSummary, StepUnit
 from ...models import Game
 from ...play import reveillez as play
+from ...scoring.reveillez import GameState
 
 bp = Blueprint("reveillez", __name__, url_prefix="/reveillez")
 api_bp = Blueprint("reveillez_api", __name__, url_prefix="/api/v1/reveillez")
@@ -20,3 +22,22 @@ OPERATIONS = api.OPERATIONS
 def home_view(session: Session, game: Game) -> play.TableView:
     """What the home page shows of a game: it is replayed to say where it stands."""
     return play.view_game(session, game)
+
+
+def summary(session: Session, game: Game) -> GameSummary:
+    """What a game came to, for history and statistics: the points after every action, the
+    winners, and the princesses each winner held (averaged over a player's wins)."""
+    view = play.view_game(session, game)
+    state = view.state
+    again = GameState(view.settings.setup)  # replayed once more for the points after each action
+    progress = []
+    for action in state.actions:
+        again.push(action)
+        progress.append(again.standings().points)
+    standings = state.standings()
+    return GameSummary(
+        finished=state.is_over, winners=tuple(standings.winners),
+        scores=tuple(standings.points), progress=tuple(progress), step=StepUnit.TURN,
+        facts=(Fact("princesses-when-winning", N_("Princesses when winning (average)"),
+                    tuple(standings.princesses), Aggregate.MEAN_WHEN_WON),),
+        first=view.settings.first)

@@ -189,6 +189,17 @@ def princess(edition: str, name: str) -> Entry:
     return entry(f"{str(edition).strip().lower()}-{name}")
 
 
+@cache
+def princess_names(lang: str = "en") -> dict[str, list[tuple[str, str]]]:
+    """Each edition's Princesses as (slug, printed name in ``lang``), from
+    ``princesses_names.toml``: the set-up list and the only slugs a game may store."""
+    text = resources.files(__package__).joinpath("princesses_names.toml").read_text(
+        encoding="utf-8")
+    data = tomllib.loads(text)
+    key = "fr" if _lang(lang) == "fr" else "en"
+    return {ed: [(p["slug"], p[key]) for p in data[ed]["princesses"]] for ed in data}
+
+
 def links_of(slug: str) -> list[Entry]:
     """Entries related to ``slug``: those it links to, then those linking to it; no duplicates."""
     table = _all()
@@ -251,6 +262,7 @@ def search(query: str, lang: str | None = None, kind: str | None = None,
     if not tokens:
         return []
     meaningful = [t for t in tokens if t not in _STOP] or tokens
+    together = "".join(tokens)
     index = _index()
     summaries = _summaries()
     wanted_lang = _lang(lang) if lang else None
@@ -270,7 +282,10 @@ def search(query: str, lang: str | None = None, kind: str | None = None,
             score += 1000
         if len(folded) >= 3 and folded in joined:
             score += 500  # the whole query is (part of) a name
-        matched = 0
+        squeezed = len(together) >= 4 and together in joined.replace(" ", "")
+        if squeezed and not (len(folded) >= 3 and folded in joined):
+            score += 500  # a name typed without its spaces or hyphens: "snowwhite"
+        matched = 1 if squeezed else 0
         for token in meaningful:
             name_hit = _word_score(token, names)
             text_hit = _word_score(token, words)
@@ -292,7 +307,7 @@ def search(query: str, lang: str | None = None, kind: str | None = None,
 
 __all__ = [
     "EDITIONS", "KINDS", "LANGUAGES", "SUMMARY_MAX_WORDS", "Entry", "Text", "entries", "entry",
-    "fold", "links_of", "princess", "round_card", "round_card_slug", "round_card_summary", "search",
+    "fold", "links_of", "princess", "princess_names", "round_card", "round_card_slug", "round_card_summary", "search",
 ]
 
 

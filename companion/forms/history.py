@@ -1,0 +1,41 @@
+"""Forms of history and statistics: renaming and merging players, importing a file.
+
+They check shape only (a name of the right length, two people picked, a file sent); the glue
+(:mod:`companion.play.players`, :mod:`companion.play.transfer`) judges the rest.
+"""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from wtforms import SelectField, StringField
+from wtforms.validators import InputRequired, Length
+
+from ..play.players import NAME_MAX
+
+
+def _strip(value: str | None) -> str | None:
+    return " ".join(value.split()) if isinstance(value, str) else value
+
+
+class RenameForm(FlaskForm):
+    """A person's new name."""
+
+    name = StringField(_l("New name"), filters=[_strip],
+                       validators=[InputRequired(), Length(max=NAME_MAX)])
+
+
+class MergeForm(FlaskForm):
+    """Two people who are one (a typo): ``source``'s games become ``target``'s."""
+
+    source = SelectField(_l("Merge"), coerce=int, validators=[InputRequired()],
+                         validate_choice=False)
+    target = SelectField(_l("into"), coerce=int, validators=[InputRequired()],
+                         validate_choice=False)
+
+
+class ImportForm(FlaskForm):
+    """A JSON export file."""
+
+    file = FileField(_l("Export file (.json)"), validators=[FileRequired()])

@@ -1,0 +1,217 @@
+"""The export format: a versioned JSON document of games, their players and everything entered.
+
+``docs/export.md`` documents it field by field. This module holds the schema (pydantic models,
+strict, no unknown field) and the checks a file must pass before anything is stored; the glue
+that reads and writes rows is :mod:`companion.play.transfer`.
+
+A refused file is answered with :class:`TransferError` carrying every :class:`ImportProblem` (a
+stable ``code`` and its parameters; the words are in the import page's template).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue, ValidationError
+
+FORMAT = "princess-table-export"
+VERSION = 1
+MAX_BYTES = 20 * 1024 * 1024
+MAX_GAMES = 20_000
+MAX_ROWS = 5_000  # entries, round records or trick logs of one game
+CODE_PATTERN = r"^[a-z0-9]{4,16}$"
+
+
+class ImportProblem:
+    """One reason a file is refused: ``code`` (``"not-json"``, ``"duplicate-code"`` …) and
+    what it is about (``game``: a game code; ``detail``: a short technical hint)."""
+
+    __slots__ = ("code", "game", "detail")
+
+    def __init__(self, code: str, game: str | None = None, detail: str | None = None) -> None:
+        self.code, self.game, self.detail = code, game, detail
+
+    def __repr__(self) -> str:
+        return f"ImportProblem({self.code!r}, game={self.game!r}, detail={self.detail!r})"
+
+
+class TransferError(ValueError):
+    """A file that cannot be imported: nothing was stored. ``problems`` says why (at most 20)."""
+
+    def __init__(self, problems: list[ImportProblem]) -> None:
+        super().__init__("; ".join(p.code for p in problems))
+        self.problems = problems[:20]
+
+
+def _in_utc(value: datetime) -> datetime:
+    """Times are stored in UTC: an offset in the file is honoured, a time without one is UTC."""
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+Time = Annotated[datetime, AfterValidator(_in_utc)]
+Name = Annotated[str, Field(min_length=1, max_length=40)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class PlayerOut(_Strict):
+    """One of the group's players. ``id`` numbers them within this file only."""
+
+    id: int = Field(ge=1)
+    name: Name
+    created_at: Time
+
+
+class SeatOut(_Strict):
+    seat: int = Field(ge=0, le=15)
+    name: Name
+    princess: str | None = Field(default=None, max_length=40)
+    player: int = Field(ge=1)
+
+
+class EntryOut(_Strict):
+    seq: int = Field(ge=1)
+    kind: str = Field(min_length=1, max_length=24)
+    data: dict[str, JsonValue]
+    key: str | None = Field(default=None, max_length=64)
+    created_at: Time
+
+
+class RoundRecordOut(_Strict):
+    seq: int = Field(ge=1)
+    number: int = Field(ge=1, le=100)
+    action: Literal["entered", "edited", "undone"]
+    deleted: bool
+    undoes: int | None = Field(default=None, ge=1)  # the seq of the record it reverts
+    mode: str = Field(max_length=8)
+    round_card: str | None = Field(default=None, max_length=2)
+    taken: str | None = Field(default=None, max_length=1000)
+    no_tricks: str | None = Field(default=None, max_length=100)
+    scores: str | None = Field(default=None, max_length=200)
+    leader: int | None = None
+    last_trick_winner: int | None = None
+    created_at: Time
+
+
+class TrickLogOut(_Strict):
+    number: int = Field(ge=1, le=100)
+    plays: str = Field(max_length=2000)
+    powers: list[dict[str, JsonValue]]
+    accepted: list[str]
+    checks: bool
+    version: int = Field(ge=0)
+    updated_at: Time
+
+
+class ResultOut(_Strict):
+    """What the game came to (written for readers of the file; ignored on import)."""
+
+    finished: bool
+    winners: list[int]
+    scores: list[int]
+    unit: str
+    lower_wins: bool
+
+
+class GameOut(_Strict):
+    code: str = Field(pattern=CODE_PATTERN)
+    kind: str = Field(min_length=1, max_length=32)
+    created_at: Time
+    updated_at: Time
+    settings: dict[str, JsonValue] | None = None
+    edition: str | None = Field(default=None, max_length=16)
+    round_cards: str | None = Field(default=None, max_length=8)
+    first_leader: int | None = None
+    seats: list[SeatOut] = Field(min_length=1, max_length=16)
+    entries: list[EntryOut] = Field(default_factory=list, max_length=MAX_ROWS)
+    round_records: list[RoundRecordOut] = Field(default_factory=list, max_length=MAX_ROWS)
+    trick_logs: list[TrickLogOut] = Field(default_factory=list, max_length=MAX_ROWS)
+    result: ResultOut | None = None
+
+
+class Export(_Strict):
+    """The whole file."""
+
+    format: Literal["princess-table-export"]
+    version: int
+    players: list[PlayerOut]
+    games: list[GameOut] = Field(max_length=MAX_GAMES)
+
+
+def _head(raw: bytes) -> Any:
+    """The file read leniently, to tell a newer export or another JSON file apart from a broken
+    one before the strict check; raises ValueError when it is not JSON at all."""
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        return {"format": FORMAT, "version": VERSION}  # JSON, deep: the strict check refuses it
+
+
+def parse(raw: bytes, known_kinds: frozenset[str]) -> Export:
+    """Read and check an export file; raises :class:`TransferError` with every problem found
+    (shape first; then codes, seats, players and numbering across the file)."""
+    if len(raw) > MAX_BYTES:
+        raise TransferError([ImportProblem("too-large", detail=f"{MAX_BYTES // 2**20} MB")])
+    try:
+        head = _head(raw)
+    except ValueError:
+        raise TransferError([ImportProblem("not-json")]) from None
+    if not isinstance(head, dict) or head.get("format") != FORMAT:
+        raise TransferError([ImportProblem("not-an-export")])
+    if head.get("version") != VERSION:
+        newer = isinstance(head.get("version"), int) and head["version"] > VERSION
+        raise TransferError([ImportProblem("newer-version" if newer else "bad-version",
+                                           detail=str(head.get("version")))])
+    try:
+        export = Export.model_validate_json(raw)
+    except ValidationError as error:
+        raise TransferError([
+            ImportProblem("bad-shape", detail=".".join(str(p) for p in e["loc"]) + ": "
+                          + e["msg"]) for e in error.errors()[:20]]) from None
+    problems = check(export, known_kinds)
+    if problems:
+        raise TransferError(problems)
+    return export
+
+
+def _duplicates(values: list[Any]) -> list[Any]:
+    return [value for value, n in Counter(values).items() if n > 1]
+
+
+def check(export: Export, known_kinds: frozenset[str]) -> list[ImportProblem]:
+    """Every problem of a well-shaped file that the schema alone cannot see."""
+    problems = [ImportProblem("duplicate-player", detail=str(pid))
+                for pid in _duplicates([p.id for p in export.players])]
+    players = {p.id for p in export.players}
+    problems += [ImportProblem("duplicate-code", game=code)
+                 for code in _duplicates([g.code for g in export.games])]
+    for game in export.games:
+        found: list[ImportProblem] = []
+        if game.kind not in known_kinds:
+            found.append(ImportProblem("unknown-game", detail=game.kind))
+        if sorted(s.seat for s in game.seats) != list(range(len(game.seats))):
+            found.append(ImportProblem("bad-seats"))
+        if any(s.player not in players for s in game.seats):
+            found.append(ImportProblem("unknown-player"))
+        if _duplicates([s.player for s in game.seats]):
+            found.append(ImportProblem("player-twice"))
+        for rows, label in ((game.entries, "entries"), (game.round_records, "round_records")):
+            if _duplicates([row.seq for row in rows]):
+                found.append(ImportProblem("duplicate-seq", detail=label))
+        seqs = {r.seq for r in game.round_records}
+        if any(r.undoes is not None and (r.undoes not in seqs or r.undoes >= r.seq)
+               for r in game.round_records):
+            found.append(ImportProblem("bad-undo"))
+        if _duplicates([log.number for log in game.trick_logs]):
+            found.append(ImportProblem("duplicate-seq", detail="trick_logs"))
+        if _duplicates([e.key for e in game.entries if e.key is not None]):
+            found.append(ImportProblem("duplicate-key"))
+        for problem in found:
+            problem.game = game.code
+        problems += found
+    return problems

@@ -1,0 +1,237 @@
+"""Glue for history and statistics: each stored game's summary, kept fresh in a cache.
+
+Every game that can say what it came to (``summary(session, game)`` in its routes package, see
+:mod:`companion.history.summary`) gets a :class:`~companion.models.GameResult` row holding that
+summary as JSON, stamped with the game's ``updated_at`` (every write to a game moves it). A page
+of history or statistics reads every row in one query and asks a game's rules core again only for
+the games whose stamp no longer matches: 1,000 games read in a few milliseconds instead of
+1,000 replays. The cache is never exported and can be emptied: it is rebuilt on the next view.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from ..games import GameKind, by_key, registry
+from ..history import GameSummary
+from ..history.stats import Played
+from ..history.summary import utc
+from ..models import Game, GameResult, Player
+
+log = logging.getLogger(__name__)
+
+FORMAT = "1"
+"""Part of every stamp: bump it when a summary's shape or a game's ``summary`` changes, and
+every cached summary is rebuilt."""
+
+Summarize = Callable[[Session, Game], GameSummary]
+
+
+@dataclass(frozen=True)
+class Record:
+    """A stored game as history shows it: its row, its kind, its summary, and who sat where
+    (``people``: person ids by seat; ``names``: the names typed at the table)."""
+
+    game: Game
+    kind: GameKind
+    summary: GameSummary
+    people: tuple[int, ...]
+    names: tuple[str, ...]
+
+    @property
+    def played(self) -> Played:
+        return Played(self.kind.key, self.summary, self.people)
+
+    def seat_of(self, person: int) -> int | None:
+        return self.people.index(person) if person in self.people else None
+
+
+def summarizer(kind: GameKind | None) -> Summarize | None:
+    """The game's ``summary`` function, or None (such games are not in the history)."""
+    if kind is None or not kind.available:
+        return None
+    return getattr(kind.module(), "summary", None)
+
+
+def kinds_with_history() -> list[GameKind]:
+    return [kind for kind in registry() if summarizer(kind) is not None]
+
+
+def stamp_of(game: Game) -> str:
+    return f"{FORMAT}:{utc(game.updated_at).isoformat()}"
+
+
+def _summarize(session: Session, game: Game) -> GameSummary:
+    summarize = summarizer(by_key(game.kind))
+    assert summarize is not None
+    try:
+        return summarize(session, game)
+    except Exception:  # a game the core cannot replay is shown as unfinished, never a 500
+        log.exception("summary of game %s (%s) failed", game.code, game.kind)
+        return GameSummary(finished=False, winners=(), scores=())
+
+
+def summary_of(session: Session, game: Game) -> GameSummary | None:
+    """The game's summary, from the cache when it is fresh; None for a game without one."""
+    if summarizer(by_key(game.kind)) is None:
+        return None
+    assert game.id is not None
+    row = session.get(GameResult, game.id)
+    if row is not None and row.stamp == stamp_of(game):
+        return GameSummary.from_json(row.data, row.progress)
+    summary = _summarize(session, game)
+    _store(session, [(game, summary)])
+    return summary
+
+
+def cached(game: Game, summary: GameSummary) -> GameResult:
+    """The cache row of ``game``'s ``summary`` (to add to a session)."""
+    assert game.id is not None
+    return GameResult(game_id=game.id, stamp=stamp_of(game), finished=summary.finished,
+                      data=summary.to_json(), progress=summary.progress_json())
+
+
+def _store(session: Session, fresh: Sequence[tuple[Game, GameSummary]]) -> None:
+    """Write fresh summaries to the cache; a race with another request changes nothing (both
+    computed the same summary), so a refused write is simply dropped."""
+    if not fresh:
+        return
+    for game, summary in fresh:
+        session.merge(cached(game, summary))
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+
+
+@dataclass(frozen=True)
+class _Row:
+    """One game as the cache holds it, read as plain columns (no ORM object: 1,000 of them
+    are read for every statistics page)."""
+
+    id: int
+    kind: str
+    summary: GameSummary | None  # None until parsed (only the rows kept are)
+    data: str
+
+
+def _rows(session: Session, *, finished: bool, kind: str | None, person: int | None,
+          codes: Sequence[str] | None) -> list[_Row]:
+    """The games asked for, most recently changed first, each with a fresh summary: stale
+    ones are replayed and cached first."""
+    keys = [k.key for k in kinds_with_history()]
+    if kind is not None:
+        keys = [k for k in keys if k == kind]
+    query = (select(Game.id, Game.kind, Game.updated_at, GameResult.stamp, GameResult.finished,
+                    GameResult.data)
+             .join(GameResult, col(GameResult.game_id) == col(Game.id), isouter=True)
+             .where(col(Game.kind).in_(keys))
+             .order_by(col(Game.updated_at).desc(), col(Game.id).desc()))
+    if codes is not None:
+        query = query.where(col(Game.code).in_(codes))
+    if person is not None:
+        query = query.where(col(Game.id).in_(
+            select(Player.game_id).where(Player.person_id == person)))
+    # Plain columns through the Core connection: no ORM bookkeeping for 1,000 rows.
+    rows = session.connection().execute(query).all()
+    stale = [game_id for game_id, _, updated, stamp, _, _ in rows
+             if stamp != f"{FORMAT}:{utc(updated).isoformat()}"]
+    fresh: dict[int, GameSummary] = {}
+    if stale:
+        games = list(session.exec(select(Game).where(col(Game.id).in_(stale))))
+        fresh = {game.id: _summarize(session, game) for game in games if game.id is not None}
+        _store(session, [(game, fresh[game.id]) for game in games if game.id is not None])
+    found = []
+    for game_id, kind_key, _, _, is_finished, data in rows:
+        summary = fresh.get(game_id)
+        if finished and not (summary.finished if summary is not None else is_finished):
+            continue
+        found.append(_Row(game_id, kind_key, summary, data or ""))
+    return found
+
+
+_PARSED: dict[int, tuple[str, GameSummary]] = {}
+"""Summaries already read back in this process, by game, with the text they were read from:
+the same text gives the same summary, so a statistics page parses only what changed."""
+
+
+def _summary(row: _Row, progress: str | None = None) -> GameSummary:
+    if row.summary is not None:
+        return row.summary
+    if progress is not None:
+        return GameSummary.from_json(row.data, progress)
+    known = _PARSED.get(row.id)
+    if known is not None and known[0] == row.data:
+        return known[1]
+    if len(_PARSED) > 50_000:
+        _PARSED.clear()
+    summary = GameSummary.from_json(row.data)
+    _PARSED[row.id] = (row.data, summary)
+    return summary
+
+
+def played(session: Session, *, kind: str | None = None, person: int | None = None
+           ) -> list[Played]:
+    """The finished games as statistics read them (kind, summary, people by seat)."""
+    rows = _rows(session, finished=True, kind=kind, person=person, codes=None)
+    seats = _seats(session, [r.id for r in rows] if len(rows) < 500 else None)
+    return [Played(r.kind, _summary(r), seats.get(r.id, ((), ()))[0]) for r in rows]
+
+
+def records(session: Session, *, finished: bool = True, kind: str | None = None,
+            person: int | None = None, codes: Sequence[str] | None = None,
+            offset: int = 0, limit: int | None = None) -> tuple[int, list[Record]]:
+    """Stored games with their summaries, the most recently changed first: how many there are,
+    and those from ``offset`` (at most ``limit``).
+
+    ``finished`` keeps only finished games; ``kind`` (a registry key), ``person`` (a person id)
+    and ``codes`` narrow the list. Summaries out of date are rebuilt first (and cached).
+    """
+    rows = _rows(session, finished=finished, kind=kind, person=person, codes=codes)
+    shown = rows[offset: None if limit is None else offset + limit]
+    ids = [r.id for r in shown]
+    games = {g.id: g for g in session.exec(select(Game).where(col(Game.id).in_(ids)))} \
+        if ids else {}
+    seats = _seats(session, ids if len(ids) < 500 else None)
+    progress = {game_id: text for game_id, text in session.exec(
+        select(GameResult.game_id, GameResult.progress)
+        .where(col(GameResult.game_id).in_(ids)))} if ids else {}
+    found = []
+    for row in shown:
+        kind_of = by_key(row.kind)
+        assert kind_of is not None
+        people, names = seats.get(row.id, ((), ()))
+        found.append(Record(games[row.id], kind_of, _summary(row, progress.get(row.id)), people,
+                            names))
+    return len(rows), found
+
+
+def _seats(session: Session, game_ids: Sequence[int] | None
+           ) -> dict[int, tuple[tuple[int, ...], tuple[str, ...]]]:
+    """Who sat where in each game (every game when ``game_ids`` is None: one plain query)."""
+    query = select(Player.game_id, Player.person_id, Player.name).order_by(
+        col(Player.game_id), col(Player.seat))
+    if game_ids is not None:
+        query = query.where(col(Player.game_id).in_(game_ids))
+    people: dict[int, list[int]] = {}
+    names: dict[int, list[str]] = {}
+    for game_id, person_id, name in session.connection().execute(query):
+        people.setdefault(game_id, []).append(int(person_id))
+        names.setdefault(game_id, []).append(name)
+    return {game_id: (tuple(people[game_id]), tuple(names[game_id])) for game_id in people}
+
+
+def record_of(session: Session, game: Game) -> Record | None:
+    """One game as history shows it (finished or not), or None for a game without summary."""
+    kind = by_key(game.kind)
+    summary = summary_of(session, game)
+    if summary is None or kind is None:
+        return None
+    assert game.id is not None
+    people, names = _seats(session, [game.id]).get(game.id, ((), ()))
+    return Record(game, kind, summary, people, names)

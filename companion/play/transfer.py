@@ -1,0 +1,269 @@
+"""Export and import: games as the versioned JSON of :mod:`companion.history.transfer`, and CSV.
+
+An export holds every row players' entries made — the game and its set-up, its seats and the
+group's players, the append-only entries, Rebel Princess's round records (an undo names the
+record it reverts by its number) and trick logs — with their times, never database ids. Importing
+it into a fresh install and exporting again gives the same file, byte for byte.
+
+An import is all or nothing: the file is checked (shape, numbering, players), every game is
+stored and then replayed through its own rules core (``summary``) inside one transaction; any
+problem rolls everything back. Games already here (same code) are left as they are. Scorer and
+viewer links are not exported (they are keys to the games, not part of them): an imported game
+gets new ones.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlmodel import Session, col, select
+
+from ..games import by_key
+from ..history import GameSummary
+from ..history.summary import utc
+from ..history.transfer import (
+    FORMAT,
+    VERSION,
+    Export,
+    GameOut,
+    ImportProblem,
+    TransferError,
+    parse,
+)
+from ..models import Entry, Game, Person, Player, RoundRecord, TrickLog
+from . import history
+from .players import name_key
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What an import did: the codes of the games stored, and of those already here."""
+
+    added: tuple[str, ...]
+    skipped: tuple[str, ...]
+    players: int
+
+
+def _time(value: datetime) -> str:
+    """A stored time in the file: ISO 8601, UTC, with its offset ("…+00:00")."""
+    return utc(value).isoformat()
+
+
+def _json_value(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+# --- export ----------------------------------------------------------------------------------
+
+def export(session: Session, games: Sequence[Game]) -> dict[str, Any]:
+    """The export document of ``games`` (in the order given) and the players who sat in them."""
+    ids = [g.id for g in games if g.id is not None]
+    seats: dict[int, list[Player]] = {}
+    for row in session.exec(select(Player).where(col(Player.game_id).in_(ids))
+                            .order_by(col(Player.game_id), col(Player.seat))):
+        seats.setdefault(row.game_id, []).append(row)
+    people_ids = sorted({p.person_id for rows in seats.values() for p in rows
+                         if p.person_id is not None})
+    people = {p.id: p for p in session.exec(select(Person).where(col(Person.id).in_(people_ids)))}
+    number = {pid: n for n, pid in enumerate(people_ids, start=1)}
+    entries = _by_game(session, Entry, ids, Entry.seq)
+    records = _by_game(session, RoundRecord, ids, RoundRecord.seq)
+    logs = _by_game(session, TrickLog, ids, TrickLog.number)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "players": [{"id": number[pid], "name": people[pid].name,
+                     "created_at": _time(people[pid].created_at)} for pid in people_ids],
+        "games": [_game(session, game, seats.get(game.id or 0, []), number,
+                        entries.get(game.id or 0, []), records.get(game.id or 0, []),
+                        logs.get(game.id or 0, [])) for game in games],
+    }
+
+
+def _by_game(session: Session, model: Any, ids: Sequence[int], order: Any) -> dict[int, list]:
+    found: dict[int, list] = {}
+    for row in session.exec(select(model).where(col(model.game_id).in_(ids))
+                            .order_by(col(model.game_id), col(order))):
+        found.setdefault(row.game_id, []).append(row)
+    return found
+
+
+def _game(session: Session, game: Game, seats: list[Player], number: dict[int, int],
+          entries: list[Entry], records: list[RoundRecord], logs: list[TrickLog]
+          ) -> dict[str, Any]:
+    seq_of = {r.id: r.seq for r in records}
+    summary = history.summary_of(session, game)
+    return {
+        "code": game.code,
+        "kind": game.kind,
+        "created_at": _time(game.created_at),
+        "updated_at": _time(game.updated_at),
+        "settings": _json_value(game.settings),
+        "edition": game.edition,
+        "round_cards": game.round_cards,
+        "first_leader": game.first_leader,
+        "seats": [{"seat": p.seat, "name": p.name, "princess": p.princess,
+                   "player": number[p.person_id or 0]} for p in seats],
+        "entries": [{"seq": e.seq, "kind": e.kind, "data": json.loads(e.data), "key": e.key,
+                     "created_at": _time(e.created_at)} for e in entries],
+        "round_records": [{
+            "seq": r.seq, "number": r.number, "action": r.action, "deleted": r.deleted,
+            "undoes": seq_of.get(r.undoes) if r.undoes is not None else None, "mode": r.mode,
+            "round_card": r.round_card, "taken": r.taken, "no_tricks": r.no_tricks,
+            "scores": r.scores, "leader": r.leader, "last_trick_winner": r.last_trick_winner,
+            "created_at": _time(r.created_at)} for r in records],
+        "trick_logs": [{"number": t.number, "plays": t.plays, "powers": json.loads(t.powers),
+                        "accepted": json.loads(t.accepted), "checks": t.checks,
+                        "version": t.version, "updated_at": _time(t.updated_at)}
+                       for t in logs],
+        "result": None if summary is None else {
+            "finished": summary.finished, "winners": list(summary.winners),
+            "scores": list(summary.scores), "unit": str(summary.unit),
+            "lower_wins": summary.lower_wins},
+    }
+
+
+def dumps(document: dict[str, Any]) -> str:
+    """The file's text: UTF-8 JSON, one level indented, keys in the documented order."""
+    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+
+
+CSV_COLUMNS = ("game_code", "game", "started_at", "ended_at", "seat", "player", "name_at_table",
+               "score", "unit", "winner", "rank", "started")
+
+
+def _cell(value: Any) -> Any:
+    """A spreadsheet reads a cell starting with = + - @ as a formula: such text is quoted."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def export_csv(records: Sequence[history.Record], people: dict[int, str]) -> str:
+    """One row per player per game (:data:`CSV_COLUMNS`), the most recent game first."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for record in records:
+        summary = record.summary
+        ranks = summary.ranks() if summary.scores else ()
+        for seat, name in enumerate(record.names):
+            person = record.people[seat] if seat < len(record.people) else None
+            writer.writerow([_cell(v) for v in (
+                record.game.code, record.kind.names["en"], _time(record.game.created_at),
+                _time(record.game.updated_at), seat + 1,
+                people.get(person or 0, name), name,
+                summary.scores[seat] if seat < len(summary.scores) else "", str(summary.unit),
+                int(seat in summary.winners), ranks[seat] if seat < len(ranks) else "",
+                int(summary.first == seat))])
+    return out.getvalue()
+
+
+# --- import ----------------------------------------------------------------------------------
+
+def import_file(*, session: Session, raw: bytes) -> Imported:
+    """Store every game of an export file that is not here yet, with its players; all or
+    nothing. Raises :class:`TransferError` (nothing stored)."""
+    kinds = frozenset(k.key for k in history.kinds_with_history())
+    document = parse(raw, kinds)
+    keys = [name_key(p.name) for p in document.players]
+    doubled = {key for key in keys if keys.count(key) > 1}
+    if doubled:
+        raise TransferError([ImportProblem("duplicate-player", detail=key) for key in doubled])
+    try:
+        result = _store(session, document)
+    except TransferError:
+        session.rollback()
+        raise
+    except (IntegrityError, SQLAlchemyError) as error:
+        log.warning("import refused by the database: %s", error)
+        session.rollback()
+        raise TransferError([ImportProblem("not-stored", detail=type(error).__name__)]) from None
+    session.commit()
+    return result
+
+
+def _store(session: Session, document: Export) -> Imported:
+    codes = [g.code for g in document.games]
+    here = set(session.exec(select(Game.code).where(col(Game.code).in_(codes)))) if codes else set()
+    wanted = [g for g in document.games if g.code not in here]
+    used = {s.player for g in wanted for s in g.seats}
+    person_of: dict[int, int] = {}
+    created = 0
+    for player in document.players:
+        if player.id not in used:
+            continue
+        key = name_key(player.name)
+        found = session.exec(select(Person).where(Person.key == key)).first()
+        if found is None:
+            found = Person(name=" ".join(player.name.split()), key=key,
+                           created_at=player.created_at)
+            session.add(found)
+            session.flush()
+            created += 1
+        assert found.id is not None
+        person_of[player.id] = found.id
+    for data in wanted:
+        game = _add_game(session, data, person_of)
+        # Replayed once to check it; the summary is kept, so statistics need not replay it.
+        session.add(history.cached(game, _check_replays(session, game)))
+    return Imported(tuple(g.code for g in wanted), tuple(sorted(here)), created)
+
+
+def _add_game(session: Session, data: GameOut, person_of: dict[int, int]) -> Game:
+    game = Game(code=data.code, kind=data.kind,
+                settings=None if data.settings is None else json.dumps(
+                    data.settings, ensure_ascii=False, sort_keys=True),
+                edition=data.edition, round_cards=data.round_cards,
+                first_leader=data.first_leader, created_at=data.created_at,
+                updated_at=data.updated_at)
+    session.add(game)
+    session.flush()
+    assert game.id is not None
+    for seat in sorted(data.seats, key=lambda s: s.seat):
+        session.add(Player(game_id=game.id, seat=seat.seat, name=seat.name,
+                           princess=seat.princess, person_id=person_of[seat.player]))
+    for entry in sorted(data.entries, key=lambda e: e.seq):
+        session.add(Entry(game_id=game.id, seq=entry.seq, kind=entry.kind,
+                          data=json.dumps(entry.data, ensure_ascii=False, sort_keys=True),
+                          key=entry.key, created_at=entry.created_at))
+    id_of: dict[int, int] = {}
+    for record in sorted(data.round_records, key=lambda r: r.seq):
+        row = RoundRecord(
+            game_id=game.id, seq=record.seq, number=record.number, action=record.action,
+            deleted=record.deleted, undoes=id_of[record.undoes] if record.undoes else None,
+            mode=record.mode, round_card=record.round_card, taken=record.taken,
+            no_tricks=record.no_tricks, scores=record.scores, leader=record.leader,
+            last_trick_winner=record.last_trick_winner, created_at=record.created_at)
+        session.add(row)
+        session.flush()  # the id an undo after it refers to
+        assert row.id is not None
+        id_of[record.seq] = row.id
+    for log in data.trick_logs:
+        session.add(TrickLog(game_id=game.id, number=log.number, plays=log.plays,
+                             powers=json.dumps(log.powers), accepted=json.dumps(log.accepted),
+                             checks=log.checks, version=log.version, updated_at=log.updated_at))
+    session.flush()
+    return game
+
+
+def _check_replays(session: Session, game: Game) -> GameSummary:
+    """Replay the stored game through its rules core; a game that does not replay refuses the
+    whole file."""
+    summarize = history.summarizer(by_key(game.kind))
+    assert summarize is not None
+    try:
+        return summarize(session, game)
+    except Exception as error:  # any failure of a core on foreign data: refuse the file
+        raise TransferError([ImportProblem("does-not-replay", game=game.code,
+                                           detail=type(error).__name__)]) from None

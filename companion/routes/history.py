@@ -1,0 +1,343 @@
+"""History and statistics of every game (``/history/…``): finished games, a game's chart, each
+player's figures, head to head, renaming and merging players, export and import.
+
+Built from the registry and each game's ``summary`` (see :mod:`companion.history.summary`):
+nothing here names a game. Games are linked with :func:`companion.routes.shell.game_url`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext as _
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from ..db import get_session
+from ..forms.history import ImportForm, MergeForm, RenameForm
+from ..games import GameKind, by_slug, registry
+from ..history import bgstats, charts, stats
+from ..history.summary import utc
+from ..history.transfer import MAX_BYTES, ImportProblem, TransferError
+from ..models import Game, Person
+from ..play import history, players, store, transfer
+from .shell import game_url
+
+bp = Blueprint("history", __name__, url_prefix="/history")
+
+PAGE = 30
+"""Finished games per page of the history."""
+
+
+# --- helpers for templates ---------------------------------------------------------------------
+
+@bp.context_processor
+def _kinds_by_key() -> dict[str, object]:
+    return {"kind_of": {kind.key: kind for kind in registry()}}
+
+
+@bp.app_template_global()
+def known_players() -> list[str]:
+    """The group's players, most recent first: a game's set-up offers them as type-ahead
+    (``{% include "history/_known_players.html" %}`` and ``list="known-players"``)."""
+    return players.known_names(get_session())
+
+
+@bp.app_template_global()
+def running_chart(game: Game) -> charts.LineChart | None:
+    """The running totals of ``game`` as a chart, for ``history/_line_chart.html`` (on a game's
+    own score pad: ``{% with chart = running_chart(view.game) %}{% include
+    "history/_line_chart.html" %}{% endwith %}``)."""
+    record = history.record_of(get_session(), game)
+    if record is None:
+        return None
+    return charts.line_chart(record.names, record.summary.progress, record.summary.winners,
+                             record.summary.step)
+
+
+@dataclass(frozen=True)
+class Filters:
+    """The history's filters, read from the query string (unknown values are ignored)."""
+
+    kind: GameKind | None
+    person: int | None
+
+    @classmethod
+    def read(cls) -> Filters:
+        kind = by_slug(request.args.get("game", ""))
+        person = request.args.get("player", type=int)
+        return cls(kind if kind in history.kinds_with_history() else None, person)
+
+    def args(self) -> dict[str, str | int]:
+        found: dict[str, str | int] = {}
+        if self.kind is not None:
+            found["game"] = self.kind.slug
+        if self.person is not None:
+            found["player"] = self.person
+        return found
+
+
+def _people() -> dict[int, str]:
+    return players.names_by_id(get_session())
+
+
+def _kinds() -> list[str]:
+    return [kind.key for kind in history.kinds_with_history()]
+
+
+def _record_or_404(code: str) -> history.Record:
+    """A finished game by its code. Games in progress open only through their links (see
+    :mod:`companion.routes.links`): history shows, charts and exports finished games only."""
+    game = store.get_game(get_session(), code)
+    record = history.record_of(get_session(), game) if game is not None else None
+    if record is None or not record.summary.finished:
+        abort(404)
+    return record
+
+
+# --- history ---------------------------------------------------------------------------------
+
+@bp.get("/")
+def index() -> str:
+    """Every finished game, newest first, filterable by game and player."""
+    filters = Filters.read()
+    page = max(1, request.args.get("page", 1, type=int))
+    total, shown = history.records(
+        get_session(), kind=filters.kind.key if filters.kind else None, person=filters.person,
+        offset=(page - 1) * PAGE, limit=PAGE)
+    return render_template(
+        "history/index.html", records=shown, total=total, page=page,
+        more=total > page * PAGE, filters=filters, people=players.people(get_session()),
+        kinds=history.kinds_with_history(), urls={r.game.code: game_url(r.game) for r in shown})
+
+
+@bp.get("/g/<code>")
+def game(code: str) -> str:
+    """One game: its final standings, its running totals as a chart, export and BG Stats."""
+    record = _record_or_404(code)
+    summary = record.summary
+    chart = charts.line_chart(record.names, summary.progress, summary.winners, summary.step)
+    ranks = summary.ranks() if summary.scores else ()
+    return render_template("history/game.html", record=record, summary=summary, chart=chart,
+                           order=sorted((place, seat) for seat, place in enumerate(ranks)),
+                           colours=[charts.colour(seat) for seat in range(len(ranks))],
+                           score_pad=game_url(record.game),
+                           bg_stats=_bg_stats_url(record) if summary.finished else None)
+
+
+def _bg_stats_url(record: history.Record) -> str:
+    people = _people()
+    names = [people.get(p, record.names[seat]) for seat, p in enumerate(record.people)]
+    data = bgstats.play_data(
+        game_name=record.kind.names["en"], game_id=record.kind.key, code=record.game.code,
+        started=utc(record.game.created_at), ended=utc(record.game.updated_at), names=names,
+        player_ids=[players.name_key(name) for name in names], summary=record.summary,
+        board=record.game.edition or "")
+    return bgstats.play_url(data)
+
+
+# --- statistics --------------------------------------------------------------------------------
+
+@bp.get("/stats")
+def statistics() -> str:
+    """Per game: each player's games, wins, win rate, average and best score, the game's own
+    facts, and a win-rate chart."""
+    filters = Filters.read()
+    found = history.played(get_session(), kind=filters.kind.key if filters.kind else None)
+    people = _people()
+    per_kind = stats.by_kind(found, _kinds())
+    bars = {s.kind: charts.bar_chart([(people.get(line.person, "?"), line.wins, line.games)
+                                      for line in s.lines]) for s in per_kind}
+    return render_template("history/stats.html", per_kind=per_kind, bars=bars, people=people,
+                           filters=filters, kinds=history.kinds_with_history(), games=len(found))
+
+
+@bp.get("/players/")
+def people() -> str:
+    """The group's players: each one's page, and merging two of them."""
+    everyone = players.people(get_session())
+    return render_template("history/players.html", people=everyone,
+                           merge=_merge_form(everyone))
+
+
+def _merge_form(everyone: list[players.PersonRow]) -> MergeForm:
+    form = MergeForm()
+    choices = [(p.id, p.name) for p in everyone]
+    form.source.choices = choices
+    form.target.choices = choices
+    return form
+
+
+def _person_or_404(person_id: int) -> Person:
+    person = players.get_person(get_session(), person_id)
+    if person is None:
+        abort(404)
+    return person
+
+
+@bp.get("/players/<int:person_id>")
+def person(person_id: int, form: RenameForm | None = None, status: int = 200
+           ) -> tuple[str, int]:
+    """One player's figures in every game they finished, and head to head with another."""
+    who = _person_or_404(person_id)
+    lines = stats.of_person(history.played(get_session(), person=person_id), person_id,
+                            _kinds())
+    games, recent = history.records(get_session(), person=person_id, limit=5)
+    others = [p for p in players.people(get_session()) if p.id != person_id]
+    rename = form or RenameForm(name=who.name)
+    return render_template("history/person.html", person=who, lines=lines, others=others,
+                           recent=recent, games=games, rename=rename), status
+
+
+@bp.post("/players/<int:person_id>/rename")
+def rename(person_id: int) -> Response | tuple[str, int]:
+    """Rename a player everywhere (their seats in every game too)."""
+    _person_or_404(person_id)
+    form = RenameForm()
+    if form.validate_on_submit():
+        try:
+            players.rename(session=get_session(), person_id=person_id, name=form.name.data)
+        except players.PeopleError as error:
+            form.name.errors = [people_error(error)]
+        else:
+            flash(_("Renamed."))
+            return redirect(url_for(".person", person_id=person_id), 303)
+    return person(person_id, form, 422)
+
+
+@bp.post("/players/merge")
+def merge() -> Response | tuple[str, int]:
+    """Merge two players (a typo): the first one's games become the second one's."""
+    everyone = players.people(get_session())
+    form = _merge_form(everyone)
+    if form.validate_on_submit():
+        try:
+            kept = players.merge(session=get_session(), source=form.source.data,
+                                 target=form.target.data)
+        except players.PeopleError as error:
+            form.target.errors = [people_error(error)]
+        else:
+            flash(_("Merged: every game is now %(name)s's.", name=kept.name))
+            return redirect(url_for(".person", person_id=kept.id), 303)
+    return render_template("history/players.html", people=everyone, merge=form), 422
+
+
+def people_error(error: players.PeopleError) -> str:
+    """The sentence for a refused rename or merge."""
+    params = error.params
+    return {
+        "name-empty": _("Type a name."),
+        "name-too-long": _("A name has at most %(max)s characters.", max=params.get("max")),
+        "name-taken": _("%(other)s already has this name: merge the two players instead.",
+                        other=params.get("other")),
+        "same-person": _("Pick two different players."),
+        "played-together": _("%(other)s played in the same game (%(games)s in all): they are "
+                             "two people, not a typo.", other=params.get("other"),
+                             games=params.get("games")),
+    }.get(error.code, _("That player is not here any more."))
+
+
+@bp.get("/versus")
+def versus() -> str:
+    """Head to head: two players' finished games together, who won and who finished ahead."""
+    first = _person_or_404(request.args.get("a", 0, type=int))
+    second = _person_or_404(request.args.get("b", 0, type=int))
+    overall, per = stats.head_to_head(history.played(get_session(), person=first.id),
+                                      first.id or 0, second.id or 0, _kinds())
+    _, mine = history.records(get_session(), person=first.id)
+    together = [r for r in mine if second.id in r.people][:10]
+    return render_template("history/versus.html", first=first, second=second, overall=overall,
+                           per=per, together=together)
+
+
+# --- export and import ---------------------------------------------------------------------------
+
+def _download(text: str, name: str, mimetype: str) -> Response:
+    response = Response(text, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _today() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%d")
+
+
+@bp.get("/export.json")
+def export_all() -> Response:
+    """Every finished game, as the versioned JSON export (docs/export.md)."""
+    session = get_session()
+    _, found = history.records(session)
+    games = sorted((r.game for r in found), key=lambda game: game.id or 0)
+    return _download(transfer.dumps(transfer.export(session, games)),
+                     f"princess-table-{_today()}.json", "application/json")
+
+
+@bp.get("/export.csv")
+def export_all_csv() -> Response:
+    """Every finished game, one row per player per game (CSV)."""
+    _, found = history.records(get_session())
+    return _download(transfer.export_csv(found, _people()),
+                     f"princess-table-{_today()}.csv", "text/csv")
+
+
+@bp.get("/g/<code>/export.json")
+def export_game(code: str) -> Response:
+    """One game as the JSON export."""
+    record = _record_or_404(code)
+    return _download(transfer.dumps(transfer.export(get_session(), [record.game])),
+                     f"princess-table-{code}.json", "application/json")
+
+
+@bp.get("/g/<code>/export.csv")
+def export_game_csv(code: str) -> Response:
+    """One game, one row per player (CSV)."""
+    record = _record_or_404(code)
+    return _download(transfer.export_csv([record], _people()), f"princess-table-{code}.csv",
+                     "text/csv")
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_page() -> Response | tuple[str, int] | str:
+    """Import a JSON export: every game not here yet, with its players; all or nothing."""
+    # A backup is larger than a form: raise this request's limit before the form is read.
+    request.max_content_length = MAX_BYTES + 64 * 1024
+    try:
+        form = ImportForm()
+    except RequestEntityTooLarge:
+        return render_template("history/import.html", form=ImportForm(formdata=None),
+                               problems=[ImportProblem("too-large",
+                                                       detail=f"{MAX_BYTES // 2**20} MB")]), 413
+    if request.method == "GET":
+        return render_template("history/import.html", form=form, problems=[])
+    if not form.validate_on_submit():
+        return render_template("history/import.html", form=form, problems=[]), 422
+    try:
+        done = transfer.import_file(session=get_session(), raw=form.file.data.read())
+    except TransferError as error:
+        return render_template("history/import.html", form=form, problems=error.problems), 422
+    flash(_("Imported %(added)s games (%(skipped)s already here).", added=len(done.added),
+            skipped=len(done.skipped)))
+    return redirect(url_for(".index"), 303)
+
+
+def init_app(app: Flask) -> None:
+    """Mount the blueprint, and link every seat stored from now on to its person (whichever
+    game stores it). The import checks its own CSRF token: its form is read after the
+    request's size limit is raised, which the app-wide check would read too early."""
+    from ..factory import csrf
+
+    players.install()
+    app.register_blueprint(bp)
+    csrf.exempt(f"{__name__}.import_page")

@@ -1,0 +1,36 @@
+"""History is part of the shell: it names no game (each game speaks through its own ``summary``),
+and its core (``companion/history/``) is pure — no web framework, no database."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from companion.games import registry
+
+ROOT = Path(__file__).resolve().parents[2] / "companion"
+SHELL_FILES = [*sorted((ROOT / "history").glob("*.py")), ROOT / "play" / "history.py",
+               ROOT / "play" / "players.py", ROOT / "play" / "transfer.py",
+               ROOT / "routes" / "history.py", ROOT / "forms" / "history.py",
+               *sorted((ROOT / "templates" / "history").glob("*.html"))]
+NAMES = sorted({word for kind in registry() for word in (kind.key, kind.slug)})
+
+
+@pytest.mark.parametrize("path", SHELL_FILES, ids=lambda p: p.name)
+def test_history_names_no_game(path):
+    text = path.read_text(encoding="utf-8")
+    assert [name for name in NAMES if name in text] == []
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "history").glob("*.py")), ids=lambda p: p.name)
+def test_the_history_core_imports_no_web_framework_or_database(path):
+    imported = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            imported.add((node.module or "").split(".")[0])
+    assert imported & {"flask", "flask_babel", "sqlmodel", "sqlalchemy", "werkzeug",
+                       "jinja2", "companion"} == set()
