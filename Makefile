@@ -67,6 +67,7 @@ test-postgres: $(STAMP) $(MO)
 	TEST_DATABASE_URL=$$(scripts/postgres.sh) $(PY) -m pytest -q -p no:cacheprovider $(POSTGRES_TESTS)
 
 bench: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[bench]'  # the engine bench's anchor (OpenSpiel); never for make test
 	$(PY) -m bench.all
 
 # Many tables at once (a scorer and five live viewers each) on SQLite and PostgreSQL, ~3 minutes.

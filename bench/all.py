@@ -83,12 +83,12 @@ def main() -> int:
                         help="seconds per endpoint in the HTTP bench")
     parser.add_argument("--no-write", action="store_true", help="print only, keep RESULTS.md")
     parser.add_argument("--only", action="append",
-                        choices=["http", "page_weight", "taps", "stats"],
+                        choices=["http", "page_weight", "taps", "stats", "trick_tap", "engine"],
                         help="run only this bench (may be repeated) and replace only its section "
                              "of RESULTS.md")
     args = parser.parse_args()
 
-    from . import http, page_weight, stats, taps
+    from . import engine, http, page_weight, stats, taps, trick_tap
 
     header = machine()
     benches: list[tuple[str, str, Callable[[list[str]], object]]] = [
@@ -100,6 +100,10 @@ def main() -> int:
          lambda out: (taps.run(out=out), out.append(""), taps.run_counts(out=out))),
         ("stats", "Statistics page with 1,000 games (bench/stats.py)",
          lambda out: stats.run(out=out)),
+        ("trick_tap", "Trick entry: a tap, and check-round against score-round "
+                      "(bench/trick_tap.py)", lambda out: trick_tap.run(out=out)),
+        ("engine", "Engine against OpenSpiel's Hearts (bench/engine.py)",
+         lambda out: engine.main([], out=out)),
     ]
     if args.only:
         benches = [bench for bench in benches if bench[0] in args.only]

@@ -125,8 +125,9 @@ class TrickLog(SQLModel, table=True):
     number: int
     plays: str = ""  # card codes in the order they were played, "Q3 Q7 P12 F9 ..."
     # JSON, one object per power use or haggle, in order: {"at": cards played before it, "seat",
-    # "power" (a Princess slug, or "haggle"), and what that use needs ("target", "suit", "zero",
-    # "cards": see POWER_ARGS in companion/trick_entry.py).
+    # "power" (a Princess slug, or "haggle"), and what that use needs ("target", "suit", "cards",
+    # "more": see PowerNote in companion/play/rebel_princess_tricks.py, and each power's
+    # declaration in companion/scoring/rebel_princess/engine/powers.py).
     powers: str = "[]"
     accepted: str = "[]"  # JSON: the keys of the rule breaches the players accepted
     checks: bool = True  # judge the plays; the players can switch it off for the game

@@ -7,72 +7,83 @@ Seats are never stored: the app decides whose turn it is (the first leader, then
 winner of a trick leads the next), so a card can never be entered for the wrong seat, and fixing
 an earlier card re-derives every later seat and winner.
 
-Rows never enter the engine: :func:`board_of` replays the log through
-:class:`~companion.scoring.rebel_princess.engine.TableRound` (trusted ``push``; the judging comes from ``findings``), and
-:func:`confirm` hands the cards each seat took to :func:`companion.play.save_round`, which checks
-the whole game again. Commands raise :class:`TrickRejected` (with a stable ``code``) and store
-nothing then.
+Rows never enter the engine, and a tap replays nothing: :func:`open_round` reads the row once and
+brings the round's one judge, :class:`~companion.scoring.rebel_princess.engine.TableRound`, to it
+(taken from a small per-process cache and moved only by the entries that differ: usually one
+card), and the screen is drawn from that judge's queries (:class:`Board`). Every command checks
+its change on the same judge before storing it (:meth:`RoundEntry.apply`), then stores it with
+one conditional update. :func:`confirm` hands the cards each seat took to
+:func:`companion.play.rebel_princess.save_round`, which checks the whole game again. Commands
+raise :class:`TrickRejected` (with a stable ``code``) and store nothing then.
+
+What each power needs, when it acts and what limits it are read from its declaration
+(:class:`~companion.scoring.rebel_princess.engine.Power`).
 """
 
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import bindparam, func, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from ..scoring.rebel_princess import table_check as tricks
-from . import rebel_princess as play
-from ..scoring.rebel_princess.engine import EngineError, Haggle, PowerUse, TableRound, Trick, round_card_class
-from ..scoring.rebel_princess.engine.cards import cards_of
-from ..models import Game, TrickLog
+from ..models import Game, RoundRecord, TrickLog
+from ..scoring.problems import EntryError, Problem
 from ..scoring.rebel_princess import (
     Card,
     Edition,
     IncompleteEntryError,
     PlayedRound,
+    RoundResult,
     Scoring,
     Suit,
     deck,
-    hand_size,
     needs_no_tricks,
     round_card,
 )
 from ..scoring.rebel_princess import InvalidEntryError as ScoringEntryError
+from ..scoring.rebel_princess.engine import (
+    Haggle,
+    Power,
+    PowerUse,
+    TableRound,
+    Timing,
+    WinReason,
+    parse_card,
+    power_class,
+    round_card_class,
+)
+from ..scoring.rebel_princess.engine.cards import cards_of
+from ..scoring.rebel_princess.engine.table import TableTrick
+from . import rebel_princess as play
 
-#: How each Princess power is entered on the trick screen: ``None`` (one tap), ``"target"`` (a
-#: player), ``"suit"``, ``"cards"`` (a player, then cards tapped on the grid: the Ice Princess),
-#: ``"hidden"`` (a player for Scheherazade, nobody for Sleeping Beauty; the cards are optional, as
-#: they stay hidden at the table), ``"zero"`` (Snow White, with her card) and ``"after"`` (right
-#: after a trick, with cards tapped on the grid: Alice and Mulan).
-POWER_ARGS: dict[str, str | None] = {
-    "cinderella": None, "pea-princess": None, "rapunzel": None, "thumbelina": None,
-    "pocahontas": "target", "little-mermaid": "suit", "ice-princess": "cards",
-    "scheherazade": "hidden", "sleeping-beauty": "hidden", "snow-white": "zero",
-    "mulan": "after", "alice": "after",
-}
-#: Powers announced before the first card of a trick only (they change the lead or its card).
-_LEAD_POWERS = frozenset({"pocahontas", "ice-princess"})
-#: Powers that act right after a trick (as in :mod:`companion.scoring.rebel_princess.table_check`), and the haggle step.
-_AFTER = frozenset({"alice", "mulan"})
 HAGGLE = "haggle"
 #: Round cards whose hidden cards (kept cards, gift piles) the trick screen cannot see.
 _UNSEEN = frozenset({Scoring.KEPT, Scoring.GIFTS})
 SUITS = (Suit.PRINCE, Suit.QUEEN, Suit.FAIRY, Suit.PET)
 
 
-class TrickRejected(ValueError):
-    """A tap that cannot be stored; ``code`` says why (templates word it). Nothing was stored."""
+class TrickRejected(EntryError):
+    """A tap that cannot be stored; its one problem's ``code`` says why (templates word it) and
+    its ``params`` give the details. Nothing was stored."""
 
     def __init__(self, code: str, **params: Any) -> None:
-        self.code = code
-        self.params = params
-        super().__init__(code)
+        super().__init__([Problem(code, params=params)])
+
+    @property
+    def code(self) -> str:
+        return self.problems[0].code
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return dict(self.problems[0].params)
 
 
 @dataclass(frozen=True)
@@ -82,8 +93,7 @@ class PowerNote:
     haggle: the end of the trick they follow), entered after ``entered`` cards (``at`` unless
     later). ``power`` is ``"haggle"`` for a Haggle with the Hag step: ``seat`` the trick's
     winner, ``cards`` (the card taken from the trick, the card given from the hand), empty when
-    the winner did not haggle. ``cards`` and ``more`` are the power's cards (codes), as
-    :class:`companion.scoring.rebel_princess.table_check.PowerInput` reads them."""
+    the winner did not haggle. ``cards`` and ``more`` are the power's cards (codes)."""
 
     at: int
     seat: int
@@ -116,16 +126,6 @@ class PowerNote:
                         Suit(self.suit) if self.suit else None, cards,
                         tuple(Card.from_code(code) for code in self.more))
 
-    def to_input(self) -> tricks.PowerInput | tricks.StepInput | None:
-        """The note as :func:`companion.scoring.rebel_princess.table_check.check_round` reads it."""
-        if self.power == HAGGLE:
-            if not self.cards:
-                return None
-            return tricks.StepInput(HAGGLE, seat=self.seat, give=self.cards[1],
-                                    take=self.cards[0])
-        return tricks.PowerInput(self.power, self.seat, self.target, self.suit, self.cards,
-                                 self.more)
-
     def as_json(self) -> dict[str, Any]:
         data = {"at": self.at, "seat": self.seat, "power": self.power}
         for name in ("target", "suit", "entered"):
@@ -135,19 +135,6 @@ class PowerNote:
             if getattr(self, name):
                 data[name] = list(getattr(self, name))
         return data
-
-
-@dataclass(frozen=True)
-class Reason:
-    """Why a trick's winner won: ``code`` (``highest``, ``trump``, ``second``, ...), ``low`` when
-    the order was reversed, the suit concerned and the rules responsible (a Round card letter,
-    ``cinderella``, both or neither)."""
-
-    code: str
-    suit: str | None
-    low: bool = False
-    card_rule: bool = False
-    cinderella: bool = False
 
 
 @dataclass(frozen=True)
@@ -165,7 +152,7 @@ class TrickView:
     plays: tuple[Play, ...]
     powers: tuple[PowerNote, ...]
     winner: int | None = None
-    reason: Reason | None = None
+    reason: WinReason | None = None
     after: tuple[PowerNote, ...] = ()  # Mulan, Alice, classic Pocahontas, the haggle
 
     def note(self, power: str) -> PowerNote | None:
@@ -183,24 +170,9 @@ class TrickView:
         return tuple(cards)
 
 
-@dataclass(frozen=True)
-class Issue:
-    """A rule broken in trick ``trick`` (0-based), proven by what the table saw."""
-
-    key: str
-    trick: int
-    code: str
-    seat: int | None
-    card: Card | None
-    rule: str
-    accepted: bool
-    proven_in: int = 0
-    message: str = ""
-
-
 @dataclass
 class Board:
-    """Everything the trick screen shows about a round being entered."""
+    """Everything the trick screen shows about a round being entered, read from its judge."""
 
     players: int
     edition: Edition
@@ -213,7 +185,8 @@ class Board:
     plays: tuple[Card, ...]
     tricks: list[TrickView] = field(default_factory=list)  # complete tricks
     current: TrickView | None = None  # the trick being played (None when the round is over)
-    issues: list[Issue] = field(default_factory=list)
+    issues: list[Problem] = field(default_factory=list)  # the rules broken (checks on)
+    accepted: frozenset[str] = frozenset()  # the keys of the breaches the players accepted
     taken: tuple[frozenset[Card], ...] | None = None
     tricks_won: tuple[int, ...] | None = None
     last_winner: int | None = None
@@ -240,7 +213,7 @@ class Board:
 
     @property
     def haggle_round(self) -> bool:
-        return self.letter == _HAGGLE[self.edition]
+        return round_card_class(self.edition, self.letter).haggle_after_trick
 
     @property
     def after_trick(self) -> TrickView | None:
@@ -273,9 +246,14 @@ class Board:
         positions = [i for i, c in enumerate(self.plays) if c == card]
         return positions[-1] // self.trick_size + 1 if positions else 0
 
+    @staticmethod
+    def issue_key(issue: Problem) -> str:
+        """A breach's stable key (stored when the players accept it)."""
+        return f"{issue.trick}:{issue.code}:{issue.seat}:{issue.card or ''}"
+
     @property
-    def open_issues(self) -> list[Issue]:
-        return [i for i in self.issues if not i.accepted]
+    def open_issues(self) -> list[Problem]:
+        return [i for i in self.issues if self.issue_key(i) not in self.accepted]
 
     def trick_at(self, index: int) -> TrickView | None:
         """A played trick, or the one being played."""
@@ -308,12 +286,248 @@ class Board:
             last_trick_winner=self.last_winner if self.edition is Edition.CLASSIC else None)
 
 
+# --- the judge of a round, kept between requests --------------------------------------------------
+
+Event = Card | PowerUse | Haggle
+
+
+class _Judges:
+    """The judges of the rounds entered lately, one per round, for this process. A request takes
+    its round's judge out (so no two requests move it at once) and puts it back when done;
+    :meth:`RoundEntry.reconcile` moves it to whatever the database holds, so a judge left behind
+    by another process's writes is only moved, never trusted."""
+
+    def __init__(self, size: int = 64) -> None:
+        self._size = size
+        self._lock = threading.Lock()
+        self._judges: OrderedDict[tuple[Any, ...], tuple[TableRound, list[Event]]] = \
+            OrderedDict()
+
+    def take(self, key: tuple[Any, ...]) -> tuple[TableRound, list[Event]] | None:
+        with self._lock:
+            return self._judges.pop(key, None)
+
+    def clear(self) -> None:
+        """Forget every judge (the next request of each round builds its own)."""
+        with self._lock:
+            self._judges.clear()
+
+    def give_back(self, key: tuple[Any, ...], judge: TableRound, events: list[Event]) -> None:
+        with self._lock:
+            self._judges[key] = (judge, events)
+            while len(self._judges) > self._size:
+                self._judges.popitem(last=False)
+
+
+JUDGES = _Judges()
+
+
+def _power(edition: Edition, slug: str) -> Power | None:
+    try:
+        return power_class(slug)(edition)
+    except KeyError:
+        return None
+
+
+def acts_after(edition: Edition, note: PowerNote) -> bool:
+    """Whether ``note`` acts right after the trick before it (its power's timing, or the
+    haggle) rather than before or during the trick it is in."""
+    if note.power == HAGGLE:
+        return True
+    power = _power(edition, note.power)
+    return power is not None and power.when() is Timing.AFTER and note.at > 0
+
+
+def _after_order(note: PowerNote) -> int:
+    """After a trick, Mulan comes first (before the winner is settled), the haggle last."""
+    return {"mulan": 0, HAGGLE: 2}.get(note.power, 1)
+
+
+def events_of(edition: Edition, size: int, plays: Sequence[Card],
+              notes: Sequence[PowerNote]) -> list[Event]:
+    """The round's entries in the judge's order: for each trick, the powers used before or
+    during it (in the order entered), its cards, then what follows it."""
+    before: dict[int, list[PowerNote]] = {}
+    after: dict[int, list[PowerNote]] = {}
+    for note in notes:
+        if acts_after(edition, note):
+            after.setdefault(note.at // size - 1, []).append(note)
+        else:
+            before.setdefault(note.at // size, []).append(note)
+    events: list[Event] = []
+    tricks = max([len(plays) // size + 1, *(k + 1 for k in before), *(k + 2 for k in after)])
+    for index in range(tricks):
+        for note in sorted(after.get(index - 1, ()), key=_after_order):
+            step = note.to_step()
+            if step is not None:
+                events.append(step)
+        for note in before.get(index, ()):
+            step = note.to_step()
+            if step is not None:
+                events.append(step)
+        events.extend(plays[index * size:(index + 1) * size])
+    return events
+
+
+def _refusal(judge: TableRound, event: Event) -> list[Problem]:
+    if isinstance(event, Card):
+        return judge.check_card(event)
+    if isinstance(event, Haggle):
+        return judge.check_haggle(event)
+    return judge.check_power(event)
+
+
+def _push(judge: TableRound, event: Event) -> None:
+    if isinstance(event, Card):
+        judge.push_card(event)
+    elif isinstance(event, Haggle):
+        judge.push_haggle(event)
+    else:
+        judge.push_power(event)
+
+
+def _move(judge: TableRound, events: list[Event], target: Sequence[Event],
+          checked: bool = False) -> Problem | None:
+    """Bring ``judge`` (holding ``events``) to ``target``: undo back to the common start, enter
+    the rest. With ``checked``, stop at the first entry the judge refuses and return why."""
+    common = 0
+    for old, new in zip(events, target, strict=False):
+        if old != new:
+            break
+        common += 1
+    while len(events) > common:
+        judge.pop()
+        events.pop()
+    for event in target[common:]:
+        if checked:
+            refused = _refusal(judge, event)
+            if refused:
+                return refused[0]
+        _push(judge, event)
+        events.append(event)
+    return None
+
+
+@dataclass
+class RoundEntry:
+    """A round being entered: its stored row, read once per request, and its judge."""
+
+    session: Session
+    view: play.GameView
+    number: int
+    letter: str
+    leader: int
+    log: Any  # the stored row (see :func:`get_log`), None before the first tap
+    plays: list[Card]
+    notes: list[PowerNote]
+    accepted: set[str]
+    validate: bool
+    version: int
+    judge: TableRound
+    events: list[Event]
+    _board: Board | None = None
+
+    @property
+    def edition(self) -> Edition:
+        return self.view.edition
+
+    @property
+    def key(self) -> tuple[Any, ...]:
+        return _key(self.view, self.number, self.letter, self.leader)
+
+    @property
+    def size(self) -> int:
+        return self.judge.trick_size
+
+    def reconcile(self) -> None:
+        """Move the judge to the stored plays and notes (trusted: they were checked when
+        stored)."""
+        _move(self.judge, self.events, events_of(self.edition, self.size, self.plays, self.notes))
+        self._board = None
+
+    def apply(self, plays: Sequence[Card], notes: Sequence[PowerNote]) -> Problem | None:
+        """Try ``plays`` and ``notes`` on the judge; if it refuses an entry, move it back and
+        return why (nothing changes), else keep them (not stored yet)."""
+        target = events_of(self.edition, self.size, plays, notes)
+        refused = _move(self.judge, self.events, target, checked=True)
+        if refused is not None:
+            self.reconcile()
+            return refused
+        self.plays, self.notes = list(plays), list(notes)
+        self._board = None
+        return None
+
+    def invalidate(self) -> None:
+        """Forget the board drawn: something it shows has changed."""
+        self._board = None
+
+    def done(self) -> None:
+        """Hand the judge back for the next request of this round."""
+        JUDGES.give_back(self.key, self.judge, self.events)
+
+    @property
+    def board(self) -> Board:
+        if self._board is None:
+            self._board = board_of(self)
+        return self._board
+
+
 # --- reading ---------------------------------------------------------------------------------
 
-#: Haggle with the Hag (Deluxe p, classic T): after each trick its winner may swap a card from
-#: their hand for one of the trick (entered with :func:`haggle`).
-_HAGGLE = {Edition.DELUXE: "p", Edition.CLASSIC: "T"}
+class _Views:
+    """The games whose rounds are entered lately, as :func:`companion.play.rebel_princess.
+    view_game` replayed them, for this process. A tap costs one small query to check that the
+    game has no new round record since (records are only ever added: an edit or an undo adds
+    one), instead of loading the game, its players and its records and replaying it. The views
+    are only read (a write that needs the game, saving the round, loads it afresh)."""
 
+    def __init__(self, size: int = 64) -> None:
+        self._size = size
+        self._lock = threading.Lock()
+        self._views: OrderedDict[tuple[str, str], tuple[Any, play.GameView]] = OrderedDict()
+
+    def get(self, session: Session, code: str) -> play.GameView | None:
+        """The game ``code`` (of Rebel Princess) replayed, or ``None`` when there is none."""
+        mark = session.execute(_GAME_MARK, {"code": code, "kind": play.KIND}).first()
+        if mark is None:
+            return None
+        key = (str(session.get_bind().url), code)
+        with self._lock:
+            kept = self._views.get(key)
+        if kept is not None and kept[0] == tuple(mark):
+            return kept[1]
+        game = play.get_game(session, code)
+        if game is None:
+            return None
+        view = play.view_game(session, game)
+        with self._lock:
+            self._views[key] = (tuple(mark), view)
+            self._views.move_to_end(key)
+            while len(self._views) > self._size:
+                self._views.popitem(last=False)
+        return view
+
+    def forget(self, code: str | None = None) -> None:
+        """Drop the view of ``code`` (every view when ``None``): a rollback in the request that
+        loaded it expires its rows."""
+        with self._lock:
+            for key in [k for k in self._views if code is None or k[1] == code]:
+                del self._views[key]
+
+
+_GAMES, _RECORDS = Game.__table__, RoundRecord.__table__  # type: ignore[attr-defined]
+#: What a kept view must match: the game's id, and how many round records it has and the last.
+_GAME_MARK = select(_GAMES.c.id, func.count(_RECORDS.c.id), func.max(_RECORDS.c.id)).select_from(
+    _GAMES.outerjoin(_RECORDS, _RECORDS.c.game_id == _GAMES.c.id)).where(
+    _GAMES.c.code == bindparam("code"), _GAMES.c.kind == bindparam("kind")).group_by(
+    _GAMES.c.id)
+
+VIEWS = _Views()
+
+
+def game_view(session: Session, code: str) -> play.GameView | None:
+    """The game ``code`` as the trick screen reads it (kept between taps, see :class:`_Views`)."""
+    return VIEWS.get(session, code)
 
 def is_supported(edition: Edition, letter: str) -> bool:
     """Whether the trick screen can score this Round card: kept cards and gift piles are never
@@ -321,9 +535,25 @@ def is_supported(edition: Edition, letter: str) -> bool:
     return round_card(edition, letter).scoring not in _UNSEEN
 
 
-def get_log(session: Session, game: Game, number: int) -> TrickLog | None:
-    return session.exec(select(TrickLog).where(TrickLog.game_id == game.id,
-                                               TrickLog.number == number)).first()
+_LOG = TrickLog.__table__
+# Statements built once (a plain SELECT or UPDATE of the row: no ORM object is loaded).
+_READ_LOG = select(_LOG).where(_LOG.c.game_id == bindparam("game"),
+                               _LOG.c.number == bindparam("number"))
+_WRITES: dict[tuple[str, ...], Any] = {}
+
+
+def get_log(session: Session, game: Game, number: int) -> Any:
+    """The round's stored log (a row with the columns of :class:`TrickLog`), or ``None``."""
+    return session.execute(_READ_LOG, {"game": game.id, "number": number}).first()
+
+
+def _write(columns: tuple[str, ...]) -> Any:
+    """``UPDATE tricklog SET <columns> WHERE id = :row AND version = :seen``, built once."""
+    if columns not in _WRITES:
+        _WRITES[columns] = update(_LOG).where(
+            _LOG.c.id == bindparam("row"), _LOG.c.version == bindparam("seen")).values(
+            {name: bindparam(f"new_{name}") for name in columns})
+    return _WRITES[columns]
 
 
 def _game_validates(session: Session, game: Game) -> bool:
@@ -333,244 +563,147 @@ def _game_validates(session: Session, game: Game) -> bool:
     return True if last is None else last.checks
 
 
-def _plays(log: TrickLog | None) -> list[Card]:
-    return [Card.from_code(code) for code in log.plays.split()] if log else []
+def open_round(*, session: Session, view: play.GameView, number: int, letter: str,
+               leader: int) -> RoundEntry:
+    """The round being entered: its row read once, its judge brought to it."""
+    log = get_log(session, view.game, number)
+    plays = [parse_card(code) for code in log.plays.split()] if log else []
+    notes = [PowerNote(**item) for item in json.loads(log.powers)] if log else []
+    accepted = set(json.loads(log.accepted)) if log else set()
+    validate = log.checks if log else _game_validates(session, view.game)
+    princesses = [p.princess for p in view.players]
+    kept = JUDGES.take(_key(view, number, letter, leader))
+    if kept is not None:
+        judge, events = kept
+    else:
+        judge = TableRound(len(view.players), edition=view.edition, round_card=letter,
+                           leader=leader, princesses=princesses)
+        events = []
+    entry = RoundEntry(session, view, number, letter, leader, log, plays, notes, accepted,
+                       validate, log.version if log else 0, judge, events)
+    entry.reconcile()
+    return entry
 
 
-def _powers(log: TrickLog | None) -> list[PowerNote]:
-    return [PowerNote(**item) for item in json.loads(log.powers)] if log else []
-
-
-def _accepted(log: TrickLog | None) -> set[str]:
-    return set(json.loads(log.accepted)) if log else set()
+def _key(view: play.GameView, number: int, letter: str, leader: int) -> tuple[Any, ...]:
+    """What a judge is kept under: the round, and the setup it was built for."""
+    return (view.game.code, number, letter, leader, tuple(p.princess for p in view.players))
 
 
 def trick_size(edition: Edition, letter: str, players: int) -> int:
     return players * round_card_class(edition, letter).plays_per_seat
 
 
-def board_of(*, session: Session, view: play.GameView, number: int, letter: str,
-             leader: int) -> Board:
-    """The round as entered so far, replayed and judged."""
-    log = get_log(session, view.game, number)
-    validate = log.checks if log else _game_validates(session, view.game)
-    return _replay(view, letter, leader, _plays(log), _powers(log), _accepted(log), validate,
-                   log.version if log else 0)
+def _trick_view(trick: TableTrick, start: int, players: int, before: Sequence[PowerNote],
+                after: Sequence[PowerNote]) -> TrickView:
+    plays = [Play(start + i, trick.seat_of(i, players), card) for i, card in
+             enumerate(trick.cards)]
+    if trick.winner is None:
+        return TrickView(trick.index, trick.leader, tuple(plays), tuple(before))
+    reason = trick.reason
+    assert reason is not None
+    plays = [Play(p.position, p.seat, p.card, p.seat == trick.winner and (
+        reason.code != "sum" or p.card.suit.value == reason.suit)) for p in plays]
+    return TrickView(trick.index, trick.leader, tuple(plays), tuple(before), trick.winner,
+                     reason, tuple(sorted(after, key=_after_order)))
 
 
-def _acts_after(edition: Edition, note: PowerNote, size: int) -> bool:
-    """Whether ``note`` acts right after the trick before it (Alice, Mulan, the haggle, classic
-    Pocahontas) rather than before or during the trick it is in."""
-    if note.power in _AFTER or note.power == HAGGLE:
-        return True
-    return (edition is Edition.CLASSIC and note.power == "pocahontas" and note.at > 0
-            and note.at % size == 0)
-
-
-def _trick_of(edition: Edition, note: PowerNote, size: int) -> int:
-    """The trick ``note`` goes with (the trick it follows for the after-trick ones)."""
-    return note.at // size - (1 if _acts_after(edition, note, size) else 0)
-
-
-def _after_order(note: PowerNote) -> int:
-    """After a trick, Mulan comes first (before the winner is settled), the haggle last."""
-    return {"mulan": 0, HAGGLE: 2}.get(note.power, 1)
-
-
-def _push_note(table: TableRound, note: PowerNote) -> None:
-    step = note.to_step()
-    if step is None:
-        return
-    try:
-        table.push_step(step)
-    except EngineError:
-        raise TrickRejected("power-used", seat=note.seat) from None
-
-
-def _replay(view: play.GameView, letter: str, leader: int, plays: Sequence[Card],
-            powers: Sequence[PowerNote], accepted: set[str], validate: bool,
-            version: int) -> Board:
-    """Replay ``plays`` and ``powers`` through a :class:`TableRound`. Raises
-    :class:`TrickRejected` when a power cannot be recorded."""
-    edition, players = view.edition, len(view.players)
-    princesses = [p.princess for p in view.players]
-    table = TableRound(players, edition=edition, round_card=letter, leader=leader,
-                       princesses=princesses)
-    size = trick_size(edition, letter, players)
-    alices = sum(1 for p in powers if p.power == "alice")
-    total = hand_size(players) // round_card_class(edition, letter).plays_per_seat + alices
-    board = Board(players, edition, letter, leader, size, total, version, validate, tuple(plays))
+def board_of(entry: RoundEntry) -> Board:
+    """The trick screen's view of the round, from the judge's queries (no replay)."""
+    judge = entry.judge
+    edition, players, size = entry.edition, judge.players, judge.trick_size
+    board = Board(players, edition, entry.letter, entry.leader, size, judge.expected_tricks,
+                  entry.version, entry.validate, tuple(entry.plays),
+                  accepted=frozenset(entry.accepted))
     before: dict[int, list[PowerNote]] = {}
     after: dict[int, list[PowerNote]] = {}
-    for note in powers:
-        group = after if _acts_after(edition, note, size) else before
-        group.setdefault(_trick_of(edition, note, size), []).append(note)
-    index = 0
-    while True:
-        start = index * size
-        cards = tuple(plays[start:start + size])
-        notes = tuple(before.get(index, ()))
-        if table.is_over():
-            if cards or notes or after.get(index):
-                raise TrickRejected("round-over")
-            break
-        for note in notes:
-            _push_note(table, note)
-        lead = table.leader
-        if index == 0:
-            board.round_leader = lead
-        trick_plays = [Play(start + i, (lead + i) % players, card) for i, card in
-                       enumerate(cards)]
-        if len(cards) < size:
-            board.current = TrickView(index, lead, tuple(trick_plays), notes)
-            break
-        table.push(Trick(lead, cards))
-        later = tuple(sorted(after.get(index, ()), key=_after_order))
-        for note in later:
-            _push_note(table, note)
-        view_ = TrickView(index, lead, tuple(trick_plays), notes, None, None, later)
-        winner = table._replay()[0][-1].winner
-        reversed_ = any(n.power == "cinderella" for n in notes)
-        final = Trick(lead, view_.cards)
-        reason = win_reason(edition, letter, final, winner, players, reversed_)
-        trick_plays = [Play(p.position, p.seat, p.card, p.seat == winner and
-                            _wins(p, final.cards, winner, reason)) for p in trick_plays]
-        board.tricks.append(TrickView(index, lead, tuple(trick_plays), notes, winner, reason,
-                                      later))
-        index += 1
-    board.powers_used = frozenset(p.seat for p in powers if p.power != HAGGLE)
-    out = table._in_play(table._replay()[0])
-    board.out = cards_of(out) | frozenset(p.card for p in (board.current.plays
-                                                           if board.current else ()))
-    check = _judge(view, letter, leader, board, powers)
-    if check is not None and validate:
-        for v in check.violations:
-            key = f"{v.trick}:{v.code}:{v.seat}:{v.card or ''}"
-            board.issues.append(Issue(key, v.trick, v.code, v.seat,
-                                      Card.from_code(v.card) if v.card else None, v.rule,
-                                      key in accepted, v.proven_in, v.message))
+    for note in entry.notes:
+        if acts_after(edition, note):
+            after.setdefault(note.at // size - 1, []).append(note)
+        else:
+            before.setdefault(note.at // size, []).append(note)
+    for trick in judge.tricks:
+        board.tricks.append(_trick_view(trick, trick.index * size, players,
+                                        before.get(trick.index, ()),
+                                        after.get(trick.index, ())))
+    number = len(board.tricks)
+    current = judge.current
+    if current is not None:
+        board.current = _trick_view(current, number * size, players, before.get(number, ()), ())
+    elif not judge.is_over():
+        board.current = TrickView(number, judge.leader, (), tuple(before.get(number, ())))
+    board.round_leader = board.tricks[0].leader if board.tricks else (
+        board.current.leader if board.current else entry.leader)
+    board.powers_used = judge.used_seats
+    board.out = judge.cards_out
+    if entry.validate:
+        board.issues = judge.findings()
     if board.current is None:
-        if check is not None and check.complete:
-            board.taken = tuple(frozenset(Card.from_code(c) for c in seat) for seat in check.taken)
-            board.tricks_won = check.tricks_won
-        else:  # the glue could not read the round: count the tricks as the engine pushed them
-            outcome = table.outcome()
-            assert outcome is not None
-            board.taken, board.tricks_won = outcome.taken, outcome.tricks_won
+        taken, won = judge.tally()
+        board.taken = tuple(cards_of(mask) for mask in taken)
+        board.tricks_won = tuple(won)
         board.last_winner = board.tricks[-1].winner if board.tricks else None
     return board
 
 
-def _judge(view: play.GameView, letter: str, leader: int, board: Board,
-           powers: Sequence[PowerNote]) -> tricks.RoundCheck | None:
-    """The round judged by :func:`companion.scoring.rebel_princess.table_check.check_round` (violations proven so far, the
-    cards each seat took); ``None`` if it cannot read the entry."""
-    try:
-        return tricks.check_round(**_check_args(view, letter, leader, board, powers))
-    except tricks.TrickEntryError:
-        return None
-
-
-def _check_args(view: play.GameView, letter: str, leader: int, board: Board,
-                powers: Sequence[PowerNote]) -> dict[str, Any]:
-    """The tricks as :func:`companion.scoring.rebel_princess.table_check.check_round` reads them: seats as the app decided,
-    each power with the trick it changes (Alice, Mulan, classic Pocahontas and the haggle with
-    the trick they follow)."""
-    size = board.trick_size
-    shown = [*board.tricks, *([board.current] if board.current else [])]
-    inputs: list[tuple[Any, list[Any], list[Any]]] = [
-        (tuple(tricks.Play(p.seat, p.card.code) for p in t.plays), [], []) for t in shown]
-    ordered = sorted(powers, key=lambda n: (_acts_after(board.edition, n, size),
-                                            _after_order(n)))
-    for note in ordered:
-        index = _trick_of(board.edition, note, size)
-        item = note.to_input()
-        if item is not None and 0 <= index < len(inputs):
-            inputs[index][2 if isinstance(item, tricks.StepInput) else 1].append(item)
-    number = len(view.records) + 1
-    totals = (view.state.rounds[number - 2].totals_after if number > 1 else
-              (0,) * board.players)
-    return {"edition": board.edition, "round_card": letter, "players": board.players,
-            "leader": leader,
-            "princesses": {p.seat: p.princess for p in view.players if p.princess},
-            "tricks": [tricks.TrickInput(plays, tuple(notes), tuple(steps))
-                       for plays, notes, steps in inputs],
-            "totals_before": tuple(totals)}
-
-
-def _wins(play_: Play, cards: tuple[Card, ...], winner: int, reason: Reason) -> bool:
-    """Whether ``play_`` is the winner's winning card (under u the winner plays twice: both
-    count when the sum decides)."""
-    if reason.code == "sum":
-        return play_.card.suit.value == reason.suit
-    return True
-
-
-def win_reason(edition: Edition, letter: str, trick: Trick, winner: int, players: int,
-               reversed_: bool) -> Reason:
-    """Why ``winner`` won ``trick``, in words a player checks against the cards."""
-    slug = round_card_class(edition, letter).slug
-    plays = trick.plays(players)
-    led = trick.cards[0].suit
-    mine = [card for seat, card in plays if seat == winner]
-    card = mine[-1] if mine else trick.cards[0]
-    low = reversed_
-    if slug == "upside-down":
-        sixes = sum(1 for c in trick.cards if c.rank == 6)
-        if sixes % 2:
-            return Reason("highest", card.suit.value, not low, True, reversed_)
-    if slug == "the-prince-always-rings-twice":
-        return Reason("sum", led.value, low, True, reversed_)
-    if slug == "royal-decree" and card.suit is Suit.QUEEN and led is not Suit.QUEEN:
-        return Reason("trump", Suit.QUEEN.value, low, True, reversed_)
-    if slug == "always-the-bridesmaid":
-        followers = [c for c in trick.cards if c.suit is led]
-        code = "alone" if len(followers) == 1 else "second"
-        return Reason(code, led.value, low, True, reversed_)
-    if slug == "sisterhood":
-        return Reason("furthest", None, low, True, reversed_)
-    if slug == "poisoned-apple" and card.suit is not led:
-        return Reason("void", None, low, True, reversed_)
-    if slug == "midnight-makeover" and card.suit is Suit.FAIRY and led is not Suit.FAIRY:
-        return Reason("wild", led.value, low, True, reversed_)
-    if slug == "pass-the-bouquet" and card.suit is not led:
-        return Reason("bouquet", card.suit.value, low, True, reversed_)
-    return Reason("highest", card.suit.value, low, False, reversed_)
-
-
 # --- writing ---------------------------------------------------------------------------------
 
-def _store(session: Session, game: Game, number: int, version: int, **values: Any) -> None:
-    """Write ``values`` if the row is still at ``version`` (one conditional UPDATE, so two phones
-    tapping at once cannot both win); raises ``TrickRejected("stale")`` otherwise."""
+def _store(entry: RoundEntry, **values: Any) -> None:
+    """Write ``values`` if the row is still at the version read (one conditional UPDATE, so two
+    phones tapping at once cannot both win); raises ``TrickRejected("stale")`` otherwise."""
+    session, game = entry.session, entry.view.game
     assert game.id is not None
+    version = entry.version
     values = {**values, "version": version + 1, "updated_at": datetime.now(UTC)}
-    log = get_log(session, game, number)
-    if log is None:
-        if version != 0:
-            raise TrickRejected("stale")
-        row = TrickLog(game_id=game.id, number=number,
-                       checks=_game_validates(session, game))
+    if entry.log is None:
+        row = TrickLog(game_id=game.id, number=entry.number, checks=entry.validate)
         for key, value in values.items():
             setattr(row, key, value)
         session.add(row)
         try:
-            session.commit()
+            _commit(session)
         except IntegrityError:
             session.rollback()
+            VIEWS.forget(game.code)
             raise TrickRejected("stale") from None
-        return
-    result = session.exec(update(TrickLog).where(  # type: ignore[call-overload]
-        col(TrickLog.id) == log.id, col(TrickLog.version) == version).values(**values))
-    if result.rowcount != 1:
-        session.rollback()
-        raise TrickRejected("stale")
-    session.commit()
-    session.expire_all()
+        entry.log = row
+    else:
+        result = session.execute(_write(tuple(sorted(values))), {
+            "row": entry.log.id, "seen": version,
+            **{f"new_{name}": value for name, value in values.items()}})
+        if result.rowcount != 1:
+            session.rollback()
+            VIEWS.forget(game.code)
+            raise TrickRejected("stale")
+        _commit(session)
+    entry.version = version + 1
+    if "checks" in values:
+        entry.validate = values["checks"]
+    if "accepted" in values:
+        entry.accepted = set(json.loads(values["accepted"]))
+    entry.invalidate()
 
 
-def _check_version(board: Board, version: int) -> None:
-    if version != board.version:
+def _commit(session: Session) -> None:
+    """Commit the one row written, keeping the game, its players and records loaded: the page
+    drawn next shows them, and reloading each (one query per object, as an expiring commit
+    would) would cost more than the whole judgement of a tap."""
+    expire = session.expire_on_commit
+    session.expire_on_commit = False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = expire
+
+
+def _save(entry: RoundEntry, plays: Sequence[Card], notes: Sequence[PowerNote]) -> None:
+    """Store ``plays`` and ``notes`` (already on the judge)."""
+    _store(entry, plays=" ".join(c.code for c in plays),
+           powers=json.dumps([n.as_json() for n in notes]))
+
+
+def _check_version(entry: RoundEntry, version: int) -> None:
+    if version != entry.version:
         raise TrickRejected("stale")
 
 
@@ -581,41 +714,9 @@ def _check_card(board: Board, card: Card) -> None:
         raise TrickRejected("card-already-played", card=card, trick=board.last_trick_with(card))
 
 
-def _encode_plays(plays: Sequence[Card]) -> str:
-    return " ".join(c.code for c in plays)
-
-
-def _encode_powers(powers: Sequence[PowerNote]) -> str:
-    return json.dumps([p.as_json() for p in powers])
-
-
 def _rule_slug(board: Board, note: PowerNote) -> str:
     return round_card_class(board.edition, board.letter).slug if note.power == HAGGLE \
         else note.power
-
-
-def _trial(view: play.GameView, letter: str, leader: int, board: Board,
-           plays: Sequence[Card], powers: Sequence[PowerNote],
-           new: PowerNote | None = None) -> None:
-    """Check a change before storing it: the round with ``plays`` and ``powers`` must replay
-    and read through :func:`companion.scoring.rebel_princess.table_check.check_round`; with the rule checks on, the ``new``
-    power or haggle must break none of its own rules. Raises :class:`TrickRejected`."""
-    trial = _replay(view, letter, leader, plays, powers, set(), False, board.version)
-    try:
-        check = tricks.check_round(**_check_args(view, letter, leader, trial, powers))
-    except tricks.TrickEntryError as error:
-        problem = error.problems[0]
-        raise TrickRejected("power-refused" if new else "entry-refused", why=problem.code,
-                            seat=problem.seat, card=_card_or_none(problem.card),
-                            message=problem.message) from None
-    if new is None or not board.validate:
-        return
-    known = {(i.trick, i.code, i.seat, i.card.code if i.card else None) for i in board.issues}
-    slug = _rule_slug(board, new)
-    for v in check.violations:
-        if v.rule == slug and (v.trick, v.code, v.seat, v.card) not in known:
-            raise TrickRejected("power-refused", why=v.code, seat=v.seat,
-                                card=_card_or_none(v.card), message=v.message)
 
 
 def _card_or_none(code: str | None) -> Card | None:
@@ -625,78 +726,94 @@ def _card_or_none(code: str | None) -> Card | None:
         return None
 
 
-def _store_powers(session: Session, view: play.GameView, number: int, letter: str, leader: int,
-                  board: Board, log: TrickLog | None, note: PowerNote) -> None:
-    powers = [*_powers(log), note]
-    _trial(view, letter, leader, board, board.plays, powers, note)
-    _store(session, view.game, number, board.version, powers=_encode_powers(powers))
+def _trial(entry: RoundEntry, plays: Sequence[Card], notes: Sequence[PowerNote],
+           new: PowerNote | None = None) -> None:
+    """Check a change on the judge before storing it: every entry must be one the judge takes;
+    with the rule checks on, the ``new`` power or haggle must break none of its own rules.
+    Raises :class:`TrickRejected` (the judge is back as it was)."""
+    known = {Board.issue_key(p) for p in entry.judge.findings()}
+    stored = (entry.plays, entry.notes)
+    refused = entry.apply(plays, notes)
+    if refused is not None:
+        raise TrickRejected("power-refused" if new else "entry-refused", why=refused.code,
+                            seat=refused.seat, card=_card_or_none(refused.card),
+                            message=refused.message, problem=refused)
+    if new is None or not entry.validate:
+        return
+    slug = _rule_slug(entry.board, new)
+    for problem in entry.judge.findings():
+        if problem.params.get("rule") == slug and Board.issue_key(problem) not in known:
+            entry.plays, entry.notes = stored
+            entry.reconcile()
+            raise TrickRejected("power-refused", why=problem.code, seat=problem.seat,
+                                card=_card_or_none(problem.card), message=problem.message,
+                                problem=problem)
 
 
-def play_card(*, session: Session, view: play.GameView, number: int, letter: str, leader: int,
-              version: int, card: Card, zero: bool = False) -> None:
+def play_card(entry: RoundEntry, *, version: int, card: Card, zero: bool = False) -> None:
     """Record ``card`` as played by the seat whose turn it is; ``zero``: Snow White plays it as
     a zero (her power, recorded with the card)."""
-    if not is_supported(view.edition, letter):
+    if not is_supported(entry.edition, entry.letter):
         raise TrickRejected("round-card-not-supported")
-    board = board_of(session=session, view=view, number=number, letter=letter, leader=leader)
+    board = entry.board
     if board.over:
         raise TrickRejected("round-over")
-    _check_version(board, version)
+    _check_version(entry, version)
     _check_card(board, card)
     forced = board.forced_card()
     if forced is not None and forced != card and board.validate:
         raise TrickRejected("ice-forced", seat=board.turn, card=forced)
-    plays = [*board.plays, card]
-    if not zero:
-        _store(session, view.game, number, version, plays=_encode_plays(plays))
-        return
-    seat = board.turn
-    assert seat is not None
-    note = _zero_note(view, board, seat, card, len(board.plays), len(plays))
-    powers = [*_powers(get_log(session, view.game, number)), note]
-    _trial(view, letter, leader, board, plays, powers, note)
-    _store(session, view.game, number, version, plays=_encode_plays(plays),
-           powers=_encode_powers(powers))
+    plays = [*entry.plays, card]
+    notes = list(entry.notes)
+    new = None
+    if zero:
+        seat = board.turn
+        assert seat is not None
+        new = _zero_note(entry, seat, card, len(entry.plays), len(plays))
+        notes.append(new)
+    _trial(entry, plays, notes, new)
+    _save(entry, plays, notes)
 
 
-def _zero_note(view: play.GameView, board: Board, seat: int, card: Card, at: int,
-               entered: int) -> PowerNote:
-    """Snow White's zero on ``card``, played at position ``at``."""
-    if view.players[seat].princess != "snow-white":
+def _zero_note(entry: RoundEntry, seat: int, card: Card, at: int, entered: int) -> PowerNote:
+    """Snow White's zero on ``card``, played at position ``at``: her power's declaration says
+    which cards may be."""
+    power = entry.judge.power_of(seat)
+    if power is None or power.when() is not Timing.TURN or not power.card_slots:
         raise TrickRejected("zero-not-hers")
-    if seat in board.powers_used:
+    if seat in entry.board.powers_used:
         raise TrickRejected("power-used", seat=seat)
-    if card.rank > 7:
-        raise TrickRejected("zero-too-high", card=card)
-    return PowerNote(at, seat, "snow-white", cards=(card.code,),
+    if not power.allows_rank(card):
+        raise TrickRejected("zero-too-high", card=card, rank=power.max_rank)
+    return PowerNote(at, seat, power.slug, cards=(card.code,),
                      entered=entered if entered != at else None)
 
 
-def fix_card(*, session: Session, view: play.GameView, number: int, letter: str, leader: int,
-             version: int, position: int, card: Card) -> None:
-    """Replace the card at ``position``; every later seat and winner is derived again (Snow
-    White's zero follows her card while it is 7 or lower)."""
-    log = get_log(session, view.game, number)
-    board = board_of(session=session, view=view, number=number, letter=letter, leader=leader)
-    _check_version(board, version)
-    if not 0 <= position < len(board.plays):
+def fix_card(entry: RoundEntry, *, version: int, position: int, card: Card) -> None:
+    """Replace the card at ``position``; every later seat and winner is derived again (a zero
+    follows its card while the card is within the power's rank)."""
+    board = entry.board
+    _check_version(entry, version)
+    if not 0 <= position < len(entry.plays):
         raise TrickRejected("bad-position")
     if card not in deck(board.players):
         raise TrickRejected("card-not-in-deck", card=card)
-    plays = list(board.plays)
+    plays = list(entry.plays)
     old = plays[position]
     plays[position] = card
-    powers = []
-    for note in _powers(log):
-        if note.power == "snow-white" and note.at == position:
-            if card.rank > 7:
+    notes = []
+    for note in entry.notes:
+        power = entry.judge.power_of(note.seat) if note.power != HAGGLE else None
+        if power is not None and power.when() is Timing.TURN and power.card_slots and \
+                note.at == position:
+            if not power.allows_rank(card):
                 continue
             note = PowerNote(note.at, note.seat, note.power, cards=(card.code,),
                              entered=note.entered)
-        powers.append(note)
+        notes.append(note)
     if card != old:
         try:
-            _trial(view, letter, leader, board, plays, powers)
+            _trial(entry, plays, notes)
         except TrickRejected as error:
             if error.params.get("why") in ("card-already-played", "duplicate-card") or \
                     card in board.plays:
@@ -704,99 +821,97 @@ def fix_card(*, session: Session, view: play.GameView, number: int, letter: str,
                                     trick=board.last_trick_with(card) or position //
                                     board.trick_size + 1) from None
             raise
-    _store(session, view.game, number, version, plays=_encode_plays(plays),
-           powers=_encode_powers(powers))
+    else:
+        entry.apply(plays, notes)
+    _save(entry, plays, notes)
 
 
-def undo(*, session: Session, view: play.GameView, number: int, letter: str, leader: int,
-         version: int) -> None:
+def undo(entry: RoundEntry, *, version: int) -> None:
     """Take back the last thing entered: a power or haggle entered after the last card, else the
-    card (with Snow White's zero on it)."""
-    log = get_log(session, view.game, number)
-    board = board_of(session=session, view=view, number=number, letter=letter, leader=leader)
-    _check_version(board, version)
-    plays, powers = list(board.plays), _powers(log)
+    card (with a zero on it)."""
+    _check_version(entry, version)
+    plays, notes = list(entry.plays), list(entry.notes)
     bound = len(plays) - 1  # the last card's position
-    if powers and powers[-1].since >= len(plays) and not (
-            powers[-1].power == "snow-white" and powers[-1].at == bound):
-        powers.pop()
+
+    def is_zero(note: PowerNote) -> bool:
+        power = entry.judge.power_of(note.seat) if note.power != HAGGLE else None
+        return power is not None and power.when() is Timing.TURN and bool(power.card_slots)
+
+    if notes and notes[-1].since >= len(plays) and not (is_zero(notes[-1]) and
+                                                        notes[-1].at == bound):
+        notes.pop()
     elif plays:
         plays.pop()
-        powers = [p for p in powers if p.at < len(plays) or
-                  (p.at == len(plays) and not (p.power == "snow-white" or
-                                               _acts_after(board.edition, p,
-                                                           board.trick_size)))]
+        notes = [n for n in notes if n.at < len(plays) or
+                 (n.at == len(plays) and not (is_zero(n) or acts_after(entry.edition, n)))]
     else:
         raise TrickRejected("nothing-to-undo")
-    _store(session, view.game, number, version, plays=_encode_plays(plays),
-           powers=_encode_powers(powers))
+    entry.apply(plays, notes)
+    _save(entry, plays, notes)
 
 
 def _seat_ok(board: Board, seat: int | None) -> bool:
     return seat is not None and 0 <= seat < board.players
 
 
-def use_power(*, session: Session, view: play.GameView, number: int, letter: str, leader: int,
-              version: int, seat: int, target: int | None = None, suit: str | None = None,
-              cards: Sequence[Card] = ()) -> None:
-    """Record the power of ``seat``'s Princess (see :data:`POWER_ARGS` for what each needs;
-    ``cards`` are tapped on the grid). Judged by :func:`companion.scoring.rebel_princess.table_check.check_round`."""
-    log = get_log(session, view.game, number)
-    board = board_of(session=session, view=view, number=number, letter=letter, leader=leader)
-    _check_version(board, version)
+def use_power(entry: RoundEntry, *, version: int, seat: int, target: int | None = None,
+              suit: str | None = None, cards: Sequence[Card] = ()) -> None:
+    """Record the power of ``seat``'s Princess, with what its declaration says it needs
+    (``cards`` are tapped on the grid); the judge checks it before it is stored."""
+    board = entry.board
+    _check_version(entry, version)
     if board.current is None:
         raise TrickRejected("round-over")
-    slug = view.players[seat].princess if 0 <= seat < board.players else None
-    if slug not in POWER_ARGS:
+    power = entry.judge.power_of(seat)
+    if power is None:
         raise TrickRejected("power-not-entered")
     if seat in board.powers_used:
         raise TrickRejected("power-used", seat=seat)
-    needed = POWER_ARGS[slug]
-    if slug in _LEAD_POWERS and board.current.plays:
+    needed = power.entry
+    if power.on_lead and board.current.plays:
         raise TrickRejected("power-before-lead")
-    if slug == "ice-princess" and board.edition is Edition.CLASSIC:
-        target = board.current.leader
-    if needed in ("target", "cards") or slug == "scheherazade":
-        if not _seat_ok(board, target) or (slug == "scheherazade" and target == seat):
+    if power.needs_target and entry.edition in power.target_leader:
+        target = board.current.leader  # she draws from the hand of the player who leads
+    if power.needs_target:
+        if not _seat_ok(board, target) or (entry.edition in power.target_other and
+                                            target == seat and power.when() is not Timing.AFTER):
             raise TrickRejected("power-needs-target")
     else:
         target = None
-    if needed == "suit" and suit not in {s.value for s in SUITS}:
+    if power.needs_suit and suit not in {s.value for s in SUITS}:
         raise TrickRejected("power-needs-suit")
-    if needed != "suit":
+    if not power.needs_suit:
         suit = None
     codes = tuple(c.code for c in cards)
     more: tuple[str, ...] = ()
-    at, entered = len(board.plays), None
-    if slug == "snow-white":
-        last = board.play_at(len(board.plays) - 1)
+    if needed == "zero":
+        last = board.play_at(len(entry.plays) - 1)
         if last is None or last.seat != seat:
             raise TrickRejected("zero-not-hers")
-        note = _zero_note(view, board, seat, last.card, last.position, len(board.plays))
-        _store_powers(session, view, number, letter, leader, board, log, note)
+        note = _zero_note(entry, seat, last.card, last.position, len(entry.plays))
+        _store_note(entry, note)
         return
-    if slug in _AFTER:
+    slots, more_slots = power.slots(board.players, board.trick_size)
+    if needed == "after":
         trick = board.after_trick
         if trick is None:
             raise TrickRejected("power-after-trick")
-        codes = _complete(board, slug, seat, trick, codes)
-    elif slug == "ice-princess":
-        if len(codes) != 1:
-            raise TrickRejected("power-needs-cards")
-    elif slug == "scheherazade":
-        if len(codes) not in (0, 2):
-            raise TrickRejected("power-needs-cards")
-    elif slug == "sleeping-beauty":
+        codes = _complete(power, seat, trick, codes)
+    elif slots and more_slots:  # (Sleeping Beauty: each seat's card, then each seat's new one)
         players = board.players
-        if len(codes) == 2 * players - 1:
+        if len(codes) == len(slots) + len(more_slots) - 1:
             codes = (*codes, *_left_over(codes[:players], codes[players:]))
-        if len(codes) not in (0, 2 * players):
+        if len(codes) not in ((0,) if not power.cards_seen else ()) + (len(slots) +
+                                                                          len(more_slots),):
             raise TrickRejected("power-needs-cards")
-        codes, more = codes[:players], codes[players:]
+        codes, more = codes[:len(slots)], codes[len(slots):]
+    elif slots:
+        if len(codes) not in ((0,) if not power.cards_seen else ()) + (len(slots),):
+            raise TrickRejected("power-needs-cards")
     elif codes:
         codes = ()
-    note = PowerNote(at, seat, slug, target, suit, codes, more, entered)
-    _store_powers(session, view, number, letter, leader, board, log, note)
+    note = PowerNote(len(entry.plays), seat, power.slug, target, suit, codes, more)
+    _store_note(entry, note)
 
 
 def _left_over(cards: Sequence[str], picked: Sequence[str]) -> tuple[str, ...]:
@@ -807,11 +922,11 @@ def _left_over(cards: Sequence[str], picked: Sequence[str]) -> tuple[str, ...]:
     return tuple(rest[:1])
 
 
-def _complete(board: Board, slug: str, seat: int, trick: TrickView,
+def _complete(power: Power, seat: int, trick: TrickView,
               codes: tuple[str, ...]) -> tuple[str, ...]:
     """The cards of an after-trick power, with what the taps leave implied: Mulan's played card
     when she played one, the last card Alice deals back."""
-    if slug == "mulan":
+    if power.same_suit:  # Mulan: her card in the trick, then the card she swaps in
         mine = [p.card.code for p in trick.plays if p.seat == seat]
         if len(codes) == 1 and len(mine) == 1:
             codes = (mine[0], *codes)
@@ -826,13 +941,11 @@ def _complete(board: Board, slug: str, seat: int, trick: TrickView,
     return codes
 
 
-def haggle(*, session: Session, view: play.GameView, number: int, letter: str, leader: int,
-           version: int, cards: Sequence[Card] = ()) -> None:
+def haggle(entry: RoundEntry, *, version: int, cards: Sequence[Card] = ()) -> None:
     """Haggle with the Hag after the trick just finished: ``cards`` is (the card taken from the
     trick, the card given from the winner's hand), or empty when the winner does not haggle."""
-    log = get_log(session, view.game, number)
-    board = board_of(session=session, view=view, number=number, letter=letter, leader=leader)
-    _check_version(board, version)
+    board = entry.board
+    _check_version(entry, version)
     if not board.haggle_round:
         raise TrickRejected("no-haggle-here")
     trick = board.after_trick
@@ -843,17 +956,23 @@ def haggle(*, session: Session, view: play.GameView, number: int, letter: str, l
     if len(cards) not in (0, 2):
         raise TrickRejected("power-needs-cards")
     assert trick.winner is not None
-    note = PowerNote(len(board.plays), trick.winner, HAGGLE,
-                     cards=tuple(c.code for c in cards))
-    _store_powers(session, view, number, letter, leader, board, log, note)
+    note = PowerNote(len(entry.plays), trick.winner, HAGGLE, cards=tuple(c.code for c in cards))
+    _store_note(entry, note)
+
+
+def _store_note(entry: RoundEntry, note: PowerNote) -> None:
+    notes = [*entry.notes, note]
+    _trial(entry, entry.plays, notes, note)
+    _save(entry, entry.plays, notes)
 
 
 # --- choosing cards on the grid ----------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Slot:
-    """One card to tap: ``what`` it is (``mulan-old``, ``mulan-new``, ``alice``, ``ice``,
-    ``taken``, ``given``, ``gives``, ``gets``, ``take``, ``give``) and whose card (a seat)."""
+    """One card to tap: ``what`` it is (a power's card slot: ``mulan-old``, ``mulan-new``,
+    ``alice``, ``ice``, ``taken``, ``given``, ``gives``, ``gets``; or the haggle's ``take``,
+    ``give``) and whose card (a seat)."""
 
     what: str
     seat: int | None
@@ -892,10 +1011,12 @@ def parse_cards(text: str | None) -> tuple[Card, ...]:
     return tuple(cards)
 
 
-def pick_for(*, view: play.GameView, board: Board, kind: str, seat: int | None,
-             target: int | None, picked: Sequence[Card]) -> Pick:
+def pick_for(entry: RoundEntry, *, kind: str, seat: int | None, target: int | None,
+             picked: Sequence[Card]) -> Pick:
     """The next card to tap for ``kind`` (a power needing cards, or ``haggle``), given the cards
-    ``picked`` so far. Raises :class:`TrickRejected` when it cannot be entered now."""
+    ``picked`` so far: the slots come from the power's declaration. Raises
+    :class:`TrickRejected` when it cannot be entered now."""
+    board = entry.board
     if board.current is None:
         raise TrickRejected("round-over")
     players, hand = board.players, frozenset(deck(board.players)) - board.played
@@ -910,47 +1031,46 @@ def pick_for(*, view: play.GameView, board: Board, kind: str, seat: int | None,
         own = {p.card for p in trick.plays if p.seat == seat}
         slots = [(Slot("take", seat), frozenset(trick.cards) - own), (Slot("give", seat), hand)]
     else:
-        slug = view.players[seat].princess if _seat_ok(board, seat) else None  # type: ignore[index]
-        if slug != kind or POWER_ARGS.get(slug) not in ("cards", "hidden", "after"):
+        power = entry.judge.power_of(seat) if _seat_ok(board, seat) else None  # type: ignore[arg-type]
+        if power is None or power.slug != kind or power.entry not in ("cards", "hidden", "after"):
             raise TrickRejected("power-not-entered")
         assert seat is not None
         if seat in board.powers_used:
             raise TrickRejected("power-used", seat=seat)
-        if slug == "ice-princess":
-            if board.current.plays:
-                raise TrickRejected("power-before-lead")
-            if board.edition is Edition.CLASSIC:
-                target = board.current.leader
-            if not _seat_ok(board, target):
-                raise TrickRejected("power-needs-target")
-            slots = [(Slot("ice", target), hand)]
-        elif slug == "scheherazade":
-            if not _seat_ok(board, target) or target == seat:
-                raise TrickRejected("power-needs-target")
-            slots = [(Slot("taken", target), hand), (Slot("given", target), hand)]
-        elif slug == "sleeping-beauty":
+        names, more = power.slots(players, board.trick_size)
+        if power.when() is Timing.AFTER:
+            if trick is None:
+                raise TrickRejected("power-after-trick")
+            if power.same_suit:  # Mulan: one of her cards, then one of its suit from a hand
+                mine = [p.card for p in trick.plays if p.seat == seat]
+                if not mine:
+                    raise TrickRejected("power-after-trick")
+                if len(mine) > 1:
+                    slots.append((Slot(names[0], seat), frozenset(mine)))
+                old = picked[0] if len(mine) > 1 and picked else mine[0]
+                slots.append((Slot(names[1], seat), frozenset(
+                    c for c in hand if c.suit is old.suit and not c.is_frog)))
+            else:  # Alice: the trick's cards, dealt one per seat
+                dealt = list(trick.cards)
+                slots = [(Slot(names[i], i % players), frozenset(dealt) - frozenset(picked))
+                         for i in range(len(dealt))]
+                auto = 1
+        elif more:  # Sleeping Beauty: each seat's card, then the card each seat gets back
             gives = picked[:players]
-            slots = [(Slot("gives", s), hand - frozenset(gives)) for s in range(players)]
-            slots += [(Slot("gets", s), frozenset(gives) - frozenset(picked[players:]))
+            slots = [(Slot(names[s], s), hand - frozenset(gives)) for s in range(players)]
+            slots += [(Slot(more[s], s), frozenset(gives) - frozenset(picked[players:]))
                       for s in range(players)]
             auto = 1
-        elif trick is None:
-            raise TrickRejected("power-after-trick")
-        elif slug == "mulan":
-            mine = [p.card for p in trick.plays if p.seat == seat]
-            if not mine:
-                raise TrickRejected("power-after-trick")
-            if len(mine) > 1:
-                slots.append((Slot("mulan-old", seat), frozenset(mine)))
-            old = picked[0] if len(mine) > 1 and picked else mine[0]
-            slots.append((Slot("mulan-new", seat),
-                          frozenset(c for c in hand if c.suit is old.suit and not c.is_frog)))
-        else:  # alice
-            dealt = list(trick.cards)
-            slots = [(Slot("alice", i % players), frozenset(dealt) - frozenset(picked))
-                     for i in range(len(dealt))]
-            auto = 1
-        target = target if slug in ("ice-princess", "scheherazade") else None
+        else:  # cards of the target's hand (the Ice Princess, Scheherazade)
+            if power.on_lead and board.current.plays:
+                raise TrickRejected("power-before-lead")
+            if entry.edition in power.target_leader:
+                target = board.current.leader
+            if not _seat_ok(board, target) or (entry.edition in power.target_other and
+                                                target == seat):
+                raise TrickRejected("power-needs-target")
+            slots = [(Slot(name, target), hand) for name in names]
+        target = target if power.needs_target and power.card_slots else None
     if len(picked) >= len(slots) - auto:
         picked = ()  # a stale or replayed pick: start again
     slot, candidates = slots[len(picked)]
@@ -959,57 +1079,53 @@ def pick_for(*, view: play.GameView, board: Board, kind: str, seat: int | None,
                 len(picked) + 1 >= len(slots) - auto, tuple(s.seat for s, _ in slots))
 
 
-def accept(*, session: Session, view: play.GameView, number: int, letter: str, leader: int,
-           version: int, key: str) -> None:
+def accept(entry: RoundEntry, *, version: int, key: str) -> None:
     """The players saw the breach ``key`` and play on."""
-    log = get_log(session, view.game, number)
-    board = board_of(session=session, view=view, number=number, letter=letter, leader=leader)
-    _check_version(board, version)
-    if key not in {i.key for i in board.issues}:
+    _check_version(entry, version)
+    if key not in {Board.issue_key(i) for i in entry.board.issues}:
         raise TrickRejected("stale")
-    _store(session, view.game, number, version,
-           accepted=json.dumps(sorted(_accepted(log) | {key})))
+    _store(entry, accepted=json.dumps(sorted(entry.accepted | {key})))
 
 
-def set_validation(*, session: Session, view: play.GameView, number: int, letter: str,
-                   leader: int, version: int, on: bool) -> None:
+def set_validation(entry: RoundEntry, *, version: int, on: bool) -> None:
     """Switch the rule checks on or off for this game (new rounds start as the last one was)."""
-    board = board_of(session=session, view=view, number=number, letter=letter, leader=leader)
-    _check_version(board, version)
-    _store(session, view.game, number, version, checks=on)
+    _check_version(entry, version)
+    _store(entry, checks=on)
 
 
-def confirm(*, session: Session, view: play.GameView, number: int, letter: str, leader: int,
-            version: int) -> None:
+def confirm(entry: RoundEntry, *, version: int) -> None:
     """Save the round to the score pad from the cards each seat took. Raises
     :class:`TrickRejected` (``round-not-over``, ``issues-open``, ``saved``: already stored with
-    these very cards) or the errors of :func:`companion.play.save_round`."""
-    if not is_supported(view.edition, letter):
+    these very cards) or the errors of :func:`companion.play.rebel_princess.save_round`."""
+    if not is_supported(entry.edition, entry.letter):
         raise TrickRejected("round-card-not-supported")
-    board = board_of(session=session, view=view, number=number, letter=letter, leader=leader)
+    board = entry.board
     played = board.played_round()
-    record = view.record(number)
+    record = entry.view.record(entry.number)
     if record is not None:
         if played is not None and play.played_from_record(record) == played:
             raise TrickRejected("saved")  # a double tap: the first one stored it
         raise TrickRejected("stale")
-    _check_version(board, version)
+    _check_version(entry, version)
     if played is None:
         raise TrickRejected("round-not-over")
     if board.open_issues:
         raise TrickRejected("issues-open", count=len(board.open_issues))
-    play.save_round(session=session, game=view.game, number=number, played=played, mode="cards",
-                    base_id=None)
+    VIEWS.forget(entry.view.game.code)
+    game = play.get_game(entry.session, entry.view.game.code)  # (loaded afresh: it is written)
+    assert game is not None
+    play.save_round(session=entry.session, game=game, number=entry.number, played=played,
+                    mode="cards", base_id=None)
 
 
-def preview(*, session: Session, view: play.GameView, number: int, board: Board
-            ) -> Any | None:
+def preview(entry: RoundEntry) -> RoundResult | None:
     """The round's result (scores, lines, totals after) as the pad would show it, or None."""
-    played = board.played_round()
+    played = entry.board.played_round()
     if played is None:
         return None
     try:
-        trial = play.view_game(session, view.game, extra=played)
+        state = play.replay(entry.view, extra=played)
     except (IncompleteEntryError, ScoringEntryError):
         return None
-    return trial.state.rounds[number - 1] if len(trial.state.rounds) >= number else None
+    number = entry.number
+    return state.rounds[number - 1] if len(state.rounds) >= number else None

@@ -187,7 +187,8 @@ class _Encoded:
 
 
 def _encoded_bundle(lang: str) -> _Encoded:
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    # (werkzeug documents _get_current_object as the way to unwrap the proxy: not our private)
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # noqa: SLF001
     built: dict[str, _Encoded] = app.extensions.setdefault("companion.offline", {})
     if lang not in built or app.debug:  # debug: templates may change without a restart
         data = json.dumps(build_bundle(app, lang).as_json(), ensure_ascii=False,

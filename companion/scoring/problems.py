@@ -1,7 +1,8 @@
 """Problems: the one type every game's rules core uses to say what is wrong with an entry.
 
-A problem is data: a stable kebab-case ``code`` (``"target-protected"``), the seat and card it is
-about, and parameters. The sentence a player reads is looked up by code in the game's own message
+A problem is data: a stable kebab-case ``code`` (``"target-protected"``), the seat, card and trick
+it is about, the request field it was found in (JSON APIs), and parameters. The sentence a player
+reads is looked up by code in the game's own message
 catalogue (a ``messages.toml`` beside its core, with an English ``[messages]`` table and a French
 ``[messages_fr]`` table), so no sentence is written inside the rules. Tests assert on codes.
 
@@ -13,7 +14,8 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from functools import cached_property
 from importlib import resources
 from typing import Any
@@ -67,20 +69,26 @@ class Catalogue:
             return template
 
     def problem(self, code: str, *, seat: int | None = None, card: str | None = None,
-                **params: Any) -> Problem:
+                trick: int | None = None, field: str | None = None, **params: Any) -> Problem:
         """A :class:`Problem` whose sentences come from this catalogue."""
-        return Problem(code, seat=seat, card=card, params=params, catalogue=self)
+        return Problem(code, seat=seat, card=card, trick=trick, field=field, params=params,
+                       catalogue=self)
 
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with an entry: a stable code, the seat and card concerned, parameters."""
+    """One thing wrong with an entry: a stable code, the seat, card and trick (0-based)
+    concerned, the request field it was found in, parameters."""
 
     code: str
     seat: int | None = None
     card: str | None = None
-    params: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
-    catalogue: Catalogue | None = field(default=None, compare=False, hash=False, repr=False)
+    trick: int | None = None
+    field: str | None = None
+    params: Mapping[str, Any] = dataclass_field(default_factory=dict, compare=False,
+                                                hash=False)
+    catalogue: Catalogue | None = dataclass_field(default=None, compare=False, hash=False,
+                                                 repr=False)
 
     def text(self, lang: str = "en") -> str:
         """The sentence a player reads, in ``lang``."""
@@ -95,12 +103,13 @@ class Problem:
         return self.text("en")
 
     def as_dict(self) -> dict[str, Any]:
-        """The JSON API's shape: ``code``, ``message`` and, when known, ``seat`` and ``card``."""
+        """The JSON API's shape: ``code``, ``message`` and, when known, ``seat``, ``card``,
+        ``trick`` and ``field``."""
         data: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.seat is not None:
-            data["seat"] = self.seat
-        if self.card is not None:
-            data["card"] = self.card
+        for name in ("seat", "card", "trick", "field"):
+            value = getattr(self, name)
+            if value is not None:
+                data[name] = value
         return data
 
 

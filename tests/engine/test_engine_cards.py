@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from companion.scoring.rebel_princess.cards import FROG, deck
 from companion.scoring.rebel_princess.engine import (
     AmbiguousEntryError,
     Card,
@@ -11,10 +12,10 @@ from companion.scoring.rebel_princess.engine import (
     IllegalTrickError,
     InvalidEntryError,
     Suit,
-    Violation,
     ViolationCode,
     parse_card,
     parse_cards,
+    violation,
 )
 from companion.scoring.rebel_princess.engine.cards import (
     CARDS,
@@ -29,7 +30,6 @@ from companion.scoring.rebel_princess.engine.cards import (
     ids_of,
     mask_of,
 )
-from companion.scoring.rebel_princess.cards import FROG, deck
 
 
 @pytest.mark.parametrize("code, suit, rank", [
@@ -87,9 +87,9 @@ def test_mask_notation_lists_cards_in_suit_order():
 
 def test_errors_form_one_hierarchy():
     """Every engine error is an EngineError, itself a ValueError; IllegalTrickError carries data."""
-    violation = Violation(ViolationCode.MUST_FOLLOW_SUIT, 1, parse_card("A3"))
-    error = IllegalTrickError("trick", [violation])
-    assert error.violations == [violation]
+    found = violation(ViolationCode.MUST_FOLLOW_SUIT, 1, parse_card("A3"))
+    error = IllegalTrickError("trick", [found])
+    assert error.violations == [found] == error.problems
     for cls in (InvalidEntryError, IllegalTrickError, AmbiguousEntryError):
         assert issubclass(cls, EngineError) and issubclass(EngineError, ValueError)
 

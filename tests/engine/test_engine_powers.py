@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from companion.scoring.rebel_princess.cards import Suit
 from companion.scoring.rebel_princess.engine import (
     Edition,
     InvalidEntryError,
@@ -17,7 +18,6 @@ from companion.scoring.rebel_princess.engine import (
     power_slugs,
 )
 from companion.scoring.rebel_princess.engine.steps import Reveal
-from companion.scoring.rebel_princess.cards import Suit
 
 
 def cards(text: str) -> frozenset:
@@ -140,7 +140,7 @@ def test_snow_white_must_play_her_declared_card():
     use(s, 1, "snow-white", cards=(card("Q3"),))
     assert s.legal_plays() == cards("Q3")
     (found,) = s.check_play(card("Q4"))
-    assert (found.code.value, found.rule) == ("power-restriction", "snow-white")
+    assert (found.code.value, found.params["rule"]) == ("power-restriction", "snow-white")
 
 
 @pytest.mark.parametrize("chosen, expected", [("Q8", ["bad-power-argument"]),
@@ -180,7 +180,7 @@ def test_classic_pea_princess_binds_only_later_players():
     s.push_card(card("Q2"))
     assert s.legal_plays() == cards("Q9")
     (found,) = s.check_play(card("Q3"))
-    assert (found.code.value, found.rule) == ("power-restriction", "pea-princess")
+    assert (found.code.value, found.params["rule"]) == ("power-restriction", "pea-princess")
 
 
 @pytest.mark.parametrize("edition, suit, allowed", [

@@ -7,7 +7,13 @@ import string
 
 import pytest
 
-from companion.scoring.rebel_princess.engine import Edition, RoundState, ViolationCode, parse_card, parse_cards
+from companion.scoring.rebel_princess.engine import (
+    Edition,
+    RoundState,
+    ViolationCode,
+    parse_card,
+    parse_cards,
+)
 from companion.scoring.rebel_princess.engine.modifiers import round_card_class
 from companion.scoring.rebel_princess.engine.simulate import play_random
 
@@ -35,7 +41,7 @@ def legal(notation: str, *played: str) -> frozenset:
 def violation(notation: str, card: str) -> tuple[str, str]:
     state = RoundState.from_notation(notation)
     (found,) = state.check_play(parse_card(card))
-    return found.code.value, found.rule
+    return found.code.value, found.params["rule"]
 
 
 PLAIN = [("deluxe", letter) for letter in "adeijptyz"] + [
@@ -138,7 +144,7 @@ def test_midnight_makeover_names_itself_in_violations():
     state = RoundState.from_notation("classic R 0 + A5/Q3F2/A2 -/-/- 0/0/0 -")
     state.push_card(parse_card("A5"))
     (found,) = state.check_play(parse_card("Q3"))
-    assert (found.code, found.rule) == (V.MUST_FOLLOW_SUIT, "midnight-makeover")
+    assert (found.code, found.params["rule"]) == (V.MUST_FOLLOW_SUIT, "midnight-makeover")
 
 
 @pytest.mark.parametrize("edition, letter, plays, winner", [
@@ -203,7 +209,7 @@ def test_odds_and_evens_violation_code():
     state = RoundState.from_notation("deluxe s 0 - A5/A2A3A4/F3 -/-/- 0/0/0 -")
     state.push_card(parse_card("A5"))
     (found,) = state.check_play(parse_card("A2"))
-    assert (found.code, found.rule) == (V.MUST_MATCH_PARITY, "odds-and-evens")
+    assert (found.code, found.params["rule"]) == (V.MUST_MATCH_PARITY, "odds-and-evens")
     (found,) = state.check_play(parse_card("F3"))
     assert found.code is V.NOT_IN_HAND
 

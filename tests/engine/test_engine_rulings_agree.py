@@ -10,14 +10,6 @@ from __future__ import annotations
 import pytest
 
 from companion.rulings import rebel_princess as rulings
-from companion.scoring.rebel_princess.engine import (
-    IllegalTrickError,
-    PowerUse,
-    RoundState,
-    parse_card,
-    parse_cards,
-)
-from companion.scoring.rebel_princess.engine.steps import Gift, Haggle, Pass, SetAside
 from companion.scoring.rebel_princess import (
     Edition,
     GameSetup,
@@ -30,6 +22,14 @@ from companion.scoring.rebel_princess import (
     standings,
 )
 from companion.scoring.rebel_princess.cards import Suit, princes
+from companion.scoring.rebel_princess.engine import (
+    IllegalTrickError,
+    PowerUse,
+    RoundState,
+    parse_card,
+    parse_cards,
+)
+from companion.scoring.rebel_princess.engine.steps import Gift, Haggle, Pass, SetAside
 
 
 def card(code: str):

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from companion.scoring.rebel_princess.cards import deck, hand_size
 from companion.scoring.rebel_princess.engine import Edition, RoundState, parse_cards
 from companion.scoring.rebel_princess.engine import simulate as simulation
 from companion.scoring.rebel_princess.engine.simulate import (
@@ -17,7 +18,6 @@ from companion.scoring.rebel_princess.engine.simulate import (
     random_step,
     simulate,
 )
-from companion.scoring.rebel_princess.cards import deck, hand_size
 
 
 def test_random_games_keep_every_invariant():
@@ -36,7 +36,8 @@ def test_random_games_by_table_size(edition, players):
 
 
 def test_simulate_command_reports_and_exits_cleanly(capsys):
-    """``python -m companion.scoring.rebel_princess.engine.simulate --games N --seed S`` prints a summary, exit 0."""
+    """``python -m companion.scoring.rebel_princess.engine.simulate --games N --seed S`` prints a
+    summary, exit 0."""
     assert main(["--games", "3", "--seed", "5"]) == 0
     out = capsys.readouterr().out
     assert "3 games, 15 rounds" in out and "0 invariant failure(s)" in out

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from companion.scoring.rebel_princess.cards import deck, hand_size
 from companion.scoring.rebel_princess.engine import (
     EngineError,
     IllegalTrickError,
@@ -16,7 +17,6 @@ from companion.scoring.rebel_princess.engine import (
     parse_card,
     parse_cards,
 )
-from companion.scoring.rebel_princess.cards import deck, hand_size
 from companion.scoring.rebel_princess.rounds import score_entry
 
 V = ViolationCode

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from companion.scoring.rebel_princess.cards import Suit
 from companion.scoring.rebel_princess.engine import (
     EngineError,
     IllegalTrickError,
@@ -22,7 +23,6 @@ from companion.scoring.rebel_princess.engine.steps import (
     StepKind,
     parse_step,
 )
-from companion.scoring.rebel_princess.cards import Suit
 
 
 def cards(text: str) -> frozenset:

@@ -13,16 +13,17 @@ from companion.scoring.rebel_princess.engine import (
     InvalidEntryError,
     PowerUse,
     RoundState,
+    Suit,
     Trick,
-    Violation,
     ViolationCode,
     parse_card,
     parse_cards,
     power_slugs,
+    violation,
 )
 from companion.scoring.rebel_princess.engine.modifiers import round_card_letters
 from companion.scoring.rebel_princess.engine.simulate import play_random_round
-from companion.scoring.rebel_princess.engine.table import Finding, TableRound
+from companion.scoring.rebel_princess.engine.table import TableRound
 
 
 def trick(text: str) -> Trick:
@@ -39,7 +40,7 @@ def codes(violations) -> list[str]:
 
 
 def found(table: TableRound) -> list[tuple[int, str, int | None]]:
-    return [(f.trick, f.violation.code.value, f.violation.seat) for f in table.findings()]
+    return [(f.trick, f.code.value, f.seat) for f in table.findings()]
 
 
 def test_rulebook_example_at_the_table():
@@ -174,6 +175,92 @@ def test_legal_rounds_are_never_accused(edition, letter):
 
 
 def test_findings_are_data():
-    """A finding names the trick and carries an ordinary violation."""
-    finding = Finding(2, Violation(ViolationCode.MUST_FOLLOW_SUIT, 1))
-    assert finding.trick == 2 and finding.violation.seat == 1
+    """A finding is an ordinary problem: its code, seat, card and trick, the rule and the trick
+    that proved it."""
+    table = TableRound(3, round_card="a")
+    for entry in ("0: Q3 F7 Q9", "2: A5 A2 A3", "2: F2 F4 Q5"):
+        table.play_trick(trick(entry))
+    (finding,) = table.findings()
+    assert finding == violation(ViolationCode.MUST_FOLLOW_SUIT, 1, parse_card("F7"), trick=0)
+    assert (finding.params["rule"], finding.params["proven_in"]) == ("basic", 2)
+
+
+def _rules(table: TableRound) -> list[tuple[int, str, int | None, str]]:
+    return [(f.trick, f.code.value, f.seat, f.params["rule"]) for f in table.findings()]
+
+
+@pytest.mark.parametrize("edition, letter, expected", [
+    ("classic", "A", [(0, "not-the-leader", 1, "ice-princess"),
+                      (0, "must-follow-suit", 1, "basic")]),
+    ("deluxe", "a", []),
+])
+def test_classic_ice_princess_draws_from_the_leaders_hand(edition, letter, expected):
+    """Classic Ice Princess: she draws the card from the hand of the player who leads, so a use
+    on another seat is refused by its own rule and excuses nothing (that seat's off-suit card is
+    a revoke once it shows the suit); in Deluxe she may freeze any player's card."""
+    table = TableRound(3, edition=edition, round_card=letter,
+                       princesses=[None, None, "ice-princess"])
+    assert table.check_power(PowerUse(2, "ice-princess", target=1, cards=parse_cards("Q3"))) \
+        == []
+    table.push_step(PowerUse(2, "ice-princess", target=1, cards=parse_cards("Q3")))
+    table.push(trick("0: F5 Q3 F7"))  # seat 1 plays the frozen Queen on a Fairy lead
+    table.push(trick("2: F9 F3 F4"))  # seat 1 shows it held a Fairy
+    assert _rules(table) == expected
+
+
+def test_little_mermaid_cannot_ask_for_princes_from_a_leader_with_other_cards():
+    """Deluxe Little Mermaid: Princes may be named before they snuck in only when the leader
+    holds nothing else; a later card of the leader proves it held another suit."""
+    table = TableRound(3, round_card="a", princesses=[None, "little-mermaid", None])
+    table.push_step(PowerUse(1, "little-mermaid", suit=Suit.PRINCE))
+    table.push(trick("0: P5 P3 P9"))  # the Mermaid's suit excuses the lead itself
+    assert table.findings() == []
+    table.push(trick("2: Q4 Q2 Q3"))  # seat 0 shows a Queen
+    (finding,) = table.findings()
+    assert (finding.trick, finding.code, finding.seat, finding.params["rule"],
+            finding.params["proven_in"]) == (0, "princes-not-invited", 0, "little-mermaid", 1)
+
+
+def test_little_mermaid_princes_for_a_leader_holding_only_princes_are_fine():
+    """A leader who shows only Princes may be asked for Princes before they snuck in."""
+    table = TableRound(3, round_card="a", princesses=[None, "little-mermaid", None])
+    table.push_step(PowerUse(1, "little-mermaid", suit=Suit.PRINCE))
+    table.push(trick("0: P5 P3 P9"))
+    table.push(trick("2: Q4 P2 Q3"))  # seat 0 plays a Prince again (void in Queens)
+    assert table.findings() == []
+
+
+def test_classic_little_mermaid_cannot_name_princes_before_they_appeared():
+    """Classic Little Mermaid: Princes cannot be named before they appeared, whatever the
+    leader holds: the lead proves it at once."""
+    table = TableRound(3, edition="classic", round_card="A",
+                       princesses=[None, "little-mermaid", None])
+    table.push_step(PowerUse(1, "little-mermaid", suit=Suit.PRINCE))
+    table.push_card(parse_card("P5"))
+    assert [(f.trick, f.code.value, f.params["rule"]) for f in table.findings()] == [
+        (0, "princes-not-invited", "little-mermaid")]
+
+
+def test_push_and_pop_are_exact():
+    """Every entry undone with pop leaves the judge as it was before it: winners, findings, the
+    leader and turn, the cards out of every hand."""
+    state = _random_round(Edition.DELUXE, "c", 4)
+    table = TableRound(state.players, edition=Edition.DELUXE, round_card="c",
+                       leader=state.first_leader, princesses=state.princesses)
+
+    def seen():
+        return (table.leader, table.turn, table.cards_out, table.findings(),
+                [t.winner for t in table.tricks])
+
+    before = []
+    for event in state.events():
+        for entry in (event.cards if isinstance(event, Trick) else (event,)):
+            before.append(seen())
+            if isinstance(event, Trick):
+                table.push_card(entry)
+            else:
+                table.push_step(entry)
+    assert table.is_over()
+    while before:
+        table.pop()
+        assert seen() == before.pop()

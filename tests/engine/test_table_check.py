@@ -1,13 +1,14 @@
-"""companion.scoring.rebel_princess.table_check: tricks entered at the table, judged by the engine and scored by the core."""
+"""companion.scoring.rebel_princess.table_check: tricks entered at the table, judged by the
+engine's TableRound and scored by the core."""
 
 from __future__ import annotations
 
 import random
-import tomllib
-from importlib import resources
 
 import pytest
 
+from companion.scoring.problems import EntryError
+from companion.scoring.rebel_princess import score_entry
 from companion.scoring.rebel_princess.engine import (
     Edition,
     Gift,
@@ -19,17 +20,15 @@ from companion.scoring.rebel_princess.engine import (
     parse_edition,
     power_slugs,
 )
+from companion.scoring.rebel_princess.engine.errors import CATALOGUES
 from companion.scoring.rebel_princess.engine.modifiers import round_card_letters
 from companion.scoring.rebel_princess.engine.simulate import play_random_round
-from companion.scoring.rebel_princess import score_entry
 from companion.scoring.rebel_princess.table_check import (
     Play,
     PowerInput,
     StepInput,
-    TrickEntryError,
     TrickInput,
     check_round,
-    problem_message,
 )
 
 
@@ -45,13 +44,13 @@ def check(players, *tricks, edition="deluxe", round_card="a", leader=0, **extra)
 
 
 def refused(players, *tricks, **extra):
-    with pytest.raises(TrickEntryError) as info:
+    with pytest.raises(EntryError) as info:
         check(players, *tricks, **extra)
     return [problem.code for problem in info.value.problems]
 
 
 def found(result):
-    return [(v.trick, v.proven_in, v.code, v.seat) for v in result.violations]
+    return [(v.trick, v.params["proven_in"], v.code, v.seat) for v in result.violations]
 
 
 def legal_round(players, round_card, seed):
@@ -156,7 +155,7 @@ def test_malformed_entries_raise_with_codes(tricks, code):
 def test_setup_problems(changes, code):
     body = {"edition": "deluxe", "round_card": "a", "players": 3, "leader": 0,
             "tricks": [], **changes}
-    with pytest.raises(TrickEntryError) as info:
+    with pytest.raises(EntryError) as info:
         check_round(**body)
     assert code in [p.code for p in info.value.problems]
 
@@ -201,7 +200,7 @@ def test_mulan_swap_decides_the_trick_again():
 
 
 def test_mulan_only_swaps_a_card_she_played():
-    with pytest.raises(TrickEntryError) as info:
+    with pytest.raises(EntryError) as info:
         check(3, trick(0, "Q5 Q9 Q7", 3, [PowerInput("mulan", 1, cards=("Q5", "Q2"))]),
               princesses={1: "mulan"})
     assert [p.code for p in info.value.problems] == ["not-in-trick"]
@@ -256,13 +255,17 @@ def test_bathroom_break_uses_totals_before():
     assert result.scores == score_entry(state.outcome().to_entry([0, 5, 5, 1])).scores
 
 
-def test_every_violation_code_has_a_message():
-    text = resources.files("companion.scoring.rebel_princess").joinpath("engine_messages.toml").read_text("utf-8")
-    violations = tomllib.loads(text)["violations"]
-    assert set(violations) == {code.value for code in ViolationCode}
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_violation_code_has_a_message(lang):
+    """Every engine code has its sentence in English and in French, the rule named as printed."""
+    catalogue = CATALOGUES[Edition.DELUXE]
+    assert {code.value for code in ViolationCode} <= catalogue.codes(lang)
+    assert catalogue.codes("en") == catalogue.codes("fr")
     for code in ViolationCode:
-        assert not problem_message(code.value, seat=1, card="Q3", rule="Cinderella").startswith(
-            "Something")
+        text = catalogue.text(code, lang, seat=1, card="Q3", rule="cinderella")
+        assert "{" not in text and code.value not in text
+        if "{rule}" in catalogue.text(code, lang, rule="{rule}"):
+            assert ("Cinderella" if lang == "en" else "Cendrillon") in text
 
 
 def _power_input(use):

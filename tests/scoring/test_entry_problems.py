@@ -18,7 +18,7 @@ from companion.scoring.rebel_princess import (
     score_entry,
     score_round,
 )
-from companion.scoring.rebel_princess.errors import _messages
+from companion.scoring.rebel_princess.errors import CATALOGUE
 
 D, C = Edition.DELUXE, Edition.CLASSIC
 
@@ -230,7 +230,7 @@ def test_bad_edition_round_card_or_player_count(kwargs, code):
     assert caught.value.problem.code == code
 
 
-@pytest.mark.parametrize("code", sorted(_messages()))
+@pytest.mark.parametrize("code", sorted(CATALOGUE.codes()))
 def test_every_problem_code_has_a_sentence(code):
     """Every problem code has its own sentence, filled without leftover braces."""
     text = message_for(code, seat=0, card="P1", value="x", expected=5, got=4, tricks=1, players=4)
@@ -246,7 +246,7 @@ def test_problem_codes_raised_here_all_have_sentences():
               "too-many-rounds", "wrong-round-count", "no-rounds", "playoffs-classic",
               "bad-leader", "counts-not-enough", "bad-counts", "missing-prince-count",
               "bad-prince-count", "princes-total"}
-    assert raised <= set(_messages())
+    assert raised <= set(CATALOGUE.codes())
 
 
 def test_a_mistyped_card_also_reports_the_card_left_missing():

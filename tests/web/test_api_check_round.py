@@ -194,3 +194,34 @@ def test_no_cookie_and_no_csrf_token(tmp_path):
     response = check(app.test_client(), 6, (0, 6, "Q3 Q7 P12 F9 A8 Q4"))
     assert response.status_code == 200
     assert "Set-Cookie" not in response.headers
+
+
+def rules_broken(data):
+    return [(v["trick"], v["proven_in"], v["code"], v["seat"], v["rule"])
+            for v in data["violations"]]
+
+
+def test_classic_ice_princess_on_another_seat_is_a_violation(client):
+    """Classic Ice Princess draws from the leader's hand: a use on another seat breaks her rule
+    and does not excuse that seat's off-suit card (a revoke once it shows the suit)."""
+    ice = {"power": "ice-princess", "seat": 2, "target": 1, "cards": ["Q3"]}
+    data = check(client, 3, {"plays": plays(0, 3, "F5 Q3 F7"), "powers": [ice]},
+                 (2, 3, "F9 F3 F4"), edition="classic", round_card="A",
+                 princesses={"2": "ice-princess"}).get_json()
+    assert rules_broken(data) == [(0, 0, "not-the-leader", 1, "ice-princess"),
+                                  (0, 1, "must-follow-suit", 1, "basic")]
+    deluxe = check(client, 3, {"plays": plays(0, 3, "F5 Q3 F7"), "powers": [ice]},
+                   (2, 3, "F9 F3 F4"), princesses={"2": "ice-princess"}).get_json()
+    assert deluxe["violations"] == []  # Deluxe: any player's card may be frozen
+
+
+def test_little_mermaid_asking_princes_of_a_leader_with_other_cards(client):
+    """Deluxe Little Mermaid names Princes before they snuck in; the leader later shows a
+    Queen, so they did not hold only Princes: her rule was broken in trick 0, proven in 1."""
+    mermaid = {"power": "little-mermaid", "seat": 1, "suit": "P"}
+    body = [{"plays": plays(0, 3, "P5 P3 P9"), "powers": [mermaid]}]
+    assert check(client, 3, *body, princesses={"1": "little-mermaid"}).get_json()["legal"]
+    data = check(client, 3, *body, (2, 3, "Q4 Q2 Q3"),
+                 princesses={"1": "little-mermaid"}).get_json()
+    assert rules_broken(data) == [(0, 1, "princes-not-invited", 0, "little-mermaid")]
+    assert data["violations"][0]["message"].startswith("The Little Mermaid asked for Princes")

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from companion.scoring.rebel_princess.engine import RoundState
 from companion.models import RoundRecord, TrickLog
+from companion.scoring.rebel_princess.engine import RoundState
 
 from .conftest import attr, count, totals
 

@@ -1,5 +1,5 @@
 """Enter tricks: every Princess power and the Haggle with the Hag step, entered with the trick
-they change, judged by companion.scoring.rebel_princess.table_check.check_round; refused entries store nothing."""
+they change, judged by the round's TableRound; refused entries store nothing."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from companion.scoring.rebel_princess.engine import Haggle, RoundState, Suit
 from companion.models import TrickLog
 from companion.scoring.rebel_princess import score_entry
+from companion.scoring.rebel_princess.engine import Haggle, RoundState, Suit
 
 from .conftest import attr, count, totals
 from .test_trick_entry import played, tap, url, version

@@ -1,7 +1,9 @@
-"""Rebel Princess's stateless JSON API: score a round, check its tricks, find the next leader, rank the seats.
+"""Rebel Princess's stateless JSON API: score a round, check its tricks, find the next leader,
+rank the seats.
 
 Nothing is stored and no session, cookie or CSRF token is used. Every view parses its body with a
-pydantic model from :mod:`companion.routes.rebel_princess.api_models`, calls the scoring core once and returns JSON.
+pydantic model from :mod:`companion.routes.rebel_princess.api_models`, calls the scoring core
+once and returns JSON.
 Refusals share one shape, ``{"error": sentence, "problems": [{code, message, seat?, card?,
 field?}]}``: 400 for a body that is not a JSON object, 422 for anything the models or the scoring
 core reject.
@@ -17,8 +19,10 @@ from pydantic import BaseModel
 from ...forms.rebel_princess import ASCII_NUMBER
 from ...games import ApiOperation
 from ...scoring import rebel_princess as scoring
-from ...scoring.rebel_princess import IncompleteEntryError, Problem
+from ...scoring.problems import EntryError
+from ...scoring.rebel_princess import IncompleteEntryError
 from ...scoring.rebel_princess import table_check as tricks
+from ...scoring.rebel_princess.errors import CATALOGUE
 from ..api import ApiError, ok
 from ..api import parse_body as parse_any
 from . import api_bp as bp
@@ -58,9 +62,9 @@ def _score(entry: ScoreRoundRequest) -> scoring.RoundScore:
         edition = scoring.parse_edition(entry.edition)
         missing = []
         if entry.tricks_won is None and scoring.needs_no_tricks(edition, entry.round_card):
-            missing.append(Problem("missing-tricks-won"))
+            missing.append(CATALOGUE.problem("missing-tricks-won"))
         if entry.totals_before is None and scoring.needs_totals_before(edition, entry.round_card):
-            missing.append(Problem("missing-totals-before"))
+            missing.append(CATALOGUE.problem("missing-totals-before"))
         problems = error.problems + [p for p in missing if p not in error.problems]
         raise IncompleteEntryError(problems) from None
 
@@ -84,7 +88,8 @@ def _seat_key(key: str) -> int | str:
 
 
 def _check(entry: CheckRoundRequest) -> tricks.RoundCheck:
-    """Judge the tricks through :func:`companion.scoring.rebel_princess.table_check.check_round`; a malformed entry is 422."""
+    """Judge the tricks through :func:`~companion.scoring.rebel_princess.table_check.check_round`
+    (the same judge as the trick screen); a malformed entry is 422."""
     try:
         return tricks.check_round(
             edition=entry.edition, round_card=entry.round_card, players=entry.players,
@@ -98,7 +103,7 @@ def _check(entry: CheckRoundRequest) -> tricks.RoundCheck:
                 steps=tuple(tricks.StepInput(s.step, s.seat, s.give, s.take, tuple(s.cards))
                             for s in trick.steps))
                 for trick in entry.tricks])
-    except tricks.TrickEntryError as error:
+    except EntryError as error:
         raise ApiError(422, [problem.as_dict() for problem in error.problems]) from None
 
 

@@ -1,18 +1,14 @@
 """Pydantic models of the JSON API: they validate requests, shape responses and generate OpenAPI.
 
 The models check shape only (types, required fields, list sizes); the rules (which cards are in
-the deck, how many players, whether the tricks add up) stay in :mod:`companion.scoring.rebel_princess`, which
+the deck, how many players, whether the tricks add up) stay in
+:mod:`companion.scoring.rebel_princess`, which
 reports them as problems with stable codes. Anything pydantic rejects is turned into the same
 kind of problem by :func:`problems_from_validation`, so a client never sees pydantic's wording.
 """
 
 from __future__ import annotations
 
-import tomllib
-from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -31,7 +27,9 @@ from pydantic import (
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from ...api_schema import problem_from_error
-from ...scoring.rebel_princess import Leader, Problem, RoundScore, Standings
+from ...scoring.rebel_princess import Edition, Leader, RoundScore, Standings
+from ...scoring.rebel_princess.engine import POWER_SLUGS, Timing, power_class, power_slugs
+from ...scoring.rebel_princess.errors import CATALOGUE
 from ...scoring.rebel_princess.table_check import RoundCheck
 
 MAX_SEATS = 6
@@ -276,13 +274,29 @@ class PlayIn(_Request):
     card: CardCode = Field(description="The card played, e.g. `Q3`.")
 
 
-class PowerIn(_Request):
-    """A Princess power used with a trick. Powers that act before or during a trick (Deluxe: all
-    but Alice and Mulan; classic: all but Alice, Mulan and Pocahontas) go with the trick they
-    change, in the order declared; Alice, Mulan and classic Pocahontas act right after a trick and
-    go with the trick they follow. Fields a power does not use are ignored."""
+def _powers_by_timing() -> str:
+    """When each power is entered, from the powers' declarations."""
+    after = {edition: [slug for slug in power_slugs(edition)
+                       if power_class(slug)(edition).when() is Timing.AFTER]
+             for edition in Edition}
+    words = "; ".join(f"{edition.value}: {', '.join(slugs)}" for edition, slugs in after.items())
+    return ("A Princess power used with a trick. A power used before or during a trick goes "
+            "with the trick it changes, in the order declared; a power used right after a "
+            f"trick ({words}) goes with the trick it follows. Fields a power does not use are "
+            "ignored.")
 
-    model_config = ConfigDict(json_schema_extra={"examples": [
+
+def _power_needs() -> str:
+    """What each power's use needs, from the powers' declarations."""
+    return "The Princess slug, and what her use needs: " + ", ".join(
+        f"`{slug}` ({power_class(slug).describe_use()})" for slug in POWER_SLUGS) + "."
+
+
+class PowerIn(_Request):
+    """A Princess power used with a trick (the description is written from the powers'
+    declarations)."""
+
+    model_config = ConfigDict(json_schema_extra={"description": _powers_by_timing(), "examples": [
         {"power": "cinderella", "seat": 2},
         {"power": "ice-princess", "seat": 0, "target": 3, "cards": ["Q7"]},
         {"power": "little-mermaid", "seat": 1, "suit": "F"},
@@ -290,16 +304,7 @@ class PowerIn(_Request):
         {"power": "snow-white", "seat": 5, "cards": ["A3"]},
     ]})
 
-    power: StrictStr = Field(
-        description="The Princess slug: `alice` (`cards`: the trick's cards as dealt back, one per "
-                    "seat from seat 0, two laps under u), `cinderella`, `ice-princess` (`target`, "
-                    "`cards`: [the card the target must play]), `little-mermaid` (`suit`), `mulan` "
-                    "(`cards`: [the card she played, the card she swaps in]), `pea-princess`, "
-                    "`pocahontas` (`target`: who leads), `rapunzel`, `scheherazade` (`target`; "
-                    "`cards` [taken, given back] optional), `sleeping-beauty` (`cards` and `more`, "
-                    "one per seat, optional), `snow-white` (`cards`: [a card of rank 7 or lower, "
-                    "played as a zero]), `thumbelina`.",
-        examples=["cinderella"])
+    power: StrictStr = Field(description=_power_needs(), examples=["cinderella"])
     seat: SeatIndex = Field(description="The seat whose Princess uses her power.")
     target: SeatIndex | None = Field(default=None,
                                      description="The seat the power aims at, if it needs one.")
@@ -447,8 +452,9 @@ class CheckRoundResponse(_Response):
         score = check.score
         return cls(
             complete=check.complete, legal=check.legal,
-            violations=[ViolationOut(trick=v.trick, proven_in=v.proven_in, seat=v.seat,
-                                     card=v.card, code=v.code, rule=v.rule, message=v.message)
+            violations=[ViolationOut(trick=v.trick, proven_in=v.params["proven_in"], seat=v.seat,
+                                     card=v.card, code=v.code, rule=v.params["rule"],
+                                     message=v.message)
                         for v in check.violations],
             tricks=[TrickOut(leader=t.leader, winner=t.winner, princes_in=t.princes_in,
                              complete=t.complete) for t in check.tricks],
@@ -482,9 +488,9 @@ def _problem(error: ErrorDetails) -> dict[str, Any]:
         loc, data = ["edition"], data.get("edition") if isinstance(data, dict) else None
         kind = "literal_error" if data is not None else "missing"
     if kind == "literal_error" and loc == ["edition"] and isinstance(data, str):
-        return Problem("unknown-edition", params={"value": data}).as_dict() | {"field": "edition"}
+        return CATALOGUE.problem("unknown-edition", value=data, field="edition").as_dict()
     if kind == "card_not_ascii":  # the core's own problem, on the field that holds the card
-        return problem_from_error(error, seat_positions=_SEAT_POSITION) | Problem(
+        return problem_from_error(error, seat_positions=_SEAT_POSITION) | CATALOGUE.problem(
             "unknown-card", card=str(data)).as_dict()
     return problem_from_error({**error, "loc": tuple(loc), "type": kind, "input": data},
                               seat_positions=_SEAT_POSITION,

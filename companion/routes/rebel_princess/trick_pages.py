@@ -1,146 +1,450 @@
 """Enter tricks: one phone taps in each card as it is played; winners, breaches and the score
 follow at once. Every tap is a small POST (htmx swaps ``#trick-entry``; without JS the page
-reloads), and the log lives in the database so any phone at the table sees the same round."""
+reloads), and the log lives in the database so any phone at the table sees the same round.
+
+A request reads the round once (:func:`~companion.play.rebel_princess_tricks.open_round`: its row
+and its judge), dispatches the tap to one glue function, and draws the screen from the same
+judge. The Princess options shown come from each power's declaration."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from flask import abort, flash, redirect, request, url_for
+from flask import abort, flash, get_template_attribute, redirect, request, url_for
 from flask_babel import gettext
-from flask_wtf import FlaskForm
+from markupsafe import Markup
 from werkzeug.wrappers import Response
-from wtforms import HiddenField, IntegerField, StringField
-from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
-from ...play import rebel_princess as play
-from ...rulings import rebel_princess as rulings
-from ...play import rebel_princess_tricks as entry
 from ...db import get_session
+from ...forms.rebel_princess_tricks import TrickForm
 from ...i18n import current_lang
-from ...scoring.rebel_princess import Card, IncompleteEntryError, InvalidEntryError
+from ...play import rebel_princess as play
+from ...play import rebel_princess_tricks as entry
+from ...rulings import rebel_princess as rulings
+from ...scoring.problems import Problem
+from ...scoring.rebel_princess import (
+    Card,
+    Edition,
+    IncompleteEntryError,
+    InvalidEntryError,
+    deck,
+    round_card,
+)
+from ...scoring.rebel_princess.engine import Timing, WinReason, power_class
 from . import bp
-from .pages import _round_context, _view_or_404, render_page_or_partial
+from .pages import _round_context, render_page_or_partial
+
+#: The highest card the zero power takes, as its Princess declares it (the grid dims the others).
+ZERO_RANK = power_class("snow-white").max_rank
 
 
-ACTIONS = ("play", "fix", "undo", "power", "haggle", "accept", "validation", "confirm")
+@dataclass(frozen=True)
+class CardFace:
+    """One card of the grid as drawn: what never changes during a round (its label and icon in
+    the page's language, whether the zero power can take it)."""
+
+    card: Card
+    code: str
+    rank: int
+    frog: bool
+    high: bool
+    label: Markup
+    icon: Markup
 
 
-class TrickForm(FlaskForm):
-    """Any tap on the trick screen: shapes only; the glue and the engine judge the rest."""
+class Faces:
+    """Card chips, card names and suit icons as the shared macros (``_macros.html``) draw them,
+    drawn once per language and edition and reused: a trick screen shows up to 48 cards and 60
+    chips, and drawing each through its macro cost more than judging the tap."""
 
-    version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
-    card = StringField(validators=[Optional(), Length(max=4)])
-    pos = IntegerField(validators=[Optional(), NumberRange(min=0, max=200)])
-    seat = IntegerField(validators=[Optional(), NumberRange(min=0, max=5)])
-    target = IntegerField(validators=[Optional(), NumberRange(min=0, max=5)])
-    suit = StringField(validators=[Optional(), Length(max=1)])
-    key = StringField(validators=[Optional(), Length(max=80)])
-    on = HiddenField()
-    cards = StringField(validators=[Optional(), Length(max=80)])  # cards tapped, "Q3.F2"
-    pick = StringField(validators=[Optional(), Length(max=20)])  # go on to tap the cards
-    zero = HiddenField()  # Snow White plays this card as a zero
+    def __init__(self, edition: str) -> None:
+        self.edition = edition
+        self._chips: dict[Card, Markup] = {}
+        self._labels: dict[Card, Markup] = {}
+        self._icons: dict[str, Markup] = {}
+        self._reasons: dict[tuple[WinReason, str], Markup] = {}
+        self._decks: dict[int, list[tuple[str, list[CardFace]]]] = {}
+        self._lines: dict[tuple[Any, ...], Markup] = {}
+
+    def deck(self, players: int) -> list[tuple[str, list[CardFace]]]:
+        """The grid's cards by suit (Princes, Queens, Fairies, Pets), lowest first."""
+        found = self._decks.get(players)
+        if found is None:
+            found = self._decks[players] = [
+                (suit.value, [CardFace(card, card.code, card.rank, card.is_frog,
+                                       ZERO_RANK is not None and card.rank > ZERO_RANK,
+                                       self.label(card), self.icon(suit.value))
+                              for card in deck(players) if card.suit is suit])
+                for suit in entry.SUITS]
+        return found
+
+    def chip(self, card: Card) -> Markup:
+        found = self._chips.get(card)
+        if found is None:
+            found = self._chips[card] = get_template_attribute("_macros.html", "chip")(
+                card, self.edition)
+        return found
+
+    def label(self, card: Card) -> Markup:
+        found = self._labels.get(card)
+        if found is None:
+            found = self._labels[card] = get_template_attribute("_macros.html", "card_name")(
+                card)
+        return found
+
+    def icon(self, suit: str) -> Markup:
+        found = self._icons.get(suit)
+        if found is None:
+            found = self._icons[suit] = get_template_attribute("_macros.html", "suit_icon")(
+                suit, self.edition)
+        return found
 
 
-def _context(code: str, number: int) -> dict[str, Any]:
-    ctx = _round_context(_view_or_404(code), number)
+    def reason(self, reason: WinReason, rule_name: str) -> Markup:
+        """Why a trick was won, as ``_words.html`` words it."""
+        key = (reason, rule_name)
+        found = self._reasons.get(key)
+        if found is None:
+            found = self._reasons[key] = get_template_attribute(
+                "rebel_princess/tricks/_words.html", "reason_text")(reason, rule_name)
+        return found
+
+
+    def lines(self, lines: Sequence[Any]) -> Markup:
+        """A seat's score lines, as ``lines_list`` draws them."""
+        key = tuple(lines)
+        found = self._lines.get(key)
+        if found is None:
+            found = self._lines[key] = get_template_attribute("_macros.html", "lines_list")(
+                list(lines))
+        return found
+
+
+_FACES: dict[tuple[str, str], Faces] = {}
+
+
+class GridRows:
+    """Draws one suit of the deck (``_grid_row.html``), once for each set of its cards played:
+    a tap changes one suit at most, and the deck is most of the screen."""
+
+    _drawn: OrderedDict[tuple[Any, ...], Markup] = OrderedDict()
+    _size = 4096
+
+    def __init__(self, faces: Faces, players: int) -> None:
+        self.base = (current_lang(), faces.edition, players)
+
+    @classmethod
+    def forget(cls) -> None:
+        cls._drawn.clear()
+
+    def __call__(self, suit: str, row: Sequence[CardFace], played: frozenset[Card],
+                 forced: Card | None, pick: Any) -> Markup:
+        draw = get_template_attribute("rebel_princess/tricks/_grid_row.html", "grid_row")
+        if pick:  # (cards being chosen for a power: drawn each time)
+            return draw(suit, row, played, forced, pick)  # type: ignore[no-any-return]
+        gone = frozenset(face.card for face in row if face.card in played)
+        key = (*self.base, suit, gone, forced if forced is not None and forced.suit.value == suit
+               else None)
+        drawn = self._drawn.get(key)
+        if drawn is None:
+            drawn = self._drawn[key] = draw(suit, row, played, forced, pick)
+            while len(self._drawn) > self._size:
+                self._drawn.popitem(last=False)
+        return drawn
+
+
+class PastTricks:
+    """Draws one trick of the list of tricks played (``_past_trick.html``), once: a trick that
+    has not changed since it was drawn, for the same table, language and card being fixed, is
+    reused (the list grows to 18 tricks, and only the last one changes while a round is
+    entered)."""
+
+    _drawn: OrderedDict[tuple[Any, ...], Markup] = OrderedDict()
+    _size = 4096
+
+    @classmethod
+    def forget(cls) -> None:
+        cls._drawn.clear()
+
+    def __init__(self, faces: Faces, names: Sequence[str], short_names: Sequence[str],
+                 fix_url: str, fix: int | None, rule_name: str) -> None:
+        self.faces, self.fix_url, self.fix, self.rule_name = faces, fix_url, fix, rule_name
+        self.names, self.short_names = list(names), list(short_names)
+        self.base = (current_lang(), faces.edition, fix_url, tuple(names), tuple(short_names),
+                     rule_name)
+
+    def __call__(self, trick: entry.TrickView) -> Markup:
+        fix = self.fix if any(p.position == self.fix for p in trick.plays) else None
+        key = (*self.base, fix, trick)
+        drawn = self._drawn.get(key)
+        if drawn is None:
+            drawn = get_template_attribute("rebel_princess/tricks/_past_trick.html",
+                                           "past_trick")(
+                trick, self.names, self.short_names, self.fix_url, fix, self.faces,
+                self.rule_name)
+            self._drawn[key] = drawn
+            while len(self._drawn) > self._size:
+                self._drawn.popitem(last=False)
+        return drawn
+
+
+def faces(edition: Edition) -> Faces:
+    """The :class:`Faces` of ``edition`` in the page's language."""
+    key = (current_lang(), edition.value)
+    if key not in _FACES:
+        _FACES[key] = Faces(edition.value)
+    return _FACES[key]
+
+
+def forget_drawings() -> None:
+    """Drop the drawings kept of rounds (deck suits, past tricks): the next screens are drawn as
+    by a server process that never drew these rounds. (The cards' faces, the same for every
+    round of a language, stay.)"""
+    GridRows.forget()
+    PastTricks.forget()
+
+
+@dataclass(frozen=True)
+class TrickContext:
+    """The round whose tricks are entered: the game, its number, Round card and first leader."""
+
+    view: play.GameView
+    number: int
+    letter: str
+    leader: Any  # the scoring core's Leader of this round (seat and reason)
+
+    @property
+    def seat_leader(self) -> int:
+        return int(self.leader.seat)
+
+    @property
+    def edition(self) -> Edition:
+        return self.view.edition
+
+    def open(self) -> entry.RoundEntry:
+        """The round's row and judge, read once for this request."""
+        return entry.open_round(session=get_session(), view=self.view, number=self.number,
+                                letter=self.letter, leader=self.seat_leader)
+
+
+@dataclass(frozen=True)
+class PowerOption:
+    """A Princess power at the table that can still be entered, with its one-line reminder and
+    what its declaration says the screen asks for (``entry``: see
+    :attr:`~companion.scoring.rebel_princess.engine.Power.entry`)."""
+
+    seat: int
+    slug: str
+    name: str
+    power: str
+    reminder: str
+    arg: str | None
+    on_lead: bool
+    max_rank: int | None
+
+
+@dataclass(frozen=True)
+class ZeroOption:
+    """The zero power: a switch while it is her turn (``when="before"``), or a button on the
+    card she just played (``when="after"``, with ``card``)."""
+
+    option: PowerOption
+    when: str
+    card: Card | None = None
+
+    @property
+    def seat(self) -> int:
+        return self.option.seat
+
+
+@dataclass(frozen=True)
+class HaggleOption:
+    seat: int
+    takes: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class AfterOptions:
+    """What can happen right after the trick just finished: Mulan's swap (if she played in it),
+    Alice's deal (if she won it without the Frog) and the haggle (p / T)."""
+
+    trick: entry.TrickView
+    powers: tuple[PowerOption, ...]
+    haggle: HaggleOption | None
+
+
+@dataclass(frozen=True)
+class PickRequest:
+    """Cards being tapped for a power or a haggle (nothing stored yet)."""
+
+    kind: str
+    seat: int | None
+    target: int | None
+    cards: str
+
+
+def _context(code: str, number: int) -> TrickContext:
+    view = entry.game_view(get_session(), code)
+    if view is None:
+        abort(404)
+    ctx = _round_context(view, number)
     if ctx["record"] is not None and request.method == "GET":  # saved: Back after Confirm scores
         abort(redirect(url_for("rebel_princess.show", code=code), 303))
     if ctx["record"] is not None or ctx["playoff"] or not ctx["leader"]:
         abort(404)  # trick entry is for the next planned round; saved rounds edit by cards
-    ctx["seat_leader"] = ctx["leader"].seat
-    return ctx
+    return TrickContext(ctx["view"], number, ctx["letter"], ctx["leader"])
 
 
-def _render(ctx: dict[str, Any], status: int = 200, problem: entry.TrickRejected | None = None,
-            pick: dict[str, Any] | None = None) -> tuple[str, int]:
-    session = get_session()
-    view = ctx["view"]
-    supported = entry.is_supported(ctx["edition"], ctx["letter"])
-    board = entry.board_of(session=session, view=view, number=ctx["number"],
-                           letter=ctx["letter"], leader=ctx["seat_leader"])
+def _render(ctx: TrickContext, round_: entry.RoundEntry | None = None, status: int = 200,
+            problem: entry.TrickRejected | None = None,
+            pick: PickRequest | None = None) -> tuple[str, int]:
+    view = ctx.view
+    supported = entry.is_supported(ctx.edition, ctx.letter)
+    round_ = round_ or ctx.open()
+    board = round_.board
     fix = request.args.get("pos", type=int)
     if fix is not None and not 0 <= fix < len(board.plays):
         fix = None
     chosen = None
     if pick is None and request.method == "GET" and request.args.get("pick"):
-        pick = {"kind": request.args.get("pick", ""), "seat": request.args.get("seat", type=int),
-                "target": request.args.get("target", type=int),
-                "cards": " ".join(filter(None, (request.args.get("cards"),
-                                                request.args.get("card"))))}
+        pick = PickRequest(request.args.get("pick", ""), request.args.get("seat", type=int),
+                           request.args.get("target", type=int),
+                           " ".join(filter(None, (request.args.get("cards"),
+                                                  request.args.get("card")))))
     if pick is not None and supported and fix is None:
         try:
-            chosen = entry.pick_for(view=view, board=board, kind=pick["kind"], seat=pick["seat"],
-                                    target=pick["target"],
-                                    picked=entry.parse_cards(pick["cards"]))
+            chosen = entry.pick_for(round_, kind=pick.kind, seat=pick.seat, target=pick.target,
+                                    picked=entry.parse_cards(pick.cards))
         except entry.TrickRejected as error:
             problem = problem or error
-    options = _power_options(view, board)
+    options = _power_options(view, round_)
+    result = entry.preview(round_)
+    round_.done()
+    drawn = faces(ctx.edition)
+    fix_url = url_for("rebel_princess.tricks", code=view.game.code, number=ctx.number)
+    rule_name = round_card(ctx.edition, ctx.letter).name(current_lang())
     return render_page_or_partial(
-        "rebel_princess/tricks/page.html", "rebel_princess/tricks/_entry.html", status, board=board, supported=supported,
-        problem=problem, fix=fix, pick=chosen, form=TrickForm(formdata=None),
-        result=entry.preview(session=session, view=view, number=ctx["number"], board=board),
-        powers=[o for o in options if o["arg"] not in ("after", "zero")],
-        later=_after_options(board, options), zero=_zero_option(board, options), **ctx)
+        "rebel_princess/tricks/page.html", "rebel_princess/tricks/_entry.html", status,
+        board=board, supported=supported, problem=problem, fix=fix, pick=chosen,
+        result=result, zero_rank=ZERO_RANK, faces=drawn, fix_url=fix_url,
+        past_trick=PastTricks(drawn, view.names, view.short_names, fix_url, fix, rule_name),
+        grid_row=GridRows(drawn, len(view.players)),
+        powers=[o for o in options if o.arg not in ("after", "zero")],
+        later=_after_options(board, options), zero=_zero_option(board, options),
+        view=view, number=ctx.number, letter=ctx.letter, leader=ctx.leader,
+        seat_leader=ctx.seat_leader, edition=ctx.edition,
+        classic=ctx.edition is Edition.CLASSIC, record=None, playoff=False)
 
 
-def _power_options(view: play.GameView, board: entry.Board) -> list[dict[str, Any]]:
+def _power_options(view: play.GameView, round_: entry.RoundEntry) -> list[PowerOption]:
     """The Princess powers at the table that can be entered now, with a one-line reminder."""
     options = []
     for player in view.players:
-        slug = player.princess
-        if slug not in entry.POWER_ARGS or player.seat in board.powers_used:
+        power = round_.judge.power_of(player.seat)
+        if power is None or player.seat in round_.board.powers_used:
             continue
         try:
-            text = rulings.princess(view.edition.value, slug).in_language(current_lang())
+            text = rulings.princess(view.edition.value, power.slug).in_language(current_lang())
         except KeyError:
             continue
-        options.append({"seat": player.seat, "slug": slug, "name": text.name,
-                        "power": text.power, "reminder": text.summary.split(". ")[0].rstrip(".")
-                        + ".", "arg": entry.POWER_ARGS[slug]})
+        options.append(PowerOption(player.seat, power.slug, text.name, text.power,
+                                   text.summary.split(". ")[0].rstrip(".") + ".", power.entry,
+                                   power.on_lead, power.max_rank))
     return options
 
 
-def _after_options(board: entry.Board, options: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """What can happen right after the trick just finished: Mulan's swap (if she played in it),
-    Alice's deal (if she won it without the Frog) and the haggle (p / T)."""
+def _after_options(board: entry.Board,
+                   options: Sequence[PowerOption]) -> AfterOptions | None:
+    """What can happen right after the trick just finished: a power used after a trick (Mulan
+    if she played in it, Alice if she won it without the Frog) and the haggle (p / T)."""
     trick = board.after_trick
     if trick is None:
         return None
     powers = []
     for option in options:
-        if option["slug"] == "mulan" and any(p.seat == option["seat"] for p in trick.plays):
-            powers.append(option)
-        elif option["slug"] == "alice" and trick.winner == option["seat"] and \
-                not any(c.is_frog for c in trick.cards) and trick.note(entry.HAGGLE) is None:
-            powers.append(option)
+        power = power_class(option.slug)(board.edition)
+        if option.arg != "after" or power.when() is not Timing.AFTER:
+            continue
+        if power.same_suit and any(p.seat == option.seat for p in trick.plays):
+            powers.append(option)  # Mulan: a card she played
+        elif board.edition in power.winner_only and trick.winner == option.seat and not (
+                power.never_frog and any(c.is_frog for c in trick.cards)) and \
+                trick.note(entry.HAGGLE) is None:
+            powers.append(option)  # Alice: her trick, without the Frog
     haggle = None
     if board.haggle_round and trick.note(entry.HAGGLE) is None and trick.note("alice") is None:
         own = {p.card for p in trick.plays if p.seat == trick.winner}
-        haggle = {"seat": trick.winner, "takes": [c for c in trick.cards if c not in own]}
+        assert trick.winner is not None
+        haggle = HaggleOption(trick.winner, tuple(c for c in trick.cards if c not in own))
     if not powers and haggle is None:
         return None
-    return {"trick": trick, "powers": powers, "haggle": haggle}
+    return AfterOptions(trick, tuple(powers), haggle)
 
 
-def _zero_option(board: entry.Board, options: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """Snow White's zero: a switch while it is her turn, or a button on the card she just
-    played (7 or lower)."""
+def _zero_option(board: entry.Board, options: Sequence[PowerOption]) -> ZeroOption | None:
+    """The zero power: a switch while it is her turn, or a button on the card she just played
+    (when within her power's rank)."""
     for option in options:
-        if option["arg"] != "zero":
+        if option.arg != "zero":
             continue
         last = board.play_at(len(board.plays) - 1)
-        if last is not None and last.seat == option["seat"] and last.card.rank <= 7:
-            return {**option, "card": last.card, "when": "after"}
-        if board.turn == option["seat"]:
-            return {**option, "when": "before"}
+        if last is not None and last.seat == option.seat and (
+                option.max_rank is None or last.card.rank <= option.max_rank):
+            return ZeroOption(option, "after", last.card)
+        if board.turn == option.seat:
+            return ZeroOption(option, "before")
     return None
+
+
+@bp.app_template_filter("trick_problem")
+def trick_problem(problem: Problem, names: Sequence[str]) -> str:
+    """A judge's problem in the page's language, naming the player instead of their seat."""
+    params = dict(problem.params)
+    if problem.seat is not None and 0 <= problem.seat < len(names):
+        params["player"] = names[problem.seat]
+    if problem.catalogue is None:
+        return problem.text(current_lang())
+    return problem.catalogue.text(problem.code, current_lang(), seat=problem.seat,
+                                  card=problem.card, **params)
 
 
 @bp.get("/g/<code>/round/<int:number>/tricks", endpoint="tricks")
 def show(code: str, number: int) -> tuple[str, int]:
     """The trick screen: the Round card, whose turn it is, the trick so far and the deck."""
     return _render(_context(code, number))
+
+
+def _card(form: TrickForm) -> Card:
+    try:
+        return Card.from_code((form.card.data or "").strip().upper())
+    except (InvalidEntryError, ValueError, KeyError):
+        raise entry.TrickRejected("unknown-card", code=form.card.data) from None
+
+
+def _pos(form: TrickForm) -> int:
+    return form.pos.data if form.pos.data is not None else -1
+
+
+#: Each tap, by its action: the glue function that carries it out.
+ACTIONS: dict[str, Callable[[entry.RoundEntry, TrickForm], None]] = {
+    "play": lambda r, f: entry.play_card(r, version=f.version.data, card=_card(f),
+                                         zero=f.zero.data == "1"),
+    "fix": lambda r, f: entry.fix_card(r, version=f.version.data, position=_pos(f),
+                                       card=_card(f)),
+    "undo": lambda r, f: entry.undo(r, version=f.version.data),
+    "power": lambda r, f: entry.use_power(
+        r, version=f.version.data, seat=f.seat.data if f.seat.data is not None else -1,
+        target=f.target.data, suit=f.suit.data or None, cards=entry.parse_cards(f.tapped())),
+    "haggle": lambda r, f: entry.haggle(r, version=f.version.data,
+                                        cards=entry.parse_cards(f.tapped())),
+    "accept": lambda r, f: entry.accept(r, version=f.version.data, key=f.key.data or ""),
+    "validation": lambda r, f: entry.set_validation(r, version=f.version.data,
+                                                    on=f.on.data == "1"),
+    "confirm": lambda r, f: entry.confirm(r, version=f.version.data),
+}
 
 
 @bp.post("/g/<code>/round/<int:number>/tricks/<action>", endpoint="trick_act")
@@ -152,54 +456,25 @@ def act(code: str, number: int, action: str) -> Response | tuple[str, int]:
     ctx = _context(code, number)
     form = TrickForm()
     if not form.validate_on_submit():
-        return _render(ctx, 422, entry.TrickRejected("bad-form"))
-    args = {"session": get_session(), "view": ctx["view"], "number": number,
-            "letter": ctx["letter"], "leader": ctx["seat_leader"], "version": form.version.data}
+        return _render(ctx, status=422, problem=entry.TrickRejected("bad-form"))
+    if action in ("power", "haggle") and form.pick.data:  # on to tap the cards: no change
+        return _render(ctx, pick=PickRequest(form.pick.data, form.seat.data, form.target.data,
+                                             form.tapped()))
+    round_ = ctx.open()
     try:
-        if action in ("power", "haggle") and form.pick.data:  # on to tap the cards: no change
-            return _render(ctx, pick={"kind": form.pick.data, "seat": form.seat.data,
-                                      "target": form.target.data,
-                                      "cards": " ".join(filter(None, (form.cards.data,
-                                                                      form.card.data)))})
-        if action == "play":
-            entry.play_card(**args, card=_card(form.card.data), zero=form.zero.data == "1")
-        elif action == "fix":
-            entry.fix_card(**args, position=form.pos.data if form.pos.data is not None else -1,
-                           card=_card(form.card.data))
-        elif action == "undo":
-            entry.undo(**args)
-        elif action == "power":
-            entry.use_power(**args, seat=form.seat.data if form.seat.data is not None else -1,
-                            target=form.target.data, suit=form.suit.data or None,
-                            cards=_cards(form))
-        elif action == "haggle":
-            entry.haggle(**args, cards=_cards(form))
-        elif action == "accept":
-            entry.accept(**args, key=form.key.data or "")
-        elif action == "validation":
-            entry.set_validation(**args, on=form.on.data == "1")
-        else:
-            entry.confirm(**args)
-            flash(gettext("Round %(n)s saved from the tricks.", n=number))
-            return redirect(url_for("rebel_princess.show", code=code))
+        ACTIONS[action](round_, form)
     except entry.TrickRejected as error:
         if error.code == "saved":
+            round_.done()
             return redirect(url_for("rebel_princess.show", code=code))
-        return _render(ctx, 422, error)
+        return _render(ctx, round_, 422, error)
     except (play.EntryRejected, IncompleteEntryError, InvalidEntryError) as error:
-        return _render(ctx, 422, entry.TrickRejected("not-saved", problems=error.problems))
+        return _render(ctx, round_, 422, entry.TrickRejected("not-saved", problems=error.problems))
+    if action == "confirm":
+        round_.done()
+        flash(gettext("Round %(n)s saved from the tricks.", n=number))
+        return redirect(url_for("rebel_princess.show", code=code))
     if request.headers.get("HX-Request") == "true":
-        return _render(ctx)
+        return _render(ctx, round_)
+    round_.done()
     return redirect(url_for("rebel_princess.tricks", code=code, number=number), 303)
-
-
-def _cards(form: TrickForm) -> tuple[Card, ...]:
-    """The cards tapped for a power or a haggle: those picked before, then the last tap."""
-    return entry.parse_cards(" ".join(filter(None, (form.cards.data, form.card.data))))
-
-
-def _card(code: str | None) -> Card:
-    try:
-        return Card.from_code((code or "").strip().upper())
-    except (InvalidEntryError, ValueError, KeyError):
-        raise entry.TrickRejected("unknown-card", code=code) from None

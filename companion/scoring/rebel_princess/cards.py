@@ -14,9 +14,9 @@ code always reads back exactly as the card prints it (our decision; the rulebook
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
+from typing import NamedTuple
 
 from .errors import InvalidEntryError
 
@@ -43,9 +43,12 @@ class Suit(StrEnum):
 SUIT_ORDER = (Suit.PRINCE, Suit.QUEEN, Suit.FAIRY, Suit.PET)
 
 
-@dataclass(frozen=True, order=True, slots=True)
-class Card:
-    """One suited card. Build it from a code with :meth:`from_code`."""
+class Card(NamedTuple):
+    """One suited card, immutable. Build it from a code with :meth:`from_code`.
+
+    A named tuple rather than a dataclass: cards are hashed and compared in every set of cards
+    and every lookup of the rules engine, and a tuple does both in C. Cards order by suit letter,
+    then rank."""
 
     suit: Suit
     rank: int

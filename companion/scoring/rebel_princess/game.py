@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .cards import Card, Edition, check_player_count
-from .errors import IncompleteEntryError, InvalidEntryError, Problem
+from .errors import CATALOGUE, IncompleteEntryError, InvalidEntryError, Problem
 from .leaders import Leader, check_seat, next_leader_classic, next_leader_deluxe
 from .round_cards import round_card
 from .rounds import RoundCounts, RoundEntry, RoundScore, ScoreLine, entry_from_counts, score_entry
@@ -127,9 +127,9 @@ def round_scores(setup: GameSetup, played: PlayedRound, letter: str,
         return detailed, tuple(detailed.scores)
     if played.scores is None or len(played.scores) != setup.players:
         got = 0 if played.scores is None else len(played.scores)
-        raise IncompleteEntryError([Problem("wrong-seat-count",
-                                            params={"expected": setup.players, "got": got})])
-    bad = [Problem("bad-score", seat=seat) for seat, value in enumerate(played.scores)
+        raise IncompleteEntryError([CATALOGUE.problem("wrong-seat-count",
+                                            **{"expected": setup.players, "got": got})])
+    bad = [CATALOGUE.problem("bad-score", seat=seat) for seat, value in enumerate(played.scores)
            if isinstance(value, bool) or not isinstance(value, int)]
     if bad:
         raise IncompleteEntryError(bad)
@@ -142,8 +142,8 @@ def total_warnings(setup: GameSetup, letter: str, scores: Sequence[int],
     possible = possible_round_totals(setup.edition, letter, setup.players, totals_before)
     if sum(scores) in possible:
         return []
-    return [Problem("impossible-round-total",
-                    params={"got": sum(scores), "expected": describe_totals(possible)})]
+    return [CATALOGUE.problem("impossible-round-total",
+                    **{"got": sum(scores), "expected": describe_totals(possible)})]
 
 
 def play_through(setup: GameSetup, played: Sequence[PlayedRound]) -> GameState:
@@ -168,7 +168,7 @@ def play_through(setup: GameSetup, played: Sequence[PlayedRound]) -> GameState:
             break  # no play-off is due: extra rounds are ignored
         letter = entry.round_card if is_playoff else setup.round_cards[index]
         if letter is None:
-            errors.append((number, (Problem("unknown-round-card", params={"value": ""}),)))
+            errors.append((number, (CATALOGUE.problem("unknown-round-card", **{"value": ""}),)))
             break
         try:
             letter = round_card(setup.edition, letter).letter  # a play-off card is typed in
@@ -200,7 +200,7 @@ def play_through(setup: GameSetup, played: Sequence[PlayedRound]) -> GameState:
                 errors.append((number, tuple(error.problems)))
                 break
         elif not game_over:  # after the last round nobody leads: the winner is not needed
-            errors.append((number, (Problem("bad-leader", params={"value": "?"}),)))
+            errors.append((number, (CATALOGUE.problem("bad-leader", **{"value": "?"}),)))
             break
     done = result is not None and result.decided_by != "playoff"
     next_is_playoff = result is not None and result.decided_by == "playoff"

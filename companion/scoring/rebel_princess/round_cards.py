@@ -95,10 +95,15 @@ def round_card(edition: Edition, letter: str) -> RoundCard:
     case is accepted. Raises :class:`InvalidEntryError` (``unknown-round-card``)."""
     wanted = str(letter).strip()
     wanted = wanted.lower() if edition is Edition.DELUXE else wanted.upper()
-    for card in round_cards(edition):
-        if card.letter == wanted:
-            return card
-    raise InvalidEntryError("unknown-round-card", value=str(letter))
+    card = _by_letter().get((edition, wanted))
+    if card is None:
+        raise InvalidEntryError("unknown-round-card", value=str(letter))
+    return card
+
+
+@cache
+def _by_letter() -> dict[tuple[Edition, str], RoundCard]:
+    return {(edition, card.letter): card for edition in Edition for card in round_cards(edition)}
 
 
 def recommended_first_game(edition: Edition) -> tuple[str, ...]:

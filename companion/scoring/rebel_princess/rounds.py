@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .cards import FROG, Card, Edition, Suit, check_player_count, deck, hand_size, princes
-from .errors import IncompleteEntryError, InvalidEntryError, Problem
+from .errors import CATALOGUE, IncompleteEntryError, InvalidEntryError, Problem
 from .round_cards import RoundCard, Scoring, parse_edition, round_card
 
 REBEL_OF_THE_BALL_POINTS = -10
@@ -225,8 +225,8 @@ def parse_taken(players: int, taken: Sequence[Iterable[str]]) -> tuple[
     check_player_count(players)
     problems: list[Problem] = []
     if len(taken) != players:
-        problems.append(Problem("wrong-seat-count",
-                                params={"expected": players, "got": len(taken)}))
+        problems.append(CATALOGUE.problem("wrong-seat-count",
+                                **{"expected": players, "got": len(taken)}))
     in_deck = set(deck(players))
     owner: dict[Card, int] = {}
     result = []
@@ -236,13 +236,13 @@ def parse_taken(players: int, taken: Sequence[Iterable[str]]) -> tuple[
             try:
                 card = Card.from_code(code)
             except InvalidEntryError as error:
-                problems.append(Problem("unknown-card", seat=seat, card=str(code)))
+                problems.append(CATALOGUE.problem("unknown-card", seat=seat, card=str(code)))
                 del error
                 continue
             if card not in in_deck:
-                problems.append(Problem("card-not-in-deck", seat=seat, card=card.code))
+                problems.append(CATALOGUE.problem("card-not-in-deck", seat=seat, card=card.code))
             elif card in owner:
-                problems.append(Problem("duplicate-card", seat=seat, card=card.code))
+                problems.append(CATALOGUE.problem("duplicate-card", seat=seat, card=card.code))
             else:
                 owner[card] = seat
                 cards.add(card)
@@ -260,33 +260,34 @@ def check_entry(entry: RoundEntry) -> list[Problem]:
     problems: list[Problem] = []
     players = entry.players
     if len(entry.taken) != players:
-        return [Problem("wrong-seat-count", params={"expected": players, "got": len(entry.taken)})]
+        return [CATALOGUE.problem("wrong-seat-count", expected=players,
+                                  got=len(entry.taken))]
     seen: dict[Card, int] = {}
     in_deck = set(deck(players))
     for seat, cards in enumerate(entry.taken):
         for card in sorted(cards):
             if card not in in_deck:
-                problems.append(Problem("card-not-in-deck", seat=seat, card=card.code))
+                problems.append(CATALOGUE.problem("card-not-in-deck", seat=seat, card=card.code))
             elif card in seen:
-                problems.append(Problem("duplicate-card", seat=seat, card=card.code))
+                problems.append(CATALOGUE.problem("duplicate-card", seat=seat, card=card.code))
             else:
                 seen[card] = seat
     for card in required_cards(entry.edition, entry.round_card, players):
         if card not in seen:
-            problems.append(Problem("missing-card", card=card.code))
+            problems.append(CATALOGUE.problem("missing-card", card=card.code))
     if needs_no_tricks(entry.edition, entry.round_card):
         if entry.no_tricks is None:
-            problems.append(Problem("missing-tricks-won"))
+            problems.append(CATALOGUE.problem("missing-tricks-won"))
         else:
             for seat in sorted(entry.no_tricks):
                 if 0 <= seat < players and entry.taken[seat]:
-                    problems.append(Problem("cards-without-trick", seat=seat))
+                    problems.append(CATALOGUE.problem("cards-without-trick", seat=seat))
     if needs_totals_before(entry.edition, entry.round_card):
         if entry.totals_before is None:
-            problems.append(Problem("missing-totals-before"))
+            problems.append(CATALOGUE.problem("missing-totals-before"))
         elif len(entry.totals_before) != players:
-            problems.append(Problem("wrong-seat-count",
-                                    params={"expected": players, "got": len(entry.totals_before)}))
+            problems.append(CATALOGUE.problem("wrong-seat-count",
+                                    **{"expected": players, "got": len(entry.totals_before)}))
     return problems
 
 
@@ -298,22 +299,23 @@ def check_tricks_won(players: int, tricks_won: Sequence[object],
     most one full trick of cards per trick won.
     """
     if len(tricks_won) != players:
-        return [Problem("wrong-seat-count", params={"expected": players, "got": len(tricks_won)})]
+        return [CATALOGUE.problem("wrong-seat-count", expected=players,
+                                  got=len(tricks_won))]
     problems = []
     for seat, count in enumerate(tricks_won):
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            problems.append(Problem("bad-tricks-won", seat=seat))
+            problems.append(CATALOGUE.problem("bad-tricks-won", seat=seat))
     if problems:
         return problems
     counts = [int(c) for c in tricks_won]  # type: ignore[call-overload]
     if sum(counts) != hand_size(players):
-        problems.append(Problem("tricks-won-total",
-                                params={"expected": hand_size(players), "got": sum(counts)}))
+        problems.append(CATALOGUE.problem("tricks-won-total",
+                                **{"expected": hand_size(players), "got": sum(counts)}))
     for seat, cards in enumerate(taken or ()):
         if cards and counts[seat] == 0:
-            problems.append(Problem("cards-without-trick", seat=seat))
+            problems.append(CATALOGUE.problem("cards-without-trick", seat=seat))
         elif len(cards) > counts[seat] * players:
-            problems.append(Problem("too-many-cards", seat=seat, params={
+            problems.append(CATALOGUE.problem("too-many-cards", seat=seat, **{
                 "got": len(cards), "tricks": counts[seat], "players": players}))
     return problems
 
@@ -442,7 +444,7 @@ def score_round(*, edition: str | Edition, round_card: str, players: int,
             no_trick_seats = frozenset(s for s, n in enumerate(tricks_won) if n == 0)
     totals = tuple(totals_before) if totals_before is not None else None
     if totals is not None and any(isinstance(t, bool) or not isinstance(t, int) for t in totals):
-        problems.append(Problem("missing-totals-before"))
+        problems.append(CATALOGUE.problem("missing-totals-before"))
     entry = RoundEntry(edition, letter, players, cards, no_trick_seats, totals)
     if problems:
         # Report everything at once: a mistyped code (P1O for P10) also leaves its card missing.

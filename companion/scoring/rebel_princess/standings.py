@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import Edition, check_player_count
-from .errors import IncompleteEntryError, Problem
+from .errors import CATALOGUE, IncompleteEntryError, Problem
 from .round_cards import parse_edition
 
 MAX_ROUNDS = 5
@@ -46,11 +46,11 @@ def _check_rounds(rounds: Sequence[Sequence[int]], players: int) -> list[Problem
     problems = []
     for scores in rounds:
         if len(scores) != players:
-            problems.append(Problem("wrong-seat-count",
-                                    params={"expected": players, "got": len(scores)}))
+            problems.append(CATALOGUE.problem("wrong-seat-count",
+                                    **{"expected": players, "got": len(scores)}))
         for seat, value in enumerate(scores):
             if isinstance(value, bool) or not isinstance(value, int):
-                problems.append(Problem("bad-score", seat=seat))
+                problems.append(CATALOGUE.problem("bad-score", seat=seat))
     return problems
 
 
@@ -63,14 +63,14 @@ def standings(edition: Edition, rounds: Sequence[Sequence[int]],
     """
     edition = parse_edition(edition)  # "deluxe" as stored must not fall through to classic rules
     if not rounds:
-        raise IncompleteEntryError([Problem("no-rounds")])
+        raise IncompleteEntryError([CATALOGUE.problem("no-rounds")])
     players = len(rounds[0])
     check_player_count(players)
     problems = []
     if len(rounds) > MAX_ROUNDS:
-        problems.append(Problem("too-many-rounds", params={"expected": MAX_ROUNDS}))
+        problems.append(CATALOGUE.problem("too-many-rounds", **{"expected": MAX_ROUNDS}))
     if playoffs and edition is Edition.CLASSIC:
-        problems.append(Problem("playoffs-classic"))
+        problems.append(CATALOGUE.problem("playoffs-classic"))
     problems += _check_rounds(rounds, players) + _check_rounds(playoffs, players)
     if problems:
         raise IncompleteEntryError(problems)

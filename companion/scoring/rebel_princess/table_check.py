@@ -1,28 +1,30 @@
-"""Glue between tricks entered at the table and the rules engine: :func:`check_round`.
+"""Tricks entered at the table, judged and scored: :func:`check_round`.
 
-Pure Python (no Flask, no database), shared by the JSON API (``POST
-/api/v1/rebel-princess/check-round``) and the web app's "enter tricks" screen. The hands are
-unknown, so the round is judged with :class:`companion.scoring.rebel_princess.engine.TableRound`: what the cards show at
-once (leader, deck, duplicates, the winner from the cards, the Round card and the powers) and the
-rules proven broken by later plays (a revoke, Princes led before they snuck in).
+Pure Python (no Flask, no database), for the JSON API (``POST
+/api/v1/rebel-princess/check-round``). The hands are unknown, so the round is judged by the same
+incremental judge the trick screen uses, :class:`~.engine.TableRound`: each card, power use and
+step of the request is entered into it once, in order, and the answer is read from it.
 
-Two kinds of trouble, kept apart (HOUSE_STYLE.md section 2):
+Two kinds of trouble, kept apart (HOUSE_STYLE.md section 2), both as the app's one problem type
+(:class:`companion.scoring.problems.Problem`, with ``trick`` and the request ``field``):
 
-- **Malformed entries raise** :class:`TrickEntryError`, whose ``problems`` carry stable codes (the
-  engine's :class:`~companion.scoring.rebel_princess.engine.ViolationCode` values where one exists): a card that is not a
-  card (``unknown-card``) or not in this deck (``card-not-in-deck``), a card named twice in a trick
-  (``duplicate-card``) or played again (``card-already-played``), a play out of turn
-  (``wrong-leader`` for the first card, ``not-your-turn`` after it), an unknown seat
+- **Malformed entries raise** :class:`~companion.scoring.problems.EntryError`, whose ``problems``
+  carry stable codes (the engine's :class:`~.engine.ViolationCode` values where one exists): a
+  card that is not a card (``unknown-card``) or not in this deck (``card-not-in-deck``), a card
+  named twice in a trick (``duplicate-card``) or played again (``card-already-played``), a play
+  out of turn (``wrong-leader`` for the first card, ``not-your-turn`` after it), an unknown seat
   (``unknown-seat``), an unknown Princess (``unknown-power``), a power of a Princess the seat does
-  not have (``power-not-in-play``) or used twice (``power-already-used``), a power without the
-  arguments it needs (``bad-power-argument``), too many cards in a trick (``wrong-card-count``), an
-  unfinished trick before the last (``trick-not-finished``), a trick after the last
-  (``round-over``), and the setup codes of the scoring core (``unknown-edition``,
-  ``bad-player-count``, ``unknown-round-card``, ``bad-leader``, ``wrong-seat-count``). Problems
-  are collected for the setup, then trick by trick; checking stops at the first trick that has
-  any (later tricks cannot be read without it).
-- **Rule breaches are data**: :attr:`RoundCheck.violations`, each naming the trick where the rule
-  was broken (``trick``) and the trick whose cards proved it (``proven_in``; later for a revoke).
+  not have (``power-not-in-play``) or used twice (``power-already-used``), a power without what it
+  needs (``bad-power-argument``) or at a moment it cannot act (``power-not-now``), too many cards
+  in a trick (``wrong-card-count``), an unfinished trick before the last
+  (``trick-not-finished``), a trick after the last (``round-over``), and the setup codes of the
+  scoring core (``unknown-edition``, ``bad-player-count``, ``unknown-round-card``,
+  ``bad-leader``, ``wrong-seat-count``). Problems are collected for the setup, then trick by
+  trick; checking stops at the first trick that has any (later tricks cannot be read without
+  it).
+- **Rule breaches are data**: :attr:`RoundCheck.violations`, the judge's findings, each naming the
+  trick where the rule was broken (``trick``) and the trick whose cards proved it
+  (``params["proven_in"]``; later for a revoke).
 
 Input schema
 ============
@@ -32,34 +34,14 @@ A trick (:class:`TrickInput`) lists its ``plays`` in play order, each ``(seat, c
 laps. Only the last trick may be unfinished (a round in progress), and it may have no plays yet
 (to carry the powers or gift announced before its first card).
 
-``powers`` (:class:`PowerInput`) are the Princess powers used *with* the trick, fields:
-
-- ``power``: the Princess slug (``cinderella``, ``ice-princess``, ...); ``seat``: her owner.
-- ``target``: a seat; ``suit``: ``P``, ``Q``, ``F`` or ``A``; ``cards`` and ``more``: card codes.
-
-Powers that act before a trick or during it (Deluxe: every power but Alice and Mulan; classic:
-every power but Alice, Mulan and Pocahontas) are listed with the trick they change, in the order
-they were declared; Alice, Mulan and classic Pocahontas, which act right after a trick, are
-listed with the trick they follow. What each power needs:
-
-======================  ==============================================================
-``alice``               ``cards``: the trick's cards as dealt back, one per seat from
-                        seat 0 (two laps under u). The trick is played again.
-``cinderella``          nothing (the order of the numbers is reversed in the trick).
-``ice-princess``        ``target`` and ``cards``: ``[the card the target must play]``.
-``little-mermaid``      ``suit``: the suit the leader must lead.
-``mulan``               ``cards``: ``[the card she played, the card she swaps in]``.
-``pea-princess``        nothing.
-``pocahontas``          ``target``: the seat that leads (classic: after she won a trick).
-``rapunzel``            nothing (Deluxe).
-``scheherazade``        ``target``; ``cards`` ``[taken, given back]`` optional (unseen).
-``sleeping-beauty``     ``cards`` (each seat's card) and ``more`` (each seat's new card),
-                        both optional (unseen).
-``snow-white``          ``cards``: ``[her card of rank 7 or lower, played as a zero]``.
-``thumbelina``          nothing (Deluxe; not when leading).
-======================  ==============================================================
-
-Unused fields are ignored. Example: ``PowerInput("cinderella", seat=2)``,
+``powers`` (:class:`PowerInput`) are the Princess powers used *with* the trick: ``power`` (the
+Princess slug), ``seat`` (her owner), and as the power needs, ``target`` (a seat), ``suit``
+(``P``, ``Q``, ``F`` or ``A``), ``cards`` and ``more`` (card codes). A power used before or
+during a trick is listed with the trick it changes, in the order declared; a power used right
+after a trick is listed with the trick it follows. When each power is used and what it needs are
+declared once, on its class in :mod:`.engine.powers` (``timing``, ``needs_target``,
+``needs_suit``, ``card_slots`` ...); the OpenAPI description of the endpoint is written from those
+declarations. Unused fields are ignored. Example: ``PowerInput("cinderella", seat=2)``,
 ``PowerInput("ice-princess", seat=0, target=3, cards=("Q7",))``.
 
 ``steps`` (:class:`StepInput`) are the Round-card steps entered with a trick:
@@ -73,58 +55,42 @@ Unused fields are ignored. Example: ``PowerInput("cinderella", seat=2)``,
 The cards each seat keeps under *Late for a Very Important Date* (n) are given once, as ``kept``
 (one list of 3 cards per seat); ``totals_before`` serves *Bathroom Break* (y / O).
 
-Not supported yet (the engine's table mode does not see them): the opening pass, the set-aside
-cards (b / G, m / N, q / Q), the Crystal Clear reveal (h / I) and the Musical Chairs passes (k / E)
-are not entered; :attr:`RoundCheck.step_due` only reminds the table of them, and findings stop
-where such cards may have moved unseen. Power rules that need the hands (conflicts between
-powers, the Little Mermaid's suit held, a Snow White card held) are not judged; of the powers'
-own rules only those the cards show are (Alice and classic Pocahontas must have won the trick,
-Alice and Mulan never move the Frog, Mulan swaps within a suit, the classic Ice Princess targets
-the leader). Messages are English only.
+Not entered (the table does not see them): the opening pass, the set-aside cards (b / G, m / N,
+q / Q), the Crystal Clear reveal (h / I) and the Musical Chairs passes (k / E);
+:attr:`RoundCheck.step_due` only reminds the table of them, and findings stop where such cards may
+have moved unseen. Power rules that need the whole hands (conflicts between powers, the Little
+Mermaid's suit held, a Snow White card held) are not judged; of the powers' own rules those the
+cards show are (see :mod:`.engine.table`).
 """
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from dataclasses import field as dataclass_field
-from functools import cache
-from importlib import resources
-from typing import Any
 
+from companion.scoring.problems import EntryError, Problem
+
+from . import RoundScore, ScoringError, needs_totals_before, score_entry
+from .cards import Card, Edition, Suit
 from .engine import (
-    POWER_SLUGS,
-    Card,
-    Edition,
+    Gift,
     Haggle,
     PowerUse,
-    Suit,
     TableRound,
-    Trick,
-    Violation,
+    Timing,
     ViolationCode,
     parse_card,
     parse_edition,
+    power_class,
     power_slugs,
+    round_card_class,
 )
-from .engine.cards import card_id, cards_of, deck_mask, mask_of
-from .engine.errors import EngineError
-from .engine.modifiers import Modifier, round_card_class
-from .engine.powers import power_class
-from .engine.steps import StepKind
+from .engine.cards import cards_of
+from .engine.errors import CATALOGUES, EngineError
+from .errors import CATALOGUE as SCORING
 
-# TableRound's replay and knowledge internals: a finished trick is judged by TableRound.findings;
-# an unfinished one (which TableRound does not take) is judged here the same way.
-from .engine.table import _TRICK_POWERS, RULE_CODES, _Played, tally
-from . import FROG, RoundScore, ScoringError, message_for, needs_totals_before, score_entry
-from . import round_card as scoring_round_card
-
-__all__ = [
-    "Play", "PowerInput", "RoundCheck", "StepInput", "TrickEntryError", "TrickInput",
-    "TrickProblem", "TrickResult", "TrickViolation", "check_round", "problem_message",
-    "rule_name", "violation_message",
-]
+__all__ = ["Play", "PowerInput", "RoundCheck", "StepInput", "TrickInput", "TrickResult",
+           "check_round"]
 
 V = ViolationCode
 
@@ -141,7 +107,7 @@ class Play:
 
 @dataclass(frozen=True)
 class PowerInput:
-    """A Princess power used with a trick (see the module docstring for what each power needs)."""
+    """A Princess power used with a trick (see the module docstring)."""
 
     power: str
     seat: int
@@ -175,56 +141,6 @@ class TrickInput:
 # --- output ---------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class TrickProblem:
-    """Why an entry cannot be read: a stable ``code``, the trick (0-based) and seat and card
-    concerned, the request ``field`` when known, and the message parameters."""
-
-    code: str
-    trick: int | None = None
-    seat: int | None = None
-    card: str | None = None
-    field: str | None = None
-    params: dict[str, Any] = dataclass_field(default_factory=dict, compare=False, hash=False)
-
-    @property
-    def message(self) -> str:
-        """The problem in a sentence a player understands."""
-        return problem_message(self.code, seat=self.seat, card=self.card, **self.params)
-
-    def as_dict(self) -> dict[str, Any]:
-        """The problem as the JSON API reports it (``None`` fields left out)."""
-        data: dict[str, Any] = {"code": self.code, "message": self.message}
-        for name in ("trick", "seat", "card", "field"):
-            if getattr(self, name) is not None:
-                data[name] = getattr(self, name)
-        return data
-
-
-class TrickEntryError(ValueError):
-    """The entry is malformed (see the module docstring); ``problems`` lists what was found."""
-
-    def __init__(self, problems: Sequence[TrickProblem]) -> None:
-        self.problems = list(problems)
-        super().__init__("; ".join(f"{p.code} (trick {p.trick}, seat {p.seat}, card {p.card})"
-                                   for p in self.problems))
-
-
-@dataclass(frozen=True)
-class TrickViolation:
-    """A rule broken in trick ``trick`` (0-based) by ``seat`` with ``card``, proven by the cards
-    entered up to trick ``proven_in``. ``code`` is the engine's stable code, ``rule`` the slug of
-    the rule (``basic``, a Round card or a Princess) and ``message`` a sentence for the players."""
-
-    trick: int
-    proven_in: int
-    code: str
-    seat: int | None
-    card: str | None
-    rule: str
-    message: str
-
-
-@dataclass(frozen=True)
 class TrickResult:
     """One trick as judged: its leader, its ``winner`` (``None`` while unfinished), whether the
     Princes are in after it (so far, for an unfinished trick) and whether it is complete."""
@@ -240,20 +156,22 @@ class RoundCheck:
     """The judged round.
 
     - ``complete``: every trick of the round is in; ``legal``: no violation so far.
-    - ``violations``: every rule broken, at once or proven later (:class:`TrickViolation`).
+    - ``violations``: every rule broken, at once or proven later (problems with ``trick``,
+      ``params["proven_in"]`` and ``params["rule"]``).
     - ``tricks``: one :class:`TrickResult` per trick entered.
     - ``next_seat``: the seat to play the next card (``None`` once complete); ``step_due``: the
       Round-card step the table does before that card (``aside``, ``reveal``, ``gift`` or
-      ``chairs``, the engine's :class:`~companion.scoring.rebel_princess.engine.StepKind` values) or ``None``.
+      ``chairs``, the engine's :class:`~.engine.StepKind` values) or ``None``.
     - ``taken`` (card codes per seat, cards won in tricks after haggles), ``gifts`` (Wedding Gift
       piles won), ``tricks_won`` per seat.
-    - ``score``: the scoring core's :class:`~companion.scoring.rebel_princess.RoundScore` (scores and lines) once
-      complete and nothing is ``missing`` (``totals_before``, ``kept`` or ``gifts``).
+    - ``score``: the scoring core's :class:`~companion.scoring.rebel_princess.RoundScore` (scores
+      and lines) once complete and nothing is ``missing`` (``totals_before``, ``kept`` or
+      ``gifts``).
     """
 
     complete: bool
     legal: bool
-    violations: tuple[TrickViolation, ...]
+    violations: tuple[Problem, ...]
     tricks: tuple[TrickResult, ...]
     next_seat: int | None
     step_due: str | None
@@ -269,371 +187,206 @@ class RoundCheck:
         return self.score.scores if self.score is not None else None
 
 
-# --- messages -------------------------------------------------------------------------------------
+# --- reading the request into the judge -----------------------------------------------------------
 
-@cache
-def _messages() -> dict[str, dict[str, str]]:
-    text = resources.files(__package__).joinpath("engine_messages.toml").read_text(
-        encoding="utf-8")
-    return tomllib.loads(text)
+class _Reader:
+    """One :func:`check_round` call: the judge, and the problems of the entry being read."""
 
+    def __init__(self, table: TableRound) -> None:
+        self.table = table
+        self.catalogue = CATALOGUES[table.edition]
+        self.problems: list[Problem] = []
 
-def _fill(template: str, params: Mapping[str, Any]) -> str:
-    shown = {key: value for key, value in params.items() if value is not None}
-    if isinstance(shown.get("seat"), int):
-        shown["player"] = f"player {shown['seat'] + 1}"
-    shown.setdefault("player", "a player")
-    shown.setdefault("card", "a card")
-    shown.setdefault("rule", "this rule")
-    try:
-        text = template.format(**shown)
-    except (KeyError, IndexError):
-        text = template
-    return text[:1].upper() + text[1:]
+    def problem(self, code: str, trick: int | None = None, seat: int | None = None,
+                card: str | None = None, field: str | None = None, **params: object) -> None:
+        self.problems.append(self.catalogue.problem(code, seat=seat, card=card, trick=trick,
+                                                    field=field, **params))
 
+    def refused(self, found: Sequence[Problem], trick: int | None, field: str) -> None:
+        """Problems the judge found, placed in the request (a problem may name the argument of a
+        power use it is about: ``target``, ``cards[1]``)."""
+        self.problems += [replace(p, trick=trick, field=f"{field}.{p.field}" if p.field else field)
+                          for p in found]
 
-def violation_message(code: str, **params: Any) -> str:
-    """The sentence for a violation code (``seat``, ``card`` and ``rule``, a rule *name*, fill
-    it in)."""
-    template = _messages()["violations"].get(code)
-    if template is None:
-        return message_for(code, **params)
-    return _fill(template, params)
+    def seat_ok(self, seat: object, trick: int | None, field: str) -> bool:
+        if isinstance(seat, int) and not isinstance(seat, bool) and \
+                0 <= seat < self.table.players:
+            return True
+        self.problem("unknown-seat", trick, field=field, value=seat)
+        return False
 
-
-def problem_message(code: str, **params: Any) -> str:
-    """The sentence for a table-entry problem code: the violation sentences, then the
-    table-entry ones, then the scoring core's."""
-    for table in ("violations", "entry"):
-        template = _messages()[table].get(code)
-        if template is not None:
-            return _fill(template, params)
-    return message_for(code, **params)
-
-
-def rule_name(edition: Edition, round_card: str, slug: str) -> str:
-    """A player-facing name for a rule slug: a Princess, the Round card, or the basic rules."""
-    if slug in POWER_SLUGS:
-        return power_class(slug).name
-    try:
-        card_cls = round_card_class(edition, round_card)
-        if card_cls.slug == slug:
-            return scoring_round_card(edition, round_card).name_en
-    except (EngineError, ScoringError):
-        pass
-    return "the basic rules" if slug == "basic" else slug.replace("-", " ")
-
-
-# --- the check ------------------------------------------------------------------------------------
-
-class _Round:
-    """The state of one :func:`check_round` call: the table, the cards seen outside the tricks
-    and what has been found."""
-
-    def __init__(self, edition: Edition, letter: str, players: int, leader: int,
-                 princesses: list[str | None]) -> None:
-        self.edition, self.letter, self.players = edition, letter, players
-        self.table = TableRound(players, edition=edition, round_card=letter, leader=leader,
-                                princesses=princesses)
-        self.shape: Modifier = round_card_class(edition, letter)(edition)
-        self.size = players * self.shape.plays_per_seat
-        self.deck = deck_mask(players)
-        self.princesses = princesses
-        self.used_powers: set[int] = set()
-        self.gifts: dict[int, tuple[Card, ...]] = {}  # gift pile placed before trick i
-        self.redone: set[int] = set()  # tricks Alice dealt back
-        self.proven_in: dict[tuple[int, Violation], int] = {}
-
-    # -- cards -------------------------------------------------------------------------------
-
-    def in_play(self) -> int:
-        """Cards no longer in any hand: played (and not back in a hand) or given as gifts."""
-        mask = self.table._in_play(self.table._replay()[0])
-        for pile in self.gifts.values():
-            mask |= mask_of(pile)
-        return mask
-
-    def card(self, code: object, problems: list[TrickProblem], trick: int | None,
-             seat: int | None, where: str, used: int | None = None) -> Card | None:
-        """Parse one card code; record a problem and return ``None`` when it cannot be used."""
+    def card(self, code: object, trick: int | None, seat: int | None, field: str,
+             unused: bool = False) -> Card | None:
+        """Parse one card code (and with ``unused``, it must be in a hand); record a problem and
+        return ``None`` when it cannot be used."""
         try:
             card = parse_card(code)  # type: ignore[arg-type]
         except EngineError:
-            problems.append(TrickProblem(V.UNKNOWN_CARD.value, trick, seat, str(code), where))
+            self.problem(V.UNKNOWN_CARD, trick, seat, str(code), field)
             return None
-        if not self.deck >> card_id(card) & 1:
-            problems.append(TrickProblem(V.CARD_NOT_IN_DECK.value, trick, seat, str(card), where))
+        if not self.table.in_deck(card):
+            self.problem(V.CARD_NOT_IN_DECK, trick, seat, str(card), field)
             return None
-        if used is not None and used >> card_id(card) & 1:
-            problems.append(TrickProblem(V.CARD_ALREADY_PLAYED.value, trick, seat, str(card),
-                                         where))
+        if unused and self.table.is_out(card):
+            self.problem(V.CARD_ALREADY_PLAYED, trick, seat, str(card), field)
             return None
         return card
 
-    def seat_ok(self, seat: object, problems: list[TrickProblem], trick: int | None,
-                where: str) -> bool:
-        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.players:
-            return True
-        problems.append(TrickProblem("unknown-seat", trick, None, None, where,
-                                     {"value": seat}))
-        return False
-
-    # -- powers ------------------------------------------------------------------------------
-
-    def timing(self, slug: str) -> str:
-        return power_class(slug)(self.edition).when()
-
-    def power_use(self, power: PowerInput, trick: int, where: str,
-                  problems: list[TrickProblem]) -> PowerUse | None:
-        """Check the shape of a power entry and build the engine's :class:`PowerUse`."""
+    def power_use(self, power: PowerInput, trick: int, where: str) -> PowerUse | None:
+        """The shape of a power entry, as the engine's :class:`PowerUse` (what it needs is
+        checked against the power's declaration by the judge)."""
+        table = self.table
         name = power.power
-        start = len(problems)
-        if name not in power_slugs(self.edition):
-            problems.append(TrickProblem("unknown-power", trick, None, None, f"{where}.power",
-                                         {"value": name}))
+        start = len(self.problems)
+        if name not in power_slugs(table.edition):
+            self.problem("unknown-power", trick, field=f"{where}.power", value=name)
             return None
-        rule = rule_name(self.edition, self.letter, name)
-        if not self.seat_ok(power.seat, problems, trick, f"{where}.seat"):
+        if not self.seat_ok(power.seat, trick, f"{where}.seat"):
             return None
         seat = power.seat
-        if self.princesses[seat] != name:
-            problems.append(TrickProblem(V.POWER_NOT_IN_PLAY.value, trick, seat, None,
-                                         f"{where}.power", {"rule": rule}))
+        if table.princesses[seat] != name:
+            self.problem(V.POWER_NOT_IN_PLAY, trick, seat, field=f"{where}.power", rule=name)
             return None
-        if seat in self.used_powers:
-            problems.append(TrickProblem(V.POWER_ALREADY_USED.value, trick, seat, None,
-                                         f"{where}.power", {"rule": rule}))
+        if seat in table.used_seats:
+            self.problem(V.POWER_ALREADY_USED, trick, seat, field=f"{where}.power", rule=name)
             return None
         if power.target is not None:
-            self.seat_ok(power.target, problems, trick, f"{where}.target")
+            self.seat_ok(power.target, trick, f"{where}.target")
         suit = None
         if power.suit is not None:
             try:
                 suit = Suit(str(power.suit).strip().upper())
             except ValueError:
-                problems.append(TrickProblem(V.BAD_POWER_ARGUMENT.value, trick, seat, None,
-                                             f"{where}.suit", {"rule": rule}))
-        cards = [self.card(code, problems, trick, seat, f"{where}.cards[{i}]")
+                self.problem(V.BAD_POWER_ARGUMENT, trick, seat, field=f"{where}.suit", rule=name)
+        cards = [self.card(code, trick, seat, f"{where}.cards[{i}]")
                  for i, code in enumerate(power.cards)]
-        more = [self.card(code, problems, trick, seat, f"{where}.more[{i}]")
+        more = [self.card(code, trick, seat, f"{where}.more[{i}]")
                 for i, code in enumerate(power.more)]
-        if len(problems) > start:
-            return None
-        bad = not self._has_arguments(name, power, suit, cards, more)
-        if name == "snow-white" and not bad and cards[0] is not None and cards[0].rank > 7:
-            bad = True
-        if bad:
-            problems.append(TrickProblem(V.BAD_POWER_ARGUMENT.value, trick, seat, None, where,
-                                         {"rule": rule}))
+        if len(self.problems) > start:
             return None
         return PowerUse(seat, name, power.target, suit,
                         tuple(c for c in cards if c is not None),
                         tuple(c for c in more if c is not None))
 
-    def _has_arguments(self, name: str, power: PowerInput, suit: Suit | None,
-                       cards: list[Card | None], more: list[Card | None]) -> bool:
-        players = self.players
-        if name == "ice-princess":
-            return power.target is not None and len(cards) == 1
-        if name == "little-mermaid":
-            return suit is not None
-        if name == "mulan":
-            return len(cards) == 2 and cards[0] != cards[1]
-        if name == "pocahontas":
-            return power.target is not None
-        if name == "scheherazade":
-            return power.target is not None and power.target != power.seat and \
-                len(cards) in (0, 2)
-        if name == "sleeping-beauty":
-            return (len(cards), len(more)) in ((0, 0), (players, players))
-        if name == "snow-white":
-            return len(cards) == 1
-        if name == "alice":
-            return len(cards) == self.size
-        return True
+    def push_power(self, use: PowerUse, trick: int, where: str) -> None:
+        found = self.table.check_power(use)
+        if found:
+            self.refused(found, trick, where)
+        else:
+            self.table.push_power(use)
 
-    def push_power(self, use: PowerUse, trick: int, where: str,
-                   problems: list[TrickProblem]) -> None:
-        try:
-            self.table.push_step(use)
-        except EngineError:
-            problems.append(TrickProblem(V.POWER_NOT_IN_PLAY.value, trick, use.seat, None, where,
-                                         {"rule": rule_name(self.edition, self.letter,
-                                                            use.power)}))
+    def gift(self, step: StepInput, trick: int, where: str) -> None:
+        table = self.table
+        due = table.check_gift(Gift(()))
+        if due and due[0].code == V.STEP_NOT_DUE:
+            self.refused(due[:1], trick, where)
             return
-        self.used_powers.add(use.seat)
+        if len(step.cards) != table.players:
+            self.problem(V.WRONG_CARD_COUNT, trick, field=f"{where}.cards")
+            return
+        start = len(self.problems)
+        cards = [self.card(code, trick, seat, f"{where}.cards[{seat}]")
+                 for seat, code in enumerate(step.cards)]
+        if len(self.problems) > start:
+            return
+        pile = Gift(tuple(c for c in cards if c is not None))
+        found = table.check_gift(pile)
+        for problem in found:
+            self.refused([problem], trick, f"{where}.cards[{problem.seat}]")
+        if not found:
+            table.push_gift(pile)
 
-    def after_power(self, use: PowerUse, trick: int, where: str,
-                    problems: list[TrickProblem]) -> None:
-        """Check and push a power used right after trick ``trick`` (Alice, Mulan, classic
-        Pocahontas): its shape against the trick is a problem, its rules are violations."""
-        played = self.table._replay()[0]
-        entry = played[-1]
-        cards = list(entry.trick.cards)
-        if entry.mulan is not None:
-            old, new = entry.mulan.cards
-            cards[cards.index(old)] = new
-        mine = [card for index, card in enumerate(cards)
-                if entry.trick.seat_of(index, self.players) == use.seat]
-        start = len(problems)
-        found: list[Violation] = []
-        if use.power == "alice":
-            if sorted(use.cards, key=card_id) != sorted(cards, key=card_id):
-                problems.append(TrickProblem(V.BAD_POWER_ARGUMENT.value, trick, use.seat, None,
-                                             f"{where}.cards", {"rule": "Alice"}))
-            elif self.table.is_over():
-                problems.append(TrickProblem(V.POWER_NOT_NOW.value, trick, use.seat, None,
-                                             where, {"rule": "Alice"}))
-            if entry.winner != use.seat:
-                found.append(Violation(V.NOT_TRICK_WINNER, use.seat, rule="alice"))
-            if FROG in cards:
-                found.append(Violation(V.POWER_FROG, use.seat, rule="alice"))
-        elif use.power == "mulan":
-            old, new = use.cards
-            if old not in mine:
-                problems.append(TrickProblem(V.NOT_IN_TRICK.value, trick, use.seat, str(old),
-                                             f"{where}.cards[0]"))
-            elif self.in_play() >> card_id(new) & 1:
-                problems.append(TrickProblem(V.CARD_ALREADY_PLAYED.value, trick, use.seat,
-                                             str(new), f"{where}.cards[1]"))
-            elif old.suit is not new.suit:
-                found.append(Violation(V.MUST_FOLLOW_SUIT, use.seat, new, "mulan"))
-            if FROG in (old, new):
-                found.append(Violation(V.POWER_FROG, use.seat, rule="mulan"))
-        elif use.power == "pocahontas":
-            if use.target == use.seat:
-                problems.append(TrickProblem(V.BAD_POWER_ARGUMENT.value, trick, use.seat, None,
-                                             f"{where}.target", {"rule": "Pocahontas"}))
-            if entry.winner != use.seat:
-                found.append(Violation(V.NOT_TRICK_WINNER, use.seat, rule="pocahontas"))
-        if len(problems) > start:
+    def haggle(self, step: StepInput, trick: int, where: str, done: bool) -> None:
+        table = self.table
+        rule = table.card_rule.slug
+        if not table.card_rule.haggle_after_trick or done:
+            self.problem(V.STEP_NOT_DUE, trick, step.seat, field=where, rule=rule)
             return
-        self.note([(trick, violation) for violation in found], trick)
-        self.push_power(use, trick, where, problems)
-        if use.power == "alice" and not problems:
-            self.redone.add(trick)
-
-    # -- steps -------------------------------------------------------------------------------
-
-    def gift(self, step: StepInput, trick: int, where: str,
-             problems: list[TrickProblem]) -> None:
-        if not self.shape.gift_before_trick or trick in self.gifts or trick - 1 in self.redone:
-            problems.append(TrickProblem(V.STEP_NOT_DUE.value, trick, None, None, where,
-                                         {"rule": self._card_name}))
+        if not self.seat_ok(step.seat, trick, f"{where}.seat"):
             return
-        if len(step.cards) != self.players:
-            problems.append(TrickProblem(V.WRONG_CARD_COUNT.value, trick, None, None,
-                                         f"{where}.cards"))
-            return
-        used = self.in_play()
-        pile: list[Card] = []
-        start = len(problems)
-        for seat, code in enumerate(step.cards):
-            card = self.card(code, problems, trick, seat, f"{where}.cards[{seat}]", used)
-            if card is not None and card in pile:
-                problems.append(TrickProblem(V.DUPLICATE_CARD.value, trick, seat, str(card),
-                                             f"{where}.cards[{seat}]"))
-            elif card is not None:
-                pile.append(card)
-        if len(problems) == start:
-            self.gifts[trick] = tuple(pile)
-
-    def haggle(self, step: StepInput, trick: int, where: str, done: bool,
-               problems: list[TrickProblem]) -> None:
-        if not self.shape.haggle_after_trick or done:
-            problems.append(TrickProblem(V.STEP_NOT_DUE.value, trick, step.seat, None, where,
-                                         {"rule": self._card_name}))
-            return
-        if not self.seat_ok(step.seat, problems, trick, f"{where}.seat"):
-            return
-        entry = self.table._replay()[0][-1]
         seat = step.seat
         assert seat is not None
-        if entry.winner != seat:
-            problems.append(TrickProblem(V.NOT_TRICK_WINNER.value, trick, seat, None,
-                                         f"{where}.seat", {"rule": self._card_name}))
+        last = table.tricks[-1]
+        if last.winner != seat:
+            self.problem(V.NOT_TRICK_WINNER, trick, seat, field=f"{where}.seat", rule=rule)
             return
-        start = len(problems)
-        give = self.card(step.give, problems, trick, seat, f"{where}.give", self.in_play())
-        take = self.card(step.take, problems, trick, seat, f"{where}.take")
-        if len(problems) > start or give is None or take is None:
+        start = len(self.problems)
+        give = self.card(step.give, trick, seat, f"{where}.give", unused=True)
+        take = self.card(step.take, trick, seat, f"{where}.take")
+        if len(self.problems) > start or give is None or take is None:
             return
-        cards = list(entry.trick.cards)
-        if entry.mulan is not None:
-            old, new = entry.mulan.cards
-            cards[cards.index(old)] = new
-        owners = {card: entry.trick.seat_of(index, self.players)
-                  for index, card in enumerate(cards)}
-        if take not in owners:
-            problems.append(TrickProblem(V.NOT_IN_TRICK.value, trick, seat, str(take),
-                                         f"{where}.take"))
-        elif owners[take] == seat:
-            problems.append(TrickProblem(V.HAGGLE_OWN_CARD.value, trick, seat, str(take),
-                                         f"{where}.take"))
+        haggle = Haggle(seat, give, take)
+        found = table.check_haggle(haggle)
+        if found:
+            self.refused(found, trick, f"{where}.take")
         else:
-            self.table.push_step(Haggle(seat, give, take))
+            table.push_haggle(haggle)
 
-    @property
-    def _card_name(self) -> str:
-        return scoring_round_card(self.edition, self.letter).name_en
-
-    # -- findings ----------------------------------------------------------------------------
-
-    def findings(self, partial: _Played | None) -> list[tuple[int, Violation]]:
-        """Rules proven broken in the complete tricks, with an unfinished trick's cards as
-        evidence too."""
+    def plays(self, entry: TrickInput, trick: int, where: str) -> None:
+        """Enter the cards of a trick, checked for seats, turn order and the cards seen
+        before."""
         table = self.table
-        played = table._replay()[0]
-        rows = played + [partial] if partial is not None else played
-        return [(number, violation) for number in range(len(played))
-                for violation in table._proven(rows, number)]
+        lead = table.leader
+        for index, play in enumerate(entry.plays[:table.trick_size]):
+            here = f"{where}.plays[{index}]"
+            if not self.seat_ok(play.seat, trick, f"{here}.seat"):
+                continue
+            # Each seat follows the one before it; the first card is the leader's.
+            previous = entry.plays[index - 1].seat if index else lead - 1
+            expected = (previous + 1) % table.players if isinstance(previous, int) else play.seat
+            if play.seat != expected:
+                code = V.WRONG_LEADER if index == 0 else V.NOT_YOUR_TURN
+                self.problem(code, trick, play.seat, field=f"{here}.seat", expected=expected)
+            card = self.card(play.card, trick, play.seat, f"{here}.card")
+            if card is None:
+                continue
+            found = table.check_card(card)
+            if found:
+                self.refused([replace(p, seat=play.seat) for p in found], trick, f"{here}.card")
+            elif not self.problems:
+                table.push_card(card)
 
-    def note(self, found: list[tuple[int, Violation]], evidence: int) -> None:
-        for key in found:
-            self.proven_in.setdefault(key, evidence)
 
-
-def _setup_problems(edition: object, round_card: object, players: object, leader: object,
-                    princesses: Mapping[int, str] | None,
-                    totals_before: Sequence[int] | None) -> tuple[Edition, str, int, int,
-                                                                  list[str | None]]:
+def _setup(edition: object, round_card: object, players: object, leader: object,
+           princesses: Mapping[int, str] | None,
+           totals_before: Sequence[int] | None) -> TableRound:
+    """The judge for the round's setup; raises :class:`EntryError` with every setup problem."""
     try:
         ed = parse_edition(edition)
     except EngineError:
-        raise TrickEntryError([TrickProblem("unknown-edition", field="edition",
-                                            params={"value": edition})]) from None
+        raise EntryError([SCORING.problem("unknown-edition", field="edition",
+                                          value=edition)]) from None
     if not (isinstance(players, int) and not isinstance(players, bool) and 3 <= players <= 6):
-        raise TrickEntryError([TrickProblem("bad-player-count", field="players",
-                                            params={"value": players})])
-    problems: list[TrickProblem] = []
+        raise EntryError([SCORING.problem("bad-player-count", field="players", value=players)])
+    engine = CATALOGUES[ed]
+    problems: list[Problem] = []
     letter = ""
     try:
         letter = round_card_class(ed, str(round_card)).letters[ed]
     except EngineError:
-        problems.append(TrickProblem("unknown-round-card", field="round_card",
-                                     params={"value": round_card}))
-    if not (isinstance(leader, int) and not isinstance(leader, bool) and
-            0 <= leader < players):
-        problems.append(TrickProblem("bad-leader", field="leader"))
+        problems.append(SCORING.problem("unknown-round-card", field="round_card",
+                                        value=round_card))
+    if not (isinstance(leader, int) and not isinstance(leader, bool) and 0 <= leader < players):
+        problems.append(SCORING.problem("bad-leader", field="leader"))
     names: list[str | None] = [None] * players
     for seat, slug in (princesses or {}).items():
         where = f"princesses.{seat}"
         if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players):
-            problems.append(TrickProblem("unknown-seat", field=where, params={"value": seat}))
+            problems.append(engine.problem("unknown-seat", field=where, value=seat))
         elif slug not in power_slugs(ed):
-            problems.append(TrickProblem("unknown-power", seat=seat, field=where,
-                                         params={"value": slug}))
+            problems.append(engine.problem("unknown-power", seat=seat, field=where, value=slug))
         elif slug in names:
-            problems.append(TrickProblem("duplicate-princess", seat=seat, field=where,
-                                         params={"value": power_class(slug).name}))
+            problems.append(engine.problem("duplicate-princess", seat=seat, field=where,
+                                           value=power_class(slug).names["en"]))
         else:
             names[seat] = slug
     if totals_before is not None and len(totals_before) != players:
-        problems.append(TrickProblem("wrong-seat-count", field="totals_before",
-                                     params={"expected": players, "got": len(totals_before)}))
+        problems.append(SCORING.problem("wrong-seat-count", field="totals_before",
+                                        expected=players, got=len(totals_before)))
     if problems:
-        raise TrickEntryError(problems)
-    return ed, letter, players, leader, names  # type: ignore[return-value]
+        raise EntryError(problems)
+    return TableRound(players, edition=ed, round_card=letter, leader=leader,  # type: ignore[arg-type]
+                      princesses=names)
 
 
 def check_round(*, edition: str | Edition, round_card: str, players: int, leader: int,
@@ -646,263 +399,133 @@ def check_round(*, edition: str | Edition, round_card: str, players: int, leader
     powers and Round-card steps entered with them (schema in the module docstring);
     ``totals_before`` (each seat's total before the round) serves Bathroom Break and ``kept`` (3
     cards per seat) Late for a Very Important Date. Rule breaches come back as
-    :attr:`RoundCheck.violations`; a malformed entry raises :class:`TrickEntryError` with every
+    :attr:`RoundCheck.violations`; a malformed entry raises :class:`EntryError` with every
     problem found in the setup or in the first trick that has any.
     """
-    ed, letter, players, leader, names = _setup_problems(
-        edition, round_card, players, leader, princesses, totals_before)
-    state = _Round(ed, letter, players, leader, names)
-    table = state.table
-    partial: _Played | None = None
-    partial_result: TrickResult | None = None
+    table = _setup(edition, round_card, players, leader, princesses, totals_before)
+    reader = _Reader(table)
     for number, entry in enumerate(tricks):
         where = f"tricks[{number}]"
-        problems: list[TrickProblem] = []
-        last = number == len(tricks) - 1
         if table.is_over():
-            raise TrickEntryError([TrickProblem(V.ROUND_OVER.value, number, field=where)])
-        complete = len(entry.plays) >= state.size
+            reader.problem(V.ROUND_OVER, number, field=where)
+            raise EntryError(reader.problems)
+        complete = len(entry.plays) >= table.trick_size
         after: list[tuple[int, PowerUse]] = []
         for index, power in enumerate(entry.powers):
-            use = state.power_use(power, number, f"{where}.powers[{index}]", problems)
+            here = f"{where}.powers[{index}]"
+            use = reader.power_use(power, number, here)
             if use is None:
                 continue
-            if state.timing(use.power) == "after":
+            if power_class(use.power)(table.edition).when() is Timing.AFTER:
                 if not complete:
-                    problems.append(TrickProblem(
-                        V.POWER_NOT_NOW.value, number, use.seat, None,
-                        f"{where}.powers[{index}]",
-                        {"rule": rule_name(ed, letter, use.power)}))
+                    reader.problem(V.POWER_NOT_NOW, number, use.seat, field=here,
+                                   rule=use.power)
                 after.append((index, use))
             else:
-                state.push_power(use, number, f"{where}.powers[{index}]", problems)
+                reader.push_power(use, number, here)
         haggles = []
         for index, step in enumerate(entry.steps):
+            here = f"{where}.steps[{index}]"
             kind = str(step.step).strip().lower()
             if kind == "gift":
-                state.gift(step, number, f"{where}.steps[{index}]", problems)
+                reader.gift(step, number, here)
             elif kind == "haggle":
                 haggles.append((index, step))
                 if not complete:
-                    problems.append(TrickProblem(V.STEP_NOT_DUE.value, number, step.seat, None,
-                                                 f"{where}.steps[{index}]",
-                                                 {"rule": state._card_name}))
+                    reader.problem(V.STEP_NOT_DUE, number, step.seat, field=here,
+                                   rule=table.card_rule.slug)
             else:
-                problems.append(TrickProblem("no-such-step", number, None, None,
-                                             f"{where}.steps[{index}].step",
-                                             {"value": step.step}))
-        cards = _plays(state, entry, number, where, problems)
-        if len(entry.plays) > state.size:
-            problems.append(TrickProblem(V.WRONG_CARD_COUNT.value, number, field=f"{where}.plays",
-                                         params={"expected": state.size}))
-        elif not complete and not last:
-            problems.append(TrickProblem("trick-not-finished", number, field=f"{where}.plays",
-                                         params={"trick_number": number + 1}))
-        if problems:
-            raise TrickEntryError(problems)
-        lead = table.leader
+                reader.problem("no-such-step", number, field=f"{here}.step", value=step.step)
+        reader.plays(entry, number, where)
+        if len(entry.plays) > table.trick_size:
+            reader.problem(V.WRONG_CARD_COUNT, number, field=f"{where}.plays",
+                           expected=table.trick_size)
+        elif not complete and number != len(tricks) - 1:
+            reader.problem("trick-not-finished", number, field=f"{where}.plays",
+                           trick_number=number + 1)
+        if reader.problems:
+            raise EntryError(reader.problems)
         if complete:
-            trick = Trick(lead, tuple(cards))
-            shape = [v for v in table.check_trick(trick) if v.code not in RULE_CODES]
-            if shape:
-                raise TrickEntryError([TrickProblem(v.code.value, number, v.seat,
-                                                    str(v.card) if v.card else None,
-                                                    f"{where}.plays") for v in shape])
-            table.push(trick)
             for index, use in after:
-                state.after_power(use, number, f"{where}.powers[{index}]", problems)
-            done = False
-            for index, step in haggles:
-                state.haggle(step, number, f"{where}.steps[{index}]", done, problems)
-                done = True
-            if problems:
-                raise TrickEntryError(problems)
-            state.note(state.findings(None), number)
-        else:
-            partial, partial_result, found = _judge_partial(state, lead, cards, number)
-            state.note(state.findings(partial), number)
-            state.note(found, number)
-    return _result(state, partial, partial_result, totals_before, kept)
+                reader.push_power(use, number, f"{where}.powers[{index}]")
+            for done, (index, step) in enumerate(haggles):
+                reader.haggle(step, number, f"{where}.steps[{index}]", bool(done))
+            if reader.problems:
+                raise EntryError(reader.problems)
+    return _result(table, len(tricks), totals_before, _kept(reader, kept))
 
 
-def _plays(state: _Round, entry: TrickInput, number: int, where: str,
-           problems: list[TrickProblem]) -> list[Card]:
-    """The cards of a trick, checked for seats, turn order, the deck and cards seen before."""
-    lead = state.table.leader
-    used = state.in_play()
-    cards: list[Card] = []
-    for index, play in enumerate(entry.plays[:state.size]):
-        here = f"{where}.plays[{index}]"
-        if not state.seat_ok(play.seat, problems, number, f"{here}.seat"):
-            continue
-        # Each seat follows the one before it; the first card is the leader's.
-        previous = entry.plays[index - 1].seat if index else lead - 1
-        expected = (previous + 1) % state.players if isinstance(previous, int) else play.seat
-        if play.seat != expected:
-            code = V.WRONG_LEADER if index == 0 else V.NOT_YOUR_TURN
-            problems.append(TrickProblem(code.value, number, play.seat, None, f"{here}.seat",
-                                         {"expected": expected}))
-        card = state.card(play.card, problems, number, play.seat, f"{here}.card", used)
-        if card is None:
-            continue
-        if card in cards:
-            problems.append(TrickProblem(V.DUPLICATE_CARD.value, number, play.seat, str(card),
-                                         f"{here}.card"))
-        cards.append(card)
-    return cards
-
-
-def _judge_partial(state: _Round, lead: int, cards: list[Card],
-                   number: int) -> tuple[_Played, TrickResult, list[tuple[int, Violation]]]:
-    """An unfinished trick: its cards judged one by one against the smallest hands known
-    (the same judgement :meth:`TableRound.findings` gives a complete trick)."""
-    table = state.table
-    played, _, princes, uses = table._replay()
-    partial = _Played(Trick(lead, tuple(cards)), princes, uses, lead)
-    hands = table._known(played + [partial], len(played))
-    for index, card in enumerate(cards):
-        hands[(lead + index) % state.players] |= 1 << card_id(card)
-    judge = table._judge_state(hands, lead, princes)
-    for use in uses:
-        if use.power in _TRICK_POWERS:
-            judge.push_step(use)
-    judge.leader = lead
-    found = []
-    for card in cards:
-        found += [(number, v) for v in judge.check_play(card) if v.code in RULE_CODES]
-        judge.push_card(card)
-    return partial, TrickResult(lead, None, judge.princes_in, False), found
-
-
-def _step_due(state: _Round, played: list[_Played], started: bool) -> str | None:
-    """The Round-card step the table does before the next card, if any."""
-    shape = state.shape
-    if started:
-        return None
-    number = len(played)
-    if number == 0 and shape.aside_cards:
-        return StepKind.SET_ASIDE.value
-    if number == 0 and shape.reveals:
-        return StepKind.REVEAL.value
-    if number and shape.chairs_after_trick:
-        return StepKind.CHAIRS.value
-    if shape.gift_before_trick and number not in state.gifts and number - 1 not in state.redone:
-        return StepKind.GIFT.value
-    return None
-
-
-def _result(state: _Round, partial: _Played | None, partial_result: TrickResult | None,
-            totals_before: Sequence[int] | None,
-            kept: Sequence[Sequence[str]] | None) -> RoundCheck:
-    table = state.table
-    players = state.players
-    played, _, princes, _ = table._replay()
-    results = []
-    for number, entry in enumerate(played):
-        after = played[number + 1].princes_before if number + 1 < len(played) else princes
-        results.append(TrickResult(entry.trick.leader, entry.winner, after, True))
-    if partial_result is not None:
-        results.append(partial_result)
-    taken, won, gifts = _taken(state, played)
+def _result(table: TableRound, sent: int, totals_before: Sequence[int] | None,
+            kept: tuple[frozenset[Card], ...] | None) -> RoundCheck:
+    done = table.tricks
+    results = [TrickResult(trick.leader, trick.winner,
+                           done[i + 1].princes_before if i + 1 < len(done) else table.princes_in,
+                           True) for i, trick in enumerate(done)]
+    if len(results) < sent:  # the last trick sent is unfinished
+        results.append(TrickResult(table.leader, None, table.princes_now(), False))
+    taken, won = table.tally()
+    gifts = table.gifts_won
     complete = table.is_over()
-    keys = sorted(state.proven_in, key=lambda key: (key[0], state.proven_in[key]))
-    violations = tuple(_violation(state, number, violation, state.proven_in[(number, violation)])
-                       for number, violation in keys)
-    kept_cards = _kept(state, kept)
+    violations = tuple(table.findings())
     score = None
     missing: list[str] = []
     if complete:
-        if needs_totals_before(state.edition, state.letter) and totals_before is None:
+        if needs_totals_before(table.edition, table.round_card) and totals_before is None:
             missing.append("totals_before")
-        if state.shape.kept_cards and kept_cards is None:
+        if table.card_rule.kept_cards and kept is None:
             missing.append("kept")
-        if state.shape.gift_before_trick and len(state.gifts) < len(played) - len(state.redone):
+        if table.gifts_missing:
             missing.append("gifts")
         outcome = table.outcome()
         if not missing and outcome is not None:
-            outcome = replace(outcome, gifts=tuple(frozenset(g) for g in gifts),
-                              kept=kept_cards or outcome.kept)
+            outcome = replace(outcome, gifts=gifts, kept=kept or outcome.kept)
             try:
                 score = score_entry(outcome.to_entry(totals_before))
             except ScoringError as error:
-                raise TrickEntryError([TrickProblem(p.code, None, p.seat, p.card,
-                                                    params=p.params)
-                                       for p in getattr(error, "problems", [])]) from None
-    next_seat = None
-    if not complete:
-        next_seat = (partial.trick.leader + len(partial.trick.cards)) % players \
-            if partial is not None else table.leader
-    started = partial is not None and bool(partial.trick.cards)
+                raise EntryError(error.problems) from None
+    step_due = table.step_due
     return RoundCheck(
         complete=complete, legal=not violations, violations=violations,
-        tricks=tuple(results), next_seat=next_seat,
-        step_due=None if complete else _step_due(state, played, started),
-        taken=tuple(_codes(cards) for cards in taken),
+        tricks=tuple(results), next_seat=table.turn,
+        step_due=step_due.value if step_due is not None else None,
+        taken=tuple(_codes(cards_of(mask)) for mask in taken),
         gifts=tuple(_codes(cards) for cards in gifts),
         tricks_won=tuple(won), score=score, missing=tuple(missing))
 
 
-def _taken(state: _Round, played: list[_Played]) -> tuple[list[set[Card]], list[int],
-                                                          list[set[Card]]]:
-    """Cards won in tricks (the engine's tally: Mulan, haggles, Alice), tricks won, and the gift
-    piles won, which only the glue sees: a pile goes to the winner of the trick it was laid for,
-    or of the replay when Alice dealt that trick back."""
-    masks, won = tally(played, state.players)
-    taken = [set(cards_of(mask)) for mask in masks]
-    gifts: list[set[Card]] = [set() for _ in range(state.players)]
-    pile: set[Card] = set()
-    for number, entry in enumerate(played):
-        pile |= set(state.gifts.get(number, ()))
-        if number not in state.redone:
-            gifts[entry.winner] |= pile
-            pile = set()
-    return taken, won, gifts
-
-
-def _kept(state: _Round,
-          kept: Sequence[Sequence[str]] | None) -> tuple[frozenset[Card], ...] | None:
+def _kept(reader: _Reader, kept: Sequence[Sequence[str]] | None
+          ) -> tuple[frozenset[Card], ...] | None:
     """The kept cards (n), checked; ``None`` when not given."""
     if kept is None:
         return None
-    size = state.shape.kept_cards
+    table = reader.table
+    size = table.card_rule.kept_cards
     if not size:
-        raise TrickEntryError([TrickProblem("no-kept-cards", field="kept")])
-    if len(kept) != state.players:
-        raise TrickEntryError([TrickProblem("wrong-seat-count", field="kept", params={
-            "expected": state.players, "got": len(kept)})])
-    problems: list[TrickProblem] = []
-    used = state.in_play()
+        reader.problem("no-kept-cards", field="kept")
+        raise EntryError(reader.problems)
+    if len(kept) != table.players:
+        raise EntryError([SCORING.problem("wrong-seat-count", field="kept",
+                                          expected=table.players, got=len(kept))])
     seen: set[Card] = set()
     hands = []
     for seat, codes in enumerate(kept):
         if len(codes) != size:
-            problems.append(TrickProblem("wrong-kept-count", None, seat, None, f"kept[{seat}]",
-                                         {"expected": size}))
+            reader.problem("wrong-kept-count", None, seat, field=f"kept[{seat}]", expected=size)
         hand = set()
         for index, code in enumerate(codes):
-            card = state.card(code, problems, None, seat, f"kept[{seat}][{index}]", used)
+            here = f"kept[{seat}][{index}]"
+            card = reader.card(code, None, seat, here, unused=True)
             if card is not None and card in seen:
-                problems.append(TrickProblem(V.DUPLICATE_CARD.value, None, seat, str(card),
-                                             f"kept[{seat}][{index}]"))
+                reader.problem(V.DUPLICATE_CARD, None, seat, str(card), here)
             elif card is not None:
                 seen.add(card)
                 hand.add(card)
         hands.append(frozenset(hand))
-    if problems:
-        raise TrickEntryError(problems)
+    if reader.problems:
+        raise EntryError(reader.problems)
     return tuple(hands)
 
 
-def _violation(state: _Round, number: int, violation: Violation,
-               proven_in: int) -> TrickViolation:
-    rule = violation.rule
-    card = str(violation.card) if violation.card is not None else None
-    message = violation_message(violation.code.value, seat=violation.seat, card=card,
-                                rule=rule_name(state.edition, state.letter, rule))
-    return TrickViolation(number, max(proven_in, number), violation.code.value, violation.seat,
-                          card, rule, message)
-
-
-def _codes(cards: set[Card] | frozenset[Card]) -> tuple[str, ...]:
+def _codes(cards: frozenset[Card]) -> tuple[str, ...]:
     return tuple(str(card) for card in sorted(cards, key=lambda c: ("PQFA".index(c.suit.value),
                                                                      c.rank)))

@@ -6,7 +6,8 @@ Public surface, python-chess style: frozen :class:`Card` values with a notation 
 :class:`RoundState` with cheap queries (:meth:`~RoundState.legal_plays`,
 :meth:`~RoundState.is_legal_play`, :meth:`~RoundState.check_trick`) and explicit commands
 (:meth:`~RoundState.play_trick`, :meth:`~RoundState.push`, :meth:`~RoundState.pop`), violations as
-data (:class:`Violation`) and three precise errors under :class:`EngineError`. Round cards and
+data (the app's one :class:`~companion.scoring.problems.Problem`, made by :func:`violation`) and
+three precise errors under :class:`EngineError`. Round cards and
 Princess powers are :class:`Modifier` hook objects registered by slug (:mod:`.modifiers` documents
 the order in which they are consulted).
 """
@@ -21,11 +22,19 @@ from .errors import (
     EngineError,
     IllegalTrickError,
     InvalidEntryError,
-    Violation,
     ViolationCode,
+    violation,
 )
-from .modifiers import Modifier, modifier_class, register, registered, round_card_class
-from .powers import POWER_SLUGS, power_slugs
+from .modifiers import (
+    Modifier,
+    Timing,
+    WinReason,
+    modifier_class,
+    register,
+    registered,
+    round_card_class,
+)
+from .powers import POWER_SLUGS, Power, power_class, power_slugs
 from .record import RoundRecord, format_record, parse_record
 from .state import RoundOutcome, RoundState, Trick, parse_edition
 from .steps import (
@@ -40,15 +49,13 @@ from .steps import (
     StepKind,
     parse_step,
 )
-from .table import Finding, TableRound
+from .table import TableRound
 
 __all__ = [
-    "POWER_SLUGS", "AmbiguousEntryError", "Card", "Chairs", "Edition", "EngineError", "Finding",
-    "Gift",
-    "Haggle", "IllegalTrickError", "InvalidEntryError", "Modifier", "Pass", "PowerUse", "Reveal",
-    "RoundOutcome", "RoundRecord", "RoundState", "SetAside", "Step", "StepKind", "Suit",
-    "TableRound", "Trick",
-    "Violation", "ViolationCode", "format_record", "modifier_class", "parse_card", "parse_cards",
-    "parse_edition", "parse_record", "parse_step", "power_slugs", "register", "registered",
-    "round_card_class",
+    "POWER_SLUGS", "AmbiguousEntryError", "Card", "Chairs", "Edition", "EngineError", "Gift",
+    "Haggle", "IllegalTrickError", "InvalidEntryError", "Modifier", "Pass", "Power", "PowerUse",
+    "Reveal", "RoundOutcome", "RoundRecord", "RoundState", "SetAside", "Step", "StepKind", "Suit",
+    "TableRound", "Timing", "Trick", "ViolationCode", "WinReason", "format_record",
+    "modifier_class", "parse_card", "parse_cards", "parse_edition", "parse_record", "parse_step",
+    "power_class", "power_slugs", "register", "registered", "round_card_class", "violation",
 ]

@@ -1,8 +1,9 @@
-"""Cards for the engine: the scoring core's :class:`Card` plus a compact integer encoding.
+"""Cards for the engine: a compact integer encoding of the one card type.
 
-The value type is :class:`companion.scoring.rebel_princess.cards.Card` (frozen, ``str`` gives the code ``P12``,
-``repr`` rebuilds it), so an engine outcome feeds the scoring core without conversion. Inside the
-engine a card is a small int, its *id*, and a set of cards is an int bitmask:
+Card, suit and edition types live in one module, :mod:`companion.scoring.rebel_princess.cards`,
+which the scoring core and the engine both import (``Card`` is frozen, ``str`` gives the code
+``P12``, ``repr`` rebuilds it), so an engine outcome feeds the scoring core without conversion.
+Inside the engine a card is a small int, its *id*, and a set of cards is an int bitmask:
 
 - ``id = 16 * suit_index + rank`` with suits in the order Princes (0), Queens (1), Fairies (2),
   Pets (3). Within one suit a higher id is a higher rank, so comparing ids compares ranks.
@@ -18,8 +19,10 @@ Decks (Deluxe "Setup" step 2, French "Mise en place" 1): 3 players ranks 2-10, 4
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import cache
 
 from companion.scoring.rebel_princess.cards import FROG, SUIT_ORDER, Card, Suit, ranks_for
+from companion.scoring.rebel_princess.errors import ScoringError
 
 from .errors import InvalidEntryError, ViolationCode
 
@@ -91,11 +94,21 @@ def ids_of(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+#: ``_SUIT_CARDS[s][bits]``: the cards of suit index ``s`` whose ranks are the set bits of
+#: ``bits`` (bits 1-12), so a mask turns into cards with four lookups.
+_SUIT_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+    tuple(tuple(CARDS[16 * s + r] for r in ALL_RANKS if bits >> r & 1)  # type: ignore[misc]
+          for bits in range(1 << 13))
+    for s in range(4))
+
+
 def cards_of(mask: int) -> frozenset[Card]:
     """The cards in a mask."""
-    return frozenset(CARDS[cid] for cid in ids_of(mask))  # type: ignore[misc]
+    return frozenset((*_SUIT_CARDS[0][mask & 0x1FFE], *_SUIT_CARDS[1][mask >> 16 & 0x1FFE],
+                      *_SUIT_CARDS[2][mask >> 32 & 0x1FFE], *_SUIT_CARDS[3][mask >> 48 & 0x1FFE]))
 
 
+@cache
 def deck_mask(players: int) -> int:
     """Every card used with this many players (raises the scoring core's error on a bad count)."""
     ranks = ranks_for(players)
@@ -103,15 +116,25 @@ def deck_mask(players: int) -> int:
 
 
 def parse_card(code: str) -> Card:
-    """Parse a card code such as ``P12`` or ``a8`` (case and surrounding blanks ignored).
+    """Parse a card code such as ``P12`` or ``a8`` (case and surrounding blanks ignored): the
+    one parser, :meth:`Card.from_code`, with the engine's error.
 
     Raises :class:`InvalidEntryError` (code ``unknown-card``) for anything else.
     """
-    text = code.strip().upper() if isinstance(code, str) else ""
-    if (len(text) < 2 or text[0] not in "PQFA" or not text[1:].isdigit() or text[1] == "0"
-            or not 1 <= int(text[1:]) <= 12):
-        raise InvalidEntryError(f"unknown card {code!r}", ViolationCode.UNKNOWN_CARD)
-    return Card(Suit(text[0]), int(text[1:]))
+    if isinstance(code, str):
+        card = _PARSED.get(code)
+        if card is not None:
+            return card
+    try:
+        card = Card.from_code(code)
+    except ScoringError:
+        raise InvalidEntryError(f"unknown card {code!r}", ViolationCode.UNKNOWN_CARD) from None
+    if len(_PARSED) < 4096:  # (codes as typed: "Q3", "q3", " Q3 ")
+        _PARSED[code] = card
+    return card
+
+
+_PARSED: dict[str, Card] = {}
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:

@@ -1,16 +1,21 @@
-"""Errors and violations of the rules engine.
+"""Errors and violations of the rules engine, on the app's one problem type.
 
 Two kinds of trouble, kept apart in the python-chess manner:
 
-- *Violations* are data. :meth:`RoundState.check_trick` and friends return every problem they find
-  as a list of :class:`Violation` and never raise. A violation carries a :class:`ViolationCode`
-  whose string value is stable (templates and tests key on it, never on English text), the seat and
-  card concerned, and the slug of the rule that was broken (``"basic"`` for the basic rules,
-  otherwise a Round card or Princess power slug).
-- *Errors* are raised by commands. :class:`EngineError` (a :class:`ValueError`) has three children:
-  :class:`InvalidEntryError` for malformed input, :class:`IllegalTrickError` for well-formed input
-  that breaks the rules (it carries ``.violations``), and :class:`AmbiguousEntryError` for input
-  that allows more than one reading.
+- *Violations* are data: :class:`companion.scoring.problems.Problem` values made by
+  :func:`violation`. :meth:`RoundState.check_trick` and friends return every problem they find and
+  never raise. A violation's ``code`` is a :class:`ViolationCode` (a ``StrEnum``: its string value
+  is stable, and templates and tests key on it, never on English text); it names the seat and card
+  concerned (the card by its code), the trick when known, and ``params["rule"]``, the slug of the
+  rule that was broken (``"basic"`` for the basic rules, otherwise a Round card or Princess slug).
+  The sentence a player reads comes from :data:`CATALOGUES` (``messages.toml``, English and
+  French), which names the rule in the reader's language.
+- *Errors* are raised by commands. :class:`EngineError` (an
+  :class:`~companion.scoring.problems.EntryError`, so a ``ValueError`` carrying ``problems``) has
+  three children: :class:`InvalidEntryError` for malformed input, :class:`IllegalTrickError` for
+  well-formed input that breaks the rules (it carries ``.violations``), and
+  :class:`AmbiguousEntryError` for input that allows more than one reading. Their own message is
+  for developers: it names the input and the state notation.
 """
 
 from __future__ import annotations
@@ -18,8 +23,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
-from companion.scoring.rebel_princess.cards import Card
+from companion.scoring.problems import Catalogue, EntryError, Problem, language
+from companion.scoring.rebel_princess.cards import Card, Edition
+
+__all__ = ["BASIC", "CATALOGUES", "AmbiguousEntryError", "EngineError", "IllegalTrickError",
+           "InvalidEntryError", "RuleCatalogue", "ViolationCode", "violation"]
 
 BASIC = "basic"
 
@@ -65,46 +75,96 @@ class ViolationCode(StrEnum):
     WRONG_WINNER = "wrong-winner"
 
 
-@dataclass(frozen=True, slots=True)
-class Violation:
-    """One broken rule: ``code`` by ``seat`` with ``card``, under the rule ``rule`` (a slug)."""
+@dataclass(frozen=True, eq=False)
+class RuleCatalogue(Catalogue):
+    """The engine's sentences (``messages.toml`` beside this module) for one edition.
 
-    code: ViolationCode
-    seat: int | None = None
-    card: Card | None = None
-    rule: str = BASIC
+    On top of :class:`~companion.scoring.problems.Catalogue` it fills ``{rule}`` with the name of
+    the Round card or Princess whose slug a problem carries, as printed in this edition and in the
+    reader's language, gives ``{player}``, ``{card}`` and ``{rule}`` a neutral default, and starts
+    the sentence with a capital letter. A code may have a sentence of its own for one rule, keyed
+    ``code@rule-slug``.
+    """
 
-    def __str__(self) -> str:
-        parts = [self.code.value]
-        if self.seat is not None:
-            parts.append(f"seat {self.seat}")
-        if self.card is not None:
-            parts.append(str(self.card))
-        if self.rule != BASIC:
-            parts.append(f"({self.rule})")
-        return " ".join(parts)
+    edition: Edition = Edition.DELUXE
+
+    def text(self, code: str, /, lang: str = "en", **params: Any) -> str:
+        lang = language(lang)
+        word = self._words(lang)
+        params = {key: value for key, value in params.items() if value is not None}
+        slug = str(params.get("rule") or "")
+        if f"{code}@{slug}" in self.codes("en"):  # a sentence of its own for this rule
+            code = f"{code}@{slug}"
+        params["rule"] = self.rule_name(slug, lang) if slug else word["this-rule"]
+        params.setdefault("card", word["a-card"])
+        text = super().text(code, lang, **params)
+        return text[:1].upper() + text[1:]
+
+    def rule_name(self, slug: str, lang: str = "en") -> str:
+        """The player-facing name of a rule slug: a Princess, a Round card, the basic rules."""
+        if slug == BASIC:
+            return self._words(language(lang))["basic-rules"]
+        from .modifiers import display_name  # (modifiers import this module)
+
+        return display_name(slug, self.edition, language(lang))
+
+    def _words(self, lang: str) -> dict[str, str]:
+        return {key: super(RuleCatalogue, self).text(key, lang)
+                for key in ("basic-rules", "this-rule", "a-card")}
 
 
-class EngineError(ValueError):
-    """Base of every error the rules engine raises."""
+#: The engine's catalogue for each edition (Round cards and Princesses are named as printed in it).
+CATALOGUES: dict[Edition, RuleCatalogue] = {
+    edition: RuleCatalogue(__package__, edition=edition) for edition in Edition}
+
+
+def violation(code: ViolationCode, seat: int | None = None, card: Card | str | None = None,
+              rule: str = BASIC, edition: Edition = Edition.DELUXE, *,
+              trick: int | None = None, **params: Any) -> Problem:
+    """A rule violation as a :class:`~companion.scoring.problems.Problem`: ``code`` by ``seat``
+    with ``card`` under the rule ``rule`` (a slug), worded by the ``edition``'s catalogue."""
+    return Problem(code, seat=seat, card=None if card is None else str(card), trick=trick,
+                   params={"rule": rule, **params}, catalogue=CATALOGUES[edition])
+
+
+class EngineError(EntryError):
+    """Base of every error the rules engine raises; ``problems`` lists what was found."""
+
+    def __init__(self, message: str, problems: Iterable[Problem] = ()) -> None:
+        ValueError.__init__(self, message)
+        self.problems: list[Problem] = list(problems)
 
 
 class InvalidEntryError(EngineError):
     """Malformed input: an unknown card, a wrong card count, a duplicate, a bad notation."""
 
     def __init__(self, message: str, code: ViolationCode | None = None) -> None:
-        super().__init__(message)
+        super().__init__(message, [violation(code)] if code is not None else [])
         self.code = code
 
 
 class IllegalTrickError(EngineError):
     """Well-formed input that breaks the rules; ``violations`` lists every problem found."""
 
-    def __init__(self, message: str, violations: Iterable[Violation]) -> None:
-        self.violations = list(violations)
-        detail = "; ".join(str(v) for v in self.violations)
-        super().__init__(f"{message}: {detail}" if detail else message)
+    def __init__(self, message: str, violations: Iterable[Problem]) -> None:
+        found = list(violations)
+        detail = "; ".join(_describe(v) for v in found)
+        super().__init__(f"{message}: {detail}" if detail else message, found)
+        self.violations = found
 
 
 class AmbiguousEntryError(EngineError):
     """Input with more than one reading (e.g. a power without its target): ask the player."""
+
+
+def _describe(problem: Problem) -> str:
+    """A violation in a few words, for developers (``must-follow-suit seat 1 A3 (mulan)``)."""
+    parts = [str(problem.code)]
+    if problem.seat is not None:
+        parts.append(f"seat {problem.seat}")
+    if problem.card is not None:
+        parts.append(problem.card)
+    rule = problem.params.get("rule", BASIC)
+    if rule != BASIC:
+        parts.append(f"({rule})")
+    return " ".join(parts)

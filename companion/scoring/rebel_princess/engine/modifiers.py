@@ -2,7 +2,7 @@
 
 A :class:`Modifier` subclass stands for one Round card or one Princess power and is registered by
 its slug (``"magic-beans"``, ``"snow-white"``). Every hook defaults to "no change"; a subclass
-overrides only the hooks its rule needs. :class:`~companion.scoring.rebel_princess.engine.state.RoundState` collects, once
+overrides only the hooks its rule needs. :class:`~.state.RoundState` collects, once
 per round, the hooks each modifier really overrides, so a plain round card such as *Once Upon a
 Time* costs nothing in the hot loop.
 
@@ -32,7 +32,7 @@ the trick, the haggle and the musical chairs.
 
 Princess powers (:mod:`.powers`) are modifiers too, but act only once used: a used power joins the
 trick's chain of legality layers after the Round card
-(:meth:`~companion.scoring.rebel_princess.engine.powers.Power.restrict`) and may set trick-wide flags (reversed order, a
+(:meth:`~.powers.Power.restrict`) and may set trick-wide flags (reversed order, a
 zero card) read by the winner hooks.
 
 Modifiers hold no per-round data: whatever changes during a round lives in the ``RoundState`` so
@@ -41,16 +41,44 @@ that ``copy()``, ``push`` and ``pop`` stay exact.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar
 
-from companion.scoring.rebel_princess.cards import Edition
+from companion.scoring.rebel_princess.cards import Card, Edition
 
 from .errors import InvalidEntryError, ViolationCode
 
 if TYPE_CHECKING:
     from .state import RoundState
 
-__all__ = ["HALF", "HOOKS", "Modifier", "modifier_class", "overridden", "register", "registered"]
+__all__ = ["HALF", "HOOKS", "Modifier", "Timing", "WinReason", "display_name", "modifier_class",
+           "overridden", "register", "registered"]
+
+
+class Timing(StrEnum):
+    """When a Princess power is used (each :class:`~.powers.Power` declares its own, per
+    edition): the stable values are those of the round record and the JSON API."""
+
+    BEFORE = "before"  # before a trick, before its first card
+    TURN = "turn"  # during a trick, with its owner's card (its effect starts with that card)
+    AFTER = "after"  # right after a trick, before anything else happens
+
+
+@dataclass(frozen=True)
+class WinReason:
+    """Why a trick's winner won, as the Round card words it (:meth:`Modifier.win_reason`):
+    ``code`` (``highest``, ``trump``, ``second``, ``alone``, ``furthest``, ``void``, ``sum``,
+    ``wild``, ``bouquet``), the suit concerned, ``low`` when the order was reversed, and the rules
+    responsible: the Round card (``card_rule``), Cinderella, both or neither. Templates word the
+    code; the engine never writes the sentence."""
+
+    code: str
+    suit: str | None
+    low: bool = False
+    card_rule: bool = False
+    cinderella: bool = False
 
 #: Hook names in the order a trick consults them.
 HOOKS = ("legal", "follow", "winner")
@@ -100,6 +128,17 @@ class Modifier:
         """The index in ``plays`` (card ids in play order) of the winning play, given ``winner``."""
         return winner
 
+    def win_reason(self, cards: Sequence[Card], card: Card, reversed_: bool) -> WinReason:
+        """Why the trick ``cards`` (in play order, as it ended) was won with ``card`` (the
+        winner's last card); ``reversed_`` when Cinderella reversed the order. The basic rules:
+        the highest card of the suit led."""
+        return WinReason("highest", card.suit.value, reversed_, False, reversed_)
+
+    @classmethod
+    def display_name(cls, edition: Edition, lang: str = "en") -> str:
+        """The rule's name as printed in ``edition``, in ``lang`` (``en`` or ``fr``)."""
+        return cls.slug.replace("-", " ")
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.edition.value!r})"
 
@@ -146,6 +185,12 @@ def round_card_class(edition: Edition, letter: str) -> type[Modifier]:
         return _BY_LETTER[(edition, wanted)]
     except KeyError:
         raise InvalidEntryError(f"no {edition.value} Round card {letter!r}") from None
+
+
+def display_name(slug: str, edition: Edition, lang: str = "en") -> str:
+    """The player-facing name of the Round card or Princess registered under ``slug``."""
+    cls = _REGISTRY.get(slug)
+    return cls.display_name(edition, lang) if cls is not None else slug.replace("-", " ")
 
 
 def round_card_letters(edition: Edition) -> list[str]:

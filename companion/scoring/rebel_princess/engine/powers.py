@@ -2,49 +2,60 @@
 
 Deluxe has 12 Princesses, the classic edition 10 (no Rapunzel, no Thumbelina). A power is used once
 per round (Deluxe "Using the Power of a Princess" p. 10; French "Utiliser son Pouvoir" p. 7) and is
-recorded as a :class:`~companion.scoring.rebel_princess.engine.steps.PowerUse`. Powers rank above Round cards, which rank
-above the basic rules (Deluxe p. 14), so a power's legality layer is applied last. Powers used for
-the same trick apply in the order they were declared (RULINGS.md).
+recorded as a :class:`~.steps.PowerUse`. Powers rank above Round cards, which rank above the basic
+rules (Deluxe p. 14), so a power's legality layer is applied last. Powers used for the same trick
+apply in the order they were declared (RULINGS.md).
 
-When a power may be used (:attr:`Power.timing`):
+**Each power is described once, on its class**, and everything else reads the declaration: the
+engine's checks, table entry (:mod:`.table`), the trick screen's forms and grid, and the JSON API's
+OpenAPI description.
 
-- ``before`` - before a trick, once any musical chairs are passed (k / E) and before or after the
-  Wedding Gift pile (o / M); Sleeping Beauty only before it (Deluxe o, read alike for classic M).
-- ``turn`` - during a trick, before its owner plays (Snow White, Thumbelina, classic Pea Princess).
-  Its effect starts with its owner's card, so a record writes it before the trick.
-- ``after`` - right after a trick (Alice, Mulan, classic Pocahontas).
+- :attr:`Power.timing` - when the power is used, per edition (:class:`~.modifiers.Timing`):
+  before a trick (once any musical chairs are passed, k / E, and before or after the Wedding Gift
+  pile, o / M; Sleeping Beauty only before it: Deluxe o, read alike for classic M), during a trick
+  with its owner's card (its effect starts with that card, so a record writes it before the
+  trick), or right after a trick.
+- What a use needs: :attr:`Power.needs_target`, :attr:`Power.needs_suit`, :attr:`Power.card_slots`
+  (what each card of ``cards`` is), :attr:`Power.more_slots`, and :attr:`Power.cards_seen`
+  (``False``: the cards stay hidden at the table and may be left out).
+- What limits it: :attr:`Power.max_rank`, :attr:`Power.target_leader`, :attr:`Power.target_other`,
+  :attr:`Power.winner_only`, :attr:`Power.never_frog`, :attr:`Power.same_suit`,
+  :attr:`Power.on_lead`, :attr:`Power.blocked_by`, and the codes of its own check that cards seen
+  later can prove (:attr:`Power.proven_by_hand`).
+- How it changes a trick: :attr:`Power.changes_trick` (judged with the trick it is used for), and
+  :meth:`Power.restrict` / :meth:`Power.activate`.
 
 The powers (Deluxe "Princess Cards" p. 23; French "Cartes Pouvoirs de Princesses" p. 14):
 
-- **Alice** (after; ``cards``: the card dealt to each seat, seat order, two laps under u): after
-  winning a trick without the Frog, its cards are dealt back one per seat and played again. A Prince
-  in that trick brings the Princes in (RULINGS.md). Under Wedding Gift the gift pile waits for the
-  redone trick. *Engine decision:* the trick no longer counts as won by Alice.
-- **Cinderella** (before): the trick's order is reversed, lower numbers win (with Upside Down each 6
+- **Alice**: after winning a trick without the Frog, its cards are dealt back one per seat (seat
+  order, two laps under u) and played again. A Prince in that trick brings the Princes in
+  (RULINGS.md). Under Wedding Gift the gift pile waits for the redone trick. *Engine decision:*
+  the trick no longer counts as won by Alice.
+- **Cinderella**: the trick's order is reversed, lower numbers win (with Upside Down each 6
   reverses again; Sisterhood ties go to the lower number; u: lowest sum).
-- **The Ice Princess** (before; ``target``, ``cards``: the forced card): the target must play that
-  card in the coming trick, whatever the rules (Deluxe); a Prince chosen this way brings the Princes
-  in. Classic: only the leader can be targeted, and the card is the lead.
-- **The Little Mermaid** (before; ``suit``): the leader must lead that suit. Deluxe: the named suit
-  must be one the leader holds, and not Princes before they snuck in unless the leader holds only
-  Princes. Classic: if the leader lacks the suit they lead freely; Princes cannot be named before
-  they appeared.
-- **Mulan** (after; ``cards``: played card, new card): swap a card she played in the trick just
-  finished for another of the same suit from her hand, never the Frog; the trick is decided again.
-- **The Pea Princess** (Deluxe before, classic turn): the other players (classic: those who play
-  after her in the trick) must play a card above 5 among the cards they may play, if they have one.
-- **Pocahontas** (Deluxe before, classic after; ``target``): choose who leads the coming trick
-  (classic: after winning a trick, another player leads the next).
-- **Rapunzel** (Deluxe, before): the leader must lead a Prince if they hold one; it does not bring
-  the Princes in.
-- **Scheherazade** (before; ``target``, ``cards``: the card taken, the card given back): take a
-  random card from a player and give them one of yours, or the same card back.
-- **Sleeping Beauty** (before; ``cards``: each seat's contribution, ``more``: what each seat
-  receives): every player contributes a card; she keeps one and deals the rest, one each.
-- **Snow White** (turn; ``cards``: a card of rank 7 or lower): she plays it as a zero (it must be
-  her card in this trick if she may play it). Scoring keeps the printed rank (RULINGS.md).
-- **Thumbelina** (Deluxe, turn, not leading): she may play any card but a Prince or the Frog,
-  ignoring the suit to follow.
+- **The Ice Princess**: the target must play the chosen card in the coming trick, whatever the
+  rules (Deluxe); a Prince chosen this way brings the Princes in. Classic: she draws the card from
+  the hand of the player who leads, and it is the lead.
+- **The Little Mermaid**: the leader must lead the named suit. Deluxe: the named suit must be one
+  the leader holds, and not Princes before they snuck in unless the leader holds only Princes.
+  Classic: if the leader lacks the suit they lead freely; Princes cannot be named before they
+  appeared.
+- **Mulan**: swap a card she played in the trick just finished for another of the same suit from
+  her hand, never the Frog; the trick is decided again.
+- **The Pea Princess**: the other players (classic: those who play after her in the trick) must
+  play a card above 5 among the cards they may play, if they have one.
+- **Pocahontas**: choose who leads the coming trick (classic: after winning a trick, another
+  player leads the next).
+- **Rapunzel** (Deluxe): the leader must lead a Prince if they hold one; it does not bring the
+  Princes in.
+- **Scheherazade**: take a random card from another player and give them one of yours, or the
+  same card back.
+- **Sleeping Beauty**: every player contributes a card; she keeps one and deals the rest, one
+  each.
+- **Snow White**: she plays a low card as a zero (it must be her card in this trick if she may
+  play it). Scoring keeps the printed rank (RULINGS.md).
+- **Thumbelina** (Deluxe, not leading): she may play any card but a Prince or the Frog, ignoring
+  the suit to follow.
 
 Conflicts (Deluxe p. 23; RULINGS.md applies them to the classic edition too, which lists none):
 the Little Mermaid, Rapunzel and the Ice Princess (on the leader) exclude each other in a trick;
@@ -62,13 +73,16 @@ the Bouquet).
 
 from __future__ import annotations
 
+from dataclasses import replace
+from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from companion.scoring.rebel_princess.cards import Edition, Suit
+from companion.scoring.problems import Problem
+from companion.scoring.rebel_princess.cards import Card, Edition, Suit
 
 from .cards import FROG_ID, PRINCE_MASK, SUIT_MASKS, card_id, mask_of
-from .errors import Violation, ViolationCode
-from .modifiers import Modifier, register
+from .errors import ViolationCode, violation
+from .modifiers import Modifier, Timing, register
 from .steps import PowerUse
 
 if TYPE_CHECKING:
@@ -78,30 +92,147 @@ __all__ = ["POWER_SLUGS", "Power", "power_class", "power_slugs"]
 
 V = ViolationCode
 D, C = Edition.DELUXE, Edition.CLASSIC
+B, T, A = Timing.BEFORE, Timing.TURN, Timing.AFTER
 _BOTH = frozenset(Edition)
 _DELUXE_ONLY = frozenset({D})
+_CLASSIC_ONLY = frozenset({C})
 _HIGH = sum(1 << (16 * s + r) for s in range(4) for r in range(6, 13))  # ranks above 5
 _FROG = 1 << FROG_ID
 _SUIT_INDEX = {suit: index for index, suit in enumerate((Suit.PRINCE, Suit.QUEEN, Suit.FAIRY,
                                                           Suit.PET))}
+#: Card slots repeated for every card of the trick (Alice) or every seat (Sleeping Beauty).
+PER_CARD, PER_SEAT = "*card", "*seat"
 
 
 class Power(Modifier):
-    """A Princess power. Subclasses set :attr:`timing` and override what they need."""
+    """A Princess power: every class declares its timing, what its use needs and what limits
+    it (see the module docstring), and overrides the hooks its rule needs."""
 
     kind: ClassVar[str] = "power"
     editions: ClassVar[frozenset[Edition]] = _BOTH
-    #: ``"before"``, ``"turn"`` or ``"after"`` (see the module docstring), per edition.
-    timing: ClassVar[dict[Edition, str]] = {D: "before", C: "before"}
+    #: The printed name, ``{"en": ..., "fr": ...}``.
+    names: ClassVar[dict[str, str]] = {}
+    #: When the power is used, per edition.
+    timing: ClassVar[dict[Edition, Timing]] = {D: B, C: B}
+    # -- what a use needs --------------------------------------------------------------------
+    #: A ``target`` seat.
+    needs_target: ClassVar[bool] = False
+    #: A ``suit``.
+    needs_suit: ClassVar[bool] = False
+    #: What each card of ``cards`` is (a slot name the trick screen words); a name ending in
+    #: :data:`PER_CARD` or :data:`PER_SEAT` stands for one card per card of the trick or per seat.
+    card_slots: ClassVar[tuple[str, ...]] = ()
+    #: What each card of ``more`` is (same form).
+    more_slots: ClassVar[tuple[str, ...]] = ()
+    #: Each slot in words (``{max_rank}`` is filled in), for the JSON API's description.
+    slot_words: ClassVar[dict[str, str]] = {}
+    #: ``False`` when the cards are not seen at the table: a use may leave them out.
+    cards_seen: ClassVar[bool] = True
+    # -- what limits it ----------------------------------------------------------------------
+    #: The highest rank her card may have (Snow White).
+    max_rank: ClassVar[int | None] = None
+    #: Editions in which the target can only be the player who leads the trick.
+    target_leader: ClassVar[frozenset[Edition]] = frozenset()
+    #: Editions in which the target must be another player than her.
+    target_other: ClassVar[frozenset[Edition]] = frozenset()
+    #: Editions in which she must have won the trick just finished.
+    winner_only: ClassVar[frozenset[Edition]] = frozenset()
+    #: The power never moves the Frog.
+    never_frog: ClassVar[bool] = False
+    #: Her two cards are of the same suit (Mulan's swap), and not the same card.
+    same_suit: ClassVar[bool] = False
+    #: Announced before the first card of the trick only (it acts on the lead).
+    on_lead: ClassVar[bool] = False
     #: Powers already used this trick that forbid this one (both editions, RULINGS.md).
     blocked_by: ClassVar[frozenset[str]] = frozenset()
-    name: ClassVar[str] = ""
+    #: Codes of :meth:`check` that cards a player is seen to hold later prove (table entry).
+    proven_by_hand: ClassVar[frozenset[ViolationCode]] = frozenset()
+    # -- how it changes a trick ---------------------------------------------------------------
+    #: The power changes how the trick it is used for is played or won.
+    changes_trick: ClassVar[bool] = False
 
-    def when(self) -> str:
+    def when(self) -> Timing:
         """This power's timing in this edition."""
         return self.timing[self.edition]
 
-    def check(self, state: RoundState, use: PowerUse) -> list[Violation]:
+    @classmethod
+    def display_name(cls, edition: Edition, lang: str = "en") -> str:
+        return cls.names.get(lang, cls.names["en"])
+
+    @property
+    def entry(self) -> str | None:
+        """How the trick screen enters a use: ``None`` (one tap), ``"target"`` (a player),
+        ``"suit"``, ``"cards"`` (a player, then cards tapped on the deck), ``"hidden"`` (cards
+        that may stay hidden), ``"zero"`` (with her card) or ``"after"`` (right after a trick,
+        with cards tapped on the deck)."""
+        if self.card_slots and self.when() is A:
+            return "after"
+        if self.card_slots and self.when() is T:
+            return "zero"
+        if self.card_slots and not self.cards_seen:
+            return "hidden"
+        if self.card_slots:
+            return "cards"
+        if self.needs_target:
+            return "target"
+        return "suit" if self.needs_suit else None
+
+    def slots(self, players: int, trick_size: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The slot of each card of ``cards`` and of ``more``, for this table."""
+        def expand(slots: tuple[str, ...]) -> tuple[str, ...]:
+            out: list[str] = []
+            for slot in slots:
+                if slot.endswith(PER_CARD):
+                    out += [slot[:-len(PER_CARD)]] * trick_size
+                elif slot.endswith(PER_SEAT):
+                    out += [slot[:-len(PER_SEAT)]] * players
+                else:
+                    out.append(slot)
+            return tuple(out)
+        return expand(self.card_slots), expand(self.more_slots)
+
+    def check_shape(self, use: PowerUse, players: int, trick_size: int) -> list[Problem]:
+        """What the use lacks or has too much of, from the declarations alone (no state):
+        a target, a suit, the right number of cards, a card above :attr:`max_rank`."""
+        cards, more = self.slots(players, trick_size)
+        counts = {(len(cards), len(more))} | ({(0, 0)} if not self.cards_seen else set())
+        given = (len(use.cards) if cards else 0, len(use.more) if more else 0)  # (others unused)
+        ok = (not self.needs_target or use.target is not None) and \
+            (not self.needs_suit or use.suit is not None) and given in counts
+        if ok and use.target is not None and self.edition in self.target_other and \
+                use.target == use.seat:
+            return [replace(problem, field="target") for problem in self.bad(use)]
+        if ok and self.same_suit:
+            ok = len(set(use.cards)) == len(use.cards)
+        if ok and self.max_rank is not None:
+            ok = all(card.rank <= self.max_rank for card in use.cards)
+        return [] if ok else self.bad(use)
+
+    @classmethod
+    def describe_use(cls) -> str:
+        """What a use needs, in words (English, for the JSON API's description)."""
+        def listed(slots: tuple[str, ...], field: str) -> str:
+            words = []
+            for slot in slots:
+                name = slot.removesuffix(PER_CARD).removesuffix(PER_SEAT)
+                text = cls.slot_words.get(name, name).format(max_rank=cls.max_rank)
+                words.append(text + (", one per seat" if slot.endswith(PER_SEAT) else ""))
+            hidden = "" if cls.cards_seen else " (optional: unseen at the table)"
+            return f"`{field}`: [{', '.join(words)}]{hidden}"
+
+        needs = [f"`{name}`" for name, needed in (("target", cls.needs_target),
+                                                   ("suit", cls.needs_suit)) if needed]
+        if cls.card_slots:
+            needs.append(listed(cls.card_slots, "cards"))
+        if cls.more_slots:
+            needs.append(listed(cls.more_slots, "more"))
+        return "; ".join(needs) or "nothing"
+
+    def allows_rank(self, card: Card) -> bool:
+        """Whether ``card`` is within :attr:`max_rank` (always, for a power without one)."""
+        return self.max_rank is None or card.rank <= self.max_rank
+
+    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         """Problems with the arguments of ``use`` (timing, ownership and conflicts are checked by
         the state)."""
         return []
@@ -120,13 +251,13 @@ class Power(Modifier):
         """The legality layer of ``use`` for ``seat`` while it is active this trick."""
         return legal
 
-    def violation(self, seat: int, card_: Any) -> Violation:
+    def violation(self, seat: int, card_: Any) -> Problem:
         """The violation reported when :meth:`restrict` removes a chosen card."""
-        return Violation(V.POWER_RESTRICTION, seat, card_, self.slug)
+        return violation(V.POWER_RESTRICTION, seat, card_, self.slug, self.edition)
 
     def bad(self, use: PowerUse, code: ViolationCode = V.BAD_POWER_ARGUMENT,
-            seat: int | None = None, card_: Any = None) -> list[Violation]:
-        return [Violation(code, use.seat if seat is None else seat, card_, self.slug)]
+            seat: int | None = None, card_: Any = None) -> list[Problem]:
+        return [violation(code, use.seat if seat is None else seat, card_, self.slug, self.edition)]
 
 
 def _held(state: RoundState, seat: int, card_: Any) -> bool:
@@ -138,14 +269,19 @@ class Alice(Power):
     """Alice: after winning a trick without the Frog, deal its cards back to be played again."""
 
     slug = "alice"
-    name = "Alice"
-    timing = {D: "after", C: "after"}
+    names = {"en": "Alice", "fr": "Alice"}
+    timing = {D: A, C: A}
+    card_slots = ("alice" + PER_CARD,)
+    slot_words = {"alice": "the trick's cards as dealt back, one per seat from seat 0 (two laps "
+                           "under u)"}
+    winner_only = _BOTH
+    never_frog = True
 
-    def check(self, state: RoundState, use: PowerUse) -> list[Violation]:
-        leader, ids, winner, _ = state._history[-1]
-        if winner != use.seat:
+    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
+        leader, ids, winner, _ = state.history[-1]
+        if self.edition in self.winner_only and winner != use.seat:
             return self.bad(use, V.NOT_TRICK_WINNER)
-        if FROG_ID in ids:
+        if self.never_frog and FROG_ID in ids:
             return self.bad(use, V.POWER_FROG)
         if len(use.cards) != len(ids) or sorted(map(card_id, use.cards)) != sorted(ids):
             return self.bad(use, V.WRONG_CARD_COUNT)
@@ -153,21 +289,16 @@ class Alice(Power):
 
     def apply(self, state: RoundState, use: PowerUse) -> Any:
         players = state.players
-        ids = state._history[-1][1]
+        ids = state.history[-1][1]
         mask = mask_of(use.cards)
         state.taken[use.seat] &= ~mask
         state.tricks_won[use.seat] -= 1
         for index, card_ in enumerate(use.cards):
             state.hands[index % players] |= 1 << card_id(card_)
-        state._left += len(ids)
+        state.cards_left += len(ids)
         snuck = not state.princes_in and bool(mask & PRINCE_MASK)
         state.princes_in = state.princes_in or snuck
-        pile = 0
-        if state._gift_on:  # the gift pile waits for the redone trick
-            pile = state._gift_pile_before(len(state._history) - 1)
-            state.gifts[use.seat] &= ~pile
-            state._gift = pile
-            state._pending = None  # no new gift: the redone trick keeps its pile
+        pile = state.hold_gift_pile(use.seat)  # Wedding Gift: the pile waits for the redone trick
         return (mask, snuck, pile)
 
     def undo(self, state: RoundState, use: PowerUse, data: Any) -> None:
@@ -177,12 +308,10 @@ class Alice(Power):
             state.hands[index % players] &= ~(1 << card_id(card_))
         state.taken[use.seat] |= mask
         state.tricks_won[use.seat] += 1
-        state._left -= len(use.cards)
+        state.cards_left -= len(use.cards)
         if snuck:
             state.princes_in = False
-        if pile:
-            state.gifts[use.seat] |= pile
-            state._gift = 0
+        state.release_gift_pile(use.seat, pile)
 
 
 @register
@@ -190,10 +319,11 @@ class Cinderella(Power):
     """Cinderella: before a trick, reverse the order of the numbers for that trick."""
 
     slug = "cinderella"
-    name = "Cinderella"
+    names = {"en": "Cinderella", "fr": "Cendrillon"}
+    changes_trick = True
 
     def activate(self, state: RoundState, use: PowerUse) -> None:
-        state._reversed = True
+        state.reversed_order = True
 
 
 @register
@@ -201,12 +331,18 @@ class IcePrincess(Power):
     """The Ice Princess: before a trick, choose the card a player must play in it."""
 
     slug = "ice-princess"
-    name = "The Ice Princess"
+    names = {"en": "The Ice Princess", "fr": "La Princesse des glaces"}
+    needs_target = True
+    card_slots = ("ice",)
+    slot_words = {"ice": "the card the target must play"}
+    target_leader = _CLASSIC_ONLY
+    on_lead = True
+    changes_trick = True
 
-    def check(self, state: RoundState, use: PowerUse) -> list[Violation]:
+    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         if use.target is None or not 0 <= use.target < state.players or len(use.cards) != 1:
             return self.bad(use)
-        if self.edition is C and use.target != state.leader:
+        if self.edition in self.target_leader and use.target != state.leader:
             return self.bad(use, V.NOT_THE_LEADER, use.target)
         (card_,) = use.cards
         if not _held(state, use.target, card_):
@@ -238,10 +374,13 @@ class LittleMermaid(Power):
     """The Little Mermaid: before a trick, name the suit the leader must lead."""
 
     slug = "little-mermaid"
-    name = "The Little Mermaid"
+    names = {"en": "The Little Mermaid", "fr": "La petite Sirène"}
+    needs_suit = True
     blocked_by = frozenset({"ice-princess", "rapunzel"})
+    proven_by_hand = frozenset({V.PRINCES_NOT_INVITED})
+    changes_trick = True
 
-    def check(self, state: RoundState, use: PowerUse) -> list[Violation]:
+    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         if use.suit is None:
             return self.bad(use)
         hand = state.hands[state.leader]
@@ -255,7 +394,7 @@ class LittleMermaid(Power):
         return []
 
     def restrict(self, state: RoundState, seat: int, legal: int, use: PowerUse) -> int:
-        if state._plays or seat != state.leader:
+        if state.trick_ids or seat != state.leader:
             return legal
         return state.hands[seat] & SUIT_MASKS[_SUIT_INDEX[use.suit]] or legal  # type: ignore[index]
 
@@ -265,33 +404,37 @@ class Mulan(Power):
     """Mulan: after a trick, swap a card she played for another of the same suit (no Frog)."""
 
     slug = "mulan"
-    name = "Mulan"
-    timing = {D: "after", C: "after"}
+    names = {"en": "Mulan", "fr": "Mulan"}
+    timing = {D: A, C: A}
+    card_slots = ("mulan-old", "mulan-new")
+    slot_words = {"mulan-old": "the card she played", "mulan-new": "the card she swaps in"}
+    never_frog = True
+    same_suit = True
 
-    def check(self, state: RoundState, use: PowerUse) -> list[Violation]:
+    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         if len(use.cards) != 2:
             return self.bad(use)
         old, new = use.cards
-        leader, ids, _, _ = state._history[-1]
+        leader, ids, _, _ = state.history[-1]
         mine = [cid for i, cid in enumerate(ids) if (leader + i) % state.players == use.seat]
         if card_id(old) not in mine:
             return self.bad(use, V.NOT_IN_TRICK, card_=old)
-        if not state._active_hand(use.seat) >> card_id(new) & 1:
+        if not state.active_hand(use.seat) >> card_id(new) & 1:
             return self.bad(use, V.NOT_IN_HAND, card_=new)
-        if old.suit is not new.suit:
+        if self.same_suit and old.suit is not new.suit:
             return self.bad(use, V.MUST_FOLLOW_SUIT, card_=new)
-        if FROG_ID in (card_id(old), card_id(new)):
+        if self.never_frog and FROG_ID in (card_id(old), card_id(new)):
             return self.bad(use, V.POWER_FROG)
         return []
 
     def apply(self, state: RoundState, use: PowerUse) -> Any:
         old, new = card_id(use.cards[0]), card_id(use.cards[1])
-        leader, ids, winner, _ = state._history[-1]
-        state._replay_last_trick(old, new)
+        leader, ids, winner, _ = state.history[-1]
+        state.replay_last_trick(old, new)
         return (leader, tuple(ids), winner)  # the trick as played, for the record
 
     def undo(self, state: RoundState, use: PowerUse, data: Any) -> None:
-        state._replay_last_trick(card_id(use.cards[1]), card_id(use.cards[0]))
+        state.replay_last_trick(card_id(use.cards[1]), card_id(use.cards[0]))
 
 
 @register
@@ -299,13 +442,14 @@ class PeaPrincess(Power):
     """The Pea Princess: the other players must play above 5 when they may."""
 
     slug = "pea-princess"
-    name = "The Pea Princess"
-    timing = {D: "before", C: "turn"}
+    names = {"en": "The Pea Princess", "fr": "La Princesse au petit pois"}
+    timing = {D: B, C: T}
+    changes_trick = True
 
     def restrict(self, state: RoundState, seat: int, legal: int, use: PowerUse) -> int:
         if seat == use.seat:
             return legal
-        if self.edition is C and len(state._plays) <= (use.seat - state.leader) % state.players:
+        if self.edition is C and len(state.trick_ids) <= (use.seat - state.leader) % state.players:
             return legal  # classic: only the players after her in this trick
         return legal & _HIGH or legal
 
@@ -315,18 +459,21 @@ class Pocahontas(Power):
     """Pocahontas: choose who leads the coming trick (classic: after winning a trick)."""
 
     slug = "pocahontas"
-    name = "Pocahontas"
-    timing = {D: "before", C: "after"}
+    names = {"en": "Pocahontas", "fr": "Pocahontas"}
+    timing = {D: B, C: A}
+    needs_target = True  # who leads the coming trick
+    target_other = _CLASSIC_ONLY
+    winner_only = _CLASSIC_ONLY
+    on_lead = True
     blocked_by = frozenset({"little-mermaid", "rapunzel"})
 
-    def check(self, state: RoundState, use: PowerUse) -> list[Violation]:
+    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         if use.target is None or not 0 <= use.target < state.players:
             return self.bad(use)
-        if self.edition is C:
-            if state._history[-1][2] != use.seat:
-                return self.bad(use, V.NOT_TRICK_WINNER)
-            if use.target == use.seat:
-                return self.bad(use)
+        if self.edition in self.winner_only and state.history[-1][2] != use.seat:
+            return self.bad(use, V.NOT_TRICK_WINNER)
+        if self.edition in self.target_other and use.target == use.seat:
+            return self.bad(use)
         return []
 
     def apply(self, state: RoundState, use: PowerUse) -> Any:
@@ -343,13 +490,14 @@ class Rapunzel(Power):
     """Rapunzel: the leader must lead a Prince if they hold one (no sneaking in)."""
 
     slug = "rapunzel"
-    name = "Rapunzel"
+    names = {"en": "Rapunzel", "fr": "Raiponce"}
     editions = _DELUXE_ONLY
-    timing = {D: "before"}
+    timing = {D: B}
     blocked_by = frozenset({"ice-princess", "little-mermaid"})
+    changes_trick = True
 
     def restrict(self, state: RoundState, seat: int, legal: int, use: PowerUse) -> int:
-        if state._plays or seat != state.leader:
+        if state.trick_ids or seat != state.leader:
             return legal
         return state.hands[seat] & PRINCE_MASK or legal
 
@@ -359,11 +507,16 @@ class Scheherazade(Power):
     """Scheherazade: take a random card from a player; give one of yours, or it, back."""
 
     slug = "scheherazade"
-    name = "Scheherazade"
+    names = {"en": "Scheherazade", "fr": "Shéhérazade"}
+    needs_target = True
+    card_slots = ("taken", "given")
+    slot_words = {"taken": "the card taken", "given": "the card given back"}
+    cards_seen = False
+    target_other = _BOTH
 
-    def check(self, state: RoundState, use: PowerUse) -> list[Violation]:
+    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         if use.target is None or not 0 <= use.target < state.players or len(use.cards) != 2 \
-                or use.target == use.seat:
+                or (self.edition in self.target_other and use.target == use.seat):
             return self.bad(use)
         taken, given = use.cards
         if not _held(state, use.target, taken):
@@ -371,7 +524,7 @@ class Scheherazade(Power):
         if state.revealed[use.target] >> card_id(taken) & 1:
             return self.bad(use, V.CARD_SHOWN, use.target, taken)
         if any(p.slug == "ice-princess" and u.target == use.target and u.cards[0] == taken
-               for p, u in state._active):
+               for p, u in state.active_powers):
             # The frozen card lies in front of its owner, out of the hand (engine decision).
             return self.bad(use, V.NOT_IN_HAND, use.target, taken)
         if given != taken and not _held(state, use.seat, given):
@@ -401,10 +554,14 @@ class SleepingBeauty(Power):
     """Sleeping Beauty: everyone contributes a card; she keeps one and deals the others."""
 
     slug = "sleeping-beauty"
-    name = "Sleeping Beauty"
+    names = {"en": "Sleeping Beauty", "fr": "La Belle au bois dormant"}
+    card_slots = ("gives" + PER_SEAT,)
+    more_slots = ("gets" + PER_SEAT,)
+    slot_words = {"gives": "each seat's card", "gets": "the card each seat receives"}
+    cards_seen = False
     blocked_by = frozenset({"ice-princess", "little-mermaid", "rapunzel"})
 
-    def check(self, state: RoundState, use: PowerUse) -> list[Violation]:
+    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         players = state.players
         if len(use.cards) != players or len(use.more) != players:
             return self.bad(use, V.WRONG_CARD_COUNT)
@@ -431,24 +588,28 @@ class SleepingBeauty(Power):
 
 @register
 class SnowWhite(Power):
-    """Snow White: play a card of rank 7 or lower as a zero."""
+    """Snow White: play one of her low cards (up to :attr:`max_rank`) as a zero."""
 
     slug = "snow-white"
-    name = "Snow White"
-    timing = {D: "turn", C: "turn"}
+    names = {"en": "Snow White", "fr": "Blanche-Neige"}
+    timing = {D: T, C: T}
+    card_slots = ("zero",)
+    slot_words = {"zero": "her card of rank {max_rank} or lower, played as a zero"}
+    max_rank = 7
+    changes_trick = True
 
-    def check(self, state: RoundState, use: PowerUse) -> list[Violation]:
+    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         if len(use.cards) != 1:
             return self.bad(use)
         (card_,) = use.cards
         if not _held(state, use.seat, card_):
             return self.bad(use, V.NOT_IN_HAND, card_=card_)
-        if card_.rank > 7:
+        if not self.allows_rank(card_):
             return self.bad(use, V.BAD_POWER_ARGUMENT, card_=card_)
         return []
 
     def activate(self, state: RoundState, use: PowerUse) -> None:
-        state._zero = card_id(use.cards[0])
+        state.zero_id = card_id(use.cards[0])
 
     def restrict(self, state: RoundState, seat: int, legal: int, use: PowerUse) -> int:
         if seat != use.seat:
@@ -462,19 +623,20 @@ class Thumbelina(Power):
     """Thumbelina: when not leading, play any card but a Prince or the Frog."""
 
     slug = "thumbelina"
-    name = "Thumbelina"
+    names = {"en": "Thumbelina", "fr": "Poucette"}
     editions = _DELUXE_ONLY
-    timing = {D: "turn"}
+    timing = {D: T}
+    changes_trick = True
 
-    def check(self, state: RoundState, use: PowerUse) -> list[Violation]:
-        if not state._plays and use.seat == state.leader:
+    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
+        if not state.trick_ids and use.seat == state.leader:
             return self.bad(use, V.POWER_NOT_NOW)  # not while leading
         return []
 
     def restrict(self, state: RoundState, seat: int, legal: int, use: PowerUse) -> int:
-        if seat != use.seat or not state._plays:
+        if seat != use.seat or not state.trick_ids:
             return legal
-        if any(p.slug == "ice-princess" and u.target == seat for p, u in state._active):
+        if any(p.slug == "ice-princess" and u.target == seat for p, u in state.active_powers):
             return legal  # the Ice Princess's card still binds her
         return legal | (state.hands[seat] & ~PRINCE_MASK & ~_FROG)
 
@@ -487,6 +649,7 @@ _CLASSES: dict[str, type[Power]] = {cls.slug: cls for cls in Power.__subclasses_
 POWER_SLUGS: tuple[str, ...] = _ORDER
 
 
+@cache
 def power_slugs(edition: Edition) -> tuple[str, ...]:
     """The Princess slugs of an edition: 12 in Deluxe, 10 in the classic edition."""
     return tuple(slug for slug in _ORDER if edition in _CLASSES[slug].editions)

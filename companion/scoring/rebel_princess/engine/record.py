@@ -74,7 +74,7 @@ class RoundRecord:
 
     def replay(self, *, check: bool = True) -> RoundState:
         """Play every trick and step from :meth:`start`: with ``check``, through ``play_trick`` and
-        ``play_step`` (raising :class:`~companion.scoring.rebel_princess.engine.errors.IllegalTrickError` on the first
+        ``play_step`` (raising :class:`~.errors.IllegalTrickError` on the first
         illegal one, a wrong stated winner included), otherwise through the trusted ``push`` and
         ``push_step``."""
         state = self.start()

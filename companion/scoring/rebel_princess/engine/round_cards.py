@@ -43,13 +43,15 @@ Masquerade Ball (i / C) changes what the table sees, not the rules of a trick.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from companion.scoring.rebel_princess.cards import Edition
+from companion.scoring.rebel_princess.cards import Card, Edition, Suit
+from companion.scoring.rebel_princess.round_cards import round_card
 
 from .cards import FAIRY, QUEEN, SUIT_MASKS
 from .errors import ViolationCode
-from .modifiers import HALF, Modifier, register
+from .modifiers import HALF, Modifier, WinReason, register
 
 if TYPE_CHECKING:
     from .state import RoundState
@@ -65,6 +67,17 @@ class RoundCard(Modifier):
 
     kind: ClassVar[str] = "round-card"
 
+    @classmethod
+    def display_name(cls, edition: Edition, lang: str = "en") -> str:
+        shown = edition if edition in cls.letters else next(iter(cls.letters))
+        return round_card(shown, cls.letters[shown]).name(lang)
+
+    def card_reason(self, code: str, suit: Suit | str | None, reversed_: bool,
+                    low: bool | None = None) -> WinReason:
+        """A :class:`WinReason` that names this Round card."""
+        shown = suit.value if isinstance(suit, Suit) else suit
+        return WinReason(code, shown, reversed_ if low is None else low, True, reversed_)
+
 
 def _plain(slug: str, letters: dict[Edition, str], doc: str) -> None:
     cls = type(slug.title().replace("-", ""), (RoundCard,), {
@@ -72,7 +85,7 @@ def _plain(slug: str, letters: dict[Edition, str], doc: str) -> None:
     register(cls)
 
 
-# Cards with no trick rule of their own (scoring-only cards are scored by companion.scoring.rebel_princess).
+# Cards with no trick rule of their own (scoring-only cards are scored by the scoring core).
 _plain("once-upon-a-time", {D: "a", C: "A"}, "No special rules (Deluxe a, classic A).")
 _plain("invitation", {C: "B"}, "No special rules (classic B, an introductory card).")
 _plain("three-times-a-lady", {D: "d"}, "Scoring only: every 3 scores -3 (Deluxe d).")
@@ -186,9 +199,14 @@ class RoyalDecree(RoundCard):
     slug = "royal-decree"
     letters = {D: "f", C: "D"}
 
+    def win_reason(self, cards: Sequence[Card], card: Card, reversed_: bool) -> WinReason:
+        if card.suit is Suit.QUEEN and cards[0].suit is not Suit.QUEEN:
+            return self.card_reason("trump", Suit.QUEEN, reversed_)
+        return super().win_reason(cards, card, reversed_)
+
     def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
         queens = [i for i, cid in enumerate(plays) if cid >> 4 == QUEEN]
-        return max(queens, key=lambda i: state._key(plays[i])) if queens else winner
+        return max(queens, key=lambda i: state.key(plays[i])) if queens else winner
 
 
 @register
@@ -198,11 +216,16 @@ class AlwaysTheBridesmaid(RoundCard):
     slug = "always-the-bridesmaid"
     letters = {D: "g"}
 
+    def win_reason(self, cards: Sequence[Card], card: Card, reversed_: bool) -> WinReason:
+        followers = [c for c in cards if c.suit is cards[0].suit]
+        return self.card_reason("alone" if len(followers) == 1 else "second", cards[0].suit,
+                                reversed_)
+
     def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
         led = [i for i, cid in enumerate(plays) if cid >> 4 == plays[0] >> 4]
         if len(led) < 2:
             return 0  # everyone else was void: the leader wins
-        return sorted(led, key=lambda i: state._key(plays[i]), reverse=True)[1]
+        return sorted(led, key=lambda i: state.key(plays[i]), reverse=True)[1]
 
 
 @register
@@ -212,14 +235,17 @@ class Sisterhood(RoundCard):
     slug = "sisterhood"
     letters = {D: "l"}
 
+    def win_reason(self, cards: Sequence[Card], card: Card, reversed_: bool) -> WinReason:
+        return self.card_reason("furthest", None, reversed_)
+
     def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
-        led, reference = plays[0] >> 4, state._value(plays[0])
+        led, reference = plays[0] >> 4, state.value(plays[0])
         others = range(1, len(plays))
         pool = [i for i in others if plays[i] >> 4 == led] or list(others)
         # Furthest from the lead value; then the higher number (Cinderella: the lower); then the
         # first played.
-        return max(pool, key=lambda i: (abs(state._value(plays[i]) - reference),
-                                        state._key(plays[i]), -i))
+        return max(pool, key=lambda i: (abs(state.value(plays[i]) - reference),
+                                        state.key(plays[i]), -i))
 
 
 @register
@@ -230,13 +256,18 @@ class PoisonedApple(RoundCard):
     slug = "poisoned-apple"
     letters = {D: "r", C: "H"}
 
+    def win_reason(self, cards: Sequence[Card], card: Card, reversed_: bool) -> WinReason:
+        if card.suit is not cards[0].suit:
+            return self.card_reason("void", None, reversed_)
+        return super().win_reason(cards, card, reversed_)
+
     def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
         led = plays[0] >> 4
         void = [i for i in range(1, len(plays)) if plays[i] >> 4 != led]
         if not void:
             return winner
         last = self.edition is Edition.CLASSIC
-        return max(void, key=lambda i: (state._key(plays[i]), i if last else -i))
+        return max(void, key=lambda i: (state.key(plays[i]), i if last else -i))
 
 
 @register
@@ -248,7 +279,7 @@ class OddsAndEvens(RoundCard):
     restriction = ViolationCode.MUST_MATCH_PARITY
 
     def legal(self, state: RoundState, seat: int, legal: int) -> int:
-        plays = state._plays
+        plays = state.trick_ids
         if not plays:
             return legal  # the leader sets the parity
         matching = legal & (_ODD if plays[0] & 1 else _EVEN)
@@ -263,14 +294,17 @@ class ThePrinceAlwaysRingsTwice(RoundCard):
     letters = {D: "u", C: "L"}
     plays_per_seat = 2
 
+    def win_reason(self, cards: Sequence[Card], card: Card, reversed_: bool) -> WinReason:
+        return self.card_reason("sum", cards[0].suit, reversed_)
+
     def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
         players = state.players
         led = plays[0] >> 4
         values: list[list[int]] = [[] for _ in range(players)]
         for i, cid in enumerate(plays):
             if cid >> 4 == led:
-                values[i % players].append(state._value(cid))
-        sign = -1 if state._reversed else 1
+                values[i % players].append(state.value(cid))
+        sign = -1 if state.reversed_order else 1
         # Highest sum; tie: the higher single led-suit card; then the first in play order.
         # Cinderella: lowest sum, tie by the lowest card (RULINGS.md). A seat without a led card
         # never wins.
@@ -290,17 +324,22 @@ class MidnightMakeover(RoundCard):
     letters = {D: "v", C: "R"}
 
     def legal(self, state: RoundState, seat: int, legal: int) -> int:
-        if not state._plays:
+        if not state.trick_ids:
             return legal
         hand = state.hands[seat]
         # Not void while holding a Fairy: the led suit or a Fairy, if any is held.
-        return hand & (SUIT_MASKS[state._follow] | _FAIRY_MASK) or hand
+        return hand & (SUIT_MASKS[state.follow_id] | _FAIRY_MASK) or hand
+
+    def win_reason(self, cards: Sequence[Card], card: Card, reversed_: bool) -> WinReason:
+        if card.suit is Suit.FAIRY and cards[0].suit is not Suit.FAIRY:
+            return self.card_reason("wild", cards[0].suit, reversed_)
+        return super().win_reason(cards, card, reversed_)
 
     def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
-        led = state._follow
+        led = state.follow_id
         candidates = [i for i, cid in enumerate(plays) if cid >> 4 in (led, FAIRY)]
         last = self.edition is Edition.CLASSIC
-        return max(candidates, key=lambda i: (state._key(plays[i]), i if last else -i))
+        return max(candidates, key=lambda i: (state.key(plays[i]), i if last else -i))
 
 
 @register
@@ -309,6 +348,11 @@ class PassTheBouquet(RoundCard):
 
     slug = "pass-the-bouquet"
     letters = {D: "w", C: "S"}
+
+    def win_reason(self, cards: Sequence[Card], card: Card, reversed_: bool) -> WinReason:
+        if card.suit is not cards[0].suit:
+            return self.card_reason("bouquet", card.suit, reversed_)
+        return super().win_reason(cards, card, reversed_)
 
     def follow(self, state: RoundState, cid: int, follow: int) -> int:
         return cid >> 4  # a follower plays the suit to follow, or a void player starts a new one
@@ -321,10 +365,15 @@ class UpsideDown(RoundCard):
     slug = "upside-down"
     letters = {D: "x", C: "J"}
 
+    def win_reason(self, cards: Sequence[Card], card: Card, reversed_: bool) -> WinReason:
+        if sum(1 for c in cards if c.rank == 6) % 2:  # an odd number of 6s: the order flips
+            return self.card_reason("highest", card.suit, reversed_, low=not reversed_)
+        return super().win_reason(cards, card, reversed_)
+
     def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
         # Printed 6s count, a 6 played by Snow White as a zero included (engine decision).
         sixes = sum(1 for cid in plays if cid & 15 == 6)
         if not sixes & 1:
             return winner
-        led = [i for i, cid in enumerate(plays) if cid >> 4 == state._follow]
-        return min(led, key=lambda i: state._key(plays[i]))
+        led = [i for i, cid in enumerate(plays) if cid >> 4 == state.follow_id]
+        return min(led, key=lambda i: state.key(plays[i]))

@@ -1,11 +1,14 @@
-"""Random games through the engine, checking invariants: ``python -m companion.scoring.rebel_princess.engine.simulate``.
+"""Random games through the engine, checking invariants.
+
+``python -m companion.scoring.rebel_princess.engine.simulate``
 
 Each game picks an edition, a player count (3-6), a first leader and five Round cards at random,
 then plays every round with uniformly random legal cards (full information), a random opening pass
 (none, 1 left, 2 right or 1 each way), random required Round-card steps, under Haggle with the
 Hag a random haggle after half the tricks, and a random Princess for every seat whose power is tried
 now and then (only uses the engine accepts are played). Leaders after the first
-round come from the scoring core's :func:`~companion.scoring.rebel_princess.game.play_through`, so the engine and
+round come from the scoring core's :func:`~companion.scoring.rebel_princess.game.play_through`,
+so the engine and
 the scoring core are exercised together. After every round the simulation checks:
 
 - every card of the deck was played exactly once, kept (Round card n) or given (o / M); Wedding
@@ -14,7 +17,7 @@ the scoring core are exercised together. After every round the simulation checks
 - every trick has one winner, whose taken cards include the trick; the tricks won add up to the
   number of tricks and each seat's taken cards are exactly the tricks it won (after haggles);
 - the round's text record round-trips, and replaying it through the *checked* path
-  (:meth:`~companion.scoring.rebel_princess.engine.state.RoundState.play_trick`) accepts every trick and winner;
+  (:meth:`~.state.RoundState.play_trick`) accepts every trick and winner;
 - the scoring core's round scores agree with an independent count from the cards taken, and the game
   totals are the sums of the round scores.
 
@@ -30,11 +33,19 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from companion.scoring.rebel_princess.cards import FROG, Card, Edition, Suit, deck, hand_size, princes
+from companion.scoring.rebel_princess.cards import (
+    FROG,
+    Card,
+    Edition,
+    Suit,
+    deck,
+    hand_size,
+    princes,
+)
 from companion.scoring.rebel_princess.game import GameSetup, PlayedRound, play_through
 from companion.scoring.rebel_princess.rounds import bathroom_exempt, score_entry
 
-from .cards import CARDS, card_id, cards_of
+from .cards import CARDS, card_id, cards_of, ids_of
 from .modifiers import round_card_letters
 from .powers import power_slugs
 from .record import RoundRecord, format_record, parse_record
@@ -47,7 +58,8 @@ __all__ = ["SimulationReport", "expected_scores", "main", "play_random", "simula
 def random_step(state: RoundState, rng: random.Random) -> Step:
     """A random legal step of the kind due (set-aside, reveal, gift or musical chairs)."""
     kind = state.step_due
-    hands = [sorted(state.hand(seat), key=card_id) for seat in range(state.players)]
+    # Each hand lowest card first (ids order cards by suit, then rank), straight from the masks.
+    hands = [[CARDS[cid] for cid in ids_of(mask)] for mask in state.hands]
     if kind is StepKind.SET_ASIDE:
         size = state.set_aside_size()
         return SetAside(tuple(frozenset(rng.sample(hand, size)) for hand in hands))
@@ -73,7 +85,7 @@ def random_pass(state: RoundState, rng: random.Random, left: int, right: int) ->
 
 def random_haggle(state: RoundState, rng: random.Random) -> Haggle | None:
     """A random haggle for the last trick's winner, if one is open (p / T)."""
-    option = state._haggle_option()
+    option = state.haggle_option()
     if option is None:
         return None
     winner, takeable = option
@@ -97,7 +109,7 @@ def random_power(state: RoundState, seat: int, rng: random.Random) -> PowerUse |
     def hand(s: int) -> list[Card]:
         return sorted(state.hand(s), key=card_id)
 
-    last = state._history[-1] if state._history else None
+    last = state.history[-1] if state.history else None
     if slug == "alice" and last is not None:
         cards = [CARDS[c] for c in last[1]]
         rng.shuffle(cards)
@@ -126,7 +138,7 @@ def random_power(state: RoundState, seat: int, rng: random.Random) -> PowerUse |
         rng.shuffle(received)
         return PowerUse(seat, slug, cards=given, more=tuple(received))
     if slug == "snow-white":
-        low = [c for c in hand(seat) if c.rank <= 7]
+        low = [c for c in hand(seat) if power.allows_rank(c)]
         return PowerUse(seat, slug, cards=(rng.choice(low),)) if low else None
     return None
 
@@ -173,7 +185,7 @@ def play_random(state: RoundState, rng: random.Random) -> int:
     returns the cards played."""
     legal_mask, push_id, rand = state.legal_mask, state.push_id, rng.random
     played = 0
-    while state._left:
+    while state.cards_left:
         mask = legal_mask()
         if not mask:  # a step is due before the next card
             state.push_step(random_step(state, rng))
@@ -384,9 +396,11 @@ def simulate(games: int, seed: int, players: int | None = None,
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: ``python -m companion.scoring.rebel_princess.engine.simulate --games N --seed S``."""
-    parser = argparse.ArgumentParser(prog="python -m companion.scoring.rebel_princess.engine.simulate",
-                                     description="Random games checking the engine's invariants.")
+    """Command line: ``python -m companion.scoring.rebel_princess.engine.simulate --games N
+    --seed S``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m companion.scoring.rebel_princess.engine.simulate",
+        description="Random games checking the engine's invariants.")
     parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--players", type=int, choices=range(3, 7), help="fix the player count")

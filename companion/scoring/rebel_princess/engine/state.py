@@ -17,7 +17,7 @@ haggling; see :mod:`.steps`) are values too: :meth:`RoundState.check_step`,
 :attr:`RoundState.step_due` names a step the rules require before the next card, and
 :meth:`RoundState.pop` undoes the last trick or step.
 
-Round cards and powers change these rules through :class:`~companion.scoring.rebel_princess.engine.modifiers.Modifier`
+Round cards and powers change these rules through :class:`~.modifiers.Modifier`
 hooks, consulted in the documented order (basic rules, Round card, powers).
 
 The state answers cheap questions (:meth:`RoundState.legal_plays`, :meth:`RoundState.is_legal_play`,
@@ -35,6 +35,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.scoring.problems import Problem
 from companion.scoring.rebel_princess.cards import Card, Edition, Suit
 from companion.scoring.rebel_princess.rounds import RoundEntry
 
@@ -60,10 +61,10 @@ from .errors import (
     EngineError,
     IllegalTrickError,
     InvalidEntryError,
-    Violation,
     ViolationCode,
+    violation,
 )
-from .modifiers import HALF, Modifier, overridden, round_card_class
+from .modifiers import HALF, Modifier, Timing, overridden, round_card_class
 from .powers import Power, power_class, power_slugs
 from .steps import (
     Chairs,
@@ -189,6 +190,9 @@ class RoundState:
 
     def _set_princesses(self, princesses: Sequence[str | None] | None) -> None:
         players = self.players
+        if not princesses:
+            self.princesses = self.powers = (None,) * players
+            return
         names = tuple(princesses) if princesses else (None,) * players
         allowed = power_slugs(self.edition)
         if len(names) != players or any(n is not None and n not in allowed for n in names):
@@ -210,20 +214,20 @@ class RoundState:
         self.gifts = [0] * players  # Wedding Gift piles won per seat (o / M)
         self.revealed = [0] * players  # cards shown under Crystal Clear (h / I)
         self._dealt = list(self.hands)  # the hands before any step or trick
-        self._plays: list[int] = []  # card ids of the trick in progress, in play order
+        self.trick_ids: list[int] = []  # card ids of the trick in progress, in play order
         self._tmask = 0  # the same as a mask
-        self._follow = -1  # suit index to follow in the trick in progress
+        self.follow_id = -1  # suit index to follow in the trick in progress
         # Where Princes snuck in, as (tricks completed, index in the trick), to undo it on pop.
         self._sneak_at: tuple[int, int] | None = None
         # (leader, ids, winner, powers active in it) per trick
-        self._history: list[tuple[int, list[int], int, tuple[Any, ...]]] = []
+        self.history: list[tuple[int, list[int], int, tuple[Any, ...]]] = []
         # Steps as (tricks completed, cards of the trick in progress, step or "return", undo
         # data, step due before it).
         self._log: list[tuple[int, int, Any, Any, StepKind | None]] = []
         self.used = [False] * players  # powers used this round, per seat
-        self._active: list[tuple[Power, PowerUse]] = []  # powers in effect for this trick
-        self._reversed = False  # Cinderella: the order of the numbers is reversed this trick
-        self._zero = -1  # Snow White: the card id played as a zero this trick
+        self.active_powers: list[tuple[Power, PowerUse]] = []  # powers in effect for this trick
+        self.reversed_order = False  # Cinderella: the order of the numbers is reversed this trick
+        self.zero_id = -1  # Snow White: the card id played as a zero this trick
         self._gift = 0  # the gift pile of the coming trick
         self._haggle_seed: tuple[int, int] | None = None  # a haggle open when built from notation
         self._configure()
@@ -245,9 +249,9 @@ class RoundState:
         """Count the cards still to be played (gift cards and kept cards are never played)."""
         if self._gift_on:
             held = sum(h.bit_count() for h in self.hands)
-            self._left = (held + (self.players if self._gift else 0)) // 2
+            self.cards_left = (held + (self.players if self._gift else 0)) // 2
         else:
-            self._left = sum(max(0, h.bit_count() + a.bit_count() - self._kept)
+            self.cards_left = sum(max(0, h.bit_count() + a.bit_count() - self._kept)
                              for h, a in zip(self.hands, self.aside, strict=True))
 
     def _due_after(self, done: StepKind | None) -> StepKind | None:
@@ -287,26 +291,66 @@ class RoundState:
         bits = _BITS.__getitem__
         # The deal is valid by construction: skip __init__'s checks.
         state = cls.__new__(cls)
-        state.edition = parse_edition(edition)
-        state.players = players
-        state.round_card, state.modifiers = _round_card(state.edition, round_card)
-        state.hands = [sum(map(bits, ids[s * size:(s + 1) * size])) for s in range(players)]
-        state.taken = [0] * players
-        state.tricks_won = [0] * players
-        state._set_princesses(princesses)
-        state._start(leader, False)
+        cls._init_dealt(state, parse_edition(edition), round_card, princesses, leader,
+                        [sum(map(bits, ids[s * size:(s + 1) * size])) for s in range(players)])
         return state
+
+    def _init_dealt(self, edition: Edition, round_card: str | None,
+                    princesses: Sequence[str | None] | None, leader: int,
+                    hands: list[int]) -> None:
+        """``__init__`` without its checks, for a deal valid by construction."""
+        players = len(hands)
+        self.edition = edition
+        self.players = players
+        self.round_card, self.modifiers = _round_card(edition, round_card)
+        self.hands = hands
+        self.taken = [0] * players
+        self.tricks_won = [0] * players
+        self._set_princesses(princesses)
+        self._start(leader, False)
 
     def copy(self) -> RoundState:
         """An independent copy (modifiers are stateless and shared)."""
         other = object.__new__(RoundState)
         other.__dict__.update(self.__dict__)
-        for name in ("hands", "taken", "tricks_won", "aside", "gifts", "revealed", "_plays",
-                     "_history", "_log", "used", "_active"):
+        for name in ("hands", "taken", "tricks_won", "aside", "gifts", "revealed", "trick_ids",
+                     "history", "_log", "used", "active_powers"):
             setattr(other, name, list(getattr(self, name)))
         other._configure()  # rebind the hooks (they are bound methods of shared modifiers)
         other._reactivate()
         return other
+
+    def start_trick(self, leader: int, princes_in: bool, hands: list[int],
+                    uses: Iterable[PowerUse] = ()) -> None:
+        """Put this state at the start of a trick with the given (partial) hands and the powers
+        used for it, to judge that trick (table entry, :mod:`.table`): no step is due and the
+        round never ends here. ``hands`` is taken over, not copied. Nothing is checked."""
+        players = self.players
+        self.hands = hands
+        self.taken = [0] * players
+        self.tricks_won = [0] * players
+        self.leader = self.first_leader = leader
+        self.princes_in = princes_in
+        self.trick_ids = []
+        self._tmask = 0
+        self.follow_id = -1
+        self._sneak_at = None
+        self.history = []
+        self._log = []
+        self.used = [False] * players
+        self.active_powers = []
+        self._gift = 0
+        self._pending = None
+        self.cards_left = _UNBOUNDED
+        self._reactivate()
+        for use in uses:
+            self.push_step(use)
+        self.leader = leader
+
+    @property
+    def last_winner(self) -> int | None:
+        """The winner of the last completed trick (``None`` before the first)."""
+        return self.history[-1][2] if self.history else None
 
     # -- notation -------------------------------------------------------------------------------
 
@@ -329,7 +373,7 @@ class RoundState:
         fields = [
             self.edition.value, self.round_card, str(self.leader), "+" if self.princes_in else "-",
             _seats(self.hands), _seats(self.taken), "/".join(str(w) for w in self.tricks_won),
-            format_cards(CARDS[c] for c in self._plays),  # type: ignore[misc]
+            format_cards(CARDS[c] for c in self.trick_ids),  # type: ignore[misc]
         ]
         extras = []
         if self._pending is not None:
@@ -343,16 +387,16 @@ class RoundState:
         shown = [r & h for r, h in zip(self.revealed, self.hands, strict=True)]
         if any(shown):
             extras.append(f"shown={_seats(shown)}")
-        option = self._haggle_option()
+        option = self.haggle_option()
         if option is not None:
             extras.append(f"haggle={option[0]}:{format_mask(option[1])}")
         if any(self.princesses):
             extras.append("princesses=" + ",".join(p or "-" for p in self.princesses))
         if any(self.used):
             extras.append("used=" + ",".join(str(s) for s, u in enumerate(self.used) if u))
-        if self._active:
+        if self.active_powers:
             extras.append("active=" + "|".join(str(use).replace(" ", ":")[len("power:"):]
-                                               for _, use in self._active))
+                                               for _, use in self.active_powers))
         if extras:
             fields.append(";".join(extras))
         return " ".join(fields)
@@ -428,7 +472,7 @@ class RoundState:
                 power = self.powers[use.seat]  # type: ignore[union-attr]
                 if not isinstance(use, PowerUse) or power is None or power.slug != use.power:
                     raise ValueError
-                self._active.append((power, use))
+                self.active_powers.append((power, use))
         except (ValueError, IndexError):
             raise InvalidEntryError(f"bad used or active field in {text!r}") from None
         self._reactivate()
@@ -443,12 +487,16 @@ class RoundState:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def _violation(self, code: ViolationCode, seat: int | None = None, card: Card | None = None,
+                   rule: str = BASIC) -> Problem:
+        return violation(code, seat, card, rule, self.edition)
+
     # -- queries --------------------------------------------------------------------------------
 
     @property
     def turn(self) -> int:
         """The seat to play next."""
-        return (self.leader + len(self._plays)) % self.players
+        return (self.leader + len(self.trick_ids)) % self.players
 
     @property
     def trick_size(self) -> int:
@@ -458,12 +506,12 @@ class RoundState:
     @property
     def current_trick(self) -> tuple[Card, ...]:
         """The cards of the trick in progress, in play order."""
-        return tuple(CARDS[c] for c in self._plays)  # type: ignore[misc]
+        return tuple(CARDS[c] for c in self.trick_ids)  # type: ignore[misc]
 
     @property
     def suit_to_follow(self) -> Suit | None:
         """The suit the next player must follow, or ``None`` before the lead."""
-        return SUIT_OF[self._follow] if self._plays else None
+        return SUIT_OF[self.follow_id] if self.trick_ids else None
 
     @property
     def step_due(self) -> StepKind | None:
@@ -475,7 +523,7 @@ class RoundState:
     def tricks(self) -> list[Trick]:
         """The completed tricks, oldest first."""
         return [Trick(leader, tuple(CARDS[c] for c in ids), winner)  # type: ignore[misc]
-                for leader, ids, winner, _ in self._history]
+                for leader, ids, winner, _ in self.history]
 
     @property
     def dealt_hands(self) -> tuple[frozenset[Card], ...]:
@@ -512,19 +560,19 @@ class RoundState:
 
     def is_over(self) -> bool:
         """Whether every card to be played has been played."""
-        return self._left == 0
+        return self.cards_left == 0
 
     def legal_mask(self, seat: int | None = None) -> int:
         """The cards (a mask) the seat to play may play now; 0 for any other seat, while a step is
         due, or once the round is over. Basic rules, then the Round card, then powers (see
         :mod:`.modifiers`)."""
-        plays = self._plays
+        plays = self.trick_ids
         turn = (self.leader + len(plays)) % self.players
-        if (seat is not None and seat != turn) or not self._left or self._pending:
+        if (seat is not None and seat != turn) or not self.cards_left or self._pending:
             return 0
         hand = self.hands[turn]
         if plays:
-            legal = hand & SUIT_MASKS[self._follow] or hand  # follow suit if able
+            legal = hand & SUIT_MASKS[self.follow_id] or hand  # follow suit if able
         elif self.princes_in:
             legal = hand
         else:
@@ -541,16 +589,18 @@ class RoundState:
         """Whether ``seat`` may play ``card`` now."""
         return bool(self.legal_mask(seat) >> card_id(card) & 1)
 
-    def check_play(self, card: Card, seat: int | None = None) -> list[Violation]:
+    def check_play(self, card: Card, seat: int | None = None) -> list[Problem]:
         """Every reason the next play of ``card`` (by ``seat``, default the seat to play) breaks
         the rules; empty if it is legal. Never raises."""
         turn = self.turn
-        if self._left == 0:
-            return [Violation(ViolationCode.ROUND_OVER, seat, card)]
+        if self.cards_left == 0:
+            return [self._violation(ViolationCode.ROUND_OVER, seat, card)]
         if self._pending is not None:
-            return [Violation(ViolationCode.STEP_REQUIRED, seat, card, self._card_slug)]
+            return [self._violation(ViolationCode.STEP_REQUIRED, seat, card, self._card_slug)]
         if seat is not None and seat != turn:
-            return [Violation(ViolationCode.NOT_YOUR_TURN, seat, card)]
+            return [self._violation(ViolationCode.NOT_YOUR_TURN, seat, card)]
+        if self.legal_mask(turn) >> card_id(card) & 1:
+            return []  # (a legal card is in the deck, in the hand and not played: done)
         return self._play_violations(turn, card, self._used_mask())
 
     @property
@@ -563,25 +613,25 @@ class RoundState:
             used |= mask
         return used
 
-    def _play_violations(self, seat: int, card: Card, used: int) -> list[Violation]:
+    def _play_violations(self, seat: int, card: Card, used: int) -> list[Problem]:
         cid = card_id(card)
         bit = 1 << cid
         if not bit & deck_mask(self.players):
-            return [Violation(ViolationCode.CARD_NOT_IN_DECK, seat, card)]
+            return [self._violation(ViolationCode.CARD_NOT_IN_DECK, seat, card)]
         if bit & used:
-            return [Violation(ViolationCode.CARD_ALREADY_PLAYED, seat, card)]
+            return [self._violation(ViolationCode.CARD_ALREADY_PLAYED, seat, card)]
         if not bit & self.hands[seat]:
-            return [Violation(ViolationCode.NOT_IN_HAND, seat, card)]
+            return [self._violation(ViolationCode.NOT_IN_HAND, seat, card)]
         if self.legal_mask(seat) & bit:
             return []
         return [self._explain(seat, card, cid)]
 
-    def _explain(self, seat: int, card: Card, cid: int) -> Violation:
+    def _explain(self, seat: int, card: Card, cid: int) -> Problem:
         """Name the layer that forbids ``card``: the last one that removed it and kept it out."""
         bit = 1 << cid
         hand = self.hands[seat]
-        if self._plays:
-            legal = hand & SUIT_MASKS[self._follow] or hand
+        if self.trick_ids:
+            legal = hand & SUIT_MASKS[self.follow_id] or hand
         elif self.princes_in:
             legal = hand
         else:
@@ -590,7 +640,7 @@ class RoundState:
         basic_forbids = not legal & bit
         layers = [(mod, lambda m, mask: m.legal(self, seat, mask)) for mod in self._legal_mods]
         layers += [(power, lambda p, mask, u=use: p.restrict(self, seat, mask, u))
-                   for power, use in self._active]
+                   for power, use in self.active_powers]
         for layer, apply in layers:
             new = apply(layer, legal)
             if legal & bit and not new & bit:
@@ -601,51 +651,50 @@ class RoundState:
         if isinstance(blame, Power):
             return blame.violation(seat, card)
         if blame is not None:
-            return Violation(blame.restriction, seat, card, blame.slug)
-        if basic_forbids and not self._plays:
-            return Violation(ViolationCode.PRINCES_NOT_INVITED, seat, card, BASIC)
-        return Violation(ViolationCode.MUST_FOLLOW_SUIT, seat, card, BASIC)
+            return self._violation(blame.restriction, seat, card, blame.slug)
+        if basic_forbids and not self.trick_ids:
+            return self._violation(ViolationCode.PRINCES_NOT_INVITED, seat, card, BASIC)
+        return self._violation(ViolationCode.MUST_FOLLOW_SUIT, seat, card, BASIC)
 
-    def check_trick(self, trick: Trick) -> list[Violation]:
+    def check_trick(self, trick: Trick) -> list[Problem]:
         """Every problem with ``trick`` as the next trick; empty if it may be played. Never raises.
 
         Checks that no step is due, the leader, the card count, duplicates, cards outside the deck
         or already played or not in the player's hand, every play against the trick rules in
         force, and the winner if the trick names one.
         """
-        if self._left == 0:
-            return [Violation(ViolationCode.ROUND_OVER)]
+        if self.cards_left == 0:
+            return [self._violation(ViolationCode.ROUND_OVER)]
         if self._pending is not None:
-            return [Violation(ViolationCode.STEP_REQUIRED, rule=self._card_slug)]
-        if self._plays:
-            return [Violation(ViolationCode.WRONG_CARD_COUNT)]
+            return [self._violation(ViolationCode.STEP_REQUIRED, rule=self._card_slug)]
+        if self.trick_ids:
+            return [self._violation(ViolationCode.WRONG_CARD_COUNT)]
         if trick.leader != self.leader:
-            return [Violation(ViolationCode.WRONG_LEADER, trick.leader)]
+            return [self._violation(ViolationCode.WRONG_LEADER, trick.leader)]
         if len(trick.cards) != self._trick_size:
-            return [Violation(ViolationCode.WRONG_CARD_COUNT)]
-        violations: list[Violation] = []
+            return [self._violation(ViolationCode.WRONG_CARD_COUNT)]
+        violations: list[Problem] = []
         seen: set[Card] = set()
         probe = self.copy()
-        used = self._used_mask()
         for index, card in enumerate(trick.cards):
             seat = (trick.leader + index) % self.players
             if card in seen:
-                violations.append(Violation(ViolationCode.DUPLICATE_CARD, seat, card))
+                violations.append(self._violation(ViolationCode.DUPLICATE_CARD, seat, card))
             else:
-                violations.extend(probe._play_violations(seat, card, used))
+                violations.extend(probe.check_play(card))
             seen.add(card)
             probe.push_id(card_id(card))
-        if trick.winner is not None and probe._history:
-            winner = probe._history[-1][2]  # (leader, ids, winner, powers)
+        if trick.winner is not None and probe.history:
+            winner = probe.history[-1][2]  # (leader, ids, winner, powers)
             if winner != trick.winner:
-                violations.append(Violation(ViolationCode.WRONG_WINNER, trick.winner))
+                violations.append(self._violation(ViolationCode.WRONG_WINNER, trick.winner))
         return violations
 
     def winner_of(self, trick: Trick) -> int:
         """The seat that wins ``trick`` if it is played next (trusted, like :meth:`push`)."""
         probe = self.copy()
         probe.push(trick)
-        return probe._history[-1][2]
+        return probe.history[-1][2]
 
     # -- commands: tricks and cards ---------------------------------------------------------------
 
@@ -694,12 +743,12 @@ class RoundState:
         """Play a whole trick WITHOUT CHECKING it (the trusted path for stored history); returns
         the winner. The trick's leader becomes the leader; a stated winner is ignored. Raises
         :class:`EngineError` only if a trick is in progress or a step is due."""
-        if self._plays or self._pending is not None:
+        if self.trick_ids or self._pending is not None:
             raise EngineError(f"cannot start a trick now in {self.notation()}")
         self.leader = trick.leader
         for card in trick.cards:
             self.push_id(card_id(card))
-        return self._history[-1][2]
+        return self.history[-1][2]
 
     def pop(self) -> Trick | Step:
         """Undo the last completed trick or step (a power used during the trick in progress
@@ -709,14 +758,14 @@ class RoundState:
         (undo it with :meth:`pop_card`), :class:`IndexError` if nothing was played.
         """
         log = self._log
-        if log and log[-1][:2] == (len(self._history), len(self._plays)) and \
+        if log and log[-1][:2] == (len(self.history), len(self.trick_ids)) and \
                 log[-1][2] != "return":
             step = log[-1][2]
             self._undo(log.pop())
             return step  # type: ignore[no-any-return]
-        if self._plays:
+        if self.trick_ids:
             raise EngineError("a trick is in progress: undo its cards with pop_card()")
-        if not self._history:
+        if not self.history:
             raise IndexError("nothing to pop")
         trick = self.tricks[-1]
         for _ in range(self._trick_size):
@@ -725,10 +774,10 @@ class RoundState:
 
     def play(self, card: Card) -> None:
         """Check then play ``card`` for the seat to play. Raises :class:`IllegalTrickError`."""
-        violations = self.check_play(card)
-        if violations:
-            raise IllegalTrickError(f"{card} in {self.notation()}", violations)
-        self.push_id(card_id(card))
+        cid = card_id(card)
+        if not self.legal_mask() >> cid & 1:  # (see check_play for every reason)
+            raise IllegalTrickError(f"{card} in {self.notation()}", self.check_play(card))
+        self.push_id(cid)
 
     def push_card(self, card: Card) -> None:
         """Play ``card`` for the seat to play WITHOUT CHECKING it."""
@@ -736,57 +785,59 @@ class RoundState:
 
     def push_id(self, cid: int) -> None:
         """Play card id ``cid`` for the seat to play WITHOUT CHECKING it (the fast path)."""
-        plays = self._plays
+        plays = self.trick_ids
+        played = len(plays)
         bit = 1 << cid
-        self.hands[(self.leader + len(plays)) % self.players] &= ~bit
-        self._left -= 1
-        if plays:
-            follow = self._follow
-            if cid >> 4 == PRINCE and follow != PRINCE and not self.princes_in:
+        self.hands[(self.leader + played) % self.players] &= ~bit
+        self.cards_left -= 1
+        if played:
+            if cid >> 4 == PRINCE and not self.princes_in and self.follow_id != PRINCE:
                 # A void player played a Prince: the Princes have snuck in (basic rules).
                 self.princes_in = True
-                self._sneak_at = (len(self._history), len(plays))
-            for hook in self._follow_hooks:
-                follow = hook(self, cid, follow)
-            self._follow = follow
+                self._sneak_at = (len(self.history), played)
+            if self._follow_hooks:
+                follow = self.follow_id
+                for hook in self._follow_hooks:
+                    follow = hook(self, cid, follow)
+                self.follow_id = follow
         else:
-            self._follow = cid >> 4  # the lead sets the suit to follow
+            self.follow_id = cid >> 4  # the lead sets the suit to follow
         plays.append(cid)
         self._tmask |= bit
-        if len(plays) == self._trick_size:
+        if played + 1 == self._trick_size:
             self._resolve()
 
-    def _value(self, cid: int) -> int:
+    def value(self, cid: int) -> int:
         """A card's value in this trick: its rank, or 0 for Snow White's zero."""
-        return 0 if cid == self._zero else cid & 15
+        return 0 if cid == self.zero_id else cid & 15
 
-    def _key(self, cid: int) -> int:
+    def key(self, cid: int) -> int:
         """The value of a card for winning this trick: its rank, 0 for Snow White's zero, negated
         while Cinderella reverses the order (so the highest key always wins)."""
-        value = 0 if cid == self._zero else cid & 15
-        return -value if self._reversed else value
+        value = 0 if cid == self.zero_id else cid & 15
+        return -value if self.reversed_order else value
 
     def _resolve(self) -> None:
-        plays = self._plays
-        if self._active:  # a power may have changed the values of the cards
-            follow = self._follow
+        plays = self.trick_ids
+        if self.active_powers:  # a power may have changed the values of the cards
+            follow = self.follow_id
             index = max((i for i, cid in enumerate(plays) if cid >> 4 == follow),
-                        key=lambda i: self._key(plays[i]))
+                        key=lambda i: self.key(plays[i]))
         else:
             # Basic rules: the highest card of the suit to follow (ids order ranks in a suit).
-            index = plays.index((self._tmask & SUIT_MASKS[self._follow]).bit_length() - 1)
+            index = plays.index((self._tmask & SUIT_MASKS[self.follow_id]).bit_length() - 1)
         for hook in self._winner_hooks:
             index = hook(self, plays, index)
         winner = (self.leader + index) % self.players
         self.taken[winner] |= self._tmask
         self.tricks_won[winner] += 1
-        self._history.append((self.leader, plays, winner, tuple(self._active)))
+        self.history.append((self.leader, plays, winner, tuple(self.active_powers)))
         self.leader = winner
-        self._plays = []
+        self.trick_ids = []
         self._tmask = 0
-        self._follow = -1
-        if self._active:
-            self._active = []
+        self.follow_id = -1
+        if self.active_powers:
+            self.active_powers = []
             self._reactivate()
         if self._stepped:
             self._after_trick(winner)
@@ -803,8 +854,8 @@ class RoundState:
             for seat, mask in enumerate(moved):
                 self.hands[(seat + self._aside_to) % self.players] |= mask
             self.aside = [0] * self.players
-            self._log.append((len(self._history), 0, "return", moved, self._pending))
-        if not self._left:
+            self._log.append((len(self.history), 0, "return", moved, self._pending))
+        if not self.cards_left:
             self._pending = None
         elif self._chairs_on:
             self._pending = StepKind.CHAIRS
@@ -822,56 +873,56 @@ class RoundState:
     def _pop_card(self, through_powers: bool) -> Card:
         """pop_card; with ``through_powers``, powers used during the trick stay in effect."""
         log = self._log
-        if not self._plays:
-            if not self._history:
+        if not self.trick_ids:
+            if not self.history:
                 raise IndexError("no card to pop")
-            while log and log[-1][0] == len(self._history):
+            while log and log[-1][0] == len(self.history):
                 if log[-1][2] != "return":
                     raise EngineError("the last action is a step: undo it with pop()")
                 self._undo(log.pop())
-            leader, ids, winner, active = self._history.pop()
+            leader, ids, winner, active = self.history.pop()
             mask = 0
             for cid in ids:
                 mask |= 1 << cid
             self.taken[winner] &= ~mask
             self.tricks_won[winner] -= 1
             if self._gift_on:
-                self._gift = self._gift_pile_before(len(self._history))
+                self._gift = self._gift_pile_before(len(self.history))
                 self.gifts[winner] &= ~self._gift
             self.leader = leader
-            self._plays = list(ids)
+            self.trick_ids = list(ids)
             self._tmask = mask
             self._pending = None
-            self._active = list(active)
+            self.active_powers = list(active)
             self._reactivate()
-        elif log and log[-1][:2] == (len(self._history), len(self._plays)) and \
+        elif log and log[-1][:2] == (len(self.history), len(self.trick_ids)) and \
                 not through_powers:
             raise EngineError("a power was used after this card: undo it with pop()")
-        cid = self._plays.pop()
+        cid = self.trick_ids.pop()
         bit = 1 << cid
         self._tmask &= ~bit
-        self.hands[(self.leader + len(self._plays)) % self.players] |= bit
-        if self._sneak_at == (len(self._history), len(self._plays)):
+        self.hands[(self.leader + len(self.trick_ids)) % self.players] |= bit
+        if self._sneak_at == (len(self.history), len(self.trick_ids)):
             self.princes_in = False
             self._sneak_at = None
-        self._left += 1
-        self._follow = -1
-        if self._plays:
-            follow = self._plays[0] >> 4
-            for played in self._plays[1:]:
+        self.cards_left += 1
+        self.follow_id = -1
+        if self.trick_ids:
+            follow = self.trick_ids[0] >> 4
+            for played in self.trick_ids[1:]:
                 for hook in self._follow_hooks:
                     follow = hook(self, played, follow)
-            self._follow = follow
+            self.follow_id = follow
         return CARDS[cid]  # type: ignore[return-value]
 
     # -- commands: steps ------------------------------------------------------------------------
 
-    def _active_hand(self, seat: int) -> int:
+    def active_hand(self, seat: int) -> int:
         """``seat``'s hand as it was when the last trick ended, before set-aside cards came back
         (powers only touch the active hand: After Party, Blind Man's Bluff)."""
         hand = self.hands[seat]
         for at, _, step, data, _ in self._log:
-            if step == "return" and at == len(self._history):
+            if step == "return" and at == len(self.history):
                 for giver, mask in enumerate(data):
                     if (giver + self._aside_to) % self.players == seat:
                         hand &= ~mask
@@ -880,14 +931,32 @@ class RoundState:
     def _reactivate(self) -> None:
         """Set the trick-wide power flags from the powers active in this trick, and the chain of
         legality layers: the Round card's, then each active power's (powers rank above it)."""
-        self._reversed = False
-        self._zero = -1
+        self.reversed_order = False
+        self.zero_id = -1
         chain = list(self._legal_hooks)
-        for power, use in self._active:
+        for power, use in self.active_powers:
             power.activate(self, use)
             chain.append(lambda state, seat, legal, p=power, u=use:
                          p.restrict(state, seat, legal, u))
         self._chain = chain
+
+    def hold_gift_pile(self, seat: int) -> int:
+        """Alice under Wedding Gift (o / M): the gift pile ``seat`` won with the trick she deals
+        back goes back to the table for the redone trick, and no new gift comes before it.
+        Returns that pile (0: no Wedding Gift)."""
+        if not self._gift_on:
+            return 0
+        pile = self._gift_pile_before(len(self.history) - 1)
+        self.gifts[seat] &= ~pile
+        self._gift = pile
+        self._pending = None
+        return pile
+
+    def release_gift_pile(self, seat: int, pile: int) -> None:
+        """Undo :meth:`hold_gift_pile`."""
+        if pile:
+            self.gifts[seat] |= pile
+            self._gift = 0
 
     def _gift_pile_before(self, done: int) -> int:
         """The gift pile placed after ``done`` completed tricks, for the next one (o / M)."""
@@ -898,26 +967,26 @@ class RoundState:
                 return data  # type: ignore[no-any-return]
         return 0
 
-    def _replay_last_trick(self, old: int, new: int) -> None:
+    def replay_last_trick(self, old: int, new: int) -> None:
         """Take the last trick back and play it again with card ``new`` instead of ``old``
         (Mulan's swap): every Round card and power rule then decides it afresh."""
-        ids = list(self._history[-1][1])
+        ids = list(self.history[-1][1])
         for _ in ids:
             self._pop_card(True)
         ids[ids.index(old)] = new
         for cid in ids:
             self.push_id(cid)
 
-    def _haggle_option(self) -> tuple[int, int] | None:
+    def haggle_option(self) -> tuple[int, int] | None:
         """``(winner, cards they may take)`` while the last trick's winner may haggle (p / T)."""
-        if not self._haggle_on or self._plays or not self._left:
+        if not self._haggle_on or self.trick_ids or not self.cards_left:
             return None
-        if not self._history:
+        if not self.history:
             return self._haggle_seed if not self._log else None
-        since = [step for at, _, step, _, _ in self._log if at == len(self._history)]
+        since = [step for at, _, step, _, _ in self._log if at == len(self.history)]
         if any(not (isinstance(step, PowerUse) and step.power == "mulan") for step in since):
             return None  # something happened since the trick: the chance has passed
-        leader, ids, winner, _ = self._history[-1]
+        leader, ids, winner, _ = self.history[-1]
         takeable = 0
         for index, cid in enumerate(ids):
             if (leader + index) % self.players != winner:  # not a card the winner played
@@ -930,7 +999,7 @@ class RoundState:
             return self.hands[0].bit_count() // 2
         return self._aside_cards
 
-    def check_step(self, step: Step) -> list[Violation]:
+    def check_step(self, step: Step) -> list[Problem]:
         """Every problem with ``step`` as the next action; empty if it may be taken. Never raises.
 
         A pass must come first and be even (every seat gives as many cards each way); set-aside,
@@ -939,30 +1008,30 @@ class RoundState:
         """
         players = self.players
         rule = BASIC if isinstance(step, Pass) else self._card_slug
-        not_due = [Violation(ViolationCode.STEP_NOT_DUE, rule=rule)]
-        if self._left == 0:
-            return [Violation(ViolationCode.ROUND_OVER)]
+        not_due = [self._violation(ViolationCode.STEP_NOT_DUE, rule=rule)]
+        if self.cards_left == 0:
+            return [self._violation(ViolationCode.ROUND_OVER)]
         if isinstance(step, PowerUse):
             return self._check_power(step)
-        if self._plays:
+        if self.trick_ids:
             return not_due
         if isinstance(step, Haggle):
             return self._check_haggle(step)
         if isinstance(step, Pass):
-            if self._history or self._plays or self._log:
+            if self.history or self.trick_ids or self._log:
                 return not_due
             return self._check_pass(step)
         expected = {SetAside: StepKind.SET_ASIDE, Reveal: StepKind.REVEAL, Gift: StepKind.GIFT,
                     Chairs: StepKind.CHAIRS}[type(step)]
         if self._pending is not expected:
             return not_due
-        violations: list[Violation] = []
+        violations: list[Problem] = []
         if isinstance(step, Reveal):
             if len(step.suits) != players:
-                return [Violation(ViolationCode.WRONG_CARD_COUNT, rule=rule)]
+                return [self._violation(ViolationCode.WRONG_CARD_COUNT, rule=rule)]
             for seat, suit in enumerate(step.suits):
                 if not self.hands[seat] & SUIT_MASKS[SUIT_INDEX[suit]]:
-                    violations.append(Violation(ViolationCode.SUIT_NOT_HELD, seat, rule=rule))
+                    violations.append(self._violation(ViolationCode.SUIT_NOT_HELD, seat, rule=rule))
             return violations
         per_seat: Sequence[Iterable[Card]]
         if isinstance(step, SetAside):
@@ -970,48 +1039,48 @@ class RoundState:
         else:
             per_seat, size = [(card,) for card in step.cards], 1
         if len(per_seat) != players:
-            return [Violation(ViolationCode.WRONG_CARD_COUNT, rule=rule)]
+            return [self._violation(ViolationCode.WRONG_CARD_COUNT, rule=rule)]
         for seat, cards in enumerate(per_seat):
             cards = list(cards)
             if len(cards) != size:
-                violations.append(Violation(ViolationCode.WRONG_CARD_COUNT, seat, rule=rule))
+                violations.append(self._violation(ViolationCode.WRONG_CARD_COUNT, seat, rule=rule))
             for card in cards:
                 if not self.hands[seat] >> card_id(card) & 1:
-                    violations.append(Violation(ViolationCode.NOT_IN_HAND, seat, card, rule))
+                    violations.append(self._violation(ViolationCode.NOT_IN_HAND, seat, card, rule))
         return violations
 
-    def _check_pass(self, step: Pass) -> list[Violation]:
+    def _check_pass(self, step: Pass) -> list[Problem]:
         players = self.players
         if len(step.left) != players or len(step.right) != players:
-            return [Violation(ViolationCode.WRONG_CARD_COUNT)]
+            return [self._violation(ViolationCode.WRONG_CARD_COUNT)]
         violations = []
         for seat in range(players):
             if (len(step.left[seat]), len(step.right[seat])) != (len(step.left[0]),
                                                                   len(step.right[0])):
-                violations.append(Violation(ViolationCode.WRONG_CARD_COUNT, seat))
+                violations.append(self._violation(ViolationCode.WRONG_CARD_COUNT, seat))
             for card in sorted(step.left[seat] & step.right[seat], key=card_id):
-                violations.append(Violation(ViolationCode.DUPLICATE_CARD, seat, card))
+                violations.append(self._violation(ViolationCode.DUPLICATE_CARD, seat, card))
             for card in sorted(step.left[seat] | step.right[seat], key=card_id):
                 if not self.hands[seat] >> card_id(card) & 1:
-                    violations.append(Violation(ViolationCode.NOT_IN_HAND, seat, card))
+                    violations.append(self._violation(ViolationCode.NOT_IN_HAND, seat, card))
         return violations
 
-    def _check_haggle(self, step: Haggle) -> list[Violation]:
+    def _check_haggle(self, step: Haggle) -> list[Problem]:
         rule = self._card_slug
-        option = self._haggle_option()
+        option = self.haggle_option()
         if option is None:
-            return [Violation(ViolationCode.STEP_NOT_DUE, step.seat, rule=rule)]
+            return [self._violation(ViolationCode.STEP_NOT_DUE, step.seat, rule=rule)]
         winner, takeable = option
         if step.seat != winner:
-            return [Violation(ViolationCode.NOT_TRICK_WINNER, step.seat, rule=rule)]
+            return [self._violation(ViolationCode.NOT_TRICK_WINNER, step.seat, rule=rule)]
         violations = []
         if not self.hands[winner] >> card_id(step.give) & 1:
-            violations.append(Violation(ViolationCode.NOT_IN_HAND, winner, step.give, rule))
+            violations.append(self._violation(ViolationCode.NOT_IN_HAND, winner, step.give, rule))
         if not takeable >> card_id(step.take) & 1:
-            own = self._history[-1][1] if self._history else []  # (the winner's own card)
+            own = self.history[-1][1] if self.history else []  # (the winner's own card)
             code = (ViolationCode.HAGGLE_OWN_CARD if card_id(step.take) in own
                     else ViolationCode.NOT_IN_TRICK)
-            violations.append(Violation(code, winner, step.take, rule))
+            violations.append(self._violation(code, winner, step.take, rule))
         return violations
 
     def play_step(self, step: Step) -> None:
@@ -1021,37 +1090,37 @@ class RoundState:
             raise IllegalTrickError(f"step {step} in {self.notation()}", violations)
         self.push_step(step)
 
-    def _check_power(self, use: PowerUse) -> list[Violation]:
+    def _check_power(self, use: PowerUse) -> list[Problem]:
         """Problems with a power use: whose power, once per round, timing, conflicts, Round card
         limits, then the power's own arguments."""
         V = ViolationCode
         if not 0 <= use.seat < self.players:
-            return [Violation(V.BAD_POWER_ARGUMENT, rule=use.power)]
+            return [self._violation(V.BAD_POWER_ARGUMENT, rule=use.power)]
         power = self.powers[use.seat]
         if power is None or power.slug != use.power:
-            return [Violation(V.POWER_NOT_IN_PLAY, use.seat, rule=use.power)]
+            return [self._violation(V.POWER_NOT_IN_PLAY, use.seat, rule=use.power)]
         if self.used[use.seat]:
-            return [Violation(V.POWER_ALREADY_USED, use.seat, rule=use.power)]
-        not_now = [Violation(V.POWER_NOT_NOW, use.seat, rule=use.power)]
+            return [self._violation(V.POWER_ALREADY_USED, use.seat, rule=use.power)]
+        not_now = [self._violation(V.POWER_NOT_NOW, use.seat, rule=use.power)]
         timing = power.when()
-        if timing == "before":
-            if self._plays or self._pending not in (None, StepKind.GIFT):
+        if timing is Timing.BEFORE:
+            if self.trick_ids or self._pending not in (None, StepKind.GIFT):
                 return not_now
-        elif timing == "turn":
-            played = {(self.leader + i) % self.players for i in range(len(self._plays))}
+        elif timing is Timing.TURN:
+            played = {(self.leader + i) % self.players for i in range(len(self.trick_ids))}
             if self._pending is not None or use.seat in played:
                 return not_now
         else:  # after a trick, before anything else but other after-trick powers
-            if self._plays or not self._history:
+            if self.trick_ids or not self.history:
                 return not_now
-            since = [step for at, _, step, _, _ in self._log if at == len(self._history)]
+            since = [step for at, _, step, _, _ in self._log if at == len(self.history)]
             if any(step != "return" and (use.power == "mulan" or not isinstance(step, PowerUse))
                    for step in since):
                 return not_now
         if self._is_blocked(power, use):
-            return [Violation(V.POWER_BLOCKED, use.seat, rule=use.power)]
+            return [self._violation(V.POWER_BLOCKED, use.seat, rule=use.power)]
         if use.power in ("sleeping-beauty", "scheherazade") and self._aside_cards == 1 and \
-                self._history and not any(self.aside):
+                self.history and not any(self.aside):
             return not_now  # Late to the Ball: not on the last card
         if use.power == "sleeping-beauty" and self._gift_on and self._pending is not StepKind.GIFT:
             return not_now  # Wedding Gift: before the gift cards are laid down (Deluxe o)
@@ -1062,7 +1131,7 @@ class RoundState:
         classic rulebook lists none; RULINGS.md applies the Deluxe ones to both editions (no
         Rapunzel there), as the app's rulings tell players."""
         used = set()
-        for other, other_use in self._active:
+        for other, other_use in self.active_powers:
             if other.slug == "ice-princess" and other_use.target != self.leader and \
                     power.slug != "sleeping-beauty":
                 continue  # only the Ice Princess on the lead player counts (Sleeping Beauty: any)
@@ -1078,7 +1147,7 @@ class RoundState:
         """Carry out ``step`` WITHOUT CHECKING it (the trusted path for stored history)."""
         players = self.players
         hands = self.hands
-        at, pos = len(self._history), len(self._plays)
+        at, pos = len(self.history), len(self.trick_ids)
         before = self._pending
         data: Any = None
         if isinstance(step, PowerUse):
@@ -1087,8 +1156,8 @@ class RoundState:
                 raise InvalidEntryError(f"seat {step.seat} has no Princess power")
             data = power.apply(self, step)
             self.used[step.seat] = True
-            if power.when() != "after":
-                self._active.append((power, step))
+            if power.when() is not Timing.AFTER:
+                self.active_powers.append((power, step))
                 self._reactivate()
             self._log.append((at, pos, step, data, before))
             return
@@ -1172,8 +1241,8 @@ class RoundState:
         elif isinstance(step, PowerUse):
             power = self.powers[step.seat]
             assert power is not None
-            if power.when() != "after":
-                self._active.pop()
+            if power.when() is not Timing.AFTER:
+                self.active_powers.pop()
                 self._reactivate()
             power.undo(self, step, data)
             self.used[step.seat] = False
@@ -1183,17 +1252,19 @@ class RoundState:
 
     def outcome(self) -> RoundOutcome | None:
         """The :class:`RoundOutcome` once the round is over, otherwise ``None``."""
-        if self._left:
+        if self.cards_left:
             return None
         kept = tuple(cards_of(h) if self._kept else frozenset() for h in self.hands)
         return RoundOutcome(
             self.edition, self.round_card, self.players,
             tuple(cards_of(t) for t in self.taken), tuple(self.tricks_won), kept,
-            self._history[0][0] if self._history else self.first_leader,
-            self._history[-1][2] if self._history else None,
+            self.history[0][0] if self.history else self.first_leader,
+            self.history[-1][2] if self.history else None,
             tuple(cards_of(g) for g in self.gifts))
 
 
+#: Cards left to play in a probe (:meth:`RoundState.start_trick`): never reaches 0.
+_UNBOUNDED = 10**6
 _DECK_IDS = {players: tuple(ids_of(deck_mask(players))) for players in range(3, 7)}
 _BITS = [1 << cid for cid in range(64)]
 _ROUND_CARDS: dict[tuple[Edition, str | None], tuple[str, tuple[Modifier, ...]]] = {}

@@ -1,18 +1,29 @@
 """Table entry: judging a round as it is played at the table, with the hands unknown.
 
-At the table the app sees the tricks (and the powers announced), not the hands. The rules are
-judged in two stages (RULINGS.md "Trick rules the engine must apply"; HOUSE_STYLE.md section 2):
+At the table the app sees the cards played (and the powers and steps announced), not the hands.
+:class:`TableRound` is the one state of such a round. It takes one card, one power use or one
+step at a time (``push_*``), undoes the last one (:meth:`TableRound.pop`), and answers every
+question from what it keeps, never by replaying: the tricks with their winners and why they
+were won, the leader and whose turn it is, the cards out of every hand, the findings, what each
+seat is known to have held. The rules are judged in two stages (RULINGS.md "Trick rules the
+engine must apply"; HOUSE_STYLE.md section 2):
 
-- **At once** (:meth:`TableRound.check_trick`): the trick's leader, its card count, cards outside
-  the deck, a card named twice, a card already played, and the winner (decided from the cards,
-  the Round card and the powers in effect).
-- **Later** (:meth:`TableRound.findings`): a play that breaks the rules whatever else the player
-  held. A card a player plays later was already in their hand, unless it could have arrived since,
-  so every later play adds to what each hand is *known* to have held
-  (:meth:`TableRound.known_hands`). Each earlier play is checked again by the full-information
-  engine against that smallest known hand; a violation found then is proven. Typical findings: a
-  revoke (a player did not follow suit and later plays that suit), and Princes led before they
-  snuck in by a leader who later shows other cards.
+- **At once**, as refusals (``check_*`` return them, never raising; nothing is stored): a card
+  outside the deck, already played or named twice in a trick, a trick after the last, a power
+  the seat does not have or has used, a power entered without what it needs (its declaration, see
+  :mod:`.powers`) or at a moment it cannot act, a haggle that is not the winner's or not of that
+  trick.
+- **As findings** (:meth:`TableRound.findings`): a rule broken, proven now or by later plays. A card
+  a player plays later was already in their hand, unless it could have arrived since, so every
+  play adds to what each hand is *known* to have held (:meth:`TableRound.known_hands`), and each
+  earlier play of that seat is judged again by the full-information rules against that smallest
+  known hand. Typical findings: a revoke (a player did not follow suit and later plays that
+  suit), Princes led before they snuck in by a leader who later shows other cards, the Little
+  Mermaid naming Princes to a leader who later shows another suit. The powers' own rules that the
+  cards show are findings too: Alice and classic Pocahontas must have won the trick, Alice and
+  Mulan never move the Frog, Mulan swaps within a suit, the classic Ice Princess draws from the
+  leader's hand. A finding once proven stays (a later card never clears it); :meth:`pop` takes it
+  back with the entry that proved it.
 
 Cards arrive unseen through Musical Chairs (k / E: every seat, after every trick), the set-aside
 cards coming back (b / G, m / N, q / Q), Sleeping Beauty and Scheherazade (cards not seen) and
@@ -22,22 +33,29 @@ when entered) are left out of what the seat is known to have held before.
 
 The cards kept under Late for a Very Important Date (n) and the Wedding Gift piles (o / M) are not
 seen at the table: :meth:`TableRound.outcome` leaves them empty, and the players enter them for the
-scoring.
+scoring (the gift piles placed are tallied by :attr:`TableRound.gifts_won`).
+
+Order of entry (the canonical order a stored round is replayed in): for each trick, the gift pile,
+the powers used before or during it (in the order declared), its cards, then what follows it
+(Mulan, Alice, classic Pocahontas, the haggle).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 
-from companion.scoring.rebel_princess.cards import Card, Edition, hand_size
+from companion.scoring.problems import Problem
+from companion.scoring.rebel_princess.cards import Card, Edition, Suit, hand_size
 
-from .cards import card_id, cards_of, deck_mask, mask_of
-from .errors import IllegalTrickError, InvalidEntryError, Violation, ViolationCode
+from .cards import FROG_ID, PRINCE_MASK, SUIT_MASKS, card_id, cards_of, deck_mask, mask_of
+from .errors import BASIC, IllegalTrickError, InvalidEntryError, ViolationCode, violation
+from .modifiers import HALF, Timing, WinReason, overridden
+from .powers import Power
 from .state import RoundOutcome, RoundState, Trick, parse_edition
-from .steps import Haggle, PowerUse, Step
+from .steps import Gift, Haggle, PowerUse, Step, StepKind
 
-__all__ = ["Finding", "TableRound"]
+__all__ = ["RULE_CODES", "TableRound", "TableTrick"]
 
 V = ViolationCode
 #: Codes that describe a broken trick rule (as opposed to a malformed entry).
@@ -45,58 +63,71 @@ RULE_CODES = frozenset({
     V.MUST_FOLLOW_SUIT, V.PRINCES_NOT_INVITED, V.MUST_PLAY_HIGHEST_OR_LOWEST,
     V.MUST_MATCH_PARITY, V.POWER_RESTRICTION,
 })
-#: Powers that change how a trick is played or won (the others move cards or the lead).
-_TRICK_POWERS = frozenset({"cinderella", "snow-white", "pea-princess", "little-mermaid",
-                           "rapunzel", "thumbelina", "ice-princess"})
-_BIG = 10**6
+_NOT_PRINCES = ~PRINCE_MASK
 
 
-@dataclass(frozen=True)
-class Finding:
-    """A rule broken in trick number ``trick`` (0-based), proven by what was played since."""
+@dataclass(eq=False)
+class TableTrick:
+    """One trick as entered: its leader, cards (play order), the powers used for it, and once
+    complete its winner, why, and what followed it. Read-only outside :class:`TableRound`."""
 
-    trick: int
-    violation: Violation
-
-
-@dataclass
-class _Played:
-    """One trick as replayed: who led, whether Princes were in, the powers in effect, the
-    winner, and the after-trick events that followed it."""
-
-    trick: Trick
+    index: int
+    leader: int
+    uses: tuple[PowerUse, ...]
     princes_before: bool
-    uses: list[PowerUse]
-    winner: int
+    gift: tuple[Card, ...] = ()
+    cards: list[Card] = field(default_factory=list)
+    ids: list[int] = field(default_factory=list)  # the cards' ids (see .cards), same order
+    effective: tuple[PowerUse, ...] = ()  # the uses that change how it is played or won
+    winner: int | None = None
+    princes_after: bool = False
+    reason: WinReason | None = None
     mulan: PowerUse | None = None
-    after: list[Step] = field(default_factory=list)
+    after: list[Haggle | PowerUse] = field(default_factory=list)
+    redone: bool = False  # Alice dealt it back
 
+    @property
+    def complete(self) -> bool:
+        return self.winner is not None
 
-def tally(played: Sequence[_Played], players: int) -> tuple[list[int], list[int]]:
-    """Cards taken (as masks) and tricks won per seat from judged tricks: Mulan's swap counts
-    her new card, a haggle swaps a card of the trick for one from the winner's hand, and a trick
-    Alice deals back is neither taken nor won."""
-    taken = [0] * players
-    won = [0] * players
-    for entry in played:
-        cards = list(entry.trick.cards)
-        if entry.mulan is not None:
-            old, new = entry.mulan.cards
+    @property
+    def final(self) -> tuple[Card, ...]:
+        """The cards as the trick ended (Mulan's swap included), in play order."""
+        cards = list(self.cards)
+        if self.mulan is not None:
+            old, new = self.mulan.cards
             cards[cards.index(old)] = new
-        taken[entry.winner] |= mask_of(cards)
-        won[entry.winner] += 1
-        for event in entry.after:
-            if isinstance(event, Haggle):
-                taken[event.seat] = taken[event.seat] & ~(1 << card_id(event.take)) | (
-                    1 << card_id(event.give))
-            elif isinstance(event, PowerUse) and event.power == "alice":
-                taken[entry.winner] &= ~mask_of(cards)
-                won[entry.winner] -= 1
-    return taken, won
+        return tuple(cards)
+
+    def seat_of(self, index: int, players: int) -> int:
+        """The seat that played ``cards[index]``."""
+        return (self.leader + index) % players
+
+    def note(self, power: str) -> Haggle | PowerUse | None:
+        """What followed the trick: the use of ``power`` (a slug), or ``"haggle"``."""
+        for event in self.after:
+            if (power == "haggle" and isinstance(event, Haggle)) or (
+                    isinstance(event, PowerUse) and event.power == power):
+                return event
+        return None
+
+
+class _Knowledge:
+    """What each seat is known to have held at the start of one trick."""
+
+    __slots__ = ("arrived", "known", "open")
+
+    def __init__(self, players: int) -> None:
+        self.known = [0] * players  # cards seen played from this trick on, per seat
+        self.arrived = [0] * players  # cards seen arriving in the hand since, per seat
+        self.open = (1 << players) - 1  # seats no unseen card can have reached since (a mask)
+
+
+Undo = Callable[[], None]
 
 
 class TableRound:
-    """A round entered at the table, trick by trick, with the hands unknown."""
+    """A round entered at the table, one card, power use or step at a time, hands unknown."""
 
     def __init__(self, players: int, *, edition: Edition | str = Edition.DELUXE,
                  round_card: str | None = None, leader: int = 0,
@@ -106,292 +137,796 @@ class TableRound:
         if not (isinstance(players, int) and 3 <= players <= 6):
             raise InvalidEntryError(f"{players!r} players; Rebel Princess seats 3 to 6")
         self.edition = parse_edition(edition)
-        # An empty full-information state gives the Round card's shape and checks the setup.
-        self._shape = RoundState([0] * players, edition=self.edition, round_card=round_card,
+        # The probe judges one trick at a time from partial hands; building it checks the setup.
+        self._probe = RoundState([0] * players, edition=self.edition, round_card=round_card,
                                  leader=leader, princesses=princesses)
         self.players = players
-        self.round_card = self._shape.round_card
+        self.round_card = self._probe.round_card
         self.first_leader = leader
-        self.princesses = self._shape.princesses
-        self.events: list[Trick | Haggle | PowerUse] = []
+        self.princesses = self._probe.princesses
+        self.powers: tuple[Power | None, ...] = self._probe.powers
+        card = self._probe.modifiers[0]
+        self.card_rule = card
+        self.trick_size = players * card.plays_per_seat
+        size = hand_size(players)
+        self._aside = size // 2 if card.aside_cards == HALF else card.aside_cards
+        self.base_tricks = (size // 2 if card.gift_before_trick else size - card.kept_cards) \
+            // card.plays_per_seat
+        self._deck = deck_mask(players)
+        # The basic rules alone decide legality (no Round-card legal or follow hook): plays are
+        # judged with a few mask operations unless a power in effect restricts them.
+        self._plain = not overridden(card, "legal") and not overridden(card, "follow")
+        # -- the state --
+        self._tricks: list[TableTrick] = []
+        self._complete = 0  # complete tricks
+        self._know: list[_Knowledge] = []
+        self._leader = leader
+        self._princes = False
+        self._coming: list[PowerUse] = []  # powers used for the coming trick
+        self._coming_gift: tuple[Card, ...] = ()
+        self._out = 0  # cards in no hand: played and not back, or in a gift pile
+        self._used = 0  # seats whose power is used (a mask)
+        self._alices = 0
+        self._count = size - self._aside  # cards in each hand in the current phase
+        self._aside_left = self._aside
+        self._found: dict[tuple[object, ...], tuple[int, int, Problem]] = {}
+        self._events: list[tuple[Card | Step, list[Undo]]] = []
 
-    # -- replay -----------------------------------------------------------------------------------
+    # -- queries ----------------------------------------------------------------------------------
 
-    def _judge_state(self, hands: list[int], leader: int, princes: bool) -> RoundState:
-        """A full-information state in trick play with the given (partial) hands."""
-        state = RoundState([0] * self.players, edition=self.edition, round_card=self.round_card,
-                           leader=leader, princes_in=princes, princesses=self.princesses)
-        state.hands = list(hands)
-        state._pending = None
-        state._left = _BIG  # the hands are partial: never end the round here
-        return state
+    @property
+    def leader(self) -> int:
+        """The seat leading the trick in progress, or the next one."""
+        current = self.current
+        return current.leader if current is not None else self._leader
 
-    def _decide(self, trick: Trick, princes: bool, uses: list[PowerUse],
-                mulan: PowerUse | None = None) -> tuple[int, bool]:
-        """The winner of ``trick`` and whether Princes are in after it."""
+    @property
+    def princes_in(self) -> bool:
+        """Whether the Princes have snuck in (after the last complete trick)."""
+        return self._princes
+
+    @property
+    def tricks(self) -> tuple[TableTrick, ...]:
+        """The complete tricks, oldest first."""
+        return tuple(self._tricks[:self._complete])
+
+    @property
+    def current(self) -> TableTrick | None:
+        """The trick in progress (at least one card in), or ``None``."""
+        return self._tricks[-1] if len(self._tricks) > self._complete else None
+
+    @property
+    def coming_uses(self) -> tuple[PowerUse, ...]:
+        """The powers used for the trick in progress, or for the next one before its lead."""
+        current = self.current
+        return current.uses if current is not None else tuple(self._coming)
+
+    @property
+    def turn(self) -> int | None:
+        """The seat to play the next card; ``None`` once the round is over."""
+        if self.is_over():
+            return None
+        current = self.current
+        if current is None:
+            return self._leader
+        return (current.leader + len(current.cards)) % self.players
+
+    @property
+    def expected_tricks(self) -> int:
+        """Tricks in this round: the Round card's number, plus one per trick Alice dealt back."""
+        return self.base_tricks + self._alices
+
+    def is_over(self) -> bool:
+        """Whether every trick of the round has been entered."""
+        return self._complete >= self.base_tricks + self._alices
+
+    @property
+    def events(self) -> tuple[Card | Step, ...]:
+        """Everything entered, in order (cards, power uses, haggles, gifts)."""
+        return tuple(event for event, _ in self._events)
+
+    @property
+    def cards_out(self) -> frozenset[Card]:
+        """Cards in no hand: played (and not back in a hand: Alice, Mulan, a haggle), or given
+        to a gift pile."""
+        return cards_of(self._out)
+
+    def in_deck(self, card: Card) -> bool:
+        """Whether ``card`` is in this player count's deck."""
+        return bool(self._deck >> card_id(card) & 1)
+
+    def princes_now(self) -> bool:
+        """Whether the Princes are in now: after the last complete trick, the powers used for the
+        coming one (a Prince the Ice Princess froze) and the cards of the trick in progress."""
+        current = self.current
+        cards = current.cards if current is not None else []
+        leader = current.leader if current is not None else self._leader
+        uses = self._effective(current.uses if current is not None else self._coming, leader)
+        princes = current.princes_before if current is not None else self._princes
         hands = [0] * self.players
-        for index, card in enumerate(trick.cards):
-            hands[trick.seat_of(index, self.players)] |= 1 << card_id(card)
-        if mulan is not None:
-            hands[mulan.seat] |= 1 << card_id(mulan.cards[1])
-        state = self._judge_state(hands, trick.leader, princes)
-        for use in uses:
-            if use.power in _TRICK_POWERS:
-                state.push_step(use)
-        state.leader = trick.leader
-        winner = state.push(Trick(trick.leader, trick.cards))
-        if mulan is not None:
-            state.push_step(mulan)
-            winner = state._history[-1][2]
-        return winner, state.princes_in
+        for index, card in enumerate(cards):
+            hands[(leader + index) % self.players] |= 1 << card_id(card)
+        probe = self._probe
+        probe.start_trick(leader, princes, hands, uses)
+        for card in cards:
+            probe.push_id(card_id(card))
+        return probe.princes_in
 
-    def _replay(self) -> tuple[list[_Played], int, bool, list[PowerUse]]:
-        """Every trick in order, plus the next leader, the Princes flag and the powers declared
-        for the next trick."""
-        played: list[_Played] = []
-        leader, princes = self.first_leader, False
-        uses: list[PowerUse] = []
-        for event in self.events:
-            if isinstance(event, Trick):
-                winner, after = self._decide(event, princes, uses)
-                played.append(_Played(event, princes, uses, winner))
-                leader, princes, uses = winner, after, []
-            elif isinstance(event, PowerUse) and event.power == "mulan" and played:
-                last = played[-1]
-                last.mulan = event
-                last.after.append(event)
-                last.winner, princes = self._decide(last.trick, last.princes_before, last.uses,
-                                                    event)
-                leader = last.winner
-            elif isinstance(event, PowerUse) and event.power == "alice" and played:
-                played[-1].after.append(event)
-                if any(card.suit.value == "P" for card in played[-1].trick.cards):
-                    princes = True  # Princes dealt back by Alice are in (RULINGS.md)
-            elif isinstance(event, PowerUse) and event.power == "pocahontas":
-                if played and self._shape.powers[event.seat] is not None and \
-                        self._shape.powers[event.seat].when() == "after":  # type: ignore[union-attr]
-                    played[-1].after.append(event)
-                else:
-                    uses.append(event)
-                if event.target is not None:
-                    leader = event.target
-            elif isinstance(event, PowerUse):
-                uses.append(event)
-            elif played:
-                played[-1].after.append(event)
-        return played, leader, princes, uses
+    def is_out(self, card: Card) -> bool:
+        """Whether ``card`` is in no hand (see :attr:`cards_out`)."""
+        return bool(self._out >> card_id(card) & 1)
 
-    # -- knowledge -----------------------------------------------------------------------------
+    @property
+    def used_seats(self) -> frozenset[int]:
+        """The seats whose Princess power has been used this round."""
+        return frozenset(seat for seat in range(self.players) if self._used >> seat & 1)
 
-    def _breaks(self, played: list[_Played]) -> list[set[int]]:
-        """For each trick, the seats that may have received unseen cards just before it."""
-        shape = self._shape
-        per_seat = shape.trick_size // self.players
-        size = hand_size(self.players)
-        aside = shape._aside_cards
-        aside = size // 2 if aside == -1 else aside
-        count = size - aside  # cards in each hand in the current phase
-        breaks: list[set[int]] = []
-        pending: set[int] = set()
-        everyone = set(range(self.players))
-        for number, entry in enumerate(played):
-            breaks.append(pending)
-            pending = set()
-            count -= per_seat
-            if shape._chairs_on and number + 1 < len(played):
-                pending |= everyone
-            for event in entry.after:
-                if isinstance(event, PowerUse) and event.power == "alice":
-                    count += per_seat
-                    if not event.cards:
-                        pending |= everyone  # dealt unseen
-            if count <= 0 and aside:
-                count, aside = aside, 0
-                pending |= everyone  # the set-aside cards come back
-            for event in self._uses_before(number + 1):
-                if event.power == "sleeping-beauty":
-                    pending |= everyone
-                elif event.power == "scheherazade":
-                    target = event.target if event.target is not None else event.seat
-                    pending |= {event.seat, target}
-        return breaks
+    def power_of(self, seat: int) -> Power | None:
+        """The Princess power of ``seat``, or ``None``."""
+        return self.powers[seat] if 0 <= seat < self.players else None
 
-    def _uses_before(self, number: int) -> list[PowerUse]:
-        """The power uses entered between trick ``number - 1`` and trick ``number``."""
-        seen = 0
-        found: list[PowerUse] = []
-        for event in self.events:
-            if isinstance(event, Trick):
-                seen += 1
-                if seen > number:
-                    break
-            elif seen == number and isinstance(event, PowerUse):
-                found.append(event)
-        return found
+    @property
+    def step_due(self) -> StepKind | None:
+        """The Round-card step the table does before the next card (set-aside, reveal, gift or
+        musical chairs), or ``None``. Only the gift piles are entered here; the others are a
+        reminder."""
+        card = self.card_rule
+        if self.current is not None or self.is_over():
+            return None
+        number = len(self._tricks)
+        if number == 0 and card.aside_cards:
+            return StepKind.SET_ASIDE
+        if number == 0 and card.reveals:
+            return StepKind.REVEAL
+        if number and card.chairs_after_trick:
+            return StepKind.CHAIRS
+        redone = number and self._tricks[-1].redone
+        if card.gift_before_trick and not self._coming_gift and not redone:
+            return StepKind.GIFT
+        return None
+
+    @property
+    def gifts_missing(self) -> bool:
+        """Whether a trick was played without its Wedding Gift pile (o / M)."""
+        if not self.card_rule.gift_before_trick:
+            return False
+        return any(not trick.gift and not (i and self._tricks[i - 1].redone)
+                   for i, trick in enumerate(self.tricks))
 
     def known_hands(self, number: int) -> tuple[frozenset[Card], ...]:
         """The cards each seat is proven to have held at the start of trick ``number`` (0-based),
         from the cards it played from then on until unseen cards may have reached it."""
-        played, _, _, _ = self._replay()
-        return tuple(cards_of(mask) for mask in self._known(played, number))
+        return tuple(cards_of(mask) for mask in self._know[number].known)
 
-    def _known(self, played: list[_Played], number: int) -> list[int]:
-        breaks = self._breaks(played)
-        known = [0] * self.players
-        open_seats = set(range(self.players))
-        arrived = [0] * self.players  # cards seen arriving since trick ``number`` started
-        for index in range(number, len(played)):
-            if index > number:
-                open_seats -= breaks[index]
-            entry = played[index]
-            for position, card in enumerate(entry.trick.cards):
-                seat = entry.trick.seat_of(position, self.players)
-                bit = 1 << card_id(card)
-                if seat in open_seats and not arrived[seat] & bit:
-                    known[seat] |= bit
-            for event in entry.after:
+    def findings(self) -> list[Problem]:
+        """Every rule proven broken so far, by trick (``trick``), with the trick whose cards
+        proved it (``params["proven_in"]``); later tricks add findings about earlier ones."""
+        found = sorted(self._found.values(), key=lambda item: (item[2].trick, item[0], item[1]))
+        return [problem for _, _, problem in found]
+
+    def tally(self) -> tuple[list[int], list[int]]:
+        """Cards taken (masks) and tricks won per seat: Mulan's swap counts her new card, a haggle
+        swaps a card of the trick for one from the winner's hand, and a trick Alice deals back is
+        neither taken nor won."""
+        taken = [0] * self.players
+        won = [0] * self.players
+        for trick in self.tricks:
+            if trick.redone:
+                continue
+            assert trick.winner is not None
+            taken[trick.winner] |= mask_of(trick.final)
+            won[trick.winner] += 1
+            for event in trick.after:
                 if isinstance(event, Haggle):
-                    arrived[event.seat] |= 1 << card_id(event.take)
-                elif isinstance(event, PowerUse) and event.power == "mulan":
-                    arrived[event.seat] |= 1 << card_id(event.cards[0])
-                elif isinstance(event, PowerUse) and event.power == "alice":
-                    for position, card in enumerate(event.cards):
-                        arrived[position % self.players] |= 1 << card_id(card)
-        return known
-
-    def _proven(self, played: list[_Played], number: int) -> list[Violation]:
-        """The rule violations in trick ``number`` that hold for any hand containing the known
-        cards (the smallest hand the player can have held)."""
-        entry = played[number]
-        hands = self._known(played, number)
-        for position, card in enumerate(entry.trick.cards):
-            hands[entry.trick.seat_of(position, self.players)] |= 1 << card_id(card)
-        state = self._judge_state(hands, entry.trick.leader, entry.princes_before)
-        for use in entry.uses:
-            if use.power in _TRICK_POWERS:
-                state.push_step(use)
-        state.leader = entry.trick.leader
-        return [v for v in state.check_trick(Trick(entry.trick.leader, entry.trick.cards))
-                if v.code in RULE_CODES]
-
-    def findings(self) -> list[Finding]:
-        """Every rule proven broken so far, by trick; later tricks can add findings about earlier
-        ones (a revoke shows when the player later plays the suit)."""
-        played, _, _, _ = self._replay()
-        return [Finding(number, violation) for number in range(len(played))
-                for violation in self._proven(played, number)]
-
-    # -- entering tricks and powers ----------------------------------------------------------------
+                    taken[event.seat] = taken[event.seat] & ~(1 << card_id(event.take)) | (
+                        1 << card_id(event.give))
+        return taken, won
 
     @property
-    def leader(self) -> int:
-        """The seat to lead the next trick."""
-        return self._replay()[1]
-
-    @property
-    def princes_in(self) -> bool:
-        """Whether the Princes have snuck in."""
-        return self._replay()[2]
-
-    def _expected_tricks(self, played: list[_Played]) -> int:
-        shape = self._shape
-        size = hand_size(self.players)
-        per_seat = shape.trick_size // self.players
-        base = size // 2 // per_seat if shape._gift_on else (size - shape._kept) // per_seat
-        alices = sum(1 for e in self.events if isinstance(e, PowerUse) and e.power == "alice")
-        return base + alices
-
-    def is_over(self) -> bool:
-        """Whether every trick of the round has been entered."""
-        played = self._replay()[0]
-        return len(played) >= self._expected_tricks(played)
-
-    def _in_play(self, played: list[_Played]) -> int:
-        """Cards already played and not back in a hand (a mask)."""
-        used = 0
-        for entry in played:
-            used |= mask_of(entry.trick.cards)
-            for event in entry.after:
-                if isinstance(event, Haggle):
-                    used &= ~(1 << card_id(event.take))
-                    used |= 1 << card_id(event.give)
-                elif isinstance(event, PowerUse) and event.power == "mulan":
-                    used = used & ~(1 << card_id(event.cards[0])) | 1 << card_id(event.cards[1])
-                elif isinstance(event, PowerUse) and event.power == "alice":
-                    used &= ~mask_of(entry.trick.cards)
-        return used
-
-    def check_trick(self, trick: Trick) -> list[Violation]:
-        """What can be judged at once about ``trick`` as the next trick (see the module
-        docstring); never raises. Rules that need the hands are judged by :meth:`findings`."""
-        played, leader, princes, uses = self._replay()
-        if len(played) >= self._expected_tricks(played):
-            return [Violation(V.ROUND_OVER)]
-        if trick.leader != leader:
-            return [Violation(V.WRONG_LEADER, trick.leader)]
-        if len(trick.cards) != self._shape.trick_size:
-            return [Violation(V.WRONG_CARD_COUNT)]
-        violations = []
-        used = self._in_play(played)
-        in_deck = deck_mask(self.players)
-        seen: set[Card] = set()
-        for index, card in enumerate(trick.cards):
-            seat = trick.seat_of(index, self.players)
-            bit = 1 << card_id(card)
-            if not bit & in_deck:
-                violations.append(Violation(V.CARD_NOT_IN_DECK, seat, card))
-            elif card in seen:
-                violations.append(Violation(V.DUPLICATE_CARD, seat, card))
-            elif bit & used:
-                violations.append(Violation(V.CARD_ALREADY_PLAYED, seat, card))
-            seen.add(card)
-        if violations:
-            return violations
-        entry = _Played(trick, princes, uses, self._decide(trick, princes, uses)[0])
-        violations = self._proven(played + [entry], len(played))
-        if trick.winner is not None and trick.winner != entry.winner:
-            violations.append(Violation(V.WRONG_WINNER, trick.winner))
-        return violations
-
-    def play_trick(self, trick: Trick) -> int:
-        """Check ``trick`` then record it; returns the winner. Raises
-        :class:`IllegalTrickError` with what :meth:`check_trick` found."""
-        violations = self.check_trick(trick)
-        if violations:
-            raise IllegalTrickError(f"trick {trick} at the table", violations)
-        return self.push(trick)
-
-    def push(self, trick: Trick) -> int:
-        """Record ``trick`` WITHOUT CHECKING it; returns the winner decided from its cards."""
-        self.events.append(Trick(trick.leader, trick.cards))
-        return self._replay()[0][-1].winner
-
-    def push_step(self, step: Haggle | PowerUse) -> None:
-        """Record a haggle or a power use (checked only for whose power it is and once per round:
-        the hands needed for more are unknown). Raises :class:`InvalidEntryError`."""
-        if isinstance(step, PowerUse):
-            power = self._shape.powers[step.seat] if 0 <= step.seat < self.players else None
-            if power is None or power.slug != step.power:
-                raise InvalidEntryError(f"seat {step.seat} has no power {step.power!r}")
-            if any(isinstance(e, PowerUse) and e.seat == step.seat for e in self.events):
-                raise InvalidEntryError(f"seat {step.seat} already used its power this round")
-        elif not isinstance(step, Haggle):
-            raise InvalidEntryError(f"{step} is not entered at the table")
-        self.events.append(step)
-
-    def pop(self) -> Trick | Haggle | PowerUse:
-        """Undo the last entry. Raises :class:`IndexError` when there is none."""
-        return self.events.pop()
+    def gifts_won(self) -> tuple[frozenset[Card], ...]:
+        """The Wedding Gift piles each seat won: a pile goes to the winner of the trick it was
+        laid for, or of the replay when Alice dealt that trick back."""
+        gifts = [0] * self.players
+        pile = 0
+        for trick in self.tricks:
+            pile |= mask_of(trick.gift)
+            if not trick.redone:
+                assert trick.winner is not None
+                gifts[trick.winner] |= pile
+                pile = 0
+        return tuple(cards_of(mask) for mask in gifts)
 
     def outcome(self) -> RoundOutcome | None:
         """Cards taken and tricks won per seat once every trick is in; ``None`` before. Kept cards
         (n) and gift piles (o / M) are not seen at the table and are left empty."""
-        played = self._replay()[0]
-        if len(played) < self._expected_tricks(played):
+        if not self.is_over():
             return None
-        taken, won = tally(played, self.players)
+        taken, won = self.tally()
+        done = self.tricks
         empty = (frozenset(),) * self.players
         return RoundOutcome(self.edition, self.round_card, self.players,
                             tuple(cards_of(t) for t in taken), tuple(won), empty,
-                            played[0].trick.leader if played else self.first_leader,
-                            played[-1].winner if played else None, empty)
+                            done[0].leader if done else self.first_leader,
+                            done[-1].winner if done else None, empty)
+
+    # -- checks (never raise) -------------------------------------------------------------------
+
+    def _problem(self, code: ViolationCode, seat: int | None = None, card: Card | None = None,
+                 rule: str = BASIC) -> Problem:
+        return violation(code, seat, card, rule, self.edition, trick=self._number())
+
+    def _number(self) -> int:
+        """The number (0-based) of the trick in progress or the next one."""
+        return len(self._tricks) - (0 if self.current is None else 1)
+
+    def check_card(self, card: Card) -> list[Problem]:
+        """Why ``card`` cannot be the next card: the round is over, it is not in this deck, it
+        was named earlier in this trick or is in no hand. Never raises. The rules that need the
+        hands are judged as findings once the card is in."""
+        if self.is_over():
+            return [self._problem(V.ROUND_OVER, card=card)]
+        seat = self.turn
+        bit = 1 << card_id(card)
+        if not bit & self._deck:
+            return [self._problem(V.CARD_NOT_IN_DECK, seat, card)]
+        current = self.current
+        if current is not None and bit & mask_of(current.cards):
+            return [self._problem(V.DUPLICATE_CARD, seat, card)]
+        if bit & self._out:
+            return [self._problem(V.CARD_ALREADY_PLAYED, seat, card)]
+        return []
+
+    def check_power(self, use: PowerUse) -> list[Problem]:
+        """Why ``use`` cannot be entered now: not this seat's Princess, already used, without
+        what it needs, at a moment it cannot act, cards out of every hand. Never raises. The
+        power's own rules that the cards show are findings once it is in."""
+        if not (isinstance(use.seat, int) and 0 <= use.seat < self.players):
+            return [self._problem(V.BAD_POWER_ARGUMENT, rule=use.power)]
+        power = self.powers[use.seat]
+        if power is None or power.slug != use.power:
+            return [self._problem(V.POWER_NOT_IN_PLAY, use.seat, rule=use.power)]
+        if self._used >> use.seat & 1:
+            return [self._problem(V.POWER_ALREADY_USED, use.seat, rule=use.power)]
+        shape = power.check_shape(use, self.players, self.trick_size)
+        if shape:
+            return [replace(problem, trick=self._number()) for problem in shape]
+        not_now = [self._problem(V.POWER_NOT_NOW, use.seat, rule=use.power)]
+        if power.when() is Timing.AFTER:
+            last = self._tricks[-1] if self._tricks else None
+            if last is None or not last.complete or self._coming or self._coming_gift:
+                return not_now
+            return self._check_after(power, use, last)
+        if self.is_over() or self.current is not None:
+            return not_now  # before or during a trick: entered before its first card
+        return []
+
+    def _check_after(self, power: Power, use: PowerUse, last: TableTrick) -> list[Problem]:
+        """Refusals of a power used right after ``last``: what its cards must be."""
+        final = last.final
+        if use.power == "mulan":
+            old, new = use.cards
+            mine = [card for i, card in enumerate(final)
+                    if last.seat_of(i, self.players) == use.seat]
+            if old not in mine:
+                return [replace(self._problem(V.NOT_IN_TRICK, use.seat, old), field="cards[0]")]
+            if not (1 << card_id(new)) & self._deck:
+                return [replace(self._problem(V.CARD_NOT_IN_DECK, use.seat, new),
+                                field="cards[1]")]
+            if self.is_out(new) or new in final:
+                return [replace(self._problem(V.CARD_ALREADY_PLAYED, use.seat, new),
+                                field="cards[1]")]
+        elif power.card_slots and not power.needs_target:  # Alice: the trick, dealt back
+            if sorted(use.cards, key=card_id) != sorted(final, key=card_id):
+                return [replace(self._problem(V.BAD_POWER_ARGUMENT, use.seat, rule=use.power),
+                                field="cards")]
+            if self.is_over():
+                return [self._problem(V.POWER_NOT_NOW, use.seat, rule=use.power)]
+        return []
+
+    def check_haggle(self, step: Haggle) -> list[Problem]:
+        """Why the haggle ``step`` cannot be entered now (Haggle with the Hag, p / T): no haggle
+        under this Round card or not right after a trick, a haggle already entered for it, not
+        the trick's winner, a card given that is in no hand, a card taken that is not in that
+        trick or is the winner's own. Never raises."""
+        rule = self.card_rule.slug
+        last = self._tricks[-1] if self._tricks else None
+        if not self.card_rule.haggle_after_trick or last is None or not last.complete or \
+                last.note("haggle") is not None or self._coming or self._coming_gift:
+            return [self._problem(V.STEP_NOT_DUE, step.seat, rule=rule)]
+        if step.seat != last.winner:
+            return [self._problem(V.NOT_TRICK_WINNER, step.seat, rule=rule)]
+        give_bit = 1 << card_id(step.give)
+        if not give_bit & self._deck:
+            return [self._problem(V.CARD_NOT_IN_DECK, step.seat, step.give)]
+        if give_bit & self._out:
+            return [self._problem(V.CARD_ALREADY_PLAYED, step.seat, step.give)]
+        final = last.final
+        if step.take not in final:
+            return [self._problem(V.NOT_IN_TRICK, step.seat, step.take)]
+        if last.seat_of(final.index(step.take), self.players) == step.seat:
+            return [self._problem(V.HAGGLE_OWN_CARD, step.seat, step.take)]
+        return []
+
+    def check_gift(self, step: Gift) -> list[Problem]:
+        """Why the Wedding Gift pile ``step`` (one card per seat) cannot be laid now: not under
+        this Round card, a pile already laid (or the trick is Alice's redo), the wrong number of
+        cards, a card in no hand or named twice. Never raises."""
+        card = self.card_rule
+        redone = bool(self._tricks) and self._tricks[-1].redone and self.current is None
+        if not card.gift_before_trick or self._coming_gift or self.current is not None or \
+                redone or self.is_over():
+            return [self._problem(V.STEP_NOT_DUE, rule=card.slug)]
+        if len(step.cards) != self.players:
+            return [self._problem(V.WRONG_CARD_COUNT, rule=card.slug)]
+        problems = []
+        seen: set[Card] = set()
+        for seat, gift in enumerate(step.cards):
+            bit = 1 << card_id(gift)
+            if not bit & self._deck:
+                problems.append(self._problem(V.CARD_NOT_IN_DECK, seat, gift))
+            elif gift in seen:
+                problems.append(self._problem(V.DUPLICATE_CARD, seat, gift))
+            elif bit & self._out:
+                problems.append(self._problem(V.CARD_ALREADY_PLAYED, seat, gift))
+            seen.add(gift)
+        return problems
+
+    # -- commands -------------------------------------------------------------------------------
+
+    def push_card(self, card: Card) -> None:
+        """Enter ``card`` for the seat whose turn it is WITHOUT CHECKING it (see
+        :meth:`check_card`); the findings it proves are recorded."""
+        undo: list[Undo] = []
+        current = self.current
+        if current is None:
+            current = self._open_trick(undo)
+        seat = (current.leader + len(current.cards)) % self.players
+        cid = card_id(card)
+        current.cards.append(card)
+        current.ids.append(cid)
+        bit = 1 << cid
+        self._out |= bit
+        undo.append(lambda: self._take_back(current, bit))
+        self._learn(seat, bit, len(self._tricks) - 1, undo)
+        if len(current.cards) == self.trick_size:
+            self._close_trick(current, undo)
+        self._events.append((card, undo))
+
+    def push_power(self, use: PowerUse) -> None:
+        """Enter a power use WITHOUT CHECKING it (see :meth:`check_power`): before or during a
+        trick it joins the powers of the trick in progress or the next one; after a trick it
+        acts on it. The power's rules that the cards show are recorded as findings."""
+        undo: list[Undo] = []
+        power = self.powers[use.seat]
+        assert power is not None
+        self._used |= 1 << use.seat
+        undo.append(lambda: self._unuse(use.seat))
+        if power.when() is Timing.AFTER:
+            self._after_power(power, use, undo)
+        else:
+            self._before_power(power, use, undo)
+        self._events.append((use, undo))
+
+    def push_haggle(self, step: Haggle) -> None:
+        """Enter a haggle WITHOUT CHECKING it (see :meth:`check_haggle`): the winner takes
+        ``take`` from the trick into their hand and gives ``give`` from it."""
+        undo: list[Undo] = []
+        last = self._tricks[-1]
+        last.after.append(step)
+        undo.append(last.after.pop)
+        take, give = 1 << card_id(step.take), 1 << card_id(step.give)
+        before = self._out
+        self._out = self._out & ~take | give
+        undo.append(lambda: setattr(self, "_out", before))
+        self._arrive(step.seat, take, undo)
+        self._events.append((step, undo))
+
+    def push_gift(self, step: Gift) -> None:
+        """Lay the Wedding Gift pile of the coming trick WITHOUT CHECKING it (see
+        :meth:`check_gift`)."""
+        undo: list[Undo] = []
+        self._coming_gift = tuple(step.cards)
+        bits = mask_of(step.cards)
+        self._out |= bits
+        undo.append(lambda: self._ungift(bits))
+        self._events.append((step, undo))
+
+    def pop(self) -> Card | Step:
+        """Undo the last entry and return it. Raises :class:`IndexError` when there is none."""
+        event, undo = self._events.pop()
+        for action in reversed(undo):
+            action()
+        return event
+
+    # -- the whole trick at once (as the round record and older callers enter it) --------------
+
+    def check_trick(self, trick: Trick) -> list[Problem]:
+        """What can be judged at once about ``trick`` as the next trick: the round is over, the
+        leader, the card count, the cards (:meth:`check_card`), the rules its own cards prove
+        broken, and a stated winner. Never raises."""
+        if self.is_over():
+            return [self._problem(V.ROUND_OVER)]
+        if self.current is not None or trick.leader != self._leader:
+            return [self._problem(V.WRONG_LEADER, trick.leader)]
+        if len(trick.cards) != self.trick_size:
+            return [self._problem(V.WRONG_CARD_COUNT)]
+        problems: list[Problem] = []
+        pushed = 0
+        for card in trick.cards:
+            refused = self.check_card(card)
+            if refused:
+                problems += refused
+                continue
+            self.push_card(card)
+            pushed += 1
+        if not problems:
+            number = len(self._tricks) - 1
+            problems = [p for p in self.findings() if p.trick == number]
+            winner = self._tricks[-1].winner
+            if trick.winner is not None and trick.winner != winner:
+                problems.append(self._problem(V.WRONG_WINNER, trick.winner))
+        for _ in range(pushed):
+            self.pop()
+        return problems
+
+    def play_trick(self, trick: Trick) -> int:
+        """Check ``trick`` then enter it; returns the winner. Raises
+        :class:`IllegalTrickError` with what :meth:`check_trick` found."""
+        problems = self.check_trick(trick)
+        if problems:
+            raise IllegalTrickError(f"trick {trick} at the table", problems)
+        return self.push(trick)
+
+    def push(self, trick: Trick) -> int:
+        """Enter ``trick``'s cards WITHOUT CHECKING them; returns the winner decided from them."""
+        for card in trick.cards:
+            self.push_card(card)
+        winner = self._tricks[-1].winner
+        assert winner is not None
+        return winner
+
+    def push_step(self, step: Haggle | PowerUse | Gift) -> None:
+        """Enter a haggle, a gift pile or a power use, checked only for whose power it is and
+        once per round (the hands needed for more are unknown). Raises
+        :class:`InvalidEntryError`."""
+        if isinstance(step, PowerUse):
+            power = self.power_of(step.seat)
+            if power is None or power.slug != step.power:
+                raise InvalidEntryError(f"seat {step.seat} has no power {step.power!r}")
+            if self._used >> step.seat & 1:
+                raise InvalidEntryError(f"seat {step.seat} already used its power this round")
+            self.push_power(step)
+        elif isinstance(step, Haggle):
+            self.push_haggle(step)
+        elif isinstance(step, Gift):
+            self.push_gift(step)
+        else:
+            raise InvalidEntryError(f"{step} is not entered at the table")
+
+    # -- tricks ---------------------------------------------------------------------------------
+
+    def _open_trick(self, undo: list[Undo]) -> TableTrick:
+        """Start the next trick with its first card: the powers and gift announced for it, and
+        the seats unseen cards may have reached since the trick before."""
+        number = len(self._tricks)
+        trick = TableTrick(number, self._leader, tuple(self._coming), self._princes,
+                           self._coming_gift)
+        trick.effective = tuple(self._effective(trick.uses, trick.leader))
+        coming, gift = self._coming, self._coming_gift
+        self._coming, self._coming_gift = [], ()
+        self._tricks.append(trick)
+        self._know.append(_Knowledge(self.players))
+        if number:
+            self._close_seats(self._breaks(number, undo), number, undo)
+
+        def back() -> None:
+            self._tricks.pop()
+            self._know.pop()
+            self._coming, self._coming_gift = coming, gift
+
+        undo.append(back)
+        return trick
+
+    def _take_back(self, trick: TableTrick, bit: int) -> None:
+        trick.cards.pop()
+        trick.ids.pop()
+        self._out &= ~bit
+
+    def _close_trick(self, trick: TableTrick, undo: list[Undo]) -> None:
+        """The trick is complete: decide it; its winner leads next."""
+        before = (self._leader, self._princes, self._count)
+        self._complete += 1
+        self._decide(trick)
+        self._leader = trick.winner  # type: ignore[assignment]
+        self._princes = trick.princes_after
+        self._count -= self.trick_size // self.players
+
+        def back() -> None:
+            trick.winner = trick.reason = None
+            self._complete -= 1
+            self._leader, self._princes, self._count = before
+
+        undo.append(back)
+
+    def _decide(self, trick: TableTrick) -> None:
+        """The winner of ``trick`` (with Mulan's swap), whether the Princes are in after it, and
+        why it was won, from its cards and the powers in effect."""
+        players = self.players
+        hands = [0] * players
+        for index, card in enumerate(trick.cards):
+            hands[(trick.leader + index) % players] |= 1 << card_id(card)
+        mulan = trick.mulan
+        if mulan is not None:
+            hands[mulan.seat] |= 1 << card_id(mulan.cards[1])
+        probe = self._probe
+        probe.start_trick(trick.leader, trick.princes_before, hands, list(trick.effective))
+        probe.push(Trick(trick.leader, tuple(trick.cards)))
+        if mulan is not None:
+            probe.push_step(mulan)
+        trick.winner = probe.last_winner
+        trick.princes_after = probe.princes_in
+        final = trick.final
+        mine = [card for i, card in enumerate(final) if trick.seat_of(i, players) == trick.winner]
+        reversed_ = any(use.power == "cinderella" for use in trick.uses)
+        trick.reason = self.card_rule.win_reason(final, mine[-1] if mine else final[0],
+                                                 reversed_)
+
+    def _effective(self, used: Iterable[PowerUse], leader: int) -> list[PowerUse]:
+        """The powers ``used`` for a trick led by ``leader`` that change how it is played or
+        won, less a use its own rules refuse (the classic Ice Princess on another seat than the
+        leader)."""
+        uses = []
+        for use in used:
+            power = self.powers[use.seat]
+            if power is None or not power.changes_trick:
+                continue
+            if power.target_leader and self.edition in power.target_leader and \
+                    use.target != leader:
+                continue
+            uses.append(use)
+        return uses
+
+    # -- powers ---------------------------------------------------------------------------------
+
+    def _unuse(self, seat: int) -> None:
+        self._used &= ~(1 << seat)
+
+    def _before_power(self, power: Power, use: PowerUse, undo: list[Undo]) -> None:
+        """A power used before or during the coming trick."""
+        self._coming.append(use)
+        undo.append(self._coming.pop)
+        if power.needs_target and power.on_lead and not power.card_slots and \
+                use.target is not None:  # Pocahontas: she chooses who leads
+            leader = self._leader
+            self._leader = use.target
+            undo.append(lambda: setattr(self, "_leader", leader))
+        if self.edition in power.target_leader and use.target != self._leader:
+            # The classic Ice Princess draws the card from the leader's hand (French p. 14).
+            self._note(self._problem(V.NOT_THE_LEADER, use.target, rule=use.power), -1,
+                       len(self._tricks), undo)
+
+    def _after_power(self, power: Power, use: PowerUse, undo: list[Undo]) -> None:
+        """A power used right after the last trick: its rules that the cards show, its effect."""
+        last = self._tricks[-1]
+        number = len(self._tricks) - 1
+        final = last.final
+        last.after.append(use)
+        undo.append(last.after.pop)
+        found = []
+        if self.edition in power.winner_only and last.winner != use.seat:
+            found.append(self._problem(V.NOT_TRICK_WINNER, use.seat, rule=use.power))
+        if use.power == "mulan":
+            old, new = use.cards
+            if power.same_suit and old.suit is not new.suit:
+                found.append(self._problem(V.MUST_FOLLOW_SUIT, use.seat, new, use.power))
+            if power.never_frog and FROG_ID in (card_id(old), card_id(new)):
+                found.append(self._problem(V.POWER_FROG, use.seat, rule=use.power))
+            self._swap(last, use, undo)
+        elif power.card_slots and not power.needs_target:  # Alice deals the trick back
+            if power.never_frog and any(card_id(c) == FROG_ID for c in final):
+                found.append(self._problem(V.POWER_FROG, use.seat, rule=use.power))
+            self._redo(last, use, undo)
+        elif power.needs_target and use.target is not None:  # classic Pocahontas
+            leader = self._leader
+            self._leader = use.target
+            undo.append(lambda: setattr(self, "_leader", leader))
+        for problem in found:
+            self._note(Problem(problem.code, problem.seat, problem.card, number,
+                               params=problem.params, catalogue=problem.catalogue), -1, number,
+                       undo)
+
+    def _swap(self, last: TableTrick, use: PowerUse, undo: list[Undo]) -> None:
+        """Mulan's swap: her card goes back to her hand, the new one into the trick, which is
+        decided again."""
+        old, new = (1 << card_id(card) for card in use.cards)
+        before = (self._out, self._leader, self._princes, last.winner, last.princes_after,
+                  last.reason)
+        last.mulan = use
+        self._out = self._out & ~old | new
+        self._decide(last)
+        self._leader, self._princes = last.winner, last.princes_after  # type: ignore[assignment]
+
+        def back() -> None:
+            last.mulan = None
+            (self._out, self._leader, self._princes, last.winner, last.princes_after,
+             last.reason) = before
+
+        undo.append(back)
+        self._arrive(use.seat, old, undo)
+
+    def _redo(self, last: TableTrick, use: PowerUse, undo: list[Undo]) -> None:
+        """Alice deals the trick back: it is played again (and no longer won); a Prince in it
+        brings the Princes in (RULINGS.md)."""
+        before = (self._out, self._princes, self._count, self._alices)
+        last.redone = True
+        self._out &= ~mask_of(last.final)
+        self._alices += 1
+        self._count += self.trick_size // self.players
+        if any(card.suit is Suit.PRINCE for card in last.cards):
+            self._princes = True
+
+        def back() -> None:
+            last.redone = False
+            self._out, self._princes, self._count, self._alices = before
+
+        undo.append(back)
+        for index, card in enumerate(use.cards):
+            self._arrive(index % self.players, 1 << card_id(card), undo)
+
+    def _ungift(self, bits: int) -> None:
+        self._coming_gift = ()
+        self._out &= ~bits
+
+    # -- knowledge and findings -----------------------------------------------------------------
+
+    def _breaks(self, number: int, undo: list[Undo]) -> int:
+        """The seats (a mask) that may have received unseen cards between trick ``number - 1``
+        and trick ``number``: everyone after Musical Chairs, when the set-aside cards come back
+        or after Alice's deal not entered; Sleeping Beauty's and Scheherazade's seats."""
+        everyone = (1 << self.players) - 1
+        seats = everyone if self.card_rule.chairs_after_trick else 0
+        for event in self._tricks[number - 1].after:
+            if isinstance(event, PowerUse) and event.power == "alice" and not event.cards:
+                seats = everyone  # dealt unseen
+        if self._count <= 0 and self._aside_left:  # the hands are empty: the set-aside return
+            before = (self._count, self._aside_left)
+            self._count, self._aside_left = self._aside_left, 0
+            seats = everyone
+
+            def back() -> None:
+                self._count, self._aside_left = before
+
+            undo.append(back)
+        for use in self._tricks[number].uses:
+            if use.power == "sleeping-beauty":
+                seats = everyone
+            elif use.power == "scheherazade":
+                target = use.target if use.target is not None else use.seat
+                seats |= 1 << use.seat | 1 << target
+        return seats
+
+    def _close_seats(self, seats: int, number: int, undo: list[Undo]) -> None:
+        """Unseen cards may have reached ``seats`` before trick ``number``: what they play from
+        now on says nothing about their hands at the start of any earlier trick."""
+        if not seats:
+            return
+        changed = []
+        for index in range(number):
+            know = self._know[index]
+            if know.open & seats:
+                changed.append((know, know.open))
+                know.open &= ~seats
+
+        def back() -> None:
+            for know, was in changed:
+                know.open = was
+
+        undo.append(back)
+
+    def _arrive(self, seat: int, bits: int, undo: list[Undo]) -> None:
+        """Cards seen arriving in ``seat``'s hand after the last trick: they were not in it at
+        the start of that trick or any earlier one."""
+        changed = []
+        for know in self._know:
+            changed.append((know, know.arrived[seat]))
+            know.arrived[seat] |= bits
+
+        def back() -> None:
+            for know, was in changed:
+                know.arrived[seat] = was
+
+        undo.append(back)
+
+    def _learn(self, seat: int, bit: int, number: int, undo: list[Undo]) -> None:
+        """``seat`` played the card ``bit`` in trick ``number``: it held it at the start of every
+        earlier trick it has received no unseen card since; judge its plays there again."""
+        for index in range(number, -1, -1):
+            know = self._know[index]
+            if not know.open >> seat & 1 or know.arrived[seat] & bit:
+                break  # (older tricks know no more: seats only close, cards only arrive)
+            know.known[seat] |= bit
+            undo.append(lambda know=know: _forget(know, seat, bit))
+            for position, problem in self._judge(index, seat):
+                self._note(problem, position, number, undo)
+
+    def _note(self, problem: Problem, position: int, proven_in: int, undo: list[Undo]) -> None:
+        """Record a finding the first time it is proven."""
+        key = (problem.trick, problem.code, problem.seat, problem.card,
+               problem.params.get("rule"))
+        if key in self._found:
+            return
+        proven = Problem(problem.code, problem.seat, problem.card, problem.trick,
+                         params={**problem.params, "proven_in": max(proven_in, problem.trick or 0)},
+                         catalogue=problem.catalogue)
+        self._found[key] = (proven_in, position, proven)
+        undo.append(lambda: self._found.pop(key))
+
+    def _judge(self, number: int, seat: int) -> list[tuple[int, Problem]]:
+        """The rules ``seat`` broke in trick ``number``, judged against the smallest hand it can
+        have held (the known cards), with their position in the trick."""
+        trick = self._tricks[number]
+        players = self.players
+        hand = self._know[number].known[seat]
+        if self._plain and not trick.effective:
+            return self._judge_plain(trick, seat, hand)
+        ids = trick.ids
+        hands = [0] * players
+        hands[seat] = hand
+        probe = self._probe
+        probe.start_trick(trick.leader, trick.princes_before, hands, list(trick.effective))
+        found: list[tuple[int, Problem]] = []
+        if seat == trick.leader:
+            found += self._proven_powers(trick, probe)
+        last = max(i for i in range(len(ids)) if (trick.leader + i) % players == seat)
+        for index in range(last + 1):
+            if (trick.leader + index) % players == seat:
+                for problem in probe.check_play(trick.cards[index]):
+                    if problem.code in RULE_CODES:
+                        found.append((index, _at(problem, number)))
+            probe.push_id(ids[index])
+        return found
+
+    def _judge_plain(self, trick: TableTrick, seat: int,
+                     hand: int) -> list[tuple[int, Problem]]:
+        """:meth:`_judge` under the basic rules alone, with mask operations: a lead Prince
+        before the Princes are in while holding another suit, a card off the suit led while
+        holding that suit."""
+        ids = trick.ids
+        players = self.players
+        found = []
+        for index in range((seat - trick.leader) % players, len(ids), players):
+            cid = ids[index]
+            if index == 0:
+                if cid >> 4 == 0 and not trick.princes_before and hand & _NOT_PRINCES:
+                    found.append((index, violation(V.PRINCES_NOT_INVITED, seat,
+                                                   trick.cards[index], BASIC, self.edition,
+                                                   trick=trick.index)))
+            elif cid >> 4 != ids[0] >> 4 and hand & SUIT_MASKS[ids[0] >> 4]:
+                found.append((index, violation(V.MUST_FOLLOW_SUIT, seat, trick.cards[index],
+                                               BASIC, self.edition, trick=trick.index)))
+            hand &= ~(1 << cid)
+        return found
+
+    def _proven_powers(self, trick: TableTrick, probe: RoundState) -> list[tuple[int, Problem]]:
+        """The powers' own rules for this trick that the leader's known cards prove broken (the
+        Little Mermaid naming Princes to a leader who holds another suit)."""
+        found = []
+        for use in trick.uses:
+            power = self.powers[use.seat]
+            if power is None or not power.proven_by_hand:
+                continue
+            for problem in power.check(probe, use):
+                if problem.code in power.proven_by_hand:
+                    lead = trick.cards[0] if trick.cards else None
+                    found.append((0, violation(V(problem.code), problem.seat, lead, use.power,
+                                               self.edition, trick=trick.index)))
+        return found
+
+
+def _forget(know: _Knowledge, seat: int, bit: int) -> None:
+    know.known[seat] &= ~bit
+
+
+def _at(problem: Problem, number: int) -> Problem:
+    return Problem(problem.code, problem.seat, problem.card, number, params=problem.params,
+                   catalogue=problem.catalogue)
