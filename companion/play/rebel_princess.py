@@ -2,7 +2,8 @@
 
 Rows never enter the scoring core: this module turns stored round records into
 :class:`~companion.scoring.rebel_princess.PlayedRound` values, replays the game with
-:func:`~companion.scoring.rebel_princess.play_through`, and turns accepted entries back into rows. Every write is
+:func:`~companion.scoring.rebel_princess.play_through`, and turns accepted entries back into rows.
+Every write is
 checked by replaying the whole game first, so nothing invalid is ever stored.
 """
 
@@ -17,7 +18,6 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from ..models import Game, Player, RoundRecord
-from . import store
 from ..scoring.rebel_princess import (
     Card,
     Edition,
@@ -27,11 +27,11 @@ from ..scoring.rebel_princess import (
     PlayedRound,
     Problem,
     RoundCounts,
-    play_through,
     ScoringError,
+    play_through,
     required_cards,
 )
-
+from . import store
 
 _T = TypeVar("_T")
 
@@ -271,7 +271,8 @@ def create_game(*, session: Session, edition: Edition, names: Sequence[str], fir
                 round_cards: Sequence[str], princesses: Sequence[str | None] = ()) -> Game:
     """Store a new game. The caller's form has checked shapes; the setup is checked here too."""
     GameSetup(edition, len(names), first_leader, tuple(round_cards))  # raises on a bad setup
-    game = Game(code=store.new_code(session), kind=KIND, edition=edition.value, round_cards="".join(round_cards),
+    game = Game(code=store.new_code(session), kind=KIND, edition=edition.value,
+                round_cards="".join(round_cards),
                 first_leader=first_leader)
     session.add(game)
     session.flush()

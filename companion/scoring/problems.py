@@ -94,8 +94,10 @@ class Problem:
         """The sentence a player reads, in ``lang``."""
         if self.catalogue is None:
             return _FALLBACK[language(lang)][0].format(code=self.code)
-        return self.catalogue.text(self.code, lang, seat=self.seat, card=self.card,
-                                   **self.params)
+        located = {name: value for name, value in (("trick", self.trick), ("field", self.field))
+                   if value is not None}
+        params = {**located, **self.params}  # a parameter of the same name wins
+        return self.catalogue.text(self.code, lang, seat=self.seat, card=self.card, **params)
 
     @property
     def message(self) -> str:

@@ -7,8 +7,8 @@ import random
 import pytest
 from playwright.sync_api import Page, expect
 
-from companion.scoring.rebel_princess.engine import RoundState, Suit
 from companion.scoring.rebel_princess import score_entry
+from companion.scoring.rebel_princess.engine import RoundState, Suit
 
 from .conftest import no_horizontal_scroll
 

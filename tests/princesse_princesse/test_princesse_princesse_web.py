@@ -10,8 +10,8 @@ import pytest
 from babel.messages.pofile import read_po
 
 from companion.db import get_session
-from companion.play import store
 from companion.play import princesse_princesse as play
+from companion.play import store
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = "/princesse-princesse"
@@ -240,7 +240,8 @@ def test_glue_replays_a_simulated_round_from_its_log(app, client):
     assert log_post(client, url, "finish", **cards).status_code == 303
     expected = settle_round(sim.round_.reveal(sim.final), [0] * 4).tokens_after
     with app.app_context():
-        view = play.view_game(get_session(), store.game_by_token(get_session(), url.rsplit("/", 1)[1]))
+        game = store.game_by_token(get_session(), url.rsplit("/", 1)[1])
+        view = play.view_game(get_session(), game)
         assert view.progress.tokens == expected and view.rounds[0].from_log
 
 

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from companion.scoring.rebel_princess import InvalidEntryError, next_leader_classic, next_leader_deluxe
+from companion.scoring.rebel_princess import (
+    InvalidEntryError,
+    next_leader_classic,
+    next_leader_deluxe,
+)
 
 
 @pytest.mark.parametrize(("totals", "seat"), [

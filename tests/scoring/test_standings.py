@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from companion.scoring.rebel_princess import Edition, IncompleteEntryError, InvalidEntryError, standings
+from companion.scoring.rebel_princess import (
+    Edition,
+    IncompleteEntryError,
+    InvalidEntryError,
+    standings,
+)
 
 D, C = Edition.DELUXE, Edition.CLASSIC
 

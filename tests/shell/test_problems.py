@@ -25,3 +25,15 @@ def test_entry_error_carries_every_problem():
     error = EntryError([Problem("a"), Problem("b", seat=1)])
     assert error.codes == ["a", "b"]
     assert isinstance(error, ValueError)
+
+
+def test_the_field_and_trick_of_a_problem_fill_in_its_sentence():
+    """A problem located in a request field or a trick may name them in its sentence."""
+    class Fake(Catalogue):
+        @property
+        def _tables(self):  # noqa: D401
+            return {"en": {"x": "{field} in trick {trick}"}, "fr": {}}
+
+    problem = Fake("companion.scoring").problem("x", field="held", trick=2)
+    assert problem.text("en") == "held in trick 2"
+    assert problem.as_dict()["field"] == "held" and problem.as_dict()["trick"] == 2

@@ -12,8 +12,8 @@ import pytest
 from sqlmodel import select
 
 from companion.db import get_session
+from companion.models import RoundRecord
 from companion.play import store
-from companion.models import Game, RoundRecord
 
 NAMES = ["Ana", "Ben", "Cy", "Di", "Eve", "Fay"]
 DEFAULT_CARDS = {"deluxe": "abcde", "classic": "ACBDM"}
@@ -74,7 +74,8 @@ def make_game(client):
     """``make_game(players=4, edition="deluxe", cards="azycd", length=5)`` -> the game code."""
 
     def make(players=4, edition="deluxe", cards=None, length=5, **extra):
-        return code_of(client.post("/rebel-princess/new", data=setup_form(players, edition, cards, length,
+        return code_of(client.post("/rebel-princess/new", data=setup_form(
+            players, edition, cards, length,
                                                              **extra)))
 
     return make

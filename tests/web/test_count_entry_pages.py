@@ -46,8 +46,9 @@ def test_count_entry_saved(client, app, make_game):
     assert response.status_code == 302
     assert totals(client, code) == [4, 3, 7, 1]
     with app.app_context():
-        from companion.db import get_session
         from sqlmodel import select
+
+        from companion.db import get_session
         record = get_session().exec(select(RoundRecord)).one()
         assert (record.mode, record.counts, record.taken) == ("counts", "4,3,2,1/2", None)
 

@@ -60,7 +60,8 @@ def test_new_game_with_token_from_the_form(csrf_app, csrf_client):
 def test_token_from_another_session_is_400(csrf_app, csrf_client):
     token = form_token(csrf_app.test_client().get("/rebel-princess/new").text)
     csrf_client.get("/rebel-princess/new")
-    assert csrf_client.post("/rebel-princess/new", data={**setup_form(), "csrf_token": token}).status_code == 400
+    data = {**setup_form(), "csrf_token": token}
+    assert csrf_client.post("/rebel-princess/new", data=data).status_code == 400
 
 
 def test_preview_with_header_token(csrf_client):

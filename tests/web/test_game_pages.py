@@ -120,7 +120,8 @@ def test_switching_edition_fills_classic_cards(client):
 
 @pytest.mark.parametrize(("edition", "cards"), [("deluxe", "yabcd"), ("classic", "OABCD")])
 def test_bathroom_first_warning(client, edition, cards):
-    response = client.post("/rebel-princess/new", data=setup_form(edition=edition, cards=cards, preset="keep"))
+    data = setup_form(edition=edition, cards=cards, preset="keep")
+    response = client.post("/rebel-princess/new", data=data)
     assert b'data-warning="bathroom-first"' in response.data
 
 

@@ -13,10 +13,7 @@ from pathlib import Path
 
 import pytest
 from babel.dates import format_datetime
-from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
-from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
-from babel.support import Translations
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "companion" / "translations"
@@ -133,7 +130,8 @@ def test_classic_round_cards_in_english_use_our_english_names(client, make_game)
 
 
 def test_new_game_validation_and_flash_in_french(french):
-    response = french.post("/rebel-princess/new", data={"edition": "deluxe", "length": "5", "create": "1",
+    response = french.post("/rebel-princess/new", data={
+        "edition": "deluxe", "length": "5", "create": "1",
                                          "names-0": "Ana", "names-1": "Ben"})
     assert response.status_code == 422
     assert "Inscrivez au moins 3 joueurs" in response.text
@@ -190,7 +188,8 @@ def _fields(template):
 
 
 def test_every_problem_message_has_a_french_version_with_the_same_fields():
-    text = resources.files("companion.scoring.rebel_princess").joinpath("messages.toml").read_text("utf-8")
+    package = resources.files("companion.scoring.rebel_princess")
+    text = package.joinpath("messages.toml").read_text("utf-8")
     data = tomllib.loads(text)
     english, french = data["messages"], data["messages_fr"]
     assert set(french) == set(english)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from flask import url_for
 
 from companion.games import registry

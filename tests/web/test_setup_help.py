@@ -30,7 +30,8 @@ def test_bathroom_break_first_is_warned_as_soon_as_it_is_picked(client):
 
 
 def test_card_help_needs_a_card_select(client):
-    assert client.get("/rebel-princess/new/card-help?edition=deluxe&field=names-0").status_code == 400
+    help_url = "/rebel-princess/new/card-help?edition=deluxe&field=names-0"
+    assert client.get(help_url).status_code == 400
 
 
 def test_explanations_follow_the_language(client):

@@ -18,13 +18,6 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from ...play import rebel_princess as play
-from ...play import rebel_princess_tricks as tricks_entry
-from ...play import store
-from .. import links
-from ..shell import remember
-from . import bp
-from ...rulings import rebel_princess as rulings
 from ...db import get_session
 from ...forms.rebel_princess import (
     ASCII_NUMBER,
@@ -36,6 +29,10 @@ from ...forms.rebel_princess import (
     numbers_form,
 )
 from ...i18n import current_lang
+from ...play import rebel_princess as play
+from ...play import rebel_princess_tricks as tricks_entry
+from ...play import store
+from ...rulings import rebel_princess as rulings
 from ...scoring.rebel_princess import (
     BATHROOM_BREAK,
     FROG,
@@ -59,6 +56,9 @@ from ...scoring.rebel_princess import (
     round_cards,
     score_so_far,
 )
+from .. import links
+from ..shell import remember
+from . import bp
 
 bp.add_app_template_global(round_card, "round_card")
 
@@ -108,6 +108,10 @@ def _view_or_404(code: str) -> play.GameView:
     return play.view_game(session, game)
 
 
+NEW_PAGE = "rebel_princess/games/new.html"
+NEW_FORM = "rebel_princess/games/_new_form.html"
+
+
 # --- games list and set-up -------------------------------------------------------------------
 
 @bp.route("/rebel-princess/new", methods=["GET", "POST"])
@@ -121,8 +125,8 @@ def new_game() -> Response | tuple[str, int]:
     preset = request.form.get("preset")
     if request.method == "GET" or preset:
         _fill_cards(form, edition, preset or "recommended", letters)
-        return render_page_or_partial("rebel_princess/games/new.html", "rebel_princess/games/_new_form.html", form=form,
-                                      edition=edition, princesses=rulings.princess_names(current_lang()))
+        return render_page_or_partial(NEW_PAGE, NEW_FORM, form=form, edition=edition,
+                                      princesses=rulings.princess_names(current_lang()))
     if form.validate_on_submit():
         names = form.player_names()
         try:
@@ -136,8 +140,8 @@ def new_game() -> Response | tuple[str, int]:
             remember(game.code)
             flash(_("Game created. Have a lovely party!"))
             return redirect(url_for("rebel_princess.show", code=game.code))
-    return render_page_or_partial("rebel_princess/games/new.html", "rebel_princess/games/_new_form.html", 422, form=form,
-                                  edition=edition, princesses=rulings.princess_names(current_lang()))
+    return render_page_or_partial(NEW_PAGE, NEW_FORM, 422, form=form, edition=edition,
+                                  princesses=rulings.princess_names(current_lang()))
 
 
 def _fill_cards(form: NewGameForm, edition: Edition, preset: str, letters: list[str]) -> None:
@@ -163,7 +167,8 @@ def card_help() -> str:
     if not (field_id.startswith("cards-") and field_id[6:].isdigit()):
         abort(400)
     letter = request.args.get(field_id, "")
-    return render_template("rebel_princess/games/_card_help.html", edition=edition, field_id=field_id,
+    return render_template("rebel_princess/games/_card_help.html", edition=edition,
+                           field_id=field_id,
                            letter=letter, bathroom_letter=BATHROOM_BREAK[edition])
 
 
@@ -399,7 +404,8 @@ def enter_cards(code: str, number: int) -> Response | tuple[str, int]:
             return outcome
         problems = outcome
     status = 422 if request.method == "POST" else 200
-    return render_template("rebel_princess/rounds/cards.html", form=form, cards=cards, problems=problems,
+    return render_template("rebel_princess/rounds/cards.html", form=form, cards=cards,
+                           problems=problems,
                            live=_live(ctx, form, cards), can_count=_counts_allowed(ctx),
                            **ctx), status
 
@@ -652,7 +658,8 @@ def rules_index() -> str:
     edition = request.args.get("edition") if request.args.get("edition") in (
         "deluxe", "classic") else None
     found = rulings.search(query, edition=edition) if query else None
-    return render_template("rebel_princess/rules/index.html", query=query, found=found, edition=edition,
+    return render_template("rebel_princess/rules/index.html", query=query, found=found,
+                           edition=edition,
                            entries=rulings.entries(edition=edition))
 
 
@@ -663,5 +670,6 @@ def rule(slug: str) -> str:
         found = rulings.entry(slug)
     except KeyError:
         abort(404)
-    return render_template("rebel_princess/rules/entry.html", entry=found, text=found.in_language(current_lang()),
+    return render_template("rebel_princess/rules/entry.html", entry=found,
+                           text=found.in_language(current_lang()),
                            related=rulings.links_of(slug))

@@ -18,10 +18,7 @@ the rulebooks and FAQs only supply the facts.
 
 from __future__ import annotations
 
-import difflib
-import re
 import tomllib
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -307,7 +304,8 @@ def search(query: str, lang: str | None = None, kind: str | None = None,
 
 __all__ = [
     "EDITIONS", "KINDS", "LANGUAGES", "SUMMARY_MAX_WORDS", "Entry", "Text", "entries", "entry",
-    "fold", "links_of", "princess", "princess_names", "round_card", "round_card_slug", "round_card_summary", "search",
+    "fold", "links_of", "princess", "princess_names", "round_card", "round_card_slug",
+    "round_card_summary", "search",
 ]
 
 
