@@ -177,20 +177,24 @@ class Result:
 
 def prepare_database(path: Path, games: int) -> list[str]:
     """Create the database (WAL on) and ``games`` 4-player Deluxe games, round 1 card "a",
-    through the app's own :func:`companion.play.create_game`; returns their codes."""
+    through the app's own :func:`companion.play.rebel_princess.create_game`; returns the token of
+    each game's scorer link (a game opens only through a link)."""
     from sqlmodel import Session
 
-    from companion import create_app, play
+    from companion import create_app
     from companion.db import get_engine
+    from companion.play import rebel_princess as play
+    from companion.play import store
     from companion.scoring.rebel_princess import Edition
 
     app = create_app({"DATABASE": str(path), "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False})
     with app.app_context():
         engine = get_engine()
         with Session(engine, expire_on_commit=False) as session:
-            codes = [play.create_game(session=session, edition=Edition.DELUXE, names=NAMES4,
-                                      first_leader=0, round_cards=list("abcde")).code
-                     for _ in range(games)]
+            made = [play.create_game(session=session, edition=Edition.DELUXE, names=NAMES4,
+                                     first_leader=0, round_cards=list("abcde"))
+                    for _ in range(games)]
+            codes = [store.links_of(session, game)["scorer"].token for game in made]
         engine.dispose()
     return codes
 

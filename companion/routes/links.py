@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ipaddress
 from collections import OrderedDict
+from functools import cache
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -171,13 +172,19 @@ def public_base() -> str:
     except ValueError:
         loopback = False
     if loopback:
-        from ..serve import lan_addresses
-
-        addresses = lan_addresses()
+        addresses = _lan_addresses()
         if addresses:
             port = f":{parts.port}" if parts.port else ""
             return f"{parts.scheme}://{addresses[0]}{port}"
     return request.host_url.rstrip("/")
+
+
+@cache
+def _lan_addresses() -> tuple[str, ...]:
+    """This machine's network addresses, looked up once per process (it runs a command)."""
+    from ..serve import lan_addresses
+
+    return tuple(lan_addresses())
 
 
 _QR_CACHE: OrderedDict[str, str] = OrderedDict()
