@@ -50,7 +50,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=5000)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
-    print("\n  Rebel Princess companion is starting.")
+    print("\n  The princess card games companion is starting.")
     addresses = phone_addresses(args.host)
     local = ("127.0.0.1" if args.host in ("", "0.0.0.0", "::", "localhost")
              else f"[{args.host}]" if ":" in args.host else args.host)

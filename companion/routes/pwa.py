@@ -227,8 +227,8 @@ def manifest() -> Response:
     """Lets a phone install the app on its home screen."""
     asset = current_app.jinja_env.globals["asset"]
     data = {
-        "name": "Rebel Princess companion",
-        "short_name": "Rebel Princess",
+        "name": "Princess Table: princess card games at the table",
+        "short_name": "Princess Table",
         "start_url": url_for("shell.index"),
         "scope": "/",
         "display": "standalone",
