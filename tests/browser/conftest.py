@@ -55,6 +55,15 @@ def _no_csp_violation(monkeypatch):
     assert not refused, f"Content-Security-Policy violations: {refused}"
 
 
+@pytest.fixture
+def french(browser: Browser, browser_context_args):
+    """A page in a phone whose language is French (navigator.language and Accept-Language)."""
+    context = browser.new_context(**browser_context_args, locale="fr-FR")
+    page = context.new_page()
+    yield page
+    context.close()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _patient_assertions():
     """A loaded CI machine can take more than the default 5 s to answer a tap."""

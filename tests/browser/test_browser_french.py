@@ -22,14 +22,6 @@ ENGLISH = ["Round", "round", "leads", "led", "Save", "save", "Enter", "New game"
 WORDS = re.compile(r"\b(" + "|".join(re.escape(w) for w in ENGLISH) + r")\b")
 
 
-@pytest.fixture
-def french(browser: Browser, browser_context_args):
-    """A page in a phone whose language is French (navigator.language and Accept-Language)."""
-    context = browser.new_context(**browser_context_args, locale="fr-FR")
-    page = context.new_page()
-    yield page
-    context.close()
-
 
 def english_words(page: Page) -> list[str]:
     """English UI words in what the page shows (and its title). Left out: text marked

@@ -5,20 +5,12 @@ Every screen fits 390 and 360 px; screenshots go to tests/artifacts/."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from .conftest import no_horizontal_scroll
 
 pytestmark = pytest.mark.browser
 
-
-@pytest.fixture
-def french(browser: Browser, browser_context_args):
-    """A phone whose language is French."""
-    context = browser.new_context(**browser_context_args, locale="fr-FR")
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 def shot(page: Page, artifacts, name: str) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from .conftest import no_horizontal_scroll
 
@@ -17,13 +17,6 @@ pytestmark = pytest.mark.browser
 ENGLISH = re.compile(r"\b(Wake|Steal|Send to sleep|Jester|Discard|Undo|History|to play|to win|"
                      r"princess|points to win|Tap|tap|Player|Start the game|Game over)\b")
 
-
-@pytest.fixture
-def french(browser: Browser, browser_context_args):
-    context = browser.new_context(**browser_context_args, locale="fr-FR")
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 def screen(page: Page, artifacts, name: str) -> None:
