@@ -3,6 +3,10 @@
 # `companion` role and a `companion_test` database. Idempotent; fails loudly if it cannot start.
 # Prints the URL to use as TEST_DATABASE_URL (or DATABASE_URL for the app).
 set -euo pipefail
+# Only the URL goes to stdout (callers capture it); everything else, even pg_ctlcluster's
+# "Removed stale pid file.", goes to stderr. (Not through a spare descriptor: the server would
+# inherit it and the caller's $(...) would never end.)
+{
 SUDO=$( [ "$(id -u)" = 0 ] || echo sudo )
 if ! command -v pg_ctlcluster >/dev/null 2>&1; then
   echo "Installing PostgreSQL from Debian's packages (once per machine)..." >&2
@@ -12,11 +16,15 @@ fi
 version=$(ls /etc/postgresql | sort -n | tail -n 1)
 [ -n "$version" ] || { echo "no PostgreSQL cluster found in /etc/postgresql" >&2; exit 1; }
 $SUDO pg_ctlcluster "$version" main status >/dev/null 2>&1 || $SUDO pg_ctlcluster "$version" main start
-for _ in $(seq 30); do pg_isready -q -h 127.0.0.1 && break; sleep 1; done
+ready() { for _ in $(seq "$1"); do pg_isready -q -h 127.0.0.1 && return 0; sleep 1; done; return 1; }
+# A server killed without a clean stop can look alive to `status`: restart it once.
+ready 15 || { $SUDO pg_ctlcluster "$version" main restart || true; ready 30; } || true
 pg_isready -q -h 127.0.0.1 || { echo "PostgreSQL did not start on 127.0.0.1" >&2; exit 1; }
 as_postgres() { $SUDO su postgres -c "$1"; }
 as_postgres "psql -qtAc \"SELECT 1 FROM pg_roles WHERE rolname = 'companion'\"" | grep -q 1 \
   || as_postgres "psql -qc \"CREATE ROLE companion LOGIN CREATEDB PASSWORD 'companion'\"" >&2
 as_postgres "psql -qtAc \"SELECT 1 FROM pg_database WHERE datname = 'companion_test'\"" | grep -q 1 \
   || as_postgres "createdb -O companion companion_test" >&2
+} >&2
 echo "postgresql://companion:companion@127.0.0.1:5432/companion_test"
+

@@ -7,6 +7,7 @@ test-postgres``) — the PostgreSQL database it names, emptied before each test.
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 from sqlalchemy import text
@@ -15,6 +16,13 @@ from sqlmodel import SQLModel
 from companion import create_app
 
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL") or None
+
+
+def pytest_configure(config):
+    """Stop at once, with one clear line, if ``TEST_DATABASE_URL`` is not a PostgreSQL URL
+    (rather than seven hundred identical setup errors)."""
+    if POSTGRES_URL and not re.fullmatch(r"postgresql(\+\w+)?://\S+", POSTGRES_URL):
+        pytest.exit(f"TEST_DATABASE_URL is not a PostgreSQL URL: {POSTGRES_URL!r}", returncode=4)
 
 
 def database_config(tmp_path) -> dict[str, str | None]:
