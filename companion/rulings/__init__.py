@@ -29,7 +29,7 @@ import difflib
 import re
 import tomllib
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -54,6 +54,23 @@ def fold(text: str) -> str:
 def words(text: str) -> list[str]:
     """The folded words of ``text`` (letters and digits)."""
     return _WORD.findall(fold(text))
+
+
+def name_match(tokens: Sequence[str], joined: str) -> str | None:
+    """How a whole query sits in an entry's names: ``"phrase"`` when its words, spaced, are (part
+    of) a name ("roi fantome"); ``"squeezed"`` when typed without their spaces, hyphens or
+    apostrophes ("snowwhite", "roifantome", "kingsadvisors"); ``None`` otherwise.
+
+    ``tokens`` are the query's :func:`words`; ``joined`` the entry's names, each as its words
+    joined by spaces, names separated by ``" | "`` (so a query never straddles two names).
+    """
+    spaced = " ".join(tokens)
+    if len(spaced) >= 3 and spaced in joined:
+        return "phrase"
+    together = "".join(tokens)
+    if len(together) >= 4 and together in joined.replace(" ", ""):
+        return "squeezed"
+    return None
 
 
 def word_score(token: str, known: set[str]) -> float:
@@ -134,11 +151,12 @@ class Rulings:
 
     def search(self, query: str) -> list[Ruling]:
         """Entries matching ``query`` best first: names above text, both languages, accents
-        and small typos forgiven."""
+        small typos and missing spaces forgiven (:func:`name_match`)."""
         tokens = [t for t in words(query) if t not in STOP_WORDS] or words(query)
         if not tokens:
             return []
-        folded = " ".join(words(query))
+        query_words = words(query)
+        folded = " ".join(query_words)
         scored = []
         for order, e in enumerate(self.entries):
             names = {w for n in e.names.values() for w in words(n)}
@@ -150,9 +168,10 @@ class Rulings:
                     text.update(words(part))
             score = 1000.0 if folded == e.slug or (e.value is not None
                                                    and folded == str(e.value)) else 0.0
-            if len(folded) >= 3 and folded in joined:
+            whole = name_match(query_words, joined)
+            if whole:
                 score += 500
-            matched = 0
+            matched = 1 if whole == "squeezed" else 0
             for token in tokens:
                 name_hit, text_hit = word_score(token, names), word_score(token, text)
                 score += 100 * name_hit + 10 * text_hit

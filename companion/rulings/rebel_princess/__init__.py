@@ -25,7 +25,7 @@ from functools import cache
 from importlib import resources
 from types import MappingProxyType
 
-from .. import STOP_WORDS, fold, word_score, words
+from .. import STOP_WORDS, fold, name_match, word_score, words
 
 LANGUAGES = ("en", "fr")
 KINDS = ("round-card", "princess", "basics", "interaction")
@@ -259,7 +259,6 @@ def search(query: str, lang: str | None = None, kind: str | None = None,
     if not tokens:
         return []
     meaningful = [t for t in tokens if t not in _STOP] or tokens
-    together = "".join(tokens)
     index = _index()
     summaries = _summaries()
     wanted_lang = _lang(lang) if lang else None
@@ -277,12 +276,10 @@ def search(query: str, lang: str | None = None, kind: str | None = None,
             score += 1000
         elif folded == e.slug.casefold():
             score += 1000
-        if len(folded) >= 3 and folded in joined:
-            score += 500  # the whole query is (part of) a name
-        squeezed = len(together) >= 4 and together in joined.replace(" ", "")
-        if squeezed and not (len(folded) >= 3 and folded in joined):
-            score += 500  # a name typed without its spaces or hyphens: "snowwhite"
-        matched = 1 if squeezed else 0
+        whole = name_match(tokens, joined)
+        if whole:
+            score += 500  # the whole query is (part of) a name, maybe typed as "snowwhite"
+        matched = 1 if whole == "squeezed" else 0
         for token in meaningful:
             name_hit = _word_score(token, names)
             text_hit = _word_score(token, words)
