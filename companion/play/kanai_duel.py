@@ -9,7 +9,9 @@ append-only entries:
 - two-phone mode: ``join`` ``{"seat": 1}`` when the second phone opens its link, and ``pick``
   ``{"seat": s, "card": c}``. A round is revealed when both picks of a round are in: replaying the
   entries plays it then, so no "reveal" is stored and no phone can be answered with a round half
-  revealed.
+  revealed. Under variant B on two phones the game starts with ``aside`` ``{"seat": s, "card":
+  c}``, each player's secret card out of play, revealed the same way once both are in (the set-up
+  stores no card then).
 
 Every write replays the game through the core first and is refused (nothing stored) when the core
 refuses it. What a phone may see of the picks in progress is decided here, in :class:`SeatView`:
@@ -171,12 +173,17 @@ def _replay_keys(session: Session, game: Game) -> tuple[Duel, Picks, bool, int, 
             duel.pop()
         elif entry.kind == "join":
             joined = True
-        elif entry.kind == "pick":
+        elif entry.kind in ("pick", "aside"):
             cards = list(picks.cards)
             cards[entry.data["seat"]] = Card(entry.data["card"])
             picks = Picks((cards[0], cards[1]))
             if picks.is_complete():
-                duel.push(*picks.cards)  # type: ignore[arg-type]
+                first, second = picks.cards
+                assert first is not None and second is not None
+                if entry.kind == "aside":
+                    duel.set_aside(first, second)
+                else:
+                    duel.push(first, second)
                 picks = Picks()
     return duel, picks, joined, version, keys
 
@@ -195,9 +202,8 @@ def _seat_view(duel: Duel, picks: Picks, seat: int | None) -> SeatView:
 def view_game(session: Session, game: Game, seat: int | None = None) -> DuelView:
     """The game as phone ``seat`` may see it (``None``: the referee phone or an onlooker)."""
     duel, picks, joined, version = _replay(session, game)
-    data = settings(game)
-    mode = data.get("mode", REFEREE)
-    out = _out(data)
+    mode = settings(game).get("mode", REFEREE)
+    out = duel.out  # under B on two phones: (None, None) until both cards are revealed
     # Variant C: a hidden card is shown to its owner only; B's cards are shown to everyone.
     rules = duel.rules
     if rules.set_aside is SetAside.RANDOM:
@@ -246,7 +252,8 @@ def join(*, session: Session, game: Game) -> None:
 
 
 def pick(*, session: Session, game: Game, seat: int, card: str, key: str | None) -> None:
-    """Two-phone mode: store ``seat``'s secret pick, checked by the core (:meth:`Picks.check`).
+    """Two-phone mode: store ``seat``'s secret pick, checked by the core (:meth:`Picks.check`):
+    under B before round 1 (:meth:`Duel.awaits_set_aside`), the card it sets aside.
 
     Picks of the two phones come concurrently by design, so a pick is based on the newest version
     (a pick is for the round in progress whatever the other phone did meanwhile); a write that
@@ -259,7 +266,8 @@ def pick(*, session: Session, game: Game, seat: int, card: str, key: str | None)
         chosen = parse_card(card, seat=seat, round=duel.round_number())
         picks.pick(duel, seat, chosen)  # raises if the core refuses it
         try:
-            store.append(session=session, game=game, kind="pick", based_on=version, key=key,
+            kind = "aside" if duel.awaits_set_aside() else "pick"
+            store.append(session=session, game=game, kind=kind, based_on=version, key=key,
                          data={"seat": seat, "card": chosen.value})
             return
         except store.StaleWrite:

@@ -20,7 +20,7 @@ import gzip
 import hashlib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -40,9 +40,13 @@ from werkzeug.wrappers import Response
 
 from ..games import PACKAGE_DIR
 from ..i18n import COOKIE, LANGUAGES
-from .shell import rulings_addresses
+from ..rulings import STOP_WORDS
+from .shell import RulingsAddresses, SearchRow, rulings_addresses
 
 bp = Blueprint("pwa", __name__)
+
+SearchIndex = dict[str, tuple[SearchRow, ...]]
+"""Search page address -> its entries (see :data:`companion.routes.shell.SearchRow`)."""
 
 SLOT = "\0"
 """Marks a slot in a frame: ``frame.split(SLOT)`` alternates text and slot numbers."""
@@ -102,11 +106,19 @@ class PageBundle:
     frames: tuple[str, ...]
     pages: tuple[StoredPage, ...]
     redirects: dict[str, str]
+    search: SearchIndex = field(default_factory=dict)
+    """Each rulings search page's entries, searched by ``rulings_search.js`` with no network."""
+    assets: tuple[str, ...] = ()
+    """Static files the stored pages need besides their own (the offline search script)."""
+    weigh_summary: tuple[str, ...] = ()
+    """Search pages whose search counts a word's times in the summary (Rebel Princess's)."""
 
     def as_json(self) -> dict[str, Any]:
         return {"lang": self.lang, "headers": self.headers, "frames": self.frames,
                 "pages": [[p.path, p.frame, p.values] for p in self.pages],
-                "redirects": self.redirects}
+                "redirects": self.redirects, "assets": self.assets,
+                "search": {"stop": " ".join(sorted(STOP_WORDS)), "index": self.search,
+                           "weigh_summary": self.weigh_summary}}
 
     def page(self, path: str) -> str:
         """The HTML of the page stored at ``path`` (``KeyError`` if there is none)."""
@@ -147,12 +159,12 @@ def fill_frame(frame: str, values: tuple[str, ...] | list[str]) -> str:
                    for i, part in enumerate(frame.split(SLOT)))
 
 
-def offline_addresses() -> tuple[list[str], dict[str, str]]:
-    """What the offline copy holds: the two offline pages and every rulings page (with the
-    addresses that redirect to them)."""
-    rulings = rulings_addresses()
+def offline_addresses(lang: str = "en") -> tuple[list[str], RulingsAddresses]:
+    """What the offline copy holds: the two offline pages and every rulings page, and the rulings
+    (with the addresses that redirect to them and each game's search index in ``lang``)."""
+    rulings = rulings_addresses(lang)
     pages = [url_for("pwa.offline"), url_for("pwa.offline", action="save"), *rulings.pages]
-    return pages, dict(rulings.aliases)
+    return pages, rulings
 
 
 def build_bundle(app: Flask, lang: str) -> PageBundle:
@@ -164,7 +176,8 @@ def build_bundle(app: Flask, lang: str) -> PageBundle:
     pages, headers = [], {}
     with app.app_context():
         with app.test_request_context():
-            addresses, redirects = offline_addresses()
+            addresses, rulings = offline_addresses(lang)
+            assets = (str(app.jinja_env.globals["asset"]("rulings_search.js")),)  # type: ignore[operator]
         for path in addresses:
             with app.test_request_context(path, headers={"Cookie": f"{COOKIE}={lang}"}):
                 response = app.full_dispatch_request()
@@ -174,7 +187,8 @@ def build_bundle(app: Flask, lang: str) -> PageBundle:
             pages.append(StoredPage(path, frames.setdefault(frame, len(frames)), values))
             headers = headers or {name: value for name, value in response.headers.items()
                                   if name.lower() not in _DROPPED_HEADERS}
-    return PageBundle(lang, headers, tuple(frames), tuple(pages), redirects)
+    return PageBundle(lang, headers, tuple(frames), tuple(pages), dict(rulings.aliases),
+                      dict(rulings.search), assets, rulings.weigh_summary)
 
 
 @dataclass(frozen=True)

@@ -157,33 +157,53 @@ def game_rule(kind: GameKind, slug: str) -> str:
 
 # --- the rulings a phone keeps for offline use ------------------------------------------------
 
+SearchRow = tuple[str, ...]
+"""One entry in a phone's offline search index: its address, title, a note (the edition), its
+summary, the edition it belongs to ("" for any), then :meth:`rulings.SearchTerms.as_row` (its
+names joined, its exact forms)."""
+
+
 @dataclass(frozen=True)
 class RulingsAddresses:
     """Addresses of rulings pages, for a phone's offline copy (:mod:`companion.routes.pwa`):
-    each of ``pages`` answers a page; each of ``aliases`` redirects to one of them."""
+    each of ``pages`` answers a page; each of ``aliases`` redirects to one of them; ``search``
+    holds, for each search page, its entries for searching offline (``static/rulings_search.js``).
+    """
 
     pages: tuple[str, ...]
     aliases: Mapping[str, str] = field(default_factory=dict)
+    search: Mapping[str, tuple[SearchRow, ...]] = field(default_factory=dict)
+    weigh_summary: tuple[str, ...] = ()
+    """Search pages whose search also counts a word's times in the summary (Rebel Princess)."""
 
 
-def rulings_addresses() -> RulingsAddresses:
-    """The rules chooser and every rulings page of every game: the shared pages of a game with
-    ``rulings`` data are listed here; a game with pages of its own lists them itself
-    (``rulings_addresses()`` in its routes module)."""
+def rulings_addresses(lang: str = "en") -> RulingsAddresses:
+    """The rules chooser and every rulings page of every game, with each game's offline search
+    index in ``lang``: the shared pages of a game with ``rulings`` data are listed here; a game
+    with pages of its own lists them itself (``rulings_addresses(lang)`` in its routes module)."""
     pages = [url_for("shell.rules")]
     aliases: dict[str, str] = {}
+    search: dict[str, tuple[SearchRow, ...]] = {}
+    weigh_summary: list[str] = []
     for kind in registry():
         module = kind.module()
         own = getattr(module, "rulings_addresses", None)
         if own is not None:
-            found = own()
+            found = own(lang)
             pages += found.pages
             aliases.update(found.aliases)
+            search.update(found.search)
+            weigh_summary += found.weigh_summary
         elif kind.rulings:
-            pages.append(url_for("shell.game_rules", kind=kind))
-            pages += [url_for("shell.game_rule", kind=kind, slug=entry.slug)
-                      for entry in rulings.load(kind.rulings).entries]
-    return RulingsAddresses(tuple(pages), aliases)
+            book = rulings.load(kind.rulings)
+            index = url_for("shell.game_rules", kind=kind)
+            entries = [(url_for("shell.game_rule", kind=kind, slug=e.slug), e)
+                       for e in book.entries]
+            pages += [index, *(path for path, _ in entries)]
+            search[index] = tuple(
+                (path, (f"{e.value} · " if e.value is not None else "") + e.name(lang), "",
+                 e.summary(lang), "", *book.terms(e).as_row()) for path, e in entries)
+    return RulingsAddresses(tuple(pages), aliases, search, tuple(weigh_summary))
 
 
 # --- what every page knows ----------------------------------------------------------------------

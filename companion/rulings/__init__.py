@@ -29,7 +29,7 @@ import difflib
 import re
 import tomllib
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -54,6 +54,29 @@ def fold(text: str) -> str:
 def words(text: str) -> list[str]:
     """The folded words of ``text`` (letters and digits)."""
     return _WORD.findall(fold(text))
+
+
+def name_match(tokens: Sequence[str], joined: str) -> str | None:
+    """How a whole query sits in an entry's names: ``"phrase"`` when its words, spaced, are (part
+    of) a name ("roi fantome"); ``"squeezed"`` when typed without their spaces, hyphens or
+    apostrophes ("snowwhite", "roifantome", "kingsadvisors"); ``None`` otherwise.
+
+    ``tokens`` are the query's :func:`words`; ``joined`` the entry's names, each as its words
+    joined by spaces, names separated by ``" | "`` (so a query never straddles two names).
+    """
+    spaced = " ".join(tokens)
+    if len(spaced) >= 3 and spaced in joined:
+        return "phrase"
+    together = "".join(tokens)
+    if len(together) >= 4 and together in joined.replace(" ", ""):
+        return "squeezed"
+    return None
+
+
+def is_exact(query: str, exact: frozenset[str]) -> bool:
+    """Whether ``query`` names an entry outright: one of its ``exact`` forms (a slug, a value, a
+    letter), typed as is or with its words spaced ("deluxe  Z")."""
+    return bool({fold(query).strip(), " ".join(words(query))} & exact)
 
 
 def word_score(token: str, known: set[str]) -> float:
@@ -132,27 +155,26 @@ class Rulings:
         return [e for e in self.entries
                 if e.slug != slug and (e.slug in this.related or slug in e.related)]
 
+    def terms(self, entry: Ruling) -> SearchTerms:
+        """What :meth:`search` looks at in ``entry`` (also sent to phones for searching offline)."""
+        return _terms(entry)
+
     def search(self, query: str) -> list[Ruling]:
         """Entries matching ``query`` best first: names above text, both languages, accents
-        and small typos forgiven."""
+        small typos and missing spaces forgiven (:func:`name_match`)."""
         tokens = [t for t in words(query) if t not in STOP_WORDS] or words(query)
         if not tokens:
             return []
-        folded = " ".join(words(query))
+        query_words = words(query)
         scored = []
         for order, e in enumerate(self.entries):
-            names = {w for n in e.names.values() for w in words(n)}
-            joined = " | ".join(" ".join(words(n)) for n in e.names.values())
-            text: set[str] = set()
-            for lang in LANGUAGES:
-                for part in (e.summaries[lang], e.texts[lang], e.readings.get(lang, ""),
-                             *e.keywords.get(lang, ())):
-                    text.update(words(part))
-            score = 1000.0 if folded == e.slug or (e.value is not None
-                                                   and folded == str(e.value)) else 0.0
-            if len(folded) >= 3 and folded in joined:
+            terms = _terms(e)
+            names, joined, text = terms.names, terms.joined, terms.words
+            score = 1000.0 if is_exact(query, terms.exact) else 0.0
+            whole = name_match(query_words, joined)
+            if whole:
                 score += 500
-            matched = 0
+            matched = 1 if whole == "squeezed" else 0
             for token in tokens:
                 name_hit, text_hit = word_score(token, names), word_score(token, text)
                 score += 100 * name_hit + 10 * text_hit
@@ -160,6 +182,36 @@ class Rulings:
             if matched or score >= 1000:
                 scored.append((-(score + 50 * matched), order, e))
         return [e for _, _, e in sorted(scored, key=lambda item: item[:2])]
+
+
+@dataclass(frozen=True)
+class SearchTerms:
+    """The folded words a search looks at in one entry: its ``names`` (both languages), the names
+    ``joined`` for :func:`name_match`, the ``words`` of its texts, and the ``exact`` forms that
+    name it outright (a slug, a value, a Round card's letter)."""
+
+    names: frozenset[str]
+    joined: str
+    words: frozenset[str]
+    exact: frozenset[str]
+
+    def as_row(self) -> tuple[str, str]:
+        """What a phone needs to search offline besides the words of the stored page: the names
+        joined, and the exact forms separated by ``|`` (the words of its texts, in the page's
+        language, the service worker takes from the stored page: ``sw.js``)."""
+        return self.joined, "|".join(sorted(self.exact))
+
+
+def _terms(e: Ruling) -> SearchTerms:
+    text: set[str] = set()
+    for lang in LANGUAGES:
+        for part in (e.summaries[lang], e.texts[lang], e.readings.get(lang, ""),
+                     *e.keywords.get(lang, ())):
+            text.update(words(part))
+    exact = {e.slug} | ({str(e.value)} if e.value is not None else set())
+    return SearchTerms(names=frozenset(w for n in e.names.values() for w in words(n)),
+                       joined=" | ".join(" ".join(words(n)) for n in e.names.values()),
+                       words=frozenset(text), exact=frozenset(exact))
 
 
 def _pair(data: object, where: str) -> dict[str, str]:

@@ -10,8 +10,13 @@
  *   stored as a redirect to its entry. The page's own static files are stored too (they come
  *   from the browser's cache: their address carries a content hash). The page gets back the
  *   language stored.
+ * - Searching the rulings offline: the bundle also holds each game's search index (no page text:
+ *   the worker adds the text of each stored page, so the download does not carry it twice) and
+ *   the script that searches it (rulings_search.js); the index is stored under SEARCH. A search
+ *   with no network gets the stored search page of its game, and that script shows the results.
  * - Pages (GET navigations): network first; a good answer is cached, so the score pad of a game you
- *   opened is there when the Wi-Fi drops. With no network: the cached copy, else the offline page.
+ *   opened is there when the Wi-Fi drops. With no network: the cached copy (for a rulings search,
+ *   the stored search page), else the offline page.
  * - Static files carry a content hash in their URL: cache first.
  * - Anything else (saving a round, the API) goes to the network only; a save made with no network
  *   gets a page saying that nothing was saved.
@@ -19,7 +24,10 @@
 const VERSION = "__VERSION__";
 const CACHE = "companion-" + VERSION;
 const STORED = "/offline/pages.json?stored";  // not an address: the language of the copy stored
+const SEARCH = "/offline/search.json?stored";  // not an address: the offline search index
 const SLOT = "\u0000";
+const ARTICLE = /<article[^>]*data-entry[^>]*>([\s\S]*?)<\/article>/;
+const ENTITIES = {amp: "&", lt: "<", gt: ">", quot: "\""};
 
 self.addEventListener("install", () => self.skipWaiting());
 
@@ -35,6 +43,16 @@ self.addEventListener("activate", (event) => {
 /* A page of the bundle back from its frame: text and slot numbers alternate between markers. */
 function fill(frame, values) {
   return frame.split(SLOT).map((part, i) => (i % 2 ? values[Number(part)] : part)).join("");
+}
+
+/* The text of a stored rulings entry (its <article>), for the offline search index. */
+function articleText(html) {
+  const found = ARTICLE.exec(html);
+  if (!found) return "";
+  return found[1].replace(/<[^>]*>/g, " ")
+    .replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)))
+    .replace(/&(amp|lt|gt|quot);/g, (_, name) => ENTITIES[name])
+    .replace(/\s+/g, " ").trim();
 }
 
 async function storeAssets(cache, assets) {
@@ -55,8 +73,21 @@ async function storeOffline(lang) {
                                {cache: "no-store"});
   if (!response.ok) throw new Error("offline copy: " + response.status);
   const bundle = await response.json();
-  await Promise.all(bundle.pages.map(([path, frame, values]) =>
-    cache.put(path, new Response(fill(bundle.frames[frame], values), {headers: bundle.headers}))));
+  const texts = {};
+  await Promise.all(bundle.pages.map(([path, frame, values]) => {
+    const html = fill(bundle.frames[frame], values);
+    texts[path] = articleText(html);
+    return cache.put(path, new Response(html, {headers: bundle.headers}));
+  }));
+  await storeAssets(cache, bundle.assets);
+  const search = bundle.search || {stop: "", index: {}, weigh_summary: []};
+  const index = {};
+  for (const [page, rows] of Object.entries(search.index)) {
+    index[page] = rows.map((row) => row.concat([texts[row[0]] || ""]));
+  }
+  await cache.put(SEARCH, new Response(JSON.stringify({stop: search.stop, index,
+                                                      weighSummary: search.weigh_summary}),
+                                       {headers: {"Content-Type": "application/json"}}));
   await Promise.all(Object.entries(bundle.redirects).map(([from, to]) =>
     cache.put(from, Response.redirect(new URL(to, self.location.href).href, 302))));
   await cache.put(STORED, new Response(bundle.lang));
@@ -89,7 +120,9 @@ async function networkFirst(request) {
     if (response.ok) cache.put(request, response.clone());
     return response;
   } catch (error) {
+    const url = new URL(request.url);
     return (await cache.match(request, {ignoreVary: true}))
+      || (url.searchParams.has("q") && await cache.match(url.pathname, {ignoreVary: true}))
       || (await cache.match("/offline", {ignoreVary: true}))
       || Response.error();
   }

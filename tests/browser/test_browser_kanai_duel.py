@@ -21,12 +21,15 @@ def tap_targets_are_big(page) -> bool:
         .every(e => e.getBoundingClientRect().height >= 40)""")
 
 
-def set_up(page, url, mode_text=None):
+def set_up(page, url, mode_text=None, set_aside_text=None):
     page.goto(url + "/kanai-duel/new")
     page.fill("#first", "Ana")
     page.fill("#second", "Ben")
-    if mode_text:
-        page.get_by_text(mode_text).click()
+    if mode_text:  # the option itself (the variants' hint also speaks of two phones)
+        page.locator(".seg label", has_text=mode_text).click()
+    if set_aside_text:
+        page.locator(".kd-variants summary").click()
+        page.locator(".seg label", has_text=set_aside_text).click()
     page.click("[data-action=create]")
     expect(page.locator("#board")).to_be_visible()
 
@@ -125,3 +128,43 @@ def test_a_two_phone_game_with_the_spys_order(browser, live_server, artifacts):
         expect(phone.locator("[data-result='win'][data-winner='0']")).to_be_visible(timeout=LIVE)
     ana.screenshot(path=str(artifacts / "kanai-phones-end-ana.png"))
     ben.screenshot(path=str(artifacts / "kanai-phones-end-ben.png"))
+
+
+@pytest.mark.parametrize("size", [(390, 844), (360, 740)])
+def test_variant_b_on_two_phones(browser, live_server, artifacts, size):
+    """Variant B on two phones: each player sets a card aside on their own phone, the other phone
+    only learns that it is done; both cards appear on both phones at once, live; then round 1."""
+    options = {"viewport": {"width": size[0], "height": size[1]}, "is_mobile": True,
+               "has_touch": True, "device_scale_factor": 2, "service_workers": "block"}
+    ana = browser.new_context(**options).new_page()
+    ben = browser.new_context(**options).new_page()
+    set_up(ana, live_server, "Two phones", "Chosen (B)")
+    expect(ana.locator("[data-phase='set-aside']")).to_be_visible()
+    ben.goto(ana.locator(".kd-url").inner_text().split()[-1])
+    expect(ben.locator("[data-phase='set-aside']")).to_be_visible()
+    tag = f"{size[0]}x{size[1]}"
+
+    ana.click("[data-hand] [data-card=spy]")
+    ana.click("[data-action=set-aside]")
+    expect(ana.locator("[data-my-aside='spy']")).to_be_visible()
+    expect(ben.locator("[data-other-picked='1']")).to_be_visible(timeout=LIVE)  # live
+    expect(ben.locator("[data-out]")).to_have_count(0)
+    assert no_horizontal_scroll(ben) and tap_targets_are_big(ben)
+    ben.screenshot(path=str(artifacts / f"kanai-phones-b-aside-{tag}.png"), full_page=True)
+    expect(ben.locator("[data-my-aside], [data-seen]")).to_have_count(0)  # Ana's card: not here
+
+    ben.click("[data-hand] [data-card=prince]")
+    ben.click("[data-action=set-aside]")
+    for phone in (ana, ben):
+        expect(phone.locator("[data-out='spy-prince']")).to_be_visible(timeout=LIVE)
+        expect(phone.locator("[data-action=commit]")).to_be_visible()
+    expect(ana.locator("[data-hand] [data-card=spy] input")).to_be_disabled()
+    expect(ben.locator("[data-hand] [data-card=prince] input")).to_be_disabled()
+    assert no_horizontal_scroll(ana)
+    ana.screenshot(path=str(artifacts / f"kanai-phones-b-revealed-{tag}.png"), full_page=True)
+
+    ana.click("[data-hand] [data-card=general]")
+    ana.click("[data-action=commit]")
+    ben.click("[data-hand] [data-card=wizard]")
+    ben.click("[data-action=commit]")
+    expect(ana.locator("[data-last-round='1'][data-round-winner='0']")).to_be_visible(timeout=LIVE)

@@ -162,3 +162,39 @@ def test_switching_the_language_stores_the_copy_in_the_other_one(page: Page, sto
     page.goto(f"{base}/reveillez/rules/setup")
     expect(page.locator("html")).to_have_attribute("lang", "fr")
     expect(page.locator("[data-entry=setup]")).to_be_visible()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (360, 740)])
+def test_searching_the_rulings_offline(browser: Browser, browser_context_args, live_server,
+                                       artifacts, size):
+    """Offline (``set_offline``), a search in any game's rulings answers from the copy stored
+    on this phone, under a note that says so; a page that is not stored says it is not."""
+    context = browser.new_context(**{**browser_context_args, "service_workers": "allow",
+                                     "viewport": {"width": size[0], "height": size[1]}})
+    page = context.new_page()
+    page.goto(f"{live_server}/kanai-duel/rules")
+    wait_for_offline_copy(page)
+
+    context.set_offline(True)
+    page.fill("#q", "jusqualaube")
+    page.click("form[role=search] button")
+    expect(page.locator("[data-offline-results='1']")).to_be_visible()
+    expect(page.locator("[data-result]").first).to_have_attribute("data-result", "until-dawn")
+    expect(page.locator("#q")).to_have_value("jusqualaube")
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    page.screenshot(path=str(artifacts / f"offline-search-{size[0]}x{size[1]}.png"),
+                    full_page=True)
+    page.locator("[data-result='until-dawn']").click()  # the result opens from the copy
+    expect(page.locator("[data-entry='until-dawn']")).to_be_visible()
+
+    page.goto(f"{live_server}/princesse-princesse/rules?q=roifantome")
+    expect(page.locator("[data-result]").first).to_have_attribute("data-result", "roi-fantome")
+    page.goto(f"{live_server}/rebel-princess/rules?q=snowwhite&edition=classic")
+    expect(page.locator("[data-result]").first).to_have_attribute("data-result",
+                                                                  "classic-snow-white")
+    expect(page.locator("input[name=edition][value=classic]")).to_be_checked()
+    page.goto(f"{live_server}/reveillez/rules?q=zzzzqqq")
+    expect(page.locator("[data-offline-results='0']")).to_be_visible()
+    page.goto(f"{live_server}/kanai-duel/new")  # never opened here: the offline page says so
+    expect(page.locator("[data-offline=page]")).to_be_visible()
+    context.close()

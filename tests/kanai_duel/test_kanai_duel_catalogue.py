@@ -141,6 +141,7 @@ PROBLEM_RULING = {
     "rounds-not-a-list": "how-to-play", "no-set-aside": "seven", "nothing-to-undo": "how-to-play",
     "already-picked": "how-to-play", "reveal-first-pending": "spy", "picks-missing": "how-to-play",
     "unknown-variant": "impatience", "variants-conflict": "numbers",
+    "already-set-aside": "seven", "set-aside-closed": "seven",
 }
 
 

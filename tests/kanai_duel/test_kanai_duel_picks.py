@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.scoring.kanai_duel import Card, Duel, Picks
+from companion.scoring.kanai_duel import Card, Duel, Picks, Rules
 from companion.scoring.problems import EntryError
 
 C = Card
@@ -73,3 +73,63 @@ def test_no_pick_once_the_game_is_over():
     with pytest.raises(EntryError) as error:
         Picks().pick(duel, 0, C.SPY)
     assert error.value.codes == ["game-over"] and not Picks().can_pick(duel, 0)
+
+
+# --- variant B on two phones: the cards set aside are picked the same way ------------------------
+
+SEVEN = Rules.with_variants(["seven"])
+
+
+def test_under_b_the_first_picks_set_cards_aside_and_play_no_round():
+    """Rulebook « Variantes », B: each player secretly chooses a card, both are revealed together
+    and are out of the game; no round is played by that reveal."""
+    duel = Duel(SEVEN)
+    assert duel.awaits_set_aside()
+    picks = Picks().pick(duel, 0, C.PRINCE)  # any of the eight, even the Prince
+    assert picks.seen_by(duel, 1) is None and picks.can_pick(duel, 1)
+    assert picks.pick(duel, 1, C.CLOWN).reveal(duel) is None
+    assert duel.out == (C.PRINCE, C.CLOWN) and not duel.results and not duel.awaits_set_aside()
+    assert duel.round_number() == 1 and len(duel.hand(0)) == 7
+
+
+def test_a_card_set_aside_under_b_cannot_be_played_afterwards():
+    """The card a player set aside is refused in every later pick (``card-set-aside``)."""
+    duel = Duel(SEVEN)
+    Picks().pick(duel, 0, C.SPY).pick(duel, 1, C.GENERAL).reveal(duel)
+    with pytest.raises(EntryError) as error:
+        Picks().pick(duel, 0, C.SPY)
+    assert error.value.codes == ["card-set-aside"]
+    assert Picks().pick(duel, 1, C.SPY).cards == (None, C.SPY)
+
+
+def test_a_card_set_aside_cannot_be_changed():
+    """A player who has set a card aside cannot set another (``already-set-aside``)."""
+    duel = Duel(SEVEN)
+    picks = Picks().pick(duel, 0, C.SPY)
+    with pytest.raises(EntryError) as error:
+        picks.pick(duel, 0, C.WIZARD)
+    assert error.value.codes == ["already-set-aside"]
+
+
+@pytest.mark.parametrize(("rules", "out"), [
+    (Rules(), (None, None)),                  # no B: nothing to set aside
+    (SEVEN, (C.SPY, C.CLOWN)),                # B with both cards known (one phone)
+    (Rules.with_variants(["wanderlust"]), (None, None)),  # C: drawn at random, never picked
+])
+def test_only_b_with_unknown_cards_waits_for_them(rules, out):
+    """Picks are round picks unless B's cards are still to be chosen; setting aside is then
+    refused (``set-aside-closed``)."""
+    duel = Duel(rules, out=out)
+    assert not duel.awaits_set_aside()
+    with pytest.raises(EntryError) as error:
+        duel.set_aside(C.PRINCE, C.PRINCE)
+    assert error.value.codes == ["set-aside-closed"]
+
+
+def test_cards_are_set_aside_once():
+    """After the reveal of the cards set aside, setting aside again is refused."""
+    duel = Duel(SEVEN)
+    duel.set_aside(C.SPY, C.CLOWN)
+    with pytest.raises(EntryError) as error:
+        duel.set_aside(C.PRINCE, C.PRINCE)
+    assert error.value.codes == ["set-aside-closed"] and duel.out == (C.SPY, C.CLOWN)

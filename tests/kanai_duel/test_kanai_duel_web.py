@@ -58,13 +58,13 @@ def test_conflicting_variants_are_refused_and_nothing_is_stored(client, app):
 
 
 def test_variant_b_needs_both_cards_set_aside(client):
-    """B on one phone needs the two cards out of play; on two phones it is refused."""
+    """B on one phone needs the two cards out of play; on two phones none may be entered at
+    set-up (each player sets theirs aside secretly on their own phone)."""
     response = client.post("/kanai-duel/new", data={**NEW, "set_aside": "chosen"})
     assert response.status_code == 422
     response = client.post("/kanai-duel/new", data={**NEW, "set_aside": "chosen",
-                                                    "mode": "phones", "out_first": "spy",
-                                                    "out_second": "clown"})
-    assert response.status_code == 422
+                                                    "mode": "phones", "out_first": "spy"})
+    assert response.status_code == 422 and "leave “sets aside” empty" in response.text
     url = new_game(client, set_aside="chosen", out_first="spy", out_second="clown")
     page = client.get(url).text
     assert re.search(r'data-card="spy" data-used="1"', page)
@@ -261,6 +261,87 @@ def test_a_phone_without_a_seat_cannot_pick(phones, app):
     onlooker = app.test_client()
     assert 'data-watching="1"' in onlooker.get(url).text
     assert onlooker.post(url + "/pick", data={"card": "spy", "version": 0}).status_code == 403
+
+
+# --- variant B on two phones: each sets a card aside secretly, both are revealed together --------
+
+@pytest.fixture
+def phones_b(app):
+    """Two phones in a two-phone game with variant B (nothing set aside at set-up)."""
+    first, second = app.test_client(), app.test_client()
+    url = new_game(first, mode="phones", set_aside="chosen")
+    join = re.search(r'/kanai-duel/g/\w+/join/[\w-]+', first.get(url).text)[0]
+    assert second.get(join).status_code == 303
+    return url, first, second
+
+
+def test_under_b_both_phones_first_set_a_card_aside(phones_b, app):
+    """Before round 1 each phone is asked for its card out of play (stored as ``aside``)."""
+    url, first, second = phones_b
+    for phone in (first, second):
+        page = phone.get(url).text
+        assert 'data-phase="set-aside"' in page and 'data-action="set-aside"' in page
+    assert pick(first, url, "prince").status_code == 303  # any card, even the Prince
+    page = first.get(url).text
+    assert 'data-my-aside="prince"' in page and 'data-form="pick"' not in page
+    assert [e.kind for e in entries(app, url)][-1] == "aside"
+
+
+def test_no_response_before_the_b_reveal_depends_on_the_other_card_set_aside(app):
+    """Whatever player 0 set aside, every page player 1 can get before setting theirs aside is
+    the same: player 0's card never reaches player 1's phone."""
+    seen = []
+    for card in ("spy", "clown"):
+        first, second = app.test_client(), app.test_client()
+        url = new_game(first, mode="phones", first="Ana", second="Ben", set_aside="chosen")
+        join = re.search(r'/kanai-duel/g/\w+/join/[\w-]+', first.get(url).text)[0]
+        second.get(join)
+        assert pick(first, url, card).status_code == 303
+        code = url.rsplit("/", 1)[-1]
+        answers = [second.get(url).text, second.get(url + "/board").text,
+                   second.get(url + "/version").text, pick(second, url, "nonsense").text,
+                   second.get("/").text, app.test_client().get(url).text]
+        assert 'data-other-picked="1"' in answers[0] and 'data-phase="set-aside"' in answers[0]
+        seen.append([normalise(a).replace(code, "CODE") for a in answers])
+    assert seen[0] == seen[1]
+
+
+def test_a_card_set_aside_cannot_be_changed(phones_b):
+    """A phone that has set a card aside cannot set another."""
+    url, first, _ = phones_b
+    assert pick(first, url, "spy").status_code == 303
+    response = pick(first, url, "clown")
+    assert response.status_code == 422 and 'data-problem="already-set-aside"' in response.text
+    assert 'data-my-aside="spy"' in first.get(url).text
+
+
+def test_both_cards_set_aside_are_revealed_together_then_round_1_is_picked(phones_b):
+    """The second card set aside reveals both to both phones; no round is played by it; each
+    card set aside is greyed out and refused in the rounds."""
+    url, first, second = phones_b
+    pick(first, url, "spy")
+    assert "data-out=" not in first.get(url).text
+    pick(second, url, "clown")
+    for phone in (first, second):
+        page = phone.get(url).text
+        assert 'data-out="spy-clown"' in page and "data-last-round" not in page
+        assert 'data-phase="set-aside"' not in page and 'data-action="commit"' in page
+    assert re.search(r'data-card="spy" data-used="1"', first.get(url).text)
+    response = pick(first, url, "spy")
+    assert response.status_code == 422 and 'data-problem="card-set-aside"' in response.text
+    pick(first, url, "general")
+    pick(second, url, "wizard")
+    page = second.get(url).text
+    assert 'data-last-round="1"' in page and 'data-score="1-0"' in page
+
+
+def test_the_set_aside_phase_is_in_french(phones_b):
+    """The set-aside phase speaks French to a French phone."""
+    url, first, second = phones_b
+    pick(second, url, "spy")
+    first.set_cookie("lang", "fr")
+    page = first.get(url).text.replace("&#39;", "'")
+    assert "Écarter cette carte" in page and "a écarté une carte" in page
 
 
 # --- JSON API ------------------------------------------------------------------------------------

@@ -113,12 +113,15 @@ def new_game() -> Response | tuple[str, int]:
 
 
 def _set_aside_problem(form: NewGameForm) -> str | None:
-    """Variant B needs both chosen cards, shown on one phone."""
+    """Variant B: on one phone, both cards set aside are entered here; on two phones, each
+    player sets theirs aside secretly on their own phone, so none is entered here."""
     if "seven" not in form.variants():
         return None
     if form.mode.data == play.PHONES:
-        return _("Variant B is played with one phone: both players show the card they set "
-                 "aside.")
+        if form.out() != (None, None):
+            return _("With two phones, each player sets a card aside secretly on their own "
+                     "phone before round 1: leave “sets aside” empty.")
+        return None
     if None in form.out():
         return _("Choose the card each player sets aside.")
     return None

@@ -47,13 +47,21 @@ def summary(session: Session, game: Game) -> GameSummary:
                  tuple(sum(r.scores[seat] == 0 for r in state.rounds) for seat in range(seats))),
         ),
         first=state.setup.first_leader)
-def rulings_addresses() -> RulingsAddresses:
-    """This game's own rulings pages, for a phone's offline copy; a Round card's "How this card
-    works" link redirects to its entry."""
+EDITION_NOTES = {"deluxe": "Deluxe", "classic": "Rebelles"}
+
+
+def rulings_addresses(lang: str = "en") -> RulingsAddresses:
+    """This game's own rulings pages, for a phone's offline copy, with their search index in
+    ``lang``; a Round card's "How this card works" link redirects to its entry."""
     entries = rulings.entries()
-    addresses = (url_for("rebel_princess.rules_index"),
-                 *(url_for("rebel_princess.rule", slug=e.slug) for e in entries))
+    index = url_for("rebel_princess.rules_index")
+    addresses = (index, *(url_for("rebel_princess.rule", slug=e.slug) for e in entries))
     aliases = {url_for("rebel_princess.round_card_help", edition=e.edition, letter=e.letter):
                url_for("rebel_princess.rule", slug=e.slug)
                for e in entries if e.kind == "round-card" and e.edition and e.letter}
-    return RulingsAddresses(addresses, aliases)
+    rows = tuple(
+        (url_for("rebel_princess.rule", slug=e.slug),
+         (f"{e.letter} · " if e.letter else "") + e.name(lang),
+         EDITION_NOTES.get(e.edition or "", ""), e.summary(lang), e.edition or "",
+         *rulings.search_terms(e.slug).as_row()) for e in entries)
+    return RulingsAddresses(addresses, aliases, {index: rows}, weigh_summary=(index,))

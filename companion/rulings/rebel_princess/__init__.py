@@ -25,7 +25,7 @@ from functools import cache
 from importlib import resources
 from types import MappingProxyType
 
-from .. import STOP_WORDS, fold, word_score, words
+from .. import STOP_WORDS, SearchTerms, fold, is_exact, name_match, word_score, words
 
 LANGUAGES = ("en", "fr")
 KINDS = ("round-card", "princess", "basics", "interaction")
@@ -238,6 +238,19 @@ def _index() -> dict[str, tuple[set[str], set[str], str]]:
 
 
 @cache
+def search_terms(slug: str) -> SearchTerms:
+    """What :func:`search` looks at in entry ``slug`` (also sent to phones for searching
+    offline): its names in both languages, every word of its texts, and the forms that name it
+    outright (its slug, a Round card's letter, or its slug typed with spaces: "deluxe z")."""
+    names, text, joined = _index()[slug]
+    e = _all()[slug]
+    exact = {slug.casefold()}
+    if e.letter:
+        exact |= {e.letter.casefold(), slug.casefold().replace("-", " ")}
+    return SearchTerms(frozenset(names), joined, frozenset(text), frozenset(exact))
+
+
+@cache
 def _summaries() -> dict[str, list[str]]:
     """slug -> the words of its summaries, both languages, with repeats (to weigh text hits)."""
     return {e.slug: [w for t in e.text.values() for w in _words(t.summary)]
@@ -254,12 +267,10 @@ def search(query: str, lang: str | None = None, kind: str | None = None,
     text searched to one language (names are always searched in both); ``kind`` and ``edition``
     filter the results as in :func:`entries`.
     """
-    folded = fold(query).strip()
     tokens = _words(query)
     if not tokens:
         return []
     meaningful = [t for t in tokens if t not in _STOP] or tokens
-    together = "".join(tokens)
     index = _index()
     summaries = _summaries()
     wanted_lang = _lang(lang) if lang else None
@@ -270,19 +281,12 @@ def search(query: str, lang: str | None = None, kind: str | None = None,
             words = set()
             for part in e.in_language(wanted_lang).paragraphs():
                 words.update(_words(part))
-        score = 0.0
-        # A letter, or a slug typed in full: an exact hit on a Round card.
-        if e.letter and (folded == e.letter.casefold() or folded == e.slug.casefold()
-                         or folded.replace(" ", "-") == e.slug.casefold()):
-            score += 1000
-        elif folded == e.slug.casefold():
-            score += 1000
-        if len(folded) >= 3 and folded in joined:
-            score += 500  # the whole query is (part of) a name
-        squeezed = len(together) >= 4 and together in joined.replace(" ", "")
-        if squeezed and not (len(folded) >= 3 and folded in joined):
-            score += 500  # a name typed without its spaces or hyphens: "snowwhite"
-        matched = 1 if squeezed else 0
+        # A letter, or a slug typed in full: an exact hit.
+        score = 1000.0 if is_exact(query, search_terms(e.slug).exact) else 0.0
+        whole = name_match(tokens, joined)
+        if whole:
+            score += 500  # the whole query is (part of) a name, maybe typed as "snowwhite"
+        matched = 1 if whole == "squeezed" else 0
         for token in meaningful:
             name_hit = _word_score(token, names)
             text_hit = _word_score(token, words)
@@ -305,7 +309,7 @@ def search(query: str, lang: str | None = None, kind: str | None = None,
 __all__ = [
     "EDITIONS", "KINDS", "LANGUAGES", "SUMMARY_MAX_WORDS", "Entry", "Text", "entries", "entry",
     "fold", "links_of", "princess", "princess_names", "round_card", "round_card_slug",
-    "round_card_summary", "search",
+    "round_card_summary", "search", "search_terms",
 ]
 
 

@@ -4,6 +4,10 @@ Both players pick a card secretly; the round is revealed (played) only once both
 (rulebook 004, « Comment jouer »: the cards are revealed together). A pick cannot be changed once
 made. After a standing Spy (« Spy »), the opponent must pick first and the Spy's player sees that
 card before choosing: that is the only case where a player sees the other's card before the reveal.
+
+Under variant B the players first set a card aside the same way (« Variantes », B: chosen secretly,
+revealed together): while :meth:`Duel.awaits_set_aside`, the picks are those cards, any of the
+eight, and revealing them sets them aside instead of playing a round.
 """
 
 from __future__ import annotations
@@ -45,7 +49,11 @@ class Picks:
     def check(self, duel: Duel, seat: int, card: Card) -> list[Problem]:
         """Every reason ``seat`` may not pick ``card`` now: ``game-over``, ``already-picked``,
         ``reveal-first-pending`` (the Spy's player before the opponent), ``card-played-twice``,
-        ``card-set-aside``. Never raises."""
+        ``card-set-aside``; while the cards set aside under B are chosen, only
+        ``already-set-aside``. Never raises."""
+        if duel.awaits_set_aside():
+            return [CATALOGUE.problem("already-set-aside", seat=seat)] if self.has_picked(
+                seat) else []
         if duel.is_over():
             return duel.check_card(seat, card)
         if self.has_picked(seat):
@@ -77,11 +85,14 @@ class Picks:
             return self.cards[first]
         return None
 
-    def reveal(self, duel: Duel) -> RoundResult:
-        """Play the round once both picks are in (checked; raises :class:`EntryError`
-        ``picks-missing`` otherwise)."""
+    def reveal(self, duel: Duel) -> RoundResult | None:
+        """Play the round once both picks are in, or under B set both cards aside (``None``).
+        Checked; raises :class:`EntryError` ``picks-missing`` if a pick is not in."""
         first, second = self.cards
         if first is None or second is None:
             raise EntryError([CATALOGUE.problem("picks-missing", seat=seat)
                               for seat, card in enumerate(self.cards) if card is None])
+        if duel.awaits_set_aside():
+            duel.set_aside(first, second)
+            return None
         return duel.play(first, second)

@@ -3,7 +3,8 @@
 :class:`Duel` holds the rules, the cards set aside (variants B and C) and a stack of decided rounds,
 each with the :class:`Standing` it leaves. Queries (:meth:`Duel.score`, :meth:`Duel.held`,
 :meth:`Duel.bonus`, :meth:`Duel.reveals_first`, :meth:`Duel.used`, :meth:`Duel.check` …) never
-change anything; commands (:meth:`Duel.play`, :meth:`Duel.push`, :meth:`Duel.pop`) do.
+change anything; commands (:meth:`Duel.play`, :meth:`Duel.push`, :meth:`Duel.pop`,
+:meth:`Duel.set_aside`) do.
 
 A player may play each card once (rulebook 004, « Comment jouer »: a card played stays on the
 table), never a card set aside (variants B, C), and nothing once the game is over.
@@ -153,6 +154,12 @@ class Duel:
     def is_over(self) -> bool:
         return self.standing.outcome is not None
 
+    def awaits_set_aside(self) -> bool:
+        """Whether the cards set aside under B are still to be chosen before round 1 (two phones:
+        each player sets one aside secretly, both are shown together, rulebook « Variantes », B)."""
+        return (self.rules.set_aside is SetAside.CHOSEN and None in self.out
+                and not self._results)
+
     def check(self, first: Card, second: Card) -> list[Problem]:
         """Every reason the next round cannot be ``first`` (player 0) against ``second`` (player
         1): ``game-over``, ``card-played-twice``, ``card-set-aside``. Never raises."""
@@ -180,6 +187,13 @@ class Duel:
         return [CATALOGUE.problem("game-over", round=self.round_number(), ended=outcome.round)]
 
     # --- commands -----------------------------------------------------------------------------
+
+    def set_aside(self, first: Card, second: Card) -> None:
+        """Variant B: the card each player sets aside, both shown at once before round 1. Raises
+        :class:`EntryError` (``set-aside-closed``) unless :meth:`awaits_set_aside`."""
+        if not self.awaits_set_aside():
+            raise EntryError(CATALOGUE.problem("set-aside-closed"))
+        self.out = (first, second)
 
     def play(self, first: Card, second: Card) -> RoundResult:
         """Check (:meth:`check`), then play the round. Raises :class:`EntryError` listing every
