@@ -125,7 +125,7 @@ def test_six_players_by_cards_on_one_screen(phone_in: Page, live_server: str, ar
     frog = page.locator("[data-row=A8]").bounding_box()
     assert frog["y"] + frog["height"] <= bar["y"]  # the last row is not under the Save bar
     sizes = page.locator("[data-row] label").evaluate_all(
-        "labels => labels.map(l => [l.getBoundingClientRect().width, l.getBoundingClientRect().height])")
+        "labels => labels.map(l => l.getBoundingClientRect()).map(r => [r.width, r.height])")
     assert len(sizes) == 13 * 6
     assert min(h for _, h in sizes) >= 40 and min(w for w, _ in sizes) >= 40, sizes[:6]
     shot(page, artifacts, "cards-one-screen")
