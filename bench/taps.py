@@ -7,7 +7,8 @@ are given out three ways:
 
 * worst case: every card tapped individually (no "Rest" button);
 * typical: the median deal of a seeded simulation of real rounds (8 tricks of 6 cards, each trick
-  won by a random player); every card tapped except the biggest pile, which gets "Rest -> name";
+  won by a random player); every card tapped except the biggest pile, which gets "The rest…" then
+  the name (two taps: the pop-up by the Save button, then the player);
 * worst case with Rest: 13 cards over 6 players always leave someone with 3 or more, so
   3-2-2-2-2-2 is the worst deal for the economical path.
 
@@ -87,9 +88,10 @@ def simulate_deal(rng: random.Random) -> dict[str, int]:
 
 
 def taps_on_page(deal: dict[str, int], use_rest: bool) -> int:
-    """Economical taps on the entry page: each card, minus the biggest pile if Rest pays, + Save."""
+    """Economical taps on the entry page: each card, minus the biggest pile if Rest pays (it
+    costs two taps: "The rest…", then the player), + Save."""
     biggest = max(Counter(deal.values()).values())
-    cards = len(deal) - biggest + 1 if use_rest and biggest >= 2 else len(deal)
+    cards = len(deal) - biggest + 2 if use_rest and biggest >= 3 else len(deal)
     return cards + 1
 
 
@@ -137,13 +139,14 @@ def record_round(page, base: str, scenario: Scenario) -> Outcome:  # type: ignor
     deal = scenario.deal
     piles = Counter(deal.values())
     rest_seat, biggest = piles.most_common(1)[0]
-    use_rest = scenario.use_rest and biggest >= 2
+    use_rest = scenario.use_rest and biggest >= 3
     for card in SCORING:
         seat = deal[card]
         if use_rest and seat == rest_seat:
             continue
         tap(f"[data-row='{card}'] input[value='{seat}'] + span")
     if use_rest:
+        tap("[data-action=rest]")
         tap(f"[data-rest='{rest_seat}']")
     # Every card that scores has been given out (the live tally says so) before saving.
     page.locator("#live [data-missing='0']").wait_for(timeout=10_000)

@@ -67,6 +67,8 @@
     document.querySelectorAll(".cardrow").forEach(function (row) {
       if (!row.querySelector("input:checked")) { var r = row.querySelector("input[value='" + b.dataset.rest + "']"); if (r) r.checked = true; }
     });
+    var pop = b.closest("details");  // the pop-up of "The rest…" has done its job
+    if (pop) pop.open = false;
     if (b.form) b.form.dispatchEvent(new Event("change", {bubbles: true}));
   });
   /* The set-up form labels the "first leader" choices with the names as they are typed. */

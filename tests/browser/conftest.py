@@ -110,3 +110,9 @@ def artifacts() -> Path:
 
 def no_horizontal_scroll(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def give_the_rest(page, seat: int) -> None:
+    """By cards: every card nobody has yet to ``seat``, through the Save bar's "The rest…"."""
+    page.locator("[data-action=rest]").click()
+    page.locator(f"[data-rest='{seat}']").click()

@@ -1,12 +1,13 @@
 """Entry by counts and by cards on a phone (issue 15): a 6-player round at 390x844 and 360x740,
-the Save button in sight without scrolling and nothing wider than the screen."""
+the Save button in sight without scrolling and nothing wider than the screen; by cards, the whole
+entry on one screen, in English and in French; the set-up's choices never cut."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import no_horizontal_scroll
+from .conftest import give_the_rest, no_horizontal_scroll
 from .test_browser_table import PHONES, SIX, in_view, new_game
 
 pytestmark = pytest.mark.browser
@@ -78,3 +79,87 @@ def test_six_players_by_cards_save_in_sight(phone: Page, live_server: str):
     assert in_view(phone, "[data-action=save]") and no_horizontal_scroll(phone)
     phone.locator("[data-action=save]").click()
     expect(phone.locator("#pad")).to_have_attribute("data-totals", "7,2,2,2,2,2")
+
+
+# --- one screen, in English and in French -----------------------------------------------------
+
+LANGUAGES = {"en": "en-GB", "fr": "fr-FR"}
+
+
+@pytest.fixture(params=[(size, lang) for size in PHONES for lang in LANGUAGES],
+                ids=lambda p: f"{p[0]['width']}x{p[0]['height']}-{p[1]}")
+def phone_in(request, browser: Browser, browser_context_args):
+    """A page on a phone of each size, set to each language."""
+    size, lang = request.param
+    context = browser.new_context(**{**browser_context_args, "viewport": size},
+                                  locale=LANGUAGES[lang])
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def shot(page: Page, artifacts, name: str) -> None:
+    lang = page.locator("html").get_attribute("lang")
+    page.screenshot(path=str(artifacts / f"{name}-{lang}-{page.viewport_size['width']}.png"))
+
+
+def on_one_screen(page: Page) -> bool:
+    """Nothing to scroll to, down or sideways."""
+    return page.evaluate("document.documentElement.scrollHeight - window.innerHeight == 0"
+                         " && document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_six_players_by_cards_on_one_screen(phone_in: Page, live_server: str, artifacts):
+    """Round card a, six players: the round's line, the 13 cards' rows, the running score and
+    Save all on one screen, every seat button a thumb's size; giving the rest and opening the
+    score's details keep it so."""
+    page = phone_in
+    new_game(page, live_server, SIX)
+    page.locator("[data-action=enter-cards]").click()
+    expect(page.locator("#round-head")).to_have_attribute("data-round-card", "a")
+    expect(page.locator("[data-row]")).to_have_count(13)
+    assert on_one_screen(page)
+    for selector in ("#round-head", "#live-mini", "[data-action=rest]", "[data-action=save]"):
+        assert in_view(page, selector), selector
+    bar = page.locator(".savebar").bounding_box()
+    frog = page.locator("[data-row=A8]").bounding_box()
+    assert frog["y"] + frog["height"] <= bar["y"]  # the last row is not under the Save bar
+    sizes = page.locator("[data-row] label").evaluate_all(
+        "labels => labels.map(l => l.getBoundingClientRect()).map(r => [r.width, r.height])")
+    assert len(sizes) == 13 * 6
+    assert min(h for _, h in sizes) >= 40 and min(w for w, _ in sizes) >= 40, sizes[:6]
+    shot(page, artifacts, "cards-one-screen")
+
+    for rank, seat in ((1, 1), (2, 1), (5, 3), (12, 2)):
+        page.locator(f"[data-row=P{rank}] label:has(input[value='{seat}'])").click()
+    page.locator("[data-row=A8] label:has(input[value='4'])").click()
+    give_the_rest(page, 0)
+    expect(page.locator("[data-missing='0']")).to_be_visible()
+    expect(page.locator("#live-mini [data-mini-seat='0'] b")).to_have_text("8")
+    assert on_one_screen(page)
+    page.locator("[data-sheet-toggle]").click()
+    expect(page.locator("#live-sheet")).to_be_visible()
+    expect(page.locator("#live-sheet [data-live-seat='4'] .pts")).to_have_text("5")
+    assert on_one_screen(page) and in_view(page, "[data-action=save]")
+    shot(page, artifacts, "cards-one-screen-details")
+    page.locator("[data-action=save]").click()
+    expect(page.locator("#pad")).to_have_attribute("data-totals", "8,2,1,1,5,0")
+
+
+def test_setup_choices_are_never_cut(phone_in: Page, live_server: str, artifacts):
+    """Every label, choice, heading and button of the set-up shows its whole text, in both
+    editions ("3 rounds (short)" was cut at 360 px)."""
+    page = phone_in
+    page.goto(f"{live_server}/rebel-princess/new")
+    cut = """() => [...document.querySelectorAll(
+        '#new-game :is(label, label span, h2, summary, button, .seat)')]
+        .filter(e => e.clientWidth > 0 && !e.closest('.sr') && e.scrollWidth > e.clientWidth)
+        .map(e => e.textContent.trim() + ': ' + e.scrollWidth + ' > ' + e.clientWidth)"""
+    expect(page.locator("input[name=length][value='3']")).to_have_count(1)
+    assert page.evaluate(cut) == []
+    assert no_horizontal_scroll(page)
+    shot(page, artifacts, "setup")
+    page.locator("label:has(input[name=edition][value=classic])").click()
+    expect(page.locator("input[name=length][type=radio]")).to_have_count(0)
+    assert page.evaluate(cut) == []
+    assert no_horizontal_scroll(page)

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import no_horizontal_scroll
+from .conftest import give_the_rest, no_horizontal_scroll
 
 pytestmark = pytest.mark.browser
 
@@ -83,7 +83,7 @@ def test_a_game_in_french(french: Page, live_server: str, artifacts):
     page.locator("[data-action=enter-cards]").click()
     for code in ("P1", "P2", "P3", "Q1"):
         page.locator(f"[data-row={code}] label:has(input[value='1'])").click()
-    page.locator("[data-rest='3']").click()
+    give_the_rest(page, 3)
     expect(page.locator("[data-missing='0']")).to_be_visible()
     expect(page.locator("#live")).to_contain_text("Score en cours")
     check_screen(page, artifacts, "entry-by-cards")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import no_horizontal_scroll
+from .conftest import give_the_rest, no_horizontal_scroll
 
 pytestmark = pytest.mark.browser
 
@@ -43,7 +43,7 @@ def test_three_round_deluxe_game(page: Page, live_server: str, artifacts):
     for rank in (4, 5, 6):
         page.locator(f"[data-row=P{rank}] label:has(input[value='2'])").click()
     page.locator("[data-row=A8] label:has(input[value='2'])").click()
-    page.locator("[data-rest='3']").click()  # P7-P10 to Di in one tap
+    give_the_rest(page, 3)  # P7-P10 to Di at once
     expect(page.locator("[data-missing='0']")).to_be_visible()
     expect(page.locator("[data-live-seat='2'] .pts")).to_have_text("8")
     assert no_horizontal_scroll(page)
@@ -77,7 +77,7 @@ def test_three_round_deluxe_game(page: Page, live_server: str, artifacts):
     # Round 3 (Bathroom Break) by cards: Princes double except for the highest total (Cy).
     page.locator("[data-action=enter-cards]").click()
     page.locator("[data-row=A8] label:has(input[value='1'])").click()
-    page.locator("[data-rest='0']").click()
+    give_the_rest(page, 0)
     expect(page.locator("[data-live-seat='0'] .pts")).to_have_text("20")
     page.locator("[data-action=save]").click()
 

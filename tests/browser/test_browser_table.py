@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import no_horizontal_scroll
+from .conftest import give_the_rest, no_horizontal_scroll
 
 pytestmark = pytest.mark.browser
 
@@ -131,7 +131,7 @@ def test_draft_survives_a_reload_and_a_dropped_tab(phone: Page, live_server: str
 
     # Saved: the pad forgets the draft, and the next round starts clean.
     tap(second, "A8", 3)
-    second.locator("[data-rest='0']").click()
+    give_the_rest(second, 0)
     second.locator("[data-action=save]").click()
     expect(second.locator("#pad")).to_have_attribute("data-totals", "10,0,0,5")
     drafts = second.evaluate("Object.keys(localStorage).filter(k => k.startsWith('rp-draft:'))")
@@ -145,7 +145,7 @@ def test_back_after_saving_changes_nothing(phone: Page, live_server: str, artifa
     code = new_game(phone, live_server, ["Ana", "Ben", "Cy", "Di"])
     phone.locator("[data-action=enter-cards]").click()
     tap(phone, "A8", 2)
-    phone.locator("[data-rest='1']").click()
+    give_the_rest(phone, 1)
     phone.locator("[data-action=save]").click()
     expect(phone.locator("#pad")).to_have_attribute("data-totals", "0,10,5,0")
     phone.go_back()
@@ -244,6 +244,7 @@ def test_playoff_asks_the_card_then_only_its_cards(phone: Page, live_server: str
 def test_give_the_rest_buttons_are_named_by_what_they_show(phone: Page, live_server: str):
     new_game(phone, live_server, SIX)
     phone.locator("[data-action=enter-cards]").click()
+    phone.locator("[data-action=rest]").click()
     buttons = phone.locator("[data-rest]")
     expect(buttons).to_have_count(6)
     for i in range(6):
@@ -268,6 +269,8 @@ def test_six_player_entry_keeps_the_running_score_in_sight(phone: Page, live_ser
     for y in (0, 400, 800):
         phone.evaluate(f"window.scrollTo(0, {y})")
         assert in_view(phone, "#live-mini"), y
+    # Still a thumb-sized target: 44 px where the screen has room, 40 px at 360x740, where
+    # the thirteen rows share the screen with the Save bar (issue 15).
     cell = phone.locator("[data-row=P6] label").first.bounding_box()
-    assert cell["height"] >= 44  # still a thumb-sized target
+    assert cell["height"] >= (44 if phone.viewport_size["height"] >= 800 else 40)
     shot(phone, artifacts, "six-players-by-cards")

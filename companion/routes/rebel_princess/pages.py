@@ -417,7 +417,7 @@ def preview_cards(code: str, number: int) -> str:
     form, cards = _build_cards_form(ctx)
     form.validate()
     return render_template("rebel_princess/rounds/_live.html", live=_live(ctx, form, cards),
-                           oob=True, **ctx)
+                           can_count=_counts_allowed(ctx), **ctx)
 
 
 def _live(ctx: dict[str, Any], form: Any, cards: list[Card]) -> dict[str, Any]:

@@ -5,6 +5,7 @@
  *   Discard button. The score pad forgets the drafts of rounds saved since (data-drafts).
  * - The running score is asked for again whenever the taps on screen were not the ones it was
  *   computed for: a restored draft, a page back from the back-forward cache (pageshow).
+ * - By cards, the Save bar: the running score's details open as a sheet above it (▴).
  * - By numbers: a ± toggle per score (phones' number pads have no minus key); the warning about
  *   an impossible total is scrolled to and focused, and a changed score takes back "Save anyway".
  */
@@ -126,6 +127,25 @@
     });
   }
 
+  /* The Save bar's two sheets: the running score's details (▴) and "The rest…" (a <details>);
+   * one open at a time. The details stay open across redraws of #live (the class is on the bar). */
+  function saveBar(form) {
+    var bar = form.querySelector(".savebar");
+    var toggle = form.querySelector("[data-sheet-toggle]");
+    var rest = form.querySelector(".restpick");
+    if (!bar || !toggle) return;
+    var show = function (open) {
+      bar.classList.toggle("sheet-open", open);
+      toggle.setAttribute("aria-expanded", open ? "true" : "false");
+    };
+    toggle.addEventListener("click", function () {
+      var open = !bar.classList.contains("sheet-open");
+      show(open);
+      if (open && rest) rest.open = false;
+    });
+    if (rest) rest.addEventListener("toggle", function () { if (rest.open) show(false); });
+  }
+
   function numbersEntry(form) {
     form.querySelectorAll("[data-sign-for]").forEach(function (button) {
       var input = document.getElementById(button.dataset.signFor);
@@ -163,7 +183,7 @@
   var pad = document.querySelector("[data-drafts-of]");
   if (pad) forget(pad.dataset.draftsOf, (pad.dataset.drafts || "").split(" "));
   var cards = document.querySelector("form[data-draft]");
-  if (cards) cardsEntry(cards);
+  if (cards) { cardsEntry(cards); saveBar(cards); }
   var numbers = document.getElementById("numbers-entry");
   if (numbers) numbersEntry(numbers);
 })();
