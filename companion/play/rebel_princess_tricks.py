@@ -1007,7 +1007,7 @@ def parse_cards(text: str | None) -> tuple[Card, ...]:
         try:
             cards.append(Card.from_code(code.strip().upper()))
         except (ScoringEntryError, ValueError, KeyError):
-            raise TrickRejected("unknown-card", code=code) from None
+            raise TrickRejected("unknown-card", typed=code) from None
     return tuple(cards)
 
 
