@@ -14,9 +14,12 @@
 
 from __future__ import annotations
 
+import time
+
 from flask import Flask, Response, render_template, request
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
+from limits.storage import MemoryStorage
 
 WRITE_LIMITS = ["120 per minute", "3000 per day"]
 CREATE_LIMIT = "30 per hour"
@@ -38,6 +41,28 @@ CSP = "; ".join([
 limiter = Limiter(key_func=get_remote_address, default_limits=WRITE_LIMITS,
                   default_limits_exempt_when=lambda: request.method in ("GET", "HEAD", "OPTIONS")
                   or request.path.startswith(("/api/", "/static/")))
+
+
+class QuietMemoryStorage(MemoryStorage):
+    """The ``memory://`` counters of ``limits``, without a thread per write: ``MemoryStorage``
+    starts a new ``threading.Timer`` on any hit that comes more than 10 ms after its last sweep,
+    which at a table's pace (a tap every few seconds) is every POST. Each counter is already
+    checked for expiry when it is read, so nothing is counted differently; the sweep that frees
+    the expired counters runs inline instead, at most once a minute."""
+
+    STORAGE_SCHEME = ["companion-memory"]
+    SWEEP_EVERY = 60.0  # seconds
+
+    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False,
+                 **options: str) -> None:
+        super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
+        self._swept = time.time()
+
+    def _MemoryStorage__schedule_expiry(self) -> None:  # (replaces the timer of MemoryStorage)
+        now = time.time()
+        if now - self._swept >= self.SWEEP_EVERY:
+            self._swept = now
+            self._MemoryStorage__expire_events()  # type: ignore[attr-defined]
 
 
 def _headers(response: Response) -> Response:
@@ -79,7 +104,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)
     # Counted in each server process (a modest limit is all this needs); a shared store such as
     # "redis://…" makes it one count across processes.
-    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    app.config.setdefault("RATELIMIT_STORAGE_URI", "companion-memory://")
     limiter.init_app(app)
     app.after_request(_headers)
     app.register_error_handler(RateLimitExceeded, _too_many)

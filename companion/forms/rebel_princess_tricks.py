@@ -6,6 +6,19 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
+from .rebel_princess import ASCII_NUMBER
+
+
+class TapNumber(IntegerField):
+    """A number a tap posts (a version, a position, a seat): ASCII digits only, since ``int``
+    reads "١" (Arabic-Indic one) as 1 and a posted "١" is not what any button sends."""
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        if valuelist and valuelist[0] != "" and not ASCII_NUMBER.fullmatch(str(valuelist[0])):
+            self.data = None
+            raise ValueError("not a number")
+        super().process_formdata(valuelist)
+
 
 class TrickForm(FlaskForm):
     """Any tap on the trick screen: shapes only; the glue and the engine judge the rest."""
@@ -17,11 +30,11 @@ class TrickForm(FlaskForm):
             than judging the tap."""
             return None
 
-    version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+    version = TapNumber(validators=[InputRequired(), NumberRange(min=0)])
     card = StringField(validators=[Optional(), Length(max=4)])
-    pos = IntegerField(validators=[Optional(), NumberRange(min=0, max=200)])
-    seat = IntegerField(validators=[Optional(), NumberRange(min=0, max=5)])
-    target = IntegerField(validators=[Optional(), NumberRange(min=0, max=5)])
+    pos = TapNumber(validators=[Optional(), NumberRange(min=0, max=200)])
+    seat = TapNumber(validators=[Optional(), NumberRange(min=0, max=5)])
+    target = TapNumber(validators=[Optional(), NumberRange(min=0, max=5)])
     suit = StringField(validators=[Optional(), Length(max=1)])
     key = StringField(validators=[Optional(), Length(max=80)])
     on = HiddenField()

@@ -289,6 +289,7 @@ class Board:
 # --- the judge of a round, kept between requests --------------------------------------------------
 
 Event = Card | PowerUse | Haggle
+Views = dict[tuple[Any, ...], "TrickView"]
 
 
 class _Judges:
@@ -300,10 +301,10 @@ class _Judges:
     def __init__(self, size: int = 64) -> None:
         self._size = size
         self._lock = threading.Lock()
-        self._judges: OrderedDict[tuple[Any, ...], tuple[TableRound, list[Event]]] = \
+        self._judges: OrderedDict[tuple[Any, ...], tuple[TableRound, list[Event], Views]] = \
             OrderedDict()
 
-    def take(self, key: tuple[Any, ...]) -> tuple[TableRound, list[Event]] | None:
+    def take(self, key: tuple[Any, ...]) -> tuple[TableRound, list[Event], Views] | None:
         with self._lock:
             return self._judges.pop(key, None)
 
@@ -312,9 +313,10 @@ class _Judges:
         with self._lock:
             self._judges.clear()
 
-    def give_back(self, key: tuple[Any, ...], judge: TableRound, events: list[Event]) -> None:
+    def give_back(self, key: tuple[Any, ...], judge: TableRound, events: list[Event],
+                  views: Views) -> None:
         with self._lock:
-            self._judges[key] = (judge, events)
+            self._judges[key] = (judge, events, views)
             while len(self._judges) > self._size:
                 self._judges.popitem(last=False)
 
@@ -426,6 +428,9 @@ class RoundEntry:
     judge: TableRound
     events: list[Event]
     _board: Board | None = None
+    #: The round's complete tricks as the screen shows them, kept with its judge: each tap
+    #: shows every trick played so far, and only the last one is new (see :func:`board_of`).
+    views: Views = field(default_factory=dict)
 
     @property
     def edition(self) -> Edition:
@@ -463,7 +468,7 @@ class RoundEntry:
 
     def done(self) -> None:
         """Hand the judge back for the next request of this round."""
-        JUDGES.give_back(self.key, self.judge, self.events)
+        JUDGES.give_back(self.key, self.judge, self.events, self.views)
 
     @property
     def board(self) -> Board:
@@ -573,14 +578,15 @@ def open_round(*, session: Session, view: play.GameView, number: int, letter: st
     validate = log.checks if log else _game_validates(session, view.game)
     princesses = [p.princess for p in view.players]
     kept = JUDGES.take(_key(view, number, letter, leader))
+    views: Views = {}
     if kept is not None:
-        judge, events = kept
+        judge, events, views = kept
     else:
         judge = TableRound(len(view.players), edition=view.edition, round_card=letter,
                            leader=leader, princesses=princesses)
         events = []
     entry = RoundEntry(session, view, number, letter, leader, log, plays, notes, accepted,
-                       validate, log.version if log else 0, judge, events)
+                       validate, log.version if log else 0, judge, events, views=views)
     entry.reconcile()
     return entry
 
@@ -622,10 +628,19 @@ def board_of(entry: RoundEntry) -> Board:
             after.setdefault(note.at // size - 1, []).append(note)
         else:
             before.setdefault(note.at // size, []).append(note)
+    views = entry.views
+    if len(views) > 4 * judge.expected_tricks + 8:  # (fixes and undos left old ones behind)
+        views.clear()
     for trick in judge.tricks:
-        board.tricks.append(_trick_view(trick, trick.index * size, players,
-                                        before.get(trick.index, ()),
-                                        after.get(trick.index, ())))
+        # What the view is made of, so a kept one is only reused for the very same trick.
+        key = (trick.index, trick.leader, tuple(trick.cards), trick.winner, trick.reason,
+               tuple(before.get(trick.index, ())), tuple(after.get(trick.index, ())))
+        found = views.get(key)
+        if found is None:
+            found = views[key] = _trick_view(trick, trick.index * size, players,
+                                             before.get(trick.index, ()),
+                                             after.get(trick.index, ()))
+        board.tricks.append(found)
     number = len(board.tricks)
     current = judge.current
     if current is not None:
@@ -1007,7 +1022,7 @@ def parse_cards(text: str | None) -> tuple[Card, ...]:
         try:
             cards.append(Card.from_code(code.strip().upper()))
         except (ScoringEntryError, ValueError, KeyError):
-            raise TrickRejected("unknown-card", code=code) from None
+            raise TrickRejected("unknown-card", typed=code) from None
     return tuple(cards)
 
 

@@ -111,3 +111,20 @@ def test_errors_form_one_hierarchy():
 def test_violation_codes_are_stable_strings(code, value):
     """Templates and the API key on violation codes, so their values never change."""
     assert code == value
+
+
+def test_cards_of_any_mask_is_its_cards():
+    """cards_of keeps each suit's sets: one suit, several suits, none, and bits no card has
+    (0, 13-15 of a suit, past the Pets) all give exactly the cards of the mask."""
+    import random
+
+    from companion.scoring.rebel_princess.engine.cards import CARDS, cards_of
+
+    rng = random.Random(7)
+    masks = [0, 1, 1 << 13 | 1 << 2, 1 << 70 | 1 << 5, 0x1FFE << 48, (1 << 64) - 1]
+    for _ in range(3000):
+        mask = rng.getrandbits(64) & rng.getrandbits(64)
+        masks += [mask, mask & (0x1FFE << 16 * rng.randrange(4))]
+    for mask in masks:
+        expected = frozenset(CARDS[i] for i in range(64) if mask >> i & 1 and CARDS[i])
+        assert cards_of(mask) == expected and cards_of(mask) == expected, bin(mask)

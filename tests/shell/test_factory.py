@@ -73,3 +73,38 @@ def test_creating_games_in_a_loop_is_stopped_with_a_clear_page(tmp_path):
     page = client.post("/rebel-princess/new", data=data)
     assert 'data-error="429"' in page.text
     assert client.get("/").status_code == 200  # reading is never limited
+
+
+def test_counting_writes_starts_no_thread(tmp_path, monkeypatch):
+    """The write limits count in this process without a thread per write (limits' own in-memory
+    store starts a timer thread on a write that comes over 10 ms after its last sweep), and still
+    stop a loop."""
+    import threading
+    import time
+
+    from companion.security import QuietMemoryStorage
+
+    app = create_app({"DATABASE": str(tmp_path / "t.sqlite"), "TESTING": True,
+                      "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": True})
+    client = app.test_client()
+    data = {"edition": "deluxe", "length": "5", "first_leader": "0", "create": "1",
+            "names-0": "Ana", "names-1": "Ben", "names-2": "Cy",
+            **{f"cards-{i}": c for i, c in enumerate("abcde")}}
+    client.post("/rebel-princess/new", data=data)
+    started = []
+    monkeypatch.setattr(threading.Thread, "start", lambda thread: started.append(thread))
+    statuses = []
+    for _ in range(4):
+        time.sleep(0.02)  # (past the 10 ms after which limits' store would start a new timer)
+        statuses.append(client.post("/rebel-princess/new", data=data).status_code)
+    assert statuses == [302] * 4 and started == []
+    storage = QuietMemoryStorage()
+    storage.incr("k", 1)
+    assert storage.get("k") == 1
+    storage.expirations["k"] = time.time() - 1  # expired: read as nothing, swept when due
+    assert storage.get("k") == 0
+    storage.incr("old", 1)
+    storage.expirations["old"] = time.time() - 1
+    storage._swept -= QuietMemoryStorage.SWEEP_EVERY
+    storage.incr("k", 1)
+    assert "old" not in storage.storage and storage.get("k") == 1

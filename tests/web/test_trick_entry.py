@@ -231,3 +231,35 @@ def test_rounds_the_trick_screen_cannot_score_are_refused(client, app, make_game
     response = client.post(url(code, "play"), data={"version": 0, "card": "Q3"})
     assert response.status_code == 422
     assert count(app, TrickLog) == 0
+
+
+@pytest.mark.parametrize("typed", ["P١", "Q١", "q١", "Q²", "Q１", "X1", "Q0"])
+def test_a_card_not_in_ascii_digits_is_an_unknown_card(client, make_game, app, typed):
+    """A card typed or posted with another script's digit ("P١", Arabic-Indic one) is not the
+    card with that rank: an unknown card, refused with a clear 4xx message, nothing stored."""
+    code = make_game()
+    response = client.post(url(code, "play"), data={"card": typed, "version": 0},
+                           headers={"HX-Request": "true"})
+    assert response.status_code == 422
+    assert attr(response.text, "data-refused") == ["unknown-card"]
+    assert "That is not a card. Nothing was stored." in response.text
+    assert count(app, TrickLog) == 0 and version(client, code) == 0
+    tap(client, code, "Q1")
+    response = client.post(url(code, "fix"), data={"card": typed, "pos": 0, "version": 1},
+                           headers={"HX-Request": "true"})
+    assert response.status_code == 422
+    assert attr(response.text, "data-refused") == ["unknown-card"]
+    assert played(client.get(url(code)).text) == ["Q1"] and version(client, code) == 1
+
+
+@pytest.mark.parametrize("field", ["version", "pos"])
+@pytest.mark.parametrize("digit", ["١", "٠", "１", "²"])
+def test_a_number_not_in_ascii_digits_is_refused(client, make_game, app, field, digit):
+    """The tap's numbers are ASCII digits only: int() would read "١" as 1 and "٠" as 0."""
+    code = make_game()
+    tap(client, code, "Q1")
+    data = {"card": "F9", "version": 1, "pos": 0, field: digit}
+    response = client.post(url(code, "fix"), data=data, headers={"HX-Request": "true"})
+    assert response.status_code == 422
+    assert attr(response.text, "data-refused") == ["bad-form"]
+    assert played(client.get(url(code)).text) == ["Q1"] and version(client, code) == 1

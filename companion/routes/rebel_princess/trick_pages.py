@@ -421,7 +421,7 @@ def _card(form: TrickForm) -> Card:
     try:
         return Card.from_code((form.card.data or "").strip().upper())
     except (InvalidEntryError, ValueError, KeyError):
-        raise entry.TrickRejected("unknown-card", code=form.card.data) from None
+        raise entry.TrickRejected("unknown-card", typed=form.card.data) from None
 
 
 def _pos(form: TrickForm) -> int:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from .cards import FROG, Card, Edition, Suit, check_player_count, deck, hand_size, princes
 from .errors import CATALOGUE, IncompleteEntryError, InvalidEntryError, Problem
@@ -95,6 +96,7 @@ class RoundEntry:
         return round_card(self.edition, self.round_card)
 
 
+@cache
 def required_cards(edition: Edition, letter: str, players: int) -> tuple[Card, ...]:
     """The cards that must each be given to exactly one seat before a round can be scored.
 
@@ -250,6 +252,11 @@ def parse_taken(players: int, taken: Sequence[Iterable[str]]) -> tuple[
     return tuple(result), problems
 
 
+@cache
+def _deck_set(players: int) -> frozenset[Card]:
+    return frozenset(deck(players))
+
+
 def check_entry(entry: RoundEntry) -> list[Problem]:
     """Every reason this round entry cannot be scored; an empty list means it can.
 
@@ -263,7 +270,7 @@ def check_entry(entry: RoundEntry) -> list[Problem]:
         return [CATALOGUE.problem("wrong-seat-count", expected=players,
                                   got=len(entry.taken))]
     seen: dict[Card, int] = {}
-    in_deck = set(deck(players))
+    in_deck = _deck_set(players)
     for seat, cards in enumerate(entry.taken):
         for card in sorted(cards):
             if card not in in_deck:

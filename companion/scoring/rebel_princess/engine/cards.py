@@ -102,10 +102,45 @@ _SUIT_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
     for s in range(4))
 
 
+#: ``_SUIT_SETS[s][bits]``: the same cards as a frozenset, made on first use and kept (at most
+#: 4 x 4,096 small sets). A mask within one suit (the cards that may follow suit: most legal
+#: plays) is then looked up, and any other is the union of its suits' sets, whose members are
+#: not hashed again; building each set card by card was most of the work of ``legal_plays``.
+_SUIT_SETS: tuple[list[frozenset[Card] | None], ...] = tuple([None] * (1 << 13) for _ in range(4))
+_PRINCE_SETS, _QUEEN_SETS, _FAIRY_SETS, _PET_SETS = _SUIT_SETS
+
+
+def _suit_set(suit: int, bits: int) -> frozenset[Card]:
+    found = _SUIT_SETS[suit][bits] = frozenset(_SUIT_CARDS[suit][bits])
+    return found
+
+
 def cards_of(mask: int) -> frozenset[Card]:
     """The cards in a mask."""
-    return frozenset((*_SUIT_CARDS[0][mask & 0x1FFE], *_SUIT_CARDS[1][mask >> 16 & 0x1FFE],
-                      *_SUIT_CARDS[2][mask >> 32 & 0x1FFE], *_SUIT_CARDS[3][mask >> 48 & 0x1FFE]))
+    if mask:
+        shift = (mask.bit_length() - 1) >> 4 << 4  # 16 x the highest suit in the mask
+        bits = mask >> shift
+        if bits << shift == mask and not bits & ~0x1FFE and shift <= 48:  # one suit only
+            found = _SUIT_SETS[shift >> 4][bits]
+            return _suit_set(shift >> 4, bits) if found is None else found
+    # (unrolled: a loop over the suits cost more than it saved)
+    bits = mask & 0x1FFE
+    princes = _PRINCE_SETS[bits]
+    if princes is None:
+        princes = _suit_set(PRINCE, bits)
+    bits = mask >> 16 & 0x1FFE
+    queens = _QUEEN_SETS[bits]
+    if queens is None:
+        queens = _suit_set(QUEEN, bits)
+    bits = mask >> 32 & 0x1FFE
+    fairies = _FAIRY_SETS[bits]
+    if fairies is None:
+        fairies = _suit_set(FAIRY, bits)
+    bits = mask >> 48 & 0x1FFE
+    pets = _PET_SETS[bits]
+    if pets is None:
+        pets = _suit_set(PET, bits)
+    return princes.union(queens, fairies, pets)
 
 
 @cache

@@ -41,6 +41,7 @@ from companion.scoring.rebel_princess.rounds import RoundEntry
 
 from . import round_cards as _round_cards  # noqa: F401  (registers the Round card modifiers)
 from .cards import (
+    _ID,
     CARDS,
     PRINCE,
     PRINCE_MASK,
@@ -250,6 +251,8 @@ class RoundState:
         if self._gift_on:
             held = sum(h.bit_count() for h in self.hands)
             self.cards_left = (held + (self.players if self._gift else 0)) // 2
+        elif not self._kept and not any(self.aside):  # (every deal: each held card is played)
+            self.cards_left = sum(map(int.bit_count, self.hands))
         else:
             self.cards_left = sum(max(0, h.bit_count() + a.bit_count() - self._kept)
                              for h, a in zip(self.hands, self.aside, strict=True))
@@ -774,7 +777,7 @@ class RoundState:
 
     def play(self, card: Card) -> None:
         """Check then play ``card`` for the seat to play. Raises :class:`IllegalTrickError`."""
-        cid = card_id(card)
+        cid = _ID[card]  # (card_id, without the call)
         if not self.legal_mask() >> cid & 1:  # (see check_play for every reason)
             raise IllegalTrickError(f"{card} in {self.notation()}", self.check_play(card))
         self.push_id(cid)
