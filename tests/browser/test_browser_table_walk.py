@@ -1,0 +1,56 @@
+"""What a real table trips on in the three newer games, found by playing them on phones: a
+viewer offered buttons that lead to writes, the main button pushed below the first screen, Back
+after an action landing on a "resubmit the form?" error, clipped French labels."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+pytestmark = pytest.mark.browser
+
+
+def viewer_page(browser: Browser, browser_context_args, scorer: Page, live_server: str) -> Page:
+    """A second phone opening the game's viewer link (from the scorer's share page)."""
+    scorer.locator("[data-action=share-links]").click()
+    address = scorer.locator("[data-address=viewer]").inner_text()
+    context = browser.new_context(**browser_context_args)
+    viewer = context.new_page()
+    viewer.goto(live_server + "/" + address.split("/", 3)[3])
+    expect(viewer.locator("body")).to_have_attribute("data-role", "viewer")
+    return viewer
+
+
+def test_a_viewer_is_offered_no_button_that_leads_to_a_write(browser: Browser,
+                                                             browser_context_args,
+                                                             page: Page, live_server: str):
+    """Princesse Princesse's round end, turn log and edit, and Réveillez's five actions, only
+    lead to forms a viewer cannot send: a viewer does not see them."""
+    page.goto(f"{live_server}/princesse-princesse/new")
+    for seat, name in enumerate(["Ana", "Ben"]):
+        page.locator(f"[data-name-seat='{seat}']").fill(name)
+    page.locator("[data-action=create]").click()
+    page.locator("[data-action=round-end]").click()
+    page.locator("label:has([data-in-seat='0'])").click()
+    page.locator("[data-action=next]").click()
+    page.locator("[data-action=save]").click()
+    expect(page.locator("[data-tokens='1']")).to_have_count(1)
+    viewer = viewer_page(browser, browser_context_args, page, live_server)
+    expect(viewer.locator("[data-tokens='1']")).to_have_count(1)
+    for action in ("round-end", "turn-log"):
+        expect(viewer.locator(f"[data-action={action}]")).to_be_hidden()
+    viewer.locator("[data-action=history]").click()
+    expect(viewer.locator("[data-round='1']")).to_be_visible()
+    expect(viewer.locator("[data-action=edit]")).to_be_hidden()
+    viewer.context.close()
+
+    page.goto(f"{live_server}/reveillez/new")
+    for seat, name in enumerate(["Ana", "Ben"]):
+        page.locator(f"[data-name-seat='{seat}']").fill(name)
+    page.locator("[data-action=create]").click()
+    expect(page.locator("[data-action=wake]")).to_be_visible()
+    viewer = viewer_page(browser, browser_context_args, page, live_server)
+    expect(viewer.locator(".rv-grid")).to_be_visible()
+    for action in ("wake", "steal", "sleep", "jester", "discard"):
+        expect(viewer.locator(f"[data-action={action}]")).to_be_hidden()
+    viewer.context.close()
