@@ -54,3 +54,28 @@ def test_a_viewer_is_offered_no_button_that_leads_to_a_write(browser: Browser,
     for action in ("wake", "steal", "sleep", "jester", "discard"):
         expect(viewer.locator(f"[data-action={action}]")).to_be_hidden()
     viewer.context.close()
+
+
+def test_six_players_and_the_round_end_button_fit_the_first_screen(browser: Browser,
+                                                                    browser_context_args,
+                                                                    live_server: str):
+    """Princesse Princesse at six on a 360×740 phone, just after a round was saved: who starts,
+    every player's tokens and « Fin de la manche » are on the first screen, without scrolling."""
+    context = browser.new_context(**{**browser_context_args,
+                                     "viewport": {"width": 360, "height": 740}},
+                                  locale="fr-FR")
+    page = context.new_page()
+    page.goto(f"{live_server}/princesse-princesse/new")
+    for seat, name in enumerate(["Anaïs", "Bénédicte", "Cléo", "Dan", "Éloïse", "Francis"]):
+        page.locator(f"[data-name-seat='{seat}']").fill(name)
+    page.locator("[data-action=create]").click()
+    page.locator("[data-action=round-end]").click()
+    page.locator("label:has([data-in-seat='4'])").click()
+    page.locator("[data-action=next]").click()
+    page.locator("[data-action=save]").click()
+    expect(page.locator(".flash")).to_be_visible()
+    expect(page.locator("[data-tokens='1']")).to_have_count(1)
+    for element in (".pp-starter", ".pp-tokens li:last-child", "[data-action=round-end]"):
+        box = page.locator(element).bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 740, f"{element} below the fold"
+    context.close()
