@@ -79,3 +79,26 @@ def test_six_players_and_the_round_end_button_fit_the_first_screen(browser: Brow
         box = page.locator(element).bounding_box()
         assert box is not None and box["y"] + box["height"] <= 740, f"{element} below the fold"
     context.close()
+
+
+def test_back_and_reload_after_a_reveillez_action_show_the_table(page: Page, live_server: str):
+    """Each tap of an action is a POST; Back after the action (or a reload in its middle) must
+    show the table, not a "resubmit the form?" error page, and never record anything twice."""
+    page.goto(f"{live_server}/reveillez/new")
+    for seat, name in enumerate(["Ana", "Ben"]):
+        page.locator(f"[data-name-seat='{seat}']").fill(name)
+    page.locator("[data-action=create]").click()
+    table = page.url
+    page.locator("[data-action=wake]").click()
+    page.locator(".rv-grid [data-slot='0'] button").click()
+    expect(page.locator("[data-question=value]")).to_be_visible()
+    page.reload()
+    expect(page.locator("#rv-table")).to_have_attribute("data-version", "0")
+    page.locator("[data-action=wake]").click()
+    page.locator(".rv-grid [data-slot='0'] button").click()
+    page.locator("[data-value='5']").click()
+    expect(page.locator("#rv-table")).to_have_attribute("data-turn", "1")
+    page.go_back()
+    expect(page.locator("#rv-table")).to_be_visible()
+    assert page.url.split("?")[0] == table
+    expect(page.locator(".rv-player[data-points='5']")).to_have_count(1)
