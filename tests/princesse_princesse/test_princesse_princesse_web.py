@@ -30,10 +30,12 @@ def version_of(client, url) -> int:
 
 
 def save_round(client, url, still_in, cards=None, spies=(), princesses=(), key=None,
-               version=None):
+               version=None, round=None):
     data = {"version": version_of(client, url) if version is None else version,
             "key": key or "", "step": "2", "in": [str(s) for s in still_in],
             "spy": [str(s) for s in spies], "princesses": [str(s) for s in princesses]}
+    if round is not None:  # the round the page was opened for
+        data["round"] = str(round)
     data |= {f"card-{s}": str(c) for s, c in (cards or {}).items()}
     return client.post(f"{url}/round", data=data)
 
@@ -95,6 +97,21 @@ def test_fast_path_saves_a_round_with_its_reasons(client):
     assert 'data-award="highest-card" data-seat="0"' in page
     assert 'data-award="spy" data-seat="2"' in page
     assert 'data-first-seat="0" data-first-reason="won"' in page
+
+
+def test_back_after_saving_a_round_cannot_save_it_a_second_time(client):
+    """The round-end page names the round it is for: opened again with Back once that round is
+    saved, it says so (with the way to the history), and saving it again is refused (422)."""
+    url = make_game(client)
+    step_2 = text(client.get(f"{url}/round?step=2&in=0&in=2"))
+    assert '<input type="hidden" name="round" value="1">' in step_2
+    assert save_round(client, url, [0, 2], {0: 5, 2: 3}, round=1).status_code == 303
+    again = text(client.get(f"{url}/round?step=2&round=1&in=0&in=2&card-0=5&card-2=3"))
+    assert 'data-problem="round-already-saved"' in again and 'data-action="history"' in again
+    response = save_round(client, url, [0, 2], {0: 5, 2: 3}, round=1)
+    assert response.status_code == 422 and 'data-problem="round-already-saved"' in text(response)
+    assert text(client.get(url)).count('data-tokens="1"') == 1
+    assert save_round(client, url, [2], round=2).status_code == 303
 
 
 def test_a_tie_draws_the_next_starter_and_shows_it(client):
