@@ -209,6 +209,17 @@ def test_turn_log_counts_unseen_cards_and_undoes_a_turn(client):
     assert 'data-unseen-value="9" data-count="1"' in text(client.get(f"{url}/log"))
 
 
+def test_a_card_tapped_in_the_turn_log_opens_at_its_questions(client):
+    """The questions of a tapped card sit below the seats and the unseen count: the card's link
+    opens the page at them (#turn-form), not at the top, where the phone would need a scroll."""
+    url = make_game(client)
+    log_post(client, url, "start")
+    page = text(client.get(f"{url}/log"))
+    picks = re.findall(r'href="([^"]+)" data-card-choice="(\d)"', page)
+    assert len(picks) == 10 and all(href.endswith("#turn-form") for href, _ in picks)
+    assert 'id="turn-form"' in text(client.get(f"{url}/log?card=1"))
+
+
 def test_a_round_through_the_turn_log_fills_the_round_end(client):
     """The log knows who is still in and both bonuses: only the final cards are tapped."""
     url = make_game(client, names=("Ana", "Ben"))
