@@ -175,6 +175,16 @@ def test_game_end_shows_every_winner_and_takes_no_more_rounds(client):
     assert refused.status_code == 422 and 'data-problem="game-already-over"' in text(refused)
 
 
+def test_the_end_of_a_game_offers_a_new_one(client):
+    """Once somebody has won, the board leads straight to a new game (as the duel does)."""
+    url = make_game(client, names=("Ana", "Ben", "Cléo", "Dan", "Eve"))
+    assert 'data-action="again"' not in text(client.get(url))
+    for _ in range(3):
+        assert save_round(client, url, [0]).status_code == 303
+    page = text(client.get(url))
+    assert f'href="{BASE}/new" data-action="again"' in page
+
+
 # ---- the turn log ------------------------------------------------------------------------------
 
 def log_post(client, url, path, **data):
