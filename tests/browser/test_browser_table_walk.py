@@ -102,3 +102,16 @@ def test_back_and_reload_after_a_reveillez_action_show_the_table(page: Page, liv
     expect(page.locator("#rv-table")).to_be_visible()
     assert page.url.split("?")[0] == table
     expect(page.locator(".rv-player[data-points='5']")).to_have_count(1)
+
+
+def test_the_duel_variants_read_whole_in_french_on_a_small_phone(french: Page,
+                                                                 live_server: str):
+    """Every choice of the duel's set-up, variants open, shows its whole label at 360 px."""
+    french.set_viewport_size({"width": 360, "height": 740})
+    french.goto(f"{live_server}/kanai-duel/new")
+    french.locator(".kd-variants summary").click()
+    expect(french.locator(".seg label", has_text="Clown et Ministre (H)")).to_be_visible()
+    cut = french.evaluate("""() => [...document.querySelectorAll('.seg span')]
+        .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent.trim())""")
+    assert cut == []
+    assert french.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
