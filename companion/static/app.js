@@ -112,3 +112,11 @@ document.addEventListener("click", function (e) {
   setInterval(check, 1000);
   document.addEventListener("visibilitychange", check);
 })();
+
+/* [data-replace-url]: a page answered to a POST gives the address (a GET) that shows it again, so
+ * that Back to it and reloading it never ask to send the form again ("Confirm form resubmission",
+ * or an error page on a phone). */
+(function () {
+  var here = document.querySelector("[data-replace-url]");
+  if (here && window.history && history.replaceState) history.replaceState(history.state, "", here.dataset.replaceUrl);
+})();

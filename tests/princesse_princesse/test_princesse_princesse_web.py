@@ -30,10 +30,12 @@ def version_of(client, url) -> int:
 
 
 def save_round(client, url, still_in, cards=None, spies=(), princesses=(), key=None,
-               version=None):
+               version=None, round=None):
     data = {"version": version_of(client, url) if version is None else version,
             "key": key or "", "step": "2", "in": [str(s) for s in still_in],
             "spy": [str(s) for s in spies], "princesses": [str(s) for s in princesses]}
+    if round is not None:  # the round the page was opened for
+        data["round"] = str(round)
     data |= {f"card-{s}": str(c) for s, c in (cards or {}).items()}
     return client.post(f"{url}/round", data=data)
 
@@ -97,6 +99,21 @@ def test_fast_path_saves_a_round_with_its_reasons(client):
     assert 'data-first-seat="0" data-first-reason="won"' in page
 
 
+def test_back_after_saving_a_round_cannot_save_it_a_second_time(client):
+    """The round-end page names the round it is for: opened again with Back once that round is
+    saved, it says so (with the way to the history), and saving it again is refused (422)."""
+    url = make_game(client)
+    step_2 = text(client.get(f"{url}/round?step=2&in=0&in=2"))
+    assert '<input type="hidden" name="round" value="1">' in step_2
+    assert save_round(client, url, [0, 2], {0: 5, 2: 3}, round=1).status_code == 303
+    again = text(client.get(f"{url}/round?step=2&round=1&in=0&in=2&card-0=5&card-2=3"))
+    assert 'data-problem="round-already-saved"' in again and 'data-action="history"' in again
+    response = save_round(client, url, [0, 2], {0: 5, 2: 3}, round=1)
+    assert response.status_code == 422 and 'data-problem="round-already-saved"' in text(response)
+    assert text(client.get(url)).count('data-tokens="1"') == 1
+    assert save_round(client, url, [2], round=2).status_code == 303
+
+
 def test_a_tie_draws_the_next_starter_and_shows_it(client):
     """Tied winners each gain a token; the app draws who starts among them and says so."""
     url = make_game(client)
@@ -158,6 +175,16 @@ def test_game_end_shows_every_winner_and_takes_no_more_rounds(client):
     assert refused.status_code == 422 and 'data-problem="game-already-over"' in text(refused)
 
 
+def test_the_end_of_a_game_offers_a_new_one(client):
+    """Once somebody has won, the board leads straight to a new game (as the duel does)."""
+    url = make_game(client, names=("Ana", "Ben", "Cléo", "Dan", "Eve"))
+    assert 'data-action="again"' not in text(client.get(url))
+    for _ in range(3):
+        assert save_round(client, url, [0]).status_code == 303
+    page = text(client.get(url))
+    assert f'href="{BASE}/new" data-action="again"' in page
+
+
 # ---- the turn log ------------------------------------------------------------------------------
 
 def log_post(client, url, path, **data):
@@ -190,6 +217,17 @@ def test_turn_log_counts_unseen_cards_and_undoes_a_turn(client):
     assert 'data-seat="2" data-status="out"' in page
     assert log_post(client, url, "undo").status_code == 303
     assert 'data-unseen-value="9" data-count="1"' in text(client.get(f"{url}/log"))
+
+
+def test_a_card_tapped_in_the_turn_log_opens_at_its_questions(client):
+    """The questions of a tapped card sit below the seats and the unseen count: the card's link
+    opens the page at them (#turn-form), not at the top, where the phone would need a scroll."""
+    url = make_game(client)
+    log_post(client, url, "start")
+    page = text(client.get(f"{url}/log"))
+    picks = re.findall(r'href="([^"]+)" data-card-choice="(\d)"', page)
+    assert len(picks) == 10 and all(href.endswith("#turn-form") for href, _ in picks)
+    assert 'id="turn-form"' in text(client.get(f"{url}/log?card=1"))
 
 
 def test_a_round_through_the_turn_log_fills_the_round_end(client):

@@ -237,6 +237,17 @@ def test_win_is_announced_and_ends_the_game(client):
     assert answer.status_code == 422 and 'data-problem="game-over"' in answer.text
 
 
+def test_the_end_of_a_game_offers_a_new_one(client):
+    """Once somebody has won, the table leads straight to a new game (as the duel does)."""
+    code = start(client, names=("Ana", "Ben"))
+    assert 'data-action="again"' not in client.get(f"/reveillez/g/{code}").text
+    for slot in range(3):
+        act(client, code, do="wake", slot=slot, value=20)
+        if slot < 2:
+            act(client, code, do="discard", add=1, go=1)
+    assert 'href="/reveillez/new" data-action="again"' in client.get(f"/reveillez/g/{code}").text
+
+
 def test_french_table(client):
     code = start(client)
     html = client.get(f"/reveillez/g/{code}", headers={"Accept-Language": "fr"}).text

@@ -200,9 +200,21 @@ def _round_context(view: play.GameView, rid: int | None) -> dict[str, Any]:
         spies = seats_from(source.getlist("spy"), view.players)
         princesses = seats_from(source.getlist("princesses"), view.players)
         step = 2 if source.get("step") == "2" and still_in else 1
+    # The round a new entry is for, carried by both steps: Back after saving shows this page
+    # again, and saving it again must not add the same round a second time.
+    for_round = None if edited is not None else (
+        source.get("round", type=int) or view.progress.round_number)
     return {"still_in": still_in, "cards": cards, "spies": spies, "princesses": princesses,
-            "step": step, "rid": rid, "edited": edited,
+            "step": step, "rid": rid, "edited": edited, "for_round": for_round,
             "questions": [str(q) for q in bonus_questions(len(still_in))]}
+
+
+def _already_saved(view: play.GameView, ctx: dict[str, Any]) -> list[Problem]:
+    """The problem of a page for a round that has been saved since it was opened."""
+    number = ctx["for_round"]
+    if number is not None and number < view.progress.round_number:
+        return [CATALOGUE.problem("round-already-saved", round=number)]
+    return []
 
 
 def _reveal(ctx: dict[str, Any], players: int) -> RoundReveal:
@@ -229,9 +241,11 @@ def round_end(code: str) -> Response | tuple[str, int] | str:
         if view.progress.game_over and rid is None:
             return redirect(url_for(".show", code=code), 303)
         return render_template("princesse_princesse/round.html", view=view, form=_fresh(view),
-                               **ctx)
+                               problems=_already_saved(view, ctx), **ctx)
 
     def action(view: play.GameView, form: WriteForm) -> None:
+        if _already_saved(view, ctx):
+            raise EntryError(_already_saved(view, ctx))
         reveal = _reveal(ctx, view.players)
         problems = check_reveal(reveal)
         if problems:
