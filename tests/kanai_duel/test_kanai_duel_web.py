@@ -405,3 +405,43 @@ def test_the_game_page_is_french_in_french(client):
     client.set_cookie("lang", "fr")
     page = client.get(url).text
     assert "Révéler la manche 1" in page and "Annuler la dernière manche" in page
+
+
+def test_french_colons_have_a_no_break_space_before_them(client):
+    """French writes « Manche 2 : … », « Ana : 2 Espion », with a no-break space before the colon
+    (U+00A0, as the shell's French does): the board's colons come from the catalogue."""
+    url = new_game(client, set_aside="chosen", out_first="wizard", out_second="clown")
+    client.set_cookie("lang", "fr")
+
+    def text() -> str:
+        page = re.sub(r"[ \t\r\n]+", " ", client.get(url).text)  # \s would match U+00A0
+        return re.sub(r"<[^>]+>", "", page)
+
+    play(client, url, "minister", "minister")
+    held = text()
+    assert "1 manche en attente\u00a0:" in held  # what is on hold
+    assert "Manche 1\u00a0: Ministre / Ministre" in held
+    play(client, url, "spy", "general")
+    board_text = text()
+    assert "Manche 2\u00a0: Ben remporte" in board_text  # the last round's heading
+    assert "Ana\u00a0: 2 Espion" in board_text and "Ben\u00a0: 6 Général" in board_text
+    assert "Hors jeu (B)\u00a0: Ana\u00a0: Magicien · Ben\u00a0: Clown" in board_text
+    assert "Variantes\u00a0: B" in board_text
+    board = board_text[board_text.index("Manche 2"):]
+    assert not re.search(r"[^\u00a0]:", board.split("Toutes les manches")[0]), board[:600]
+
+
+def test_every_french_colon_in_the_catalogue_has_a_no_break_space():
+    """Not a plain space (the line could break before the colon), not none."""
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    path = (Path(__file__).resolve().parents[2] / "companion" / "translations" / "kanai_duel"
+            / "fr" / "LC_MESSAGES" / "messages.po")
+    with path.open("rb") as handle:
+        catalog = read_po(handle, locale="fr")
+    for message in (m for m in catalog if m.id):
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for text in strings:
+            assert not re.search(r"[^\u00a0]:", text or ""), (message.id, text)

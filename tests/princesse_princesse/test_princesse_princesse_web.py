@@ -87,6 +87,14 @@ def test_fast_path_asks_the_bonus_questions_only_when_they_can_matter(client):
     assert 'data-question="princesses"' in two and two.count("data-card-seat=") == 2
 
 
+
+def test_the_cards_heading_reads_each_players_card(client):
+    """« La carte de chacun » in French, "Each player's card" in English."""
+    url = make_game(client)
+    assert "<h2>Each player's card</h2>" in text(client.get(f"{url}/round?step=2&in=0&in=2"))
+    client.set_cookie("lang", "fr")
+    assert "<h2>La carte de chacun</h2>" in text(client.get(f"{url}/round?step=2&in=0&in=2"))
+
 def test_fast_path_saves_a_round_with_its_reasons(client):
     """Highest card and Spy bonus: tokens move with their reason."""
     url = make_game(client)

@@ -403,3 +403,18 @@ def test_pad_total_after_a_playoff(client, make_game, by_numbers):
     cells, rows = total_row(html)
     assert rows == 1 and cells == ["19", "18", "26", "27"]
     assert attr(html, "data-subtotal") == ["2", "3", "4", "5"]  # round 5's is a subtotal now
+
+
+def test_the_end_of_the_game_offers_a_new_game(client, make_game, by_numbers):
+    """As Princesse Princesse, Réveillez and the duel do: « Nouvelle partie » / New game, to the
+    set-up page, once the game is over (and not before)."""
+    code = make_game(cards="abc", length=3)
+    by_numbers(code, 1, [0, 0, 7, 8])
+    assert 'data-action="again"' not in client.get(f"/g/{code}").text
+    for number, scores in ((2, [0, 5, 5, 5]), (3, [10, 5, 0, 0])):
+        by_numbers(code, number, scores)
+    html = client.get(f"/g/{code}").text
+    assert re.search(r'id="result".*href="/rebel-princess/new" data-action="again">New game<',
+                     html, re.S)
+    client.set_cookie("lang", "fr")
+    assert 'data-action="again">Nouvelle partie<' in client.get(f"/g/{code}").text
