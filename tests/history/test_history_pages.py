@@ -104,5 +104,5 @@ def test_history_in_french(client, known):
     html = client.get("/history/", headers=headers).text
     assert "Parties terminées" in html and "Gagnant" in html
     page = client.get(f"/history/g/{known.codes['pp']}", headers=headers).text
-    assert "Jetons : bonus de l'Espionne" in page and "Total après chaque manche" in page
+    assert "Jetons\u00a0: bonus de l'Espionne" in page and "Total après chaque manche" in page
     assert "Envoyer à BG Stats" in page

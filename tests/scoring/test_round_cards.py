@@ -79,7 +79,7 @@ def test_deluxe_round_card_names_match_the_rulebook(letter, name):
 def test_classic_round_card_names_match_the_rulings(letter, name):
     """Each classic Round card carries the French name that RULINGS.md gives its letter."""
     card = round_card(Edition.CLASSIC, letter)
-    assert card.name_fr.removesuffix(" !") == name
+    assert card.name_fr.removesuffix("\u00a0!") == name  # French: a no-break space before "!"
     assert card.name("fr-FR") == card.name_fr
 
 

@@ -104,3 +104,46 @@ def test_compiled_catalogue_matches_the_po(name):
             assert got == m.string[0], f"{m.id[0]!r}: stale .mo, run `make install`"
         else:
             assert compiled.gettext(m.id) == m.string, f"{m.id!r}: stale .mo, run `make install`"
+
+
+# French puts a space before « : ; ? ! » that must not break (U+00A0, as everywhere in the app);
+# a plain space lets a phone's line break leave the colon alone at the start of a line.
+PLAIN_SPACE_BEFORE_HIGH_PUNCTUATION = re.compile(r"(?<=\S) [:;?!](?=\s|$)")
+
+
+def french_strings_of_data_files():
+    """Every string of the app's TOML data (rulings, problem catalogues, Round card names) that
+    is French: under a ``fr`` or ``messages_fr`` key, or in French quotes (a rulebook source)."""
+    import tomllib
+
+    def walk(value, french):
+        if isinstance(value, dict):
+            for key, item in value.items():
+                yield from walk(item, french or key in ("fr", "messages_fr"))
+        elif isinstance(value, list):
+            for item in value:
+                yield from walk(item, french)
+        elif isinstance(value, str) and (french or "«" in value):
+            yield value
+
+    for path in sorted((ROOT / "companion").rglob("*.toml")):
+        for text in walk(tomllib.loads(path.read_text("utf-8")), False):
+            yield path.relative_to(ROOT), text
+
+
+@pytest.mark.parametrize("name", CATALOGUES)
+def test_french_high_punctuation_has_a_no_break_space_in_the_catalogue(name):
+    with po_of(name).open("rb") as f:
+        catalogue = read_po(f)
+    wrong = [m.string for m in catalogue if m.id for s in
+             ([m.string] if isinstance(m.string, str) else m.string)
+             if PLAIN_SPACE_BEFORE_HIGH_PUNCTUATION.search(s)]
+    assert not wrong, wrong[:5]
+
+
+def test_french_high_punctuation_has_a_no_break_space_in_the_data_files():
+    strings = list(french_strings_of_data_files())
+    assert len(strings) > 500  # the rulings of four games, in French
+    wrong = [(str(path), text[:80]) for path, text in strings
+             if PLAIN_SPACE_BEFORE_HIGH_PUNCTUATION.search(text)]
+    assert not wrong, wrong[:5]
