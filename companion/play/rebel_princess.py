@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TypeVar
 
+from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -159,13 +160,21 @@ def get_game(session: Session, code: str) -> Game | None:
     return store.get_game(session, code, KIND)
 
 
+_PLAYERS = select(Player).where(Player.game_id == bindparam("game")).order_by(col(Player.seat))
+
+
+def players_of(session: Session, game: Game) -> list[Player]:
+    """The game's seats in play order."""
+    return list(session.exec(_PLAYERS, params={"game": game.id}))  # type: ignore[call-overload]
+
+
 def view_game(session: Session, game: Game, *, replace: tuple[int, PlayedRound] | None = None,
-              extra: PlayedRound | None = None) -> GameView:
+              extra: PlayedRound | None = None, players: list[Player] | None = None) -> GameView:
     """Load a game and replay it; ``replace``/``extra`` replay a proposed change without storing
-    it."""
+    it. ``players`` saves reading the seats again when the caller has them."""
     assert game.id is not None
-    players = list(session.exec(select(Player).where(Player.game_id == game.id)
-                                .order_by(col(Player.seat))))
+    if players is None:
+        players = players_of(session, game)
     history = _history(session, game.id)
     records = current_records(history)
     seq = history[-1].seq if history else 0

@@ -10,6 +10,7 @@ from typing import Any
 from flask import (
     abort,
     flash,
+    g,
     redirect,
     render_template,
     request,
@@ -176,10 +177,26 @@ def card_help() -> str:
 
 @bp.get("/g/<code>")
 def show(code: str) -> str:
-    """The game: this round's card and leader, the score pad, and the result at the end."""
-    view = _view_or_404(code)
+    """The game: this round's card and leader, the score pad, and the result at the end.
+
+    Every phone at the table reloads it after each change: it is rendered once per version,
+    link and language for all of them (:func:`links.cached_page`)."""
+    session = get_session()
+    game = g.get("link_game")
+    if game is None or game.code != code:
+        game = play.get_game(session, code)
+        if game is None:
+            abort(404)
+    players = play.players_of(session, game)
     # Other phones at the table get the viewer link: they watch, they cannot change the pad.
-    share_url = links.game_address(view.game, store.links_of(get_session(), view.game)["viewer"])
+    share_url = links.game_address(game, store.links_of(session, game)["viewer"])
+    key = ("rebel_princess.show", game.id, links.version_of(game), share_url,
+           tuple((p.seat, p.name, p.princess, p.person_id) for p in players))
+    return links.cached_page(key, lambda: _render_show(
+        play.view_game(session, game, players=players), share_url))
+
+
+def _render_show(view: play.GameView, share_url: str) -> str:
     letter = view.state.next_round_card
     return render_template("rebel_princess/games/show.html", view=view, undo_form=EmptyForm(),
                            reminder=_reminder(view), share_url=share_url,
