@@ -295,7 +295,7 @@ def create_game(*, session: Session, edition: Edition, names: Sequence[str], fir
 
 
 def save_round(*, session: Session, game: Game, number: int, played: PlayedRound, mode: str,
-               base_id: int | None) -> RoundRecord:
+               base_id: int | None, view: GameView | None = None) -> RoundRecord:
     """Store a round entry: a new round (``base_id`` None) or an edit of the version ``base_id``.
 
     Raises :class:`EntryRejected` (``round-already-saved``, ``round-not-next``, ``stale-edit``,
@@ -304,13 +304,28 @@ def save_round(*, session: Session, game: Game, number: int, played: PlayedRound
     The check and the write are one step: the record takes the number after the version that
     was checked, and the database refuses it if another write took that number first; then the
     game is read and judged again (a double tap then finds its own entry already there).
+
+    ``view``, the game as this request already read it, spares reading and replaying it again
+    for the first attempt: if anything was stored since, its record number is taken and the
+    database refuses the write, which is then judged afresh on the game read again. A refusal
+    judged on ``view`` is judged again on the game read afresh, too.
     """
-    return _atomically(session, lambda: _save_round(session, game, number, played, mode, base_id))
+    def write() -> RoundRecord:
+        nonlocal view
+        seen, view = view, None  # only the first attempt: a retry reads the game again
+        if seen is not None:
+            try:
+                return _save_round(session, game, number, played, mode, base_id, seen)
+            except (EntryRejected, IncompleteEntryError):
+                pass
+        return _save_round(session, game, number, played, mode, base_id,
+                           view_game(session, game))
+
+    return _atomically(session, write)
 
 
 def _save_round(session: Session, game: Game, number: int, played: PlayedRound, mode: str,
-                base_id: int | None) -> RoundRecord:
-    view = view_game(session, game)
+                base_id: int | None, view: GameView) -> RoundRecord:
     current = view.record(number)
     if base_id is None:
         if current is not None:

@@ -30,6 +30,7 @@ from ...forms.rebel_princess import (
     numbers_form,
 )
 from ...i18n import current_lang
+from ...models import Game
 from ...play import rebel_princess as play
 from ...play import rebel_princess_tricks as tricks_entry
 from ...play import store
@@ -101,12 +102,18 @@ def render_page_or_partial(page: str, partial: str, status: int = 200, **context
     return render_template(template, **context), status
 
 
+def _game_or_404(code: str) -> Game:
+    """The game this request opened through its link (read with the link), else by code."""
+    game = g.get("link_game")
+    if game is None or game.code != code or game.kind != play.KIND:
+        game = play.get_game(get_session(), code)
+        if game is None:
+            abort(404)
+    return game
+
+
 def _view_or_404(code: str) -> play.GameView:
-    session = get_session()
-    game = play.get_game(session, code)
-    if game is None:
-        abort(404)
-    return play.view_game(session, game)
+    return play.view_game(get_session(), _game_or_404(code))
 
 
 NEW_PAGE = "rebel_princess/games/new.html"
@@ -182,11 +189,7 @@ def show(code: str) -> str:
     Every phone at the table reloads it after each change: it is rendered once per version,
     link and language for all of them (:func:`links.cached_page`)."""
     session = get_session()
-    game = g.get("link_game")
-    if game is None or game.code != code:
-        game = play.get_game(session, code)
-        if game is None:
-            abort(404)
+    game = _game_or_404(code)
     players = play.players_of(session, game)
     # Other phones at the table get the viewer link: they watch, they cannot change the pad.
     share_url = links.game_address(game, store.links_of(session, game)["viewer"])
@@ -594,7 +597,7 @@ def _save(ctx: dict[str, Any], played: PlayedRound, mode: str, base: str | None
     base_id = int(base) if base else None  # the form checked it is ASCII digits
     try:
         saved = play.save_round(session=get_session(), game=view.game, number=number,
-                                played=played, mode=mode, base_id=base_id)
+                                played=played, mode=mode, base_id=base_id, view=view)
     except play.EntryRejected as error:
         # Read the game again: the entry that won may have been stored after this page loaded.
         record = play.view_game(get_session(), view.game).record(number)
