@@ -33,13 +33,18 @@ def _secret_key(instance: Path) -> str:
     return path.read_text(encoding="utf-8").strip()
 
 
+_NO_COOKIE = frozenset({"static", "links.live"})
+
+
 class _SessionInterface(SecureCookieSessionInterface):
     """Flask's signed-cookie session, never sent with a static file: the refreshed cookie (and
     the ``Vary: Cookie`` that comes with it) changes with every answer, so a phone would ask for
-    files it keeps for a year again (and a first visit would fetch them twice)."""
+    files it keeps for a year again (and a first visit would fetch them twice). Nor with the
+    answer to the live poll every open page sends once a second: it reads no session, and
+    signing a fresh cookie for each was a fifth of its cost (the page loads keep it fresh)."""
 
     def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
-        if request.endpoint != "static":
+        if request.endpoint not in _NO_COOKIE:
             super().save_session(app, session, response)
 
 

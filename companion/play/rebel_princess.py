@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TypeVar
 
+from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -159,13 +160,21 @@ def get_game(session: Session, code: str) -> Game | None:
     return store.get_game(session, code, KIND)
 
 
+_PLAYERS = select(Player).where(Player.game_id == bindparam("game")).order_by(col(Player.seat))
+
+
+def players_of(session: Session, game: Game) -> list[Player]:
+    """The game's seats in play order."""
+    return list(session.exec(_PLAYERS, params={"game": game.id}))  # type: ignore[call-overload]
+
+
 def view_game(session: Session, game: Game, *, replace: tuple[int, PlayedRound] | None = None,
-              extra: PlayedRound | None = None) -> GameView:
+              extra: PlayedRound | None = None, players: list[Player] | None = None) -> GameView:
     """Load a game and replay it; ``replace``/``extra`` replay a proposed change without storing
-    it."""
+    it. ``players`` saves reading the seats again when the caller has them."""
     assert game.id is not None
-    players = list(session.exec(select(Player).where(Player.game_id == game.id)
-                                .order_by(col(Player.seat))))
+    if players is None:
+        players = players_of(session, game)
     history = _history(session, game.id)
     records = current_records(history)
     seq = history[-1].seq if history else 0
@@ -286,7 +295,7 @@ def create_game(*, session: Session, edition: Edition, names: Sequence[str], fir
 
 
 def save_round(*, session: Session, game: Game, number: int, played: PlayedRound, mode: str,
-               base_id: int | None) -> RoundRecord:
+               base_id: int | None, view: GameView | None = None) -> RoundRecord:
     """Store a round entry: a new round (``base_id`` None) or an edit of the version ``base_id``.
 
     Raises :class:`EntryRejected` (``round-already-saved``, ``round-not-next``, ``stale-edit``,
@@ -295,13 +304,28 @@ def save_round(*, session: Session, game: Game, number: int, played: PlayedRound
     The check and the write are one step: the record takes the number after the version that
     was checked, and the database refuses it if another write took that number first; then the
     game is read and judged again (a double tap then finds its own entry already there).
+
+    ``view``, the game as this request already read it, spares reading and replaying it again
+    for the first attempt: if anything was stored since, its record number is taken and the
+    database refuses the write, which is then judged afresh on the game read again. A refusal
+    judged on ``view`` is judged again on the game read afresh, too.
     """
-    return _atomically(session, lambda: _save_round(session, game, number, played, mode, base_id))
+    def write() -> RoundRecord:
+        nonlocal view
+        seen, view = view, None  # only the first attempt: a retry reads the game again
+        if seen is not None:
+            try:
+                return _save_round(session, game, number, played, mode, base_id, seen)
+            except (EntryRejected, IncompleteEntryError):
+                pass
+        return _save_round(session, game, number, played, mode, base_id,
+                           view_game(session, game))
+
+    return _atomically(session, write)
 
 
 def _save_round(session: Session, game: Game, number: int, played: PlayedRound, mode: str,
-                base_id: int | None) -> RoundRecord:
-    view = view_game(session, game)
+                base_id: int | None, view: GameView) -> RoundRecord:
     current = view.record(number)
     if base_id is None:
         if current is not None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
@@ -168,10 +169,13 @@ def add_links(session: Session, game: Game) -> None:
             session.add(GameLink(game_id=game.id, role=role, token=new_token()))
 
 
+_LIVE_LINKS = select(GameLink).where(GameLink.game_id == bindparam("game"),
+                                     col(GameLink.revoked_at).is_(None))
+
+
 def live_links(session: Session, game: Game) -> list[GameLink]:
     """The game's links that still open it (not replaced)."""
-    return list(session.exec(select(GameLink).where(
-        GameLink.game_id == game.id, col(GameLink.revoked_at).is_(None))))
+    return list(session.exec(_LIVE_LINKS, params={"game": game.id}))  # type: ignore[call-overload]
 
 
 def links_of(session: Session, game: Game) -> dict[str, GameLink]:
@@ -193,8 +197,39 @@ def link_by_token(session: Session, token: str) -> GameLink | None:
 
 
 def game_by_token(session: Session, token: str) -> Game | None:
-    link = link_by_token(session, token)
-    return session.get(Game, link.game_id) if link is not None else None
+    found = link_and_game(session, token)
+    return found[1] if found is not None else None
+
+
+_LINK_AND_GAME = (select(GameLink, Game).join(Game, col(Game.id) == col(GameLink.game_id))
+                  .where(GameLink.token == bindparam("token"), col(GameLink.revoked_at).is_(None)))
+_VERSION = (select(Game.id, Game.updated_at).join(GameLink, col(GameLink.game_id) == col(Game.id))
+            .where(GameLink.token == bindparam("token"), col(GameLink.revoked_at).is_(None)))
+# Built once: every page opened through a link, and every live poll, runs one of these.
+
+
+def link_and_game(session: Session, token: str) -> tuple[GameLink, Game] | None:
+    """The live link with this token and its game, in one query; None for an unknown or
+    replaced token."""
+    if not token or len(token) > 64:
+        return None
+    row = session.exec(_LINK_AND_GAME, params={"token": token}).first()  # type: ignore[call-overload]
+    return (row[0], row[1]) if row is not None else None
+
+
+def version_by_token(session: Session, token: str) -> str | None:
+    """The version of the game this live link opens (as :func:`version_string` gives it), in
+    one query of two columns: what every open page asks once a second."""
+    if not token or len(token) > 64:
+        return None
+    row = session.connection().execute(_VERSION, {"token": token}).first()
+    return version_string(row[0], row[1]) if row is not None else None
+
+
+def version_string(game_id: int | None, updated_at: datetime) -> str:
+    """A game's version for pages that follow it: it changes whenever anything is stored for
+    the game (every write touches ``updated_at``)."""
+    return f"{game_id}-{updated_at.timestamp():.6f}"
 
 
 def replace_link(session: Session, game: Game, role: str) -> GameLink:

@@ -15,7 +15,9 @@ conditional request answered 304 while nothing did) and reloads when it did.
 from __future__ import annotations
 
 import ipaddress
+import zlib
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 from urllib.parse import urlsplit
@@ -35,8 +37,10 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
+from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
 from ..db import get_session
@@ -49,6 +53,8 @@ bp = Blueprint("links", __name__)
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 REMEMBERED = 30
 """How many games a phone remembers (the newest opened first)."""
+CODE_MAX = 16
+"""No game code is longer (``Game.code``); a link token is 32 characters."""
 
 
 # --- what this browser remembers ------------------------------------------------------------------
@@ -105,10 +111,10 @@ def _open_by_link(endpoint: str | None, values: dict[str, Any] | None) -> None:
         return
     token = str(values["code"])
     db = get_session()
-    link = store.link_by_token(db, token)
-    if link is not None:
-        game = db.get(Game, link.game_id)
-        if game is None or game.kind != kind.key:
+    found = store.link_and_game(db, token)
+    if found is not None:
+        link, game = found
+        if game.kind != kind.key:
             abort(404)
         g.link, g.link_game = link, game
         values["code"] = game.code
@@ -129,6 +135,8 @@ def _token_in_urls(endpoint: str, values: dict[str, Any]) -> None:
     """A game URL built with the game's code gets the token this page was opened with."""
     if "code" not in values or by_key(endpoint.partition(".")[0]) is None:
         return
+    if len(str(values["code"])) > CODE_MAX:
+        return  # already a link token (32 hex digits): no game code is that long
     game = g.get("link_game")
     if game is not None and values["code"] == game.code:
         values["code"] = g.link.token
@@ -138,6 +146,7 @@ def _token_in_urls(endpoint: str, values: dict[str, Any]) -> None:
         mine = g.mine_by_code = {game.code: link.token for link, game in my_links()}
     if mine and values["code"] in mine:
         values["code"] = mine[values["code"]]
+        g.urls_of_this_browser = True  # this page is this browser's own (see cached_page)
 
 
 def _remember_opened(response: Response) -> Response:
@@ -187,19 +196,24 @@ def _lan_addresses() -> tuple[str, ...]:
     return tuple(lan_addresses())
 
 
-_QR_CACHE: OrderedDict[str, str] = OrderedDict()
-_QR_CACHE_SIZE = 64
+_QR_CACHE: OrderedDict[str, bytes] = OrderedDict()
+_QR_CACHE_SIZE = 1024
+"""QR codes kept per process, zlib-compressed (about 3.5 kB each instead of 12 kB): enough for
+every table of a busy evening (each score pad shows its viewer link's code, and making one costs
+about 13 ms of CPU), at most about 4 MB."""
 
 
 def qr_svg(text: str) -> str:
-    """An inline SVG QR code (qrcode's SVG factory needs no Pillow); the newest 64 are kept."""
-    if text in _QR_CACHE:
+    """An inline SVG QR code (qrcode's SVG factory needs no Pillow); the newest
+    ``_QR_CACHE_SIZE`` are kept."""
+    packed = _QR_CACHE.get(text)
+    if packed is not None:
         _QR_CACHE.move_to_end(text)
-        return _QR_CACHE[text]
+        return zlib.decompress(packed).decode()
     image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=8)
     svg = image.to_string(encoding="unicode")
     svg = svg[svg.index("<svg"):]
-    _QR_CACHE[text] = svg
+    _QR_CACHE[text] = zlib.compress(svg.encode(), 1)
     while len(_QR_CACHE) > _QR_CACHE_SIZE:
         _QR_CACHE.popitem(last=False)
     return svg
@@ -214,7 +228,48 @@ def game_address(game: Game, link: GameLink) -> str:
 
 def version_of(game: Game) -> str:
     """Changes whenever anything is stored for the game (every write touches ``updated_at``)."""
-    return f"{game.id}-{game.updated_at.timestamp():.6f}"
+    return store.version_string(game.id, game.updated_at)
+
+
+# --- one rendering of a game's page for every phone that follows it ------------------------------
+
+_PAGES: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
+_PAGES_BYTES = 8 * 1024 * 1024
+"""At most this many bytes of pages are kept per process (about 300 score pads), newest used
+last."""
+_pages_bytes = 0
+_CSRF_MARK = "\x00csrf-token\x00"  # no page holds a NUL: names refuse control characters
+
+
+def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
+    """The page ``render()`` makes, made once for every phone that opens it through the same link,
+    in the same language and at the same address, while ``key`` stays the same.
+
+    ``key`` must name everything the page shows that can change: the game's version (every write
+    moves it), and whatever changes without moving it (players' names, the links shown). The
+    link, language, host and path are added here. What belongs to one browser never enters the
+    cache: its CSRF token is put back per request, a page with flashed messages is rendered for
+    that request only, and so is one that linked this browser's other games.
+    """
+    global _pages_bytes
+    link = g.get("link")
+    if link is None or request.method not in SAFE_METHODS or "_flashes" in session:
+        return render()
+    key = (*key, link.token, str(get_locale()), request.host_url, request.full_path)
+    csrf = generate_csrf()
+    packed = _PAGES.get(key)
+    if packed is not None:
+        _PAGES.move_to_end(key)
+        return packed.decode().replace(_CSRF_MARK, csrf)
+    g.urls_of_this_browser = False
+    page = render()
+    if not g.urls_of_this_browser and _CSRF_MARK not in page:
+        packed = page.replace(csrf, _CSRF_MARK).encode()
+        _PAGES[key] = packed
+        _pages_bytes += len(packed)
+        while _pages_bytes > _PAGES_BYTES and _PAGES:
+            _pages_bytes -= len(_PAGES.popitem(last=False)[1])
+    return page
 
 
 # --- pages ----------------------------------------------------------------------------------------
@@ -264,12 +319,11 @@ def replace(token: str, role: str) -> Response:
 @bp.get("/live/<token>")
 def live(token: str) -> Response:
     """The game's version, for the pages that follow it: 304 while nothing has changed."""
-    db = get_session()
-    game = store.game_by_token(db, token)
-    if game is None:
+    version = store.version_by_token(get_session(), token)
+    if version is None:
         abort(404)
-    response = current_app.response_class(version_of(game), mimetype="text/plain")
-    response.set_etag(version_of(game))
+    response = current_app.response_class(version, mimetype="text/plain")
+    response.set_etag(version)
     response.headers["Cache-Control"] = "no-cache"
     return response.make_conditional(request)
 

@@ -387,10 +387,14 @@ def test_undo_needs_post(client, make_game):
 
 # --- hostile requests that cost memory ---------------------------------------------------------
 
-def test_qr_code_cache_is_bounded():
-    """Each distinct Host header makes another share address: the QR cache keeps only a few."""
+def test_qr_code_cache_is_bounded(monkeypatch):
+    """Each distinct Host header makes another share address: the QR cache keeps only so many
+    (tried with 64, so that the test draws few codes), and its full size fits in a few MB."""
     from companion.routes import links
 
+    size = links._QR_CACHE_SIZE
+    monkeypatch.setattr(links, "_QR_CACHE_SIZE", 64)
     for n in range(80):
-        links.qr_svg(f"http://h{n}.example/g/abc")
+        links.qr_svg(f"http://h{n}.example/g/{'a' * 32}")
     assert len(links._QR_CACHE) <= 64
+    assert size * max(len(svg) for svg in links._QR_CACHE.values()) <= 8 * 1024 * 1024

@@ -11,11 +11,8 @@ phone seat 2's by scanning the QR code).
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
-import qrcode
-import qrcode.image.svg
 from flask import abort, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
@@ -27,6 +24,7 @@ from ...play import kanai_duel as play
 from ...play import store
 from ...scoring.kanai_duel import Card, SetAside, Step
 from ...scoring.problems import EntryError, Problem
+from .. import links
 from ..shell import remember
 from . import bp
 from .forms import NewGameForm, PickForm, RoundForm, UndoForm
@@ -61,12 +59,7 @@ def card_label(card: Card | str) -> str:
     return Card(card).label(current_lang())
 
 
-@cache
-def qr_svg(text: str) -> str:
-    """An inline SVG QR code (no Pillow needed); it holds only our own URL."""
-    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=8)
-    svg = image.to_string(encoding="unicode")
-    return str(svg[svg.index("<svg"):])
+qr_svg = links.qr_svg  # bounded: each Host header would make another address to draw
 
 
 # --- seats of this phone ------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from typing import Any
 from flask import (
     abort,
     flash,
+    g,
     redirect,
     render_template,
     request,
@@ -29,6 +30,7 @@ from ...forms.rebel_princess import (
     numbers_form,
 )
 from ...i18n import current_lang
+from ...models import Game
 from ...play import rebel_princess as play
 from ...play import rebel_princess_tricks as tricks_entry
 from ...play import store
@@ -100,12 +102,18 @@ def render_page_or_partial(page: str, partial: str, status: int = 200, **context
     return render_template(template, **context), status
 
 
+def _game_or_404(code: str) -> Game:
+    """The game this request opened through its link (read with the link), else by code."""
+    game = g.get("link_game")
+    if game is None or game.code != code or game.kind != play.KIND:
+        game = play.get_game(get_session(), code)
+        if game is None:
+            abort(404)
+    return game
+
+
 def _view_or_404(code: str) -> play.GameView:
-    session = get_session()
-    game = play.get_game(session, code)
-    if game is None:
-        abort(404)
-    return play.view_game(session, game)
+    return play.view_game(get_session(), _game_or_404(code))
 
 
 NEW_PAGE = "rebel_princess/games/new.html"
@@ -176,10 +184,22 @@ def card_help() -> str:
 
 @bp.get("/g/<code>")
 def show(code: str) -> str:
-    """The game: this round's card and leader, the score pad, and the result at the end."""
-    view = _view_or_404(code)
+    """The game: this round's card and leader, the score pad, and the result at the end.
+
+    Every phone at the table reloads it after each change: it is rendered once per version,
+    link and language for all of them (:func:`links.cached_page`)."""
+    session = get_session()
+    game = _game_or_404(code)
+    players = play.players_of(session, game)
     # Other phones at the table get the viewer link: they watch, they cannot change the pad.
-    share_url = links.game_address(view.game, store.links_of(get_session(), view.game)["viewer"])
+    share_url = links.game_address(game, store.links_of(session, game)["viewer"])
+    key = ("rebel_princess.show", game.id, links.version_of(game), share_url,
+           tuple((p.seat, p.name, p.princess, p.person_id) for p in players))
+    return links.cached_page(key, lambda: _render_show(
+        play.view_game(session, game, players=players), share_url))
+
+
+def _render_show(view: play.GameView, share_url: str) -> str:
     letter = view.state.next_round_card
     return render_template("rebel_princess/games/show.html", view=view, undo_form=EmptyForm(),
                            reminder=_reminder(view), share_url=share_url,
@@ -577,7 +597,7 @@ def _save(ctx: dict[str, Any], played: PlayedRound, mode: str, base: str | None
     base_id = int(base) if base else None  # the form checked it is ASCII digits
     try:
         saved = play.save_round(session=get_session(), game=view.game, number=number,
-                                played=played, mode=mode, base_id=base_id)
+                                played=played, mode=mode, base_id=base_id, view=view)
     except play.EntryRejected as error:
         # Read the game again: the entry that won may have been stored after this page loaded.
         record = play.view_game(get_session(), view.game).record(number)
