@@ -72,7 +72,7 @@ bench: $(STAMP)
 
 # Many tables at once (a scorer and five live viewers each) on SQLite and PostgreSQL, ~3 minutes.
 bench-tables: $(STAMP) $(MO)
-	BENCH_DATABASE_URL=$$(scripts/postgres.sh) $(PY) -m bench.tables
+	BENCH_DATABASE_URL=$$(scripts/postgres.sh companion_bench) $(PY) -m bench.tables
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check companion tests bench

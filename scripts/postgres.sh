@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # A local PostgreSQL for the database tests: Debian's package, started on loopback, with a
-# `companion` role and a `companion_test` database. Idempotent; fails loudly if it cannot start.
-# Prints the URL to use as TEST_DATABASE_URL (or DATABASE_URL for the app).
+# `companion` role and a database (`companion_test`, or the name given: `scripts/postgres.sh
+# companion_bench`, so a benchmark never empties the tests' one). Idempotent; fails loudly if it
+# cannot start. Prints the URL to use as TEST_DATABASE_URL (or DATABASE_URL for the app).
 set -euo pipefail
+db=${1:-companion_test}
+[[ $db =~ ^[a-z_]+$ ]] || { echo "not a database name: $db" >&2; exit 2; }
 # Only the URL goes to stdout (callers capture it); everything else, even pg_ctlcluster's
 # "Removed stale pid file.", goes to stderr. (Not through a spare descriptor: the server would
 # inherit it and the caller's $(...) would never end.)
@@ -23,8 +26,8 @@ pg_isready -q -h 127.0.0.1 || { echo "PostgreSQL did not start on 127.0.0.1" >&2
 as_postgres() { $SUDO su postgres -c "$1"; }
 as_postgres "psql -qtAc \"SELECT 1 FROM pg_roles WHERE rolname = 'companion'\"" | grep -q 1 \
   || as_postgres "psql -qc \"CREATE ROLE companion LOGIN CREATEDB PASSWORD 'companion'\"" >&2
-as_postgres "psql -qtAc \"SELECT 1 FROM pg_database WHERE datname = 'companion_test'\"" | grep -q 1 \
-  || as_postgres "createdb -O companion companion_test" >&2
+as_postgres "psql -qtAc \"SELECT 1 FROM pg_database WHERE datname = '$db'\"" | grep -q 1 \
+  || as_postgres "createdb -O companion $db" >&2
 } >&2
-echo "postgresql://companion:companion@127.0.0.1:5432/companion_test"
+echo "postgresql://companion:companion@127.0.0.1:5432/$db"
 
