@@ -115,3 +115,35 @@ def test_the_duel_variants_read_whole_in_french_on_a_small_phone(french: Page,
         .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent.trim())""")
     assert cut == []
     assert french.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+@pytest.mark.parametrize("size", [(390, 844), (360, 740)])
+def test_the_why_links_are_big_enough_to_tap(browser: Browser, browser_context_args,
+                                             live_server: str, size: tuple[int, int]):
+    """« Pourquoi ? » beside a rule of the turn log is a 44-px target (it was 18 px high),
+    without making its paragraph any taller."""
+    width, height = size
+    context = browser.new_context(**{**browser_context_args,
+                                     "viewport": {"width": width, "height": height}},
+                                  locale="fr-FR")
+    page = context.new_page()
+    page.goto(f"{live_server}/princesse-princesse/new")
+    for seat, name in enumerate(["Anaïs", "Ben", "Cléo"]):
+        page.locator(f"[data-name-seat='{seat}']").fill(name)
+    page.locator("[data-action=create]").click()
+    page.locator("[data-action=turn-log]").click()
+    links = page.locator("a.pp-why")
+    expect(links.first).to_be_visible()
+    assert links.count() >= 1
+    for index in range(links.count()):
+        box = links.nth(index).bounding_box()
+        assert box is not None and box["height"] >= 44 and box["width"] >= 44, box
+    paragraph = page.locator("p:has(> a.pp-why)").first
+    tall = paragraph.bounding_box()
+    paragraph.evaluate("p => p.querySelector('a.pp-why').style.cssText ="
+                       " 'display:inline;padding:0;margin:0'")
+    plain = paragraph.bounding_box()
+    assert tall is not None and plain is not None
+    assert abs(tall["height"] - plain["height"]) <= 1, (tall, plain)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    context.close()
