@@ -7,9 +7,10 @@ request by :func:`cards_form`, :func:`counts_form` and :func:`numbers_form`.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from flask import request
 from flask_babel import gettext as _
@@ -202,8 +203,37 @@ def _round_form(name: str, *, players: int, ask_last_trick: bool,
     return form, seats
 
 
+_CLASSES: dict[tuple[object, ...], type[FlaskForm]] = {}
+_CLASSES_MAX = 1024
+"""Round entry form classes already made, by shape and language (a few dozen in practice)."""
+
+
+def _made_once(build: Callable[..., type[FlaskForm]]) -> Callable[..., FlaskForm]:
+    """A round entry form: its class is made once per shape (the arguments) and language, not on
+    every request (making it was the largest part of a save). A play-off's, which lists Round
+    cards, is made each time."""
+
+    @functools.wraps(build)
+    def form(**shape: object) -> FlaskForm:
+        if shape.get("ask_round_card") is not None:
+            return build(**shape)()
+        key = (build.__name__, current_lang(),
+               *((k, tuple(v) if isinstance(v, list | tuple) else v)
+                 for k, v in sorted(shape.items())))
+        made = _CLASSES.get(key)
+        if made is None:
+            made = build(**shape)
+            if len(_CLASSES) < _CLASSES_MAX:
+                _CLASSES[key] = made
+        return made()
+
+    return form
+
+
+@_made_once
 def cards_form(*, players: int, cards: Sequence[Card], ask_no_tricks: bool,
-               ask_last_trick: bool, ask_round_card: list[SelectChoice] | None) -> FlaskForm:
+               ask_last_trick: bool, ask_round_card: list[SelectChoice] | None
+               ) -> type[FlaskForm]:
     """The "by cards" round entry: one choice of seat per card that scores this round."""
     form, seats = _round_form("CardsForm", players=players, ask_last_trick=ask_last_trick,
                               ask_round_card=ask_round_card)
@@ -212,11 +242,12 @@ def cards_form(*, players: int, cards: Sequence[Card], ask_no_tricks: bool,
     if ask_no_tricks:
         for seat in range(players):
             setattr(form, f"no_trick_{seat}", BooleanField(_("Won no trick")))
-    return form()
+    return form
 
 
+@_made_once
 def numbers_form(*, players: int, ask_last_trick: bool,
-                 ask_round_card: list[SelectChoice] | None) -> FlaskForm:
+                 ask_round_card: list[SelectChoice] | None) -> type[FlaskForm]:
     """The "by numbers" round entry: each player's round score, typed as on paper."""
     form, _seats = _round_form("NumbersForm", players=players, ask_last_trick=ask_last_trick,
                                ask_round_card=ask_round_card)
@@ -228,11 +259,12 @@ def numbers_form(*, players: int, ask_last_trick: bool,
                 NumberRange(-MAX_SCORE, MAX_SCORE,
                             _("A round score is between %(min)s and %(max)s.",
                               min=-MAX_SCORE, max=MAX_SCORE))]))
-    return form()
+    return form
 
 
+@_made_once
 def counts_form(*, players: int, most: int, ask_no_tricks: bool, ask_last_trick: bool,
-                ask_round_card: list[SelectChoice] | None) -> FlaskForm:
+                ask_round_card: list[SelectChoice] | None) -> type[FlaskForm]:
     """The "by counts" round entry: how many Princes each player took (0 to ``most``) and who
     took the Frog. A count left out is not a shape error: the scoring core names what is
     missing, as it does for a card nobody was given."""
@@ -246,4 +278,4 @@ def counts_form(*, players: int, most: int, ask_no_tricks: bool, ask_last_trick:
     if ask_no_tricks:
         for seat in range(players):
             setattr(form, f"no_trick_{seat}", BooleanField(_("Won no trick")))
-    return form()
+    return form
