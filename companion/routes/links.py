@@ -41,11 +41,12 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import generate_csrf
+from sqlmodel import col, select
 from werkzeug.wrappers import Response
 
 from ..db import get_session
 from ..games import by_key
-from ..models import Game, GameLink
+from ..models import Game, GameLink, Person, Player
 from ..play import store
 
 bp = Blueprint("links", __name__)
@@ -99,6 +100,32 @@ def my_links() -> list[tuple[GameLink, Game]]:
         if game is not None and all(game.id != other.id for _, other in found):
             found.append((link, game))
     return found
+
+
+# --- playing again with the same table ----------------------------------------------------------
+
+AGAIN = "again"
+"""The query parameter of a game's set-up page that names the game to play again (a link token)."""
+
+
+def game_to_play_again(kind_key: str) -> tuple[Game, list[str]] | None:
+    """The game a set-up page was asked to start again from, and its players' names in seat
+    order: ``?again=<token>`` with a live scorer or viewer link of a game of this kind. Anything
+    else (no token, a guessed or replaced one, a game's code, another game's link) is None: the
+    page shows the empty set-up, as if nothing had been asked."""
+    token = request.args.get(AGAIN, "")
+    if not token or len(token) <= CODE_MAX:  # a game's code opens nothing, here as anywhere
+        return None
+    db = get_session()
+    found = store.link_and_game(db, token)
+    if found is None or found[1].kind != kind_key:
+        return None
+    game = found[1]
+    # Each seat's person as the group knows them now (a rename or a merge since is followed; a
+    # second "Ana" at that table is "Ana 2"): the same names typed again find the same people.
+    names = db.exec(select(Person.name).join(Player, col(Player.person_id) == col(Person.id))
+                    .where(Player.game_id == game.id).order_by(col(Player.seat))).all()
+    return game, list(names)
 
 
 # --- resolving a link before a game's view runs -------------------------------------------------

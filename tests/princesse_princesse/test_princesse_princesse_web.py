@@ -190,7 +190,8 @@ def test_the_end_of_a_game_offers_a_new_one(client):
     for _ in range(3):
         assert save_round(client, url, [0]).status_code == 303
     page = text(client.get(url))
-    assert f'href="{BASE}/new" data-action="again"' in page
+    assert re.search(f'href="{BASE}/new\\?again=[0-9a-f]{{32}}" data-action="again"', page)
+    assert f'href="{BASE}/new" data-action="new-game"' in page
 
 
 # ---- the turn log ------------------------------------------------------------------------------

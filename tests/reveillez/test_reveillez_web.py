@@ -245,7 +245,9 @@ def test_the_end_of_a_game_offers_a_new_one(client):
         act(client, code, do="wake", slot=slot, value=20)
         if slot < 2:
             act(client, code, do="discard", add=1, go=1)
-    assert 'href="/reveillez/new" data-action="again"' in client.get(f"/reveillez/g/{code}").text
+    page = client.get(f"/reveillez/g/{code}").text
+    assert re.search(r'href="/reveillez/new\?again=[0-9a-f]{32}" data-action="again"', page)
+    assert 'href="/reveillez/new" data-action="new-game"' in page
 
 
 def test_french_table(client):

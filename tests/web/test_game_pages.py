@@ -406,15 +406,19 @@ def test_pad_total_after_a_playoff(client, make_game, by_numbers):
 
 
 def test_the_end_of_the_game_offers_a_new_game(client, make_game, by_numbers):
-    """As Princesse Princesse, Réveillez and the duel do: « Nouvelle partie » / New game, to the
-    set-up page, once the game is over (and not before)."""
+    """As Princesse Princesse, Réveillez and the duel do, once the game is over (and not before):
+    « Rejouer » / Play again (the set-up filled in from this game's link) and « Nouvelle partie »
+    / New game (the empty set-up)."""
     code = make_game(cards="abc", length=3)
     by_numbers(code, 1, [0, 0, 7, 8])
     assert 'data-action="again"' not in client.get(f"/g/{code}").text
     for number, scores in ((2, [0, 5, 5, 5]), (3, [10, 5, 0, 0])):
         by_numbers(code, number, scores)
     html = client.get(f"/g/{code}").text
-    assert re.search(r'id="result".*href="/rebel-princess/new" data-action="again">New game<',
-                     html, re.S)
+    assert re.search(r'id="result".*href="/rebel-princess/new\?again=[0-9a-f]{32}" '
+                     r'data-action="again">Play again<', html, re.S)
+    assert 'href="/rebel-princess/new" data-action="new-game">New game<' in html
     client.set_cookie("lang", "fr")
-    assert 'data-action="again">Nouvelle partie<' in client.get(f"/g/{code}").text
+    html = client.get(f"/g/{code}").text
+    assert 'data-action="again">Rejouer<' in html
+    assert 'data-action="new-game">Nouvelle partie<' in html

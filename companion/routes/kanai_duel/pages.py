@@ -25,6 +25,7 @@ from ...play import store
 from ...scoring.kanai_duel import Card, SetAside, Step
 from ...scoring.problems import EntryError, Problem
 from .. import links
+from ..links import game_to_play_again
 from ..shell import remember
 from . import bp
 from .forms import NewGameForm, PickForm, RoundForm, UndoForm
@@ -92,6 +93,7 @@ def new_game() -> Response | tuple[str, int]:
     form = NewGameForm()
     problems: list[Problem] = []
     if request.method == "GET":
+        _fill_again(form)
         return render_template("kanai_duel/new.html", form=form, problems=problems), 200
     if form.validate_on_submit():
         message = _set_aside_problem(form)
@@ -103,6 +105,27 @@ def new_game() -> Response | tuple[str, int]:
             except EntryError as error:
                 problems = error.problems
     return render_template("kanai_duel/new.html", form=form, problems=problems), 422
+
+
+def _fill_again(form: NewGameForm) -> None:
+    """Play again (``?again=<link token>``): the same two players in the same places, one phone
+    or two, the same variants. The cards set aside (B) are chosen afresh."""
+    found = game_to_play_again(play.KIND)
+    if found is None:
+        return
+    game, names = found
+    if len(names) == 2:
+        form.first.data, form.second.data = names
+    settings = play.settings(game)
+    if settings.get("mode") in (play.REFEREE, play.PHONES):
+        form.mode.data = settings["mode"]
+    variants = set(settings.get("variants") or [])
+    form.wins.data = "3" if "impatience" in variants else "4"
+    form.abilities.data = ("none" if "numbers" in variants else "clown_minister"
+                           if "numbers-clown-minister" in variants else "all")
+    form.until_dawn.data = "until-dawn" in variants
+    form.set_aside.data = ("chosen" if "seven" in variants else "random"
+                           if "wanderlust" in variants else "none")
 
 
 def _set_aside_problem(form: NewGameForm) -> str | None:

@@ -29,6 +29,7 @@ from ...scoring.princesse_princesse import (
     check_reveal,
 )
 from ...scoring.problems import EntryError, Problem
+from ..links import game_to_play_again
 from ..shell import remember
 from . import bp
 from .forms import (
@@ -135,6 +136,8 @@ def _fresh(view: play.GameView) -> WriteForm:
 def new_game() -> Response | tuple[str, int]:
     """Set up a game: names in seat order and who starts."""
     form = NewGameForm()
+    if request.method == "GET":
+        _fill_again(form)
     problems: list[Problem] = []
     if request.method == "POST" and form.validate_on_submit():
         names = form.player_names()
@@ -151,6 +154,15 @@ def new_game() -> Response | tuple[str, int]:
 
 
 # --- the tokens board and the history -----------------------------------------------------------
+
+def _fill_again(form: NewGameForm) -> None:
+    """Play again (``?again=<link token>``): the same players in the same seats; who starts is
+    chosen afresh (the rules name no one for a next game)."""
+    found = game_to_play_again(play.KIND)
+    if found is not None:
+        for entry, name in zip(form.names, found[1], strict=False):
+            entry.data = name
+
 
 @bp.get("/g/<code>")
 def show(code: str) -> str:

@@ -59,6 +59,7 @@ from ...scoring.rebel_princess import (
     score_so_far,
 )
 from .. import links
+from ..links import game_to_play_again
 from ..shell import remember
 from . import bp
 
@@ -126,6 +127,8 @@ NEW_FORM = "rebel_princess/games/_new_form.html"
 def new_game() -> Response | tuple[str, int]:
     """Set up a game; the preset buttons fill in the Round cards."""
     form = NewGameForm()
+    if request.method == "GET":
+        _fill_again(form)
     edition = form.edition_value()
     letters = [c.letter for c in round_cards(edition)]
     for field in form.cards:
@@ -150,6 +153,19 @@ def new_game() -> Response | tuple[str, int]:
             return redirect(url_for("rebel_princess.show", code=game.code))
     return render_page_or_partial(NEW_PAGE, NEW_FORM, 422, form=form, edition=edition,
                                   princesses=rulings.princess_names(current_lang()))
+
+
+def _fill_again(form: NewGameForm) -> None:
+    """Play again (``?again=<link token>``): the same players in the same seats, the same
+    edition and length. Who leads, the Round cards and the Princesses are chosen afresh."""
+    found = game_to_play_again(play.KIND)
+    if found is None:
+        return
+    game, names = found
+    form.edition.data = game.edition if game.edition in ("deluxe", "classic") else "deluxe"
+    form.length.data = "3" if len(game.round_cards or "") == 3 else "5"
+    for entry, name in zip(form.names, names, strict=False):
+        entry.data = name
 
 
 def _fill_cards(form: NewGameForm, edition: Edition, preset: str, letters: list[str]) -> None:

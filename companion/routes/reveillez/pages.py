@@ -24,6 +24,7 @@ from ...scoring.reveillez import (
     Special,
     target,
 )
+from ..links import game_to_play_again
 from ..shell import remember
 from . import bp
 from .forms import ActionForm, NewGameForm, WriteForm, fresh_key
@@ -131,6 +132,8 @@ def new_game() -> Response | tuple[str, int]:
     """Set up a game: names clockwise, who starts, the variant."""
     form = NewGameForm()
     problems: list[Problem] = []
+    if request.method == "GET":
+        _fill_again(form)
     if request.method == "POST" and form.validate_on_submit():
         try:
             game = play.create_game(session=get_session(), names=form.player_names(),
@@ -145,6 +148,20 @@ def new_game() -> Response | tuple[str, int]:
     status = 422 if request.method == "POST" else 200
     return _render("reveillez/new.html", status, form=form, problems=problems,
                    targets=[(n, target(n)) for n in range(2, 6)])
+
+
+def _fill_again(form: NewGameForm) -> None:
+    """Play again (``?again=<link token>``): the same players in the same seats, the same
+    variant and display of values; who starts (left of the dealer) is chosen afresh."""
+    found = game_to_play_again(play.KIND)
+    if found is None:
+        return
+    game, names = found
+    settings = play.Settings.of(game)
+    for entry, name in zip(form.names, names, strict=False):
+        entry.data = name
+    form.variant.data = settings.variant
+    form.show_values.data = settings.show_values
 
 
 # --- the table ----------------------------------------------------------------------------------
