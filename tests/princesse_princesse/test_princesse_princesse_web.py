@@ -383,3 +383,15 @@ def test_openapi_document_lists_both_endpoints(client):
     assert f"{API}/round-end" in document["paths"] and f"{API}/turn-log" in document["paths"]
     schemas = document.get("components", {}).get("schemas", {})
     assert any("TurnLog" in name for name in schemas), list(schemas)
+
+
+def test_the_history_names_whose_tokens_are_whose(client):
+    """Each round of the history says the tokens after it by name ("Ana 2 · Ben 0 …"), not as a
+    bare list of numbers; a name is escaped."""
+    url = make_game(client, names=("Ana", "<b>Ben</b>", "Cléo", "Dan"))
+    save_round(client, url, [0])
+    save_round(client, url, [0])
+    history = text(client.get(f"{url}/history"))
+    assert "Ana 2 · &lt;b&gt;Ben&lt;/b&gt; 0 · Cléo 0 · Dan 0" in history
+    assert "Ana 1 · &lt;b&gt;Ben&lt;/b&gt; 0 · Cléo 0 · Dan 0" in history
+    assert "<b>Ben</b>" not in history
