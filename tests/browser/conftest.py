@@ -55,6 +55,31 @@ def _no_csp_violation(monkeypatch):
     assert not refused, f"Content-Security-Policy violations: {refused}"
 
 
+PHONES = [{"width": 390, "height": 844}, {"width": 360, "height": 740}]
+LANGUAGES = {"en": "en-GB", "fr": "fr-FR"}
+
+
+@pytest.fixture(params=PHONES, ids=lambda size: f"{size['width']}x{size['height']}")
+def phone(request, browser: Browser, browser_context_args):
+    """A page on a phone of each size."""
+    context = browser.new_context(**{**browser_context_args, "viewport": request.param})
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture(params=[(size, lang) for size in PHONES for lang in LANGUAGES],
+                ids=lambda p: f"{p[0]['width']}x{p[0]['height']}-{p[1]}")
+def phone_in(request, browser: Browser, browser_context_args):
+    """A page on a phone of each size, set to each language."""
+    size, lang = request.param
+    context = browser.new_context(**{**browser_context_args, "viewport": size},
+                                  locale=LANGUAGES[lang])
+    page = context.new_page()
+    yield page
+    context.close()
+
+
 @pytest.fixture
 def french(browser: Browser, browser_context_args):
     """A page in a phone whose language is French (navigator.language and Accept-Language)."""

@@ -5,21 +5,14 @@ entry on one screen, in English and in French; the set-up's choices never cut.""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from .conftest import give_the_rest, no_horizontal_scroll
-from .test_browser_table import PHONES, SIX, in_view, new_game
+from .test_browser_table import SIX, in_view, new_game
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(params=PHONES, ids=lambda size: f"{size['width']}x{size['height']}")
-def phone(request, browser: Browser, browser_context_args):
-    """A page on a phone of each size."""
-    context = browser.new_context(**{**browser_context_args, "viewport": request.param})
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 def fits(page: Page) -> None:
@@ -83,19 +76,8 @@ def test_six_players_by_cards_save_in_sight(phone: Page, live_server: str):
 
 # --- one screen, in English and in French -----------------------------------------------------
 
-LANGUAGES = {"en": "en-GB", "fr": "fr-FR"}
 
 
-@pytest.fixture(params=[(size, lang) for size in PHONES for lang in LANGUAGES],
-                ids=lambda p: f"{p[0]['width']}x{p[0]['height']}-{p[1]}")
-def phone_in(request, browser: Browser, browser_context_args):
-    """A page on a phone of each size, set to each language."""
-    size, lang = request.param
-    context = browser.new_context(**{**browser_context_args, "viewport": size},
-                                  locale=LANGUAGES[lang])
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 def shot(page: Page, artifacts, name: str) -> None:

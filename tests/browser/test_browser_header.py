@@ -5,28 +5,18 @@ game whose registry entry has a short name shows it whole."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 from companion.games import by_key
 
 from .conftest import no_horizontal_scroll
-from .test_browser_table import PHONES, SIX, new_game
+from .test_browser_table import SIX, new_game
 
 pytestmark = pytest.mark.browser
 
-LANGUAGES = {"en": "en-GB", "fr": "fr-FR"}
 HEADER_HEIGHT = 62.2  # before the controls grew: the crown (50 px) and 6 px above and below
 
 
-@pytest.fixture(params=[(size, lang) for size in PHONES for lang in LANGUAGES],
-                ids=lambda p: f"{p[0]['width']}x{p[0]['height']}-{p[1]}")
-def phone_in(request, browser: Browser, browser_context_args):
-    size, lang = request.param
-    context = browser.new_context(**{**browser_context_args, "viewport": size},
-                                  locale=LANGUAGES[lang])
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 def controls(page: Page) -> list[tuple[str, float, float]]:

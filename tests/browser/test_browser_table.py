@@ -7,23 +7,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from .conftest import give_the_rest, no_horizontal_scroll
 
 pytestmark = pytest.mark.browser
 
-PHONES = [{"width": 390, "height": 844}, {"width": 360, "height": 740}]
 SIX = ["Ana", "Ben", "Chloé", "Charlotte", "Eve", "Fay"]
 
 
-@pytest.fixture(params=PHONES, ids=lambda size: f"{size['width']}x{size['height']}")
-def phone(request, browser: Browser, browser_context_args):
-    """A page on a phone of each size."""
-    context = browser.new_context(**{**browser_context_args, "viewport": request.param})
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 def shot(page: Page, artifacts, name: str) -> None:
