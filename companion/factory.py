@@ -73,6 +73,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # PostgreSQL instead of the embedded SQLite when one machine is not enough (tests say
         # which database they use in their own config, never through the environment).
         DATABASE_URL=(os.environ.get("DATABASE_URL") or None) if test_config is None else None,
+        # Groups idle for more than this many days are deleted by `flask groups purge`
+        # (off when unset).
+        GROUP_PURGE_DAYS=(int(os.environ["GROUP_PURGE_DAYS"]) if os.environ.get(
+            "GROUP_PURGE_DAYS", "").isdigit() else None) if test_config is None else None,
         # The address other phones open (QR codes); else this machine's network address.
         PUBLIC_URL=(os.environ.get("PUBLIC_URL") or None) if test_config is None else None,
         # Game nights outlast Flask-WTF's one-hour default: tie the token to the session instead.
@@ -104,6 +108,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from . import db
 
     db.init_app(app)
+
+    from . import commands
+
+    commands.init_app(app)  # flask groups …: for the person running the server
 
     from .routes import api, pwa, shell
 

@@ -3,13 +3,17 @@
 Tables hold what players entered, never computed scores: each game's rules core replays a game
 from its entries on every view. Nothing is ever overwritten, so the history shows every change.
 
+- ``Group`` is the people who play together: its games of every kind, its players, its history.
+  It is reached only through its link (``token``, 128 random bits); replacing the link changes
+  the token, and the old one opens nothing. Every game and every person belongs to one group;
+  nothing of one group is shown through another's link.
 - ``Game`` is one row per game of any kind (``kind`` is the registry key, see
   :mod:`companion.games`); ``settings`` holds a game's set-up as JSON (its own shape per game).
   The Rebel Princess columns (``edition``, ``round_cards``, ``first_leader``) are empty for the
   other games.
 - ``Player``: the seats of a game, in play order; each points at the ``Person`` who sat there.
-- ``Person``: the group's players across games (no accounts: a name, unique once case and
-  accents are set aside). A new seat finds or creates its person by name
+- ``Person``: a group's players across games (no accounts: a name, unique in its group once case
+  and accents are set aside). A new seat finds or creates its person by name
   (:mod:`companion.play.players`); renaming and merging people keeps every game.
 - ``GameResult``: what each game came to as its rules core says (finished, winners, scores,
   running totals, facts): a cache for history and statistics, rebuilt whenever the game changes
@@ -30,7 +34,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import UniqueConstraint
+from sqlalchemy import Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -38,9 +42,25 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+class Group(SQLModel, table=True):
+    """The people who play together, reached by one link: whoever holds ``token`` is a member
+    (starts games in the group, sees its history, renames its players, exports and imports)."""
+
+    __tablename__ = "playgroup"  # "group" is a keyword of SQL
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=40)
+    token: str = Field(max_length=64, unique=True, index=True)
+    created_at: datetime = Field(default_factory=_now)
+
+
 class Game(SQLModel, table=True):
+    # A group's history lists its games newest first: one index serves the group and the order.
+    __table_args__ = (Index("ix_game_group_updated", "group_id", "updated_at"),)
+
     id: int | None = Field(default=None, primary_key=True)
     code: str = Field(index=True, unique=True, max_length=16)
+    group_id: int = Field(foreign_key="playgroup.id")
     kind: str = Field(default="rebel_princess", max_length=32, index=True,
                       sa_column_kwargs={"server_default": "rebel_princess"})
     settings: str | None = None  # JSON: the set-up of a game other than Rebel Princess
@@ -53,13 +73,16 @@ class Game(SQLModel, table=True):
 
 
 class Person(SQLModel, table=True):
-    """One of the group's players, across every game. ``key`` is the name folded for
+    """One of a group's players, across every game. ``key`` is the name folded for
     comparison (case, accents and spaces set aside: "Zoé" and "zoe " are one person); the
-    database refuses a second person with the same key."""
+    database refuses a second person with the same key in one group."""
+
+    __table_args__ = (UniqueConstraint("group_id", "key", name="uq_person_group_key"),)
 
     id: int | None = Field(default=None, primary_key=True)
+    group_id: int = Field(foreign_key="playgroup.id", index=True)
     name: str = Field(max_length=40)
-    key: str = Field(max_length=80, unique=True, index=True)
+    key: str = Field(max_length=80)
     created_at: datetime = Field(default_factory=_now)
 
 

@@ -6,6 +6,9 @@ summary as JSON, stamped with the game's ``updated_at`` (every write to a game m
 of history or statistics reads every row in one query and asks a game's rules core again only for
 the games whose stamp no longer matches: 1,000 games read in a few milliseconds instead of
 1,000 replays. The cache is never exported and can be emptied: it is rebuilt on the next view.
+
+Every list is one group's (``group_id``): its cost follows the group, not the server (one index,
+``ix_game_group_updated``, serves the group and the order).
 """
 
 from __future__ import annotations
@@ -120,17 +123,17 @@ class _Row:
     data: str
 
 
-def _rows(session: Session, *, finished: bool, kind: str | None, person: int | None,
-          codes: Sequence[str] | None) -> list[_Row]:
-    """The games asked for, most recently changed first, each with a fresh summary: stale
-    ones are replayed and cached first."""
+def _rows(session: Session, *, group_id: int, finished: bool, kind: str | None,
+          person: int | None, codes: Sequence[str] | None) -> list[_Row]:
+    """The group's games asked for, most recently changed first, each with a fresh summary:
+    stale ones are replayed and cached first."""
     keys = [k.key for k in kinds_with_history()]
     if kind is not None:
         keys = [k for k in keys if k == kind]
     query = (select(Game.id, Game.kind, Game.updated_at, GameResult.stamp, GameResult.finished,
                     GameResult.data)
              .join(GameResult, col(GameResult.game_id) == col(Game.id), isouter=True)
-             .where(col(Game.kind).in_(keys))
+             .where(Game.group_id == group_id, col(Game.kind).in_(keys))
              .order_by(col(Game.updated_at).desc(), col(Game.id).desc()))
     if codes is not None:
         query = query.where(col(Game.code).in_(codes))
@@ -175,29 +178,32 @@ def _summary(row: _Row, progress: str | None = None) -> GameSummary:
     return summary
 
 
-def played(session: Session, *, kind: str | None = None, person: int | None = None
-           ) -> list[Played]:
-    """The finished games as statistics read them (kind, summary, people by seat)."""
-    rows = _rows(session, finished=True, kind=kind, person=person, codes=None)
-    seats = _seats(session, [r.id for r in rows] if len(rows) < 500 else None)
+def played(session: Session, *, group_id: int, kind: str | None = None,
+           person: int | None = None) -> list[Played]:
+    """The group's finished games as statistics read them (kind, summary, people by seat)."""
+    rows = _rows(session, group_id=group_id, finished=True, kind=kind, person=person,
+                 codes=None)
+    seats = _seats(session, [r.id for r in rows] if len(rows) < 500 else None, group_id)
     return [Played(r.kind, _summary(r), seats.get(r.id, ((), ()))[0]) for r in rows]
 
 
-def records(session: Session, *, finished: bool = True, kind: str | None = None,
-            person: int | None = None, codes: Sequence[str] | None = None,
-            offset: int = 0, limit: int | None = None) -> tuple[int, list[Record]]:
-    """Stored games with their summaries, the most recently changed first: how many there are,
-    and those from ``offset`` (at most ``limit``).
+def records(session: Session, *, group_id: int, finished: bool = True,
+            kind: str | None = None, person: int | None = None,
+            codes: Sequence[str] | None = None, offset: int = 0, limit: int | None = None
+            ) -> tuple[int, list[Record]]:
+    """The group's stored games with their summaries, the most recently changed first: how
+    many there are, and those from ``offset`` (at most ``limit``).
 
     ``finished`` keeps only finished games; ``kind`` (a registry key), ``person`` (a person id)
     and ``codes`` narrow the list. Summaries out of date are rebuilt first (and cached).
     """
-    rows = _rows(session, finished=finished, kind=kind, person=person, codes=codes)
+    rows = _rows(session, group_id=group_id, finished=finished, kind=kind, person=person,
+                 codes=codes)
     shown = rows[offset: None if limit is None else offset + limit]
     ids = [r.id for r in shown]
     games = {g.id: g for g in session.exec(select(Game).where(col(Game.id).in_(ids)))} \
         if ids else {}
-    seats = _seats(session, ids if len(ids) < 500 else None)
+    seats = _seats(session, ids if len(ids) < 500 else None, group_id)
     progress = {game_id: text for game_id, text in session.exec(
         select(GameResult.game_id, GameResult.progress)
         .where(col(GameResult.game_id).in_(ids)))} if ids else {}
@@ -211,13 +217,17 @@ def records(session: Session, *, finished: bool = True, kind: str | None = None,
     return len(rows), found
 
 
-def _seats(session: Session, game_ids: Sequence[int] | None
+def _seats(session: Session, game_ids: Sequence[int] | None, group_id: int | None = None
            ) -> dict[int, tuple[tuple[int, ...], tuple[str, ...]]]:
-    """Who sat where in each game (every game when ``game_ids`` is None: one plain query)."""
+    """Who sat where in each game (every game of group ``group_id`` when ``game_ids`` is None:
+    one plain query)."""
     query = select(Player.game_id, Player.person_id, Player.name).order_by(
         col(Player.game_id), col(Player.seat))
     if game_ids is not None:
         query = query.where(col(Player.game_id).in_(game_ids))
+    else:
+        query = query.where(col(Player.game_id).in_(
+            select(Game.id).where(Game.group_id == group_id)))
     people: dict[int, list[int]] = {}
     names: dict[int, list[str]] = {}
     for game_id, person_id, name in session.connection().execute(query):

@@ -117,7 +117,8 @@ def _out(data: dict[str, Any]) -> tuple[Card | None, Card | None]:
 
 
 def create(*, session: Session, names: Sequence[str], mode: str, variants: Sequence[str],
-           out: tuple[Card | None, Card | None] = (None, None)) -> tuple[Game, str | None]:
+           out: tuple[Card | None, Card | None] = (None, None), group_id: int | None = None
+           ) -> tuple[Game, str | None]:
     """Store a new game; returns it and, in two-phone mode, the first phone's seat key.
 
     Raises :class:`EntryError` if the core refuses the set-up (conflicting variants, a card set
@@ -134,7 +135,8 @@ def create(*, session: Session, names: Sequence[str], mode: str, variants: Seque
     if mode == PHONES:
         keys = [secrets.token_urlsafe(12), secrets.token_urlsafe(12)]
         data["seat_keys"] = keys
-    game = store.create_game(session=session, kind=KIND, names=list(names), settings=data)
+    game = store.create_game(session=session, kind=KIND, names=list(names), settings=data,
+                             group_id=group_id)
     return game, (keys[0] if keys else None)
 
 

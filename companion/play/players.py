@@ -1,9 +1,10 @@
 """The group's players across games: who sat in each seat, renaming and merging.
 
-A :class:`~companion.models.Person` is one of the group's players; each seat of a game (a
-:class:`~companion.models.Player` row) points at one. Names are compared folded — case, accents
-and extra spaces set aside (:func:`name_key`) — so "Zoé" typed at one game and "zoe" at the next
-are the same person, and the database keeps keys unique.
+A :class:`~companion.models.Person` is one of a group's players; each seat of a game (a
+:class:`~companion.models.Player` row) points at one of the game's group. Names are compared
+folded — case, accents and extra spaces set aside (:func:`name_key`) — so "Zoé" typed at one game
+and "zoe" at the next are the same person of that group, and the database keeps keys unique in a
+group. Every function here works inside one group: a person of another group is "unknown".
 
 Every game's set-up stores its seats as it always did: :func:`install` hooks the session so that a
 seat stored without a person finds (or creates) the person of its name. Two seats of one game
@@ -73,32 +74,36 @@ def numbered(name: str, number: int) -> str:
 
 # --- finding the person of a seat ------------------------------------------------------------
 
-def _insert_ignoring_conflict(connection: Connection, name: str, key: str) -> None:
-    values = {"name": name, "key": key, "created_at": datetime.now(UTC)}
+def _insert_ignoring_conflict(connection: Connection, name: str, key: str, group_id: int
+                              ) -> None:
+    values = {"name": name, "key": key, "group_id": group_id, "created_at": datetime.now(UTC)}
     if connection.dialect.name == "postgresql":
         statement = postgresql.insert(Person).values(**values).on_conflict_do_nothing(
-            index_elements=["key"])
+            index_elements=["group_id", "key"])
     elif connection.dialect.name == "sqlite":
         statement = sqlite.insert(Person).values(**values).on_conflict_do_nothing(
-            index_elements=["key"])
+            index_elements=["group_id", "key"])
     else:  # pragma: no cover - the app runs on SQLite and PostgreSQL only
         statement = insert(Person).values(**values)
     connection.execute(statement)
 
 
-def person_for(connection: Connection, name: str, avoid: Iterable[int] = ()) -> int:
-    """The id of the person called ``name`` (created if new), or of "name 2", "name 3" … when
-    that person is in ``avoid`` (already seated at this table). Safe when two games are stored
-    at once: the database's unique key decides, and both read the same person back."""
+def person_for(connection: Connection, name: str, group_id: int, avoid: Iterable[int] = ()
+               ) -> int:
+    """The id of the person of group ``group_id`` called ``name`` (created if new), or of
+    "name 2", "name 3" … when that person is in ``avoid`` (already seated at this table). Safe
+    when two games are stored at once: the database's unique key decides, and both read the
+    same person back."""
     avoid = set(avoid)
     base = clean_name(name) or "?"
     label, number = base, 1
     while True:
         key = name_key(label)
-        found = connection.execute(select(Person.id).where(Person.key == key)).scalar()
+        mine = select(Person.id).where(Person.group_id == group_id, Person.key == key)
+        found = connection.execute(mine).scalar()
         if found is None:
-            _insert_ignoring_conflict(connection, label, key)
-            found = connection.execute(select(Person.id).where(Person.key == key)).scalar_one()
+            _insert_ignoring_conflict(connection, label, key, group_id)
+            found = connection.execute(mine).scalar_one()
         if found not in avoid:
             return int(found)
         number += 1
@@ -116,14 +121,14 @@ def _link_new_seats(session: OrmSession, _context: object, _instances: object) -
         for row in new:
             by_game.setdefault(row.game_id, []).append(row)
         for game_id, rows in by_game.items():
-            seated = set()
-            if game_id is not None:
-                seated = set(connection.execute(
-                    select(Player.person_id).where(Player.game_id == game_id)).scalars())
+            group_id = connection.execute(
+                select(Game.group_id).where(Game.id == game_id)).scalar_one()
+            seated = set(connection.execute(
+                select(Player.person_id).where(Player.game_id == game_id)).scalars())
             seated |= {row.person_id for row in session.new
                        if isinstance(row, Player) and row.game_id == game_id and row.person_id}
             for row in sorted(rows, key=lambda r: r.seat):
-                row.person_id = person_for(connection, row.name, seated)
+                row.person_id = person_for(connection, row.name, group_id, seated)
                 seated.add(row.person_id)
 
 
@@ -135,13 +140,14 @@ def install() -> None:
 
 # --- reading ---------------------------------------------------------------------------------
 
-def people(session: Session) -> list[PersonRow]:
-    """Every person, with their number of games, the most recent player first."""
+def people(session: Session, group_id: int) -> list[PersonRow]:
+    """Every person of the group, with their number of games, the most recent player first."""
     last = func.max(Game.updated_at)
     rows = session.exec(
         select(Person.id, Person.name, func.count(col(Player.id)), last)
         .join(Player, col(Player.person_id) == col(Person.id), isouter=True)
         .join(Game, col(Game.id) == col(Player.game_id), isouter=True)
+        .where(Person.group_id == group_id)
         .group_by(col(Person.id), col(Person.name))).all()
     found = [PersonRow(int(pid), name, int(games), when) for pid, name, games, when in rows]
     return sorted(found, key=lambda p: (p.last_played is None, _desc(p.last_played),
@@ -152,27 +158,34 @@ def _desc(when: datetime | None) -> float:
     return -when.timestamp() if when is not None else 0.0
 
 
-def known_names(session: Session, limit: int = 200) -> list[str]:
-    """The names to offer when a game is set up: the most recent players first."""
-    return [p.name for p in people(session)[:limit]]
+def known_names(session: Session, group_id: int, limit: int = 200) -> list[str]:
+    """The names to offer when a game of the group is set up: the most recent players first."""
+    return [p.name for p in people(session, group_id)[:limit]]
 
 
-def get_person(session: Session, person_id: int) -> Person | None:
-    return session.get(Person, person_id)
+def get_person(session: Session, group_id: int, person_id: int) -> Person | None:
+    """The person of the group with this id, or None (unknown, or another group's)."""
+    if not 0 < person_id < 2**31:  # beyond any id the database holds (PostgreSQL's integer)
+        return None
+    person = session.get(Person, person_id)
+    return person if person is not None and person.group_id == group_id else None
 
 
-def names_by_id(session: Session) -> dict[int, str]:
-    return {int(pid): name for pid, name in session.exec(select(Person.id, Person.name))}
+def names_by_id(session: Session, group_id: int) -> dict[int, str]:
+    """The group's people's names by id."""
+    return {int(pid): name for pid, name in session.exec(
+        select(Person.id, Person.name).where(Person.group_id == group_id))}
 
 
 # --- renaming and merging --------------------------------------------------------------------
 
-def rename(*, session: Session, person_id: int, name: str) -> Person:
-    """Rename a person and their seats in every game.
+def rename(*, session: Session, group_id: int, person_id: int, name: str) -> Person:
+    """Rename a person of the group and their seats in every game.
 
     Raises :class:`PeopleError`: ``unknown-person``, ``name-empty``, ``name-too-long``, or
-    ``name-taken`` (another person has this name once folded: merge them instead)."""
-    person = session.get(Person, person_id)
+    ``name-taken`` (another person of the group has this name once folded: merge them
+    instead)."""
+    person = get_person(session, group_id, person_id)
     if person is None:
         raise PeopleError("unknown-person")
     name = clean_name(name)
@@ -181,7 +194,8 @@ def rename(*, session: Session, person_id: int, name: str) -> Person:
     if len(name) > NAME_MAX:
         raise PeopleError("name-too-long", max=NAME_MAX)
     key = name_key(name)
-    other = session.exec(select(Person).where(Person.key == key, Person.id != person_id)).first()
+    other = session.exec(select(Person).where(Person.group_id == group_id, Person.key == key,
+                                              Person.id != person_id)).first()
     if other is not None:
         raise PeopleError("name-taken", other=other.name)
     person.name, person.key = name, key
@@ -199,15 +213,17 @@ def shared_games(session: Session, first: int, second: int) -> list[str]:
     return list(rows)
 
 
-def merge(*, session: Session, source: int, target: int) -> Person:
-    """Merge person ``source`` into ``target``: every seat of ``source`` becomes ``target``'s
-    (named like them) and ``source`` is removed. Games and what was played stay as they were.
+def merge(*, session: Session, group_id: int, source: int, target: int) -> Person:
+    """Merge person ``source`` into ``target`` (both of the group): every seat of ``source``
+    becomes ``target``'s (named like them) and ``source`` is removed. Games and what was played
+    stay as they were.
 
     Raises :class:`PeopleError`: ``unknown-person``, ``same-person``, or ``played-together``
     (both sat at one game: they are two people)."""
     if source == target:
         raise PeopleError("same-person")
-    kept, gone = session.get(Person, target), session.get(Person, source)
+    kept = get_person(session, group_id, target)
+    gone = get_person(session, group_id, source)
     if kept is None or gone is None:
         raise PeopleError("unknown-person")
     together = shared_games(session, source, target)

@@ -131,11 +131,13 @@ def reveal_data(reveal: RoundReveal) -> dict[str, Any]:
 
 # --- reading a game -----------------------------------------------------------------------------
 
-def create_game(*, session: Session, names: Sequence[str], first: int) -> Game:
-    """Store a new game; raises :class:`EntryError` (player count, first player)."""
+def create_game(*, session: Session, names: Sequence[str], first: int,
+                group_id: int | None = None) -> Game:
+    """Store a new game in group ``group_id`` (a new group if None); raises
+    :class:`EntryError` (player count, first player)."""
     new_game(len(names), first)
     return store.create_game(session=session, kind=KIND, names=list(names),
-                             settings={"first": first})
+                             settings={"first": first}, group_id=group_id)
 
 
 def get_game(session: Session, code: str) -> Game | None:

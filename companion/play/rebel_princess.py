@@ -277,10 +277,13 @@ def describe_history(history: Sequence[RoundRecord], *, game: Game, players: Seq
 # --- writing ---------------------------------------------------------------------------------
 
 def create_game(*, session: Session, edition: Edition, names: Sequence[str], first_leader: int,
-                round_cards: Sequence[str], princesses: Sequence[str | None] = ()) -> Game:
-    """Store a new game. The caller's form has checked shapes; the setup is checked here too."""
+                round_cards: Sequence[str], princesses: Sequence[str | None] = (),
+                group_id: int | None = None) -> Game:
+    """Store a new game in group ``group_id`` (a new group if None). The caller's form has
+    checked shapes; the setup is checked here too."""
     GameSetup(edition, len(names), first_leader, tuple(round_cards))  # raises on a bad setup
     game = Game(code=store.new_code(session), kind=KIND, edition=edition.value,
+                group_id=store.group_for_new_game(session, group_id, names),
                 round_cards="".join(round_cards),
                 first_leader=first_leader)
     session.add(game)

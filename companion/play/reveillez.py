@@ -94,12 +94,13 @@ class TableView:
 
 
 def create_game(*, session: Session, names: list[str], first: int, variant: bool,
-                show_values: bool) -> Game:
-    """Store a new game; raises EntryError (``players-range``, ``seat-range``) from the core."""
+                show_values: bool, group_id: int | None = None) -> Game:
+    """Store a new game in group ``group_id`` (a new group if None); raises EntryError
+    (``players-range``, ``seat-range``) from the core."""
     setup = Setup.make(len(names), first, variant)
     return store.create_game(session=session, kind=KIND, names=names, settings={
         "players": setup.players, "first": setup.first, "variant": setup.variant,
-        "show_values": bool(show_values)})
+        "show_values": bool(show_values)}, group_id=group_id)
 
 
 def get_game(session: Session, code: str) -> Game | None:

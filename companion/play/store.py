@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
 from ..models import Entry, Game, GameLink, Player
+from . import groups
 
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/i/l to misread
 CODE_LENGTH = 6
@@ -54,10 +55,22 @@ def new_code(session: Session) -> str:
             return code
 
 
+def group_for_new_game(session: Session, group_id: int | None, names: Sequence[str]) -> int:
+    """The group a new game goes into: ``group_id``, or — for a phone that knows no group — a
+    new group named after the players (see :func:`companion.play.groups.default_name`)."""
+    if group_id is not None:
+        return group_id
+    group = groups.new_group(session, name=groups.default_name(names))
+    assert group.id is not None
+    return group.id
+
+
 def create_game(*, session: Session, kind: str, names: Sequence[str],
-                settings: dict[str, Any] | None = None) -> Game:
-    """Store a new game of ``kind`` with its players in seat order and its set-up as JSON."""
+                settings: dict[str, Any] | None = None, group_id: int | None = None) -> Game:
+    """Store a new game of ``kind`` with its players in seat order and its set-up as JSON, in
+    group ``group_id`` (a new group if None)."""
     game = Game(code=new_code(session), kind=kind,
+                group_id=group_for_new_game(session, group_id, names),
                 settings=json.dumps(settings or {}, ensure_ascii=False, sort_keys=True))
     session.add(game)
     session.flush()

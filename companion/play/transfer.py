@@ -5,11 +5,13 @@ group's players, the append-only entries, Rebel Princess's round records (an und
 record it reverts by its number) and trick logs — with their times, never database ids. Importing
 it into a fresh install and exporting again gives the same file, byte for byte.
 
-An import is all or nothing: the file is checked (shape, numbering, players), every game is
-stored and then replayed through its own rules core (``summary``) inside one transaction; any
-problem rolls everything back. Games already here (same code) are left as they are. Scorer and
-viewer links are not exported (they are keys to the games, not part of them): an imported game
-gets new ones.
+An import goes into one group and is all or nothing: the file is checked (shape, numbering,
+players), every game is stored and then replayed through its own rules core (``summary``) inside
+one transaction; any problem rolls everything back. Games already in the group (same code) are
+left as they are. Nothing in the file can reach another group: its players are matched by name
+among the group's own people only, and a game whose code another group's game has is stored as
+a new game with a new code (the file holds no database ids at all). Scorer and viewer links are
+not exported (they are keys to the games, not part of them): an imported game gets new ones.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from ..history.transfer import (
     parse,
 )
 from ..models import Entry, Game, Person, Player, RoundRecord, TrickLog
-from . import history
+from . import history, store
 from .players import name_key
 
 log = logging.getLogger(__name__)
@@ -172,9 +174,9 @@ def export_csv(records: Sequence[history.Record], people: dict[int, str]) -> str
 
 # --- import ----------------------------------------------------------------------------------
 
-def import_file(*, session: Session, raw: bytes) -> Imported:
-    """Store every game of an export file that is not here yet, with its players; all or
-    nothing. Raises :class:`TransferError` (nothing stored)."""
+def import_file(*, session: Session, raw: bytes, group_id: int) -> Imported:
+    """Store every game of an export file that is not in group ``group_id`` yet, with its
+    players, in that group; all or nothing. Raises :class:`TransferError` (nothing stored)."""
     kinds = frozenset(k.key for k in history.kinds_with_history())
     document = parse(raw, kinds)
     keys = [name_key(p.name) for p in document.players]
@@ -182,7 +184,7 @@ def import_file(*, session: Session, raw: bytes) -> Imported:
     if doubled:
         raise TransferError([ImportProblem("duplicate-player", detail=key) for key in doubled])
     try:
-        result = _store(session, document)
+        result = _store(session, document, group_id)
     except TransferError:
         session.rollback()
         raise
@@ -194,9 +196,11 @@ def import_file(*, session: Session, raw: bytes) -> Imported:
     return result
 
 
-def _store(session: Session, document: Export) -> Imported:
+def _store(session: Session, document: Export, group_id: int) -> Imported:
     codes = [g.code for g in document.games]
-    here = set(session.exec(select(Game.code).where(col(Game.code).in_(codes)))) if codes else set()
+    taken = dict(session.exec(select(Game.code, Game.group_id)
+                              .where(col(Game.code).in_(codes))).all()) if codes else {}
+    here = {code for code, group in taken.items() if group == group_id}
     wanted = [g for g in document.games if g.code not in here]
     used = {s.player for g in wanted for s in g.seats}
     person_of: dict[int, int] = {}
@@ -205,9 +209,10 @@ def _store(session: Session, document: Export) -> Imported:
         if player.id not in used:
             continue
         key = name_key(player.name)
-        found = session.exec(select(Person).where(Person.key == key)).first()
+        found = session.exec(select(Person).where(Person.group_id == group_id,
+                                                  Person.key == key)).first()
         if found is None:
-            found = Person(name=" ".join(player.name.split()), key=key,
+            found = Person(name=" ".join(player.name.split()), key=key, group_id=group_id,
                            created_at=player.created_at)
             session.add(found)
             session.flush()
@@ -215,14 +220,17 @@ def _store(session: Session, document: Export) -> Imported:
         assert found.id is not None
         person_of[player.id] = found.id
     for data in wanted:
-        game = _add_game(session, data, person_of)
+        # A code another group's game holds: this group gets the game under a new code.
+        code = store.new_code(session) if data.code in taken else data.code
+        game = _add_game(session, data, person_of, group_id, code)
         # Replayed once to check it; the summary is kept, so statistics need not replay it.
         session.add(history.cached(game, _check_replays(session, game)))
     return Imported(tuple(g.code for g in wanted), tuple(sorted(here)), created)
 
 
-def _add_game(session: Session, data: GameOut, person_of: dict[int, int]) -> Game:
-    game = Game(code=data.code, kind=data.kind,
+def _add_game(session: Session, data: GameOut, person_of: dict[int, int], group_id: int,
+              code: str) -> Game:
+    game = Game(code=code, kind=data.kind, group_id=group_id,
                 settings=None if data.settings is None else json.dumps(
                     data.settings, ensure_ascii=False, sort_keys=True),
                 edition=data.edition, round_cards=data.round_cards,

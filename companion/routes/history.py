@@ -1,8 +1,12 @@
-"""History and statistics of every game (``/history/…``): finished games, a game's chart, each
-player's figures, head to head, renaming and merging players, export and import.
+"""History and statistics of a group (``/group/<token>/history/…``): its finished games, each
+player's figures, head to head, renaming and merging its players, export and import; and a
+finished game's record (``/record/<link token>``: its chart, export and BG Stats), reached from
+the game's own links or from its group's history, never by the game's code.
 
-Built from the registry and each game's ``summary`` (see :mod:`companion.history.summary`):
-nothing here names a game. Games are linked with :func:`companion.routes.shell.game_url`.
+The group's pages open only through the group's link (resolved by
+:mod:`companion.routes.groups` into ``g.group``); every query is narrowed to that group. Built
+from the registry and each game's ``summary`` (see :mod:`companion.history.summary`): nothing
+here names a game. Games are linked with :func:`companion.routes.shell.game_url`.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from flask import (
     Response,
     abort,
     flash,
+    g,
     redirect,
     render_template,
     request,
@@ -32,9 +37,11 @@ from ..history.summary import utc
 from ..history.transfer import MAX_BYTES, ImportProblem, TransferError
 from ..models import Game, Person
 from ..play import history, players, store, transfer
+from . import links
 from .shell import game_url
 
-bp = Blueprint("history", __name__, url_prefix="/history")
+bp = Blueprint("history", __name__, url_prefix="/group/<group_token>/history")
+records_bp = Blueprint("records", __name__, url_prefix="/record")
 
 PAGE = 30
 """Finished games per page of the history."""
@@ -45,13 +52,6 @@ PAGE = 30
 @bp.context_processor
 def _kinds_by_key() -> dict[str, object]:
     return {"kind_of": {kind.key: kind for kind in registry()}}
-
-
-@bp.app_template_global()
-def known_players() -> list[str]:
-    """The group's players, most recent first: a game's set-up offers them as type-ahead
-    (``{% include "history/_known_players.html" %}`` and ``list="known-players"``)."""
-    return players.known_names(get_session())
 
 
 @bp.app_template_global()
@@ -77,6 +77,8 @@ class Filters:
     def read(cls) -> Filters:
         kind = by_slug(request.args.get("game", ""))
         person = request.args.get("player", type=int)
+        if person is not None and not 0 < person < 2**31:  # no such id in any database
+            person = None
         return cls(kind if kind in history.kinds_with_history() else None, person)
 
     def args(self) -> dict[str, str | int]:
@@ -88,22 +90,33 @@ class Filters:
         return found
 
 
+def _group() -> int:
+    """The id of the group whose page this is (resolved from its link before the view)."""
+    return int(g.group.id)
+
+
 def _people() -> dict[int, str]:
-    return players.names_by_id(get_session())
+    return players.names_by_id(get_session(), _group())
 
 
 def _kinds() -> list[str]:
     return [kind.key for kind in history.kinds_with_history()]
 
 
-def _record_or_404(code: str) -> history.Record:
-    """A finished game by its code. Games in progress open only through their links (see
-    :mod:`companion.routes.links`): history shows, charts and exports finished games only."""
-    game = store.get_game(get_session(), code)
-    record = history.record_of(get_session(), game) if game is not None else None
+def _record_or_404(token: str) -> history.Record:
+    """A finished game by one of its own live links (scorer or viewer), never by its code.
+    Games in progress open only through their pages: a record is of a finished game."""
+    found = store.link_and_game(get_session(), token) if len(token) > links.CODE_MAX else None
+    record = history.record_of(get_session(), found[1]) if found is not None else None
     if record is None or not record.summary.finished:
         abort(404)
     return record
+
+
+@bp.app_template_global()
+def record_url(game: Game, endpoint: str = "records.game") -> str:
+    """The address of a finished game's record (chart, export), through its viewer link."""
+    return url_for(endpoint, token=store.links_of(get_session(), game)["viewer"].token)
 
 
 # --- history ---------------------------------------------------------------------------------
@@ -114,18 +127,19 @@ def index() -> str:
     filters = Filters.read()
     page = max(1, request.args.get("page", 1, type=int))
     total, shown = history.records(
-        get_session(), kind=filters.kind.key if filters.kind else None, person=filters.person,
-        offset=(page - 1) * PAGE, limit=PAGE)
+        get_session(), group_id=_group(), kind=filters.kind.key if filters.kind else None,
+        person=filters.person, offset=(page - 1) * PAGE, limit=PAGE)
     return render_template(
         "history/index.html", records=shown, total=total, page=page,
-        more=total > page * PAGE, filters=filters, people=players.people(get_session()),
+        more=total > page * PAGE, filters=filters, people=players.people(get_session(), _group()),
         kinds=history.kinds_with_history(), urls={r.game.code: game_url(r.game) for r in shown})
 
 
-@bp.get("/g/<code>")
-def game(code: str) -> str:
-    """One game: its final standings, its running totals as a chart, export and BG Stats."""
-    record = _record_or_404(code)
+@records_bp.get("/<token>")
+def game(token: str) -> str:
+    """One finished game: its final standings, its running totals as a chart, export and BG
+    Stats (nothing of its group but the names at its seats)."""
+    record = _record_or_404(token)
     summary = record.summary
     chart = charts.line_chart(record.names, summary.progress, summary.winners, summary.step)
     ranks = summary.ranks() if summary.scores else ()
@@ -137,7 +151,8 @@ def game(code: str) -> str:
 
 
 def _bg_stats_url(record: history.Record) -> str:
-    people = _people()
+    people = {p: n for p, n in players.names_by_id(get_session(), record.game.group_id).items()
+              if p in record.people}
     names = [people.get(p, record.names[seat]) for seat, p in enumerate(record.people)]
     data = bgstats.play_data(
         game_name=record.kind.names["en"], game_id=record.kind.key, code=record.game.code,
@@ -154,7 +169,8 @@ def statistics() -> str:
     """Per game: each player's games, wins, win rate, average and best score, the game's own
     facts, and a win-rate chart."""
     filters = Filters.read()
-    found = history.played(get_session(), kind=filters.kind.key if filters.kind else None)
+    found = history.played(get_session(), group_id=_group(),
+                           kind=filters.kind.key if filters.kind else None)
     people = _people()
     per_kind = stats.by_kind(found, _kinds())
     bars = {s.kind: charts.bar_chart([(people.get(line.person, "?"), line.wins, line.games)
@@ -166,7 +182,7 @@ def statistics() -> str:
 @bp.get("/players/")
 def people() -> str:
     """The group's players: each one's page, and merging two of them."""
-    everyone = players.people(get_session())
+    everyone = players.people(get_session(), _group())
     return render_template("history/players.html", people=everyone,
                            merge=_merge_form(everyone))
 
@@ -180,7 +196,7 @@ def _merge_form(everyone: list[players.PersonRow]) -> MergeForm:
 
 
 def _person_or_404(person_id: int) -> Person:
-    person = players.get_person(get_session(), person_id)
+    person = players.get_person(get_session(), _group(), person_id)
     if person is None:
         abort(404)
     return person
@@ -191,10 +207,10 @@ def person(person_id: int, form: RenameForm | None = None, status: int = 200
            ) -> tuple[str, int]:
     """One player's figures in every game they finished, and head to head with another."""
     who = _person_or_404(person_id)
-    lines = stats.of_person(history.played(get_session(), person=person_id), person_id,
-                            _kinds())
-    games, recent = history.records(get_session(), person=person_id, limit=5)
-    others = [p for p in players.people(get_session()) if p.id != person_id]
+    lines = stats.of_person(history.played(get_session(), group_id=_group(), person=person_id),
+                            person_id, _kinds())
+    games, recent = history.records(get_session(), group_id=_group(), person=person_id, limit=5)
+    others = [p for p in players.people(get_session(), _group()) if p.id != person_id]
     rename = form or RenameForm(name=who.name)
     return render_template("history/person.html", person=who, lines=lines, others=others,
                            recent=recent, games=games, rename=rename), status
@@ -207,7 +223,8 @@ def rename(person_id: int) -> Response | tuple[str, int]:
     form = RenameForm()
     if form.validate_on_submit():
         try:
-            players.rename(session=get_session(), person_id=person_id, name=form.name.data)
+            players.rename(session=get_session(), group_id=_group(), person_id=person_id,
+                           name=form.name.data)
         except players.PeopleError as error:
             form.name.errors = [people_error(error)]
         else:
@@ -219,12 +236,12 @@ def rename(person_id: int) -> Response | tuple[str, int]:
 @bp.post("/players/merge")
 def merge() -> Response | tuple[str, int]:
     """Merge two players (a typo): the first one's games become the second one's."""
-    everyone = players.people(get_session())
+    everyone = players.people(get_session(), _group())
     form = _merge_form(everyone)
     if form.validate_on_submit():
         try:
-            kept = players.merge(session=get_session(), source=form.source.data,
-                                 target=form.target.data)
+            kept = players.merge(session=get_session(), group_id=_group(),
+                                 source=form.source.data, target=form.target.data)
         except players.PeopleError as error:
             form.target.errors = [people_error(error)]
         else:
@@ -253,9 +270,10 @@ def versus() -> str:
     """Head to head: two players' finished games together, who won and who finished ahead."""
     first = _person_or_404(request.args.get("a", 0, type=int))
     second = _person_or_404(request.args.get("b", 0, type=int))
-    overall, per = stats.head_to_head(history.played(get_session(), person=first.id),
-                                      first.id or 0, second.id or 0, _kinds())
-    _, mine = history.records(get_session(), person=first.id)
+    overall, per = stats.head_to_head(
+        history.played(get_session(), group_id=_group(), person=first.id),
+        first.id or 0, second.id or 0, _kinds())
+    _, mine = history.records(get_session(), group_id=_group(), person=first.id)
     together = [r for r in mine if second.id in r.people][:10]
     return render_template("history/versus.html", first=first, second=second, overall=overall,
                            per=per, together=together)
@@ -276,9 +294,9 @@ def _today() -> str:
 
 @bp.get("/export.json")
 def export_all() -> Response:
-    """Every finished game, as the versioned JSON export (docs/export.md)."""
+    """Every finished game of the group, as the versioned JSON export (docs/export.md)."""
     session = get_session()
-    _, found = history.records(session)
+    _, found = history.records(session, group_id=_group())
     games = sorted((r.game for r in found), key=lambda game: game.id or 0)
     return _download(transfer.dumps(transfer.export(session, games)),
                      f"princess-table-{_today()}.json", "application/json")
@@ -286,31 +304,36 @@ def export_all() -> Response:
 
 @bp.get("/export.csv")
 def export_all_csv() -> Response:
-    """Every finished game, one row per player per game (CSV)."""
-    _, found = history.records(get_session())
+    """Every finished game of the group, one row per player per game (CSV)."""
+    _, found = history.records(get_session(), group_id=_group())
     return _download(transfer.export_csv(found, _people()),
                      f"princess-table-{_today()}.csv", "text/csv")
 
 
-@bp.get("/g/<code>/export.json")
-def export_game(code: str) -> Response:
-    """One game as the JSON export."""
-    record = _record_or_404(code)
+@records_bp.get("/<token>/export.json")
+def export_game(token: str) -> Response:
+    """One finished game as the JSON export."""
+    record = _record_or_404(token)
+    code = record.game.code
     return _download(transfer.dumps(transfer.export(get_session(), [record.game])),
                      f"princess-table-{code}.json", "application/json")
 
 
-@bp.get("/g/<code>/export.csv")
-def export_game_csv(code: str) -> Response:
-    """One game, one row per player (CSV)."""
-    record = _record_or_404(code)
-    return _download(transfer.export_csv([record], _people()), f"princess-table-{code}.csv",
+@records_bp.get("/<token>/export.csv")
+def export_game_csv(token: str) -> Response:
+    """One finished game, one row per player (CSV)."""
+    record = _record_or_404(token)
+    code = record.game.code
+    people = {p: n for p, n in players.names_by_id(get_session(), record.game.group_id).items()
+              if p in record.people}
+    return _download(transfer.export_csv([record], people), f"princess-table-{code}.csv",
                      "text/csv")
 
 
 @bp.route("/import", methods=["GET", "POST"])
 def import_page() -> Response | tuple[str, int] | str:
-    """Import a JSON export: every game not here yet, with its players; all or nothing."""
+    """Import a JSON export into the group: every game not in it yet, with its players; all
+    or nothing."""
     # A backup is larger than a form: raise this request's limit before the form is read.
     request.max_content_length = MAX_BYTES + 64 * 1024
     try:
@@ -324,7 +347,8 @@ def import_page() -> Response | tuple[str, int] | str:
     if not form.validate_on_submit():
         return render_template("history/import.html", form=form, problems=[]), 422
     try:
-        done = transfer.import_file(session=get_session(), raw=form.file.data.read())
+        done = transfer.import_file(session=get_session(), raw=form.file.data.read(),
+                                    group_id=_group())
     except TransferError as error:
         return render_template("history/import.html", form=form, problems=error.problems), 422
     flash(_("Imported %(added)s games (%(skipped)s already here).", added=len(done.added),
@@ -340,4 +364,5 @@ def init_app(app: Flask) -> None:
 
     players.install()
     app.register_blueprint(bp)
+    app.register_blueprint(records_bp)
     csrf.exempt(f"{__name__}.import_page")

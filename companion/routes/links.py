@@ -46,7 +46,7 @@ from werkzeug.wrappers import Response
 
 from ..db import get_session
 from ..games import by_key
-from ..models import Game, GameLink, Person, Player
+from ..models import Game, GameLink, Group, Person, Player
 from ..play import store
 
 bp = Blueprint("links", __name__)
@@ -319,13 +319,18 @@ def _scorer_link(token: str) -> tuple[GameLink, Game]:
 
 @bp.get("/share/<token>")
 def share(token: str) -> str:
-    """Both links of a game as QR codes: watch (viewer) and keep score (scorer)."""
+    """Both links of a game as QR codes: watch (viewer) and keep score (scorer); and the link
+    of the game's group, so the rest of the table can join the group as well as the game."""
     link, game = _scorer_link(token)
     links = store.links_of(get_session(), game)
     addresses = {role: game_address(game, links[role]) for role in store.ROLES}
+    group = get_session().get(Group, game.group_id)
+    if group is not None:
+        addresses["group"] = public_base() + url_for("groups.home", group_token=group.token)
     return render_template("shell/share.html", game=game, kind=by_key(game.kind),
                            addresses=addresses, qr={r: qr_svg(a) for r, a in addresses.items()},
-                           form=ReplaceForm(), names=store.names_of(get_session(), game))
+                           form=ReplaceForm(), names=store.names_of(get_session(), game),
+                           game_group=group)
 
 
 @bp.post("/share/<token>/replace/<role>")

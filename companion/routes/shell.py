@@ -32,8 +32,9 @@ from ..games import GameKind, by_key, by_slug, registry
 from ..i18n import current_lang
 from ..models import Game
 from ..play import store
-from . import links
-from .links import my_links, remember  # noqa: F401  (remember: games call it on creation)
+from . import groups, links
+from .groups import group_for_new_game  # noqa: F401  (games call it on creation)
+from .links import my_links
 
 bp = Blueprint("shell", __name__)
 
@@ -65,6 +66,15 @@ class RememberedGame:
 
 
 # --- the games of this phone --------------------------------------------------------------------
+
+def remember(code: str) -> None:
+    """A game was just created on this phone: it keeps the game's scorer link, and the game's
+    group becomes its last used (a new group made for the game is remembered here too)."""
+    links.remember(code)
+    game = store.get_game(get_session(), code)
+    if game is not None:
+        groups.started_in(game.group_id)
+
 
 def my_games(kind: GameKind | None = None) -> list[RememberedGame]:
     """The games this phone remembers (of ``kind`` if given), newest opened first, each with the
@@ -98,7 +108,8 @@ def game_url(game: Game, role: str = "viewer") -> str:
 @bp.get("/")
 def index() -> str:
     """Home: the games the companion knows, and the games in progress on this phone."""
-    return render_template("shell/index.html", kinds=registry(), games=my_games())
+    return render_template("shell/index.html", kinds=registry(), games=my_games(),
+                           groups=groups.my_groups())
 
 
 @bp.get("/new")
@@ -241,6 +252,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     app.context_processor(_shell_context)
     links.init_app(app)
+    groups.init_app(app)
     register_games(app)
     from . import history; history.init_app(app)  # noqa: E702, I001  (history, stats, players)
 

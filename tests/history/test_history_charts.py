@@ -51,7 +51,7 @@ def test_bars_are_as_long_as_the_win_rate():
 
 
 def test_a_games_chart_in_history(client, known):
-    html = client.get(f"/history/g/{known.codes['rp2']}").text
+    html = client.get(f"{known.record('rp2')}").text
     assert 'data-chart="running" data-steps="3"' in html
     assert "<desc id=\"running-chart-desc\">Ben: -10, -7, -5. Ana: 0, 0, 4." in html
     assert re.findall(r'<polyline [^>]*stroke="(#\w+)"', html) == list(charts.SEAT_COLOURS[:4])
@@ -59,13 +59,13 @@ def test_a_games_chart_in_history(client, known):
 
 
 def test_a_chart_of_actions(client, known):
-    html = client.get(f"/history/g/{known.codes['rv']}").text
+    html = client.get(f"{known.record('rv')}").text
     assert 'data-steps="5"' in html and "Total after each action" in html
     assert "Ana: 20, 20, 40, 40, 55." in html
 
 
 def test_the_win_rate_chart_of_each_game(client, known):
-    html = client.get("/history/stats").text
+    html = client.get(f"{known.base}/stats").text
     assert html.count('data-chart="win-rate"') == 4
     assert "Ben: 2 wins in 2 games" in html
 

@@ -10,7 +10,7 @@ from sqlmodel import select
 
 from companion.db import get_session
 from companion.models import Person, Player
-from companion.play import players, store
+from companion.play import groups, players, store
 
 from .conftest import link
 
@@ -21,7 +21,7 @@ def people_of(app, code):
         game = store.get_game(session, code) or store.game_by_token(session, code)
         rows = session.exec(select(Player).where(Player.game_id == game.id)
                             .order_by(Player.seat)).all()
-        names = players.names_by_id(session)
+        names = players.names_by_id(session, game.group_id)
         return [names[row.person_id] for row in rows]
 
 
@@ -66,15 +66,15 @@ def test_the_set_up_offers_earlier_players(client):
 
 def test_rename_renames_every_seat(app, client, known):
     ana = known.person["Ana"]
-    response = client.post(f"/history/players/{ana}/rename", data={"name": "Anaïs"})
+    response = client.post(f"{known.base}/players/{ana}/rename", data={"name": "Anaïs"})
     assert response.status_code == 303
     assert people_of(app, known.codes["rp1"])[0] == "Anaïs"
     assert "Anaïs" in client.get(f"/g/{link(app, known.codes['rp1'])}").text  # the pad too
-    assert ">Anaïs</a>" in client.get("/history/stats").text
+    assert ">Anaïs</a>" in client.get(f"{known.base}/stats").text
 
 
 def test_rename_to_another_players_name_is_refused(app, client, known):
-    response = client.post(f"/history/players/{known.person['Ana']}/rename",
+    response = client.post(f"{known.base}/players/{known.person['Ana']}/rename",
                            data={"name": " BEN "})
     assert response.status_code == 422
     assert "merge the two players instead" in response.text
@@ -82,7 +82,7 @@ def test_rename_to_another_players_name_is_refused(app, client, known):
 
 
 def test_rename_may_change_case_only(client, known):
-    response = client.post(f"/history/players/{known.person['Ana']}/rename",
+    response = client.post(f"{known.base}/players/{known.person['Ana']}/rename",
                            data={"name": "ANA"})
     assert response.status_code == 303
 
@@ -90,24 +90,25 @@ def test_rename_may_change_case_only(client, known):
 def test_merge_moves_every_game_and_keeps_the_history(app, client, known):
     """A typo ("Evee") in a new game is merged into Eve: the seat becomes Eve's, named like her,
     on the game's own page too; the typo's person is gone."""
+    client.get(f"/group/{known.token}/")  # this phone joins the group: its games go there
     code = new_game(client, "Evee", "Ana")
     with app.app_context():
         evee = get_session().exec(select(Person).where(Person.key == "evee")).one().id
-    before = client.get("/history/stats").text.count("data-person")
-    response = client.post("/history/players/merge",
+    before = client.get(f"{known.base}/stats").text.count("data-person")
+    response = client.post(f"{known.base}/players/merge",
                            data={"source": evee, "target": known.person["Eve"]})
     assert response.status_code == 303
-    assert response.headers["Location"].endswith(f"/history/players/{known.person['Eve']}")
+    assert response.headers["Location"].endswith(f"{known.base}/players/{known.person['Eve']}")
     assert people_of(app, code) == ["Eve", "Ana"]
     with app.app_context():
         assert get_session().get(Person, evee) is None
-    assert client.get("/history/stats").text.count("data-person") == before
+    assert client.get(f"{known.base}/stats").text.count("data-person") == before
     html = client.get(f"/reveillez/g/{code}").text
     assert "Eve" in html and "Evee" not in html
 
 
 def test_merge_of_two_people_who_played_together_is_refused(app, client, known):
-    response = client.post("/history/players/merge",
+    response = client.post(f"{known.base}/players/merge",
                            data={"source": known.person["Ana"], "target": known.person["Ben"]})
     assert response.status_code == 422
     assert "two people, not a typo" in response.text
@@ -116,16 +117,20 @@ def test_merge_of_two_people_who_played_together_is_refused(app, client, known):
 
 def test_merge_into_the_same_person_is_refused(client, known):
     ana = known.person["Ana"]
-    response = client.post("/history/players/merge", data={"source": ana, "target": ana})
+    response = client.post(f"{known.base}/players/merge", data={"source": ana, "target": ana})
     assert response.status_code == 422
 
 
-def test_the_database_refuses_a_second_person_of_one_name(app):
+def test_the_database_refuses_a_second_person_of_one_name_in_a_group(app):
+    """One Ana per group; another group may have its own Ana."""
     with app.app_context():
         session = get_session()
-        session.add(Person(name="Ana", key="ana"))
+        first = groups.new_group(session, name="One").id
+        second = groups.new_group(session, name="Two").id
+        session.add(Person(name="Ana", key="ana", group_id=first))
+        session.add(Person(name="Ana", key="ana", group_id=second))
         session.commit()
-        session.add(Person(name="ANA", key="ana"))
+        session.add(Person(name="ANA", key="ana", group_id=first))
         with pytest.raises(IntegrityError):
             session.commit()
 
@@ -149,6 +154,6 @@ def test_the_database_refuses_two_players_on_one_seat(app, known):
 
 
 def test_players_page_lists_everyone_recent_first(client, known):
-    html = client.get("/history/players/").text
+    html = client.get(f"{known.base}/players/").text
     assert html.count('<li data-person=') == 5
     assert 'data-form="merge"' in html

@@ -17,7 +17,7 @@ KINDS = ["rebel_princess", "princesse_princesse", "reveillez", "kanai_duel"]
 @pytest.fixture
 def played(app, known):
     with app.app_context():
-        return history.played(get_session())
+        return history.played(get_session(), group_id=known.group_id)
 
 
 def line(played, known, name, kind):
@@ -126,7 +126,7 @@ def test_a_draw_is_level_head_to_head(played, known):
 
 
 def test_statistics_page_shows_the_figures(client, known):
-    html = client.get("/history/stats").text
+    html = client.get(f"{known.base}/stats").text
     rows = re.findall(r'<section class="panel hx-kind" data-kind="(\w+)" data-games="(\d+)"',
                       html)
     assert rows == [("rebel_princess", "2"), ("princesse_princesse", "1"), ("reveillez", "1"),
@@ -138,12 +138,12 @@ def test_statistics_page_shows_the_figures(client, known):
 
 
 def test_statistics_page_filters_by_game(client, known):
-    html = client.get("/history/stats?game=kanai-duel").text
+    html = client.get(f"{known.base}/stats?game=kanai-duel").text
     assert re.findall(r'hx-kind" data-kind="(\w+)"', html) == ["kanai_duel"]
 
 
 def test_a_players_page(client, known):
-    html = client.get(f"/history/players/{known.person['Ana']}").text
+    html = client.get(f"{known.base}/players/{known.person['Ana']}").text
     assert re.findall(r'data-kind="(\w+)" data-games="(\d+)" data-wins="(\d+)"', html) == [
         ("rebel_princess", "2", "0"), ("princesse_princesse", "1", "1"), ("reveillez", "1", "1"),
         ("kanai_duel", "1", "1")]
@@ -151,11 +151,11 @@ def test_a_players_page(client, known):
 
 
 def test_head_to_head_page(client, known):
-    html = client.get(f"/history/versus?a={known.person['Ana']}&b={known.person['Ben']}").text
+    html = client.get(f"{known.base}/versus?a={known.person['Ana']}&b={known.person['Ben']}").text
     assert 'data-kind="all" data-games="5" data-wins="3,2" data-ahead="3,2"' in html
 
 
 def test_statistics_in_french(client, known):
-    html = client.get("/history/stats", headers={"Accept-Language": "fr"}).text
+    html = client.get(f"{known.base}/stats", headers={"Accept-Language": "fr"}).text
     assert "<h1>Statistiques</h1>" in html
     assert "Rebelle du Bal" in html and "Victoires par la Princesse" in html

@@ -11,13 +11,14 @@ import random
 import re
 
 import pytest
-from sqlmodel import select
+from sqlmodel import col, select
 
 from companion import create_app
 from companion.db import get_session
 from companion.history import transfer as schema
-from companion.models import Entry, Game, Person, Player, RoundRecord, TrickLog
+from companion.models import Entry, Game, Group, Person, Player, RoundRecord, TrickLog
 from companion.play import (
+    groups,
     history,
     kanai_duel,
     princesse_princesse,
@@ -51,7 +52,8 @@ def add_edits_undos_and_a_trick_log(app, client, known):
         for number, scores in ((2, (1, 5, 0)), (3, (4, 0, 9))):
             rebel_princess.save_round(session=session, game=game, number=number,
                                       played=by_numbers(*scores), mode="numbers", base_id=None)
-        pp = princesse_princesse.create_game(session=session, names=["Ana", "Zoé"], first=1)
+        pp = princesse_princesse.create_game(session=session, names=["Ana", "Zoé"], first=1,
+                                             group_id=known.group_id)
 
         def pp_round(reveal, **kw):
             view = princesse_princesse.view_game(session, pp)
@@ -72,12 +74,12 @@ def add_edits_undos_and_a_trick_log(app, client, known):
         reveillez.record(session=session, game=rv, action=Wake(4, PrincessCard(15)),
                          based_on=6, key="again")
         duel, _ = kanai_duel.create(session=session, names=["Cy", "Di"], mode=kanai_duel.PHONES,
-                                    variants=["impatience"])
+                                    variants=["impatience"], group_id=known.group_id)
         kanai_duel.join(session=session, game=duel)
         for n, (seat, card) in enumerate([(0, "prince"), (1, "wizard"), (0, "general"),
                                           (1, "minister"), (0, "wizard"), (1, "assassin")]):
             kanai_duel.pick(session=session, game=duel, seat=seat, card=card, key=f"pick-{n}")
-        tricks = rebel_game(session, ["Ana", "Ben", "Cy", "Di"], [])
+        tricks = rebel_game(session, ["Ana", "Ben", "Cy", "Di"], [], group_id=known.group_id)
     scorer = link(app, tricks.code, "scorer")
     base = f"/g/{scorer}/round/1/tricks"
     state = RoundState.deal(4, edition="deluxe", round_card="a", seed=3, leader=0)
@@ -111,10 +113,27 @@ def fresh(tmp_path):
     app.extensions["companion.engine"].dispose()
 
 
-def upload(client, content: bytes | str, name="backup.json"):
+def upload(client, content: bytes | str, base: str, name="backup.json"):
+    """Import ``content`` into the group whose history is at ``base``."""
     data = content.encode() if isinstance(content, str) else content
-    return client.post("/history/import", data={"file": (io.BytesIO(data), name)},
+    return client.post(f"{base}/import", data={"file": (io.BytesIO(data), name)},
                        content_type="multipart/form-data")
+
+
+def group_of(app) -> str:
+    """The history address of the install's first group (made, empty, if it has none)."""
+    with app.app_context():
+        session = get_session()
+        group = session.exec(select(Group).order_by(col(Group.id))).first()
+        if group is None:
+            group = groups.new_group(session, name="Our table")
+            session.commit()
+        return f"/group/{group.token}/history"
+
+
+def record(app, code) -> str:
+    """The record of a finished game, through its own viewer link."""
+    return f"/record/{link(app, code)}"
 
 
 def rows(app):
@@ -145,6 +164,8 @@ def normalised(html: str, app=None, code=None) -> str:
     found = re.search(r"<main>(.*)</main>", html, re.S)
     html = found.group(1) if found else html
     html = re.sub(r'<div class="qr">.*?</div>', "QR", html, flags=re.S)  # a link, drawn
+    html = re.sub(r'<p class="hx-group">.*?</p>', "GROUP", html)  # the group's name and link
+    html = re.sub(r"/group/[0-9a-f]{32}/", "/group/GROUP/", html)
     html = re.sub(r'(name="(?:csrf_token|key)"[^>]*value=")[^"]*', r"\1", html)
     return re.sub(r'value="[^"]*"([^>]*name="(?:csrf_token|key)")', r"\1", html)
 
@@ -152,7 +173,7 @@ def normalised(html: str, app=None, code=None) -> str:
 def test_export_import_export_is_identical_and_every_page_reads_the_same(app, client, known,
                                                                           fresh):
     extra = add_edits_undos_and_a_trick_log(app, client, known)
-    exported = client.get("/history/export.json")
+    exported = client.get(f"{known.base}/export.json")
     assert exported.headers["Content-Disposition"].startswith("attachment; filename=")
     document = json.loads(exported.text)
     assert document["format"] == "princess-table-export" and document["version"] == 1
@@ -162,11 +183,11 @@ def test_export_import_export_is_identical_and_every_page_reads_the_same(app, cl
     assert before["TrickLog"] == 1 and before["RoundRecord"] == 3 + 3 + 6 + 3
 
     other = fresh.test_client()
-    answer = upload(other, exported.data)
+    answer = upload(other, exported.data, group_of(fresh))
     assert answer.status_code == 303, answer.text
     assert "Imported 10 games (0 already here)." in other.get(answer.headers["Location"]).text
     assert rows(fresh) == before
-    assert other.get("/history/export.json").text == exported.text
+    assert other.get(f"{group_of(fresh)}/export.json").text == exported.text
 
     for code in [*known.codes.values(), *extra]:
         for page in game_pages(app, code):
@@ -177,45 +198,48 @@ def test_export_import_export_is_identical_and_every_page_reads_the_same(app, cl
                 normalised(mine.headers.get("Location", ""), app, code), page
             assert normalised(theirs.text, fresh, code) == normalised(mine.text, app, code), page
     code = known.codes["rp2"]
-    for page in ("/history/stats", f"/history/g/{code}"):
-        assert normalised(other.get(page).text, fresh, code) == \
-            normalised(client.get(page).text, app, code), page
+    for mine, theirs in ((f"{known.base}/stats", f"{group_of(fresh)}/stats"),
+                         (record(app, code), record(fresh, code))):
+        assert normalised(other.get(theirs).text, fresh, code) == \
+            normalised(client.get(mine).text, app, code), mine
 
 
 def test_one_game_exports_alone_and_imports_next_to_others(client, known, fresh):
-    one = client.get(f"/history/g/{known.codes['pp']}/export.json")
+    one = client.get(f"{known.record('pp')}/export.json")
     document = json.loads(one.text)
     assert [g["code"] for g in document["games"]] == [known.codes["pp"]]
     assert [p["name"] for p in document["players"]] == ["Ana", "Ben", "Cy", "Di", "Eve"]
     assert document["games"][0]["result"]["winners"] == [0]
     other = fresh.test_client()
-    assert upload(other, one.data).status_code == 303
+    assert upload(other, one.data, group_of(fresh)).status_code == 303
     assert rows(fresh)["Game"] == 1
-    assert upload(other, client.get("/history/export.json").data).status_code == 303
+    assert upload(other, client.get(f"{known.base}/export.json").data,
+                  group_of(fresh)).status_code == 303
     assert rows(fresh)["Game"] == 6  # the game already there is kept, the five others added
     assert rows(fresh)["Person"] == 5
 
 
 def test_importing_into_the_same_install_changes_nothing(app, client, known):
     before = rows(app)
-    answer = upload(client, client.get("/history/export.json").data)
+    answer = upload(client, client.get(f"{known.base}/export.json").data, known.base)
     assert answer.status_code == 303
     assert rows(app) == before
-    assert "Imported 0 games (6 already here)." in client.get("/history/").text
+    assert "Imported 0 games (6 already here)." in client.get(f"{known.base}/").text
 
 
 def test_imported_names_meet_the_players_already_here(client, known, fresh):
     """A player of the file whose name folds like one of the install's is that person."""
     other = fresh.test_client()
     other.post("/reveillez/new", data={"names-0": "ANA", "names-1": "Zed", "first": "0"})
-    assert upload(other, client.get("/history/export.json").data).status_code == 303
+    assert upload(other, client.get(f"{known.base}/export.json").data,
+                  group_of(fresh)).status_code == 303
     with fresh.app_context():
         names = sorted(p.name for p in get_session().exec(select(Person)))
     assert names == ["ANA", "Ben", "Cy", "Di", "Eve", "Zed"]
 
 
 def test_csv_has_one_row_per_player_per_game(client, known):
-    answer = client.get("/history/export.csv")
+    answer = client.get(f"{known.base}/export.csv")
     assert answer.mimetype == "text/csv"
     table = list(csv.DictReader(io.StringIO(answer.text)))
     assert list(table[0]) == list(transfer.CSV_COLUMNS)
@@ -230,14 +254,14 @@ def test_csv_has_one_row_per_player_per_game(client, known):
 def test_csv_quotes_what_a_spreadsheet_would_run(app, client):
     with app.app_context():
         kd_game(get_session(), ["=HYPERLINK(1)", "Ben"], ["princess/prince"])
-    text = client.get("/history/export.csv").text
+    text = client.get(f"{group_of(app)}/export.csv").text
     assert "'=HYPERLINK(1)" in text and ",=HYPERLINK" not in text
 
 
 # --- refused files ---------------------------------------------------------------------------
 
-def good_document(client) -> dict:
-    return json.loads(client.get("/history/export.json").text)
+def good_document(client, base) -> dict:
+    return json.loads(client.get(f"{base}/export.json").text)
 
 
 def spoil(document: dict, how: str) -> str:
@@ -291,9 +315,9 @@ def spoil(document: dict, how: str) -> str:
     ("does-not-replay-rebel", "does-not-replay"), ("deep", "bad-shape"),
 ])
 def test_a_bad_file_is_refused_and_nothing_is_stored(client, known, fresh, how, code):
-    content = spoil(good_document(client), how)
+    content = spoil(good_document(client, known.base), how)
     other = fresh.test_client()
-    answer = upload(other, content)
+    answer = upload(other, content, group_of(fresh))
     assert answer.status_code == 422
     assert f'data-problem="{code}"' in answer.text
     assert "Nothing was imported" in answer.text
@@ -310,20 +334,20 @@ def test_a_file_too_large_is_refused(fresh, monkeypatch):
 
 def test_a_request_too_large_gets_the_import_page(fresh, monkeypatch):
     monkeypatch.setattr("companion.routes.history.MAX_BYTES", 1000)
-    answer = upload(fresh.test_client(), b"x" * 200_000)
+    answer = upload(fresh.test_client(), b"x" * 200_000, group_of(fresh))
     assert answer.status_code == 413
     assert 'data-problem="too-large"' in answer.text
 
 
 def test_no_file_is_asked_again(fresh):
-    answer = fresh.test_client().post("/history/import", data={})
+    answer = fresh.test_client().post(f"{group_of(fresh)}/import", data={})
     assert answer.status_code == 422 and 'data-form="import"' in answer.text
 
 
 def test_the_import_needs_its_csrf_token(tmp_path):
     app = create_app({"TESTING": True, "SECRET_KEY": "t",
                       "DATABASE": str(tmp_path / "csrf.sqlite")})
-    answer = upload(app.test_client(), json.dumps({"format": "x"}))
+    answer = upload(app.test_client(), json.dumps({"format": "x"}), group_of(app))
     assert answer.status_code in (400, 422)
     assert 'data-problem="not-an-export"' not in answer.text
     app.extensions["companion.engine"].dispose()
@@ -337,10 +361,10 @@ def test_a_round_entered_by_counts_survives_export_and_import(app, client, fresh
         rounds = [("counts", PlayedRound(counts=RoundCounts(c, f)))
                   for c, f in (((5, 3, 1), 0), ((0, 9, 0), 1), ((2, 2, 5), 2))]
         code = rebel_game(get_session(), ["Ana", "Ben", "Cy"], rounds, cards="abc").code
-    exported = client.get(f"/history/g/{code}/export.json")
+    exported = client.get(f"{record(app, code)}/export.json")
     records = json.loads(exported.text)["games"][0]["round_records"]
     assert [(r["mode"], r["counts"], r["taken"]) for r in records] == [
         ("counts", "5,3,1/0", None), ("counts", "0,9,0/1", None), ("counts", "2,2,5/2", None)]
     other = fresh.test_client()
-    assert upload(other, exported.data).status_code == 303
-    assert other.get(f"/history/g/{code}/export.json").text == exported.text
+    assert upload(other, exported.data, group_of(fresh)).status_code == 303
+    assert other.get(f"{record(fresh, code)}/export.json").text == exported.text

@@ -229,7 +229,7 @@ def test_statistics_count_both_duels_for_the_same_people(client, app, known):
     assert client.post(url + "/round", data={"first": "princess", "second": "prince",
                                              "version": version}).status_code == 303
     with app.app_context():
-        lines = stats.lines(history.played(get_session()))
+        lines = stats.lines(history.played(get_session(), group_id=known.group_id))
     ana, ben = lines[(known.person["Ana"], "kanai_duel")], lines[(known.person["Ben"],
                                                                  "kanai_duel")]
     assert (ana.games, ana.wins) == (2, 2)

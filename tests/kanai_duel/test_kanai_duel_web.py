@@ -190,6 +190,7 @@ def normalise(html: str) -> str:
     html = re.sub(r'data-live-version="[^"]*"', "", html)
     html = re.sub(r'title="Game code">#\w+', "", html)  # each game's own code
     html = re.sub(r'"X-CSRFToken": "[^"]*"', "", html)
+    html = re.sub(r"/group/[0-9a-f]{32}/", "/group/GROUP/", html)  # each game's own group
     return re.sub(r'value="[\w-]{16,}"', "", html)
 
 

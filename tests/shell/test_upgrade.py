@@ -232,5 +232,8 @@ def test_the_players_of_old_games_become_the_groups_players(upgraded):
     assert all(seat_name == person for _, seat_name, person in seats) and len(seats) == 11
     client = app.test_client()
     code = BEFORE["games"]["finished"]
-    assert f'data-game="{code}"' in client.get("/history/").text
-    assert client.get("/history/stats").text.count('data-kind="rebel_princess"') == 1
+    with sqlite3.connect(path) as db:  # migration 0007: every old game in the first group
+        token = db.execute("SELECT token FROM playgroup").fetchone()[0]
+    assert f'data-game="{code}"' in client.get(f"/group/{token}/history/").text
+    assert client.get(f"/group/{token}/history/stats").text.count(
+        'data-kind="rebel_princess"') == 1

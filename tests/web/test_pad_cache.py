@@ -90,7 +90,8 @@ def test_a_renamed_player_shows_on_the_next_load(app, table):
         game = store.game_by_token(session, code)
         ben = session.exec(select(Player).where(Player.game_id == game.id,
                                                 Player.name == "Ben")).one()
-        people.rename(session=session, person_id=ben.person_id, name="Benoît")
+        people.rename(session=session, group_id=game.group_id, person_id=ben.person_id,
+                      name="Benoît")
     pad = phone.get(f"/g/{viewer}").text
     assert "Benoît" in pad and 'title="Ben"' not in pad
 

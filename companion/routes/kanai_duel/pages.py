@@ -26,7 +26,7 @@ from ...scoring.kanai_duel import Card, SetAside, Step
 from ...scoring.problems import EntryError, Problem
 from .. import links
 from ..links import game_to_play_again
-from ..shell import remember
+from ..shell import group_for_new_game, remember
 from . import bp
 from .forms import NewGameForm, PickForm, RoundForm, UndoForm
 
@@ -146,7 +146,7 @@ def _set_aside_problem(form: NewGameForm) -> str | None:
 def _create(form: NewGameForm) -> Response:
     game, key = play.create(session=get_session(), names=[form.first.data, form.second.data],
                             mode=form.mode.data or play.REFEREE, variants=form.variants(),
-                            out=form.out())
+                            out=form.out(), group_id=group_for_new_game())
     if key is not None:
         _take_seat(game, key)
     remember(game.code)

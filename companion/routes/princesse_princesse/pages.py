@@ -30,7 +30,7 @@ from ...scoring.princesse_princesse import (
 )
 from ...scoring.problems import EntryError, Problem
 from ..links import game_to_play_again
-from ..shell import remember
+from ..shell import group_for_new_game, remember
 from . import bp
 from .forms import (
     NewGameForm,
@@ -142,7 +142,8 @@ def new_game() -> Response | tuple[str, int]:
     if request.method == "POST" and form.validate_on_submit():
         names = form.player_names()
         try:
-            game = play.create_game(session=get_session(), names=names, first=form.first.data)
+            game = play.create_game(session=get_session(), names=names, first=form.first.data,
+                                    group_id=group_for_new_game())
         except EntryError as error:
             problems = error.problems
         else:

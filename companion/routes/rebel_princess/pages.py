@@ -60,7 +60,7 @@ from ...scoring.rebel_princess import (
 )
 from .. import links
 from ..links import game_to_play_again
-from ..shell import remember
+from ..shell import group_for_new_game, remember
 from . import bp
 
 bp.add_app_template_global(round_card, "round_card")
@@ -144,7 +144,8 @@ def new_game() -> Response | tuple[str, int]:
             game = play.create_game(
                 session=get_session(), edition=edition, names=names,
                 first_leader=form.first_leader.data, round_cards=form.chosen_cards(),
-                princesses=[p.data for p in form.princesses][: len(names)])
+                princesses=[p.data for p in form.princesses][: len(names)],
+                group_id=group_for_new_game())
         except InvalidEntryError as error:
             form.cards.errors = [problem_message(error.problem, names)]
         else:

@@ -25,7 +25,7 @@ from ...scoring.reveillez import (
     target,
 )
 from ..links import game_to_play_again
-from ..shell import remember
+from ..shell import group_for_new_game, remember
 from . import bp
 from .forms import ActionForm, NewGameForm, WriteForm, fresh_key
 
@@ -138,7 +138,8 @@ def new_game() -> Response | tuple[str, int]:
         try:
             game = play.create_game(session=get_session(), names=form.player_names(),
                                     first=form.first.data or 0, variant=form.variant.data,
-                                    show_values=form.show_values.data)
+                                    show_values=form.show_values.data,
+                                    group_id=group_for_new_game())
         except EntryError as error:
             problems = error.problems
         else:

@@ -1,0 +1,109 @@
+"""Commands for the person running a server (``flask --app companion groups …``).
+
+Groups are reached by their links only; these commands are for whoever runs the server, on its
+command line, never on a web page. They show figures, never names: ``list`` gives each group's
+number of games and players and its last activity; ``link`` prints one group's link (for the
+group that owned a server's games before groups existed); ``export`` writes one group's games as
+the JSON export; ``delete`` removes a group and everything in it; ``purge`` deletes the groups
+idle for more than ``GROUP_PURGE_DAYS`` days (off unless that is configured, or ``--days`` is
+given).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from flask import Flask, current_app
+from flask.cli import AppGroup
+from sqlmodel import Session, col, select
+
+from .db import get_engine
+from .models import Game, Group
+from .play import groups, transfer
+
+cli = AppGroup("groups", help="List, export, delete or purge groups (figures only, no names).")
+
+
+def _session() -> Session:
+    return Session(get_engine(), expire_on_commit=False)
+
+
+def _group(session: Session, group_id: int) -> Group:
+    group = session.get(Group, group_id)
+    if group is None:
+        raise click.ClickException(f"no group {group_id}")
+    return group
+
+
+@cli.command("list")
+def list_groups() -> None:
+    """Every group: id, games, players, created, last activity (oldest activity first)."""
+    with _session() as session:
+        rows = groups.overview(session)
+    click.echo(f"{'id':>6}  {'games':>6}  {'players':>7}  {'created':<16}  last activity")
+    for row in rows:
+        click.echo(f"{row.id:>6}  {row.games:>6}  {row.players:>7}  "
+                   f"{row.created_at:%Y-%m-%d %H:%M}  {row.last_active:%Y-%m-%d %H:%M} UTC")
+    click.echo(f"{len(rows)} groups")
+
+
+@cli.command("link")
+@click.argument("group_id", type=click.IntRange(1, 2**31 - 1))
+def link(group_id: int) -> None:
+    """Print a group's link (``PUBLIC_URL`` in front of it when configured)."""
+    with _session() as session:
+        group = _group(session, group_id)
+        base = str(current_app.config.get("PUBLIC_URL") or "").rstrip("/")
+        click.echo(f"{base}/group/{group.token}/")
+
+
+@cli.command("export")
+@click.argument("group_id", type=click.IntRange(1, 2**31 - 1))
+@click.option("-o", "--output", type=click.File("w", encoding="utf-8"), default="-",
+              help="The file to write (default: standard output).")
+def export(group_id: int, output: click.utils.LazyFile) -> None:
+    """Write every game of a group, in progress or finished, as the JSON export."""
+    with _session() as session:
+        _group(session, group_id)
+        games = list(session.exec(select(Game).where(Game.group_id == group_id)
+                                  .order_by(col(Game.id))))
+        output.write(transfer.dumps(transfer.export(session, games)))
+    click.echo(f"{len(games)} games exported", err=True)
+
+
+@cli.command("delete")
+@click.argument("group_id", type=click.IntRange(1, 2**31 - 1))
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+def delete(group_id: int, yes: bool) -> None:
+    """Delete a group and everything in it (its games, entries, links and players)."""
+    with _session() as session:
+        _group(session, group_id)
+        if not yes:
+            click.confirm(f"Delete group {group_id} and all its games?", abort=True)
+        groups.delete_group(session=session, group_id=group_id)
+    click.echo(f"group {group_id} deleted")
+
+
+@cli.command("purge")
+@click.option("--days", type=click.IntRange(1, 36500), default=None,
+              help="Idle for more than this many days (default: GROUP_PURGE_DAYS).")
+@click.option("--dry-run", is_flag=True, help="Only list the groups that would be deleted.")
+def purge(days: int | None, dry_run: bool) -> None:
+    """Delete every group idle for more than N days (off unless configured)."""
+    days = days or current_app.config.get("GROUP_PURGE_DAYS")
+    if not days:
+        click.echo("Purging is off: set GROUP_PURGE_DAYS (or pass --days N).", err=True)
+        sys.exit(1)
+    with _session() as session:
+        idle = groups.idle_groups(session, days=int(days))
+        for group_id in idle:
+            if not dry_run:
+                groups.delete_group(session=session, group_id=group_id)
+    verb = "would be deleted" if dry_run else "deleted"
+    click.echo(f"{len(idle)} groups idle for more than {days} days {verb}: "
+               f"{', '.join(map(str, idle)) or 'none'}")
+
+
+def init_app(app: Flask) -> None:
+    app.cli.add_command(cli)

@@ -1,0 +1,163 @@
+"""Groups: the people who play together, each with its games, players and history its own.
+
+A :class:`~companion.models.Group` is reached only through its link (a token of 128 random bits
+from ``secrets``); whoever holds it is a member. Every game and every person belongs to one
+group, and every query of history, statistics and players is narrowed to one group here or in
+:mod:`companion.play.history` and :mod:`companion.play.players`.
+
+A game started by a phone that knows no group gets a group of its own, named after its players
+(:func:`default_name`), which the table can rename. The functions for the person running a
+server (:func:`overview`, :func:`delete_group`, :func:`idle_groups`) never show names.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import delete, func
+from sqlmodel import Session, col, select
+
+from ..models import Entry, Game, GameLink, GameResult, Group, Person, Player, RoundRecord, TrickLog
+
+NAME_MAX = 40
+"""The longest group name (``Group.name``)."""
+
+
+class GroupError(ValueError):
+    """A rename that cannot be done; ``code`` says why (nothing was changed)."""
+
+    def __init__(self, code: str, **params: object) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+@dataclass(frozen=True)
+class GroupRow:
+    """A group as the person running the server sees it: figures, never names."""
+
+    id: int
+    games: int
+    players: int
+    created_at: datetime
+    last_active: datetime
+
+
+def new_token() -> str:
+    """128 random bits from ``secrets``, as 32 hex digits."""
+    return secrets.token_hex(16)
+
+
+def default_name(names: Sequence[str]) -> str:
+    """A new group's name: its first table's players, "Ana · Ben · Cy", cut after a whole name
+    (with "…") to fit :data:`NAME_MAX`."""
+    parts: list[str] = []
+    for name in (" ".join(n.split()) for n in names):
+        if not name:
+            continue
+        if len(" · ".join([*parts, name])) > NAME_MAX - 2:
+            return " · ".join(parts) + " …" if parts else name[: NAME_MAX - 1] + "…"
+        parts.append(name)
+    return " · ".join(parts) or "?"
+
+
+def new_group(session: Session, *, name: str) -> Group:
+    """Add a group (flushed, not committed: the caller commits with what it stores in it)."""
+    group = Group(name=clean_name(name)[:NAME_MAX] or "?", token=new_token())
+    session.add(group)
+    session.flush()
+    return group
+
+
+def clean_name(name: str) -> str:
+    return " ".join(name.split())
+
+
+def by_token(session: Session, token: str) -> Group | None:
+    """The group this link opens, or None (unknown, replaced, or not a token's shape)."""
+    if not token or len(token) > 64:
+        return None
+    return session.exec(select(Group).where(Group.token == token)).first()
+
+
+def by_tokens(session: Session, tokens: Sequence[str]) -> list[Group]:
+    """The groups of ``tokens`` that still open, in the order given."""
+    wanted = [t for t in tokens if t and len(t) <= 64]
+    if not wanted:
+        return []
+    found = {g.token: g for g in session.exec(select(Group).where(col(Group.token).in_(wanted)))}
+    return [found[t] for t in wanted if t in found]
+
+
+def by_ids(session: Session, ids: Sequence[int]) -> dict[int, Group]:
+    if not ids:
+        return {}
+    return {g.id: g for g in session.exec(select(Group).where(col(Group.id).in_(ids)))
+            if g.id is not None}
+
+
+def rename(*, session: Session, group: Group, name: str) -> Group:
+    """Rename a group. Raises :class:`GroupError` ``name-empty`` or ``name-too-long``."""
+    name = clean_name(name)
+    if not name:
+        raise GroupError("name-empty")
+    if len(name) > NAME_MAX:
+        raise GroupError("name-too-long", max=NAME_MAX)
+    group.name = name
+    session.add(group)
+    session.commit()
+    return group
+
+
+def replace_token(*, session: Session, group: Group) -> Group:
+    """Give the group a new link: the old one opens nothing from now on."""
+    group.token = new_token()
+    session.add(group)
+    session.commit()
+    return group
+
+
+def delete_group(*, session: Session, group_id: int) -> bool:
+    """Delete a group and everything in it (games, their entries, links and results, its
+    players); False if there was no such group. One transaction: all or nothing."""
+    if session.get(Group, group_id) is None:
+        return False
+    games = select(Game.id).where(Game.group_id == group_id)
+    for model in (GameResult, Entry, RoundRecord, TrickLog, GameLink, Player):
+        session.execute(delete(model).where(col(model.game_id).in_(games)))  # type: ignore[attr-defined]
+    session.execute(delete(Game).where(col(Game.group_id) == group_id))
+    session.execute(delete(Person).where(col(Person.group_id) == group_id))
+    session.execute(delete(Group).where(col(Group.id) == group_id))
+    session.commit()
+    return True
+
+
+def overview(session: Session) -> list[GroupRow]:
+    """Every group with its number of games and players, when it was made and last active (its
+    newest game's last change, else when it was made): oldest activity first."""
+    games = dict(session.exec(select(Game.group_id, func.count(col(Game.id)))
+                              .group_by(col(Game.group_id))).all())
+    latest = dict(session.exec(select(Game.group_id, func.max(Game.updated_at))
+                               .group_by(col(Game.group_id))).all())
+    people = dict(session.exec(select(Person.group_id, func.count(col(Person.id)))
+                               .group_by(col(Person.group_id))).all())
+    rows = []
+    for group_id, created in session.exec(select(Group.id, Group.created_at)).all():
+        active = max(_utc(created), _utc(latest[group_id])) if latest.get(group_id) else \
+            _utc(created)
+        rows.append(GroupRow(int(group_id), int(games.get(group_id, 0)),
+                             int(people.get(group_id, 0)), _utc(created), active))
+    return sorted(rows, key=lambda r: (r.last_active, r.id))
+
+
+def idle_groups(session: Session, *, days: int, now: datetime | None = None) -> list[int]:
+    """The groups with no activity for more than ``days`` days (see :func:`overview`)."""
+    cutoff = (now or datetime.now(UTC)) - timedelta(days=days)
+    return [row.id for row in overview(session) if row.last_active < cutoff]
+
+
+def _utc(when: datetime) -> datetime:
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)

@@ -1,0 +1,242 @@
+"""Groups (``/group/<token>/…``): the people who play together, reached only through their link.
+
+Whoever opens a group's link is a member: this browser remembers it (its signed session cookie,
+as games are remembered) and may start games in it, see its history and statistics, rename and
+merge its players, export and import, rename the group, replace its link and delete it. The
+group's pages — this blueprint and the history's — resolve the token before any view runs
+(:func:`_open_group`): an unknown or replaced token is a 404, and every query inside is narrowed
+to ``g.group``.
+
+A phone that starts a game and knows no group gets a new group made for it (named after the
+players); a phone that knows several picks one on the set-up page (the last used preselected);
+*Play again* stays in the game's group. A browser also knows the groups of the games it holds a
+scorer link for (the scorer's *Other phones* page shows the group's link anyway); a viewer link
+shows its game and nothing of the group.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Flask,
+    abort,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from ..db import get_session
+from ..forms.groups import DeleteGroupForm, GroupNameForm, ReplaceGroupLinkForm
+from ..models import Group
+from ..play import groups, history, players
+from ..play.players import name_key
+from . import links, shell
+
+bp = Blueprint("groups", __name__, url_prefix="/group/<group_token>")
+
+REMEMBERED = 12
+"""How many groups a phone remembers (the last used first)."""
+GROUPED = ("groups", "history")
+NEW = "new"
+"""The set-up form's choice of a new group (the other choices are the groups' tokens)."""
+"""The blueprints whose pages belong to one group (their URLs start with its token)."""
+
+
+# --- what this browser knows ---------------------------------------------------------------------
+
+def _remembered() -> list[str]:
+    items = session.get("groups", [])
+    return [i for i in items if isinstance(i, str)] if isinstance(items, list) else []
+
+
+def remember_group(group: Group, *, instead_of: str | None = None) -> None:
+    """Put a group first on this phone's list (the last used is preselected for a new game)."""
+    items = [i for i in _remembered() if i not in (group.token, instead_of)]
+    updated = [group.token, *items][:REMEMBERED]
+    if updated != _remembered():
+        session["groups"] = updated
+
+
+def forget_group(token: str) -> None:
+    if token in _remembered():
+        session["groups"] = [i for i in _remembered() if i != token]
+
+
+def my_groups() -> list[Group]:
+    """The groups this browser may open, the last used first: those whose link it opened, then
+    those of the games it holds a scorer link for (a browser that created games before groups
+    existed finds their group here)."""
+    db = get_session()
+    found = groups.by_tokens(db, _remembered())
+    known = {group.id for group in found}
+    scored = [game.group_id for link, game in links.my_links()
+              if link.role == "scorer" and game.group_id not in known]
+    by_id = groups.by_ids(db, list(dict.fromkeys(scored)))
+    return found + [by_id[i] for i in dict.fromkeys(scored) if i in by_id]
+
+
+def _again_group() -> Group | None:
+    """The group of the game a set-up page plays again, when this browser holds its scorer
+    link (a viewer link shows nothing of the group)."""
+    token = request.args.get(links.AGAIN, "")
+    found = links.store.link_and_game(get_session(), token) if len(token) > links.CODE_MAX \
+        else None
+    if found is None or found[0].role != "scorer":
+        return None
+    return get_session().get(Group, found[1].group_id)
+
+
+def group_choice() -> tuple[list[Group], Group | None]:
+    """For a set-up page: the groups this phone may start a game in, and the one preselected
+    (the played-again game's, else the last used; None: a new group will be made)."""
+    if "group_choice" in g:
+        return g.group_choice
+    mine = my_groups()
+    again = _again_group()
+    if again is not None and all(again.id != group.id for group in mine):
+        mine = [again, *mine]
+    picked = request.form.get("group", "")  # a set-up form drawn again keeps its pick
+    chosen = next((group for group in mine if group.token == picked), None)
+    if picked == NEW:
+        g.group_choice = (mine, None)
+    else:
+        g.group_choice = (mine, chosen or again or (mine[0] if mine else None))
+    return g.group_choice
+
+
+def group_for_new_game() -> int | None:
+    """The group a set-up form's new game goes into: the one picked on the form (any group
+    link this browser was given), else the preselected one; None makes a new group."""
+    picked = request.form.get("group", "")
+    if picked:
+        group = groups.by_token(get_session(), picked)
+        if group is not None:
+            return group.id
+        # A group replaced or deleted since the page was drawn: never another group by guess.
+        return None
+    preselected = group_choice()[1]
+    return preselected.id if preselected is not None else None
+
+
+def started_in(group_id: int) -> None:
+    """After a game was stored: its group becomes this phone's last used."""
+    group = get_session().get(Group, group_id)
+    if group is not None:
+        remember_group(group)
+
+
+# --- resolving the group of a page ---------------------------------------------------------------
+
+def _open_group(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    if not endpoint or endpoint.partition(".")[0] not in GROUPED or values is None:
+        return
+    token = str(values.pop("group_token", ""))
+    group = groups.by_token(get_session(), token)
+    if group is None:
+        abort(404)
+    g.group = group
+
+
+def _token_in_urls(endpoint: str, values: dict[str, Any]) -> None:
+    if endpoint.partition(".")[0] in GROUPED and "group_token" not in values:
+        group = g.get("group")
+        if group is not None:
+            values["group_token"] = group.token
+
+
+def _group_context() -> dict[str, Any]:
+    return {"group": g.get("group")}
+
+
+def known_players() -> list[str]:
+    """The players of the group a set-up page preselects, most recent first (type-ahead)."""
+    preselected = group_choice()[1]
+    if preselected is None or preselected.id is None:
+        return []
+    return players.known_names(get_session(), preselected.id)
+
+
+# --- pages ---------------------------------------------------------------------------------------
+
+def group_address(group: Group) -> str:
+    """The full address of the group's page: the link a phone joins the group with."""
+    return links.public_base() + url_for("groups.home", group_token=group.token)
+
+
+@bp.get("/")
+def home(form: GroupNameForm | None = None, status: int = 200) -> tuple[str, int]:
+    """The group: its games in progress, its history, its link as a QR code, its name."""
+    group = g.group
+    remember_group(group)
+    _, games = history.records(get_session(), group_id=group.id, finished=False)
+    address = group_address(group)
+    in_progress = [r for r in games if not r.summary.finished]
+    return render_template(
+        "groups/home.html", in_progress=in_progress,
+        urls={r.game.code: shell.game_url(r.game) for r in in_progress},
+        finished=sum(1 for r in games if r.summary.finished), address=address,
+        qr=links.qr_svg(address), rename=form or GroupNameForm(name=group.name),
+        replace=ReplaceGroupLinkForm()), status
+
+
+@bp.post("/rename")
+def rename() -> Response | tuple[str, int]:
+    """Rename the group."""
+    form = GroupNameForm()
+    if form.validate_on_submit():
+        try:
+            groups.rename(session=get_session(), group=g.group, name=form.name.data or "")
+        except groups.GroupError:
+            form.name.errors = [_("Type a name of at most %(max)s characters.",
+                                  max=groups.NAME_MAX)]
+        else:
+            flash(_("Renamed."))
+            return redirect(url_for(".home"), 303)
+    return home(form, 422)
+
+
+@bp.post("/replace")
+def replace() -> Response:
+    """Replace the group's link: whoever had the old one can no longer open the group."""
+    if not ReplaceGroupLinkForm().validate_on_submit():
+        abort(400)
+    old = g.group.token
+    group = groups.replace_token(session=get_session(), group=g.group)
+    remember_group(group, instead_of=old)
+    flash(_("New group link made: the old one no longer opens this group. Share the new one "
+            "with the phones of the group."))
+    return redirect(url_for(".home", group_token=group.token), 303)
+
+
+@bp.route("/delete", methods=["GET", "POST"])
+def delete() -> Response | tuple[str, int]:
+    """Delete the group and everything in it, once its name is typed again."""
+    form = DeleteGroupForm()
+    group = g.group
+    if request.method == "POST":
+        if form.validate_on_submit() and name_key(form.confirm.data or "") == name_key(group.name):
+            token = group.token
+            groups.delete_group(session=get_session(), group_id=group.id)
+            forget_group(token)
+            flash(_("The group and all its games were deleted."))
+            return redirect(url_for("shell.index"), 303)
+        form.confirm.errors = [_("Type the group's name exactly to delete it.")]
+        return render_template("groups/delete.html", form=form), 422
+    return render_template("groups/delete.html", form=form), 200
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)
+    app.url_value_preprocessor(_open_group)
+    app.url_defaults(_token_in_urls)
+    app.context_processor(_group_context)
+    app.add_template_global(known_players)
+    app.add_template_global(group_choice)
