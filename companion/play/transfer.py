@@ -41,7 +41,7 @@ from ..history.transfer import (
     parse,
 )
 from ..models import Entry, Game, Person, Player, RoundRecord, TrickLog
-from . import history, store
+from . import groups, history, store
 from .players import name_key
 
 log = logging.getLogger(__name__)
@@ -54,6 +54,7 @@ class Imported:
     added: tuple[str, ...]
     skipped: tuple[str, ...]
     players: int
+    group_id: int = 0  # the group the games went into
 
 
 def _time(value: datetime) -> str:
@@ -174,9 +175,12 @@ def export_csv(records: Sequence[history.Record], people: dict[int, str]) -> str
 
 # --- import ----------------------------------------------------------------------------------
 
-def import_file(*, session: Session, raw: bytes, group_id: int) -> Imported:
+def import_file(*, session: Session, raw: bytes, group_id: int | None,
+                new_group_name: str = "") -> Imported:
     """Store every game of an export file that is not in group ``group_id`` yet, with its
-    players, in that group; all or nothing. Raises :class:`TransferError` (nothing stored)."""
+    players, in that group — or, when ``group_id`` is None (restoring a backup on a phone that
+    knows no group), in a new group named ``new_group_name``, made in the same transaction.
+    All or nothing. Raises :class:`TransferError` (nothing stored, no group made)."""
     kinds = frozenset(k.key for k in history.kinds_with_history())
     document = parse(raw, kinds)
     keys = [name_key(p.name) for p in document.players]
@@ -184,6 +188,10 @@ def import_file(*, session: Session, raw: bytes, group_id: int) -> Imported:
     if doubled:
         raise TransferError([ImportProblem("duplicate-player", detail=key) for key in doubled])
     try:
+        if group_id is None:
+            made = groups.new_group(session, name=new_group_name or "?")
+            assert made.id is not None
+            group_id = made.id
         result = _store(session, document, group_id)
     except TransferError:
         session.rollback()
@@ -225,7 +233,7 @@ def _store(session: Session, document: Export, group_id: int) -> Imported:
         game = _add_game(session, data, person_of, group_id, code)
         # Replayed once to check it; the summary is kept, so statistics need not replay it.
         session.add(history.cached(game, _check_replays(session, game)))
-    return Imported(tuple(g.code for g in wanted), tuple(sorted(here)), created)
+    return Imported(tuple(g.code for g in wanted), tuple(sorted(here)), created, group_id)
 
 
 def _add_game(session: Session, data: GameOut, person_of: dict[int, int], group_id: int,

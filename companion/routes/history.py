@@ -35,13 +35,15 @@ from ..games import GameKind, by_slug, registry
 from ..history import bgstats, charts, stats
 from ..history.summary import utc
 from ..history.transfer import MAX_BYTES, ImportProblem, TransferError
-from ..models import Game, Person
+from ..models import Game, Group, Person
 from ..play import history, players, store, transfer
 from . import links
+from .groups import remember_group
 from .shell import game_url
 
 bp = Blueprint("history", __name__, url_prefix="/group/<group_token>/history")
 records_bp = Blueprint("records", __name__, url_prefix="/record")
+restore_bp = Blueprint("restore", __name__)
 
 PAGE = 30
 """Finished games per page of the history."""
@@ -334,25 +336,45 @@ def export_game_csv(token: str) -> Response:
 def import_page() -> Response | tuple[str, int] | str:
     """Import a JSON export into the group: every game not in it yet, with its players; all
     or nothing."""
+    return _import_into(_group())
+
+
+@restore_bp.route("/import", methods=["GET", "POST"])
+def restore() -> Response | tuple[str, int] | str:
+    """Restore a backup into a new group (a fresh install, or a phone that knows no group):
+    the group is made with the games, and this phone remembers it; nothing if the file is
+    refused."""
+    return _import_into(None)
+
+
+def _import_into(group_id: int | None) -> Response | tuple[str, int] | str:
     # A backup is larger than a form: raise this request's limit before the form is read.
     request.max_content_length = MAX_BYTES + 64 * 1024
+    action = url_for(".import_page" if group_id is not None else "restore.restore")
     try:
         form = ImportForm()
     except RequestEntityTooLarge:
         return render_template("history/import.html", form=ImportForm(formdata=None),
+                               action=action,
                                problems=[ImportProblem("too-large",
                                                        detail=f"{MAX_BYTES // 2**20} MB")]), 413
     if request.method == "GET":
-        return render_template("history/import.html", form=form, problems=[])
+        return render_template("history/import.html", form=form, problems=[], action=action)
     if not form.validate_on_submit():
-        return render_template("history/import.html", form=form, problems=[]), 422
+        return render_template("history/import.html", form=form, problems=[], action=action), 422
     try:
         done = transfer.import_file(session=get_session(), raw=form.file.data.read(),
-                                    group_id=_group())
+                                    group_id=group_id, new_group_name=_("Imported games"))
     except TransferError as error:
-        return render_template("history/import.html", form=form, problems=error.problems), 422
+        return render_template("history/import.html", form=form, problems=error.problems,
+                               action=action), 422
     flash(_("Imported %(added)s games (%(skipped)s already here).", added=len(done.added),
             skipped=len(done.skipped)))
+    if group_id is None:
+        group = get_session().get(Group, done.group_id)
+        assert group is not None
+        remember_group(group)
+        return redirect(url_for("history.index", group_token=group.token), 303)
     return redirect(url_for(".index"), 303)
 
 
@@ -365,4 +387,6 @@ def init_app(app: Flask) -> None:
     players.install()
     app.register_blueprint(bp)
     app.register_blueprint(records_bp)
+    app.register_blueprint(restore_bp)
     csrf.exempt(f"{__name__}.import_page")
+    csrf.exempt(f"{__name__}.restore")

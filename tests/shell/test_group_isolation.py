@@ -201,8 +201,9 @@ def test_a_browser_without_a_link_reads_nothing_of_either(app, two_groups):
         assert not leaks(response, forbidden, path), (path, leaks(response, forbidden, path))
 
 
-OPEN_TO_ANYONE = ("new_game",)
-"""Writes any browser may make: starting a game of its own (in a group of its own)."""
+OPEN_TO_ANYONE = ("new_game", "restore.restore")
+"""Writes any browser may make: starting a game of its own, or restoring a backup, each in a new
+group of its own."""
 
 
 def test_every_write_refuses_a_browser_without_the_right_link(app, two_groups):

@@ -223,6 +223,26 @@ def test_an_import_cannot_name_another_groups_ids(app):
     assert names == ["Ana", "Ben", "Xavier", "Yves"]
 
 
+def test_a_backup_is_restored_into_a_new_group(app, client):
+    """A phone that knows no group (a fresh install) restores a backup: a new group holds the
+    games, and the phone is shown it; a refused file makes no group."""
+    group = group_of(app, finished_duel(client, "Ana", "Ben"))
+    backup = client.get(f"/group/{group.token}/history/export.json").data
+    phone = app.test_client()
+    assert 'data-action="restore"' in phone.get("/").text
+    refused = phone.post("/import", data={"file": (io.BytesIO(b"{}"), "x.json")},
+                         content_type="multipart/form-data")
+    assert refused.status_code == 422
+    with app.app_context():
+        assert len(get_session().exec(select(Group)).all()) == 1
+    answer = phone.post("/import", data={"file": (io.BytesIO(backup), "backup.json")},
+                        content_type="multipart/form-data")
+    assert answer.status_code == 303
+    restored = re.search(r"/group/(\w+)/history/", answer.headers["Location"]).group(1)
+    assert "Imported 1 games" in phone.get(answer.headers["Location"]).text
+    assert restored != group.token and group_links(phone.get("/").text) == [restored]
+
+
 # --- the server's commands -------------------------------------------------------------------
 
 def test_the_server_lists_exports_and_deletes_groups(app, client):
