@@ -14,7 +14,7 @@ HOST ?= 0.0.0.0
 POSTGRES_TESTS ?= tests/shell tests/web tests/history $(wildcard tests/princesse_princesse tests/reveillez tests/kanai_duel)
 PORT ?= 5000
 
-.PHONY: run test test-postgres postgres install browser bench bench-tables lint clean messages
+.PHONY: run test test-postgres postgres install browser bench bench-tables bench-groups lint clean messages
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -73,6 +73,10 @@ bench: $(STAMP)
 # Many tables at once (a scorer and five live viewers each) on SQLite and PostgreSQL, ~3 minutes.
 bench-tables: $(STAMP) $(MO)
 	BENCH_DATABASE_URL=$$(scripts/postgres.sh companion_bench) $(PY) -m bench.tables
+
+# One group's pages alone on a database, then among 1,000 groups (100,000 games), ~2 minutes.
+bench-groups: $(STAMP) $(MO)
+	$(PY) -m bench.groups
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check companion tests bench

@@ -34,13 +34,14 @@ SHARE = (("rebel_princess", 0.4), ("princesse_princesse", 0.25), ("kanai_duel", 
 TARGET_MS = 100.0
 
 
-def _rebel(session, rng: random.Random) -> None:  # type: ignore[no-untyped-def]
+def _rebel(session, rng: random.Random, group_id: int) -> None:  # type: ignore[no-untyped-def]
     from companion.play import rebel_princess
     from companion.scoring.rebel_princess import Edition, PlayedRound
 
     names = rng.sample(PEOPLE, rng.randint(3, 6))
     game = rebel_princess.create_game(session=session, edition=Edition.CLASSIC, names=names,
-                                      first_leader=0, round_cards=list("ACBDM"))
+                                      first_leader=0, round_cards=list("ACBDM"),
+                                      group_id=group_id)
     for number in range(1, 6):
         scores = tuple(rng.randint(-2, 8) for _ in names)
         rebel_princess.save_round(
@@ -48,12 +49,13 @@ def _rebel(session, rng: random.Random) -> None:  # type: ignore[no-untyped-def]
             played=PlayedRound(scores=scores, last_trick_winner=rng.randrange(len(names))))
 
 
-def _princesse(session, rng: random.Random) -> None:  # type: ignore[no-untyped-def]
+def _princesse(session, rng: random.Random, group_id: int) -> None:  # type: ignore[no-untyped-def]
     from companion.play import princesse_princesse
     from companion.scoring.princesse_princesse import RoundReveal
 
     names = rng.sample(PEOPLE, rng.randint(2, 6))
-    game = princesse_princesse.create_game(session=session, names=names, first=0)
+    game = princesse_princesse.create_game(session=session, names=names, first=0,
+                                           group_id=group_id)
     while True:
         view = princesse_princesse.view_game(session, game)
         if view.progress.game_over:
@@ -65,12 +67,12 @@ def _princesse(session, rng: random.Random) -> None:  # type: ignore[no-untyped-
                                        key=None, reveal=reveal)
 
 
-def _kanai(session, rng: random.Random) -> None:  # type: ignore[no-untyped-def]
+def _kanai(session, rng: random.Random, group_id: int) -> None:  # type: ignore[no-untyped-def]
     from companion.play import kanai_duel
     from companion.scoring.kanai_duel import Card
 
     game, _ = kanai_duel.create(session=session, names=rng.sample(PEOPLE, 2),
-                                mode=kanai_duel.REFEREE, variants=[])
+                                mode=kanai_duel.REFEREE, variants=[], group_id=group_id)
     hands = [rng.sample(list(Card), 8), rng.sample(list(Card), 8)]
     for number in range(8):
         if kanai_duel.view_game(session, game).duel.is_over():
@@ -79,12 +81,12 @@ def _kanai(session, rng: random.Random) -> None:  # type: ignore[no-untyped-def]
                               cards=[hands[0][number].value, hands[1][number].value])
 
 
-def _reveillez(session, rng: random.Random) -> None:  # type: ignore[no-untyped-def]
+def _reveillez(session, rng: random.Random, group_id: int) -> None:  # type: ignore[no-untyped-def]
     from companion.play import reveillez
     from companion.scoring.reveillez import PrincessCard, Wake
 
     game = reveillez.create_game(session=session, names=rng.sample(PEOPLE, rng.randint(2, 5)),
-                                 first=0, variant=False, show_values=False)
+                                 first=0, variant=False, show_values=False, group_id=group_id)
     version = 0
     while True:
         state = reveillez.view_game(session, game).state
@@ -101,19 +103,24 @@ MAKERS: dict[str, Callable[..., None]] = {"rebel_princess": _rebel,
                                           "kanai_duel": _kanai, "reveillez": _reveillez}
 
 
-def fill(app, games: int, seed: int = 14) -> dict[str, int]:  # type: ignore[no-untyped-def]
-    """Store ``games`` finished games in ``app``'s database; returns how many of each kind."""
+def fill(app, games: int, seed: int = 14  # type: ignore[no-untyped-def]
+         ) -> tuple[dict[str, int], str]:
+    """Store ``games`` finished games in one new group of ``app``'s database; returns how many
+    of each kind, and the group's link token."""
     from companion.db import get_session
+    from companion.play import groups
 
     rng = random.Random(seed)
     counts = {kind: round(games * share) for kind, share in SHARE}
     counts["rebel_princess"] += games - sum(counts.values())
     with app.app_context():
         session = get_session()
+        group = groups.new_group(session, name="Bench table")
+        session.commit()
         for kind, count in counts.items():
             for _ in range(count):
-                MAKERS[kind](session, rng)
-    return counts
+                MAKERS[kind](session, rng, group.id)
+        return counts, group.token
 
 
 def _timed(client, path: str) -> tuple[float, float]:  # type: ignore[no-untyped-def]
@@ -133,12 +140,13 @@ def run(games: int = 1000, repeat: int = 20, out: list[str] | None = None) -> li
         app = create_app({"SECRET_KEY": "bench", "TESTING": True,
                           "DATABASE": str(Path(folder) / "stats.sqlite")})
         t0 = time.perf_counter()
-        counts = fill(app, games)
+        counts, token = fill(app, games)
         filled = time.perf_counter() - t0
         client = app.test_client()
         rows = []
-        for label, path in (("GET /history/stats", "/history/stats"),
-                            ("GET /history/ (newest 30 of all)", "/history/")):
+        base = f"/group/{token}/history"
+        for label, path in (("GET …/history/stats", f"{base}/stats"),
+                            ("GET …/history/ (newest 30 of all)", f"{base}/")):
             cold, _ = _timed(client, path)
             warm = [_timed(client, path) for _ in range(repeat)]
             wall = [w for w, _ in warm]
@@ -146,9 +154,9 @@ def run(games: int = 1000, repeat: int = 20, out: list[str] | None = None) -> li
                          f"{min(wall):.1f}", f"{statistics.median(c for _, c in warm):.1f}"))
         app.extensions["companion.engine"].dispose()
     kinds = ", ".join(f"{n} {kind}" for kind, n in counts.items())
-    out += [f"{games:,} finished games ({kinds}) among {len(PEOPLE)} players, stored through "
-            f"each game's glue in {filled:.0f} s; SQLite, in-process (Flask test client), "
-            f"{repeat} warm requests per row.", "",
+    out += [f"{games:,} finished games ({kinds}) in one group, among {len(PEOPLE)} players, "
+            f"stored through each game's glue in {filled:.0f} s; SQLite, in-process (Flask "
+            f"test client), {repeat} warm requests per row.", "",
             table(["page", "cold ms (summaries computed)", "warm ms median", "warm ms best",
                    "warm CPU ms median"], rows), "",
             f"- Load average (1 min) at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} "

@@ -1,0 +1,154 @@
+"""A group's pages cost what the group holds, not what the server holds.
+
+One group's 100 finished games (of all four kinds, stored through each game's glue, as
+``bench/stats.py`` makes them) are measured twice **in the same run**, in-process (Flask's test
+client; the server's whole work for a request, no network):
+
+- **alone**: on a database holding that group only;
+- **crowded**: on a database holding the same group and 999 others of 100 games each (100,000
+  games in all). The 999 are copies of the first group's rows made in SQL (new ids, codes,
+  tokens and people for each), with their cached results, so the database is as large and as
+  varied in size as 100,000 stored games make it.
+
+Each page is asked ``--repeat`` times warm (after one request that fills the caches); the table
+gives the median CPU milliseconds of a request and the ratio crowded / alone. Aim: within 1.5×.
+Run: ``python -m bench.groups [--groups 1000] [--games 100]`` (``make bench-groups``; about two
+minutes, mostly storing the games).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from sqlalchemy import text
+
+from . import table
+from .stats import _timed, fill
+
+AIM = 1.5
+TABLES = ("game", "person", "player", "entry", "roundrecord", "tricklog", "gamelink")
+
+
+def copy_group(app, copies: int) -> None:  # type: ignore[no-untyped-def]
+    """Copy every row of the database's one group ``copies`` times, each copy a group of its
+    own (ids shifted, codes, tokens and group names made unique), in one transaction."""
+    engine = app.extensions["companion.engine"]
+    with engine.begin() as connection:
+        shift = {t: int(connection.execute(text(f"SELECT COALESCE(MAX(id), 0) FROM {t}"))
+                        .scalar_one()) + 1 for t in TABLES}
+        source = int(connection.execute(text("SELECT MIN(id) FROM playgroup")).scalar_one())
+        columns = {t: [row[1] for row in connection.exec_driver_sql(f"PRAGMA table_info({t})")]
+                   for t in (*TABLES, "gameresult")}
+        for k in range(1, copies + 1):
+            group = source + k
+            connection.execute(text(
+                "INSERT INTO playgroup (id, name, token, created_at) SELECT :g, name || :k, "
+                "substr(token, 1, 26) || printf('%06d', :k), created_at FROM playgroup "
+                "WHERE id = :s"), {"g": group, "k": k, "s": source})
+
+            params = {"s": source, "g": group, "k": k,
+                      **{f"{t}_shift": shift[t] * k for t in TABLES}}
+
+            def copy(table_name: str, changes: dict[str, str], params: dict = params) -> None:
+                names = columns[table_name]
+                values = [changes.get(c, c) for c in names]
+                connection.execute(text(
+                    f"INSERT INTO {table_name} ({', '.join(names)}) SELECT {', '.join(values)} "
+                    f"FROM {table_name} WHERE " + (
+                        "group_id = :s" if "group_id" in names else
+                        "game_id IN (SELECT id FROM game WHERE group_id = :s)")), params)
+
+            copy("game", {"id": "id + :game_shift", "group_id": ":g",
+                          "code": "code || '-' || :k"})
+            copy("person", {"id": "id + :person_shift", "group_id": ":g"})
+            copy("player", {"id": "id + :player_shift", "game_id": "game_id + :game_shift",
+                            "person_id": "person_id + :person_shift"})
+            copy("entry", {"id": "id + :entry_shift", "game_id": "game_id + :game_shift"})
+            copy("roundrecord", {"id": "id + :roundrecord_shift",
+                                 "game_id": "game_id + :game_shift",
+                                 "undoes": "undoes + :roundrecord_shift"})
+            copy("tricklog", {"id": "id + :tricklog_shift", "game_id": "game_id + :game_shift"})
+            copy("gamelink", {"id": "id + :gamelink_shift", "game_id": "game_id + :game_shift",
+                              "token": "substr(token, 1, 26) || printf('%06d', :k)"})
+            copy("gameresult", {"game_id": "game_id + :game_shift"})
+
+
+def measure(client, base: str, repeat: int) -> dict[str, float]:  # type: ignore[no-untyped-def]
+    """Median CPU ms of each page of the group, warm."""
+    found = {}
+    for label, path in PAGES:
+        _timed(client, base + path)  # fills the caches (the results are cached already)
+        found[label] = statistics.median(_timed(client, base + path)[1] for _ in range(repeat))
+    return found
+
+
+PAGES = (("statistics", "/history/stats"), ("history (newest 30)", "/history/"),
+         ("players", "/history/players/"), ("the group's page", "/"))
+
+
+def run(groups: int = 1000, games: int = 100, repeat: int = 15,
+        out: list[str] | None = None) -> list[str]:
+    from companion import create_app
+
+    out = [] if out is None else out
+    results: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        apps = {name: create_app({"SECRET_KEY": "bench", "TESTING": True,
+                                  "DATABASE": str(Path(folder) / f"{name}.sqlite")})
+                for name in ("alone", "crowded")}
+        started = time.perf_counter()
+        tokens = {name: fill(app, games)[1] for name, app in apps.items()}  # the same games
+        for name, app in apps.items():  # every summary computed and cached once
+            app.test_client().get(f"/group/{tokens[name]}/history/stats")
+        copy_group(apps["crowded"], groups - 1)
+        stored = time.perf_counter() - started
+        with apps["crowded"].app_context():
+            from companion.db import get_session
+
+            counted = get_session().connection().execute(text(
+                "SELECT (SELECT count(*) FROM playgroup), (SELECT count(*) FROM game)")).one()
+        # Alternate the two so that a change in the machine's load hits both alike.
+        for _ in range(2):
+            for name, app in apps.items():
+                found = measure(app.test_client(), f"/group/{tokens[name]}", repeat)
+                for label, value in found.items():
+                    results.setdefault(name, {}).setdefault(label, []).append(value)
+        for app in apps.values():
+            app.extensions["companion.engine"].dispose()
+    rows = []
+    worst = 0.0
+    for label, _ in PAGES:
+        alone = min(results["alone"][label])
+        crowded = min(results["crowded"][label])
+        worst = max(worst, crowded / alone)
+        rows.append((label, f"{alone:.1f}", f"{crowded:.1f}", f"{crowded / alone:.2f}×"))
+    out += [f"One group of {games} finished games, alone on its database and among "
+            f"{counted[0]:,} groups ({counted[1]:,} games), measured in the same run "
+            f"(stored in {stored:.0f} s); SQLite, in-process (Flask test client), median CPU ms "
+            f"of {repeat} warm requests, the better of two rounds.", "",
+            table(["page of the group", "alone (CPU ms)",
+                   f"among {counted[0]:,} groups (CPU ms)", "ratio"], rows), "",
+            f"- Aim: within {AIM}× — {'met' if worst <= AIM else 'NOT met'} (worst "
+            f"{worst:.2f}×).",
+            f"- Load average (1 min) at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} "
+            "cores."]
+    print("\n".join(out), flush=True)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--groups", type=int, default=1000)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--repeat", type=int, default=15)
+    args = parser.parse_args()
+    run(args.groups, args.games, args.repeat)
+
+
+if __name__ == "__main__":
+    main()
