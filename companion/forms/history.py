@@ -38,4 +38,4 @@ class MergeForm(FlaskForm):
 class ImportForm(FlaskForm):
     """A JSON export file."""
 
-    file = FileField(_l("Export file (.json)"), validators=[FileRequired()])
+    file = FileField(_l("Export file (.json or .json.gz)"), validators=[FileRequired()])

@@ -11,6 +11,7 @@ stable ``code`` and its parameters; the words are in the import page's template)
 from __future__ import annotations
 
 import json
+import zlib
 from collections import Counter
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
@@ -20,6 +21,11 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue, Va
 FORMAT = "princess-table-export"
 VERSION = 1
 MAX_BYTES = 20 * 1024 * 1024
+"""The largest file an import takes, as sent (a plain JSON export, or one compressed by gzip)."""
+MAX_UNPACKED = 256 * 1024 * 1024
+"""The largest export a compressed file may unpack to: far above the export of
+:data:`MAX_GAMES` games (about 50 MB), so the app can restore any export it made."""
+GZIP_MAGIC = b"\x1f\x8b"
 MAX_GAMES = 20_000
 MAX_ROWS = 5_000  # entries, round records or trick logs of one game
 CODE_PATTERN = r"^[a-z0-9]{4,16}$"
@@ -153,11 +159,30 @@ def _head(raw: bytes) -> Any:
         return {"format": FORMAT, "version": VERSION}  # JSON, deep: the strict check refuses it
 
 
-def parse(raw: bytes, known_kinds: frozenset[str]) -> Export:
-    """Read and check an export file; raises :class:`TransferError` with every problem found
-    (shape first; then codes, seats, players and numbering across the file)."""
+def unpack(raw: bytes) -> bytes:
+    """A file as sent, or what it unpacks to if it is gzip-compressed (``.json.gz``, as the
+    compressed export is), at most :data:`MAX_UNPACKED` bytes; raises :class:`TransferError`
+    ``too-large`` or ``not-json`` (a broken archive)."""
     if len(raw) > MAX_BYTES:
         raise TransferError([ImportProblem("too-large", detail=f"{MAX_BYTES // 2**20} MB")])
+    if not raw.startswith(GZIP_MAGIC):
+        return raw
+    inflate = zlib.decompressobj(wbits=31)
+    try:
+        data = inflate.decompress(raw, MAX_UNPACKED + 1)
+    except zlib.error:
+        raise TransferError([ImportProblem("not-json")]) from None
+    if len(data) > MAX_UNPACKED or inflate.unconsumed_tail:
+        raise TransferError([ImportProblem("too-large",
+                                           detail=f"{MAX_UNPACKED // 2**20} MB unpacked")])
+    return data
+
+
+def parse(raw: bytes, known_kinds: frozenset[str]) -> Export:
+    """Read and check an export file (plain, or gzip-compressed: see :func:`unpack`); raises
+    :class:`TransferError` with every problem found (shape first; then codes, seats, players
+    and numbering across the file)."""
+    raw = unpack(raw)
     try:
         head = _head(raw)
     except ValueError:

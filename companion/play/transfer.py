@@ -6,17 +6,20 @@ record it reverts by its number) and trick logs — with their times, never data
 it into a fresh install and exporting again gives the same file, byte for byte.
 
 An import goes into one group and is all or nothing: the file is checked (shape, numbering,
-players), every game is stored and then replayed through its own rules core (``summary``) inside
-one transaction; any problem rolls everything back. Games already in the group (same code) are
-left as they are. Nothing in the file can reach another group: its players are matched by name
-among the group's own people only, and a game whose code another group's game has is stored as
-a new game with a new code (the file holds no database ids at all). Scorer and viewer links are
-not exported (they are keys to the games, not part of them): an imported game gets new ones.
+players), then its games are stored a few at a time, each replayed through its own rules core
+(``summary``), in short transactions into a hidden staging group, and join their group together
+at the end; any problem deletes what was staged (see :func:`import_file`). Games already in the
+group (same code) are left as they are. Nothing in the file can reach another group: its
+players are matched by name among the group's own people only, and a game whose code another
+group's game has is stored as a new game with a new code (the file holds no database ids).
+Scorer and viewer links are not exported (they are keys to the games, not part of them): an
+imported game gets new ones.
 """
 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import logging
@@ -25,6 +28,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import delete, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlmodel import Session, col, select
 
@@ -40,7 +44,7 @@ from ..history.transfer import (
     TransferError,
     parse,
 )
-from ..models import Entry, Game, Person, Player, RoundRecord, TrickLog
+from ..models import Entry, Game, Group, Person, Player, RoundRecord, TrickLog
 from . import groups, history, store
 from .players import name_key
 
@@ -175,36 +179,63 @@ def export_csv(records: Sequence[history.Record], people: dict[int, str]) -> str
 
 # --- import ----------------------------------------------------------------------------------
 
+BATCH = 20
+"""Games stored per transaction by an import: each transaction is short (tens of milliseconds),
+so the other tables' saves never wait long for the database (SQLite has one writer at a time)."""
+STAGING = "(import in progress)"
+"""The name of the hidden group an import fills before its games join their group."""
+
+
 def import_file(*, session: Session, raw: bytes, group_id: int | None,
                 new_group_name: str = "") -> Imported:
     """Store every game of an export file that is not in group ``group_id`` yet, with its
     players, in that group — or, when ``group_id`` is None (restoring a backup on a phone that
-    knows no group), in a new group named ``new_group_name``, made in the same transaction.
-    All or nothing. Raises :class:`TransferError` (nothing stored, no group made)."""
+    knows no group), in a new group named ``new_group_name``. Raises :class:`TransferError`.
+
+    All or nothing, as the group sees it, without holding the database for the whole import:
+    the games are stored :data:`BATCH` at a time, each batch replayed through its rules core and
+    committed on its own, into a hidden staging group that no link opens; once every game is
+    stored they join the group (and the group is made, if new) in one short transaction. Any
+    refusal deletes the staging group and everything in it: nothing is left.
+    """
     kinds = frozenset(k.key for k in history.kinds_with_history())
     document = parse(raw, kinds)
     keys = [name_key(p.name) for p in document.players]
     doubled = {key for key in keys if keys.count(key) > 1}
     if doubled:
         raise TransferError([ImportProblem("duplicate-player", detail=key) for key in doubled])
+    staging = groups.new_group(session, name=STAGING)
+    session.commit()
+    assert staging.id is not None
     try:
-        if group_id is None:
+        result = _store(session, document, group_id, staging.id)
+        target = group_id
+        if target is None:
             made = groups.new_group(session, name=new_group_name or "?")
             assert made.id is not None
-            group_id = made.id
-        result = _store(session, document, group_id)
+            target = made.id
+        for model in (Game, Person):  # the games and the new people join their group at once
+            session.execute(update(model).where(col(model.group_id) == staging.id)
+                            .values(group_id=target))
+        session.execute(delete(Group).where(col(Group.id) == staging.id))
+        session.commit()
     except TransferError:
-        session.rollback()
+        _abandon(session, staging.id)
         raise
     except (IntegrityError, SQLAlchemyError) as error:
         log.warning("import refused by the database: %s", error)
-        session.rollback()
+        _abandon(session, staging.id)
         raise TransferError([ImportProblem("not-stored", detail=type(error).__name__)]) from None
-    session.commit()
-    return result
+    return dataclasses.replace(result, group_id=target)
 
 
-def _store(session: Session, document: Export, group_id: int) -> Imported:
+def _abandon(session: Session, staging: int) -> None:
+    """An import refused half-way: its staging group and every row in it are deleted."""
+    session.rollback()
+    groups.delete_group(session=session, group_id=staging)
+
+
+def _store(session: Session, document: Export, group_id: int | None, staging: int) -> Imported:
     codes = [g.code for g in document.games]
     taken = dict(session.exec(select(Game.code, Game.group_id)
                               .where(col(Game.code).in_(codes))).all()) if codes else {}
@@ -218,22 +249,26 @@ def _store(session: Session, document: Export, group_id: int) -> Imported:
             continue
         key = name_key(player.name)
         found = session.exec(select(Person).where(Person.group_id == group_id,
-                                                  Person.key == key)).first()
-        if found is None:
-            found = Person(name=" ".join(player.name.split()), key=key, group_id=group_id,
+                                                  Person.key == key)).first() \
+            if group_id is not None else None
+        if found is None:  # a new person of the group: made in the staging group for now
+            found = Person(name=" ".join(player.name.split()), key=key, group_id=staging,
                            created_at=player.created_at)
             session.add(found)
             session.flush()
             created += 1
         assert found.id is not None
         person_of[player.id] = found.id
-    for data in wanted:
-        # A code another group's game holds: this group gets the game under a new code.
-        code = store.new_code(session) if data.code in taken else data.code
-        game = _add_game(session, data, person_of, group_id, code)
-        # Replayed once to check it; the summary is kept, so statistics need not replay it.
-        session.add(history.cached(game, _check_replays(session, game)))
-    return Imported(tuple(g.code for g in wanted), tuple(sorted(here)), created, group_id)
+    session.commit()
+    for start in range(0, len(wanted), BATCH):
+        for data in wanted[start:start + BATCH]:
+            # A code another group's game holds: this group gets the game under a new code.
+            code = store.new_code(session) if data.code in taken else data.code
+            game = _add_game(session, data, person_of, staging, code)
+            # Replayed once to check it; the summary is kept, so statistics need not replay it.
+            session.add(history.cached(game, _check_replays(session, game)))
+        session.commit()
+    return Imported(tuple(g.code for g in wanted), tuple(sorted(here)), created, group_id or 0)
 
 
 def _add_game(session: Session, data: GameOut, person_of: dict[int, int], group_id: int,

@@ -11,6 +11,7 @@ map, with two groups stored.
 
 from __future__ import annotations
 
+import gzip
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -167,7 +168,10 @@ def table_rows(app, stored: Stored) -> dict[str, list]:
 def leaks(response, secrets: list[str], path: str) -> list[str]:
     """The secrets in an answer, but for the address asked itself, which pages echo (a link
     to switch language comes back to the same address): echoing what was sent reveals nothing."""
-    body = response.get_data(as_text=True) + response.headers.get("Location", "")
+    data = response.get_data()
+    if data.startswith(b"\x1f\x8b"):  # a compressed export: what it holds
+        data = gzip.decompress(data)
+    body = data.decode() + response.headers.get("Location", "")
     echoes = {path, quote(path, safe=""), quote(path, safe="/"), quote(path, safe="/?"),
               path.replace("&", "&amp;"), quote(path, safe="/?").replace("&", "&amp;")}
     for echo in sorted(echoes, key=len, reverse=True):

@@ -146,7 +146,7 @@ def test_deleting_a_group_needs_its_name_and_leaves_no_row(app, client):
     before_other = rows_of_group(app, kept.id)
     base = f"/group/{group.token}"
     page = client.get(f"{base}/delete").text
-    assert 'data-action="export-json"' in page  # the export is offered first
+    assert 'data-action="export-packed"' in page  # the export is offered first
     assert client.post(f"{base}/delete", data={"confirm": "Ana"}).status_code == 422
     assert rows_of_group(app, group.id) > 0
     answer = client.post(f"{base}/delete", data={"confirm": " ana · BEN "})
