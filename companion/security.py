@@ -16,9 +16,9 @@ real client address behind a proxy, and rate limits.
   rewrites headers afterwards. Plain HTTP on a home network keeps working.
 - **Rate limits** (Flask-Limiter, per client address, each one count for all the routes it
   covers — never per route): every write outside the JSON API (any POST, PUT, PATCH or DELETE,
-  refused ones included) counts against :data:`WRITE_LIMITS`; starting a game of any kind counts
-  against :data:`CREATE_LIMIT` as well; every request to the JSON API counts against
-  :data:`API_LIMIT`. The counts live in each server process unless ``RATELIMIT_STORAGE_URI``
+  refused ones included, to any address) counts against :data:`WRITE_LIMITS`; starting a game
+  of any kind counts against :data:`CREATE_LIMIT` as well; every request to the JSON API counts
+  against :data:`API_LIMIT`. The counts live in each server process unless ``RATELIMIT_STORAGE_URI``
   names a shared store (``redis://…``), which makes them one count for every process and every
   server. A limited client gets a page (or, under ``/api/``, the JSON error shape) saying to
   wait, with ``Retry-After``.
@@ -96,6 +96,10 @@ def make_limiter() -> Limiter:
     """A limiter for one app (its own store, and its own memory of whether that store answers)."""
     return Limiter(
         key_func=get_remote_address,  # the real client's address once ProxyFix has run
+        # Every request counts, even one to an address that does not exist (Flask-Limiter
+        # would otherwise skip a request with no endpoint); the scopes below are shared, so
+        # the path never enters a counter's key.
+        request_identifier=lambda: request.endpoint or request.path,
         application_limits=[
             # Application limits are shared by every route: one count per address and scope.
             ApplicationLimit(WRITE_LIMITS, scope="writes", exempt_when=_not_a_write),
