@@ -73,7 +73,8 @@ bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'  # the engine bench's anchor (OpenSpiel); never for make test
 	$(PY) -m bench.all
 
-# Many tables at once (a scorer and five live viewers each) on SQLite and PostgreSQL, ~3 minutes.
+# Many tables at once (a scorer and five live viewers each) on SQLite, on PostgreSQL, and on two
+# app servers sharing PostgreSQL, ~4 minutes.
 bench-tables: $(STAMP) $(MO)
 	BENCH_DATABASE_URL=$$(scripts/postgres.sh companion_bench) $(PY) -m bench.tables
 
