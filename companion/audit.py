@@ -7,13 +7,14 @@ as any browser or script would see it:
   address is ``https://``;
 - a request body over 64 kB is refused (413, in the API's JSON error shape); a 405 says which
   methods are allowed;
-- the rate limits (with ``--limits``, the default): 30 new games an hour from one address,
-  whatever the game; 120 writes a minute from one address, all routes together; 600 JSON API
-  requests a minute, refused as a JSON 429 with ``Retry-After``.
+- the rate limits: 120 writes a minute from one address, all routes together; 600 JSON API
+  requests a minute, refused as a JSON 429 with ``Retry-After``; and, with ``--create-games``,
+  30 new games an hour from one address.
 
-The limit checks use up this machine's own allowance on that server for the next hour (new
-games) and minute (writes, API); nothing is stored (every write they send is refused before it
-reaches a game). Run against a server you run::
+The limit checks use up this machine's own allowance on that server for the next minute
+(writes, API); the writes they send are refused before they reach a game, so nothing is stored
+— except with ``--create-games``, which starts 30 Rebel Princess games (players "Audit 1" to
+"Audit 3") and uses up the hour's new games. Run against a server you run::
 
     python -m companion.audit https://games.example.org/
     python -m companion.audit http://127.0.0.1:5000/ --no-limits
@@ -26,17 +27,21 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import re
 import sys
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from .security import API_LIMIT, CREATE_LIMIT, WRITE_LIMITS, limit_figures
 
 BODY_LIMIT = 64 * 1024
 PAGES = ("/", "/new", "/rules", "/rebel-princess/new", "/api/v1/openapi.json")
 API_WRITE = "/api/v1/rebel-princess/standings"
-NEW_GAME_PAGES = ("/rebel-princess/new", "/princesse-princesse/new", "/reveillez/new",
-                  "/kanai-duel/new")
+NEW_GAME = "/rebel-princess/new"
+NEW_GAME_FORM = {"edition": "deluxe", "length": "5", "first_leader": "0", "create": "1",
+                 "names-0": "Audit 1", "names-1": "Audit 2", "names-2": "Audit 3",
+                 **{f"cards-{i}": card for i, card in enumerate("abcde")}}
+FORM = "application/x-www-form-urlencoded"
 PAGE_WRITES = ("/", "/rules")  # a POST to a page that takes none: refused (405), and counted
 
 
@@ -86,9 +91,10 @@ class Server:
         self.port = parts.port
         self.prefix = parts.path.rstrip("/")
         self.sent = {"api": 0, "writes": 0}  # what this audit has sent, as the limits count
+        self.session = ""  # the session cookie, once ``remember`` is used
 
     def request(self, method: str, path: str, body: bytes | None = None,
-                content_type: str | None = None) -> Answer:
+                content_type: str | None = None, remember: bool = False) -> Answer:
         kind = http.client.HTTPSConnection if self.tls else http.client.HTTPConnection
         connection = kind(self.host, self.port, timeout=30)
         if path.startswith("/api/"):
@@ -97,9 +103,16 @@ class Server:
             self.sent["writes"] += 1
         try:
             headers = {"Content-Type": content_type} if content_type else {}
+            if remember and self.session:
+                headers["Cookie"] = f"session={self.session}"
             connection.request(method, self.prefix + path, body=body, headers=headers)
             response = connection.getresponse()
-            return Answer(response.status, response.headers, response.read())
+            answer = Answer(response.status, response.headers, response.read())
+            if remember:
+                for cookie in answer.headers.get_all("Set-Cookie") or []:
+                    if cookie.startswith("session="):
+                        self.session = cookie.partition("=")[2].partition(";")[0]
+            return answer
         finally:
             connection.close()
 
@@ -180,29 +193,39 @@ def _until_refused(server: Server, scope: str, send, most: int) -> int:
     return server.sent[scope]
 
 
-def limits(server: Server) -> list[Finding]:
+def _start_game(server: Server) -> Answer:
+    """Start a Rebel Princess game as a phone does: the set-up page (for its CSRF token), then
+    the form."""
+    page = server.request("GET", NEW_GAME, remember=True).body.decode(errors="replace")
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
+    form = {**NEW_GAME_FORM, "csrf_token": token[1] if token else ""}
+    return server.request("POST", NEW_GAME, urlencode(form).encode(), FORM, remember=True)
+
+
+def limits(server: Server, create_games: bool = False) -> list[Finding]:
     findings = []
     new_games = limit_figures(CREATE_LIMIT)[0][0]
     writes = next(count for count, seconds in limit_figures(WRITE_LIMITS) if seconds == 60)
     api = next(count for count, seconds in limit_figures(API_LIMIT) if seconds == 60)
 
-    # New games, every kind sharing one count (no CSRF token: refused, but counted).
-    created = _until_refused(
-        server, "writes",
-        lambda n: server.request("POST", NEW_GAME_PAGES[n % len(NEW_GAME_PAGES)], b"",
-                                 "application/x-www-form-urlencoded"), new_games + 5)
-    findings.append(_check(f"{new_games} new games an hour from one address, every game's "
-                           "set-up page together", created == new_games,
-                           f"the 429 came after {created}"))
-    # Writes, every route together: the set-up pages above counted too, the refused one
-    # included (the minute's count is taken before the hour's).
+    if create_games:
+        started = 0
+        for _ in range(new_games + 2):
+            answer = _start_game(server)
+            if answer.status not in (302, 303):
+                break
+            started += 1
+        findings.append(_check(f"{new_games} new games an hour from one address",
+                               started == new_games and answer.status == 429,
+                               f"{started} started, then status {answer.status}"))
+    # Writes, every route together (the games started above counted too, and so did the
+    # refused one: the minute's count is taken before the hour's).
     written = _until_refused(
         server, "writes",
-        lambda n: server.request("POST", PAGE_WRITES[n % 2], b"",
-                                 "application/x-www-form-urlencoded"), writes + 5)
+        lambda n: server.request("POST", PAGE_WRITES[n % 2], b"", FORM), writes + 5)
     findings.append(_check(f"{writes} writes a minute from one address, every route together",
                            written == writes, f"the 429 came after {written}"))
-    refused = server.request("POST", "/rules", b"", "application/x-www-form-urlencoded")
+    refused = server.request("POST", "/rules", b"", FORM)
     findings.append(_check("a limited write gets a page saying to wait, with Retry-After",
                            refused.status == 429 and refused.header("Retry-After").isdigit()
                            and b"<html" in refused.body.lower(),
@@ -222,13 +245,14 @@ def limits(server: Server) -> list[Finding]:
     return findings
 
 
-def audit(base: str, *, check_limits: bool = True, https: bool | None = None) -> list[Finding]:
+def audit(base: str, *, check_limits: bool = True, create_games: bool = False,
+          https: bool | None = None) -> list[Finding]:
     """Every check against the server at ``base``; ``https`` says the phones reach it over
     HTTPS (a proxy's address given as ``http://`` from behind it), by default as ``base`` says."""
     server = Server(base, https)
     findings = headers(server) + cookies(server) + bodies(server)
     if check_limits:
-        findings += limits(server)
+        findings += limits(server, create_games)
     return findings
 
 
@@ -237,11 +261,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("address", help="the server's address, e.g. https://games.example.org/")
     parser.add_argument("--no-limits", action="store_true",
                         help="skip the rate-limit checks (they use up this address's allowance)")
+    parser.add_argument("--create-games", action="store_true",
+                        help="also check the new-games limit (starts 30 games on the server)")
     parser.add_argument("--https", action="store_true",
                         help="the phones reach it over HTTPS (auditing from behind the proxy)")
     args = parser.parse_args(argv)
     findings = audit(args.address, check_limits=not args.no_limits,
-                     https=True if args.https else None)
+                     create_games=args.create_games, https=True if args.https else None)
     for finding in findings:
         print(finding.line())
     failed = [f for f in findings if not f.kept]

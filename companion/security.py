@@ -16,8 +16,8 @@ real client address behind a proxy, and rate limits.
   rewrites headers afterwards. Plain HTTP on a home network keeps working.
 - **Rate limits** (Flask-Limiter, per client address, each one count for all the routes it
   covers — never per route): every write outside the JSON API (any POST, PUT, PATCH or DELETE,
-  refused ones included, to any address) counts against :data:`WRITE_LIMITS`; starting a game
-  of any kind counts against :data:`CREATE_LIMIT` as well; every request to the JSON API counts
+  refused ones included, to any address) counts against :data:`WRITE_LIMITS`; each game started,
+  of any kind, counts against :data:`CREATE_LIMIT` as well; every request to the JSON API counts
   against :data:`API_LIMIT`. The counts live in each server process unless ``RATELIMIT_STORAGE_URI``
   names a shared store (``redis://…``), which makes them one count for every process and every
   server. A limited client gets a page (or, under ``/api/``, the JSON error shape) saying to
@@ -88,6 +88,10 @@ def _not_a_new_game() -> bool:
         "companion.creating", ())
 
 
+def _started(response: Response) -> bool:
+    return 300 <= response.status_code < 400
+
+
 def _not_the_api() -> bool:
     return not request.path.startswith("/api/")
 
@@ -103,7 +107,10 @@ def make_limiter() -> Limiter:
         application_limits=[
             # Application limits are shared by every route: one count per address and scope.
             ApplicationLimit(WRITE_LIMITS, scope="writes", exempt_when=_not_a_write),
-            ApplicationLimit(CREATE_LIMIT, scope="new-game", exempt_when=_not_a_new_game),
+            # Games started (a set-up form answered by a redirect to the new game), not tries:
+        # the set-up page's own refreshes and refused forms count as writes only.
+        ApplicationLimit(CREATE_LIMIT, scope="new-game", exempt_when=_not_a_new_game,
+                         deduct_when=_started),
             ApplicationLimit(API_LIMIT, scope="api", exempt_when=_not_the_api),
         ],
     )
@@ -166,6 +173,7 @@ def init_app(app: Flask) -> None:
     if not app.config.get("RATELIMIT_STORAGE_URI"):
         app.config["RATELIMIT_STORAGE_URI"] = "companion-memory://"
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
+    app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)  # never a 500 for a lost count
     app.config.setdefault("RATELIMIT_KEY_PREFIX", "companion")
 
     from .games import registry

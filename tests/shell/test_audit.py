@@ -51,7 +51,7 @@ def _failed(findings):
 
 
 def test_every_promise_is_kept_over_plain_http(tmp_path, serve):
-    findings = audit.audit(serve(real_app(tmp_path)))
+    findings = audit.audit(serve(real_app(tmp_path)), create_games=True)
     assert _failed(findings) == []
     promises = " ".join(finding.promise for finding in findings)
     for promise in ("120 writes a minute", "30 new games an hour", "600 JSON API requests",
@@ -83,7 +83,7 @@ def test_the_audit_notices_a_server_that_breaks_its_promises(tmp_path, serve):
             return start_response(status, kept, *args)
         return app(environ, start)
 
-    failed = "\n".join(_failed(audit.audit(serve(frameable))))
+    failed = "\n".join(_failed(audit.audit(serve(frameable), create_games=True)))
     assert "never inside another site's frame" in failed
     assert "refused with 413" in failed
     assert "120 writes a minute" in failed and "30 new games" in failed
@@ -112,6 +112,6 @@ def test_the_readme_states_the_limits_the_code_applies():
     ((api, api_minute),) = limit_figures(API_LIMIT)
     assert (minute, day, hour, api_minute) == (60, 86400, 3600, 60)
     assert f"{writes} a minute" in sentence and f"{daily:,} a day" in sentence
-    assert f"{created} new games an hour" in sentence
+    assert f"{created} games started an hour" in sentence
     assert f"{api} requests a minute" in sentence
     assert "every route together" in sentence and "RATELIMIT_STORAGE_URI" in sentence

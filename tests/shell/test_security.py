@@ -73,15 +73,27 @@ def test_refused_writes_count_too(tmp_path):
     assert client.post("/history/players/merge").status_code == 429
 
 
+REVEILLEZ = {"names-0": "Ana", "names-1": "Ben", "names-2": "Cy", "first": "0"}
+
+
 def test_new_games_of_every_kind_share_one_count(tmp_path):
-    """30 new games an hour from one address, whichever games they are."""
+    """30 new games an hour from one address, whichever games they are; the set-up page's own
+    refreshes (the edition switch) and refused forms are not games started."""
     client = limited_app(tmp_path).test_client()
-    for _ in range(NEW_GAMES - 1):
+    token = _new_game(client)
+    for _ in range(NEW_GAMES // 2 - 1):
         _new_game(client)
-    # The 30th is a game of another kind (its form refused here, but a try all the same).
-    assert client.post("/princesse-princesse/new", data={}).status_code != 429
+    for _ in range(NEW_GAMES - NEW_GAMES // 2):
+        refreshed = client.post("/rebel-princess/new", data={"preset": "edition",
+                                                             "edition": "classic"})
+        assert refreshed.status_code == 200
+        assert client.post("/reveillez/new", data={}).status_code != 429  # refused form
+        assert client.post("/reveillez/new", data=REVEILLEZ).status_code == 303
+    assert client.post("/reveillez/new", data=REVEILLEZ).status_code == 429
     assert client.post("/rebel-princess/new", data=NEW_GAME).status_code == 429
-    assert client.post("/reveillez/new", data={}).status_code == 429
+    # Still a place to read, and other writes are not refused.
+    assert client.get("/rebel-princess/new").status_code == 200
+    assert client.post(f"/g/{token}/undo").status_code == 302
 
 
 def test_the_json_api_has_a_generous_limit_answered_in_its_error_shape(tmp_path):
