@@ -42,7 +42,6 @@ API_LIMIT = "600 per minute"
 
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
 
-
 CSP = "; ".join([
     "default-src 'self'",
     "script-src 'self'",
@@ -56,6 +55,7 @@ CSP = "; ".join([
     "form-action 'self'",
     "frame-ancestors 'none'",
 ])
+
 
 class QuietMemoryStorage(MemoryStorage):
     """The ``memory://`` counters of ``limits``, without a thread per write: ``MemoryStorage``
@@ -108,9 +108,9 @@ def make_limiter() -> Limiter:
             # Application limits are shared by every route: one count per address and scope.
             ApplicationLimit(WRITE_LIMITS, scope="writes", exempt_when=_not_a_write),
             # Games started (a set-up form answered by a redirect to the new game), not tries:
-        # the set-up page's own refreshes and refused forms count as writes only.
-        ApplicationLimit(CREATE_LIMIT, scope="new-game", exempt_when=_not_a_new_game,
-                         deduct_when=_started),
+            # the set-up page's own refreshes and refused forms count as writes only.
+            ApplicationLimit(CREATE_LIMIT, scope="new-game", exempt_when=_not_a_new_game,
+                             deduct_when=_started),
             ApplicationLimit(API_LIMIT, scope="api", exempt_when=_not_the_api),
         ],
     )
