@@ -61,16 +61,19 @@ def test_writes_are_counted_across_every_route_together(tmp_path):
     assert refused.status_code == 429 and 'data-error="429"' in refused.text
     assert int(refused.headers["Retry-After"]) in range(1, 61)
     assert _links(app) == links  # the viewer link was not replaced
-    assert client.post("/history/players/merge").status_code == 429  # any other write too
+    assert client.post("/reveillez/new", data={}).status_code == 429  # any other write too
     assert client.get(f"/g/{token}").status_code == 200  # reading is never limited
 
 
 def test_refused_writes_count_too(tmp_path):
     """A write refused by the CSRF check still counts: a loop of forged posts is stopped."""
-    client = limited_app(tmp_path, WTF_CSRF_ENABLED=True).test_client()
-    statuses = {client.post("/history/players/merge").status_code for _ in range(PER_MINUTE)}
-    assert statuses == {400}
-    assert client.post("/history/players/merge").status_code == 429
+    app = limited_app(tmp_path, WTF_CSRF_ENABLED=True)
+    client = app.test_client()
+    statuses = {client.post("/rebel-princess/new", data=NEW_GAME).status_code
+                for _ in range(PER_MINUTE)}
+    assert statuses == {400}  # no CSRF token: refused
+    assert client.post("/reveillez/new", data={}).status_code == 429
+    assert _links(app) == []  # no game was made
 
 
 REVEILLEZ = {"names-0": "Ana", "names-1": "Ben", "names-2": "Cy", "first": "0"}
