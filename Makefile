@@ -64,8 +64,10 @@ test: $(STAMP) $(MO) browser
 postgres:
 	@scripts/postgres.sh >/dev/null
 
+# PG_DB names the database (several checkouts on one machine each use their own).
+PG_DB ?= companion_test
 test-postgres: $(STAMP) $(MO)
-	database=$$(scripts/postgres.sh) && redis=$$(scripts/redis.sh) && \
+	database=$$(scripts/postgres.sh $(PG_DB)) && redis=$$(scripts/redis.sh) && \
 	TEST_DATABASE_URL=$$database TEST_REDIS_URL=$$redis \
 	$(PY) -m pytest -q -p no:cacheprovider $(POSTGRES_TESTS)
 
