@@ -19,7 +19,7 @@ PORT ?= 5000
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,serve,postgres]'
+	$(PY) -m pip install --quiet -e '.[test,serve,postgres,redis]'
 	touch $(STAMP)
 
 install: $(STAMP) $(MO)
@@ -59,18 +59,24 @@ test: $(STAMP) $(MO) browser
 	$(PY) -m pytest -q
 
 # The database tests again against a real PostgreSQL (Debian's package, started on loopback by
-# scripts/postgres.sh; a PostgreSQL that cannot start fails the run, it is never skipped).
+# scripts/postgres.sh), with a Redis beside it (scripts/redis.sh) for the two-server test: a
+# PostgreSQL or a Redis that cannot start fails the run, it is never skipped.
 postgres:
 	@scripts/postgres.sh >/dev/null
 
+# PG_DB names the database (several checkouts on one machine each use their own).
+PG_DB ?= companion_test
 test-postgres: $(STAMP) $(MO)
-	TEST_DATABASE_URL=$$(scripts/postgres.sh) $(PY) -m pytest -q -p no:cacheprovider $(POSTGRES_TESTS)
+	database=$$(scripts/postgres.sh $(PG_DB)) && redis=$$(scripts/redis.sh) && \
+	TEST_DATABASE_URL=$$database TEST_REDIS_URL=$$redis \
+	$(PY) -m pytest -q -p no:cacheprovider $(POSTGRES_TESTS)
 
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'  # the engine bench's anchor (OpenSpiel); never for make test
 	$(PY) -m bench.all
 
-# Many tables at once (a scorer and five live viewers each) on SQLite and PostgreSQL, ~3 minutes.
+# Many tables at once (a scorer and five live viewers each) on SQLite, on PostgreSQL, and on two
+# app servers sharing PostgreSQL, ~4 minutes.
 bench-tables: $(STAMP) $(MO)
 	BENCH_DATABASE_URL=$$(scripts/postgres.sh companion_bench) $(PY) -m bench.tables
 

@@ -1,5 +1,6 @@
-"""Many tables at once: one scorer and five viewers per table, against gunicorn, on SQLite and
-on PostgreSQL, next to a plain Flask "hello" measured in the same run.
+"""Many tables at once: one scorer and five viewers per table, against gunicorn, on SQLite, on
+PostgreSQL, and on two app servers sharing PostgreSQL, next to a plain Flask "hello" measured in
+the same run.
 
 Each simulated table is a Rebel Princess game with its scorer and viewer links:
 
@@ -8,6 +9,10 @@ Each simulated table is a Rebel Princess game with its scorer and viewer links:
 * each of the five **viewers** asks the game's live version once a second, as the app's pages
   do (``GET /live/<viewer token>`` with ``If-None-Match``: 304 while nothing changed), and loads
   the score pad when it changed.
+
+On two servers (each ``gunicorn -w 1``, so the same two workers as the one-server rows, on the
+same machine) a table's scorer uses one server and its viewers the other, so every change is
+seen across servers, as behind a proxy that spreads the phones of a table.
 
 The anchor row sends the same number of requests per second, spread the same way, to a plain
 Flask "hello" under the same gunicorn settings, in the same run. Requests are bounded in time
@@ -21,6 +26,7 @@ Run: ``python -m bench.tables [--tables 50 200] [--seconds 20] [--postgres URL]`
 from __future__ import annotations
 
 import argparse
+import contextlib
 import heapq
 import http.client
 import os
@@ -89,9 +95,11 @@ def _timed(measures: Measures, kind: str, base: str, method: str, path: str,
     return status, headers
 
 
-def _drive(base: str, tables: list[Table], seconds: float, save_every: float,
+def _drive(bases: list[str], tables: list[Table], seconds: float, save_every: float,
            measures: Measures, hello: bool) -> None:
-    """Play every table's events on schedule, from a pool of client threads."""
+    """Play every table's events on schedule, from a pool of client threads. With several
+    servers, table ``n``'s scorer uses server ``n`` and its viewers server ``n + 1`` (modulo
+    their number)."""
     start = time.monotonic()
     deadline = start + seconds
     events: list[tuple[float, int, str, int]] = []
@@ -115,6 +123,7 @@ def _drive(base: str, tables: list[Table], seconds: float, save_every: float,
             if delay > 0:
                 time.sleep(delay)
             game = tables[number]
+            base = bases[(number + (kind != "save")) % len(bases)]
             if hello:
                 _timed(measures, "hello", base, "GET", "/", (200,))
             elif kind == "save" and game.saved < len(SCORES):
@@ -198,29 +207,35 @@ def run(tables: int, seconds: float, save_every: float, postgres: str | None) ->
         with gunicorn("bench.hello:app") as server:
             fake = [Table("", "") for _ in range(tables)]
             cpu, start = server.cpu_seconds(), time.monotonic()
-            _drive(server.base, fake, seconds, save_every, hello, hello=True)
+            _drive([server.base], fake, seconds, save_every, hello, hello=True)
             cpu, took = server.cpu_seconds() - cpu, time.monotonic() - start
         total = sum(len(v) for v in hello.latency.values())
         rows.append([f"hello, {tables} tables' worth", "–", f"{total / took:,.0f}",
                      _p(hello.latency["hello"], .5), _p(hello.latency["hello"], .99), "–", "–",
                      str(sum(hello.errors.values())), "–", f"{cpu / took:.2f}", f"{took:.0f} s"])
-        backends = [("SQLite", {"DATABASE": str(Path(folder) / "tables.sqlite")})]
+        backends = [("SQLite", {"DATABASE": str(Path(folder) / "tables.sqlite")}, 1)]
         if postgres:
-            backends.append(("PostgreSQL", {"DATABASE_URL": postgres}))
-        for name, db in backends:
+            backends += [("PostgreSQL", {"DATABASE_URL": postgres}, 1),
+                         ("PostgreSQL, two servers", {"DATABASE_URL": postgres}, 2)]
+        for name, db, servers in backends:
             config = {"SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False,
                       "RATELIMIT_ENABLED": False, "DATABASE": str(Path(folder) / "x.sqlite"),
                       **db}
-            if name == "PostgreSQL":
+            if "DATABASE_URL" in db:
                 _empty_postgres(config)
             games = _games(config, tables)
             env = {"COMPANION_BENCH_DB": str(config["DATABASE"]),
                    "COMPANION_BENCH_DATABASE_URL": str(db.get("DATABASE_URL", ""))}
             measures = Measures()
-            with gunicorn("bench.wsgi:app", env=env) as server:
-                cpu, start = server.cpu_seconds(), time.monotonic()
-                _drive(server.base, games, seconds, save_every, measures, hello=False)
-                cpu, took = server.cpu_seconds() - cpu, time.monotonic() - start
+            with contextlib.ExitStack() as stack:
+                running = [stack.enter_context(gunicorn("bench.wsgi:app", env=env,
+                                                        workers=2 // servers))
+                           for _ in range(servers)]
+                cpu, start = sum(r.cpu_seconds() for r in running), time.monotonic()
+                _drive([r.base for r in running], games, seconds, save_every, measures,
+                       hello=False)
+                took = time.monotonic() - start
+                cpu = sum(r.cpu_seconds() for r in running) - cpu
             total = sum(len(v) for v in measures.latency.values())
             live = measures.latency.get("live", []) + measures.latency.get("viewer pad", [])
             rows.append([f"{tables} tables", name, f"{total / took:,.0f}",
@@ -260,7 +275,8 @@ def main() -> None:
     for count in args.tables:
         rows += run(count, args.seconds, args.save_every, args.postgres)
     print(table(HEADERS, rows, "ll" + "r" * 9))
-    print(f"\n{args.seconds:.0f} s per row; gunicorn -w 2 (sync); a save every "
+    print(f"\n{args.seconds:.0f} s per row; gunicorn -w 2 (sync), or two servers of -w 1 "
+          f"(a table's scorer on one, its viewers on the other); a save every "
           f"{args.save_every:.0f} s per table; {VIEWERS} viewers per table polling once a second; "
           f"the hello row sends the same request rate to a plain Flask view in the same run; "
           f"server CPU s/s: CPU seconds the gunicorn processes used per second (2 cores: 2.00 "

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -11,16 +14,16 @@ from alembic.config import Config
 from alembic.script import ScriptDirectory
 from flask import Flask, current_app, g
 from flask.cli import with_appcontext
-from sqlalchemy import event, inspect
+from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Session, create_engine
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
     cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA busy_timeout=5000")  # first: the switch to WAL may have to wait
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=5000")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
 
@@ -86,6 +89,27 @@ def head() -> str:
     return ScriptDirectory.from_config(_alembic_config(None)).get_current_head() or ""  # type: ignore[arg-type]
 
 
+MIGRATION_LOCK = 0x636F6D70616E  # "compan": PostgreSQL's advisory lock key for migrations
+
+
+@contextmanager
+def _one_process_at_a_time(engine: Engine) -> Iterator[None]:
+    """Hold an exclusive lock on a SQLite database's folder (an advisory ``flock``, beside
+    SQLite's own locks) while the database is migrated, from before its first connection (which
+    switches a new file to WAL). PostgreSQL takes its lock in the migration's transaction
+    instead (see :func:`upgrade`)."""
+    path = engine.url.database if engine.dialect.name == "sqlite" else None
+    if not path or path == ":memory:":
+        yield
+        return
+    folder = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
+    try:
+        fcntl.flock(folder, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(folder)  # (releases the lock)
+
+
 def upgrade(engine: Engine) -> None:
     """Bring the database to the newest schema, keeping every stored game.
 
@@ -93,9 +117,18 @@ def upgrade(engine: Engine) -> None:
     ``alembic_version``) is stamped at the baseline first. On SQLite, foreign keys are switched
     off while tables are rebuilt (``batch_alter_table`` copies a table, and the copy must not
     cascade), then on again.
+
+    One process at a time: every gunicorn worker builds the app, and so runs this, at the same
+    moment. A lock on the database (a file lock for SQLite, an advisory lock held until the
+    migration's transaction ends on PostgreSQL) makes the first migrate and the others find the
+    newest schema already there — so ``gunicorn 'companion:create_app()'`` alone is safe on a
+    database nobody has created yet.
     """
-    with engine.connect() as connection:
+    with _one_process_at_a_time(engine), engine.connect() as connection:
         sqlite = connection.dialect.name == "sqlite"
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                               {"key": MIGRATION_LOCK})
         if sqlite:
             connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
         try:

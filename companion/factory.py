@@ -9,7 +9,15 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, render_template, request, session, url_for
+from flask import (
+    Flask,
+    Response,
+    has_request_context,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFError, CSRFProtect
@@ -22,14 +30,20 @@ compress = Compress()
 def _secret_key(instance: Path) -> str:
     """Read the secret key from the instance folder, creating it on first run (never committed)."""
     path = instance / "secret_key"
-    try:
-        # Private from the first byte: created 0600, never world-readable even for a moment.
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        pass
-    else:
+    if not path.exists():
+        # Private from the first byte: written 0600 under a name of its own, then put in place
+        # in one step, so a second worker starting at the same moment never reads it half
+        # written (it reads the whole key, or finds none and puts its own, which loses).
+        draft = instance / f".secret_key.{os.getpid()}.{secrets.token_hex(4)}"
+        descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(descriptor, "w", encoding="utf-8") as file:
             file.write(secrets.token_hex(32))
+        try:
+            os.link(draft, path)  # fails if another process put its key first: keep that one
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
     return path.read_text(encoding="utf-8").strip()
 
 
@@ -41,7 +55,16 @@ class _SessionInterface(SecureCookieSessionInterface):
     the ``Vary: Cookie`` that comes with it) changes with every answer, so a phone would ask for
     files it keeps for a year again (and a first visit would fetch them twice). Nor with the
     answer to the live poll every open page sends once a second: it reads no session, and
-    signing a fresh cookie for each was a fifth of its cost (the page loads keep it fresh)."""
+    signing a fresh cookie for each was a fifth of its cost (the page loads keep it fresh).
+
+    The cookie is Secure when ``SESSION_COOKIE_SECURE`` says so, and also whenever the request
+    came over HTTPS — as the trusted proxy reports it (``TRUSTED_PROXIES``, see
+    :mod:`companion.security`) — so a server behind an HTTPS proxy never sends it in the clear,
+    and the same server over plain HTTP on a home network still keeps its session."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(super().get_cookie_secure(app)) or (
+            has_request_context() and request.is_secure)
 
     def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
         if request.endpoint not in _NO_COOKIE:
@@ -79,6 +102,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             "GROUP_PURGE_DAYS", "").isdigit() else None) if test_config is None else None,
         # The address other phones open (QR codes); else this machine's network address.
         PUBLIC_URL=(os.environ.get("PUBLIC_URL") or None) if test_config is None else None,
+        # How many proxies in front (their X-Forwarded-For/-Proto are believed), and a store
+        # the rate limits share across processes and servers (see companion.security).
+        TRUSTED_PROXIES=os.environ.get("TRUSTED_PROXIES") or 0 if test_config is None else 0,
+        RATELIMIT_STORAGE_URI=(os.environ.get("RATELIMIT_STORAGE_URI") or None)
+        if test_config is None else None,
         # Game nights outlast Flask-WTF's one-hour default: tie the token to the session instead.
         WTF_CSRF_TIME_LIMIT=None,
         MAX_CONTENT_LENGTH=64 * 1024,
@@ -96,6 +124,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ.get("COMPANION_SECRET_KEY") or _secret_key(instance)
 
+    from . import security
+
+    # First, so that its proxy fix and its counting of writes come before anything else.
+    security.init_app(app)  # proxy fix, headers, rate limits
     app.jinja_env.add_extension("jinja2.ext.do")
     csrf.init_app(app)
     compress.init_app(app)
@@ -117,9 +149,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     shell.init_app(app)  # home, chooser, rules, and every registered game's blueprints
 
-    from . import security
-
-    security.init_app(app)  # headers, cookie flags, rate limits on writes
     api.init_app(app)
     pwa.init_app(app)
     csrf.exempt(api.bp)  # the JSON API is stateless: no session, no cookie, nothing to forge

@@ -1,28 +1,46 @@
-"""What every response carries to keep a game night safe: security headers and rate limits.
+"""What every response carries to keep a game night safe: security headers, cookie flags, the
+real client address behind a proxy, and rate limits.
 
 - **Headers.** A Content-Security-Policy that allows scripts from this site only (no inline
   script, no inline event handler, no ``eval``), ``frame-ancestors 'none'`` (no page of a game
   inside someone else's frame), ``nosniff``, a referrer policy that never sends a game's link to
   another site, and a permissions policy that asks for nothing but the screen wake lock.
-- **Cookies.** The session and language cookies are HttpOnly and SameSite=Lax; when the app is
-  served over HTTPS they are Secure too.
-- **Rate limits** (Flask-Limiter, per client address): writes are limited so that a loop cannot
-  fill the disk — :data:`WRITE_LIMITS` for every POST of a game's pages, and
-  :data:`CREATE_LIMIT` for starting new games. A limited client gets a page (or, under
-  ``/api/``, the JSON error shape) saying to wait.
+- **Behind a proxy.** ``TRUSTED_PROXIES`` (config or environment; 0 by default) is how many
+  proxies stand in front of the app: with 1 or more, werkzeug's ``ProxyFix`` takes the client's
+  address from ``X-Forwarded-For`` and the scheme from ``X-Forwarded-Proto`` as that many proxies
+  set them; with 0 those headers are ignored (anyone could send them) and the socket's address
+  and scheme are used.
+- **Cookies.** The session and language cookies are HttpOnly and SameSite=Lax; a request that
+  came over HTTPS (directly or, with trusted proxies, through one) gets them Secure — decided
+  when Flask writes the cookie (see :class:`companion.factory`'s session interface), so nothing
+  rewrites headers afterwards. Plain HTTP on a home network keeps working.
+- **Rate limits** (Flask-Limiter, per client address, each one count for all the routes it
+  covers — never per route): every write outside the JSON API (any POST, PUT, PATCH or DELETE,
+  refused ones included, to any address) counts against :data:`WRITE_LIMITS`; each game started,
+  of any kind, counts against :data:`CREATE_LIMIT` as well; every request to the JSON API counts
+  against :data:`API_LIMIT`. The counts live in each server process unless ``RATELIMIT_STORAGE_URI``
+  names a shared store (``redis://…``), which makes them one count for every process and every
+  server. A limited client gets a page (or, under ``/api/``, the JSON error shape) saying to
+  wait, with ``Retry-After``.
 """
 
 from __future__ import annotations
 
 import time
 
-from flask import Flask, Response, render_template, request
-from flask_limiter import Limiter, RateLimitExceeded
+from flask import Flask, Response, current_app, render_template, request
+from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
+from limits import parse_many
 from limits.storage import MemoryStorage
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-WRITE_LIMITS = ["120 per minute", "3000 per day"]
+WRITE_LIMITS = "120 per minute; 3000 per day"
 CREATE_LIMIT = "30 per hour"
+API_LIMIT = "600 per minute"
+"""Generous: the JSON API stores nothing; this only keeps one client from taking every worker."""
+
+READS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 CSP = "; ".join([
     "default-src 'self'",
@@ -37,10 +55,6 @@ CSP = "; ".join([
     "form-action 'self'",
     "frame-ancestors 'none'",
 ])
-
-limiter = Limiter(key_func=get_remote_address, default_limits=WRITE_LIMITS,
-                  default_limits_exempt_when=lambda: request.method in ("GET", "HEAD", "OPTIONS")
-                  or request.path.startswith(("/api/", "/static/")))
 
 
 class QuietMemoryStorage(MemoryStorage):
@@ -65,6 +79,61 @@ class QuietMemoryStorage(MemoryStorage):
             self._MemoryStorage__expire_events()  # type: ignore[attr-defined]
 
 
+def _not_a_write() -> bool:
+    return request.method in READS or request.path.startswith("/api/")
+
+
+def _not_a_new_game() -> bool:
+    return request.method != "POST" or request.endpoint not in current_app.extensions.get(
+        "companion.creating", ())
+
+
+def _started(response: Response) -> bool:
+    return 300 <= response.status_code < 400
+
+
+def _not_the_api() -> bool:
+    return not request.path.startswith("/api/")
+
+
+def make_limiter() -> Limiter:
+    """A limiter for one app (its own store, and its own memory of whether that store answers)."""
+    return Limiter(
+        key_func=get_remote_address,  # the real client's address once ProxyFix has run
+        # Every request counts, even one to an address that does not exist (Flask-Limiter
+        # would otherwise skip a request with no endpoint); the scopes below are shared, so
+        # the path never enters a counter's key.
+        request_identifier=lambda: request.endpoint or request.path,
+        application_limits=[
+            # Application limits are shared by every route: one count per address and scope.
+            ApplicationLimit(WRITE_LIMITS, scope="writes", exempt_when=_not_a_write),
+            # Games started (a set-up form answered by a redirect to the new game), not tries:
+            # the set-up page's own refreshes and refused forms count as writes only.
+            ApplicationLimit(CREATE_LIMIT, scope="new-game", exempt_when=_not_a_new_game,
+                             deduct_when=_started),
+            ApplicationLimit(API_LIMIT, scope="api", exempt_when=_not_the_api),
+        ],
+    )
+
+
+def limit_figures(limits: str) -> list[tuple[int, int]]:
+    """``"120 per minute; 3000 per day"`` as ``[(120, 60), (3000, 86400)]`` (how many, in how
+    many seconds): what the README and the audit state."""
+    return [(item.amount, item.get_expiry()) for item in parse_many(limits)]
+
+
+def trusted_proxies(app: Flask) -> int:
+    """How many proxies in front of the app set ``X-Forwarded-For`` and ``-Proto`` (0: none)."""
+    value = app.config.get("TRUSTED_PROXIES") or 0
+    try:
+        count = int(value)
+    except (TypeError, ValueError):
+        count = -1
+    if count < 0:
+        raise ValueError(f"TRUSTED_PROXIES must be a whole number of proxies, not {value!r}")
+    return count
+
+
 def _headers(response: Response) -> Response:
     response.headers.setdefault("Content-Security-Policy", CSP)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
@@ -72,44 +141,47 @@ def _headers(response: Response) -> Response:
     response.headers.setdefault("Referrer-Policy", "same-origin")
     response.headers.setdefault("Permissions-Policy",
                                 "camera=(), microphone=(), geolocation=(), payment=()")
-    if request.is_secure:
-        cookies = response.headers.getlist("Set-Cookie")
-        if cookies:
-            del response.headers["Set-Cookie"]
-            for cookie in cookies:
-                secure = cookie if "; Secure" in cookie else cookie + "; Secure"
-                response.headers.add("Set-Cookie", secure)
     return response
 
 
-def limit_creation(endpoints: set[str]) -> None:
-    """Count a POST to a game's set-up page against :data:`CREATE_LIMIT` (raises
-    ``RateLimitExceeded`` past it)."""
-    if request.method == "POST" and request.endpoint in endpoints:
-        with limiter.limit(CREATE_LIMIT, scope="new-game"):
-            pass
-
-
-def _too_many(error: RateLimitExceeded) -> tuple[Response | str, int]:
+def _too_many(error: RateLimitExceeded) -> tuple[Response | str, int, dict[str, str]]:
     from .routes import api
 
+    try:
+        current = current_app.extensions["companion.limiter"].current_limit
+        wait = max(1, int(current.reset_at - time.time())) if current else 60
+    except Exception:  # noqa: BLE001 (the store went away meanwhile: a minute is a fair guess)
+        wait = 60
+    retry = {"Retry-After": str(wait)}
     answer = api.http_error(error)
     if answer is not None:
-        return answer
-    return render_template("errors/429.html"), 429
+        return answer[0], answer[1], retry
+    return render_template("errors/429.html"), 429, retry
 
 
 def init_app(app: Flask) -> None:
+    """Install the proxy fix, the headers and the limits. Called before anything else installs
+    a ``before_request`` hook, so that every write is counted, CSRF refusals included."""
+    proxies = trusted_proxies(app)
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
     app.config.setdefault("RATELIMIT_ENABLED", not app.config.get("TESTING", False))
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)
-    # Counted in each server process (a modest limit is all this needs); a shared store such as
-    # "redis://…" makes it one count across processes.
-    app.config.setdefault("RATELIMIT_STORAGE_URI", "companion-memory://")
-    limiter.init_app(app)
-    app.after_request(_headers)
-    app.register_error_handler(RateLimitExceeded, _too_many)
+    # Counted in each server process unless a shared store such as "redis://…" is named, which
+    # makes it one count across processes and servers. If that store stops answering, each
+    # process counts on its own until it is back, rather than refusing every write.
+    if not app.config.get("RATELIMIT_STORAGE_URI"):
+        app.config["RATELIMIT_STORAGE_URI"] = "companion-memory://"
+    app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
+    app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)  # never a 500 for a lost count
+    app.config.setdefault("RATELIMIT_KEY_PREFIX", "companion")
 
     from .games import registry
 
-    creating = {kind.new_endpoint for kind in registry() if kind.new_endpoint}
-    app.before_request(lambda: limit_creation(creating))
+    app.extensions["companion.creating"] = frozenset(
+        kind.new_endpoint for kind in registry() if kind.new_endpoint)
+    limiter = make_limiter()
+    app.extensions["companion.limiter"] = limiter
+    limiter.init_app(app)
+    app.after_request(_headers)
+    app.register_error_handler(RateLimitExceeded, _too_many)

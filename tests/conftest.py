@@ -16,6 +16,8 @@ from sqlmodel import SQLModel
 from companion import create_app
 
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL") or None
+REDIS_URL = os.environ.get("TEST_REDIS_URL") or None
+"""A Redis for the shared rate-limit store (``make test-postgres`` starts one: scripts/redis.sh)."""
 
 
 def pytest_configure(config):
@@ -23,6 +25,8 @@ def pytest_configure(config):
     (rather than seven hundred identical setup errors)."""
     if POSTGRES_URL and not re.fullmatch(r"postgresql(\+\w+)?://\S+", POSTGRES_URL):
         pytest.exit(f"TEST_DATABASE_URL is not a PostgreSQL URL: {POSTGRES_URL!r}", returncode=4)
+    if REDIS_URL and not re.fullmatch(r"redis://\S+", REDIS_URL):
+        pytest.exit(f"TEST_REDIS_URL is not a Redis URL: {REDIS_URL!r}", returncode=4)
 
 
 def database_config(tmp_path) -> dict[str, str | None]:

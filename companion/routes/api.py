@@ -104,7 +104,11 @@ def http_error(error: HTTPException) -> tuple[Response, int] | None:
         return None
     code = {404: "not-found", 405: "method-not-allowed", 429: "too-many-requests"}.get(
         error.code or 0, "bad-request")
-    return refuse(error.code or 400, [{"code": code, "message": api_message(code)}])
+    response, status = refuse(error.code or 400, [{"code": code, "message": api_message(code)}])
+    allowed = getattr(error, "valid_methods", None)
+    if status == 405 and allowed:
+        response.headers["Allow"] = ", ".join(allowed)  # as HTTP asks of every 405
+    return response, status
 
 
 @bp.get("/openapi.json")
