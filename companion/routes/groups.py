@@ -179,9 +179,18 @@ def home(form: GroupNameForm | None = None, status: int = 200) -> tuple[str, int
     _, games = history.records(get_session(), group_id=group.id, finished=False)
     address = group_address(group)
     in_progress = [r for r in games if not r.summary.finished]
+    # A game this phone holds a link of opens through that link (a scorer keeps scoring);
+    # any other through its viewer link: a member watches the group's games.
+    held = {game.id: (link.role, link.token) for link, game in links.my_links()}
+    urls = {}
+    for record in in_progress:
+        kind = record.kind
+        if record.game.id in held and kind.show_endpoint:
+            urls[record.game.code] = url_for(kind.show_endpoint, code=held[record.game.id][1])
+        else:
+            urls[record.game.code] = shell.game_url(record.game)
     return render_template(
-        "groups/home.html", in_progress=in_progress,
-        urls={r.game.code: shell.game_url(r.game) for r in in_progress},
+        "groups/home.html", in_progress=in_progress, urls=urls,
         finished=sum(1 for r in games if r.summary.finished), address=address,
         qr=links.qr_svg(address), rename=form or GroupNameForm(name=group.name),
         replace=ReplaceGroupLinkForm()), status

@@ -286,3 +286,13 @@ def test_purging_idle_groups_is_off_unless_configured(app, client):
 @pytest.mark.parametrize("token", ["x" * 65, "0" * 32, "..%2Fetc", "ab"])
 def test_a_group_link_that_opens_nothing_is_a_404(client, token):
     assert client.get(f"/group/{token}/").status_code == 404
+
+
+def test_the_groups_page_opens_a_game_through_the_link_this_phone_holds(app, client):
+    """The scorer's phone opens its game in progress as the scorer; another member watches."""
+    scorer = new_game(client, "Ana", "Ben")
+    group = group_of(app, scorer)
+    assert f'href="/reveillez/g/{scorer}"' in client.get(f"/group/{group.token}/").text
+    member = app.test_client()
+    page = member.get(f"/group/{group.token}/").text
+    assert scorer not in page and 'data-list="in-progress"' in page
