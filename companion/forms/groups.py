@@ -11,16 +11,13 @@ from wtforms import StringField
 from wtforms.validators import InputRequired, Length
 
 from ..play.groups import NAME_MAX
-
-
-def _strip(value: str | None) -> str | None:
-    return " ".join(value.split()) if isinstance(value, str) else value
+from .history import strip_spaces
 
 
 class GroupNameForm(FlaskForm):
     """The group's new name."""
 
-    name = StringField(_l("Group name"), filters=[_strip],
+    name = StringField(_l("Group name"), filters=[strip_spaces],
                        validators=[InputRequired(), Length(max=NAME_MAX)])
 
 
@@ -31,5 +28,5 @@ class ReplaceGroupLinkForm(FlaskForm):
 class DeleteGroupForm(FlaskForm):
     """Delete the group: its name typed again, so that no tap deletes it by accident."""
 
-    confirm = StringField(_l("Type the group's name to delete it"), filters=[_strip],
+    confirm = StringField(_l("Type the group's name to delete it"), filters=[strip_spaces],
                           validators=[InputRequired(), Length(max=NAME_MAX + 20)])

@@ -15,14 +15,15 @@ from wtforms.validators import InputRequired, Length
 from ..play.players import NAME_MAX
 
 
-def _strip(value: str | None) -> str | None:
+def strip_spaces(value: str | None) -> str | None:
+    """A typed name as stored: single spaces, none around it."""
     return " ".join(value.split()) if isinstance(value, str) else value
 
 
 class RenameForm(FlaskForm):
     """A person's new name."""
 
-    name = StringField(_l("New name"), filters=[_strip],
+    name = StringField(_l("New name"), filters=[strip_spaces],
                        validators=[InputRequired(), Length(max=NAME_MAX)])
 
 
