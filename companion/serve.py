@@ -44,6 +44,13 @@ def phone_addresses(host: str) -> list[str] | None:
     return None if address.is_loopback else [host]
 
 
+WORKER_TIMEOUT = 180
+"""Seconds a request may take before gunicorn restarts its worker (its default is 30): restoring
+the largest backup the import takes (20,000 games) replays every game, about 3 ms each, which
+can take a minute or two on a busy small server. The import commits every few games, so the
+other tables' saves go on meanwhile, on the other workers."""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--host", default="0.0.0.0")
@@ -67,7 +74,7 @@ def main() -> None:
     gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
     os.execv(gunicorn, [gunicorn, "--workers", str(args.workers), "--no-control-socket",
                         "--bind", f"{args.host}:{args.port}", "--access-logfile", "-",
-                        "companion:create_app()"])
+                        "--timeout", str(WORKER_TIMEOUT), "companion:create_app()"])
 
 
 if __name__ == "__main__":
