@@ -145,7 +145,8 @@ def _open_by_link(endpoint: str | None, values: dict[str, Any] | None) -> None:
             abort(404)
         g.link, g.link_game = link, game
         values["code"] = game.code
-        if link.role != "scorer" and request.method not in SAFE_METHODS:
+        if link.role != "scorer" and request.method not in SAFE_METHODS and not (
+                link.role in store.SEAT_ROLES and _for_seats(endpoint)):
             abort(403)
         return
     if token in remembered():  # the creator's browser, with an address from before links
@@ -156,6 +157,18 @@ def _open_by_link(endpoint: str | None, values: dict[str, Any] | None) -> None:
             abort(redirect(url_for(endpoint, **{**values, "code": scorer.token}),
                            307 if request.method not in SAFE_METHODS else 302))
     abort(404)
+
+
+def for_seats(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a game's write view that a seat's link may post to (it acts for that seat only; the
+    view checks which seat, see :mod:`companion.play.kanai_duel`). Every other write refuses a
+    seat's link, as it refuses a viewer's."""
+    view.for_seats = True  # type: ignore[attr-defined]
+    return view
+
+
+def _for_seats(endpoint: str) -> bool:
+    return bool(getattr(current_app.view_functions.get(endpoint), "for_seats", False))
 
 
 def _token_in_urls(endpoint: str, values: dict[str, Any]) -> None:
@@ -190,7 +203,7 @@ def _link_context() -> dict[str, Any]:
     return {"link_role": link.role, "live_url": url_for("links.live", token=link.token),
             "live_version": version_of(g.link_game),
             "share_page_url": url_for("links.share", token=link.token)
-            if link.role == "scorer" else None}
+            if link.role == "scorer" or link.role in store.SEAT_ROLES else None}
 
 
 # --- addresses a phone on the same network can open ----------------------------------------------
@@ -305,13 +318,15 @@ class ReplaceForm(FlaskForm):
     """Replace one link (the button is the whole form; CSRF protected)."""
 
 
-def _scorer_link(token: str) -> tuple[GameLink, Game]:
+def _scorer_link(token: str, *, seats: bool = False) -> tuple[GameLink, Game]:
+    """The live scorer link ``token`` and its game (``seats``: a seat's link too), else 404 or
+    403 (a viewer link; a seat's link may only show the viewer link, never replace any)."""
     db = get_session()
     link = store.link_by_token(db, token)
     game = db.get(Game, link.game_id) if link is not None else None
     if link is None or game is None:
         abort(404)
-    if link.role != "scorer":
+    if link.role != "scorer" and not (seats and link.role in store.SEAT_ROLES):
         abort(403)
     g.link, g.link_game = link, game
     return link, game
@@ -319,10 +334,12 @@ def _scorer_link(token: str) -> tuple[GameLink, Game]:
 
 @bp.get("/share/<token>")
 def share(token: str) -> str:
-    """Both links of a game as QR codes: watch (viewer) and keep score (scorer)."""
-    link, game = _scorer_link(token)
+    """Both links of a game as QR codes: watch (viewer) and keep score (scorer). A seat's link
+    (two phones) shows the viewer link only: each seat has its own link, shared by nobody."""
+    link, game = _scorer_link(token, seats=True)
     links = store.links_of(get_session(), game)
-    addresses = {role: game_address(game, links[role]) for role in store.ROLES}
+    roles = store.ROLES if link.role == "scorer" else ("viewer",)
+    addresses = {role: game_address(game, links[role]) for role in roles}
     return render_template("shell/share.html", game=game, kind=by_key(game.kind),
                            addresses=addresses, qr={r: qr_svg(a) for r, a in addresses.items()},
                            form=ReplaceForm(), names=store.names_of(get_session(), game))

@@ -38,10 +38,15 @@ class WriteForm(FlaskForm):
         return self
 
     def based_on(self) -> int:
-        try:
-            return int(self.version.data or "")
-        except ValueError:
-            return -1
+        """The version the page showed; -1 for anything but a few ASCII digits (never a
+        version: the write is then refused as stale)."""
+        return small_int(self.version.data)
+
+
+def small_int(text: str | None) -> int:
+    """A whole number of at most 9 ASCII digits, else -1."""
+    return int(text) if isinstance(text, str) and text.isascii() and text.isdigit() and len(
+        text) <= 9 else -1
 
 
 class RoundForm(WriteForm):
@@ -52,9 +57,22 @@ class RoundForm(WriteForm):
 
 
 class PickForm(WriteForm):
-    """Two-phone mode: this phone's secret pick."""
+    """Two-phone mode: this phone's secret pick, and the round it was made for (0: the card set
+    aside under B)."""
 
     card = RadioField(choices=_card_choices(), validators=[InputRequired()])
+    round = HiddenField()
+
+    def stage(self) -> int:
+        return small_int(self.round.data)
+
+
+class JoinForm(FlaskForm):
+    """Two-phone mode: take the seat this link is for (the button is the whole form)."""
+
+
+class ReinviteForm(WriteForm):
+    """Two-phone mode, the creator's phone: a new link for the other seat (a lost phone)."""
 
 
 class UndoForm(WriteForm):
