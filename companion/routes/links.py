@@ -189,6 +189,23 @@ def _token_in_urls(endpoint: str, values: dict[str, Any]) -> None:
         g.urls_of_this_browser = True  # this page is this browser's own (see cached_page)
 
 
+def entry_page(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a game's page that holds an entry form: it is ``no-store``, so Back shows it afresh
+    instead of a stale form that could be sent again with an old value. (Every set-up page is
+    too; Rebel Princess's score pad is not: its entries are on pages of their own.)"""
+    view.entry_page = True  # type: ignore[attr-defined]
+    return view
+
+
+def _entry_pages_not_stored(response: Response) -> Response:
+    endpoint = request.endpoint or ""
+    view = current_app.view_functions.get(endpoint)
+    if response.mimetype == "text/html" and "Cache-Control" not in response.headers and (
+            getattr(view, "entry_page", False) or endpoint.endswith(".new_game")):
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 def _remember_opened(response: Response) -> Response:
     link = g.get("link")
     if link is not None and response.status_code == 200 and request.method == "GET":
@@ -377,4 +394,5 @@ def init_app(app: Flask) -> None:
     app.url_value_preprocessor(_open_by_link)
     app.url_defaults(_token_in_urls)
     app.after_request(_remember_opened)
+    app.after_request(_entry_pages_not_stored)
     app.context_processor(_link_context)

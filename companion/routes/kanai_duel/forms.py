@@ -10,6 +10,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, RadioField, SelectChoice, SelectField, StringField
 from wtforms.validators import InputRequired, Length, Optional
 
+from ...forms.names import storable_name
 from ...play.kanai_duel import PHONES, REFEREE
 from ...scoring.kanai_duel import Card
 
@@ -83,9 +84,9 @@ class NewGameForm(FlaskForm):
     """Set up a duel: the two players, one phone or two, and the variants."""
 
     first = StringField(_l("Player 1"), filters=[_strip],
-                        validators=[InputRequired(), Length(max=MAX_NAME)])
+                        validators=[InputRequired(), Length(max=MAX_NAME), storable_name])
     second = StringField(_l("Player 2"), filters=[_strip],
-                         validators=[InputRequired(), Length(max=MAX_NAME)])
+                         validators=[InputRequired(), Length(max=MAX_NAME), storable_name])
     mode = RadioField(_l("How you play"), default=REFEREE, validators=[InputRequired()],
                       choices=[SelectChoice(REFEREE, _l("One phone, real cards")),
                                SelectChoice(PHONES, _l("Two phones, no cards"))])
@@ -122,4 +123,6 @@ class NewGameForm(FlaskForm):
         if self.set_aside.data != "chosen":
             return (None, None)
         values = (self.out_first.data, self.out_second.data)
-        return (Card(values[0]) if values[0] else None, Card(values[1]) if values[1] else None)
+        # Optional() lets blank text through unchecked: anything but a card is no card.
+        return (Card(values[0]) if values[0] in CARD_VALUES else None,
+                Card(values[1]) if values[1] in CARD_VALUES else None)

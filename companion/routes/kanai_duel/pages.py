@@ -30,7 +30,7 @@ from ...play import store
 from ...scoring.kanai_duel import Card, SetAside, Step
 from ...scoring.problems import EntryError, Problem
 from .. import links
-from ..links import for_seats, game_to_play_again, public_base
+from ..links import entry_page, for_seats, game_to_play_again, public_base
 from ..replays import form_key
 from ..shell import remember
 from . import bp
@@ -228,12 +228,14 @@ def _page(game: Game, status: int = 200, **kwargs: Any) -> tuple[str, int]:
 
 
 @bp.get("/g/<code>")
+@entry_page
 def show(code: str) -> tuple[str, int]:
     """A game: score, holds, what carries over, the last round's reasoning, and the entry."""
     return _page(_game_or_404(code))
 
 
 @bp.get("/g/<code>/board")
+@entry_page
 def board(code: str) -> tuple[str, int]:
     """The board alone (what the live update swaps in)."""
     game = _game_or_404(code)
@@ -334,6 +336,7 @@ def _join_page(game: Game, status: int = 200) -> tuple[str, int]:
 
 
 @bp.route("/g/<code>/join", methods=["GET", "POST"])
+@entry_page
 @for_seats
 def join(code: str) -> Response | tuple[str, int]:  # noqa: PLR0911
     """Two-phone mode: the page the join code opens (a seat's link not taken yet): its button

@@ -19,6 +19,7 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
+from ...bounds import whole_or_none
 from ...db import get_session
 from ...forms.rebel_princess import (
     ASCII_NUMBER,
@@ -267,13 +268,14 @@ def undo(code: str) -> Response:
     view = _view_or_404(code)
     if not EmptyForm().validate_on_submit():
         abort(400)
-    version = request.form.get("version", "")
-    based_on = int(version) if version.isascii() and version.isdigit() else None
+    based_on = whole_or_none(request.form.get("version", ""))
     try:
         record = play.undo_last(session=get_session(), game=view.game, based_on=based_on)
     except play.EntryRejected:
-        latest = play.history_of(get_session(), view.game)[-1]
-        if based_on is not None and latest.action == "undone" and latest.seq == based_on + 1:
+        history = play.history_of(get_session(), view.game)
+        latest = history[-1] if history else None
+        if (based_on is not None and latest is not None and latest.action == "undone"
+                and latest.seq == based_on + 1):
             record = latest  # a double tap: the first tap undid it
         else:
             flash(_("Someone else changed the game meanwhile: nothing was undone. Check the "
