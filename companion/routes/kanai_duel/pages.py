@@ -24,7 +24,7 @@ from werkzeug.wrappers import Response
 
 from ...db import get_session
 from ...i18n import current_lang
-from ...models import Game
+from ...models import Game, GameLink
 from ...play import kanai_duel as play
 from ...play import store
 from ...scoring.kanai_duel import Card, SetAside, Step
@@ -327,6 +327,20 @@ def pick(code: str) -> Response | tuple[str, int]:
     return redirect(url_for("kanai_duel.show", code=code), 303)
 
 
+def _holds_another_seat(game: Game, link: GameLink) -> bool:
+    """Whether this browser already plays another seat of ``game``."""
+    for seat in range(len(store.SEAT_ROLES)):
+        other = play.seat_link(get_session(), game, seat)
+        if other is None or other.id == link.id or _secret(other.token) is None:
+            continue
+        try:
+            if play.holder(get_session(), game, other, _secret(other.token)) == seat:
+                return True
+        except play.Taken:
+            continue
+    return False
+
+
 def _join_page(game: Game, status: int = 200) -> tuple[str, int]:
     link = g.link
     seat = play.seat_of_link(link)
@@ -348,6 +362,8 @@ def join(code: str) -> Response | tuple[str, int]:  # noqa: PLR0911
         abort(404)
     if _seat(game) is not None:  # this browser took it already (a double tap, a reload)
         return redirect(url_for("kanai_duel.show", code=code), 303)
+    if _holds_another_seat(game, link):  # one phone plays one seat, never both
+        return _taken(game)
     if request.method == "GET":
         return _join_page(game)
     if not JoinForm().validate_on_submit():

@@ -612,7 +612,10 @@ def _save(ctx: dict[str, Any], played: PlayedRound, mode: str, base: str | None
           ) -> Response | list[Problem]:
     """Store the entry and go back to the pad, or return the problems (nothing stored)."""
     view, number = ctx["view"], ctx["number"]
-    base_id = int(base) if base else None  # the form checked it is ASCII digits
+    text = (base or "").strip()  # Optional() lets blank text through unchecked
+    base_id = whole_or_none(text, 1) if text else None
+    if text and base_id is None:
+        abort(400)  # not a record number (the page never sends one)
     try:
         saved = play.save_round(session=get_session(), game=view.game, number=number,
                                 played=played, mode=mode, base_id=base_id, view=view)
