@@ -59,7 +59,10 @@ def keyed(key: str | None, content: Sequence[tuple[str, str]]) -> str | None:
     (:func:`replayed` raises :class:`KeyConflict`)."""
     if not key:
         return None
-    digest = hashlib.sha256(json.dumps(sorted(content), ensure_ascii=False).encode())
+    if not (key.isascii() and key.isprintable()) or KEY_MARK in key:  # not a key a page sends
+        key = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    digest = hashlib.sha256(json.dumps(sorted(content), ensure_ascii=False)
+                            .encode("utf-8", "surrogatepass"))
     return f"{key[:_KEY_ROOM]}{KEY_MARK}{digest.hexdigest()[:16]}"
 
 
