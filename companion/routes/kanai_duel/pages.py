@@ -346,7 +346,7 @@ def _join_page(game: Game, status: int = 200) -> tuple[str, int]:
     seat = play.seat_of_link(link)
     return render_template("kanai_duel/seat.html", taken=False, game=game, seat=seat,
                            names=store.names_of(get_session(), game),
-                           form=JoinForm(formdata=None)), status
+                           form=JoinForm(formdata=None), share_page_url=None), status
 
 
 @bp.route("/g/<code>/join", methods=["GET", "POST"])
