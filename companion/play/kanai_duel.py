@@ -332,13 +332,13 @@ def claim(*, session: Session, game: Game, link: GameLink) -> str:
         if state.claims.get(seat, {}).get("link") == link.id or f"join-{link.id}" in state.keys:
             raise Taken
         try:
-            store.append(session=session, game=game, kind="join", based_on=state.version,
-                         key=f"join-{link.id}", data=data)
-            return secret
+            stored = store.append(session=session, game=game, kind="join",
+                                  based_on=state.version, key=f"join-{link.id}", data=data)
         except store.StaleWrite:
             continue  # another write came first: judge again
-        except store.KeyConflict:
-            raise Taken from None
+        if stored.data.get("browser") == data["browser"]:
+            return secret
+        raise Taken  # another browser's join of this link won the race
     raise Taken
 
 
