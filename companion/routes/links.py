@@ -220,7 +220,7 @@ def _link_context() -> dict[str, Any]:
     return {"link_role": link.role, "live_url": url_for("links.live", token=link.token),
             "live_version": version_of(g.link_game),
             "share_page_url": url_for("links.share", token=link.token)
-            if link.role == "scorer" or link.role in store.SEAT_ROLES else None}
+            if link.role == "scorer" else None}
 
 
 # --- addresses a phone on the same network can open ----------------------------------------------
@@ -335,15 +335,15 @@ class ReplaceForm(FlaskForm):
     """Replace one link (the button is the whole form; CSRF protected)."""
 
 
-def _scorer_link(token: str, *, seats: bool = False) -> tuple[GameLink, Game]:
-    """The live scorer link ``token`` and its game (``seats``: a seat's link too), else 404 or
-    403 (a viewer link; a seat's link may only show the viewer link, never replace any)."""
+def _scorer_link(token: str) -> tuple[GameLink, Game]:
+    """The live scorer link ``token`` and its game, else 404 or 403 (a viewer link, or a seat's
+    link of a two-phone duel: a seat never replaces a link, the other seat's included)."""
     db = get_session()
     link = store.link_by_token(db, token)
     game = db.get(Game, link.game_id) if link is not None else None
     if link is None or game is None:
         abort(404)
-    if link.role != "scorer" and not (seats and link.role in store.SEAT_ROLES):
+    if link.role != "scorer":
         abort(403)
     g.link, g.link_game = link, game
     return link, game
@@ -351,12 +351,10 @@ def _scorer_link(token: str, *, seats: bool = False) -> tuple[GameLink, Game]:
 
 @bp.get("/share/<token>")
 def share(token: str) -> str:
-    """Both links of a game as QR codes: watch (viewer) and keep score (scorer). A seat's link
-    (two phones) shows the viewer link only: each seat has its own link, shared by nobody."""
-    link, game = _scorer_link(token, seats=True)
+    """Both links of a game as QR codes: watch (viewer) and keep score (scorer)."""
+    link, game = _scorer_link(token)
     links = store.links_of(get_session(), game)
-    roles = store.ROLES if link.role == "scorer" else ("viewer",)
-    addresses = {role: game_address(game, links[role]) for role in roles}
+    addresses = {role: game_address(game, links[role]) for role in store.ROLES}
     return render_template("shell/share.html", game=game, kind=by_key(game.kind),
                            addresses=addresses, qr={r: qr_svg(a) for r, a in addresses.items()},
                            form=ReplaceForm(), names=store.names_of(get_session(), game))

@@ -85,7 +85,7 @@ def test_a_whole_referee_game_on_one_phone(page, live_server, artifacts):
 def join(ben, ana, live_server, shot=None):
     """Ben opens the join address Ana's phone shows (the public address, opened here on the test
     server), sees the join page and takes his seat with its button."""
-    link = ana.locator(".kd-url").inner_text().split()[-1]
+    link = ana.locator("[data-join] .kd-url").inner_text().split()[-1]
     ben.goto(live_server + urlsplit(link).path)
     expect(ben.locator("[data-join-seat='1']")).to_be_visible()
     assert no_horizontal_scroll(ben)

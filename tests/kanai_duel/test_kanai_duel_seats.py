@@ -93,14 +93,16 @@ def test_a_revealed_round_is_never_undone_or_picked_again(phones, app):
 
 @pytest.mark.parametrize("role", ["scorer", "viewer", "seat1", "seat2"])
 def test_no_seat_can_replace_or_revoke_a_link(phones, app, role):
-    """The links page of a seat shows the viewer link only; replacing any link is refused."""
+    """A seat's link opens no links page and replaces no link (its own, the other seat's, the
+    scorer's or the viewer's); a seat's page offers the viewer link only."""
     url, first, second, url2 = phones
     before = rows(app)
     for client, its_url in ((first, url), (second, url2)):
         response = client.post(f"/share/{token(its_url)}/replace/{role}")
         assert response.status_code == 403
-        page = client.get(f"/share/{token(its_url)}").text
-        assert 'data-link-role="scorer"' not in page and "replace-" not in page
+        assert client.get(f"/share/{token(its_url)}").status_code == 403
+        page = client.get(its_url).text
+        assert 'data-address="viewer"' in page and "/share/" not in page
     assert rows(app) == before
 
 

@@ -212,6 +212,10 @@ def _context(game: Game, *, problems: list[Problem] | None = None, stale: bool =
         "reinvite_form": ReinviteForm(formdata=None).fresh(view.version),
         "SetAside": SetAside, "cards": list(Card),
     }
+    if view.mode == play.PHONES and seat is not None:  # others at the table may watch
+        watch_url = public_base() + url_for("kanai_duel.show", code=store.links_of(
+            get_session(), game)["viewer"].token)
+        context.update(watch_url=watch_url, watch_qr=qr_svg(watch_url))
     if view.mode == play.PHONES and seat == 0 and not view.joined:
         other = play.seat_link(get_session(), game, 1)
         if other is not None:  # the address other phones use, as on « Other phones »
