@@ -7,16 +7,16 @@ slugs, the cards set aside) and what players did as append-only entries:
   and ``undo`` ``{}`` (takes back the last round);
 - two-phone mode: each seat has its own link (roles ``seat1`` and ``seat2``, see
   :data:`store.SEAT_ROLES`), and a seat's link acts for that seat only, from the one browser that
-  took the seat: ``join`` ``{"seat": s, "link": <link id>, "browser": <sha-256 of the browser's
-  secret>}`` (the creator's phone takes seat 0 when it creates the game; the other phone takes
-  seat 1 with the button of its join page; the key ``join-<link id>`` makes the database refuse a
-  second browser on the same link); ``reinvite`` ``{"seat": 1}`` when the creator gives seat 1 a
-  new link (a lost phone: the old link then opens nothing and the seat waits for a new
-  browser; shown to both phones); and ``pick`` ``{"seat": s, "card": c, "round": r}``, stored
-  under the key ``pick-<r>-<s>``, so the database itself refuses a second pick of a seat for a
-  round. A round is revealed when both picks of a round are in: replaying the entries plays it
-  then, so no "reveal" is stored and no phone can be answered with a round half revealed. Under
-  variant B on two phones the game starts with ``aside`` ``{"seat": s, "card": c}`` (key
+  took the seat: ``join`` ``{"seat": s, "link": <the link's name, see link_name>, "browser":
+  <sha-256 of the browser's secret>}`` (the creator's phone takes seat 0 when it creates the game;
+  the other phone takes seat 1 with the button of its join page; the key ``join-<the link's name>``
+  makes the database refuse a second browser on the same link); ``reinvite`` ``{"seat": 1}`` when
+  the creator gives seat 1 a new link (a lost phone: the old link then opens nothing and the seat
+  waits for a new browser; shown to both phones); and ``pick`` ``{"seat": s, "card": c, "round":
+  r}``, stored under the key ``pick-<r>-<s>``, so the database itself refuses a second pick of a
+  seat for a round. A round is revealed when both picks of a round are in: replaying the entries
+  plays it then, so no "reveal" is stored and no phone can be answered with a round half revealed.
+  Under variant B on two phones the game starts with ``aside`` ``{"seat": s, "card": c}`` (key
   ``pick-0-<s>``), each player's secret card out of play, revealed the same way once both are in
   (the set-up stores no card then).
 
@@ -166,9 +166,10 @@ def create(*, session: Session, names: Sequence[str], mode: str, variants: Seque
         return game, None
     secret = secrets.token_urlsafe(16)
     link = seat_link(session, game, 0)
-    assert link is not None and link.id is not None
-    store.append(session=session, game=game, kind="join", based_on=0, key=f"join-{link.id}",
-                 data={"seat": 0, "link": link.id, "browser": _fingerprint(secret)})
+    assert link is not None
+    store.append(session=session, game=game, kind="join", based_on=0,
+                 key=f"join-{link_name(link)}",
+                 data={"seat": 0, "link": link_name(link), "browser": _fingerprint(secret)})
     return game, secret
 
 
@@ -176,6 +177,12 @@ def seat_link(session: Session, game: Game, seat: int) -> GameLink | None:
     """The live link of ``seat`` (two phones), or None."""
     role = SEAT_ROLES[seat]
     return next((link for link in store.live_links(session, game) if link.role == role), None)
+
+
+def link_name(link: GameLink) -> str:
+    """What a ``join`` names its link by: a digest of the token (never the token, which opens
+    the game, nor a database id, which an export does not keep)."""
+    return _fingerprint(link.token)[:16]
 
 
 def seat_of_link(link: GameLink | None) -> int | None:
@@ -247,7 +254,7 @@ def holder(session: Session, game: Game, link: GameLink, secret: str | None) -> 
     if seat is None:
         return None
     claim = _replay(session, game).claims.get(seat)
-    if claim is None or claim.get("link") != link.id:
+    if claim is None or claim.get("link") != link_name(link):
         return None
     if secret and secrets.compare_digest(str(claim.get("browser", "")), _fingerprint(secret)):
         return seat
@@ -324,16 +331,17 @@ def claim(*, session: Session, game: Game, link: GameLink) -> str:
     keeps (its session). Raises :class:`Taken` when another browser took the seat first (the
     database refuses a second ``join`` of one link)."""
     seat = seat_of_link(link)
-    assert seat is not None and link.id is not None
+    assert seat is not None
+    name = link_name(link)
     secret = secrets.token_urlsafe(16)
-    data = {"seat": seat, "link": link.id, "browser": _fingerprint(secret)}
+    data = {"seat": seat, "link": name, "browser": _fingerprint(secret)}
     for _attempt in range(3):
         state = _replay(session, game)
-        if state.claims.get(seat, {}).get("link") == link.id or f"join-{link.id}" in state.keys:
+        if state.claims.get(seat, {}).get("link") == name or f"join-{name}" in state.keys:
             raise Taken
         try:
             stored = store.append(session=session, game=game, kind="join",
-                                  based_on=state.version, key=f"join-{link.id}", data=data)
+                                  based_on=state.version, key=f"join-{name}", data=data)
         except store.StaleWrite:
             continue  # another write came first: judge again
         if stored.data.get("browser") == data["browser"]:
