@@ -22,6 +22,9 @@ from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import IntegerConverter
+
+from .bounds import DB_INT_MAX
 
 csrf = CSRFProtect()
 compress = Compress()
@@ -85,9 +88,20 @@ def asset_url(app: Flask):  # type: ignore[no-untyped-def]
     return asset
 
 
+class StoredIntConverter(IntegerConverter):
+    """Werkzeug's ``int`` converter, bounded by what an integer column stores (2^31 - 1)."""
+
+    def __init__(self, map: Any, fixed_digits: int = 0, min: int | None = None,  # noqa: A002
+                 max: int | None = DB_INT_MAX, signed: bool = False) -> None:  # noqa: A002
+        super().__init__(map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then ``instance/config.py`` if present, then ``test_config``."""
     app = Flask(__name__, instance_relative_config=True)
+    # ``<int:…>`` in an address is a row id or a number we store: above what the databases hold
+    # it names nothing (404), instead of overflowing a query (500).
+    app.url_map.converters["int"] = StoredIntConverter
     app.session_interface = _SessionInterface()
     instance = Path(app.instance_path)
     instance.mkdir(mode=0o700, parents=True, exist_ok=True)  # games and the key: owner only

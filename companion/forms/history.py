@@ -12,7 +12,9 @@ from flask_wtf.file import FileField, FileRequired
 from wtforms import SelectField, StringField
 from wtforms.validators import InputRequired, Length
 
+from ..bounds import db_id
 from ..play.players import NAME_MAX
+from .names import storable_name
 
 
 def strip_spaces(value: str | None) -> str | None:
@@ -24,15 +26,15 @@ class RenameForm(FlaskForm):
     """A person's new name."""
 
     name = StringField(_l("New name"), filters=[strip_spaces],
-                       validators=[InputRequired(), Length(max=NAME_MAX)])
+                       validators=[InputRequired(), Length(max=NAME_MAX), storable_name])
 
 
 class MergeForm(FlaskForm):
     """Two people who are one (a typo): ``source``'s games become ``target``'s."""
 
-    source = SelectField(_l("Merge"), coerce=int, validators=[InputRequired()],
+    source = SelectField(_l("Merge"), coerce=db_id, validators=[InputRequired()],
                          validate_choice=False)
-    target = SelectField(_l("into"), coerce=int, validators=[InputRequired()],
+    target = SelectField(_l("into"), coerce=db_id, validators=[InputRequired()],
                          validate_choice=False)
 
 

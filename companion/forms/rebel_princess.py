@@ -31,6 +31,7 @@ from wtforms.validators import InputRequired, NumberRange, Optional, Regexp, Val
 from ..i18n import current_lang
 from ..rulings.rebel_princess import princess_names
 from ..scoring.rebel_princess import Card, Edition, round_cards
+from .names import storable_name
 
 MAX_NAME = 24
 MAX_SCORE = 99
@@ -109,7 +110,8 @@ class NewGameForm(FlaskForm):
                         choices=choices([("5", _l("5 rounds")), ("3", _l("3 rounds (short)"))]),
                         default="5", validators=[InputRequired()])
     # Lengths and characters are checked in validate_names, which can say whose name it is.
-    names = FieldList(StringField(_l("Name"), filters=[_strip]), min_entries=6, max_entries=6)
+    names = FieldList(StringField(_l("Name"), filters=[_strip], validators=[storable_name]),
+                      min_entries=6, max_entries=6)
     first_leader = SelectField(_l("Leads the first trick"), coerce=ascii_int,
                                choices=choices([(i, _l("Player %(n)s", n=i + 1))
                                                 for i in range(6)]),
@@ -117,7 +119,8 @@ class NewGameForm(FlaskForm):
     cards = FieldList(SelectField(_l("Round"), choices=[], validate_choice=False),
                       min_entries=5, max_entries=5)
     # Checked against the edition's Princesses in validate_princesses.
-    princesses = FieldList(StringField(_l("Princess"), filters=[_strip]),
+    princesses = FieldList(StringField(_l("Princess"), filters=[_strip],
+                                       validators=[storable_name]),
                            min_entries=6, max_entries=6)
 
     def edition_value(self) -> Edition:

@@ -18,6 +18,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
+from ..bounds import DB_INT_MAX
+from ..play.players import name_problem
+
 FORMAT = "princess-table-export"
 VERSION = 1
 MAX_BYTES = 20 * 1024 * 1024
@@ -58,7 +61,16 @@ def _in_utc(value: datetime) -> datetime:
 
 
 Time = Annotated[datetime, AfterValidator(_in_utc)]
-Name = Annotated[str, Field(min_length=1, max_length=40)]
+def _storable(name: str) -> str:
+    problem = name_problem(name)
+    if problem is not None:
+        raise ValueError(problem)
+    return name
+
+
+Name = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(_storable)]
+Number = Annotated[int, Field(ge=1, le=DB_INT_MAX)]  # a row's number: what the databases store
+Seat = Annotated[int, Field(ge=0, le=15)]
 
 
 class _Strict(BaseModel):
@@ -68,7 +80,7 @@ class _Strict(BaseModel):
 class PlayerOut(_Strict):
     """One of the group's players. ``id`` numbers them within this file only."""
 
-    id: int = Field(ge=1)
+    id: Number
     name: Name
     created_at: Time
 
@@ -77,11 +89,11 @@ class SeatOut(_Strict):
     seat: int = Field(ge=0, le=15)
     name: Name
     princess: str | None = Field(default=None, max_length=40)
-    player: int = Field(ge=1)
+    player: Number
 
 
 class EntryOut(_Strict):
-    seq: int = Field(ge=1)
+    seq: Number
     kind: str = Field(min_length=1, max_length=24)
     data: dict[str, JsonValue]
     key: str | None = Field(default=None, max_length=64)
@@ -89,19 +101,19 @@ class EntryOut(_Strict):
 
 
 class RoundRecordOut(_Strict):
-    seq: int = Field(ge=1)
+    seq: Number
     number: int = Field(ge=1, le=100)
     action: Literal["entered", "edited", "undone"]
     deleted: bool
-    undoes: int | None = Field(default=None, ge=1)  # the seq of the record it reverts
+    undoes: Number | None = None  # the seq of the record it reverts
     mode: str = Field(max_length=8)
     round_card: str | None = Field(default=None, max_length=2)
     taken: str | None = Field(default=None, max_length=1000)
     no_tricks: str | None = Field(default=None, max_length=100)
     scores: str | None = Field(default=None, max_length=200)
     counts: str | None = Field(default=None, max_length=64)  # entry by counts (absent before)
-    leader: int | None = None
-    last_trick_winner: int | None = None
+    leader: Seat | None = None
+    last_trick_winner: Seat | None = None
     created_at: Time
 
 
@@ -111,7 +123,7 @@ class TrickLogOut(_Strict):
     powers: list[dict[str, JsonValue]]
     accepted: list[str]
     checks: bool
-    version: int = Field(ge=0)
+    version: int = Field(ge=0, le=DB_INT_MAX)
     updated_at: Time
 
 
@@ -133,7 +145,7 @@ class GameOut(_Strict):
     settings: dict[str, JsonValue] | None = None
     edition: str | None = Field(default=None, max_length=16)
     round_cards: str | None = Field(default=None, max_length=8)
-    first_leader: int | None = None
+    first_leader: Seat | None = None
     seats: list[SeatOut] = Field(min_length=1, max_length=16)
     entries: list[EntryOut] = Field(default_factory=list, max_length=MAX_ROWS)
     round_records: list[RoundRecordOut] = Field(default_factory=list, max_length=MAX_ROWS)

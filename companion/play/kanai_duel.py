@@ -1,26 +1,35 @@
 """Glue between stored entries and the Kanai duel's rules core.
 
 A game is stored with :mod:`companion.play.store`: its set-up in the game's settings (mode, variant
-slugs, the cards set aside, and for two phones one secret key per seat) and what players did as
-append-only entries:
+slugs, the cards set aside) and what players did as append-only entries:
 
 - referee mode (one phone, real cards): ``round`` ``{"cards": [player 0's card, player 1's]}``
   and ``undo`` ``{}`` (takes back the last round);
-- two-phone mode: ``join`` ``{"seat": 1}`` when the second phone opens its link, and ``pick``
-  ``{"seat": s, "card": c}``. A round is revealed when both picks of a round are in: replaying the
-  entries plays it then, so no "reveal" is stored and no phone can be answered with a round half
-  revealed. Under variant B on two phones the game starts with ``aside`` ``{"seat": s, "card":
-  c}``, each player's secret card out of play, revealed the same way once both are in (the set-up
-  stores no card then).
+- two-phone mode: each seat has its own link (roles ``seat1`` and ``seat2``, see
+  :data:`store.SEAT_ROLES`), and a seat's link acts for that seat only, from the one browser that
+  took the seat: ``join`` ``{"seat": s, "link": <the link's name, see link_name>, "browser":
+  <sha-256 of the browser's secret>}`` (the creator's phone takes seat 0 when it creates the game;
+  the other phone takes seat 1 with the button of its join page; the key ``join-<the link's name>``
+  makes the database refuse a second browser on the same link); ``reinvite`` ``{"seat": 1}`` when
+  the creator gives seat 1 a new link (a lost phone: the old link then opens nothing and the seat
+  waits for a new browser; shown to both phones); and ``pick`` ``{"seat": s, "card": c, "round":
+  r}``, stored under the key ``pick-<r>-<s>``, so the database itself refuses a second pick of a
+  seat for a round. A round is revealed when both picks of a round are in: replaying the entries
+  plays it then, so no "reveal" is stored and no phone can be answered with a round half revealed.
+  Under variant B on two phones the game starts with ``aside`` ``{"seat": s, "card": c}`` (key
+  ``pick-0-<s>``), each player's secret card out of play, revealed the same way once both are in
+  (the set-up stores no card then).
 
 Every write replays the game through the core first and is refused (nothing stored) when the core
 refuses it. What a phone may see of the picks in progress is decided here, in :class:`SeatView`:
 a template never receives the other player's secret pick, only whether it is in (and, after a Spy,
-the card the Spy lets this player see).
+the card the Spy lets this player see). Two-phone games stored before seat links (a secret key
+per seat in the settings) can be watched but no longer picked in.
 """
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,7 +37,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from ..models import Game
+from ..models import Game, GameLink
 from ..scoring.kanai_duel import (
     Card,
     Duel,
@@ -39,6 +48,8 @@ from ..scoring.kanai_duel import (
     SetAside,
     parse_card,
 )
+from ..scoring.kanai_duel.problems import CATALOGUE
+from ..scoring.problems import EntryError
 from . import store
 
 KIND = "kanai_duel"
@@ -46,15 +57,22 @@ REFEREE = "referee"
 PHONES = "phones"
 MODES = (REFEREE, PHONES)
 
-__all__ = ["DuelView", "KIND", "MODES", "PHONES", "REFEREE", "SeatView", "create", "join", "pick",
-           "play_round", "seat_of", "undo", "view_game"]
+__all__ = ["DuelView", "KIND", "MODES", "PHONES", "REFEREE", "SeatView", "Taken", "claim",
+           "create", "holder", "pick", "play_round", "reinvite", "seat_link", "undo", "view_game"]
+
+SEAT_ROLES = store.SEAT_ROLES
+
+
+class Taken(Exception):  # noqa: N818  (a normal outcome, not a bug)
+    """This seat's link was taken by another browser: it opens nothing for this one."""
 
 
 @dataclass(frozen=True)
 class SeatView:
     """What one phone may know of the round being picked (two-phone mode).
 
-    ``seat`` is this phone's seat (``None``: a phone that is not a player). ``mine`` is its own
+    ``seat`` is this phone's seat (``None``: a phone that is not a player: the viewer link, or a
+    referee game). ``mine`` is its own
     pick, ``other_picked`` whether the opponent's pick is in, ``seen`` the opponent's card when
     this player's Spy lets them see it, ``can_pick`` whether it may pick now, ``waits_for_first``
     whether it waits for the opponent to pick first (its own Spy), ``goes_first`` whether it must
@@ -72,7 +90,11 @@ class SeatView:
 
 @dataclass(frozen=True)
 class DuelView:
-    """A game replayed for one phone: the state of play and what this phone may see."""
+    """A game replayed for one phone: the state of play and what this phone may see.
+
+    ``joined``: seat 1 is taken by a browser (two phones); ``stage`` is what a pick is for now
+    (0: the cards set aside under B, else the round number) and ``opened_at`` the version at
+    which it opened; ``reinvites`` the (round, seat) of each re-invitation."""
 
     game: Game
     names: list[str]
@@ -82,6 +104,9 @@ class DuelView:
     version: int
     joined: bool
     seat: SeatView
+    stage: int = 1
+    opened_at: int = 0
+    reinvites: tuple[tuple[int, int], ...] = ()
     out_known: tuple[Card | None, Card | None] = (None, None)
     picked: tuple[bool, bool] = (False, False)
     extra: dict[str, Any] = field(default_factory=dict)
@@ -116,10 +141,15 @@ def _out(data: dict[str, Any]) -> tuple[Card | None, Card | None]:
     return (None if out[0] is None else Card(out[0]), None if out[1] is None else Card(out[1]))
 
 
+def _fingerprint(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
 def create(*, session: Session, names: Sequence[str], mode: str, variants: Sequence[str],
            out: tuple[Card | None, Card | None] = (None, None), group_id: int | None = None
            ) -> tuple[Game, str | None]:
-    """Store a new game; returns it and, in two-phone mode, the first phone's seat key.
+    """Store a new game; returns it and, in two-phone mode, the secret of the creator's browser,
+    which holds seat 0 (the ``join`` of seat 0 is stored with the game).
 
     Raises :class:`EntryError` if the core refuses the set-up (conflicting variants, a card set
     aside without B or C). Under C on two phones each hidden card is drawn here, at random.
@@ -131,63 +161,105 @@ def create(*, session: Session, names: Sequence[str], mode: str, variants: Seque
     Duel(rules, out=out)  # raises if the core refuses this set-up
     data: dict[str, Any] = {"mode": mode, "variants": list(variants),
                             "out": [None if c is None else c.value for c in out]}
-    keys = None
-    if mode == PHONES:
-        keys = [secrets.token_urlsafe(12), secrets.token_urlsafe(12)]
-        data["seat_keys"] = keys
     game = store.create_game(session=session, kind=KIND, names=list(names), settings=data,
-                             group_id=group_id)
-    return game, (keys[0] if keys else None)
+                             seats=mode == PHONES, group_id=group_id)
+    if mode != PHONES:
+        return game, None
+    secret = secrets.token_urlsafe(16)
+    link = seat_link(session, game, 0)
+    assert link is not None
+    store.append(session=session, game=game, kind="join", based_on=0,
+                 key=f"join-{link_name(link)}",
+                 data={"seat": 0, "link": link_name(link), "browser": _fingerprint(secret)})
+    return game, secret
 
 
-def seat_of(game: Game, key: str | None) -> int | None:
-    """The seat whose secret key is ``key`` (two-phone mode), else ``None``."""
-    keys = settings(game).get("seat_keys") or []
-    return keys.index(key) if key and key in keys else None
+def seat_link(session: Session, game: Game, seat: int) -> GameLink | None:
+    """The live link of ``seat`` (two phones), or None."""
+    role = SEAT_ROLES[seat]
+    return next((link for link in store.live_links(session, game) if link.role == role), None)
 
 
-def seat_key(game: Game, seat: int) -> str:
-    return str(settings(game)["seat_keys"][seat])
+def link_name(link: GameLink) -> str:
+    """What a ``join`` names its link by: a digest of the token (never the token, which opens
+    the game, nor a database id, which an export does not keep)."""
+    return _fingerprint(link.token)[:16]
 
 
-def _replay(session: Session, game: Game) -> tuple[Duel, Picks, bool, int]:
+def seat_of_link(link: GameLink | None) -> int | None:
+    """The seat a link acts for, or None (a scorer or viewer link)."""
+    return SEAT_ROLES.index(link.role) if link is not None and link.role in SEAT_ROLES else None
+
+
+@dataclass
+class _Replay:
+    duel: Duel
+    picks: Picks
+    version: int = 0
+    claims: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat: its newest join
+    joined: bool = False
+    opened_at: int = 0  # the version at which the stage picked for now opened
+    reinvites: list[tuple[int, int]] = field(default_factory=list)
+    keys: set[str] = field(default_factory=set)
+
+    @property
+    def stage(self) -> int:
+        """What a pick is for now: 0 for the cards set aside under B, else the round number."""
+        return 0 if self.duel.awaits_set_aside() else self.duel.round_number()
+
+
+def _replay(session: Session, game: Game) -> _Replay:
     """The game replayed from its entries (trusted: each was checked when stored)."""
-    duel, picks, joined, version, _ = _replay_keys(session, game)
-    return duel, picks, joined, version
-
-
-def _replay_keys(session: Session, game: Game) -> tuple[Duel, Picks, bool, int, set[str]]:
-    """:func:`_replay`, and the idempotency keys already stored."""
     data = settings(game)
     duel = Duel(Rules.with_variants(data.get("variants", [])), out=_out(data))
-    picks = Picks()
-    joined = False
-    version = 0
-    keys: set[str] = set()
+    state = _Replay(duel, Picks())
     for entry in store.entries(session, game):
-        version = entry.seq
+        state.version = entry.seq
         if entry.key:
-            keys.add(entry.key)
+            state.keys.add(entry.key)
         if entry.kind == "round":
             first, second = entry.data["cards"]
             duel.push(Card(first), Card(second))
         elif entry.kind == "undo":
             duel.pop()
+            state.opened_at = entry.seq
         elif entry.kind == "join":
-            joined = True
+            seat = int(entry.data.get("seat", 1))
+            state.claims[seat] = entry.data
+            state.joined = state.joined or seat == 1
+        elif entry.kind == "reinvite":
+            seat = int(entry.data["seat"])
+            state.claims.pop(seat, None)
+            state.reinvites.append((duel.round_number(), seat))
         elif entry.kind in ("pick", "aside"):
-            cards = list(picks.cards)
+            cards = list(state.picks.cards)
             cards[entry.data["seat"]] = Card(entry.data["card"])
-            picks = Picks((cards[0], cards[1]))
-            if picks.is_complete():
-                first, second = picks.cards
+            state.picks = Picks((cards[0], cards[1]))
+            if state.picks.is_complete():
+                first, second = state.picks.cards
                 assert first is not None and second is not None
                 if entry.kind == "aside":
                     duel.set_aside(first, second)
                 else:
                     duel.push(first, second)
-                picks = Picks()
-    return duel, picks, joined, version, keys
+                state.picks = Picks()
+                state.opened_at = entry.seq
+    return state
+
+
+def holder(session: Session, game: Game, link: GameLink, secret: str | None) -> int | None:
+    """The seat ``link`` acts for when the browser holding ``secret`` opens it: the seat of a seat
+    link that this browser took. None when the seat is not taken yet (the join page). Raises
+    :class:`Taken` when another browser took it."""
+    seat = seat_of_link(link)
+    if seat is None:
+        return None
+    claim = _replay(session, game).claims.get(seat)
+    if claim is None or claim.get("link") != link_name(link):
+        return None
+    if secret and secrets.compare_digest(str(claim.get("browser", "")), _fingerprint(secret)):
+        return seat
+    raise Taken
 
 
 def _seat_view(duel: Duel, picks: Picks, seat: int | None) -> SeatView:
@@ -203,7 +275,8 @@ def _seat_view(duel: Duel, picks: Picks, seat: int | None) -> SeatView:
 
 def view_game(session: Session, game: Game, seat: int | None = None) -> DuelView:
     """The game as phone ``seat`` may see it (``None``: the referee phone or an onlooker)."""
-    duel, picks, joined, version = _replay(session, game)
+    state = _replay(session, game)
+    duel = state.duel
     mode = settings(game).get("mode", REFEREE)
     out = duel.out  # under B on two phones: (None, None) until both cards are revealed
     # Variant C: a hidden card is shown to its owner only; B's cards are shown to everyone.
@@ -211,20 +284,31 @@ def view_game(session: Session, game: Game, seat: int | None = None) -> DuelView
     if rules.set_aside is SetAside.RANDOM:
         out = (out[0] if seat == 0 else None, out[1] if seat == 1 else None)
     return DuelView(game=game, names=store.names_of(session, game), mode=mode, rules=rules,
-                    duel=duel, version=version, joined=joined, seat=_seat_view(duel, picks, seat),
-                    out_known=out, picked=(picks.has_picked(0), picks.has_picked(1)))
+                    duel=duel, version=state.version, joined=1 in state.claims,
+                    seat=_seat_view(duel, state.picks, seat), out_known=out,
+                    picked=(state.picks.has_picked(0), state.picks.has_picked(1)),
+                    stage=state.stage, opened_at=state.opened_at,
+                    reinvites=tuple(state.reinvites))
+
+
+def _referee_only(game: Game) -> None:
+    if settings(game).get("mode") == PHONES:
+        raise EntryError(CATALOGUE.problem("two-phones-only"))
 
 
 def play_round(*, session: Session, game: Game, cards: Sequence[str], based_on: int,
                key: str | None) -> None:
-    """Referee mode: check the round against the replayed game, then store it. A key already
-    stored (a double tap) is answered like the first tap, storing nothing.
+    """Referee mode: check the round against the replayed game, then store it. The same form
+    sent again (a double tap) is answered like the first, storing nothing; a changed copy of a
+    form already stored raises :class:`store.KeyConflict`. Two-phone games refuse it: each
+    player picks on their own phone.
 
     Raises :class:`EntryError` (nothing stored) or :class:`store.StaleWrite`.
     """
-    duel, _, _, _, keys = _replay_keys(session, game)
-    if key is not None and key in keys:
+    _referee_only(game)
+    if store.replayed(session, game, key) is not None:
         return
+    duel = _replay(session, game).duel
     first, second = (parse_card(text, seat=seat, round=duel.round_number())
                      for seat, text in enumerate(cards))
     duel.play(first, second)
@@ -233,45 +317,101 @@ def play_round(*, session: Session, game: Game, cards: Sequence[str], based_on: 
 
 
 def undo(*, session: Session, game: Game, based_on: int, key: str | None) -> None:
-    """Referee mode: take back the last round (a double tap takes back one). Raises
-    :class:`EntryError` (``nothing-to-undo``) or :class:`store.StaleWrite`."""
-    duel, _, _, _, keys = _replay_keys(session, game)
-    if key is not None and key in keys:
+    """Referee mode: take back the last round (a double tap takes back one). Two-phone games
+    refuse it: a revealed pick is never reopened. Raises :class:`EntryError`
+    (``nothing-to-undo``, ``two-phones-only``) or :class:`store.StaleWrite`."""
+    _referee_only(game)
+    if store.replayed(session, game, key) is not None:
         return
-    duel.pop()
+    _replay(session, game).duel.pop()
     store.append(session=session, game=game, kind="undo", based_on=based_on, key=key, data={})
 
 
-def join(*, session: Session, game: Game) -> None:
-    """Two-phone mode: the second phone has opened its link (stored once)."""
-    _, _, joined, version = _replay(session, game)
-    if not joined:
+def claim(*, session: Session, game: Game, link: GameLink) -> str:
+    """Two-phone mode: the browser that pressed Join takes ``link``'s seat; returns the secret it
+    keeps (its session). Raises :class:`Taken` when another browser took the seat first (the
+    database refuses a second ``join`` of one link)."""
+    seat = seat_of_link(link)
+    assert seat is not None
+    name = link_name(link)
+    secret = secrets.token_urlsafe(16)
+    data = {"seat": seat, "link": name, "browser": _fingerprint(secret)}
+    for _attempt in range(3):
+        state = _replay(session, game)
+        if state.claims.get(seat, {}).get("link") == name or f"join-{name}" in state.keys:
+            raise Taken
         try:
-            store.append(session=session, game=game, kind="join", based_on=version,
-                         key="join-1", data={"seat": 1})
+            stored = store.append(session=session, game=game, kind="join",
+                                  based_on=state.version, key=f"join-{name}", data=data)
         except store.StaleWrite:
-            pass  # another write came first; the join is recorded by the next open
+            continue  # another write came first: judge again
+        if stored.data.get("browser") == data["browser"]:
+            return secret
+        raise Taken  # another browser's join of this link won the race
+    raise Taken
 
 
-def pick(*, session: Session, game: Game, seat: int, card: str, key: str | None) -> None:
+def reinvite(*, session: Session, game: Game, seat: int, based_on: int,
+             key: str | None) -> GameLink:
+    """Two-phone mode, by the creator's phone (seat 0): give ``seat`` a new link (a lost phone).
+    The old link opens nothing; the seat waits for a browser to take it; every phone sees it was
+    done. Refused (``reinvite-pick-pending``) while that seat's pick is in and not revealed: the
+    new phone would see it. Raises :class:`EntryError` or :class:`store.StaleWrite`."""
+    state = _replay(session, game)
+    if seat not in state.claims:
+        raise EntryError(CATALOGUE.problem("reinvite-not-joined", seat=seat))
+    if state.picks.has_picked(seat):
+        raise EntryError(CATALOGUE.problem("reinvite-pick-pending", seat=seat))
+    if store.replayed(session, game, key) is not None:
+        return seat_link(session, game, seat)  # type: ignore[return-value]
+    if based_on != state.version:
+        raise store.StaleWrite(state.version)
+    fresh = store.replace_link(session, game, SEAT_ROLES[seat], commit=False)
+    try:
+        store.append(session=session, game=game, kind="reinvite", based_on=based_on, key=key,
+                     data={"seat": seat})
+    except (store.StaleWrite, store.KeyConflict):
+        session.rollback()  # the new link goes with the entry, or neither is stored
+        raise
+    return fresh
+
+
+def pick(*, session: Session, game: Game, seat: int, card: str, for_stage: int, based_on: int,
+         key: str | None = None) -> None:
     """Two-phone mode: store ``seat``'s secret pick, checked by the core (:meth:`Picks.check`):
     under B before round 1 (:meth:`Duel.awaits_set_aside`), the card it sets aside.
 
-    Picks of the two phones come concurrently by design, so a pick is based on the newest version
-    (a pick is for the round in progress whatever the other phone did meanwhile); a write that
-    loses a race is checked again on the new state once. Raises :class:`EntryError`.
+    The pick names what it was made for: ``for_stage`` (the round, or 0 for the card set aside)
+    and ``based_on`` (the version the phone showed). A pick made for a round that is over, or on a
+    page older than the opening of the round, is refused (:class:`store.StaleWrite`): it never
+    becomes the next round's pick. The two phones pick concurrently by design, so the other
+    seat's pick stored meanwhile does not make a pick stale. Each pick is stored under the key
+    ``pick-<round>-<seat>``: the database refuses a second pick of a seat for a round; the same
+    pick sent again is answered like the first, another card raises :class:`store.KeyConflict`
+    (the stored pick). Raises :class:`EntryError`.
     """
+    key = f"pick-{for_stage}-{seat}"
     for attempt in range(2):
-        duel, picks, _, version, keys = _replay_keys(session, game)
-        if key is not None and key in keys:
+        state = _replay(session, game)
+        earlier = store.replayed(session, game, key)
+        if earlier is not None:
+            if earlier.data.get("card") != card.strip().lower():
+                raise store.KeyConflict(earlier)
             return
+        if for_stage != state.stage or not state.opened_at <= based_on <= state.version:
+            raise store.StaleWrite(state.version)
+        duel, picks = state.duel, state.picks
         chosen = parse_card(card, seat=seat, round=duel.round_number())
         picks.pick(duel, seat, chosen)  # raises if the core refuses it
+        kind = "aside" if duel.awaits_set_aside() else "pick"
         try:
-            kind = "aside" if duel.awaits_set_aside() else "pick"
-            store.append(session=session, game=game, kind=kind, based_on=version, key=key,
-                         data={"seat": seat, "card": chosen.value})
-            return
+            stored = store.append(session=session, game=game, kind=kind, based_on=state.version,
+                                  key=key, data={"seat": seat, "card": chosen.value,
+                                                 "round": for_stage})
         except store.StaleWrite:
             if attempt:
                 raise
+            continue
+        if stored.data.get("card") != chosen.value:  # another pick of this seat won the race
+            raise store.KeyConflict(stored)
+        return

@@ -61,6 +61,25 @@ def name_key(name: str) -> str:
     return " ".join(bare.casefold().split())
 
 
+KEY_MAX = 76
+"""The longest folded name (:func:`name_key`) a new name may have: ``Person.key`` holds 80, and
+"Ana 2" … "Ana 99" add up to 3 more. Folding can lengthen a name a lot (one "ﷺ" is 18
+characters folded), so this is measured on the key, not on the name typed."""
+
+
+def name_problem(name: str | None) -> str | None:
+    """Why ``name`` cannot be stored as a player's name, or None: ``name-control`` (a control,
+    surrogate or unassigned character, NUL included: neither database stores all of them alike),
+    ``name-too-long`` (its folded key is longer than :data:`KEY_MAX`)."""
+    if not name:
+        return None
+    if any(unicodedata.category(c) in ("Cc", "Cs", "Cn") for c in name):
+        return "name-control"
+    if len(name_key(name)) > KEY_MAX:
+        return "name-too-long"
+    return None
+
+
 def clean_name(name: str) -> str:
     """A name as stored: single spaces, no spaces around it."""
     return " ".join(name.split())

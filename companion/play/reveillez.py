@@ -128,13 +128,15 @@ def view_game(session: Session, game: Game) -> TableView:
 
 def record(*, session: Session, game: Game, action: Action, based_on: int, key: str) -> Event:
     """Check ``action`` on the game as it stands, then store it after version ``based_on``.
-    Raises EntryError (nothing stored) or :class:`~companion.play.store.StaleWrite`."""
+    The same form sent again is answered like the first (its event); a changed copy of a form
+    already stored raises :class:`~companion.play.store.KeyConflict`. Raises EntryError
+    (nothing stored) or :class:`~companion.play.store.StaleWrite`."""
     view = view_game(session, game)
+    earlier = store.replayed(session, game, key)
+    if earlier is not None:
+        return _event_of(view, earlier.seq)
     if view.version != based_on:
-        # A repeated tap is answered like the first one; anything else is stale.
-        store.append(session=session, game=game, kind="action", data={}, based_on=based_on,
-                     key=key)
-        return view.state.history[-1]
+        raise store.StaleWrite(view.version)
     event = view.state.play(action)
     store.append(session=session, game=game, kind="action", data={"action": str(event.action)},
                  based_on=based_on, key=key)
@@ -143,12 +145,25 @@ def record(*, session: Session, game: Game, action: Action, based_on: int, key: 
 
 def undo(*, session: Session, game: Game, based_on: int, key: str) -> bool:
     """Take back the last action still in effect (an ``undo`` entry; the history keeps it).
-    Returns False when there is nothing to undo. Raises StaleWrite."""
+    Returns False when there is nothing to undo. Raises StaleWrite, or KeyConflict (a changed
+    copy of a form already stored)."""
     view = view_game(session, game)
+    if store.replayed(session, game, key) is not None:
+        return True
     if not len(view.state) and view.version == based_on:
         return False
     store.append(session=session, game=game, kind="undo", data={}, based_on=based_on, key=key)
     return True
+
+
+def _event_of(view: TableView, seq: int) -> Event | None:
+    """The event entry ``seq`` stored (None for an undo)."""
+    return next((item.event for item in view.log if item.seq == seq), None)
+
+
+def stored_item(view: TableView, seq: int) -> LogItem | None:
+    """The log line of entry ``seq``: what a form stored (None for an undo)."""
+    return next((item for item in view.log if item.seq == seq), None)
 
 
 # --------------------------------------------------------------------------- drafts
@@ -295,10 +310,11 @@ def record_draft(*, session: Session, game: Game, draft: Draft, based_on: int, k
     plan and the stored event (None while a question is pending). Raises EntryError when the
     complete action is refused, StaleWrite when the game moved on."""
     view = view_game(session, game)
+    earlier = store.replayed(session, game, key)  # KeyConflict: a changed copy of a saved form
+    if earlier is not None:  # this very tap was stored already: answered like the first
+        return Plan("ready"), _event_of(view, earlier.seq)
     if view.version != based_on:
-        store.append(session=session, game=game, kind="action", data={}, based_on=based_on,
-                     key=key)  # raises StaleWrite unless this very tap was stored already
-        return Plan("ready"), view.state.history[-1] if view.state.history else None
+        raise store.StaleWrite(view.version)
     current = plan(view.state, draft)
     ready = current.is_ready or (final and current.step == "cards")
     if not ready or current.action is None:

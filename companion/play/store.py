@@ -10,6 +10,7 @@ turns ``Entry.data`` back into the core's values.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 from collections.abc import Sequence
@@ -34,6 +35,55 @@ class StaleWrite(Exception):  # noqa: N818  (a normal outcome, not a bug)
     def __init__(self, current: int) -> None:
         super().__init__(current)
         self.current = current
+
+
+class KeyConflict(Exception):  # noqa: N818  (a normal outcome, not a bug)
+    """The form with this idempotency key was stored already, with other content: what was
+    sent now is a changed copy of a form already saved, not a replay of it. Nothing stored;
+    ``stored`` is what the first sending stored."""
+
+    def __init__(self, stored: Stored) -> None:
+        super().__init__(stored.seq)
+        self.stored = stored
+
+
+KEY_MARK = "~"
+"""Separates a form's idempotency key from the fingerprint of its content in ``Entry.key``."""
+_KEY_ROOM = 40  # of the form's key: with the mark and 16 hex digits, within Entry.key's 64
+
+
+def keyed(key: str | None, content: Sequence[tuple[str, str]]) -> str | None:
+    """The key an entry is stored under: the form's idempotency key and a fingerprint of what
+    the form said (its fields, in any order). The same form sent again (a double tap, a
+    network retry, Back and resend) has the same key and content, so it finds its entry; the
+    same form sent with a changed value finds the entry of its key with another fingerprint
+    (:func:`replayed` raises :class:`KeyConflict`)."""
+    if not key:
+        return None
+    if not (key.isascii() and key.isprintable()) or KEY_MARK in key:  # not a key a page sends
+        key = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    digest = hashlib.sha256(json.dumps(sorted(content), ensure_ascii=False)
+                            .encode("utf-8", "surrogatepass"))
+    return f"{key[:_KEY_ROOM]}{KEY_MARK}{digest.hexdigest()[:16]}"
+
+
+def replayed(session: Session, game: Game, key: str | None) -> Stored | None:
+    """The entry this very form stored already (a replay: answer it like the first sending),
+    or None (a new write). Raises :class:`KeyConflict` when the form's key was stored with other
+    content."""
+    if not key:
+        return None
+    earlier = _by_key(session, game, key)
+    if earlier is not None:
+        return earlier
+    if KEY_MARK in key:
+        prefix = key.split(KEY_MARK, 1)[0] + KEY_MARK
+        row = session.exec(select(Entry).where(Entry.game_id == game.id,
+                                               col(Entry.key).startswith(prefix, autoescape=True))
+                           .order_by(col(Entry.seq))).first()
+        if row is not None:
+            raise KeyConflict(_stored(row))
+    return None
 
 
 @dataclass(frozen=True)
@@ -66,9 +116,11 @@ def group_for_new_game(session: Session, group_id: int | None, names: Sequence[s
 
 
 def create_game(*, session: Session, kind: str, names: Sequence[str],
-                settings: dict[str, Any] | None = None, group_id: int | None = None) -> Game:
+                settings: dict[str, Any] | None = None, seats: bool = False,
+                group_id: int | None = None) -> Game:
     """Store a new game of ``kind`` with its players in seat order and its set-up as JSON, in
-    group ``group_id`` (a new group if None)."""
+    group ``group_id`` (a new group if None); ``seats``: with a link per seat too
+    (:data:`SEAT_ROLES`)."""
     game = Game(code=new_code(session), kind=kind,
                 group_id=group_for_new_game(session, group_id, names),
                 settings=json.dumps(settings or {}, ensure_ascii=False, sort_keys=True))
@@ -77,7 +129,7 @@ def create_game(*, session: Session, kind: str, names: Sequence[str],
     assert game.id is not None
     for seat, name in enumerate(names):
         session.add(Player(game_id=game.id, seat=seat, name=name))
-    add_links(session, game)
+    add_links(session, game, ROLES + (SEAT_ROLES if seats else ()))
     session.commit()
     return game
 
@@ -126,16 +178,16 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
     """Store an entry that follows version ``based_on`` of the game, atomically.
 
     - The same ``key`` already stored: that entry is returned and nothing new is stored (a
-      double tap or a retry is answered like the first tap).
+      double tap or a retry is answered like the first tap); the same form with other content
+      (see :func:`keyed`): :class:`KeyConflict`, nothing stored.
     - The game has moved on since ``based_on``: :class:`StaleWrite`, nothing stored.
     The database's unique constraints decide when two writes race; this function only reads
     their verdict.
     """
     assert game.id is not None
-    if key is not None:
-        earlier = _by_key(session, game, key)
-        if earlier is not None:
-            return earlier
+    earlier = replayed(session, game, key)
+    if earlier is not None:
+        return earlier
     current = version(session, game)
     if based_on != current:
         raise StaleWrite(current)
@@ -148,24 +200,28 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
         session.commit()
     except IntegrityError:
         session.rollback()
-        if key is not None:
-            earlier = _by_key(session, game, key)
-            if earlier is not None:
-                return earlier
+        earlier = replayed(session, game, key)
+        if earlier is not None:
+            return earlier
         raise StaleWrite(version(session, game)) from None
     return Stored(row.seq, row.kind, data, key, row.created_at)
 
 
 def _by_key(session: Session, game: Game, key: str) -> Stored | None:
     row = session.exec(select(Entry).where(Entry.game_id == game.id, Entry.key == key)).first()
-    if row is None:
-        return None
+    return None if row is None else _stored(row)
+
+
+def _stored(row: Entry) -> Stored:
     return Stored(row.seq, row.kind, json.loads(row.data), row.key, row.created_at)
 
 
 # --- links: who may open a game, and as what -----------------------------------------------------
 
 ROLES = ("scorer", "viewer")
+SEAT_ROLES = ("seat1", "seat2")
+"""The links of a game played on one phone per player (the Kanai duel on two phones): each
+opens the game as that seat only (see :mod:`companion.play.kanai_duel`)."""
 
 
 def new_token() -> str:
@@ -173,11 +229,11 @@ def new_token() -> str:
     return secrets.token_hex(16)
 
 
-def add_links(session: Session, game: Game) -> None:
+def add_links(session: Session, game: Game, roles: Sequence[str] = ROLES) -> None:
     """Give a game the links it lacks, one per role (not committed: the caller commits)."""
     assert game.id is not None
     have = {link.role for link in live_links(session, game)}
-    for role in ROLES:
+    for role in roles:
         if role not in have:
             session.add(GameLink(game_id=game.id, role=role, token=new_token()))
 
@@ -194,7 +250,7 @@ def live_links(session: Session, game: Game) -> list[GameLink]:
 def links_of(session: Session, game: Game) -> dict[str, GameLink]:
     """The game's live link per role, made first if it has none (games stored before links)."""
     links = {link.role: link for link in live_links(session, game)}
-    if set(links) != set(ROLES):
+    if not set(ROLES) <= set(links):
         add_links(session, game)
         session.commit()
         links = {link.role: link for link in live_links(session, game)}
@@ -245,10 +301,10 @@ def version_string(game_id: int | None, updated_at: datetime) -> str:
     return f"{game_id}-{updated_at.timestamp():.6f}"
 
 
-def replace_link(session: Session, game: Game, role: str) -> GameLink:
+def replace_link(session: Session, game: Game, role: str, *, commit: bool = True) -> GameLink:
     """Revoke the game's ``role`` link and give it a new one: whoever had the old link can no
     longer open the game."""
-    assert role in ROLES and game.id is not None
+    assert role in ROLES + SEAT_ROLES and game.id is not None
     now = datetime.now(UTC)
     for link in live_links(session, game):
         if link.role == role:
@@ -256,5 +312,6 @@ def replace_link(session: Session, game: Game, role: str) -> GameLink:
             session.add(link)
     fresh = GameLink(game_id=game.id, role=role, token=new_token())
     session.add(fresh)
-    session.commit()
+    if commit:
+        session.commit()
     return fresh

@@ -76,6 +76,29 @@ def install_error_handlers(blueprint: Blueprint) -> None:
     blueprint.register_error_handler(RequestEntityTooLarge, _too_large)
 
 
+NUMBER_LIMIT = 10**9
+"""No count, score, seat or round of any game comes near it; a number beyond it (a 4,300-digit
+integer, say) is refused before any model or rules core sees it."""
+
+
+def _huge_number(value: object) -> bool:
+    """Whether a number beyond :data:`NUMBER_LIMIT` (or not finite) is anywhere in ``value``
+    (the body is at most 64 kB and nested at most as deep as ``json`` parses)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, bool) or item is None or isinstance(item, str):
+            continue
+        if isinstance(item, int | float):
+            if not -NUMBER_LIMIT <= item <= NUMBER_LIMIT:  # NaN compares false: refused too
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 def parse_body(model: type[Model], *,
                to_problems: Callable[[ValidationError], list[dict[str, Any]]]
                = problems_from_validation) -> Model:
@@ -87,6 +110,9 @@ def parse_body(model: type[Model], *,
         data = None
     if not isinstance(data, dict):
         raise ApiError(400, [{"code": "malformed-json", "message": api_message("malformed-json")}])
+    if _huge_number(data):
+        raise ApiError(422, [{"code": "number-too-large",
+                              "message": api_message("number-too-large", limit=NUMBER_LIMIT)}])
     try:
         return model.model_validate(data)
     except ValidationError as error:

@@ -30,6 +30,7 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from ..bounds import db_id, page_number
 from ..db import get_session
 from ..forms.history import ImportForm, MergeForm, RenameForm
 from ..games import GameKind, by_slug, registry
@@ -79,9 +80,7 @@ class Filters:
     @classmethod
     def read(cls) -> Filters:
         kind = by_slug(request.args.get("game", ""))
-        person = request.args.get("player", type=int)
-        if person is not None and not 0 < person < 2**31:  # no such id in any database
-            person = None
+        person = request.args.get("player", type=db_id)
         return cls(kind if kind in history.kinds_with_history() else None, person)
 
     def args(self) -> dict[str, str | int]:
@@ -128,7 +127,7 @@ def record_url(game: Game, endpoint: str = "records.game") -> str:
 def index() -> str:
     """Every finished game, newest first, filterable by game and player."""
     filters = Filters.read()
-    page = max(1, request.args.get("page", 1, type=int))
+    page = request.args.get("page", 1, type=page_number)
     total, shown = history.records(
         get_session(), group_id=_group(), kind=filters.kind.key if filters.kind else None,
         person=filters.person, offset=(page - 1) * PAGE, limit=PAGE)
@@ -271,8 +270,8 @@ def people_error(error: players.PeopleError) -> str:
 @bp.get("/versus")
 def versus() -> str:
     """Head to head: two players' finished games together, who won and who finished ahead."""
-    first = _person_or_404(request.args.get("a", 0, type=int))
-    second = _person_or_404(request.args.get("b", 0, type=int))
+    first = _person_or_404(request.args.get("a", 0, type=db_id))
+    second = _person_or_404(request.args.get("b", 0, type=db_id))
     overall, per = stats.head_to_head(
         history.played(get_session(), group_id=_group(), person=first.id),
         first.id or 0, second.id or 0, _kinds())

@@ -145,7 +145,8 @@ def _open_by_link(endpoint: str | None, values: dict[str, Any] | None) -> None:
             abort(404)
         g.link, g.link_game = link, game
         values["code"] = game.code
-        if link.role != "scorer" and request.method not in SAFE_METHODS:
+        if link.role != "scorer" and request.method not in SAFE_METHODS and not (
+                link.role in store.SEAT_ROLES and _for_seats(endpoint)):
             abort(403)
         return
     if token in remembered():  # the creator's browser, with an address from before links
@@ -156,6 +157,18 @@ def _open_by_link(endpoint: str | None, values: dict[str, Any] | None) -> None:
             abort(redirect(url_for(endpoint, **{**values, "code": scorer.token}),
                            307 if request.method not in SAFE_METHODS else 302))
     abort(404)
+
+
+def for_seats(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a game's write view that a seat's link may post to (it acts for that seat only; the
+    view checks which seat, see :mod:`companion.play.kanai_duel`). Every other write refuses a
+    seat's link, as it refuses a viewer's."""
+    view.for_seats = True  # type: ignore[attr-defined]
+    return view
+
+
+def _for_seats(endpoint: str) -> bool:
+    return bool(getattr(current_app.view_functions.get(endpoint), "for_seats", False))
 
 
 def _token_in_urls(endpoint: str, values: dict[str, Any]) -> None:
@@ -174,6 +187,23 @@ def _token_in_urls(endpoint: str, values: dict[str, Any]) -> None:
     if mine and values["code"] in mine:
         values["code"] = mine[values["code"]]
         g.urls_of_this_browser = True  # this page is this browser's own (see cached_page)
+
+
+def entry_page(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a game's page that holds an entry form: it is ``no-store``, so Back shows it afresh
+    instead of a stale form that could be sent again with an old value. (Every set-up page is
+    too; Rebel Princess's score pad is not: its entries are on pages of their own.)"""
+    view.entry_page = True  # type: ignore[attr-defined]
+    return view
+
+
+def _entry_pages_not_stored(response: Response) -> Response:
+    endpoint = request.endpoint or ""
+    view = current_app.view_functions.get(endpoint)
+    if response.mimetype == "text/html" and "Cache-Control" not in response.headers and (
+            getattr(view, "entry_page", False) or endpoint.endswith(".new_game")):
+        response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _remember_opened(response: Response) -> Response:
@@ -306,6 +336,8 @@ class ReplaceForm(FlaskForm):
 
 
 def _scorer_link(token: str) -> tuple[GameLink, Game]:
+    """The live scorer link ``token`` and its game, else 404 or 403 (a viewer link, or a seat's
+    link of a two-phone duel: a seat never replaces a link, the other seat's included)."""
     db = get_session()
     link = store.link_by_token(db, token)
     game = db.get(Game, link.game_id) if link is not None else None
@@ -365,4 +397,5 @@ def init_app(app: Flask) -> None:
     app.url_value_preprocessor(_open_by_link)
     app.url_defaults(_token_in_urls)
     app.after_request(_remember_opened)
+    app.after_request(_entry_pages_not_stored)
     app.context_processor(_link_context)

@@ -68,10 +68,11 @@ class RememberedGame:
 # --- the games of this phone --------------------------------------------------------------------
 
 def remember(code: str) -> None:
-    """A game was just created on this phone: it keeps the game's scorer link, and the game's
-    group becomes its last used (a new group made for the game is remembered here too)."""
+    """A game was just created on this phone: it keeps the game's scorer link (or the link
+    given, such as a duel's seat), and the game's group becomes its last used (a new group made
+    for the game is remembered here too)."""
     links.remember(code)
-    game = store.get_game(get_session(), code)
+    game = store.get_game(get_session(), code) or store.game_by_token(get_session(), code)
     if game is not None:
         groups.started_in(game.group_id)
 

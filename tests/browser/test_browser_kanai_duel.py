@@ -4,10 +4,12 @@ order is enforced, both phones update live). Screenshots land in tests/artifacts
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import no_horizontal_scroll
+from .conftest import ARTIFACTS, no_horizontal_scroll
 
 pytestmark = pytest.mark.browser
 
@@ -80,6 +82,18 @@ def test_a_whole_referee_game_on_one_phone(page, live_server, artifacts):
     expect(page).to_have_url(f"{live_server}/kanai-duel/rules/resolution-order")
 
 
+def join(ben, ana, live_server, shot=None):
+    """Ben opens the join address Ana's phone shows (the public address, opened here on the test
+    server), sees the join page and takes his seat with its button."""
+    link = ana.locator("[data-join] .kd-url").inner_text().split()[-1]
+    ben.goto(live_server + urlsplit(link).path)
+    expect(ben.locator("[data-join-seat='1']")).to_be_visible()
+    assert no_horizontal_scroll(ben)
+    if shot:
+        ben.screenshot(path=str(ARTIFACTS / f"kanai-phones-{shot}.png"))
+    ben.click("[data-action=join]")
+
+
 def test_a_two_phone_game_with_the_spys_order(browser, live_server, artifacts):
     """Two phones: the second joins by the first phone's link; each picks secretly; the round is
     revealed on both when both are in; after a Spy the opponent picks first and the Spy's player
@@ -92,8 +106,7 @@ def test_a_two_phone_game_with_the_spys_order(browser, live_server, artifacts):
     expect(ana.locator("[data-join] svg")).to_be_visible()
     assert no_horizontal_scroll(ana)
     ana.screenshot(path=str(artifacts / "kanai-phones-join.png"))
-    link = ana.locator(".kd-url").inner_text().split()[-1]
-    ben.goto(link)
+    join(ben, ana, live_server, "join-390x844")
     expect(ben.locator("#board[data-seat='1']")).to_be_visible()
     expect(ana.locator("[data-join]")).to_have_count(0, timeout=LIVE)  # live: Ben joined
 
@@ -140,9 +153,9 @@ def test_variant_b_on_two_phones(browser, live_server, artifacts, size):
     ben = browser.new_context(**options).new_page()
     set_up(ana, live_server, "Two phones", "Chosen (B)")
     expect(ana.locator("[data-phase='set-aside']")).to_be_visible()
-    ben.goto(ana.locator(".kd-url").inner_text().split()[-1])
-    expect(ben.locator("[data-phase='set-aside']")).to_be_visible()
     tag = f"{size[0]}x{size[1]}"
+    join(ben, ana, live_server, f"join-{tag}")
+    expect(ben.locator("[data-phase='set-aside']")).to_be_visible()
 
     ana.click("[data-hand] [data-card=spy]")
     ana.click("[data-action=set-aside]")

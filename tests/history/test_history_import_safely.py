@@ -101,10 +101,10 @@ def test_a_refusal_after_several_batches_leaves_nothing(app, client, known, monk
 
 
 def test_another_table_saves_while_an_import_runs(app, client, known, monkeypatch):
-    """An import of 60 games, two at a time, while another group's table records one action
+    """An import of 240 games, two at a time, while another group's table records one action
     after another: every save is stored, and the import too."""
     monkeypatch.setattr(transfer, "BATCH", 2)
-    content = many_games(json.loads(client.get(f"{known.base}/export.json").text), 10)
+    content = many_games(json.loads(client.get(f"{known.base}/export.json").text), 40)
     importer, table = app.test_client(), app.test_client()
     base = new_group(importer)
     table_game = table.post("/reveillez/new", data={"names-0": "Ana", "names-1": "Ben",
@@ -126,4 +126,4 @@ def test_another_table_saves_while_an_import_runs(app, client, known, monkeypatc
     thread.join()
     assert done == [303]
     assert len(saves) >= 2 and all(status == 303 for status in saves), saves
-    assert "Imported 60 games" in importer.get(f"{base}/").text
+    assert "Imported 240 games" in importer.get(f"{base}/").text

@@ -75,10 +75,13 @@ def add_edits_undos_and_a_trick_log(app, client, known):
                          based_on=6, key="again")
         duel, _ = kanai_duel.create(session=session, names=["Cy", "Di"], mode=kanai_duel.PHONES,
                                     variants=["impatience"], group_id=known.group_id)
-        kanai_duel.join(session=session, game=duel)
-        for n, (seat, card) in enumerate([(0, "prince"), (1, "wizard"), (0, "general"),
-                                          (1, "minister"), (0, "wizard"), (1, "assassin")]):
-            kanai_duel.pick(session=session, game=duel, seat=seat, card=card, key=f"pick-{n}")
+        kanai_duel.claim(session=session, game=duel,
+                         link=kanai_duel.seat_link(session, duel, 1))
+        for seat, card in [(0, "prince"), (1, "wizard"), (0, "general"),
+                           (1, "minister"), (0, "wizard"), (1, "assassin")]:
+            now = kanai_duel.view_game(session, duel)
+            kanai_duel.pick(session=session, game=duel, seat=seat, card=card,
+                            for_stage=now.stage, based_on=now.version)
         tricks = rebel_game(session, ["Ana", "Ben", "Cy", "Di"], [], group_id=known.group_id)
     scorer = link(app, tricks.code, "scorer")
     base = f"/g/{scorer}/round/1/tricks"

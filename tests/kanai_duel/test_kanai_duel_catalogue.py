@@ -29,8 +29,11 @@ DATA = tomllib.loads(RULINGS.read_text(encoding="utf-8"))
 ENTRIES = {entry["slug"]: entry for entry in DATA["entry"]}
 
 
+GLUE = ROOT / "companion" / "play" / "kanai_duel.py"  # two phones: seats, re-invites
+
+
 def used_problem_codes() -> set[str]:
-    text = "\n".join(p.read_text(encoding="utf-8") for p in CORE.glob("*.py"))
+    text = "\n".join(p.read_text(encoding="utf-8") for p in [*CORE.glob("*.py"), GLUE])
     return set(re.findall(r'CATALOGUE\.problem\(\s*"([a-z-]+)"', text))
 
 
@@ -142,6 +145,8 @@ PROBLEM_RULING = {
     "already-picked": "how-to-play", "reveal-first-pending": "spy", "picks-missing": "how-to-play",
     "unknown-variant": "impatience", "variants-conflict": "numbers",
     "already-set-aside": "seven", "set-aside-closed": "seven",
+    "two-phones-only": "how-to-play", "reinvite-not-joined": "how-to-play",
+    "reinvite-pick-pending": "how-to-play",
 }
 
 

@@ -4,6 +4,7 @@ change of pick), live-update version, the JSON API, and bad input stores nothing
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -170,18 +171,38 @@ def test_french_pages_use_the_french_names_and_steps(client):
 
 # --- two-phone mode ------------------------------------------------------------------------------
 
+def join_path(first, url) -> str:
+    """The join link shown on the creator's page (seat 2's link)."""
+    return re.search(r'/kanai-duel/g/\w+/join', first.get(url).text)[0]
+
+
+def join(second, path) -> str:
+    """The second phone opens the join link (a page with a button), presses Join, and is sent to
+    its own link of the game."""
+    page = second.get(path)
+    assert page.status_code == 200 and 'data-form="join"' in page.text
+    response = second.post(path)
+    assert response.status_code == 303, response.text[:500]
+    return response.headers["Location"]
+
+
 @pytest.fixture
 def phones(app):
-    """Two phones (two clients with their own cookies) in one two-phone game."""
+    """Two phones (two clients with their own cookies) in one two-phone game; each phone's own
+    link."""
     first, second = app.test_client(), app.test_client()
     url = new_game(first, mode="phones")
-    join = re.search(r'/kanai-duel/g/\w+/join/[\w-]+', first.get(url).text)[0]
-    assert second.get(join).status_code == 303
-    return url, first, second
+    url2 = join(second, join_path(first, url))
+    return url, first, second, url2
 
 
-def pick(client, url, card):
-    return client.post(url + "/pick", data={"card": card, "version": version_of(client, url)})
+def round_of(client, url) -> str:
+    return re.search(r'data-stage="(\d+)"', client.get(url).text)[1]
+
+
+def pick(client, url, card, **changes):
+    data = {"card": card, "version": version_of(client, url), "round": round_of(client, url)}
+    return client.post(url + "/pick", data={**data, **changes})
 
 
 def normalise(html: str) -> str:
@@ -190,14 +211,16 @@ def normalise(html: str) -> str:
     html = re.sub(r'data-live-version="[^"]*"', "", html)
     html = re.sub(r'title="Game code">#\w+', "", html)  # each game's own code
     html = re.sub(r'"X-CSRFToken": "[^"]*"', "", html)
-    html = re.sub(r"/group/[0-9a-f]{32}/", "/group/GROUP/", html)  # each game's own group
+    # Each game's links (and their QR codes) say nothing of which card either.
+    html = re.sub(r'<div class="qr">.*?</div>', "", html, flags=re.S)
+    html = re.sub(r"\b[0-9a-f]{32}\b", "TOKEN", html)
     return re.sub(r'value="[\w-]{16,}"', "", html)
 
 
 def test_each_phone_takes_its_seat(phones):
     """The creator is seat 0; the phone that scanned the code is seat 1."""
-    url, first, second = phones
-    assert 'data-seat="0"' in first.get(url).text and 'data-seat="1"' in second.get(url).text
+    url, first, second, url2 = phones
+    assert 'data-seat="0"' in first.get(url).text and 'data-seat="1"' in second.get(url2).text
     assert "data-join" not in first.get(url).text
 
 
@@ -208,60 +231,73 @@ def test_no_response_before_the_reveal_depends_on_the_other_pick(app):
     for card in ("spy", "clown"):
         first, second = app.test_client(), app.test_client()
         url = new_game(first, mode="phones", first="Ana", second="Ben")
-        join = re.search(r'/kanai-duel/g/\w+/join/[\w-]+', first.get(url).text)[0]
-        second.get(join)
+        url2 = join(second, join_path(first, url))
         assert pick(first, url, card).status_code == 303
-        code = url.rsplit("/", 1)[-1]
-        answers = [second.get(url).text, second.get(url + "/board").text,
-                   second.get(url + "/version").text,
-                   pick(second, url, "nonsense").text,
+        code, code2 = url.rsplit("/", 1)[-1], url2.rsplit("/", 1)[-1]
+        answers = [second.get(url2).text, second.get(url2 + "/board").text,
+                   second.get(url2 + "/version").text,
+                   pick(second, url2, "nonsense").text,
                    second.get("/").text]
         assert 'data-other-picked="1"' in answers[0]
-        seen.append([normalise(a).replace(code, "CODE") for a in answers])
+        seen.append([normalise(a).replace(code, "CODE").replace(code2, "CODE2") for a in answers])
     assert seen[0] == seen[1]
 
 
 def test_a_pick_cannot_be_changed(phones, app):
-    """A phone that has picked cannot pick again this round."""
-    url, first, _ = phones
+    """A phone that has picked cannot pick again this round: it is told which card is in."""
+    url, first, _, _ = phones
     assert pick(first, url, "spy").status_code == 303
     response = pick(first, url, "clown")
-    assert response.status_code == 422 and 'data-problem="already-picked"' in response.text
+    assert response.status_code == 409 and 'data-problem="form-already-saved"' in response.text
+    assert "already in: Spy" in response.text
+    assert [e.data.get("card") for e in entries(app, url) if e.kind == "pick"] == ["spy"]
 
 
 def test_the_round_is_revealed_when_both_picks_are_in(phones):
     """The second pick reveals the round to both phones."""
-    url, first, second = phones
+    url, first, second, url2 = phones
     pick(first, url, "spy")
     assert "data-last-round" not in first.get(url).text
-    pick(second, url, "general")
-    for phone in (first, second):
-        page = phone.get(url).text
+    pick(second, url2, "general")
+    for phone, its_url in ((first, url), (second, url2)):
+        page = phone.get(its_url).text
         assert 'data-last-round="1"' in page and 'data-score="0-1"' in page
 
 
 def test_after_a_spy_the_opponent_picks_first_and_the_spy_sees_it(phones):
     """Player 1's Spy: player 0 must pick first; player 1 then sees that card, never the reverse."""
-    url, first, second = phones
+    url, first, second, url2 = phones
     pick(first, url, "general")
-    pick(second, url, "spy")
-    assert 'data-waiting-first="1"' in second.get(url).text
+    pick(second, url2, "spy")
+    assert 'data-waiting-first="1"' in second.get(url2).text
     assert 'data-goes-first="1"' in first.get(url).text
-    response = pick(second, url, "prince")
+    response = pick(second, url2, "prince")
     assert response.status_code == 422 and 'data-problem="reveal-first-pending"' in response.text
     pick(first, url, "wizard")
-    assert 'data-seen="wizard"' in second.get(url).text
+    assert 'data-seen="wizard"' in second.get(url2).text
     assert "data-seen" not in first.get(url).text
-    pick(second, url, "minister")
+    pick(second, url2, "minister")
     assert 'data-last-round="2"' in first.get(url).text
 
 
+def viewer_url(client, url) -> str:
+    """The viewer link, as a seat's phone shows it (« Others at the table can watch »)."""
+    return urlsplit(re.search(r'data-address="viewer">([^<]+)<', client.get(url).text)[1]).path
+
+
 def test_a_phone_without_a_seat_cannot_pick(phones, app):
-    """An onlooker sees the game but cannot pick."""
-    url, _, _ = phones
+    """An onlooker with the viewer link sees the game but cannot pick; a browser that did not
+    take a seat cannot use that seat's link."""
+    url, first, _, url2 = phones
     onlooker = app.test_client()
-    assert 'data-watching="1"' in onlooker.get(url).text
-    assert onlooker.post(url + "/pick", data={"card": "spy", "version": 0}).status_code == 403
+    watch = viewer_url(first, url)
+    assert 'data-watching="1"' in onlooker.get(watch).text
+    assert onlooker.post(watch + "/pick", data={"card": "spy", "version": 1,
+                                                "round": 1}).status_code == 403
+    for seat_url in (url, url2):
+        assert onlooker.get(seat_url).status_code == 403
+        assert onlooker.post(seat_url + "/pick", data={"card": "spy", "version": 1,
+                                                       "round": 1}).status_code == 403
 
 
 # --- variant B on two phones: each sets a card aside secretly, both are revealed together --------
@@ -271,16 +307,15 @@ def phones_b(app):
     """Two phones in a two-phone game with variant B (nothing set aside at set-up)."""
     first, second = app.test_client(), app.test_client()
     url = new_game(first, mode="phones", set_aside="chosen")
-    join = re.search(r'/kanai-duel/g/\w+/join/[\w-]+', first.get(url).text)[0]
-    assert second.get(join).status_code == 303
-    return url, first, second
+    url2 = join(second, join_path(first, url))
+    return url, first, second, url2
 
 
 def test_under_b_both_phones_first_set_a_card_aside(phones_b, app):
     """Before round 1 each phone is asked for its card out of play (stored as ``aside``)."""
-    url, first, second = phones_b
-    for phone in (first, second):
-        page = phone.get(url).text
+    url, first, second, url2 = phones_b
+    for phone, its_url in ((first, url), (second, url2)):
+        page = phone.get(its_url).text
         assert 'data-phase="set-aside"' in page and 'data-action="set-aside"' in page
     assert pick(first, url, "prince").status_code == 303  # any card, even the Prince
     page = first.get(url).text
@@ -295,51 +330,50 @@ def test_no_response_before_the_b_reveal_depends_on_the_other_card_set_aside(app
     for card in ("spy", "clown"):
         first, second = app.test_client(), app.test_client()
         url = new_game(first, mode="phones", first="Ana", second="Ben", set_aside="chosen")
-        join = re.search(r'/kanai-duel/g/\w+/join/[\w-]+', first.get(url).text)[0]
-        second.get(join)
+        url2 = join(second, join_path(first, url))
         assert pick(first, url, card).status_code == 303
-        code = url.rsplit("/", 1)[-1]
-        answers = [second.get(url).text, second.get(url + "/board").text,
-                   second.get(url + "/version").text, pick(second, url, "nonsense").text,
+        code, code2 = url.rsplit("/", 1)[-1], url2.rsplit("/", 1)[-1]
+        answers = [second.get(url2).text, second.get(url2 + "/board").text,
+                   second.get(url2 + "/version").text, pick(second, url2, "nonsense").text,
                    second.get("/").text, app.test_client().get(url).text]
         assert 'data-other-picked="1"' in answers[0] and 'data-phase="set-aside"' in answers[0]
-        seen.append([normalise(a).replace(code, "CODE") for a in answers])
+        seen.append([normalise(a).replace(code, "CODE").replace(code2, "CODE2") for a in answers])
     assert seen[0] == seen[1]
 
 
 def test_a_card_set_aside_cannot_be_changed(phones_b):
     """A phone that has set a card aside cannot set another."""
-    url, first, _ = phones_b
+    url, first, _, _ = phones_b
     assert pick(first, url, "spy").status_code == 303
     response = pick(first, url, "clown")
-    assert response.status_code == 422 and 'data-problem="already-set-aside"' in response.text
+    assert response.status_code == 409 and 'data-problem="form-already-saved"' in response.text
     assert 'data-my-aside="spy"' in first.get(url).text
 
 
 def test_both_cards_set_aside_are_revealed_together_then_round_1_is_picked(phones_b):
     """The second card set aside reveals both to both phones; no round is played by it; each
     card set aside is greyed out and refused in the rounds."""
-    url, first, second = phones_b
+    url, first, second, url2 = phones_b
     pick(first, url, "spy")
     assert "data-out=" not in first.get(url).text
-    pick(second, url, "clown")
-    for phone in (first, second):
-        page = phone.get(url).text
+    pick(second, url2, "clown")
+    for phone, its_url in ((first, url), (second, url2)):
+        page = phone.get(its_url).text
         assert 'data-out="spy-clown"' in page and "data-last-round" not in page
         assert 'data-phase="set-aside"' not in page and 'data-action="commit"' in page
     assert re.search(r'data-card="spy" data-used="1"', first.get(url).text)
     response = pick(first, url, "spy")
     assert response.status_code == 422 and 'data-problem="card-set-aside"' in response.text
     pick(first, url, "general")
-    pick(second, url, "wizard")
-    page = second.get(url).text
+    pick(second, url2, "wizard")
+    page = second.get(url2).text
     assert 'data-last-round="1"' in page and 'data-score="1-0"' in page
 
 
 def test_the_set_aside_phase_is_in_french(phones_b):
     """The set-aside phase speaks French to a French phone."""
-    url, first, second = phones_b
-    pick(second, url, "spy")
+    url, first, second, url2 = phones_b
+    pick(second, url2, "spy")
     first.set_cookie("lang", "fr")
     page = first.get(url).text.replace("&#39;", "'")
     assert "Écarter cette carte" in page and "a écarté une carte" in page

@@ -179,3 +179,79 @@ def test_a_double_tap_on_undo_undoes_once(server):
     assert [a[:2] for a in answers] == [(302, f"/g/{code}")] * 2
     assert [r[:2] for r in _records(database, code)] == [(1, "entered"), (2, "entered"),
                                                         (2, "undone")]
+
+
+# --- the Kanai duel on two phones: a burst of picks, two browsers joining at once ---------------
+
+def _browser_request(port: int, path: str, data: dict | None, cookie: str = ""
+                     ) -> tuple[int, str, str]:
+    """A request as one browser: its session cookie sent, the one it gets back returned."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    headers = {"Cookie": cookie} if cookie else {}
+    if data is not None:
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+    connection.request("POST" if data is not None else "GET", path,
+                       body=urllib.parse.urlencode(data) if data is not None else None,
+                       headers=headers)
+    response = connection.getresponse()
+    response.read()
+    got = (response.getheader("Set-Cookie") or "").split(";")[0]
+    result = response.status, response.getheader("Location") or "", got or cookie
+    connection.close()
+    return result
+
+
+def _entries(database: Engine, kind: str) -> list[str]:
+    with database.connect() as db:
+        return [row[0] for row in db.execute(
+            text("SELECT data FROM entry WHERE kind = :kind ORDER BY id"), {"kind": kind})]
+
+
+def test_a_burst_of_different_picks_stores_one_pick(server):
+    """One seat sends eight different picks for round 1 at the same moment: one is stored, the
+    others are refused (409); the database refuses a second pick of a seat for a round."""
+    port, database = server
+    status, seat1, cookie = _browser_request(port, "/kanai-duel/new", {
+        "first": "Ana", "second": "Ben", "mode": "phones", "wins": "4", "abilities": "all",
+        "set_aside": "none"})
+    assert status == 303
+    path = urllib.parse.urlsplit(seat1).path
+    before = len(_entries(database, "pick"))
+    cards = ["prince", "princess", "general", "wizard", "minister", "assassin", "spy", "clown"]
+    start = threading.Barrier(len(cards))
+
+    def pick(card: str) -> int:
+        start.wait()
+        return _browser_request(port, f"{path}/pick",
+                                {"card": card, "version": "1", "round": "1"}, cookie)[0]
+
+    with ThreadPoolExecutor(len(cards)) as pool:
+        answers = list(pool.map(pick, cards))
+    assert sorted(answers) == [303] + [409] * 7, answers
+    assert len(_entries(database, "pick")) == before + 1
+
+
+def test_two_browsers_joining_at_once_take_the_seat_once(server):
+    """Two browsers press Join on the same link at the same moment: one takes the seat, the other
+    is told it is taken; one join is stored."""
+    port, database = server
+    status, seat1, cookie = _browser_request(port, "/kanai-duel/new", {
+        "first": "Ana", "second": "Ben", "mode": "phones", "wins": "4", "abilities": "all",
+        "set_aside": "none"})
+    assert status == 303
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request("GET", urllib.parse.urlsplit(seat1).path, headers={"Cookie": cookie})
+    page = connection.getresponse().read().decode()
+    connection.close()
+    join = re.search(r'/kanai-duel/g/\w+/join', page)[0]
+    before = len(_entries(database, "join"))
+    start = threading.Barrier(2)
+
+    def press(_: int) -> int:
+        start.wait()
+        return _browser_request(port, join, {})[0]
+
+    with ThreadPoolExecutor(2) as pool:
+        answers = sorted(pool.map(press, range(2)))
+    assert answers == [303, 403], answers
+    assert len(_entries(database, "join")) == before + 1

@@ -10,6 +10,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, RadioField, SelectChoice, SelectField, StringField
 from wtforms.validators import InputRequired, Length, Optional
 
+from ...forms.names import storable_name
 from ...play.kanai_duel import PHONES, REFEREE
 from ...scoring.kanai_duel import Card
 
@@ -38,10 +39,15 @@ class WriteForm(FlaskForm):
         return self
 
     def based_on(self) -> int:
-        try:
-            return int(self.version.data or "")
-        except ValueError:
-            return -1
+        """The version the page showed; -1 for anything but a few ASCII digits (never a
+        version: the write is then refused as stale)."""
+        return small_int(self.version.data)
+
+
+def small_int(text: str | None) -> int:
+    """A whole number of at most 9 ASCII digits, else -1."""
+    return int(text) if isinstance(text, str) and text.isascii() and text.isdigit() and len(
+        text) <= 9 else -1
 
 
 class RoundForm(WriteForm):
@@ -52,9 +58,22 @@ class RoundForm(WriteForm):
 
 
 class PickForm(WriteForm):
-    """Two-phone mode: this phone's secret pick."""
+    """Two-phone mode: this phone's secret pick, and the round it was made for (0: the card set
+    aside under B)."""
 
     card = RadioField(choices=_card_choices(), validators=[InputRequired()])
+    round = HiddenField()
+
+    def stage(self) -> int:
+        return small_int(self.round.data)
+
+
+class JoinForm(FlaskForm):
+    """Two-phone mode: take the seat this link is for (the button is the whole form)."""
+
+
+class ReinviteForm(WriteForm):
+    """Two-phone mode, the creator's phone: a new link for the other seat (a lost phone)."""
 
 
 class UndoForm(WriteForm):
@@ -65,9 +84,9 @@ class NewGameForm(FlaskForm):
     """Set up a duel: the two players, one phone or two, and the variants."""
 
     first = StringField(_l("Player 1"), filters=[_strip],
-                        validators=[InputRequired(), Length(max=MAX_NAME)])
+                        validators=[InputRequired(), Length(max=MAX_NAME), storable_name])
     second = StringField(_l("Player 2"), filters=[_strip],
-                         validators=[InputRequired(), Length(max=MAX_NAME)])
+                         validators=[InputRequired(), Length(max=MAX_NAME), storable_name])
     mode = RadioField(_l("How you play"), default=REFEREE, validators=[InputRequired()],
                       choices=[SelectChoice(REFEREE, _l("One phone, real cards")),
                                SelectChoice(PHONES, _l("Two phones, no cards"))])
@@ -104,4 +123,6 @@ class NewGameForm(FlaskForm):
         if self.set_aside.data != "chosen":
             return (None, None)
         values = (self.out_first.data, self.out_second.data)
-        return (Card(values[0]) if values[0] else None, Card(values[1]) if values[1] else None)
+        # Optional() lets blank text through unchecked: anything but a card is no card.
+        return (Card(values[0]) if values[0] in CARD_VALUES else None,
+                Card(values[1]) if values[1] in CARD_VALUES else None)

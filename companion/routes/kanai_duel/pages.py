@@ -4,33 +4,40 @@ updates, undo.
 
 Views parse a form, call one function of :mod:`companion.play.kanai_duel` and redirect (303) to
 the game, or re-render it with the problems (422) or the news that someone else changed the game
-(409); nothing is stored then. Which seat a phone plays is kept in its signed session cookie, as
-the secret key of that seat (the first phone gets seat 1's key when it creates the game, the second
-phone seat 2's by scanning the QR code).
+(409); nothing is stored then.
+
+Two phones: each seat has its own link, and acts only through it. The creator's phone holds seat
+1's link; the second phone scans the join code (seat 2's link), sees a page with a Join button and
+takes the seat by pressing it (a POST). The browser that took a seat keeps a secret for that link
+in its signed session cookie; any other browser opening the link is told the seat is taken. Seat
+links may post only to the views marked :func:`~companion.routes.links.for_seats` (pick, join,
+and the creator's re-invite); the referee's round and undo refuse two-phone games.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, redirect, render_template, request, session, url_for
+from flask import abort, g, make_response, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ...db import get_session
 from ...i18n import current_lang
-from ...models import Game
+from ...models import Game, GameLink
 from ...play import kanai_duel as play
 from ...play import store
 from ...scoring.kanai_duel import Card, SetAside, Step
 from ...scoring.problems import EntryError, Problem
 from .. import links
-from ..links import game_to_play_again
+from ..links import entry_page, for_seats, game_to_play_again, public_base
+from ..replays import form_key
 from ..shell import group_for_new_game, remember
 from . import bp
-from .forms import NewGameForm, PickForm, RoundForm, UndoForm
+from .forms import JoinForm, NewGameForm, PickForm, ReinviteForm, RoundForm, UndoForm
 
-SEATS = "kanai_duel_seats"
+SEATS = "kanai_duel_links"
+"""The session's secrets of the seat links this browser took: ``{link token: secret}``."""
 
 
 # --- helpers for templates ----------------------------------------------------------------------
@@ -65,17 +72,45 @@ qr_svg = links.qr_svg  # bounded: each Host header would make another address to
 
 # --- seats of this phone ------------------------------------------------------------------------
 
+def _secret(token: str) -> str | None:
+    secrets = session.get(SEATS)
+    secret = secrets.get(token) if isinstance(secrets, dict) else None
+    return secret if isinstance(secret, str) else None
+
+
+def _keep_secret(token: str, secret: str) -> None:
+    secrets = session.get(SEATS)
+    secrets = dict(secrets) if isinstance(secrets, dict) else {}
+    secrets.pop(token, None)
+    secrets[token] = secret
+    session[SEATS] = dict(list(secrets.items())[-30:])
+
+
 def _seat(game: Game) -> int | None:
-    keys = session.get(SEATS)
-    key = keys.get(game.code) if isinstance(keys, dict) else None
-    return play.seat_of(game, key if isinstance(key, str) else None)
+    """The seat this request acts for: that of the seat link it came through, if this browser
+    took it; None for the viewer link, the scorer link and a seat not taken yet. A seat link
+    another browser took opens nothing here (403)."""
+    link = g.get("link")
+    if link is None:
+        return None
+    try:
+        return play.holder(get_session(), game, link, _secret(link.token))
+    except play.Taken:
+        abort(_taken(game))
 
 
-def _take_seat(game: Game, key: str) -> None:
-    keys = session.get(SEATS)
-    keys = dict(keys) if isinstance(keys, dict) else {}
-    keys[game.code] = key
-    session[SEATS] = dict(list(keys.items())[-30:])
+def _taken(game: Game) -> Response:
+    """A seat's link that another browser took: it opens nothing here (no game, no link)."""
+    g.pop("link", None)
+    names = store.names_of(get_session(), game)
+    return make_response(render_template("kanai_duel/seat.html", taken=True, game=game,
+                                         names=names, form=None), 403)
+
+
+def _unclaimed_seat() -> bool:
+    """Whether this request came through a seat link no browser has taken yet."""
+    link = g.get("link")
+    return link is not None and play.seat_of_link(link) is not None
 
 
 def _game_or_404(code: str) -> Game:
@@ -144,13 +179,18 @@ def _set_aside_problem(form: NewGameForm) -> str | None:
 
 
 def _create(form: NewGameForm) -> Response:
-    game, key = play.create(session=get_session(), names=[form.first.data, form.second.data],
-                            mode=form.mode.data or play.REFEREE, variants=form.variants(),
-                            out=form.out(), group_id=group_for_new_game())
-    if key is not None:
-        _take_seat(game, key)
-    remember(game.code)
-    return redirect(url_for("kanai_duel.show", code=game.code), 303)
+    db = get_session()
+    game, secret = play.create(session=db, names=[form.first.data, form.second.data],
+                               mode=form.mode.data or play.REFEREE, variants=form.variants(),
+                               out=form.out(), group_id=group_for_new_game())
+    if secret is None:
+        remember(game.code)
+        return redirect(url_for("kanai_duel.show", code=game.code), 303)
+    link = play.seat_link(db, game, 0)
+    assert link is not None
+    _keep_secret(link.token, secret)
+    remember(link.token)
+    return redirect(url_for("kanai_duel.show", code=link.token), 303)
 
 
 # --- a game -------------------------------------------------------------------------------------
@@ -158,18 +198,29 @@ def _create(form: NewGameForm) -> Response:
 def _context(game: Game, *, problems: list[Problem] | None = None, stale: bool = False,
              round_form: RoundForm | None = None, pick_form: PickForm | None = None
              ) -> dict[str, Any]:
-    view = play.view_game(get_session(), game, _seat(game))
+    seat = _seat(game)
+    if seat is None and _unclaimed_seat():
+        abort(redirect(url_for("kanai_duel.join", code=g.link.token), 303))
+    view = play.view_game(get_session(), game, seat)
+    pick_form = (pick_form or PickForm(formdata=None)).fresh(view.version)
+    pick_form.round.data = str(view.stage)
     context: dict[str, Any] = {
         "view": view, "problems": problems or [], "stale": stale,
         "round_form": (round_form or RoundForm(formdata=None)).fresh(view.version),
-        "pick_form": (pick_form or PickForm(formdata=None)).fresh(view.version),
+        "pick_form": pick_form,
         "undo_form": UndoForm(formdata=None).fresh(view.version),
+        "reinvite_form": ReinviteForm(formdata=None).fresh(view.version),
         "SetAside": SetAside, "cards": list(Card),
     }
-    if view.mode == play.PHONES and view.seat.seat == 0 and not view.joined:
-        join_url = url_for("kanai_duel.join", code=game.code, key=play.seat_key(game, 1),
-                           _external=True)
-        context.update(join_url=join_url, join_qr=qr_svg(join_url))
+    if view.mode == play.PHONES and seat is not None:  # others at the table may watch
+        watch_url = public_base() + url_for("kanai_duel.show", code=store.links_of(
+            get_session(), game)["viewer"].token)
+        context.update(watch_url=watch_url, watch_qr=qr_svg(watch_url))
+    if view.mode == play.PHONES and seat == 0 and not view.joined:
+        other = play.seat_link(get_session(), game, 1)
+        if other is not None:  # the address other phones use, as on « Other phones »
+            join_url = public_base() + url_for("kanai_duel.join", code=other.token)
+            context.update(join_url=join_url, join_qr=qr_svg(join_url))
     return context
 
 
@@ -181,12 +232,14 @@ def _page(game: Game, status: int = 200, **kwargs: Any) -> tuple[str, int]:
 
 
 @bp.get("/g/<code>")
+@entry_page
 def show(code: str) -> tuple[str, int]:
     """A game: score, holds, what carries over, the last round's reasoning, and the entry."""
     return _page(_game_or_404(code))
 
 
 @bp.get("/g/<code>/board")
+@entry_page
 def board(code: str) -> tuple[str, int]:
     """The board alone (what the live update swaps in)."""
     game = _game_or_404(code)
@@ -204,9 +257,18 @@ def version(code: str) -> Response:
     return response.make_conditional(request)
 
 
+def _replayed(game: Game, conflict: store.KeyConflict) -> tuple[str, int]:
+    """A changed copy of a form already saved: nothing stored; the page says what is stored."""
+    stored = conflict.stored
+    problem = Problem("form-already-saved", card=stored.data.get("card"),
+                      params={"kind": stored.kind, "cards": stored.data.get("cards"),
+                              "round": stored.data.get("round")})
+    return _page(game, 409, problems=[problem])
+
+
 @bp.post("/g/<code>/round")
 def play_round(code: str) -> Response | tuple[str, int]:
-    """Referee mode: the two revealed cards."""
+    """Referee mode: the two revealed cards (two-phone games refuse it)."""
     game = _game_or_404(code)
     form = RoundForm()
     if not form.validate_on_submit():
@@ -215,34 +277,41 @@ def play_round(code: str) -> Response | tuple[str, int]:
     try:
         play.play_round(session=get_session(), game=game,
                         cards=[form.first.data or "", form.second.data or ""],
-                        based_on=form.based_on(), key=form.key.data or None)
+                        based_on=form.based_on(), key=form_key(form.key.data))
     except EntryError as error:
         return _page(game, 422, problems=error.problems, round_form=form)
     except store.StaleWrite:
         return _page(game, 409, stale=True)
+    except store.KeyConflict as conflict:
+        return _replayed(game, conflict)
     return redirect(url_for("kanai_duel.show", code=code), 303)
 
 
 @bp.post("/g/<code>/undo")
 def undo(code: str) -> Response | tuple[str, int]:
-    """Referee mode: take back the last round."""
+    """Referee mode: take back the last round (two-phone games refuse it: a revealed round is
+    never reopened)."""
     game = _game_or_404(code)
     form = UndoForm()
     if not form.validate_on_submit():
         abort(400)
     try:
         play.undo(session=get_session(), game=game, based_on=form.based_on(),
-                  key=form.key.data or None)
+                  key=form_key(form.key.data))
     except EntryError as error:
         return _page(game, 422, problems=error.problems)
     except store.StaleWrite:
         return _page(game, 409, stale=True)
+    except store.KeyConflict as conflict:
+        return _replayed(game, conflict)
     return redirect(url_for("kanai_duel.show", code=code), 303)
 
 
 @bp.post("/g/<code>/pick")
+@for_seats
 def pick(code: str) -> Response | tuple[str, int]:
-    """Two-phone mode: this phone's secret pick (cannot be changed once made)."""
+    """Two-phone mode: this seat's secret pick, for the round the page showed (cannot be changed
+    once made)."""
     game = _game_or_404(code)
     seat = _seat(game)
     if seat is None:
@@ -252,22 +321,84 @@ def pick(code: str) -> Response | tuple[str, int]:
         return _page(game, 422, problems=[Problem("tap-a-card")], pick_form=form)
     try:
         play.pick(session=get_session(), game=game, seat=seat, card=form.card.data or "",
-                  key=form.key.data or None)
+                  for_stage=form.stage(), based_on=form.based_on())
     except EntryError as error:
         return _page(game, 422, problems=error.problems, pick_form=form)
     except store.StaleWrite:
         return _page(game, 409, stale=True)
+    except store.KeyConflict as conflict:
+        return _replayed(game, conflict)
     return redirect(url_for("kanai_duel.show", code=code), 303)
 
 
-@bp.get("/g/<code>/join/<key>")
-def join(code: str, key: str) -> Response:
-    """Two-phone mode: the second phone scanned the QR code and takes its seat."""
+def _holds_another_seat(game: Game, link: GameLink) -> bool:
+    """Whether this browser already plays another seat of ``game``."""
+    for seat in range(len(store.SEAT_ROLES)):
+        other = play.seat_link(get_session(), game, seat)
+        if other is None or other.id == link.id or _secret(other.token) is None:
+            continue
+        try:
+            if play.holder(get_session(), game, other, _secret(other.token)) == seat:
+                return True
+        except play.Taken:
+            continue
+    return False
+
+
+def _join_page(game: Game, status: int = 200) -> tuple[str, int]:
+    link = g.link
+    seat = play.seat_of_link(link)
+    return render_template("kanai_duel/seat.html", taken=False, game=game, seat=seat,
+                           names=store.names_of(get_session(), game),
+                           form=JoinForm(formdata=None), share_page_url=None), status
+
+
+@bp.route("/g/<code>/join", methods=["GET", "POST"])
+@entry_page
+@for_seats
+def join(code: str) -> Response | tuple[str, int]:  # noqa: PLR0911
+    """Two-phone mode: the page the join code opens (a seat's link not taken yet): its button
+    takes the seat for this browser, once. A seat taken by this browser goes to the game; by
+    another browser, opens nothing (403)."""
     game = _game_or_404(code)
-    seat = play.seat_of(game, key)
-    if seat is None:
+    link = g.get("link")
+    if link is None or play.seat_of_link(link) is None:
         abort(404)
-    _take_seat(game, key)
-    if seat == 1:
-        play.join(session=get_session(), game=game)
+    if _seat(game) is not None:  # this browser took it already (a double tap, a reload)
+        return redirect(url_for("kanai_duel.show", code=code), 303)
+    if _holds_another_seat(game, link):  # one phone plays one seat, never both
+        return _taken(game)
+    if request.method == "GET":
+        return _join_page(game)
+    if not JoinForm().validate_on_submit():
+        return _join_page(game, 400)
+    try:
+        secret = play.claim(session=get_session(), game=game, link=link)
+    except play.Taken:
+        return _taken(game)
+    _keep_secret(link.token, secret)
+    remember(link.token)
+    return redirect(url_for("kanai_duel.show", code=code), 303)
+
+
+@bp.post("/g/<code>/reinvite")
+@for_seats
+def reinvite(code: str) -> Response | tuple[str, int]:
+    """Two-phone mode, the creator's phone only: a new link for the other seat (a lost phone).
+    Every phone sees it was done; the old link opens nothing."""
+    game = _game_or_404(code)
+    if _seat(game) != 0:
+        abort(403)
+    form = ReinviteForm()
+    if not form.validate_on_submit():
+        abort(400)
+    try:
+        play.reinvite(session=get_session(), game=game, seat=1, based_on=form.based_on(),
+                      key=form_key(form.key.data))
+    except EntryError as error:
+        return _page(game, 422, problems=error.problems)
+    except store.StaleWrite:
+        return _page(game, 409, stale=True)
+    except store.KeyConflict:
+        pass  # the creator's re-invite was already done with this form: the page shows it
     return redirect(url_for("kanai_duel.show", code=code), 303)

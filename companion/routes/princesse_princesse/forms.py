@@ -12,6 +12,7 @@ from flask_wtf import FlaskForm
 from wtforms import FieldList, HiddenField, IntegerField, SelectChoice, SelectField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
+from ...forms.names import storable_name
 from ...scoring.princesse_princesse import MAX_PLAYERS, Turn
 
 MAX_NAME = 24
@@ -36,7 +37,7 @@ class NewGameForm(FlaskForm):
     """Set up a game: 2 to 6 names in seat order (clockwise) and who starts."""
 
     names = FieldList(StringField(_l("Name"), filters=[_strip],
-                                  validators=[Optional(), Length(max=MAX_NAME)]),
+                                  validators=[Optional(), Length(max=MAX_NAME), storable_name]),
                       min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
     first = SelectField(_l("Starts the first round"), coerce=int, validate_choice=False,
                         choices=[SelectChoice(i, str(i + 1)) for i in range(MAX_PLAYERS)],

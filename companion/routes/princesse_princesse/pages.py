@@ -19,7 +19,8 @@ from werkzeug.wrappers import Response
 from ...db import get_session
 from ...i18n import current_lang
 from ...play import princesse_princesse as play
-from ...play.store import StaleWrite
+from ...play import store
+from ...play.store import KeyConflict, StaleWrite
 from ...scoring.princesse_princesse import (
     CATALOGUE,
     CHARACTERS,
@@ -29,7 +30,8 @@ from ...scoring.princesse_princesse import (
     check_reveal,
 )
 from ...scoring.problems import EntryError, Problem
-from ..links import game_to_play_again
+from ..links import entry_page, game_to_play_again
+from ..replays import form_key
 from ..shell import group_for_new_game, remember
 from . import bp
 from .forms import (
@@ -118,12 +120,27 @@ def _write(code: str, action: Callable[[play.GameView, WriteForm], Any],
     if not form.validate_on_submit():
         return again(view, [CATALOGUE.problem("stale-form")], 422)
     try:
+        # The same form sent again (a double tap, a retry) is answered like the first; a changed
+        # copy of a form already saved is refused, saying what it saved.
+        if store.replayed(get_session(), view.game, form_key(form.key.data)) is not None:
+            return redirect(done or url_for(".show", code=code), 303)
         action(view, form)
+    except KeyConflict as conflict:
+        return again(view, [_already_saved_as(view, conflict.stored)], 409)
     except EntryError as error:
         return again(view, error.problems, 422)
     except StaleWrite:
         return again(_view_or_404(code), [CATALOGUE.problem("stale-write")], 409)
     return redirect(done or url_for(".show", code=code), 303)
+
+
+def _already_saved_as(view: play.GameView, stored: store.Stored) -> Problem:
+    """What a form already saved stored: a round (by its number), else the form only."""
+    rid = stored.data.get("rid", stored.seq) if stored.kind in ("round", "edit") else None
+    found = view.round_by_id(rid) if isinstance(rid, int) else None
+    if found is not None:
+        return CATALOGUE.problem("form-already-saved-round", round=found.line.number)
+    return CATALOGUE.problem("form-already-saved")
 
 
 def _fresh(view: play.GameView) -> WriteForm:
@@ -166,6 +183,7 @@ def _fill_again(form: NewGameForm) -> None:
 
 
 @bp.get("/g/<code>")
+@entry_page
 def show(code: str) -> str:
     """The tokens board: tokens against the threshold, the round, who starts and why."""
     view = _view_or_404(code)
@@ -173,6 +191,7 @@ def show(code: str) -> str:
 
 
 @bp.get("/g/<code>/history")
+@entry_page
 def history(code: str) -> str:
     """Every round with its starter, reveal and tokens; edit or undo any of them."""
     view = _view_or_404(code)
@@ -190,7 +209,7 @@ def undo_round(code: str, rid: int) -> Response | tuple[str, int]:
     """Take a round out of the game (the history keeps it)."""
     def action(view: play.GameView, form: WriteForm) -> None:
         play.undo_round(session=get_session(), view=view, based_on=form.version.data,
-                        key=form.key.data or None, rid=rid)
+                        key=form_key(form.key.data), rid=rid)
         flash(_("Round undone."))
     return _write(code, action, _history_again)
 
@@ -243,6 +262,7 @@ def _reveal(ctx: dict[str, Any], players: int) -> RoundReveal:
 
 
 @bp.route("/g/<code>/round", methods=["GET", "POST"])
+@entry_page
 def round_end(code: str) -> Response | tuple[str, int] | str:
     """Round end, fast path: who is still in, their cards, then the bonus questions."""
     view = _view_or_404(code)
@@ -264,7 +284,7 @@ def round_end(code: str) -> Response | tuple[str, int] | str:
         if problems:
             raise EntryError(problems)
         play.save_round(session=get_session(), view=view, based_on=form.version.data,
-                        key=form.key.data or None, reveal=reveal, rid=rid)
+                        key=form_key(form.key.data), reveal=reveal, rid=rid)
         flash(_("Round %(n)s edited.", n=view.round_by_id(rid).number) if rid is not None
               else _("Round %(n)s saved.", n=view.progress.round_number))
 
@@ -299,6 +319,7 @@ def _log_page(view: play.GameView, problems: list[Problem] | None = None, status
 
 
 @bp.get("/g/<code>/log")
+@entry_page
 def turn_log(code: str) -> tuple[str, int] | Response:
     """The turn log: whose turn it is, protections, the unseen count, the turn being entered."""
     view = _view_or_404(code)
@@ -317,7 +338,7 @@ def start_log(code: str) -> Response | tuple[str, int]:
     """Start the turn log of this round (at two players, with the three face-up cards)."""
     def action(view: play.GameView, form: WriteForm) -> None:
         play.start_log(session=get_session(), view=view, based_on=form.version.data,
-                       key=form.key.data or None, face_up=face_up_from(request.form))
+                       key=form_key(form.key.data), face_up=face_up_from(request.form))
     return _write(code, action, _log_again, url_for(".turn_log", code=code))
 
 
@@ -331,7 +352,7 @@ def play_turn(code: str) -> Response | tuple[str, int]:
             raise EntryError(CATALOGUE.problem("card-needed"))
         turn = turn_from(request.form, view.log.round.current_seat)
         play.play_turn(session=get_session(), view=view, based_on=form.version.data,
-                       key=form.key.data or None, turn=turn)
+                       key=form_key(form.key.data), turn=turn)
     return _write(code, action, _log_again, url_for(".turn_log", code=code))
 
 
@@ -340,7 +361,7 @@ def undo_turn(code: str) -> Response | tuple[str, int]:
     """Take back the last turn of the log."""
     def action(view: play.GameView, form: WriteForm) -> None:
         play.undo_turn(session=get_session(), view=view, based_on=form.version.data,
-                       key=form.key.data or None)
+                       key=form_key(form.key.data))
     return _write(code, action, _log_again, url_for(".turn_log", code=code))
 
 
@@ -349,7 +370,7 @@ def discard_log(code: str) -> Response | tuple[str, int]:
     """Abandon the turn log; the round end can still be entered by the fast path."""
     def action(view: play.GameView, form: WriteForm) -> None:
         play.discard_log(session=get_session(), view=view, based_on=form.version.data,
-                         key=form.key.data or None)
+                         key=form_key(form.key.data))
     return _write(code, action, _log_again)
 
 
@@ -358,7 +379,7 @@ def finish_log(code: str) -> Response | tuple[str, int]:
     """The round the log ended: only the final cards are tapped."""
     def action(view: play.GameView, form: WriteForm) -> None:
         play.finish_log(session=get_session(), view=view, based_on=form.version.data,
-                        key=form.key.data or None,
+                        key=form_key(form.key.data),
                         cards=cards_from(request.form, view.players))
         flash(_("Round %(n)s saved.", n=view.progress.round_number))
     return _write(code, action, _log_again)

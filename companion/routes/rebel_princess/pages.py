@@ -19,6 +19,7 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
+from ...bounds import whole_or_none
 from ...db import get_session
 from ...forms.rebel_princess import (
     ASCII_NUMBER,
@@ -268,13 +269,14 @@ def undo(code: str) -> Response:
     view = _view_or_404(code)
     if not EmptyForm().validate_on_submit():
         abort(400)
-    version = request.form.get("version", "")
-    based_on = int(version) if version.isascii() and version.isdigit() else None
+    based_on = whole_or_none(request.form.get("version", ""))
     try:
         record = play.undo_last(session=get_session(), game=view.game, based_on=based_on)
     except play.EntryRejected:
-        latest = play.history_of(get_session(), view.game)[-1]
-        if based_on is not None and latest.action == "undone" and latest.seq == based_on + 1:
+        history = play.history_of(get_session(), view.game)
+        latest = history[-1] if history else None
+        if (based_on is not None and latest is not None and latest.action == "undone"
+                and latest.seq == based_on + 1):
             record = latest  # a double tap: the first tap undid it
         else:
             flash(_("Someone else changed the game meanwhile: nothing was undone. Check the "
@@ -611,7 +613,10 @@ def _save(ctx: dict[str, Any], played: PlayedRound, mode: str, base: str | None
           ) -> Response | list[Problem]:
     """Store the entry and go back to the pad, or return the problems (nothing stored)."""
     view, number = ctx["view"], ctx["number"]
-    base_id = int(base) if base else None  # the form checked it is ASCII digits
+    text = (base or "").strip()  # Optional() lets blank text through unchecked
+    base_id = whole_or_none(text, 1) if text else None
+    if text and base_id is None:
+        abort(400)  # not a record number (the page never sends one)
     try:
         saved = play.save_round(session=get_session(), game=view.game, number=number,
                                 played=played, mode=mode, base_id=base_id, view=view)

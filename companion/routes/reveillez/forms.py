@@ -10,6 +10,8 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, HiddenField, IntegerField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
+from ...bounds import whole_or_none
+from ...forms.names import storable_name
 from ...play.reveillez import ACTIONS, MAX_NAME, Draft
 from ...scoring.reveillez import MAX_PLAYERS
 
@@ -25,7 +27,7 @@ class NewGameForm(FlaskForm):
     """Set up a game: 2–5 names clockwise, who starts (left of the dealer), the variant, and
     whether put-back princesses show their value."""
 
-    names = FieldList(StringField(validators=[Optional(), Length(max=MAX_NAME)]),
+    names = FieldList(StringField(validators=[Optional(), Length(max=MAX_NAME), storable_name]),
                       min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
     first = IntegerField(_l("Starts (left of the dealer)"), default=0,
                          validators=[InputRequired(), NumberRange(0, MAX_PLAYERS - 1)])
@@ -35,6 +37,10 @@ class NewGameForm(FlaskForm):
     def player_names(self) -> list[str]:
         return [" ".join(entry.data.split()) for entry in self.names
                 if entry.data and entry.data.strip()]
+
+
+VALUE_BOUND = 10_000
+"""No princess or card value is near it; the core names anything outside its own range."""
 
 
 class WriteForm(FlaskForm):
@@ -81,8 +87,9 @@ class ActionForm(WriteForm):
             do=do, slot=self.slot.data, value=self._value(self.value.data, self.value_typed.data),
             name=self._name(self.name.data, self.name_typed.data),
             companion_slot=self.companion_slot.data,
-            companion_value=self._value(self.companion_value.data, self.value_typed.data
-                                        if self.companion_slot.data is not None else None),
+            # A companion's value means nothing without her place (the step asks the place first).
+            companion_value=self._value(self.companion_value.data, self.value_typed.data)
+            if self.companion_slot.data is not None else None,
             companion_name=self._name(self.companion_name.data, self.name_typed.data
                                       if self.companion_slot.data is not None else None),
             princess=self.princess.data, defended=defended, dest=self.dest.data,
@@ -92,9 +99,7 @@ class ActionForm(WriteForm):
     def _value(tapped: str | None, typed: int | None) -> int | None:
         if tapped == "typed":
             return typed
-        if tapped and tapped.lstrip("-").isdigit():
-            return int(tapped)
-        return None
+        return whole_or_none(tapped, -VALUE_BOUND, VALUE_BOUND) if tapped else None
 
     @staticmethod
     def _name(chosen: str | None, typed: str | None) -> str | None:

@@ -13,7 +13,7 @@ from ...db import get_session
 from ...i18n import current_lang
 from ...models import Game
 from ...play import reveillez as play
-from ...play.store import StaleWrite
+from ...play.store import KeyConflict, StaleWrite
 from ...scoring.problems import EntryError, Problem
 from ...scoring.reveillez import (
     CATALOGUE,
@@ -24,7 +24,8 @@ from ...scoring.reveillez import (
     Special,
     target,
 )
-from ..links import game_to_play_again
+from ..links import entry_page, game_to_play_again
+from ..replays import form_key
 from ..shell import group_for_new_game, remember
 from . import bp
 from .forms import ActionForm, NewGameForm, WriteForm, fresh_key
@@ -113,16 +114,24 @@ def _render(template: str, status: int = 200, **context: object) -> tuple[str, i
 
 def _table(view: play.TableView, *, draft: play.Draft | None = None, key: str | None = None,
            problems: list[Problem] | None = None, status: int = 200,
-           stale: bool = False) -> tuple[str, int]:
+           stale: bool = False, saved: play.LogItem | None = None,
+           already_saved: bool = False) -> tuple[str, int]:
     form = ActionForm(formdata=None, data={"version": view.version, "key": key or fresh_key()})
     current = play.plan(view.state, draft) if draft is not None else None
     shown = list(problems or [])
     if current is not None and not shown:
         shown = [p for p in current.problems if current.step not in ("ready",)]
     table = Table(view, form, draft, current, shown, stale)
-    return _render("reveillez/table.html", status, table=table, view=view,
-                   undo_form=WriteForm(formdata=None, data={"version": view.version,
-                                                            "key": fresh_key()}))
+    undo_form = WriteForm(formdata=None, data={"version": view.version, "key": fresh_key()})
+    return _render("reveillez/table.html", status, table=table, view=view, saved=saved,
+                   already_saved=already_saved, undo_form=undo_form)
+
+
+def _already_saved(view: play.TableView, conflict: KeyConflict) -> tuple[str, int]:
+    """A changed copy of a form already stored: nothing recorded; the table says what the form
+    stored, and its action buttons are there to enter the change as a new action."""
+    return _table(view, status=409, saved=play.stored_item(view, conflict.stored.seq),
+                  already_saved=True)
 
 
 # --- set-up -------------------------------------------------------------------------------------
@@ -168,6 +177,7 @@ def _fill_again(form: NewGameForm) -> None:
 # --- the table ----------------------------------------------------------------------------------
 
 @bp.get("/g/<code>")
+@entry_page
 def show(code: str) -> tuple[str, int]:
     """The table: the 12 princesses, each player's points, and the next action's first step."""
     view = play.view_game(get_session(), _game_or_404(code))
@@ -190,7 +200,10 @@ def act(code: str) -> Response | tuple[str, int]:
     try:
         current, event = play.record_draft(session=session, game=game, draft=draft,
                                            based_on=form.version.data or 0,
-                                           key=form.key.data or fresh_key(), final=final)
+                                           key=form_key(form.key.data) or fresh_key(),
+                                           final=final)
+    except KeyConflict as conflict:
+        return _already_saved(play.view_game(session, game), conflict)
     except EntryError as error:
         view = play.view_game(session, game)
         return _table(view, draft=draft, key=form.key.data, problems=error.problems,
@@ -213,7 +226,9 @@ def undo(code: str) -> Response | tuple[str, int]:
         abort(400)
     try:
         play.undo(session=session, game=game, based_on=form.version.data or 0,
-                  key=form.key.data or fresh_key())
+                  key=form_key(form.key.data) or fresh_key())
+    except KeyConflict as conflict:
+        return _already_saved(play.view_game(session, game), conflict)
     except StaleWrite:
         return _table(play.view_game(session, game), stale=True, status=409)
     return redirect(url_for("reveillez.show", code=code), 303)
