@@ -23,8 +23,9 @@ slugs, the cards set aside) and what players did as append-only entries:
 Every write replays the game through the core first and is refused (nothing stored) when the core
 refuses it. What a phone may see of the picks in progress is decided here, in :class:`SeatView`:
 a template never receives the other player's secret pick, only whether it is in (and, after a Spy,
-the card the Spy lets this player see). Two-phone games stored before seat links (a secret key
-per seat in the settings) can be watched but no longer picked in.
+the card the Spy lets this player see). A two-phone game stored before seat links (a secret key
+per seat in its settings, kept by each phone) gets its seat links when a phone that kept a seat's
+key opens it: that phone takes its seat's link (:func:`legacy_seat`, :func:`add_seat_links`).
 """
 
 from __future__ import annotations
@@ -178,6 +179,22 @@ def seat_link(session: Session, game: Game, seat: int) -> GameLink | None:
     """The live link of ``seat`` (two phones), or None."""
     role = SEAT_ROLES[seat]
     return next((link for link in store.live_links(session, game) if link.role == role), None)
+
+
+def legacy_seat(game: Game, key: str | None) -> int | None:
+    """The seat whose secret key is ``key`` in a two-phone game stored before seat links (its
+    settings kept one key per seat), else None."""
+    keys = settings(game).get("seat_keys") or []
+    return keys.index(key) if key and key in keys else None
+
+
+def add_seat_links(session: Session, game: Game) -> list[GameLink]:
+    """Give a two-phone game stored before seat links its seat links; returns them by seat."""
+    store.add_links(session, game, store.ROLES + SEAT_ROLES)
+    session.commit()
+    links = [seat_link(session, game, seat) for seat in range(len(SEAT_ROLES))]
+    assert all(link is not None for link in links)
+    return links  # type: ignore[return-value]
 
 
 def link_name(link: GameLink) -> str:

@@ -243,3 +243,33 @@ def test_a_lost_phone_is_recovered_by_the_creators_visible_re_invite(phones, app
     assert url3 != url2 and 'data-seat="1"' in phone.get(url3).text
     assert 'data-reinvited="1"' in phone.get(url3).text
     assert pick(phone, url3, "prince").status_code == 303
+
+
+def test_a_two_phone_game_stored_before_seat_links_goes_on(app):
+    """A game stored the old way (a secret key per seat in its settings, both phones on the
+    scorer link): each browser that kept its seat's key is moved to its seat's new link, once,
+    and picks there; any other browser with the scorer link only watches."""
+    with app.app_context():
+        db = get_session()
+        game = store.create_game(session=db, kind="kanai_duel", names=["Ana", "Ben"], settings={
+            "mode": "phones", "variants": [], "out": [None, None], "seat_keys": ["key-a", "key-b"]})
+        store.append(session=db, game=game, kind="join", based_on=0, key="join-1",
+                     data={"seat": 1})
+        code, scorer = game.code, store.links_of(db, game)["scorer"].token
+    phones = []
+    for key in ("key-a", "key-b"):
+        phone = app.test_client()
+        with phone.session_transaction() as cookie:
+            cookie["kanai_duel_seats"] = {code: key}
+        response = phone.get(f"/kanai-duel/g/{scorer}")
+        assert response.status_code == 303
+        phones.append((phone, response.headers["Location"]))
+    (ana, ana_url), (ben, ben_url) = phones
+    assert ana_url != ben_url and scorer not in ana_url + ben_url
+    assert 'data-seat="0"' in ana.get(ana_url).text and 'data-seat="1"' in ben.get(ben_url).text
+    assert pick(ana, ana_url, "spy").status_code == 303
+    assert pick(ben, ben_url, "general").status_code == 303
+    assert 'data-last-round="1"' in ana.get(ana_url).text
+    onlooker = app.test_client()
+    assert 'data-watching="1"' in onlooker.get(f"/kanai-duel/g/{scorer}").text
+    assert onlooker.get(ben_url).status_code == 403

@@ -93,10 +93,37 @@ def _seat(game: Game) -> int | None:
     link = g.get("link")
     if link is None:
         return None
+    if play.seat_of_link(link) is None and request.method == "GET":
+        _move_to_seat_link(game)
     try:
         return play.holder(get_session(), game, link, _secret(link.token))
     except play.Taken:
         abort(_taken(game))
+
+
+LEGACY_SEATS = "kanai_duel_seats"
+"""Where browsers kept a seat's secret key per game code before seat links (two-phone games
+stored before them)."""
+
+
+def _move_to_seat_link(game: Game) -> None:
+    """A two-phone game stored before seat links, opened by a browser that kept a seat's secret
+    key (the creator's, or the phone that scanned the old code): that browser takes its seat's
+    new link, once, and is sent there, so a game in progress goes on."""
+    keys = session.get(LEGACY_SEATS)
+    key = keys.get(game.code) if isinstance(keys, dict) else None
+    seat = play.legacy_seat(game, key if isinstance(key, str) else None)
+    if seat is None:
+        return
+    db = get_session()
+    link = play.seat_link(db, game, seat) or play.add_seat_links(db, game)[seat]
+    if _secret(link.token) is None:
+        try:
+            _keep_secret(link.token, play.claim(session=db, game=game, link=link))
+        except play.Taken:
+            return  # another browser took it already: this one watches
+    remember(link.token)
+    abort(redirect(url_for("kanai_duel.show", code=link.token), 303))
 
 
 def _taken(game: Game) -> Response:
