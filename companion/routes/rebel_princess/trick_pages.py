@@ -344,8 +344,9 @@ def _power_options(view: play.GameView, round_: entry.RoundEntry) -> list[PowerO
     options = []
     for player in view.players:
         power = round_.judge.power_of(player.seat)
-        if power is None or player.seat in round_.board.powers_used:
-            continue
+        if power is None or player.seat in round_.board.powers_used or \
+                round_.judge.blocked_power(player.seat) is not None:
+            continue  # (a power another one blocked this trick is not offered)
         try:
             text = rulings.princess(view.edition.value, power.slug).in_language(current_lang())
         except KeyError:
@@ -401,14 +402,8 @@ def _zero_option(board: entry.Board, options: Sequence[PowerOption]) -> ZeroOpti
 
 @bp.app_template_filter("trick_problem")
 def trick_problem(problem: Problem, names: Sequence[str]) -> str:
-    """A judge's problem in the page's language, naming the player instead of their seat."""
-    params = dict(problem.params)
-    if problem.seat is not None and 0 <= problem.seat < len(names):
-        params["player"] = names[problem.seat]
-    if problem.catalogue is None:
-        return problem.text(current_lang())
-    return problem.catalogue.text(problem.code, current_lang(), seat=problem.seat,
-                                  card=problem.card, **params)
+    """A judge's problem in the page's language, naming the players instead of their seats."""
+    return problem.text(current_lang(), list(names))
 
 
 @bp.get("/g/<code>/round/<int:number>/tricks", endpoint="tricks")

@@ -58,9 +58,11 @@ The cards each seat keeps under *Late for a Very Important Date* (n) are given o
 Not entered (the table does not see them): the opening pass, the set-aside cards (b / G, m / N,
 q / Q), the Crystal Clear reveal (h / I) and the Musical Chairs passes (k / E);
 :attr:`RoundCheck.step_due` only reminds the table of them, and findings stop where such cards may
-have moved unseen. Power rules that need the whole hands (conflicts between powers, the Little
-Mermaid's suit held, a Snow White card held) are not judged; of the powers' own rules those the
-cards show are (see :mod:`.engine.table`).
+have moved unseen. A power another one blocked this trick (see :mod:`.engine.powers`) is refused
+like any entry the judge refuses (``power-blocked``, naming its seat and the power that acted
+first). Power rules that need the whole hands (the Little Mermaid's suit held, a Snow White card
+held) are not judged; of the powers' own rules those the cards show are (see
+:mod:`.engine.table`).
 """
 
 from __future__ import annotations

@@ -57,11 +57,27 @@ The powers (Deluxe "Princess Cards" p. 23; French "Cartes Pouvoirs de Princesses
 - **Thumbelina** (Deluxe, not leading): she may play any card but a Prince or the Frog, ignoring
   the suit to follow.
 
-Conflicts (Deluxe p. 23; RULINGS.md applies them to the classic edition too, which lists none):
-the Little Mermaid, Rapunzel and the Ice Princess (on the leader) exclude each other in a trick;
-Pocahontas and Sleeping Beauty may not follow the Little Mermaid or Rapunzel (nor Sleeping Beauty
-the Ice Princess, whoever she froze); Scheherazade may not target the leader after any of those
-three. *Engine decision:* Scheherazade cannot draw a card the Ice Princess froze this trick (it lies
+Conflicts (Deluxe p. 23 and p. 10, "a power that would undo another's may not be used during
+this trick"; RULINGS.md applies them to the classic edition too, which lists none) are declared
+on each class as :attr:`Power.blocked_by` (:class:`Block`: the earlier power, and whether it counts
+only when it acted on the player who leads) and :attr:`Power.blocked_on_leader_only`;
+:meth:`Power.blocker` is the one place they are applied (the full-information state, table entry
+and so the trick screen and the JSON API all call it), and a blocked use takes no effect:
+
+- the Little Mermaid: not once the Ice Princess (on the leader) or Rapunzel acted this trick;
+- Rapunzel: not once the Ice Princess (on the leader) or the Little Mermaid acted;
+- the Ice Princess on the leader: not once the Little Mermaid or Rapunzel asked for a suit (her
+  card would undo theirs);
+- Pocahontas: not once the Little Mermaid or Rapunzel acted;
+- Scheherazade on the leader: not once the Ice Princess (whoever she acted on, as printed), the
+  Little Mermaid or Rapunzel acted;
+- Sleeping Beauty: not once any of those three acted (the Ice Princess on anyone).
+
+Thumbelina may not use her power to leave the suit the Little Mermaid or Rapunzel asked for
+(:meth:`Power.requested_suit`), nor to dodge the Ice Princess's card (:meth:`Power.forced_card`).
+The Little Mermaid naming Princes before they snuck in has no effect (Deluxe: unless the leader
+holds only Princes, and then the basic rules already make the lead a Prince; French: never).
+*Engine decision:* Scheherazade cannot draw a card the Ice Princess froze this trick (it lies
 in front of its owner).
 Crystal Clear (h / I): the Ice Princess and Scheherazade cannot pick shown cards. Late to the Ball
 (b / G): Sleeping Beauty and Scheherazade cannot be used on the last trick.
@@ -73,14 +89,15 @@ the Bouquet).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.scoring.problems import Problem
 from companion.scoring.rebel_princess.cards import Card, Edition, Suit
 
-from .cards import FROG_ID, PRINCE_MASK, SUIT_MASKS, card_id, mask_of
+from .cards import FROG_ID, PRINCE_MASK, SUIT_MASKS, SUIT_OF, card_id, mask_of
 from .errors import ViolationCode, violation
 from .modifiers import Modifier, Timing, register
 from .steps import PowerUse
@@ -88,7 +105,7 @@ from .steps import PowerUse
 if TYPE_CHECKING:
     from .state import RoundState
 
-__all__ = ["POWER_SLUGS", "Power", "power_class", "power_slugs"]
+__all__ = ["POWER_SLUGS", "Block", "Power", "blocked_uses", "power_class", "power_slugs"]
 
 V = ViolationCode
 D, C = Edition.DELUXE, Edition.CLASSIC
@@ -102,6 +119,16 @@ _SUIT_INDEX = {suit: index for index, suit in enumerate((Suit.PRINCE, Suit.QUEEN
                                                           Suit.PET))}
 #: Card slots repeated for every card of the trick (Alice) or every seat (Sleeping Beauty).
 PER_CARD, PER_SEAT = "*card", "*seat"
+
+
+@dataclass(frozen=True)
+class Block:
+    """An earlier power that forbids this one for the rest of the trick: ``by`` (its slug), and
+    whether it counts only when it acted on the player who leads (``on_leader``) or whoever it
+    acted on (Deluxe "Princess Cards" p. 23; RULINGS.md: conflicts block the later power)."""
+
+    by: str
+    on_leader: bool = False
 
 
 class Power(Modifier):
@@ -143,10 +170,16 @@ class Power(Modifier):
     same_suit: ClassVar[bool] = False
     #: Announced before the first card of the trick only (it acts on the lead).
     on_lead: ClassVar[bool] = False
-    #: Powers already used this trick that forbid this one (both editions, RULINGS.md).
-    blocked_by: ClassVar[frozenset[str]] = frozenset()
-    #: Codes of :meth:`check` that cards a player is seen to hold later prove (table entry).
-    proven_by_hand: ClassVar[frozenset[ViolationCode]] = frozenset()
+    #: Powers used earlier in the same trick that forbid this one (both editions, RULINGS.md):
+    #: see :meth:`blocker`. What a power blocks is the converse (:meth:`blocks`).
+    blocked_by: ClassVar[tuple[Block, ...]] = ()
+    #: The blocks apply only to a use of this power on the player who leads (Scheherazade, the
+    #: Ice Princess): on anyone else it may still act.
+    blocked_on_leader_only: ClassVar[bool] = False
+    #: Not on the last trick of Late to the Ball (b / G): its cards are set aside.
+    not_on_last_aside_card: ClassVar[bool] = False
+    #: Under Wedding Gift (o / M), only before the gift pile is laid (Deluxe o).
+    before_gift_pile: ClassVar[bool] = False
     # -- how it changes a trick ---------------------------------------------------------------
     #: The power changes how the trick it is used for is played or won.
     changes_trick: ClassVar[bool] = False
@@ -154,6 +187,58 @@ class Power(Modifier):
     def when(self) -> Timing:
         """This power's timing in this edition."""
         return self.timing[self.edition]
+
+    # -- conflicts ---------------------------------------------------------------------------
+
+    def acts_on_leader(self, use: PowerUse, leader: int) -> bool:
+        """Whether ``use`` acts on the player who leads the trick (``leader``)."""
+        return False
+
+    def requested_suit(self, state: RoundState, use: PowerUse) -> Suit | None:
+        """The suit ``use`` makes the leader lead, while it has that effect (the Little Mermaid,
+        Rapunzel); Thumbelina cannot escape it."""
+        return None
+
+    def forced_card(self, use: PowerUse, seat: int) -> Card | None:
+        """The card ``use`` makes ``seat`` play in the trick (the Ice Princess's frozen card)."""
+        return None
+
+    def new_leader(self, use: PowerUse, leader: int) -> int:
+        """Who leads the coming trick once ``use`` (used before it) took effect."""
+        return leader
+
+    def blocker(self, use: PowerUse, earlier: Iterable[tuple[Power, PowerUse]],
+                leader: int) -> tuple[Power, PowerUse] | None:
+        """The earlier power of this trick (among ``earlier``, the uses that took effect, in the
+        order declared) that forbids ``use``, or ``None``. ``leader``: who leads the trick now."""
+        if not self.blocked_by or (self.blocked_on_leader_only and
+                                   not self.acts_on_leader(use, leader)):
+            return None
+        for other, other_use in earlier:
+            for block in self.blocked_by:
+                if other.slug == block.by and (not block.on_leader or
+                                               other.acts_on_leader(other_use, leader)):
+                    return other, other_use
+        return None
+
+    def blocked(self, use: PowerUse, found: tuple[Power, PowerUse], leader: int,
+                trick: int | None = None) -> Problem:
+        """The refusal of ``use``, blocked by ``found`` (see :meth:`blocker`): it names the
+        power that acted first (``by``), the player it acted on (``on``) and the player who
+        leads (``leader``)."""
+        other, other_use = found
+        on = leader if other.acts_on_leader(other_use, leader) else other_use.target
+        return violation(V.POWER_BLOCKED, use.seat, None, self.slug, self.edition, trick=trick,
+                         by=other.slug, on=on, leader=leader,
+                         scope="leader" if self.blocked_on_leader_only or any(
+                             b.by == other.slug and b.on_leader for b in self.blocked_by) or
+                         self.acts_on_leader(use, leader) else "trick")
+
+    @classmethod
+    def blocks(cls, edition: Edition) -> tuple[str, ...]:
+        """The powers of ``edition`` that this one, once used, forbids later in the trick."""
+        return tuple(slug for slug in power_slugs(edition)
+                     if any(block.by == cls.slug for block in _CLASSES[slug].blocked_by))
 
     @classmethod
     def display_name(cls, edition: Edition, lang: str = "en") -> str:
@@ -338,6 +423,18 @@ class IcePrincess(Power):
     target_leader = _CLASSIC_ONLY
     on_lead = True
     changes_trick = True
+    # Her card would undo their suit on the leader (Deluxe p. 10: a power that would undo
+    # another's may not be used that trick; RULINGS.md: Little Mermaid vs Ice Princess vs
+    # Rapunzel).
+    blocked_by = (Block("little-mermaid"), Block("rapunzel"))
+    blocked_on_leader_only = True
+
+    def acts_on_leader(self, use: PowerUse, leader: int) -> bool:
+        # Classic: she always draws from the leader's hand (a use on another seat is refused).
+        return self.edition in self.target_leader or use.target == leader
+
+    def forced_card(self, use: PowerUse, seat: int) -> Card | None:
+        return use.cards[0] if use.target == seat and use.cards else None
 
     def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         if use.target is None or not 0 <= use.target < state.players or len(use.cards) != 1:
@@ -376,9 +473,20 @@ class LittleMermaid(Power):
     slug = "little-mermaid"
     names = {"en": "The Little Mermaid", "fr": "La petite Sirène"}
     needs_suit = True
-    blocked_by = frozenset({"ice-princess", "rapunzel"})
-    proven_by_hand = frozenset({V.PRINCES_NOT_INVITED})
+    blocked_by = (Block("ice-princess", on_leader=True), Block("rapunzel"))
     changes_trick = True
+
+    def acts_on_leader(self, use: PowerUse, leader: int) -> bool:
+        return True
+
+    def requested_suit(self, state: RoundState, use: PowerUse) -> Suit | None:
+        # Princes named before they snuck in have no effect: the leader leads freely (Deluxe:
+        # "may not compel ... unless the lead player only has cards of the Prince suit", and then
+        # the basic rules already make them lead one; French: « vous ne pouvez pas faire jouer la
+        # couleur des Princes s'ils ne sont pas encore apparus »).
+        if use.suit is Suit.PRINCE and not state.princes_at_lead:
+            return None
+        return use.suit
 
     def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         if use.suit is None:
@@ -394,9 +502,10 @@ class LittleMermaid(Power):
         return []
 
     def restrict(self, state: RoundState, seat: int, legal: int, use: PowerUse) -> int:
-        if state.trick_ids or seat != state.leader:
+        suit = self.requested_suit(state, use)
+        if state.trick_ids or seat != state.leader or suit is None:
             return legal
-        return state.hands[seat] & SUIT_MASKS[_SUIT_INDEX[use.suit]] or legal  # type: ignore[index]
+        return state.hands[seat] & SUIT_MASKS[_SUIT_INDEX[suit]] or legal
 
 
 @register
@@ -465,7 +574,8 @@ class Pocahontas(Power):
     target_other = _CLASSIC_ONLY
     winner_only = _CLASSIC_ONLY
     on_lead = True
-    blocked_by = frozenset({"little-mermaid", "rapunzel"})
+    # Choosing another leader would undo their demand on the leader (Deluxe p. 23).
+    blocked_by = (Block("little-mermaid"), Block("rapunzel"))
 
     def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         if use.target is None or not 0 <= use.target < state.players:
@@ -476,9 +586,12 @@ class Pocahontas(Power):
             return self.bad(use)
         return []
 
+    def new_leader(self, use: PowerUse, leader: int) -> int:
+        return use.target if use.target is not None else leader
+
     def apply(self, state: RoundState, use: PowerUse) -> Any:
         before = state.leader
-        state.leader = use.target  # type: ignore[assignment]
+        state.leader = self.new_leader(use, before)
         return before
 
     def undo(self, state: RoundState, use: PowerUse, data: Any) -> None:
@@ -493,8 +606,14 @@ class Rapunzel(Power):
     names = {"en": "Rapunzel", "fr": "Raiponce"}
     editions = _DELUXE_ONLY
     timing = {D: B}
-    blocked_by = frozenset({"ice-princess", "little-mermaid"})
+    blocked_by = (Block("ice-princess", on_leader=True), Block("little-mermaid"))
     changes_trick = True
+
+    def acts_on_leader(self, use: PowerUse, leader: int) -> bool:
+        return True
+
+    def requested_suit(self, state: RoundState, use: PowerUse) -> Suit | None:
+        return Suit.PRINCE  # even before the Princes snuck in (Deluxe p. 23)
 
     def restrict(self, state: RoundState, seat: int, legal: int, use: PowerUse) -> int:
         if state.trick_ids or seat != state.leader:
@@ -513,6 +632,14 @@ class Scheherazade(Power):
     slot_words = {"taken": "the card taken", "given": "the card given back"}
     cards_seen = False
     target_other = _BOTH
+    not_on_last_aside_card = True
+    # On the leader only, after any of these three this trick (Deluxe p. 23: the Ice Princess
+    # counts whoever she acted on).
+    blocked_by = (Block("ice-princess"), Block("little-mermaid"), Block("rapunzel"))
+    blocked_on_leader_only = True
+
+    def acts_on_leader(self, use: PowerUse, leader: int) -> bool:
+        return use.target == leader
 
     def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         if use.target is None or not 0 <= use.target < state.players or len(use.cards) != 2 \
@@ -523,8 +650,7 @@ class Scheherazade(Power):
             return self.bad(use, V.NOT_IN_HAND, use.target, taken)
         if state.revealed[use.target] >> card_id(taken) & 1:
             return self.bad(use, V.CARD_SHOWN, use.target, taken)
-        if any(p.slug == "ice-princess" and u.target == use.target and u.cards[0] == taken
-               for p, u in state.active_powers):
+        if any(p.forced_card(u, use.target) == taken for p, u in state.active_powers):
             # The frozen card lies in front of its owner, out of the hand (engine decision).
             return self.bad(use, V.NOT_IN_HAND, use.target, taken)
         if given != taken and not _held(state, use.seat, given):
@@ -559,7 +685,10 @@ class SleepingBeauty(Power):
     more_slots = ("gets" + PER_SEAT,)
     slot_words = {"gives": "each seat's card", "gets": "the card each seat receives"}
     cards_seen = False
-    blocked_by = frozenset({"ice-princess", "little-mermaid", "rapunzel"})
+    not_on_last_aside_card = True
+    before_gift_pile = True
+    # Whoever the Ice Princess acted on (Deluxe p. 23).
+    blocked_by = (Block("little-mermaid"), Block("ice-princess"), Block("rapunzel"))
 
     def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         players = state.players
@@ -636,9 +765,33 @@ class Thumbelina(Power):
     def restrict(self, state: RoundState, seat: int, legal: int, use: PowerUse) -> int:
         if seat != use.seat or not state.trick_ids:
             return legal
-        if any(p.slug == "ice-princess" and u.target == seat for p, u in state.active_powers):
-            return legal  # the Ice Princess's card still binds her
+        led = SUIT_OF[state.trick_ids[0] >> 4]
+        for power, other in state.active_powers:
+            if power.forced_card(other, seat) is not None:
+                return legal  # the Ice Princess's card still binds her
+            if power.requested_suit(state, other) is led:
+                return legal  # not the suit the Little Mermaid or Rapunzel asked for (p. 23)
         return legal | (state.hands[seat] & ~PRINCE_MASK & ~_FROG)
+
+
+def blocked_uses(powers: Sequence[Power | None], uses: Iterable[PowerUse], leader: int
+                 ) -> list[tuple[PowerUse, tuple[Power, PowerUse] | None, int]]:
+    """Each of ``uses`` (the powers used for one trick, in the order declared) with what blocks
+    it (``None``: it takes effect) and the leader when it was used: a blocked use changes
+    nothing, not even who leads."""
+    done: list[tuple[Power, PowerUse]] = []
+    out: list[tuple[PowerUse, tuple[Power, PowerUse] | None, int]] = []
+    for use in uses:
+        power = powers[use.seat] if 0 <= use.seat < len(powers) else None
+        if power is None:
+            out.append((use, None, leader))
+            continue
+        found = power.blocker(use, done, leader)
+        out.append((use, found, leader))
+        if found is None:
+            done.append((power, use))
+            leader = power.new_leader(use, leader)
+    return out
 
 
 _ORDER = ("alice", "cinderella", "ice-princess", "little-mermaid", "mulan", "pea-princess",

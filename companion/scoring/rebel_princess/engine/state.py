@@ -351,6 +351,13 @@ class RoundState:
         self.leader = leader
 
     @property
+    def princes_at_lead(self) -> bool:
+        """Whether the Princes were in when the trick in progress (or the next) was led: a
+        Prince a void player played in this trick does not count."""
+        return self.princes_in and not (self._sneak_at is not None and
+                                        self._sneak_at[0] == len(self.history))
+
+    @property
     def last_winner(self) -> int | None:
         """The winner of the last completed trick (``None`` before the first)."""
         return self.history[-1][2] if self.history else None
@@ -1120,31 +1127,15 @@ class RoundState:
             if any(step != "return" and (use.power == "mulan" or not isinstance(step, PowerUse))
                    for step in since):
                 return not_now
-        if self._is_blocked(power, use):
-            return [self._violation(V.POWER_BLOCKED, use.seat, rule=use.power)]
-        if use.power in ("sleeping-beauty", "scheherazade") and self._aside_cards == 1 and \
-                self.history and not any(self.aside):
+        found = power.blocker(use, self.active_powers, self.leader)
+        if found is not None:
+            return [power.blocked(use, found, self.leader)]
+        if power.not_on_last_aside_card and self._aside_cards == 1 and self.history and \
+                not any(self.aside):
             return not_now  # Late to the Ball: not on the last card
-        if use.power == "sleeping-beauty" and self._gift_on and self._pending is not StepKind.GIFT:
+        if power.before_gift_pile and self._gift_on and self._pending is not StepKind.GIFT:
             return not_now  # Wedding Gift: before the gift cards are laid down (Deluxe o)
         return power.check(self, use)
-
-    def _is_blocked(self, power: Power, use: PowerUse) -> bool:
-        """Conflicts between powers used for the same trick (Deluxe Princess Cards, p. 23). The
-        classic rulebook lists none; RULINGS.md applies the Deluxe ones to both editions (no
-        Rapunzel there), as the app's rulings tell players."""
-        used = set()
-        for other, other_use in self.active_powers:
-            if other.slug == "ice-princess" and other_use.target != self.leader and \
-                    power.slug != "sleeping-beauty":
-                continue  # only the Ice Princess on the lead player counts (Sleeping Beauty: any)
-            used.add(other.slug)
-        if power.slug == "scheherazade":
-            return use.target == self.leader and bool(
-                used & {"ice-princess", "little-mermaid", "rapunzel"})
-        if power.slug == "ice-princess" and use.target == self.leader:
-            return bool(used & {"little-mermaid", "rapunzel"})
-        return bool(used & power.blocked_by)
 
     def push_step(self, step: Step) -> None:
         """Carry out ``step`` WITHOUT CHECKING it (the trusted path for stored history)."""

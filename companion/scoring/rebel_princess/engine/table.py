@@ -79,6 +79,7 @@ class TableTrick:
     cards: list[Card] = field(default_factory=list)
     ids: list[int] = field(default_factory=list)  # the cards' ids (see .cards), same order
     effective: tuple[PowerUse, ...] = ()  # the uses that change how it is played or won
+    blocked: tuple[PowerUse, ...] = ()  # the uses another power blocked (they change nothing)
     winner: int | None = None
     princes_after: bool = False
     reason: WinReason | None = None
@@ -163,6 +164,7 @@ class TableRound:
         self._leader = leader
         self._princes = False
         self._coming: list[PowerUse] = []  # powers used for the coming trick
+        self._coming_blocked: list[PowerUse] = []  # those of them another power blocked
         self._coming_gift: tuple[Card, ...] = ()
         self._out = 0  # cards in no hand: played and not back, or in a gift pile
         self._used = 0  # seats whose power is used (a mask)
@@ -241,7 +243,8 @@ class TableRound:
         current = self.current
         cards = current.cards if current is not None else []
         leader = current.leader if current is not None else self._leader
-        uses = self._effective(current.uses if current is not None else self._coming, leader)
+        uses = (list(current.effective) if current is not None
+                else self._effective(self._coming, leader, self._coming_blocked))
         princes = current.princes_before if current is not None else self._princes
         hands = [0] * self.players
         for index, card in enumerate(cards):
@@ -398,7 +401,33 @@ class TableRound:
             return self._check_after(power, use, last)
         if self.is_over() or self.current is not None:
             return not_now  # before or during a trick: entered before its first card
+        found = self._blocker(power, use)
+        if found is not None:
+            return [power.blocked(use, found, self._leader, self._number())]
         return []
+
+    def blocked_power(self, seat: int) -> Problem | None:
+        """Why ``seat``'s power cannot act on the coming trick because a power used earlier for
+        it forbids it, whoever it would target; ``None`` when it may still act on someone (a
+        power blocked only on the leader, Scheherazade, is refused once its target is known)."""
+        power = self.power_of(seat)
+        if power is None or power.when() is Timing.AFTER or self.current is not None:
+            return None
+        use = PowerUse(seat, power.slug)
+        if power.blocked_on_leader_only and not power.acts_on_leader(use, self._leader):
+            return None
+        found = self._blocker(power, use)
+        return None if found is None else power.blocked(use, found, self._leader, self._number())
+
+    def _blocker(self, power: Power, use: PowerUse) -> tuple[Power, PowerUse] | None:
+        """The power used earlier for the coming trick that forbids ``use`` (see
+        :meth:`.powers.Power.blocker`); the blocked ones took no effect."""
+        earlier = []
+        for other in self._coming:
+            other_power = self.powers[other.seat]
+            if other_power is not None and other not in self._coming_blocked:
+                earlier.append((other_power, other))
+        return power.blocker(use, earlier, self._leader)
 
     def _check_after(self, power: Power, use: PowerUse, last: TableTrick) -> list[Problem]:
         """Refusals of a power used right after ``last``: what its cards must be."""
@@ -610,10 +639,10 @@ class TableRound:
         the seats unseen cards may have reached since the trick before."""
         number = len(self._tricks)
         trick = TableTrick(number, self._leader, tuple(self._coming), self._princes,
-                           self._coming_gift)
-        trick.effective = tuple(self._effective(trick.uses, trick.leader))
-        coming, gift = self._coming, self._coming_gift
-        self._coming, self._coming_gift = [], ()
+                           self._coming_gift, blocked=tuple(self._coming_blocked))
+        trick.effective = tuple(self._effective(trick.uses, trick.leader, trick.blocked))
+        coming, gift, blocked = self._coming, self._coming_gift, self._coming_blocked
+        self._coming, self._coming_gift, self._coming_blocked = [], (), []
         self._tricks.append(trick)
         self._know.append(_Knowledge(self.players))
         if number:
@@ -622,7 +651,7 @@ class TableRound:
         def back() -> None:
             self._tricks.pop()
             self._know.pop()
-            self._coming, self._coming_gift = coming, gift
+            self._coming, self._coming_gift, self._coming_blocked = coming, gift, blocked
 
         undo.append(back)
         return trick
@@ -671,14 +700,15 @@ class TableRound:
         trick.reason = self.card_rule.win_reason(final, mine[-1] if mine else final[0],
                                                  reversed_)
 
-    def _effective(self, used: Iterable[PowerUse], leader: int) -> list[PowerUse]:
+    def _effective(self, used: Iterable[PowerUse], leader: int,
+                   blocked: Sequence[PowerUse] = ()) -> list[PowerUse]:
         """The powers ``used`` for a trick led by ``leader`` that change how it is played or
-        won, less a use its own rules refuse (the classic Ice Princess on another seat than the
-        leader)."""
+        won, less a use the rules refuse: one another power blocked, the classic Ice Princess
+        on another seat than the leader."""
         uses = []
         for use in used:
             power = self.powers[use.seat]
-            if power is None or not power.changes_trick:
+            if power is None or not power.changes_trick or use in blocked:
                 continue
             if power.target_leader and self.edition in power.target_leader and \
                     use.target != leader:
@@ -693,12 +723,18 @@ class TableRound:
 
     def _before_power(self, power: Power, use: PowerUse, undo: list[Undo]) -> None:
         """A power used before or during the coming trick."""
+        found = self._blocker(power, use)
         self._coming.append(use)
         undo.append(self._coming.pop)
-        if power.needs_target and power.on_lead and not power.card_slots and \
-                use.target is not None:  # Pocahontas: she chooses who leads
-            leader = self._leader
-            self._leader = use.target
+        if found is not None:  # stored before the rule was checked: it changes nothing
+            self._coming_blocked.append(use)
+            undo.append(self._coming_blocked.pop)
+            self._note(power.blocked(use, found, self._leader, len(self._tricks)), -1,
+                       len(self._tricks), undo)
+            return
+        leader = self._leader
+        self._leader = power.new_leader(use, leader)  # Pocahontas: she chooses who leads
+        if self._leader != leader:
             undo.append(lambda: setattr(self, "_leader", leader))
         if self.edition in power.target_leader and use.target != self._leader:
             # The classic Ice Princess draws the card from the leader's hand (French p. 14).
@@ -875,8 +911,6 @@ class TableRound:
         probe = self._probe
         probe.start_trick(trick.leader, trick.princes_before, hands, list(trick.effective))
         found: list[tuple[int, Problem]] = []
-        if seat == trick.leader:
-            found += self._proven_powers(trick, probe)
         last = max(i for i in range(len(ids)) if (trick.leader + i) % players == seat)
         for index in range(last + 1):
             if (trick.leader + index) % players == seat:
@@ -905,21 +939,6 @@ class TableRound:
                 found.append((index, violation(V.MUST_FOLLOW_SUIT, seat, trick.cards[index],
                                                BASIC, self.edition, trick=trick.index)))
             hand &= ~(1 << cid)
-        return found
-
-    def _proven_powers(self, trick: TableTrick, probe: RoundState) -> list[tuple[int, Problem]]:
-        """The powers' own rules for this trick that the leader's known cards prove broken (the
-        Little Mermaid naming Princes to a leader who holds another suit)."""
-        found = []
-        for use in trick.uses:
-            power = self.powers[use.seat]
-            if power is None or not power.proven_by_hand:
-                continue
-            for problem in power.check(probe, use):
-                if problem.code in power.proven_by_hand:
-                    lead = trick.cards[0] if trick.cards else None
-                    found.append((0, violation(V(problem.code), problem.seat, lead, use.power,
-                                               self.edition, trick=trick.index)))
         return found
 
 
