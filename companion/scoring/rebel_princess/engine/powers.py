@@ -89,7 +89,7 @@ the Bouquet).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -105,7 +105,7 @@ from .steps import PowerUse
 if TYPE_CHECKING:
     from .state import RoundState
 
-__all__ = ["POWER_SLUGS", "Block", "Power", "blocked_uses", "power_class", "power_slugs"]
+__all__ = ["POWER_SLUGS", "Block", "Power", "power_class", "power_slugs"]
 
 V = ViolationCode
 D, C = Edition.DELUXE, Edition.CLASSIC
@@ -772,26 +772,6 @@ class Thumbelina(Power):
             if power.requested_suit(state, other) is led:
                 return legal  # not the suit the Little Mermaid or Rapunzel asked for (p. 23)
         return legal | (state.hands[seat] & ~PRINCE_MASK & ~_FROG)
-
-
-def blocked_uses(powers: Sequence[Power | None], uses: Iterable[PowerUse], leader: int
-                 ) -> list[tuple[PowerUse, tuple[Power, PowerUse] | None, int]]:
-    """Each of ``uses`` (the powers used for one trick, in the order declared) with what blocks
-    it (``None``: it takes effect) and the leader when it was used: a blocked use changes
-    nothing, not even who leads."""
-    done: list[tuple[Power, PowerUse]] = []
-    out: list[tuple[PowerUse, tuple[Power, PowerUse] | None, int]] = []
-    for use in uses:
-        power = powers[use.seat] if 0 <= use.seat < len(powers) else None
-        if power is None:
-            out.append((use, None, leader))
-            continue
-        found = power.blocker(use, done, leader)
-        out.append((use, found, leader))
-        if found is None:
-            done.append((power, use))
-            leader = power.new_leader(use, leader)
-    return out
 
 
 _ORDER = ("alice", "cinderella", "ice-princess", "little-mermaid", "mulan", "pea-princess",
