@@ -168,6 +168,14 @@ class Power(Modifier):
     never_frog: ClassVar[bool] = False
     #: Her two cards are of the same suit (Mulan's swap), and not the same card.
     same_suit: ClassVar[bool] = False
+    #: After a trick, before anything else is done with it (Mulan swaps before it is won).
+    first_after_trick: ClassVar[bool] = False
+    #: It changes a card of the trick just played, which is decided again (Mulan).
+    redecides_trick: ClassVar[bool] = False
+    #: It deals the trick just won back into the hands, to be played again (Alice).
+    deals_trick_back: ClassVar[bool] = False
+    #: It reverses the order of the numbers for the trick (Cinderella).
+    reverses_order: ClassVar[bool] = False
     #: Announced before the first card of the trick only (it acts on the lead).
     on_lead: ClassVar[bool] = False
     #: Powers used earlier in the same trick that forbid this one (both editions, RULINGS.md):
@@ -204,8 +212,12 @@ class Power(Modifier):
         return None
 
     def new_leader(self, use: PowerUse, leader: int) -> int:
-        """Who leads the coming trick once ``use`` (used before it) took effect."""
+        """Who leads the coming trick once ``use`` took effect."""
         return leader
+
+    def unseen_seats(self, use: PowerUse, players: int) -> int:
+        """The seats (a mask) whose hands ``use`` may change out of sight of the table."""
+        return 0
 
     def blocker(self, use: PowerUse, earlier: Iterable[tuple[Power, PowerUse]],
                 leader: int) -> tuple[Power, PowerUse] | None:
@@ -361,6 +373,7 @@ class Alice(Power):
                            "under u)"}
     winner_only = _BOTH
     never_frog = True
+    deals_trick_back = True
 
     def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         leader, ids, winner, _ = state.history[-1]
@@ -406,6 +419,7 @@ class Cinderella(Power):
     slug = "cinderella"
     names = {"en": "Cinderella", "fr": "Cendrillon"}
     changes_trick = True
+    reverses_order = True
 
     def activate(self, state: RoundState, use: PowerUse) -> None:
         state.reversed_order = True
@@ -519,6 +533,8 @@ class Mulan(Power):
     slot_words = {"mulan-old": "the card she played", "mulan-new": "the card she swaps in"}
     never_frog = True
     same_suit = True
+    first_after_trick = True
+    redecides_trick = True
 
     def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         if len(use.cards) != 2:
@@ -641,6 +657,10 @@ class Scheherazade(Power):
     def acts_on_leader(self, use: PowerUse, leader: int) -> bool:
         return use.target == leader
 
+    def unseen_seats(self, use: PowerUse, players: int) -> int:
+        target = use.target if use.target is not None else use.seat
+        return 1 << use.seat | 1 << target
+
     def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         if use.target is None or not 0 <= use.target < state.players or len(use.cards) != 2 \
                 or (self.edition in self.target_other and use.target == use.seat):
@@ -689,6 +709,9 @@ class SleepingBeauty(Power):
     before_gift_pile = True
     # Whoever the Ice Princess acted on (Deluxe p. 23).
     blocked_by = (Block("little-mermaid"), Block("ice-princess"), Block("rapunzel"))
+
+    def unseen_seats(self, use: PowerUse, players: int) -> int:
+        return (1 << players) - 1  # every hand gave a card and got one
 
     def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         players = state.players

@@ -546,7 +546,7 @@ class RoundState:
         steps = [(at, step) for at, _, step, _, _ in self._log if step != "return"]
         tricks = self.tricks
         for at, _, step, data, _ in self._log:
-            if isinstance(step, PowerUse) and step.power == "mulan":
+            if isinstance(step, PowerUse) and self._redecides(step):
                 leader, ids, winner = data
                 tricks[at - 1] = Trick(leader, tuple(CARDS[c] for c in ids),  # type: ignore[misc]
                                        winner)
@@ -987,6 +987,11 @@ class RoundState:
         for cid in ids:
             self.push_id(cid)
 
+    def _redecides(self, use: PowerUse) -> bool:
+        """Whether ``use`` changed the trick just played and decided it again (Mulan)."""
+        power = self.powers[use.seat]
+        return power is not None and power.redecides_trick
+
     def haggle_option(self) -> tuple[int, int] | None:
         """``(winner, cards they may take)`` while the last trick's winner may haggle (p / T)."""
         if not self._haggle_on or self.trick_ids or not self.cards_left:
@@ -994,7 +999,7 @@ class RoundState:
         if not self.history:
             return self._haggle_seed if not self._log else None
         since = [step for at, _, step, _, _ in self._log if at == len(self.history)]
-        if any(not (isinstance(step, PowerUse) and step.power == "mulan") for step in since):
+        if any(not (isinstance(step, PowerUse) and self._redecides(step)) for step in since):
             return None  # something happened since the trick: the chance has passed
         leader, ids, winner, _ = self.history[-1]
         takeable = 0
@@ -1124,8 +1129,8 @@ class RoundState:
             if self.trick_ids or not self.history:
                 return not_now
             since = [step for at, _, step, _, _ in self._log if at == len(self.history)]
-            if any(step != "return" and (use.power == "mulan" or not isinstance(step, PowerUse))
-                   for step in since):
+            if any(step != "return" and (power.first_after_trick or
+                                         not isinstance(step, PowerUse)) for step in since):
                 return not_now
         found = power.blocker(use, self.active_powers, self.leader)
         if found is not None:

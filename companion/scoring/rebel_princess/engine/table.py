@@ -381,8 +381,20 @@ class TableRound:
 
     def check_power(self, use: PowerUse) -> list[Problem]:
         """Why ``use`` cannot be entered now: not this seat's Princess, already used, without
-        what it needs, at a moment it cannot act, cards out of every hand. Never raises. The
-        power's own rules that the cards show are findings once it is in."""
+        what it needs, at a moment it cannot act, blocked by a power used before it for the same
+        trick, cards out of every hand. Never raises. The power's own rules that the cards show
+        are findings once it is in."""
+        return self._check_power(use, shape=True)
+
+    def power_refusal(self, seat: int, target: int | None = None) -> Problem | None:
+        """Why ``seat``'s power cannot act now (on ``target``), whatever else it is entered
+        with: no power, used, not at this moment, blocked; ``None`` when it may."""
+        power = self.power_of(seat)
+        found = self._check_power(PowerUse(seat, power.slug if power else "", target),
+                                  shape=False)
+        return found[0] if found else None
+
+    def _check_power(self, use: PowerUse, shape: bool) -> list[Problem]:
         if not (isinstance(use.seat, int) and 0 <= use.seat < self.players):
             return [self._problem(V.BAD_POWER_ARGUMENT, rule=use.power)]
         power = self.powers[use.seat]
@@ -390,20 +402,22 @@ class TableRound:
             return [self._problem(V.POWER_NOT_IN_PLAY, use.seat, rule=use.power)]
         if self._used >> use.seat & 1:
             return [self._problem(V.POWER_ALREADY_USED, use.seat, rule=use.power)]
-        shape = power.check_shape(use, self.players, self.trick_size)
-        if shape:
-            return [replace(problem, trick=self._number()) for problem in shape]
+        found = power.check_shape(use, self.players, self.trick_size) if shape else []
+        if found:
+            return [replace(problem, trick=self._number()) for problem in found]
         not_now = [self._problem(V.POWER_NOT_NOW, use.seat, rule=use.power)]
         if power.when() is Timing.AFTER:
             last = self._tricks[-1] if self._tricks else None
-            if last is None or not last.complete or self._coming or self._coming_gift:
-                return not_now
-            return self._check_after(power, use, last)
+            if last is None or not last.complete or self._coming or self._coming_gift or \
+                    any(power.first_after_trick or isinstance(event, Haggle)
+                        for event in last.after):
+                return not_now  # (Mulan before anything else; none after the haggle)
+            return self._check_after(power, use, last) if shape else []
         if self.is_over() or self.current is not None:
             return not_now  # before or during a trick: entered before its first card
-        found = self._blocker(power, use)
-        if found is not None:
-            return [power.blocked(use, found, self._leader, self._number())]
+        blocker = self._blocker(power, use)
+        if blocker is not None:
+            return [power.blocked(use, blocker, self._leader, self._number())]
         return []
 
     def blocked_power(self, seat: int) -> Problem | None:
@@ -432,7 +446,7 @@ class TableRound:
     def _check_after(self, power: Power, use: PowerUse, last: TableTrick) -> list[Problem]:
         """Refusals of a power used right after ``last``: what its cards must be."""
         final = last.final
-        if use.power == "mulan":
+        if power.redecides_trick:  # Mulan: her card, then one from her hand
             old, new = use.cards
             mine = [card for i, card in enumerate(final)
                     if last.seat_of(i, self.players) == use.seat]
@@ -444,7 +458,7 @@ class TableRound:
             if self.is_out(new) or new in final:
                 return [replace(self._problem(V.CARD_ALREADY_PLAYED, use.seat, new),
                                 field="cards[1]")]
-        elif power.card_slots and not power.needs_target:  # Alice: the trick, dealt back
+        elif power.deals_trick_back:  # Alice: the trick, dealt back
             if sorted(use.cards, key=card_id) != sorted(final, key=card_id):
                 return [replace(self._problem(V.BAD_POWER_ARGUMENT, use.seat, rule=use.power),
                                 field="cards")]
@@ -696,7 +710,7 @@ class TableRound:
         trick.princes_after = probe.princes_in
         final = trick.final
         mine = [card for i, card in enumerate(final) if trick.seat_of(i, players) == trick.winner]
-        reversed_ = any(use.power == "cinderella" for use in trick.uses)
+        reversed_ = any(self._power(use).reverses_order for use in trick.effective)
         trick.reason = self.card_rule.win_reason(final, mine[-1] if mine else final[0],
                                                  reversed_)
 
@@ -717,6 +731,12 @@ class TableRound:
         return uses
 
     # -- powers ---------------------------------------------------------------------------------
+
+    def _power(self, use: PowerUse) -> Power:
+        """The power of a use entered (its seat's Princess)."""
+        power = self.powers[use.seat]
+        assert power is not None
+        return power
 
     def _unuse(self, seat: int) -> None:
         self._used &= ~(1 << seat)
@@ -751,20 +771,20 @@ class TableRound:
         found = []
         if self.edition in power.winner_only and last.winner != use.seat:
             found.append(self._problem(V.NOT_TRICK_WINNER, use.seat, rule=use.power))
-        if use.power == "mulan":
+        if power.redecides_trick:  # Mulan swaps a card of the trick
             old, new = use.cards
             if power.same_suit and old.suit is not new.suit:
                 found.append(self._problem(V.MUST_FOLLOW_SUIT, use.seat, new, use.power))
             if power.never_frog and FROG_ID in (card_id(old), card_id(new)):
                 found.append(self._problem(V.POWER_FROG, use.seat, rule=use.power))
             self._swap(last, use, undo)
-        elif power.card_slots and not power.needs_target:  # Alice deals the trick back
+        elif power.deals_trick_back:  # Alice deals the trick back
             if power.never_frog and any(card_id(c) == FROG_ID for c in final):
                 found.append(self._problem(V.POWER_FROG, use.seat, rule=use.power))
             self._redo(last, use, undo)
-        elif power.needs_target and use.target is not None:  # classic Pocahontas
+        elif power.new_leader(use, self._leader) != self._leader:  # classic Pocahontas
             leader = self._leader
-            self._leader = use.target
+            self._leader = power.new_leader(use, leader)
             undo.append(lambda: setattr(self, "_leader", leader))
         for problem in found:
             self._note(Problem(problem.code, problem.seat, problem.card, number,
@@ -822,7 +842,8 @@ class TableRound:
         everyone = (1 << self.players) - 1
         seats = everyone if self.card_rule.chairs_after_trick else 0
         for event in self._tricks[number - 1].after:
-            if isinstance(event, PowerUse) and event.power == "alice" and not event.cards:
+            if isinstance(event, PowerUse) and self._power(event).deals_trick_back and \
+                    not event.cards:
                 seats = everyone  # dealt unseen
         if self._count <= 0 and self._aside_left:  # the hands are empty: the set-aside return
             before = (self._count, self._aside_left)
@@ -834,11 +855,7 @@ class TableRound:
 
             undo.append(back)
         for use in self._tricks[number].uses:
-            if use.power == "sleeping-beauty":
-                seats = everyone
-            elif use.power == "scheherazade":
-                target = use.target if use.target is not None else use.seat
-                seats |= 1 << use.seat | 1 << target
+            seats |= self._power(use).unseen_seats(use, self.players)
         return seats
 
     def _close_seats(self, seats: int, number: int, undo: list[Undo]) -> None:
