@@ -154,6 +154,8 @@ class TrickView:
     winner: int | None = None
     reason: WinReason | None = None
     after: tuple[PowerNote, ...] = ()  # Mulan, Alice, classic Pocahontas, the haggle
+    final: tuple[Card, ...] = ()  # the cards as the trick ended (the judge's: Mulan's swap in)
+    redone: bool = False  # dealt back to be played again (Alice)
 
     def note(self, power: str) -> PowerNote | None:
         """The after-trick note of ``power`` (a Princess slug or ``haggle``), if any."""
@@ -162,12 +164,7 @@ class TrickView:
     @property
     def cards(self) -> tuple[Card, ...]:
         """The trick's cards as they ended (Mulan's swap included), in play order."""
-        cards = [p.card for p in self.plays]
-        mulan = self.note("mulan")
-        if mulan is not None:
-            old, new = mulan.card_list
-            cards[cards.index(old)] = new
-        return tuple(cards)
+        return self.final or tuple(p.card for p in self.plays)
 
 
 @dataclass
@@ -193,6 +190,7 @@ class Board:
     round_leader: int = 0
     powers_used: frozenset[int] = frozenset()
     out: frozenset[Card] = frozenset()  # cards in no hand: played (and not back) or given away
+    forced: Card | None = None  # the card the seat to play must play (the judge's answer)
 
     @property
     def over(self) -> bool:
@@ -224,14 +222,10 @@ class Board:
         return self.tricks[-1]
 
     def forced_card(self) -> Card | None:
-        """The card the Ice Princess froze for the seat whose turn it is, if any: the cards show
-        whether it was played, so another card is refused while the rule checks are on."""
-        if self.current is None:
-            return None
-        for note in self.current.powers:
-            if note.power == "ice-princess" and note.target == self.turn and note.cards:
-                return note.card_list[0]
-        return None
+        """The card a power made the seat whose turn it is play (the Ice Princess's frozen
+        card), if any: the cards show whether it was played, so another card is refused while
+        the rule checks are on."""
+        return self.forced
 
     def play_at(self, position: int) -> Play | None:
         """The play at ``position`` in the round's plays."""
@@ -340,9 +334,13 @@ def acts_after(edition: Edition, note: PowerNote) -> bool:
     return power is not None and power.when() is Timing.AFTER and note.at > 0
 
 
-def _after_order(note: PowerNote) -> int:
-    """After a trick, Mulan comes first (before the winner is settled), the haggle last."""
-    return {"mulan": 0, HAGGLE: 2}.get(note.power, 1)
+def _after_order(edition: Edition, note: PowerNote) -> int:
+    """After a trick, the power that comes first (Mulan, before the winner is settled), then
+    the others, the haggle last."""
+    if note.power == HAGGLE:
+        return 2
+    power = _power(edition, note.power)
+    return 0 if power is not None and power.first_after_trick else 1
 
 
 def events_of(edition: Edition, size: int, plays: Sequence[Card],
@@ -359,7 +357,8 @@ def events_of(edition: Edition, size: int, plays: Sequence[Card],
     events: list[Event] = []
     tricks = max([len(plays) // size + 1, *(k + 1 for k in before), *(k + 2 for k in after)])
     for index in range(tricks):
-        for note in sorted(after.get(index - 1, ()), key=_after_order):
+        for note in sorted(after.get(index - 1, ()),
+                           key=lambda n: _after_order(edition, n)):
             step = note.to_step()
             if step is not None:
                 events.append(step)
@@ -601,7 +600,7 @@ def trick_size(edition: Edition, letter: str, players: int) -> int:
 
 
 def _trick_view(trick: TableTrick, start: int, players: int, before: Sequence[PowerNote],
-                after: Sequence[PowerNote]) -> TrickView:
+                after: Sequence[PowerNote], edition: Edition) -> TrickView:
     plays = [Play(start + i, trick.seat_of(i, players), card) for i, card in
              enumerate(trick.cards)]
     if trick.winner is None:
@@ -611,7 +610,8 @@ def _trick_view(trick: TableTrick, start: int, players: int, before: Sequence[Po
     plays = [Play(p.position, p.seat, p.card, p.seat == trick.winner and (
         reason.code != "sum" or p.card.suit.value == reason.suit)) for p in plays]
     return TrickView(trick.index, trick.leader, tuple(plays), tuple(before), trick.winner,
-                     reason, tuple(sorted(after, key=_after_order)))
+                     reason, tuple(sorted(after, key=lambda n: _after_order(edition, n))),
+                     trick.final, trick.redone)
 
 
 def board_of(entry: RoundEntry) -> Board:
@@ -634,23 +634,27 @@ def board_of(entry: RoundEntry) -> Board:
     for trick in judge.tricks:
         # What the view is made of, so a kept one is only reused for the very same trick.
         key = (trick.index, trick.leader, tuple(trick.cards), trick.winner, trick.reason,
-               tuple(before.get(trick.index, ())), tuple(after.get(trick.index, ())))
+               tuple(before.get(trick.index, ())), tuple(after.get(trick.index, ())),
+               trick.final, trick.redone)
         found = views.get(key)
         if found is None:
             found = views[key] = _trick_view(trick, trick.index * size, players,
                                              before.get(trick.index, ()),
-                                             after.get(trick.index, ()))
+                                             after.get(trick.index, ()), edition)
         board.tricks.append(found)
     number = len(board.tricks)
     current = judge.current
     if current is not None:
-        board.current = _trick_view(current, number * size, players, before.get(number, ()), ())
+        board.current = _trick_view(current, number * size, players, before.get(number, ()), (),
+                                    edition)
     elif not judge.is_over():
         board.current = TrickView(number, judge.leader, (), tuple(before.get(number, ())))
     board.round_leader = board.tricks[0].leader if board.tricks else (
         board.current.leader if board.current else entry.leader)
     board.powers_used = judge.used_seats
     board.out = judge.cards_out
+    turn = judge.turn
+    board.forced = judge.forced_card(turn) if turn is not None else None
     if entry.validate:
         board.issues = judge.findings()
     if board.current is None:
@@ -750,9 +754,11 @@ def _trial(entry: RoundEntry, plays: Sequence[Card], notes: Sequence[PowerNote],
     stored = (entry.plays, entry.notes)
     refused = entry.apply(plays, notes)
     if refused is not None:
-        raise TrickRejected("power-refused" if new else "entry-refused", why=refused.code,
-                            seat=refused.seat, card=_card_or_none(refused.card),
-                            message=refused.message, problem=refused)
+        if new is not None:
+            raise _refused(refused)
+        raise TrickRejected("entry-refused", why=refused.code, seat=refused.seat,
+                            card=_card_or_none(refused.card), message=refused.message,
+                            problem=refused)
     if new is None or not entry.validate:
         return
     slug = _rule_slug(entry.board, new)
@@ -760,9 +766,7 @@ def _trial(entry: RoundEntry, plays: Sequence[Card], notes: Sequence[PowerNote],
         if problem.params.get("rule") == slug and Board.issue_key(problem) not in known:
             entry.plays, entry.notes = stored
             entry.reconcile()
-            raise TrickRejected("power-refused", why=problem.code, seat=problem.seat,
-                                card=_card_or_none(problem.card), message=problem.message,
-                                problem=problem)
+            raise _refused(problem)
 
 
 def play_card(entry: RoundEntry, *, version: int, card: Card, zero: bool = False) -> None:
@@ -796,10 +800,6 @@ def _zero_note(entry: RoundEntry, seat: int, card: Card, at: int, entered: int) 
     power = entry.judge.power_of(seat)
     if power is None or power.when() is not Timing.TURN or not power.card_slots:
         raise TrickRejected("zero-not-hers")
-    if seat in entry.board.powers_used:
-        raise TrickRejected("power-used", seat=seat)
-    if not power.allows_rank(card):
-        raise TrickRejected("zero-too-high", card=card, rank=power.max_rank)
     return PowerNote(at, seat, power.slug, cards=(card.code,),
                      entered=entered if entered != at else None)
 
@@ -869,63 +869,50 @@ def _seat_ok(board: Board, seat: int | None) -> bool:
     return seat is not None and 0 <= seat < board.players
 
 
+def _refused(problem: Problem) -> TrickRejected:
+    """The judge's refusal, as the trick screen reports it."""
+    return TrickRejected("power-refused", why=problem.code, seat=problem.seat,
+                         card=_card_or_none(problem.card), message=problem.message,
+                         problem=problem)
+
+
 def use_power(entry: RoundEntry, *, version: int, seat: int, target: int | None = None,
               suit: str | None = None, cards: Sequence[Card] = ()) -> None:
-    """Record the power of ``seat``'s Princess, with what its declaration says it needs
-    (``cards`` are tapped on the grid); the judge checks it before it is stored."""
+    """Record the power of ``seat``'s Princess with what was tapped (``cards`` on the grid,
+    completed with what the taps leave implied); the judge alone says whether it may act now
+    and with these arguments (its refusal stores nothing)."""
     board = entry.board
     _check_version(entry, version)
-    if board.current is None:
-        raise TrickRejected("round-over")
     power = entry.judge.power_of(seat)
-    if power is None:
-        raise TrickRejected("power-not-entered")
-    if seat in board.powers_used:
-        raise TrickRejected("power-used", seat=seat)
-    needed = power.entry
-    if power.on_lead and board.current.plays:
-        raise TrickRejected("power-before-lead")
-    if power.needs_target and entry.edition in power.target_leader:
-        target = board.current.leader  # she draws from the hand of the player who leads
-    if power.needs_target:
-        if not _seat_ok(board, target) or (entry.edition in power.target_other and
-                                            target == seat and power.when() is not Timing.AFTER):
-            raise TrickRejected("power-needs-target")
-    else:
-        target = None
-    if power.needs_suit and suit not in {s.value for s in SUITS}:
-        raise TrickRejected("power-needs-suit")
-    if not power.needs_suit:
-        suit = None
-    codes = tuple(c.code for c in cards)
-    more: tuple[str, ...] = ()
-    if needed == "zero":
+    if power is not None and power.entry == "zero":  # on her card just played: judged with it
         last = board.play_at(len(entry.plays) - 1)
         if last is None or last.seat != seat:
             raise TrickRejected("zero-not-hers")
-        note = _zero_note(entry, seat, last.card, last.position, len(entry.plays))
-        _store_note(entry, note)
+        _store_note(entry, _zero_note(entry, seat, last.card, last.position, len(entry.plays)))
         return
+    refused = entry.judge.power_refusal(seat, target)
+    if power is None or refused is not None:
+        assert refused is not None
+        raise _refused(refused)
+    if power.needs_target and entry.edition in power.target_leader:
+        target = board.current.leader if board.current else target  # the leader's hand
+    codes = tuple(c.code for c in cards)
     slots, more_slots = power.slots(board.players, board.trick_size)
-    if needed == "after":
-        trick = board.after_trick
-        if trick is None:
-            raise TrickRejected("power-after-trick")
+    more: tuple[str, ...] = ()
+    trick = board.after_trick
+    if power.entry == "after" and trick is not None:
         codes = _complete(power, seat, trick, codes)
     elif slots and more_slots:  # (Sleeping Beauty: each seat's card, then each seat's new one)
         players = board.players
         if len(codes) == len(slots) + len(more_slots) - 1:
             codes = (*codes, *_left_over(codes[:players], codes[players:]))
-        if len(codes) not in ((0,) if not power.cards_seen else ()) + (len(slots) +
-                                                                          len(more_slots),):
-            raise TrickRejected("power-needs-cards")
         codes, more = codes[:len(slots)], codes[len(slots):]
-    elif slots:
-        if len(codes) not in ((0,) if not power.cards_seen else ()) + (len(slots),):
-            raise TrickRejected("power-needs-cards")
-    elif codes:
+    elif not slots:
         codes = ()
-    note = PowerNote(len(entry.plays), seat, power.slug, target, suit, codes, more)
+    note = PowerNote(len(entry.plays), seat, power.slug,
+                     target if power.needs_target else None,
+                     suit if power.needs_suit and suit in {s.value for s in SUITS} else None,
+                     codes, more)
     _store_note(entry, note)
 
 
@@ -941,18 +928,14 @@ def _complete(power: Power, seat: int, trick: TrickView,
               codes: tuple[str, ...]) -> tuple[str, ...]:
     """The cards of an after-trick power, with what the taps leave implied: Mulan's played card
     when she played one, the last card Alice deals back."""
-    if power.same_suit:  # Mulan: her card in the trick, then the card she swaps in
+    if power.redecides_trick:  # Mulan: her card in the trick, then the card she swaps in
         mine = [p.card.code for p in trick.plays if p.seat == seat]
         if len(codes) == 1 and len(mine) == 1:
             codes = (mine[0], *codes)
-        if len(codes) != 2:
-            raise TrickRejected("power-needs-cards")
         return codes
     dealt = [c.code for c in trick.cards]
     if len(codes) == len(dealt) - 1:
         codes = (*codes, *_left_over(dealt, codes))
-    if len(codes) != len(dealt):
-        raise TrickRejected("power-needs-cards")
     return codes
 
 
@@ -964,7 +947,7 @@ def haggle(entry: RoundEntry, *, version: int, cards: Sequence[Card] = ()) -> No
     if not board.haggle_round:
         raise TrickRejected("no-haggle-here")
     trick = board.after_trick
-    if trick is None or trick.note("alice") is not None:
+    if trick is None or trick.redone:
         raise TrickRejected("haggle-not-now")
     if trick.note(HAGGLE) is not None:
         raise TrickRejected("haggle-done")
@@ -1040,7 +1023,7 @@ def pick_for(entry: RoundEntry, *, kind: str, seat: int | None, target: int | No
     auto = 0  # cards the last taps leave implied
     trick = board.after_trick
     if kind == HAGGLE:
-        if not board.haggle_round or trick is None or trick.note(HAGGLE) or trick.note("alice"):
+        if not board.haggle_round or trick is None or trick.note(HAGGLE) or trick.redone:
             raise TrickRejected("haggle-not-now")
         seat = trick.winner
         own = {p.card for p in trick.plays if p.seat == seat}
@@ -1050,8 +1033,11 @@ def pick_for(entry: RoundEntry, *, kind: str, seat: int | None, target: int | No
         if power is None or power.slug != kind or power.entry not in ("cards", "hidden", "after"):
             raise TrickRejected("power-not-entered")
         assert seat is not None
-        if seat in board.powers_used:
-            raise TrickRejected("power-used", seat=seat)
+        if power.needs_target and entry.edition in power.target_leader:
+            target = board.current.leader
+        refused = entry.judge.power_refusal(seat, target)
+        if refused is not None:
+            raise _refused(refused)
         names, more = power.slots(players, board.trick_size)
         if power.when() is Timing.AFTER:
             if trick is None:
@@ -1077,13 +1063,9 @@ def pick_for(entry: RoundEntry, *, kind: str, seat: int | None, target: int | No
                       for s in range(players)]
             auto = 1
         else:  # cards of the target's hand (the Ice Princess, Scheherazade)
-            if power.on_lead and board.current.plays:
-                raise TrickRejected("power-before-lead")
-            if entry.edition in power.target_leader:
-                target = board.current.leader
             if not _seat_ok(board, target) or (entry.edition in power.target_other and
                                                 target == seat):
-                raise TrickRejected("power-needs-target")
+                raise TrickRejected("power-needs-target")  # (which hand to draw from)
             slots = [(Slot(name, target), hand) for name in names]
         target = target if power.needs_target and power.card_slots else None
     if len(picked) >= len(slots) - auto:

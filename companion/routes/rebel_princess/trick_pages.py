@@ -33,12 +33,13 @@ from ...scoring.rebel_princess import (
     deck,
     round_card,
 )
-from ...scoring.rebel_princess.engine import Timing, WinReason, power_class
+from ...scoring.rebel_princess.engine import WinReason
+from ...scoring.rebel_princess.engine.powers import zero_rank
 from . import bp
 from .pages import _round_context, render_page_or_partial
 
 #: The highest card the zero power takes, as its Princess declares it (the grid dims the others).
-ZERO_RANK = power_class("snow-white").max_rank
+ZERO_RANK = zero_rank()
 
 
 @dataclass(frozen=True)
@@ -333,7 +334,7 @@ def _render(ctx: TrickContext, round_: entry.RoundEntry | None = None, status: i
         past_trick=PastTricks(drawn, view.names, view.short_names, fix_url, fix, rule_name),
         grid_row=GridRows(drawn, len(view.players)),
         powers=[o for o in options if o.arg not in ("after", "zero")],
-        later=_after_options(board, options), zero=_zero_option(board, options),
+        later=_after_options(round_, options), zero=_zero_option(round_, options),
         view=view, number=ctx.number, letter=ctx.letter, leader=ctx.leader,
         seat_leader=ctx.seat_leader, edition=ctx.edition,
         classic=ctx.edition is Edition.CLASSIC, record=None, playoff=False)
@@ -357,46 +358,33 @@ def _power_options(view: play.GameView, round_: entry.RoundEntry) -> list[PowerO
     return options
 
 
-def _after_options(board: entry.Board,
+def _after_options(round_: entry.RoundEntry,
                    options: Sequence[PowerOption]) -> AfterOptions | None:
-    """What can happen right after the trick just finished: a power used after a trick (Mulan
-    if she played in it, Alice if she won it without the Frog) and the haggle (p / T)."""
-    trick = board.after_trick
+    """What the judge lets happen right after the trick just finished: the after-trick powers
+    entered with cards (Mulan, Alice) and the haggle (p / T)."""
+    trick = round_.board.after_trick
     if trick is None:
         return None
-    powers = []
-    for option in options:
-        power = power_class(option.slug)(board.edition)
-        if option.arg != "after" or power.when() is not Timing.AFTER:
-            continue
-        if power.same_suit and any(p.seat == option.seat for p in trick.plays):
-            powers.append(option)  # Mulan: a card she played
-        elif board.edition in power.winner_only and trick.winner == option.seat and not (
-                power.never_frog and any(c.is_frog for c in trick.cards)) and \
-                trick.note(entry.HAGGLE) is None:
-            powers.append(option)  # Alice: her trick, without the Frog
-    haggle = None
-    if board.haggle_round and trick.note(entry.HAGGLE) is None and trick.note("alice") is None:
-        own = {p.card for p in trick.plays if p.seat == trick.winner}
-        assert trick.winner is not None
-        haggle = HaggleOption(trick.winner, tuple(c for c in trick.cards if c not in own))
+    judge = round_.judge
+    seats = judge.after_trick_seats()
+    powers = tuple(o for o in options if o.arg == "after" and o.seat in seats)
+    option = judge.haggle_option()  # (a declined haggle is only in the table's record)
+    haggle = HaggleOption(*option) if option is not None and trick.note(entry.HAGGLE) is None \
+        else None
     if not powers and haggle is None:
         return None
-    return AfterOptions(trick, tuple(powers), haggle)
+    return AfterOptions(trick, powers, haggle)
 
 
-def _zero_option(board: entry.Board, options: Sequence[PowerOption]) -> ZeroOption | None:
-    """The zero power: a switch while it is her turn, or a button on the card she just played
-    (when within her power's rank)."""
+def _zero_option(round_: entry.RoundEntry,
+                 options: Sequence[PowerOption]) -> ZeroOption | None:
+    """The zero power, as the judge lets it be entered now: a switch while it is her turn, or
+    a button on the card she just played."""
     for option in options:
-        if option.arg != "zero":
-            continue
-        last = board.play_at(len(board.plays) - 1)
-        if last is not None and last.seat == option.seat and (
-                option.max_rank is None or last.card.rank <= option.max_rank):
-            return ZeroOption(option, "after", last.card)
-        if board.turn == option.seat:
-            return ZeroOption(option, "before")
+        if option.arg == "zero":
+            found = round_.judge.zero_option(option.seat)
+            if found is not None:
+                return ZeroOption(option, *found)
     return None
 
 

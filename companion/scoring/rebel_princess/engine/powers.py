@@ -94,10 +94,13 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
+if TYPE_CHECKING:
+    import random
+
 from companion.scoring.problems import Problem
 from companion.scoring.rebel_princess.cards import Card, Edition, Suit
 
-from .cards import FROG_ID, PRINCE_MASK, SUIT_MASKS, SUIT_OF, card_id, mask_of
+from .cards import CARDS, FROG_ID, PRINCE_MASK, SUIT_MASKS, SUIT_OF, card_id, mask_of
 from .errors import ViolationCode, violation
 from .modifiers import Modifier, Timing, register
 from .steps import PowerUse
@@ -105,7 +108,7 @@ from .steps import PowerUse
 if TYPE_CHECKING:
     from .state import RoundState
 
-__all__ = ["POWER_SLUGS", "Block", "Power", "power_class", "power_slugs"]
+__all__ = ["POWER_SLUGS", "Block", "Power", "power_class", "power_slugs", "zero_rank"]
 
 V = ViolationCode
 D, C = Edition.DELUXE, Edition.CLASSIC
@@ -219,6 +222,11 @@ class Power(Modifier):
         """The seats (a mask) whose hands ``use`` may change out of sight of the table."""
         return 0
 
+    def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
+        """A plausible random use by ``seat`` now, for the simulation (it may still break a
+        rule: callers check it); ``None`` when none comes to mind."""
+        return PowerUse(seat, self.slug)
+
     def blocker(self, use: PowerUse, earlier: Iterable[tuple[Power, PowerUse]],
                 leader: int) -> tuple[Power, PowerUse] | None:
         """The earlier power of this trick (among ``earlier``, the uses that took effect, in the
@@ -295,6 +303,7 @@ class Power(Modifier):
         counts = {(len(cards), len(more))} | ({(0, 0)} if not self.cards_seen else set())
         given = (len(use.cards) if cards else 0, len(use.more) if more else 0)  # (others unused)
         ok = (not self.needs_target or use.target is not None) and \
+            (use.target is None or 0 <= use.target < players) and \
             (not self.needs_suit or use.suit is not None) and given in counts
         if ok and use.target is not None and self.edition in self.target_other and \
                 use.target == use.seat:
@@ -357,6 +366,10 @@ class Power(Modifier):
         return [violation(code, use.seat if seat is None else seat, card_, self.slug, self.edition)]
 
 
+def _hand(state: RoundState, seat: int) -> list[Card]:
+    return sorted(state.hand(seat), key=card_id)
+
+
 def _held(state: RoundState, seat: int, card_: Any) -> bool:
     return bool(state.hands[seat] >> card_id(card_) & 1)
 
@@ -374,6 +387,13 @@ class Alice(Power):
     winner_only = _BOTH
     never_frog = True
     deals_trick_back = True
+
+    def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
+        if not state.history:
+            return None
+        cards = [CARDS[c] for c in state.history[-1][1]]
+        rng.shuffle(cards)
+        return PowerUse(seat, self.slug, cards=tuple(cards))
 
     def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         leader, ids, winner, _ = state.history[-1]
@@ -450,6 +470,11 @@ class IcePrincess(Power):
     def forced_card(self, use: PowerUse, seat: int) -> Card | None:
         return use.cards[0] if use.target == seat and use.cards else None
 
+    def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
+        target = state.leader if self.edition in self.target_leader else \
+            rng.randrange(state.players)
+        return PowerUse(seat, self.slug, target=target, cards=(rng.choice(_hand(state, target)),))
+
     def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         if use.target is None or not 0 <= use.target < state.players or len(use.cards) != 1:
             return self.bad(use)
@@ -493,6 +518,9 @@ class LittleMermaid(Power):
     def acts_on_leader(self, use: PowerUse, leader: int) -> bool:
         return True
 
+    def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
+        return PowerUse(seat, self.slug, suit=rng.choice(_hand(state, state.leader)).suit)
+
     def requested_suit(self, state: RoundState, use: PowerUse) -> Suit | None:
         # Princes named before they snuck in have no effect: the leader leads freely (Deluxe:
         # "may not compel ... unless the lead player only has cards of the Prince suit", and then
@@ -535,6 +563,15 @@ class Mulan(Power):
     same_suit = True
     first_after_trick = True
     redecides_trick = True
+
+    def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
+        if not state.history:
+            return None
+        leader, ids = state.history[-1][:2]
+        mine = [CARDS[c] for i, c in enumerate(ids) if (leader + i) % state.players == seat]
+        old = rng.choice(mine)
+        same = [c for c in _hand(state, seat) if c.suit is old.suit]
+        return PowerUse(seat, self.slug, cards=(old, rng.choice(same))) if same else None
 
     def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         if len(use.cards) != 2:
@@ -605,6 +642,9 @@ class Pocahontas(Power):
     def new_leader(self, use: PowerUse, leader: int) -> int:
         return use.target if use.target is not None else leader
 
+    def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
+        return PowerUse(seat, self.slug, target=rng.randrange(state.players))
+
     def apply(self, state: RoundState, use: PowerUse) -> Any:
         before = state.leader
         state.leader = self.new_leader(use, before)
@@ -661,6 +701,12 @@ class Scheherazade(Power):
         target = use.target if use.target is not None else use.seat
         return 1 << use.seat | 1 << target
 
+    def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
+        target = rng.choice([s for s in range(state.players) if s != seat])
+        taken = rng.choice(_hand(state, target))
+        return PowerUse(seat, self.slug, target=target,
+                        cards=(taken, rng.choice([*_hand(state, seat), taken])))
+
     def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         if use.target is None or not 0 <= use.target < state.players or len(use.cards) != 2 \
                 or (self.edition in self.target_other and use.target == use.seat):
@@ -713,6 +759,12 @@ class SleepingBeauty(Power):
     def unseen_seats(self, use: PowerUse, players: int) -> int:
         return (1 << players) - 1  # every hand gave a card and got one
 
+    def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
+        given = tuple(rng.choice(_hand(state, s)) for s in range(state.players))
+        received = list(given)
+        rng.shuffle(received)
+        return PowerUse(seat, self.slug, cards=given, more=tuple(received))
+
     def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         players = state.players
         if len(use.cards) != players or len(use.more) != players:
@@ -749,6 +801,10 @@ class SnowWhite(Power):
     slot_words = {"zero": "her card of rank {max_rank} or lower, played as a zero"}
     max_rank = 7
     changes_trick = True
+
+    def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
+        low = [c for c in _hand(state, seat) if self.allows_rank(c)]
+        return PowerUse(seat, self.slug, cards=(rng.choice(low),)) if low else None
 
     def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         if len(use.cards) != 1:
@@ -809,6 +865,12 @@ POWER_SLUGS: tuple[str, ...] = _ORDER
 def power_slugs(edition: Edition) -> tuple[str, ...]:
     """The Princess slugs of an edition: 12 in Deluxe, 10 in the classic edition."""
     return tuple(slug for slug in _ORDER if edition in _CLASSES[slug].editions)
+
+
+def zero_rank() -> int | None:
+    """The highest rank a power may play as a zero (Snow White's), from the declarations."""
+    return max((cls.max_rank for cls in _CLASSES.values() if cls.max_rank is not None),
+               default=None)
 
 
 def power_class(slug: str) -> type[Power]:

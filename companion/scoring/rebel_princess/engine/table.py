@@ -420,6 +420,71 @@ class TableRound:
             return [power.blocked(use, blocker, self._leader, self._number())]
         return []
 
+    def forced_card(self, seat: int) -> Card | None:
+        """The card a power in effect makes ``seat`` play in the trick in progress or the next
+        one (the Ice Princess's frozen card), or ``None``."""
+        current = self.current
+        uses = current.effective if current is not None else self._effective(
+            self._coming, self._leader, self._coming_blocked)
+        for use in uses:
+            card = self._power(use).forced_card(use, seat)
+            if card is not None:
+                return card
+        return None
+
+    def after_trick_seats(self) -> tuple[int, ...]:
+        """The seats whose power may act now on the trick just finished (Timing.AFTER): not
+        used, that trick's winner where the power asks it (Alice, classic Pocahontas), a card
+        of hers in it to swap (Mulan), no Frog in it for a power that never moves the Frog
+        (Alice), nothing else done with it that comes first (see :meth:`power_refusal`)."""
+        last = self._tricks[-1] if self._tricks and self.current is None else None
+        if last is None or not last.complete:
+            return ()
+        seats = []
+        for seat, power in enumerate(self.powers):
+            if power is None or power.when() is not Timing.AFTER or \
+                    self.power_refusal(seat) is not None:
+                continue
+            if self.edition in power.winner_only and last.winner != seat:
+                continue
+            if power.redecides_trick and not any(last.seat_of(i, self.players) == seat
+                                                 for i in range(len(last.cards))):
+                continue
+            if power.deals_trick_back and (self.is_over() or power.never_frog and any(
+                    card_id(card) == FROG_ID for card in last.final)):
+                continue
+            seats.append(seat)
+        return tuple(seats)
+
+    def haggle_option(self) -> tuple[int, tuple[Card, ...]] | None:
+        """``(winner, the cards of the trick they may take)`` while the winner of the trick just
+        finished may haggle (Haggle with the Hag, p / T), else ``None``."""
+        last = self._tricks[-1] if self._tricks and self.current is None else None
+        if not self.card_rule.haggle_after_trick or last is None or not last.complete or \
+                last.redone or last.note("haggle") is not None or self._coming or \
+                self._coming_gift:
+            return None
+        assert last.winner is not None
+        final = last.final
+        return last.winner, tuple(card for i, card in enumerate(final)
+                                  if last.seat_of(i, self.players) != last.winner)
+
+    def zero_option(self, seat: int) -> tuple[str, Card | None] | None:
+        """How ``seat``'s power that plays one of her cards as a zero (Snow White) may be
+        entered now: ``("after", card)`` on the card she has just played (within her power's
+        rank), ``("before", None)`` while it is her turn; ``None`` otherwise."""
+        power = self.power_of(seat)
+        if power is None or power.when() is not Timing.TURN or not power.card_slots or \
+                self._used >> seat & 1:
+            return None
+        last = self._tricks[-1] if self._tricks else None
+        if last is not None and last.cards:
+            index = len(last.cards) - 1
+            card = last.cards[index]
+            if last.seat_of(index, self.players) == seat and power.allows_rank(card):
+                return "after", card
+        return ("before", None) if self.turn == seat else None
+
     def blocked_power(self, seat: int) -> Problem | None:
         """Why ``seat``'s power cannot act on the coming trick because a power used earlier for
         it forbids it, whoever it would target; ``None`` when it may still act on someone (a
@@ -474,7 +539,8 @@ class TableRound:
         rule = self.card_rule.slug
         last = self._tricks[-1] if self._tricks else None
         if not self.card_rule.haggle_after_trick or last is None or not last.complete or \
-                last.note("haggle") is not None or self._coming or self._coming_gift:
+                last.redone or last.note("haggle") is not None or self._coming or \
+                self._coming_gift:
             return [self._problem(V.STEP_NOT_DUE, step.seat, rule=rule)]
         if step.seat != last.winner:
             return [self._problem(V.NOT_TRICK_WINNER, step.seat, rule=rule)]
