@@ -46,8 +46,7 @@ from ...scoring.rebel_princess import (
     Problem,
     RoundCounts,
     RoundEntry,
-    check_counts,
-    check_entry,
+    counts_from_taken,
     is_counted_by_princes,
     message_for,
     needs_no_tricks,
@@ -56,7 +55,8 @@ from ...scoring.rebel_princess import (
     required_cards,
     round_card,
     round_cards,
-    score_so_far,
+    tally,
+    tally_counts,
 )
 from .. import links
 from ..links import game_to_play_again
@@ -456,22 +456,20 @@ def preview_cards(code: str, number: int) -> str:
                            can_count=_counts_allowed(ctx), **ctx)
 
 
+def _totals_before(ctx: dict[str, Any]) -> tuple[int, ...]:
+    view, number = ctx["view"], ctx["number"]
+    return tuple(view.state.rounds[number - 2].totals_after if number > 1
+                 and number - 2 < len(view.state.rounds) else (0,) * len(view.players))
+
+
 def _live(ctx: dict[str, Any], form: Any, cards: list[Card]) -> dict[str, Any]:
     """Running scores and lines for the cards given out so far, and what is still missing."""
-    view = ctx["view"]
     played = _played_from_cards(form, ctx, cards)
     letter = _letter_for(ctx)
-    number = ctx["number"]
-    totals_before = (view.state.rounds[number - 2].totals_after if number > 1
-                     and number - 2 < len(view.state.rounds) else (0,) * len(view.players))
-    entry = RoundEntry(ctx["edition"], letter, len(view.players), played.taken or (),
-                       played.no_tricks, tuple(totals_before))
-    wanted = required_cards(ctx["edition"], letter, len(view.players))
-    given = set().union(*played.taken) if played.taken else set()
-    missing = [c for c in wanted if c not in given]
-    missing_others = [p for p in check_entry(entry) if p.code != "missing-card"]
-    return {"score": score_so_far(entry), "missing": missing, "problems": missing_others,
-            "letter": letter}
+    found = tally(RoundEntry(ctx["edition"], letter, len(ctx["view"].players),
+                             played.taken or (), played.no_tricks, _totals_before(ctx)))
+    return {"score": found.score, "missing": list(found.missing),
+            "problems": list(found.problems), "letter": letter}
 
 
 def _build_counts_form(ctx: dict[str, Any]) -> Any:
@@ -537,9 +535,7 @@ def _prefill_counts(form: Any, record: Any, players: int) -> None:
     _prefill_shared(form, record, played)
     counts = played.counts
     if counts is None and played.taken is not None:
-        frog = next((s for s, cards in enumerate(played.taken) if FROG in cards), None)
-        counts = RoundCounts(tuple(sum(1 for c in cards if c in set(princes(players)))
-                                   for cards in played.taken), frog)
+        counts = counts_from_taken(players, played.taken)
     if counts is not None:
         for seat, count in enumerate(counts.princes):
             form[f"princes_{seat}"].data = None if count is None else str(count)
@@ -564,37 +560,15 @@ def preview_counts(code: str, number: int) -> str:
 def _live_counts(ctx: dict[str, Any], form: Any) -> dict[str, Any]:
     """Running scores for the counts tapped so far, and what is still missing: Princes not
     counted yet, the Frog, or counts that add up to too many."""
-    view, edition = ctx["view"], ctx["edition"]
-    players = len(view.players)
     played = _played_from_counts(form, ctx)
-    counts = played.counts
-    assert counts is not None
-    pile = list(princes(players))
-    taken = []
-    for seat, count in enumerate(counts.princes):
-        mine = set(pile[: count or 0])
-        del pile[: count or 0]
-        if seat == counts.frog:
-            mine.add(FROG)
-        taken.append(frozenset(mine))
-    number = ctx["number"]
-    totals_before = (view.state.rounds[number - 2].totals_after if number > 1
-                     and number - 2 < len(view.state.rounds) else (0,) * players)
-    entry = RoundEntry(edition, _letter_for(ctx), players, tuple(taken), played.no_tricks,
-                       tuple(totals_before))
-    counted = sum(n or 0 for n in counts.princes)
-    left = len(princes(players)) - counted
-    problems = [p for p in check_counts(edition, _letter_for(ctx), players, counts)
-                if p.code not in ("missing-prince-count", "missing-card")]
-    if left < 0:
-        problems = [Problem("princes-total", params={"expected": len(princes(players)),
-                                                     "got": counted})]
-    problems += [p for p in check_entry(entry) if p.code in ("cards-without-trick",)]
-    unset = [s for s, n in enumerate(counts.princes) if n is None]
-    return {"score": score_so_far(entry), "princes_left": max(left, 0),
-            "frog_missing": counts.frog is None, "unset": unset,
-            "missing": max(left, 0) + (counts.frog is None) + (len(unset) if left <= 0 else 0),
-            "problems": problems, "letter": _letter_for(ctx)}
+    assert played.counts is not None
+    letter = _letter_for(ctx)
+    found = tally_counts(ctx["edition"], letter, len(ctx["view"].players), played.counts,
+                         no_tricks=played.no_tricks, totals_before=_totals_before(ctx))
+    return {"score": found.score, "princes_left": found.princes_left,
+            "frog_missing": found.frog_missing, "unset": list(found.unset),
+            "missing": found.still_to_enter, "problems": list(found.problems),
+            "letter": letter}
 
 
 def _validate(form: Any) -> bool:
