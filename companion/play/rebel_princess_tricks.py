@@ -969,7 +969,7 @@ def _store_note(entry: RoundEntry, note: PowerNote) -> None:
 @dataclass(frozen=True)
 class Slot:
     """One card to tap: ``what`` it is (a power's card slot: ``mulan-old``, ``mulan-new``,
-    ``alice``, ``ice``, ``taken``, ``given``, ``gives``, ``gets``; or the haggle's ``take``,
+    ``dealt``, ``ice``, ``taken``, ``given``, ``gives``, ``gets``; or the haggle's ``take``,
     ``give``) and whose card (a seat)."""
 
     what: str

@@ -158,7 +158,7 @@ def test_alice_deals_the_trick_back_and_it_is_replayed(client, make_game):
         html = tap(client, code, card).text
     assert last_winner(html) == 0 and 'data-action="power-alice"' in html
     html = power(client, code, 0, pick="alice").text
-    assert attr(html, "data-slot") == ["alice"] and attr(html, "data-pick-seat") == ["0"]
+    assert attr(html, "data-slot") == ["dealt"] and attr(html, "data-pick-seat") == ["0"]
     # One tap per player in seat order; the last card goes to the last seat by itself.
     html = client.get(url(code) + "?pick=alice&seat=0&cards=Q1&card=Q2", headers=HX).text
     assert attr(html, "data-pick-seat") == ["2"] and 'data-form="pick"' not in html

@@ -33,7 +33,7 @@ from ...scoring.rebel_princess import (
     deck,
     round_card,
 )
-from ...scoring.rebel_princess.engine import WinReason
+from ...scoring.rebel_princess.engine import WinReason, power_class
 from ...scoring.rebel_princess.engine.powers import zero_rank
 from . import bp
 from .pages import _round_context, render_page_or_partial
@@ -245,6 +245,8 @@ class PowerOption:
     arg: str | None
     on_lead: bool
     max_rank: int | None
+    needs_target: bool = False
+    kind: str = ""  # how a use is shown (see power_kind)
 
 
 @dataclass(frozen=True)
@@ -354,7 +356,8 @@ def _power_options(view: play.GameView, round_: entry.RoundEntry) -> list[PowerO
             continue
         options.append(PowerOption(player.seat, power.slug, text.name, text.power,
                                    text.summary.split(". ")[0].rstrip(".") + ".", power.entry,
-                                   power.on_lead, power.max_rank))
+                                   power.on_lead, power.max_rank, power.needs_target,
+                                   power_kind(power.slug, view.edition.value)))
     return options
 
 
@@ -386,6 +389,27 @@ def _zero_option(round_: entry.RoundEntry,
             if found is not None:
                 return ZeroOption(option, *found)
     return None
+
+
+@bp.app_template_filter("power_kind")
+def power_kind(slug: str, edition: str) -> str:
+    """How the trick screen shows a use of the power ``slug``, from its declaration:
+    ``swap`` (it swaps a card of the trick: Mulan), ``dealt`` (it deals the trick back: Alice),
+    ``zero`` (a card played as a zero: Snow White), ``frozen`` (a card someone must play: the
+    Ice Princess), else ``""``; ``haggle`` for the haggle."""
+    if slug == entry.HAGGLE:
+        return slug
+    try:
+        power = power_class(slug)(Edition(edition))
+    except (KeyError, ValueError):
+        return ""
+    if power.redecides_trick:
+        return "swap"
+    if power.deals_trick_back:
+        return "dealt"
+    if power.entry == "zero":
+        return "zero"
+    return "frozen" if power.forces_card else ""
 
 
 @bp.app_template_filter("trick_problem")

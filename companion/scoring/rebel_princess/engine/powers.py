@@ -179,6 +179,8 @@ class Power(Modifier):
     deals_trick_back: ClassVar[bool] = False
     #: It reverses the order of the numbers for the trick (Cinderella).
     reverses_order: ClassVar[bool] = False
+    #: It makes a player play a chosen card in the trick (the Ice Princess, :meth:`forced_card`).
+    forces_card: ClassVar[bool] = False
     #: Announced before the first card of the trick only (it acts on the lead).
     on_lead: ClassVar[bool] = False
     #: Powers used earlier in the same trick that forbid this one (both editions, RULINGS.md):
@@ -381,8 +383,8 @@ class Alice(Power):
     slug = "alice"
     names = {"en": "Alice", "fr": "Alice"}
     timing = {D: A, C: A}
-    card_slots = ("alice" + PER_CARD,)
-    slot_words = {"alice": "the trick's cards as dealt back, one per seat from seat 0 (two laps "
+    card_slots = ("dealt" + PER_CARD,)
+    slot_words = {"dealt": "the trick's cards as dealt back, one per seat from seat 0 (two laps "
                            "under u)"}
     winner_only = _BOTH
     never_frog = True
@@ -457,6 +459,7 @@ class IcePrincess(Power):
     target_leader = _CLASSIC_ONLY
     on_lead = True
     changes_trick = True
+    forces_card = True
     # Her card would undo their suit on the leader (Deluxe p. 10: a power that would undo
     # another's may not be used that trick; RULINGS.md: Little Mermaid vs Ice Princess vs
     # Rapunzel).
