@@ -76,6 +76,7 @@ bench-tables: $(STAMP) $(MO)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check companion tests bench
+	$(VENV)/bin/mypy  # the rules cores, --strict (pyproject.toml [tool.mypy])
 
 clean:
 	rm -rf $(VENV) build *.egg-info tests/artifacts

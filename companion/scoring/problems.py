@@ -78,20 +78,23 @@ class Catalogue:
         template = self._tables[lang].get(code) or self._tables["en"].get(code, unknown)
         shown = {key: ("?" if value is None else value) for key, value in params.items()}
         if _is_seat(shown.get("seat")):
-            shown.setdefault("player", _seat_name(shown["seat"], names, numbered))
+            shown.setdefault("player", _seat_name(int(shown["seat"]), names, numbered))
         for key in SEAT_PARAMS:
             if _is_seat(shown.get(key)):
-                shown[key] = _seat_name(shown[key], names, numbered)
+                shown[key] = _seat_name(int(shown[key]), names, numbered)
         shown.setdefault("player", anyone)
         try:
             return template.format(code=code, **shown)
         except (KeyError, IndexError, ValueError):
             return template
 
-    def problem(self, code: str, *, seat: int | None = None, card: str | None = None,
-                trick: int | None = None, field: str | None = None, **params: Any) -> Problem:
-        """A :class:`Problem` whose sentences come from this catalogue."""
-        return Problem(code, seat=seat, card=card, trick=trick, field=field, params=params,
+    def problem(self, code: str, /, **params: Any) -> Problem:
+        """A :class:`Problem` whose sentences come from this catalogue: ``seat`` (an int),
+        ``card`` (a str), ``trick`` (an int) and ``field`` (a str) are its place, the other
+        ``params`` fill its sentence."""
+        located = {key: params.pop(key, None) for key in ("seat", "card", "trick", "field")}
+        return Problem(code, seat=located["seat"], card=located["card"],
+                       trick=located["trick"], field=located["field"], params=params,
                        catalogue=self)
 
 

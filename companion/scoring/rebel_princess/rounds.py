@@ -173,7 +173,7 @@ def check_counts(edition: Edition, letter: str, players: int,
             problems.append(Problem("bad-prince-count", seat=seat, params={"expected": total}))
     if not problems and sum(counts.princes) != total:  # type: ignore[arg-type]
         problems.append(Problem("princes-total", params={
-            "expected": total, "got": sum(counts.princes)}))  # type: ignore[arg-type]
+            "expected": total, "got": sum(counts.princes)}))
     if counts.frog is None or not 0 <= counts.frog < players:
         problems.append(Problem("missing-card", card=FROG.code))
     return problems

@@ -100,7 +100,7 @@ if TYPE_CHECKING:
 from companion.scoring.problems import Problem
 from companion.scoring.rebel_princess.cards import Card, Edition, Suit
 
-from .cards import CARDS, FROG_ID, PRINCE_MASK, SUIT_MASKS, SUIT_OF, card_id, mask_of
+from .cards import FROG_ID, PRINCE_MASK, SUIT_MASKS, SUIT_OF, card_at, card_id, mask_of
 from .errors import ViolationCode, violation
 from .modifiers import Modifier, Timing, register
 from .steps import PowerUse
@@ -393,7 +393,7 @@ class Alice(Power):
     def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
         if not state.history:
             return None
-        cards = [CARDS[c] for c in state.history[-1][1]]
+        cards = [card_at(c) for c in state.history[-1][1]]
         rng.shuffle(cards)
         return PowerUse(seat, self.slug, cards=tuple(cards))
 
@@ -571,7 +571,7 @@ class Mulan(Power):
         if not state.history:
             return None
         leader, ids = state.history[-1][:2]
-        mine = [CARDS[c] for i, c in enumerate(ids) if (leader + i) % state.players == seat]
+        mine = [card_at(c) for i, c in enumerate(ids) if (leader + i) % state.players == seat]
         old = rng.choice(mine)
         same = [c for c in _hand(state, seat) if c.suit is old.suit]
         return PowerUse(seat, self.slug, cards=(old, rng.choice(same))) if same else None

@@ -31,8 +31,9 @@ Internally hands are int bitmasks (see :mod:`companion.scoring.rebel_princess.en
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from companion.scoring.problems import Problem
@@ -42,12 +43,12 @@ from companion.scoring.rebel_princess.rounds import RoundEntry
 from . import round_cards as _round_cards  # noqa: F401  (registers the Round card modifiers)
 from .cards import (
     _ID,
-    CARDS,
     PRINCE,
     PRINCE_MASK,
     SUIT_INDEX,
     SUIT_MASKS,
     SUIT_OF,
+    card_at,
     card_id,
     cards_of,
     deck_mask,
@@ -83,6 +84,10 @@ from .steps import (
 __all__ = ["RoundOutcome", "RoundState", "Trick", "parse_edition"]
 
 _NOT_PRINCES = ~PRINCE_MASK
+
+
+def _restrict(state: RoundState, seat: int, use: PowerUse, power: Power, mask: int) -> int:
+    return power.restrict(state, seat, mask, use)
 
 
 def parse_edition(value: object) -> Edition:
@@ -192,7 +197,8 @@ class RoundState:
     def _set_princesses(self, princesses: Sequence[str | None] | None) -> None:
         players = self.players
         if not princesses:
-            self.princesses = self.powers = (None,) * players
+            self.princesses: tuple[str | None, ...] = (None,) * players
+            self.powers: tuple[Power | None, ...] = (None,) * players
             return
         names = tuple(princesses) if princesses else (None,) * players
         allowed = power_slugs(self.edition)
@@ -201,8 +207,8 @@ class RoundState:
                                     f"Princesses (or None)")
         if len({n for n in names if n}) != sum(1 for n in names if n):
             raise InvalidEntryError(f"a Princess appears twice in {names!r}")
-        self.princesses: tuple[str | None, ...] = names
-        self.powers: tuple[Power | None, ...] = tuple(
+        self.princesses = names
+        self.powers = tuple(
             _power(self.edition, name) if name else None for name in names)
 
     def _start(self, leader: int, princes_in: bool, opening: bool = True) -> None:
@@ -383,7 +389,7 @@ class RoundState:
         fields = [
             self.edition.value, self.round_card, str(self.leader), "+" if self.princes_in else "-",
             _seats(self.hands), _seats(self.taken), "/".join(str(w) for w in self.tricks_won),
-            format_cards(CARDS[c] for c in self.trick_ids),  # type: ignore[misc]
+            format_cards(card_at(c) for c in self.trick_ids),
         ]
         extras = []
         if self._pending is not None:
@@ -511,12 +517,12 @@ class RoundState:
     @property
     def trick_size(self) -> int:
         """Cards in a complete trick (players x plays per seat)."""
-        return self._trick_size
+        return int(self._trick_size)
 
     @property
     def current_trick(self) -> tuple[Card, ...]:
         """The cards of the trick in progress, in play order."""
-        return tuple(CARDS[c] for c in self.trick_ids)  # type: ignore[misc]
+        return tuple(card_at(c) for c in self.trick_ids)
 
     @property
     def suit_to_follow(self) -> Suit | None:
@@ -532,7 +538,7 @@ class RoundState:
     @property
     def tricks(self) -> list[Trick]:
         """The completed tricks, oldest first."""
-        return [Trick(leader, tuple(CARDS[c] for c in ids), winner)  # type: ignore[misc]
+        return [Trick(leader, tuple(card_at(c) for c in ids), winner)
                 for leader, ids, winner, _ in self.history]
 
     @property
@@ -548,8 +554,7 @@ class RoundState:
         for at, _, step, data, _ in self._log:
             if isinstance(step, PowerUse) and self._redecides(step):
                 leader, ids, winner = data
-                tricks[at - 1] = Trick(leader, tuple(CARDS[c] for c in ids),  # type: ignore[misc]
-                                       winner)
+                tricks[at - 1] = Trick(leader, tuple(card_at(c) for c in ids), winner)
         events: list[Trick | Step] = []
         index = 0
         for done in range(len(tricks) + 1):
@@ -648,8 +653,9 @@ class RoundState:
             legal = hand & _NOT_PRINCES or hand
         blame: Any = None
         basic_forbids = not legal & bit
-        layers = [(mod, lambda m, mask: m.legal(self, seat, mask)) for mod in self._legal_mods]
-        layers += [(power, lambda p, mask, u=use: p.restrict(self, seat, mask, u))
+        layers: list[tuple[Modifier, Callable[[Any, int], int]]] = [
+            (mod, lambda m, mask: int(m.legal(self, seat, mask))) for mod in self._legal_mods]
+        layers += [(power, partial(_restrict, self, seat, use))
                    for power, use in self.active_powers]
         for layer, apply in layers:
             new = apply(layer, legal)
@@ -923,7 +929,7 @@ class RoundState:
                 for hook in self._follow_hooks:
                     follow = hook(self, played, follow)
             self.follow_id = follow
-        return CARDS[cid]  # type: ignore[return-value]
+        return card_at(cid)
 
     # -- commands: steps ------------------------------------------------------------------------
 
@@ -1012,7 +1018,7 @@ class RoundState:
         """Cards each seat sets aside now: the Round card's number or half the hand (0: none)."""
         if self._aside_cards == HALF:
             return self.hands[0].bit_count() // 2
-        return self._aside_cards
+        return int(self._aside_cards)
 
     def check_step(self, step: Step) -> list[Problem]:
         """Every problem with ``step`` as the next action; empty if it may be taken. Never raises.

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from companion.scoring.problems import Problem
 from companion.scoring.rebel_princess.cards import Card, Edition, Suit, hand_size
@@ -124,7 +125,7 @@ class _Knowledge:
         self.open = (1 << players) - 1  # seats no unseen card can have reached since (a mask)
 
 
-Undo = Callable[[], None]
+Undo = Callable[[], object]
 
 
 class TableRound:
@@ -346,7 +347,7 @@ class TableRound:
             return None
         taken, won = self.tally()
         done = self.tricks
-        empty = (frozenset(),) * self.players
+        empty: tuple[frozenset[Card], ...] = (frozenset(),) * self.players
         return RoundOutcome(self.edition, self.round_card, self.players,
                             tuple(cards_of(t) for t in taken), tuple(won), empty,
                             done[0].leader if done else self.first_leader,
@@ -964,7 +965,7 @@ class TableRound:
             if not know.open >> seat & 1 or know.arrived[seat] & bit:
                 break  # (older tricks know no more: seats only close, cards only arrive)
             know.known[seat] |= bit
-            undo.append(lambda know=know: _forget(know, seat, bit))
+            undo.append(partial(_forget, know, seat, bit))
             for position, problem in self._judge(index, seat):
                 self._note(problem, position, number, undo)
 
