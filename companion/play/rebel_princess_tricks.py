@@ -11,7 +11,7 @@ Rows never enter the engine, and a tap replays nothing: :func:`open_round` reads
 brings the round's one judge, :class:`~companion.scoring.rebel_princess.engine.TableRound`, to it
 (taken from a small per-process cache and moved only by the entries that differ: usually one
 card), and the screen is drawn from that judge's queries (:class:`Board`). Every command checks
-its change on the same judge before storing it (:meth:`RoundEntry.apply`), then stores it with
+its change on the same judge before storing it (:meth:`TrickEntry.apply`), then stores it with
 one conditional update. :func:`confirm` hands the cards each seat took to
 :func:`companion.play.rebel_princess.save_round`, which checks the whole game again. Commands
 raise :class:`TrickRejected` (with a stable ``code``) and store nothing then.
@@ -40,6 +40,7 @@ from ..scoring.rebel_princess import (
     Card,
     Edition,
     IncompleteEntryError,
+    InvalidValueError,
     PlayedRound,
     RoundResult,
     Scoring,
@@ -48,7 +49,6 @@ from ..scoring.rebel_princess import (
     needs_no_tricks,
     round_card,
 )
-from ..scoring.rebel_princess import InvalidEntryError as ScoringEntryError
 from ..scoring.rebel_princess.engine import (
     Haggle,
     Power,
@@ -138,7 +138,10 @@ class PowerNote:
 
 
 @dataclass(frozen=True)
-class Play:
+class PlayedCard:
+    """One card of a trick as the trick screen shows it: its position in the round's plays,
+    the seat, the card, whether it wins the trick."""
+
     position: int  # index in the round's plays
     seat: int
     card: Card
@@ -149,7 +152,7 @@ class Play:
 class TrickView:
     index: int  # 0-based
     leader: int
-    plays: tuple[Play, ...]
+    plays: tuple[PlayedCard, ...]
     powers: tuple[PowerNote, ...]
     winner: int | None = None
     reason: WinReason | None = None
@@ -227,7 +230,7 @@ class Board:
         the rule checks are on."""
         return self.forced
 
-    def play_at(self, position: int) -> Play | None:
+    def play_at(self, position: int) -> PlayedCard | None:
         """The play at ``position`` in the round's plays."""
         for trick in [*self.tricks, *([self.current] if self.current else [])]:
             for p in trick.plays:
@@ -289,7 +292,7 @@ Views = dict[tuple[Any, ...], "TrickView"]
 class _Judges:
     """The judges of the rounds entered lately, one per round, for this process. A request takes
     its round's judge out (so no two requests move it at once) and puts it back when done;
-    :meth:`RoundEntry.reconcile` moves it to whatever the database holds, so a judge left behind
+    :meth:`TrickEntry.reconcile` moves it to whatever the database holds, so a judge left behind
     by another process's writes is only moved, never trusted."""
 
     def __init__(self, size: int = 64) -> None:
@@ -410,7 +413,7 @@ def _move(judge: TableRound, events: list[Event], target: Sequence[Event],
 
 
 @dataclass
-class RoundEntry:
+class TrickEntry:
     """A round being entered: its stored row, read once per request, and its judge."""
 
     session: Session
@@ -568,7 +571,7 @@ def _game_validates(session: Session, game: Game) -> bool:
 
 
 def open_round(*, session: Session, view: play.GameView, number: int, letter: str,
-               leader: int) -> RoundEntry:
+               leader: int) -> TrickEntry:
     """The round being entered: its row read once, its judge brought to it."""
     log = get_log(session, view.game, number)
     plays = [parse_card(code) for code in log.plays.split()] if log else []
@@ -584,7 +587,7 @@ def open_round(*, session: Session, view: play.GameView, number: int, letter: st
         judge = TableRound(len(view.players), edition=view.edition, round_card=letter,
                            leader=leader, princesses=princesses)
         events = []
-    entry = RoundEntry(session, view, number, letter, leader, log, plays, notes, accepted,
+    entry = TrickEntry(session, view, number, letter, leader, log, plays, notes, accepted,
                        validate, log.version if log else 0, judge, events, views=views)
     entry.reconcile()
     return entry
@@ -601,20 +604,20 @@ def trick_size(edition: Edition, letter: str, players: int) -> int:
 
 def _trick_view(trick: TableTrick, start: int, players: int, before: Sequence[PowerNote],
                 after: Sequence[PowerNote], edition: Edition) -> TrickView:
-    plays = [Play(start + i, trick.seat_of(i, players), card) for i, card in
+    plays = [PlayedCard(start + i, trick.seat_of(i, players), card) for i, card in
              enumerate(trick.cards)]
     if trick.winner is None:
         return TrickView(trick.index, trick.leader, tuple(plays), tuple(before))
     reason = trick.reason
     assert reason is not None
-    plays = [Play(p.position, p.seat, p.card, p.seat == trick.winner and (
+    plays = [PlayedCard(p.position, p.seat, p.card, p.seat == trick.winner and (
         reason.code != "sum" or p.card.suit.value == reason.suit)) for p in plays]
     return TrickView(trick.index, trick.leader, tuple(plays), tuple(before), trick.winner,
                      reason, tuple(sorted(after, key=lambda n: _after_order(edition, n))),
                      trick.final, trick.redone)
 
 
-def board_of(entry: RoundEntry) -> Board:
+def board_of(entry: TrickEntry) -> Board:
     """The trick screen's view of the round, from the judge's queries (no replay)."""
     judge = entry.judge
     edition, players, size = entry.edition, judge.players, judge.trick_size
@@ -667,7 +670,7 @@ def board_of(entry: RoundEntry) -> Board:
 
 # --- writing ---------------------------------------------------------------------------------
 
-def _store(entry: RoundEntry, **values: Any) -> None:
+def _store(entry: TrickEntry, **values: Any) -> None:
     """Write ``values`` if the row is still at the version read (one conditional UPDATE, so two
     phones tapping at once cannot both win); raises ``TrickRejected("stale")`` otherwise."""
     session, game = entry.session, entry.view.game
@@ -715,13 +718,13 @@ def _commit(session: Session) -> None:
         session.expire_on_commit = expire
 
 
-def _save(entry: RoundEntry, plays: Sequence[Card], notes: Sequence[PowerNote]) -> None:
+def _save(entry: TrickEntry, plays: Sequence[Card], notes: Sequence[PowerNote]) -> None:
     """Store ``plays`` and ``notes`` (already on the judge)."""
     _store(entry, plays=" ".join(c.code for c in plays),
            powers=json.dumps([n.as_json() for n in notes]))
 
 
-def _check_version(entry: RoundEntry, version: int) -> None:
+def _check_version(entry: TrickEntry, version: int) -> None:
     if version != entry.version:
         raise TrickRejected("stale")
 
@@ -741,11 +744,11 @@ def _rule_slug(board: Board, note: PowerNote) -> str:
 def _card_or_none(code: str | None) -> Card | None:
     try:
         return Card.from_code(code) if code else None
-    except (ScoringEntryError, ValueError, KeyError):
+    except (InvalidValueError, ValueError, KeyError):
         return None
 
 
-def _trial(entry: RoundEntry, plays: Sequence[Card], notes: Sequence[PowerNote],
+def _trial(entry: TrickEntry, plays: Sequence[Card], notes: Sequence[PowerNote],
            new: PowerNote | None = None) -> None:
     """Check a change on the judge before storing it: every entry must be one the judge takes;
     with the rule checks on, the ``new`` power or haggle must break none of its own rules.
@@ -769,7 +772,7 @@ def _trial(entry: RoundEntry, plays: Sequence[Card], notes: Sequence[PowerNote],
             raise _refused(problem)
 
 
-def play_card(entry: RoundEntry, *, version: int, card: Card, zero: bool = False) -> None:
+def play_card(entry: TrickEntry, *, version: int, card: Card, zero: bool = False) -> None:
     """Record ``card`` as played by the seat whose turn it is; ``zero``: Snow White plays it as
     a zero (her power, recorded with the card)."""
     if not is_supported(entry.edition, entry.letter):
@@ -794,7 +797,7 @@ def play_card(entry: RoundEntry, *, version: int, card: Card, zero: bool = False
     _save(entry, plays, notes)
 
 
-def _zero_note(entry: RoundEntry, seat: int, card: Card, at: int, entered: int) -> PowerNote:
+def _zero_note(entry: TrickEntry, seat: int, card: Card, at: int, entered: int) -> PowerNote:
     """Snow White's zero on ``card``, played at position ``at``: her power's declaration says
     which cards may be."""
     power = entry.judge.power_of(seat)
@@ -804,7 +807,7 @@ def _zero_note(entry: RoundEntry, seat: int, card: Card, at: int, entered: int) 
                      entered=entered if entered != at else None)
 
 
-def fix_card(entry: RoundEntry, *, version: int, position: int, card: Card) -> None:
+def fix_card(entry: TrickEntry, *, version: int, position: int, card: Card) -> None:
     """Replace the card at ``position``; every later seat and winner is derived again (a zero
     follows its card while the card is within the power's rank)."""
     board = entry.board
@@ -841,7 +844,7 @@ def fix_card(entry: RoundEntry, *, version: int, position: int, card: Card) -> N
     _save(entry, plays, notes)
 
 
-def undo(entry: RoundEntry, *, version: int) -> None:
+def undo(entry: TrickEntry, *, version: int) -> None:
     """Take back the last thing entered: a power or haggle entered after the last card, else the
     card (with a zero on it)."""
     _check_version(entry, version)
@@ -876,7 +879,7 @@ def _refused(problem: Problem) -> TrickRejected:
                          problem=problem)
 
 
-def use_power(entry: RoundEntry, *, version: int, seat: int, target: int | None = None,
+def use_power(entry: TrickEntry, *, version: int, seat: int, target: int | None = None,
               suit: str | None = None, cards: Sequence[Card] = ()) -> None:
     """Record the power of ``seat``'s Princess with what was tapped (``cards`` on the grid,
     completed with what the taps leave implied); the judge alone says whether it may act now
@@ -939,7 +942,7 @@ def _complete(power: Power, seat: int, trick: TrickView,
     return codes
 
 
-def haggle(entry: RoundEntry, *, version: int, cards: Sequence[Card] = ()) -> None:
+def haggle(entry: TrickEntry, *, version: int, cards: Sequence[Card] = ()) -> None:
     """Haggle with the Hag after the trick just finished: ``cards`` is (the card taken from the
     trick, the card given from the winner's hand), or empty when the winner does not haggle."""
     board = entry.board
@@ -958,7 +961,7 @@ def haggle(entry: RoundEntry, *, version: int, cards: Sequence[Card] = ()) -> No
     _store_note(entry, note)
 
 
-def _store_note(entry: RoundEntry, note: PowerNote) -> None:
+def _store_note(entry: TrickEntry, note: PowerNote) -> None:
     notes = [*entry.notes, note]
     _trial(entry, entry.plays, notes, note)
     _save(entry, entry.plays, notes)
@@ -1004,12 +1007,12 @@ def parse_cards(text: str | None) -> tuple[Card, ...]:
     for code in (text or "").replace(".", " ").replace(",", " ").split():
         try:
             cards.append(Card.from_code(code.strip().upper()))
-        except (ScoringEntryError, ValueError, KeyError):
+        except (InvalidValueError, ValueError, KeyError):
             raise TrickRejected("unknown-card", typed=code) from None
     return tuple(cards)
 
 
-def pick_for(entry: RoundEntry, *, kind: str, seat: int | None, target: int | None,
+def pick_for(entry: TrickEntry, *, kind: str, seat: int | None, target: int | None,
              picked: Sequence[Card]) -> Pick:
     """The next card to tap for ``kind`` (a power needing cards, or ``haggle``), given the cards
     ``picked`` so far: the slots come from the power's declaration. Raises
@@ -1076,7 +1079,7 @@ def pick_for(entry: RoundEntry, *, kind: str, seat: int | None, target: int | No
                 len(picked) + 1 >= len(slots) - auto, tuple(s.seat for s, _ in slots))
 
 
-def accept(entry: RoundEntry, *, version: int, key: str) -> None:
+def accept(entry: TrickEntry, *, version: int, key: str) -> None:
     """The players saw the breach ``key`` and play on."""
     _check_version(entry, version)
     if key not in {Board.issue_key(i) for i in entry.board.issues}:
@@ -1084,13 +1087,13 @@ def accept(entry: RoundEntry, *, version: int, key: str) -> None:
     _store(entry, accepted=json.dumps(sorted(entry.accepted | {key})))
 
 
-def set_validation(entry: RoundEntry, *, version: int, on: bool) -> None:
+def set_validation(entry: TrickEntry, *, version: int, on: bool) -> None:
     """Switch the rule checks on or off for this game (new rounds start as the last one was)."""
     _check_version(entry, version)
     _store(entry, checks=on)
 
 
-def confirm(entry: RoundEntry, *, version: int) -> None:
+def confirm(entry: TrickEntry, *, version: int) -> None:
     """Save the round to the score pad from the cards each seat took. Raises
     :class:`TrickRejected` (``round-not-over``, ``issues-open``, ``saved``: already stored with
     these very cards) or the errors of :func:`companion.play.rebel_princess.save_round`."""
@@ -1115,14 +1118,14 @@ def confirm(entry: RoundEntry, *, version: int) -> None:
                     mode="cards", base_id=None)
 
 
-def preview(entry: RoundEntry) -> RoundResult | None:
+def preview(entry: TrickEntry) -> RoundResult | None:
     """The round's result (scores, lines, totals after) as the pad would show it, or None."""
     played = entry.board.played_round()
     if played is None:
         return None
     try:
         state = play.replay(entry.view, extra=played)
-    except (IncompleteEntryError, ScoringEntryError):
+    except (IncompleteEntryError, InvalidValueError):
         return None
     number = entry.number
     return state.rounds[number - 1] if len(state.rounds) >= number else None

@@ -9,7 +9,7 @@ from companion.scoring.rebel_princess import (
     Card,
     Edition,
     IncompleteEntryError,
-    InvalidEntryError,
+    InvalidValueError,
     RoundEntry,
     check_entry,
     message_for,
@@ -223,9 +223,9 @@ def test_every_problem_is_listed_not_just_the_first():
     ({"players": 7}, "bad-player-count"),
 ])
 def test_bad_edition_round_card_or_player_count(kwargs, code):
-    """A bad edition, Round card or player count raises ``InvalidEntryError`` with its code."""
+    """A bad edition, Round card or player count raises ``InvalidValueError`` with its code."""
     args = {"edition": "deluxe", "round_card": "a", "players": 4, "taken": plain_hands()} | kwargs
-    with pytest.raises(InvalidEntryError) as caught:
+    with pytest.raises(InvalidValueError) as caught:
         score_round(**args)
     assert caught.value.problem.code == code
 

@@ -97,7 +97,7 @@ def _check(entry: CheckRoundRequest) -> tricks.RoundCheck:
             princesses={_seat_key(seat): name  # type: ignore[misc]
                         for seat, name in (entry.princesses or {}).items()},
             tricks=[tricks.TrickInput(
-                plays=tuple(tricks.Play(play.seat, play.card) for play in trick.plays),
+                plays=tuple(tricks.PlayInput(play.seat, play.card) for play in trick.plays),
                 powers=tuple(tricks.PowerInput(p.power, p.seat, p.target, p.suit, tuple(p.cards),
                                                tuple(p.more)) for p in trick.powers),
                 steps=tuple(tricks.StepInput(s.step, s.seat, s.give, s.take, tuple(s.cards))

@@ -41,7 +41,7 @@ from ...scoring.rebel_princess import (
     Card,
     Edition,
     IncompleteEntryError,
-    InvalidEntryError,
+    InvalidValueError,
     PlayedRound,
     Problem,
     RoundCounts,
@@ -145,7 +145,7 @@ def new_game() -> Response | tuple[str, int]:
                 session=get_session(), edition=edition, names=names,
                 first_leader=form.first_leader.data, round_cards=form.chosen_cards(),
                 princesses=[p.data for p in form.princesses][: len(names)])
-        except InvalidEntryError as error:
+        except InvalidValueError as error:
             form.cards.errors = [problem_message(error.problem, names)]
         else:
             remember(game.code)
@@ -598,7 +598,7 @@ def _save(ctx: dict[str, Any], played: PlayedRound, mode: str, base: str | None
             flash(_saved_message(number, base_id))
             return redirect(url_for("rebel_princess.show", code=view.game.code))
         return error.problems
-    except (IncompleteEntryError, InvalidEntryError) as error:
+    except (IncompleteEntryError, InvalidValueError) as error:
         return list(error.problems)
     if base_id is not None and saved.id == base_id:
         flash(_("Round %(n)s unchanged: nothing to save.", n=number))

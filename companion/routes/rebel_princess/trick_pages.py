@@ -29,7 +29,7 @@ from ...scoring.rebel_princess import (
     Card,
     Edition,
     IncompleteEntryError,
-    InvalidEntryError,
+    InvalidValueError,
     deck,
     round_card,
 )
@@ -225,7 +225,7 @@ class TrickContext:
     def edition(self) -> Edition:
         return self.view.edition
 
-    def open(self) -> entry.RoundEntry:
+    def open(self) -> entry.TrickEntry:
         """The round's row and judge, read once for this request."""
         return entry.open_round(session=get_session(), view=self.view, number=self.number,
                                 letter=self.letter, leader=self.seat_leader)
@@ -301,7 +301,7 @@ def _context(code: str, number: int) -> TrickContext:
     return TrickContext(ctx["view"], number, ctx["letter"], ctx["leader"])
 
 
-def _render(ctx: TrickContext, round_: entry.RoundEntry | None = None, status: int = 200,
+def _render(ctx: TrickContext, round_: entry.TrickEntry | None = None, status: int = 200,
             problem: entry.TrickRejected | None = None,
             pick: PickRequest | None = None) -> tuple[str, int]:
     view = ctx.view
@@ -342,7 +342,7 @@ def _render(ctx: TrickContext, round_: entry.RoundEntry | None = None, status: i
         classic=ctx.edition is Edition.CLASSIC, record=None, playoff=False)
 
 
-def _power_options(view: play.GameView, round_: entry.RoundEntry) -> list[PowerOption]:
+def _power_options(view: play.GameView, round_: entry.TrickEntry) -> list[PowerOption]:
     """The Princess powers at the table that can be entered now, with a one-line reminder."""
     options = []
     for player in view.players:
@@ -361,7 +361,7 @@ def _power_options(view: play.GameView, round_: entry.RoundEntry) -> list[PowerO
     return options
 
 
-def _after_options(round_: entry.RoundEntry,
+def _after_options(round_: entry.TrickEntry,
                    options: Sequence[PowerOption]) -> AfterOptions | None:
     """What the judge lets happen right after the trick just finished: the after-trick powers
     entered with cards (Mulan, Alice) and the haggle (p / T)."""
@@ -379,7 +379,7 @@ def _after_options(round_: entry.RoundEntry,
     return AfterOptions(trick, powers, haggle)
 
 
-def _zero_option(round_: entry.RoundEntry,
+def _zero_option(round_: entry.TrickEntry,
                  options: Sequence[PowerOption]) -> ZeroOption | None:
     """The zero power, as the judge lets it be entered now: a switch while it is her turn, or
     a button on the card she just played."""
@@ -427,7 +427,7 @@ def show(code: str, number: int) -> tuple[str, int]:
 def _card(form: TrickForm) -> Card:
     try:
         return Card.from_code((form.card.data or "").strip().upper())
-    except (InvalidEntryError, ValueError, KeyError):
+    except (InvalidValueError, ValueError, KeyError):
         raise entry.TrickRejected("unknown-card", typed=form.card.data) from None
 
 
@@ -436,7 +436,7 @@ def _pos(form: TrickForm) -> int:
 
 
 #: Each tap, by its action: the glue function that carries it out.
-ACTIONS: dict[str, Callable[[entry.RoundEntry, TrickForm], None]] = {
+ACTIONS: dict[str, Callable[[entry.TrickEntry, TrickForm], None]] = {
     "play": lambda r, f: entry.play_card(r, version=f.version.data, card=_card(f),
                                          zero=f.zero.data == "1"),
     "fix": lambda r, f: entry.fix_card(r, version=f.version.data, position=_pos(f),
@@ -475,7 +475,7 @@ def act(code: str, number: int, action: str) -> Response | tuple[str, int]:
             round_.done()
             return redirect(url_for("rebel_princess.show", code=code))
         return _render(ctx, round_, 422, error)
-    except (play.EntryRejected, IncompleteEntryError, InvalidEntryError) as error:
+    except (play.EntryRejected, IncompleteEntryError, InvalidValueError) as error:
         return _render(ctx, round_, 422, entry.TrickRejected("not-saved", problems=error.problems))
     if action == "confirm":
         round_.done()

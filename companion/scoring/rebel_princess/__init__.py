@@ -9,7 +9,7 @@ entries (:mod:`.game`).
 from __future__ import annotations
 
 from .cards import FROG, Card, Edition, Suit, deck, hand_size, princes, ranks_for, suit_cards
-from .errors import IncompleteEntryError, InvalidEntryError, Problem, ScoringError, message_for
+from .errors import IncompleteEntryError, InvalidValueError, Problem, ScoringError, message_for
 from .game import GameSetup, GameState, PlayedRound, RoundResult, play_through
 from .leaders import Leader, next_leader_classic, next_leader_deluxe
 from .round_cards import (
@@ -50,7 +50,7 @@ from .totals import describe_totals, possible_round_totals
 
 __all__ = [
     "BATHROOM_BREAK", "FROG", "Card", "Edition", "GameSetup", "GameState", "IncompleteEntryError",
-    "InvalidEntryError", "Leader", "PlayedRound", "Problem", "RoundCard", "RoundCounts",
+    "InvalidValueError", "Leader", "PlayedRound", "Problem", "RoundCard", "RoundCounts",
     "RoundEntry", "RoundResult", "RoundScore", "ScoreLine", "Scoring", "ScoringError", "SeatScore",
     "Standings", "Suit", "can_have_rebel", "check_counts", "check_entry", "counts_from_taken",
     "entry_from_counts",

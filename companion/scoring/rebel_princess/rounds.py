@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from .cards import FROG, Card, Edition, Suit, check_player_count, deck, hand_size, princes
-from .errors import CATALOGUE, IncompleteEntryError, InvalidEntryError, Problem
+from .errors import CATALOGUE, IncompleteEntryError, InvalidValueError, Problem
 from .round_cards import RoundCard, Scoring, parse_edition, round_card
 
 REBEL_OF_THE_BALL_POINTS = -10
@@ -141,13 +141,13 @@ class RoundCounts:
 
     @classmethod
     def from_notation(cls, text: str) -> RoundCounts:
-        """Read :meth:`__str__` back; raises :class:`InvalidEntryError` (``bad-counts``)."""
+        """Read :meth:`__str__` back; raises :class:`InvalidValueError` (``bad-counts``)."""
         counts, sep, frog = text.partition("/")
         try:
             parsed = tuple(None if n == "" else int(n) for n in counts.split(","))
             return cls(parsed, None if frog == "" else int(frog))
         except ValueError:
-            raise InvalidEntryError("bad-counts", value=text) from None
+            raise InvalidValueError("bad-counts", value=text) from None
 
 
 def check_counts(edition: Edition, letter: str, players: int,
@@ -302,7 +302,7 @@ def parse_taken(players: int, taken: Sequence[Iterable[str]]) -> tuple[
         for code in codes:
             try:
                 card = Card.from_code(code)
-            except InvalidEntryError as error:
+            except InvalidValueError as error:
                 problems.append(CATALOGUE.problem("unknown-card", seat=seat, card=str(code)))
                 del error
                 continue
@@ -500,7 +500,7 @@ def score_round(*, edition: str | Edition, round_card: str, players: int,
     """Score a round from card codes, the way the JSON API and the web form give them.
 
     ``tricks_won`` (a count per seat) or ``no_tricks`` (the seats that won none) is needed for
-    Arranged Marriage; ``totals_before`` for Bathroom Break. Raises :class:`InvalidEntryError` for a
+    Arranged Marriage; ``totals_before`` for Bathroom Break. Raises :class:`InvalidValueError` for a
     bad edition, Round card or player count, and :class:`IncompleteEntryError` listing every problem
     with the cards or the extra inputs.
     """

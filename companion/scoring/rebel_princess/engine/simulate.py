@@ -48,7 +48,7 @@ from companion.scoring.rebel_princess.rounds import bathroom_exempt, score_entry
 from .cards import card_at, card_id, cards_of, ids_of
 from .modifiers import round_card_letters
 from .powers import power_slugs
-from .record import RoundRecord, format_record, parse_record
+from .record import RoundTranscript, format_record, parse_record
 from .state import RoundState, Trick
 from .steps import Chairs, Gift, Haggle, Pass, PowerUse, Reveal, SetAside, Step, StepKind
 
@@ -284,7 +284,7 @@ def _check_round(state: RoundState, dealt: list[int], sizes: list[list[int]],
             won_by[event.winner].update(event.cards)
     if [frozenset(w) for w in won_by] != list(outcome.taken):
         failures.append(f"{where} taken cards differ from the tricks won")
-    record = RoundRecord.from_state(state, princesses)
+    record = RoundTranscript.from_state(state, princesses)
     if parse_record(format_record(record)) != record:
         failures.append(f"{where} record does not round-trip")
     if record.hands != tuple(frozenset(RoundState(dealt).hand(s)) for s in range(state.players)):

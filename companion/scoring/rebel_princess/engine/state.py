@@ -38,6 +38,8 @@ from typing import Any
 
 from companion.scoring.problems import Problem
 from companion.scoring.rebel_princess.cards import Card, Edition, Suit
+from companion.scoring.rebel_princess.errors import ScoringError
+from companion.scoring.rebel_princess.round_cards import parse_edition
 from companion.scoring.rebel_princess.rounds import RoundEntry
 
 from . import round_cards as _round_cards  # noqa: F401  (registers the Round card modifiers)
@@ -81,7 +83,7 @@ from .steps import (
     parse_step,
 )
 
-__all__ = ["RoundOutcome", "RoundState", "Trick", "parse_edition"]
+__all__ = ["RoundOutcome", "RoundState", "Trick"]
 
 _NOT_PRINCES = ~PRINCE_MASK
 
@@ -90,13 +92,12 @@ def _restrict(state: RoundState, seat: int, use: PowerUse, power: Power, mask: i
     return power.restrict(state, seat, mask, use)
 
 
-def parse_edition(value: object) -> Edition:
-    """``deluxe`` or ``classic`` (an :class:`Edition` passes through); else InvalidEntryError."""
-    if isinstance(value, Edition):
-        return value
+def _edition(value: object) -> Edition:
+    """The scoring core's :func:`~companion.scoring.rebel_princess.round_cards.parse_edition`,
+    refusing with the engine's :class:`InvalidEntryError`."""
     try:
-        return Edition(str(value).strip().lower())
-    except ValueError:
+        return parse_edition(value)
+    except ScoringError:
         raise InvalidEntryError(f"unknown edition {value!r}") from None
 
 
@@ -177,7 +178,7 @@ class RoundState:
         Round card, player count or leader, a card outside this player count's deck, or a card in
         two places.
         """
-        self.edition = parse_edition(edition)
+        self.edition = _edition(edition)
         players = len(hands)
         if not 3 <= players <= 6:
             raise InvalidEntryError(f"{players} hands given; Rebel Princess seats 3 to 6 players")
@@ -300,7 +301,7 @@ class RoundState:
         bits = _BITS.__getitem__
         # The deal is valid by construction: skip __init__'s checks.
         state = cls.__new__(cls)
-        cls._init_dealt(state, parse_edition(edition), round_card, princesses, leader,
+        cls._init_dealt(state, _edition(edition), round_card, princesses, leader,
                         [sum(map(bits, ids[s * size:(s + 1) * size])) for s in range(players)])
         return state
 

@@ -53,7 +53,7 @@ from .cards import FROG_ID, PRINCE_MASK, SUIT_MASKS, card_id, cards_of, deck_mas
 from .errors import BASIC, IllegalTrickError, InvalidEntryError, ViolationCode, violation
 from .modifiers import HALF, Timing, WinReason, overridden
 from .powers import Power
-from .state import RoundOutcome, RoundState, Trick, parse_edition
+from .state import RoundOutcome, RoundState, Trick, _edition
 from .steps import Gift, Haggle, PowerUse, Step, StepKind
 
 __all__ = ["RULE_CODES", "TableRound", "TableTrick"]
@@ -138,7 +138,7 @@ class TableRound:
         or Princess."""
         if not (isinstance(players, int) and 3 <= players <= 6):
             raise InvalidEntryError(f"{players!r} players; Rebel Princess seats 3 to 6")
-        self.edition = parse_edition(edition)
+        self.edition = _edition(edition)
         # The probe judges one trick at a time from partial hands; building it checks the setup.
         self._probe = RoundState([0] * players, edition=self.edition, round_card=round_card,
                                  leader=leader, princesses=princesses)
