@@ -16,7 +16,6 @@ from typing import TypeVar
 from flask import Response
 from pydantic import BaseModel
 
-from ...forms.rebel_princess import ASCII_NUMBER
 from ...games import ApiOperation
 from ...scoring import rebel_princess as scoring
 from ...scoring.problems import EntryError
@@ -38,6 +37,7 @@ from .api_models import (
     StandingsResponse,
     problems_from_validation,
 )
+from .forms import ASCII_NUMBER
 
 Model = TypeVar("Model", bound=BaseModel)
 

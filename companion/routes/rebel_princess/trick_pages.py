@@ -19,7 +19,6 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from ...db import get_session
-from ...forms.rebel_princess_tricks import TrickForm
 from ...i18n import current_lang
 from ...play import rebel_princess as play
 from ...play import rebel_princess_tricks as entry
@@ -36,7 +35,9 @@ from ...scoring.rebel_princess import (
 from ...scoring.rebel_princess.engine import WinReason, power_class
 from ...scoring.rebel_princess.engine.powers import zero_rank
 from . import bp
-from .pages import _round_context, render_page_or_partial
+from .forms import TrickForm
+from .pages import render_page_or_partial
+from .rounds import _round_context
 
 #: The highest card the zero power takes, as its Princess declares it (the grid dims the others).
 ZERO_RANK = zero_rank()

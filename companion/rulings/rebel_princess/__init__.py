@@ -307,7 +307,8 @@ def search(query: str, lang: str | None = None, kind: str | None = None,
 
 
 __all__ = [
-    "EDITIONS", "KINDS", "LANGUAGES", "SUMMARY_MAX_WORDS", "RulingEntry", "Text", "entries", "entry",
+    "EDITIONS", "KINDS", "LANGUAGES", "SUMMARY_MAX_WORDS", "RulingEntry", "Text", "entries",
+    "entry",
     "fold", "links_of", "princess", "princess_names", "round_card", "round_card_slug",
     "round_card_summary", "search", "search_terms",
 ]
