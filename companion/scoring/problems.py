@@ -119,9 +119,9 @@ class Problem:
             return _FALLBACK[language(lang)][0].format(code=self.code)
         located = {name: value for name, value in (("trick", self.trick), ("field", self.field))
                    if value is not None}
-        params = {**located, **self.params}  # a parameter of the same name wins
-        return self.catalogue.text(self.code, lang, names=names, seat=self.seat, card=self.card,
-                                   **params)
+        params = {"seat": self.seat, "card": self.card, **located,
+                  **self.params}  # a parameter of the same name wins
+        return self.catalogue.text(self.code, lang, names=names, **params)
 
     @property
     def message(self) -> str:

@@ -411,3 +411,4 @@ def test_trick_screen_judges_later_plays_without_the_refused_power(client, make_
     for card in first_trick.split() + [c for _, cards in rest for c in cards.split()]:
         html = act(client, code, "play", card=card).text
     assert attr(html, "data-violation") == []
+

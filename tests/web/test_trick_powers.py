@@ -313,7 +313,7 @@ def test_haggle_refusals_and_no_haggle(client, make_game, app):
     assert attr(html, "data-take") == ["Q1", "Q2", "Q3"]  # not his own card
     before = version(client, code)
     html = refused(post(client, code, "haggle", cards="Q5.P2"), "power-refused")
-    assert "card they played" in html
+    assert "their own card" in html
     refused(post(client, code, "haggle", cards="Q1.Q2"), "power-refused")  # Q2 is not in a hand
     refused(post(client, code, "haggle", cards="Q1"), "power-needs-cards")
     refused(post(client, code, "haggle", cards="Q1.P2", version=before - 1), "stale")

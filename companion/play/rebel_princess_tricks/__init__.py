@@ -20,7 +20,16 @@ What each power needs, when it acts and what limits it are read from its declara
 (:class:`~companion.scoring.rebel_princess.engine.Power`).
 """
 
-from .board import HAGGLE, SUITS, Board, PlayedCard, PowerNote, TrickRejected, TrickView
+from .board import (
+    CATALOGUE,
+    HAGGLE,
+    SUITS,
+    Board,
+    PlayedCard,
+    PowerNote,
+    TrickRejected,
+    TrickView,
+)
 from .commands import (
     accept,
     confirm,
@@ -48,7 +57,8 @@ from .judges import (
 from .picks import Pick, Slot, parse_cards, pick_for
 
 __all__ = [
-    "HAGGLE", "JUDGES", "SUITS", "VIEWS", "Board", "Pick", "PlayedCard", "PowerNote", "Slot",
+    "CATALOGUE", "HAGGLE", "JUDGES", "SUITS", "VIEWS", "Board", "Pick", "PlayedCard", "PowerNote",
+    "Slot",
     "TrickEntry", "TrickRejected", "TrickView", "accept", "acts_after", "board_of", "confirm",
     "events_of", "fix_card", "game_view", "get_log", "haggle", "is_supported", "open_round",
     "parse_cards", "pick_for", "play_card", "preview", "set_validation", "trick_size", "undo",

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...scoring.problems import EntryError, Problem
+from ...scoring.problems import Catalogue, EntryError, Problem
 from ...scoring.rebel_princess import (
     Card,
     Edition,
@@ -32,12 +32,16 @@ SUITS = (Suit.PRINCE, Suit.QUEEN, Suit.FAIRY, Suit.PET)
 
 
 
+#: The trick screen's refusals in English and French (``messages.toml`` beside this module).
+CATALOGUE = Catalogue(__package__)
+
+
 class TrickRejected(EntryError):
-    """A tap that cannot be stored; its one problem's ``code`` says why (templates word it) and
-    its ``params`` give the details. Nothing was stored."""
+    """A tap that cannot be stored; its one problem's ``code`` says why (worded by
+    :data:`CATALOGUE`) and its ``params`` give the details. Nothing was stored."""
 
     def __init__(self, code: str, **params: Any) -> None:
-        super().__init__([Problem(code, params=params)])
+        super().__init__([Problem(code, params=params, catalogue=CATALOGUE)])
 
     @property
     def code(self) -> str:

@@ -36,7 +36,7 @@ from ...scoring.rebel_princess.engine import WinReason, power_class
 from ...scoring.rebel_princess.engine.powers import zero_rank
 from . import bp
 from .forms import TrickForm
-from .pages import render_page_or_partial
+from .pages import problem_message, render_page_or_partial
 from .rounds import _round_context
 
 #: The highest card the zero power takes, as its Princess declares it (the grid dims the others).
@@ -106,12 +106,11 @@ class Faces:
 
 
     def reason(self, reason: WinReason, rule_name: str) -> Markup:
-        """Why a trick was won, as ``_words.html`` words it."""
+        """Why a trick was won, in the page's language (:func:`reason_words`)."""
         key = (reason, rule_name)
         found = self._reasons.get(key)
         if found is None:
-            found = self._reasons[key] = get_template_attribute(
-                "rebel_princess/tricks/_words.html", "reason_text")(reason, rule_name)
+            found = self._reasons[key] = Markup.escape(reason_words(reason, rule_name))
         return found
 
 
@@ -392,6 +391,22 @@ def _zero_option(round_: entry.TrickEntry,
     return None
 
 
+def reason_words(reason: WinReason, rule_name: str) -> str:
+    """Why a trick was won ("Royal Decree: highest Queen"), worded by the trick screen's
+    catalogue: the rules that decided it (the Round card, a reversed order), then the reason
+    (its ``-low`` wording when the order was reversed)."""
+    lang, words = current_lang(), entry.CATALOGUE
+    rules = ([rule_name] if reason.card_rule else []) + (
+        [words.text("won@reversed", lang)] if reason.cinderella else [])
+    key = f"won@{reason.code}"
+    if reason.low and f"{key}-low" in words.codes():
+        key += "-low"
+    suit = words.text(f"suit@{reason.suit}", lang) if reason.suit else ""
+    text = words.text(key, lang, suit=suit)
+    return words.text("won@with-rules", lang, rules=" + ".join(rules), reason=text) if rules \
+        else text
+
+
 @bp.app_template_filter("power_kind")
 def power_kind(slug: str, edition: str) -> str:
     """How the trick screen shows a use of the power ``slug``, from its declaration:
@@ -415,8 +430,21 @@ def power_kind(slug: str, edition: str) -> str:
 
 @bp.app_template_filter("trick_problem")
 def trick_problem(problem: Problem, names: Sequence[str]) -> str:
-    """A judge's problem in the page's language, naming the players instead of their seats."""
-    return problem.text(current_lang(), list(names))
+    """Any problem of the trick screen in the page's language, naming the players instead of
+    their seats: the judge's (the engine's catalogue) or a refused tap's (the trick screen's,
+    with the judge's own sentence as ``why`` and the card by its name)."""
+    lang, seats = current_lang(), list(names)
+    if problem.catalogue is not entry.CATALOGUE:
+        return problem.text(lang, seats)
+    params = dict(problem.params)
+    inner, found = params.pop("problem", None), params.pop("problems", None)
+    if inner is not None:
+        params["why"] = trick_problem(inner, names)
+    elif found:
+        params["why"] = " ".join(problem_message(q, seats) for q in found)
+    if isinstance(params.get("card"), Card):
+        params["card"] = str(get_template_attribute("_macros.html", "card_name")(params["card"]))
+    return entry.CATALOGUE.text(problem.code, lang, names=seats, **params)
 
 
 @bp.get("/g/<code>/round/<int:number>/tricks", endpoint="tricks")
