@@ -4,7 +4,8 @@ with the live tally while it is tapped (htmx), saved through the glue as one ent
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from flask import (
@@ -65,7 +66,28 @@ def _entry_pages_not_stored(response: Response) -> Response:
     return response
 
 
-def _round_context(view: play.GameView, number: int) -> dict[str, Any]:
+@dataclass(frozen=True)
+class RoundPage:
+    """What every round entry page shows of its round: the game, which round, its stored
+    version (``None`` for a new one), whether it is a play-off, its Round card and leader, and
+    the Round cards a play-off may have drawn."""
+
+    view: play.GameView
+    number: int
+    record: Any
+    playoff: bool
+    letter: str
+    leader: Any
+    edition: Edition
+    classic: bool
+    drawable: list[str]
+
+    def fields(self) -> dict[str, Any]:
+        """The page's fields, for its template."""
+        return {f.name: getattr(self, f.name) for f in dataclass_fields(self)}
+
+
+def _round_context(view: play.GameView, number: int) -> RoundPage:
     """Which round this is, its card, its leader and the stored version, or 404."""
     record = view.record(number)
     planned = view.state.setup.rounds_planned
@@ -89,9 +111,8 @@ def _round_context(view: play.GameView, number: int) -> dict[str, Any]:
         asked = request.values.get("round_card")
         if asked is not None or record is None:
             letter = asked if asked in drawable else ""
-    return {"view": view, "number": number, "record": record, "playoff": playoff,
-            "letter": letter, "leader": leader, "edition": view.edition,
-            "classic": view.edition is Edition.CLASSIC, "drawable": drawable}
+    return RoundPage(view, number, record, playoff, letter, leader, view.edition,
+                     view.edition is Edition.CLASSIC, drawable)
 
 
 def _playoff_letters(view: play.GameView, number: int) -> list[str]:
@@ -110,10 +131,10 @@ def _seat(value: object, players: int) -> int | None:
     return int(text) if ASCII_NUMBER.fullmatch(text) and int(text) < players else None
 
 
-def _played_from_cards(form: Any, ctx: dict[str, Any], cards: list[Card]) -> PlayedRound:
+def _played_from_cards(form: Any, ctx: RoundPage, cards: list[Card]) -> PlayedRound:
     """The entry as tapped so far; values that are not seats are left out (the form reports
     them), so a tampered or stale form can never crash the live tally."""
-    players = len(ctx["view"].players)
+    players = len(ctx.view.players)
     taken: list[set[Card]] = [set() for _ in range(players)]
     for card in cards:
         seat = _seat(form[card.code].data, players)
@@ -129,27 +150,27 @@ def _played_from_cards(form: Any, ctx: dict[str, Any], cards: list[Card]) -> Pla
         round_card=form.round_card.data if "round_card" in form else None)
 
 
-def _letter_for(ctx: dict[str, Any]) -> str:
-    return ctx["letter"] or ("a" if ctx["edition"] is Edition.DELUXE else "A")
+def _letter_for(ctx: RoundPage) -> str:
+    return ctx.letter or ("a" if ctx.edition is Edition.DELUXE else "A")
 
 
-def _build_cards_form(ctx: dict[str, Any]) -> tuple[Any, list[Card]]:
+def _build_cards_form(ctx: RoundPage) -> tuple[Any, list[Card]]:
     """The by-cards form of this round: a row for each card its Round card scores (none for a
     play-off until the players say which card was drawn)."""
-    view, edition, letter = ctx["view"], ctx["edition"], ctx["letter"]
+    view, edition, letter = ctx.view, ctx.edition, ctx.letter
     players = len(view.players)
     cards = list(required_cards(edition, letter, players)) if letter else []
     form = cards_form(players=players, cards=cards,
                       ask_no_tricks=bool(letter) and needs_no_tricks(edition, letter),
-                      ask_last_trick=ctx["classic"],
+                      ask_last_trick=ctx.classic,
                       ask_round_card=_drawable_choices(ctx))
     return form, cards
 
 
-def _drawable_choices(ctx: dict[str, Any]) -> list[Any] | None:
-    if not ctx["playoff"]:
+def _drawable_choices(ctx: RoundPage) -> list[Any] | None:
+    if not ctx.playoff:
         return None
-    return card_choices(ctx["edition"], only=ctx["drawable"])
+    return card_choices(ctx.edition, only=ctx.drawable)
 
 
 def _as_shown(played: PlayedRound, cards: list[Card]) -> PlayedRound:
@@ -190,12 +211,12 @@ def enter_cards(code: str, number: int) -> Response | tuple[str, int]:
     """Enter (or edit) a round by tapping who took each card that scores."""
     ctx = _round_context(_view_or_404(code), number)
     form, cards = _build_cards_form(ctx)
-    if request.method == "GET" and ctx["record"] is not None:
-        _prefill_cards(form, ctx["record"], len(ctx["view"].players))
+    if request.method == "GET" and ctx.record is not None:
+        _prefill_cards(form, ctx.record, len(ctx.view.players))
     problems: list[Problem] = []
     if request.method == "POST" and _validate(form):
         played = _played_from_cards(form, ctx, cards)
-        record = ctx["record"]
+        record = ctx.record
         if record is not None and _as_shown(play.played_from_record(record), cards) == played:
             # Saved as the edit page showed it: the stored entry, unchanged (a round confirmed
             # from the trick screen also holds the cards that score nothing, which have no row).
@@ -208,7 +229,7 @@ def enter_cards(code: str, number: int) -> Response | tuple[str, int]:
     return render_template("rebel_princess/rounds/cards.html", form=form, cards=cards,
                            problems=problems,
                            live=_live(ctx, form, cards), can_count=_counts_allowed(ctx),
-                           **ctx), status
+                           **ctx.fields()), status
 
 
 @bp.post("/g/<code>/round/<int:number>/preview")
@@ -218,31 +239,31 @@ def preview_cards(code: str, number: int) -> str:
     form, cards = _build_cards_form(ctx)
     form.validate()
     return render_template("rebel_princess/rounds/_live.html", live=_live(ctx, form, cards),
-                           can_count=_counts_allowed(ctx), **ctx)
+                           can_count=_counts_allowed(ctx), **ctx.fields())
 
 
-def _totals_before(ctx: dict[str, Any]) -> tuple[int, ...]:
-    view, number = ctx["view"], ctx["number"]
+def _totals_before(ctx: RoundPage) -> tuple[int, ...]:
+    view, number = ctx.view, ctx.number
     return tuple(view.state.rounds[number - 2].totals_after if number > 1
                  and number - 2 < len(view.state.rounds) else (0,) * len(view.players))
 
 
-def _live(ctx: dict[str, Any], form: Any, cards: list[Card]) -> dict[str, Any]:
+def _live(ctx: RoundPage, form: Any, cards: list[Card]) -> dict[str, Any]:
     """Running scores and lines for the cards given out so far, and what is still missing."""
     played = _played_from_cards(form, ctx, cards)
     letter = _letter_for(ctx)
-    found = tally(RoundEntry(ctx["edition"], letter, len(ctx["view"].players),
+    found = tally(RoundEntry(ctx.edition, letter, len(ctx.view.players),
                              played.taken or (), played.no_tricks, _totals_before(ctx)))
     return {"score": found.score, "missing": list(found.missing),
             "problems": list(found.problems), "letter": letter}
 
 
-def _build_counts_form(ctx: dict[str, Any]) -> Any:
+def _build_counts_form(ctx: RoundPage) -> Any:
     """The by-counts form of this round: a Princes picker per player and the Frog."""
-    players = len(ctx["view"].players)
+    players = len(ctx.view.players)
     return counts_form(players=players, most=len(princes(players)),
-                       ask_no_tricks=needs_no_tricks(ctx["edition"], ctx["letter"]),
-                       ask_last_trick=ctx["classic"], ask_round_card=_drawable_choices(ctx))
+                       ask_no_tricks=needs_no_tricks(ctx.edition, ctx.letter),
+                       ask_last_trick=ctx.classic, ask_round_card=_drawable_choices(ctx))
 
 
 def _counts_from_form(form: Any, players: int) -> RoundCounts:
@@ -254,8 +275,8 @@ def _counts_from_form(form: Any, players: int) -> RoundCounts:
     return RoundCounts(tuple(count(s) for s in range(players)), _seat(form.frog.data, players))
 
 
-def _played_from_counts(form: Any, ctx: dict[str, Any]) -> PlayedRound:
-    players = len(ctx["view"].players)
+def _played_from_counts(form: Any, ctx: RoundPage) -> PlayedRound:
+    players = len(ctx.view.players)
     no_tricks = None
     if "no_trick_0" in form:
         no_tricks = frozenset(s for s in range(players) if form[f"no_trick_{s}"].data)
@@ -266,9 +287,9 @@ def _played_from_counts(form: Any, ctx: dict[str, Any]) -> PlayedRound:
         round_card=form.round_card.data if "round_card" in form else None)
 
 
-def _counts_allowed(ctx: dict[str, Any]) -> bool:
-    return bool(ctx["letter"]) and is_counted_by_princes(ctx["edition"], ctx["letter"],
-                                                         len(ctx["view"].players))
+def _counts_allowed(ctx: RoundPage) -> bool:
+    return bool(ctx.letter) and is_counted_by_princes(ctx.edition, ctx.letter,
+                                                         len(ctx.view.players))
 
 
 @bp.route("/g/<code>/round/<int:number>/counts", methods=["GET", "POST"])
@@ -277,11 +298,11 @@ def enter_counts(code: str, number: int) -> Response | tuple[str, int]:
     ctx = _round_context(_view_or_404(code), number)
     if not _counts_allowed(ctx):  # identities score this round: by cards it is
         return redirect(url_for("rebel_princess.enter_cards", code=code, number=number,
-                                **({"round_card": ctx["letter"]} if ctx["playoff"] else {})))
+                                **({"round_card": ctx.letter} if ctx.playoff else {})))
     form = _build_counts_form(ctx)
-    record = ctx["record"]
+    record = ctx.record
     if request.method == "GET" and record is not None:
-        _prefill_counts(form, record, len(ctx["view"].players))
+        _prefill_counts(form, record, len(ctx.view.players))
     problems: list[Problem] = []
     if request.method == "POST" and _validate(form):
         outcome = _save(ctx, _played_from_counts(form, ctx), "counts", form.base.data)
@@ -291,7 +312,7 @@ def enter_counts(code: str, number: int) -> Response | tuple[str, int]:
     status = 422 if request.method == "POST" else 200
     return render_template("rebel_princess/rounds/counts.html", form=form, problems=problems,
                            live=_live_counts(ctx, form),
-                           most=len(princes(len(ctx["view"].players))), **ctx), status
+                           most=len(princes(len(ctx.view.players))), **ctx.fields()), status
 
 
 def _prefill_counts(form: Any, record: Any, players: int) -> None:
@@ -319,16 +340,16 @@ def preview_counts(code: str, number: int) -> str:
     form = _build_counts_form(ctx)
     form.validate()
     return render_template("rebel_princess/rounds/_live_counts.html", live=_live_counts(ctx, form),
-                           oob=True, **ctx)
+                           oob=True, **ctx.fields())
 
 
-def _live_counts(ctx: dict[str, Any], form: Any) -> dict[str, Any]:
+def _live_counts(ctx: RoundPage, form: Any) -> dict[str, Any]:
     """Running scores for the counts tapped so far, and what is still missing: Princes not
     counted yet, the Frog, or counts that add up to too many."""
     played = _played_from_counts(form, ctx)
     assert played.counts is not None
     letter = _letter_for(ctx)
-    found = tally_counts(ctx["edition"], letter, len(ctx["view"].players), played.counts,
+    found = tally_counts(ctx.edition, letter, len(ctx.view.players), played.counts,
                          no_tricks=played.no_tricks, totals_before=_totals_before(ctx))
     return {"score": found.score, "princes_left": found.princes_left,
             "frog_missing": found.frog_missing, "unset": list(found.unset),
@@ -345,10 +366,10 @@ def _validate(form: Any) -> bool:
     return valid
 
 
-def _save(ctx: dict[str, Any], played: PlayedRound, mode: str, base: str | None
+def _save(ctx: RoundPage, played: PlayedRound, mode: str, base: str | None
           ) -> Response | list[Problem]:
     """Store the entry and go back to the pad, or return the problems (nothing stored)."""
-    view, number = ctx["view"], ctx["number"]
+    view, number = ctx.view, ctx.number
     base_id = int(base) if base else None  # the form checked it is ASCII digits
     try:
         saved = play.save_round(session=get_session(), game=view.game, number=number,
@@ -381,11 +402,11 @@ def _saved_message(number: int, base_id: int | None) -> str:
 def enter_numbers(code: str, number: int) -> Response | tuple[str, int]:
     """Enter (or edit) a round by typing each player's score, as on paper."""
     ctx = _round_context(_view_or_404(code), number)
-    view = ctx["view"]
+    view = ctx.view
     players = len(view.players)
-    form = numbers_form(players=players, ask_last_trick=ctx["classic"],
+    form = numbers_form(players=players, ask_last_trick=ctx.classic,
                         ask_round_card=_drawable_choices(ctx))
-    record = ctx["record"]
+    record = ctx.record
     if request.method == "GET" and record is not None:
         stored = play.played_from_record(record)
         _prefill_shared(form, record, stored)
@@ -413,4 +434,4 @@ def enter_numbers(code: str, number: int) -> Response | tuple[str, int]:
             problems = outcome
     status = 422 if request.method == "POST" else 200
     return render_template("rebel_princess/rounds/numbers.html", form=form, problems=problems,
-                           warnings=warnings, **ctx), status
+                           warnings=warnings, **ctx.fields()), status

@@ -294,11 +294,11 @@ def _context(code: str, number: int) -> TrickContext:
     if view is None:
         abort(404)
     ctx = _round_context(view, number)
-    if ctx["record"] is not None and request.method == "GET":  # saved: Back after Confirm scores
+    if ctx.record is not None and request.method == "GET":  # saved: Back after Confirm scores
         abort(redirect(url_for("rebel_princess.show", code=code), 303))
-    if ctx["record"] is not None or ctx["playoff"] or not ctx["leader"]:
+    if ctx.record is not None or ctx.playoff or not ctx.leader:
         abort(404)  # trick entry is for the next planned round; saved rounds edit by cards
-    return TrickContext(ctx["view"], number, ctx["letter"], ctx["leader"])
+    return TrickContext(ctx.view, number, ctx.letter, ctx.leader)
 
 
 def _render(ctx: TrickContext, round_: entry.TrickEntry | None = None, status: int = 200,
