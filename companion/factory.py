@@ -11,12 +11,10 @@ from typing import Any
 
 from flask import Flask, Response, render_template, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
-from flask_compress import Compress
-from flask_wtf.csrf import CSRFError, CSRFProtect
+from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-csrf = CSRFProtect()
-compress = Compress()
+from .extensions import compress, csrf  # (created in extensions.py, bound here)
 
 
 def _secret_key(instance: Path) -> str:

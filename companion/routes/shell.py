@@ -247,7 +247,7 @@ def init_app(app: Flask) -> None:
 
 def register_games(app: Flask) -> None:
     """Mount each available game's pages and API (CSRF-exempt, with the shared refusals)."""
-    from ..factory import csrf
+    from ..extensions import csrf
     from . import api
 
     for kind in registry():
