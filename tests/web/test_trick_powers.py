@@ -122,7 +122,7 @@ def test_mulan_swap_changes_the_winner(client, make_game):
     assert 'data-action="power-mulan"' in html
     # Her button opens the deck limited to her suit, cards still in a hand.
     html = power(client, code, 1, pick="mulan").text
-    assert attr(html, "data-picking") == ["mulan"] and attr(html, "data-slot") == ["mulan-new"]
+    assert attr(html, "data-picking") == ["mulan"] and attr(html, "data-slot") == ["swapped-in"]
     live = [c for c in attr(html, 'data-play') if f'data-play="{c}" data-off' not in html]
     assert live == ["Q3", "Q4", "Q6", "Q8", "Q9", "Q10"]
     html = power(client, code, 1, cards="", card="Q9").text

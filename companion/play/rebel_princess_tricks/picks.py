@@ -23,7 +23,7 @@ from .judges import TrickEntry
 
 @dataclass(frozen=True)
 class Slot:
-    """One card to tap: ``what`` it is (a power's card slot: ``mulan-old``, ``mulan-new``,
+    """One card to tap: ``what`` it is (a power's card slot: ``swapped-out``, ``swapped-in``,
     ``dealt``, ``ice``, ``taken``, ``given``, ``gives``, ``gets``; or the haggle's ``take``,
     ``give``) and whose card (a seat)."""
 

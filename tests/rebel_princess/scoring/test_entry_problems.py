@@ -233,7 +233,8 @@ def test_bad_edition_round_card_or_player_count(kwargs, code):
 @pytest.mark.parametrize("code", sorted(CATALOGUE.codes()))
 def test_every_problem_code_has_a_sentence(code):
     """Every problem code has its own sentence, filled without leftover braces."""
-    text = message_for(code, seat=0, card="P1", value="x", expected=5, got=4, tricks=1, players=4)
+    text = message_for(code, seat=0, card="P1", value="x", expected=5, got=4, tricks=1, players=4,
+                       number=2)
     assert "{" not in text and "(" + code + ")" not in text
 
 

@@ -260,8 +260,8 @@ class Mulan(Power):
     slug = "mulan"
     names = {"en": "Mulan", "fr": "Mulan"}
     timing = {D: A, C: A}
-    card_slots = ("mulan-old", "mulan-new")
-    slot_words = {"mulan-old": "the card she played", "mulan-new": "the card she swaps in"}
+    card_slots = ("swapped-out", "swapped-in")
+    slot_words = {"swapped-out": "the card she played", "swapped-in": "the card she swaps in"}
     never_frog = True
     same_suit = True
     first_after_trick = True
