@@ -11,7 +11,7 @@ OWN_CATALOGUES := $(filter-out fr,$(notdir $(patsubst %/,%,$(wildcard companion/
 MO := $(PO:.po=.mo)
 HOST ?= 0.0.0.0
 # What `make test-postgres` runs against PostgreSQL: every test that stores something.
-POSTGRES_TESTS ?= tests/shell tests/web tests/history $(wildcard tests/princesse_princesse tests/reveillez tests/kanai_duel)
+POSTGRES_TESTS ?= tests/shell tests/web tests/history $(wildcard tests/rebel_princess tests/princesse_princesse tests/reveillez tests/kanai_duel)
 PORT ?= 5000
 
 .PHONY: run test test-postgres postgres install browser bench bench-tables bench-groups lint clean messages
@@ -86,6 +86,7 @@ bench-groups: $(STAMP) $(MO)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check companion tests bench
+	$(VENV)/bin/mypy  # the rules cores, --strict (pyproject.toml [tool.mypy])
 
 clean:
 	rm -rf $(VENV) build *.egg-info tests/artifacts

@@ -19,15 +19,12 @@ from flask import (
     url_for,
 )
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
-from flask_compress import Compress
-from flask_wtf.csrf import CSRFError, CSRFProtect
+from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
 from .bounds import DB_INT_MAX
-
-csrf = CSRFProtect()
-compress = Compress()
+from .extensions import compress, csrf  # (created in extensions.py, bound here)
 
 
 def _secret_key(instance: Path) -> str:

@@ -7,7 +7,8 @@ and one :class:`GameKind` line in :data:`GAMES`. The shell builds the home page,
 chooser, the header, the rules chooser, the OpenAPI document and the remembered games from this
 list; adding a game changes nothing else in the shell (see the README, "How to add a game").
 
-A game's routes module (``GameKind.routes``) exposes:
+A game's routes module (``GameKind.routes``) exposes (each part is a ``Protocol`` below, checked
+with ``isinstance``):
 
 - ``bp``: the blueprint of its pages. Its name is the game's ``key``; its views take the game code
   as ``code``, so the shell can remember every game a phone opens.
@@ -28,7 +29,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from flask import Blueprint
 
 PACKAGE_DIR = Path(__file__).parent
 
@@ -42,6 +46,44 @@ class ApiOperation:
     summary: str
     request: type[Any]
     response: type[Any]
+
+
+# -- the contract of a game's routes module (see the module docstring), one Protocol per part ---
+
+@runtime_checkable
+class GameRoutes(Protocol):
+    """Every game's routes module: the blueprint of its pages."""
+
+    bp: Blueprint
+
+
+@runtime_checkable
+class HasApi(Protocol):
+    """A game with a JSON API: its blueprint and its operations for the OpenAPI document."""
+
+    api_bp: Blueprint
+    OPERATIONS: Sequence[ApiOperation]
+
+
+@runtime_checkable
+class HasHomeView(Protocol):
+    """A game the home page shows more of than its name and players."""
+
+    def home_view(self, session: Any, game: Any) -> Any: ...
+
+
+@runtime_checkable
+class HasSummary(Protocol):
+    """A game in history and statistics: what a game came to."""
+
+    def summary(self, session: Any, game: Any) -> Any: ...
+
+
+@runtime_checkable
+class HasRulingsAddresses(Protocol):
+    """A game with rulings pages of its own, for the phone's offline copy."""
+
+    def rulings_addresses(self, lang: str) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -85,7 +127,7 @@ class GameKind:
 
     def api_operations(self) -> Sequence[ApiOperation]:
         module = self.module()
-        return tuple(getattr(module, "OPERATIONS", ())) if module else ()
+        return tuple(module.OPERATIONS) if isinstance(module, HasApi) else ()
 
     @property
     def translations(self) -> Path | None:

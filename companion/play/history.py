@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from ..games import GameKind, by_key, registry
+from ..games import GameKind, HasSummary, by_key, registry
 from ..history import GameSummary
 from ..history.stats import Played
 from ..history.summary import utc
@@ -58,7 +58,8 @@ def summarizer(kind: GameKind | None) -> Summarize | None:
     """The game's ``summary`` function, or None (such games are not in the history)."""
     if kind is None or not kind.available:
         return None
-    return getattr(kind.module(), "summary", None)
+    module = kind.module()
+    return module.summary if isinstance(module, HasSummary) else None
 
 
 def kinds_with_history() -> list[GameKind]:

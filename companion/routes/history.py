@@ -397,7 +397,7 @@ def init_app(app: Flask) -> None:
     """Mount the blueprint, and link every seat stored from now on to its person (whichever
     game stores it). The import checks its own CSRF token: its form is read after the
     request's size limit is raised, which the app-wide check would read too early."""
-    from ..factory import csrf
+    from ..extensions import csrf
 
     players.install()
     app.register_blueprint(bp)

@@ -28,7 +28,16 @@ from werkzeug.wrappers import Response
 
 from .. import rulings
 from ..db import get_session
-from ..games import GameKind, by_key, by_slug, registry
+from ..games import (
+    GameKind,
+    GameRoutes,
+    HasApi,
+    HasHomeView,
+    HasRulingsAddresses,
+    by_key,
+    by_slug,
+    registry,
+)
 from ..i18n import current_lang
 from ..models import Game
 from ..play import store
@@ -86,11 +95,12 @@ def my_games(kind: GameKind | None = None) -> list[RememberedGame]:
         game_kind = by_key(game.kind)
         if game_kind is None or not game_kind.available or (kind and game_kind != kind):
             continue
-        home_view = getattr(game_kind.module(), "home_view", None)
+        module = game_kind.module()
         found.append(RememberedGame(game_kind, game, store.names_of(db, game),
                                     url_for(game_kind.show_endpoint or "shell.index",
                                             code=link.token),
-                                    home_view(db, game) if home_view else None, link.role,
+                                    module.home_view(db, game)
+                                    if isinstance(module, HasHomeView) else None, link.role,
                                     link.token))
     return found
 
@@ -199,9 +209,8 @@ def rulings_addresses(lang: str = "en") -> RulingsAddresses:
     weigh_summary: list[str] = []
     for kind in registry():
         module = kind.module()
-        own = getattr(module, "rulings_addresses", None)
-        if own is not None:
-            found = own(lang)
+        if isinstance(module, HasRulingsAddresses):
+            found = module.rulings_addresses(lang)
             pages += found.pages
             aliases.update(found.aliases)
             search.update(found.search)
@@ -260,16 +269,16 @@ def init_app(app: Flask) -> None:
 
 def register_games(app: Flask) -> None:
     """Mount each available game's pages and API (CSRF-exempt, with the shared refusals)."""
-    from ..factory import csrf
+    from ..extensions import csrf
     from . import api
 
     for kind in registry():
         module = kind.module()
         if module is None or kind.key in app.blueprints:
             continue
+        assert isinstance(module, GameRoutes), kind.routes
         app.register_blueprint(module.bp)
-        api_bp = getattr(module, "api_bp", None)
-        if api_bp is not None:
-            api.install_error_handlers(api_bp)
-            app.register_blueprint(api_bp)
-            csrf.exempt(api_bp)
+        if isinstance(module, HasApi):
+            api.install_error_handlers(module.api_bp)
+            app.register_blueprint(module.api_bp)
+            csrf.exempt(module.api_bp)

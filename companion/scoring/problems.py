@@ -13,7 +13,7 @@ screen or the JSON API can show them all at once.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from functools import cached_property
@@ -32,6 +32,20 @@ _FALLBACK = {
     "en": ("Something in this entry is not right ({code}).", "player {n}", "a player"),
     "fr": ("Quelque chose ne va pas dans cette saisie ({code}).", "joueur {n}", "un joueur"),
 }
+
+
+#: Parameters that hold a seat: a sentence names that player.
+SEAT_PARAMS = ("on", "leader")
+
+
+def _is_seat(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _seat_name(seat: int, names: Sequence[str] | None, numbered: str) -> str:
+    if names is not None and 0 <= seat < len(names):
+        return names[seat]
+    return numbered.format(n=seat + 1)
 
 
 @dataclass(frozen=True, eq=False)
@@ -54,24 +68,33 @@ class Catalogue:
     def codes(self, lang: str = "en") -> frozenset[str]:
         return frozenset(self._tables[language(lang)])
 
-    def text(self, code: str, /, lang: str = "en", **params: Any) -> str:
-        """The sentence for ``code`` with ``params`` filled in; a generic sentence if unknown."""
+    def text(self, code: str, /, lang: str = "en", names: Sequence[str] | None = None,
+             **params: Any) -> str:
+        """The sentence for ``code`` with ``params`` filled in; a generic sentence if unknown.
+        ``names`` (the players' names by seat) names the player of ``seat`` and of every seat
+        parameter (:data:`SEAT_PARAMS`) instead of "player 2"."""
         lang = language(lang)
         unknown, numbered, anyone = _FALLBACK[lang]
         template = self._tables[lang].get(code) or self._tables["en"].get(code, unknown)
         shown = {key: ("?" if value is None else value) for key, value in params.items()}
-        if isinstance(shown.get("seat"), int) and not isinstance(shown.get("seat"), bool):
-            shown.setdefault("player", numbered.format(n=shown["seat"] + 1))
+        if _is_seat(shown.get("seat")):
+            shown.setdefault("player", _seat_name(int(shown["seat"]), names, numbered))
+        for key in SEAT_PARAMS:
+            if _is_seat(shown.get(key)):
+                shown[key] = _seat_name(int(shown[key]), names, numbered)
         shown.setdefault("player", anyone)
         try:
             return template.format(code=code, **shown)
         except (KeyError, IndexError, ValueError):
             return template
 
-    def problem(self, code: str, *, seat: int | None = None, card: str | None = None,
-                trick: int | None = None, field: str | None = None, **params: Any) -> Problem:
-        """A :class:`Problem` whose sentences come from this catalogue."""
-        return Problem(code, seat=seat, card=card, trick=trick, field=field, params=params,
+    def problem(self, code: str, /, **params: Any) -> Problem:
+        """A :class:`Problem` whose sentences come from this catalogue: ``seat`` (an int),
+        ``card`` (a str), ``trick`` (an int) and ``field`` (a str) are its place, the other
+        ``params`` fill its sentence."""
+        located = {key: params.pop(key, None) for key in ("seat", "card", "trick", "field")}
+        return Problem(code, seat=located["seat"], card=located["card"],
+                       trick=located["trick"], field=located["field"], params=params,
                        catalogue=self)
 
 
@@ -90,14 +113,15 @@ class Problem:
     catalogue: Catalogue | None = dataclass_field(default=None, compare=False, hash=False,
                                                  repr=False)
 
-    def text(self, lang: str = "en") -> str:
-        """The sentence a player reads, in ``lang``."""
+    def text(self, lang: str = "en", names: Sequence[str] | None = None) -> str:
+        """The sentence a player reads, in ``lang``; ``names`` (by seat) names the players."""
         if self.catalogue is None:
             return _FALLBACK[language(lang)][0].format(code=self.code)
         located = {name: value for name, value in (("trick", self.trick), ("field", self.field))
                    if value is not None}
-        params = {**located, **self.params}  # a parameter of the same name wins
-        return self.catalogue.text(self.code, lang, seat=self.seat, card=self.card, **params)
+        params = {"seat": self.seat, "card": self.card, **located,
+                  **self.params}  # a parameter of the same name wins
+        return self.catalogue.text(self.code, lang, names=names, **params)
 
     @property
     def message(self) -> str:

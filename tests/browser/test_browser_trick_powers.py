@@ -111,3 +111,29 @@ def test_powers_and_haggle_on_a_small_phone(page: Page, live_server: str, artifa
     page.evaluate("window.scrollTo(0, 0)")
     shot(page, artifacts, "replay")
     expect(page.locator("[role=alert][data-refused]")).to_have_count(0)
+
+
+@pytest.mark.parametrize("size", [{"width": 390, "height": 844}, {"width": 360, "height": 740}],
+                         ids=["390", "360"])
+def test_a_blocked_power_is_not_offered(page: Page, live_server: str, artifacts, size):
+    """Ben's Rapunzel asks Ana for a Prince: Di's Little Mermaid can't act on Ana in that trick,
+    so the panel no longer offers her; Cy's Cinderella is still there."""
+    page.set_viewport_size(size)
+    page.goto(f"{live_server}/rebel-princess/new")
+    for seat, name in enumerate(NAMES):
+        page.locator(f"input[name='names-{seat}']").fill(name)
+    page.locator("#first_leader").select_option("0")
+    page.locator("details:has(#princess-0) > summary").click()
+    for seat, slug in enumerate([None, "rapunzel", "cinderella", "little-mermaid"]):
+        if slug:
+            page.locator(f"#princess-{seat}").select_option(slug)
+    page.locator("[data-action=create]").click()
+    page.locator("[data-action=enter-tricks]").click()
+    panel = page.locator("[data-powers]")
+    panel.locator("summary").click()
+    expect(panel.locator("[data-power-seat='3']")).to_have_count(1)
+    changed(page, lambda: panel.locator("[data-power-seat='1']").click())
+    page.locator("[data-powers] summary").click()
+    expect(page.locator("[data-powers] [data-power-seat='3']")).to_have_count(0)
+    expect(page.locator("[data-powers] [data-power-seat='2']")).to_have_count(1)
+    shot(page, artifacts, f"blocked-{size['width']}", page.locator("[data-powers]"))

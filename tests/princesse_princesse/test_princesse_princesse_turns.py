@@ -596,3 +596,39 @@ def test_questions_when_everyone_is_protected():
     assert round_.questions(1).targets == () and not round_.questions(1).asks_hit
     assert not round_.questions(1).has_effect
     assert round_.questions(5).targets == (2,)
+
+
+# ---- a Bibliothécaire tie disproven by later reveals (« Fautes de jeu ») ------------------------
+
+#: Ana compares hands with Dan and a tie is recorded; Ben's Garde then shows Dan held a 5.
+TIE = ["0:3>3~", "1:1>3=5+"]
+
+
+@pytest.mark.parametrize(("shown", "faults"), [
+    ("2:1>0=7+", [("librarian-tie-wrong", 3)]),  # Ana held 7: Dan's 5 was lower, Dan stayed in
+    ("2:1>0=4+", [("librarian-tie-wrong", 0)]),  # Ana held 4: Ana was lower and stayed in
+    ("2:1>0=5+", []),  # Ana held 5 too: a true tie
+])
+def test_a_tie_is_disproven_when_both_hands_show_different_cards(shown, faults):
+    round_ = table(4, [*TIE, shown])
+    assert [(p.code, p.seat) for p in round_.faults()] == faults
+
+
+def test_a_tie_proves_nothing_while_one_hand_is_unseen():
+    assert table(4, TIE).faults() == ()
+    assert table(3, ["0:3>2~"]).faults() == ()
+
+
+def test_a_tie_is_judged_by_the_cards_shown_at_the_end():
+    round_ = table(3, ["0:3>2~"])
+    assert [(p.code, p.seat) for p in round_.faults({0: 4, 2: 6})] == [
+        ("librarian-tie-wrong", 0)]
+    assert [(p.code, p.seat) for p in round_.faults({0: 6, 2: 4})] == [
+        ("librarian-tie-wrong", 2)]
+    assert round_.faults({0: 4, 2: 4}) == ()
+
+
+def test_a_tie_is_not_proven_once_a_hand_compared_has_changed():
+    """Dan's own turn changes his hand: what he shows later says nothing of the tie."""
+    round_ = table(4, ["0:3>3~", "1:4", "2:4", "3:0", "0:1>3=7+"])
+    assert round_.faults() == ()

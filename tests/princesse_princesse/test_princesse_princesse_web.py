@@ -395,3 +395,43 @@ def test_the_history_names_whose_tokens_are_whose(client):
     assert "Ana 2 · &lt;b&gt;Ben&lt;/b&gt; 0 · Cléo 0 · Dan 0" in history
     assert "Ana 1 · &lt;b&gt;Ben&lt;/b&gt; 0 · Cléo 0 · Dan 0" in history
     assert "<b>Ben</b>" not in history
+
+
+def test_api_round_end_refuses_the_ogre_before_a_player_still_in(client):
+    """Playing or discarding the Ogre puts its player out at once: a player who still holds a
+    card cannot have it in front of them."""
+    response = client.post(f"{API}/round-end", json={
+        "players": 3, "held": [7, 8, None], "discards": [[9], [4, 0], [2]],
+        "tokens_before": [0, 0, 0]})
+    assert response.status_code == 422
+    (problem,) = response.get_json()["problems"]
+    assert (problem["code"], problem["seat"]) == ("ogre-but-still-in", 0)
+    assert response.get_json()["error"]
+    out = client.post(f"{API}/round-end", json={
+        "players": 3, "held": [None, 8, 7], "discards": [[9], [4, 0], [2]],
+        "tokens_before": [0, 0, 0]})
+    assert out.status_code == 200 and out.get_json()["round_winners"] == [1]
+
+
+def test_api_turn_log_flags_a_disproven_bibliothecaire_tie(client):
+    turns = [{"seat": 0, "card": 3, "target": 3, "tie": True},
+             {"seat": 1, "card": 1, "target": 3, "named": 5, "hit": True},
+             {"seat": 2, "card": 1, "target": 0, "named": 7, "hit": True}]
+    body = client.post(f"{API}/turn-log", json={"players": 4, "first": 0,
+                                                 "turns": turns}).get_json()
+    assert [(f["code"], f["seat"]) for f in body["faults"]] == [("librarian-tie-wrong", 3)]
+    turns[2]["named"] = 5
+    body = client.post(f"{API}/turn-log", json={"players": 4, "first": 0,
+                                                 "turns": turns}).get_json()
+    assert body["faults"] == []
+
+
+def test_turn_log_page_flags_a_disproven_bibliothecaire_tie(client):
+    url = make_game(client, names=("Ana", "Ben", "Cléo", "Dan"))
+    log_post(client, url, "start")
+    assert log_post(client, url, "turn", card="3", target="3", loser="tie").status_code == 303
+    assert 'data-fault=' not in text(client.get(f"{url}/log"))
+    log_post(client, url, "turn", card="1", target="3", named="5", hit="yes")
+    log_post(client, url, "turn", card="1", target="0", named="7", hit="yes")
+    page = text(client.get(f"{url}/log"))
+    assert 'data-fault="librarian-tie-wrong" data-seat="3"' in page

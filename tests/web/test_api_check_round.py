@@ -223,5 +223,6 @@ def test_little_mermaid_asking_princes_of_a_leader_with_other_cards(client):
     assert check(client, 3, *body, princesses={"1": "little-mermaid"}).get_json()["legal"]
     data = check(client, 3, *body, (2, 3, "Q4 Q2 Q3"),
                  princesses={"1": "little-mermaid"}).get_json()
-    assert rules_broken(data) == [(0, 1, "princes-not-invited", 0, "little-mermaid")]
-    assert data["violations"][0]["message"].startswith("The Little Mermaid asked for Princes")
+    # Her naming Princes changed nothing: the lead broke the basic rule.
+    assert rules_broken(data) == [(0, 1, "princes-not-invited", 0, "basic")]
+    assert data["violations"][0]["message"].startswith("Player 1 led P5, a Prince")

@@ -3,7 +3,7 @@ language never shows its labels or messages in the other."""
 
 from __future__ import annotations
 
-from companion.forms.rebel_princess import counts_form, numbers_form
+from companion.routes.rebel_princess.forms import counts_form, numbers_form
 
 
 def make(app, lang: str, build, **shape):

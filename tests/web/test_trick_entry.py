@@ -210,7 +210,7 @@ def test_a_power_is_used_once(client, make_game):
     code = make_game(**{"princesses-0": "cinderella"})
     client.post(url(code, "power"), data={"version": 0, "seat": 0})
     response = client.post(url(code, "power"), data={"version": 1, "seat": 0})
-    assert response.status_code == 422 and attr(response.text, "data-refused") == ["power-used"]
+    assert response.status_code == 422 and attr(response.text, "data-refused") == ["power-refused"]
 
 
 def test_rounds_with_unseen_cards_send_to_by_cards(client, make_game):

@@ -133,8 +133,9 @@ class FaultOut(TurnLogProblemOut):
     """A mistake a later reveal has proven: it changes nothing in the round (no penalty)."""
 
     code: str = Field(description="`celeste-not-played` (Céleste kept with a 7 or a 5), "
-                                  "`garde-lie` (denied a Garde's right guess) or "
-                                  "`librarian-wrong` (stayed in with the lower card).",
+                                  "`garde-lie` (denied a Garde's right guess), "
+                                  "`librarian-wrong` (stayed in with the lower card), "
+                                  "`librarian-tie-wrong` (a tie recorded, the cards differed).",
                       examples=["garde-lie"])
     seat: int | None = Field(default=None, description="The seat (0 to players-1) that made the "
                                                        "mistake.")

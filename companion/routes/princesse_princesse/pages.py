@@ -53,6 +53,7 @@ PROBLEM_RULES = {
     "loser-not-compared": "bibliothecaire", "reveal-needed": "turn-log",
     "unexpected-answer": "turn-log", "not-your-turn": "your-turn", "round-over": "end-of-round",
     "celeste-not-played": "celeste", "garde-lie": "mistakes", "librarian-wrong": "mistakes",
+    "librarian-tie-wrong": "mistakes", "ogre-but-still-in": "ogre",
     "face-up-count": "set-up", "spy-seat-out": "spy-bonus",
     "princesses-seat-out": "princesses-bonus", "card-missing": "end-of-round",
     "nobody-in": "end-of-round", "game-already-over": "end-of-game",

@@ -19,7 +19,7 @@ from ..shell import RulingsAddresses
 bp = Blueprint("rebel_princess", __name__)
 api_bp = Blueprint("rebel_princess_api", __name__, url_prefix="/api/v1/rebel-princess")
 
-from . import api, pages, trick_pages  # noqa: E402, F401  (register the views)
+from . import api, pages, rounds, trick_pages  # noqa: E402, F401  (register the views)
 
 OPERATIONS = api.OPERATIONS
 

@@ -16,7 +16,6 @@ from typing import TypeVar
 from flask import Response
 from pydantic import BaseModel
 
-from ...forms.rebel_princess import ASCII_NUMBER
 from ...games import ApiOperation
 from ...scoring import rebel_princess as scoring
 from ...scoring.problems import EntryError
@@ -38,6 +37,7 @@ from .api_models import (
     StandingsResponse,
     problems_from_validation,
 )
+from .forms import ASCII_NUMBER
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -97,7 +97,7 @@ def _check(entry: CheckRoundRequest) -> tricks.RoundCheck:
             princesses={_seat_key(seat): name  # type: ignore[misc]
                         for seat, name in (entry.princesses or {}).items()},
             tricks=[tricks.TrickInput(
-                plays=tuple(tricks.Play(play.seat, play.card) for play in trick.plays),
+                plays=tuple(tricks.PlayInput(play.seat, play.card) for play in trick.plays),
                 powers=tuple(tricks.PowerInput(p.power, p.seat, p.target, p.suit, tuple(p.cards),
                                                tuple(p.more)) for p in trick.powers),
                 steps=tuple(tricks.StepInput(s.step, s.seat, s.give, s.take, tuple(s.cards))

@@ -19,7 +19,6 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from ...db import get_session
-from ...forms.rebel_princess_tricks import TrickForm
 from ...i18n import current_lang
 from ...play import rebel_princess as play
 from ...play import rebel_princess_tricks as entry
@@ -29,16 +28,19 @@ from ...scoring.rebel_princess import (
     Card,
     Edition,
     IncompleteEntryError,
-    InvalidEntryError,
+    InvalidValueError,
     deck,
     round_card,
 )
-from ...scoring.rebel_princess.engine import Timing, WinReason, power_class
+from ...scoring.rebel_princess.engine import WinReason, power_class
+from ...scoring.rebel_princess.engine.powers import zero_rank
 from . import bp
-from .pages import _round_context, render_page_or_partial
+from .forms import TrickForm
+from .pages import problem_message, render_page_or_partial
+from .rounds import _round_context
 
 #: The highest card the zero power takes, as its Princess declares it (the grid dims the others).
-ZERO_RANK = power_class("snow-white").max_rank
+ZERO_RANK = zero_rank()
 
 
 @dataclass(frozen=True)
@@ -104,12 +106,11 @@ class Faces:
 
 
     def reason(self, reason: WinReason, rule_name: str) -> Markup:
-        """Why a trick was won, as ``_words.html`` words it."""
+        """Why a trick was won, in the page's language (:func:`reason_words`)."""
         key = (reason, rule_name)
         found = self._reasons.get(key)
         if found is None:
-            found = self._reasons[key] = get_template_attribute(
-                "rebel_princess/tricks/_words.html", "reason_text")(reason, rule_name)
+            found = self._reasons[key] = Markup.escape(reason_words(reason, rule_name))
         return found
 
 
@@ -224,7 +225,7 @@ class TrickContext:
     def edition(self) -> Edition:
         return self.view.edition
 
-    def open(self) -> entry.RoundEntry:
+    def open(self) -> entry.TrickEntry:
         """The round's row and judge, read once for this request."""
         return entry.open_round(session=get_session(), view=self.view, number=self.number,
                                 letter=self.letter, leader=self.seat_leader)
@@ -244,6 +245,8 @@ class PowerOption:
     arg: str | None
     on_lead: bool
     max_rank: int | None
+    needs_target: bool = False
+    kind: str = ""  # how a use is shown (see power_kind)
 
 
 @dataclass(frozen=True)
@@ -291,14 +294,14 @@ def _context(code: str, number: int) -> TrickContext:
     if view is None:
         abort(404)
     ctx = _round_context(view, number)
-    if ctx["record"] is not None and request.method == "GET":  # saved: Back after Confirm scores
+    if ctx.record is not None and request.method == "GET":  # saved: Back after Confirm scores
         abort(redirect(url_for("rebel_princess.show", code=code), 303))
-    if ctx["record"] is not None or ctx["playoff"] or not ctx["leader"]:
+    if ctx.record is not None or ctx.playoff or not ctx.leader:
         abort(404)  # trick entry is for the next planned round; saved rounds edit by cards
-    return TrickContext(ctx["view"], number, ctx["letter"], ctx["leader"])
+    return TrickContext(ctx.view, number, ctx.letter, ctx.leader)
 
 
-def _render(ctx: TrickContext, round_: entry.RoundEntry | None = None, status: int = 200,
+def _render(ctx: TrickContext, round_: entry.TrickEntry | None = None, status: int = 200,
             problem: entry.TrickRejected | None = None,
             pick: PickRequest | None = None) -> tuple[str, int]:
     view = ctx.view
@@ -333,82 +336,115 @@ def _render(ctx: TrickContext, round_: entry.RoundEntry | None = None, status: i
         past_trick=PastTricks(drawn, view.names, view.short_names, fix_url, fix, rule_name),
         grid_row=GridRows(drawn, len(view.players)),
         powers=[o for o in options if o.arg not in ("after", "zero")],
-        later=_after_options(board, options), zero=_zero_option(board, options),
+        later=_after_options(round_, options), zero=_zero_option(round_, options),
         view=view, number=ctx.number, letter=ctx.letter, leader=ctx.leader,
         seat_leader=ctx.seat_leader, edition=ctx.edition,
         classic=ctx.edition is Edition.CLASSIC, record=None, playoff=False)
 
 
-def _power_options(view: play.GameView, round_: entry.RoundEntry) -> list[PowerOption]:
+def _power_options(view: play.GameView, round_: entry.TrickEntry) -> list[PowerOption]:
     """The Princess powers at the table that can be entered now, with a one-line reminder."""
     options = []
     for player in view.players:
         power = round_.judge.power_of(player.seat)
-        if power is None or player.seat in round_.board.powers_used:
-            continue
+        if power is None or player.seat in round_.board.powers_used or \
+                round_.judge.blocked_power(player.seat) is not None:
+            continue  # (a power another one blocked this trick is not offered)
         try:
             text = rulings.princess(view.edition.value, power.slug).in_language(current_lang())
         except KeyError:
             continue
         options.append(PowerOption(player.seat, power.slug, text.name, text.power,
                                    text.summary.split(". ")[0].rstrip(".") + ".", power.entry,
-                                   power.on_lead, power.max_rank))
+                                   power.on_lead, power.max_rank, power.needs_target,
+                                   power_kind(power.slug, view.edition.value)))
     return options
 
 
-def _after_options(board: entry.Board,
+def _after_options(round_: entry.TrickEntry,
                    options: Sequence[PowerOption]) -> AfterOptions | None:
-    """What can happen right after the trick just finished: a power used after a trick (Mulan
-    if she played in it, Alice if she won it without the Frog) and the haggle (p / T)."""
-    trick = board.after_trick
+    """What the judge lets happen right after the trick just finished: the after-trick powers
+    entered with cards (Mulan, Alice) and the haggle (p / T)."""
+    trick = round_.board.after_trick
     if trick is None:
         return None
-    powers = []
-    for option in options:
-        power = power_class(option.slug)(board.edition)
-        if option.arg != "after" or power.when() is not Timing.AFTER:
-            continue
-        if power.same_suit and any(p.seat == option.seat for p in trick.plays):
-            powers.append(option)  # Mulan: a card she played
-        elif board.edition in power.winner_only and trick.winner == option.seat and not (
-                power.never_frog and any(c.is_frog for c in trick.cards)) and \
-                trick.note(entry.HAGGLE) is None:
-            powers.append(option)  # Alice: her trick, without the Frog
-    haggle = None
-    if board.haggle_round and trick.note(entry.HAGGLE) is None and trick.note("alice") is None:
-        own = {p.card for p in trick.plays if p.seat == trick.winner}
-        assert trick.winner is not None
-        haggle = HaggleOption(trick.winner, tuple(c for c in trick.cards if c not in own))
+    judge = round_.judge
+    seats = judge.after_trick_seats()
+    powers = tuple(o for o in options if o.arg == "after" and o.seat in seats)
+    option = judge.haggle_option()  # (a declined haggle is only in the table's record)
+    haggle = HaggleOption(*option) if option is not None and trick.note(entry.HAGGLE) is None \
+        else None
     if not powers and haggle is None:
         return None
-    return AfterOptions(trick, tuple(powers), haggle)
+    return AfterOptions(trick, powers, haggle)
 
 
-def _zero_option(board: entry.Board, options: Sequence[PowerOption]) -> ZeroOption | None:
-    """The zero power: a switch while it is her turn, or a button on the card she just played
-    (when within her power's rank)."""
+def _zero_option(round_: entry.TrickEntry,
+                 options: Sequence[PowerOption]) -> ZeroOption | None:
+    """The zero power, as the judge lets it be entered now: a switch while it is her turn, or
+    a button on the card she just played."""
     for option in options:
-        if option.arg != "zero":
-            continue
-        last = board.play_at(len(board.plays) - 1)
-        if last is not None and last.seat == option.seat and (
-                option.max_rank is None or last.card.rank <= option.max_rank):
-            return ZeroOption(option, "after", last.card)
-        if board.turn == option.seat:
-            return ZeroOption(option, "before")
+        if option.arg == "zero":
+            found = round_.judge.zero_option(option.seat)
+            if found is not None:
+                return ZeroOption(option, *found)
     return None
+
+
+def reason_words(reason: WinReason, rule_name: str) -> str:
+    """Why a trick was won ("Royal Decree: highest Queen"), worded by the trick screen's
+    catalogue: the rules that decided it (the Round card, a reversed order), then the reason
+    (its ``-low`` wording when the order was reversed)."""
+    lang, words = current_lang(), entry.CATALOGUE
+    rules = ([rule_name] if reason.card_rule else []) + (
+        [words.text("won@reversed", lang)] if reason.cinderella else [])
+    key = f"won@{reason.code}"
+    if reason.low and f"{key}-low" in words.codes():
+        key += "-low"
+    suit = words.text(f"suit@{reason.suit}", lang) if reason.suit else ""
+    text = words.text(key, lang, suit=suit)
+    return words.text("won@with-rules", lang, rules=" + ".join(rules), reason=text) if rules \
+        else text
+
+
+@bp.app_template_filter("power_kind")
+def power_kind(slug: str, edition: str) -> str:
+    """How the trick screen shows a use of the power ``slug``, from its declaration:
+    ``swap`` (it swaps a card of the trick: Mulan), ``dealt`` (it deals the trick back: Alice),
+    ``zero`` (a card played as a zero: Snow White), ``frozen`` (a card someone must play: the
+    Ice Princess), else ``""``; ``haggle`` for the haggle."""
+    if slug == entry.HAGGLE:
+        return slug
+    try:
+        power = power_class(slug)(Edition(edition))
+    except (KeyError, ValueError):
+        return ""
+    if power.redecides_trick:
+        return "swap"
+    if power.deals_trick_back:
+        return "dealt"
+    if power.entry == "zero":
+        return "zero"
+    return "frozen" if power.forces_card else ""
 
 
 @bp.app_template_filter("trick_problem")
 def trick_problem(problem: Problem, names: Sequence[str]) -> str:
-    """A judge's problem in the page's language, naming the player instead of their seat."""
+    """Any problem of the trick screen in the page's language, naming the players instead of
+    their seats: the judge's (the engine's catalogue) or a refused tap's (the trick screen's,
+    with the judge's own sentence as ``why`` and the card by its name)."""
+    lang, seats = current_lang(), list(names)
+    if problem.catalogue is not entry.CATALOGUE:
+        return problem.text(lang, seats)
     params = dict(problem.params)
-    if problem.seat is not None and 0 <= problem.seat < len(names):
-        params["player"] = names[problem.seat]
-    if problem.catalogue is None:
-        return problem.text(current_lang())
-    return problem.catalogue.text(problem.code, current_lang(), seat=problem.seat,
-                                  card=problem.card, **params)
+    inner, found = params.pop("problem", None), params.pop("problems", None)
+    if inner is not None:
+        params["why"] = trick_problem(inner, names)
+    elif found:
+        params["why"] = " ".join(problem_message(q, seats) for q in found)
+    if isinstance(params.get("card"), Card):
+        params["card"] = str(get_template_attribute("_macros.html", "card_name")(params["card"]))
+    return entry.CATALOGUE.text(problem.code, lang, names=seats, **params)
 
 
 @bp.get("/g/<code>/round/<int:number>/tricks", endpoint="tricks")
@@ -420,7 +456,7 @@ def show(code: str, number: int) -> tuple[str, int]:
 def _card(form: TrickForm) -> Card:
     try:
         return Card.from_code((form.card.data or "").strip().upper())
-    except (InvalidEntryError, ValueError, KeyError):
+    except (InvalidValueError, ValueError, KeyError):
         raise entry.TrickRejected("unknown-card", typed=form.card.data) from None
 
 
@@ -429,7 +465,7 @@ def _pos(form: TrickForm) -> int:
 
 
 #: Each tap, by its action: the glue function that carries it out.
-ACTIONS: dict[str, Callable[[entry.RoundEntry, TrickForm], None]] = {
+ACTIONS: dict[str, Callable[[entry.TrickEntry, TrickForm], None]] = {
     "play": lambda r, f: entry.play_card(r, version=f.version.data, card=_card(f),
                                          zero=f.zero.data == "1"),
     "fix": lambda r, f: entry.fix_card(r, version=f.version.data, position=_pos(f),
@@ -468,7 +504,7 @@ def act(code: str, number: int, action: str) -> Response | tuple[str, int]:
             round_.done()
             return redirect(url_for("rebel_princess.show", code=code))
         return _render(ctx, round_, 422, error)
-    except (play.EntryRejected, IncompleteEntryError, InvalidEntryError) as error:
+    except (play.EntryRejected, IncompleteEntryError, InvalidValueError) as error:
         return _render(ctx, round_, 422, entry.TrickRejected("not-saved", problems=error.problems))
     if action == "confirm":
         round_.done()

@@ -69,7 +69,7 @@ class Text:
 
 
 @dataclass(frozen=True)
-class Entry:
+class RulingEntry:
     """One rulings entry: a Round card, a Princess, a basic rule or an interaction."""
 
     slug: str
@@ -118,8 +118,8 @@ def _text(data: Mapping[str, object], where: str) -> Text:
 
 
 @cache
-def _all() -> dict[str, Entry]:
-    result: dict[str, Entry] = {}
+def _all() -> dict[str, RulingEntry]:
+    result: dict[str, RulingEntry] = {}
     package = resources.files(__package__)
     for kind, filename in _FILES.items():
         resource = package.joinpath(filename)
@@ -131,7 +131,7 @@ def _all() -> dict[str, Entry]:
                 raise ValueError(f"duplicate rulings slug {slug!r} in {filename}")
             texts = {lang: _text(raw[lang], f"{slug}.{lang}") for lang in LANGUAGES if lang in raw}
             passing = raw.get("pass")
-            result[slug] = Entry(
+            result[slug] = RulingEntry(
                 slug=slug,
                 kind=kind,
                 edition=raw.get("edition"),
@@ -144,7 +144,7 @@ def _all() -> dict[str, Entry]:
     return result
 
 
-def entry(slug: str, edition: str | None = None) -> Entry:
+def entry(slug: str, edition: str | None = None) -> RulingEntry:
     """The entry with this slug. With ``edition``, a topic slug such as ``basics-next-leader``
     also finds its edition's entry ``basics-next-leader-<edition>``. Raises ``KeyError``."""
     table = _all()
@@ -155,7 +155,7 @@ def entry(slug: str, edition: str | None = None) -> Entry:
     raise KeyError(slug)
 
 
-def entries(kind: str | None = None, edition: str | None = None) -> list[Entry]:
+def entries(kind: str | None = None, edition: str | None = None) -> list[RulingEntry]:
     """All entries, in file order, optionally of one kind and one edition. With ``edition``,
     entries that hold for both editions (edition ``None``) are included."""
     return [
@@ -171,7 +171,7 @@ def round_card_slug(edition: str, letter: str) -> str:
     return f"{ed}-{letter.upper() if ed == 'classic' else letter.lower()}"
 
 
-def round_card(edition: str, letter: str) -> Entry:
+def round_card(edition: str, letter: str) -> RulingEntry:
     """The Round card entry of an edition by letter. Raises ``KeyError``."""
     return entry(round_card_slug(edition, letter))
 
@@ -181,7 +181,7 @@ def round_card_summary(edition: str, letter: str, lang: str = "en") -> str:
     return round_card(edition, letter).summary(lang)
 
 
-def princess(edition: str, name: str) -> Entry:
+def princess(edition: str, name: str) -> RulingEntry:
     """A Princess entry by edition and slug name (``snow-white``). Raises ``KeyError``."""
     return entry(f"{str(edition).strip().lower()}-{name}")
 
@@ -197,11 +197,11 @@ def princess_names(lang: str = "en") -> dict[str, list[tuple[str, str]]]:
     return {ed: [(p["slug"], p[key]) for p in data[ed]["princesses"]] for ed in data}
 
 
-def links_of(slug: str) -> list[Entry]:
+def links_of(slug: str) -> list[RulingEntry]:
     """Entries related to ``slug``: those it links to, then those linking to it; no duplicates."""
     table = _all()
     own = entry(slug)
-    found: dict[str, Entry] = {}
+    found: dict[str, RulingEntry] = {}
     for other in own.links:
         if other in table and other != slug:
             found[other] = table[other]
@@ -258,7 +258,7 @@ def _summaries() -> dict[str, list[str]]:
 
 
 def search(query: str, lang: str | None = None, kind: str | None = None,
-           edition: str | None = None) -> list[Entry]:
+           edition: str | None = None) -> list[RulingEntry]:
     """Entries matching ``query``, best first.
 
     Finds a Round card by its letter (``z``, ``K``, ``deluxe-z``), any entry by its name or power
@@ -307,7 +307,8 @@ def search(query: str, lang: str | None = None, kind: str | None = None,
 
 
 __all__ = [
-    "EDITIONS", "KINDS", "LANGUAGES", "SUMMARY_MAX_WORDS", "Entry", "Text", "entries", "entry",
+    "EDITIONS", "KINDS", "LANGUAGES", "SUMMARY_MAX_WORDS", "RulingEntry", "Text", "entries",
+    "entry",
     "fold", "links_of", "princess", "princess_names", "round_card", "round_card_slug",
     "round_card_summary", "search", "search_terms",
 ]
@@ -323,9 +324,9 @@ class TableRulings:
     ruling connects, or that link to each other directly (then the ruling is ``None``).
     """
 
-    round_cards: tuple[Entry, ...]
-    princesses: tuple[Entry, ...]
-    pairs: tuple[tuple[Entry, Entry, Entry | None], ...]
+    round_cards: tuple[RulingEntry, ...]
+    princesses: tuple[RulingEntry, ...]
+    pairs: tuple[tuple[RulingEntry, RulingEntry, RulingEntry | None], ...]
 
 
 def for_table(edition: str, letters: str | tuple[str, ...],
@@ -338,7 +339,7 @@ def for_table(edition: str, letters: str | tuple[str, ...],
     powers = [table[s] for s in dict.fromkeys(f"{edition}-{p}" for p in princesses if p)
               if s in table]
     here = {e.slug: e for e in cards + powers}
-    pairs: list[tuple[Entry, Entry, Entry | None]] = []
+    pairs: list[tuple[RulingEntry, RulingEntry, RulingEntry | None]] = []
     seen: set[tuple[str, str, str]] = set()
     for ruling in entries(kind="interaction", edition=edition):
         # A ruling about a Round card that is not in this game does not concern this table.

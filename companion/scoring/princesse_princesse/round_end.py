@@ -34,6 +34,7 @@ from companion.scoring.problems import EntryError, Problem
 
 from .cards import (
     CATALOGUE,
+    OGRE,
     PRINCESSES,
     SPY,
     card_params,
@@ -276,7 +277,7 @@ def round_end(players: int, held: Sequence[int | None], discards: Sequence[Seque
     per seat, every card in front of that seat (played or discarded, the hand discarded on leaving
     included). Raises :class:`EntryError` with every problem: ``players-out-of-range``,
     ``wrong-length``, ``value-out-of-range``, ``too-many-copies``, ``nobody-in``,
-    ``negative-tokens``.
+    ``ogre-but-still-in`` (the Ogre in front of a player who holds a card), ``negative-tokens``.
     """
     problems = check_round_end(players, held, discards, tokens_before)
     if problems:
@@ -314,6 +315,12 @@ def check_round_end(players: int, held: Sequence[int | None], discards: Sequence
                               + [c for pile in discards for c in pile])
     if all(card is None for card in held):
         problems.append(CATALOGUE.problem("nobody-in"))
+    for seat, (card, pile) in enumerate(zip(held, discards, strict=False)):
+        # Playing or discarding the Ogre puts its holder out at once (« Ogre »): a player still
+        # in cannot have it in front of them.
+        if card is not None and OGRE in pile:
+            problems.append(CATALOGUE.problem("ogre-but-still-in", seat=seat,
+                                              field=f"discards[{seat}]", **card_params(OGRE)))
     for seat, value in enumerate(tokens_before):
         if not _is_int(value) or value < 0:
             problems.append(CATALOGUE.problem("negative-tokens", seat=seat, value=value))

@@ -33,8 +33,9 @@ Rules (rulebook, seed 002; decisions from ``shared/rules/PRINCESSE_PRINCESSE.md`
   is later revealed (end of round, Garde, Bibliothécaire, Vladric) as Céleste, with no turn of its
   holder in between; the hand travels with a Roi fantôme swap. The same bookkeeping proves a lie to
   a Garde (the denied character later revealed from the same hand) and a wrong Bibliothécaire answer
-  (the « higher » hand later revealed no higher). The rulebook names these mistakes (« Fautes de
-  jeu ») but gives no penalty: the app lists them as faults and changes nothing else.
+  (the « higher » hand later revealed no higher; a tie, once the two hands compared are revealed
+  holding different cards: the lower one should have left). The rulebook names these mistakes
+  (« Fautes de jeu ») but gives no penalty: the app lists them as faults and changes nothing else.
 - Ogre: played or discarded for any reason, its holder leaves the round.
 
 A turn refused by the rules comes back as problems (codes), never as an exception from
@@ -80,8 +81,8 @@ from .round_end import RoundReveal, check_reveal
 
 VALUES = range(MIN_VALUE, MAX_VALUE + 1)
 # Mistakes a later reveal can prove (« Fautes de jeu »): problem codes, listed in ``faults()``.
-CELESTE_NOT_PLAYED, GARDE_LIE, LIBRARIAN_WRONG = FAULT_CODES = (
-    "celeste-not-played", "garde-lie", "librarian-wrong")
+CELESTE_NOT_PLAYED, GARDE_LIE, LIBRARIAN_WRONG, LIBRARIAN_TIE_WRONG = FAULT_CODES = (
+    "celeste-not-played", "garde-lie", "librarian-wrong", "librarian-tie-wrong")
 
 
 @dataclass(frozen=True)
@@ -193,6 +194,9 @@ class Suspicion:
     seat: int  # who made the mistake
     turn: int  # 1-based number of the turn where it happened
     value: int  # the card the problem names: played card, named card, loser's card
+    #: A Bibliothécaire tie: the turn of the comparison, on both hands compared. It proves
+    #: nothing alone; once one of the two hands is revealed, the other must hold the same value.
+    tie: int | None = None
 
 
 @dataclass(frozen=True)
@@ -478,12 +482,14 @@ class PublicRound:
         return problems
 
     def faults(self, final: Mapping[int, int] | None = None) -> tuple[Problem, ...]:
-        """The mistakes proven so far (``celeste-not-played``, ``garde-lie``, ``librarian-wrong``),
+        """The mistakes proven so far (``celeste-not-played``, ``garde-lie``, ``librarian-wrong``,
+        ``librarian-tie-wrong``),
         in turn order; with ``final`` (the cards shown at the end, by seat) those it proves too."""
         found = list(self._top.faults)
+        suspicions = [list(hand) for hand in self._top.suspicions]
         for seat, value in sorted((final or {}).items()):
             if 0 <= seat < self.players:
-                found += _proven(self._top.suspicions[seat], value)
+                found += _revealed(suspicions, seat, value)
         return tuple(found)
 
     def reveal(self, cards: Mapping[int, int]) -> RoundReveal:
@@ -556,6 +562,26 @@ def _proven(suspicions: Iterable[Suspicion], value: int) -> list[Problem]:
             for s in suspicions if value in s.values]
 
 
+def _revealed(suspicions: list[list[Suspicion]], holder: int, value: int) -> list[Problem]:
+    """``holder``'s hand is seen holding ``value``: the claims on it it proves false, and its
+    hand's claims are settled. A tie it was compared in binds the other hand to the same value:
+    a lower card there proves its holder should have left, a higher one proves ``holder``
+    should have."""
+    found = _proven(suspicions[holder], value)
+    for claim in suspicions[holder]:
+        if claim.tie is None:
+            continue
+        for seat, hand in enumerate(suspicions):
+            for index, other in enumerate(hand):
+                if seat != holder and other.tie == claim.tie and other.code == claim.code:
+                    hand[index:index + 1] = [
+                        replace(other, values=frozenset(range(value)), tie=None, value=value),
+                        replace(claim, values=frozenset(v for v in VALUES if v > value),
+                                tie=None, value=value)]
+    suspicions[holder] = []
+    return found
+
+
 def check_setup(players: int, first: int, face_up: Sequence[int]) -> list[Problem]:
     """Problems of a round's set-up: player count, first player, the face-up cards (exactly three
     at two players, none otherwise, each a value with copies left)."""
@@ -591,8 +617,7 @@ def _apply(table: _Table, turn: Turn, number: int, players: int) -> _Table:
     discards[seat].append(card)
 
     def reveal(holder: int, value: int) -> None:
-        faults.extend(_proven(suspicions[holder], value))
-        suspicions[holder] = []
+        faults.extend(_revealed(suspicions, holder, value))
 
     def leave(holder: int, value: int) -> None:
         reveal(holder, value)
@@ -610,6 +635,11 @@ def _apply(table: _Table, turn: Turn, number: int, players: int) -> _Table:
         else:
             suspicions[target].append(Suspicion(frozenset({turn.named}), GARDE_LIE, target,
                                                 number, turn.named))
+    elif card == BIBLIOTHECAIRE and target is not None and turn.tie:
+        # Nobody left: both hands held the same value, which later reveals can disprove.
+        for holder in (seat, target):
+            suspicions[holder].append(Suspicion(frozenset(), LIBRARIAN_TIE_WRONG, holder,
+                                                number, -1, tie=number))
     elif card == BIBLIOTHECAIRE and target is not None and turn.loser is not None:
         assert turn.revealed is not None
         winner = target if turn.loser == seat else seat

@@ -9,7 +9,7 @@ entries (:mod:`.game`).
 from __future__ import annotations
 
 from .cards import FROG, Card, Edition, Suit, deck, hand_size, princes, ranks_for, suit_cards
-from .errors import IncompleteEntryError, InvalidEntryError, Problem, ScoringError, message_for
+from .errors import IncompleteEntryError, InvalidValueError, Problem, ScoringError, message_for
 from .game import GameSetup, GameState, PlayedRound, RoundResult, play_through
 from .leaders import Leader, next_leader_classic, next_leader_deluxe
 from .round_cards import (
@@ -27,9 +27,11 @@ from .rounds import (
     RoundScore,
     ScoreLine,
     SeatScore,
+    Tally,
     can_have_rebel,
     check_counts,
     check_entry,
+    counts_from_taken,
     entry_from_counts,
     is_counted_by_princes,
     needs_no_tricks,
@@ -39,18 +41,23 @@ from .rounds import (
     score_entry,
     score_round,
     score_so_far,
+    taken_from_counts,
+    tally,
+    tally_counts,
 )
 from .standings import Standings, standings
 from .totals import describe_totals, possible_round_totals
 
 __all__ = [
     "BATHROOM_BREAK", "FROG", "Card", "Edition", "GameSetup", "GameState", "IncompleteEntryError",
-    "InvalidEntryError", "Leader", "PlayedRound", "Problem", "RoundCard", "RoundCounts",
+    "InvalidValueError", "Leader", "PlayedRound", "Problem", "RoundCard", "RoundCounts",
     "RoundEntry", "RoundResult", "RoundScore", "ScoreLine", "Scoring", "ScoringError", "SeatScore",
-    "Standings", "Suit", "can_have_rebel", "check_counts", "check_entry", "entry_from_counts",
+    "Standings", "Suit", "can_have_rebel", "check_counts", "check_entry", "counts_from_taken",
+    "entry_from_counts",
     "deck", "describe_totals", "hand_size", "is_counted_by_princes", "message_for",
     "needs_no_tricks", "needs_totals_before", "next_leader_classic", "next_leader_deluxe",
     "parse_edition", "parse_taken", "play_through", "possible_round_totals", "princes",
     "ranks_for", "recommended_first_game", "required_cards", "round_card", "round_cards",
-    "score_entry", "score_round", "score_so_far", "standings", "suit_cards",
+    "score_entry", "score_round", "score_so_far", "standings", "suit_cards", "taken_from_counts",
+    "Tally", "tally", "tally_counts",
 ]

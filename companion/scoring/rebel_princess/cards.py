@@ -18,7 +18,7 @@ from enum import StrEnum
 from functools import cache
 from typing import NamedTuple
 
-from .errors import InvalidEntryError
+from .errors import InvalidValueError
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
@@ -57,17 +57,17 @@ class Card(NamedTuple):
     def from_code(cls, code: str) -> Card:
         """Parse a card code such as ``P12`` or ``a8``.
 
-        Raises :class:`InvalidEntryError` (code ``unknown-card``) for anything that is not a suit
+        Raises :class:`InvalidValueError` (code ``unknown-card``) for anything that is not a suit
         letter followed by a rank from 1 to 12 in ASCII digits without a leading zero.
         """
         text = code.strip().upper() if isinstance(code, str) else ""
         digits = text[1:]
         # ASCII digits only: str.isdigit also accepts "²" (which int() rejects) and other scripts.
         if len(text) < 2 or text[0] not in "PQFA" or not (digits.isascii() and digits.isdigit()):
-            raise InvalidEntryError("unknown-card", card=str(code))
+            raise InvalidValueError("unknown-card", card=str(code))
         rank = int(text[1:])
         if not 1 <= rank <= 12 or text[1] == "0":
-            raise InvalidEntryError("unknown-card", card=str(code))
+            raise InvalidValueError("unknown-card", card=str(code))
         return cls(Suit(text[0]), rank)
 
     @property
@@ -89,12 +89,12 @@ FROG = Card(Suit.PET, 8)
 
 
 def check_player_count(players: int) -> None:
-    """Raise :class:`InvalidEntryError` (``bad-player-count``) unless 3 to 6 players sit at the
+    """Raise :class:`InvalidValueError` (``bad-player-count``) unless 3 to 6 players sit at the
     table."""
     if isinstance(players, bool) or not isinstance(players, int):
-        raise InvalidEntryError("bad-player-count", value=str(players))
+        raise InvalidValueError("bad-player-count", value=str(players))
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidEntryError("bad-player-count", value=str(players))
+        raise InvalidValueError("bad-player-count", value=str(players))
 
 
 def ranks_for(players: int) -> range:

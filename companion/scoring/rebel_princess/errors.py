@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.scoring.problems import Catalogue, EntryError, Problem
 
-__all__ = ["CATALOGUE", "IncompleteEntryError", "InvalidEntryError", "Problem", "ScoringError",
+__all__ = ["CATALOGUE", "IncompleteEntryError", "InvalidValueError", "Problem", "ScoringError",
            "message_for"]
 
 #: The scoring core's sentences, by problem code, in English and French.
@@ -30,7 +30,7 @@ class ScoringError(EntryError):
     """Base of every error raised by the scoring core; ``problems`` lists what was found."""
 
 
-class InvalidEntryError(ScoringError):
+class InvalidValueError(ScoringError):
     """A single malformed value (unknown card, impossible player count, unknown Round card)."""
 
     def __init__(self, code: str, *, seat: int | None = None, card: str | None = None,

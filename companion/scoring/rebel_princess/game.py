@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .cards import Card, Edition, check_player_count
-from .errors import CATALOGUE, IncompleteEntryError, InvalidEntryError, Problem
+from .errors import CATALOGUE, IncompleteEntryError, InvalidValueError, Problem
 from .leaders import Leader, check_seat, next_leader_classic, next_leader_deluxe
 from .round_cards import round_card
 from .rounds import RoundCounts, RoundEntry, RoundScore, ScoreLine, entry_from_counts, score_entry
@@ -38,10 +38,10 @@ class GameSetup:
     def __post_init__(self) -> None:
         check_player_count(self.players)
         if not 0 <= self.first_leader < self.players:
-            raise InvalidEntryError("bad-leader", value=str(self.first_leader))
+            raise InvalidValueError("bad-leader", value=str(self.first_leader))
         allowed = (3, 5) if self.edition is Edition.DELUXE else (5,)
         if len(self.round_cards) not in allowed:
-            raise InvalidEntryError("wrong-round-count", got=len(self.round_cards),
+            raise InvalidValueError("wrong-round-count", got=len(self.round_cards),
                                     expected=" or ".join(str(n) for n in allowed))
         for letter in self.round_cards:
             round_card(self.edition, letter)
@@ -175,7 +175,7 @@ def play_through(setup: GameSetup, played: Sequence[PlayedRound]) -> GameState:
             if entry.leader is not None:
                 check_seat(entry.leader, setup.players)
             detailed, scores = round_scores(setup, entry, letter, totals)
-        except (IncompleteEntryError, InvalidEntryError) as error:
+        except (IncompleteEntryError, InvalidValueError) as error:
             errors.append((number, tuple(error.problems)))
             break
         if entry.leader is not None:
@@ -196,7 +196,7 @@ def play_through(setup: GameSetup, played: Sequence[PlayedRound]) -> GameState:
         elif entry.last_trick_winner is not None:
             try:
                 leader = next_leader_classic(setup.players, entry.last_trick_winner)
-            except InvalidEntryError as error:
+            except InvalidValueError as error:
                 errors.append((number, tuple(error.problems)))
                 break
         elif not game_over:  # after the last round nobody leads: the winner is not needed

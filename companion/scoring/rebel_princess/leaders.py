@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import check_player_count
-from .errors import InvalidEntryError
+from .errors import InvalidValueError
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class Leader:
 def check_seat(seat: object, players: int) -> int:
     """``seat`` if it is one of the seats 0 to ``players`` - 1; raises ``bad-leader`` otherwise."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-        raise InvalidEntryError("bad-leader", value=str(seat))
+        raise InvalidValueError("bad-leader", value=str(seat))
     return seat
 
 

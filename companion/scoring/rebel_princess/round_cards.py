@@ -14,7 +14,7 @@ from functools import cache
 from importlib import resources
 
 from .cards import Edition
-from .errors import InvalidEntryError
+from .errors import InvalidValueError
 
 
 class Scoring(StrEnum):
@@ -77,12 +77,12 @@ def _catalogue() -> dict[Edition, tuple[tuple[RoundCard, ...], tuple[str, ...]]]
 
 
 def parse_edition(value: object) -> Edition:
-    """``deluxe`` or ``classic``; raises :class:`InvalidEntryError` (``unknown-edition``)
+    """``deluxe`` or ``classic``; raises :class:`InvalidValueError` (``unknown-edition``)
     otherwise."""
     try:
         return Edition(str(value).strip().lower())
     except ValueError:
-        raise InvalidEntryError("unknown-edition", value=str(value)) from None
+        raise InvalidValueError("unknown-edition", value=str(value)) from None
 
 
 def round_cards(edition: Edition) -> tuple[RoundCard, ...]:
@@ -92,12 +92,12 @@ def round_cards(edition: Edition) -> tuple[RoundCard, ...]:
 
 def round_card(edition: Edition, letter: str) -> RoundCard:
     """Look up a Round card by letter. Deluxe letters are lower case, classic upper case; either
-    case is accepted. Raises :class:`InvalidEntryError` (``unknown-round-card``)."""
+    case is accepted. Raises :class:`InvalidValueError` (``unknown-round-card``)."""
     wanted = str(letter).strip()
     wanted = wanted.lower() if edition is Edition.DELUXE else wanted.upper()
     card = _by_letter().get((edition, wanted))
     if card is None:
-        raise InvalidEntryError("unknown-round-card", value=str(letter))
+        raise InvalidValueError("unknown-round-card", value=str(letter))
     return card
 
 

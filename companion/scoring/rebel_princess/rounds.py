@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from .cards import FROG, Card, Edition, Suit, check_player_count, deck, hand_size, princes
-from .errors import CATALOGUE, IncompleteEntryError, InvalidEntryError, Problem
+from .errors import CATALOGUE, IncompleteEntryError, InvalidValueError, Problem
 from .round_cards import RoundCard, Scoring, parse_edition, round_card
 
 REBEL_OF_THE_BALL_POINTS = -10
@@ -141,13 +141,13 @@ class RoundCounts:
 
     @classmethod
     def from_notation(cls, text: str) -> RoundCounts:
-        """Read :meth:`__str__` back; raises :class:`InvalidEntryError` (``bad-counts``)."""
+        """Read :meth:`__str__` back; raises :class:`InvalidValueError` (``bad-counts``)."""
         counts, sep, frog = text.partition("/")
         try:
             parsed = tuple(None if n == "" else int(n) for n in counts.split(","))
             return cls(parsed, None if frog == "" else int(frog))
         except ValueError:
-            raise InvalidEntryError("bad-counts", value=text) from None
+            raise InvalidValueError("bad-counts", value=text) from None
 
 
 def check_counts(edition: Edition, letter: str, players: int,
@@ -173,7 +173,7 @@ def check_counts(edition: Edition, letter: str, players: int,
             problems.append(Problem("bad-prince-count", seat=seat, params={"expected": total}))
     if not problems and sum(counts.princes) != total:  # type: ignore[arg-type]
         problems.append(Problem("princes-total", params={
-            "expected": total, "got": sum(counts.princes)}))  # type: ignore[arg-type]
+            "expected": total, "got": sum(counts.princes)}))
     if counts.frog is None or not 0 <= counts.frog < players:
         problems.append(Problem("missing-card", card=FROG.code))
     return problems
@@ -190,17 +190,82 @@ def entry_from_counts(edition: Edition, letter: str, players: int, counts: Round
     problems = check_counts(edition, letter, players, counts)
     if problems:
         raise IncompleteEntryError(problems)
+    return RoundEntry(edition, round_card(edition, letter).letter, players,
+                      taken_from_counts(players, counts), no_tricks, totals_before)
+
+
+def taken_from_counts(players: int, counts: RoundCounts) -> tuple[frozenset[Card], ...]:
+    """The cards a count entry stands for: the Princes handed out in rank order by count (a
+    missing count is none; any handing-out scores the same, see
+    :func:`is_counted_by_princes`), the Frog to its seat."""
     pile = list(princes(players))
     taken: list[frozenset[Card]] = []
     for seat, count in enumerate(counts.princes):
-        assert count is not None
-        mine = set(pile[:count])
-        del pile[:count]
+        mine = set(pile[:count or 0])
+        del pile[:count or 0]
         if seat == counts.frog:
             mine.add(FROG)
         taken.append(frozenset(mine))
-    return RoundEntry(edition, round_card(edition, letter).letter, players, tuple(taken),
-                      no_tricks, totals_before)
+    return tuple(taken)
+
+
+def counts_from_taken(players: int, taken: Sequence[frozenset[Card]]) -> RoundCounts:
+    """The count entry cards stand for: each seat's number of Princes, the Frog's seat."""
+    pile = frozenset(princes(players))
+    return RoundCounts(tuple(len(cards & pile) for cards in taken),
+                       next((seat for seat, cards in enumerate(taken) if FROG in cards), None))
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A round being entered, scored so far (the live tally of the entry screens): ``score``,
+    the ``problems`` that already show, and what is still to enter: the ``missing`` cards (by
+    cards), or (by counts) the Princes not counted yet, the Frog, the seats without a count."""
+
+    score: RoundScore
+    problems: tuple[Problem, ...] = ()
+    missing: tuple[Card, ...] = ()
+    princes_left: int = 0
+    frog_missing: bool = False
+    unset: tuple[int, ...] = ()
+
+    @property
+    def still_to_enter(self) -> int:
+        """How many things are still to enter (by counts: the unset seats count once the
+        Princes are all counted)."""
+        if self.missing:
+            return len(self.missing)
+        return self.princes_left + self.frog_missing + (
+            len(self.unset) if not self.princes_left else 0)
+
+
+def tally(entry: RoundEntry) -> Tally:
+    """The live tally of a round entered by cards, from the cards given out so far (the
+    caller has left out duplicated or foreign cards)."""
+    given = set().union(*entry.taken) if entry.taken else set()
+    missing = tuple(c for c in required_cards(entry.edition, entry.round_card, entry.players)
+                    if c not in given)
+    problems = tuple(p for p in check_entry(entry) if p.code != "missing-card")
+    return Tally(score_so_far(entry), problems, missing)
+
+
+def tally_counts(edition: Edition, letter: str, players: int, counts: RoundCounts, *,
+                 no_tricks: frozenset[int] | None = None,
+                 totals_before: tuple[int, ...] | None = None) -> Tally:
+    """The live tally of a round entered by counts, from the counts tapped so far: what is not
+    counted yet is named, not a problem; counts adding up to too many are."""
+    entry = RoundEntry(edition, round_card(edition, letter).letter, players,
+                       taken_from_counts(players, counts), no_tricks, totals_before)
+    counted = sum(n or 0 for n in counts.princes)
+    total = len(princes(players))
+    problems = [p for p in check_counts(edition, letter, players, counts)
+                if p.code not in ("missing-prince-count", "missing-card")]
+    if counted > total:
+        problems = [Problem("princes-total", params={"expected": total, "got": counted})]
+    problems += [p for p in check_entry(entry) if p.code == "cards-without-trick"]
+    return Tally(score_so_far(entry), tuple(problems), princes_left=max(total - counted, 0),
+                 frog_missing=counts.frog is None,
+                 unset=tuple(s for s, n in enumerate(counts.princes) if n is None))
 
 
 def needs_no_tricks(edition: Edition, letter: str) -> bool:
@@ -237,7 +302,7 @@ def parse_taken(players: int, taken: Sequence[Iterable[str]]) -> tuple[
         for code in codes:
             try:
                 card = Card.from_code(code)
-            except InvalidEntryError as error:
+            except InvalidValueError as error:
                 problems.append(CATALOGUE.problem("unknown-card", seat=seat, card=str(code)))
                 del error
                 continue
@@ -435,7 +500,7 @@ def score_round(*, edition: str | Edition, round_card: str, players: int,
     """Score a round from card codes, the way the JSON API and the web form give them.
 
     ``tricks_won`` (a count per seat) or ``no_tricks`` (the seats that won none) is needed for
-    Arranged Marriage; ``totals_before`` for Bathroom Break. Raises :class:`InvalidEntryError` for a
+    Arranged Marriage; ``totals_before`` for Bathroom Break. Raises :class:`InvalidValueError` for a
     bad edition, Round card or player count, and :class:`IncompleteEntryError` listing every problem
     with the cards or the extra inputs.
     """

@@ -30,7 +30,7 @@ Input schema
 ============
 
 A trick (:class:`TrickInput`) lists its ``plays`` in play order, each ``(seat, card code)``
-(:class:`Play`); under *The Prince Always Rings Twice* (u / L) every seat appears twice, in two
+(:class:`PlayInput`); under *The Prince Always Rings Twice* (u / L) every seat appears twice, in two
 laps. Only the last trick may be unfinished (a round in progress), and it may have no plays yet
 (to carry the powers or gift announced before its first card).
 
@@ -58,9 +58,11 @@ The cards each seat keeps under *Late for a Very Important Date* (n) are given o
 Not entered (the table does not see them): the opening pass, the set-aside cards (b / G, m / N,
 q / Q), the Crystal Clear reveal (h / I) and the Musical Chairs passes (k / E);
 :attr:`RoundCheck.step_due` only reminds the table of them, and findings stop where such cards may
-have moved unseen. Power rules that need the whole hands (conflicts between powers, the Little
-Mermaid's suit held, a Snow White card held) are not judged; of the powers' own rules those the
-cards show are (see :mod:`.engine.table`).
+have moved unseen. A power another one blocked this trick (see :mod:`.engine.powers`) is refused
+like any entry the judge refuses (``power-blocked``, naming its seat and the power that acted
+first). Power rules that need the whole hands (the Little Mermaid's suit held, a Snow White card
+held) are not judged; of the powers' own rules those the cards show are (see
+:mod:`.engine.table`).
 """
 
 from __future__ import annotations
@@ -70,7 +72,7 @@ from dataclasses import dataclass, replace
 
 from companion.scoring.problems import EntryError, Problem
 
-from . import RoundScore, ScoringError, needs_totals_before, score_entry
+from . import RoundScore, ScoringError, needs_totals_before, parse_edition, score_entry
 from .cards import Card, Edition, Suit
 from .engine import (
     Gift,
@@ -80,7 +82,6 @@ from .engine import (
     Timing,
     ViolationCode,
     parse_card,
-    parse_edition,
     power_class,
     power_slugs,
     round_card_class,
@@ -89,7 +90,7 @@ from .engine.cards import cards_of
 from .engine.errors import CATALOGUES, EngineError
 from .errors import CATALOGUE as SCORING
 
-__all__ = ["Play", "PowerInput", "RoundCheck", "StepInput", "TrickInput", "TrickResult",
+__all__ = ["PlayInput", "PowerInput", "RoundCheck", "StepInput", "TrickInput", "TrickResult",
            "check_round"]
 
 V = ViolationCode
@@ -98,7 +99,7 @@ V = ViolationCode
 # --- input ----------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Play:
+class PlayInput:
     """One card played: ``seat`` (0-based, clockwise) and the card ``card`` (a code like ``Q3``)."""
 
     seat: int
@@ -133,7 +134,7 @@ class StepInput:
 class TrickInput:
     """One trick as entered: its plays in order, the powers and the Round-card steps with it."""
 
-    plays: tuple[Play, ...]
+    plays: tuple[PlayInput, ...]
     powers: tuple[PowerInput, ...] = ()
     steps: tuple[StepInput, ...] = ()
 
@@ -353,7 +354,7 @@ def _setup(edition: object, round_card: object, players: object, leader: object,
     """The judge for the round's setup; raises :class:`EntryError` with every setup problem."""
     try:
         ed = parse_edition(edition)
-    except EngineError:
+    except ScoringError:
         raise EntryError([SCORING.problem("unknown-edition", field="edition",
                                           value=edition)]) from None
     if not (isinstance(players, int) and not isinstance(players, bool) and 3 <= players <= 6):

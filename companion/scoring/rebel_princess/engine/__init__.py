@@ -35,8 +35,8 @@ from .modifiers import (
     round_card_class,
 )
 from .powers import POWER_SLUGS, Power, power_class, power_slugs
-from .record import RoundRecord, format_record, parse_record
-from .state import RoundOutcome, RoundState, Trick, parse_edition
+from .record import RoundTranscript, format_record, parse_record
+from .state import RoundOutcome, RoundState, Trick
 from .steps import (
     Chairs,
     Gift,
@@ -54,8 +54,9 @@ from .table import TableRound
 __all__ = [
     "POWER_SLUGS", "AmbiguousEntryError", "Card", "Chairs", "Edition", "EngineError", "Gift",
     "Haggle", "IllegalTrickError", "InvalidEntryError", "Modifier", "Pass", "Power", "PowerUse",
-    "Reveal", "RoundOutcome", "RoundRecord", "RoundState", "SetAside", "Step", "StepKind", "Suit",
+    "Reveal", "RoundOutcome", "RoundState", "RoundTranscript", "SetAside", "Step", "StepKind",
+    "Suit",
     "TableRound", "Timing", "Trick", "ViolationCode", "WinReason", "format_record",
-    "modifier_class", "parse_card", "parse_cards", "parse_edition", "parse_record", "parse_step",
+    "modifier_class", "parse_card", "parse_cards", "parse_record", "parse_step",
     "power_class", "power_slugs", "register", "registered", "round_card_class", "violation",
 ]

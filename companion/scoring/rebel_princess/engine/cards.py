@@ -194,3 +194,10 @@ def format_cards(cards: Iterable[Card], sep: str = "") -> str:
 def format_mask(mask: int) -> str:
     """A mask as run-together codes in id order (Princes, Queens, Fairies, Pets), ``-`` if empty."""
     return format_cards(CARDS[cid] for cid in ids_of(mask))  # type: ignore[misc]
+
+
+def card_at(cid: int) -> Card:
+    """The card of id ``cid`` (an id of a card of the deck)."""
+    card = CARDS[cid]
+    assert card is not None, cid
+    return card

@@ -20,7 +20,7 @@ Two kinds of trouble, kept apart in the python-chess manner:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -88,7 +88,8 @@ class RuleCatalogue(Catalogue):
 
     edition: Edition = Edition.DELUXE
 
-    def text(self, code: str, /, lang: str = "en", **params: Any) -> str:
+    def text(self, code: str, /, lang: str = "en", names: Sequence[str] | None = None,
+             **params: Any) -> str:
         lang = language(lang)
         word = self._words(lang)
         params = {key: value for key, value in params.items() if value is not None}
@@ -96,9 +97,32 @@ class RuleCatalogue(Catalogue):
         if f"{code}@{slug}" in self.codes("en"):  # a sentence of its own for this rule
             code = f"{code}@{slug}"
         params["rule"] = self.rule_name(slug, lang) if slug else word["this-rule"]
+        params["rule_mid"] = _mid(params["rule"])
         params.setdefault("card", word["a-card"])
-        text = super().text(code, lang, **params)
+        if code == ViolationCode.POWER_BLOCKED:
+            if "by" in params:
+                params.update(self._blocked_words(lang, names, params))
+            else:
+                code = "power-blocked-plain"
+        text = super().text(code, lang, names, **params)
         return text[:1].upper() + text[1:]
+
+    def _blocked_words(self, lang: str, names: Sequence[str] | None,
+                       params: dict[str, Any]) -> dict[str, str]:
+        """What a blocked power's sentence says the earlier power did (``did``) and how that
+        forbids this one (``then``): on the leader, or for the whole trick."""
+        by = str(params["by"])
+        done = f"did@{by}" if f"did@{by}" in self.codes("en") else "did"
+        seats = {key: params.get(key) for key in ("on", "leader")}
+        did = super().text(done, lang, names, by=self.rule_name(by, lang), **seats)
+        if params.get("scope") != "leader":
+            then = "then-trick"
+        elif params.get("on") == params.get("leader"):
+            then = "then-her"
+        else:
+            then = "then-leader"
+        return {"did": did, "then": super().text(then, lang, names, rule_mid=params["rule_mid"],
+                                                  leader=params.get("leader"))}
 
     def rule_name(self, slug: str, lang: str = "en") -> str:
         """The player-facing name of a rule slug: a Princess, a Round card, the basic rules."""
@@ -111,6 +135,12 @@ class RuleCatalogue(Catalogue):
     def _words(self, lang: str) -> dict[str, str]:
         return {key: super(RuleCatalogue, self).text(key, lang)
                 for key in ("basic-rules", "this-rule", "a-card")}
+
+
+def _mid(name: str) -> str:
+    """A printed name inside a sentence: "The Little Mermaid" -> "the Little Mermaid"."""
+    first, _, rest = name.partition(" ")
+    return f"{first.lower()} {rest}" if rest and first in ("The", "La", "Le", "Les") else name
 
 
 #: The engine's catalogue for each edition (Round cards and Princesses are named as printed in it).

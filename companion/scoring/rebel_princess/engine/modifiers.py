@@ -143,7 +143,7 @@ class Modifier:
         return f"{type(self).__name__}({self.edition.value!r})"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other.edition is self.edition  # type: ignore[attr-defined]
+        return type(other) is type(self) and other.edition is self.edition
 
     def __hash__(self) -> int:
         return hash((type(self), self.edition))

@@ -25,43 +25,29 @@ OpenAPI description.
 - How it changes a trick: :attr:`Power.changes_trick` (judged with the trick it is used for), and
   :meth:`Power.restrict` / :meth:`Power.activate`.
 
-The powers (Deluxe "Princess Cards" p. 23; French "Cartes Pouvoirs de Princesses" p. 14):
+The twelve powers, one class each, are in :mod:`.princesses`.
 
-- **Alice**: after winning a trick without the Frog, its cards are dealt back one per seat (seat
-  order, two laps under u) and played again. A Prince in that trick brings the Princes in
-  (RULINGS.md). Under Wedding Gift the gift pile waits for the redone trick. *Engine decision:*
-  the trick no longer counts as won by Alice.
-- **Cinderella**: the trick's order is reversed, lower numbers win (with Upside Down each 6
-  reverses again; Sisterhood ties go to the lower number; u: lowest sum).
-- **The Ice Princess**: the target must play the chosen card in the coming trick, whatever the
-  rules (Deluxe); a Prince chosen this way brings the Princes in. Classic: she draws the card from
-  the hand of the player who leads, and it is the lead.
-- **The Little Mermaid**: the leader must lead the named suit. Deluxe: the named suit must be one
-  the leader holds, and not Princes before they snuck in unless the leader holds only Princes.
-  Classic: if the leader lacks the suit they lead freely; Princes cannot be named before they
-  appeared.
-- **Mulan**: swap a card she played in the trick just finished for another of the same suit from
-  her hand, never the Frog; the trick is decided again.
-- **The Pea Princess**: the other players (classic: those who play after her in the trick) must
-  play a card above 5 among the cards they may play, if they have one.
-- **Pocahontas**: choose who leads the coming trick (classic: after winning a trick, another
-  player leads the next).
-- **Rapunzel** (Deluxe): the leader must lead a Prince if they hold one; it does not bring the
-  Princes in.
-- **Scheherazade**: take a random card from another player and give them one of yours, or the
-  same card back.
-- **Sleeping Beauty**: every player contributes a card; she keeps one and deals the rest, one
-  each.
-- **Snow White**: she plays a low card as a zero (it must be her card in this trick if she may
-  play it). Scoring keeps the printed rank (RULINGS.md).
-- **Thumbelina** (Deluxe, not leading): she may play any card but a Prince or the Frog, ignoring
-  the suit to follow.
+Conflicts (Deluxe p. 23 and p. 10, "a power that would undo another's may not be used during
+this trick"; RULINGS.md applies them to the classic edition too, which lists none) are declared
+on each class as :attr:`Power.blocked_by` (:class:`Block`: the earlier power, and whether it counts
+only when it acted on the player who leads) and :attr:`Power.blocked_on_leader_only`;
+:meth:`Power.blocker` is the one place they are applied (the full-information state, table entry
+and so the trick screen and the JSON API all call it), and a blocked use takes no effect:
 
-Conflicts (Deluxe p. 23; RULINGS.md applies them to the classic edition too, which lists none):
-the Little Mermaid, Rapunzel and the Ice Princess (on the leader) exclude each other in a trick;
-Pocahontas and Sleeping Beauty may not follow the Little Mermaid or Rapunzel (nor Sleeping Beauty
-the Ice Princess, whoever she froze); Scheherazade may not target the leader after any of those
-three. *Engine decision:* Scheherazade cannot draw a card the Ice Princess froze this trick (it lies
+- the Little Mermaid: not once the Ice Princess (on the leader) or Rapunzel acted this trick;
+- Rapunzel: not once the Ice Princess (on the leader) or the Little Mermaid acted;
+- the Ice Princess on the leader: not once the Little Mermaid or Rapunzel asked for a suit (her
+  card would undo theirs);
+- Pocahontas: not once the Little Mermaid or Rapunzel acted;
+- Scheherazade on the leader: not once the Ice Princess (whoever she acted on, as printed), the
+  Little Mermaid or Rapunzel acted;
+- Sleeping Beauty: not once any of those three acted (the Ice Princess on anyone).
+
+Thumbelina may not use her power to leave the suit the Little Mermaid or Rapunzel asked for
+(:meth:`Power.requested_suit`), nor to dodge the Ice Princess's card (:meth:`Power.forced_card`).
+The Little Mermaid naming Princes before they snuck in has no effect (Deluxe: unless the leader
+holds only Princes, and then the basic rules already make the lead a Prince; French: never).
+*Engine decision:* Scheherazade cannot draw a card the Ice Princess froze this trick (it lies
 in front of its owner).
 Crystal Clear (h / I): the Ice Princess and Scheherazade cannot pick shown cards. Late to the Ball
 (b / G): Sleeping Beauty and Scheherazade cannot be used on the last trick.
@@ -70,25 +56,28 @@ Crystal Clear (h / I): the Ice Princess and Scheherazade cannot pick shown cards
 Princess) counts as a void card for Round cards that look at void players (Poisoned Apple, Pass
 the Bouquet).
 """
-
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    import random
 
 from companion.scoring.problems import Problem
 from companion.scoring.rebel_princess.cards import Card, Edition, Suit
 
-from .cards import FROG_ID, PRINCE_MASK, SUIT_MASKS, card_id, mask_of
+from .cards import FROG_ID
 from .errors import ViolationCode, violation
-from .modifiers import Modifier, Timing, register
+from .modifiers import Modifier, Timing
 from .steps import PowerUse
 
 if TYPE_CHECKING:
     from .state import RoundState
 
-__all__ = ["POWER_SLUGS", "Power", "power_class", "power_slugs"]
+__all__ = ["POWER_SLUGS", "Block", "Power", "power_class", "power_slugs", "zero_rank"]
 
 V = ViolationCode
 D, C = Edition.DELUXE, Edition.CLASSIC
@@ -102,6 +91,16 @@ _SUIT_INDEX = {suit: index for index, suit in enumerate((Suit.PRINCE, Suit.QUEEN
                                                           Suit.PET))}
 #: Card slots repeated for every card of the trick (Alice) or every seat (Sleeping Beauty).
 PER_CARD, PER_SEAT = "*card", "*seat"
+
+
+@dataclass(frozen=True)
+class Block:
+    """An earlier power that forbids this one for the rest of the trick: ``by`` (its slug), and
+    whether it counts only when it acted on the player who leads (``on_leader``) or whoever it
+    acted on (Deluxe "Princess Cards" p. 23; RULINGS.md: conflicts block the later power)."""
+
+    by: str
+    on_leader: bool = False
 
 
 class Power(Modifier):
@@ -141,12 +140,28 @@ class Power(Modifier):
     never_frog: ClassVar[bool] = False
     #: Her two cards are of the same suit (Mulan's swap), and not the same card.
     same_suit: ClassVar[bool] = False
+    #: After a trick, before anything else is done with it (Mulan swaps before it is won).
+    first_after_trick: ClassVar[bool] = False
+    #: It changes a card of the trick just played, which is decided again (Mulan).
+    redecides_trick: ClassVar[bool] = False
+    #: It deals the trick just won back into the hands, to be played again (Alice).
+    deals_trick_back: ClassVar[bool] = False
+    #: It reverses the order of the numbers for the trick (Cinderella).
+    reverses_order: ClassVar[bool] = False
+    #: It makes a player play a chosen card in the trick (the Ice Princess, :meth:`forced_card`).
+    forces_card: ClassVar[bool] = False
     #: Announced before the first card of the trick only (it acts on the lead).
     on_lead: ClassVar[bool] = False
-    #: Powers already used this trick that forbid this one (both editions, RULINGS.md).
-    blocked_by: ClassVar[frozenset[str]] = frozenset()
-    #: Codes of :meth:`check` that cards a player is seen to hold later prove (table entry).
-    proven_by_hand: ClassVar[frozenset[ViolationCode]] = frozenset()
+    #: Powers used earlier in the same trick that forbid this one (both editions, RULINGS.md):
+    #: see :meth:`blocker`. What a power blocks is the converse (:meth:`blocks`).
+    blocked_by: ClassVar[tuple[Block, ...]] = ()
+    #: The blocks apply only to a use of this power on the player who leads (Scheherazade, the
+    #: Ice Princess): on anyone else it may still act.
+    blocked_on_leader_only: ClassVar[bool] = False
+    #: Not on the last trick of Late to the Ball (b / G): its cards are set aside.
+    not_on_last_aside_card: ClassVar[bool] = False
+    #: Under Wedding Gift (o / M), only before the gift pile is laid (Deluxe o).
+    before_gift_pile: ClassVar[bool] = False
     # -- how it changes a trick ---------------------------------------------------------------
     #: The power changes how the trick it is used for is played or won.
     changes_trick: ClassVar[bool] = False
@@ -154,6 +169,67 @@ class Power(Modifier):
     def when(self) -> Timing:
         """This power's timing in this edition."""
         return self.timing[self.edition]
+
+    # -- conflicts ---------------------------------------------------------------------------
+
+    def acts_on_leader(self, use: PowerUse, leader: int) -> bool:
+        """Whether ``use`` acts on the player who leads the trick (``leader``)."""
+        return False
+
+    def requested_suit(self, state: RoundState, use: PowerUse) -> Suit | None:
+        """The suit ``use`` makes the leader lead, while it has that effect (the Little Mermaid,
+        Rapunzel); Thumbelina cannot escape it."""
+        return None
+
+    def forced_card(self, use: PowerUse, seat: int) -> Card | None:
+        """The card ``use`` makes ``seat`` play in the trick (the Ice Princess's frozen card)."""
+        return None
+
+    def new_leader(self, use: PowerUse, leader: int) -> int:
+        """Who leads the coming trick once ``use`` took effect."""
+        return leader
+
+    def unseen_seats(self, use: PowerUse, players: int) -> int:
+        """The seats (a mask) whose hands ``use`` may change out of sight of the table."""
+        return 0
+
+    def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
+        """A plausible random use by ``seat`` now, for the simulation (it may still break a
+        rule: callers check it); ``None`` when none comes to mind."""
+        return PowerUse(seat, self.slug)
+
+    def blocker(self, use: PowerUse, earlier: Iterable[tuple[Power, PowerUse]],
+                leader: int) -> tuple[Power, PowerUse] | None:
+        """The earlier power of this trick (among ``earlier``, the uses that took effect, in the
+        order declared) that forbids ``use``, or ``None``. ``leader``: who leads the trick now."""
+        if not self.blocked_by or (self.blocked_on_leader_only and
+                                   not self.acts_on_leader(use, leader)):
+            return None
+        for other, other_use in earlier:
+            for block in self.blocked_by:
+                if other.slug == block.by and (not block.on_leader or
+                                               other.acts_on_leader(other_use, leader)):
+                    return other, other_use
+        return None
+
+    def blocked(self, use: PowerUse, found: tuple[Power, PowerUse], leader: int,
+                trick: int | None = None) -> Problem:
+        """The refusal of ``use``, blocked by ``found`` (see :meth:`blocker`): it names the
+        power that acted first (``by``), the player it acted on (``on``) and the player who
+        leads (``leader``)."""
+        other, other_use = found
+        on = leader if other.acts_on_leader(other_use, leader) else other_use.target
+        return violation(V.POWER_BLOCKED, use.seat, None, self.slug, self.edition, trick=trick,
+                         by=other.slug, on=on, leader=leader,
+                         scope="leader" if self.blocked_on_leader_only or any(
+                             b.by == other.slug and b.on_leader for b in self.blocked_by) or
+                         self.acts_on_leader(use, leader) else "trick")
+
+    @classmethod
+    def blocks(cls, edition: Edition) -> tuple[str, ...]:
+        """The powers of ``edition`` that this one, once used, forbids later in the trick."""
+        return tuple(slug for slug in power_slugs(edition)
+                     if any(block.by == cls.slug for block in _CLASSES[slug].blocked_by))
 
     @classmethod
     def display_name(cls, edition: Edition, lang: str = "en") -> str:
@@ -198,6 +274,7 @@ class Power(Modifier):
         counts = {(len(cards), len(more))} | ({(0, 0)} if not self.cards_seen else set())
         given = (len(use.cards) if cards else 0, len(use.more) if more else 0)  # (others unused)
         ok = (not self.needs_target or use.target is not None) and \
+            (use.target is None or 0 <= use.target < players) and \
             (not self.needs_suit or use.suit is not None) and given in counts
         if ok and use.target is not None and self.edition in self.target_other and \
                 use.target == use.seat:
@@ -260,390 +337,10 @@ class Power(Modifier):
         return [violation(code, use.seat if seat is None else seat, card_, self.slug, self.edition)]
 
 
-def _held(state: RoundState, seat: int, card_: Any) -> bool:
-    return bool(state.hands[seat] >> card_id(card_) & 1)
+from . import princesses as _princesses  # noqa: E402, F401  (registers the twelve)
 
-
-@register
-class Alice(Power):
-    """Alice: after winning a trick without the Frog, deal its cards back to be played again."""
-
-    slug = "alice"
-    names = {"en": "Alice", "fr": "Alice"}
-    timing = {D: A, C: A}
-    card_slots = ("alice" + PER_CARD,)
-    slot_words = {"alice": "the trick's cards as dealt back, one per seat from seat 0 (two laps "
-                           "under u)"}
-    winner_only = _BOTH
-    never_frog = True
-
-    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
-        leader, ids, winner, _ = state.history[-1]
-        if self.edition in self.winner_only and winner != use.seat:
-            return self.bad(use, V.NOT_TRICK_WINNER)
-        if self.never_frog and FROG_ID in ids:
-            return self.bad(use, V.POWER_FROG)
-        if len(use.cards) != len(ids) or sorted(map(card_id, use.cards)) != sorted(ids):
-            return self.bad(use, V.WRONG_CARD_COUNT)
-        return []
-
-    def apply(self, state: RoundState, use: PowerUse) -> Any:
-        players = state.players
-        ids = state.history[-1][1]
-        mask = mask_of(use.cards)
-        state.taken[use.seat] &= ~mask
-        state.tricks_won[use.seat] -= 1
-        for index, card_ in enumerate(use.cards):
-            state.hands[index % players] |= 1 << card_id(card_)
-        state.cards_left += len(ids)
-        snuck = not state.princes_in and bool(mask & PRINCE_MASK)
-        state.princes_in = state.princes_in or snuck
-        pile = state.hold_gift_pile(use.seat)  # Wedding Gift: the pile waits for the redone trick
-        return (mask, snuck, pile)
-
-    def undo(self, state: RoundState, use: PowerUse, data: Any) -> None:
-        mask, snuck, pile = data
-        players = state.players
-        for index, card_ in enumerate(use.cards):
-            state.hands[index % players] &= ~(1 << card_id(card_))
-        state.taken[use.seat] |= mask
-        state.tricks_won[use.seat] += 1
-        state.cards_left -= len(use.cards)
-        if snuck:
-            state.princes_in = False
-        state.release_gift_pile(use.seat, pile)
-
-
-@register
-class Cinderella(Power):
-    """Cinderella: before a trick, reverse the order of the numbers for that trick."""
-
-    slug = "cinderella"
-    names = {"en": "Cinderella", "fr": "Cendrillon"}
-    changes_trick = True
-
-    def activate(self, state: RoundState, use: PowerUse) -> None:
-        state.reversed_order = True
-
-
-@register
-class IcePrincess(Power):
-    """The Ice Princess: before a trick, choose the card a player must play in it."""
-
-    slug = "ice-princess"
-    names = {"en": "The Ice Princess", "fr": "La Princesse des glaces"}
-    needs_target = True
-    card_slots = ("ice",)
-    slot_words = {"ice": "the card the target must play"}
-    target_leader = _CLASSIC_ONLY
-    on_lead = True
-    changes_trick = True
-
-    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
-        if use.target is None or not 0 <= use.target < state.players or len(use.cards) != 1:
-            return self.bad(use)
-        if self.edition in self.target_leader and use.target != state.leader:
-            return self.bad(use, V.NOT_THE_LEADER, use.target)
-        (card_,) = use.cards
-        if not _held(state, use.target, card_):
-            return self.bad(use, V.NOT_IN_HAND, use.target, card_)
-        if state.revealed[use.target] >> card_id(card_) & 1:
-            return self.bad(use, V.CARD_SHOWN, use.target, card_)
-        return []
-
-    def apply(self, state: RoundState, use: PowerUse) -> Any:
-        # A Prince chosen by the Ice Princess brings the Princes in (Deluxe p. 23, RULINGS.md).
-        snuck = use.cards[0].suit is Suit.PRINCE and not state.princes_in
-        if snuck:
-            state.princes_in = True
-        return snuck
-
-    def undo(self, state: RoundState, use: PowerUse, data: Any) -> None:
-        if data:
-            state.princes_in = False
-
-    def restrict(self, state: RoundState, seat: int, legal: int, use: PowerUse) -> int:
-        if seat != use.target:
-            return legal
-        forced = 1 << card_id(use.cards[0])
-        return forced if state.hands[seat] & forced else legal
-
-
-@register
-class LittleMermaid(Power):
-    """The Little Mermaid: before a trick, name the suit the leader must lead."""
-
-    slug = "little-mermaid"
-    names = {"en": "The Little Mermaid", "fr": "La petite Sirène"}
-    needs_suit = True
-    blocked_by = frozenset({"ice-princess", "rapunzel"})
-    proven_by_hand = frozenset({V.PRINCES_NOT_INVITED})
-    changes_trick = True
-
-    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
-        if use.suit is None:
-            return self.bad(use)
-        hand = state.hands[state.leader]
-        suit_mask = SUIT_MASKS[_SUIT_INDEX[use.suit]]
-        only_princes = not hand & ~PRINCE_MASK
-        if use.suit is Suit.PRINCE and not state.princes_in and not (
-                self.edition is D and only_princes):
-            return self.bad(use, V.PRINCES_NOT_INVITED, state.leader)
-        if self.edition is D and not hand & suit_mask:
-            return self.bad(use, V.SUIT_NOT_HELD, state.leader)  # name another suit
-        return []
-
-    def restrict(self, state: RoundState, seat: int, legal: int, use: PowerUse) -> int:
-        if state.trick_ids or seat != state.leader:
-            return legal
-        return state.hands[seat] & SUIT_MASKS[_SUIT_INDEX[use.suit]] or legal  # type: ignore[index]
-
-
-@register
-class Mulan(Power):
-    """Mulan: after a trick, swap a card she played for another of the same suit (no Frog)."""
-
-    slug = "mulan"
-    names = {"en": "Mulan", "fr": "Mulan"}
-    timing = {D: A, C: A}
-    card_slots = ("mulan-old", "mulan-new")
-    slot_words = {"mulan-old": "the card she played", "mulan-new": "the card she swaps in"}
-    never_frog = True
-    same_suit = True
-
-    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
-        if len(use.cards) != 2:
-            return self.bad(use)
-        old, new = use.cards
-        leader, ids, _, _ = state.history[-1]
-        mine = [cid for i, cid in enumerate(ids) if (leader + i) % state.players == use.seat]
-        if card_id(old) not in mine:
-            return self.bad(use, V.NOT_IN_TRICK, card_=old)
-        if not state.active_hand(use.seat) >> card_id(new) & 1:
-            return self.bad(use, V.NOT_IN_HAND, card_=new)
-        if self.same_suit and old.suit is not new.suit:
-            return self.bad(use, V.MUST_FOLLOW_SUIT, card_=new)
-        if self.never_frog and FROG_ID in (card_id(old), card_id(new)):
-            return self.bad(use, V.POWER_FROG)
-        return []
-
-    def apply(self, state: RoundState, use: PowerUse) -> Any:
-        old, new = card_id(use.cards[0]), card_id(use.cards[1])
-        leader, ids, winner, _ = state.history[-1]
-        state.replay_last_trick(old, new)
-        return (leader, tuple(ids), winner)  # the trick as played, for the record
-
-    def undo(self, state: RoundState, use: PowerUse, data: Any) -> None:
-        state.replay_last_trick(card_id(use.cards[1]), card_id(use.cards[0]))
-
-
-@register
-class PeaPrincess(Power):
-    """The Pea Princess: the other players must play above 5 when they may."""
-
-    slug = "pea-princess"
-    names = {"en": "The Pea Princess", "fr": "La Princesse au petit pois"}
-    timing = {D: B, C: T}
-    changes_trick = True
-
-    def restrict(self, state: RoundState, seat: int, legal: int, use: PowerUse) -> int:
-        if seat == use.seat:
-            return legal
-        if self.edition is C and len(state.trick_ids) <= (use.seat - state.leader) % state.players:
-            return legal  # classic: only the players after her in this trick
-        return legal & _HIGH or legal
-
-
-@register
-class Pocahontas(Power):
-    """Pocahontas: choose who leads the coming trick (classic: after winning a trick)."""
-
-    slug = "pocahontas"
-    names = {"en": "Pocahontas", "fr": "Pocahontas"}
-    timing = {D: B, C: A}
-    needs_target = True  # who leads the coming trick
-    target_other = _CLASSIC_ONLY
-    winner_only = _CLASSIC_ONLY
-    on_lead = True
-    blocked_by = frozenset({"little-mermaid", "rapunzel"})
-
-    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
-        if use.target is None or not 0 <= use.target < state.players:
-            return self.bad(use)
-        if self.edition in self.winner_only and state.history[-1][2] != use.seat:
-            return self.bad(use, V.NOT_TRICK_WINNER)
-        if self.edition in self.target_other and use.target == use.seat:
-            return self.bad(use)
-        return []
-
-    def apply(self, state: RoundState, use: PowerUse) -> Any:
-        before = state.leader
-        state.leader = use.target  # type: ignore[assignment]
-        return before
-
-    def undo(self, state: RoundState, use: PowerUse, data: Any) -> None:
-        state.leader = data
-
-
-@register
-class Rapunzel(Power):
-    """Rapunzel: the leader must lead a Prince if they hold one (no sneaking in)."""
-
-    slug = "rapunzel"
-    names = {"en": "Rapunzel", "fr": "Raiponce"}
-    editions = _DELUXE_ONLY
-    timing = {D: B}
-    blocked_by = frozenset({"ice-princess", "little-mermaid"})
-    changes_trick = True
-
-    def restrict(self, state: RoundState, seat: int, legal: int, use: PowerUse) -> int:
-        if state.trick_ids or seat != state.leader:
-            return legal
-        return state.hands[seat] & PRINCE_MASK or legal
-
-
-@register
-class Scheherazade(Power):
-    """Scheherazade: take a random card from a player; give one of yours, or it, back."""
-
-    slug = "scheherazade"
-    names = {"en": "Scheherazade", "fr": "Shéhérazade"}
-    needs_target = True
-    card_slots = ("taken", "given")
-    slot_words = {"taken": "the card taken", "given": "the card given back"}
-    cards_seen = False
-    target_other = _BOTH
-
-    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
-        if use.target is None or not 0 <= use.target < state.players or len(use.cards) != 2 \
-                or (self.edition in self.target_other and use.target == use.seat):
-            return self.bad(use)
-        taken, given = use.cards
-        if not _held(state, use.target, taken):
-            return self.bad(use, V.NOT_IN_HAND, use.target, taken)
-        if state.revealed[use.target] >> card_id(taken) & 1:
-            return self.bad(use, V.CARD_SHOWN, use.target, taken)
-        if any(p.slug == "ice-princess" and u.target == use.target and u.cards[0] == taken
-               for p, u in state.active_powers):
-            # The frozen card lies in front of its owner, out of the hand (engine decision).
-            return self.bad(use, V.NOT_IN_HAND, use.target, taken)
-        if given != taken and not _held(state, use.seat, given):
-            return self.bad(use, V.NOT_IN_HAND, card_=given)
-        return []
-
-    def apply(self, state: RoundState, use: PowerUse) -> Any:
-        taken, given = (1 << card_id(c) for c in use.cards)
-        target = use.target
-        assert target is not None
-        if taken != given:  # (giving the same card back changes nothing)
-            state.hands[target] = state.hands[target] & ~taken | given
-            state.hands[use.seat] = state.hands[use.seat] & ~given | taken
-        return None
-
-    def undo(self, state: RoundState, use: PowerUse, data: Any) -> None:
-        taken, given = (1 << card_id(c) for c in use.cards)
-        target = use.target
-        assert target is not None
-        if taken != given:
-            state.hands[use.seat] = state.hands[use.seat] & ~taken | given
-            state.hands[target] = state.hands[target] & ~given | taken
-
-
-@register
-class SleepingBeauty(Power):
-    """Sleeping Beauty: everyone contributes a card; she keeps one and deals the others."""
-
-    slug = "sleeping-beauty"
-    names = {"en": "Sleeping Beauty", "fr": "La Belle au bois dormant"}
-    card_slots = ("gives" + PER_SEAT,)
-    more_slots = ("gets" + PER_SEAT,)
-    slot_words = {"gives": "each seat's card", "gets": "the card each seat receives"}
-    cards_seen = False
-    blocked_by = frozenset({"ice-princess", "little-mermaid", "rapunzel"})
-
-    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
-        players = state.players
-        if len(use.cards) != players or len(use.more) != players:
-            return self.bad(use, V.WRONG_CARD_COUNT)
-        for seat, card_ in enumerate(use.cards):
-            if not _held(state, seat, card_):
-                return self.bad(use, V.NOT_IN_HAND, seat, card_)
-        if sorted(map(card_id, use.cards)) != sorted(map(card_id, use.more)):
-            return self.bad(use)
-        return []
-
-    def apply(self, state: RoundState, use: PowerUse) -> Any:
-        for seat, card_ in enumerate(use.cards):
-            state.hands[seat] &= ~(1 << card_id(card_))
-        for seat, card_ in enumerate(use.more):
-            state.hands[seat] |= 1 << card_id(card_)
-        return None
-
-    def undo(self, state: RoundState, use: PowerUse, data: Any) -> None:
-        for seat, card_ in enumerate(use.more):
-            state.hands[seat] &= ~(1 << card_id(card_))
-        for seat, card_ in enumerate(use.cards):
-            state.hands[seat] |= 1 << card_id(card_)
-
-
-@register
-class SnowWhite(Power):
-    """Snow White: play one of her low cards (up to :attr:`max_rank`) as a zero."""
-
-    slug = "snow-white"
-    names = {"en": "Snow White", "fr": "Blanche-Neige"}
-    timing = {D: T, C: T}
-    card_slots = ("zero",)
-    slot_words = {"zero": "her card of rank {max_rank} or lower, played as a zero"}
-    max_rank = 7
-    changes_trick = True
-
-    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
-        if len(use.cards) != 1:
-            return self.bad(use)
-        (card_,) = use.cards
-        if not _held(state, use.seat, card_):
-            return self.bad(use, V.NOT_IN_HAND, card_=card_)
-        if not self.allows_rank(card_):
-            return self.bad(use, V.BAD_POWER_ARGUMENT, card_=card_)
-        return []
-
-    def activate(self, state: RoundState, use: PowerUse) -> None:
-        state.zero_id = card_id(use.cards[0])
-
-    def restrict(self, state: RoundState, seat: int, legal: int, use: PowerUse) -> int:
-        if seat != use.seat:
-            return legal
-        chosen = 1 << card_id(use.cards[0])
-        return chosen if legal & chosen else legal
-
-
-@register
-class Thumbelina(Power):
-    """Thumbelina: when not leading, play any card but a Prince or the Frog."""
-
-    slug = "thumbelina"
-    names = {"en": "Thumbelina", "fr": "Poucette"}
-    editions = _DELUXE_ONLY
-    timing = {D: T}
-    changes_trick = True
-
-    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
-        if not state.trick_ids and use.seat == state.leader:
-            return self.bad(use, V.POWER_NOT_NOW)  # not while leading
-        return []
-
-    def restrict(self, state: RoundState, seat: int, legal: int, use: PowerUse) -> int:
-        if seat != use.seat or not state.trick_ids:
-            return legal
-        if any(p.slug == "ice-princess" and u.target == seat for p, u in state.active_powers):
-            return legal  # the Ice Princess's card still binds her
-        return legal | (state.hands[seat] & ~PRINCE_MASK & ~_FROG)
-
-
-_ORDER = ("alice", "cinderella", "ice-princess", "little-mermaid", "mulan", "pea-princess",
-          "pocahontas", "rapunzel", "scheherazade", "sleeping-beauty", "snow-white", "thumbelina")
 _CLASSES: dict[str, type[Power]] = {cls.slug: cls for cls in Power.__subclasses__()}
+_ORDER = tuple(sorted(_CLASSES))
 
 #: Every Princess slug, in alphabetical order.
 POWER_SLUGS: tuple[str, ...] = _ORDER
@@ -653,6 +350,12 @@ POWER_SLUGS: tuple[str, ...] = _ORDER
 def power_slugs(edition: Edition) -> tuple[str, ...]:
     """The Princess slugs of an edition: 12 in Deluxe, 10 in the classic edition."""
     return tuple(slug for slug in _ORDER if edition in _CLASSES[slug].editions)
+
+
+def zero_rank() -> int | None:
+    """The highest rank a power may play as a zero (Snow White's), from the declarations."""
+    return max((cls.max_rank for cls in _CLASSES.values() if cls.max_rank is not None),
+               default=None)
 
 
 def power_class(slug: str) -> type[Power]:

@@ -37,10 +37,10 @@ from .cards import format_mask, mask_of, parse_cards
 from .errors import InvalidEntryError
 from .modifiers import round_card_class
 from .powers import power_slugs
-from .state import RoundState, Trick, parse_edition
+from .state import RoundState, Trick, _edition
 from .steps import Step, StepKind, parse_step
 
-__all__ = ["RoundRecord", "format_record", "parse_record"]
+__all__ = ["RoundTranscript", "format_record", "parse_record"]
 
 _HEADER = re.compile(r'^\[(\w+) "([^"]*)"\]$')
 _TRICK = re.compile(r"^(\d+)\.\s*(\d+)\s*:\s*([^>]*?)\s*(?:>\s*(\d+))?$")
@@ -49,7 +49,7 @@ _STEP_WORDS = frozenset(kind.value for kind in StepKind)
 
 
 @dataclass(frozen=True)
-class RoundRecord:
+class RoundTranscript:
     """One round as recorded: setup headers, then the tricks and steps in order."""
 
     edition: Edition
@@ -92,7 +92,7 @@ class RoundRecord:
 
     @classmethod
     def from_state(cls, state: RoundState, princesses: Sequence[str | None] = (),
-                   with_hands: bool = True) -> RoundRecord:
+                   with_hands: bool = True) -> RoundTranscript:
         """The record of what was played so far in ``state`` (no trick in progress); with
         ``with_hands`` the hands it started from are included."""
         hands = state.dealt_hands if with_hands else None
@@ -101,7 +101,7 @@ class RoundRecord:
                    names, hands, tuple(state.events()))
 
 
-def format_record(record: RoundRecord) -> str:
+def format_record(record: RoundTranscript) -> str:
     """The record as text (see the module docstring)."""
     lines = [
         f'[Edition "{record.edition.value}"]',
@@ -124,7 +124,7 @@ def format_record(record: RoundRecord) -> str:
     return "\n".join(lines) + "\n"
 
 
-def parse_record(text: str) -> RoundRecord:
+def parse_record(text: str) -> RoundTranscript:
     """Read a record written by :func:`format_record` (or by hand).
 
     Raises :class:`InvalidEntryError` for an unknown or repeated header, a missing required header,
@@ -161,7 +161,7 @@ def parse_record(text: str) -> RoundRecord:
     missing = [name for name in _ORDER[:4] if name not in headers]
     if missing:
         raise InvalidEntryError(f"record lacks the header(s) {', '.join(missing)}")
-    edition = parse_edition(headers["Edition"])
+    edition = _edition(headers["Edition"])
     if not headers["Players"].isdigit() or not 3 <= int(headers["Players"]) <= 6:
         raise InvalidEntryError(f"bad Players header {headers['Players']!r}")
     players = int(headers["Players"])
@@ -186,5 +186,5 @@ def parse_record(text: str) -> RoundRecord:
             getattr(event, "seat", None)]
         if any(seat is not None and seat >= players for seat in seats):
             raise InvalidEntryError(f"{event} names a seat outside {players} players")
-    return RoundRecord(edition, players, letter, int(headers["Leader"]), princesses, hands,
+    return RoundTranscript(edition, players, letter, int(headers["Leader"]), princesses, hands,
                        tuple(events))

@@ -62,7 +62,7 @@ _ODD = sum(1 << (16 * s + r) for s in range(4) for r in range(1, 13, 2))
 _EVEN = sum(1 << (16 * s + r) for s in range(4) for r in range(2, 13, 2))
 
 
-class RoundCard(Modifier):
+class RoundCardRule(Modifier):
     """A Round card."""
 
     kind: ClassVar[str] = "round-card"
@@ -80,7 +80,7 @@ class RoundCard(Modifier):
 
 
 def _plain(slug: str, letters: dict[Edition, str], doc: str) -> None:
-    cls = type(slug.title().replace("-", ""), (RoundCard,), {
+    cls = type(slug.title().replace("-", ""), (RoundCardRule,), {
         "slug": slug, "letters": letters, "__doc__": doc, "__module__": __name__})
     register(cls)
 
@@ -102,7 +102,7 @@ _plain("masquerade-ball", {D: "i", C: "C"},
 
 
 @register
-class LateToTheBall(RoundCard):
+class LateToTheBall(RoundCardRule):
     """Deluxe b, classic G: one card per seat set aside, played in the last trick."""
 
     slug = "late-to-the-ball"
@@ -111,7 +111,7 @@ class LateToTheBall(RoundCard):
 
 
 @register
-class CrystalClear(RoundCard):
+class CrystalClear(RoundCardRule):
     """Deluxe h, classic I: every seat shows all its cards of one suit it holds."""
 
     slug = "crystal-clear"
@@ -120,7 +120,7 @@ class CrystalClear(RoundCard):
 
 
 @register
-class MusicalChairs(RoundCard):
+class MusicalChairs(RoundCardRule):
     """Deluxe k, classic E: after each trick every seat passes a card to the right."""
 
     slug = "musical-chairs"
@@ -129,7 +129,7 @@ class MusicalChairs(RoundCard):
 
 
 @register
-class AfterParty(RoundCard):
+class AfterParty(RoundCardRule):
     """Deluxe m, classic N: half the hand set aside, taken back once the hand is empty."""
 
     slug = "after-party"
@@ -138,7 +138,7 @@ class AfterParty(RoundCard):
 
 
 @register
-class WeddingGift(RoundCard):
+class WeddingGift(RoundCardRule):
     """Deluxe o, classic M: a gift card per seat before each trick, won with the trick."""
 
     slug = "wedding-gift"
@@ -147,7 +147,7 @@ class WeddingGift(RoundCard):
 
 
 @register
-class HaggleWithTheHag(RoundCard):
+class HaggleWithTheHag(RoundCardRule):
     """Deluxe p, classic T: the trick winner may swap a card of their hand for one of the trick
     other than their own."""
 
@@ -157,7 +157,7 @@ class HaggleWithTheHag(RoundCard):
 
 
 @register
-class BlindMansBluff(RoundCard):
+class BlindMansBluff(RoundCardRule):
     """Deluxe q, classic Q: half the hand set aside, handed to the right once hands are empty."""
 
     slug = "blind-mans-bluff"
@@ -167,7 +167,7 @@ class BlindMansBluff(RoundCard):
 
 
 @register
-class LateForAVeryImportantDate(RoundCard):
+class LateForAVeryImportantDate(RoundCardRule):
     """Deluxe n: the last 3 cards of each hand are kept, not played, and scored as taken."""
 
     slug = "late-for-a-very-important-date"
@@ -176,7 +176,7 @@ class LateForAVeryImportantDate(RoundCard):
 
 
 @register
-class MagicBeans(RoundCard):
+class MagicBeans(RoundCardRule):
     """Deluxe c: only the highest or lowest legal card of a suit may be played (leader included)."""
 
     slug = "magic-beans"
@@ -193,7 +193,7 @@ class MagicBeans(RoundCard):
 
 
 @register
-class RoyalDecree(RoundCard):
+class RoyalDecree(RoundCardRule):
     """Deluxe f, classic D: Queens are trump; the highest Queen wins."""
 
     slug = "royal-decree"
@@ -210,7 +210,7 @@ class RoyalDecree(RoundCard):
 
 
 @register
-class AlwaysTheBridesmaid(RoundCard):
+class AlwaysTheBridesmaid(RoundCardRule):
     """Deluxe g: the second-highest card of the led suit wins; the leader if it stands alone."""
 
     slug = "always-the-bridesmaid"
@@ -229,7 +229,7 @@ class AlwaysTheBridesmaid(RoundCard):
 
 
 @register
-class Sisterhood(RoundCard):
+class Sisterhood(RoundCardRule):
     """Deluxe l: the card furthest in value from the lead wins (followers first); the lead never."""
 
     slug = "sisterhood"
@@ -249,7 +249,7 @@ class Sisterhood(RoundCard):
 
 
 @register
-class PoisonedApple(RoundCard):
+class PoisonedApple(RoundCardRule):
     """Deluxe r, classic H: void players win; highest value among them; ties first (Deluxe) or
     last (classic) played."""
 
@@ -271,7 +271,7 @@ class PoisonedApple(RoundCard):
 
 
 @register
-class OddsAndEvens(RoundCard):
+class OddsAndEvens(RoundCardRule):
     """Deluxe s, classic U: after following suit, match the lead card's parity if able."""
 
     slug = "odds-and-evens"
@@ -287,7 +287,7 @@ class OddsAndEvens(RoundCard):
 
 
 @register
-class ThePrinceAlwaysRingsTwice(RoundCard):
+class ThePrinceAlwaysRingsTwice(RoundCardRule):
     """Deluxe u, classic L: two cards per seat; the highest sum of led-suit values wins."""
 
     slug = "the-prince-always-rings-twice"
@@ -316,7 +316,7 @@ class ThePrinceAlwaysRingsTwice(RoundCard):
 
 
 @register
-class MidnightMakeover(RoundCard):
+class MidnightMakeover(RoundCardRule):
     """Deluxe v, classic R: Fairies are wild; highest led-suit card or Fairy wins; ties first
     (Deluxe) or last (classic) played."""
 
@@ -343,7 +343,7 @@ class MidnightMakeover(RoundCard):
 
 
 @register
-class PassTheBouquet(RoundCard):
+class PassTheBouquet(RoundCardRule):
     """Deluxe w, classic S: a void player's card of another suit becomes the suit to follow."""
 
     slug = "pass-the-bouquet"
@@ -359,7 +359,7 @@ class PassTheBouquet(RoundCard):
 
 
 @register
-class UpsideDown(RoundCard):
+class UpsideDown(RoundCardRule):
     """Deluxe x, classic J: each 6 played reverses the order; odd count, lowest led card wins."""
 
     slug = "upside-down"

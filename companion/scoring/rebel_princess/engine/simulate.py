@@ -45,10 +45,10 @@ from companion.scoring.rebel_princess.cards import (
 from companion.scoring.rebel_princess.game import GameSetup, PlayedRound, play_through
 from companion.scoring.rebel_princess.rounds import bathroom_exempt, score_entry
 
-from .cards import CARDS, card_id, cards_of, ids_of
+from .cards import card_at, card_id, cards_of, ids_of
 from .modifiers import round_card_letters
 from .powers import power_slugs
-from .record import RoundRecord, format_record, parse_record
+from .record import RoundTranscript, format_record, parse_record
 from .state import RoundState, Trick
 from .steps import Chairs, Gift, Haggle, Pass, PowerUse, Reveal, SetAside, Step, StepKind
 
@@ -59,7 +59,7 @@ def random_step(state: RoundState, rng: random.Random) -> Step:
     """A random legal step of the kind due (set-aside, reveal, gift or musical chairs)."""
     kind = state.step_due
     # Each hand lowest card first (ids order cards by suit, then rank), straight from the masks.
-    hands = [[CARDS[cid] for cid in ids_of(mask)] for mask in state.hands]
+    hands = [[card_at(cid) for cid in ids_of(mask)] for mask in state.hands]
     if kind is StepKind.SET_ASIDE:
         size = state.set_aside_size()
         return SetAside(tuple(frozenset(rng.sample(hand, size)) for hand in hands))
@@ -104,43 +104,7 @@ def random_power(state: RoundState, seat: int, rng: random.Random) -> PowerUse |
     power = state.powers[seat]
     if power is None or state.used[seat] or state.is_over() or not all(state.hands):
         return None
-    slug, players = power.slug, state.players
-
-    def hand(s: int) -> list[Card]:
-        return sorted(state.hand(s), key=card_id)
-
-    last = state.history[-1] if state.history else None
-    if slug == "alice" and last is not None:
-        cards = [CARDS[c] for c in last[1]]
-        rng.shuffle(cards)
-        return PowerUse(seat, slug, cards=tuple(cards))  # type: ignore[arg-type]
-    if slug == "mulan" and last is not None:
-        mine = [CARDS[c] for i, c in enumerate(last[1]) if (last[0] + i) % players == seat]
-        old = rng.choice(mine)
-        same = [c for c in hand(seat) if old is not None and c.suit is old.suit]
-        return PowerUse(seat, slug, cards=(old, rng.choice(same))) if same else None  # type: ignore
-    if slug in ("cinderella", "pea-princess", "rapunzel", "thumbelina"):
-        return PowerUse(seat, slug)
-    if slug == "pocahontas":
-        return PowerUse(seat, slug, target=rng.randrange(players))
-    if slug == "little-mermaid":
-        return PowerUse(seat, slug, suit=rng.choice(hand(state.leader)).suit)
-    if slug == "ice-princess":
-        target = state.leader if state.edition is Edition.CLASSIC else rng.randrange(players)
-        return PowerUse(seat, slug, target=target, cards=(rng.choice(hand(target)),))
-    if slug == "scheherazade":
-        target = rng.choice([s for s in range(players) if s != seat])
-        taken = rng.choice(hand(target))
-        return PowerUse(seat, slug, target=target, cards=(taken, rng.choice(hand(seat) + [taken])))
-    if slug == "sleeping-beauty":
-        given = tuple(rng.choice(hand(s)) for s in range(players))
-        received = list(given)
-        rng.shuffle(received)
-        return PowerUse(seat, slug, cards=given, more=tuple(received))
-    if slug == "snow-white":
-        low = [c for c in hand(seat) if power.allows_rank(c)]
-        return PowerUse(seat, slug, cards=(rng.choice(low),)) if low else None
-    return None
+    return power.random_use(state, seat, rng)
 
 
 def try_powers(state: RoundState, rng: random.Random, chance: float) -> int:
@@ -254,6 +218,11 @@ def expected_scores(edition: Edition, letter: str, players: int,
     return scores
 
 
+def _deals_back(state: RoundState, use: PowerUse) -> bool:
+    power = state.powers[use.seat]
+    return power is not None and power.deals_trick_back
+
+
 def _decided(state: RoundState) -> list[Trick | Haggle | PowerUse]:
     """Tricks as finally decided (after any Mulan swap), haggles and Alice's uses, in order."""
     tricks = state.tricks
@@ -263,7 +232,8 @@ def _decided(state: RoundState) -> list[Trick | Haggle | PowerUse]:
         if isinstance(event, Trick):
             events.append(tricks[index])
             index += 1
-        elif isinstance(event, Haggle) or (isinstance(event, PowerUse) and event.power == "alice"):
+        elif isinstance(event, Haggle) or (isinstance(event, PowerUse) and
+                                           _deals_back(state, event)):
             events.append(event)
     return events
 
@@ -281,7 +251,7 @@ def _check_round(state: RoundState, dealt: list[int], sizes: list[list[int]],
     kept = [card for hand in outcome.kept for card in hand]
     gifts = [card for pile in outcome.gifts for card in pile]
     events = state.events()
-    alices = [e for e in events if isinstance(e, PowerUse) and e.power == "alice"]
+    alices = [e for e in events if isinstance(e, PowerUse) and _deals_back(state, e)]
     for event in events:
         if isinstance(event, Haggle):  # the card taken back is played again; the one given is not
             played.remove(event.take)
@@ -314,7 +284,7 @@ def _check_round(state: RoundState, dealt: list[int], sizes: list[list[int]],
             won_by[event.winner].update(event.cards)
     if [frozenset(w) for w in won_by] != list(outcome.taken):
         failures.append(f"{where} taken cards differ from the tricks won")
-    record = RoundRecord.from_state(state, princesses)
+    record = RoundTranscript.from_state(state, princesses)
     if parse_record(format_record(record)) != record:
         failures.append(f"{where} record does not round-trip")
     if record.hands != tuple(frozenset(RoundState(dealt).hand(s)) for s in range(state.players)):

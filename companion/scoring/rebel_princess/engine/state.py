@@ -31,23 +31,26 @@ Internally hands are int bitmasks (see :mod:`companion.scoring.rebel_princess.en
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from companion.scoring.problems import Problem
 from companion.scoring.rebel_princess.cards import Card, Edition, Suit
+from companion.scoring.rebel_princess.errors import ScoringError
+from companion.scoring.rebel_princess.round_cards import parse_edition
 from companion.scoring.rebel_princess.rounds import RoundEntry
 
 from . import round_cards as _round_cards  # noqa: F401  (registers the Round card modifiers)
 from .cards import (
     _ID,
-    CARDS,
     PRINCE,
     PRINCE_MASK,
     SUIT_INDEX,
     SUIT_MASKS,
     SUIT_OF,
+    card_at,
     card_id,
     cards_of,
     deck_mask,
@@ -80,18 +83,21 @@ from .steps import (
     parse_step,
 )
 
-__all__ = ["RoundOutcome", "RoundState", "Trick", "parse_edition"]
+__all__ = ["RoundOutcome", "RoundState", "Trick"]
 
 _NOT_PRINCES = ~PRINCE_MASK
 
 
-def parse_edition(value: object) -> Edition:
-    """``deluxe`` or ``classic`` (an :class:`Edition` passes through); else InvalidEntryError."""
-    if isinstance(value, Edition):
-        return value
+def _restrict(state: RoundState, seat: int, use: PowerUse, power: Power, mask: int) -> int:
+    return power.restrict(state, seat, mask, use)
+
+
+def _edition(value: object) -> Edition:
+    """The scoring core's :func:`~companion.scoring.rebel_princess.round_cards.parse_edition`,
+    refusing with the engine's :class:`InvalidEntryError`."""
     try:
-        return Edition(str(value).strip().lower())
-    except ValueError:
+        return parse_edition(value)
+    except ScoringError:
         raise InvalidEntryError(f"unknown edition {value!r}") from None
 
 
@@ -172,7 +178,7 @@ class RoundState:
         Round card, player count or leader, a card outside this player count's deck, or a card in
         two places.
         """
-        self.edition = parse_edition(edition)
+        self.edition = _edition(edition)
         players = len(hands)
         if not 3 <= players <= 6:
             raise InvalidEntryError(f"{players} hands given; Rebel Princess seats 3 to 6 players")
@@ -192,7 +198,8 @@ class RoundState:
     def _set_princesses(self, princesses: Sequence[str | None] | None) -> None:
         players = self.players
         if not princesses:
-            self.princesses = self.powers = (None,) * players
+            self.princesses: tuple[str | None, ...] = (None,) * players
+            self.powers: tuple[Power | None, ...] = (None,) * players
             return
         names = tuple(princesses) if princesses else (None,) * players
         allowed = power_slugs(self.edition)
@@ -201,8 +208,8 @@ class RoundState:
                                     f"Princesses (or None)")
         if len({n for n in names if n}) != sum(1 for n in names if n):
             raise InvalidEntryError(f"a Princess appears twice in {names!r}")
-        self.princesses: tuple[str | None, ...] = names
-        self.powers: tuple[Power | None, ...] = tuple(
+        self.princesses = names
+        self.powers = tuple(
             _power(self.edition, name) if name else None for name in names)
 
     def _start(self, leader: int, princes_in: bool, opening: bool = True) -> None:
@@ -294,7 +301,7 @@ class RoundState:
         bits = _BITS.__getitem__
         # The deal is valid by construction: skip __init__'s checks.
         state = cls.__new__(cls)
-        cls._init_dealt(state, parse_edition(edition), round_card, princesses, leader,
+        cls._init_dealt(state, _edition(edition), round_card, princesses, leader,
                         [sum(map(bits, ids[s * size:(s + 1) * size])) for s in range(players)])
         return state
 
@@ -351,6 +358,13 @@ class RoundState:
         self.leader = leader
 
     @property
+    def princes_at_lead(self) -> bool:
+        """Whether the Princes were in when the trick in progress (or the next) was led: a
+        Prince a void player played in this trick does not count."""
+        return self.princes_in and not (self._sneak_at is not None and
+                                        self._sneak_at[0] == len(self.history))
+
+    @property
     def last_winner(self) -> int | None:
         """The winner of the last completed trick (``None`` before the first)."""
         return self.history[-1][2] if self.history else None
@@ -376,7 +390,7 @@ class RoundState:
         fields = [
             self.edition.value, self.round_card, str(self.leader), "+" if self.princes_in else "-",
             _seats(self.hands), _seats(self.taken), "/".join(str(w) for w in self.tricks_won),
-            format_cards(CARDS[c] for c in self.trick_ids),  # type: ignore[misc]
+            format_cards(card_at(c) for c in self.trick_ids),
         ]
         extras = []
         if self._pending is not None:
@@ -504,12 +518,12 @@ class RoundState:
     @property
     def trick_size(self) -> int:
         """Cards in a complete trick (players x plays per seat)."""
-        return self._trick_size
+        return int(self._trick_size)
 
     @property
     def current_trick(self) -> tuple[Card, ...]:
         """The cards of the trick in progress, in play order."""
-        return tuple(CARDS[c] for c in self.trick_ids)  # type: ignore[misc]
+        return tuple(card_at(c) for c in self.trick_ids)
 
     @property
     def suit_to_follow(self) -> Suit | None:
@@ -525,7 +539,7 @@ class RoundState:
     @property
     def tricks(self) -> list[Trick]:
         """The completed tricks, oldest first."""
-        return [Trick(leader, tuple(CARDS[c] for c in ids), winner)  # type: ignore[misc]
+        return [Trick(leader, tuple(card_at(c) for c in ids), winner)
                 for leader, ids, winner, _ in self.history]
 
     @property
@@ -539,10 +553,9 @@ class RoundState:
         steps = [(at, step) for at, _, step, _, _ in self._log if step != "return"]
         tricks = self.tricks
         for at, _, step, data, _ in self._log:
-            if isinstance(step, PowerUse) and step.power == "mulan":
+            if isinstance(step, PowerUse) and self._redecides(step):
                 leader, ids, winner = data
-                tricks[at - 1] = Trick(leader, tuple(CARDS[c] for c in ids),  # type: ignore[misc]
-                                       winner)
+                tricks[at - 1] = Trick(leader, tuple(card_at(c) for c in ids), winner)
         events: list[Trick | Step] = []
         index = 0
         for done in range(len(tricks) + 1):
@@ -641,8 +654,9 @@ class RoundState:
             legal = hand & _NOT_PRINCES or hand
         blame: Any = None
         basic_forbids = not legal & bit
-        layers = [(mod, lambda m, mask: m.legal(self, seat, mask)) for mod in self._legal_mods]
-        layers += [(power, lambda p, mask, u=use: p.restrict(self, seat, mask, u))
+        layers: list[tuple[Modifier, Callable[[Any, int], int]]] = [
+            (mod, lambda m, mask: int(m.legal(self, seat, mask))) for mod in self._legal_mods]
+        layers += [(power, partial(_restrict, self, seat, use))
                    for power, use in self.active_powers]
         for layer, apply in layers:
             new = apply(layer, legal)
@@ -916,7 +930,7 @@ class RoundState:
                 for hook in self._follow_hooks:
                     follow = hook(self, played, follow)
             self.follow_id = follow
-        return CARDS[cid]  # type: ignore[return-value]
+        return card_at(cid)
 
     # -- commands: steps ------------------------------------------------------------------------
 
@@ -980,6 +994,11 @@ class RoundState:
         for cid in ids:
             self.push_id(cid)
 
+    def _redecides(self, use: PowerUse) -> bool:
+        """Whether ``use`` changed the trick just played and decided it again (Mulan)."""
+        power = self.powers[use.seat]
+        return power is not None and power.redecides_trick
+
     def haggle_option(self) -> tuple[int, int] | None:
         """``(winner, cards they may take)`` while the last trick's winner may haggle (p / T)."""
         if not self._haggle_on or self.trick_ids or not self.cards_left:
@@ -987,7 +1006,7 @@ class RoundState:
         if not self.history:
             return self._haggle_seed if not self._log else None
         since = [step for at, _, step, _, _ in self._log if at == len(self.history)]
-        if any(not (isinstance(step, PowerUse) and step.power == "mulan") for step in since):
+        if any(not (isinstance(step, PowerUse) and self._redecides(step)) for step in since):
             return None  # something happened since the trick: the chance has passed
         leader, ids, winner, _ = self.history[-1]
         takeable = 0
@@ -1000,7 +1019,7 @@ class RoundState:
         """Cards each seat sets aside now: the Round card's number or half the hand (0: none)."""
         if self._aside_cards == HALF:
             return self.hands[0].bit_count() // 2
-        return self._aside_cards
+        return int(self._aside_cards)
 
     def check_step(self, step: Step) -> list[Problem]:
         """Every problem with ``step`` as the next action; empty if it may be taken. Never raises.
@@ -1117,34 +1136,18 @@ class RoundState:
             if self.trick_ids or not self.history:
                 return not_now
             since = [step for at, _, step, _, _ in self._log if at == len(self.history)]
-            if any(step != "return" and (use.power == "mulan" or not isinstance(step, PowerUse))
-                   for step in since):
+            if any(step != "return" and (power.first_after_trick or
+                                         not isinstance(step, PowerUse)) for step in since):
                 return not_now
-        if self._is_blocked(power, use):
-            return [self._violation(V.POWER_BLOCKED, use.seat, rule=use.power)]
-        if use.power in ("sleeping-beauty", "scheherazade") and self._aside_cards == 1 and \
-                self.history and not any(self.aside):
+        found = power.blocker(use, self.active_powers, self.leader)
+        if found is not None:
+            return [power.blocked(use, found, self.leader)]
+        if power.not_on_last_aside_card and self._aside_cards == 1 and self.history and \
+                not any(self.aside):
             return not_now  # Late to the Ball: not on the last card
-        if use.power == "sleeping-beauty" and self._gift_on and self._pending is not StepKind.GIFT:
+        if power.before_gift_pile and self._gift_on and self._pending is not StepKind.GIFT:
             return not_now  # Wedding Gift: before the gift cards are laid down (Deluxe o)
         return power.check(self, use)
-
-    def _is_blocked(self, power: Power, use: PowerUse) -> bool:
-        """Conflicts between powers used for the same trick (Deluxe Princess Cards, p. 23). The
-        classic rulebook lists none; RULINGS.md applies the Deluxe ones to both editions (no
-        Rapunzel there), as the app's rulings tell players."""
-        used = set()
-        for other, other_use in self.active_powers:
-            if other.slug == "ice-princess" and other_use.target != self.leader and \
-                    power.slug != "sleeping-beauty":
-                continue  # only the Ice Princess on the lead player counts (Sleeping Beauty: any)
-            used.add(other.slug)
-        if power.slug == "scheherazade":
-            return use.target == self.leader and bool(
-                used & {"ice-princess", "little-mermaid", "rapunzel"})
-        if power.slug == "ice-princess" and use.target == self.leader:
-            return bool(used & {"little-mermaid", "rapunzel"})
-        return bool(used & power.blocked_by)
 
     def push_step(self, step: Step) -> None:
         """Carry out ``step`` WITHOUT CHECKING it (the trusted path for stored history)."""

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from companion.scoring.problems import Problem
 from companion.scoring.rebel_princess.cards import Card, Edition, Suit, hand_size
@@ -52,7 +53,7 @@ from .cards import FROG_ID, PRINCE_MASK, SUIT_MASKS, card_id, cards_of, deck_mas
 from .errors import BASIC, IllegalTrickError, InvalidEntryError, ViolationCode, violation
 from .modifiers import HALF, Timing, WinReason, overridden
 from .powers import Power
-from .state import RoundOutcome, RoundState, Trick, parse_edition
+from .state import RoundOutcome, RoundState, Trick, _edition
 from .steps import Gift, Haggle, PowerUse, Step, StepKind
 
 __all__ = ["RULE_CODES", "TableRound", "TableTrick"]
@@ -79,6 +80,7 @@ class TableTrick:
     cards: list[Card] = field(default_factory=list)
     ids: list[int] = field(default_factory=list)  # the cards' ids (see .cards), same order
     effective: tuple[PowerUse, ...] = ()  # the uses that change how it is played or won
+    blocked: tuple[PowerUse, ...] = ()  # the uses another power blocked (they change nothing)
     winner: int | None = None
     princes_after: bool = False
     reason: WinReason | None = None
@@ -123,7 +125,7 @@ class _Knowledge:
         self.open = (1 << players) - 1  # seats no unseen card can have reached since (a mask)
 
 
-Undo = Callable[[], None]
+Undo = Callable[[], object]
 
 
 class TableRound:
@@ -136,7 +138,7 @@ class TableRound:
         or Princess."""
         if not (isinstance(players, int) and 3 <= players <= 6):
             raise InvalidEntryError(f"{players!r} players; Rebel Princess seats 3 to 6")
-        self.edition = parse_edition(edition)
+        self.edition = _edition(edition)
         # The probe judges one trick at a time from partial hands; building it checks the setup.
         self._probe = RoundState([0] * players, edition=self.edition, round_card=round_card,
                                  leader=leader, princesses=princesses)
@@ -163,6 +165,7 @@ class TableRound:
         self._leader = leader
         self._princes = False
         self._coming: list[PowerUse] = []  # powers used for the coming trick
+        self._coming_blocked: list[PowerUse] = []  # those of them another power blocked
         self._coming_gift: tuple[Card, ...] = ()
         self._out = 0  # cards in no hand: played and not back, or in a gift pile
         self._used = 0  # seats whose power is used (a mask)
@@ -241,7 +244,8 @@ class TableRound:
         current = self.current
         cards = current.cards if current is not None else []
         leader = current.leader if current is not None else self._leader
-        uses = self._effective(current.uses if current is not None else self._coming, leader)
+        uses = (list(current.effective) if current is not None
+                else self._effective(self._coming, leader, self._coming_blocked))
         princes = current.princes_before if current is not None else self._princes
         hands = [0] * self.players
         for index, card in enumerate(cards):
@@ -343,7 +347,7 @@ class TableRound:
             return None
         taken, won = self.tally()
         done = self.tricks
-        empty = (frozenset(),) * self.players
+        empty: tuple[frozenset[Card], ...] = (frozenset(),) * self.players
         return RoundOutcome(self.edition, self.round_card, self.players,
                             tuple(cards_of(t) for t in taken), tuple(won), empty,
                             done[0].leader if done else self.first_leader,
@@ -378,8 +382,20 @@ class TableRound:
 
     def check_power(self, use: PowerUse) -> list[Problem]:
         """Why ``use`` cannot be entered now: not this seat's Princess, already used, without
-        what it needs, at a moment it cannot act, cards out of every hand. Never raises. The
-        power's own rules that the cards show are findings once it is in."""
+        what it needs, at a moment it cannot act, blocked by a power used before it for the same
+        trick, cards out of every hand. Never raises. The power's own rules that the cards show
+        are findings once it is in."""
+        return self._check_power(use, shape=True)
+
+    def power_refusal(self, seat: int, target: int | None = None) -> Problem | None:
+        """Why ``seat``'s power cannot act now (on ``target``), whatever else it is entered
+        with: no power, used, not at this moment, blocked; ``None`` when it may."""
+        power = self.power_of(seat)
+        found = self._check_power(PowerUse(seat, power.slug if power else "", target),
+                                  shape=False)
+        return found[0] if found else None
+
+    def _check_power(self, use: PowerUse, shape: bool) -> list[Problem]:
         if not (isinstance(use.seat, int) and 0 <= use.seat < self.players):
             return [self._problem(V.BAD_POWER_ARGUMENT, rule=use.power)]
         power = self.powers[use.seat]
@@ -387,23 +403,116 @@ class TableRound:
             return [self._problem(V.POWER_NOT_IN_PLAY, use.seat, rule=use.power)]
         if self._used >> use.seat & 1:
             return [self._problem(V.POWER_ALREADY_USED, use.seat, rule=use.power)]
-        shape = power.check_shape(use, self.players, self.trick_size)
-        if shape:
-            return [replace(problem, trick=self._number()) for problem in shape]
+        found = power.check_shape(use, self.players, self.trick_size) if shape else []
+        if found:
+            return [replace(problem, trick=self._number()) for problem in found]
         not_now = [self._problem(V.POWER_NOT_NOW, use.seat, rule=use.power)]
         if power.when() is Timing.AFTER:
             last = self._tricks[-1] if self._tricks else None
-            if last is None or not last.complete or self._coming or self._coming_gift:
-                return not_now
-            return self._check_after(power, use, last)
+            if last is None or not last.complete or self._coming or self._coming_gift or \
+                    any(power.first_after_trick or isinstance(event, Haggle)
+                        for event in last.after):
+                return not_now  # (Mulan before anything else; none after the haggle)
+            return self._check_after(power, use, last) if shape else []
         if self.is_over() or self.current is not None:
             return not_now  # before or during a trick: entered before its first card
+        blocker = self._blocker(power, use)
+        if blocker is not None:
+            return [power.blocked(use, blocker, self._leader, self._number())]
         return []
+
+    def forced_card(self, seat: int) -> Card | None:
+        """The card a power in effect makes ``seat`` play in the trick in progress or the next
+        one (the Ice Princess's frozen card), or ``None``."""
+        current = self.current
+        uses = current.effective if current is not None else self._effective(
+            self._coming, self._leader, self._coming_blocked)
+        for use in uses:
+            card = self._power(use).forced_card(use, seat)
+            if card is not None:
+                return card
+        return None
+
+    def after_trick_seats(self) -> tuple[int, ...]:
+        """The seats whose power may act now on the trick just finished (Timing.AFTER): not
+        used, that trick's winner where the power asks it (Alice, classic Pocahontas), a card
+        of hers in it to swap (Mulan), no Frog in it for a power that never moves the Frog
+        (Alice), nothing else done with it that comes first (see :meth:`power_refusal`)."""
+        last = self._tricks[-1] if self._tricks and self.current is None else None
+        if last is None or not last.complete:
+            return ()
+        seats = []
+        for seat, power in enumerate(self.powers):
+            if power is None or power.when() is not Timing.AFTER or \
+                    self.power_refusal(seat) is not None:
+                continue
+            if self.edition in power.winner_only and last.winner != seat:
+                continue
+            if power.redecides_trick and not any(last.seat_of(i, self.players) == seat
+                                                 for i in range(len(last.cards))):
+                continue
+            if power.deals_trick_back and (self.is_over() or power.never_frog and any(
+                    card_id(card) == FROG_ID for card in last.final)):
+                continue
+            seats.append(seat)
+        return tuple(seats)
+
+    def haggle_option(self) -> tuple[int, tuple[Card, ...]] | None:
+        """``(winner, the cards of the trick they may take)`` while the winner of the trick just
+        finished may haggle (Haggle with the Hag, p / T), else ``None``."""
+        last = self._tricks[-1] if self._tricks and self.current is None else None
+        if not self.card_rule.haggle_after_trick or last is None or not last.complete or \
+                last.redone or last.note("haggle") is not None or self._coming or \
+                self._coming_gift:
+            return None
+        assert last.winner is not None
+        final = last.final
+        return last.winner, tuple(card for i, card in enumerate(final)
+                                  if last.seat_of(i, self.players) != last.winner)
+
+    def zero_option(self, seat: int) -> tuple[str, Card | None] | None:
+        """How ``seat``'s power that plays one of her cards as a zero (Snow White) may be
+        entered now: ``("after", card)`` on the card she has just played (within her power's
+        rank), ``("before", None)`` while it is her turn; ``None`` otherwise."""
+        power = self.power_of(seat)
+        if power is None or power.when() is not Timing.TURN or not power.card_slots or \
+                self._used >> seat & 1:
+            return None
+        last = self._tricks[-1] if self._tricks else None
+        if last is not None and last.cards:
+            index = len(last.cards) - 1
+            card = last.cards[index]
+            if last.seat_of(index, self.players) == seat and power.allows_rank(card):
+                return "after", card
+        return ("before", None) if self.turn == seat else None
+
+    def blocked_power(self, seat: int) -> Problem | None:
+        """Why ``seat``'s power cannot act on the coming trick because a power used earlier for
+        it forbids it, whoever it would target; ``None`` when it may still act on someone (a
+        power blocked only on the leader, Scheherazade, is refused once its target is known)."""
+        power = self.power_of(seat)
+        if power is None or power.when() is Timing.AFTER or self.current is not None:
+            return None
+        use = PowerUse(seat, power.slug)
+        if power.blocked_on_leader_only and not power.acts_on_leader(use, self._leader):
+            return None
+        found = self._blocker(power, use)
+        return None if found is None else power.blocked(use, found, self._leader, self._number())
+
+    def _blocker(self, power: Power, use: PowerUse) -> tuple[Power, PowerUse] | None:
+        """The power used earlier for the coming trick that forbids ``use`` (see
+        :meth:`.powers.Power.blocker`); the blocked ones took no effect."""
+        earlier = []
+        for other in self._coming:
+            other_power = self.powers[other.seat]
+            if other_power is not None and other not in self._coming_blocked:
+                earlier.append((other_power, other))
+        return power.blocker(use, earlier, self._leader)
 
     def _check_after(self, power: Power, use: PowerUse, last: TableTrick) -> list[Problem]:
         """Refusals of a power used right after ``last``: what its cards must be."""
         final = last.final
-        if use.power == "mulan":
+        if power.redecides_trick:  # Mulan: her card, then one from her hand
             old, new = use.cards
             mine = [card for i, card in enumerate(final)
                     if last.seat_of(i, self.players) == use.seat]
@@ -415,7 +524,7 @@ class TableRound:
             if self.is_out(new) or new in final:
                 return [replace(self._problem(V.CARD_ALREADY_PLAYED, use.seat, new),
                                 field="cards[1]")]
-        elif power.card_slots and not power.needs_target:  # Alice: the trick, dealt back
+        elif power.deals_trick_back:  # Alice: the trick, dealt back
             if sorted(use.cards, key=card_id) != sorted(final, key=card_id):
                 return [replace(self._problem(V.BAD_POWER_ARGUMENT, use.seat, rule=use.power),
                                 field="cards")]
@@ -431,7 +540,8 @@ class TableRound:
         rule = self.card_rule.slug
         last = self._tricks[-1] if self._tricks else None
         if not self.card_rule.haggle_after_trick or last is None or not last.complete or \
-                last.note("haggle") is not None or self._coming or self._coming_gift:
+                last.redone or last.note("haggle") is not None or self._coming or \
+                self._coming_gift:
             return [self._problem(V.STEP_NOT_DUE, step.seat, rule=rule)]
         if step.seat != last.winner:
             return [self._problem(V.NOT_TRICK_WINNER, step.seat, rule=rule)]
@@ -610,10 +720,10 @@ class TableRound:
         the seats unseen cards may have reached since the trick before."""
         number = len(self._tricks)
         trick = TableTrick(number, self._leader, tuple(self._coming), self._princes,
-                           self._coming_gift)
-        trick.effective = tuple(self._effective(trick.uses, trick.leader))
-        coming, gift = self._coming, self._coming_gift
-        self._coming, self._coming_gift = [], ()
+                           self._coming_gift, blocked=tuple(self._coming_blocked))
+        trick.effective = tuple(self._effective(trick.uses, trick.leader, trick.blocked))
+        coming, gift, blocked = self._coming, self._coming_gift, self._coming_blocked
+        self._coming, self._coming_gift, self._coming_blocked = [], (), []
         self._tricks.append(trick)
         self._know.append(_Knowledge(self.players))
         if number:
@@ -622,7 +732,7 @@ class TableRound:
         def back() -> None:
             self._tricks.pop()
             self._know.pop()
-            self._coming, self._coming_gift = coming, gift
+            self._coming, self._coming_gift, self._coming_blocked = coming, gift, blocked
 
         undo.append(back)
         return trick
@@ -667,18 +777,19 @@ class TableRound:
         trick.princes_after = probe.princes_in
         final = trick.final
         mine = [card for i, card in enumerate(final) if trick.seat_of(i, players) == trick.winner]
-        reversed_ = any(use.power == "cinderella" for use in trick.uses)
+        reversed_ = any(self._power(use).reverses_order for use in trick.effective)
         trick.reason = self.card_rule.win_reason(final, mine[-1] if mine else final[0],
                                                  reversed_)
 
-    def _effective(self, used: Iterable[PowerUse], leader: int) -> list[PowerUse]:
+    def _effective(self, used: Iterable[PowerUse], leader: int,
+                   blocked: Sequence[PowerUse] = ()) -> list[PowerUse]:
         """The powers ``used`` for a trick led by ``leader`` that change how it is played or
-        won, less a use its own rules refuse (the classic Ice Princess on another seat than the
-        leader)."""
+        won, less a use the rules refuse: one another power blocked, the classic Ice Princess
+        on another seat than the leader."""
         uses = []
         for use in used:
             power = self.powers[use.seat]
-            if power is None or not power.changes_trick:
+            if power is None or not power.changes_trick or use in blocked:
                 continue
             if power.target_leader and self.edition in power.target_leader and \
                     use.target != leader:
@@ -688,17 +799,29 @@ class TableRound:
 
     # -- powers ---------------------------------------------------------------------------------
 
+    def _power(self, use: PowerUse) -> Power:
+        """The power of a use entered (its seat's Princess)."""
+        power = self.powers[use.seat]
+        assert power is not None
+        return power
+
     def _unuse(self, seat: int) -> None:
         self._used &= ~(1 << seat)
 
     def _before_power(self, power: Power, use: PowerUse, undo: list[Undo]) -> None:
         """A power used before or during the coming trick."""
+        found = self._blocker(power, use)
         self._coming.append(use)
         undo.append(self._coming.pop)
-        if power.needs_target and power.on_lead and not power.card_slots and \
-                use.target is not None:  # Pocahontas: she chooses who leads
-            leader = self._leader
-            self._leader = use.target
+        if found is not None:  # stored before the rule was checked: it changes nothing
+            self._coming_blocked.append(use)
+            undo.append(self._coming_blocked.pop)
+            self._note(power.blocked(use, found, self._leader, len(self._tricks)), -1,
+                       len(self._tricks), undo)
+            return
+        leader = self._leader
+        self._leader = power.new_leader(use, leader)  # Pocahontas: she chooses who leads
+        if self._leader != leader:
             undo.append(lambda: setattr(self, "_leader", leader))
         if self.edition in power.target_leader and use.target != self._leader:
             # The classic Ice Princess draws the card from the leader's hand (French p. 14).
@@ -715,20 +838,20 @@ class TableRound:
         found = []
         if self.edition in power.winner_only and last.winner != use.seat:
             found.append(self._problem(V.NOT_TRICK_WINNER, use.seat, rule=use.power))
-        if use.power == "mulan":
+        if power.redecides_trick:  # Mulan swaps a card of the trick
             old, new = use.cards
             if power.same_suit and old.suit is not new.suit:
                 found.append(self._problem(V.MUST_FOLLOW_SUIT, use.seat, new, use.power))
             if power.never_frog and FROG_ID in (card_id(old), card_id(new)):
                 found.append(self._problem(V.POWER_FROG, use.seat, rule=use.power))
             self._swap(last, use, undo)
-        elif power.card_slots and not power.needs_target:  # Alice deals the trick back
+        elif power.deals_trick_back:  # Alice deals the trick back
             if power.never_frog and any(card_id(c) == FROG_ID for c in final):
                 found.append(self._problem(V.POWER_FROG, use.seat, rule=use.power))
             self._redo(last, use, undo)
-        elif power.needs_target and use.target is not None:  # classic Pocahontas
+        elif power.new_leader(use, self._leader) != self._leader:  # classic Pocahontas
             leader = self._leader
-            self._leader = use.target
+            self._leader = power.new_leader(use, leader)
             undo.append(lambda: setattr(self, "_leader", leader))
         for problem in found:
             self._note(Problem(problem.code, problem.seat, problem.card, number,
@@ -786,7 +909,8 @@ class TableRound:
         everyone = (1 << self.players) - 1
         seats = everyone if self.card_rule.chairs_after_trick else 0
         for event in self._tricks[number - 1].after:
-            if isinstance(event, PowerUse) and event.power == "alice" and not event.cards:
+            if isinstance(event, PowerUse) and self._power(event).deals_trick_back and \
+                    not event.cards:
                 seats = everyone  # dealt unseen
         if self._count <= 0 and self._aside_left:  # the hands are empty: the set-aside return
             before = (self._count, self._aside_left)
@@ -798,11 +922,7 @@ class TableRound:
 
             undo.append(back)
         for use in self._tricks[number].uses:
-            if use.power == "sleeping-beauty":
-                seats = everyone
-            elif use.power == "scheherazade":
-                target = use.target if use.target is not None else use.seat
-                seats |= 1 << use.seat | 1 << target
+            seats |= self._power(use).unseen_seats(use, self.players)
         return seats
 
     def _close_seats(self, seats: int, number: int, undo: list[Undo]) -> None:
@@ -845,7 +965,7 @@ class TableRound:
             if not know.open >> seat & 1 or know.arrived[seat] & bit:
                 break  # (older tricks know no more: seats only close, cards only arrive)
             know.known[seat] |= bit
-            undo.append(lambda know=know: _forget(know, seat, bit))
+            undo.append(partial(_forget, know, seat, bit))
             for position, problem in self._judge(index, seat):
                 self._note(problem, position, number, undo)
 
@@ -875,8 +995,6 @@ class TableRound:
         probe = self._probe
         probe.start_trick(trick.leader, trick.princes_before, hands, list(trick.effective))
         found: list[tuple[int, Problem]] = []
-        if seat == trick.leader:
-            found += self._proven_powers(trick, probe)
         last = max(i for i in range(len(ids)) if (trick.leader + i) % players == seat)
         for index in range(last + 1):
             if (trick.leader + index) % players == seat:
@@ -905,21 +1023,6 @@ class TableRound:
                 found.append((index, violation(V.MUST_FOLLOW_SUIT, seat, trick.cards[index],
                                                BASIC, self.edition, trick=trick.index)))
             hand &= ~(1 << cid)
-        return found
-
-    def _proven_powers(self, trick: TableTrick, probe: RoundState) -> list[tuple[int, Problem]]:
-        """The powers' own rules for this trick that the leader's known cards prove broken (the
-        Little Mermaid naming Princes to a leader who holds another suit)."""
-        found = []
-        for use in trick.uses:
-            power = self.powers[use.seat]
-            if power is None or not power.proven_by_hand:
-                continue
-            for problem in power.check(probe, use):
-                if problem.code in power.proven_by_hand:
-                    lead = trick.cards[0] if trick.cards else None
-                    found.append((0, violation(V(problem.code), problem.seat, lead, use.power,
-                                               self.edition, trick=trick.index)))
         return found
 
 

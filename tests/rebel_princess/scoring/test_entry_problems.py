@@ -9,7 +9,7 @@ from companion.scoring.rebel_princess import (
     Card,
     Edition,
     IncompleteEntryError,
-    InvalidEntryError,
+    InvalidValueError,
     RoundEntry,
     check_entry,
     message_for,
@@ -223,9 +223,9 @@ def test_every_problem_is_listed_not_just_the_first():
     ({"players": 7}, "bad-player-count"),
 ])
 def test_bad_edition_round_card_or_player_count(kwargs, code):
-    """A bad edition, Round card or player count raises ``InvalidEntryError`` with its code."""
+    """A bad edition, Round card or player count raises ``InvalidValueError`` with its code."""
     args = {"edition": "deluxe", "round_card": "a", "players": 4, "taken": plain_hands()} | kwargs
-    with pytest.raises(InvalidEntryError) as caught:
+    with pytest.raises(InvalidValueError) as caught:
         score_round(**args)
     assert caught.value.problem.code == code
 
@@ -233,7 +233,8 @@ def test_bad_edition_round_card_or_player_count(kwargs, code):
 @pytest.mark.parametrize("code", sorted(CATALOGUE.codes()))
 def test_every_problem_code_has_a_sentence(code):
     """Every problem code has its own sentence, filled without leftover braces."""
-    text = message_for(code, seat=0, card="P1", value="x", expected=5, got=4, tricks=1, players=4)
+    text = message_for(code, seat=0, card="P1", value="x", expected=5, got=4, tricks=1, players=4,
+                       number=2)
     assert "{" not in text and "(" + code + ")" not in text
 
 

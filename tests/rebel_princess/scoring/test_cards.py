@@ -14,7 +14,7 @@ import pytest
 from companion.scoring.rebel_princess import (
     FROG,
     Card,
-    InvalidEntryError,
+    InvalidValueError,
     Suit,
     deck,
     hand_size,
@@ -70,7 +70,7 @@ def test_every_player_gets_the_same_number_of_cards(players, size):
 @pytest.mark.parametrize("players", [0, 1, 2, 7, -3, True, "4", 4.0])
 def test_player_count_outside_three_to_six_is_rejected(players):
     """Rebel Princess is played by 3 to 6 players; anything else is ``bad-player-count``."""
-    with pytest.raises(InvalidEntryError) as caught:
+    with pytest.raises(InvalidValueError) as caught:
         deck(players)
     assert caught.value.problem.code == "bad-player-count"
 
@@ -101,7 +101,7 @@ def test_card_code_is_suit_letter_and_rank(code, card):
 ])
 def test_malformed_card_code_is_unknown_card(code):
     """Anything but a suit letter and a plain rank 1-12 (no leading zero) is ``unknown-card``."""
-    with pytest.raises(InvalidEntryError) as caught:
+    with pytest.raises(InvalidValueError) as caught:
         Card.from_code(code)
     assert caught.value.problem.code == "unknown-card"
 
@@ -109,7 +109,7 @@ def test_malformed_card_code_is_unknown_card(code):
 @pytest.mark.parametrize("code", [None, 12, b"P12"])
 def test_non_text_card_code_is_unknown_card(code):
     """A card code must be text; other values are ``unknown-card``, never a crash."""
-    with pytest.raises(InvalidEntryError) as caught:
+    with pytest.raises(InvalidValueError) as caught:
         Card.from_code(code)
     assert caught.value.problem.code == "unknown-card"
 

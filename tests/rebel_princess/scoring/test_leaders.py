@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from companion.scoring.rebel_princess import (
-    InvalidEntryError,
+    InvalidValueError,
     next_leader_classic,
     next_leader_deluxe,
 )
@@ -56,10 +56,10 @@ def test_classic_last_trick_winner_leads(players, winner):
 @pytest.mark.parametrize("seat", [-1, 4, 7, None, "1", 1.0, True])
 def test_leader_must_be_a_seat(seat):
     """A previous leader or last-trick winner that is not a seat is ``bad-leader``."""
-    with pytest.raises(InvalidEntryError) as caught:
+    with pytest.raises(InvalidValueError) as caught:
         next_leader_deluxe([1, 2, 3, 4], seat)
     assert caught.value.problem.code == "bad-leader"
-    with pytest.raises(InvalidEntryError) as caught:
+    with pytest.raises(InvalidValueError) as caught:
         next_leader_classic(4, seat)
     assert caught.value.problem.code == "bad-leader"
 
@@ -67,6 +67,6 @@ def test_leader_must_be_a_seat(seat):
 @pytest.mark.parametrize("totals", [[], [1, 2], [0] * 7])
 def test_deluxe_totals_for_three_to_six_seats(totals):
     """The totals must cover 3 to 6 seats."""
-    with pytest.raises(InvalidEntryError) as caught:
+    with pytest.raises(InvalidValueError) as caught:
         next_leader_deluxe(totals, 0)
     assert caught.value.problem.code == "bad-player-count"

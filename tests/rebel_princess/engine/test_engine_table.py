@@ -208,17 +208,18 @@ def test_classic_ice_princess_draws_from_the_leaders_hand(edition, letter, expec
     assert _rules(table) == expected
 
 
-def test_little_mermaid_cannot_ask_for_princes_from_a_leader_with_other_cards():
-    """Deluxe Little Mermaid: Princes may be named before they snuck in only when the leader
-    holds nothing else; a later card of the leader proves it held another suit."""
+def test_little_mermaid_naming_princes_before_they_snuck_in_excuses_no_prince_lead():
+    """Deluxe Little Mermaid: she may not make the leader lead Princes before they snuck in
+    unless Princes are all the leader holds, and then the basic rules already allow the lead. A
+    Prince lead by a leader later seen holding a Queen is the basic rule broken."""
     table = TableRound(3, round_card="a", princesses=[None, "little-mermaid", None])
     table.push_step(PowerUse(1, "little-mermaid", suit=Suit.PRINCE))
-    table.push(trick("0: P5 P3 P9"))  # the Mermaid's suit excuses the lead itself
-    assert table.findings() == []
+    table.push(trick("0: P5 P3 P9"))
+    assert table.findings() == []  # nothing proven yet: Ana may hold only Princes
     table.push(trick("2: Q4 Q2 Q3"))  # seat 0 shows a Queen
     (finding,) = table.findings()
     assert (finding.trick, finding.code, finding.seat, finding.params["rule"],
-            finding.params["proven_in"]) == (0, "princes-not-invited", 0, "little-mermaid", 1)
+            finding.params["proven_in"]) == (0, "princes-not-invited", 0, "basic", 1)
 
 
 def test_little_mermaid_princes_for_a_leader_holding_only_princes_are_fine():
@@ -230,15 +231,19 @@ def test_little_mermaid_princes_for_a_leader_holding_only_princes_are_fine():
     assert table.findings() == []
 
 
-def test_classic_little_mermaid_cannot_name_princes_before_they_appeared():
-    """Classic Little Mermaid: Princes cannot be named before they appeared, whatever the
-    leader holds: the lead proves it at once."""
-    table = TableRound(3, edition="classic", round_card="A",
+@pytest.mark.parametrize("edition, letter", [("deluxe", "a"), ("classic", "A")])
+def test_classic_little_mermaid_princes_before_they_appeared_change_nothing(edition, letter):
+    """Classic Little Mermaid: Princes cannot be named before they appeared; the lead is judged
+    by the basic rules alone, once the leader's hand is known."""
+    table = TableRound(3, edition=edition, round_card=letter,
                        princesses=[None, "little-mermaid", None])
     table.push_step(PowerUse(1, "little-mermaid", suit=Suit.PRINCE))
     table.push_card(parse_card("P5"))
+    assert table.findings() == []
+    for code in ("P3", "P9", "Q4", "Q2", "Q3"):  # seat 0 later shows a Queen
+        table.push_card(parse_card(code))
     assert [(f.trick, f.code.value, f.params["rule"]) for f in table.findings()] == [
-        (0, "princes-not-invited", "little-mermaid")]
+        (0, "princes-not-invited", "basic")]
 
 
 def test_push_and_pop_are_exact():

@@ -12,8 +12,8 @@ from companion.scoring.rebel_princess.engine import (
     Edition,
     IllegalTrickError,
     InvalidEntryError,
-    RoundRecord,
     RoundState,
+    RoundTranscript,
     ViolationCode,
     format_record,
     parse_card,
@@ -112,7 +112,7 @@ def test_record_round_trips_and_replays(players, edition):
         letter = letters[(players + seed * 3) % len(letters)]
         princesses = tuple(slugs[(seed + seat) % len(slugs)] for seat in range(players))
         state = random_round(players, letter, seed, edition, princesses=princesses)
-        record = RoundRecord.from_state(state)
+        record = RoundTranscript.from_state(state)
         assert record.princesses == princesses
         assert parse_record(format_record(record)) == record
         assert record.replay().outcome() == state.outcome()
@@ -128,7 +128,7 @@ def test_record_round_trip_property(seed, players, stop):
     while state.current_trick:
         state.pop_card()
     assert len(state.tricks) <= 48
-    record = RoundRecord.from_state(state)
+    record = RoundTranscript.from_state(state)
     assert parse_record(format_record(record)) == record
 
 

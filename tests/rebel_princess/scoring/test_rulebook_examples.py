@@ -10,7 +10,7 @@ import pytest
 
 from companion.scoring.rebel_princess import Card, parse_edition, required_cards, score_round
 
-DATA = tomllib.loads((Path(__file__).parent.parent / "data" / "rulebook_examples.toml")
+DATA = tomllib.loads((Path(__file__).parents[2] / "data" / "rulebook_examples.toml")
                      .read_text(encoding="utf-8"))
 
 

@@ -10,7 +10,7 @@ from companion.scoring.rebel_princess import (
     Card,
     Edition,
     GameSetup,
-    InvalidEntryError,
+    InvalidValueError,
     Leader,
     PlayedRound,
     play_through,
@@ -247,7 +247,7 @@ def test_arranged_marriage_by_cards_in_a_game():
 def test_bad_game_setup(edition, players, leader, cards, code):
     """A game has 3 to 6 players, a first leader among them and 5 Round cards (3 allowed in
     Deluxe), all of its edition."""
-    with pytest.raises(InvalidEntryError) as caught:
+    with pytest.raises(InvalidValueError) as caught:
         GameSetup(edition, players, leader, cards)
     assert caught.value.problem.code == code
 

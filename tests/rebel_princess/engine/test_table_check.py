@@ -8,7 +8,7 @@ import random
 import pytest
 
 from companion.scoring.problems import EntryError
-from companion.scoring.rebel_princess import score_entry
+from companion.scoring.rebel_princess import parse_edition, score_entry
 from companion.scoring.rebel_princess.engine import (
     Edition,
     Gift,
@@ -17,14 +17,13 @@ from companion.scoring.rebel_princess.engine import (
     RoundState,
     Trick,
     ViolationCode,
-    parse_edition,
     power_slugs,
 )
 from companion.scoring.rebel_princess.engine.errors import CATALOGUES
 from companion.scoring.rebel_princess.engine.modifiers import round_card_letters
 from companion.scoring.rebel_princess.engine.simulate import play_random_round
 from companion.scoring.rebel_princess.table_check import (
-    Play,
+    PlayInput,
     PowerInput,
     StepInput,
     TrickInput,
@@ -34,7 +33,7 @@ from companion.scoring.rebel_princess.table_check import (
 
 def trick(leader, codes, players, powers=(), steps=()):
     """A trick led by ``leader`` with the cards in ``codes`` (space separated), clockwise."""
-    plays = tuple(Play((leader + i) % players, code) for i, code in enumerate(codes.split()))
+    plays = tuple(PlayInput((leader + i) % players, code) for i, code in enumerate(codes.split()))
     return TrickInput(plays, tuple(powers), tuple(steps))
 
 
@@ -59,7 +58,7 @@ def legal_round(players, round_card, seed):
     state = RoundState.deal(players, round_card=round_card, rng=rng)
     while not state.is_over():
         state.push_card(rng.choice(sorted(state.legal_plays(), key=str)))
-    tricks = [TrickInput(tuple(Play(seat, str(card)) for seat, card in t.plays(players)))
+    tricks = [TrickInput(tuple(PlayInput(seat, str(card)) for seat, card in t.plays(players)))
               for t in state.tricks]
     return state, tricks
 
@@ -98,7 +97,7 @@ def test_revoke_proven_by_an_unfinished_trick():
                    )
     assert result.legal
     result = check(3, trick(0, "Q3 F7 Q9", 3), trick(2, "A5 A2 A3", 3),
-                   TrickInput((Play(2, "F2"), Play(0, "F4"), Play(1, "Q5"))))
+                   TrickInput((PlayInput(2, "F2"), PlayInput(0, "F4"), PlayInput(1, "Q5"))))
     assert found(result) == [(0, 2, "must-follow-suit", 1)]
 
 
@@ -122,12 +121,12 @@ def test_no_plays_yet_in_the_next_trick():
 
 @pytest.mark.parametrize(("tricks", "code"), [
     ([trick(1, "Q3 Q7 Q9", 3)], "wrong-leader"),
-    ([TrickInput((Play(0, "Q3"), Play(2, "Q7"), Play(1, "Q9")))], "not-your-turn"),
+    ([TrickInput((PlayInput(0, "Q3"), PlayInput(2, "Q7"), PlayInput(1, "Q9")))], "not-your-turn"),
     ([trick(0, "Q3 Q7 Q9", 3), trick(2, "Q3 A2 A3", 3)], "card-already-played"),
     ([trick(0, "Q3 Q7 Q3", 3)], "duplicate-card"),
     ([trick(0, "Q3 Q7 Q12", 3)], "card-not-in-deck"),
     ([trick(0, "Q3 Q7 X9", 3)], "unknown-card"),
-    ([TrickInput((Play(0, "Q3"), Play(7, "Q7")))], "unknown-seat"),
+    ([TrickInput((PlayInput(0, "Q3"), PlayInput(7, "Q7")))], "unknown-seat"),
     ([trick(0, "Q3 Q7 Q9 Q4", 3)], "wrong-card-count"),
     ([trick(0, "Q3 Q7", 3), trick(1, "A2 A3 A4", 3)], "trick-not-finished"),
     ([trick(0, "Q3 Q7 Q9", 3, [PowerInput("frog-prince", 0)])], "unknown-power"),
@@ -240,7 +239,7 @@ def test_late_for_a_date_needs_the_kept_cards():
     state = RoundState.deal(4, round_card="n", rng=rng)
     while not state.is_over():
         state.push_card(rng.choice(sorted(state.legal_plays(), key=str)))
-    tricks = [TrickInput(tuple(Play(s, str(c)) for s, c in t.plays(4))) for t in state.tricks]
+    tricks = [TrickInput(tuple(PlayInput(s, str(c)) for s, c in t.plays(4))) for t in state.tricks]
     result = check(4, *tricks, round_card="n")
     assert result.complete and result.missing == ("kept",) and result.scores is None
     kept = [[str(card) for card in state.hand(seat)] for seat in range(4)]
@@ -278,7 +277,7 @@ def _as_entry(state):
     tricks, before, steps_before = [], [], []
     for event in state.events():
         if isinstance(event, Trick):
-            plays = tuple(Play(seat, str(card)) for seat, card in event.plays(state.players))
+            plays = tuple(PlayInput(seat, str(card)) for seat, card in event.plays(state.players))
             tricks.append(TrickInput(plays, tuple(before), tuple(steps_before)))
             before, steps_before = [], []
         elif isinstance(event, PowerUse) and state.powers[event.seat].when() == "after":

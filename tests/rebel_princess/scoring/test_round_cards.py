@@ -11,7 +11,7 @@ import pytest
 from companion.scoring.rebel_princess import (
     BATHROOM_BREAK,
     Edition,
-    InvalidEntryError,
+    InvalidValueError,
     Scoring,
     parse_edition,
     recommended_first_game,
@@ -120,7 +120,7 @@ def test_round_card_letter_is_case_insensitive(edition, given, letter):
 ])
 def test_unknown_round_card_is_rejected(edition, letter):
     """A letter that is not a Round card of the edition is ``unknown-round-card``."""
-    with pytest.raises(InvalidEntryError) as caught:
+    with pytest.raises(InvalidValueError) as caught:
         round_card(edition, letter)
     assert caught.value.problem.code == "unknown-round-card"
 
@@ -136,7 +136,7 @@ def test_parse_edition(value, edition):
 @pytest.mark.parametrize("value", ["", "french", None, "deluxe edition"])
 def test_unknown_edition_is_rejected(value):
     """Anything else is ``unknown-edition``."""
-    with pytest.raises(InvalidEntryError) as caught:
+    with pytest.raises(InvalidValueError) as caught:
         parse_edition(value)
     assert caught.value.problem.code == "unknown-edition"
 

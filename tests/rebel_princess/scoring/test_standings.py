@@ -8,7 +8,7 @@ import pytest
 from companion.scoring.rebel_princess import (
     Edition,
     IncompleteEntryError,
-    InvalidEntryError,
+    InvalidValueError,
     standings,
 )
 
@@ -147,7 +147,7 @@ def test_malformed_rows(rounds, code):
 
 def test_player_count_from_the_rows():
     """Standings are for 3 to 6 players."""
-    with pytest.raises(InvalidEntryError):
+    with pytest.raises(InvalidValueError):
         standings(D, [[1, 2]])
 
 

@@ -9,8 +9,8 @@ from companion.scoring.rebel_princess.engine import (
     Edition,
     InvalidEntryError,
     PowerUse,
-    RoundRecord,
     RoundState,
+    RoundTranscript,
     format_record,
     parse_card,
     parse_cards,
@@ -347,7 +347,7 @@ def test_mulan_swap_decides_the_trick_again():
     assert play(s, "Q5 Q4 Q6") == 2
     use(s, 1, "mulan", cards=(card("Q4"), card("Q9")))
     assert s.tricks[0].winner == 1 and s.hand(1) == cards("Q4") and s.leader == 1
-    record = RoundRecord.from_state(s)
+    record = RoundTranscript.from_state(s)
     text = format_record(record)
     assert "1. 0: Q5 Q4 Q6 > 2\npower 1 mulan Q4/Q9" in text
     assert parse_record(text).replay().notation() == s.notation()

@@ -1,0 +1,249 @@
+"""What the trick screen shows of a round being entered: the notes stored with its cards
+(:class:`PowerNote`), the tricks as seen (:class:`TrickView`) and the whole :class:`Board`,
+read from the round's judge; and :class:`TrickRejected`, why a tap stored nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...scoring.problems import Catalogue, EntryError, Problem
+from ...scoring.rebel_princess import (
+    Card,
+    Edition,
+    PlayedRound,
+    Scoring,
+    Suit,
+    deck,
+    needs_no_tricks,
+)
+from ...scoring.rebel_princess.engine import (
+    Haggle,
+    PowerUse,
+    WinReason,
+    round_card_class,
+)
+
+HAGGLE = "haggle"
+#: Round cards whose hidden cards (kept cards, gift piles) the trick screen cannot see.
+_UNSEEN = frozenset({Scoring.KEPT, Scoring.GIFTS})
+SUITS = (Suit.PRINCE, Suit.QUEEN, Suit.FAIRY, Suit.PET)
+
+
+
+#: The trick screen's refusals in English and French (``messages.toml`` beside this module).
+CATALOGUE = Catalogue(__package__)
+
+
+class TrickRejected(EntryError):
+    """A tap that cannot be stored; its one problem's ``code`` says why (worded by
+    :data:`CATALOGUE`) and its ``params`` give the details. Nothing was stored."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__([Problem(code, params=params, catalogue=CATALOGUE)])
+
+    @property
+    def code(self) -> str:
+        return self.problems[0].code
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return dict(self.problems[0].params)
+
+
+@dataclass(frozen=True)
+class PowerNote:
+    """A Princess power taking effect after ``at`` cards of the round had been played (Snow
+    White: ``at`` is the position of her zero card; Alice, Mulan, classic Pocahontas and the
+    haggle: the end of the trick they follow), entered after ``entered`` cards (``at`` unless
+    later). ``power`` is ``"haggle"`` for a Haggle with the Hag step: ``seat`` the trick's
+    winner, ``cards`` (the card taken from the trick, the card given from the hand), empty when
+    the winner did not haggle. ``cards`` and ``more`` are the power's cards (codes)."""
+
+    at: int
+    seat: int
+    power: str
+    target: int | None = None
+    suit: str | None = None
+    cards: tuple[str, ...] = ()
+    more: tuple[str, ...] = ()
+    entered: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", tuple(self.cards))
+        object.__setattr__(self, "more", tuple(self.more))
+
+    @property
+    def since(self) -> int:
+        """Cards played when the note was entered."""
+        return self.at if self.entered is None else self.entered
+
+    @property
+    def card_list(self) -> tuple[Card, ...]:
+        return tuple(Card.from_code(code) for code in self.cards)
+
+    def to_step(self) -> PowerUse | Haggle | None:
+        """The engine's step (``None`` for a declined haggle)."""
+        cards = self.card_list
+        if self.power == HAGGLE:
+            return Haggle(self.seat, cards[1], cards[0]) if cards else None
+        return PowerUse(self.seat, self.power, self.target,
+                        Suit(self.suit) if self.suit else None, cards,
+                        tuple(Card.from_code(code) for code in self.more))
+
+    def as_json(self) -> dict[str, Any]:
+        data = {"at": self.at, "seat": self.seat, "power": self.power}
+        for name in ("target", "suit", "entered"):
+            if getattr(self, name) is not None:
+                data[name] = getattr(self, name)
+        for name in ("cards", "more"):
+            if getattr(self, name):
+                data[name] = list(getattr(self, name))
+        return data
+
+
+@dataclass(frozen=True)
+class PlayedCard:
+    """One card of a trick as the trick screen shows it: its position in the round's plays,
+    the seat, the card, whether it wins the trick."""
+
+    position: int  # index in the round's plays
+    seat: int
+    card: Card
+    wins: bool = False
+
+
+@dataclass(frozen=True)
+class TrickView:
+    index: int  # 0-based
+    leader: int
+    plays: tuple[PlayedCard, ...]
+    powers: tuple[PowerNote, ...]
+    winner: int | None = None
+    reason: WinReason | None = None
+    after: tuple[PowerNote, ...] = ()  # Mulan, Alice, classic Pocahontas, the haggle
+    final: tuple[Card, ...] = ()  # the cards as the trick ended (the judge's: Mulan's swap in)
+    redone: bool = False  # dealt back to be played again (Alice)
+
+    def note(self, power: str) -> PowerNote | None:
+        """The after-trick note of ``power`` (a Princess slug or ``haggle``), if any."""
+        return next((n for n in self.after if n.power == power), None)
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The trick's cards as they ended (Mulan's swap included), in play order."""
+        return self.final or tuple(p.card for p in self.plays)
+
+
+@dataclass
+class Board:
+    """Everything the trick screen shows about a round being entered, read from its judge."""
+
+    players: int
+    edition: Edition
+    letter: str
+    first_leader: int
+    trick_size: int
+    total_tricks: int
+    version: int
+    validate: bool
+    plays: tuple[Card, ...]
+    tricks: list[TrickView] = field(default_factory=list)  # complete tricks
+    current: TrickView | None = None  # the trick being played (None when the round is over)
+    issues: list[Problem] = field(default_factory=list)  # the rules broken (checks on)
+    accepted: frozenset[str] = frozenset()  # the keys of the breaches the players accepted
+    taken: tuple[frozenset[Card], ...] | None = None
+    tricks_won: tuple[int, ...] | None = None
+    last_winner: int | None = None
+    round_leader: int = 0
+    powers_used: frozenset[int] = frozenset()
+    out: frozenset[Card] = frozenset()  # cards in no hand: played (and not back) or given away
+    forced: Card | None = None  # the card the seat to play must play (the judge's answer)
+
+    @property
+    def over(self) -> bool:
+        return self.current is None
+
+    @property
+    def turn(self) -> int | None:
+        """The seat whose card is tapped next."""
+        if self.current is None:
+            return None
+        return (self.current.leader + len(self.current.plays)) % self.players
+
+    @property
+    def played(self) -> frozenset[Card]:
+        """Cards that cannot be played now: on the table, or played and not back in a hand
+        (Alice deals a trick back, Mulan and the haggle take a card back into a hand)."""
+        return self.out
+
+    @property
+    def haggle_round(self) -> bool:
+        return round_card_class(self.edition, self.letter).haggle_after_trick
+
+    @property
+    def after_trick(self) -> TrickView | None:
+        """The trick just finished while the next one has not started: Alice, Mulan and the
+        haggle act now."""
+        if self.current is None or self.current.plays or not self.tricks:
+            return None
+        return self.tricks[-1]
+
+    def forced_card(self) -> Card | None:
+        """The card a power made the seat whose turn it is play (the Ice Princess's frozen
+        card), if any: the cards show whether it was played, so another card is refused while
+        the rule checks are on."""
+        return self.forced
+
+    def play_at(self, position: int) -> PlayedCard | None:
+        """The play at ``position`` in the round's plays."""
+        for trick in [*self.tricks, *([self.current] if self.current else [])]:
+            for p in trick.plays:
+                if p.position == position:
+                    return p
+        return None
+
+    def last_trick_with(self, card: Card) -> int:
+        """The 1-based number of the last trick where ``card`` was played."""
+        positions = [i for i, c in enumerate(self.plays) if c == card]
+        return positions[-1] // self.trick_size + 1 if positions else 0
+
+    @staticmethod
+    def issue_key(issue: Problem) -> str:
+        """A breach's stable key (stored when the players accept it)."""
+        return f"{issue.trick}:{issue.code}:{issue.seat}:{issue.card or ''}"
+
+    @property
+    def open_issues(self) -> list[Problem]:
+        return [i for i in self.issues if self.issue_key(i) not in self.accepted]
+
+    def trick_at(self, index: int) -> TrickView | None:
+        """A played trick, or the one being played."""
+        if index < len(self.tricks):
+            return self.tricks[index]
+        return self.current if self.current and self.current.index == index else None
+
+    @property
+    def last_trick(self) -> TrickView | None:
+        return self.tricks[-1] if self.tricks else None
+
+    def seat_order(self) -> list[int]:
+        """The seats of the current trick in play order (twice under u)."""
+        leader = self.current.leader if self.current else self.first_leader
+        return [(leader + i) % self.players for i in range(self.trick_size)]
+
+    def deck_by_suit(self) -> list[tuple[str, list[Card]]]:
+        cards = deck(self.players)
+        return [(suit.value, [c for c in cards if c.suit is suit]) for suit in SUITS]
+
+    def played_round(self) -> PlayedRound | None:
+        """The round as the score pad stores it, once every trick is in."""
+        if self.taken is None or self.tricks_won is None:
+            return None
+        no_tricks = (frozenset(s for s, won in enumerate(self.tricks_won) if not won)
+                     if needs_no_tricks(self.edition, self.letter) else None)
+        return PlayedRound(
+            taken=self.taken, no_tricks=no_tricks,
+            leader=self.round_leader if self.round_leader != self.first_leader else None,
+            last_trick_winner=self.last_winner if self.edition is Edition.CLASSIC else None)
