@@ -149,7 +149,7 @@ class TrickLog(SQLModel, table=True):
     plays: str = ""  # card codes in the order they were played, "Q3 Q7 P12 F9 ..."
     # JSON, one object per power use or haggle, in order: {"at": cards played before it, "seat",
     # "power" (a Princess slug, or "haggle"), and what that use needs ("target", "suit", "cards",
-    # "more": see PowerNote in companion/play/rebel_princess_tricks.py, and each power's
+    # "more": see PowerNote in companion/play/rebel_princess_tricks/board.py, and each power's
     # declaration in companion/scoring/rebel_princess/engine/powers.py).
     powers: str = "[]"
     accepted: str = "[]"  # JSON: the keys of the rule breaches the players accepted
