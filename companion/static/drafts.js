@@ -190,7 +190,7 @@
   }
 
   /* The outbox's status, at the top of the page: waiting / sending / sent / refused. */
-  var bar = null;
+  var bar = null, sentAt = 0;
   function showOutbox(state) {
     var items = outbox();
     var waiting = items.filter(function (it) { return !it.refused; });
@@ -206,10 +206,11 @@
     }
     bar.textContent = "";
     var sent = read(SENT);
-    if (sent && Date.now() - sent.t < 60000 && !waiting.length) {
-      state = "sent";
+    if (sent) {
       remove(SENT);
+      if (Date.now() - sent.t < 60000) sentAt = Date.now();
     }
+    if (!state && !waiting.length && Date.now() - sentAt < 10000) state = "sent";
     bar.dataset.outbox = waiting.length ? (state === "sending" ? "sending" : "waiting")
       : (refused.length ? "refused" : (state === "sent" ? "sent" : ""));
     if (waiting.length) {
