@@ -156,6 +156,11 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
     return Stored(row.seq, row.kind, data, key, row.created_at)
 
 
+def stored_with_key(session: Session, game: Game, key: str) -> Stored | None:
+    """The entry stored with idempotency ``key`` (a write sent again: its answer was lost)."""
+    return _by_key(session, game, key)
+
+
 def _by_key(session: Session, game: Game, key: str) -> Stored | None:
     row = session.exec(select(Entry).where(Entry.game_id == game.id, Entry.key == key)).first()
     if row is None:

@@ -221,3 +221,71 @@ def test_a_half_entry_comes_back_after_reload_back_language_and_no_network(game,
                          " || k === 'companion-outbox')") == []
     page.reload()
     assert spec.stored(page) == 1
+
+
+def other_phone_saves_round_1(page: Page, base: str, scores: list[int]) -> None:
+    """Another phone of the same table stores round 1 meanwhile (same cookies, its own
+    network: the request API is not cut by the browser's offline mode)."""
+    code = page.url.split("/g/", 1)[1].split("/", 1)[0]
+    form_page = page.context.request.get(f"{base}/g/{code}/round/1/numbers").text()
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"|'
+                      r'name="csrf_token" value="([^"]+)"', form_page)
+    csrf = next(group for group in token.groups() if group)
+    answer = page.context.request.post(
+        f"{base}/g/{code}/round/1/numbers", max_redirects=0,
+        form={"csrf_token": csrf, **{f"score_{s}": str(v) for s, v in enumerate(scores)}})
+    assert answer.status in (302, 303), answer.text()[:500]
+
+
+def test_a_queued_save_refused_on_arrival_says_why_and_gives_the_entry_back(
+        phone_in: Page, live_server: str):
+    """Saved with no network; meanwhile another phone stores the same round: when the network
+    is back the server refuses the queued one, and this phone says why, with the entry."""
+    page = phone_in
+    rp_numbers_open(page, live_server)
+    rp_numbers_part(page)
+    rp_numbers_rest(page)
+    page.context.set_offline(True)
+    page.locator("[data-action=save]").click()
+    expect(page.locator("[data-outbox=waiting]")).to_be_visible()
+    other_phone_saves_round_1(page, live_server, [14, 0, 0])
+
+    page.context.set_offline(False)
+    refused = page.locator("[data-draft-notice=refused]")
+    expect(refused).to_be_visible()
+    expect(page.locator("[data-outbox=refused]")).to_be_visible()
+    expect(refused).not_to_have_text(re.compile(r"^\s*$"))
+    rp_numbers_has_part(page)
+    expect(page.locator("#score_2")).to_have_value("3")
+    # Nothing was stored twice: the pad holds the other phone's round only.
+    page.locator("header a.code").first.click()
+    assert rp_stored(page) == 1
+    expect(page.locator("#pad")).to_have_attribute("data-totals", "14,0,0")
+    # The refusal is said on every page until the entry is opened and fixed or discarded.
+    expect(page.locator("[data-outbox=refused] a")).to_be_visible()
+    page.go_back()
+    page.locator("[data-draft-discard]").click()
+    expect(page.locator("[data-outbox]")).to_be_hidden()
+
+
+def test_a_save_whose_answer_was_lost_is_stored_once(phone: Page, live_server: str):
+    """The save reached the server but its answer never came back (the network dropped on the
+    way): the phone keeps it, sends it again, and the round is stored once."""
+    page = phone
+    pp_open(page, live_server)
+    pp_part(page)
+    pp_rest(page)
+    lost = []
+
+    def drop_the_answer(route):
+        if route.request.method == "POST" and not lost:
+            route.fetch()  # the server stores it...
+            lost.append(route.request.url)
+            route.abort("internetdisconnected")  # ...and the phone never hears back
+        else:
+            route.continue_()
+
+    page.route(lambda url: url.split("?")[0].endswith("/round"), drop_the_answer)
+    page.locator("[data-action=save]").click()
+    expect(page.locator("#board")).to_be_visible()  # sent again a few seconds later: stored
+    assert lost and pp_stored(page) == 1

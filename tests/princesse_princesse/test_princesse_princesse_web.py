@@ -152,6 +152,20 @@ def test_a_stale_write_is_refused_and_a_double_tap_stored_once(client):
     assert version_of(client, url) == 1
 
 
+def test_a_save_sent_again_from_the_page_is_answered_like_the_first(client):
+    """The page's save carries the round it was opened for; sent again with the same key (the
+    phone never heard the first answer), it is answered like the first tap, not refused as
+    "already saved", and stored once."""
+    url = make_game(client)
+    first = save_round(client, url, [0], key="queued-1", version=0, round=1)
+    again = save_round(client, url, [0], key="queued-1", version=0, round=1)
+    assert first.status_code == again.status_code == 303
+    assert again.headers["Location"] == first.headers["Location"]
+    assert version_of(client, url) == 1
+    other = save_round(client, url, [1], key="queued-2", version=0, round=1)
+    assert other.status_code == 422 and 'data-problem="round-already-saved"' in text(other)
+
+
 def test_edit_and_undo_any_round(client):
     """Editing a round recomputes the tokens; undoing takes it out; the history keeps both."""
     url = make_game(client)

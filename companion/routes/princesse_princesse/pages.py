@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response
 from ...db import get_session
 from ...i18n import current_lang
 from ...play import princesse_princesse as play
-from ...play.store import StaleWrite
+from ...play.store import StaleWrite, stored_with_key
 from ...scoring.princesse_princesse import (
     CATALOGUE,
     CHARACTERS,
@@ -117,6 +117,10 @@ def _write(code: str, action: Callable[[play.GameView, WriteForm], Any],
     form = WriteForm()
     if not form.validate_on_submit():
         return again(view, [CATALOGUE.problem("stale-form")], 422)
+    if form.key.data and stored_with_key(get_session(), view.game, form.key.data):
+        # Sent again (the phone never heard the answer, e.g. the network dropped): answered
+        # like the first time, nothing stored twice.
+        return redirect(done or url_for(".show", code=code), 303)
     try:
         action(view, form)
     except EntryError as error:
