@@ -9,8 +9,8 @@ and French): what is checked does not depend on them."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
