@@ -41,6 +41,16 @@
   }
   function remove(key) { if (store) store.removeItem(key); }
 
+  function session() {
+    try { var s = window.sessionStorage; s.getItem("x"); return s; } catch (e) { return null; }
+  }
+  var tab = session();
+  var JUST = "companion-just-saved", SUBMITTED = "companion-submitted";
+  /* A save just stored, shown at ``url``: the page there offers its Undo. */
+  function justSaved(url) {
+    if (tab) tab.setItem(JUST, JSON.stringify({t: Date.now(), url: url || location.href}));
+  }
+
   var textsEl = document.getElementById("draft-texts");
   function text(name) { return (textsEl && textsEl.dataset[name]) || ""; }
 
@@ -167,6 +177,7 @@
         saveOutbox(now);
         remove(PREFIX + next.draft);
         write(SENT, {t: Date.now()});
+        justSaved(result.url);
         if (samePage(next.page) && !now.some(function (it) { return !it.refused; })) {
           location.assign(result.url);  // the game as stored, with the "sent" notice
           return;
@@ -328,6 +339,7 @@
         sending.then(function (result) {
           if (result.status === "stored") {
             remove(key);
+            justSaved(result.url);
             saveOutbox(outbox().filter(function (it) { return it.draft !== item.draft; }));
             location.assign(result.url);
           } else if (result.status === "offline") {
@@ -355,7 +367,11 @@
         });
       });
     } else {
-      form.addEventListener("submit", function () { keep(true); });
+      // Sent the ordinary way: the next page tells whether it was stored (a redirect).
+      form.addEventListener("submit", function () {
+        keep(true);
+        if (tab) tab.setItem(SUBMITTED, JSON.stringify({draft: form.dataset.draft, t: Date.now()}));
+      });
     }
     forms.push(form);
     form.draftRestore();
@@ -372,10 +388,58 @@
       }
     }
   }
+  /* A form sent the ordinary way and answered with a redirect was stored: its draft is done. */
+  function afterSubmit() {
+    if (!tab) return;
+    var sent = null;
+    try { sent = JSON.parse(tab.getItem(SUBMITTED) || "null"); } catch (e) { sent = null; }
+    tab.removeItem(SUBMITTED);
+    var nav = window.performance && performance.getEntriesByType
+      && performance.getEntriesByType("navigation")[0];
+    if (sent && Date.now() - sent.t < 60000 && nav && nav.redirectCount > 0) {
+      remove(PREFIX + sent.draft);
+      justSaved();
+    }
+  }
+
+  /* Right after a save, an Undo by the thumb for a few seconds: it sends the page's own undo
+   * form (form[data-undo], which also works without this script). */
+  function offerUndo() {
+    if (!tab) return;
+    var just = null;
+    try { just = JSON.parse(tab.getItem(JUST) || "null"); } catch (e) { just = null; }
+    tab.removeItem(JUST);
+    var form = document.querySelector("form[data-undo]");
+    if (!just || Date.now() - just.t > 30000 || !samePage(just.url) || !form) return;
+    var own = form.querySelector("button");
+    if (own && own.disabled) return;
+    var toast = document.createElement("div");
+    toast.className = "undo-toast";
+    toast.setAttribute("role", "status");
+    toast.setAttribute("data-undo-toast", "");
+    var p = document.createElement("p");
+    p.textContent = text("saved");
+    var undo = document.createElement("button");
+    undo.type = "button";
+    undo.className = "small";
+    undo.setAttribute("data-action", "undo-now");
+    undo.textContent = "\u21b6 " + text("undo");
+    toast.appendChild(p);
+    toast.appendChild(undo);
+    document.body.appendChild(toast);
+    undo.addEventListener("click", function () {
+      undo.disabled = true;
+      if (form.requestSubmit) form.requestSubmit(); else form.submit();
+    });
+    setTimeout(function () { toast.hidden = true; }, 8000);
+  }
+
   function start() {
+    afterSubmit();
     sayFlash();
     document.querySelectorAll("form[data-draft]").forEach(setUp);
     showOutbox();
+    offerUndo();
     flush();
   }
   // After htmx has set the page up (its DOMContentLoaded handler), so that a restored entry's

@@ -33,30 +33,32 @@ class Game:
     """One entry form of one game: how to open it, tap part of it, finish it, and read back what
     the game stored."""
 
-    open: Callable[[Page, str], None]         # create a game and open the entry form
+    open: Callable[[Page, str], str]          # create a game, open the entry form: game's URL
     part: Callable[[Page], None]              # tap part of the entry
     has_part: Callable[[Page], None]          # expect the part on screen
     rest: Callable[[Page], None]              # tap the rest of the entry
     stored: Callable[[Page], int]             # rounds stored, read on the game's page
+    board: str                                # the game's state on its page
     size: dict
     lang: str
 
 
 # --- Rebel Princess -----------------------------------------------------------------------------
 
-def rp_new(page: Page, base: str) -> None:
+def rp_new(page: Page, base: str) -> str:
     page.goto(f"{base}/rebel-princess/new")
     for seat, name in enumerate(["Ana", "Ben", "Cy"]):
         page.locator(f"input[name='names-{seat}']").fill(name)
     page.locator("[data-action=create]").click()
     expect(page.locator("#this-round")).to_be_visible()
+    return page.url
 
 
-def rp_counts_open(page: Page, base: str) -> None:
-    rp_new(page, base)
-    code = page.url.rstrip("/").rsplit("/", 1)[1]
-    page.goto(f"{base}/g/{code}/round/1/counts")
+def rp_counts_open(page: Page, base: str) -> str:
+    game = rp_new(page, base)
+    page.goto(f"{game}/round/1/counts")
     expect(page.locator("#counts-entry")).to_be_visible()
+    return game
 
 
 def rp_counts_part(page: Page) -> None:
@@ -73,10 +75,11 @@ def rp_counts_rest(page: Page) -> None:
     tap(page, "input[name=princes_1][value='4']")  # Cy's count is filled in: the rest
 
 
-def rp_numbers_open(page: Page, base: str) -> None:
-    rp_new(page, base)
+def rp_numbers_open(page: Page, base: str) -> str:
+    game = rp_new(page, base)
     page.locator("[data-action=enter-numbers]").click()
     expect(page.locator("#numbers-entry")).to_be_visible()
+    return game
 
 
 def rp_numbers_part(page: Page) -> None:
@@ -100,17 +103,19 @@ def rp_stored(page: Page) -> int:
 
 # --- Princesse Princesse ------------------------------------------------------------------------
 
-def pp_open(page: Page, base: str) -> None:
+def pp_open(page: Page, base: str) -> str:
     page.goto(f"{base}/princesse-princesse/new")
     for seat, name in enumerate(["Ana", "Ben", "Cléo"]):
         page.locator(f'[data-name-seat="{seat}"]').fill(name)
     page.locator('[data-action="create"]').click()
     expect(page.locator("#board")).to_be_visible()
+    game = page.url
     page.locator('[data-action="round-end"]').click()
     tap(page, '[data-in-seat="0"]')
     tap(page, '[data-in-seat="2"]')
     page.locator('[data-action="next"]').click()
     expect(page.locator("#round-step-2")).to_be_visible()
+    return game
 
 
 def pp_part(page: Page) -> None:
@@ -132,12 +137,13 @@ def pp_stored(page: Page) -> int:
 
 # --- The Kanai duel (referee) -------------------------------------------------------------------
 
-def kd_open(page: Page, base: str) -> None:
+def kd_open(page: Page, base: str) -> str:
     page.goto(f"{base}/kanai-duel/new")
     page.fill("#first", "Ana")
     page.fill("#second", "Ben")
     page.click("[data-action=create]")
     expect(page.locator("[data-form=round]")).to_be_visible()
+    return page.url
 
 
 def kd_part(page: Page) -> None:
@@ -160,11 +166,11 @@ def kd_stored(page: Page) -> int:
 
 GAMES = {
     "rp-counts": Game(rp_counts_open, rp_counts_part, rp_counts_has_part, rp_counts_rest,
-                      rp_stored, BIG, "en"),
+                      rp_stored, "#pad", BIG, "en"),
     "rp-numbers": Game(rp_numbers_open, rp_numbers_part, rp_numbers_has_part, rp_numbers_rest,
-                       rp_stored, SMALL, "fr"),
-    "pp-round-end": Game(pp_open, pp_part, pp_has_part, pp_rest, pp_stored, SMALL, "en"),
-    "kd-referee": Game(kd_open, kd_part, kd_has_part, kd_rest, kd_stored, BIG, "fr"),
+                       rp_stored, "#pad", SMALL, "fr"),
+    "pp-round-end": Game(pp_open, pp_part, pp_has_part, pp_rest, pp_stored, "#board", SMALL, "en"),
+    "kd-referee": Game(kd_open, kd_part, kd_has_part, kd_rest, kd_stored, "#board", BIG, "fr"),
 }
 
 
@@ -289,3 +295,28 @@ def test_a_save_whose_answer_was_lost_is_stored_once(phone: Page, live_server: s
     page.locator("[data-action=save]").click()
     expect(page.locator("#board")).to_be_visible()  # sent again a few seconds later: stored
     assert lost and pp_stored(page) == 1
+
+
+def test_undo_right_after_a_save_restores_the_game_exactly(game, live_server):
+    """Save a round: an Undo shows by the thumb for a few seconds; one tap and the game is as it
+    was before the save."""
+    spec, page = game
+    url = spec.open(page, live_server)
+    if page.url == url:  # the entry is on the game's page (the duel)
+        before = page.locator(spec.board).inner_text()
+    else:
+        page.goto(url)
+        before = page.locator(spec.board).inner_text()
+        page.go_back()
+    spec.part(page)
+    spec.rest(page)
+    page.locator("form[data-draft] .savebar button.primary").click()
+    toast = page.locator("[data-undo-toast]")
+    expect(toast).to_be_visible()
+    assert spec.stored(page) == 1
+    box, height = toast.bounding_box(), page.viewport_size["height"]
+    assert box["y"] + box["height"] <= height and box["y"] > height / 2  # by the thumb
+    toast.locator("[data-action=undo-now]").click()
+    expect(page.locator("[data-undo-toast]")).to_have_count(0)
+    assert spec.stored(page) == 0
+    assert page.locator(spec.board).inner_text() == before
