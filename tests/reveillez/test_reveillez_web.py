@@ -225,6 +225,30 @@ def test_undo_keeps_the_history(client):
     assert 'data-undone="yes"' in client.get(f"/reveillez/g/{code}/history").text
 
 
+def history_lines(client, code) -> dict[str, str]:
+    """Each history line's words by its entry number."""
+    html = client.get(f"/reveillez/g/{code}/history").text
+    return {seq: " ".join(re.sub(r"<[^>]+>", " ", body).split())
+            for seq, body in re.findall(r'<li data-seq="(\d+)"[^>]*>(.*?)</li>', html, re.S)}
+
+
+def test_an_undone_line_keeps_the_words_it_was_written_with(client):
+    """Wake the princess in place 1 as a 15, undo, then wake her as a 20: the undone line still
+    says 15 (not "?" while she was asleep, nor today's 20), the new line says 20."""
+    code = start(client)
+    act(client, code, do="wake", slot=0, value=15)
+    written = history_lines(client, code)["1"]
+    assert "(15)" in written and "place 1" in written
+    client.post(f"/reveillez/g/{code}/undo",
+                data={"version": version(client, code), "key": next(KEYS)})
+    undone = history_lines(client, code)["1"]
+    assert undone == written + " (undone)"  # the same words, marked undone; no "?"
+    act(client, code, do="wake", slot=0, value=20)
+    lines = history_lines(client, code)
+    assert lines["1"] == written + " (undone)"
+    assert "(20)" in lines["3"] and "(15)" not in lines["3"]
+
+
 def test_win_is_announced_and_ends_the_game(client):
     code = start(client, names=("Ana", "Ben"))
     for slot in range(3):
