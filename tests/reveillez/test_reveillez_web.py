@@ -87,6 +87,23 @@ def test_wake_asks_the_slot_then_the_value(client):
     assert 'data-slot="3" data-princess="3" data-holder="0"' in html
 
 
+def test_an_action_half_built_has_an_address_that_asks_the_same_question(client, app):
+    """The page answered to a tap gives the address of the question it asks (a reload, Back or
+    the language switch asks it again); that address writes nothing, and nonsense in it gives
+    the action's first question, never an error."""
+    code = start(client)
+    page = act(client, code, do="wake", slot=3).text
+    address = re.search(r'data-replace-url="([^"]+)"', page)[1].replace("&amp;", "&")
+    assert address.startswith(f"/reveillez/g/{code}?") and "slot=3" in address
+    again = client.get(address)
+    assert again.status_code == 200 and 'data-question="value"' in again.text
+    assert 'name="slot" value="3"' in again.text and entries(app) == 0
+    for nonsense in ("slot=abc", "slot=99", "slot=-1&value=x", "princess=7&dest=zz"):
+        answer = client.get(f"/reveillez/g/{code}?do=wake&{nonsense}")
+        assert answer.status_code == 200 and "data-question=" in answer.text, nonsense
+    assert entries(app) == 0
+
+
 def test_typed_value_and_name(client):
     code = start(client)
     assert act(client, code, do="wake", slot=0, value="typed", value_typed=7, name="other",

@@ -172,7 +172,15 @@ def show(code: str) -> tuple[str, int]:
     """The table: the 12 princesses, each player's points, and the next action's first step."""
     view = play.view_game(get_session(), _game_or_404(code))
     do = request.args.get("do")
-    draft = play.Draft(do) if do in play.ACTIONS and not view.state.is_over else None
+    draft = None
+    if do in play.ACTIONS and not view.state.is_over:
+        draft = play.Draft(do)
+        # An action half built is addressed by its answers so far (the page answered to a tap
+        # gives this address): a reload, Back or the language switch asks the same question.
+        answers = ActionForm(formdata=request.args, meta={"csrf": False})
+        answers.validate()
+        if len(request.args) > 1 and not set(answers.errors) - {"version", "key"}:
+            draft = answers.draft()
     return _table(view, draft=draft)
 
 
