@@ -320,3 +320,37 @@ def test_undo_right_after_a_save_restores_the_game_exactly(game, live_server):
     expect(page.locator("[data-undo-toast]")).to_have_count(0)
     assert spec.stored(page) == 0
     assert page.locator(spec.board).inner_text() == before
+
+
+def test_reveillez_keeps_an_action_half_built_and_offers_undo(phone_in: Page, live_server: str):
+    """A wake half built (the place tapped, a name typed) survives a reload, Back and the
+    language switch; once stored, Undo by the thumb takes it back."""
+    page = phone_in
+    page.goto(f"{live_server}/reveillez/new")
+    for seat, name in enumerate(["Ana", "Ben"]):
+        page.fill(f"#names-{seat}", name)
+    page.click("[data-action=create]")
+    expect(page.locator("#rv-table")).to_have_attribute("data-turn", "0")
+    page.click("[data-action=wake]")
+    page.locator(".rv-grid [data-slot='4'] button").click()
+    expect(page.locator("[data-question=value]")).to_be_visible()
+    page.fill("input[name=value_typed]", "17")
+
+    page.reload()
+    expect(page.locator("[data-question=value]")).to_be_visible()
+    expect(page.locator("input[name=value_typed]")).to_have_value("17")
+    expect(page.locator("[data-draft-notice]")).to_be_visible()
+    switch_language(page)
+    expect(page.locator("[data-question=value]")).to_be_visible()
+    expect(page.locator("input[name=value_typed]")).to_have_value("17")
+    page.locator("[data-nav=rules]").click()
+    page.go_back()
+    expect(page.locator("input[name=value_typed]")).to_have_value("17")
+
+    page.click("[data-value=typed]")
+    expect(page.locator("[data-seat='0'][data-points='17']")).to_be_visible()
+    toast = page.locator("[data-undo-toast]")
+    expect(toast).to_be_visible()
+    toast.locator("[data-action=undo-now]").click()
+    expect(page.locator("[data-seat='0'][data-points='0']")).to_be_visible()
+    assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('draft:'))") == []
