@@ -354,3 +354,23 @@ def test_reveillez_keeps_an_action_half_built_and_offers_undo(phone_in: Page, li
     toast.locator("[data-action=undo-now]").click()
     expect(page.locator("[data-seat='0'][data-points='0']")).to_be_visible()
     assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('draft:'))") == []
+
+
+def test_undoing_a_past_round_asks_first(phone: Page, live_server: str):
+    """Princesse Princesse's history: « Undo this round » asks; nothing changes until Yes."""
+    page = phone
+    url = pp_open(page, live_server)
+    pp_part(page)
+    pp_rest(page)
+    page.locator("[data-action=save]").click()
+    expect(page.locator("#board")).to_have_attribute("data-round", "2")
+    page.goto(f"{url}/history")
+    page.locator("summary[data-action=undo]").click()
+    question = page.locator("[data-confirm=undo][open] .confirm-box")
+    expect(question).to_be_visible()
+    page.goto(url)
+    expect(page.locator("#board")).to_have_attribute("data-round", "2")  # only asked
+    page.goto(f"{url}/history")
+    page.locator("summary[data-action=undo]").click()
+    page.locator("[data-action=undo-yes]").click()
+    expect(page.locator("#board")).to_have_attribute("data-round", "1")
