@@ -205,6 +205,18 @@ def test_discard_checks_the_addition_as_cards_are_tapped(client):
     assert act(client, code, do="discard", cards="1 3 4 8", go=1).status_code == 303
 
 
+def test_a_discard_being_built_gets_a_hint_not_a_refusal(client):
+    """While the cards are still being tapped, "not a discard yet" is a hint; the red "Not
+    recorded" box only comes when the discard is really sent and refused."""
+    code = start(client)
+    building = act(client, code, do="discard", cards="2", add=3)
+    assert building.status_code == 200 and 'class="problems"' not in building.text
+    assert re.search(r'data-hints>.*data-problem="discard-invalid"', building.text, re.S)
+    refused = act(client, code, do="discard", cards="2 3", go=1)
+    assert refused.status_code == 422 and 'class="problems"' in refused.text
+    assert "data-hints" not in refused.text
+
+
 def test_invalid_discard_is_refused(client, app):
     code = start(client)
     before = entries(app)

@@ -48,8 +48,9 @@ class Table:
     form: ActionForm
     draft: play.Draft | None = None
     plan: play.Plan | None = None
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)  # why a tap was refused
     stale: bool = False
+    hints: list[Problem] = field(default_factory=list)  # what the action being built still lacks
 
     @property
     def step(self) -> str | None:
@@ -116,10 +117,12 @@ def _table(view: play.TableView, *, draft: play.Draft | None = None, key: str | 
            stale: bool = False) -> tuple[str, int]:
     form = ActionForm(formdata=None, data={"version": view.version, "key": key or fresh_key()})
     current = play.plan(view.state, draft) if draft is not None else None
-    shown = list(problems or [])
-    if current is not None and not shown:
-        shown = [p for p in current.problems if current.step not in ("ready",)]
-    table = Table(view, form, draft, current, shown, stale)
+    refused = list(problems or [])
+    # While an action is being built, what it still lacks is a hint, not a refusal: the red
+    # "Not recorded" box is only for a tap the app really refused.
+    hints = [p for p in current.problems if current.step not in ("ready",)] \
+        if current is not None and not refused else []
+    table = Table(view, form, draft, current, refused, stale, hints)
     return _render("reveillez/table.html", status, table=table, view=view,
                    undo_form=WriteForm(formdata=None, data={"version": view.version,
                                                             "key": fresh_key()}))
