@@ -1,7 +1,7 @@
 /* Never lose an entry (one mechanism for every game; no inline script: the CSP allows this
  * site's files only).
  *
- * Drafts. <form data-draft="<game>:<code>:<form>" data-draft-at="<round or turn>">: every tap
+ * Drafts. <form data-draft="<game>:<form>" data-draft-at="<round or turn>">: every tap
  * or keystroke is kept on this phone (localStorage) until the entry is saved (the server answered
  * with a redirect) or discarded. Reopening the form — a reload, Back/Forward, the language switch,
  * a closed tab, the page after "no network" — puts the entry back, with a notice and a Discard
@@ -96,7 +96,14 @@
     return names.every(function (n) { return (a[n] || []).join("\u0000") === (b[n] || []).join("\u0000"); });
   }
 
-  function keyOf(form) { return PREFIX + form.dataset.draft; }
+  /* A draft's name: the address its form posts to (the game, and the round where the address
+   * has one) and the form's own name. */
+  function nameOf(form) {
+    var path = form.action;
+    try { path = new URL(form.action, location.href).pathname; } catch (e) { /* as written */ }
+    return path + "|" + form.dataset.draft;
+  }
+  function keyOf(form) { return PREFIX + nameOf(form); }
 
   /* ---- the outbox ------------------------------------------------------------------------- */
 
@@ -189,7 +196,7 @@
         saveOutbox(now);
         var draft = read(PREFIX + next.draft);
         if (draft) { draft.refused = result.reason; write(PREFIX + next.draft, draft); }
-        forms.forEach(function (f) { if (f.dataset.draft === next.draft) f.draftRestore(); });
+        forms.forEach(function (f) { if (nameOf(f) === next.draft) f.draftRestore(); });
         showOutbox();
       }
       flush();
@@ -281,7 +288,7 @@
         : (queued() ? text("queued") : text("restored"));
     }
     function queued() {
-      return outbox().some(function (it) { return it.draft === form.dataset.draft && !it.refused; });
+      return outbox().some(function (it) { return it.draft === nameOf(form) && !it.refused; });
     }
 
     function keep(force) {
@@ -310,7 +317,7 @@
 
     notice.querySelector("[data-draft-discard]").addEventListener("click", function () {
       remove(key);
-      saveOutbox(outbox().filter(function (it) { return it.draft !== form.dataset.draft; }));
+      saveOutbox(outbox().filter(function (it) { return it.draft !== nameOf(form); }));
       quiet = true;
       form.reset();
       apply(form, drawn);
@@ -331,7 +338,7 @@
         var body = new URLSearchParams();
         data.forEach(function (value, name) { if (typeof value === "string") body.append(name, value); });
         var item = {id: Date.now() + "-" + Math.random().toString(36).slice(2), url: form.action,
-                    body: body.toString(), draft: form.dataset.draft, page: location.href, t: Date.now()};
+                    body: body.toString(), draft: nameOf(form), page: location.href, t: Date.now()};
         var save = form.querySelector("[data-action=save]");
         var release = function () { if (save) save.disabled = false; };
         var earlier = outbox().filter(function (it) { return !it.refused; }).length;
@@ -370,7 +377,7 @@
       // Sent the ordinary way: the next page tells whether it was stored (a redirect).
       form.addEventListener("submit", function () {
         keep(true);
-        if (tab) tab.setItem(SUBMITTED, JSON.stringify({draft: form.dataset.draft, t: Date.now()}));
+        if (tab) tab.setItem(SUBMITTED, JSON.stringify({draft: nameOf(form), t: Date.now()}));
       });
     }
     forms.push(form);
