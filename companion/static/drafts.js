@@ -441,8 +441,35 @@
     setTimeout(function () { toast.hidden = true; }, 8000);
   }
 
+  /* A save the server refused (the page answers it with a 4xx): its first problem is scrolled
+   * to and focused, and the Save bar says so (a tap there goes back to it). Never on a page
+   * drawn for a GET: nothing was refused then. */
+  function showProblems() {
+    var nav = window.performance && performance.getEntriesByType
+      && performance.getEntriesByType("navigation")[0];
+    if (!nav || !(nav.responseStatus >= 400)) return;
+    var first = document.querySelector("main [role=alert], main .problems, main ul.errors");
+    if (!first) return;
+    if (!first.hasAttribute("tabindex")) first.setAttribute("tabindex", "-1");
+    var go = function () {
+      first.scrollIntoView({block: "center"});
+      first.focus({preventScroll: true});
+    };
+    go();
+    var bar = document.querySelector("form[data-draft] .savebar");
+    if (!bar || bar.querySelector("[data-problems-summary]") || bar.contains(first)) return;
+    var summary = document.createElement("button");
+    summary.type = "button";
+    summary.className = "problems-summary";
+    summary.setAttribute("data-problems-summary", "");
+    summary.textContent = text("problems");
+    summary.addEventListener("click", go);
+    bar.insertBefore(summary, bar.firstChild);
+  }
+
   function start() {
     afterSubmit();
+    showProblems();
     sayFlash();
     document.querySelectorAll("form[data-draft]").forEach(setUp);
     showOutbox();

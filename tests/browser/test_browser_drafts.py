@@ -374,3 +374,23 @@ def test_undoing_a_past_round_asks_first(phone: Page, live_server: str):
     page.locator("summary[data-action=undo]").click()
     page.locator("[data-action=undo-yes]").click()
     expect(page.locator("#board")).to_have_attribute("data-round", "1")
+
+
+def test_a_refused_save_shows_its_first_problem_and_says_so_by_the_save_button(
+        phone_in: Page, live_server: str):
+    """Save a round with a count missing: the page scrolls to the first problem and focuses it,
+    and the Save bar says the save was refused; building the entry showed nothing red."""
+    page = phone_in
+    rp_counts_open(page, live_server)
+    tap(page, "input[name=princes_0][value='1']")
+    expect(page.locator(".problems, ul.errors")).to_have_count(0)  # nothing refused yet
+    page.locator("[data-action=save]").click()
+    summary = page.locator("[data-problems-summary]")
+    expect(summary).to_be_visible()
+    focused = page.evaluate("""() => { const e = document.activeElement, r = e.getBoundingClientRect();
+        return {alert: e.matches('[role=alert], .problems, ul.errors'),
+                seen: r.top >= 0 && r.bottom <= innerHeight}; }""")
+    assert focused == {"alert": True, "seen": True}
+    page.mouse.wheel(0, 2000)
+    summary.click()
+    assert page.evaluate("document.activeElement.matches('[role=alert], .problems, ul.errors')")
