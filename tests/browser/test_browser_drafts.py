@@ -387,7 +387,8 @@ def test_a_refused_save_shows_its_first_problem_and_says_so_by_the_save_button(
     page.locator("[data-action=save]").click()
     summary = page.locator("[data-problems-summary]")
     expect(summary).to_be_visible()
-    focused = page.evaluate("""() => { const e = document.activeElement, r = e.getBoundingClientRect();
+    focused = page.evaluate("""() => {
+        const e = document.activeElement, r = e.getBoundingClientRect();
         return {alert: e.matches('[role=alert], .problems, ul.errors'),
                 seen: r.top >= 0 && r.bottom <= innerHeight}; }""")
     assert focused == {"alert": True, "seen": True}

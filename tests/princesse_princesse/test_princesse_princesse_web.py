@@ -174,7 +174,8 @@ def test_an_undone_round_stays_in_the_history_as_it_read(client):
     save_round(client, url, [1])
     history = text(client.get(f"{url}/history"))
     rids = re.findall(r'data-rid="(\d+)"', history)
-    first = re.search(r'<section class="panel pp-round" data-round="1".*?</section>', history, re.S)[0]
+    first = re.search(r'<section class="panel pp-round" data-round="1".*?</section>', history,
+                      re.S)[0]
     tokens_then = re.search(r"data-tokens-after>(.*?)</p>", first, re.S)[1]
     client.post(f"{url}/round/{rids[-1]}/undo", data={"version": version_of(client, url)})
     save_round(client, url, [2])
