@@ -19,7 +19,7 @@
  * the server refuses on arrival (someone changed the game meanwhile, or the entry is invalid)
  * leaves the outbox with the server's reason and comes back as a draft on its form.
  *
- * The texts are the page's own (translated): <div id="draft-texts" data-*> in base.html.
+ * The texts are the page's own (translated): <div id="draft-texts" data-text-*> in base.html.
  */
 (function () {
   "use strict";
@@ -52,7 +52,7 @@
   }
 
   var textsEl = document.getElementById("draft-texts");
-  function text(name) { return (textsEl && textsEl.dataset[name]) || ""; }
+  function text(name) { return (textsEl && textsEl.getAttribute("data-text-" + name)) || ""; }
 
   /* ---- the fields of a form --------------------------------------------------------------- */
 
