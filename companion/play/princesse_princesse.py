@@ -105,6 +105,9 @@ class GameView:
     log: LogView | None
     game_first: int = 0  # who started the first round (the set-up's choice)
     changes: list[store.Stored] = field(default_factory=list)
+    #: Rounds taken back by an undo, each as the history showed it just before (number, starter,
+    #: reveal, tokens), in the order they were undone.
+    undone: list[RoundView] = field(default_factory=list)
 
     @property
     def players(self) -> int:
@@ -157,6 +160,7 @@ def replay(game: Game, names: list[str], first: int, entries: Sequence[store.Sto
     current: dict[int, dict[str, Any]] = {}
     edits: dict[int, int] = {}
     log: dict[str, Any] | None = None
+    undone: list[RoundView] = []
     for entry in entries:
         data = entry.data
         if entry.kind == "round":
@@ -167,6 +171,10 @@ def replay(game: Game, names: list[str], first: int, entries: Sequence[store.Sto
             current[data["rid"]] = data
             edits[data["rid"]] = edits.get(data["rid"], 0) + 1
         elif entry.kind == "undo":
+            was = next((r for r in _rounds(len(names), first, order, current, edits)[1]
+                        if r.rid == data["rid"]), None)
+            if was is not None:
+                undone.append(was)
             order.remove(data["rid"])
             log = None
         elif entry.kind == "log-start":
@@ -177,14 +185,7 @@ def replay(game: Game, names: list[str], first: int, entries: Sequence[store.Sto
             log["turns"].pop()
         elif entry.kind == "log-discard":
             log = None
-    progress = new_game(len(names), first)
-    rounds: list[RoundView] = []
-    for rid in order:
-        data = current[rid]
-        # Stored history: who really started a round is a fact, even after an earlier edit.
-        progress = add_round(progress, StoredRound(data["first"], reveal_of(data)),
-                             check_first=False)
-        rounds.append(RoundView(rid, progress.rounds[-1], data, edits.get(rid, 0)))
+    progress, rounds = _rounds(len(names), first, order, current, edits)
     starter, reason, candidates = _next_starter(first, progress, rounds)
     log_view = None
     if log is not None:
@@ -193,7 +194,21 @@ def replay(game: Game, names: list[str], first: int, entries: Sequence[store.Sto
             public.push(Turn.from_notation(text))
         log_view = LogView(public, log["first"])
     return GameView(game, names, entries[-1].seq if entries else 0, progress, rounds, starter,
-                    reason, candidates, log_view, first, list(entries))
+                    reason, candidates, log_view, first, list(entries), undone)
+
+
+def _rounds(players: int, first: int, order: Sequence[int], current: dict[int, dict[str, Any]],
+            edits: dict[int, int]) -> tuple[GameProgress, list[RoundView]]:
+    """The rounds ``order`` (as ``current`` has them) played one after the other."""
+    progress = new_game(players, first)
+    rounds: list[RoundView] = []
+    for rid in order:
+        data = current[rid]
+        # Stored history: who really started a round is a fact, even after an earlier edit.
+        progress = add_round(progress, StoredRound(data["first"], reveal_of(data)),
+                             check_first=False)
+        rounds.append(RoundView(rid, progress.rounds[-1], data, edits.get(rid, 0)))
+    return progress, rounds
 
 
 def _next_starter(first: int, progress: GameProgress, rounds: list[RoundView]

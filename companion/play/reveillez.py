@@ -73,12 +73,14 @@ class Settings:
 
 @dataclass(frozen=True)
 class LogItem:
-    """One stored action as the history shows it: its entry number, what it did, and whether an
-    undo took it back since."""
+    """One stored action as the history shows it: its entry number, what it did, what the app
+    knew of each princess it moved right after it (so its line reads as it was written, even once
+    undone), and whether an undo took it back since."""
 
     seq: int
     event: Event
     undone: bool = False
+    cards: dict[int, PrincessCard | None] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -118,7 +120,9 @@ def view_game(session: Session, game: Game) -> TableView:
         version = entry.seq
         if entry.kind == "action":
             live.append(len(log))
-            log.append(LogItem(entry.seq, state.push(parse_action(entry.data["action"]))))
+            event = state.push(parse_action(entry.data["action"]))
+            log.append(LogItem(entry.seq, event,
+                               cards={m.princess: state.card(m.princess) for m in event.moves}))
         elif entry.kind == "undo" and live:
             state.pop()
             index = live.pop()

@@ -18,8 +18,10 @@
  *   opened is there when the Wi-Fi drops. With no network: the cached copy (for a rulings search,
  *   the stored search page), else the offline page.
  * - Static files carry a content hash in their URL: cache first.
- * - Anything else (saving a round, the API) goes to the network only; a save made with no network
- *   gets a page saying that nothing was saved.
+ * - Anything else (saving a round, the API) goes to the network only. A save of an entry form is
+ *   sent by drafts.js with fetch (not a navigation): with no network it fails here and drafts.js
+ *   keeps it on the phone to send later. A form posted the ordinary way with no network gets a
+ *   page saying that nothing was saved (the entry itself is kept by drafts.js as a draft).
  */
 const VERSION = "__VERSION__";
 const CACHE = "companion-" + VERSION;

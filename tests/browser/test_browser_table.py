@@ -126,7 +126,7 @@ def test_draft_survives_a_reload_and_a_dropped_tab(phone: Page, live_server: str
     give_the_rest(second, 0)
     second.locator("[data-action=save]").click()
     expect(second.locator("#pad")).to_have_attribute("data-totals", "10,0,0,5")
-    drafts = second.evaluate("Object.keys(localStorage).filter(k => k.startsWith('rp-draft:'))")
+    drafts = second.evaluate("Object.keys(localStorage).filter(k => k.startsWith('draft:'))")
     assert drafts == [], drafts
     second.goto(f"{live_server}/g/{code}/round/2/cards")
     expect(second.locator("[data-draft-notice]")).to_be_hidden()

@@ -152,6 +152,41 @@ def test_a_stale_write_is_refused_and_a_double_tap_stored_once(client):
     assert version_of(client, url) == 1
 
 
+def test_a_save_sent_again_from_the_page_is_answered_like_the_first(client):
+    """The page's save carries the round it was opened for; sent again with the same key (the
+    phone never heard the first answer), it is answered like the first tap, not refused as
+    "already saved", and stored once."""
+    url = make_game(client)
+    first = save_round(client, url, [0], key="queued-1", version=0, round=1)
+    again = save_round(client, url, [0], key="queued-1", version=0, round=1)
+    assert first.status_code == again.status_code == 303
+    assert again.headers["Location"] == first.headers["Location"]
+    assert version_of(client, url) == 1
+    other = save_round(client, url, [1], key="queued-2", version=0, round=1)
+    assert other.status_code == 422 and 'data-problem="round-already-saved"' in text(other)
+
+
+def test_an_undone_round_stays_in_the_history_as_it_read(client):
+    """Undo round 1 of two, then save a round again: the undone round is still in the history,
+    marked undone, with the words it had (its number, who won it, the tokens after it)."""
+    url = make_game(client)
+    save_round(client, url, [0])
+    save_round(client, url, [1])
+    history = text(client.get(f"{url}/history"))
+    rids = re.findall(r'data-rid="(\d+)"', history)
+    first = re.search(r'<section class="panel pp-round" data-round="1".*?</section>', history,
+                      re.S)[0]
+    tokens_then = re.search(r"data-tokens-after>(.*?)</p>", first, re.S)[1]
+    client.post(f"{url}/round/{rids[-1]}/undo", data={"version": version_of(client, url)})
+    save_round(client, url, [2])
+    history = text(client.get(f"{url}/history"))
+    undone = re.search(rf'<section class="panel pp-round undone" data-undone-rid="{rids[-1]}">'
+                       r".*?</section>", history, re.S)[0]
+    assert "Round 1" in undone and "(undone)" in undone
+    assert re.search(r"data-tokens-after>(.*?)</p>", undone, re.S)[1] == tokens_then
+    assert history.count('class="panel pp-round"') == 2  # the rounds in effect
+
+
 def test_edit_and_undo_any_round(client):
     """Editing a round recomputes the tokens; undoing takes it out; the history keeps both."""
     url = make_game(client)

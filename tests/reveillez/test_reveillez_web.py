@@ -87,6 +87,23 @@ def test_wake_asks_the_slot_then_the_value(client):
     assert 'data-slot="3" data-princess="3" data-holder="0"' in html
 
 
+def test_an_action_half_built_has_an_address_that_asks_the_same_question(client, app):
+    """The page answered to a tap gives the address of the question it asks (a reload, Back or
+    the language switch asks it again); that address writes nothing, and nonsense in it gives
+    the action's first question, never an error."""
+    code = start(client)
+    page = act(client, code, do="wake", slot=3).text
+    address = re.search(r'data-replace-url="([^"]+)"', page)[1].replace("&amp;", "&")
+    assert address.startswith(f"/reveillez/g/{code}?") and "slot=3" in address
+    again = client.get(address)
+    assert again.status_code == 200 and 'data-question="value"' in again.text
+    assert 'name="slot" value="3"' in again.text and entries(app) == 0
+    for nonsense in ("slot=abc", "slot=99", "slot=-1&value=x", "princess=7&dest=zz"):
+        answer = client.get(f"/reveillez/g/{code}?do=wake&{nonsense}")
+        assert answer.status_code == 200 and "data-question=" in answer.text, nonsense
+    assert entries(app) == 0
+
+
 def test_typed_value_and_name(client):
     code = start(client)
     assert act(client, code, do="wake", slot=0, value="typed", value_typed=7, name="other",
@@ -188,6 +205,18 @@ def test_discard_checks_the_addition_as_cards_are_tapped(client):
     assert act(client, code, do="discard", cards="1 3 4 8", go=1).status_code == 303
 
 
+def test_a_discard_being_built_gets_a_hint_not_a_refusal(client):
+    """While the cards are still being tapped, "not a discard yet" is a hint; the red "Not
+    recorded" box only comes when the discard is really sent and refused."""
+    code = start(client)
+    building = act(client, code, do="discard", cards="2", add=3)
+    assert building.status_code == 200 and 'class="problems"' not in building.text
+    assert re.search(r'data-hints>.*data-problem="discard-invalid"', building.text, re.S)
+    refused = act(client, code, do="discard", cards="2 3", go=1)
+    assert refused.status_code == 422 and 'class="problems"' in refused.text
+    assert "data-hints" not in refused.text
+
+
 def test_invalid_discard_is_refused(client, app):
     code = start(client)
     before = entries(app)
@@ -223,6 +252,30 @@ def test_undo_keeps_the_history(client):
     assert answer.status_code == 303
     assert 'data-points="20"' not in client.get(f"/reveillez/g/{code}").text
     assert 'data-undone="yes"' in client.get(f"/reveillez/g/{code}/history").text
+
+
+def history_lines(client, code) -> dict[str, str]:
+    """Each history line's words by its entry number."""
+    html = client.get(f"/reveillez/g/{code}/history").text
+    return {seq: " ".join(re.sub(r"<[^>]+>", " ", body).split())
+            for seq, body in re.findall(r'<li data-seq="(\d+)"[^>]*>(.*?)</li>', html, re.S)}
+
+
+def test_an_undone_line_keeps_the_words_it_was_written_with(client):
+    """Wake the princess in place 1 as a 15, undo, then wake her as a 20: the undone line still
+    says 15 (not "?" while she was asleep, nor today's 20), the new line says 20."""
+    code = start(client)
+    act(client, code, do="wake", slot=0, value=15)
+    written = history_lines(client, code)["1"]
+    assert "(15)" in written and "place 1" in written
+    client.post(f"/reveillez/g/{code}/undo",
+                data={"version": version(client, code), "key": next(KEYS)})
+    undone = history_lines(client, code)["1"]
+    assert undone == written + " (undone)"  # the same words, marked undone; no "?"
+    act(client, code, do="wake", slot=0, value=20)
+    lines = history_lines(client, code)
+    assert lines["1"] == written + " (undone)"
+    assert "(20)" in lines["3"] and "(15)" not in lines["3"]
 
 
 def test_win_is_announced_and_ends_the_game(client):

@@ -221,6 +221,28 @@ def test_history_keeps_every_record(client, app, make_game, enter_round_by_cards
     assert totals(client, code) == [5, 0, 10, 0]
 
 
+def history_words(client, code) -> list[str]:
+    """Each history line's words, the time left out."""
+    html = client.get(f"/g/{code}/history").text
+    return [" ".join(re.sub(r"<[^>]+>", " ", body).split()).split(" — ", 1)[-1]
+            for body in re.findall(r"<li data-record=[^>]*>(.*?)</li>", html, re.S)]
+
+
+def test_undo_then_redo_keeps_the_words_of_the_line_undone(client, make_game, by_numbers):
+    """Round 1 entered, undone, entered again with other scores: the first entry's line still
+    says the scores it was entered with, and the undo says what it took back."""
+    code = make_game()
+    by_numbers(code, 1, [0, 3, 8, 4])
+    written = history_words(client, code)
+    assert written == ["Round 1 entered by numbers: Ana 0, Ben 3, Cy 8, Di 4"]
+    client.post(f"/g/{code}/undo")
+    by_numbers(code, 1, [5, 3, 3, 4])
+    lines = history_words(client, code)
+    assert lines[0] == written[0]
+    assert lines[1] == "Undo: round 1 removed"
+    assert lines[2] == "Round 1 entered by numbers: Ana 5, Ben 3, Cy 3, Di 4"
+
+
 def test_undo_button_disabled_without_rounds(client, make_game):
     html = client.get(f"/g/{make_game()}").text
     assert re.search(r'data-action="undo" disabled', html)

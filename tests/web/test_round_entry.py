@@ -276,20 +276,19 @@ def test_entry_pages_are_not_stored_by_the_browser(client, make_game, by_numbers
     assert "no-store" not in client.get(f"/g/{code}").headers.get("Cache-Control", "")
 
 
-def test_cards_entry_keeps_a_draft_per_round_and_version(client, make_game, by_numbers,
-                                                         record_ids):
-    """The page names the draft it keeps: game, round and the version it edits ("new")."""
+@pytest.mark.parametrize("way", ["cards", "counts", "numbers"])
+def test_each_entry_keeps_a_draft_per_round_and_version(client, make_game, by_numbers,
+                                                        record_ids, way):
+    """Each way of entering a round names the draft drafts.js keeps: the form, and the round and
+    version it edits ("new") — a draft of a round saved since never comes back on the edit."""
     code = make_game()
-    html = client.get(f"/g/{code}/round/1/cards").text
-    game = attr(html, "data-draft")[0].split(":")[0]
-    assert attr(html, "data-draft") == [f"{game}:1:new"] and 'autocomplete="off"' in html
+    html = client.get(f"/g/{code}/round/1/{way}").text
+    assert attr(html, "data-draft") == [f"rp:{way}"] and 'data-queue' in html
+    assert attr(html, "data-draft-at")[0].startswith("1:new")
     by_numbers(code, 1, [0, 3, 8, 4])
     record = record_ids(code, 1)[0]
-    html = client.get(f"/g/{code}/round/1/cards").text
-    assert attr(html, "data-draft") == [f"{game}:1:{record}"]
-    pad = client.get(f"/g/{code}").text
-    assert attr(pad, "data-drafts-of") == [game]
-    assert attr(pad, "data-drafts") == [f"1:{record} 2:new"]
+    html = client.get(f"/g/{code}/round/1/{way}").text
+    assert attr(html, "data-draft-at")[0].startswith(f"1:{record}")
 
 
 def test_preview_unknown_game_is_404(client):

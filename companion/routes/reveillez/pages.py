@@ -49,8 +49,9 @@ class Table:
     form: ActionForm
     draft: play.Draft | None = None
     plan: play.Plan | None = None
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)  # why a tap was refused
     stale: bool = False
+    hints: list[Problem] = field(default_factory=list)  # what the action being built still lacks
 
     @property
     def step(self) -> str | None:
@@ -118,10 +119,12 @@ def _table(view: play.TableView, *, draft: play.Draft | None = None, key: str | 
            already_saved: bool = False) -> tuple[str, int]:
     form = ActionForm(formdata=None, data={"version": view.version, "key": key or fresh_key()})
     current = play.plan(view.state, draft) if draft is not None else None
-    shown = list(problems or [])
-    if current is not None and not shown:
-        shown = [p for p in current.problems if current.step not in ("ready",)]
-    table = Table(view, form, draft, current, shown, stale)
+    refused = list(problems or [])
+    # While an action is being built, what it still lacks is a hint, not a refusal: the red
+    # "Not recorded" box is only for a tap the app really refused.
+    hints = [p for p in current.problems if current.step not in ("ready",)] \
+        if current is not None and not refused else []
+    table = Table(view, form, draft, current, refused, stale, hints)
     undo_form = WriteForm(formdata=None, data={"version": view.version, "key": fresh_key()})
     return _render("reveillez/table.html", status, table=table, view=view, saved=saved,
                    already_saved=already_saved, undo_form=undo_form)
@@ -182,7 +185,15 @@ def show(code: str) -> tuple[str, int]:
     """The table: the 12 princesses, each player's points, and the next action's first step."""
     view = play.view_game(get_session(), _game_or_404(code))
     do = request.args.get("do")
-    draft = play.Draft(do) if do in play.ACTIONS and not view.state.is_over else None
+    draft = None
+    if do in play.ACTIONS and not view.state.is_over:
+        draft = play.Draft(do)
+        # An action half built is addressed by its answers so far (the page answered to a tap
+        # gives this address): a reload, Back or the language switch asks the same question.
+        answers = ActionForm(formdata=request.args, meta={"csrf": False})
+        answers.validate()
+        if len(request.args) > 1 and not set(answers.errors) - {"version", "key"}:
+            draft = answers.draft()
     return _table(view, draft=draft)
 
 

@@ -39,7 +39,9 @@
     });
   }
 
-  for (var seat = 0; seat < players; seat++) tapped[seat] = !!checked(seat);  // an edit
+  function taken() { for (var seat = 0; seat < players; seat++) tapped[seat] = !!checked(seat); }
+  taken();  // an edit
+  form.addEventListener("draft:restored", taken);  // a draft put back (drafts.js)
   document.addEventListener("change", function (event) {
     var name = event.target && event.target.name;
     if (!name || name.indexOf("princes_") !== 0 || !form.contains(event.target)) return;

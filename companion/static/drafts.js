@@ -1,0 +1,489 @@
+/* Never lose an entry (one mechanism for every game; no inline script: the CSP allows this
+ * site's files only).
+ *
+ * Drafts. <form data-draft="<game>:<form>" data-draft-at="<round or turn>">: every tap
+ * or keystroke is kept on this phone (localStorage) until the entry is saved (the server answered
+ * with a redirect) or discarded. Reopening the form — a reload, Back/Forward, the language switch,
+ * a closed tab, the page after "no network" — puts the entry back, with a notice and a Discard
+ * button. A draft belongs to one round/turn (data-draft-at); an entry the server refused (below)
+ * comes back on the same form of the same game whatever the round, to be fixed.
+ * Hidden fields (the version, the idempotency key, the CSRF token) are never restored: they are
+ * the page's own.
+ *
+ * The outbox. <form data-draft data-queue> is sent with fetch: a redirect means stored (the draft
+ * is forgotten, the page follows); any other answer is the server's own page (a refusal), shown
+ * by sending the form again the ordinary way (nothing was stored). With no network, the save is
+ * kept on this phone, in order, with its idempotency key and version, and sent when the network
+ * is back ("online", on every page load, and every few seconds): each exactly once (a save whose
+ * answer was lost is sent again with the same key, which the server recognises). A queued save
+ * the server refuses on arrival (someone changed the game meanwhile, or the entry is invalid)
+ * leaves the outbox with the server's reason and comes back as a draft on its form.
+ *
+ * The texts are the page's own (translated): <div id="draft-texts" data-text-*> in base.html.
+ */
+(function () {
+  "use strict";
+  var PREFIX = "draft:", OUTBOX = "companion-outbox", SENT = "companion-sent";
+  var WEEK = 7 * 24 * 3600 * 1000;
+  var SKIP = {hidden: 1, submit: 1, button: 1, reset: 1, file: 1, password: 1, image: 1};
+
+  function storage() {
+    try { var s = window.localStorage; s.getItem("x"); return s; } catch (e) { return null; }
+  }
+  var store = storage();
+  function read(key) {
+    if (!store) return null;
+    try { return JSON.parse(store.getItem(key) || "null"); } catch (e) { return null; }
+  }
+  function write(key, value) {
+    if (!store) return;
+    try { store.setItem(key, JSON.stringify(value)); } catch (e) { /* full: the form still works */ }
+  }
+  function remove(key) { if (store) store.removeItem(key); }
+
+  function session() {
+    try { var s = window.sessionStorage; s.getItem("x"); return s; } catch (e) { return null; }
+  }
+  var tab = session();
+  var JUST = "companion-just-saved", SUBMITTED = "companion-submitted";
+  /* A save just stored, shown at ``url``: the page there offers its Undo. */
+  function justSaved(url) {
+    if (tab) tab.setItem(JUST, JSON.stringify({t: Date.now(), url: url || location.href}));
+  }
+
+  var textsEl = document.getElementById("draft-texts");
+  function text(name) { return (textsEl && textsEl.getAttribute("data-text-" + name)) || ""; }
+
+  /* ---- the fields of a form --------------------------------------------------------------- */
+
+  function kept(el) {
+    return el.name && el.name !== "csrf_token" && !SKIP[el.type] && el.tagName !== "BUTTON"
+      && el.tagName !== "FIELDSET" && el.tagName !== "OUTPUT";
+  }
+
+  /* {name: [values]}: a radio group's or boxes' checked values, a field's text, a list's choices. */
+  function fieldsOf(form) {
+    var state = {};
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!kept(el)) return;
+      var list = state[el.name] || (state[el.name] = []);
+      if (el.type === "radio" || el.type === "checkbox") { if (el.checked) list.push(el.value); }
+      else if (el.type === "select-multiple") {
+        Array.prototype.forEach.call(el.options, function (o) { if (o.selected) list.push(o.value); });
+      } else list.push(el.value);
+    });
+    return state;
+  }
+
+  function apply(form, state) {
+    var seen = {};
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!kept(el) || !(el.name in state)) return;
+      var values = state[el.name];
+      if (el.type === "radio" || el.type === "checkbox") el.checked = values.indexOf(el.value) >= 0;
+      else if (el.type === "select-multiple") {
+        Array.prototype.forEach.call(el.options, function (o) { o.selected = values.indexOf(o.value) >= 0; });
+      } else {
+        var i = seen[el.name] || 0;
+        seen[el.name] = i + 1;
+        if (i < values.length) el.value = values[i];
+      }
+    });
+  }
+
+  function same(a, b) {
+    var names = Object.keys(a).concat(Object.keys(b));
+    return names.every(function (n) { return (a[n] || []).join("\u0000") === (b[n] || []).join("\u0000"); });
+  }
+
+  /* A draft's name: the address its form posts to (the game, and the round where the address
+   * has one) and the form's own name. */
+  function nameOf(form) {
+    var path = form.action;
+    try { path = new URL(form.action, location.href).pathname; } catch (e) { /* as written */ }
+    return path + "|" + form.dataset.draft;
+  }
+  function keyOf(form) { return PREFIX + nameOf(form); }
+
+  /* ---- the outbox ------------------------------------------------------------------------- */
+
+  function outbox() { return read(OUTBOX) || []; }
+  function saveOutbox(items) { if (items.length) write(OUTBOX, items); else remove(OUTBOX); }
+
+  /* The reason a page the server drew gives for a refusal: its first alert, else its errors. */
+  function reasonOf(html) {
+    try {
+      var doc = new DOMParser().parseFromString(html, "text/html");
+      var box = doc.querySelector("main [role=alert], main .problems, main .errors, main .warning");
+      if (box) return box.textContent.replace(/\s+/g, " ").trim().slice(0, 400);
+    } catch (e) { /* no reason to give */ }
+    return "";
+  }
+
+  /* Send one save: "stored" (a redirect, to .url), "refused" (.reason), or "offline". */
+  function send(item) {
+    return fetch(item.url, {
+      method: "POST", body: item.body, credentials: "same-origin", redirect: "follow",
+      headers: {"Content-Type": "application/x-www-form-urlencoded"}
+    }).then(function (response) {
+      if (response.redirected && response.ok) {
+        // The page it leads to said its flash message to this fetch: keep it for the page shown.
+        return response.text().then(function (html) {
+          keepFlash(html);
+          return {status: "stored", url: response.url};
+        });
+      }
+      if (response.status >= 500 || response.status === 429) return {status: "offline"};
+      return response.text().then(function (html) {
+        return {status: "refused", reason: reasonOf(html) || text("refused")};
+      });
+    }, function () { return {status: "offline"}; });
+  }
+
+  /* The flash messages of a page fetched (a save's redirect), said again by the page opened. */
+  var FLASH = "companion-flash";
+  function keepFlash(html) {
+    try {
+      var doc = new DOMParser().parseFromString(html, "text/html"), said = [];
+      doc.querySelectorAll("main .flash p").forEach(function (p) { said.push(p.textContent); });
+      if (said.length) window.sessionStorage.setItem(FLASH, JSON.stringify(said));
+    } catch (e) { /* nothing to say again */ }
+  }
+  function sayFlash() {
+    var said;
+    try {
+      said = JSON.parse(window.sessionStorage.getItem(FLASH) || "null");
+      window.sessionStorage.removeItem(FLASH);
+    } catch (e) { return; }
+    var main = document.querySelector("main");
+    if (!said || !main || main.querySelector(".flash")) return;
+    var box = document.createElement("div");
+    box.className = "flash";
+    box.setAttribute("role", "status");
+    said.forEach(function (words) {
+      var p = document.createElement("p");
+      p.textContent = words;
+      box.appendChild(p);
+    });
+    main.insertBefore(box, main.firstChild);
+  }
+
+  var flushing = false;
+  function flush() {
+    if (flushing || !window.fetch) return;
+    var items = outbox(), next = null;
+    for (var i = 0; i < items.length; i++) if (!items[i].refused) { next = items[i]; break; }
+    if (!next) { showOutbox(); return; }
+    flushing = true;
+    showOutbox("sending");
+    send(next).then(function (result) {
+      flushing = false;
+      var now = outbox().filter(function (it) { return it.id !== next.id; });
+      if (result.status === "offline") { showOutbox(); return; }
+      if (result.status === "stored") {
+        saveOutbox(now);
+        remove(PREFIX + next.draft);
+        write(SENT, {t: Date.now()});
+        justSaved(result.url);
+        if (samePage(next.page) && !now.some(function (it) { return !it.refused; })) {
+          location.assign(result.url);  // the game as stored, with the "sent" notice
+          return;
+        }
+        showOutbox("sent");
+      } else {
+        next.refused = result.reason;
+        now.push(next);
+        saveOutbox(now);
+        var draft = read(PREFIX + next.draft);
+        if (draft) { draft.refused = result.reason; write(PREFIX + next.draft, draft); }
+        forms.forEach(function (f) { if (nameOf(f) === next.draft) f.draftRestore(); });
+        showOutbox();
+      }
+      flush();
+    });
+  }
+
+  function samePage(url) {
+    try { return new URL(url, location.href).pathname === location.pathname; } catch (e) { return false; }
+  }
+
+  /* The outbox's status, at the top of the page: waiting / sending / sent / refused. */
+  var bar = null, sentAt = 0;
+  function showOutbox(state) {
+    var items = outbox();
+    var waiting = items.filter(function (it) { return !it.refused; });
+    var refused = items.filter(function (it) { return it.refused; });
+    var main = document.querySelector("main");
+    if (!main) return;
+    if (!bar) {
+      bar = document.createElement("div");
+      bar.className = "outbox";
+      bar.setAttribute("role", "status");
+      bar.setAttribute("data-outbox", "");
+      main.insertBefore(bar, main.firstChild);
+    }
+    bar.textContent = "";
+    var sent = read(SENT);
+    if (sent) {
+      remove(SENT);
+      if (Date.now() - sent.t < 60000) sentAt = Date.now();
+    }
+    if (!state && !waiting.length && Date.now() - sentAt < 10000) state = "sent";
+    bar.dataset.outbox = waiting.length ? (state === "sending" ? "sending" : "waiting")
+      : (refused.length ? "refused" : (state === "sent" ? "sent" : ""));
+    if (waiting.length) {
+      line(state === "sending" ? text("sending") : text("queued"));
+    } else if (state === "sent") line(text("sent"));
+    refused.forEach(function (it) {
+      var p = line(text("refused") + " " + it.refused);
+      p.className = "refused";
+      if (!samePage(it.page)) {
+        var a = document.createElement("a");
+        a.href = it.page;
+        a.textContent = text("open");
+        p.appendChild(document.createTextNode(" "));
+        p.appendChild(a);
+      }
+    });
+    bar.hidden = !bar.firstChild;
+  }
+  function line(words) {
+    var p = document.createElement("p");
+    p.textContent = words;
+    bar.appendChild(p);
+    return p;
+  }
+
+  /* ---- each form -------------------------------------------------------------------------- */
+
+  var forms = [];
+
+  function setUp(form) {
+    var key = keyOf(form), at = form.dataset.draftAt || "";
+    var drawn = fieldsOf(form);  // what the server drew
+    var notice = form.querySelector("[data-draft-notice]");
+    if (!notice) {
+      notice = document.createElement("div");
+      notice.className = "draft";
+      notice.setAttribute("data-draft-notice", "");
+      notice.setAttribute("role", "status");
+      notice.appendChild(document.createElement("p"));
+      var discard = document.createElement("button");
+      discard.type = "button";
+      discard.className = "small";
+      discard.setAttribute("data-draft-discard", "");
+      discard.textContent = text("discard");
+      notice.appendChild(discard);
+      var savebar = form.querySelector(".savebar");
+      if (savebar) savebar.insertBefore(notice, savebar.firstChild);
+      else form.insertBefore(notice, form.firstChild);
+    }
+    notice.hidden = true;
+    var words = notice.querySelector("p");
+
+    function say(draft) {
+      notice.hidden = false;
+      notice.dataset.draftNotice = draft.refused ? "refused" : "restored";
+      words.textContent = draft.refused ? text("refused") + " " + draft.refused + " " + text("fix")
+        : (queued() ? text("queued") : text("restored"));
+    }
+    function queued() {
+      return outbox().some(function (it) { return it.draft === nameOf(form) && !it.refused; });
+    }
+
+    function keep(force) {
+      var now = fieldsOf(form), draft = read(key) || {};
+      if (!force && same(now, drawn) && !draft.refused) { remove(key); return; }
+      write(key, {t: Date.now(), at: at, fields: now, refused: draft.refused || ""});
+    }
+    var quiet = false;
+    form.addEventListener("input", function () { if (!quiet) keep(false); });
+    form.addEventListener("change", function () { if (!quiet) keep(false); });
+
+    /* Put the draft back when it is not what is on screen already. */
+    form.draftRestore = function () {
+      var draft = read(key);
+      if (!draft || !draft.fields) return;
+      if (draft.at !== at && !draft.refused) return;
+      if (!same(draft.fields, fieldsOf(form))) {
+        quiet = true;
+        apply(form, draft.fields);
+        form.dispatchEvent(new CustomEvent("draft:restored", {bubbles: true}));
+        form.dispatchEvent(new Event("change", {bubbles: true}));  // running scores ask again
+        quiet = false;
+        say(draft);
+      } else if (draft.refused || queued()) say(draft);
+    };
+
+    notice.querySelector("[data-draft-discard]").addEventListener("click", function () {
+      remove(key);
+      saveOutbox(outbox().filter(function (it) { return it.draft !== nameOf(form); }));
+      quiet = true;
+      form.reset();
+      apply(form, drawn);
+      form.dispatchEvent(new CustomEvent("draft:restored", {bubbles: true}));
+      form.dispatchEvent(new Event("change", {bubbles: true}));
+      quiet = false;
+      notice.hidden = true;
+      showOutbox();
+    });
+
+    if (form.hasAttribute("data-queue")) {
+      form.addEventListener("submit", function (event) {
+        if (event.defaultPrevented || !window.fetch || !window.URLSearchParams) return;
+        event.preventDefault();
+        keep(true);
+        var data;
+        try { data = new FormData(form, event.submitter || null); } catch (e) { data = new FormData(form); }
+        var body = new URLSearchParams();
+        data.forEach(function (value, name) { if (typeof value === "string") body.append(name, value); });
+        var item = {id: Date.now() + "-" + Math.random().toString(36).slice(2), url: form.action,
+                    body: body.toString(), draft: nameOf(form), page: location.href, t: Date.now()};
+        var save = form.querySelector("[data-action=save]");
+        var release = function () { if (save) save.disabled = false; };
+        var earlier = outbox().filter(function (it) { return !it.refused; }).length;
+        var sending = earlier ? Promise.resolve({status: "offline"}) : send(item);
+        sending.then(function (result) {
+          if (result.status === "stored") {
+            remove(key);
+            justSaved(result.url);
+            saveOutbox(outbox().filter(function (it) { return it.draft !== item.draft; }));
+            location.assign(result.url);
+          } else if (result.status === "offline") {
+            // Kept on this phone, in order; a second Save of the same form replaces its first.
+            var items = outbox().filter(function (it) { return it.draft !== item.draft; });
+            items.push(item);
+            saveOutbox(items);
+            release();
+            say(read(key) || {});
+            showOutbox();
+          } else {
+            // Refused: the server's page says why (sent again the ordinary way; nothing was stored).
+            saveOutbox(outbox().filter(function (it) { return it.draft !== item.draft; }));
+            var d = read(key);
+            if (d) { d.refused = ""; write(key, d); }
+            if (event.submitter && event.submitter.name) {
+              var extra = document.createElement("input");
+              extra.type = "hidden";
+              extra.name = event.submitter.name;
+              extra.value = event.submitter.value;
+              form.appendChild(extra);
+            }
+            HTMLFormElement.prototype.submit.call(form);
+          }
+        });
+      });
+    } else {
+      // Sent the ordinary way: the next page tells whether it was stored (a redirect).
+      form.addEventListener("submit", function () {
+        keep(true);
+        if (tab) tab.setItem(SUBMITTED, JSON.stringify({draft: nameOf(form), t: Date.now()}));
+      });
+    }
+    forms.push(form);
+    form.draftRestore();
+  }
+
+  /* The drafts of a week ago are forgotten. */
+  if (store) {
+    var now = Date.now();
+    for (var i = store.length - 1; i >= 0; i--) {
+      var k = store.key(i);
+      if (k && k.indexOf(PREFIX) === 0) {
+        var d = read(k);
+        if (!d || now - (d.t || 0) > WEEK) store.removeItem(k);
+      }
+    }
+  }
+  /* A form sent the ordinary way and answered with a redirect was stored: its draft is done. */
+  function afterSubmit() {
+    if (!tab) return;
+    var sent = null;
+    try { sent = JSON.parse(tab.getItem(SUBMITTED) || "null"); } catch (e) { sent = null; }
+    tab.removeItem(SUBMITTED);
+    var nav = window.performance && performance.getEntriesByType
+      && performance.getEntriesByType("navigation")[0];
+    if (sent && Date.now() - sent.t < 60000 && nav && nav.redirectCount > 0) {
+      remove(PREFIX + sent.draft);
+      justSaved();
+    }
+  }
+
+  /* Right after a save, an Undo by the thumb for a few seconds: it sends the page's own undo
+   * form (form[data-undo], which also works without this script). */
+  function offerUndo() {
+    if (!tab) return;
+    var just = null;
+    try { just = JSON.parse(tab.getItem(JUST) || "null"); } catch (e) { just = null; }
+    tab.removeItem(JUST);
+    var form = document.querySelector("form[data-undo]");
+    if (!just || Date.now() - just.t > 30000 || !samePage(just.url) || !form) return;
+    var own = form.querySelector("button");
+    if (own && own.disabled) return;
+    var toast = document.createElement("div");
+    toast.className = "undo-toast";
+    toast.setAttribute("role", "status");
+    toast.setAttribute("data-undo-toast", "");
+    var p = document.createElement("p");
+    p.textContent = text("saved");
+    var undo = document.createElement("button");
+    undo.type = "button";
+    undo.className = "small";
+    undo.setAttribute("data-action", "undo-now");
+    undo.textContent = "\u21b6 " + text("undo");
+    toast.appendChild(p);
+    toast.appendChild(undo);
+    document.body.appendChild(toast);
+    undo.addEventListener("click", function () {
+      undo.disabled = true;
+      if (form.requestSubmit) form.requestSubmit(); else form.submit();
+    });
+    setTimeout(function () { toast.hidden = true; }, 8000);
+  }
+
+  /* A save the server refused (the page answers it with a 4xx): its first problem is scrolled
+   * to and focused, and the Save bar says so (a tap there goes back to it). Never on a page
+   * drawn for a GET: nothing was refused then. */
+  function showProblems() {
+    var nav = window.performance && performance.getEntriesByType
+      && performance.getEntriesByType("navigation")[0];
+    if (!nav || !(nav.responseStatus >= 400)) return;
+    var first = document.querySelector("main [role=alert], main .problems, main ul.errors");
+    if (!first) return;
+    if (!first.hasAttribute("tabindex")) first.setAttribute("tabindex", "-1");
+    var go = function () {
+      first.scrollIntoView({block: "center"});
+      first.focus({preventScroll: true});
+    };
+    go();
+    var bar = document.querySelector("form[data-draft] .savebar");
+    if (!bar || bar.querySelector("[data-problems-summary]") || bar.contains(first)) return;
+    var summary = document.createElement("button");
+    summary.type = "button";
+    summary.className = "problems-summary";
+    summary.setAttribute("data-problems-summary", "");
+    summary.textContent = text("problems");
+    summary.addEventListener("click", go);
+    bar.insertBefore(summary, bar.firstChild);
+  }
+
+  function start() {
+    afterSubmit();
+    showProblems();
+    sayFlash();
+    document.querySelectorAll("form[data-draft]").forEach(setUp);
+    showOutbox();
+    offerUndo();
+    flush();
+  }
+  // After htmx has set the page up (its DOMContentLoaded handler), so that a restored entry's
+  // running score is asked for.
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { setTimeout(start, 0); });
+  } else setTimeout(start, 0);
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) { forms.forEach(function (f) { f.draftRestore(); }); showOutbox(); flush(); }
+  });
+  window.addEventListener("online", flush);
+  setInterval(function () { if (outbox().some(function (it) { return !it.refused; })) flush(); }, 4000);
+})();
