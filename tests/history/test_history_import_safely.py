@@ -11,6 +11,7 @@ import io
 import json
 import re
 import threading
+import time
 
 from sqlmodel import func, select
 
@@ -104,6 +105,13 @@ def test_another_table_saves_while_an_import_runs(app, client, known, monkeypatc
     """An import of 240 games, two at a time, while another group's table records one action
     after another: every save is stored, and the import too."""
     monkeypatch.setattr(transfer, "BATCH", 2)
+    add_game = transfer._add_game
+
+    def slow_add_game(*args, **kwargs):  # a slower machine: the import lasts a few seconds
+        time.sleep(0.01)
+        return add_game(*args, **kwargs)
+
+    monkeypatch.setattr(transfer, "_add_game", slow_add_game)
     content = many_games(json.loads(client.get(f"{known.base}/export.json").text), 40)
     importer, table = app.test_client(), app.test_client()
     base = new_group(importer)
