@@ -120,3 +120,29 @@ document.addEventListener("click", function (e) {
   var here = document.querySelector("[data-replace-url]");
   if (here && window.history && history.replaceState) history.replaceState(history.state, "", here.dataset.replaceUrl);
 })();
+
+/* The colour scheme: the phone's setting, or this phone's choice (light or dark) kept a year in
+ * the "theme" cookie, which the server writes on <html data-theme> (no flash of the other
+ * scheme). Applied here too for a page from the offline copy, stored under another choice. */
+(function () {
+  var root = document.documentElement;
+  function chosen() { var m = document.cookie.match(/(?:^|;\s*)theme=(light|dark)(?:;|$)/); return m ? m[1] : "auto"; }
+  function apply(theme) { if (theme === "auto") delete root.dataset.theme; else root.dataset.theme = theme; }
+  apply(chosen());
+  var pick = document.querySelector("[data-theme-pick]");
+  if (!pick) return;
+  function show() {
+    var theme = chosen();
+    pick.querySelectorAll("[data-theme-set]").forEach(function (b) {
+      b.setAttribute("aria-pressed", b.dataset.themeSet === theme ? "true" : "false");
+    });
+  }
+  pick.addEventListener("click", function (e) {
+    var b = e.target.closest && e.target.closest("[data-theme-set]"); if (!b) return;
+    var theme = b.dataset.themeSet, secure = location.protocol === "https:" ? "; Secure" : "";
+    document.cookie = "theme=" + (theme === "auto" ? "; max-age=0" : theme + "; max-age=31536000") + "; path=/; SameSite=Lax" + secure;
+    apply(theme); show();
+  });
+  pick.hidden = false;
+  show();
+})();
