@@ -30,7 +30,8 @@ def theme_of(page: str) -> str | None:
 def test_the_chosen_scheme_is_on_the_html_element(client, cookie, expected):
     if cookie is not None:
         client.set_cookie("theme", cookie)
-    for path in ["/", "/rebel-princess/new", "/reveillez/new", "/rules", "/rebel-princess/g/nowhere"]:
+    for path in ["/", "/rebel-princess/new", "/reveillez/new", "/rules",
+                 "/rebel-princess/g/nowhere"]:
         page = client.get(path).text
         assert theme_of(page) == expected, path
         assert "onload" not in html_tag(page)
