@@ -17,6 +17,8 @@ from flask import Blueprint, Flask, abort, has_request_context, redirect, reques
 from flask_babel import Babel, get_locale
 from werkzeug.wrappers import Response
 
+from .local_time import time_element
+
 LANGUAGES = ("en", "fr")
 DEFAULT = "en"
 COOKIE = "lang"
@@ -119,6 +121,9 @@ def init_app(app: Flask) -> None:
                    default_translation_directories=";".join(folders))
     app.register_blueprint(bp)
     app.add_template_filter(lambda text: localize_source(text, current_lang()), "source")
+    # A stored (UTC) time, shown in the phone's own time zone by app.js (companion.local_time).
+    app.add_template_filter(lambda value, style: time_element(value, style, current_lang()),
+                            "local_time")
 
     @app.context_processor
     def _i18n_context() -> dict[str, Any]:

@@ -146,3 +146,34 @@ document.addEventListener("click", function (e) {
   pick.hidden = false;
   show();
 })();
+
+/* <time datetime="…Z" data-local="style">: the server writes the time in UTC (and says so);
+ * here it becomes the phone's own time zone, in the page's language (companion/local_time.py). */
+(function () {
+  if (!window.Intl || !Intl.DateTimeFormat) return;
+  var styles = {
+    "day-time": {day: "numeric", month: "short", hour: "2-digit", minute: "2-digit"},
+    "date": {day: "numeric", month: "short", year: "numeric"},
+    "date-time": {day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit"},
+    "time": {hour: "2-digit", minute: "2-digit", second: "2-digit"}
+  };
+  var lang = document.documentElement.lang === "en" ? "en-GB" : document.documentElement.lang || undefined;
+  var formats = {};
+  function format(style, when) {
+    if (!formats[style]) {
+      var options = Object.assign({hourCycle: "h23"}, styles[style]);
+      if (!("hour" in options)) delete options.hourCycle;
+      formats[style] = new Intl.DateTimeFormat(lang, options);
+    }
+    return formats[style].format(when);
+  }
+  function localise(root) {
+    (root || document).querySelectorAll("time[data-local][datetime]").forEach(function (t) {
+      var when = new Date(t.getAttribute("datetime"));
+      if (!styles[t.dataset.local] || isNaN(when)) return;
+      try { t.textContent = format(t.dataset.local, when); t.title = t.getAttribute("datetime"); } catch (e) { /* the UTC text stays */ }
+    });
+  }
+  localise();
+  document.addEventListener("htmx:afterSwap", function (e) { localise(e.target); });
+})();
