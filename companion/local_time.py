@@ -4,11 +4,17 @@ Times are stored in UTC. A page shows one as ``<time datetime="…Z" data-local=
 text is the time in UTC, said so ("24 Nov, 09:03 UTC"); app.js rewrites that text in the phone's
 time zone and the page's language with ``Intl.DateTimeFormat``, using the same ``style``. The
 server never guesses the phone's zone: without JavaScript the page still tells the truth.
+
+What leaves the app as text without a page around it (the play sent to BG Stats) needs the zone
+on the server: app.js keeps the phone's IANA zone in the "tz" cookie (:func:`zone_named` reads it;
+anything else is UTC).
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import re
+from datetime import UTC, datetime, tzinfo
+from zoneinfo import ZoneInfo
 
 from babel.dates import format_datetime
 from markupsafe import Markup, escape
@@ -43,3 +49,16 @@ def time_element(value: datetime | None, style: str, locale: str) -> Markup:
     stamp = as_utc(value).strftime("%Y-%m-%dT%H:%M:%SZ" if style == "time" else "%Y-%m-%dT%H:%MZ")
     return Markup('<time datetime="{}" data-local="{}">{}</time>').format(
         stamp, style, escape(utc_text(value, style, locale)))
+
+
+_ZONE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+){0,2}")
+
+
+def zone_named(name: str | None) -> tzinfo:
+    """The IANA time zone ``name`` ("Europe/Paris"); UTC for none, an unknown or a malformed one."""
+    if not name or len(name) > 64 or not _ZONE_NAME.fullmatch(name):
+        return UTC
+    try:
+        return ZoneInfo(name)
+    except (KeyError, ValueError, OSError):  # not a zone (ZoneInfoNotFoundError is a KeyError)
+        return UTC

@@ -177,3 +177,16 @@ document.addEventListener("click", function (e) {
   localise();
   document.addEventListener("htmx:afterSwap", function (e) { localise(e.target); });
 })();
+
+/* The phone's time zone in the "tz" cookie, for what the server writes without a page around it
+ * (the play sent to BG Stats): companion/local_time.py. */
+(function () {
+  try {
+    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (!zone || !/^[A-Za-z][\w+\/-]{0,63}$/.test(zone)) return;
+    var kept = document.cookie.match(/(?:^|;\s*)tz=([^;]*)/);
+    if (kept && kept[1] === zone) return;
+    document.cookie = "tz=" + zone + "; max-age=31536000; path=/; SameSite=Lax" +
+      (location.protocol === "https:" ? "; Secure" : "");
+  } catch (e) { /* no zone: BG Stats gets UTC */ }
+})();

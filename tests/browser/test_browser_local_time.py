@@ -1,10 +1,12 @@
 """Local time (issue 22): a game stored at 09:03 UTC shows 10:03 on a phone in Paris (winter,
-UTC+1) — on the home page, in its group's history and on the game's page there — in either
-language."""
+UTC+1) — on the home page, in its group's history and on the game's page there, in either
+language — and BG Stats is sent 10:03."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import Browser, expect
@@ -48,6 +50,10 @@ def test_a_game_stored_at_9_03_utc_shows_10_03_in_paris(browser: Browser, browse
         expect(listed).to_have_text(f"{day} 2026")
         page.locator("[data-list=history] [data-action=chart]").first.click()
         expect(page.locator("time[data-local=date-time]")).to_have_text(f"{day} 2026, 10:03")
+        # BG Stats gets the phone's clock too (the "tz" cookie app.js keeps).
+        link = page.locator("[data-action=bg-stats]").get_attribute("href")
+        data = json.loads(parse_qs(urlsplit(link).query)["data"][0])
+        assert data["playDate"] == "2026-11-24 10:03:00"
     finally:
         context.close()
         stop()

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from companion.db import get_session
-from companion.local_time import STYLES, time_element, utc_text
+from companion.local_time import STYLES, time_element, utc_text, zone_named
 from companion.play import store
 
 NINE_O_THREE = datetime(2026, 11, 24, 9, 3, 7, tzinfo=UTC)
@@ -55,3 +55,34 @@ def test_pages_show_stored_times_as_time_elements(app, client, make_game):
     home = client.get("/").text
     assert ('<time datetime="2026-11-24T09:03Z" data-local="day-time">24 Nov, 09:03 UTC</time>'
             in home)
+
+
+# --- BG Stats: the phone's zone from the "tz" cookie ----------------------------------------------
+
+@pytest.mark.parametrize("name, expected", [
+    ("Europe/Paris", "Europe/Paris"), ("America/Argentina/Buenos_Aires",
+                                       "America/Argentina/Buenos_Aires"),
+    ("Etc/GMT+5", "Etc/GMT+5"), ("Nowhere/Land", None), ("../../etc/passwd", None),
+    ("/etc/localtime", None), ("Europe", None), ("", None), (None, None), ("A" * 65, None),
+    ("Europe/Paris\x00", None)])
+def test_a_zone_by_its_name_or_utc(name, expected):
+    zone = zone_named(name)
+    assert (zone is UTC) if expected is None else (str(zone) == expected)
+
+
+def test_bg_stats_gets_the_start_as_the_phone_s_clock_shows_it():
+    from companion.history import bgstats
+    from companion.history.summary import GameSummary
+    summary = GameSummary(scores=(3, 5), winners=(0,), lower_wins=True, first=0, finished=True)
+
+    def date(started, zone=UTC):
+        return bgstats.play_data(game_name="Rebel Princess", game_id="rebel_princess", code="c",
+                                 started=started, ended=started + timedelta(minutes=40),
+                                 names=["Ana", "Ben"], player_ids=["ana", "ben"],
+                                 summary=summary, zone=zone)["playDate"]
+
+    paris = zone_named("Europe/Paris")
+    assert date(NINE_O_THREE) == "2026-11-24 09:03:07"
+    assert date(NINE_O_THREE, paris) == "2026-11-24 10:03:07"  # winter: UTC+1
+    assert date(datetime(2026, 7, 1, 9, 3, tzinfo=UTC), paris) == "2026-07-01 11:03:00"  # summer
+    assert date(datetime(2026, 11, 24, 23, 30, tzinfo=UTC), paris) == "2026-11-25 00:30:00"
