@@ -14,8 +14,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, abort, has_request_context, redirect, request, url_for
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, Domain, get_locale, get_translations
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup
 from werkzeug.wrappers import Response
+
+from .french import format_sentence
+from .local_time import time_element
 
 LANGUAGES = ("en", "fr")
 DEFAULT = "en"
@@ -107,6 +113,32 @@ def localize_source(text: str, lang: str) -> str:
     return text
 
 
+class ElidingDomain(Domain):
+    """Flask-Babel's domain, its messages' fields filled by :func:`french.format_sentence`."""
+
+    def gettext(self, string: str, **variables: Any) -> str:
+        text = self.get_translations().ugettext(string)
+        return format_sentence(text, variables) if variables else text
+
+    def ngettext(self, singular: str, plural: str, num: int, **variables: Any) -> str:
+        variables.setdefault("num", num)
+        return format_sentence(self.get_translations().ungettext(singular, plural, num), variables)
+
+
+@pass_context
+def _template_gettext(context: Context, string: str, /, **variables: Any) -> str:
+    text = get_translations().ugettext(string)
+    return format_sentence(Markup(text) if context.eval_ctx.autoescape else text, variables)
+
+
+@pass_context
+def _template_ngettext(context: Context, singular: str, plural: str, num: int, /,
+                       **variables: Any) -> str:
+    variables.setdefault("num", num)
+    text = get_translations().ungettext(singular, plural, num)
+    return format_sentence(Markup(text) if context.eval_ctx.autoescape else text, variables)
+
+
 def init_app(app: Flask) -> None:
     """Babel with our locale selector, the switch route and the template helpers."""
     from .games import registry
@@ -117,8 +149,16 @@ def init_app(app: Flask) -> None:
                                  if kind.translations is not None)]
     babel.init_app(app, locale_selector=select_locale,
                    default_translation_directories=";".join(folders))
+    # Every message's fields filled with French elision (companion.french): in Python…
+    babel.domain_instance = ElidingDomain()  # the "messages" domain, as Babel's own
+    # …and in the templates (Jinja's newstyle _() and ngettext(), with the same escaping).
+    app.jinja_env.globals.update(gettext=_template_gettext, _=_template_gettext,
+                                 ngettext=_template_ngettext)
     app.register_blueprint(bp)
     app.add_template_filter(lambda text: localize_source(text, current_lang()), "source")
+    # A stored (UTC) time, shown in the phone's own time zone by app.js (companion.local_time).
+    app.add_template_filter(lambda value, style: time_element(value, style, current_lang()),
+                            "local_time")
 
     @app.context_processor
     def _i18n_context() -> dict[str, Any]:

@@ -15,14 +15,15 @@ player ``name``, ``sourcePlayerId``, ``score``, ``winner``, ``rank``, ``startPla
 push plays do. ``winner`` is always given, true or false: BG Stats' Android app is reported to
 refuse a player without it.
 
-Times are the server's UTC: the app cannot know the phone's time zone.
+``playDate`` is the local time of the phone that sends the play (its zone from the "tz" cookie
+app.js keeps, see companion.local_time); UTC when that zone is unknown.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from urllib.parse import quote
 
 from .summary import GameSummary
@@ -33,14 +34,15 @@ SOURCE_NAME = "Princess Table"
 
 def play_data(*, game_name: str, game_id: str, code: str, started: datetime, ended: datetime,
               names: Sequence[str], player_ids: Sequence[str], summary: GameSummary,
-              board: str = "") -> dict[str, object]:
-    """The play as BG Stats' JSON: names and ids by seat, the summary's scores and winners."""
+              board: str = "", zone: tzinfo = UTC) -> dict[str, object]:
+    """The play as BG Stats' JSON: names and ids by seat, the summary's scores and winners; the
+    date is ``started`` (aware) as a clock in ``zone`` shows it."""
     ranks = summary.ranks()
     minutes = int((ended - started).total_seconds() // 60)
     data: dict[str, object] = {
         "sourceName": SOURCE_NAME,
         "sourcePlayId": code,
-        "playDate": started.strftime("%Y-%m-%d %H:%M:%S"),
+        "playDate": started.astimezone(zone).strftime("%Y-%m-%d %H:%M:%S"),
         "game": {"name": game_name, "sourceGameId": game_id,
                  "highestWins": not summary.lower_wins, "noPoints": False},
         "board": board,

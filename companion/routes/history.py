@@ -37,6 +37,7 @@ from ..games import GameKind, by_slug, registry
 from ..history import bgstats, charts, stats
 from ..history.summary import utc
 from ..history.transfer import MAX_BYTES, ImportProblem, TransferError
+from ..local_time import zone_named
 from ..models import Game, Group, Person
 from ..play import history, players, store, transfer
 from . import links
@@ -160,7 +161,7 @@ def _bg_stats_url(record: history.Record) -> str:
         game_name=record.kind.names["en"], game_id=record.kind.key, code=record.game.code,
         started=utc(record.game.created_at), ended=utc(record.game.updated_at), names=names,
         player_ids=[players.name_key(name) for name in names], summary=record.summary,
-        board=record.game.edition or "")
+        board=record.game.edition or "", zone=zone_named(request.cookies.get("tz")))
     return bgstats.play_url(data)
 
 

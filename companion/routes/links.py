@@ -48,6 +48,7 @@ from ..db import get_session
 from ..games import by_key
 from ..models import Game, GameLink, Group, Person, Player
 from ..play import store
+from ..theme import theme_choice
 
 bp = Blueprint("links", __name__)
 
@@ -304,15 +305,17 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
 
     ``key`` must name everything the page shows that can change: the game's version (every write
     moves it), and whatever changes without moving it (players' names, the links shown). The
-    link, language, host and path are added here. What belongs to one browser never enters the
-    cache: its CSRF token is put back per request, a page with flashed messages is rendered for
-    that request only, and so is one that linked this browser's other games.
+    link, language, chosen colour scheme, host and path are added here. What belongs to one
+    browser never enters the cache: its CSRF token is put back per request, a page with flashed
+    messages is rendered for that request only, and so is one that linked this browser's other
+    games.
     """
     global _pages_bytes
     link = g.get("link")
     if link is None or request.method not in SAFE_METHODS or "_flashes" in session:
         return render()
-    key = (*key, link.token, str(get_locale()), request.host_url, request.full_path)
+    key = (*key, link.token, str(get_locale()), theme_choice(), request.host_url,
+           request.full_path)
     csrf = generate_csrf()
     packed = _PAGES.get(key)
     if packed is not None:

@@ -41,6 +41,7 @@ from ..games import (
 from ..i18n import current_lang
 from ..models import Game
 from ..play import store
+from ..theme import theme_choice
 from . import groups, links
 from .groups import group_for_new_game  # noqa: F401  (games call it on creation)
 from .links import my_links
@@ -253,7 +254,7 @@ def rules_url(kind: GameKind | None) -> str:
 def _shell_context() -> dict[str, Any]:
     kind = current_game()
     return {"current_game": kind, "rules_url": rules_url(kind), "game_kinds": registry(),
-            "lang_name": current_lang()}
+            "lang_name": current_lang(), "theme": theme_choice()}
 
 
 def init_app(app: Flask) -> None:

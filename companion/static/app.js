@@ -120,3 +120,73 @@ document.addEventListener("click", function (e) {
   var here = document.querySelector("[data-replace-url]");
   if (here && window.history && history.replaceState) history.replaceState(history.state, "", here.dataset.replaceUrl);
 })();
+
+/* The colour scheme: the phone's setting, or this phone's choice (light or dark) kept a year in
+ * the "theme" cookie, which the server writes on <html data-theme> (no flash of the other
+ * scheme). Applied here too for a page from the offline copy, stored under another choice. */
+(function () {
+  var root = document.documentElement;
+  function chosen() { var m = document.cookie.match(/(?:^|;\s*)theme=(light|dark)(?:;|$)/); return m ? m[1] : "auto"; }
+  function apply(theme) { if (theme === "auto") delete root.dataset.theme; else root.dataset.theme = theme; }
+  apply(chosen());
+  var pick = document.querySelector("[data-theme-pick]");
+  if (!pick) return;
+  function show() {
+    var theme = chosen();
+    pick.querySelectorAll("[data-theme-set]").forEach(function (b) {
+      b.setAttribute("aria-pressed", b.dataset.themeSet === theme ? "true" : "false");
+    });
+  }
+  pick.addEventListener("click", function (e) {
+    var b = e.target.closest && e.target.closest("[data-theme-set]"); if (!b) return;
+    var theme = b.dataset.themeSet, secure = location.protocol === "https:" ? "; Secure" : "";
+    document.cookie = "theme=" + (theme === "auto" ? "; max-age=0" : theme + "; max-age=31536000") + "; path=/; SameSite=Lax" + secure;
+    apply(theme); show();
+  });
+  pick.hidden = false;
+  show();
+})();
+
+/* <time datetime="…Z" data-local="style">: the server writes the time in UTC (and says so);
+ * here it becomes the phone's own time zone, in the page's language (companion/local_time.py). */
+(function () {
+  if (!window.Intl || !Intl.DateTimeFormat) return;
+  var styles = {
+    "day-time": {day: "numeric", month: "short", hour: "2-digit", minute: "2-digit"},
+    "date": {day: "numeric", month: "short", year: "numeric"},
+    "date-time": {day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit"},
+    "time": {hour: "2-digit", minute: "2-digit", second: "2-digit"}
+  };
+  var lang = document.documentElement.lang === "en" ? "en-GB" : document.documentElement.lang || undefined;
+  var formats = {};
+  function format(style, when) {
+    if (!formats[style]) {
+      var options = Object.assign({hourCycle: "h23"}, styles[style]);
+      if (!("hour" in options)) delete options.hourCycle;
+      formats[style] = new Intl.DateTimeFormat(lang, options);
+    }
+    return formats[style].format(when);
+  }
+  function localise(root) {
+    (root || document).querySelectorAll("time[data-local][datetime]").forEach(function (t) {
+      var when = new Date(t.getAttribute("datetime"));
+      if (!styles[t.dataset.local] || isNaN(when)) return;
+      try { t.textContent = format(t.dataset.local, when); t.title = t.getAttribute("datetime"); } catch (e) { /* the UTC text stays */ }
+    });
+  }
+  localise();
+  document.addEventListener("htmx:afterSwap", function (e) { localise(e.target); });
+})();
+
+/* The phone's time zone in the "tz" cookie, for what the server writes without a page around it
+ * (the play sent to BG Stats): companion/local_time.py. */
+(function () {
+  try {
+    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (!zone || !/^[A-Za-z][\w+\/-]{0,63}$/.test(zone)) return;
+    var kept = document.cookie.match(/(?:^|;\s*)tz=([^;]*)/);
+    if (kept && kept[1] === zone) return;
+    document.cookie = "tz=" + zone + "; max-age=31536000; path=/; SameSite=Lax" +
+      (location.protocol === "https:" ? "; Secure" : "");
+  } catch (e) { /* no zone: BG Stats gets UTC */ }
+})();

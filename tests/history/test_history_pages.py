@@ -127,3 +127,29 @@ def test_history_in_french(client, known):
     page = client.get(f"{known.record('pp')}", headers=headers).text
     assert "Jetons\u00a0: bonus de l'Espionne" in page and "Total après chaque manche" in page
     assert "Envoyer à BG Stats" in page
+
+
+def test_bg_stats_gets_the_phone_s_local_time(app, client, known):
+    """The "tz" cookie app.js keeps names the phone's zone: the play's date is its clock's;
+    an unknown or hostile zone leaves it in UTC."""
+    from datetime import datetime, timedelta
+    from zoneinfo import ZoneInfo
+
+    def play_date(zone=None):
+        if zone is not None:
+            client.set_cookie("tz", zone)
+        else:
+            client.delete_cookie("tz")
+        response = client.get(f"{known.record('rp2')}")
+        assert response.status_code == 200
+        link = re.search(r'href="([^"]+)" rel="noopener" data-action="bg-stats"', response.text)
+        data = json.loads(parse_qs(urlsplit(link.group(1).replace("&amp;", "&")).query)["data"][0])
+        return datetime.strptime(data["playDate"], "%Y-%m-%d %H:%M:%S")
+
+    utc = play_date()
+    offset = ZoneInfo("Europe/Paris").utcoffset(utc)
+    assert offset in (timedelta(hours=1), timedelta(hours=2))
+    assert play_date("Europe/Paris") - utc == offset
+    assert play_date("Asia/Kolkata") - utc == timedelta(hours=5, minutes=30)
+    for hostile in ("Nowhere/Land", "../../etc/passwd", "<script>", "x" * 200):
+        assert play_date(hostile) == utc

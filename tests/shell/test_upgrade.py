@@ -91,7 +91,8 @@ def history_facts(html: str) -> list[tuple[str, ...]]:
     facts = []
     for record, action, body in re.findall(r'<li data-record="(\d+)" data-action="(\w+)"[^>]*>'
                                            r"(.*?)</li>", html, re.S):
-        time, said = re.fullmatch(r"(\S+) — (.*)", _text(body)).groups()
+        # Since issue 22 the time is said to be UTC (app.js shows it in the phone's zone).
+        time, said = re.fullmatch(r"(\S+)(?: UTC)? — (.*)", _text(body)).groups()
         facts.append((record, action, time, re.search(r"\b[Rr]ound (\d+)", said).group(1)))
     return facts
 
@@ -150,6 +151,8 @@ def test_pages_read_as_before(upgraded, path):
     # New since c3c3148 for a scorer: a last line linking the scorer and viewer links.
     # and "Open this game on another phone" now gives the viewer link (see test_share_...).
     now = re.sub(r'\s*<p class="role-note">.*?</p>', "", now, flags=re.S)
+    # New since issue 22: the colour scheme switch at the foot of every page.
+    now = re.sub(r'\s*<p class="theme-pick"[^>]*>.*?</p>', "", now, flags=re.S)
     share = re.compile(r'<details class="panel" id="share">.*?</details>', re.S)
     before = main_of(f"<main>{before}</main>")
     assert share.sub("", now).rstrip() == share.sub("", before).rstrip()
