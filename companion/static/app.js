@@ -190,3 +190,28 @@ document.addEventListener("click", function (e) {
       (location.protocol === "https:" ? "; Secure" : "");
   } catch (e) { /* no zone: BG Stats gets UTC */ }
 })();
+
+// drafts.js (drafts, the outbox of saves made with no network, Undo after a save) is loaded only
+// where it has work: a page with an entry form, or a phone with drafts or saves kept on it. A
+// first visit to a set-up page or home then stays light.
+(function () {
+  function keptOnThisPhone() {
+    try {
+      var s = window.localStorage;
+      if (s.getItem("companion-outbox") || s.getItem("companion-sent")) return true;
+      for (var i = 0; i < s.length; i++) if ((s.key(i) || "").indexOf("draft:") === 0) return true;
+    } catch (e) { return false; }
+    return false;
+  }
+  function load() {
+    var src = document.body && document.body.getAttribute("data-drafts-src");
+    if (!src || document.querySelector("script[data-drafts]")) return;
+    if (!document.querySelector("[data-draft],[data-queue],[data-undo]") && !keptOnThisPhone()) return;
+    var script = document.createElement("script");
+    script.src = src;
+    script.setAttribute("data-drafts", "");
+    document.head.appendChild(script);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", load);
+  else load();
+})();
