@@ -13,6 +13,7 @@ server (:func:`overview`, :func:`delete_group`, :func:`idle_groups`) never show 
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -100,10 +101,13 @@ def by_ids(session: Session, ids: Sequence[int]) -> dict[int, Group]:
 
 
 def rename(*, session: Session, group: Group, name: str) -> Group:
-    """Rename a group. Raises :class:`GroupError` ``name-empty`` or ``name-too-long``."""
+    """Rename a group. Raises :class:`GroupError` ``name-empty``, ``name-control`` (a control
+    character: PostgreSQL stores no NUL) or ``name-too-long``."""
     name = clean_name(name)
     if not name:
         raise GroupError("name-empty")
+    if any(unicodedata.category(c) in ("Cc", "Cs", "Cn") for c in name):
+        raise GroupError("name-control")
     if len(name) > NAME_MAX:
         raise GroupError("name-too-long", max=NAME_MAX)
     group.name = name

@@ -203,8 +203,10 @@ def rename() -> Response | tuple[str, int]:
     if form.validate_on_submit():
         try:
             groups.rename(session=get_session(), group=g.group, name=form.name.data or "")
-        except groups.GroupError:
-            form.name.errors = [_("Type a name of at most %(max)s characters.",
+        except groups.GroupError as error:
+            form.name.errors = [_("A name cannot hold control characters.")
+                                if error.code == "name-control" else
+                                _("Type a name of at most %(max)s characters.",
                                   max=groups.NAME_MAX)]
         else:
             flash(_("Renamed."))

@@ -117,7 +117,7 @@ def test_renaming_the_group(app, client):
     assert client.post(f"{base}/rename", data={"name": "  Les   Jeudis "}).status_code == 303
     assert group_of(app, new_game(client, "Ana", "Ben")).name == "Les Jeudis"
     assert "Les Jeudis" in client.get("/").text
-    for bad in ("", "   ", "x" * 41):
+    for bad in ("", "   ", "x" * 41, "\x00", "Les\x07Jeudis"):
         assert client.post(f"{base}/rename", data={"name": bad}).status_code == 422
     assert group_of(app, new_game(client, "Ana", "Ben")).name == "Les Jeudis"
 
