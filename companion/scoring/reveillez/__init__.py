@@ -58,10 +58,12 @@ from .cards import (
     target,
 )
 from .discard import DiscardCheck, DiscardKind, check_discard_entry, classify_discard, read_discard
+from .events import Event, Move, MoveKind, Place
 from .jester import JesterCount, check_jester_entry, count_from, jester_count
 from .messages import CATALOGUE
+from .setup import Setup
 from .standings import Reason, Remaining, Standings, check_standings_entry, evaluate, standings
-from .state import Event, GameState, Move, MoveKind, Place, Setup
+from .state import GameState
 
 __all__ = [
     "CATALOGUE", "COLUMNS", "GRID", "HAND_SIZE", "MAX_PLAYERS", "MAX_VALUE", "MIN_PLAYERS",

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from enum import StrEnum
 
 from companion.scoring.problems import EntryError, Problem
 
@@ -46,134 +45,17 @@ from .actions import Action, Discard, Jester, Pick, Sleep, Steal, Wake, parse_ac
 from .cards import (
     PRINCESSES,
     SLOTS,
-    TARGETS,
     Card,
     PrincessCard,
     Special,
     Target,
-    check_players,
 )
 from .discard import check_discard_entry, read_discard
+from .events import Event, Move, MoveKind, Place
 from .jester import JesterCount, count_from
 from .messages import CATALOGUE
+from .setup import Setup
 from .standings import Remaining, Standings, evaluate
-
-# --------------------------------------------------------------------------- set-up
-
-@dataclass(frozen=True, slots=True)
-class Setup:
-    """A game's set-up: number of players, the seat that starts (left of the dealer) and whether
-    the variant « caprices de princesses » is played. ``str()`` gives its notation
-    (``"3 first=1 variant"``)."""
-
-    players: int
-    first: int = 0
-    variant: bool = False
-
-    @classmethod
-    def make(cls, players: object, first: object = 0, variant: bool = False) -> Setup:
-        """A checked set-up; raises EntryError (``players-range``, ``seat-range``)."""
-        problems = check_players(players)
-        if not problems:
-            assert isinstance(players, int)
-            if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players:
-                problems.append(CATALOGUE.problem("seat-range", given=first, players=players,
-                                                  high=players - 1))
-        if problems:
-            raise EntryError(problems)
-        assert isinstance(players, int) and isinstance(first, int)
-        return cls(players, first, bool(variant))
-
-    @classmethod
-    def parse(cls, text: str) -> Setup:
-        """Read ``"<players> [first=<seat>] [variant]"``; raises EntryError."""
-        words = text.split()
-        try:
-            players = int(words[0])
-            options = dict(word.partition("=")[::2] for word in words[1:])
-            first = int(options.pop("first", "0") or "0")
-            variant = "variant" in options
-            options.pop("variant", None)
-        except (IndexError, ValueError):
-            raise EntryError(CATALOGUE.problem("notation", given=text)) from None
-        if options:
-            raise EntryError(CATALOGUE.problem("notation", given=text))
-        return cls.make(players, first, variant)
-
-    @property
-    def target(self) -> Target:
-        return TARGETS[self.players]
-
-    def __str__(self) -> str:
-        return f"{self.players} first={self.first}" + (" variant" if self.variant else "")
-
-
-# --------------------------------------------------------------------------- events
-
-class MoveKind(StrEnum):
-    """What happened to one princess during an action."""
-
-    WOKEN = "woken"          # from a slot to a seat
-    STOLEN = "stolen"        # from one seat to another (knight)
-    ASLEEP = "asleep"        # from a seat to a free slot (potion)
-    SENT_BACK = "sent-back"  # woken, then back to her slot: Dog and Cat never together (variant)
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One princess moving: ``seat`` gains her (woken, stolen), loses her (asleep) or had to send
-    her back (sent back); ``source`` is the seat a knight took her from; ``slot`` the slot she
-    left (woken) or now sleeps in (asleep, sent back)."""
-
-    kind: MoveKind
-    princess: int
-    seat: int
-    slot: int | None = None
-    source: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One recorded action and what it did: who played it, the action (a potion's slot filled
-    in), the princesses that moved, the jester's count, the seat a knight or potion aimed at
-    (``defender``), whose turn is next, and the final
-    standings if this action ended the game (only the one action that ends it has them)."""
-
-    index: int
-    seat: int
-    action: Action
-    moves: tuple[Move, ...]
-    turn: int
-    count: JesterCount | None = None
-    defender: int | None = None
-    outcome: Standings | None = None
-
-    @property
-    def kind(self) -> str:
-        """``wake``, ``steal``, ``sleep``, ``jester`` or ``discard``."""
-        return type(self.action).__name__.lower()
-
-    @property
-    def is_countered(self) -> bool:
-        """A knight answered by a dragon or a potion answered by a wand."""
-        return ((isinstance(self.action, Steal) and self.action.dragon)
-                or (isinstance(self.action, Sleep) and self.action.wand))
-
-
-@dataclass(frozen=True, slots=True)
-class Place:
-    """One cell of the table screen's 4×3 grid: the princess shown there, asleep in that slot or
-    awake (then with her holder and what is printed on her)."""
-
-    slot: int
-    princess: int
-    holder: int | None
-    card: PrincessCard | None
-
-    @property
-    def is_awake(self) -> bool:
-        return self.holder is not None
-
 
 # --------------------------------------------------------------------------- the position
 
