@@ -36,7 +36,7 @@ from .modifiers import (
 )
 from .powers import POWER_SLUGS, Power, power_class, power_slugs
 from .record import RoundTranscript, format_record, parse_record
-from .state import RoundOutcome, RoundState, Trick
+from .state import RoundState
 from .steps import (
     Chairs,
     Gift,
@@ -50,6 +50,7 @@ from .steps import (
     parse_step,
 )
 from .table import TableRound
+from .values import RoundOutcome, Trick
 
 __all__ = [
     "POWER_SLUGS", "AmbiguousEntryError", "Card", "Chairs", "Edition", "EngineError", "Gift",

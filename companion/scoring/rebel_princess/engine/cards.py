@@ -18,7 +18,7 @@ Decks (Deluxe "Setup" step 2, French "Mise en place" 1): 3 players ranks 2-10, 4
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 
 from companion.scoring.rebel_princess.cards import FROG, SUIT_ORDER, Card, Suit, ranks_for
@@ -201,3 +201,18 @@ def card_at(cid: int) -> Card:
     card = CARDS[cid]
     assert card is not None, cid
     return card
+
+
+def check_disjoint(players: int, masks: Sequence[int]) -> None:
+    """Raise InvalidEntryError for a card outside the deck or in two places."""
+    in_deck = deck_mask(players)
+    seen = 0
+    for mask in masks:
+        if mask & ~in_deck:
+            raise InvalidEntryError(
+                f"{format_mask(mask & ~in_deck)} not in the {players}-player deck",
+                ViolationCode.CARD_NOT_IN_DECK)
+        if mask & seen:
+            raise InvalidEntryError(f"{format_mask(mask & seen)} given twice",
+                                    ViolationCode.DUPLICATE_CARD)
+        seen |= mask

@@ -37,8 +37,9 @@ from .cards import format_mask, mask_of, parse_cards
 from .errors import InvalidEntryError
 from .modifiers import round_card_class
 from .powers import power_slugs
-from .state import RoundState, Trick, _edition
+from .state import RoundState, _edition
 from .steps import Step, StepKind, parse_step
+from .values import Trick
 
 __all__ = ["RoundTranscript", "format_record", "parse_record"]
 

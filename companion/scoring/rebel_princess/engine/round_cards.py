@@ -4,7 +4,7 @@ Deluxe cards are lettered a-z, classic cards A-U (RULINGS.md "Classic Round card
 class serves both editions where the card exists in both; the few tie rules that differ read
 ``self.edition``. Cards whose effect is only on scoring (d, e, j/F, t/P, y/O, z/K) change nothing
 in the tricks: the scoring core applies them from the
-:class:`~companion.scoring.rebel_princess.engine.state.RoundOutcome`.
+:class:`~companion.scoring.rebel_princess.engine.values.RoundOutcome`.
 
 Trick rules implemented here (Deluxe "Round Cards" p. 15-22; French "Cartes de Manche" p. 9-13;
 RULINGS.md "Trick rules the engine must apply"):

@@ -49,8 +49,9 @@ from .cards import card_at, card_id, cards_of, ids_of
 from .modifiers import round_card_letters
 from .powers import power_slugs
 from .record import RoundTranscript, format_record, parse_record
-from .state import RoundState, Trick
+from .state import RoundState
 from .steps import Chairs, Gift, Haggle, Pass, PowerUse, Reveal, SetAside, Step, StepKind
+from .values import Trick
 
 __all__ = ["SimulationReport", "expected_scores", "main", "play_random", "simulate"]
 

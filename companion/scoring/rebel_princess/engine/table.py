@@ -53,8 +53,9 @@ from .cards import FROG_ID, PRINCE_MASK, SUIT_MASKS, card_id, cards_of, deck_mas
 from .errors import BASIC, IllegalTrickError, InvalidEntryError, ViolationCode, violation
 from .modifiers import HALF, Timing, WinReason, overridden
 from .powers import Power
-from .state import RoundOutcome, RoundState, Trick, _edition
+from .state import RoundState, _edition
 from .steps import Gift, Haggle, PowerUse, Step, StepKind
+from .values import RoundOutcome, Trick
 
 __all__ = ["RULE_CODES", "TableRound", "TableTrick"]
 
