@@ -34,7 +34,7 @@ from ...scoring.rebel_princess.engine import (
     round_card_class,
 )
 from ...scoring.rebel_princess.engine.cards import cards_of
-from ...scoring.rebel_princess.engine.table import TableTrick
+from ...scoring.rebel_princess.engine.table_trick import TableTrick
 from .. import rebel_princess as play
 from .board import _UNSEEN, HAGGLE, Board, PlayedCard, PowerNote, TrickView
 
