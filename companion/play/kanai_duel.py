@@ -40,8 +40,8 @@ from sqlmodel import Session
 
 from ..models import Game, GameLink
 from ..scoring.kanai_duel import (
-    Card,
     Duel,
+    DuelCard,
     HeldRound,
     Picks,
     RoundResult,
@@ -81,9 +81,9 @@ class SeatView:
     """
 
     seat: int | None
-    mine: Card | None = None
+    mine: DuelCard | None = None
     other_picked: bool = False
-    seen: Card | None = None
+    seen: DuelCard | None = None
     can_pick: bool = False
     waits_for_first: bool = False
     goes_first: bool = False
@@ -108,7 +108,7 @@ class DuelView:
     stage: int = 1
     opened_at: int = 0
     reinvites: tuple[tuple[int, int], ...] = ()
-    out_known: tuple[Card | None, Card | None] = (None, None)
+    out_known: tuple[DuelCard | None, DuelCard | None] = (None, None)
     picked: tuple[bool, bool] = (False, False)
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -137,9 +137,10 @@ def rules_of(game: Game) -> Rules:
     return Rules.with_variants(settings(game).get("variants", []))
 
 
-def _out(data: dict[str, Any]) -> tuple[Card | None, Card | None]:
+def _out(data: dict[str, Any]) -> tuple[DuelCard | None, DuelCard | None]:
     out = data.get("out") or [None, None]
-    return (None if out[0] is None else Card(out[0]), None if out[1] is None else Card(out[1]))
+    return (None if out[0] is None else DuelCard(out[0]),
+            None if out[1] is None else DuelCard(out[1]))
 
 
 def _fingerprint(secret: str) -> str:
@@ -147,7 +148,7 @@ def _fingerprint(secret: str) -> str:
 
 
 def create(*, session: Session, names: Sequence[str], mode: str, variants: Sequence[str],
-           out: tuple[Card | None, Card | None] = (None, None), group_id: int | None = None
+           out: tuple[DuelCard | None, DuelCard | None] = (None, None), group_id: int | None = None
            ) -> tuple[Game, str | None]:
     """Store a new game; returns it and, in two-phone mode, the secret of the creator's browser,
     which holds seat 0 (the ``join`` of seat 0 is stored with the game).
@@ -157,7 +158,7 @@ def create(*, session: Session, names: Sequence[str], mode: str, variants: Seque
     """
     rules = Rules.with_variants(variants)
     if rules.set_aside is SetAside.RANDOM and mode == PHONES:
-        pool = sorted(Card)
+        pool = sorted(DuelCard)
         out = (secrets.choice(pool), secrets.choice(pool))
     Duel(rules, out=out)  # raises if the core refuses this set-up
     data: dict[str, Any] = {"mode": mode, "variants": list(variants),
@@ -236,7 +237,7 @@ def _replay(session: Session, game: Game) -> _Replay:
             state.keys.add(entry.key)
         if entry.kind == "round":
             first, second = entry.data["cards"]
-            duel.push(Card(first), Card(second))
+            duel.push(DuelCard(first), DuelCard(second))
         elif entry.kind == "undo":
             duel.pop()
             state.opened_at = entry.seq
@@ -250,7 +251,7 @@ def _replay(session: Session, game: Game) -> _Replay:
             state.reinvites.append((duel.round_number(), seat))
         elif entry.kind in ("pick", "aside"):
             cards = list(state.picks.cards)
-            cards[entry.data["seat"]] = Card(entry.data["card"])
+            cards[entry.data["seat"]] = DuelCard(entry.data["card"])
             state.picks = Picks((cards[0], cards[1]))
             if state.picks.is_complete():
                 first, second = state.picks.cards

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from companion.scoring.kanai_duel import (
     HAND,
-    Card,
     Duel,
+    DuelCard,
     Result,
     Rules,
     SetAside,
@@ -78,7 +78,7 @@ def check_invariants(duel: Duel) -> None:
         assert rules.until_dawn or max(running) < rules.wins_needed
     last = results[-1]
     if outcome.result is Result.PRINCESS:
-        assert last.game_won and last.cards[1 - outcome.winner] is Card.PRINCE
+        assert last.game_won and last.cards[1 - outcome.winner] is DuelCard.PRINCE
     elif outcome.result is Result.WIN and not rules.until_dawn:
         assert outcome.score[outcome.winner] >= rules.wins_needed
     else:

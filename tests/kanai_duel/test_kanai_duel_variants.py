@@ -9,8 +9,8 @@ from companion.scoring.kanai_duel import (
     RULES,
     VARIANTS,
     Abilities,
-    Card,
     Duel,
+    DuelCard,
     Result,
     Rules,
     SetAside,
@@ -19,7 +19,7 @@ from companion.scoring.kanai_duel import (
 )
 from companion.scoring.problems import EntryError
 
-C = Card
+C = DuelCard
 NUMBERS = Rules(abilities=Abilities.NONE)
 CLOWN_MINISTER = Rules(abilities=Abilities.CLOWN_MINISTER)
 

@@ -20,7 +20,7 @@ wins at once; the Princess against the Prince wins at once; 8 rounds without eit
 (« Fin du jeu »). Variants (« Variantes »): G 3 wins, H numbers only (or only Clown and Minister), Q
 all cards played and the most wins wins, B and C one card per player out of play (:mod:`.rules`).
 
-Public surface: :class:`Card`, :class:`Rules` and :data:`VARIANTS`, :func:`resolve_round` and
+Public surface: :class:`DuelCard`, :class:`Rules` and :data:`VARIANTS`, :func:`resolve_round` and
 :class:`RoundResult` with its :class:`Step` list, the game state :class:`Duel` (queries and
 commands), :class:`Picks` for secret picks on two phones, and :func:`resolve` behind
 ``POST /api/v1/kanai-duel/resolve``. Problems are :class:`~companion.scoring.problems.Problem`
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from .abilities import ABILITIES, Abilities, Ability, ability_of
 from .api import Resolution, parse_abilities, resolve
-from .cards import CARDS, HAND, Card, CardInfo, card_words, parse_card
+from .cards import CARDS, HAND, CardInfo, DuelCard, card_words, parse_card
 from .picks import Picks
 from .problems import CATALOGUE, STEPS
 from .resolve import HeldRound, Outcome, Result, RoundResult, finish, resolve_round
@@ -41,7 +41,7 @@ from .steps import NEXT_ROUND_CODES, Step, StepCode, render_steps
 
 __all__ = [
     "ABILITIES", "CARDS", "CATALOGUE", "HAND", "MAX_WINS_NEEDED", "NEXT_ROUND_CODES", "RULES",
-    "STEPS", "VARIANTS", "Abilities", "Ability", "Card", "CardInfo", "Duel", "HeldRound",
+    "STEPS", "VARIANTS", "Abilities", "Ability", "DuelCard", "CardInfo", "Duel", "HeldRound",
     "Outcome", "Picks", "Resolution", "Result", "RoundResult", "Rules", "SetAside", "Standing",
     "Step", "StepCode", "Variant", "ability_of", "card_words", "finish", "parse_abilities",
     "parse_card", "render_steps", "resolve", "resolve_round", "variant",
