@@ -42,11 +42,11 @@ from ..models import Game, GameLink
 from ..scoring.kanai_duel import (
     Duel,
     DuelCard,
+    DuelRoundResult,
+    DuelSetAside,
     HeldRound,
     Picks,
-    RoundResult,
     Rules,
-    SetAside,
     parse_card,
 )
 from ..scoring.kanai_duel.problems import CATALOGUE
@@ -113,11 +113,11 @@ class DuelView:
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def results(self) -> tuple[RoundResult, ...]:
+    def results(self) -> tuple[DuelRoundResult, ...]:
         return self.duel.results
 
     @property
-    def last(self) -> RoundResult | None:
+    def last(self) -> DuelRoundResult | None:
         return self.duel.results[-1] if self.duel.results else None
 
     @property
@@ -157,7 +157,7 @@ def create(*, session: Session, names: Sequence[str], mode: str, variants: Seque
     aside without B or C). Under C on two phones each hidden card is drawn here, at random.
     """
     rules = Rules.with_variants(variants)
-    if rules.set_aside is SetAside.RANDOM and mode == PHONES:
+    if rules.set_aside is DuelSetAside.RANDOM and mode == PHONES:
         pool = sorted(DuelCard)
         out = (secrets.choice(pool), secrets.choice(pool))
     Duel(rules, out=out)  # raises if the core refuses this set-up
@@ -299,7 +299,7 @@ def view_game(session: Session, game: Game, seat: int | None = None) -> DuelView
     out = duel.out  # under B on two phones: (None, None) until both cards are revealed
     # Variant C: a hidden card is shown to its owner only; B's cards are shown to everyone.
     rules = duel.rules
-    if rules.set_aside is SetAside.RANDOM:
+    if rules.set_aside is DuelSetAside.RANDOM:
         out = (out[0] if seat == 0 else None, out[1] if seat == 1 else None)
     return DuelView(game=game, names=store.names_of(session, game), mode=mode, rules=rules,
                     duel=duel, version=state.version, joined=1 in state.claims,

@@ -13,9 +13,9 @@ from companion.scoring.kanai_duel import (
     HAND,
     Duel,
     DuelCard,
+    DuelSetAside,
     Result,
     Rules,
-    SetAside,
     resolve,
 )
 
@@ -35,7 +35,7 @@ GAMES = 250
 def random_game(rng: random.Random, rules: Rules) -> Duel:
     """A game played to its end with random picks (and random cards set aside under B/C)."""
     out = (None, None)
-    if rules.set_aside is not SetAside.NONE:
+    if rules.set_aside is not DuelSetAside.NONE:
         out = (rng.choice(sorted(HAND)), rng.choice(sorted(HAND)))
     duel = Duel(rules, out=out)
     while not duel.is_over():

@@ -11,9 +11,9 @@ from companion.scoring.kanai_duel import (
     Abilities,
     Duel,
     DuelCard,
+    DuelSetAside,
     Result,
     Rules,
-    SetAside,
     StepCode,
     resolve_round,
 )
@@ -188,4 +188,4 @@ def test_the_number_of_wins_needed_is_one_to_eight(wins):
     with pytest.raises(EntryError) as error:
         Duel(Rules(wins_needed=wins))
     assert error.value.codes == ["bad-wins-needed"]
-    assert Rules(set_aside=SetAside.CHOSEN).check() == []
+    assert Rules(set_aside=DuelSetAside.CHOSEN).check() == []

@@ -17,7 +17,7 @@ from companion.scoring.problems import EntryError, Problem
 from .abilities import Abilities
 from .cards import DuelCard, card_words, parse_card
 from .problems import CATALOGUE
-from .resolve import Outcome, RoundResult
+from .resolve import DuelRoundResult, Outcome
 from .rules import Rules
 from .state import Duel
 
@@ -31,7 +31,7 @@ class Resolution:
     """A game replayed from its rounds: each round's result and where the game stands now."""
 
     rules: Rules
-    rounds: tuple[RoundResult, ...]
+    rounds: tuple[DuelRoundResult, ...]
     score: Pair
     held: int
     bonus: Pair

@@ -18,7 +18,7 @@ from companion.scoring.problems import EntryError, Problem
 
 from .cards import DuelCard
 from .problems import CATALOGUE
-from .resolve import RoundResult
+from .resolve import DuelRoundResult
 from .state import Duel
 
 __all__ = ["Picks"]
@@ -85,7 +85,7 @@ class Picks:
             return self.cards[first]
         return None
 
-    def reveal(self, duel: Duel) -> RoundResult | None:
+    def reveal(self, duel: Duel) -> DuelRoundResult | None:
         """Play the round once both picks are in, or under B set both cards aside (``None``).
         Checked; raises :class:`EntryError` ``picks-missing`` if a pick is not in."""
         first, second = self.cards

@@ -36,7 +36,7 @@ from .cards import DuelCard
 from .rules import RULES, Rules
 from .steps import NEXT_ROUND_CODES, Step, StepCode
 
-__all__ = ["HeldRound", "Outcome", "Result", "RoundResult", "finish", "resolve_round"]
+__all__ = ["HeldRound", "Outcome", "Result", "DuelRoundResult", "finish", "resolve_round"]
 
 Pair = tuple[int, int]
 
@@ -72,7 +72,7 @@ class Outcome:
 
 
 @dataclass(frozen=True)
-class RoundResult:
+class DuelRoundResult:
     """One decided round.
 
     ``bonus`` is the +2 each card had from last round and ``values`` the effective values;
@@ -115,7 +115,7 @@ def _step(code: StepCode, seat: int | None = None, card: DuelCard | None = None,
 
 def resolve_round(cards: Sequence[DuelCard], *, bonus: Pair = (0, 0),
                   held: Sequence[HeldRound] = (), rules: Rules = RULES,
-                  number: int = 1) -> RoundResult:
+                  number: int = 1) -> DuelRoundResult:
     """Decide the round where player 0 played ``cards[0]`` and player 1 ``cards[1]``.
 
     ``bonus`` is each card's +2 from a General last round, ``held`` the rounds waiting on hold,
@@ -227,15 +227,15 @@ def resolve_round(cards: Sequence[DuelCard], *, bonus: Pair = (0, 0),
             reveals_first = 1 - spies.index(True)
             steps.append(_step(StepCode.SPY, reveals_first, DuelCard.SPY))
 
-    return RoundResult(
+    return DuelRoundResult(
         number=number, cards=pair, bonus=(bonus[0], bonus[1]), values=values,
         standing=(stands[0], stands[1]), winner=winner, game_won=game_won, worth=worth,
         points=(points[0], points[1]), taken=taken, next_bonus=next_bonus,
         reveals_first=reveals_first, steps=tuple(steps))
 
 
-def finish(result: RoundResult, *, score: Pair, held: Sequence[HeldRound],
-           rules: Rules = RULES) -> RoundResult:
+def finish(result: DuelRoundResult, *, score: Pair, held: Sequence[HeldRound],
+           rules: Rules = RULES) -> DuelRoundResult:
     """``result`` with the end of the game, if it ends with this round (else unchanged).
 
     ``score`` is the score after the round and ``held`` the rounds still on hold after it. The game

@@ -19,8 +19,8 @@ from companion.scoring.problems import EntryError, Problem
 
 from .cards import HAND, DuelCard, card_words, parse_card
 from .problems import CATALOGUE
-from .resolve import HeldRound, Outcome, RoundResult, finish, resolve_round
-from .rules import RULES, Rules, SetAside
+from .resolve import DuelRoundResult, HeldRound, Outcome, finish, resolve_round
+from .rules import RULES, DuelSetAside, Rules
 
 __all__ = ["Duel", "Standing"]
 
@@ -41,7 +41,7 @@ class Standing:
     outcome: Outcome | None = None
     rounds: int = 0
 
-    def after(self, result: RoundResult, rules: Rules) -> tuple[RoundResult, Standing]:
+    def after(self, result: DuelRoundResult, rules: Rules) -> tuple[DuelRoundResult, Standing]:
         """The round ``result`` (with the game's end if it comes) and the standing it leaves."""
         score = (self.score[0] + result.points[0], self.score[1] + result.points[1])
         held = (*self.held, result.as_held()) if result.held else ()
@@ -66,13 +66,13 @@ class Duel:
 
     rules: Rules = RULES
     out: tuple[DuelCard | None, DuelCard | None] = (None, None)
-    _results: list[RoundResult] = field(default_factory=list, init=False, repr=False)
+    _results: list[DuelRoundResult] = field(default_factory=list, init=False, repr=False)
     _standings: list[Standing] = field(default_factory=lambda: [Standing()], init=False,
                                        repr=False)
 
     def __post_init__(self) -> None:
         problems = self.rules.check()
-        if self.rules.set_aside is SetAside.NONE:
+        if self.rules.set_aside is DuelSetAside.NONE:
             problems += [CATALOGUE.problem("no-set-aside", seat=seat, card=card.value,
                                            **card_words(card))
                          for seat, card in enumerate(self.out) if card is not None]
@@ -109,7 +109,7 @@ class Duel:
         return self._standings[-1]
 
     @property
-    def results(self) -> tuple[RoundResult, ...]:
+    def results(self) -> tuple[DuelRoundResult, ...]:
         """Every round played, in order."""
         return tuple(self._results)
 
@@ -157,7 +157,7 @@ class Duel:
     def awaits_set_aside(self) -> bool:
         """Whether the cards set aside under B are still to be chosen before round 1 (two phones:
         each player sets one aside secretly, both are shown together, rulebook « Variantes », B)."""
-        return (self.rules.set_aside is SetAside.CHOSEN and None in self.out
+        return (self.rules.set_aside is DuelSetAside.CHOSEN and None in self.out
                 and not self._results)
 
     def check(self, first: DuelCard, second: DuelCard) -> list[Problem]:
@@ -195,7 +195,7 @@ class Duel:
             raise EntryError(CATALOGUE.problem("set-aside-closed"))
         self.out = (first, second)
 
-    def play(self, first: DuelCard, second: DuelCard) -> RoundResult:
+    def play(self, first: DuelCard, second: DuelCard) -> DuelRoundResult:
         """Check (:meth:`check`), then play the round. Raises :class:`EntryError` listing every
         problem; nothing changes then."""
         problems = self.check(first, second)
@@ -203,7 +203,7 @@ class Duel:
             raise EntryError(problems)
         return self.push(first, second)
 
-    def push(self, first: DuelCard, second: DuelCard) -> RoundResult:
+    def push(self, first: DuelCard, second: DuelCard) -> DuelRoundResult:
         """Play the round **without checking it** (the trusted path for replaying stored rounds)."""
         before = self.standing
         result = resolve_round((first, second), bonus=before.bonus, held=before.held,
@@ -213,7 +213,7 @@ class Duel:
         self._standings.append(after)
         return result
 
-    def pop(self) -> RoundResult:
+    def pop(self) -> DuelRoundResult:
         """Take back the last round (undo). Raises :class:`EntryError` (``nothing-to-undo``)."""
         if not self._results:
             raise EntryError(CATALOGUE.problem("nothing-to-undo"))
