@@ -1,4 +1,4 @@
-"""What an action did, as :class:`~.state.GameState` records it (:class:`Event`, one
+"""What an action did, as :class:`~.state.ReveillezGameState` records it (:class:`Event`, one
 :class:`Move` per princess moved) and a cell of the table screen's grid (:class:`Place`)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from enum import StrEnum
 from .actions import Action, Sleep, Steal
 from .cards import PrincessCard
 from .jester import JesterCount
-from .standings import Standings
+from .standings import ReveillezStandings
 
 
 class MoveKind(StrEnum):
@@ -48,7 +48,7 @@ class Event:
     turn: int
     count: JesterCount | None = None
     defender: int | None = None
-    outcome: Standings | None = None
+    outcome: ReveillezStandings | None = None
 
     @property
     def kind(self) -> str:

@@ -1,11 +1,13 @@
-"""GameState: one game of « Réveillez les 12 princesses » as the app follows it at the table.
+"""ReveillezGameState: one game of « Réveillez les 12 princesses » as the app follows it at the
+table.
 
 The state holds the 12 slots of the centre grid (which princess sleeps where), the princesses awake
 in front of each seat, what the app has learnt about each princess (printed value, optional name)
-and whose turn it is. It answers cheap questions (:meth:`GameState.standings`,
-:meth:`GameState.stealable`, :meth:`GameState.check`, which never raises …) and takes explicit
-commands: :meth:`GameState.play` checks then pushes, :meth:`GameState.push` trusts its input (the
-path for replaying stored history), :meth:`GameState.pop` undoes.
+and whose turn it is. It answers cheap questions (:meth:`ReveillezGameState.standings`,
+:meth:`ReveillezGameState.stealable`, :meth:`ReveillezGameState.check`, which never raises …)
+and takes explicit commands: :meth:`ReveillezGameState.play` checks then pushes,
+:meth:`ReveillezGameState.push` trusts its input (the path for replaying stored history),
+:meth:`ReveillezGameState.pop` undoes.
 
 Rules applied (rulebook, seed 003, « Le jeu » and « Fin du jeu »; REVEILLEZ.md):
 
@@ -41,12 +43,12 @@ from dataclasses import dataclass, replace
 
 from companion.scoring.problems import EntryError, Problem
 
-from .actions import Action, Discard, Jester, Pick, Sleep, Steal, Wake, parse_action, resolved
+from .actions import Action, CentrePick, Discard, Jester, Sleep, Steal, Wake, parse_action, resolved
 from .cards import (
     PRINCESSES,
     SLOTS,
-    Card,
     PrincessCard,
+    ReveillezCard,
     Special,
     Target,
 )
@@ -55,7 +57,7 @@ from .events import Event, Move, MoveKind, Place
 from .jester import JesterCount, count_from
 from .messages import CATALOGUE
 from .setup import Setup
-from .standings import Remaining, Standings, evaluate
+from .standings import Remaining, ReveillezStandings, evaluate
 
 # --------------------------------------------------------------------------- the position
 
@@ -67,7 +69,7 @@ class _Position:
     turn: int
 
 
-class GameState:
+class ReveillezGameState:
     """One game: the centre grid, who holds which awake princess, what is known of each princess,
     whose turn it is, and the history of actions (see the module docstring)."""
 
@@ -80,12 +82,12 @@ class GameState:
             turn=setup.first,
         )
         self._stack: list[tuple[Event, _Position]] = []
-        self._cache: tuple[_Position, Standings] | None = None
+        self._cache: tuple[_Position, ReveillezStandings] | None = None
 
     # ------------------------------------------------------------------ construction
 
     @classmethod
-    def replay(cls, setup: Setup, actions: Iterable[Action | str]) -> GameState:
+    def replay(cls, setup: Setup, actions: Iterable[Action | str]) -> ReveillezGameState:
         """A state with ``actions`` (values or notation) pushed in order, unchecked: the path for
         stored history, which was checked when it was played."""
         state = cls(setup)
@@ -94,7 +96,7 @@ class GameState:
         return state
 
     @classmethod
-    def from_notation(cls, text: str) -> GameState:
+    def from_notation(cls, text: str) -> ReveillezGameState:
         """Rebuild a game from :meth:`notation`; raises EntryError on bad notation."""
         head, *rest = text.split(";")
         state = cls(Setup.parse(head))
@@ -107,9 +109,9 @@ class GameState:
         """The set-up and every action: ``"3 first=0 variant; wake 3 10; steal 3"``."""
         return "; ".join([str(self.setup), *(str(event.action) for event in self.history)])
 
-    def copy(self) -> GameState:
+    def copy(self) -> ReveillezGameState:
         """An independent state with the same set-up, position and history."""
-        other = GameState(self.setup)
+        other = ReveillezGameState(self.setup)
         other._position = self._position
         other._stack = list(self._stack)
         return other
@@ -201,7 +203,7 @@ class GameState:
                 return princess
         return None
 
-    def standings(self) -> Standings:
+    def standings(self) -> ReveillezStandings:
         """Points, princesses, target and (once over) winners and reason."""
         if self._cache is None or self._cache[0] is not self._position:
             table = evaluate([self.values_of(seat) for seat in range(self.players)],
@@ -218,7 +220,7 @@ class GameState:
         return self.standings().is_over
 
     @property
-    def outcome(self) -> Standings | None:
+    def outcome(self) -> ReveillezStandings | None:
         """The final standings once the game is over, else None."""
         table = self.standings()
         return table if table.is_over else None
@@ -226,7 +228,7 @@ class GameState:
     def jester_count(self, revealed: object) -> JesterCount:
         """What a card revealed by the jester of the player to move does (raises EntryError for
         an unknown card)."""
-        return count_from(self.players, self.turn, Card.parse(revealed))
+        return count_from(self.players, self.turn, ReveillezCard.parse(revealed))
 
     def stealable(self, seat: int | None = None) -> tuple[int, ...]:
         """The princesses ``seat`` (default: the player to move) may take with a knight."""
@@ -340,7 +342,8 @@ class GameState:
             return [CATALOGUE.problem("own-princess", seat=seat)]
         return []
 
-    def _check_pick(self, pick: Pick, names: set[str]) -> tuple[PrincessCard | None, list[Problem]]:
+    def _check_pick(self, pick: CentrePick,
+                    names: set[str]) -> tuple[PrincessCard | None, list[Problem]]:
         problems = self._check_slot(pick.slot, free=False)
         if problems:
             return None, problems
@@ -491,7 +494,7 @@ class GameState:
         slots[slot] = princess
         self._position = replace(self._position, slots=tuple(slots))
 
-    def _wake_one(self, seat: int, pick: Pick) -> Move:
+    def _wake_one(self, seat: int, pick: CentrePick) -> Move:
         princess = self._position.slots[pick.slot]
         assert princess is not None, f"slot {pick.slot} is empty"
         self._learn(princess, pick.card)
@@ -509,4 +512,4 @@ class GameState:
         return moves
 
     def __repr__(self) -> str:
-        return f"GameState.from_notation({self.notation()!r})"
+        return f"ReveillezGameState.from_notation({self.notation()!r})"
