@@ -58,8 +58,10 @@ REFEREE = "referee"
 PHONES = "phones"
 MODES = (REFEREE, PHONES)
 
-__all__ = ["DuelView", "KIND", "MODES", "PHONES", "REFEREE", "SeatView", "Taken", "claim",
-           "create", "holder", "pick", "play_round", "reinvite", "seat_link", "undo", "view_game"]
+__all__ = [
+    "DuelView", "KIND", "MODES", "PHONES", "REFEREE", "SeatView", "Taken", "claim", "create",
+    "holder", "pick", "play_round", "reinvite", "seat_link", "undo", "view_game",
+]
 
 SEAT_ROLES = store.SEAT_ROLES
 

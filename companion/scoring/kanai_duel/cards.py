@@ -18,7 +18,7 @@ from companion.scoring.problems import EntryError
 
 from .problems import CATALOGUE
 
-__all__ = ["CARDS", "DuelCard", "CardInfo", "HAND", "card_words", "parse_card"]
+__all__ = ["CARDS", "CardInfo", "DuelCard", "HAND", "card_words", "parse_card"]
 
 
 class DuelCard(StrEnum):

@@ -36,7 +36,7 @@ from .cards import DuelCard
 from .rules import RULES, Rules
 from .steps import NEXT_ROUND_CODES, Step, StepCode
 
-__all__ = ["HeldRound", "Outcome", "Result", "DuelRoundResult", "finish", "resolve_round"]
+__all__ = ["DuelRoundResult", "HeldRound", "Outcome", "Result", "finish", "resolve_round"]
 
 Pair = tuple[int, int]
 

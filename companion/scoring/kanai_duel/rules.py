@@ -29,7 +29,7 @@ from .abilities import Abilities
 from .cards import HAND
 from .problems import CATALOGUE
 
-__all__ = ["MAX_WINS_NEEDED", "RULES", "Rules", "DuelSetAside", "VARIANTS", "Variant", "variant"]
+__all__ = ["DuelSetAside", "MAX_WINS_NEEDED", "RULES", "Rules", "VARIANTS", "Variant", "variant"]
 
 STANDARD_WINS = 4
 MAX_WINS_NEEDED = len(HAND)
