@@ -55,7 +55,7 @@ class DuelCard(StrEnum):
         return CARDS[self].plurals[_lang(lang)]
 
     def __repr__(self) -> str:
-        return f"Card.{self.name}"
+        return f"DuelCard.{self.name}"
 
 
 @dataclass(frozen=True)

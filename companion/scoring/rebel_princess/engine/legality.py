@@ -14,7 +14,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 from companion.scoring.problems import Problem
-from companion.scoring.rebel_princess.cards import Card
+from companion.scoring.rebel_princess.cards import RebelCard
 
 from .cards import PRINCE_MASK, SUIT_MASKS, card_id, cards_of, deck_mask
 from .errors import BASIC, ViolationCode
@@ -57,15 +57,15 @@ class RoundLegality(RoundBase):
             legal = hook(self, turn, legal)
         return legal
 
-    def legal_plays(self, seat: int | None = None) -> frozenset[Card]:
+    def legal_plays(self, seat: int | None = None) -> frozenset[RebelCard]:
         """The cards ``seat`` (default: the seat to play) may play now; empty if not its turn."""
         return cards_of(self.legal_mask(seat))
 
-    def is_legal_play(self, seat: int, card: Card) -> bool:
+    def is_legal_play(self, seat: int, card: RebelCard) -> bool:
         """Whether ``seat`` may play ``card`` now."""
         return bool(self.legal_mask(seat) >> card_id(card) & 1)
 
-    def check_play(self, card: Card, seat: int | None = None) -> list[Problem]:
+    def check_play(self, card: RebelCard, seat: int | None = None) -> list[Problem]:
         """Every reason the next play of ``card`` (by ``seat``, default the seat to play) breaks
         the rules; empty if it is legal. Never raises."""
         turn = self.turn
@@ -85,7 +85,7 @@ class RoundLegality(RoundBase):
             used |= mask
         return used
 
-    def _play_violations(self, seat: int, card: Card, used: int) -> list[Problem]:
+    def _play_violations(self, seat: int, card: RebelCard, used: int) -> list[Problem]:
         cid = card_id(card)
         bit = 1 << cid
         if not bit & deck_mask(self.players):
@@ -98,7 +98,7 @@ class RoundLegality(RoundBase):
             return []
         return [self._explain(seat, card, cid)]
 
-    def _explain(self, seat: int, card: Card, cid: int) -> Problem:
+    def _explain(self, seat: int, card: RebelCard, cid: int) -> Problem:
         """Name the layer that forbids ``card``: the last one that removed it and kept it out."""
         bit = 1 << cid
         hand = self.hands[seat]
@@ -147,7 +147,7 @@ class RoundLegality(RoundBase):
         if len(trick.cards) != self._trick_size:
             return [self._violation(ViolationCode.WRONG_CARD_COUNT)]
         violations: list[Problem] = []
-        seen: set[Card] = set()
+        seen: set[RebelCard] = set()
         probe = self.copy()
         for index, card in enumerate(trick.cards):
             seat = (trick.leader + index) % self.players

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.scoring.problems import Problem
-from companion.scoring.rebel_princess.cards import Card
+from companion.scoring.rebel_princess.cards import RebelCard
 
 from .cards import (
     _ID,
@@ -38,7 +38,7 @@ class RoundPlay(RoundBase):
 
     if TYPE_CHECKING:  # (defined by the other parts of RoundState)
         def legal_mask(self, seat: int | None = None) -> int: ...
-        def check_play(self, card: Card, seat: int | None = None) -> list[Problem]: ...
+        def check_play(self, card: RebelCard, seat: int | None = None) -> list[Problem]: ...
         def check_trick(self, trick: Trick) -> list[Problem]: ...
         def notation(self) -> str: ...
         def _reactivate(self) -> None: ...
@@ -120,14 +120,14 @@ class RoundPlay(RoundBase):
             self.pop_card()
         return trick
 
-    def play(self, card: Card) -> None:
+    def play(self, card: RebelCard) -> None:
         """Check then play ``card`` for the seat to play. Raises :class:`IllegalTrickError`."""
         cid = _ID[card]  # (card_id, without the call)
         if not self.legal_mask() >> cid & 1:  # (see check_play for every reason)
             raise IllegalTrickError(f"{card} in {self.notation()}", self.check_play(card))
         self.push_id(cid)
 
-    def push_card(self, card: Card) -> None:
+    def push_card(self, card: RebelCard) -> None:
         """Play ``card`` for the seat to play WITHOUT CHECKING it."""
         self.push_id(card_id(card))
 
@@ -190,7 +190,7 @@ class RoundPlay(RoundBase):
         if self._stepped:
             self._after_trick(winner)
 
-    def pop_card(self) -> Card:
+    def pop_card(self) -> RebelCard:
         """Undo the last card played (reopening the last trick if needed) and return it.
 
         Raises :class:`IndexError` when nothing was played and :class:`EngineError` when the last
@@ -198,7 +198,7 @@ class RoundPlay(RoundBase):
         """
         return self._pop_card(False)
 
-    def _pop_card(self, through_powers: bool) -> Card:
+    def _pop_card(self, through_powers: bool) -> RebelCard:
         """pop_card; with ``through_powers``, powers used during the trick stay in effect."""
         log = self._log
         if not self.trick_ids:

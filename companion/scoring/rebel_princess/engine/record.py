@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from companion.scoring.rebel_princess.cards import Card, Edition
+from companion.scoring.rebel_princess.cards import Edition, RebelCard
 
 from .cards import format_mask, mask_of, parse_cards
 from .errors import InvalidEntryError
@@ -58,7 +58,7 @@ class RoundTranscript:
     round_card: str
     leader: int
     princesses: tuple[str | None, ...] = ()
-    hands: tuple[frozenset[Card], ...] | None = None
+    hands: tuple[frozenset[RebelCard], ...] | None = None
     events: tuple[Trick | Step, ...] = field(default=())
 
     @property

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.scoring.problems import Problem
-from companion.scoring.rebel_princess.cards import Card, Edition, Suit
+from companion.scoring.rebel_princess.cards import Edition, RebelCard, Suit
 
 from .cards import SUIT_OF, card_at, cards_of
 from .errors import BASIC, ViolationCode, violation
@@ -77,8 +77,8 @@ class RoundBase:
     _chain: list[Any]  # legality layers: the Round card's, then each active power's
     _stepped: bool
 
-    def _violation(self, code: ViolationCode, seat: int | None = None, card: Card | None = None,
-                   rule: str = BASIC) -> Problem:
+    def _violation(self, code: ViolationCode, seat: int | None = None,
+                   card: RebelCard | None = None, rule: str = BASIC) -> Problem:
         return violation(code, seat, card, rule, self.edition)
 
     @property
@@ -96,7 +96,7 @@ class RoundBase:
         return int(self._trick_size)
 
     @property
-    def current_trick(self) -> tuple[Card, ...]:
+    def current_trick(self) -> tuple[RebelCard, ...]:
         """The cards of the trick in progress, in play order."""
         return tuple(card_at(c) for c in self.trick_ids)
 
@@ -130,15 +130,15 @@ class RoundBase:
                 for leader, ids, winner, _ in self.history]
 
     @property
-    def dealt_hands(self) -> tuple[frozenset[Card], ...]:
+    def dealt_hands(self) -> tuple[frozenset[RebelCard], ...]:
         """The hands as dealt (or as given when the state was built), before any step."""
         return tuple(cards_of(mask) for mask in self._dealt)
 
-    def hand(self, seat: int) -> frozenset[Card]:
+    def hand(self, seat: int) -> frozenset[RebelCard]:
         """The cards ``seat`` holds."""
         return cards_of(self.hands[seat])
 
-    def taken_cards(self, seat: int) -> frozenset[Card]:
+    def taken_cards(self, seat: int) -> frozenset[RebelCard]:
         """The cards ``seat`` has won in tricks so far."""
         return cards_of(self.taken[seat])
 

@@ -40,7 +40,7 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from companion.scoring.rebel_princess.cards import Card, Edition
+from companion.scoring.rebel_princess.cards import Edition, RebelCard
 from companion.scoring.rebel_princess.errors import ScoringError
 from companion.scoring.rebel_princess.round_cards import parse_edition
 
@@ -80,10 +80,10 @@ def _edition(value: object) -> Edition:
 class RoundState(RoundLegality, RoundPlay, RoundSteps, RoundNotation):
     """One round, all hands known. See the module docstring for the rules applied."""
 
-    def __init__(self, hands: Sequence[Iterable[Card] | int], *,
+    def __init__(self, hands: Sequence[Iterable[RebelCard] | int], *,
                  edition: Edition | str = Edition.DELUXE, round_card: str | None = None,
                  leader: int = 0, princes_in: bool = False,
-                 taken: Sequence[Iterable[Card] | int] | None = None,
+                 taken: Sequence[Iterable[RebelCard] | int] | None = None,
                  tricks_won: Sequence[int] | None = None,
                  princesses: Sequence[str | None] | None = None) -> None:
         """Start a round from the hands (cards or masks, seat order) and each seat's Princess
@@ -414,7 +414,7 @@ def _hooks(mods: tuple[Modifier, ...]) -> tuple[Any, ...]:
 
 
 
-def _as_mask(cards: Iterable[Card] | int) -> int:
+def _as_mask(cards: Iterable[RebelCard] | int) -> int:
     if isinstance(cards, int):
         return cards
     if isinstance(cards, str):

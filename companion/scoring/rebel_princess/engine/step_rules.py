@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from companion.scoring.problems import Problem
-from companion.scoring.rebel_princess.cards import Card
+from companion.scoring.rebel_princess.cards import RebelCard
 
 from .cards import SUIT_INDEX, SUIT_MASKS, card_id, mask_of
 from .errors import BASIC, IllegalTrickError, InvalidEntryError, ViolationCode
@@ -92,7 +92,7 @@ class RoundSteps(RoundBase):
                 if not self.hands[seat] & SUIT_MASKS[SUIT_INDEX[suit]]:
                     violations.append(self._violation(ViolationCode.SUIT_NOT_HELD, seat, rule=rule))
             return violations
-        per_seat: Sequence[Iterable[Card]]
+        per_seat: Sequence[Iterable[RebelCard]]
         if isinstance(step, SetAside):
             per_seat, size = step.cards, self.set_aside_size()
         else:

@@ -43,7 +43,7 @@ the powers used before or during it (in the order declared), its cards, then wha
 from __future__ import annotations
 
 from companion.scoring.problems import Problem
-from companion.scoring.rebel_princess.cards import Card, Suit
+from companion.scoring.rebel_princess.cards import RebelCard, Suit
 
 from .cards import FROG_ID, card_id, mask_of
 from .errors import IllegalTrickError, InvalidEntryError, ViolationCode
@@ -68,7 +68,7 @@ class TableRound(TableChecks, TableFindings):
 
     # -- commands -------------------------------------------------------------------------------
 
-    def push_card(self, card: Card) -> None:
+    def push_card(self, card: RebelCard) -> None:
         """Enter ``card`` for the seat whose turn it is WITHOUT CHECKING it (see
         :meth:`check_card`); the findings it proves are recorded."""
         undo: list[Undo] = []
@@ -126,7 +126,7 @@ class TableRound(TableChecks, TableFindings):
         undo.append(lambda: self._ungift(bits))
         self._events.append((step, undo))
 
-    def pop(self) -> Card | Step:
+    def pop(self) -> RebelCard | Step:
         """Undo the last entry and return it. Raises :class:`IndexError` when there is none."""
         event, undo = self._events.pop()
         for action in reversed(undo):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from companion.scoring.problems import Problem
-from companion.scoring.rebel_princess.cards import Card, Edition, hand_size
+from companion.scoring.rebel_princess.cards import Edition, RebelCard, hand_size
 
 from .cards import card_id, cards_of, deck_mask, mask_of
 from .errors import BASIC, InvalidEntryError, ViolationCode, violation
@@ -59,14 +59,14 @@ class TableBase:
         self._princes = False
         self._coming: list[PowerUse] = []  # powers used for the coming trick
         self._coming_blocked: list[PowerUse] = []  # those of them another power blocked
-        self._coming_gift: tuple[Card, ...] = ()
+        self._coming_gift: tuple[RebelCard, ...] = ()
         self._out = 0  # cards in no hand: played and not back, or in a gift pile
         self._used = 0  # seats whose power is used (a mask)
         self._alices = 0
         self._count = size - self._aside  # cards in each hand in the current phase
         self._aside_left = self._aside
         self._found: dict[tuple[object, ...], tuple[int, int, Problem]] = {}
-        self._events: list[tuple[Card | Step, list[Undo]]] = []
+        self._events: list[tuple[RebelCard | Step, list[Undo]]] = []
 
     @property
     def leader(self) -> int:
@@ -115,17 +115,17 @@ class TableBase:
         return self._complete >= self.base_tricks + self._alices
 
     @property
-    def events(self) -> tuple[Card | Step, ...]:
+    def events(self) -> tuple[RebelCard | Step, ...]:
         """Everything entered, in order (cards, power uses, haggles, gifts)."""
         return tuple(event for event, _ in self._events)
 
     @property
-    def cards_out(self) -> frozenset[Card]:
+    def cards_out(self) -> frozenset[RebelCard]:
         """Cards in no hand: played (and not back in a hand: Alice, Mulan, a haggle), or given
         to a gift pile."""
         return cards_of(self._out)
 
-    def in_deck(self, card: Card) -> bool:
+    def in_deck(self, card: RebelCard) -> bool:
         """Whether ``card`` is in this player count's deck."""
         return bool(self._deck >> card_id(card) & 1)
 
@@ -147,7 +147,7 @@ class TableBase:
             probe.push_id(card_id(card))
         return probe.princes_in
 
-    def is_out(self, card: Card) -> bool:
+    def is_out(self, card: RebelCard) -> bool:
         """Whether ``card`` is in no hand (see :attr:`cards_out`)."""
         return bool(self._out >> card_id(card) & 1)
 
@@ -188,7 +188,7 @@ class TableBase:
         return any(not trick.gift and not (i and self._tricks[i - 1].redone)
                    for i, trick in enumerate(self.tricks))
 
-    def known_hands(self, number: int) -> tuple[frozenset[Card], ...]:
+    def known_hands(self, number: int) -> tuple[frozenset[RebelCard], ...]:
         """The cards each seat is proven to have held at the start of trick ``number`` (0-based),
         from the cards it played from then on until unseen cards may have reached it."""
         return tuple(cards_of(mask) for mask in self._know[number].known)
@@ -218,7 +218,7 @@ class TableBase:
         return taken, won
 
     @property
-    def gifts_won(self) -> tuple[frozenset[Card], ...]:
+    def gifts_won(self) -> tuple[frozenset[RebelCard], ...]:
         """The Wedding Gift piles each seat won: a pile goes to the winner of the trick it was
         laid for, or of the replay when Alice dealt that trick back."""
         gifts = [0] * self.players
@@ -238,13 +238,13 @@ class TableBase:
             return None
         taken, won = self.tally()
         done = self.tricks
-        empty: tuple[frozenset[Card], ...] = (frozenset(),) * self.players
+        empty: tuple[frozenset[RebelCard], ...] = (frozenset(),) * self.players
         return RoundOutcome(self.edition, self.round_card, self.players,
                             tuple(cards_of(t) for t in taken), tuple(won), empty,
                             done[0].leader if done else self.first_leader,
                             done[-1].winner if done else None, empty)
 
-    def _problem(self, code: ViolationCode, seat: int | None = None, card: Card | None = None,
+    def _problem(self, code: ViolationCode, seat: int | None = None, card: RebelCard | None = None,
                  rule: str = BASIC) -> Problem:
         return violation(code, seat, card, rule, self.edition, trick=self._number())
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.scoring.problems import Problem
-from companion.scoring.rebel_princess.cards import Card
+from companion.scoring.rebel_princess.cards import RebelCard
 
 from .cards import FROG_ID, card_id, mask_of
 from .errors import ViolationCode
@@ -26,7 +26,7 @@ V = ViolationCode
 class TableChecks(TableBase):
     """The ``check_*`` refusals and the entry questions of a table round."""
 
-    def check_card(self, card: Card) -> list[Problem]:
+    def check_card(self, card: RebelCard) -> list[Problem]:
         """Why ``card`` cannot be the next card: the round is over, it is not in this deck, it
         was named earlier in this trick or is in no hand. Never raises. The rules that need the
         hands are judged as findings once the card is in."""
@@ -84,7 +84,7 @@ class TableChecks(TableBase):
             return [power.blocked(use, blocker, self._leader, self._number())]
         return []
 
-    def forced_card(self, seat: int) -> Card | None:
+    def forced_card(self, seat: int) -> RebelCard | None:
         """The card a power in effect makes ``seat`` play in the trick in progress or the next
         one (the Ice Princess's frozen card), or ``None``."""
         current = self.current
@@ -120,7 +120,7 @@ class TableChecks(TableBase):
             seats.append(seat)
         return tuple(seats)
 
-    def haggle_option(self) -> tuple[int, tuple[Card, ...]] | None:
+    def haggle_option(self) -> tuple[int, tuple[RebelCard, ...]] | None:
         """``(winner, the cards of the trick they may take)`` while the winner of the trick just
         finished may haggle (Haggle with the Hag, p / T), else ``None``."""
         last = self._tricks[-1] if self._tricks and self.current is None else None
@@ -133,7 +133,7 @@ class TableChecks(TableBase):
         return last.winner, tuple(card for i, card in enumerate(final)
                                   if last.seat_of(i, self.players) != last.winner)
 
-    def zero_option(self, seat: int) -> tuple[str, Card | None] | None:
+    def zero_option(self, seat: int) -> tuple[str, RebelCard | None] | None:
         """How ``seat``'s power that plays one of her cards as a zero (Snow White) may be
         entered now: ``("after", card)`` on the card she has just played (within her power's
         rank), ``("before", None)`` while it is her turn; ``None`` otherwise."""
@@ -232,7 +232,7 @@ class TableChecks(TableBase):
         if len(step.cards) != self.players:
             return [self._problem(V.WRONG_CARD_COUNT, rule=card.slug)]
         problems = []
-        seen: set[Card] = set()
+        seen: set[RebelCard] = set()
         for seat, gift in enumerate(step.cards):
             bit = 1 << card_id(gift)
             if not bit & self._deck:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from companion.scoring.rebel_princess.cards import Card
+from companion.scoring.rebel_princess.cards import RebelCard
 
 from .modifiers import WinReason
 from .steps import Haggle, PowerUse
@@ -23,8 +23,8 @@ class TableTrick:
     leader: int
     uses: tuple[PowerUse, ...]
     princes_before: bool
-    gift: tuple[Card, ...] = ()
-    cards: list[Card] = field(default_factory=list)
+    gift: tuple[RebelCard, ...] = ()
+    cards: list[RebelCard] = field(default_factory=list)
     ids: list[int] = field(default_factory=list)  # the cards' ids (see .cards), same order
     effective: tuple[PowerUse, ...] = ()  # the uses that change how it is played or won
     blocked: tuple[PowerUse, ...] = ()  # the uses another power blocked (they change nothing)
@@ -40,7 +40,7 @@ class TableTrick:
         return self.winner is not None
 
     @property
-    def final(self) -> tuple[Card, ...]:
+    def final(self) -> tuple[RebelCard, ...]:
         """The cards as the trick ended (Mulan's swap included), in play order."""
         cards = list(self.cards)
         if self.mulan is not None:

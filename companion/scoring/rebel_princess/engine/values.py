@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from companion.scoring.rebel_princess.cards import Card, Edition
+from companion.scoring.rebel_princess.cards import Edition, RebelCard
 from companion.scoring.rebel_princess.rounds import RoundEntry
 
 from .cards import format_cards
@@ -20,14 +20,14 @@ class Trick:
     Always Rings Twice* every seat appears twice) and, once resolved or when entered, the winner."""
 
     leader: int
-    cards: tuple[Card, ...]
+    cards: tuple[RebelCard, ...]
     winner: int | None = None
 
     def seat_of(self, index: int, players: int) -> int:
         """The seat that played ``cards[index]``."""
         return (self.leader + index) % players
 
-    def plays(self, players: int) -> list[tuple[int, Card]]:
+    def plays(self, players: int) -> list[tuple[int, RebelCard]]:
         """``(seat, card)`` pairs in play order."""
         return [((self.leader + i) % players, card) for i, card in enumerate(self.cards)]
 
@@ -48,12 +48,12 @@ class RoundOutcome:
     edition: Edition
     round_card: str
     players: int
-    taken: tuple[frozenset[Card], ...]
+    taken: tuple[frozenset[RebelCard], ...]
     tricks_won: tuple[int, ...]
-    kept: tuple[frozenset[Card], ...]
+    kept: tuple[frozenset[RebelCard], ...]
     first_leader: int
     last_winner: int | None
-    gifts: tuple[frozenset[Card], ...] = ()
+    gifts: tuple[frozenset[RebelCard], ...] = ()
 
     @property
     def seats_without_trick(self) -> frozenset[int]:
@@ -61,7 +61,7 @@ class RoundOutcome:
         return frozenset(seat for seat, won in enumerate(self.tricks_won) if won == 0)
 
     @property
-    def scored_cards(self) -> tuple[frozenset[Card], ...]:
+    def scored_cards(self) -> tuple[frozenset[RebelCard], ...]:
         """Per seat, every card that scores as taken: tricks won, kept cards and gift piles."""
         gifts = self.gifts or (frozenset(),) * self.players
         return tuple(t | k | g for t, k, g in zip(self.taken, self.kept, gifts, strict=True))
