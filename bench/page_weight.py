@@ -95,10 +95,10 @@ def make_game(app) -> dict[str, str]:  # type: ignore[no-untyped-def]
     from companion.db import get_engine
     from companion.play import rebel_princess as play
     from companion.play import store
-    from companion.scoring.rebel_princess import Card, Edition, PlayedRound
+    from companion.scoring.rebel_princess import Edition, PlayedRound, RebelCard
 
     def played(spread: list[list[str]]) -> PlayedRound:
-        return PlayedRound(taken=tuple(frozenset(Card.from_code(c) for c in seat)
+        return PlayedRound(taken=tuple(frozenset(RebelCard.from_code(c) for c in seat)
                                        for seat in spread))
 
     with app.app_context(), Session(get_engine(), expire_on_commit=False) as session:

@@ -16,7 +16,7 @@ from companion.scoring.kanai_duel import (
     CATALOGUE,
     STEPS,
     VARIANTS,
-    Card,
+    DuelCard,
     StepCode,
     resolve_round,
 )
@@ -70,8 +70,8 @@ def test_problem_sentences_use_the_same_fields_in_both_languages_but_card_names(
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_every_step_reads_without_a_missing_field(lang):
     """Every step of every pair, with and without bonus and holds, renders to a full sentence."""
-    for first in Card:
-        for second in Card:
+    for first in DuelCard:
+        for second in DuelCard:
             for bonus in ((0, 0), (2, 0), (0, 2)):
                 for step in resolve_round((first, second), bonus=bonus).steps:
                     text = step.text(lang)
@@ -103,7 +103,7 @@ def test_every_related_slug_exists():
             assert other in ENTRIES and other != slug, (slug, other)
 
 
-@pytest.mark.parametrize("card", list(Card))
+@pytest.mark.parametrize("card", list(DuelCard))
 def test_every_card_has_an_entry_with_its_value_and_printed_names(card):
     """One entry per character, slugged by its notation, with the core's value and names."""
     entry = ENTRIES[card.value]
@@ -120,8 +120,8 @@ def test_every_variant_has_an_entry():
 
 def test_every_step_links_to_an_existing_entry():
     """The resolution steps link to the rulings: every step's slug exists."""
-    for first in Card:
-        for second in Card:
+    for first in DuelCard:
+        for second in DuelCard:
             for step in resolve_round((first, second), bonus=(0, 2)).steps:
                 assert step.ruling in ENTRIES, step
 

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from companion.play import store
-from companion.scoring.kanai_duel import Card
+from companion.scoring.kanai_duel import DuelCard
 
 NEW = {"first": "Ana", "second": "Ben", "mode": "referee", "wins": "4", "abilities": "all",
        "set_aside": "none"}
@@ -399,7 +399,7 @@ def test_the_api_answers_the_issues_example(client):
     ([["spy", "general"], ["spy", "wizard"]], "card-played-twice"),
     ([["spy"]], "round-not-two-cards"),
     ([["princess", "prince"], ["spy", "spy"]], "game-over"),
-    ([[c.value, c.value] for c in Card] + [["spy", "spy"]], "too-many-rounds"),
+    ([[c.value, c.value] for c in DuelCard] + [["spy", "spy"]], "too-many-rounds"),
 ])
 def test_the_api_refuses_bad_rounds_with_422(client, rounds, code):
     """Every 422 case of the issue, in the project's error shape."""

@@ -12,10 +12,10 @@ from wtforms.validators import InputRequired, Length, Optional
 
 from ...forms.names import storable_name
 from ...play.kanai_duel import PHONES, REFEREE
-from ...scoring.kanai_duel import Card
+from ...scoring.kanai_duel import DuelCard
 
 MAX_NAME = 24
-CARD_VALUES = [card.value for card in Card]
+CARD_VALUES = [card.value for card in DuelCard]
 
 
 def _strip(value: str | None) -> str | None:
@@ -23,7 +23,7 @@ def _strip(value: str | None) -> str | None:
 
 
 def _card_choices() -> list[SelectChoice]:
-    return [SelectChoice(card.value, card.value) for card in Card]
+    return [SelectChoice(card.value, card.value) for card in DuelCard]
 
 
 class WriteForm(FlaskForm):
@@ -118,11 +118,11 @@ class NewGameForm(FlaskForm):
         slugs += {"chosen": ["seven"], "random": ["wanderlust"]}.get(self.set_aside.data or "", [])
         return slugs
 
-    def out(self) -> tuple[Card | None, Card | None]:
+    def out(self) -> tuple[DuelCard | None, DuelCard | None]:
         """The cards set aside under B (both chosen on the referee phone)."""
         if self.set_aside.data != "chosen":
             return (None, None)
         values = (self.out_first.data, self.out_second.data)
         # Optional() lets blank text through unchecked: anything but a card is no card.
-        return (Card(values[0]) if values[0] in CARD_VALUES else None,
-                Card(values[1]) if values[1] in CARD_VALUES else None)
+        return (DuelCard(values[0]) if values[0] in CARD_VALUES else None,
+                DuelCard(values[1]) if values[1] in CARD_VALUES else None)

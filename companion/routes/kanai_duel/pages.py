@@ -27,7 +27,7 @@ from ...i18n import current_lang
 from ...models import Game, GameLink
 from ...play import kanai_duel as play
 from ...play import store
-from ...scoring.kanai_duel import Card, SetAside, Step
+from ...scoring.kanai_duel import DuelCard, DuelSetAside, Step
 from ...scoring.problems import EntryError, Problem
 from .. import links
 from ..links import entry_page, for_seats, game_to_play_again, public_base
@@ -62,9 +62,9 @@ def step_text(step: Step, names: list[str]) -> str:
 
 
 @bp.app_template_filter("kd_card")
-def card_label(card: Card | str) -> str:
+def card_label(card: DuelCard | str) -> str:
     """A card's printed name in the page's language."""
-    return Card(card).label(current_lang())
+    return DuelCard(card).label(current_lang())
 
 
 qr_svg = links.qr_svg  # bounded: each Host header would make another address to draw
@@ -237,7 +237,7 @@ def _context(game: Game, *, problems: list[Problem] | None = None, stale: bool =
         "pick_form": pick_form,
         "undo_form": UndoForm(formdata=None).fresh(view.version),
         "reinvite_form": ReinviteForm(formdata=None).fresh(view.version),
-        "SetAside": SetAside, "cards": list(Card),
+        "DuelSetAside": DuelSetAside, "cards": list(DuelCard),
     }
     if view.mode == play.PHONES and seat is not None:  # others at the table may watch
         watch_url = public_base() + url_for("kanai_duel.show", code=store.links_of(

@@ -21,7 +21,7 @@ from . import api, pages  # noqa: E402, F401  (register the views)
 OPERATIONS = api.OPERATIONS
 
 
-def home_view(session: Session, game: Game) -> play.GameView:
+def home_view(session: Session, game: Game) -> play.PrincesseGameView:
     """What the home page shows of a game: it is replayed to say where it stands."""
     return play.view_game(session, game)
 

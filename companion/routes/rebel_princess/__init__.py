@@ -24,7 +24,7 @@ from . import api, pages, rounds, trick_pages  # noqa: E402, F401  (register the
 OPERATIONS = api.OPERATIONS
 
 
-def home_view(session: Session, game: Game) -> play.GameView:
+def home_view(session: Session, game: Game) -> play.RebelGameView:
     """What the home page shows of a game: it is replayed to say where it stands."""
     return play.view_game(session, game)
 

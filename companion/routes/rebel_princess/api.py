@@ -76,7 +76,7 @@ def _leader(entry: NextLeaderRequest) -> scoring.Leader:
     return scoring.next_leader_classic(body.players, body.last_trick_winner)
 
 
-def _standings(entry: StandingsRequest) -> scoring.Standings:
+def _standings(entry: StandingsRequest) -> scoring.RebelStandings:
     return scoring.standings(scoring.parse_edition(entry.edition), entry.rounds, entry.playoffs)
 
 

@@ -27,7 +27,7 @@ from pydantic import (
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from ...api_schema import problem_from_error
-from ...scoring.rebel_princess import Edition, Leader, RoundScore, Standings
+from ...scoring.rebel_princess import Edition, Leader, RebelStandings, RoundScore
 from ...scoring.rebel_princess.engine import POWER_SLUGS, Timing, power_class, power_slugs
 from ...scoring.rebel_princess.errors import CATALOGUE
 from ...scoring.rebel_princess.table_check import RoundCheck
@@ -254,7 +254,7 @@ class StandingsResponse(_Response):
     playoffs_played: int = Field(description="How many play-off rounds were given.")
 
     @classmethod
-    def from_standings(cls, result: Standings) -> StandingsResponse:
+    def from_standings(cls, result: RebelStandings) -> StandingsResponse:
         return cls(totals=list(result.totals), ranking=list(result.ranking),
                    winners=list(result.winners), decided_by=result.decided_by,  # type: ignore[arg-type]
                    playoff=list(result.playoff), tiebreak=list(result.tiebreak),

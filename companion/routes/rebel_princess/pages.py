@@ -98,7 +98,7 @@ def _game_or_404(code: str) -> Game:
     return game
 
 
-def _view_or_404(code: str) -> play.GameView:
+def _view_or_404(code: str) -> play.RebelGameView:
     return play.view_game(get_session(), _game_or_404(code))
 
 
@@ -201,7 +201,7 @@ def show(code: str) -> str:
         play.view_game(session, game, players=players), share_url))
 
 
-def _render_show(view: play.GameView, share_url: str) -> str:
+def _render_show(view: play.RebelGameView, share_url: str) -> str:
     letter = view.state.next_round_card
     return render_template("rebel_princess/games/show.html", view=view, undo_form=EmptyForm(),
                            reminder=_reminder(view), share_url=share_url,
@@ -217,7 +217,7 @@ qr_svg = links.qr_svg
 
 
 
-def _reminder(view: play.GameView) -> str | None:
+def _reminder(view: play.RebelGameView) -> str | None:
     letter = view.state.next_round_card
     if letter is None:
         return None

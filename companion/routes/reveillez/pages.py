@@ -20,7 +20,7 @@ from ...scoring.reveillez import (
     GRID,
     NUMBERS,
     USUAL_VALUES,
-    Power,
+    PowerCard,
     Special,
     target,
 )
@@ -109,7 +109,7 @@ def _game_or_404(code: str) -> Game:
 
 
 def _render(template: str, status: int = 200, **context: object) -> tuple[str, int]:
-    return render_template(template, grid=GRID, numbers=NUMBERS, powers=list(Power),
+    return render_template(template, grid=GRID, numbers=NUMBERS, powers=list(PowerCard),
                            usual_values=USUAL_VALUES, specials=list(Special), **context), status
 
 
