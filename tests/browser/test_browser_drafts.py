@@ -395,3 +395,138 @@ def test_a_refused_save_shows_its_first_problem_and_says_so_by_the_save_button(
     page.mouse.wheel(0, 2000)
     summary.click()
     assert page.evaluate("document.activeElement.matches('[role=alert], .problems, ul.errors')")
+
+
+# --- Rebel Princess, trick by trick -------------------------------------------------------------
+
+@pytest.fixture
+def one_phone(request, browser: Browser, browser_context_args):
+    """A phone of the size and language given by the test's parameter ("390-en", "360-fr")."""
+    width, lang = request.param.split("-")
+    size = BIG if width == "390" else SMALL
+    context = browser.new_context(**{**browser_context_args, "viewport": size},
+                                  locale=LANGUAGES[lang])
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def first_cards(count: int) -> list[str]:
+    """The first ``count`` cards of a legal 3-player Once Upon a Time round led by Ana."""
+    from companion.scoring.rebel_princess.engine import RoundState
+    state = RoundState.deal(3, edition="deluxe", round_card="a", seed=5, leader=0)
+    order = []
+    while len(order) < count:
+        card = sorted(state.legal_plays(), key=str)[0]
+        state.play(card)
+        order.append(str(card))
+    return order
+
+
+def tricks_open(page: Page, base: str) -> str:
+    page.goto(f"{base}/rebel-princess/new")
+    for seat, name in enumerate(["Ana", "Ben", "Cy"]):
+        page.locator(f"input[name='names-{seat}']").fill(name)
+    page.locator("#first_leader").select_option("0")
+    page.locator("[data-action=create]").click()
+    expect(page.locator("#this-round")).to_be_visible()
+    page.locator("[data-action=enter-tricks]").click()
+    expect(page.locator("#trick-entry")).to_have_attribute("data-version", "0")
+    return page.url
+
+
+def played_cards(page: Page) -> list[str]:
+    return page.locator("#trick-entry [data-play][data-played]").evaluate_all(
+        "bs => bs.map(b => b.dataset.play)")
+
+
+@pytest.mark.parametrize("one_phone", ["360-en", "390-fr"], indirect=True)
+def test_card_taps_with_no_network_wait_on_the_phone_and_go_once(one_phone: Page,
+                                                                 live_server: str):
+    """Trick by trick with the network cut: each card tapped is kept on the phone, greyed out,
+    in order (Undo takes back the last one still there); when the network is back they are sent
+    in order, each stored once, and the screen shows the tricks as the server judged them."""
+    page = one_phone
+    tricks_open(page, live_server)
+    *cards, wrong = first_cards(6)
+    page.context.set_offline(True)
+    for card in [*cards, wrong]:
+        page.locator(f"#trick-entry [data-play='{card}']").click()
+        expect(page.locator(f"#trick-entry [data-play='{card}']")).to_be_disabled()
+    box = page.locator("[data-queue=taps]")
+    expect(box).to_have_attribute("data-taps", "waiting")
+    page.locator("#trick-entry [data-action=undo]").click()  # the last one was a mistap
+    expect(page.locator(f"#trick-entry [data-play='{wrong}']")).to_be_enabled()
+    expect(page.locator("[data-outbox=waiting]")).to_be_visible()
+    page.locator("#trick-entry [data-action=validation]").click()  # needs the server: says so
+    expect(box).to_be_visible()
+    expect(page.locator("#trick-entry")).to_have_attribute("data-version", "0")
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.screenshot(path=f"/tmp/offline-taps-{page.viewport_size['width']}-{scheme}.png")
+
+    page.context.set_offline(False)
+    expect(page.locator("#trick-entry")).to_have_attribute("data-version", "5")
+    assert sorted(played_cards(page)) == sorted(cards)
+    expect(box).to_be_hidden()
+    expect(page.locator("#trick-entry")).to_have_attribute("data-turn", re.compile(r"[0-2]"))
+    page.reload()
+    expect(page.locator("#trick-entry")).to_have_attribute("data-version", "5")
+
+
+@pytest.mark.parametrize("one_phone", ["390-en", "360-fr"], indirect=True)
+def test_a_card_tap_refused_on_arrival_says_why_and_which_taps(one_phone: Page,
+                                                               live_server: str):
+    """Two cards tapped with no network; meanwhile another phone taps a card first: when the
+    network is back the first kept tap is refused, the phone says why and which taps were not
+    recorded (the second was made on the first: not sent), and Discard shows the round as
+    stored."""
+    page = one_phone
+    url = tricks_open(page, live_server)
+    cards = first_cards(3)
+    page.context.set_offline(True)
+    for card in cards[:2]:
+        page.locator(f"#trick-entry [data-play='{card}']").click()
+    expect(page.locator("[data-queue=taps]")).to_have_attribute("data-taps", "waiting")
+    page_html = page.context.request.get(url).text()
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page_html)[1]
+    answer = page.context.request.post(f"{url}/play", max_redirects=0,
+                                       form={"csrf_token": csrf, "version": "0",
+                                             "card": cards[2]})
+    assert answer.status == 303, answer.text()[:300]
+
+    page.context.set_offline(False)
+    box = page.locator("[data-queue=taps]")
+    expect(box).to_have_attribute("data-taps", "refused")
+    expect(box).to_contain_text(page.locator(f"[data-play='{cards[0]}']").get_attribute(
+        "aria-label"))
+    expect(page.locator("[data-outbox=refused]")).to_be_visible()
+    page.screenshot(path=f"/tmp/offline-taps-refused-{page.viewport_size['width']}.png")
+    box.locator("[data-taps-discard]").click()
+    expect(page.locator("#trick-entry")).to_have_attribute("data-version", "1")
+    assert played_cards(page) == [cards[2]]
+    expect(box).to_be_hidden()
+    expect(page.locator("[data-outbox]")).to_be_hidden()
+
+
+@pytest.mark.parametrize("one_phone", ["390-en"], indirect=True)
+def test_a_card_tap_whose_answer_was_lost_is_stored_once(one_phone: Page, live_server: str):
+    """The tap reached the server but the answer never came back: the phone keeps it, sends it
+    again, and the card is played once."""
+    page = one_phone
+    tricks_open(page, live_server)
+    card = first_cards(1)[0]
+    lost = []
+
+    def drop_the_answer(route):
+        if route.request.method == "POST" and not lost:
+            route.fetch()
+            lost.append(route.request.url)
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    page.route(lambda u: u.split("?")[0].endswith("/tricks/play"), drop_the_answer)
+    page.locator(f"#trick-entry [data-play='{card}']").click()
+    expect(page.locator("#trick-entry")).to_have_attribute("data-version", "1")
+    assert lost and played_cards(page) == [card]
