@@ -115,7 +115,11 @@
     try {
       var doc = new DOMParser().parseFromString(html, "text/html");
       var box = doc.querySelector("main [role=alert], main .problems, main .errors, main .warning");
-      if (box) return box.textContent.replace(/\s+/g, " ").trim().slice(0, 400);
+      if (box) {
+        // (its paragraphs and lines said apart: a space after each)
+        box.querySelectorAll("p, li, div, br, h2, h3").forEach(function (el) { el.after(" "); });
+        return box.textContent.replace(/\s+/g, " ").trim().slice(0, 400);
+      }
     } catch (e) { /* no reason to give */ }
     return "";
   }

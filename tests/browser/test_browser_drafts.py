@@ -530,3 +530,127 @@ def test_a_card_tap_whose_answer_was_lost_is_stored_once(one_phone: Page, live_s
     page.locator(f"#trick-entry [data-play='{card}']").click()
     expect(page.locator("#trick-entry")).to_have_attribute("data-version", "1")
     assert lost and played_cards(page) == [card]
+
+
+# --- Réveillez ----------------------------------------------------------------------------------
+
+def rv_open(page: Page, base: str) -> str:
+    page.goto(f"{base}/reveillez/new")
+    for seat, name in enumerate(["Ana", "Ben"]):
+        page.fill(f"#names-{seat}", name)
+    page.click("[data-action=create]")
+    expect(page.locator("#rv-table")).to_have_attribute("data-turn", "0")
+    return page.url
+
+
+def rv_wake_up_to_the_value(page: Page, slot: int) -> None:
+    page.click("[data-action=wake]")
+    page.locator(f".rv-grid [data-slot='{slot}'] button").click()
+    expect(page.locator("[data-question=value]")).to_be_visible()
+
+
+def other_phone_undoes(page: Page, url: str) -> None:
+    """Another phone of the table takes back the last action (its own network)."""
+    html = page.context.request.get(url).text()
+    form = re.search(r'<form data-undo.*?</form>', html, re.S)[0]
+    fields = dict(re.findall(r'name="(\w+)"[^>]*value="([^"]*)"', form))
+    answer = page.context.request.post(f"{url}/undo", form=fields, max_redirects=0)
+    assert answer.status == 303, answer.text()[:300]
+
+
+@pytest.mark.parametrize("one_phone", ["360-en", "390-fr"], indirect=True)
+def test_reveillez_actions_made_with_no_network_go_once_or_say_why(one_phone: Page,
+                                                                   live_server: str):
+    """An action finished with the network cut waits on the phone and is stored once when the
+    network is back; a step tapped offline leads to its next question once sent; a queued
+    action the server refuses on arrival (another phone undid the action it followed) says why
+    and gives the entry back."""
+    page = one_phone
+    url = rv_open(page, live_server)
+    rv_wake_up_to_the_value(page, 4)
+    page.context.set_offline(True)
+    page.fill("input[name=value_typed]", "17")
+    page.click("[data-value=typed]")
+    expect(page.locator("[data-outbox=waiting]")).to_be_visible()
+    expect(page.locator("[data-draft-notice]")).to_be_visible()
+    expect(page.locator("input[name=value_typed]")).to_have_value("17")
+    page.context.set_offline(False)
+    expect(page.locator("[data-seat='0'][data-points='17']")).to_be_visible()
+    expect(page.locator("[data-outbox=sent]")).to_be_visible()
+    page.reload()
+    expect(page.locator("#rv-table")).to_have_attribute("data-version", "1")
+
+    # Ben: the place tapped with no network; the next question comes once it is sent.
+    page.click("[data-action=wake]")
+    page.context.set_offline(True)
+    page.locator(".rv-grid [data-slot='7'] button").click()
+    expect(page.locator("[data-outbox=waiting]")).to_be_visible()
+    page.context.set_offline(False)
+    expect(page.locator("[data-question=value]")).to_be_visible()
+
+    # Offline again; meanwhile another phone undoes Ana's wake: refused on arrival, said.
+    page.context.set_offline(True)
+    page.fill("input[name=value_typed]", "12")
+    page.click("[data-value=typed]")
+    expect(page.locator("[data-outbox=waiting]")).to_be_visible()
+    other_phone_undoes(page, url)
+    page.context.set_offline(False)
+    refused = page.locator("[data-draft-notice=refused]")
+    expect(refused).to_be_visible()
+    expect(refused).not_to_have_text(re.compile(r"^\s*$"))
+    expect(page.locator("[data-outbox=refused]")).to_be_visible()
+    expect(page.locator("input[name=value_typed]")).to_have_value("12")
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.screenshot(path=f"/tmp/offline-rv-refused-{page.viewport_size['width']}-{scheme}.png",
+                        full_page=True)
+    page.goto(url)
+    expect(page.locator("#rv-table")).to_have_attribute("data-version", "2")  # stored: none
+
+
+# --- A queued save refused on arrival, in the other games ---------------------------------------
+
+def other_phone_posts(page: Page, page_url: str, post_url: str, form: dict) -> None:
+    """Another phone of the table (same cookies, its own network) stores something first."""
+    html = page.context.request.get(page_url).text()
+    csrf = re.search(r'"X-CSRFToken": "([^"]+)"', html)[1]
+    version = re.search(r'data-version="(\d+)"|name="version" value="(\d+)"', html)
+    version = next(v for v in version.groups() if v)
+    answer = page.context.request.post(post_url, max_redirects=0,
+                                       form={"csrf_token": csrf, "version": version, **form})
+    assert answer.status in (302, 303), answer.text()[:300]
+
+
+REFUSED_ELSEWHERE = {
+    # game: (open, part, has_part, rest, what the other phone stores first, phone)
+    "pp": (pp_open, pp_part, pp_has_part, pp_rest,
+           ("/round", {"step": "2", "in": "1", "card-1": "5", "key": "other"}), "390-fr"),
+    "kd": (kd_open, kd_part, kd_has_part, kd_rest,
+           ("/round", {"first": "spy", "second": "general", "key": "other"}), "360-en"),
+}
+
+
+@pytest.mark.parametrize("one_phone,which", [(phone, which) for which, (*_, phone)
+                                             in REFUSED_ELSEWHERE.items()],
+                         indirect=["one_phone"], ids=list(REFUSED_ELSEWHERE))
+def test_a_queued_save_refused_on_arrival_in_the_other_games(one_phone: Page,
+                                                             live_server: str, which: str):
+    """Princesse Princesse's round end and the duel's round, saved with no network while another
+    phone stores first: when the network is back the phone says why and the entry is back."""
+    page = one_phone
+    open_, part, has_part, rest, (path, form), _ = REFUSED_ELSEWHERE[which]
+    game = open_(page, live_server)
+    part(page)
+    rest(page)
+    page.context.set_offline(True)
+    page.locator("form[data-draft] .savebar button.primary").click()
+    expect(page.locator("[data-outbox=waiting]")).to_be_visible()
+    other_phone_posts(page, game, game + path, form)
+
+    page.context.set_offline(False)
+    refused = page.locator("[data-draft-notice=refused]")
+    expect(refused).to_be_visible()
+    expect(refused).not_to_have_text(re.compile(r"^\s*$"))
+    expect(page.locator("[data-outbox=refused]")).to_be_visible()
+    has_part(page)
+    page.screenshot(path=f"/tmp/offline-refused-{which}.png", full_page=True)
