@@ -3,8 +3,12 @@ a reload, Back, the language switch and a save with no network; a round saved wi
 cut is kept on the phone and stored exactly once when the network is back; a queued save the
 server refuses on arrival says why and gives the entry back to fix.
 
-Each game runs on one phone size and language (together they cover 390x844 and 360x740, English
-and French): what is checked does not depend on them."""
+Each case runs on one or two phone sizes and languages per game, so that every game is seen at
+390x844 and 360x740, in English and in French, without running every case four times: what is
+checked does not depend on them. Rebel Princess: by counts (390, en), by numbers (360, fr; refused
+on arrival in all four), trick by trick (360-en, 390-fr); Princesse Princesse: round end (360, en;
+refused on arrival 390, fr); Réveillez (all four; offline 360-en, 390-fr); the duel (390, fr;
+refused on arrival 360, en)."""
 
 from __future__ import annotations
 
