@@ -513,8 +513,12 @@
     // A tap that went and got no answer (the network dropped): kept, to be sent again.
     document.body.addEventListener("htmx:sendError", function (event) {
       var form = event.detail && event.detail.elt, config = event.detail && event.detail.requestConfig;
-      if (!form || !form.closest || !form.closest("#trick-entry") || form.getAttribute("data-form") !== "play"
-          || !config || !config.formData) return;
+      if (!form || !form.closest || !form.closest("#trick-entry")) return;
+      if (form.getAttribute("data-form") !== "play" || !config || !config.formData) {
+        asked = box.getAttribute("data-text-network");  // a fix, a power, Cancel: the server's
+        box.show();
+        return;
+      }
       var body = new URLSearchParams();
       config.formData.forEach(function (value, key) { if (typeof value === "string") body.append(key, value); });
       var card = body.get("card");
@@ -526,6 +530,7 @@
       saveOutbox(outbox().filter(function (it) { return it.draft !== name; }));
       location.reload();  // the round as the server has it
     });
+    window.addEventListener("online", function () { asked = ""; box.show(); });
     // htmx drew the screen again: the taps still waiting stay greyed out.
     document.body.addEventListener("htmx:afterSwap", function () { box.show(); });
     return box;
