@@ -113,6 +113,7 @@ class DuelView:
     out_known: tuple[DuelCard | None, DuelCard | None] = (None, None)
     picked: tuple[bool, bool] = (False, False)
     extra: dict[str, Any] = field(default_factory=dict)
+    played: tuple[PlayedRound, ...] = ()  # the history: every round in order, undone ones too
 
     @property
     def results(self) -> tuple[DuelRoundResult, ...]:
@@ -211,6 +212,15 @@ def seat_of_link(link: GameLink | None) -> int | None:
     return SEAT_ROLES.index(link.role) if link is not None and link.role in SEAT_ROLES else None
 
 
+@dataclass(frozen=True)
+class PlayedRound:
+    """A line of the duel's history: a round as it was decided when it was played, and whether
+    it was undone since (it then keeps its words, struck through)."""
+
+    result: DuelRoundResult
+    undone: bool = False
+
+
 @dataclass
 class _Replay:
     duel: Duel
@@ -221,6 +231,17 @@ class _Replay:
     opened_at: int = 0  # the version at which the stage picked for now opened
     reinvites: list[tuple[int, int]] = field(default_factory=list)
     keys: set[str] = field(default_factory=set)
+    played: list[PlayedRound] = field(default_factory=list)  # every round, undone ones too
+
+    def push(self, first: DuelCard, second: DuelCard) -> None:
+        self.played.append(PlayedRound(self.duel.push(first, second)))
+
+    def pop(self) -> None:
+        """Take back the last round; its line stays in the history, as it read, undone."""
+        self.duel.pop()
+        undone = next(i for i in reversed(range(len(self.played)))
+                      if not self.played[i].undone)
+        self.played[undone] = PlayedRound(self.played[undone].result, undone=True)
 
     @property
     def stage(self) -> int:
@@ -239,9 +260,9 @@ def _replay(session: Session, game: Game) -> _Replay:
             state.keys.add(entry.key)
         if entry.kind == "round":
             first, second = entry.data["cards"]
-            duel.push(DuelCard(first), DuelCard(second))
+            state.push(DuelCard(first), DuelCard(second))
         elif entry.kind == "undo":
-            duel.pop()
+            state.pop()
             state.opened_at = entry.seq
         elif entry.kind == "join":
             seat = int(entry.data.get("seat", 1))
@@ -261,7 +282,7 @@ def _replay(session: Session, game: Game) -> _Replay:
                 if entry.kind == "aside":
                     duel.set_aside(first, second)
                 else:
-                    duel.push(first, second)
+                    state.push(first, second)
                 state.picks = Picks()
                 state.opened_at = entry.seq
     return state
@@ -308,7 +329,7 @@ def view_game(session: Session, game: Game, seat: int | None = None) -> DuelView
                     seat=_seat_view(duel, state.picks, seat), out_known=out,
                     picked=(state.picks.has_picked(0), state.picks.has_picked(1)),
                     stage=state.stage, opened_at=state.opened_at,
-                    reinvites=tuple(state.reinvites))
+                    reinvites=tuple(state.reinvites), played=tuple(state.played))
 
 
 def _referee_only(game: Game) -> None:

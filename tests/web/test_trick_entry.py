@@ -147,6 +147,27 @@ def test_stale_tap_is_refused(client, make_game):
     assert attr(response.text, "data-turn") == ["1"]
 
 
+def test_a_tap_sent_twice_is_stored_once(client, make_game, app):
+    """A tap sent again with the version it was made at (its answer was lost, or the phone kept
+    it offline and sent it again) is answered like the first sending: the card is played once."""
+    code = make_game()
+    sent = {"card": "Q1", "version": 0}
+    assert client.post(url(code, "play"), data=sent).status_code == 303
+    again = client.post(url(code, "play"), data=sent)
+    assert again.status_code == 303 and again.headers["Location"] == url(code)
+    html = client.get(url(code)).text
+    assert played(html) == ["Q1"] and attr(html, "data-version") == ["1"]
+    assert attr(html, "data-turn") == ["1"]
+    # Another card at that version is still refused (someone else's tap came first).
+    other = client.post(url(code, "play"), data={"card": "Q2", "version": 0},
+                        headers={"HX-Request": "true"})
+    assert attr(other.text, "data-refused") == ["stale"]
+    # The same card sent as a zero when it was not stored as one is not the same tap.
+    zero = client.post(url(code, "play"), data={**sent, "zero": "1"},
+                       headers={"HX-Request": "true"})
+    assert zero.status_code == 422
+
+
 def test_without_js_a_tap_redirects_to_the_page(client, make_game):
     code = make_game()
     response = tap(client, code, "Q1", hx=False)

@@ -140,6 +140,8 @@ def play_card(entry: TrickEntry, *, version: int, card: RebelCard, zero: bool = 
     a zero (her power, recorded with the card)."""
     if not is_supported(entry.edition, entry.letter):
         raise TrickRejected("round-card-not-supported")
+    if _replayed_play(entry, version, card, zero):
+        return
     board = entry.board
     if board.over:
         raise TrickRejected("round-over")
@@ -158,6 +160,19 @@ def play_card(entry: TrickEntry, *, version: int, card: RebelCard, zero: bool = 
         notes.append(new)
     _trial(entry, plays, notes, new)
     _save(entry, plays, notes)
+
+
+def _replayed_play(entry: TrickEntry, version: int, card: RebelCard, zero: bool) -> bool:
+    """Is this tap the one stored last, sent again (a phone that never heard the answer, or
+    that kept the tap while offline and sent it twice)? Its version and card are its key: the
+    change from ``version`` to the next was playing ``card`` (a card is played once a round),
+    as a zero or not as this tap says. It is then answered like the first sending, and stored
+    once."""
+    if version != entry.version - 1 or not entry.plays or entry.plays[-1] != card:
+        return False
+    at = len(entry.plays) - 1
+    was_zero = any(n.at == at and n.cards == (card.code,) for n in entry.notes)
+    return was_zero == zero
 
 
 def _zero_note(entry: TrickEntry, seat: int, card: RebelCard, at: int, entered: int) -> PowerNote:
