@@ -232,13 +232,13 @@ def test_a_half_entry_comes_back_after_reload_back_language_and_no_network(game,
 def other_phone_saves_round_1(page: Page, base: str, scores: list[int]) -> None:
     """Another phone of the same table stores round 1 meanwhile (same cookies, its own
     network: the request API is not cut by the browser's offline mode)."""
-    code = page.url.split("/g/", 1)[1].split("/", 1)[0]
-    form_page = page.context.request.get(f"{base}/g/{code}/round/1/numbers").text()
+    code = page.url.split("/rebel-princess/g/", 1)[1].split("/", 1)[0]
+    form_page = page.context.request.get(f"{base}/rebel-princess/g/{code}/round/1/numbers").text()
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"|'
                       r'name="csrf_token" value="([^"]+)"', form_page)
     csrf = next(group for group in token.groups() if group)
     answer = page.context.request.post(
-        f"{base}/g/{code}/round/1/numbers", max_redirects=0,
+        f"{base}/rebel-princess/g/{code}/round/1/numbers", max_redirects=0,
         form={"csrf_token": csrf, **{f"score_{s}": str(v) for s, v in enumerate(scores)}})
     assert answer.status in (302, 303), answer.text()[:500]
 

@@ -84,7 +84,7 @@ def add_edits_undos_and_a_trick_log(app, client, known):
                             for_stage=now.stage, based_on=now.version)
         tricks = rebel_game(session, ["Ana", "Ben", "Cy", "Di"], [], group_id=known.group_id)
     scorer = link(app, tricks.code, "scorer")
-    base = f"/g/{scorer}/round/1/tricks"
+    base = f"/rebel-princess/g/{scorer}/round/1/tricks"
     state = RoundState.deal(4, edition="deluxe", round_card="a", seed=3, leader=0)
     rng = random.Random(3)
     while not state.is_over():
@@ -95,7 +95,7 @@ def add_edits_undos_and_a_trick_log(app, client, known):
         assert answer.status_code == 303  # stored, back to the trick screen
     version = re.search(r'data-version="(\d+)"', client.get(base).text).group(1)
     assert client.post(f"{base}/confirm", data={"version": version}).status_code == 302
-    assert "saved from the tricks" in client.get(f"/g/{scorer}").text  # the flash, shown once
+    assert "saved from the tricks" in client.get(f"/rebel-princess/g/{scorer}").text  # the flash, shown once
     with app.app_context():
         session = get_session()
         game = store.get_game(session, tricks.code)

@@ -17,7 +17,7 @@ def attr(html: str, name: str) -> list[str]:
 
 
 def trick_url(code: str, action: str | None = None) -> str:
-    base = f"/g/{code}/round/1/tricks"
+    base = f"/rebel-princess/g/{code}/round/1/tricks"
     return base if action is None else f"{base}/{action}"
 
 
@@ -45,7 +45,8 @@ def make_table(client):
         data.update({f"princesses-{seat[1:]}": slug for seat, slug in princesses.items()})
         response = client.post("/rebel-princess/new", data=data)
         assert response.status_code == 302, response.status_code
-        match = re.fullmatch(r"(?:https?://[^/]+)?/g/(\w+)", response.headers["Location"])
+        match = re.fullmatch(r"(?:https?://[^/]+)?/rebel-princess/g/(\w+)",
+                             response.headers["Location"])
         assert match, response.headers["Location"]
         return match.group(1)
 

@@ -35,7 +35,8 @@ def setup_form(players=4, edition="deluxe", cards=None, length=5, first_leader=0
 def code_of(response):
     """The game code from the redirect to its pad."""
     assert response.status_code == 302, response.status_code
-    match = re.fullmatch(r"(?:https?://[^/]+)?/g/(\w+)", response.headers["Location"])
+    match = re.fullmatch(r"(?:https?://[^/]+)?/rebel-princess/g/(\w+)",
+                         response.headers["Location"])
     assert match, response.headers["Location"]
     return match.group(1)
 
@@ -52,13 +53,13 @@ def attr(html, name):
 
 def totals(client, code):
     """The running totals shown on the pad, one int per seat."""
-    html = client.get(f"/g/{code}").text
+    html = client.get(f"/rebel-princess/g/{code}").text
     return [int(t) for t in attr(html, "data-totals")[0].split(",")]
 
 
 def pad_leader(client, code):
     """The seat the pad says leads the next round."""
-    html = client.get(f"/g/{code}").text
+    html = client.get(f"/rebel-princess/g/{code}").text
     found = re.search(r'id="this-round".*?data-leader="(\d+)"', html, re.S)
     return int(found.group(1)) if found else None
 
@@ -75,8 +76,7 @@ def make_game(client):
 
     def make(players=4, edition="deluxe", cards=None, length=5, **extra):
         return code_of(client.post("/rebel-princess/new", data=setup_form(
-            players, edition, cards, length,
-                                                             **extra)))
+            players, edition, cards, length, **extra)))
 
     return make
 
@@ -87,7 +87,7 @@ def cards_data(client, code, number, given=None, rest=None, **extra):
     given = dict(given or {})
     data = {}
     if rest is not None:
-        rows = rows_of(client.get(f"/g/{code}/round/{number}/cards").text)
+        rows = rows_of(client.get(f"/rebel-princess/g/{code}/round/{number}/cards").text)
         data.update({row: str(rest) for row in rows})
     data.update({card: str(seat) for card, seat in given.items()})
     data.update({key: str(value) for key, value in extra.items()})
@@ -100,7 +100,7 @@ def enter_round_by_cards(client):
 
     def enter(code, number, given=None, rest=None, **extra):
         data = cards_data(client, code, number, given, rest, **extra)
-        return client.post(f"/g/{code}/round/{number}/cards", data=data)
+        return client.post(f"/rebel-princess/g/{code}/round/{number}/cards", data=data)
 
     return enter
 
@@ -116,7 +116,8 @@ def by_numbers(client):
     """POST a by-numbers entry: ``by_numbers(code, 1, [0, 3, 8, 4], last_trick=2)``."""
 
     def enter(code, number, scores, **extra):
-        return client.post(f"/g/{code}/round/{number}/numbers", data=numbers_data(scores, **extra))
+        return client.post(f"/rebel-princess/g/{code}/round/{number}/numbers",
+                           data=numbers_data(scores, **extra))
 
     return enter
 
@@ -126,7 +127,7 @@ def history(client):
     """The ``data-action`` of every record on the history page, oldest first."""
 
     def read(code):
-        html = client.get(f"/g/{code}/history").text
+        html = client.get(f"/rebel-princess/g/{code}/history").text
         return re.findall(r'data-record="\d+" data-action="(\w+)"', html)
 
     return read

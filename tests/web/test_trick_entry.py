@@ -27,7 +27,7 @@ def legal_round(seed=3, players=4, letter="a", leader=0):
 
 
 def url(code, action=None):
-    base = f"/g/{code}/round/1/tricks"
+    base = f"/rebel-princess/g/{code}/round/1/tricks"
     return base if action is None else f"{base}/{action}"
 
 
@@ -47,8 +47,9 @@ def tap(client, code, card, hx=True):
 
 def test_round_screen_offers_trick_entry(client, make_game):
     code = make_game()
-    html = client.get(f"/g/{code}").text
-    assert f'href="/g/{code}/round/1/tricks"' in html and 'data-action="enter-tricks"' in html
+    html = client.get(f"/rebel-princess/g/{code}").text
+    assert f'href="/rebel-princess/g/{code}/round/1/tricks"' in html
+    assert 'data-action="enter-tricks"' in html
 
 
 def test_trick_screen_shows_leader_turn_and_deck(client, make_game):
@@ -69,7 +70,8 @@ def test_whole_round_by_taps_then_confirm(client, make_game, app):
     assert len(attr(html, "data-past-trick")) == 10
     assert attr(html, "data-violation") == []
     response = client.post(url(code, "confirm"), data={"version": version(client, code)})
-    assert response.status_code == 302 and response.headers["Location"] == f"/g/{code}"
+    assert response.status_code == 302
+    assert response.headers["Location"] == f"/rebel-princess/g/{code}"
     from companion.scoring.rebel_princess import score_entry
     assert totals(client, code) == score_entry(entry).scores
     assert count(app) == 1

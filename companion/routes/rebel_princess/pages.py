@@ -108,7 +108,7 @@ NEW_FORM = "rebel_princess/games/_new_form.html"
 
 # --- games list and set-up -------------------------------------------------------------------
 
-@bp.route("/rebel-princess/new", methods=["GET", "POST"])
+@bp.route("/new", methods=["GET", "POST"])
 def new_game() -> Response | tuple[str, int]:
     """Set up a game; the preset buttons fill in the Round cards."""
     form = NewGameForm()
@@ -168,7 +168,7 @@ def _fill_cards(form: NewGameForm, edition: Edition, preset: str, letters: list[
         field.data = letter
 
 
-@bp.get("/rebel-princess/new/card-help")
+@bp.get("/new/card-help")
 def card_help() -> str:
     """The explanation of the Round card just picked in one set-up select (htmx)."""
     edition = Edition(request.args.get("edition")) if request.args.get("edition") in (
@@ -270,7 +270,7 @@ def undo(code: str) -> Response:
     return redirect(url_for("rebel_princess.show", code=code))
 
 
-@bp.get("/rebel-princess/rules/round-cards/<edition>/<letter>")
+@bp.get("/rules/round-cards/<edition>/<letter>")
 def round_card_help(edition: str, letter: str) -> Response:
     """A Round card's rulings entry, found by edition and letter."""
     try:
@@ -280,7 +280,7 @@ def round_card_help(edition: str, letter: str) -> Response:
     return redirect(url_for("rebel_princess.rule", slug=slug))
 
 
-@bp.get("/rebel-princess/rules")
+@bp.get("/rules")
 def rules_index() -> str:
     """Search the rulings, or browse them by kind."""
     query = request.args.get("q", "").strip()[:80]
@@ -292,7 +292,7 @@ def rules_index() -> str:
                            entries=rulings.entries(edition=edition))
 
 
-@bp.get("/rebel-princess/rules/<slug>")
+@bp.get("/rules/<slug>")
 def rule(slug: str) -> str:
     """One rulings entry: the card or power in full, how the app reads it, and related entries."""
     try:
