@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_pad_cache import viewer_of
+from ..rebel_princess.test_pad_cache import viewer_of
 
 STATIC = Path(__file__).resolve().parents[2] / "companion" / "static"
 

@@ -227,7 +227,7 @@ def test_rounds_the_trick_screen_cannot_score_are_refused(client, app, make_game
                                                            letter):
     """Gift piles are never seen at the table, so they cannot be entered here: the screen sends
     players to entry by cards, and a tap sent anyway stores nothing. (Haggle with the Hag, p / T,
-    is entered on the trick screen: tests/web/test_trick_powers.py.)"""
+    is entered on the trick screen: tests/rebel_princess/test_trick_powers.py.)"""
     code = make_game(edition=edition, cards=cards)
     assert attr(client.get(url(code)).text, "data-unsupported") == [letter]
     response = client.post(url(code, "play"), data={"version": 0, "card": "Q3"})

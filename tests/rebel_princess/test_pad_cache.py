@@ -16,7 +16,7 @@ from companion.play import players as people
 from companion.play import store
 from companion.routes import links
 
-from .test_csrf import form_token, header_token
+from ..web.test_csrf import form_token, header_token
 from .conftest import attr, code_of, setup_form
 
 
