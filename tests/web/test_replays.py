@@ -36,7 +36,7 @@ def test_duel_round_replayed_and_corrected(client, app):
     before = stored(app)
     assert [kind for _, kind, _ in before] == ["round"]
     changed = client.post(url + "/round", data={**form, "second": "spy"})
-    assert changed.status_code == 409 and 'data-problem="form-already-saved"' in changed.text
+    assert changed.status_code == 409 and 'data-problem="form-already-saved-round"' in changed.text
     assert "already saved: Prince / Clown" in changed.text and "Not saved" in changed.text
     assert stored(app) == before
     undo = {"version": "1", "key": "duel-undo-1"}

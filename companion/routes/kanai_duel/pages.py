@@ -27,7 +27,7 @@ from ...i18n import current_lang
 from ...models import Game, GameLink
 from ...play import kanai_duel as play
 from ...play import store
-from ...scoring.kanai_duel import Card, SetAside, Step
+from ...scoring.kanai_duel import CATALOGUE, Card, SetAside, Step, card_words
 from ...scoring.problems import EntryError, Problem
 from .. import links
 from ..links import entry_page, for_seats, game_to_play_again, public_base
@@ -287,9 +287,18 @@ def version(code: str) -> Response:
 def _replayed(game: Game, conflict: store.KeyConflict) -> tuple[str, int]:
     """A changed copy of a form already saved: nothing stored; the page says what is stored."""
     stored = conflict.stored
-    problem = Problem("form-already-saved", card=stored.data.get("card"),
-                      params={"kind": stored.kind, "cards": stored.data.get("cards"),
-                              "round": stored.data.get("round")})
+    card, cards = stored.data.get("card"), stored.data.get("cards")
+    known = {c.value for c in Card}
+    if card in known:
+        problem = CATALOGUE.problem("form-already-saved-card", card=card,
+                                    **card_words(Card(card)))
+    elif isinstance(cards, list) and len(cards) == 2 and all(c in known for c in cards):
+        first, second = (card_words(Card(c)) for c in cards)
+        problem = CATALOGUE.problem("form-already-saved-round", first_en=first["name_en"],
+                                    first_fr=first["name_fr"], second_en=second["name_en"],
+                                    second_fr=second["name_fr"])
+    else:
+        problem = CATALOGUE.problem("form-already-saved")
     return _page(game, 409, problems=[problem])
 
 
@@ -299,7 +308,7 @@ def play_round(code: str) -> Response | tuple[str, int]:
     game = _game_or_404(code)
     form = RoundForm()
     if not form.validate_on_submit():
-        problem = Problem("tap-both-cards")
+        problem = CATALOGUE.problem("tap-both-cards")
         return _page(game, 422, problems=[problem], round_form=form)
     try:
         play.play_round(session=get_session(), game=game,
@@ -345,7 +354,7 @@ def pick(code: str) -> Response | tuple[str, int]:
         abort(403)
     form = PickForm()
     if not form.validate_on_submit():
-        return _page(game, 422, problems=[Problem("tap-a-card")], pick_form=form)
+        return _page(game, 422, problems=[CATALOGUE.problem("tap-a-card")], pick_form=form)
     try:
         play.pick(session=get_session(), game=game, seat=seat, card=form.card.data or "",
                   for_stage=form.stage(), based_on=form.based_on())
