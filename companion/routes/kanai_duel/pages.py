@@ -34,7 +34,7 @@ from ..links import entry_page, for_seats, game_to_play_again, public_base
 from ..replays import form_key
 from ..shell import group_for_new_game, remember
 from . import bp
-from .forms import JoinForm, NewGameForm, PickForm, ReinviteForm, RoundForm, UndoForm
+from .forms import JoinForm, KanaiDuelNewGameForm, PickForm, ReinviteForm, RoundForm, UndoForm
 
 SEATS = "kanai_duel_links"
 """The session's secrets of the seat links this browser took: ``{link token: secret}``."""
@@ -152,7 +152,7 @@ def _game_or_404(code: str) -> Game:
 @bp.route("/new", methods=["GET", "POST"])
 def new_game() -> Response | tuple[str, int]:
     """Set up a duel: names, one phone or two, variants."""
-    form = NewGameForm()
+    form = KanaiDuelNewGameForm()
     problems: list[Problem] = []
     if request.method == "GET":
         _fill_again(form)
@@ -169,7 +169,7 @@ def new_game() -> Response | tuple[str, int]:
     return render_template("kanai_duel/new.html", form=form, problems=problems), 422
 
 
-def _fill_again(form: NewGameForm) -> None:
+def _fill_again(form: KanaiDuelNewGameForm) -> None:
     """Play again (``?again=<link token>``): the same two players in the same places, one phone
     or two, the same variants. The cards set aside (B) are chosen afresh."""
     found = game_to_play_again(play.KIND)
@@ -190,7 +190,7 @@ def _fill_again(form: NewGameForm) -> None:
                            if "wanderlust" in variants else "none")
 
 
-def _set_aside_problem(form: NewGameForm) -> str | None:
+def _set_aside_problem(form: KanaiDuelNewGameForm) -> str | None:
     """Variant B: on one phone, both cards set aside are entered here; on two phones, each
     player sets theirs aside secretly on their own phone, so none is entered here."""
     if "seven" not in form.variants():
@@ -205,7 +205,7 @@ def _set_aside_problem(form: NewGameForm) -> str | None:
     return None
 
 
-def _create(form: NewGameForm) -> Response:
+def _create(form: KanaiDuelNewGameForm) -> Response:
     db = get_session()
     game, secret = play.create(session=db, names=[form.first.data, form.second.data],
                                mode=form.mode.data or play.REFEREE, variants=form.variants(),

@@ -44,7 +44,7 @@ from ..shell import group_for_new_game, remember
 from . import bp
 from .forms import (
     EmptyForm,
-    NewGameForm,
+    RebelPrincessNewGameForm,
     card_choices,
 )
 
@@ -111,7 +111,7 @@ NEW_FORM = "rebel_princess/games/_new_form.html"
 @bp.route("/new", methods=["GET", "POST"])
 def new_game() -> Response | tuple[str, int]:
     """Set up a game; the preset buttons fill in the Round cards."""
-    form = NewGameForm()
+    form = RebelPrincessNewGameForm()
     if request.method == "GET":
         _fill_again(form)
     edition = form.edition_value()
@@ -141,7 +141,7 @@ def new_game() -> Response | tuple[str, int]:
                                   princesses=rulings.princess_names(current_lang()))
 
 
-def _fill_again(form: NewGameForm) -> None:
+def _fill_again(form: RebelPrincessNewGameForm) -> None:
     """Play again (``?again=<link token>``): the same players in the same seats, the same
     edition and length. Who leads, the Round cards and the Princesses are chosen afresh."""
     found = game_to_play_again(play.KIND)
@@ -154,7 +154,8 @@ def _fill_again(form: NewGameForm) -> None:
         entry.data = name
 
 
-def _fill_cards(form: NewGameForm, edition: Edition, preset: str, letters: list[str]) -> None:
+def _fill_cards(form: RebelPrincessNewGameForm, edition: Edition, preset: str,
+                letters: list[str]) -> None:
     chosen = [f.data for f in form.cards]
     if preset == "random":
         picks = random.sample(letters, 5)
