@@ -395,3 +395,23 @@ def test_a_refused_save_shows_its_first_problem_and_says_so_by_the_save_button(
     page.mouse.wheel(0, 2000)
     summary.click()
     assert page.evaluate("document.activeElement.matches('[role=alert], .problems, ul.errors')")
+
+
+def test_a_draft_kept_at_an_old_address_comes_back_at_the_new_one(phone: Page, live_server: str):
+    """A phone that kept a half entry before Rebel Princess's pages moved under /rebel-princess/
+    finds it again there: the old /g/ address redirects to the same form, which takes the draft
+    over."""
+    rp_numbers_open(phone, live_server)
+    entry = phone.url.removeprefix(live_server)
+    assert entry.startswith("/rebel-princess/g/"), entry
+    rp_numbers_part(phone)
+    drafts = "Object.keys(localStorage).filter(k => k.startsWith('draft:'))"
+    [key] = phone.evaluate(drafts)
+    old_key = key.replace("draft:/rebel-princess/g/", "draft:/g/")
+    phone.evaluate("([now, old]) => { localStorage.setItem(old, localStorage.getItem(now));"
+                   " localStorage.removeItem(now); }", [key, old_key])
+    phone.goto(live_server + entry.removeprefix("/rebel-princess"))  # the old address
+    expect(phone).to_have_url(live_server + entry)
+    rp_numbers_has_part(phone)
+    expect(phone.locator("[data-draft-notice]")).to_be_visible()
+    assert phone.evaluate(drafts) == [key]
