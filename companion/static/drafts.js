@@ -283,8 +283,26 @@
 
   var forms = [];
 
+  /* A draft kept before its page moved (Rebel Princess's /g/… pages now live under
+   * /rebel-princess/g/…): the same form at an address this one ends with. It is taken over. */
+  function movedDraft(form, key) {
+    if (!store || read(key)) return;
+    var name = nameOf(form), bar = name.indexOf("|"), path = name.slice(0, bar);
+    for (var i = store.length - 1; i >= 0; i--) {
+      var k = store.key(i), old = k && k.indexOf(PREFIX) === 0 ? k.slice(PREFIX.length) : "";
+      var oldBar = old.indexOf("|"), oldPath = old.slice(0, oldBar);
+      if (oldBar > 0 && old.slice(oldBar) === name.slice(bar) && oldPath.charAt(0) === "/"
+          && oldPath.length < path.length && path.slice(-oldPath.length) === oldPath) {
+        write(key, read(k));
+        store.removeItem(k);
+        return;
+      }
+    }
+  }
+
   function setUp(form) {
     var key = keyOf(form), at = form.dataset.draftAt || "";
+    movedDraft(form, key);
     var drawn = fieldsOf(form);  // what the server drew
     var notice = form.querySelector("[data-draft-notice]");
     if (!notice) {

@@ -236,13 +236,13 @@ def test_a_half_entry_comes_back_after_reload_back_language_and_no_network(game,
 def other_phone_saves_round_1(page: Page, base: str, scores: list[int]) -> None:
     """Another phone of the same table stores round 1 meanwhile (same cookies, its own
     network: the request API is not cut by the browser's offline mode)."""
-    code = page.url.split("/g/", 1)[1].split("/", 1)[0]
-    form_page = page.context.request.get(f"{base}/g/{code}/round/1/numbers").text()
+    code = page.url.split("/rebel-princess/g/", 1)[1].split("/", 1)[0]
+    form_page = page.context.request.get(f"{base}/rebel-princess/g/{code}/round/1/numbers").text()
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"|'
                       r'name="csrf_token" value="([^"]+)"', form_page)
     csrf = next(group for group in token.groups() if group)
     answer = page.context.request.post(
-        f"{base}/g/{code}/round/1/numbers", max_redirects=0,
+        f"{base}/rebel-princess/g/{code}/round/1/numbers", max_redirects=0,
         form={"csrf_token": csrf, **{f"score_{s}": str(v) for s, v in enumerate(scores)}})
     assert answer.status in (302, 303), answer.text()[:500]
 
@@ -666,3 +666,23 @@ def test_a_queued_save_refused_on_arrival_in_the_other_games(one_phone: Page,
     expect(page.locator("[data-outbox=refused]")).to_be_visible()
     has_part(page)
     page.screenshot(path=f"/tmp/offline-refused-{which}.png", full_page=True)
+
+
+def test_a_draft_kept_at_an_old_address_comes_back_at_the_new_one(phone: Page, live_server: str):
+    """A phone that kept a half entry before Rebel Princess's pages moved under /rebel-princess/
+    finds it again there: the old /g/ address redirects to the same form, which takes the draft
+    over."""
+    rp_numbers_open(phone, live_server)
+    entry = phone.url.removeprefix(live_server)
+    assert entry.startswith("/rebel-princess/g/"), entry
+    rp_numbers_part(phone)
+    drafts = "Object.keys(localStorage).filter(k => k.startsWith('draft:'))"
+    [key] = phone.evaluate(drafts)
+    old_key = key.replace("draft:/rebel-princess/g/", "draft:/g/")
+    phone.evaluate("([now, old]) => { localStorage.setItem(old, localStorage.getItem(now));"
+                   " localStorage.removeItem(now); }", [key, old_key])
+    phone.goto(live_server + entry.removeprefix("/rebel-princess"))  # the old address
+    expect(phone).to_have_url(live_server + entry)
+    rp_numbers_has_part(phone)
+    expect(phone.locator("[data-draft-notice]")).to_be_visible()
+    assert phone.evaluate(drafts) == [key]

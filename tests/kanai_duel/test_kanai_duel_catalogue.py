@@ -30,10 +30,13 @@ ENTRIES = {entry["slug"]: entry for entry in DATA["entry"]}
 
 
 GLUE = ROOT / "companion" / "play" / "kanai_duel.py"  # two phones: seats, re-invites
+ROUTES = ROOT / "companion" / "routes" / "kanai_duel"  # the pages' own: a form not filled in
 
 
-def used_problem_codes() -> set[str]:
-    text = "\n".join(p.read_text(encoding="utf-8") for p in [*CORE.glob("*.py"), GLUE])
+def used_problem_codes(pages: bool = True) -> set[str]:
+    """The codes the core and the glue raise, and (``pages``) the pages' own."""
+    text = "\n".join(p.read_text(encoding="utf-8") for p in [
+        *CORE.glob("*.py"), GLUE, *(ROUTES.glob("*.py") if pages else ())])
     return set(re.findall(r'CATALOGUE\.problem\(\s*"([a-z-]+)"', text))
 
 
@@ -44,10 +47,20 @@ def fields(template: str) -> set[str]:
 # --- catalogues ----------------------------------------------------------------------------------
 
 def test_every_problem_code_used_has_an_english_and_a_french_sentence():
-    """Each code the core raises is in ``messages.toml``, in both languages, and none is unused."""
+    """Each code the core or the pages raise is in ``messages.toml``, in both languages, with the
+    same fields, and none is unused (the pages word every problem through it: no ``code ==``
+    in a template)."""
     used = used_problem_codes()
     assert len(used) >= 10
+    assert {"tap-a-card", "form-already-saved-card", "form-already-saved-round"} <= used
     assert used == CATALOGUE.codes("en") == CATALOGUE.codes("fr")
+    tables = tomllib.loads((CORE / "messages.toml").read_text(encoding="utf-8"))
+
+    def named(template: str) -> set[str]:  # {the_en} and {the_fr} name the same thing
+        return {name.removesuffix("_en").removesuffix("_fr") for name in fields(template)}
+
+    for code in used:
+        assert named(tables["messages"][code]) == named(tables["messages_fr"][code]), code
 
 
 def test_every_step_code_has_an_english_and_a_french_sentence():
@@ -151,8 +164,9 @@ PROBLEM_RULING = {
 
 
 def test_every_problem_is_explained_by_an_entry():
-    """Each problem code the app can show has a rulings entry that explains the rule behind it."""
-    assert set(PROBLEM_RULING) == used_problem_codes()
+    """Each problem code the rules can raise has a rulings entry that explains the rule behind it
+    (the pages' own, such as a form not filled in, name no rule)."""
+    assert set(PROBLEM_RULING) == used_problem_codes(pages=False)
     assert set(PROBLEM_RULING.values()) <= set(ENTRIES)
 
 

@@ -248,7 +248,7 @@ def test_a_pick_cannot_be_changed(phones, app):
     url, first, _, _ = phones
     assert pick(first, url, "spy").status_code == 303
     response = pick(first, url, "clown")
-    assert response.status_code == 409 and 'data-problem="form-already-saved"' in response.text
+    assert response.status_code == 409 and 'data-problem="form-already-saved-card"' in response.text
     assert "already in: Spy" in response.text
     assert [e.data.get("card") for e in entries(app, url) if e.kind == "pick"] == ["spy"]
 
@@ -346,7 +346,7 @@ def test_a_card_set_aside_cannot_be_changed(phones_b):
     url, first, _, _ = phones_b
     assert pick(first, url, "spy").status_code == 303
     response = pick(first, url, "clown")
-    assert response.status_code == 409 and 'data-problem="form-already-saved"' in response.text
+    assert response.status_code == 409 and 'data-problem="form-already-saved-card"' in response.text
     assert 'data-my-aside="spy"' in first.get(url).text
 
 

@@ -26,13 +26,13 @@ def _card_choices() -> list[SelectChoice]:
     return [SelectChoice(card.value, card.value) for card in DuelCard]
 
 
-class WriteForm(FlaskForm):
+class KanaiDuelWriteForm(FlaskForm):
     """A write: the version of the game the phone saw and a fresh key per rendered form."""
 
     version = HiddenField(validators=[InputRequired()])
     key = HiddenField()
 
-    def fresh(self, version: int) -> WriteForm:
+    def fresh(self, version: int) -> KanaiDuelWriteForm:
         """Fill the hidden fields for a form about to be rendered."""
         self.version.data = str(version)
         self.key.data = secrets.token_urlsafe(16)
@@ -50,14 +50,14 @@ def small_int(text: str | None) -> int:
         text) <= 9 else -1
 
 
-class RoundForm(WriteForm):
+class RoundForm(KanaiDuelWriteForm):
     """Referee mode: the card each player revealed."""
 
     first = RadioField(choices=_card_choices(), validators=[InputRequired()])
     second = RadioField(choices=_card_choices(), validators=[InputRequired()])
 
 
-class PickForm(WriteForm):
+class PickForm(KanaiDuelWriteForm):
     """Two-phone mode: this phone's secret pick, and the round it was made for (0: the card set
     aside under B)."""
 
@@ -72,15 +72,15 @@ class JoinForm(FlaskForm):
     """Two-phone mode: take the seat this link is for (the button is the whole form)."""
 
 
-class ReinviteForm(WriteForm):
+class ReinviteForm(KanaiDuelWriteForm):
     """Two-phone mode, the creator's phone: a new link for the other seat (a lost phone)."""
 
 
-class UndoForm(WriteForm):
+class UndoForm(KanaiDuelWriteForm):
     """Referee mode: take back the last round."""
 
 
-class NewGameForm(FlaskForm):
+class KanaiDuelNewGameForm(FlaskForm):
     """Set up a duel: the two players, one phone or two, and the variants."""
 
     first = StringField(_l("Player 1"), filters=[_strip],

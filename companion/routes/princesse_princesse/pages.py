@@ -35,8 +35,8 @@ from ..replays import form_key
 from ..shell import group_for_new_game, remember
 from . import bp
 from .forms import (
-    NewGameForm,
-    WriteForm,
+    PrincessePrincesseNewGameForm,
+    PrincessePrincesseWriteForm,
     cards_from,
     face_up_from,
     seats_from,
@@ -111,13 +111,13 @@ def _view_or_404(code: str) -> play.PrincesseGameView:
     return play.view_game(session, game)
 
 
-def _write(code: str, action: Callable[[play.PrincesseGameView, WriteForm], Any],
+def _write(code: str, action: Callable[[play.PrincesseGameView, PrincessePrincesseWriteForm], Any],
            again: Callable[[play.PrincesseGameView, list[Problem], int], tuple[str, int]],
            done: str | None = None) -> Response | tuple[str, int]:
     """Run one write: the form's version and key, the glue ``action``, then 303 to the board
     (or ``done``); a refusal re-renders with ``again`` (422), a stale write with 409."""
     view = _view_or_404(code)
-    form = WriteForm()
+    form = PrincessePrincesseWriteForm()
     if not form.validate_on_submit():
         return again(view, [CATALOGUE.problem("stale-form")], 422)
     try:
@@ -144,8 +144,8 @@ def _already_saved_as(view: play.PrincesseGameView, stored: store.Stored) -> Pro
     return CATALOGUE.problem("form-already-saved")
 
 
-def _fresh(view: play.PrincesseGameView) -> WriteForm:
-    return WriteForm(formdata=None).fresh(view.version)
+def _fresh(view: play.PrincesseGameView) -> PrincessePrincesseWriteForm:
+    return PrincessePrincesseWriteForm(formdata=None).fresh(view.version)
 
 
 # --- set-up -------------------------------------------------------------------------------------
@@ -153,7 +153,7 @@ def _fresh(view: play.PrincesseGameView) -> WriteForm:
 @bp.route("/new", methods=["GET", "POST"])
 def new_game() -> Response | tuple[str, int]:
     """Set up a game: names in seat order and who starts."""
-    form = NewGameForm()
+    form = PrincessePrincesseNewGameForm()
     if request.method == "GET":
         _fill_again(form)
     problems: list[Problem] = []
@@ -174,7 +174,7 @@ def new_game() -> Response | tuple[str, int]:
 
 # --- the tokens board and the history -----------------------------------------------------------
 
-def _fill_again(form: NewGameForm) -> None:
+def _fill_again(form: PrincessePrincesseNewGameForm) -> None:
     """Play again (``?again=<link token>``): the same players in the same seats; who starts is
     chosen afresh (the rules name no one for a next game)."""
     found = game_to_play_again(play.KIND)
@@ -208,7 +208,7 @@ def _history_again(view: play.PrincesseGameView, problems: list[Problem], status
 @bp.post("/g/<code>/round/<int:rid>/undo")
 def undo_round(code: str, rid: int) -> Response | tuple[str, int]:
     """Take a round out of the game (the history keeps it)."""
-    def action(view: play.PrincesseGameView, form: WriteForm) -> None:
+    def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
         play.undo_round(session=get_session(), view=view, based_on=form.version.data,
                         key=form_key(form.key.data), rid=rid)
         flash(_("Round undone."))
@@ -277,7 +277,7 @@ def round_end(code: str) -> Response | tuple[str, int] | str:
         return render_template("princesse_princesse/round.html", view=view, form=_fresh(view),
                                problems=_already_saved(view, ctx), **ctx)
 
-    def action(view: play.PrincesseGameView, form: WriteForm) -> None:
+    def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
         if _already_saved(view, ctx):
             raise EntryError(_already_saved(view, ctx))
         reveal = _reveal(ctx, view.players)
@@ -339,7 +339,7 @@ def _log_again(view: play.PrincesseGameView, problems: list[Problem],
 @bp.post("/g/<code>/log/start")
 def start_log(code: str) -> Response | tuple[str, int]:
     """Start the turn log of this round (at two players, with the three face-up cards)."""
-    def action(view: play.PrincesseGameView, form: WriteForm) -> None:
+    def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
         play.start_log(session=get_session(), view=view, based_on=form.version.data,
                        key=form_key(form.key.data), face_up=face_up_from(request.form))
     return _write(code, action, _log_again, url_for(".turn_log", code=code))
@@ -348,7 +348,7 @@ def start_log(code: str) -> Response | tuple[str, int]:
 @bp.post("/g/<code>/log/turn")
 def play_turn(code: str) -> Response | tuple[str, int]:
     """One turn: the card, its target and the table's answers."""
-    def action(view: play.PrincesseGameView, form: WriteForm) -> None:
+    def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
         if view.log is None or view.log.round.current_seat is None:
             raise EntryError(CATALOGUE.problem("round-over"))
         if request.form.get("card", type=int) is None:
@@ -362,7 +362,7 @@ def play_turn(code: str) -> Response | tuple[str, int]:
 @bp.post("/g/<code>/log/undo")
 def undo_turn(code: str) -> Response | tuple[str, int]:
     """Take back the last turn of the log."""
-    def action(view: play.PrincesseGameView, form: WriteForm) -> None:
+    def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
         play.undo_turn(session=get_session(), view=view, based_on=form.version.data,
                        key=form_key(form.key.data))
     return _write(code, action, _log_again, url_for(".turn_log", code=code))
@@ -371,7 +371,7 @@ def undo_turn(code: str) -> Response | tuple[str, int]:
 @bp.post("/g/<code>/log/discard")
 def discard_log(code: str) -> Response | tuple[str, int]:
     """Abandon the turn log; the round end can still be entered by the fast path."""
-    def action(view: play.PrincesseGameView, form: WriteForm) -> None:
+    def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
         play.discard_log(session=get_session(), view=view, based_on=form.version.data,
                          key=form_key(form.key.data))
     return _write(code, action, _log_again)
@@ -380,7 +380,7 @@ def discard_log(code: str) -> Response | tuple[str, int]:
 @bp.post("/g/<code>/log/finish")
 def finish_log(code: str) -> Response | tuple[str, int]:
     """The round the log ended: only the final cards are tapped."""
-    def action(view: play.PrincesseGameView, form: WriteForm) -> None:
+    def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
         play.finish_log(session=get_session(), view=view, based_on=form.version.data,
                         key=form_key(form.key.data),
                         cards=cards_from(request.form, view.players))

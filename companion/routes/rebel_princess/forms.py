@@ -107,7 +107,7 @@ def card_choices(edition: Edition, only: Sequence[str] | None = None) -> list[Se
                     if only is None or c.letter in only])
 
 
-class NewGameForm(FlaskForm):
+class RebelPrincessNewGameForm(FlaskForm):
     """Set up a game: edition, players in clockwise order, first leader, Round cards, Princesses."""
 
     edition = RadioField(_l("Edition"), choices=choices([("deluxe", "Deluxe"),

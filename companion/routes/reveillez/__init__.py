@@ -11,8 +11,8 @@ from ...models import Game
 from ...play import reveillez as play
 from ...scoring.reveillez import ReveillezGameState
 
-bp = Blueprint("reveillez", __name__, url_prefix="/reveillez")
-api_bp = Blueprint("reveillez_api", __name__, url_prefix="/api/v1/reveillez")
+bp = Blueprint("reveillez", __name__)
+api_bp = Blueprint("reveillez_api", __name__)
 
 from . import api, pages  # noqa: E402, F401  (register the views)
 
