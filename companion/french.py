@@ -4,7 +4,13 @@
 name follows « de » or « que » and starts with a vowel sound (a vowel, a mute h, or a y before a
 consonant: « d'Yves », « de Yann »), it writes the elided form. Only the words just before a field
 change: the catalogue's own words (« de huit ») are never touched. Pure: every message goes
-through it (companion.i18n installs it for the templates and for ``gettext`` in Python).
+through it (companion.i18n installs it for the templates and for ``gettext`` in Python; the rules
+cores' ``messages.toml`` catalogues fill their ``{player}`` fields with :func:`format_braces`).
+
+The rule for names: a name is taken as starting with a vowel sound when it starts with a vowel,
+with an h (every h is taken as mute, as in most French first names: « d'Hélène », « d'Hugo »), or
+with a y followed by a consonant (« d'Yves », but « de Yann »). A name is never given a pronoun:
+sentences say the player's name again, or « sa main », rather than « il » or « elle ».
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from typing import Any
 
 VOWELS = "aeiouàâäéèêëîïôöùûüœæ"
 _BEFORE_FIELD = re.compile(r"\b(de|que|De|Que) %\((\w+)\)s")
+_BEFORE_BRACE = re.compile(r"\b(de|que|De|Que) \{(\w+)\}")
 
 
 def starts_with_vowel_sound(word: str) -> bool:
@@ -50,3 +57,15 @@ def format_sentence(template: str, values: Mapping[str, Any]) -> str:
         if fixed != str(template):
             template = type(template)(fixed)
     return template % values
+
+
+def format_braces(template: str, values: Mapping[str, Any]) -> str:
+    """``template.format(**values)`` for the rules cores' catalogues (``{player}`` fields), with
+    the same elision as :func:`format_sentence`: « le pouvoir d'Alice », « c'est au tour d'Ana »."""
+    def fix(match: re.Match[str]) -> str:
+        word, key = match.group(1), match.group(2)
+        value = values.get(key)
+        if isinstance(value, str) and starts_with_vowel_sound(value):
+            return f"{word[:-1]}'{{{key}}}"
+        return match.group(0)
+    return _BEFORE_BRACE.sub(fix, template).format(**values)

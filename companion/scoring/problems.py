@@ -20,6 +20,8 @@ from functools import cached_property
 from importlib import resources
 from typing import Any
 
+from companion.french import format_braces
+
 LANGUAGES = ("en", "fr")
 
 
@@ -84,6 +86,8 @@ class Catalogue:
                 shown[key] = _seat_name(int(shown[key]), names, numbered)
         shown.setdefault("player", anyone)
         try:
+            if lang == "fr":  # « le tour d'Ana », « le pouvoir d'Alice »
+                return format_braces(template, {"code": code, **shown})
             return template.format(code=code, **shown)
         except (KeyError, IndexError, ValueError):
             return template
