@@ -113,6 +113,8 @@ def new_game() -> Response | tuple[str, int]:
     """Set up a game; the preset buttons fill in the Round cards."""
     form = NewGameForm()
     if request.method == "GET":
+        # A French table most likely owns the French box, Rebelles Princesses (issue 22).
+        form.edition.data = "classic" if current_lang() == "fr" else "deluxe"
         _fill_again(form)
     edition = form.edition_value()
     letters = [c.letter for c in round_cards(edition)]
