@@ -234,13 +234,13 @@ def test_undo_then_redo_keeps_the_words_of_the_line_undone(client, make_game, by
     code = make_game()
     by_numbers(code, 1, [0, 3, 8, 4])
     written = history_words(client, code)
-    assert written == ["Round 1 entered by numbers: Ana 0, Ben 3, Cy 8, Di 4"]
+    assert written == ["Round 1 entered by scores: Ana 0, Ben 3, Cy 8, Di 4"]
     client.post(f"/g/{code}/undo")
     by_numbers(code, 1, [5, 3, 3, 4])
     lines = history_words(client, code)
     assert lines[0] == written[0]
     assert lines[1] == "Undo: round 1 removed"
-    assert lines[2] == "Round 1 entered by numbers: Ana 5, Ben 3, Cy 3, Di 4"
+    assert lines[2] == "Round 1 entered by scores: Ana 5, Ben 3, Cy 3, Di 4"
 
 
 def test_undo_button_disabled_without_rounds(client, make_game):
