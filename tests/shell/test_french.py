@@ -137,7 +137,8 @@ def test_every_core_message_that_takes_a_name(name, joined):
     from companion.scoring.problems import Catalogue
 
     for package, filename, code, text in TOML_MESSAGES:
-        values = {key: (name if key in NAME_FIELDS else 3) for key in re.findall(r"\{(\w+)\}", text)}
+        values = {key: (name if key in NAME_FIELDS else 3)
+                  for key in re.findall(r"\{(\w+)\}", text)}
         said = Catalogue(package, filename).text(code, "fr", **values)
         assert name in said, (code, said)
         assert not re.search(rf"\b(de|que) {name}", said, re.I) or name == "Ben", (code, said)
