@@ -5,7 +5,8 @@ name follows « de » or « que » and starts with a vowel sound (a vowel, a mut
 consonant: « d'Yves », « de Yann »), it writes the elided form. Only the words just before a field
 change: the catalogue's own words (« de huit ») are never touched. Pure: every message goes
 through it (companion.i18n installs it for the templates and for ``gettext`` in Python; the rules
-cores' ``messages.toml`` catalogues fill their ``{player}`` fields with :func:`format_braces`).
+cores' ``messages.toml`` catalogues fill their ``{player}`` fields with :func:`format_braces`,
+which lives with them in ``companion.scoring.problems``, as the vowel rule does).
 
 The rule for names: a name is taken as starting with a vowel sound when it starts with a vowel,
 with an h (every h is taken as mute, as in most French first names: « d'Hélène », « d'Hugo »), or
@@ -19,20 +20,11 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-VOWELS = "aeiouàâäéèêëîïôöùûüœæ"
+from companion.scoring.problems import VOWELS, format_braces, starts_with_vowel_sound
+
+__all__ = ["VOWELS", "elide", "format_braces", "format_sentence", "starts_with_vowel_sound"]
+
 _BEFORE_FIELD = re.compile(r"\b(de|que|De|Que) %\((\w+)\)s")
-_BEFORE_BRACE = re.compile(r"\b(de|que|De|Que) \{(\w+)\}")
-
-
-def starts_with_vowel_sound(word: str) -> bool:
-    """A vowel, a mute h (names are taken as mute: « d'Hélène », « d'Hugo »), or a y followed by a
-    consonant (« Yves »); a y before a vowel sounds as a consonant (« Yann »)."""
-    w = word.strip().lower()
-    if not w:
-        return False
-    if w[0] == "y":
-        return len(w) > 1 and w[1] not in VOWELS
-    return w[0] in VOWELS or w[0] == "h"
 
 
 def elide(word: str, name: str) -> str:
@@ -58,14 +50,3 @@ def format_sentence(template: str, values: Mapping[str, Any]) -> str:
             template = type(template)(fixed)
     return template % values
 
-
-def format_braces(template: str, values: Mapping[str, Any]) -> str:
-    """``template.format(**values)`` for the rules cores' catalogues (``{player}`` fields), with
-    the same elision as :func:`format_sentence`: « le pouvoir d'Alice », « c'est au tour d'Ana »."""
-    def fix(match: re.Match[str]) -> str:
-        word, key = match.group(1), match.group(2)
-        value = values.get(key)
-        if isinstance(value, str) and starts_with_vowel_sound(value):
-            return f"{word[:-1]}'{{{key}}}"
-        return match.group(0)
-    return _BEFORE_BRACE.sub(fix, template).format(**values)

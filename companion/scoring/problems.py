@@ -12,6 +12,7 @@ screen or the JSON API can show them all at once.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -20,9 +21,36 @@ from functools import cached_property
 from importlib import resources
 from typing import Any
 
-from companion.french import format_braces
-
 LANGUAGES = ("en", "fr")
+
+# French elision, for these catalogues and (through companion.french) for the app's own: the
+# rule is defined once, here, where the rules cores may reach it.
+VOWELS = "aeiouàâäéèêëîïôöùûüœæ"
+_BEFORE_BRACE = re.compile(r"\b(de|que|De|Que) \{(\w+)\}")
+
+
+def starts_with_vowel_sound(word: str) -> bool:
+    """A vowel, a mute h (names are taken as mute: « d'Hélène », « d'Hugo »), or a y followed by a
+    consonant (« Yves »); a y before a vowel sounds as a consonant (« Yann »)."""
+    w = word.strip().lower()
+    if not w:
+        return False
+    if w[0] == "y":
+        return len(w) > 1 and w[1] not in VOWELS
+    return w[0] in VOWELS or w[0] == "h"
+
+
+def format_braces(template: str, values: Mapping[str, Any]) -> str:
+    """``template.format(**values)`` for the rules cores' catalogues (``{player}`` fields), with
+    the same elision as ``companion.french.format_sentence``: « le pouvoir d'Alice », « c'est au
+    tour d'Ana »."""
+    def fix(match: re.Match[str]) -> str:
+        word, key = match.group(1), match.group(2)
+        value = values.get(key)
+        if isinstance(value, str) and starts_with_vowel_sound(value):
+            return f"{word[:-1]}'{{{key}}}"
+        return match.group(0)
+    return _BEFORE_BRACE.sub(fix, template).format(**values)
 
 
 def language(lang: str | None) -> str:
