@@ -27,10 +27,10 @@ def _node():
 
 
 QUERIES = {
-    "/rebel-princess/rules": ["frog", "grenouille", "Grenouile", "z", "deluxe z", "Cendrilon",
+    "/rebel-princess/rules": ["frog", "frgo", "grenouille", "Grenouile", "grenoiulle", "z", "deluxe z", "Cendrilon",
                               "snowwhite", "blancheneige", "littlemermaid", "Snow White",
                               "pets revenge", "mulan"],
-    "/princesse-princesse/rules": ["celeste", "Céleste", "roifantome", "ghostking", "dragonn",
+    "/princesse-princesse/rules": ["celeste", "Céleste", "celsete", "roifantome", "ghostking", "dragonn",
                                    "kingsadvisors", "garde", "guard", "1", "princesses"],
     "/reveillez/rules": ["chevalier", "knight", "dragonn", "cartesnumerotees", "jester",
                          "bouffon", "potion"],
