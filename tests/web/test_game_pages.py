@@ -266,12 +266,20 @@ def test_classic_tie_broken_by_rounds_at_zero(client, make_game, by_numbers):
     assert attr(html, "data-decided-by") == ["rounds_at_zero"]
     assert attr(html, "data-winners") == ["0"]
     assert 'id="this-round"' not in html
+    # Ana and Ben are tied on 10; Ana won the tie-break: only her total is starred (issue 22).
+    assert _starred(html) == ["0"]
+
+
+def _starred(html):
+    total = re.search(r"<tr class=\"total\" data-total>(.*?)</tr>", html, re.S)[1]
+    return re.findall(r'<td data-seat="(\d+)" class="low">', total)
 
 
 def test_classic_shared_victory(client, make_game, by_numbers):
     html = client.get(f"/g/{play_classic(make_game, by_numbers, CLASSIC_SHARED)}").text
     assert attr(html, "data-decided-by") == ["shared"]
     assert attr(html, "data-winners") == ["0,1"]
+    assert _starred(html) == ["0", "1"]
 
 
 def test_classic_last_trick_winner_leads_next(client, make_game, by_numbers):
