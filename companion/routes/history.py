@@ -12,6 +12,7 @@ here names a game. Games are linked with :func:`companion.routes.shell.game_url`
 from __future__ import annotations
 
 import gzip
+from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -186,8 +187,15 @@ def statistics() -> str:
 def people() -> str:
     """The group's players: each one's page, and merging two of them."""
     everyone = players.people(get_session(), _group())
-    return render_template("history/players.html", people=everyone,
+    return render_template("history/players.html", people=everyone, finished=_finished(),
                            merge=_merge_form(everyone))
+
+
+def _finished() -> Counter[int]:
+    """The finished games each person played, counted as their own page counts them (issue 22:
+    the list counted every seat, unfinished games too, and said 24 where the page said 8)."""
+    return Counter(person for game in history.played(get_session(), group_id=_group())
+                   for person in set(game.people))
 
 
 def _merge_form(everyone: list[players.PersonRow]) -> MergeForm:
@@ -250,7 +258,8 @@ def merge() -> Response | tuple[str, int]:
         else:
             flash(_("Merged: every game is now %(name)s's.", name=kept.name))
             return redirect(url_for(".person", person_id=kept.id), 303)
-    return render_template("history/players.html", people=everyone, merge=form), 422
+    return render_template("history/players.html", people=everyone, finished=_finished(),
+                           merge=form), 422
 
 
 def people_error(error: players.PeopleError) -> str:
