@@ -146,8 +146,10 @@ def test_every_core_message_that_takes_a_name(name, joined):
             assert re.search(joined, said, re.I), (code, said)
 
 
-#: A pronoun standing for the player: « il ou elle », « a-t-il », « prend-elle », « qu'il ».
-PRONOUN = re.compile(r"\bil ou elle\b|\b\w+-t-(il|elle)\b|\b\w+-(il|elle)\b|\bqu'il (a|avait)\b")
+#: A pronoun standing for the player (« il ou elle », « a-t-il », « prend-elle », « qu'il »), or
+#: an agreement guessed with « (e) » (« éliminé(e) »).
+PRONOUN = re.compile(r"\bil ou elle\b|\b\w+-t-(il|elle)\b|\b\w+-(il|elle)\b|\bqu'il (a|avait)\b"
+                     r"|\w\(e\)")
 
 
 def _all_french_messages_with_a_name():
