@@ -1,8 +1,9 @@
 """Names shortened to fit a button or a chart label, the one rule used everywhere (issue 22).
 
 A name that fits is kept whole. A longer one is cut where a syllable ends and the cut is shown
-with an ellipsis, so a shortened name never reads as another word or name (« Marie » -> « Ma… »,
-never « Mari »; « Chloé » -> « Chlo… », never « Chl »). A name of several words (« Anne-Sophie »,
+with an ellipsis, or, when no syllable fits, it is shown by its initial, so a shortened name never
+reads as another word or name (« Marie » -> « Ma… », never « Mari »; « Chloé » -> « C. » or
+« Chlo… », never « Chl »). A name of several words (« Anne-Sophie »,
 « Jean Paul ») keeps its first word and the initials of the others (« Anne-S. »), or only
 initials (« A.-S. ») when even that is too long. Among a table's names, each label is lengthened,
 one syllable at a time, until no two players share one.
@@ -70,8 +71,8 @@ def candidates(name: str, width: int) -> list[str]:
         prefixes = [name[:cut] + ELLIPSIS for cut in syllable_cuts(name)]
         fitting = [p for p in prefixes if len(p) <= width + 1]
         longer = [p for p in prefixes if len(p) > width + 1]
-        found = fitting[-1:] + longer if fitting else longer
-        found = found or [name[0] + "."]
+        # The longest cut that fits; when none does, the initial first (« C. »), then longer cuts.
+        found = fitting[-1:] + longer if fitting else [name[0] + "."] + longer
     return [label for label in found if len(label) < len(name)] + [name]
 
 

@@ -17,8 +17,8 @@ def test_cuts_fall_between_syllables(word, cuts):
 
 
 @pytest.mark.parametrize("name, width, short", [
-    ("Ana", 3, "Ana"), ("Marie", 4, "Marie"), ("Marie", 3, "Ma…"), ("Chloé", 3, "Chloé"),
-    ("Chloé", 2, "Chloé"), ("Christophe", 2, "Chris…"), ("Mia", 1, "M."),
+    ("Ana", 3, "Ana"), ("Marie", 4, "Marie"), ("Marie", 3, "Ma…"), ("Chloé", 3, "C."),
+    ("Chloé", 2, "C."), ("Christophe", 2, "C."), ("Mia", 1, "M."), ("Chloé", 4, "Chloé"),
     ("Benjamin", 4, "Ben…"), ("Benjamin", 6, "Benja…"),
     ("Alexandre", 4, "Ale…"), ("Anne-Sophie", 7, "Anne-S."), ("Anne-Sophie", 4, "A.-S."),
     ("Jean Paul", 7, "Jean P."), ("Stéphanie", 4, "Sté…"), ("Hélène", 3, "Hé…")])
@@ -41,6 +41,8 @@ def test_the_table_is_told_apart():
     assert short_names(["Marie", "Mariette", "Mathilde"], 3) == ["Marie", "Mariet…", "Mathil…"]
     assert short_names(["Anne-Sophie", "Anne-Marie", "Ben"], 4) == ["A.-S.", "A.-M.", "Ben"]
     assert short_names(["Benjamin", "Benoît"], 4) == ["Benja…", "Benoît"]
+    assert short_names(["Chloé", "Christophe", "Ana"], 3) == ["Chloé", "Chris…", "Ana"]
+    assert short_names(["Chloé", "Bartholomew", "Ana"], 3) == ["C.", "Bar…", "Ana"]
 
 
 def test_the_pad_and_the_charts_use_it():
