@@ -4,7 +4,14 @@
 name follows « de » or « que » and starts with a vowel sound (a vowel, a mute h, or a y before a
 consonant: « d'Yves », « de Yann »), it writes the elided form. Only the words just before a field
 change: the catalogue's own words (« de huit ») are never touched. Pure: every message goes
-through it (companion.i18n installs it for the templates and for ``gettext`` in Python).
+through it (companion.i18n installs it for the templates and for ``gettext`` in Python; the rules
+cores' ``messages.toml`` catalogues fill their ``{player}`` fields with :func:`format_braces`,
+which lives with them in ``companion.scoring.problems``, as the vowel rule does).
+
+The rule for names: a name is taken as starting with a vowel sound when it starts with a vowel,
+with an h (every h is taken as mute, as in most French first names: « d'Hélène », « d'Hugo »), or
+with a y followed by a consonant (« d'Yves », but « de Yann »). A name is never given a pronoun:
+sentences say the player's name again, or « sa main », rather than « il » or « elle ».
 """
 
 from __future__ import annotations
@@ -13,19 +20,11 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-VOWELS = "aeiouàâäéèêëîïôöùûüœæ"
+from companion.scoring.problems import VOWELS, format_braces, starts_with_vowel_sound
+
+__all__ = ["VOWELS", "elide", "format_braces", "format_sentence", "starts_with_vowel_sound"]
+
 _BEFORE_FIELD = re.compile(r"\b(de|que|De|Que) %\((\w+)\)s")
-
-
-def starts_with_vowel_sound(word: str) -> bool:
-    """A vowel, a mute h (names are taken as mute: « d'Hélène », « d'Hugo »), or a y followed by a
-    consonant (« Yves »); a y before a vowel sounds as a consonant (« Yann »)."""
-    w = word.strip().lower()
-    if not w:
-        return False
-    if w[0] == "y":
-        return len(w) > 1 and w[1] not in VOWELS
-    return w[0] in VOWELS or w[0] == "h"
 
 
 def elide(word: str, name: str) -> str:
@@ -50,3 +49,4 @@ def format_sentence(template: str, values: Mapping[str, Any]) -> str:
         if fixed != str(template):
             template = type(template)(fixed)
     return template % values
+

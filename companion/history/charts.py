@@ -13,6 +13,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..short_names import shorten
+
 SEAT_COLOURS = ("#c2410c", "#1d4ed8", "#15803d", "#a21caf", "#0e7490", "#854d0e")
 """One colour per seat (or per player in a list), dark enough for text on white (WCAG AA)."""
 
@@ -25,7 +27,8 @@ def colour(index: int) -> str:
 
 
 def short_label(name: str, size: int = 9) -> str:
-    return name if len(name) <= size else name[: size - 1] + "…"
+    """A chart's label for ``name``: about ``size`` characters (companion.short_names)."""
+    return shorten(name, size - 1)
 
 
 def nice_ticks(low: float, high: float, most: int = 5) -> tuple[float, ...]:

@@ -113,7 +113,7 @@ class DuelView:
     out_known: tuple[DuelCard | None, DuelCard | None] = (None, None)
     picked: tuple[bool, bool] = (False, False)
     extra: dict[str, Any] = field(default_factory=dict)
-    played: tuple[PlayedRound, ...] = ()  # the history: every round in order, undone ones too
+    played: tuple[DuelRoundLine, ...] = ()  # the history: every round in order, undone ones too
 
     @property
     def results(self) -> tuple[DuelRoundResult, ...]:
@@ -213,7 +213,7 @@ def seat_of_link(link: GameLink | None) -> int | None:
 
 
 @dataclass(frozen=True)
-class PlayedRound:
+class DuelRoundLine:
     """A line of the duel's history: a round as it was decided when it was played, and whether
     it was undone since (it then keeps its words, struck through)."""
 
@@ -231,17 +231,17 @@ class _Replay:
     opened_at: int = 0  # the version at which the stage picked for now opened
     reinvites: list[tuple[int, int]] = field(default_factory=list)
     keys: set[str] = field(default_factory=set)
-    played: list[PlayedRound] = field(default_factory=list)  # every round, undone ones too
+    played: list[DuelRoundLine] = field(default_factory=list)  # every round, undone ones too
 
     def push(self, first: DuelCard, second: DuelCard) -> None:
-        self.played.append(PlayedRound(self.duel.push(first, second)))
+        self.played.append(DuelRoundLine(self.duel.push(first, second)))
 
     def pop(self) -> None:
         """Take back the last round; its line stays in the history, as it read, undone."""
         self.duel.pop()
         undone = next(i for i in reversed(range(len(self.played)))
                       if not self.played[i].undone)
-        self.played[undone] = PlayedRound(self.played[undone].result, undone=True)
+        self.played[undone] = DuelRoundLine(self.played[undone].result, undone=True)
 
     @property
     def stage(self) -> int:

@@ -32,6 +32,7 @@ from ..scoring.rebel_princess import (
     play_through,
     required_cards,
 )
+from ..short_names import short_names
 from . import store
 
 _T = TypeVar("_T")
@@ -70,20 +71,6 @@ class RebelGameView:
 
     def record(self, number: int) -> RoundRecord | None:
         return self.records[number - 1] if 0 < number <= len(self.records) else None
-
-
-def short_names(names: Sequence[str], width: int) -> list[str]:
-    """The shortest prefixes (at least ``width`` characters, or the whole name) that still tell
-    the players apart, e.g. Anne-Sophie, Anne-Marie -> "Anne-S", "Anne-M" at width 4."""
-    result = []
-    for name in names:
-        size = min(width, len(name))
-        while size < len(name) and any(
-                other is not name and other[:size].casefold() == name[:size].casefold()
-                for other in names):
-            size += 1
-        result.append(name[:size])
-    return result
 
 
 # --- encoding of entries in rows -------------------------------------------------------------

@@ -25,7 +25,7 @@ import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from sqlalchemy import delete, update
@@ -157,8 +157,10 @@ def _cell(value: Any) -> Any:
     return value
 
 
-def export_csv(records: Sequence[history.Record], people: dict[int, str]) -> str:
-    """One row per player per game (:data:`CSV_COLUMNS`), the most recent game first."""
+def export_csv(records: Sequence[history.Record], people: dict[int, str],
+               zone: tzinfo = UTC) -> str:
+    """One row per player per game (:data:`CSV_COLUMNS`), the most recent game first; times in
+    ``zone`` (the phone's, for a spreadsheet read at the table) with their offset."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
@@ -168,8 +170,9 @@ def export_csv(records: Sequence[history.Record], people: dict[int, str]) -> str
         for seat, name in enumerate(record.names):
             person = record.people[seat] if seat < len(record.people) else None
             writer.writerow([_cell(v) for v in (
-                record.game.code, record.kind.names["en"], _time(record.game.created_at),
-                _time(record.game.updated_at), seat + 1,
+                record.game.code, record.kind.names["en"],
+                utc(record.game.created_at).astimezone(zone).isoformat(),
+                utc(record.game.updated_at).astimezone(zone).isoformat(), seat + 1,
                 people.get(person or 0, name), name,
                 summary.scores[seat] if seat < len(summary.scores) else "", str(summary.unit),
                 int(seat in summary.winners), ranks[seat] if seat < len(ranks) else "",

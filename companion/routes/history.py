@@ -12,8 +12,9 @@ here names a game. Games are linked with :func:`companion.routes.shell.game_url`
 from __future__ import annotations
 
 import gzip
+from collections import Counter
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime, tzinfo
 
 from flask import (
     Blueprint,
@@ -169,7 +170,7 @@ def _bg_stats_url(record: history.Record) -> str:
         game_name=record.kind.names["en"], game_id=record.kind.key, code=record.game.code,
         started=utc(record.game.created_at), ended=utc(record.game.updated_at), names=names,
         player_ids=[players.name_key(name) for name in names], summary=record.summary,
-        board=record.game.edition or "", zone=zone_named(request.cookies.get("tz")))
+        board=record.game.edition or "", zone=_zone())
     return bgstats.play_url(data)
 
 
@@ -194,8 +195,15 @@ def statistics() -> str:
 def people() -> str:
     """The group's players: each one's page, and merging two of them."""
     everyone = players.people(get_session(), _group())
-    return render_template("history/players.html", people=everyone,
+    return render_template("history/players.html", people=everyone, finished=_finished(),
                            merge=_merge_form(everyone))
+
+
+def _finished() -> Counter[int]:
+    """The finished games each person played, counted as their own page counts them (issue 22:
+    the list counted every seat, unfinished games too, and said 24 where the page said 8)."""
+    return Counter(person for game in history.played(get_session(), group_id=_group())
+                   for person in set(game.people))
 
 
 def _merge_form(everyone: list[players.PersonRow]) -> MergeForm:
@@ -258,7 +266,8 @@ def merge() -> Response | tuple[str, int]:
         else:
             flash(_("Merged: every game is now %(name)s's.", name=kept.name))
             return redirect(url_for(".person", person_id=kept.id), 303)
-    return render_template("history/players.html", people=everyone, merge=form), 422
+    return render_template("history/players.html", people=everyone, finished=_finished(),
+                           merge=form), 422
 
 
 def people_error(error: players.PeopleError) -> str:
@@ -299,8 +308,14 @@ def _download(text: str, name: str, mimetype: str) -> Response:
     return response
 
 
+def _zone() -> tzinfo:
+    """The phone's time zone (the "tz" cookie app.js keeps; UTC when unknown)."""
+    return zone_named(request.cookies.get("tz"))
+
+
 def _today() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%d")
+    """Today's date on the phone, for a downloaded file's name."""
+    return datetime.now(_zone()).strftime("%Y-%m-%d")
 
 
 @bp.get("/export.json")
@@ -332,7 +347,7 @@ def export_all_packed() -> Response:
 def export_all_csv() -> Response:
     """Every finished game of the group, one row per player per game (CSV)."""
     _, found = history.records(get_session(), group_id=_group())
-    return _download(transfer.export_csv(found, _people()),
+    return _download(transfer.export_csv(found, _people(), _zone()),
                      f"princess-table-{_today()}.csv", "text/csv")
 
 
@@ -352,8 +367,8 @@ def export_game_csv(token: str) -> Response:
     code = record.game.code
     people = {p: n for p, n in players.names_by_id(get_session(), record.game.group_id).items()
               if p in record.people}
-    return _download(transfer.export_csv([record], people), f"princess-table-{code}.csv",
-                     "text/csv")
+    return _download(transfer.export_csv([record], people, _zone()),
+                     f"princess-table-{code}.csv", "text/csv")
 
 
 @bp.route("/import", methods=["GET", "POST"])

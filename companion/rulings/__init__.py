@@ -79,14 +79,31 @@ def is_exact(query: str, exact: frozenset[str]) -> bool:
     return bool({fold(query).strip(), " ".join(words(query))} & exact)
 
 
+def swapped(token: str, word: str) -> bool:
+    """Whether ``token`` is ``word`` with two neighbouring letters typed the wrong way round
+    ("frgo" for "frog", "grenoiulle" for "grenouille")."""
+    if len(token) != len(word) or token == word:
+        return False
+    diff = [i for i, (a, b) in enumerate(zip(token, word, strict=True)) if a != b]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and \
+        token[diff[0]] == word[diff[1]] and token[diff[1]] == word[diff[0]]
+
+
+#: A word typed with two neighbouring letters swapped scores as a close near miss.
+_SWAPPED = 0.8
+
+
 def word_score(token: str, known: set[str]) -> float:
-    """1 for an exact word, 0.9 for a prefix (3+ letters), the difflib ratio for a near miss."""
+    """1 for an exact word, 0.9 for a prefix (3+ letters), 0.8 for two neighbouring letters
+    swapped (3+ letters: "frgo"), the difflib ratio for a near miss."""
     if token in known:
         return 1.0
     best = 0.0
     for word in known:
         if len(token) >= 3 and word.startswith(token):
             best = max(best, 0.9)
+        elif len(token) >= 3 and swapped(token, word):
+            best = max(best, _SWAPPED)
         elif len(token) >= 4 and abs(len(word) - len(token)) <= 2:
             ratio = difflib.SequenceMatcher(None, token, word).ratio()
             if ratio >= _FUZZY:

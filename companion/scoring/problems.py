@@ -12,6 +12,7 @@ screen or the JSON API can show them all at once.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -21,6 +22,35 @@ from importlib import resources
 from typing import Any
 
 LANGUAGES = ("en", "fr")
+
+# French elision, for these catalogues and (through companion.french) for the app's own: the
+# rule is defined once, here, where the rules cores may reach it.
+VOWELS = "aeiouàâäéèêëîïôöùûüœæ"
+_BEFORE_BRACE = re.compile(r"\b(de|que|De|Que) \{(\w+)\}")
+
+
+def starts_with_vowel_sound(word: str) -> bool:
+    """A vowel, a mute h (names are taken as mute: « d'Hélène », « d'Hugo »), or a y followed by a
+    consonant (« Yves »); a y before a vowel sounds as a consonant (« Yann »)."""
+    w = word.strip().lower()
+    if not w:
+        return False
+    if w[0] == "y":
+        return len(w) > 1 and w[1] not in VOWELS
+    return w[0] in VOWELS or w[0] == "h"
+
+
+def format_braces(template: str, values: Mapping[str, Any]) -> str:
+    """``template.format(**values)`` for the rules cores' catalogues (``{player}`` fields), with
+    the same elision as ``companion.french.format_sentence``: « le pouvoir d'Alice », « c'est au
+    tour d'Ana »."""
+    def fix(match: re.Match[str]) -> str:
+        word, key = match.group(1), match.group(2)
+        value = values.get(key)
+        if isinstance(value, str) and starts_with_vowel_sound(value):
+            return f"{word[:-1]}'{{{key}}}"
+        return match.group(0)
+    return _BEFORE_BRACE.sub(fix, template).format(**values)
 
 
 def language(lang: str | None) -> str:
@@ -84,6 +114,8 @@ class Catalogue:
                 shown[key] = _seat_name(int(shown[key]), names, numbered)
         shown.setdefault("player", anyone)
         try:
+            if lang == "fr":  # « le tour d'Ana », « le pouvoir d'Alice »
+                return format_braces(template, {"code": code, **shown})
             return template.format(code=code, **shown)
         except (KeyError, IndexError, ValueError):
             return template

@@ -7,7 +7,8 @@
  * answers with the stored search page; this script then sees a query the page was not rendered
  * for, searches the index the way companion/rulings searches (same scores: exact form 1000, the
  * whole query in a name 500, a name word 100, a text word 10 (for Rebel Princess plus 5 per time
- * it is in the summary, 4 at most), 50 per word matched; a prefix counts 0.9, a near miss difflib's ratio x 0.85) and
+ * it is in the summary, 4 at most), 50 per word matched; a prefix counts 0.9, two
+ * neighbouring letters swapped 0.8, a near miss difflib's ratio x 0.85) and
  * shows the results under a note saying they come from this phone. Unlike the server it reads
  * the text and summary in the page's language only. A test runs this file in Node against the
  * server's search.
@@ -43,11 +44,21 @@
     return (2 * matching(a, b, 0, a.length, 0, b.length)) / (a.length + b.length);
   }
 
+  /* Two neighbouring letters typed the wrong way round ("frgo" for "frog"). */
+  function swapped(token, word) {
+    if (token.length !== word.length || token === word) return false;
+    var diff = [];
+    for (var i = 0; i < token.length; i++) if (token[i] !== word[i]) diff.push(i);
+    return diff.length === 2 && diff[1] === diff[0] + 1
+      && token[diff[0]] === word[diff[1]] && token[diff[1]] === word[diff[0]];
+  }
+
   function wordScore(token, known) {
     if (known.has(token)) return 1;
     var best = 0;
     known.forEach(function (word) {
       if (token.length >= 3 && word.startsWith(token)) best = Math.max(best, 0.9);
+      else if (token.length >= 3 && swapped(token, word)) best = Math.max(best, 0.8);
       else if (token.length >= 4 && Math.abs(word.length - token.length) <= 2) {
         var r = ratio(token, word);
         if (r >= 0.8) best = Math.max(best, r * 0.85);

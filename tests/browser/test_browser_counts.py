@@ -133,6 +133,7 @@ def test_setup_choices_are_never_cut(phone_in: Page, live_server: str, artifacts
     editions ("3 rounds (short)" was cut at 360 px)."""
     page = phone_in
     page.goto(f"{live_server}/rebel-princess/new")
+    page.locator("label:has(input[name=edition][value=deluxe])").click()  # (French: classic)
     cut = """() => [...document.querySelectorAll(
         '#new-game :is(label, label span, h2, summary, button, .seat)')]
         .filter(e => e.clientWidth > 0 && !e.closest('.sr') && e.scrollWidth > e.clientWidth)

@@ -51,6 +51,9 @@ class Game:
 
 def rp_new(page: Page, base: str) -> str:
     page.goto(f"{base}/rebel-princess/new")
+    if not page.locator("input[name=edition][value=deluxe]").is_checked():  # French: classic
+        page.locator("label:has(input[name=edition][value=deluxe])").click()
+        expect(page.locator("select[name='cards-0']")).to_have_value("a")
     for seat, name in enumerate(["Ana", "Ben", "Cy"]):
         page.locator(f"input[name='names-{seat}']").fill(name)
     page.locator("[data-action=create]").click()

@@ -60,6 +60,10 @@ def test_a_game_in_french(french: Page, live_server: str, artifacts):
     page.locator("[data-action=new-rebel-princess]").click()
     expect(page.locator("h1")).to_have_text("Nouvelle partie")
     expect(page.locator("[data-nav=game]")).to_have_text("Rebelles Princesses")
+    # A French table starts on its own box, Rebelles Princesses; this game is a Deluxe one.
+    expect(page.locator("input[name=edition][value=classic]")).to_be_checked()
+    page.locator("label:has(input[name=edition][value=deluxe])").click()
+    expect(page.locator("select[name='cards-0']")).to_have_value("a")
     page.locator("label:has(input[name=length][value='3'])").click()
     expect(page.locator("select[name='cards-3']")).to_have_count(0)
     for seat, name in enumerate(["Ana", "Ben", "Cy", "Di"]):

@@ -25,6 +25,12 @@ def shot(page: Page, artifacts, name: str) -> None:
 
 def new_game(page: Page, base: str, names: list[str], cards: str = "abcde") -> str:
     page.goto(f"{base}/rebel-princess/new")
+    # A French set-up starts on Rebelles Princesses (capital letters); Deluxe's are lower case.
+    edition = "deluxe" if cards.islower() else "classic"
+    if not page.locator(f"input[name=edition][value={edition}]").is_checked():
+        page.locator(f"label:has(input[name=edition][value={edition}])").click()
+        expect(page.locator("select[name='cards-0']")).to_have_value(
+            "a" if edition == "deluxe" else "A")
     for seat, name in enumerate(names):
         page.locator(f"input[name='names-{seat}']").fill(name)
     for i, letter in enumerate(cards):

@@ -35,7 +35,7 @@ def test_names_at_the_end_of_lines_never_overlap():
 
 def test_long_names_are_shortened_on_the_chart_only():
     chart = charts.line_chart(["Anne-Sophie", "Bo"], [(1, 2)])
-    assert chart.series[0].label == "Anne-So…" and chart.series[0].name == "Anne-Sophie"
+    assert chart.series[0].label == "Anne-S." and chart.series[0].name == "Anne-Sophie"
 
 
 def test_no_chart_without_rounds():

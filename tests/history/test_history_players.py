@@ -4,6 +4,8 @@ what must be unique."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
@@ -158,3 +160,16 @@ def test_players_page_lists_everyone_recent_first(client, known):
     html = client.get(f"{known.base}/players/").text
     assert html.count('<li data-person=') == 5
     assert 'data-form="merge"' in html
+
+
+def test_players_list_counts_games_as_each_page_does(client, known):
+    """Issue 22: the list said "24 games" (every seat, unfinished games too) where the player's
+    page said 8 finished games. Ana, Ben and Cy also sit in the unfinished ``open`` game."""
+    html = client.get(f"{known.base}/players/").text
+    listed = dict(re.findall(r'<li data-person="(\d+)">.*?data-finished="(\d+)"', html, re.S))
+    assert len(listed) == 5
+    for name, person in known.person.items():
+        page = client.get(f"{known.base}/players/{person}").text
+        said = re.search(r"(\d+) finished games?", page)[1]
+        assert listed[str(person)] == said, name
+    assert listed[str(known.person["Ana"])] == "5"

@@ -411,3 +411,24 @@ def test_a_round_entered_by_counts_survives_export_and_import(app, client, fresh
     other = fresh.test_client()
     assert upload(other, exported.data, group_of(fresh)).status_code == 303
     assert other.get(f"{record(fresh, code)}/export.json").text == exported.text
+
+
+def test_csv_times_are_the_phones_with_their_offset(client, known):
+    """Issue 22: a spreadsheet opened at the table reads local times, each with its offset."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    utc_rows = list(csv.DictReader(io.StringIO(client.get(f"{known.base}/export.csv").text)))
+    client.set_cookie("tz", "Europe/Paris")
+    answer = client.get(f"{known.base}/export.csv")
+    paris_rows = list(csv.DictReader(io.StringIO(answer.text)))
+    for utc_row, paris_row in zip(utc_rows, paris_rows, strict=True):
+        for column in ("started_at", "ended_at"):
+            stored, local = (datetime.fromisoformat(utc_row[column]),
+                             datetime.fromisoformat(paris_row[column]))
+            assert stored.utcoffset().total_seconds() == 0
+            assert local == stored  # the same moment…
+            assert local.utcoffset() == stored.astimezone(ZoneInfo("Europe/Paris")).utcoffset()
+            assert local.utcoffset().total_seconds() != 0  # …said in Paris time
+    today = datetime.now(ZoneInfo("Europe/Paris")).strftime("%Y-%m-%d")
+    assert f"princess-table-{today}.csv" in answer.headers["Content-Disposition"]

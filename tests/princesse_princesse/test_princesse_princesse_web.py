@@ -470,3 +470,42 @@ def test_turn_log_page_flags_a_disproven_bibliothecaire_tie(client):
     log_post(client, url, "turn", card="1", target="0", named="7", hit="yes")
     page = text(client.get(f"{url}/log"))
     assert 'data-fault="librarian-tie-wrong" data-seat="3"' in page
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_turn_form_says_each_cards_own_effect_once(client, lang):
+    """Issue 22: every card's effect line is its own (the rulings' summary of that card), said
+    once; « played with no effect » only where it is true; no « targets nobody here » per
+    player for a card that targets nobody."""
+    from companion.rulings import load
+
+    client.set_cookie("lang", lang)
+    entries = {e.value: e for e in load("companion.rulings.princesse_princesse").entries
+               if e.value is not None}
+    url = make_game(client)
+    log_post(client, url, "start")
+    for value in range(10):
+        page = text(client.get(f"{url}/log?card={value}"))
+        lines = re.findall(rf'<p class="pp-effect" data-effect="{value}">(.*?) <a', page, re.S)
+        assert lines == [entries[value].summary(lang).replace("'", "&#39;")], (value, lines)
+        assert "data-no-effect" not in page, value  # everyone is in and unprotected
+        assert "target-not-taken" not in page and "data-refused" not in page, value
+    # Oliver protects Ana: at Ben's turn, the Garde still has Cléo and Dan; nobody is refused
+    # for « targets nobody », and the protected player is named once with the reason.
+    log_post(client, url, "turn", card="4")
+    page = text(client.get(f"{url}/log?card=1"))
+    assert page.count('data-problem="target-protected"') == 1
+    page = text(client.get(f"{url}/log?card=0"))
+    assert "data-refused" not in page and "data-no-effect" not in page
+
+
+def test_a_card_with_nobody_to_target_says_so_once(client):
+    """Both other players behind Oliver: the Garde is played with no effect, said once."""
+    url = make_game(client, names=("Ana", "Ben", "Cléo"))
+    log_post(client, url, "start")
+    log_post(client, url, "turn", card="4")
+    log_post(client, url, "turn", card="4")
+    page = text(client.get(f"{url}/log?card=1"))
+    assert page.count("data-no-effect") == 1
+    assert "Nobody can be targeted: this card is played with no effect." in page
+    assert page.count('data-problem="target-protected"') == 2

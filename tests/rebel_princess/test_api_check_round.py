@@ -225,4 +225,4 @@ def test_little_mermaid_asking_princes_of_a_leader_with_other_cards(client):
                  princesses={"1": "little-mermaid"}).get_json()
     # Her naming Princes changed nothing: the lead broke the basic rule.
     assert rules_broken(data) == [(0, 1, "princes-not-invited", 0, "basic")]
-    assert data["violations"][0]["message"].startswith("Player 1 led P5, a Prince")
+    assert data["violations"][0]["message"].startswith("Player 1 led the 5 of Princes, a Prince")

@@ -235,13 +235,13 @@ def test_undo_then_redo_keeps_the_words_of_the_line_undone(client, make_game, by
     code = make_game()
     by_numbers(code, 1, [0, 3, 8, 4])
     written = history_words(client, code)
-    assert written == ["Round 1 entered by numbers: Ana 0, Ben 3, Cy 8, Di 4"]
+    assert written == ["Round 1 entered by scores: Ana 0, Ben 3, Cy 8, Di 4"]
     client.post(f"/rebel-princess/g/{code}/undo")
     by_numbers(code, 1, [5, 3, 3, 4])
     lines = history_words(client, code)
     assert lines[0] == written[0]
     assert lines[1] == "Undo: round 1 removed"
-    assert lines[2] == "Round 1 entered by numbers: Ana 5, Ben 3, Cy 3, Di 4"
+    assert lines[2] == "Round 1 entered by scores: Ana 5, Ben 3, Cy 3, Di 4"
 
 
 def test_undo_button_disabled_without_rounds(client, make_game):
@@ -268,6 +268,13 @@ def test_classic_tie_broken_by_rounds_at_zero(client, make_game, by_numbers):
     assert attr(html, "data-decided-by") == ["rounds_at_zero"]
     assert attr(html, "data-winners") == ["0"]
     assert 'id="this-round"' not in html
+    # Ana and Ben are tied on 10; Ana won the tie-break: only her total is starred (issue 22).
+    assert _starred(html) == ["0"]
+
+
+def _starred(html):
+    total = re.search(r"<tr class=\"total\" data-total>(.*?)</tr>", html, re.S)[1]
+    return re.findall(r'<td data-seat="(\d+)" class="low">', total)
 
 
 def test_classic_shared_victory(client, make_game, by_numbers):
@@ -275,6 +282,7 @@ def test_classic_shared_victory(client, make_game, by_numbers):
                       f"/g/{play_classic(make_game, by_numbers, CLASSIC_SHARED)}").text
     assert attr(html, "data-decided-by") == ["shared"]
     assert attr(html, "data-winners") == ["0,1"]
+    assert _starred(html) == ["0", "1"]
 
 
 def test_classic_last_trick_winner_leads_next(client, make_game, by_numbers):

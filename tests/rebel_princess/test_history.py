@@ -40,7 +40,7 @@ def test_entries_say_how_and_what_they_scored(client, make_game, enter_round_by_
     by_numbers(code, 2, [0, 3, 8, 4])
     assert lines(client, code) == [
         ("cards", "Round 1 entered by cards: Ana 0, Ben 3, Cy 5, Di 7"),
-        ("numbers", "Round 2 entered by numbers: Ana 0, Ben 3, Cy 8, Di 4")]
+        ("numbers", "Round 2 entered by scores: Ana 0, Ben 3, Cy 8, Di 4")]
 
 
 def test_an_edit_names_only_the_scores_it_changed(client, make_game, enter_round_by_cards,
@@ -56,7 +56,7 @@ def test_an_edit_that_changes_no_score_says_so(client, make_game, by_numbers, re
     code = make_game()
     by_numbers(code, 1, [0, 3, 8, 4])
     by_numbers(code, 1, [0, 3, 8, 4], leader=2, base=record_ids(code, 1)[0])
-    assert lines(client, code)[1] == ("numbers", "Round 1 edited by numbers: no score changed")
+    assert lines(client, code)[1] == ("numbers", "Round 1 edited by scores: no score changed")
 
 
 def test_undo_says_what_came_back(client, make_game, by_numbers, record_ids):
@@ -93,7 +93,7 @@ def test_playoff_lines(client, make_game, by_numbers):
         by_numbers(code, number, scores)
     by_numbers(code, 4, [4, 3, 4, 4], round_card="r")
     assert lines(client, code)[-1] == (
-        "numbers", "Play-off entered by numbers: Ana 4, Ben 3, Cy 4, Di 4")
+        "numbers", "Play-off entered by scores: Ana 4, Ben 3, Cy 4, Di 4")
 
 
 def test_html_in_a_name_is_escaped_in_the_history(client, make_game, by_numbers):

@@ -35,7 +35,9 @@ def test_card_help_needs_a_card_select(client):
 
 
 def test_explanations_follow_the_language(client):
-    """With a French browser the explanation is the French one."""
+    """With a French browser the explanation is the French one (of the Rebelles Princesses
+    box a French set-up starts on: its first-game set opens with A)."""
     html = client.get("/rebel-princess/new", headers={"Accept-Language": "fr-FR"}).text
-    first = html.split('data-card-help="a"')[1].split("</p>")[0]
-    assert "manche" in first.lower()
+    assert helps(html)[0] == "A"
+    first = html.split('data-card-help="A"')[1].split("</p>")[0]
+    assert "règles de base" in first.lower() and "the basic rules" not in first.lower()

@@ -11,6 +11,9 @@ from companion.rulings.rebel_princess import search
     ("frog", "basics-frog"),
     ("grenouille", "basics-frog"),
     ("Grenouile", "basics-frog"),  # a typo
+    ("frgo", "basics-frog"),  # two letters swapped (issue 22)
+    ("grenoiulle", "basics-frog"),
+    ("Gernouille", "basics-frog"),
     ("does the frog count in pets revenge", "deluxe-j"),
     ("z", "deluxe-z"),
     ("Cendrilon", "deluxe-cinderella"),

@@ -20,6 +20,8 @@ from companion.rulings import load, name_match, words
     ("princesse_princesse", "clairelespionne", "claire"),  # « Claire l'espionne »
     ("princesse_princesse", "princessesbonus", "princesses-bonus"),
     ("princesse_princesse", "dragonn", "oliver"),  # a typo
+    ("princesse_princesse", "olievr", "oliver"),  # two letters swapped
+    ("kanai_duel", "syp", "spy"),
     ("reveillez", "chevalier", "chevalier"),
     ("reveillez", "CHEVALIER", "chevalier"),
     ("reveillez", "cartesnumerotees", "number-cards"),

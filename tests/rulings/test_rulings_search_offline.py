@@ -27,11 +27,12 @@ def _node():
 
 
 QUERIES = {
-    "/rebel-princess/rules": ["frog", "grenouille", "Grenouile", "z", "deluxe z", "Cendrilon",
-                              "snowwhite", "blancheneige", "littlemermaid", "Snow White",
+    "/rebel-princess/rules": ["frog", "frgo", "grenouille", "Grenouile", "grenoiulle", "z",
+                              "deluxe z", "Cendrilon", "snowwhite", "blancheneige",
+                              "littlemermaid", "Snow White",
                               "pets revenge", "mulan"],
-    "/princesse-princesse/rules": ["celeste", "Céleste", "roifantome", "ghostking", "dragonn",
-                                   "kingsadvisors", "garde", "guard", "1", "princesses"],
+    "/princesse-princesse/rules": ["celeste", "Céleste", "celsete", "roifantome", "ghostking",
+                                   "dragonn", "kingsadvisors", "garde", "guard", "1", "princesses"],
     "/reveillez/rules": ["chevalier", "knight", "dragonn", "cartesnumerotees", "jester",
                          "bouffon", "potion"],
     "/kanai-duel/rules": ["ministre", "minister", "Général", "jusqualaube", "untildawn", "7",

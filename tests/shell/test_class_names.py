@@ -1,7 +1,7 @@
-"""One name per concept: a class of the web layer (``companion/routes/``, the API's shared
-models in ``companion/api_schema.py``) has a name no other class of ``companion/`` has, so a
-form, a request or an answer model says which game it belongs to (``KanaiDuelNewGameForm``,
-``ReveillezStandingsRequest``)."""
+"""One name per concept: no two classes of ``companion/`` share a name, so a card, a game state,
+a form, a request or an answer model says which game it belongs to (``DuelCard``,
+``RebelGameState``, ``KanaiDuelNewGameForm``, ``ReveillezStandingsRequest``); and no module of
+``companion/`` is over 600 lines (each does one job)."""
 
 from __future__ import annotations
 
@@ -22,12 +22,21 @@ def classes() -> dict[str, list[Path]]:
     return found
 
 
-def test_no_two_classes_of_the_web_layer_share_a_name():
+def test_no_two_classes_share_a_name():
     doubled = {name: [str(p.relative_to(PACKAGE)) for p in paths]
-               for name, paths in classes().items()
-               if len(paths) > 1 and any(p == web or web in p.parents
-                                         for p in paths for web in WEB)}
+               for name, paths in classes().items() if len(paths) > 1}
     assert not doubled, doubled
+
+
+def test_the_web_layer_is_among_the_modules_checked():
+    found = classes()
+    assert any(p == WEB[1] or WEB[0] in p.parents for paths in found.values() for p in paths)
+
+
+def test_no_module_is_over_600_lines():
+    long = {str(p.relative_to(PACKAGE)): n for p in PACKAGE.rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 600}
+    assert not long, long
 
 
 def test_the_forms_of_each_game_are_named_after_it():

@@ -95,3 +95,78 @@ def test_every_message_that_takes_a_name(french, name, joined):
         for text in said:
             assert re.search(joined, text, re.I), (message_id, text)
             assert not re.search(rf"\b(de|que) {name}", text, re.I) or name == "Ben", text
+
+
+# The rules cores' own catalogues (``messages.toml``, ``steps.toml``: ``{player}`` fields), filled
+# through companion.scoring.problems.Catalogue like every problem a player reads.
+
+COMPANION = TRANSLATIONS.parent
+#: Fields that hold a person's (or a Princess's) name in these catalogues.
+NAME_FIELDS = {"player", "on", "leader", "by", "rule", "name", "other", "first", "second",
+               "winner", "names"}
+
+
+def _toml_messages():
+    import tomllib
+    found = []
+    for path in sorted(COMPANION.glob("**/*.toml")):
+        tables = tomllib.loads(path.read_text(encoding="utf-8"))
+        french = tables.get("messages_fr")
+        if not isinstance(french, dict):
+            continue
+        package = ".".join(path.relative_to(COMPANION.parent).parent.parts)
+        for code, text in french.items():
+            if isinstance(text, str) and set(re.findall(r"\{(\w+)\}", text)) & NAME_FIELDS:
+                found.append((package, path.name, code, text))
+    return found
+
+
+TOML_MESSAGES = _toml_messages()
+
+
+def test_the_cores_have_such_messages():
+    assert len(TOML_MESSAGES) >= 40
+    assert {package.rsplit(".", 1)[-1] for package, *_ in TOML_MESSAGES} >= {
+        "kanai_duel", "princesse_princesse", "rebel_princess", "reveillez", "engine",
+        "rebel_princess_tricks"}
+
+
+@pytest.mark.parametrize("name, joined", [("Ana", r"(d|qu)'Ana"), ("Hélène", r"(d|qu)'Hélène"),
+                                          ("Ben", r"(de|que) Ben")])
+def test_every_core_message_that_takes_a_name(name, joined):
+    from companion.scoring.problems import Catalogue
+
+    for package, filename, code, text in TOML_MESSAGES:
+        values = {key: (name if key in NAME_FIELDS else 3)
+                  for key in re.findall(r"\{(\w+)\}", text)}
+        said = Catalogue(package, filename).text(code, "fr", **values)
+        assert name in said, (code, said)
+        assert not re.search(rf"\b(de|que) {name}", said, re.I) or name == "Ben", (code, said)
+        if re.search(r"\b(de|que|De|Que) \{(" + "|".join(NAME_FIELDS) + r")\}", text):
+            assert re.search(joined, said, re.I), (code, said)
+
+
+#: A pronoun standing for the player (« il ou elle », « a-t-il », « prend-elle », « qu'il »), or
+#: an agreement guessed with « (e) » (« éliminé(e) »).
+PRONOUN = re.compile(r"\bil ou elle\b|\b\w+-t-(il|elle)\b|\b\w+-(il|elle)\b|\bqu'il (a|avait)\b"
+                     r"|\w\(e\)")
+
+
+def _all_french_messages_with_a_name():
+    for po in sorted(TRANSLATIONS.glob("**/fr/LC_MESSAGES/messages.po")):
+        with po.open("rb") as handle:
+            for message in read_po(handle):
+                strings = message.string if isinstance(message.string, tuple) else (
+                    message.string,)
+                for text in strings:
+                    if text and re.search(r"%\((name|player|names|other)\)s", text):
+                        yield text
+    for *_, text in TOML_MESSAGES:
+        if re.search(r"\{(player|on|leader|name)\}", text):
+            yield text
+
+
+def test_a_player_is_named_never_il_ou_elle():
+    texts = list(_all_french_messages_with_a_name())
+    assert len(texts) > 100
+    assert [text for text in texts if PRONOUN.search(text)] == []

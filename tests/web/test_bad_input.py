@@ -159,12 +159,13 @@ def test_incomplete_tally(client, app, make_game):
     response = client.post(f"/rebel-princess/g/{code}/round/1/cards", data={**data, "A8": "0"})
     assert response.status_code == 422
     assert 'data-problem="missing-card" data-card="P3"' in response.text
+    assert "The 3 of Princes has not been given to anyone yet." in html.unescape(response.text)
     assert count(app) == 0
 
 
 @pytest.mark.parametrize(("language", "sentence"), [
     ("en", "The Frog has not been given to anyone yet."),
-    ("fr", "La Grenouille n'a encore été donnée à personne.")])
+    ("fr", "Personne n'a encore reçu la Grenouille.")])
 def test_missing_frog_is_called_the_frog(client, app, make_game, language, sentence):
     """Players read "the Frog", never its code A8."""
     code = make_game()

@@ -146,7 +146,7 @@ def test_problems_of_an_entry_in_french(french, make_game):
     code = make_game(cards="abcde")
     response = french.post(f"/rebel-princess/g/{code}/round/1/cards", data={"P1": "0"})
     assert response.status_code == 422
-    assert "P2 n'a encore été donnée à personne." in text_of(response)
+    assert "Personne n'a encore reçu le 2 de Princes." in text_of(response)  # never « P2 »
     assert "Pas encore enregistré" in text_of(response)
 
 

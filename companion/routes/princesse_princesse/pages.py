@@ -21,11 +21,14 @@ from ...i18n import current_lang
 from ...play import princesse_princesse as play
 from ...play import store
 from ...play.store import KeyConflict, StaleWrite
+from ...rulings import Ruling
+from ...rulings import load as load_rulings
 from ...scoring.princesse_princesse import (
     CATALOGUE,
     CHARACTERS,
     GARDE_NAMEABLE,
     RoundReveal,
+    Targeting,
     bonus_questions,
     check_reveal,
 )
@@ -42,6 +45,8 @@ from .forms import (
     seats_from,
     turn_from,
 )
+
+PP_RULINGS = "companion.rulings.princesse_princesse"
 
 # The rulings entry that explains each problem code (linked next to the message).
 PROBLEM_RULES = {
@@ -80,6 +85,13 @@ def rule_url(slug: str | None) -> str | None:
 @bp.app_template_global("pp_problem_rule")
 def problem_rule(problem: Problem) -> str | None:
     return rule_url(PROBLEM_RULES.get(problem.code))
+
+
+@bp.app_template_global("pp_effect")
+def effect(value: int) -> Ruling:
+    """The rulings entry of card ``value``: its summary is the effect line the turn form reads
+    out (what a card does is said once, in ``rulings.toml``)."""
+    return next(entry for entry in load_rulings(PP_RULINGS).entries if entry.value == value)
 
 
 @bp.app_template_global("pp_card_name")
@@ -307,16 +319,20 @@ def _log_page(view: play.PrincesseGameView, problems: list[Problem] | None = Non
     if log is not None and not log.round.is_over() and card is not None and 0 <= card <= 9:
         questions = log.round.questions(card)
     refusals = {}
-    if questions is not None and log is not None:
-        # Why each seat that cannot be targeted is refused (shown next to its name).
+    targets_someone = card is not None and 0 <= card <= 9 \
+        and CHARACTERS[card].targeting is not Targeting.NONE
+    if questions is not None and log is not None and card is not None and targets_someone:
+        # Why each seat that cannot be targeted is refused (shown next to its name). A card that
+        # targets nobody says so once, in its effect line (issue 22), not once per player.
         for seat in range(view.players):
             if seat not in questions.targets:
-                problem = log.round.target_problem(card, seat)  # type: ignore[arg-type]
-                if problem is not None and questions.has_effect:
+                problem = log.round.target_problem(card, seat)
+                if problem is not None:
                     refusals[seat] = problem
     return render_template("princesse_princesse/log.html", view=view, form=_fresh(view),
                            problems=problems or [], card=card, questions=questions,
-                           refusals=refusals, answers=answers or {},
+                           refusals=refusals, targets_someone=targets_someone,
+                           answers=answers or {},
                            garde_names=GARDE_NAMEABLE), status
 
 

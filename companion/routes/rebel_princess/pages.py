@@ -38,6 +38,7 @@ from ...scoring.rebel_princess import (
     round_card,
     round_cards,
 )
+from ...scoring.rebel_princess.engine.errors import CATALOGUES
 from .. import links
 from ..links import game_to_play_again
 from ..shell import group_for_new_game, remember
@@ -77,6 +78,8 @@ def problem_message(problem: Problem, names: list[str]) -> str:
     card = problem.card
     if card is not None and problem.code != "unknown-card" and card.strip().upper() == FROG.code:
         card = _("the Frog")  # "A8" means nothing at the table ("A" is the French Animaux)
+    elif card is not None and problem.code != "unknown-card":
+        card = CATALOGUES[Edition.DELUXE].card_name(card, lang)  # « le 3 de Princes », never P3
     message = message_for(problem.code, lang, card=card, **params)
     return message[:1].upper() + message[1:]
 
@@ -113,6 +116,8 @@ def new_game() -> Response | tuple[str, int]:
     """Set up a game; the preset buttons fill in the Round cards."""
     form = RebelPrincessNewGameForm()
     if request.method == "GET":
+        # A French table most likely owns the French box, Rebelles Princesses (issue 22).
+        form.edition.data = "classic" if current_lang() == "fr" else "deluxe"
         _fill_again(form)
     edition = form.edition_value()
     letters = [c.letter for c in round_cards(edition)]

@@ -88,7 +88,7 @@ def test_revoke_is_proven_by_a_later_trick():
                    trick(2, "F2 F4 Q5", 3))
     assert found(result) == [(0, 2, "must-follow-suit", 1)]
     assert not result.legal
-    assert result.violations[0].message.startswith("Player 2 played F7")
+    assert result.violations[0].message.startswith("Player 2 played the 7 of Fairies")
 
 
 def test_revoke_proven_by_an_unfinished_trick():

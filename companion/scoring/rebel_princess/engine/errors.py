@@ -98,6 +98,8 @@ class RuleCatalogue(Catalogue):
             code = f"{code}@{slug}"
         params["rule"] = self.rule_name(slug, lang) if slug else word["this-rule"]
         params["rule_mid"] = _mid(params["rule"])
+        if code != ViolationCode.UNKNOWN_CARD and "card" in params:
+            params["card"] = self.card_name(str(params["card"]), lang)
         params.setdefault("card", word["a-card"])
         if code == ViolationCode.POWER_BLOCKED:
             if "by" in params:
@@ -123,6 +125,16 @@ class RuleCatalogue(Catalogue):
             then = "then-leader"
         return {"did": did, "then": super().text(then, lang, names, rule_mid=params["rule_mid"],
                                                   leader=params.get("leader"))}
+
+    def card_name(self, code: str, lang: str = "en") -> str:
+        """A card by its name, never its code (« le 2 de Fées », "the Frog (8 of Pets)"); a text
+        that is not a card code is kept as it is."""
+        try:
+            card = RebelCard.from_code(code)
+        except ValueError:
+            return code
+        key = "card@frog" if card.is_frog else f"card@{card.suit.value}"
+        return super().text(key, language(lang), rank=card.rank)
 
     def rule_name(self, slug: str, lang: str = "en") -> str:
         """The player-facing name of a rule slug: a Princess, a Round card, the basic rules."""
