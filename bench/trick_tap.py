@@ -13,9 +13,10 @@ folder, with the app as shipped but CSRF off (the bench posts the form without a
   (and the fastest), wall clock and this process's CPU time. A second set of rows ("cold") drops
   the kept judges, game views and drawings of rounds before every tap: what a server process
   that never saw the round pays.
-- **check-round vs score-round** (the JSON API, through the test client): the whole 6-player round
-  judged by ``POST /api/v1/rebel-princess/check-round`` against the same round scored by
-  ``POST /api/v1/rebel-princess/score-round``, alternating, median of each and their ratio.
+- **check-round vs score-round**: :mod:`bench.check_round` (``python -m bench.check_round``), the
+  whole 6-player round judged by ``POST /api/v1/rebel-princess/check-round`` against the same
+  round scored by ``POST /api/v1/rebel-princess/score-round``, without a cookie, alternating,
+  median CPU time of each and their ratio.
 
 Not a test: nothing asserts on a timing.
 """
@@ -173,45 +174,12 @@ def run(games: int = 25, out: list[str] | None = None) -> dict[str, Any]:
         "worker): the game is loaded and replayed, the judge built from the stored log and the "
         "whole screen drawn (only the cards' faces, the same for every round, stay).")
 
-    # check-round of the whole round against score-round of the same round
-    from companion.scoring.rebel_princess.engine import RoundState, parse_card
+    # check-round of the whole round against score-round of the same round, without a cookie
+    from . import check_round
 
-    state = RoundState.deal(6, edition="deluxe", round_card="a", seed=1)
-    tricks: list[dict[str, Any]] = []
-    for index, card in enumerate(order):
-        seat = state.turn
-        if index % 6 == 0:
-            tricks.append({"plays": []})
-        tricks[-1]["plays"].append({"seat": seat, "card": card})
-        state.push_card(parse_card(card))
-    outcome = state.outcome()
-    assert outcome is not None
-    check_body = {"edition": "deluxe", "round_card": "a", "players": 6, "leader": 0,
-                  "tricks": tricks}
-    score_body = {"edition": "deluxe", "round_card": "a", "players": 6,
-                  "taken": [[str(c) for c in sorted(cards, key=str)] for cards in outcome.taken]}
-
-    def post(path: str, body: dict[str, Any]) -> None:
-        response = client.post(f"/api/v1/rebel-princess/{path}", json=body)
-        assert response.status_code == 200, response.get_json()
-
-    check, score = [], []
-    for _ in range(games * 5):
-        post("check-round", check_body)
-        check.append(clock.last[1])
-        post("score-round", score_body)
-        score.append(clock.last[1])
-    ratio = statistics.median(check) / statistics.median(score)
     say()
-    say("check-round vs score-round (JSON API, test client, same process, alternating, "
-        f"{games * 5} each, CPU time around the WSGI app):")
-    say()
-    say(table(("request", "median CPU ms"), [
-        ("POST check-round, whole 6-player round (8 tricks)", f"{statistics.median(check):.2f}"),
-        ("POST score-round, the same round", f"{statistics.median(score):.2f}")]))
-    say()
-    say(f"- check-round / score-round: {ratio:.2f}x (same run).")
-    figures["check/score"] = ratio
+    found = check_round.run(out=lines)
+    figures["check/score"] = found["ratio"]
     return figures
 
 

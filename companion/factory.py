@@ -20,6 +20,8 @@ from flask import (
 )
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from flask_wtf.csrf import CSRFError
+from jinja2 import Template
+from jinja2.runtime import Context
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
@@ -45,6 +47,20 @@ def _secret_key(instance: Path) -> str:
         finally:
             draft.unlink()
     return path.read_text(encoding="utf-8").strip()
+
+
+class _Template(Template):
+    """Jinja's template, with a cheaper check when another template imports its macros
+    (``{% from ... import ... %}``, done on every render of the importing template): Jinja
+    builds a new module when the importer sees globals the imported template lacks, and finds
+    out by a set difference against a ChainMap's keys, in Python, one key at a time (about a
+    fifth of drawing the trick screen). When every global the importer sees is the app's own,
+    which every template also sees, the answer is the same (the kept module), found in C."""
+
+    def _get_default_module(self, ctx: Context | None = None) -> Any:
+        if ctx is not None and ctx.globals_keys <= self.environment.globals.keys():
+            ctx = None
+        return super()._get_default_module(ctx)
 
 
 _NO_COOKIE = frozenset({"static", "links.live"})
@@ -140,6 +156,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # First, so that its proxy fix and its counting of writes come before anything else.
     security.init_app(app)  # proxy fix, headers, rate limits
     app.jinja_env.add_extension("jinja2.ext.do")
+    app.jinja_env.template_class = _Template
     csrf.init_app(app)
     compress.init_app(app)
     app.add_template_global(asset_url(app), "asset")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, abort, has_request_context, redirect, request, url_for
+from flask import Blueprint, Flask, abort, g, has_request_context, redirect, request, url_for
 from flask_babel import Babel, Domain, get_locale, get_translations
 from jinja2 import pass_context
 from jinja2.runtime import Context
@@ -125,9 +125,25 @@ class ElidingDomain(Domain):
         return format_sentence(self.get_translations().ungettext(singular, plural, num), variables)
 
 
+def _translations() -> Any:
+    """Flask-Babel's catalogue for this request's locale, kept for the request (its own lookup
+    also finds the domain and formats the locale at every ``_()``: a tenth of drawing the trick
+    screen). Keyed by the locale, so a locale forced for a while still gets its own."""
+    locale = get_locale()
+    try:
+        kept = g.get("template_translations")
+        if kept is not None and kept[0] is locale:
+            return kept[1]
+        translations = get_translations()
+        g.template_translations = (locale, translations)
+        return translations
+    except RuntimeError:  # no app context: Flask-Babel's answer (no translation)
+        return get_translations()
+
+
 @pass_context
 def _template_gettext(context: Context, string: str, /, **variables: Any) -> str:
-    text = get_translations().ugettext(string)
+    text = _translations().ugettext(string)
     return format_sentence(Markup(text) if context.eval_ctx.autoescape else text, variables)
 
 
@@ -135,7 +151,7 @@ def _template_gettext(context: Context, string: str, /, **variables: Any) -> str
 def _template_ngettext(context: Context, singular: str, plural: str, num: int, /,
                        **variables: Any) -> str:
     variables.setdefault("num", num)
-    text = get_translations().ungettext(singular, plural, num)
+    text = _translations().ungettext(singular, plural, num)
     return format_sentence(Markup(text) if context.eval_ctx.autoescape else text, variables)
 
 

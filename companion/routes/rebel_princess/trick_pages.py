@@ -407,6 +407,21 @@ def reason_words(reason: WinReason, rule_name: str) -> str:
         else text
 
 
+@bp.app_template_global()
+def trick_act_url(code: str, number: int, action: str) -> str:
+    """The address a tap's form posts to (``rebel_princess.trick_act``). The screen's tap forms
+    differ only in the action, the last segment: ``url_for`` runs once per request and round
+    (three to a dozen times a screen before)."""
+    environ = request.environ  # (this request's own: not g, which a test may share)
+    kept = environ.get("companion.trick_act_url")
+    if kept is None or kept[0] != (code, number):
+        url = url_for("rebel_princess.trick_act", code=code, number=number, action="play")
+        if not url.endswith("/play"):  # (not the shape assumed: no shortcut)
+            return url_for("rebel_princess.trick_act", code=code, number=number, action=action)
+        kept = environ["companion.trick_act_url"] = ((code, number), url.removesuffix("play"))
+    return str(kept[1]) + action
+
+
 @bp.app_template_filter("power_kind")
 def power_kind(slug: str, edition: str) -> str:
     """How the trick screen shows a use of the power ``slug``, from its declaration:

@@ -86,7 +86,7 @@ from .engine import (
     power_slugs,
     round_card_class,
 )
-from .engine.cards import cards_of
+from .engine.cards import CARDS, ids_of
 from .engine.errors import CATALOGUES, EngineError
 from .errors import CATALOGUE as SCORING
 
@@ -489,7 +489,7 @@ def _result(table: TableRound, sent: int, totals_before: Sequence[int] | None,
         complete=complete, legal=not violations, violations=violations,
         tricks=tuple(results), next_seat=table.turn,
         step_due=step_due.value if step_due is not None else None,
-        taken=tuple(_codes(cards_of(mask)) for mask in taken),
+        taken=tuple(_mask_codes(mask) for mask in taken),
         gifts=tuple(_codes(cards) for cards in gifts),
         tricks_won=tuple(won), score=score, missing=tuple(missing))
 
@@ -525,6 +525,12 @@ def _kept(reader: _Reader, kept: Sequence[Sequence[str]] | None
     if reader.problems:
         raise EntryError(reader.problems)
     return tuple(hands)
+
+
+def _mask_codes(mask: int) -> tuple[str, ...]:
+    """The codes of the cards of a mask in the order of :func:`_codes`: the order of their ids
+    (suits Princes, Queens, Fairies, Pets, then rank; see :mod:`.engine.cards`)."""
+    return tuple(str(CARDS[cid]) for cid in ids_of(mask))
 
 
 def _codes(cards: frozenset[RebelCard]) -> tuple[str, ...]:

@@ -232,6 +232,7 @@ class TableRound(TableChecks, TableFindings):
         before = (self._leader, self._princes, self._count)
         self._complete += 1
         self._decide(trick)
+        self._watch(trick, undo)
         self._leader = trick.winner  # type: ignore[assignment]
         self._princes = trick.princes_after
         self._count -= self.trick_size // self.players

@@ -18,7 +18,7 @@ from .cards import PRINCE_MASK, SUIT_MASKS
 from .errors import BASIC, ViolationCode, violation
 from .steps import PowerUse
 from .table_base import TableBase
-from .table_trick import Knowledge, TableTrick, Undo
+from .table_trick import TableTrick, Undo
 
 __all__ = ["RULE_CODES", "TableFindings"]
 
@@ -91,15 +91,48 @@ class TableFindings(TableBase):
 
     def _learn(self, seat: int, bit: int, number: int, undo: list[Undo]) -> None:
         """``seat`` played the card ``bit`` in trick ``number``: it held it at the start of every
-        earlier trick it has received no unseen card since; judge its plays there again."""
+        earlier trick it has received no unseen card since; judge its plays there again (unless
+        that trick's watch says this card cannot change the verdict: see :meth:`_watch`)."""
+        learned = []
+        knows = self._know
         for index in range(number, -1, -1):
-            know = self._know[index]
+            know = knows[index]
             if not know.open >> seat & 1 or know.arrived[seat] & bit:
                 break  # (older tricks know no more: seats only close, cards only arrive)
-            know.known[seat] |= bit
-            undo.append(partial(_forget, know, seat, bit))
+            known = know.known
+            known[seat] |= bit
+            learned.append(known)
+            watch = know.watch
+            if watch is not None and not watch[seat] & bit:
+                continue  # the same hand, as far as that trick's rules can tell
             for position, problem in self._judge(index, seat):
                 self._note(problem, position, number, undo)
+        if learned:
+            undo.append(partial(_forget, learned, seat, bit))
+
+    def _watch(self, trick: TableTrick, undo: list[Undo]) -> None:
+        """``trick`` is complete: when the basic rules alone judge it (see :meth:`_judge_plain`),
+        note per seat the only cards whose later showing can prove a rule broken in it: the other
+        suits for a Prince led before the Princes are in, the suit led for a card off it. A
+        verdict there depends on the known hand only through these."""
+        if not self._plain or trick.effective:
+            return
+        ids = trick.ids
+        players = self.players
+        led = ids[0] >> 4
+        watch = [0] * players
+        if led == 0 and not trick.princes_before:
+            watch[trick.leader] |= _NOT_PRINCES
+        for index in range(1, len(ids)):
+            if ids[index] >> 4 != led:
+                watch[(trick.leader + index) % players] |= SUIT_MASKS[led]
+        know = self._know[trick.index]
+        know.watch = watch
+
+        def back() -> None:
+            know.watch = None
+
+        undo.append(back)
 
     def _note(self, problem: Problem, position: int, proven_in: int, undo: list[Undo]) -> None:
         """Record a finding the first time it is proven."""
@@ -158,8 +191,9 @@ class TableFindings(TableBase):
         return found
 
 
-def _forget(know: Knowledge, seat: int, bit: int) -> None:
-    know.known[seat] &= ~bit
+def _forget(learned: list[list[int]], seat: int, bit: int) -> None:
+    for known in learned:
+        known[seat] &= ~bit
 
 
 def _at(problem: Problem, number: int) -> Problem:

@@ -64,12 +64,15 @@ class TableTrick:
 class Knowledge:
     """What each seat is known to have held at the start of one trick."""
 
-    __slots__ = ("arrived", "known", "open")
+    __slots__ = ("arrived", "known", "open", "watch")
 
     def __init__(self, players: int) -> None:
         self.known = [0] * players  # cards seen played from this trick on, per seat
         self.arrived = [0] * players  # cards seen arriving in the hand since, per seat
         self.open = (1 << players) - 1  # seats no unseen card can have reached since (a mask)
+        # Once the trick is complete and judged by the basic rules alone: per seat, the cards
+        # that could prove a rule broken there if the seat showed one later (None: judge always).
+        self.watch: list[int] | None = None
 
 
 #: One step of undoing an entry (:meth:`.table.TableRound.pop` runs them backwards).
