@@ -269,3 +269,36 @@ def test_push_and_pop_are_exact():
     while before:
         table.pop()
         assert seen() == before.pop()
+
+
+@pytest.mark.parametrize("letter", ["a", "b", "e", "k"])
+def test_a_finished_tricks_watch_never_changes_a_verdict(letter):
+    """The judge re-judges a finished trick only when a card that could change its verdict shows
+    (its *watch*). Entered card by card, rounds full of broken rules must get exactly the findings
+    of a judge that re-judges every trick at every card, after every card and after undoing."""
+    for seed in range(40):
+        rng = random.Random(seed)
+        players = 3 + seed % 4
+        state = RoundState.deal(players, round_card=letter, rng=rng)
+        hands = [set(state.hand(seat)) for seat in range(players)]
+        fast = TableRound(players, round_card=letter, leader=state.first_leader)
+        slow = TableRound(players, round_card=letter, leader=state.first_leader)
+        slow._watch = lambda trick, undo: None  # re-judge always
+        entered = 0
+        while not fast.is_over() and fast.turn is not None:
+            seat = fast.turn
+            current = fast.current
+            led = current.cards[0].suit if current is not None and current.cards else None
+            follow = [c for c in hands[seat] if c.suit == led]
+            pool = follow if follow and rng.random() < 0.6 else sorted(hands[seat])
+            card = rng.choice(sorted(pool))
+            hands[seat].discard(card)
+            fast.push_card(card)
+            slow.push_card(card)
+            entered += 1
+            assert found(fast) == found(slow), (seed, entered)
+        assert entered > players, (seed, letter)
+        for _ in range(entered // 2):
+            fast.pop()
+            slow.pop()
+            assert found(fast) == found(slow), seed
