@@ -164,6 +164,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     pwa.init_app(app)
     csrf.exempt(api.bp)  # the JSON API is stateless: no session, no cookie, nothing to forge
 
+    from .play import history
+
+    with app.app_context():  # summaries missing from an older database: stored now, not by a page
+        history.refresh(db.get_engine())
+
     @app.after_request
     def _buffer_static(response: Response) -> Response:
         # Flask-Compress reads a file response without closing the file; read and close it here

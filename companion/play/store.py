@@ -248,13 +248,10 @@ def live_links(session: Session, game: Game) -> list[GameLink]:
 
 
 def links_of(session: Session, game: Game) -> dict[str, GameLink]:
-    """The game's live link per role, made first if it has none (games stored before links)."""
-    links = {link.role: link for link in live_links(session, game)}
-    if not set(ROLES) <= set(links):
-        add_links(session, game)
-        session.commit()
-        links = {link.role: link for link in live_links(session, game)}
-    return links
+    """The game's live link per role. Every game has its scorer and viewer links: they are
+    stored with the game (:func:`create_game`, the import), and migration 0008 gave them to
+    games stored before links — so reading them never writes."""
+    return {link.role: link for link in live_links(session, game)}
 
 
 def link_by_token(session: Session, token: str) -> GameLink | None:
