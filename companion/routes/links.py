@@ -44,7 +44,7 @@ from flask_wtf.csrf import generate_csrf
 from sqlmodel import col, select
 from werkzeug.wrappers import Response
 
-from ..db import get_session
+from ..db import get_engine, get_session
 from ..games import by_key
 from ..models import Game, GameLink, Group, Person, Player
 from ..play import store
@@ -386,7 +386,7 @@ def replace(token: str, role: str) -> Response:
 @bp.get("/live/<token>")
 def live(token: str) -> Response:
     """The game's version, for the pages that follow it: 304 while nothing has changed."""
-    version = store.version_by_token(get_session(), token)
+    version = store.version_by_token(get_engine(), token)
     if version is None:
         abort(404)
     response = current_app.response_class(version, mimetype="text/plain")
