@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
+import time
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -15,13 +16,14 @@ from flask import (
     has_request_context,
     render_template,
     request,
-    session,
     url_for,
 )
-from flask.sessions import SecureCookieSessionInterface, SessionMixin
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask_wtf.csrf import CSRFError
+from itsdangerous import BadSignature
 from jinja2 import Template
 from jinja2.runtime import Context
+from werkzeug import Request
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
@@ -63,28 +65,73 @@ class _Template(Template):
         return super()._get_default_module(ctx)
 
 
-_NO_COOKIE = frozenset({"static", "links.live"})
+_NO_SESSION = ("/live/", "/api/", "/qr.svg")
+"""Addresses that never open the session: the live poll every open page sends once a second
+reads nothing of it, the JSON API is stateless, and a QR code is the same for everyone. Their
+cookie is not even checked, and no cookie is sent back."""
+
+REFRESH_AFTER = timedelta(days=1)
+"""An unchanged session cookie is signed and sent again at most once a day (to keep its month,
+``PERMANENT_SESSION_LIFETIME``, counted from the last visit): every other answer sends it only
+when the session changed."""
+
+
+class _Session(SecureCookieSession):
+    signed_at: float | None = None  # when the cookie it was read from was signed (Unix time)
 
 
 class _SessionInterface(SecureCookieSessionInterface):
-    """Flask's signed-cookie session, never sent with a static file: the refreshed cookie (and
-    the ``Vary: Cookie`` that comes with it) changes with every answer, so a phone would ask for
-    files it keeps for a year again (and a first visit would fetch them twice). Nor with the
-    answer to the live poll every open page sends once a second: it reads no session, and
-    signing a fresh cookie for each was a fifth of its cost (the page loads keep it fresh).
+    """Flask's signed-cookie session, opened and sent only when it buys something.
+
+    - Never opened for :data:`_NO_SESSION`: an empty session that is never saved.
+    - Never sent with a static file: a cookie changing with every answer (and the ``Vary:
+      Cookie`` that comes with it) would make a phone ask for files it keeps for a year again.
+    - Elsewhere sent when it changed (and made permanent then: a month), or once a day to keep
+      that month going (:data:`REFRESH_AFTER`), never re-signed unchanged on every page.
 
     The cookie is Secure when ``SESSION_COOKIE_SECURE`` says so, and also whenever the request
     came over HTTPS — as the trusted proxy reports it (``TRUSTED_PROXIES``, see
     :mod:`companion.security`) — so a server behind an HTTPS proxy never sends it in the clear,
     and the same server over plain HTTP on a home network still keeps its session."""
 
+    session_class = _Session
+
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(super().get_cookie_secure(app)) or (
             has_request_context() and request.is_secure)
 
+    def open_session(self, app: Flask, request: Request) -> _Session | None:
+        if request.path.startswith(_NO_SESSION):
+            return self.session_class()
+        signer = self.get_signing_serializer(app)
+        if signer is None:
+            return None
+        value = request.cookies.get(self.get_cookie_name(app))
+        if not value:
+            return self.session_class()
+        try:
+            data, signed = signer.loads(
+                value, max_age=int(app.permanent_session_lifetime.total_seconds()),
+                return_timestamp=True)
+        except BadSignature:
+            return self.session_class()
+        found = self.session_class(data)
+        found.signed_at = signed.timestamp()
+        return found
+
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
+        if session.modified:
+            return True
+        signed = getattr(session, "signed_at", None)
+        return bool(session.permanent and app.config["SESSION_REFRESH_EACH_REQUEST"]) and (
+            signed is None or time.time() - signed > REFRESH_AFTER.total_seconds())
+
     def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
-        if request.endpoint not in _NO_COOKIE:
-            super().save_session(app, session, response)
+        if request.endpoint == "static" or request.path.startswith(_NO_SESSION):
+            return
+        if session.modified and session and not session.permanent:
+            session.permanent = True  # kept a month, not until the browser closes
+        super().save_session(app, session, response)
 
 
 def asset_url(app: Flask):  # type: ignore[no-untyped-def]
@@ -181,6 +228,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     pwa.init_app(app)
     csrf.exempt(api.bp)  # the JSON API is stateless: no session, no cookie, nothing to forge
 
+    from .play import history
+
+    with app.app_context():  # summaries missing from an older database: stored now, not by a page
+        history.refresh(db.get_engine())
+
     @app.after_request
     def _buffer_static(response: Response) -> Response:
         # Flask-Compress reads a file response without closing the file; read and close it here
@@ -191,11 +243,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             response.direct_passthrough = False
             response.set_data(data)
         return response
-
-    @app.before_request
-    def _keep_session() -> None:
-        if not request.path.startswith("/api/"):
-            session.permanent = True
 
     @app.errorhandler(HTTPException)
     def _http_error(error: HTTPException) -> Any:

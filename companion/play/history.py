@@ -1,11 +1,13 @@
-"""Glue for history and statistics: each stored game's summary, kept fresh in a cache.
+"""Glue for history and statistics: each stored game's summary, kept with the game.
 
 Every game that can say what it came to (``summary(session, game)`` in its routes package, see
 :mod:`companion.history.summary`) gets a :class:`~companion.models.GameResult` row holding that
-summary as JSON, stamped with the game's ``updated_at`` (every write to a game moves it). A page
-of history or statistics reads every row in one query and asks a game's rules core again only for
-the games whose stamp no longer matches: 1,000 games read in a few milliseconds instead of
-1,000 replays. The cache is never exported and can be emptied: it is rebuilt on the next view.
+summary as JSON, stamped with the game's ``updated_at`` (every write to a game moves it). The row
+is written in the transaction of the write that moves the stamp — whichever game, save, undo or
+import it is (:func:`install` hooks every session's commit) — so no page ever writes: a page of
+history or statistics reads every row in one query, 1,000 games in a few milliseconds instead of
+1,000 replays. The cache is never exported and can be emptied: a page then replays the games it
+lacks (without storing them), and :func:`refresh` — run when the app starts — stores them again.
 
 Every list is one group's (``group_id``): its cost follows the group, not the server (one index,
 ``ix_game_group_updated``, serves the group and the order).
@@ -17,7 +19,10 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from sqlalchemy import event, inspect
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
 
 from ..games import GameKind, HasSummary, by_key, registry
@@ -81,16 +86,15 @@ def _summarize(session: Session, game: Game) -> GameSummary:
 
 
 def summary_of(session: Session, game: Game) -> GameSummary | None:
-    """The game's summary, from the cache when it is fresh; None for a game without one."""
+    """The game's summary, from the cache when it is fresh (it always is, but for a cache
+    emptied by hand: then replayed, not stored); None for a game without one."""
     if summarizer(by_key(game.kind)) is None:
         return None
     assert game.id is not None
     row = session.get(GameResult, game.id)
     if row is not None and row.stamp == stamp_of(game):
         return GameSummary.from_json(row.data, row.progress)
-    summary = _summarize(session, game)
-    _store(session, [(game, summary)])
-    return summary
+    return _summarize(session, game)
 
 
 def cached(game: Game, summary: GameSummary) -> GameResult:
@@ -100,17 +104,76 @@ def cached(game: Game, summary: GameSummary) -> GameResult:
                       data=summary.to_json(), progress=summary.progress_json())
 
 
-def _store(session: Session, fresh: Sequence[tuple[Game, GameSummary]]) -> None:
-    """Write fresh summaries to the cache; a race with another request changes nothing (both
-    computed the same summary), so a refused write is simply dropped."""
-    if not fresh:
+# --- written with every write ------------------------------------------------------------------
+
+_TOUCHED = "companion.history.touched"
+"""Where a session keeps, until its commit, the games whose stamp moved in its transaction."""
+
+
+def _note_touched(session: OrmSession, _context: object, _instances: object) -> None:
+    """Before a flush: note every game stored or whose ``updated_at`` moved."""
+    for row in (*session.new, *session.dirty):
+        if isinstance(row, Game) and (
+                row in session.new or inspect(row).attrs.updated_at.history.has_changes()):
+            session.info.setdefault(_TOUCHED, {})[id(row)] = row
+
+
+def _keep_summaries(session: OrmSession) -> None:
+    """Before a commit: the summary of every game the transaction touched, written in it."""
+    _note_touched(session, None, None)  # (what is not flushed yet)
+    if not session.info.get(_TOUCHED):
         return
-    for game, summary in fresh:
-        session.merge(cached(game, summary))
-    try:
-        session.commit()
-    except IntegrityError:
-        session.rollback()
+    session.flush()
+    touched = session.info.pop(_TOUCHED, {})
+    for game in touched.values():
+        if summarizer(by_key(game.kind)) is None or game.id is None:
+            continue
+        row = session.get(GameResult, game.id)
+        if row is not None and row.stamp == stamp_of(game):
+            continue  # already written with it (the import checks each game by its summary)
+        fresh = cached(game, _summarize(session, game))  # type: ignore[arg-type]
+        if row is None:
+            session.add(fresh)
+        else:
+            row.stamp, row.finished = fresh.stamp, fresh.finished
+            row.data, row.progress = fresh.data, fresh.progress
+
+
+def _forget_touched(session: OrmSession, *_args: object) -> None:
+    session.info.pop(_TOUCHED, None)
+
+
+def install() -> None:
+    """Hook every session (once): a commit that stores a game or moves its ``updated_at`` writes
+    its summary too, in the same transaction."""
+    for name, hook in (("before_flush", _note_touched), ("before_commit", _keep_summaries),
+                       ("after_rollback", _forget_touched)):
+        if not event.contains(OrmSession, name, hook):
+            event.listen(OrmSession, name, hook)
+
+
+def refresh(engine: Engine) -> int:
+    """Store the summaries missing or out of date (a database from before summaries were kept
+    at save time, a cache emptied, a new :data:`FORMAT`): run when the app starts, never by a
+    page. Returns how many were stored; a race with another process starting changes nothing
+    (both computed the same summaries)."""
+    keys = [k.key for k in kinds_with_history()]
+    with Session(engine) as session:
+        rows = session.connection().execute(
+            select(Game.id, Game.updated_at, GameResult.stamp)
+            .join(GameResult, col(GameResult.game_id) == col(Game.id), isouter=True)
+            .where(col(Game.kind).in_(keys))).all()
+        stale = [game_id for game_id, updated, stamp in rows
+                 if stamp != f"{FORMAT}:{utc(updated).isoformat()}"]
+        for start in range(0, len(stale), 500):
+            games = session.exec(select(Game).where(col(Game.id).in_(stale[start:start + 500])))
+            for game in games:
+                session.merge(cached(game, _summarize(session, game)))
+            try:
+                session.commit()
+            except IntegrityError:
+                session.rollback()
+    return len(stale)
 
 
 @dataclass(frozen=True)
@@ -126,8 +189,8 @@ class _Row:
 
 def _rows(session: Session, *, group_id: int, finished: bool, kind: str | None,
           person: int | None, codes: Sequence[str] | None) -> list[_Row]:
-    """The group's games asked for, most recently changed first, each with a fresh summary:
-    stale ones are replayed and cached first."""
+    """The group's games asked for, most recently changed first, each with a fresh summary
+    (stale ones — only in a cache emptied by hand — are replayed, not stored)."""
     keys = [k.key for k in kinds_with_history()]
     if kind is not None:
         keys = [k for k in keys if k == kind]
@@ -149,7 +212,6 @@ def _rows(session: Session, *, group_id: int, finished: bool, kind: str | None,
     if stale:
         games = list(session.exec(select(Game).where(col(Game.id).in_(stale))))
         fresh = {game.id: _summarize(session, game) for game in games if game.id is not None}
-        _store(session, [(game, fresh[game.id]) for game in games if game.id is not None])
     found = []
     for game_id, kind_key, _, _, is_finished, data in rows:
         summary = fresh.get(game_id)
@@ -196,7 +258,7 @@ def records(session: Session, *, group_id: int, finished: bool = True,
     many there are, and those from ``offset`` (at most ``limit``).
 
     ``finished`` keeps only finished games; ``kind`` (a registry key), ``person`` (a person id)
-    and ``codes`` narrow the list. Summaries out of date are rebuilt first (and cached).
+    and ``codes`` narrow the list.
     """
     rows = _rows(session, group_id=group_id, finished=finished, kind=kind, person=person,
                  codes=codes)

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import bindparam
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
@@ -248,13 +249,10 @@ def live_links(session: Session, game: Game) -> list[GameLink]:
 
 
 def links_of(session: Session, game: Game) -> dict[str, GameLink]:
-    """The game's live link per role, made first if it has none (games stored before links)."""
-    links = {link.role: link for link in live_links(session, game)}
-    if not set(ROLES) <= set(links):
-        add_links(session, game)
-        session.commit()
-        links = {link.role: link for link in live_links(session, game)}
-    return links
+    """The game's live link per role. Every game has its scorer and viewer links: they are
+    stored with the game (:func:`create_game`, the import), and migration 0008 gave them to
+    games stored before links — so reading them never writes."""
+    return {link.role: link for link in live_links(session, game)}
 
 
 def link_by_token(session: Session, token: str) -> GameLink | None:
@@ -286,12 +284,14 @@ def link_and_game(session: Session, token: str) -> tuple[GameLink, Game] | None:
     return (row[0], row[1]) if row is not None else None
 
 
-def version_by_token(session: Session, token: str) -> str | None:
-    """The version of the game this live link opens (as :func:`version_string` gives it), in
-    one query of two columns: what every open page asks once a second."""
+def version_by_token(engine: Engine, token: str) -> str | None:
+    """The version of the game this live link opens (as :func:`version_string` gives it): what
+    every open page asks once a second, so one query of two columns through the unique token
+    index, on a pooled connection of ``engine`` (no ORM session, nothing to flush or expire)."""
     if not token or len(token) > 64:
         return None
-    row = session.connection().execute(_VERSION, {"token": token}).first()
+    with engine.connect() as connection:
+        row = connection.execute(_VERSION, {"token": token}).first()
     return version_string(row[0], row[1]) if row is not None else None
 
 

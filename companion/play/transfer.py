@@ -309,6 +309,7 @@ def _add_game(session: Session, data: GameOut, person_of: dict[int, int], group_
         session.add(TrickLog(game_id=game.id, number=log.number, plays=log.plays,
                              powers=json.dumps(log.powers), accepted=json.dumps(log.accepted),
                              checks=log.checks, version=log.version, updated_at=log.updated_at))
+    store.add_links(session, game)  # its own links, stored with it (the export holds none)
     session.flush()
     return game
 

@@ -424,6 +424,7 @@ def init_app(app: Flask) -> None:
     from ..extensions import csrf
 
     players.install()
+    history.install()
     app.register_blueprint(bp)
     app.register_blueprint(records_bp)
     app.register_blueprint(restore_bp)

@@ -51,7 +51,7 @@ def test_every_kind_of_page_follows_a_dark_phone(dark_phone: Page, live_server: 
     # A game of Rebel Princess, its pad, its QR code, and its group's history.
     play_by_numbers(page, live_server, "abc", [[5, 2, 8], [4, 1, 6], [3, 4, 7]])
     assert scheme(page) == "dark"
-    qr = page.locator(".qr svg").first
+    qr = page.locator(".qr img").first
     if qr.count():
         assert qr.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(255, 255, 255)"
     page.goto(live_server)

@@ -399,6 +399,6 @@ def test_qr_code_cache_is_bounded(monkeypatch):
     size = links._QR_CACHE_SIZE
     monkeypatch.setattr(links, "_QR_CACHE_SIZE", 64)
     for n in range(80):
-        links.qr_svg(f"http://h{n}.example/g/{'a' * 32}")
+        links._qr_drawing(f"http://h{n}.example/g/{'a' * 32}")
     assert len(links._QR_CACHE) <= 64
     assert size * max(len(svg) for svg in links._QR_CACHE.values()) <= 8 * 1024 * 1024

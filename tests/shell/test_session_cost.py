@@ -1,0 +1,85 @@
+"""No fixed cost that buys nothing: the session cookie is signed and sent only when it changed
+(or once a day, to keep its month); the live poll and the JSON API never open the session; the
+live poll is one query on a pooled connection, without the ORM."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from sqlalchemy import event
+
+from companion import factory
+from companion.db import get_session
+from companion.play import reveillez, store
+
+
+@pytest.fixture
+def viewer(app):
+    with app.app_context():
+        session = get_session()
+        game = reveillez.create_game(session=session, names=["Ana", "Bo"], first=0,
+                                     variant=False, show_values=False)
+        return store.links_of(session, game)["viewer"].token
+
+
+def cookie_of(response) -> list[str]:
+    return [v for v in response.headers.getlist("Set-Cookie") if v.startswith("session=")]
+
+
+def test_the_cookie_is_sent_when_it_changes_not_on_every_page(client, viewer):
+    first = client.get(f"/reveillez/g/{viewer}")
+    assert cookie_of(first) and "Expires=" in cookie_of(first)[0]  # made, kept a month
+    assert cookie_of(client.get(f"/reveillez/g/{viewer}")) == []  # nothing changed
+    assert cookie_of(client.get("/")) == []
+    assert cookie_of(client.get("/lang/fr?next=/")) == []
+
+
+def test_an_unchanged_cookie_is_sent_again_once_a_day(client, viewer, monkeypatch):
+    client.get(f"/reveillez/g/{viewer}")
+    assert cookie_of(client.get("/")) == []
+    later = time.time() + factory.REFRESH_AFTER.total_seconds() + 60
+    monkeypatch.setattr(factory.time, "time", lambda: later)
+    assert cookie_of(client.get("/"))
+
+
+class Opened(Exception):
+    pass
+
+
+def test_live_and_the_api_never_open_the_session(app, client, viewer, monkeypatch):
+    client.get(f"/reveillez/g/{viewer}")  # the browser holds a session cookie
+    assert client.get_cookie("session") is not None
+
+    def refuse(_app):
+        raise Opened
+
+    monkeypatch.setattr(app.session_interface, "get_signing_serializer", refuse)
+    for answer in (client.get(f"/live/{viewer}"), client.get(f"/live/{'0' * 32}"),
+                   client.get("/api/v1/openapi.json"),
+                   client.post("/api/v1/reveillez/standings", data="{",
+                               content_type="application/json")):
+        assert answer.status_code < 500
+        assert "Set-Cookie" not in answer.headers
+
+
+def test_live_is_one_query_without_the_orm(app, client, viewer, monkeypatch):
+    engine = app.extensions["companion.engine"]
+    statements: list[str] = []
+
+    def seen(_connection, _cursor, statement, *_args) -> None:
+        statements.append(statement)
+
+    def no_orm():
+        raise AssertionError("/live opened an ORM session")
+
+    monkeypatch.setattr("companion.routes.links.get_session", no_orm)
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        answer = client.get(f"/live/{viewer}")
+        again = client.get(f"/live/{viewer}", headers={"If-None-Match": answer.headers["ETag"]})
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    assert answer.status_code == 200 and again.status_code == 304
+    assert len(statements) == 2, statements  # one each
+    assert "gamelink.token" in statements[0]
