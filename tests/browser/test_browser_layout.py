@@ -33,7 +33,8 @@ SMALL_TARGETS = """() => {
   const inline = e => {
     if (e.tagName !== "A" || getComputedStyle(e).display !== "inline") return false;
     let block = e.parentElement;
-    while (block && getComputedStyle(block).display.startsWith("inline")) block = block.parentElement;
+    while (block && getComputedStyle(block).display.startsWith("inline"))
+      block = block.parentElement;
     return block && block.textContent.trim().length > e.textContent.trim().length + 12;
   };
   const target = e => {
@@ -49,7 +50,8 @@ SMALL_TARGETS = """() => {
     const r = t.getBoundingClientRect();
     if (r.width < 43.5 || r.height < 43.5) {
       const what = t.dataset.action || t.id || t.className || t.textContent.trim().slice(0, 20);
-      small.push(`${t.tagName.toLowerCase()} ${what}: ${Math.round(r.width)}x${Math.round(r.height)}`);
+      const size = `${Math.round(r.width)}x${Math.round(r.height)}`;
+      small.push(`${t.tagName.toLowerCase()} ${what}: ${size}`);
     }
   }
   return small;

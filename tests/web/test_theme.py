@@ -110,8 +110,8 @@ def test_every_text_colour_keeps_aa_contrast(name):
 def mix(colour: str, other: str, share: float) -> str:
     """CSS color-mix(in srgb, colour share, other)."""
     a, b = (colour.lstrip("#"), other.lstrip("#"))
-    return "#" + "".join(f"{round(int(a[i:i + 2], 16) * share + int(b[i:i + 2], 16) * (1 - share)):02x}"
-                         for i in (0, 2, 4))
+    channels = (int(a[i:i + 2], 16) * share + int(b[i:i + 2], 16) * (1 - share) for i in (0, 2, 4))
+    return "#" + "".join(f"{round(c):02x}" for c in channels)
 
 
 @pytest.mark.parametrize("name", ["light", "dark"])
