@@ -1,6 +1,6 @@
 """Every game's entry pages on a phone (issue 22): at 390x844 and 360x740, in English and in
 French, every control a player taps is at least 44 x 44 px and nothing is wider than the screen;
-axe-core finds no accessibility violation in either colour scheme on a page of each game, the
+what the table needs between two rounds is on the first screen; axe-core finds no accessibility violation in either colour scheme on a page of each game, the
 history and the rulings.
 
 The pages are reached as a table reaches them (one game of each kind set up through its form).
@@ -137,6 +137,40 @@ def test_every_entry_page_has_thumb_sized_targets_and_no_sideways_scroll(
             problems[url.split("/", 3)[3]] = small
     context.close()
     assert not problems, "\n".join(f"{url}: {', '.join(small)}" for url, small in problems.items())
+
+
+# What the table needs between two rounds or turns, on the first screen (issue 22): who plays
+# first and why, the next Round card and its effect, the primary action.
+FIRST_SCREEN = {
+    1: ["#this-round [data-round-card]", "#this-round [data-reminder]", "#this-round [data-leader]",
+        "#this-round .why", "#this-round .btn.primary"],
+    7: [".pp-starter", "[data-action=round-end]"],
+    11: [".rv-turn", "[data-action=wake]"],
+    13: ["[data-score]", "[data-action=reveal]"],
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s['width']}x{s['height']}")
+def test_what_the_table_needs_between_rounds_is_on_the_first_screen(
+        browser: Browser, browser_context_args, pages, size, lang):
+    _, urls = pages
+    context = browser.new_context(**{**browser_context_args, "viewport": size},
+                                  locale=LANGUAGES[lang])
+    page = context.new_page()
+    below = []
+    for index, selectors in FIRST_SCREEN.items():
+        page.goto(urls[index])
+        for selector in selectors:
+            box = page.locator(selector).first.bounding_box()
+            if box is None or box["y"] < 0 or box["y"] + box["height"] > size["height"]:
+                below.append(f"{urls[index].split('/', 3)[3]}: {selector} {box}")
+    # The secondary actions: one menu on the pad, not a stack of pills.
+    page.goto(urls[1])
+    expect(page.locator("[data-menu]")).to_have_count(1)
+    expect(page.locator("[data-menu] [data-action=undo]")).to_be_hidden()
+    context.close()
+    assert not below, "\n".join(below)
 
 
 AXE_PAGES = ["/rebel-princess/new", "{pad}", "/princesse-princesse/new", "{pp}",
