@@ -1,7 +1,7 @@
 """Every game's entry pages on a phone (issue 22): at 390x844 and 360x740, in English and in
 French, every control a player taps is at least 44 x 44 px and nothing is wider than the screen;
-what the table needs between two rounds is on the first screen; axe-core finds no accessibility violation in either colour scheme on a page of each game, the
-history and the rulings.
+what the table needs between two rounds is on the first screen; axe-core finds no accessibility
+violation in either colour scheme on a page of each game, the history and the rulings.
 
 The pages are reached as a table reaches them (one game of each kind set up through its form).
 """
