@@ -145,6 +145,7 @@ FIRST_SCREEN = {
     1: ["#this-round [data-round-card]", "#this-round [data-reminder]", "#this-round [data-leader]",
         "#this-round .why", "#this-round .btn.primary"],
     7: [".pp-starter", "[data-action=round-end]"],
+    9: ["#turn-form [data-card-choice='9']"],  # the turn log's card picker, whole
     11: [".rv-turn", "[data-action=wake]"],
     13: ["[data-score]", "[data-action=reveal]"],
 }
