@@ -8,11 +8,14 @@ The pages are reached as a table reaches them (one game of each kind set up thro
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import LANGUAGES, PHONES, no_horizontal_scroll
+from .test_browser_history import play_by_numbers
 from .test_browser_table import SIX, by_numbers, new_game
 
 pytestmark = pytest.mark.browser
@@ -94,11 +97,17 @@ def entry_pages(page: Page, base: str) -> list[str]:
     page.click("[data-action=create]")
     expect(page.locator("#board")).to_be_visible()
     pages += [page.url]
+    # A finished game, for the history's list, its statistics' chart and a final pad's chart.
+    play_by_numbers(page, base, "abc", [[5, 2, 8], [4, 1, 6], [3, 4, 7]])
+    finished = page.url
     page.goto(base)
     page.locator("[data-action=group]").click()
     page.locator("[data-action=history]").click()
-    page.wait_for_load_state("load")
-    return pages + [page.url]
+    expect(page.locator("[data-list=history] li[data-game]")).to_have_count(1)
+    history = page.url
+    page.locator("[data-tab=statistics]").click()
+    expect(page).to_have_url(re.compile(r"/stats"))
+    return pages + [history, page.url, finished]
 
 
 @pytest.fixture(scope="module")
@@ -127,7 +136,7 @@ def test_every_entry_page_has_thumb_sized_targets_and_no_sideways_scroll(
                                   locale=LANGUAGES[lang])
     page = context.new_page()
     problems = {}
-    for url in urls[:-1]:  # the history is not an entry page
+    for url in urls[:-3]:  # the history, its statistics and a finished game are not entry pages
         page.goto(url)
         page.wait_for_load_state("load")
         small = page.evaluate(SMALL_TARGETS)
@@ -175,15 +184,16 @@ def test_what_the_table_needs_between_rounds_is_on_the_first_screen(
 
 
 AXE_PAGES = ["/rebel-princess/new", "{pad}", "/princesse-princesse/new", "{pp}",
-             "/reveillez/new", "{rv}", "/kanai-duel/new", "{kd}", "{history}", "/rules",
-             "/rebel-princess/rules"]
+             "/reveillez/new", "{rv}", "/kanai-duel/new", "{kd}", "{history}", "{stats}",
+             "{finished}", "/rules", "/rebel-princess/rules"]
 
 
 @pytest.mark.parametrize("colour_scheme", ["light", "dark"])
 def test_no_accessibility_violation_in_either_scheme(browser: Browser, browser_context_args,
                                                      pages, colour_scheme):
     base, urls = pages
-    known = {"pad": urls[1], "pp": urls[7], "rv": urls[11], "kd": urls[13], "history": urls[14]}
+    known = {"pad": urls[1], "pp": urls[7], "rv": urls[11], "kd": urls[13], "history": urls[14],
+             "stats": urls[15], "finished": urls[16]}
     context = browser.new_context(**browser_context_args, color_scheme=colour_scheme)
     page = context.new_page()
     axe = Axe()
