@@ -153,6 +153,8 @@ def test_pages_read_as_before(upgraded, path):
     now = re.sub(r'\s*<p class="role-note">.*?</p>', "", now, flags=re.S)
     # New since issue 22: the colour scheme switch at the foot of every page.
     now = re.sub(r'\s*<p class="theme-pick"[^>]*>.*?</p>', "", now, flags=re.S)
+    # New since issue 22: a link alone on its line is a thumb's size (44 px), its words the same.
+    now = now.replace('<a class="tap" href=', '<a href=')
     share = re.compile(r'<details class="panel" id="share">.*?</details>', re.S)
     before = main_of(f"<main>{before}</main>")
     assert share.sub("", now).rstrip() == share.sub("", before).rstrip()
