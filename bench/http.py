@@ -130,7 +130,7 @@ function request()
     code = "exhausted"
   end
   nexti = nexti + 1
-  return wrk.format("POST", "/g/" .. code .. "/round/1/cards", headers, body)
+  return wrk.format("POST", "/rebel-princess/g/" .. code .. "/round/1/cards", headers, body)
 end
 """
 
@@ -365,7 +365,8 @@ def run(duration: float = 10.0, games: int | None = None, out: list[str] | None 
                  lambda i: ("POST", api, score_body, json_headers))
 
             # Pre-flight: one save must answer 302 (this also warms the worker that takes it).
-            preflight = post_status(server.base, f"/g/{pad_code}/round/1/cards", form_body)
+            preflight = post_status(server.base, "/rebel-princess"
+                                                 f"/g/{pad_code}/round/1/cards", form_body)
             if preflight != 302:
                 raise RuntimeError(f"pre-flight save answered {preflight}, not 302")
 
@@ -373,13 +374,15 @@ def run(duration: float = 10.0, games: int | None = None, out: list[str] | None 
             before = saved_rounds(db)
             load(server, Result("POST round 1 by cards (form, new round each)", 302), "/",
                  "save.lua", [str(tmp / "codes.txt"), str(WRK_THREADS), str(tmp / "form.txt")],
-                 lambda i: ("POST", f"/g/{codes[i]}/round/1/cards", form_body, form_headers)
+                 lambda i: ("POST", "/rebel-princess"
+                                    f"/g/{codes[i]}/round/1/cards", form_body, form_headers)
                  if i < len(codes) else None)
             stored = saved_rounds(db) - before
 
             # (d) the score pad every save redirects to (one round played).
-            load(server, Result("GET score pad /g/<code> (extra)", 200), f"/g/{pad_code}",
-                 "get.lua", [], lambda i: ("GET", f"/g/{pad_code}", b"", {}))
+            load(server, Result("GET score pad /g/<code> (extra)", 200), "/rebel-princess"
+                                                                         f"/g/{pad_code}",
+                 "get.lua", [], lambda i: ("GET", f"/rebel-princess/g/{pad_code}", b"", {}))
 
     load_after = os.getloadavg()
     client = (f"wrk -t{WRK_THREADS} --latency" if use_wrk else

@@ -95,10 +95,10 @@ def make_game(app) -> dict[str, str]:  # type: ignore[no-untyped-def]
     from companion.db import get_engine
     from companion.play import rebel_princess as play
     from companion.play import store
-    from companion.scoring.rebel_princess import Card, Edition, PlayedRound
+    from companion.scoring.rebel_princess import Edition, PlayedRound, RebelCard
 
     def played(spread: list[list[str]]) -> PlayedRound:
-        return PlayedRound(taken=tuple(frozenset(Card.from_code(c) for c in seat)
+        return PlayedRound(taken=tuple(frozenset(RebelCard.from_code(c) for c in seat)
                                        for seat in spread))
 
     with app.app_context(), Session(get_engine(), expire_on_commit=False) as session:
@@ -273,7 +273,8 @@ def first_visits(base: str, tokens: dict[str, str], meter: Meter) -> list[Visit]
 
     from .taps import CHROMIUM, LAUNCH_ARGS
 
-    pages = [("home page", "/"), ("a game's viewer link (score pad)", f"/g/{tokens['viewer']}"),
+    pages = [("home page", "/"),
+             ("a game's viewer link (score pad)", f"/rebel-princess/g/{tokens['viewer']}"),
              ("Rebel Princess set-up (htmx)", "/rebel-princess/new")]
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
@@ -340,17 +341,19 @@ def run(out: list[str] | None = None) -> tuple[int, str]:
         with serve(Path(tmp) / "weight.sqlite", meter) as (base, app):
             tokens = make_game(app)
             code = tokens["scorer"]
-            pad = weigh(f"{base}/g/{code}")
-            pad_html = fetch(f"{base}/g/{code}")[0].decode("utf-8")
-            entry_html = fetch(f"{base}/g/{code}/round/3/cards")
+            pad = weigh(f"{base}/rebel-princess/g/{code}")
+            pad_html = fetch(f"{base}/rebel-princess/g/{code}")[0].decode("utf-8")
+            entry_html = fetch(f"{base}/rebel-princess/g/{code}/round/3/cards")
             visits = first_visits(base, tokens, meter)
 
     total = sum(r.sent for r in pad)
     server_gzip = any(r.server_gzip for r in pad)
-    say("Page weight: open the score pad /g/<code> of a 6-player Deluxe game, 2 rounds played "
-        "(cold cache).")
+    say("Page weight: open the score pad /rebel-princess/g/<code> of a 6-player Deluxe game, "
+        "2 rounds played (cold cache).")
     say()
-    rows = [[urllib.parse.urlsplit(r.url).path.replace(f"/g/{code}", "/g/<code>"), r.kind,
+    pad_path = f"/rebel-princess/g/{code}"
+    rows = [[urllib.parse.urlsplit(r.url).path.replace(pad_path, "/rebel-princess/g/<code>"),
+             r.kind,
              f"{r.raw:,}", f"{r.sent:,}", r.cache_control] for r in pad]
     rows.append(["**total**", "", f"{sum(r.raw for r in pad):,}", f"**{total:,}**", ""])
     say(table(["resource", "type", "raw bytes", "gzip bytes", "Cache-Control"], rows,
@@ -366,7 +369,7 @@ def run(out: list[str] | None = None) -> tuple[int, str]:
             f"a phone really receives the raw {sum(r.raw for r in pad) / 1000:.1f} kB.")
     html = pad[0]
     say(f"- The HTML alone is {html.raw:,} bytes ({html.sent:,} gzip). For comparison, the round "
-        f"entry page /g/<code>/round/3/cards is {len(entry_html[0]):,} bytes "
+        f"entry page /rebel-princess/g/<code>/round/3/cards is {len(entry_html[0]):,} bytes "
         f"({entry_html[1]:,} gzip), with the same CSS and htmx from cache.")
     for label, block in inline_blocks(pad_html):
         without = gzip_size(pad_html.replace(block, ""))

@@ -69,11 +69,11 @@ def _princesse(session, rng: random.Random, group_id: int) -> None:  # type: ign
 
 def _kanai(session, rng: random.Random, group_id: int) -> None:  # type: ignore[no-untyped-def]
     from companion.play import kanai_duel
-    from companion.scoring.kanai_duel import Card
+    from companion.scoring.kanai_duel import DuelCard
 
     game, _ = kanai_duel.create(session=session, names=rng.sample(PEOPLE, 2),
                                 mode=kanai_duel.REFEREE, variants=[], group_id=group_id)
-    hands = [rng.sample(list(Card), 8), rng.sample(list(Card), 8)]
+    hands = [rng.sample(list(DuelCard), 8), rng.sample(list(DuelCard), 8)]
     for number in range(8):
         if kanai_duel.view_game(session, game).duel.is_over():
             return

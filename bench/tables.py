@@ -129,11 +129,12 @@ def _drive(bases: list[str], tables: list[Table], seconds: float, save_every: fl
             elif kind == "save" and game.saved < len(SCORES):
                 body = {f"score_{s}": str(v) for s, v in enumerate(SCORES[game.saved])}
                 status, headers = _timed(measures, "save", base, "POST",
+                                         "/rebel-princess"
                                          f"/g/{game.scorer}/round/{game.saved + 1}/numbers",
                                          (302,), body=body | {"confirm": "y"})
                 if status == 302:
                     game.saved += 1
-                    _timed(measures, "pad", base, "GET", f"/g/{game.scorer}", (200,))
+                    _timed(measures, "pad", base, "GET", f"/rebel-princess/g/{game.scorer}", (200,))
             elif kind == "poll":
                 seen = game.versions[viewer]
                 status, headers = _timed(
@@ -141,7 +142,8 @@ def _drive(bases: list[str], tables: list[Table], seconds: float, save_every: fl
                     headers={"If-None-Match": seen} if seen else {})
                 if status == 200:
                     if seen:
-                        _timed(measures, "viewer pad", base, "GET", f"/g/{game.viewer}", (200,))
+                        _timed(measures, "viewer pad", base, "GET", "/rebel-princess"
+                                                                    f"/g/{game.viewer}", (200,))
                     game.versions[viewer] = headers.get("etag", "")
             gap = save_every if kind == "save" else 1.0
             with lock:

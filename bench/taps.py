@@ -129,7 +129,7 @@ def record_round(page, base: str, scenario: Scenario) -> Outcome:  # type: ignor
         page.locator(selector).tap()
         taps += 1
 
-    page.goto(f"{base}/g/{code}")
+    page.goto(f"{base}/rebel-princess/g/{code}")
     page.on("response", on_response)
     tap("[data-action=enter-cards]")
     page.wait_for_url(f"**/g/{code}/round/1/cards")
@@ -295,7 +295,7 @@ def record_by_counts(page, base: str, deal: dict[str, int]  # type: ignore[no-un
         page.locator(selector).tap()
         taps += 1
 
-    page.goto(f"{base}/g/{code}")
+    page.goto(f"{base}/rebel-princess/g/{code}")
     tap("[data-action=enter-counts]")
     page.wait_for_url(f"**/g/{code}/round/1/counts")
     counts, frog = prince_counts(deal)

@@ -60,12 +60,14 @@ class Game:
         self.environ = {"REMOTE_ADDR": f"10.{phone >> 16 & 255}.{phone >> 8 & 255}.{phone & 255}"}
 
     def open(self) -> None:
-        response = self.client.get(f"/g/{self.code}/round/1/tricks", environ_base=self.environ)
+        response = self.client.get("/rebel-princess"
+                                   f"/g/{self.code}/round/1/tricks", environ_base=self.environ)
         assert response.status_code == 200, response.status_code
 
     def post(self, action: str, **data: Any) -> None:
         data["version"] = self.version
-        response = self.client.post(f"/g/{self.code}/round/1/tricks/{action}", data=data,
+        response = self.client.post("/rebel-princess"
+                                    f"/g/{self.code}/round/1/tricks/{action}", data=data,
                                     headers={"HX-Request": "true"},
                                     environ_base=self.environ)
         assert response.status_code == 200, (response.status_code, action, data)

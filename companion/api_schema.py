@@ -39,13 +39,22 @@ def summary_for(endpoint: str, problems: Sequence[dict[str, Any]]) -> str:
     return str(template.format(count=len(problems)))
 
 
-class _Response(BaseModel):
+class ApiRequest(BaseModel):
+    """The base of a game's request models: strict (a boolean is not a number and "3" is not 3);
+    unknown fields are typos, not extensions."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class ApiResponse(BaseModel):
+    """The base of every answer model: it holds exactly the fields it declares."""
+
     model_config = ConfigDict(extra="forbid")
 
 
 # --- errors ---------------------------------------------------------------------------------------
 
-class ProblemOut(_Response):
+class ProblemOut(ApiResponse):
     """One thing wrong with the request."""
 
     code: str = Field(description="A stable kebab-case code, e.g. `missing-card`, `wrong-type`.",
@@ -60,7 +69,7 @@ class ProblemOut(_Response):
                               examples=["taken[2][0]"])
 
 
-class ErrorResponse(_Response):
+class ErrorResponse(ApiResponse):
     """Why the request was refused: a summary sentence and every problem found."""
 
     error: str = Field(description="One sentence summing the problems up.")
@@ -145,7 +154,7 @@ def _examples(model: type[BaseModel]) -> dict[str, Any]:
 def openapi_document(operations: Sequence[Operation]) -> dict[str, Any]:
     """An OpenAPI 3.1 document for the given endpoints, generated from their pydantic models."""
     # All the models at once: pydantic names each schema after its model and, where two games
-    # have a model of the same name (StandingsResponse), qualifies both so neither hides the other.
+    # had a model of the same name, would qualify both so neither hides the other.
     pairs: list[tuple[type[BaseModel], Literal["validation", "serialization"]]] = [
         (ErrorResponse, "serialization")]
     for op in operations:

@@ -10,14 +10,18 @@ list; adding a game changes nothing else in the shell (see the README, "How to a
 A game's routes module (``GameKind.routes``) exposes (each part is a ``Protocol`` below, checked
 with ``isinstance``):
 
-- ``bp``: the blueprint of its pages. Its name is the game's ``key``; its views take the game code
-  as ``code``, so the shell can remember every game a phone opens.
-- ``api_bp`` (optional): its JSON API blueprint, mounted under ``/api/v1/<slug>/``; the shell makes
-  it CSRF-exempt and gives it the shared error handlers.
+- ``bp``: the blueprint of its pages, without a prefix: the shell mounts it under ``/<slug>/``.
+  Its name is the game's ``key``; its views take the game code as ``code``, so the shell can
+  remember every game a phone opens.
+- ``api_bp`` (optional): its JSON API blueprint, without a prefix: the shell mounts it under
+  ``/api/v1/<slug>/``, makes it CSRF-exempt and gives it the shared error handlers.
 - ``OPERATIONS`` (optional): its API endpoints as :class:`ApiOperation`, for the OpenAPI document.
 - ``home_view(session, game)`` (optional): what the home page shows of one of its games.
 - ``summary(session, game)`` (optional): what a game came to, as a
   :class:`companion.history.GameSummary`, for history and statistics.
+- ``OLD_ADDRESSES`` (optional, for a game whose pages once lived outside its slug): the
+  beginnings of those page addresses (below the slug) that were once at the root, such as
+  ``"/g/"``; the shell redirects each old address to its page under the slug.
 - ``rulings_addresses()`` (optional, for a game with rulings pages of its own): those pages, as
   :class:`companion.routes.shell.RulingsAddresses`, for the phone's offline copy.
 """
@@ -77,6 +81,13 @@ class HasSummary(Protocol):
     """A game in history and statistics: what a game came to."""
 
     def summary(self, session: Any, game: Any) -> Any: ...
+
+
+@runtime_checkable
+class HasOldAddresses(Protocol):
+    """A game whose pages once lived at the root: the beginnings of the addresses that moved."""
+
+    OLD_ADDRESSES: Sequence[str]
 
 
 @runtime_checkable

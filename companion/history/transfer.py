@@ -20,6 +20,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue, Va
 
 from ..bounds import DB_INT_MAX
 from ..play.players import name_problem
+from ..scoring.problems import Catalogue
 
 FORMAT = "princess-table-export"
 VERSION = 1
@@ -34,6 +35,10 @@ MAX_ROWS = 5_000  # entries, round records or trick logs of one game
 CODE_PATTERN = r"^[a-z0-9]{4,16}$"
 
 
+IMPORT_MESSAGES = Catalogue(__package__ or "companion.history")
+"""The sentences of the import problem codes, in English and French (``messages.toml``)."""
+
+
 class ImportProblem:
     """One reason a file is refused: ``code`` (``"not-json"``, ``"duplicate-code"`` …) and
     what it is about (``game``: a game code; ``detail``: a short technical hint)."""
@@ -42,6 +47,10 @@ class ImportProblem:
 
     def __init__(self, code: str, game: str | None = None, detail: str | None = None) -> None:
         self.code, self.game, self.detail = code, game, detail
+
+    def text(self, lang: str = "en") -> str:
+        """The sentence a player reads, in ``lang``, from :data:`IMPORT_MESSAGES`."""
+        return IMPORT_MESSAGES.text(self.code, lang, game=self.game, detail=self.detail)
 
     def __repr__(self) -> str:
         return f"ImportProblem({self.code!r}, game={self.game!r}, detail={self.detail!r})"

@@ -40,13 +40,13 @@ from sqlmodel import Session
 
 from ..models import Game, GameLink
 from ..scoring.kanai_duel import (
-    Card,
     Duel,
+    DuelCard,
+    DuelRoundResult,
+    DuelSetAside,
     HeldRound,
     Picks,
-    RoundResult,
     Rules,
-    SetAside,
     parse_card,
 )
 from ..scoring.kanai_duel.problems import CATALOGUE
@@ -58,8 +58,10 @@ REFEREE = "referee"
 PHONES = "phones"
 MODES = (REFEREE, PHONES)
 
-__all__ = ["DuelView", "KIND", "MODES", "PHONES", "REFEREE", "SeatView", "Taken", "claim",
-           "create", "holder", "pick", "play_round", "reinvite", "seat_link", "undo", "view_game"]
+__all__ = [
+    "DuelView", "KIND", "MODES", "PHONES", "REFEREE", "SeatView", "Taken", "claim", "create",
+    "holder", "pick", "play_round", "reinvite", "seat_link", "undo", "view_game",
+]
 
 SEAT_ROLES = store.SEAT_ROLES
 
@@ -81,9 +83,9 @@ class SeatView:
     """
 
     seat: int | None
-    mine: Card | None = None
+    mine: DuelCard | None = None
     other_picked: bool = False
-    seen: Card | None = None
+    seen: DuelCard | None = None
     can_pick: bool = False
     waits_for_first: bool = False
     goes_first: bool = False
@@ -108,16 +110,17 @@ class DuelView:
     stage: int = 1
     opened_at: int = 0
     reinvites: tuple[tuple[int, int], ...] = ()
-    out_known: tuple[Card | None, Card | None] = (None, None)
+    out_known: tuple[DuelCard | None, DuelCard | None] = (None, None)
     picked: tuple[bool, bool] = (False, False)
     extra: dict[str, Any] = field(default_factory=dict)
+    played: tuple[PlayedRound, ...] = ()  # the history: every round in order, undone ones too
 
     @property
-    def results(self) -> tuple[RoundResult, ...]:
+    def results(self) -> tuple[DuelRoundResult, ...]:
         return self.duel.results
 
     @property
-    def last(self) -> RoundResult | None:
+    def last(self) -> DuelRoundResult | None:
         return self.duel.results[-1] if self.duel.results else None
 
     @property
@@ -137,9 +140,10 @@ def rules_of(game: Game) -> Rules:
     return Rules.with_variants(settings(game).get("variants", []))
 
 
-def _out(data: dict[str, Any]) -> tuple[Card | None, Card | None]:
+def _out(data: dict[str, Any]) -> tuple[DuelCard | None, DuelCard | None]:
     out = data.get("out") or [None, None]
-    return (None if out[0] is None else Card(out[0]), None if out[1] is None else Card(out[1]))
+    return (None if out[0] is None else DuelCard(out[0]),
+            None if out[1] is None else DuelCard(out[1]))
 
 
 def _fingerprint(secret: str) -> str:
@@ -147,7 +151,7 @@ def _fingerprint(secret: str) -> str:
 
 
 def create(*, session: Session, names: Sequence[str], mode: str, variants: Sequence[str],
-           out: tuple[Card | None, Card | None] = (None, None), group_id: int | None = None
+           out: tuple[DuelCard | None, DuelCard | None] = (None, None), group_id: int | None = None
            ) -> tuple[Game, str | None]:
     """Store a new game; returns it and, in two-phone mode, the secret of the creator's browser,
     which holds seat 0 (the ``join`` of seat 0 is stored with the game).
@@ -156,8 +160,8 @@ def create(*, session: Session, names: Sequence[str], mode: str, variants: Seque
     aside without B or C). Under C on two phones each hidden card is drawn here, at random.
     """
     rules = Rules.with_variants(variants)
-    if rules.set_aside is SetAside.RANDOM and mode == PHONES:
-        pool = sorted(Card)
+    if rules.set_aside is DuelSetAside.RANDOM and mode == PHONES:
+        pool = sorted(DuelCard)
         out = (secrets.choice(pool), secrets.choice(pool))
     Duel(rules, out=out)  # raises if the core refuses this set-up
     data: dict[str, Any] = {"mode": mode, "variants": list(variants),
@@ -208,6 +212,15 @@ def seat_of_link(link: GameLink | None) -> int | None:
     return SEAT_ROLES.index(link.role) if link is not None and link.role in SEAT_ROLES else None
 
 
+@dataclass(frozen=True)
+class PlayedRound:
+    """A line of the duel's history: a round as it was decided when it was played, and whether
+    it was undone since (it then keeps its words, struck through)."""
+
+    result: DuelRoundResult
+    undone: bool = False
+
+
 @dataclass
 class _Replay:
     duel: Duel
@@ -218,6 +231,17 @@ class _Replay:
     opened_at: int = 0  # the version at which the stage picked for now opened
     reinvites: list[tuple[int, int]] = field(default_factory=list)
     keys: set[str] = field(default_factory=set)
+    played: list[PlayedRound] = field(default_factory=list)  # every round, undone ones too
+
+    def push(self, first: DuelCard, second: DuelCard) -> None:
+        self.played.append(PlayedRound(self.duel.push(first, second)))
+
+    def pop(self) -> None:
+        """Take back the last round; its line stays in the history, as it read, undone."""
+        self.duel.pop()
+        undone = next(i for i in reversed(range(len(self.played)))
+                      if not self.played[i].undone)
+        self.played[undone] = PlayedRound(self.played[undone].result, undone=True)
 
     @property
     def stage(self) -> int:
@@ -236,9 +260,9 @@ def _replay(session: Session, game: Game) -> _Replay:
             state.keys.add(entry.key)
         if entry.kind == "round":
             first, second = entry.data["cards"]
-            duel.push(Card(first), Card(second))
+            state.push(DuelCard(first), DuelCard(second))
         elif entry.kind == "undo":
-            duel.pop()
+            state.pop()
             state.opened_at = entry.seq
         elif entry.kind == "join":
             seat = int(entry.data.get("seat", 1))
@@ -250,7 +274,7 @@ def _replay(session: Session, game: Game) -> _Replay:
             state.reinvites.append((duel.round_number(), seat))
         elif entry.kind in ("pick", "aside"):
             cards = list(state.picks.cards)
-            cards[entry.data["seat"]] = Card(entry.data["card"])
+            cards[entry.data["seat"]] = DuelCard(entry.data["card"])
             state.picks = Picks((cards[0], cards[1]))
             if state.picks.is_complete():
                 first, second = state.picks.cards
@@ -258,7 +282,7 @@ def _replay(session: Session, game: Game) -> _Replay:
                 if entry.kind == "aside":
                     duel.set_aside(first, second)
                 else:
-                    duel.push(first, second)
+                    state.push(first, second)
                 state.picks = Picks()
                 state.opened_at = entry.seq
     return state
@@ -298,14 +322,14 @@ def view_game(session: Session, game: Game, seat: int | None = None) -> DuelView
     out = duel.out  # under B on two phones: (None, None) until both cards are revealed
     # Variant C: a hidden card is shown to its owner only; B's cards are shown to everyone.
     rules = duel.rules
-    if rules.set_aside is SetAside.RANDOM:
+    if rules.set_aside is DuelSetAside.RANDOM:
         out = (out[0] if seat == 0 else None, out[1] if seat == 1 else None)
     return DuelView(game=game, names=store.names_of(session, game), mode=mode, rules=rules,
                     duel=duel, version=state.version, joined=1 in state.claims,
                     seat=_seat_view(duel, state.picks, seat), out_known=out,
                     picked=(state.picks.has_picked(0), state.picks.has_picked(1)),
                     stage=state.stage, opened_at=state.opened_at,
-                    reinvites=tuple(state.reinvites))
+                    reinvites=tuple(state.reinvites), played=tuple(state.played))
 
 
 def _referee_only(game: Game) -> None:

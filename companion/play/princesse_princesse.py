@@ -91,7 +91,7 @@ class LogView:
 
 
 @dataclass
-class GameView:
+class PrincesseGameView:
     """A game replayed: the tokens board, the history and the round in progress."""
 
     game: Game
@@ -147,14 +147,15 @@ def get_game(session: Session, code: str) -> Game | None:
     return store.get_game(session, code, KIND)
 
 
-def view_game(session: Session, game: Game) -> GameView:
+def view_game(session: Session, game: Game) -> PrincesseGameView:
     """Replay every stored entry of ``game`` through the rules core."""
     names = store.names_of(session, game)
     entries = store.entries(session, game)
     return replay(game, names, store.settings_of(game)["first"], entries)
 
 
-def replay(game: Game, names: list[str], first: int, entries: Sequence[store.Stored]) -> GameView:
+def replay(game: Game, names: list[str], first: int,
+           entries: Sequence[store.Stored]) -> PrincesseGameView:
     """The game after ``entries``: the rounds as they stand now and the pending turn log."""
     order: list[int] = []
     current: dict[int, dict[str, Any]] = {}
@@ -193,8 +194,8 @@ def replay(game: Game, names: list[str], first: int, entries: Sequence[store.Sto
         for text in log["turns"]:
             public.push(Turn.from_notation(text))
         log_view = LogView(public, log["first"])
-    return GameView(game, names, entries[-1].seq if entries else 0, progress, rounds, starter,
-                    reason, candidates, log_view, first, list(entries), undone)
+    return PrincesseGameView(game, names, entries[-1].seq if entries else 0, progress, rounds,
+                             starter, reason, candidates, log_view, first, list(entries), undone)
 
 
 def _rounds(players: int, first: int, order: Sequence[int], current: dict[int, dict[str, Any]],
@@ -241,7 +242,7 @@ def _settle_next_first(settlement: RoundSettlement,
     return draw_first_player(candidates, _rng), True
 
 
-def save_round(*, session: Session, view: GameView, based_on: int, key: str | None,
+def save_round(*, session: Session, view: PrincesseGameView, based_on: int, key: str | None,
                reveal: RoundReveal, rid: int | None = None,
                log: Sequence[str] | None = None, face_up: Sequence[int] = ()) -> store.Stored:
     """Store a new round (``rid`` None) or an edit of round ``rid``; raises :class:`EntryError`
@@ -273,7 +274,7 @@ def save_round(*, session: Session, view: GameView, based_on: int, key: str | No
                         based_on=based_on, key=key)
 
 
-def undo_round(*, session: Session, view: GameView, based_on: int, key: str | None,
+def undo_round(*, session: Session, view: PrincesseGameView, based_on: int, key: str | None,
                rid: int) -> store.Stored:
     """Remove round ``rid`` from the game (the history keeps it)."""
     if view.round_by_id(rid) is None:
@@ -282,7 +283,7 @@ def undo_round(*, session: Session, view: GameView, based_on: int, key: str | No
                         based_on=based_on, key=key)
 
 
-def start_log(*, session: Session, view: GameView, based_on: int, key: str | None,
+def start_log(*, session: Session, view: PrincesseGameView, based_on: int, key: str | None,
               face_up: Sequence[int]) -> store.Stored:
     """Start the turn log of the round being played; raises :class:`EntryError` (set-up)."""
     if view.progress.game_over:
@@ -293,7 +294,7 @@ def start_log(*, session: Session, view: GameView, based_on: int, key: str | Non
                         based_on=based_on, key=key)
 
 
-def play_turn(*, session: Session, view: GameView, based_on: int, key: str | None,
+def play_turn(*, session: Session, view: PrincesseGameView, based_on: int, key: str | None,
               turn: Turn) -> store.Stored:
     """Add one turn to the log; raises :class:`EntryError` with every reason it is refused."""
     if view.log is None:
@@ -303,7 +304,7 @@ def play_turn(*, session: Session, view: GameView, based_on: int, key: str | Non
                         based_on=based_on, key=key)
 
 
-def undo_turn(*, session: Session, view: GameView, based_on: int, key: str | None
+def undo_turn(*, session: Session, view: PrincesseGameView, based_on: int, key: str | None
               ) -> store.Stored:
     """Take back the last turn of the log (or drop an empty log)."""
     if view.log is None:
@@ -313,14 +314,14 @@ def undo_turn(*, session: Session, view: GameView, based_on: int, key: str | Non
                         based_on=based_on, key=key)
 
 
-def discard_log(*, session: Session, view: GameView, based_on: int, key: str | None
+def discard_log(*, session: Session, view: PrincesseGameView, based_on: int, key: str | None
                 ) -> store.Stored:
     """Abandon the turn log (the round end can still be entered by the fast path)."""
     return store.append(session=session, game=view.game, kind="log-discard", data={},
                         based_on=based_on, key=key)
 
 
-def finish_log(*, session: Session, view: GameView, based_on: int, key: str | None,
+def finish_log(*, session: Session, view: PrincesseGameView, based_on: int, key: str | None,
                cards: Mapping[int, int]) -> store.Stored:
     """Save the round the log ended: the log fills who is still in and both bonuses, the table
     gives the final cards. Raises :class:`EntryError`."""

@@ -20,13 +20,13 @@ from sqlmodel import Session, col, select
 
 from ..models import Game, Player, RoundRecord
 from ..scoring.rebel_princess import (
-    Card,
     Edition,
     GameSetup,
-    GameState,
     IncompleteEntryError,
     PlayedRound,
     Problem,
+    RebelCard,
+    RebelGameState,
     RoundCounts,
     ScoringError,
     play_through,
@@ -46,13 +46,13 @@ class EntryRejected(ValueError):
 
 
 @dataclass(frozen=True)
-class GameView:
+class RebelGameView:
     """A stored game with its players, current round records and replayed state."""
 
     game: Game
     players: list[Player]
     records: list[RoundRecord]
-    state: GameState
+    state: RebelGameState
     seq: int = 0  # the number of the game's newest record: the version this view is of
 
     @property
@@ -88,12 +88,12 @@ def short_names(names: Sequence[str], width: int) -> list[str]:
 
 # --- encoding of entries in rows -------------------------------------------------------------
 
-def encode_taken(taken: Sequence[frozenset[Card]]) -> str:
+def encode_taken(taken: Sequence[frozenset[RebelCard]]) -> str:
     return "|".join(" ".join(c.code for c in sorted(cards)) for cards in taken)
 
 
-def decode_taken(text: str) -> tuple[frozenset[Card], ...]:
-    return tuple(frozenset(Card.from_code(code) for code in part.split()) for part in
+def decode_taken(text: str) -> tuple[frozenset[RebelCard], ...]:
+    return tuple(frozenset(RebelCard.from_code(code) for code in part.split()) for part in
                  text.split("|"))
 
 
@@ -169,7 +169,8 @@ def players_of(session: Session, game: Game) -> list[Player]:
 
 
 def view_game(session: Session, game: Game, *, replace: tuple[int, PlayedRound] | None = None,
-              extra: PlayedRound | None = None, players: list[Player] | None = None) -> GameView:
+              extra: PlayedRound | None = None,
+              players: list[Player] | None = None) -> RebelGameView:
     """Load a game and replay it; ``replace``/``extra`` replay a proposed change without storing
     it. ``players`` saves reading the seats again when the caller has them."""
     assert game.id is not None
@@ -178,15 +179,15 @@ def view_game(session: Session, game: Game, *, replace: tuple[int, PlayedRound] 
     history = _history(session, game.id)
     records = current_records(history)
     seq = history[-1].seq if history else 0
-    view = GameView(game, players, records, replay_records(game, players, records), seq)
+    view = RebelGameView(game, players, records, replay_records(game, players, records), seq)
     if replace is None and extra is None:
         return view
-    return GameView(game, players, records, replay(view, replace=replace, extra=extra), seq)
+    return RebelGameView(game, players, records, replay(view, replace=replace, extra=extra), seq)
 
 
 def replay_records(game: Game, players: Sequence[Player], records: Sequence[RoundRecord],
                    *, replace: tuple[int, PlayedRound] | None = None,
-                   extra: PlayedRound | None = None) -> GameState:
+                   extra: PlayedRound | None = None) -> RebelGameState:
     """Replay stored rounds through the scoring core, optionally with one round replaced or one
     added; touches no database."""
     played = [played_from_record(r) for r in records]
@@ -199,8 +200,8 @@ def replay_records(game: Game, players: Sequence[Player], records: Sequence[Roun
     return play_through(setup, played)
 
 
-def replay(view: GameView, *, replace: tuple[int, PlayedRound] | None = None,
-           extra: PlayedRound | None = None) -> GameState:
+def replay(view: RebelGameView, *, replace: tuple[int, PlayedRound] | None = None,
+           extra: PlayedRound | None = None) -> RebelGameState:
     """The game of ``view`` replayed with a proposed change, without loading it again."""
     return replay_records(view.game, view.players, view.records, replace=replace, extra=extra)
 
@@ -298,7 +299,7 @@ def create_game(*, session: Session, edition: Edition, names: Sequence[str], fir
 
 
 def save_round(*, session: Session, game: Game, number: int, played: PlayedRound, mode: str,
-               base_id: int | None, view: GameView | None = None) -> RoundRecord:
+               base_id: int | None, view: RebelGameView | None = None) -> RoundRecord:
     """Store a round entry: a new round (``base_id`` None) or an edit of the version ``base_id``.
 
     Raises :class:`EntryRejected` (``round-already-saved``, ``round-not-next``, ``stale-edit``,
@@ -328,7 +329,7 @@ def save_round(*, session: Session, game: Game, number: int, played: PlayedRound
 
 
 def _save_round(session: Session, game: Game, number: int, played: PlayedRound, mode: str,
-                base_id: int | None, view: GameView) -> RoundRecord:
+                base_id: int | None, view: RebelGameView) -> RoundRecord:
     current = view.record(number)
     if base_id is None:
         if current is not None:

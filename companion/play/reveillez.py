@@ -1,12 +1,13 @@
-"""Glue for « Réveillez les 12 princesses »: stored entries → the rules core's GameState → rows.
+"""Glue for « Réveillez les 12 princesses »: stored entries → the rules core's
+ReveillezGameState → rows.
 
 A game is a :class:`~companion.models.Game` row (kind ``reveillez``) whose settings hold the set-up
 (players, who starts, the variant, whether put-back princesses show their value) and an
 append-only log of :class:`~companion.models.Entry` rows: ``action`` (the action's notation, as
 the core writes it) and ``undo``. Every view replays the log through
-:class:`~companion.scoring.reveillez.GameState` (``push`` for actions, ``pop`` for undos); every
-write replays it first and lets the core check the new action, so a refused action stores
-nothing.
+:class:`~companion.scoring.reveillez.ReveillezGameState` (``push`` for actions, ``pop`` for
+undos); every write replays it first and lets the core check the new action, so a refused action
+stores nothing.
 
 The table screen builds an action over several taps (a :class:`Draft`): :func:`plan` says which
 question comes next (which princess, her value, the Rose's companion, "dragon?" …) or that the
@@ -25,15 +26,15 @@ from ..models import Game
 from ..scoring.problems import EntryError, Problem
 from ..scoring.reveillez import (
     Action,
-    Card,
+    CentrePick,
     Discard,
     DiscardCheck,
     Event,
-    GameState,
     Jester,
     JesterCount,
-    Pick,
     PrincessCard,
+    ReveillezCard,
+    ReveillezGameState,
     Setup,
     Sleep,
     Steal,
@@ -90,7 +91,7 @@ class TableView:
     game: Game
     names: list[str]
     settings: Settings
-    state: GameState
+    state: ReveillezGameState
     version: int
     log: list[LogItem] = field(default_factory=list)
 
@@ -112,7 +113,7 @@ def get_game(session: Session, code: str) -> Game | None:
 def view_game(session: Session, game: Game) -> TableView:
     """Replay the game's entries through the rules core."""
     settings = Settings.of(game)
-    state = GameState(settings.setup)
+    state = ReveillezGameState(settings.setup)
     log: list[LogItem] = []
     live: list[int] = []  # indexes in ``log`` of the actions still in effect
     version = 0
@@ -233,7 +234,7 @@ def _princess(value: int | None, name: str | None, problems: list[Problem]
     return card
 
 
-def _wake_plan(state: GameState, draft: Draft, seat: int, count: JesterCount | None,
+def _wake_plan(state: ReveillezGameState, draft: Draft, seat: int, count: JesterCount | None,
                make: Any) -> Plan:
     """The shared questions of waking a princess: where, her value, the Rose's companion."""
     if draft.slot is None:
@@ -245,7 +246,7 @@ def _wake_plan(state: GameState, draft: Draft, seat: int, count: JesterCount | N
     companion_card = _princess(draft.companion_value, draft.companion_name, problems)
     if problems:
         return Plan("companion-value", problems=problems, count=count, seat=seat)
-    companion = None if draft.companion_slot is None else Pick(draft.companion_slot,
+    companion = None if draft.companion_slot is None else CentrePick(draft.companion_slot,
                                                                 companion_card)
     action = make(Wake(draft.slot, card, companion))
     problems = state.check(action)
@@ -260,11 +261,11 @@ def _wake_plan(state: GameState, draft: Draft, seat: int, count: JesterCount | N
     return Plan("ready", action, problems, count=count, seat=seat)
 
 
-def plan(state: GameState, draft: Draft) -> Plan:
+def plan(state: ReveillezGameState, draft: Draft) -> Plan:
     """The next question for ``draft`` on ``state``, or the complete action with every problem
     the core finds in it (never raises)."""
     if state.is_over:
-        return Plan("over", problems=state.check(Discard((Card(number=1),))))
+        return Plan("over", problems=state.check(Discard((ReveillezCard(number=1),))))
     seat = state.turn
     if draft.do == "wake":
         return _wake_plan(state, draft, seat, None, lambda wake: wake)
@@ -291,7 +292,7 @@ def plan(state: GameState, draft: Draft) -> Plan:
             return Plan("ready", target, problems, seat=seat)
         return Plan("defence", target, seat=seat)
     if draft.do == "discard":
-        cards: list[Card] = []
+        cards: list[ReveillezCard] = []
         problems = []
         for value in draft.cards:
             card, problem = read_card(value)

@@ -37,6 +37,7 @@ from ..games import GameKind, by_slug, registry
 from ..history import bgstats, charts, stats
 from ..history.summary import utc
 from ..history.transfer import MAX_BYTES, ImportProblem, TransferError
+from ..i18n import current_lang
 from ..local_time import zone_named
 from ..models import Game, Group, Person
 from ..play import history, players, store, transfer
@@ -57,6 +58,13 @@ PAGE = 30
 @bp.context_processor
 def _kinds_by_key() -> dict[str, object]:
     return {"kind_of": {kind.key: kind for kind in registry()}}
+
+
+@bp.app_template_filter("import_problem")
+def import_problem_text(problem: ImportProblem) -> str:
+    """Why a file was refused, in the page's language (one catalogue:
+    ``companion/history/messages.toml``)."""
+    return problem.text(current_lang())
 
 
 @bp.app_template_global()

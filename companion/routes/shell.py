@@ -33,6 +33,7 @@ from ..games import (
     GameRoutes,
     HasApi,
     HasHomeView,
+    HasOldAddresses,
     HasRulingsAddresses,
     by_key,
     by_slug,
@@ -269,7 +270,9 @@ def init_app(app: Flask) -> None:
 
 
 def register_games(app: Flask) -> None:
-    """Mount each available game's pages and API (CSRF-exempt, with the shared refusals)."""
+    """Mount each available game's pages under ``/<slug>/`` and its API under
+    ``/api/v1/<slug>/`` (CSRF-exempt, with the shared refusals), both from the registry; a game's
+    old addresses redirect to its pages (:func:`redirect_old_addresses`)."""
     from ..extensions import csrf
     from . import api
 
@@ -278,8 +281,39 @@ def register_games(app: Flask) -> None:
         if module is None or kind.key in app.blueprints:
             continue
         assert isinstance(module, GameRoutes), kind.routes
-        app.register_blueprint(module.bp)
+        app.register_blueprint(module.bp, url_prefix=f"/{kind.slug}")
         if isinstance(module, HasApi):
             api.install_error_handlers(module.api_bp)
-            app.register_blueprint(module.api_bp)
+            app.register_blueprint(module.api_bp, url_prefix=f"/api/v1/{kind.slug}")
             csrf.exempt(module.api_bp)
+        if isinstance(module, HasOldAddresses):
+            csrf.exempt(redirect_old_addresses(app, kind, tuple(module.OLD_ADDRESSES)))
+
+
+def redirect_old_addresses(app: Flask, kind: GameKind, beginnings: tuple[str, ...]) -> Blueprint:
+    """Every page of ``kind`` whose address below its slug begins with one of ``beginnings`` once
+    lived at the root: its old address redirects to it, with its query string — a GET for good
+    (301), any other method keeping its method and body (308), so that a phone holding an old
+    page, link or QR code, or a save waiting in its outbox, reaches the same page. The
+    redirecting blueprint (``<key>_moved``) only redirects: the page it leads to checks the link
+    and the form as always. Returned for the caller to exempt from CSRF (nothing is written)."""
+    moved = Blueprint(f"{kind.key}_moved", __name__)
+    prefix = f"/{kind.slug}"
+    for rule in list(app.url_map.iter_rules()):
+        blueprint, _, name = rule.endpoint.partition(".")
+        old = rule.rule.removeprefix(prefix)
+        if blueprint != kind.key or not old.startswith(beginnings):
+            continue
+        moved.add_url_rule(old, endpoint=name, view_func=_redirect_to(rule.endpoint),
+                           methods=sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}))
+    app.register_blueprint(moved)
+    return moved
+
+
+def _redirect_to(endpoint: str) -> Any:
+    def moved(**values: Any) -> Response:
+        target = url_for(endpoint, **values)
+        query = request.query_string.decode()
+        return redirect(f"{target}?{query}" if query else target,
+                        301 if request.method in ("GET", "HEAD") else 308)
+    return moved

@@ -115,7 +115,11 @@
     try {
       var doc = new DOMParser().parseFromString(html, "text/html");
       var box = doc.querySelector("main [role=alert], main .problems, main .errors, main .warning");
-      if (box) return box.textContent.replace(/\s+/g, " ").trim().slice(0, 400);
+      if (box) {
+        // (its paragraphs and lines said apart: a space after each)
+        box.querySelectorAll("p, li, div, br, h2, h3").forEach(function (el) { el.after(" "); });
+        return box.textContent.replace(/\s+/g, " ").trim().slice(0, 400);
+      }
     } catch (e) { /* no reason to give */ }
     return "";
   }
@@ -134,6 +138,21 @@
         });
       }
       if (response.status >= 500 || response.status === 429) return {status: "offline"};
+      if (response.status === 200) {
+        // Not stored, not refused: the next step of an entry (a Réveillez action's next
+        // question), whose page names the address that shows it again.
+        return response.text().then(function (html) {
+          var next = null;
+          try {
+            var doc = new DOMParser().parseFromString(html, "text/html");
+            var here = doc.querySelector("[data-replace-url]");
+            next = here && !doc.querySelector("main [role=alert], main .problems")
+              ? new URL(here.getAttribute("data-replace-url"), location.href).href : null;
+          } catch (e) { next = null; }
+          return next ? {status: "stored", url: next, step: true}
+            : {status: "refused", reason: reasonOf(html) || text("refused")};
+        });
+      }
       return response.text().then(function (html) {
         return {status: "refused", reason: reasonOf(html) || text("refused")};
       });
@@ -184,7 +203,7 @@
         saveOutbox(now);
         remove(PREFIX + next.draft);
         write(SENT, {t: Date.now()});
-        justSaved(result.url);
+        if (!result.step) justSaved(result.url);
         if (samePage(next.page) && !now.some(function (it) { return !it.refused; })) {
           location.assign(result.url);  // the game as stored, with the "sent" notice
           return;
@@ -193,6 +212,8 @@
       } else {
         next.refused = result.reason;
         now.push(next);
+        // The taps made after a refused one were made on it: none of them is sent.
+        if (next.tap) now.forEach(function (it) { if (it.draft === next.draft) it.refused = result.reason; });
         saveOutbox(now);
         var draft = read(PREFIX + next.draft);
         if (draft) { draft.refused = result.reason; write(PREFIX + next.draft, draft); }
@@ -234,7 +255,10 @@
     if (waiting.length) {
       line(state === "sending" ? text("sending") : text("queued"));
     } else if (state === "sent") line(text("sent"));
+    var said = {};
     refused.forEach(function (it) {
+      if (said[it.draft]) return;  // (taps refused together: said once)
+      said[it.draft] = 1;
       var p = line(text("refused") + " " + it.refused);
       p.className = "refused";
       if (!samePage(it.page)) {
@@ -246,6 +270,7 @@
       }
     });
     bar.hidden = !bar.firstChild;
+    if (taps) taps.show();
   }
   function line(words) {
     var p = document.createElement("p");
@@ -258,8 +283,26 @@
 
   var forms = [];
 
+  /* A draft kept before its page moved (Rebel Princess's /g/… pages now live under
+   * /rebel-princess/g/…): the same form at an address this one ends with. It is taken over. */
+  function movedDraft(form, key) {
+    if (!store || read(key)) return;
+    var name = nameOf(form), bar = name.indexOf("|"), path = name.slice(0, bar);
+    for (var i = store.length - 1; i >= 0; i--) {
+      var k = store.key(i), old = k && k.indexOf(PREFIX) === 0 ? k.slice(PREFIX.length) : "";
+      var oldBar = old.indexOf("|"), oldPath = old.slice(0, oldBar);
+      if (oldBar > 0 && old.slice(oldBar) === name.slice(bar) && oldPath.charAt(0) === "/"
+          && oldPath.length < path.length && path.slice(-oldPath.length) === oldPath) {
+        write(key, read(k));
+        store.removeItem(k);
+        return;
+      }
+    }
+  }
+
   function setUp(form) {
     var key = keyOf(form), at = form.dataset.draftAt || "";
+    movedDraft(form, key);
     var drawn = fieldsOf(form);  // what the server drew
     var notice = form.querySelector("[data-draft-notice]");
     if (!notice) {
@@ -331,6 +374,12 @@
     if (form.hasAttribute("data-queue")) {
       form.addEventListener("submit", function (event) {
         if (event.defaultPrevented || !window.fetch || !window.URLSearchParams) return;
+        if (form.getAttribute("data-queue") === "offline" && navigator.onLine !== false
+            && !outbox().some(function (it) { return !it.refused; })) {
+          keep(true);  // online: sent the ordinary way (each step's answer is the next question)
+          if (tab) tab.setItem(SUBMITTED, JSON.stringify({draft: nameOf(form), t: Date.now()}));
+          return;
+        }
         event.preventDefault();
         keep(true);
         var data;
@@ -346,7 +395,7 @@
         sending.then(function (result) {
           if (result.status === "stored") {
             remove(key);
-            justSaved(result.url);
+            if (!result.step) justSaved(result.url);
             saveOutbox(outbox().filter(function (it) { return it.draft !== item.draft; }));
             location.assign(result.url);
           } else if (result.status === "offline") {
@@ -382,6 +431,127 @@
     }
     forms.push(form);
     form.draftRestore();
+  }
+
+  /* ---- taps (the trick screen) -------------------------------------------------------------
+   * <div data-queue="taps" data-text-*> by #trick-entry: each card tap of the deck (a form
+   * data-form="play" there) is a small POST that htmx swaps in. With no network (or while
+   * earlier saves still wait) the tap is kept in the outbox instead, with the version the round
+   * will be at by then (each tap stored adds one), its card greyed out; the taps are sent in
+   * order when the network is back, and the screen is drawn again by the server. A tap whose
+   * answer was lost is kept too and sent again: the server knows a tap by its version and card,
+   * and stores it once. One the server refuses says why, with the taps not recorded (the ones
+   * after it were made on it: they are not sent) and a Discard button. Undo takes back the last
+   * tap still on this phone; the other taps (a power, a fix, Confirm) need the server's rules:
+   * with no network they say so. */
+  var taps = null;
+
+  function setUpTaps(box) {
+    var name = location.pathname + "|taps", words = box.querySelector("p");
+    var discard = box.querySelector("[data-taps-discard]");
+    function mine() { return outbox().filter(function (it) { return it.draft === name; }); }
+    function cards(list) { return list.map(function (it) { return it.label || it.card; }).join(" · "); }
+    var asked = "";
+    box.show = function () {
+      var items = mine();
+      var waiting = items.filter(function (it) { return !it.refused; });
+      var refused = items.filter(function (it) { return it.refused; })
+        .sort(function (a, b) { return a.t - b.t; });
+      waiting.concat(refused).forEach(function (it) {
+        var b = document.querySelector('#trick-entry [data-play="' + it.card + '"]');
+        if (b && !b.disabled) { b.disabled = true; b.setAttribute("data-pending", ""); }
+      });
+      discard.hidden = !refused.length;
+      discard.style.display = refused.length ? "" : "none";
+      // Undo takes back the last tap still on this phone, even before any card is stored.
+      var undo = document.querySelector("#trick-entry [data-action=undo]");
+      if (undo && waiting.length && navigator.onLine === false) {
+        if (undo.disabled) { undo.disabled = false; undo.setAttribute("data-undo-kept", ""); }
+      } else if (undo && undo.hasAttribute("data-undo-kept")) {
+        undo.disabled = true;
+        undo.removeAttribute("data-undo-kept");
+      }
+      if (refused.length) {
+        box.dataset.taps = "refused";
+        words.textContent = text("refused") + " " + refused[0].refused + " "
+          + box.getAttribute("data-text-lost") + " " + cards(refused);
+      } else if (waiting.length) {
+        box.dataset.taps = "waiting";
+        words.textContent = box.getAttribute("data-text-waiting") + " " + cards(waiting);
+      } else if (asked) {
+        box.dataset.taps = "network";
+        words.textContent = asked;
+      } else box.dataset.taps = "";
+      box.hidden = !box.dataset.taps;
+    };
+    function keepTap(form, card, label, body) {
+      var waiting = mine().filter(function (it) { return !it.refused; }).length;
+      body.set("card", card);
+      body.set("version", String((parseInt(body.get("version"), 10) || 0) + waiting));
+      body.delete("csrf_token");
+      var token = form.querySelector("[name=csrf_token]");
+      if (token) body.set("csrf_token", token.value);
+      var items = outbox();
+      items.push({id: Date.now() + "-" + Math.random().toString(36).slice(2), url: form.action,
+                  body: body.toString(), draft: name, page: location.href, t: Date.now(),
+                  tap: 1, card: card, label: label});
+      saveOutbox(items);
+      asked = "";
+      showOutbox();
+    }
+    document.addEventListener("submit", function (event) {
+      var form = event.target;
+      if (!form.closest || !form.closest("#trick-entry") || !window.URLSearchParams) return;
+      var waiting = mine().filter(function (it) { return !it.refused; });
+      var earlier = outbox().some(function (it) { return !it.refused; });
+      if (navigator.onLine !== false && !earlier) return;  // htmx sends it
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      var action = form.getAttribute("data-form"), by = event.submitter;
+      if (action === "undo" && waiting.length && navigator.onLine === false) {
+        var last = waiting[waiting.length - 1];
+        saveOutbox(outbox().filter(function (it) { return it.id !== last.id; }));
+        var b = document.querySelector('#trick-entry [data-play="' + last.card + '"][data-pending]');
+        if (b) { b.disabled = false; b.removeAttribute("data-pending"); }
+        showOutbox();
+        return;
+      }
+      if (action !== "play" || !by || by.name !== "card") {
+        asked = box.getAttribute("data-text-network");
+        box.show();
+        return;
+      }
+      var body = new URLSearchParams();
+      new FormData(form).forEach(function (value, key) { if (typeof value === "string") body.append(key, value); });
+      keepTap(form, by.value, by.getAttribute("aria-label") || by.value, body);
+      by.disabled = true;
+      by.setAttribute("data-pending", "");
+      if (navigator.onLine !== false) flush();
+    }, true);
+    // A tap that went and got no answer (the network dropped): kept, to be sent again.
+    document.body.addEventListener("htmx:sendError", function (event) {
+      var form = event.detail && event.detail.elt, config = event.detail && event.detail.requestConfig;
+      if (!form || !form.closest || !form.closest("#trick-entry")) return;
+      if (form.getAttribute("data-form") !== "play" || !config || !config.formData) {
+        asked = box.getAttribute("data-text-network");  // a fix, a power, Cancel: the server's
+        box.show();
+        return;
+      }
+      var body = new URLSearchParams();
+      config.formData.forEach(function (value, key) { if (typeof value === "string") body.append(key, value); });
+      var card = body.get("card");
+      if (!card) return;
+      var chip = document.querySelector('#trick-entry [data-play="' + card + '"]');
+      keepTap(form, card, (chip && chip.getAttribute("aria-label")) || card, body);
+    });
+    discard.addEventListener("click", function () {
+      saveOutbox(outbox().filter(function (it) { return it.draft !== name; }));
+      location.reload();  // the round as the server has it
+    });
+    window.addEventListener("online", function () { asked = ""; box.show(); });
+    // htmx drew the screen again: the taps still waiting stay greyed out.
+    document.body.addEventListener("htmx:afterSwap", function () { box.show(); });
+    return box;
   }
 
   /* The drafts of a week ago are forgotten. */
@@ -472,6 +642,8 @@
     showProblems();
     sayFlash();
     document.querySelectorAll("form[data-draft]").forEach(setUp);
+    var tapBox = document.querySelector("[data-queue=taps]");
+    if (tapBox) taps = setUpTaps(tapBox);
     showOutbox();
     offerUndo();
     flush();

@@ -3,8 +3,12 @@ a reload, Back, the language switch and a save with no network; a round saved wi
 cut is kept on the phone and stored exactly once when the network is back; a queued save the
 server refuses on arrival says why and gives the entry back to fix.
 
-Each game runs on one phone size and language (together they cover 390x844 and 360x740, English
-and French): what is checked does not depend on them."""
+Each case runs on one or two phone sizes and languages per game, so that every game is seen at
+390x844 and 360x740, in English and in French, without running every case four times: what is
+checked does not depend on them. Rebel Princess: by counts (390, en), by numbers (360, fr; refused
+on arrival in all four), trick by trick (360-en, 390-fr); Princesse Princesse: round end (360, en;
+refused on arrival 390, fr); Réveillez (all four; offline 360-en, 390-fr); the duel (390, fr;
+refused on arrival 360, en)."""
 
 from __future__ import annotations
 
@@ -232,13 +236,13 @@ def test_a_half_entry_comes_back_after_reload_back_language_and_no_network(game,
 def other_phone_saves_round_1(page: Page, base: str, scores: list[int]) -> None:
     """Another phone of the same table stores round 1 meanwhile (same cookies, its own
     network: the request API is not cut by the browser's offline mode)."""
-    code = page.url.split("/g/", 1)[1].split("/", 1)[0]
-    form_page = page.context.request.get(f"{base}/g/{code}/round/1/numbers").text()
+    code = page.url.split("/rebel-princess/g/", 1)[1].split("/", 1)[0]
+    form_page = page.context.request.get(f"{base}/rebel-princess/g/{code}/round/1/numbers").text()
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"|'
                       r'name="csrf_token" value="([^"]+)"', form_page)
     csrf = next(group for group in token.groups() if group)
     answer = page.context.request.post(
-        f"{base}/g/{code}/round/1/numbers", max_redirects=0,
+        f"{base}/rebel-princess/g/{code}/round/1/numbers", max_redirects=0,
         form={"csrf_token": csrf, **{f"score_{s}": str(v) for s, v in enumerate(scores)}})
     assert answer.status in (302, 303), answer.text()[:500]
 
@@ -297,16 +301,24 @@ def test_a_save_whose_answer_was_lost_is_stored_once(phone: Page, live_server: s
     assert lost and pp_stored(page) == 1
 
 
+def board_text(page: Page, board: str) -> str:
+    """The game's state as its page says it, without the history of rounds (which keeps an
+    undone round, marked undone: the duel's « Every round »)."""
+    return page.evaluate("""sel => { const b = document.querySelector(sel).cloneNode(true);
+        b.querySelectorAll('[data-list=rounds]').forEach(e => e.remove());
+        document.body.appendChild(b); const t = b.innerText; b.remove(); return t; }""", board)
+
+
 def test_undo_right_after_a_save_restores_the_game_exactly(game, live_server):
     """Save a round: an Undo shows by the thumb for a few seconds; one tap and the game is as it
     was before the save."""
     spec, page = game
     url = spec.open(page, live_server)
     if page.url == url:  # the entry is on the game's page (the duel)
-        before = page.locator(spec.board).inner_text()
+        before = board_text(page, spec.board)
     else:
         page.goto(url)
-        before = page.locator(spec.board).inner_text()
+        before = board_text(page, spec.board)
         page.go_back()
     spec.part(page)
     spec.rest(page)
@@ -319,7 +331,7 @@ def test_undo_right_after_a_save_restores_the_game_exactly(game, live_server):
     toast.locator("[data-action=undo-now]").click()
     expect(page.locator("[data-undo-toast]")).to_have_count(0)
     assert spec.stored(page) == 0
-    assert page.locator(spec.board).inner_text() == before
+    assert board_text(page, spec.board) == before
 
 
 def test_reveillez_keeps_an_action_half_built_and_offers_undo(phone_in: Page, live_server: str):
@@ -395,3 +407,282 @@ def test_a_refused_save_shows_its_first_problem_and_says_so_by_the_save_button(
     page.mouse.wheel(0, 2000)
     summary.click()
     assert page.evaluate("document.activeElement.matches('[role=alert], .problems, ul.errors')")
+
+
+# --- Rebel Princess, trick by trick -------------------------------------------------------------
+
+@pytest.fixture
+def one_phone(request, browser: Browser, browser_context_args):
+    """A phone of the size and language given by the test's parameter ("390-en", "360-fr")."""
+    width, lang = request.param.split("-")
+    size = BIG if width == "390" else SMALL
+    context = browser.new_context(**{**browser_context_args, "viewport": size},
+                                  locale=LANGUAGES[lang])
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def first_cards(count: int) -> list[str]:
+    """The first ``count`` cards of a legal 3-player Once Upon a Time round led by Ana."""
+    from companion.scoring.rebel_princess.engine import RoundState
+    state = RoundState.deal(3, edition="deluxe", round_card="a", seed=5, leader=0)
+    order = []
+    while len(order) < count:
+        card = sorted(state.legal_plays(), key=str)[0]
+        state.play(card)
+        order.append(str(card))
+    return order
+
+
+def tricks_open(page: Page, base: str) -> str:
+    page.goto(f"{base}/rebel-princess/new")
+    for seat, name in enumerate(["Ana", "Ben", "Cy"]):
+        page.locator(f"input[name='names-{seat}']").fill(name)
+    page.locator("#first_leader").select_option("0")
+    page.locator("[data-action=create]").click()
+    expect(page.locator("#this-round")).to_be_visible()
+    page.locator("[data-action=enter-tricks]").click()
+    expect(page.locator("#trick-entry")).to_have_attribute("data-version", "0")
+    return page.url
+
+
+def played_cards(page: Page) -> list[str]:
+    return page.locator("#trick-entry [data-play][data-played]").evaluate_all(
+        "bs => bs.map(b => b.dataset.play)")
+
+
+@pytest.mark.parametrize("one_phone", ["360-en", "390-fr"], indirect=True)
+def test_card_taps_with_no_network_wait_on_the_phone_and_go_once(one_phone: Page,
+                                                                 live_server: str):
+    """Trick by trick with the network cut: each card tapped is kept on the phone, greyed out,
+    in order (Undo takes back the last one still there); when the network is back they are sent
+    in order, each stored once, and the screen shows the tricks as the server judged them."""
+    page = one_phone
+    tricks_open(page, live_server)
+    *cards, wrong = first_cards(6)
+    page.context.set_offline(True)
+    for card in [*cards, wrong]:
+        page.locator(f"#trick-entry [data-play='{card}']").click()
+        expect(page.locator(f"#trick-entry [data-play='{card}']")).to_be_disabled()
+    box = page.locator("[data-queue=taps]")
+    expect(box).to_have_attribute("data-taps", "waiting")
+    page.locator("#trick-entry [data-action=undo]").click()  # the last one was a mistap
+    expect(page.locator(f"#trick-entry [data-play='{wrong}']")).to_be_enabled()
+    expect(page.locator("[data-outbox=waiting]")).to_be_visible()
+    page.locator("#trick-entry [data-action=validation]").click()  # needs the server: says so
+    expect(box).to_be_visible()
+    expect(page.locator("#trick-entry")).to_have_attribute("data-version", "0")
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.screenshot(path=f"/tmp/offline-taps-{page.viewport_size['width']}-{scheme}.png")
+
+    page.context.set_offline(False)
+    expect(page.locator("#trick-entry")).to_have_attribute("data-version", "5")
+    assert sorted(played_cards(page)) == sorted(cards)
+    expect(box).to_be_hidden()
+    expect(page.locator("#trick-entry")).to_have_attribute("data-turn", re.compile(r"[0-2]"))
+    page.reload()
+    expect(page.locator("#trick-entry")).to_have_attribute("data-version", "5")
+
+
+@pytest.mark.parametrize("one_phone", ["390-en", "360-fr"], indirect=True)
+def test_a_card_tap_refused_on_arrival_says_why_and_which_taps(one_phone: Page,
+                                                               live_server: str):
+    """Two cards tapped with no network; meanwhile another phone taps a card first: when the
+    network is back the first kept tap is refused, the phone says why and which taps were not
+    recorded (the second was made on the first: not sent), and Discard shows the round as
+    stored."""
+    page = one_phone
+    url = tricks_open(page, live_server)
+    cards = first_cards(3)
+    page.context.set_offline(True)
+    for card in cards[:2]:
+        page.locator(f"#trick-entry [data-play='{card}']").click()
+    expect(page.locator("[data-queue=taps]")).to_have_attribute("data-taps", "waiting")
+    page_html = page.context.request.get(url).text()
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page_html)[1]
+    answer = page.context.request.post(f"{url}/play", max_redirects=0,
+                                       form={"csrf_token": csrf, "version": "0",
+                                             "card": cards[2]})
+    assert answer.status == 303, answer.text()[:300]
+
+    page.context.set_offline(False)
+    box = page.locator("[data-queue=taps]")
+    expect(box).to_have_attribute("data-taps", "refused")
+    expect(box).to_contain_text(page.locator(f"[data-play='{cards[0]}']").get_attribute(
+        "aria-label"))
+    expect(page.locator("[data-outbox=refused]")).to_be_visible()
+    page.screenshot(path=f"/tmp/offline-taps-refused-{page.viewport_size['width']}.png")
+    box.locator("[data-taps-discard]").click()
+    expect(page.locator("#trick-entry")).to_have_attribute("data-version", "1")
+    assert played_cards(page) == [cards[2]]
+    expect(box).to_be_hidden()
+    expect(page.locator("[data-outbox]")).to_be_hidden()
+
+
+@pytest.mark.parametrize("one_phone", ["390-en"], indirect=True)
+def test_a_card_tap_whose_answer_was_lost_is_stored_once(one_phone: Page, live_server: str):
+    """The tap reached the server but the answer never came back: the phone keeps it, sends it
+    again, and the card is played once."""
+    page = one_phone
+    tricks_open(page, live_server)
+    card = first_cards(1)[0]
+    lost = []
+
+    def drop_the_answer(route):
+        if route.request.method == "POST" and not lost:
+            route.fetch()
+            lost.append(route.request.url)
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    page.route(lambda u: u.split("?")[0].endswith("/tricks/play"), drop_the_answer)
+    page.locator(f"#trick-entry [data-play='{card}']").click()
+    expect(page.locator("#trick-entry")).to_have_attribute("data-version", "1")
+    assert lost and played_cards(page) == [card]
+
+
+# --- Réveillez ----------------------------------------------------------------------------------
+
+def rv_open(page: Page, base: str) -> str:
+    page.goto(f"{base}/reveillez/new")
+    for seat, name in enumerate(["Ana", "Ben"]):
+        page.fill(f"#names-{seat}", name)
+    page.click("[data-action=create]")
+    expect(page.locator("#rv-table")).to_have_attribute("data-turn", "0")
+    return page.url
+
+
+def rv_wake_up_to_the_value(page: Page, slot: int) -> None:
+    page.click("[data-action=wake]")
+    page.locator(f".rv-grid [data-slot='{slot}'] button").click()
+    expect(page.locator("[data-question=value]")).to_be_visible()
+
+
+def other_phone_undoes(page: Page, url: str) -> None:
+    """Another phone of the table takes back the last action (its own network)."""
+    html = page.context.request.get(url).text()
+    form = re.search(r'<form data-undo.*?</form>', html, re.S)[0]
+    fields = dict(re.findall(r'name="(\w+)"[^>]*value="([^"]*)"', form))
+    answer = page.context.request.post(f"{url}/undo", form=fields, max_redirects=0)
+    assert answer.status == 303, answer.text()[:300]
+
+
+@pytest.mark.parametrize("one_phone", ["360-en", "390-fr"], indirect=True)
+def test_reveillez_actions_made_with_no_network_go_once_or_say_why(one_phone: Page,
+                                                                   live_server: str):
+    """An action finished with the network cut waits on the phone and is stored once when the
+    network is back; a step tapped offline leads to its next question once sent; a queued
+    action the server refuses on arrival (another phone undid the action it followed) says why
+    and gives the entry back."""
+    page = one_phone
+    url = rv_open(page, live_server)
+    rv_wake_up_to_the_value(page, 4)
+    page.context.set_offline(True)
+    page.fill("input[name=value_typed]", "17")
+    page.click("[data-value=typed]")
+    expect(page.locator("[data-outbox=waiting]")).to_be_visible()
+    expect(page.locator("[data-draft-notice]")).to_be_visible()
+    expect(page.locator("input[name=value_typed]")).to_have_value("17")
+    page.context.set_offline(False)
+    expect(page.locator("[data-seat='0'][data-points='17']")).to_be_visible()
+    expect(page.locator("[data-outbox=sent]")).to_be_visible()
+    page.reload()
+    expect(page.locator("#rv-table")).to_have_attribute("data-version", "1")
+
+    # Ben: the place tapped with no network; the next question comes once it is sent.
+    page.click("[data-action=wake]")
+    page.context.set_offline(True)
+    page.locator(".rv-grid [data-slot='7'] button").click()
+    expect(page.locator("[data-outbox=waiting]")).to_be_visible()
+    page.context.set_offline(False)
+    expect(page.locator("[data-question=value]")).to_be_visible()
+
+    # Offline again; meanwhile another phone undoes Ana's wake: refused on arrival, said.
+    page.context.set_offline(True)
+    page.fill("input[name=value_typed]", "12")
+    page.click("[data-value=typed]")
+    expect(page.locator("[data-outbox=waiting]")).to_be_visible()
+    other_phone_undoes(page, url)
+    page.context.set_offline(False)
+    refused = page.locator("[data-draft-notice=refused]")
+    expect(refused).to_be_visible()
+    expect(refused).not_to_have_text(re.compile(r"^\s*$"))
+    expect(page.locator("[data-outbox=refused]")).to_be_visible()
+    expect(page.locator("input[name=value_typed]")).to_have_value("12")
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.screenshot(path=f"/tmp/offline-rv-refused-{page.viewport_size['width']}-{scheme}.png",
+                        full_page=True)
+    page.goto(url)
+    expect(page.locator("#rv-table")).to_have_attribute("data-version", "2")  # stored: none
+
+
+# --- A queued save refused on arrival, in the other games ---------------------------------------
+
+def other_phone_posts(page: Page, page_url: str, post_url: str, form: dict) -> None:
+    """Another phone of the table (same cookies, its own network) stores something first."""
+    html = page.context.request.get(page_url).text()
+    csrf = re.search(r'"X-CSRFToken": "([^"]+)"', html)[1]
+    version = re.search(r'data-version="(\d+)"|name="version" value="(\d+)"', html)
+    version = next(v for v in version.groups() if v)
+    answer = page.context.request.post(post_url, max_redirects=0,
+                                       form={"csrf_token": csrf, "version": version, **form})
+    assert answer.status in (302, 303), answer.text()[:300]
+
+
+REFUSED_ELSEWHERE = {
+    # game: (open, part, has_part, rest, what the other phone stores first, phone)
+    "pp": (pp_open, pp_part, pp_has_part, pp_rest,
+           ("/round", {"step": "2", "in": "1", "card-1": "5", "key": "other"}), "390-fr"),
+    "kd": (kd_open, kd_part, kd_has_part, kd_rest,
+           ("/round", {"first": "spy", "second": "general", "key": "other"}), "360-en"),
+}
+
+
+@pytest.mark.parametrize("one_phone,which", [(phone, which) for which, (*_, phone)
+                                             in REFUSED_ELSEWHERE.items()],
+                         indirect=["one_phone"], ids=list(REFUSED_ELSEWHERE))
+def test_a_queued_save_refused_on_arrival_in_the_other_games(one_phone: Page,
+                                                             live_server: str, which: str):
+    """Princesse Princesse's round end and the duel's round, saved with no network while another
+    phone stores first: when the network is back the phone says why and the entry is back."""
+    page = one_phone
+    open_, part, has_part, rest, (path, form), _ = REFUSED_ELSEWHERE[which]
+    game = open_(page, live_server)
+    part(page)
+    rest(page)
+    page.context.set_offline(True)
+    page.locator("form[data-draft] .savebar button.primary").click()
+    expect(page.locator("[data-outbox=waiting]")).to_be_visible()
+    other_phone_posts(page, game, game + path, form)
+
+    page.context.set_offline(False)
+    refused = page.locator("[data-draft-notice=refused]")
+    expect(refused).to_be_visible()
+    expect(refused).not_to_have_text(re.compile(r"^\s*$"))
+    expect(page.locator("[data-outbox=refused]")).to_be_visible()
+    has_part(page)
+    page.screenshot(path=f"/tmp/offline-refused-{which}.png", full_page=True)
+
+
+def test_a_draft_kept_at_an_old_address_comes_back_at_the_new_one(phone: Page, live_server: str):
+    """A phone that kept a half entry before Rebel Princess's pages moved under /rebel-princess/
+    finds it again there: the old /g/ address redirects to the same form, which takes the draft
+    over."""
+    rp_numbers_open(phone, live_server)
+    entry = phone.url.removeprefix(live_server)
+    assert entry.startswith("/rebel-princess/g/"), entry
+    rp_numbers_part(phone)
+    drafts = "Object.keys(localStorage).filter(k => k.startsWith('draft:'))"
+    [key] = phone.evaluate(drafts)
+    old_key = key.replace("draft:/rebel-princess/g/", "draft:/g/")
+    phone.evaluate("([now, old]) => { localStorage.setItem(old, localStorage.getItem(now));"
+                   " localStorage.removeItem(now); }", [key, old_key])
+    phone.goto(live_server + entry.removeprefix("/rebel-princess"))  # the old address
+    expect(phone).to_have_url(live_server + entry)
+    rp_numbers_has_part(phone)
+    expect(phone.locator("[data-draft-notice]")).to_be_visible()
+    assert phone.evaluate(drafts) == [key]

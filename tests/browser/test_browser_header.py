@@ -40,7 +40,7 @@ def test_every_header_control_is_a_thumbs_size(phone_in: Page, live_server: str)
     page.locator("[data-action=enter-cards]").click()  # the fullest header: ← pad, Rules, EN|FR
     check_header(page, "round by cards")
     for path in ("/", "/rebel-princess/new", "/princesse-princesse/new", "/reveillez/new",
-                 "/kanai-duel/new", f"/g/{code}"):
+                 "/kanai-duel/new", f"/rebel-princess/g/{code}"):
         page.goto(live_server + path)
         check_header(page, path)
 

@@ -64,8 +64,8 @@ SMALL_TARGETS = """() => {
 def entry_pages(page: Page, base: str) -> list[str]:
     """One game of each kind set up through its form, and the pages a table enters it on."""
     pages = [base + "/rebel-princess/new"]
-    code = new_game(page, base, SIX)
-    game = f"{base}/g/{code}"
+    new_game(page, base, SIX)
+    game = page.url.rstrip("/")  # the pad's own address
     by_numbers(page, [4, 3, 5, 2, 1, 2])
     pages += [game, game + "/round/2/cards", game + "/round/2/counts", game + "/round/2/numbers",
               game + "/round/2/tricks"]

@@ -22,8 +22,8 @@ def test_a_viewer_sees_the_new_total_within_two_seconds(browser: Browser, live_s
     create_game(scorer, live_server, ["Ana", "Ben", "Cy", "Di"], ["a", "b", "c"])
     tap_in_menu(scorer, "[data-action=share-links]")
     address = scorer.locator("[data-address=viewer]").inner_text()
-    viewer_path = "/g/" + address.split("/g/", 1)[1]
-    assert re.fullmatch(r"/g/[0-9a-f]{32}", viewer_path)
+    viewer_path = "/rebel-princess/g/" + address.split("/rebel-princess/g/", 1)[1]
+    assert re.fullmatch(r"/rebel-princess/g/[0-9a-f]{32}", viewer_path)
     scorer.screenshot(path=str(artifacts / "links-share.png"), full_page=True)
     scorer.go_back()
 

@@ -141,7 +141,8 @@ def test_rulings_and_opened_game_work_offline(page: Page, stoppable_server, arti
     page.screenshot(path=str(artifacts / "offline-pad.png"), full_page=True)
     page.locator("[data-action=card-rules]").first.click()  # "How this card works": a redirect
     expect(page.locator("[data-entry^='deluxe-']")).to_be_visible()
-    page.goto(f"{base}/g/unknown/history")  # never opened here: the offline page says so
+    # Never opened here: the offline page says so.
+    page.goto(f"{base}/rebel-princess/g/unknown/history")
     expect(page.locator("[data-offline=page]")).to_be_visible()
 
     page.goto(f"{base}/rebel-princess/new")

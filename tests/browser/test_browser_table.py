@@ -128,7 +128,7 @@ def test_draft_survives_a_reload_and_a_dropped_tab(phone: Page, live_server: str
     expect(second.locator("#pad")).to_have_attribute("data-totals", "10,0,0,5")
     drafts = second.evaluate("Object.keys(localStorage).filter(k => k.startsWith('draft:'))")
     assert drafts == [], drafts
-    second.goto(f"{live_server}/g/{code}/round/2/cards")
+    second.goto(f"{live_server}/rebel-princess/g/{code}/round/2/cards")
     expect(second.locator("[data-draft-notice]")).to_be_hidden()
 
 
@@ -147,7 +147,7 @@ def test_back_after_saving_changes_nothing(phone: Page, live_server: str, artifa
     shot(phone, artifacts, "back-after-save")
     phone.locator("[data-action=save]").click()
     expect(phone.locator(".flash")).to_contain_text("nothing to save")
-    phone.goto(f"{live_server}/g/{code}/history")
+    phone.goto(f"{live_server}/rebel-princess/g/{code}/history")
     expect(phone.locator("[data-record]")).to_have_count(1)
 
 
@@ -197,7 +197,7 @@ def test_impossible_total_is_shown_where_the_eye_is(phone: Page, live_server: st
     expect(phone.locator("[data-action=save]")).to_have_text("Save round 1")
     phone.locator("[data-action=save]").click()
     expect(phone.locator("#total-warning")).to_contain_text("19")
-    phone.goto(f"{live_server}/g/{code}/history")
+    phone.goto(f"{live_server}/rebel-princess/g/{code}/history")
     expect(phone.locator("[data-record]")).to_have_count(0)
 
 

@@ -32,12 +32,12 @@ from companion.play import (
     store,
 )
 from companion.scoring.princesse_princesse import RoundReveal
-from companion.scoring.rebel_princess import Card, Edition, PlayedRound
+from companion.scoring.rebel_princess import Edition, PlayedRound, RebelCard
 from companion.scoring.reveillez import PrincessCard, Wake
 
 
 def by_cards(*seats: str) -> PlayedRound:
-    return PlayedRound(taken=tuple(frozenset(Card.from_code(c) for c in text.split())
+    return PlayedRound(taken=tuple(frozenset(RebelCard.from_code(c) for c in text.split())
                                    for text in seats))
 
 

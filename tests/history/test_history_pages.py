@@ -26,11 +26,11 @@ def test_every_finished_game_newest_first(client, known):
 def test_each_game_opens_its_score_pad_through_its_viewer_link(app, client, known):
     html = client.get(f"{known.base}/").text
     rp1, kd1 = link(app, known.codes["rp1"]), link(app, known.codes["kd1"])
-    assert f'href="/g/{rp1}" data-action="open-pad"' in html
+    assert f'href="/rebel-princess/g/{rp1}" data-action="open-pad"' in html
     assert f'href="/kanai-duel/g/{kd1}" data-action="open-pad"' in html
     assert f'href="{known.record("rv")}" data-action="chart"' in html
     assert link(app, known.codes["rp1"], "scorer") not in html
-    pad = client.get(f"/g/{rp1}")
+    pad = client.get(f"/rebel-princess/g/{rp1}")
     assert pad.status_code == 200 and 'data-action="enter-numbers"' not in pad.text
 
 

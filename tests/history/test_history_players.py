@@ -69,7 +69,8 @@ def test_rename_renames_every_seat(app, client, known):
     response = client.post(f"{known.base}/players/{ana}/rename", data={"name": "Anaïs"})
     assert response.status_code == 303
     assert people_of(app, known.codes["rp1"])[0] == "Anaïs"
-    assert "Anaïs" in client.get(f"/g/{link(app, known.codes['rp1'])}").text  # the pad too
+    assert "Anaïs" in client.get("/rebel-princess"
+                                 f"/g/{link(app, known.codes['rp1'])}").text  # the pad too
     assert ">Anaïs</a>" in client.get(f"{known.base}/stats").text
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import pathlib
 import random
 import re
 
@@ -84,7 +85,7 @@ def add_edits_undos_and_a_trick_log(app, client, known):
                             for_stage=now.stage, based_on=now.version)
         tricks = rebel_game(session, ["Ana", "Ben", "Cy", "Di"], [], group_id=known.group_id)
     scorer = link(app, tricks.code, "scorer")
-    base = f"/g/{scorer}/round/1/tricks"
+    base = f"/rebel-princess/g/{scorer}/round/1/tricks"
     state = RoundState.deal(4, edition="deluxe", round_card="a", seed=3, leader=0)
     rng = random.Random(3)
     while not state.is_over():
@@ -95,7 +96,8 @@ def add_edits_undos_and_a_trick_log(app, client, known):
         assert answer.status_code == 303  # stored, back to the trick screen
     version = re.search(r'data-version="(\d+)"', client.get(base).text).group(1)
     assert client.post(f"{base}/confirm", data={"version": version}).status_code == 302
-    assert "saved from the tricks" in client.get(f"/g/{scorer}").text  # the flash, shown once
+    assert "saved from the tricks" in client.get("/rebel-princess"
+                                                 f"/g/{scorer}").text  # the flash, shown once
     with app.app_context():
         session = get_session()
         game = store.get_game(session, tricks.code)
@@ -326,6 +328,44 @@ def test_a_bad_file_is_refused_and_nothing_is_stored(client, known, fresh, how, 
     assert "Nothing was imported" in answer.text
     assert rows(fresh) == dict.fromkeys(["Game", "Player", "Person", "Entry", "RoundRecord",
                                          "TrickLog"], 0)
+
+
+def _import_codes_used() -> set[str]:
+    """Every import problem code the app can raise, read from its source."""
+    root = pathlib.Path(schema.__file__).parents[1]
+    found = set()
+    for path in root.rglob("*.py"):
+        text = path.read_text()
+        found |= set(re.findall(r'ImportProblem\(\s*"([a-z-]+)"', text))
+        found |= set(re.findall(r'ImportProblem\("[a-z-]+" if \w+ else "([a-z-]+)"', text))
+    return found
+
+
+def test_every_import_problem_is_worded_in_both_languages():
+    """One catalogue words every refusal (no ``code ==`` in a template), in English and
+    French, with its game and detail filled in."""
+    used = _import_codes_used()
+    assert {"not-json", "bad-shape", "newer-version", "bad-version", "not-stored"} <= used
+    worded = {lang: schema.IMPORT_MESSAGES.codes(lang) for lang in ("en", "fr")}
+    for lang in ("en", "fr"):
+        assert used <= worded[lang], (lang, used - worded[lang])
+    assert worded["en"] == worded["fr"]
+    problem = schema.ImportProblem("unknown-game", game="abcd1234", detail="chess")
+    assert problem.text("en") == "Game abcd1234 is of a kind this app does not know (chess)."
+    assert problem.text("fr") == ("La partie abcd1234 est d'un jeu que l'appli ne connaît pas "
+                                  "(chess).")
+    assert "{" not in "".join(schema.ImportProblem(code, game="g", detail="d").text(lang)
+                              for code in used for lang in ("en", "fr"))
+
+
+def test_the_import_page_words_a_refusal_in_the_phones_language(client, known, fresh):
+    content = spoil(good_document(client, known.base), "duplicate-code")
+    other = fresh.test_client()
+    answer = upload(other, content, group_of(fresh))
+    assert re.search(r"Game \w+ is in the file twice\.", answer.text)
+    other.get("/lang/fr?next=/")
+    answer = upload(other, content, group_of(fresh))
+    assert re.search(r"La partie \w+ figure deux fois dans le fichier\.", answer.text)
 
 
 def test_a_file_too_large_is_refused(fresh, monkeypatch):

@@ -25,7 +25,8 @@ from .conftest import game_of_token, link
 
 NEW = {"rebel_princess": "/rebel-princess/new", "princesse_princesse": "/princesse-princesse/new",
        "reveillez": "/reveillez/new", "kanai_duel": "/kanai-duel/new"}
-GAME_URL = {"rebel_princess": "/g/{}", "princesse_princesse": "/princesse-princesse/g/{}",
+GAME_URL = {"rebel_princess": "/rebel-princess"
+                              "/g/{}", "princesse_princesse": "/princesse-princesse/g/{}",
             "reveillez": "/reveillez/g/{}", "kanai_duel": "/kanai-duel/g/{}"}
 KNOWN = {"rebel_princess": ("rp2", ["Ben", "Ana", "Di", "Cy"]),
          "princesse_princesse": ("pp", ["Ana", "Ben", "Cy", "Di", "Eve"]),

@@ -16,7 +16,7 @@ from companion.scoring.kanai_duel import (
     CATALOGUE,
     STEPS,
     VARIANTS,
-    Card,
+    DuelCard,
     StepCode,
     resolve_round,
 )
@@ -30,10 +30,13 @@ ENTRIES = {entry["slug"]: entry for entry in DATA["entry"]}
 
 
 GLUE = ROOT / "companion" / "play" / "kanai_duel.py"  # two phones: seats, re-invites
+ROUTES = ROOT / "companion" / "routes" / "kanai_duel"  # the pages' own: a form not filled in
 
 
-def used_problem_codes() -> set[str]:
-    text = "\n".join(p.read_text(encoding="utf-8") for p in [*CORE.glob("*.py"), GLUE])
+def used_problem_codes(pages: bool = True) -> set[str]:
+    """The codes the core and the glue raise, and (``pages``) the pages' own."""
+    text = "\n".join(p.read_text(encoding="utf-8") for p in [
+        *CORE.glob("*.py"), GLUE, *(ROUTES.glob("*.py") if pages else ())])
     return set(re.findall(r'CATALOGUE\.problem\(\s*"([a-z-]+)"', text))
 
 
@@ -44,10 +47,20 @@ def fields(template: str) -> set[str]:
 # --- catalogues ----------------------------------------------------------------------------------
 
 def test_every_problem_code_used_has_an_english_and_a_french_sentence():
-    """Each code the core raises is in ``messages.toml``, in both languages, and none is unused."""
+    """Each code the core or the pages raise is in ``messages.toml``, in both languages, with the
+    same fields, and none is unused (the pages word every problem through it: no ``code ==``
+    in a template)."""
     used = used_problem_codes()
     assert len(used) >= 10
+    assert {"tap-a-card", "form-already-saved-card", "form-already-saved-round"} <= used
     assert used == CATALOGUE.codes("en") == CATALOGUE.codes("fr")
+    tables = tomllib.loads((CORE / "messages.toml").read_text(encoding="utf-8"))
+
+    def named(template: str) -> set[str]:  # {the_en} and {the_fr} name the same thing
+        return {name.removesuffix("_en").removesuffix("_fr") for name in fields(template)}
+
+    for code in used:
+        assert named(tables["messages"][code]) == named(tables["messages_fr"][code]), code
 
 
 def test_every_step_code_has_an_english_and_a_french_sentence():
@@ -70,8 +83,8 @@ def test_problem_sentences_use_the_same_fields_in_both_languages_but_card_names(
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_every_step_reads_without_a_missing_field(lang):
     """Every step of every pair, with and without bonus and holds, renders to a full sentence."""
-    for first in Card:
-        for second in Card:
+    for first in DuelCard:
+        for second in DuelCard:
             for bonus in ((0, 0), (2, 0), (0, 2)):
                 for step in resolve_round((first, second), bonus=bonus).steps:
                     text = step.text(lang)
@@ -103,7 +116,7 @@ def test_every_related_slug_exists():
             assert other in ENTRIES and other != slug, (slug, other)
 
 
-@pytest.mark.parametrize("card", list(Card))
+@pytest.mark.parametrize("card", list(DuelCard))
 def test_every_card_has_an_entry_with_its_value_and_printed_names(card):
     """One entry per character, slugged by its notation, with the core's value and names."""
     entry = ENTRIES[card.value]
@@ -120,8 +133,8 @@ def test_every_variant_has_an_entry():
 
 def test_every_step_links_to_an_existing_entry():
     """The resolution steps link to the rulings: every step's slug exists."""
-    for first in Card:
-        for second in Card:
+    for first in DuelCard:
+        for second in DuelCard:
             for step in resolve_round((first, second), bonus=(0, 2)).steps:
                 assert step.ruling in ENTRIES, step
 
@@ -151,8 +164,9 @@ PROBLEM_RULING = {
 
 
 def test_every_problem_is_explained_by_an_entry():
-    """Each problem code the app can show has a rulings entry that explains the rule behind it."""
-    assert set(PROBLEM_RULING) == used_problem_codes()
+    """Each problem code the rules can raise has a rulings entry that explains the rule behind it
+    (the pages' own, such as a form not filled in, name no rule)."""
+    assert set(PROBLEM_RULING) == used_problem_codes(pages=False)
     assert set(PROBLEM_RULING.values()) <= set(ENTRIES)
 
 

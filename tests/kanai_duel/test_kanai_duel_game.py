@@ -8,14 +8,14 @@ import pytest
 
 from companion.scoring import kanai_duel
 from companion.scoring.kanai_duel import (
-    Card,
     Duel,
+    DuelCard,
     Result,
     StepCode,
 )
 from companion.scoring.problems import EntryError
 
-C = Card
+C = DuelCard
 
 
 def duel(notation: str) -> Duel:
@@ -141,7 +141,7 @@ def test_used_cards_and_hands_follow_the_rounds():
     """Each player's used cards are queried apart; the hand is what is left."""
     game = duel("spy/general minister/spy")
     assert game.used(0) == {C.SPY, C.MINISTER} and game.used(1) == {C.GENERAL, C.SPY}
-    assert game.hand(0) == frozenset(Card) - {C.SPY, C.MINISTER}
+    assert game.hand(0) == frozenset(DuelCard) - {C.SPY, C.MINISTER}
     assert game.is_legal(1, C.MINISTER) and not game.is_legal(1, C.SPY)
     assert game.round_number() == 3
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.scoring.kanai_duel import Card, resolve_round
+from companion.scoring.kanai_duel import DuelCard, resolve_round
 
 ORDER = ("prince", "general", "wizard", "minister", "assassin", "spy", "princess", "clown")
 
@@ -124,7 +124,8 @@ def flip(cell: str) -> str:
     return swap[cell]
 
 
-CASES = [pytest.param(Card(row), Card(col), bonus, cell, id=f"{row}-{col}-{bonus[0]}{bonus[1]}")
+CASES = [pytest.param(DuelCard(row), DuelCard(col), bonus, cell,
+                      id=f"{row}-{col}-{bonus[0]}{bonus[1]}")
          for bonus, table in TABLES.items() for (row, col), cell in table.items()]
 
 
@@ -142,7 +143,8 @@ def test_every_pair_decides_as_the_hand_table_says(row, col, bonus, cell):
 
 
 @pytest.mark.parametrize(("row", "col", "cell"), [
-    pytest.param(Card(r), Card(c), cell, id=f"{r}-{c}") for (r, c), cell in NEXT_TABLE.items()])
+    pytest.param(DuelCard(r), DuelCard(c), cell, id=f"{r}-{c}")
+    for (r, c), cell in NEXT_TABLE.items()])
 @pytest.mark.parametrize("bonus", [(0, 0), (2, 0), (0, 2)])
 def test_every_pair_carries_to_the_next_round_as_the_hand_table_says(row, col, cell, bonus):
     """A standing General gives its player +2 next round and a standing Spy (not met by a Spy) makes
@@ -162,7 +164,7 @@ def test_hand_tables_agree_with_themselves_when_the_players_swap_seats(plus, mir
         assert sorted(NEXT_TABLE[(col, row)]) == sorted(cell.swapcase()), (row, col)
 
 
-@pytest.mark.parametrize(("row", "col"), [(Card(r), Card(c)) for r in ORDER for c in ORDER])
+@pytest.mark.parametrize(("row", "col"), [(DuelCard(r), DuelCard(c)) for r in ORDER for c in ORDER])
 def test_swapping_seats_mirrors_every_result_in_the_code(row, col):
     """The resolver favours no seat: swapping the cards (and bonuses) swaps the result."""
     for bonus in ((0, 0), (2, 0), (0, 2), (2, 2)):

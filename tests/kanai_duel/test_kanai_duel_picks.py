@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from companion.scoring.kanai_duel import Card, Duel, Picks, Rules
+from companion.scoring.kanai_duel import Duel, DuelCard, Picks, Rules
 from companion.scoring.problems import EntryError
 
-C = Card
+C = DuelCard
 
 
 def test_both_picks_are_needed_before_the_reveal():

@@ -9,14 +9,14 @@ from companion.scoring.kanai_duel import (
     ABILITIES,
     CARDS,
     HAND,
-    Card,
+    DuelCard,
     HeldRound,
     StepCode,
     resolve_round,
 )
 
-C = Card
-OTHERS = {card: [other for other in Card if other is not card] for card in Card}
+C = DuelCard
+OTHERS = {card: [other for other in DuelCard if other is not card] for card in DuelCard}
 
 
 def codes(result):
@@ -31,7 +31,7 @@ def codes(result):
 def test_values_are_those_of_the_rulings_file(card, value):
     """KANAI_DUEL.md « Cards »: Prince 7, General 6, Wizard 5, Minister 4, Assassin 3, Spy 2,
     Princess 1, Clown 0."""
-    assert Card(card).strength == value
+    assert DuelCard(card).strength == value
 
 
 def test_each_hand_holds_the_eight_characters_once():
@@ -42,7 +42,7 @@ def test_each_hand_holds_the_eight_characters_once():
 
 def test_each_card_declares_its_ability_once_on_its_own_class():
     """Every card has exactly one ability class, and that class names the card."""
-    assert set(ABILITIES) == set(Card)
+    assert set(ABILITIES) == set(DuelCard)
     assert all(kind.card is card for card, kind in ABILITIES.items())
     assert len(set(ABILITIES.values())) == 8
 

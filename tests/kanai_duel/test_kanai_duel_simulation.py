@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 
 from companion.scoring.kanai_duel import (
     HAND,
-    Card,
     Duel,
+    DuelCard,
+    DuelSetAside,
     Result,
     Rules,
-    SetAside,
     resolve,
 )
 
@@ -35,7 +35,7 @@ GAMES = 250
 def random_game(rng: random.Random, rules: Rules) -> Duel:
     """A game played to its end with random picks (and random cards set aside under B/C)."""
     out = (None, None)
-    if rules.set_aside is not SetAside.NONE:
+    if rules.set_aside is not DuelSetAside.NONE:
         out = (rng.choice(sorted(HAND)), rng.choice(sorted(HAND)))
     duel = Duel(rules, out=out)
     while not duel.is_over():
@@ -78,7 +78,7 @@ def check_invariants(duel: Duel) -> None:
         assert rules.until_dawn or max(running) < rules.wins_needed
     last = results[-1]
     if outcome.result is Result.PRINCESS:
-        assert last.game_won and last.cards[1 - outcome.winner] is Card.PRINCE
+        assert last.game_won and last.cards[1 - outcome.winner] is DuelCard.PRINCE
     elif outcome.result is Result.WIN and not rules.until_dawn:
         assert outcome.score[outcome.winner] >= rules.wins_needed
     else:

@@ -9,17 +9,17 @@ from companion.scoring.kanai_duel import (
     RULES,
     VARIANTS,
     Abilities,
-    Card,
     Duel,
+    DuelCard,
+    DuelSetAside,
     Result,
     Rules,
-    SetAside,
     StepCode,
     resolve_round,
 )
 from companion.scoring.problems import EntryError
 
-C = Card
+C = DuelCard
 NUMBERS = Rules(abilities=Abilities.NONE)
 CLOWN_MINISTER = Rules(abilities=Abilities.CLOWN_MINISTER)
 
@@ -188,4 +188,4 @@ def test_the_number_of_wins_needed_is_one_to_eight(wins):
     with pytest.raises(EntryError) as error:
         Duel(Rules(wins_needed=wins))
     assert error.value.codes == ["bad-wins-needed"]
-    assert Rules(set_aside=SetAside.CHOSEN).check() == []
+    assert Rules(set_aside=DuelSetAside.CHOSEN).check() == []

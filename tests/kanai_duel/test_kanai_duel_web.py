@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from companion.play import store
-from companion.scoring.kanai_duel import Card
+from companion.scoring.kanai_duel import DuelCard
 
 NEW = {"first": "Ana", "second": "Ben", "mode": "referee", "wins": "4", "abilities": "all",
        "set_aside": "none"}
@@ -248,7 +248,7 @@ def test_a_pick_cannot_be_changed(phones, app):
     url, first, _, _ = phones
     assert pick(first, url, "spy").status_code == 303
     response = pick(first, url, "clown")
-    assert response.status_code == 409 and 'data-problem="form-already-saved"' in response.text
+    assert response.status_code == 409 and 'data-problem="form-already-saved-card"' in response.text
     assert "already in: Spy" in response.text
     assert [e.data.get("card") for e in entries(app, url) if e.kind == "pick"] == ["spy"]
 
@@ -346,7 +346,7 @@ def test_a_card_set_aside_cannot_be_changed(phones_b):
     url, first, _, _ = phones_b
     assert pick(first, url, "spy").status_code == 303
     response = pick(first, url, "clown")
-    assert response.status_code == 409 and 'data-problem="form-already-saved"' in response.text
+    assert response.status_code == 409 and 'data-problem="form-already-saved-card"' in response.text
     assert 'data-my-aside="spy"' in first.get(url).text
 
 
@@ -399,7 +399,7 @@ def test_the_api_answers_the_issues_example(client):
     ([["spy", "general"], ["spy", "wizard"]], "card-played-twice"),
     ([["spy"]], "round-not-two-cards"),
     ([["princess", "prince"], ["spy", "spy"]], "game-over"),
-    ([[c.value, c.value] for c in Card] + [["spy", "spy"]], "too-many-rounds"),
+    ([[c.value, c.value] for c in DuelCard] + [["spy", "spy"]], "too-many-rounds"),
 ])
 def test_the_api_refuses_bad_rounds_with_422(client, rounds, code):
     """Every 422 case of the issue, in the project's error shape."""
@@ -480,3 +480,30 @@ def test_every_french_colon_in_the_catalogue_has_a_no_break_space():
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         for text in strings:
             assert not re.search(r"[^\u00a0]:", text or ""), (message.id, text)
+
+
+def history_lines(client, url) -> list[str]:
+    """The words of each line of « Every round », in order (its steps included)."""
+    page = client.get(url).get_data(as_text=True)
+    listed = re.search(r'data-list="rounds">.*?<ol>(.*)</ol>\s*</details>', page, re.S)[1]
+    return [" ".join(re.sub(r"<[^>]+>", " ", "<li " + line).split())
+            for line in listed.split("<li data-round=")[1:]]
+
+
+def test_undo_then_redo_keeps_the_words_of_the_round_undone(client):
+    """Round 2 played, undone, played again with other cards: its line still says the cards and
+    the verdict it was played with, marked undone; the new round 2 follows."""
+    url = new_game(client)
+    assert play(client, url, "spy", "general").status_code == 303
+    assert play(client, url, "minister", "prince").status_code == 303
+    written = history_lines(client, url)
+    assert len(written) == 2
+    client.post(url + "/undo", data={"version": version_of(client, url)})
+    undone = history_lines(client, url)
+    assert undone[0] == written[0] and len(undone) == 2
+    assert undone[1].endswith(" (undone)")
+    assert written[1].startswith(undone[1].removesuffix(" (undone)"))  # cards and verdict
+    assert play(client, url, "prince", "minister").status_code == 303
+    lines = history_lines(client, url)
+    assert lines[:2] == undone  # as written, still undone
+    assert len(lines) == 3 and not lines[2].endswith("(undone)") and lines[2] != written[1]

@@ -9,28 +9,28 @@ import pytest
 
 from companion.scoring.reveillez import (
     Action,
-    Card,
     Discard,
-    GameState,
     PrincessCard,
+    ReveillezCard,
+    ReveillezGameState,
     Setup,
     Wake,
     parse_action,
 )
 
-ONE = Discard((Card(number=1),))
+ONE = Discard((ReveillezCard(number=1),))
 
 
 def _build(players: int = 3, *, variant: bool = False, first: int = 0,
-          actions: Iterable[Action | str] = ()) -> GameState:
+          actions: Iterable[Action | str] = ()) -> ReveillezGameState:
     """A game with ``actions`` played (checked) in order."""
-    state = GameState(Setup.make(players, first, variant))
+    state = ReveillezGameState(Setup.make(players, first, variant))
     for action in actions:
         state.play(parse_action(action) if isinstance(action, str) else action)
     return state
 
 
-def _give(state: GameState, seat: int, *cards: int | PrincessCard) -> GameState:
+def _give(state: ReveillezGameState, seat: int, *cards: int | PrincessCard) -> ReveillezGameState:
     """Let ``seat`` wake princesses worth ``cards`` (from the first sleeping slots), the other
     seats discarding one card on their turns; returns the state."""
     for card in cards:
@@ -41,7 +41,7 @@ def _give(state: GameState, seat: int, *cards: int | PrincessCard) -> GameState:
     return state
 
 
-def _pass_to(state: GameState, seat: int) -> GameState:
+def _pass_to(state: ReveillezGameState, seat: int) -> ReveillezGameState:
     """Discard one card on every turn until it is ``seat``'s turn."""
     while state.turn != seat:
         state.play(ONE)
@@ -49,18 +49,18 @@ def _pass_to(state: GameState, seat: int) -> GameState:
 
 
 @pytest.fixture
-def game() -> Callable[..., GameState]:
+def game() -> Callable[..., ReveillezGameState]:
     """``game(players, variant=, first=, actions=[...])``"""
     return _build
 
 
 @pytest.fixture
-def give() -> Callable[..., GameState]:
+def give() -> Callable[..., ReveillezGameState]:
     """``give(state, seat, 20, 15, …)``"""
     return _give
 
 
 @pytest.fixture
-def pass_to() -> Callable[[GameState, int], GameState]:
+def pass_to() -> Callable[[ReveillezGameState, int], ReveillezGameState]:
     """``pass_to(state, seat)``"""
     return _pass_to

@@ -15,9 +15,9 @@ from companion.scoring.reveillez import (
     SLOTS,
     TARGETS,
     USUAL_VALUES,
-    Card,
-    Power,
+    PowerCard,
     PrincessCard,
+    ReveillezCard,
     Special,
     deck,
     normalise_name,
@@ -33,18 +33,18 @@ def test_deck_has_67_red_cards_beside_12_princesses():
 
 
 @pytest.mark.parametrize(("power", "copies"), [
-    (Power.PRINCE, 8), (Power.BOUFFON, 5), (Power.CHEVALIER, 4), (Power.POTION, 4),
-    (Power.BAGUETTE, 3), (Power.DRAGON, 3),
+    (PowerCard.PRINCE, 8), (PowerCard.BOUFFON, 5), (PowerCard.CHEVALIER, 4), (PowerCard.POTION, 4),
+    (PowerCard.BAGUETTE, 3), (PowerCard.DRAGON, 3),
 ])
 def test_deck_power_cards(power, copies):
     """8 princes, 5 jesters, 4 knights, 4 potions, 3 wands, 3 dragons (« Matériel »)."""
-    assert Counter(deck())[Card(power=power)] == copies
+    assert Counter(deck())[ReveillezCard(power=power)] == copies
 
 
 @pytest.mark.parametrize("number", range(1, 11))
 def test_deck_has_four_of_each_number(number):
     """Four cards of each value from 1 to 10 (« Matériel »)."""
-    assert Counter(deck())[Card(number=number)] == 4
+    assert Counter(deck())[ReveillezCard(number=number)] == 4
 
 
 def test_centre_is_four_columns_of_three():
@@ -77,13 +77,15 @@ def test_only_two_to_five_players(players):
 
 
 @pytest.mark.parametrize(("value", "card"), [
-    (1, Card(number=1)), (10, Card(number=10)), ("7", Card(number=7)),
-    ("chevalier", Card(power=Power.CHEVALIER)), ("Baguette", Card(power=Power.BAGUETTE)),
-    (" BOUFFON ", Card(power=Power.BOUFFON)), ("prince", Card(power=Power.PRINCE)),
+    (1, ReveillezCard(number=1)), (10, ReveillezCard(number=10)), ("7", ReveillezCard(number=7)),
+    ("chevalier", ReveillezCard(power=PowerCard.CHEVALIER)),
+    ("Baguette", ReveillezCard(power=PowerCard.BAGUETTE)),
+    (" BOUFFON ", ReveillezCard(power=PowerCard.BOUFFON)),
+    ("prince", ReveillezCard(power=PowerCard.PRINCE)),
 ])
 def test_card_parse(value, card):
     """Numbers 1–10 and the French power names, case and blanks ignored."""
-    assert Card.parse(value) == card
+    assert ReveillezCard.parse(value) == card
 
 
 @pytest.mark.parametrize(("value", "code"), [
@@ -94,14 +96,14 @@ def test_card_parse(value, card):
 def test_card_parse_refuses(value, code):
     """A number outside 1–10 or an unknown card is refused with its code (issue 11, 422 cases)."""
     with pytest.raises(EntryError) as caught:
-        Card.parse(value)
+        ReveillezCard.parse(value)
     assert caught.value.codes == [code]
 
 
-@pytest.mark.parametrize("card", [*deck()[::4], Card(power=Power.DRAGON)])
+@pytest.mark.parametrize("card", [*deck()[::4], ReveillezCard(power=PowerCard.DRAGON)])
 def test_card_notation_round_trips(card):
-    """``Card.parse(str(card)) == card`` and ``repr`` rebuilds the card."""
-    assert Card.parse(str(card)) == card
+    """``ReveillezCard.parse(str(card)) == card`` and ``repr`` rebuilds the card."""
+    assert ReveillezCard.parse(str(card)) == card
     assert eval(repr(card)) == card  # noqa: S307
 
 

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.scoring.problems import EntryError
-from companion.scoring.reveillez import Card, DiscardKind, classify_discard, read_discard
+from companion.scoring.reveillez import DiscardKind, ReveillezCard, classify_discard, read_discard
 
 
 def test_issue_examples():
@@ -76,7 +76,7 @@ def test_equation_is_what_the_player_announces():
     """The app shows the addition to announce aloud (« Annoncez tout haut votre opération »)."""
     check = classify_discard([8, 1, 3, 4])
     assert check.equation() == "1 + 3 + 4 = 8"
-    assert check.total == Card(number=8) and check.addends == tuple(Card(number=n)
+    assert check.total == ReveillezCard(number=8) and check.addends == tuple(ReveillezCard(number=n)
                                                                      for n in (1, 3, 4))
     assert classify_discard([4, 4]).equation() is None
 
@@ -84,7 +84,8 @@ def test_equation_is_what_the_player_announces():
 def test_read_discard_classifies_without_count_limits():
     """The classifier itself never raises; the count limits belong to the entry check."""
     assert read_discard(()).kind is None
-    assert read_discard([Card(number=n) for n in (1, 1, 1, 1, 1, 5)]).kind is DiscardKind.ADDITION
+    cards = [ReveillezCard(number=n) for n in (1, 1, 1, 1, 1, 5)]
+    assert read_discard(cards).kind is DiscardKind.ADDITION
 
 
 @pytest.mark.parametrize(("cards", "codes"), [

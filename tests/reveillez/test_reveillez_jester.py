@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.scoring.problems import EntryError
-from companion.scoring.reveillez import Card, Power, count_from, jester_count
+from companion.scoring.reveillez import PowerCard, ReveillezCard, count_from, jester_count
 
 
 def test_issue_examples():
@@ -43,7 +43,7 @@ def test_counting_path_is_every_seat_counted():
     assert len(jester_count(5, 0, 10).path) == 10
 
 
-@pytest.mark.parametrize("power", list(Power))
+@pytest.mark.parametrize("power", list(PowerCard))
 def test_power_card_means_play_again(power):
     """A revealed power card (prince, chevalier, dragon, potion, baguette, bouffon) goes to the
     jester's player, who plays again; nobody wakes a princess."""
@@ -53,7 +53,7 @@ def test_power_card_means_play_again(power):
 
 def test_number_card_does_not_mean_play_again():
     """A number makes the seat reached wake a princess; the jester's player does not play again."""
-    assert not count_from(3, 0, Card(number=3)).play_again
+    assert not count_from(3, 0, ReveillezCard(number=3)).play_again
 
 
 @pytest.mark.parametrize(("players", "seat", "revealed", "codes"), [

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.scoring.reveillez import CATALOGUE, ROSE_VALUE, Power
+from companion.scoring.reveillez import CATALOGUE, ROSE_VALUE, PowerCard
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = tomllib.loads((ROOT / "companion/rulings/reveillez/rulings.toml").read_text("utf-8"))
@@ -63,7 +63,7 @@ def test_every_problem_code_is_explained_by_an_entry():
 def test_every_card_type_has_an_entry():
     """Princesses, the six power cards and the number cards each have an entry, under their
     French printed names."""
-    assert {str(power) for power in Power} - {"prince"} <= set(SLUGS)
+    assert {str(power) for power in PowerCard} - {"prince"} <= set(SLUGS)
     assert {"prince", "princesses", "number-cards"} <= set(SLUGS)
     fr_names = {entry["name"]["fr"].lower() for entry in ENTRIES}
     assert {"prince", "chevalier", "dragon", "potion", "baguette", "bouffon"} <= fr_names

@@ -15,15 +15,15 @@ from companion.scoring.problems import EntryError
 from companion.scoring.reveillez import (
     HAND_SIZE,
     PRINCESSES,
-    Card,
+    CentrePick,
     Discard,
-    GameState,
     Jester,
     MoveKind,
-    Pick,
-    Power,
+    PowerCard,
     PrincessCard,
     Reason,
+    ReveillezCard,
+    ReveillezGameState,
     Setup,
     Sleep,
     Special,
@@ -37,9 +37,10 @@ from companion.scoring.reveillez import (
 LIMIT = 600
 """Actions after which a game is declared stuck (none should get there)."""
 
-PRINCE, KNIGHT, POTION, JESTER = (Card(power=p) for p in (Power.PRINCE, Power.CHEVALIER,
-                                                          Power.POTION, Power.BOUFFON))
-DRAGON, WAND = Card(power=Power.DRAGON), Card(power=Power.BAGUETTE)
+PRINCE, KNIGHT, POTION, JESTER = (
+    ReveillezCard(power=p)
+    for p in (PowerCard.PRINCE, PowerCard.CHEVALIER, PowerCard.POTION, PowerCard.BOUFFON))
+DRAGON, WAND = ReveillezCard(power=PowerCard.DRAGON), ReveillezCard(power=PowerCard.BAGUETTE)
 
 
 class Table:
@@ -57,19 +58,19 @@ class Table:
         self.truth[cat] = PrincessCard(self.truth[cat].value, "chat")
         self.draw = deck()
         rng.shuffle(self.draw)
-        self.discard: list[Card] = []
+        self.discard: list[ReveillezCard] = []
         self.hands = [[self.draw.pop() for _ in range(HAND_SIZE)] for _ in range(players)]
-        self.state = GameState(Setup(players, rng.randrange(players), variant))
+        self.state = ReveillezGameState(Setup(players, rng.randrange(players), variant))
 
     # -- cards
 
-    def top(self) -> Card:
+    def top(self) -> ReveillezCard:
         if not self.draw:  # « Mélangez la défausse pour reformer une pioche »
             self.draw, self.discard = self.discard, []
             self.rng.shuffle(self.draw)
         return self.draw.pop()
 
-    def spend(self, seat: int, *cards: Card) -> None:
+    def spend(self, seat: int, *cards: ReveillezCard) -> None:
         for card in cards:
             self.hands[seat].remove(card)
             self.discard.append(card)
@@ -78,7 +79,7 @@ class Table:
         while len(self.hands[seat]) < HAND_SIZE:
             self.hands[seat].append(self.top())
 
-    def defends(self, seat: int, card: Card) -> bool:
+    def defends(self, seat: int, card: ReveillezCard) -> bool:
         if card in self.hands[seat] and self.rng.random() < 0.8:
             self.spend(seat, card)
             self.refill(seat)
@@ -87,10 +88,10 @@ class Table:
 
     # -- choices
 
-    def pick(self, slot: int) -> Pick:
+    def pick(self, slot: int) -> CentrePick:
         princess = self.state.princess_in(slot)
         assert princess is not None
-        return Pick(slot, self.truth[princess] if self.state.card(princess) is None else None)
+        return CentrePick(slot, self.truth[princess] if self.state.card(princess) is None else None)
 
     def wake(self) -> Wake:
         slots = list(self.state.sleeping_slots())
@@ -103,7 +104,7 @@ class Table:
             companion = self.pick(slots[1])
         return Wake(first.slot, first.card, companion)
 
-    def discard_choice(self, hand: list[Card]) -> tuple[Card, ...]:
+    def discard_choice(self, hand: list[ReveillezCard]) -> tuple[ReveillezCard, ...]:
         choices = [(card,) for card in hand]
         for size in range(2, len(hand) + 1):
             for cards in itertools.combinations(hand, size):
@@ -215,11 +216,11 @@ def test_random_game_invariants(seed, players, variant):
         (winner,) = outcome.winners
         assert (outcome.princesses[winner] >= goal.princesses
                 or outcome.points[winner] >= goal.points)
-    assert [p.code for p in state.check(Discard((Card(number=1),)))] == ["game-over"]
+    assert [p.code for p in state.check(Discard((ReveillezCard(number=1),)))] == ["game-over"]
     with pytest.raises(EntryError):
-        state.push(Discard((Card(number=1),)))
+        state.push(Discard((ReveillezCard(number=1),)))
     # The same game replayed from its notation, then undone action by action.
-    again = GameState.from_notation(state.notation())
+    again = ReveillezGameState.from_notation(state.notation())
     assert again.standings() == state.standings()
     before_end = state.copy()
     before_end.pop()

@@ -8,14 +8,14 @@ import pytest
 
 from companion.scoring.problems import EntryError
 from companion.scoring.reveillez import (
-    Card,
+    CentrePick,
     Discard,
-    GameState,
     Jester,
     MoveKind,
-    Pick,
     PrincessCard,
     Reason,
+    ReveillezCard,
+    ReveillezGameState,
     Setup,
     Sleep,
     Steal,
@@ -24,7 +24,7 @@ from companion.scoring.reveillez import (
 )
 
 
-def codes(state: GameState, action) -> list[str]:
+def codes(state: ReveillezGameState, action) -> list[str]:
     return [p.code for p in state.check(parse_action(action) if isinstance(action, str)
                                         else action)]
 
@@ -55,7 +55,7 @@ def test_setup_refuses(players, first):
 def test_turns_go_clockwise(game):
     """After each action the next seat clockwise plays (« on tourne en sens horaire »)."""
     state = game(3, first=1)
-    seats = [state.play(Discard((Card(number=1),))).seat for _ in range(5)]
+    seats = [state.play(Discard((ReveillezCard(number=1),))).seat for _ in range(5)]
     assert seats == [1, 2, 0, 1, 2] and state.turn == 0
 
 
@@ -166,7 +166,7 @@ def test_dragon_costs_no_turn_and_play_goes_left_of_the_knight(game):
     assert state.turn == 1
     state.play(Steal(0, dragon=True))
     assert state.turn == 2
-    state.play(Discard((Card(number=1),)))
+    state.play(Discard((ReveillezCard(number=1),)))
     assert state.turn == 0  # the dragon's player plays normally
 
 
@@ -184,7 +184,7 @@ def test_knight_can_win_at_once(game, give):
     state = give(game(3), 0, 5, 5, 5, 5)
     give(state, 1, 10)
     while state.turn != 0:
-        state.play(Discard((Card(number=1),)))
+        state.play(Discard((ReveillezCard(number=1),)))
     event = state.play(Steal(state.awake_of(1)[0]))
     assert event.outcome is not None and event.outcome.winners == (0,)
     assert event.outcome.reason is Reason.PRINCESSES and state.is_over
@@ -250,7 +250,7 @@ def test_jester_number_wakes_for_the_seat_reached(game):
 
 def test_jester_number_needs_the_princess_woken(game):
     """A number revealed: the app asks which princess the seat reached wakes."""
-    problems = game(4).check(Jester(Card(number=3)))
+    problems = game(4).check(Jester(ReveillezCard(number=3)))
     assert [p.code for p in problems] == ["jester-wake-needed"] and problems[0].seat == 2
 
 
@@ -280,7 +280,7 @@ def test_valid_discard_ends_the_turn(game):
     """A discard allowed by the rules is the turn's action."""
     state = game(3, actions=["discard 2 3 5"])
     assert state.turn == 1 and state.history[-1].action == Discard(
-        tuple(Card(number=n) for n in (2, 3, 5)))
+        tuple(ReveillezCard(number=n) for n in (2, 3, 5)))
 
 
 @pytest.mark.parametrize(("cards", "code"), [("2 3", "discard-invalid"),
@@ -312,7 +312,7 @@ def test_finished_game_takes_no_more_actions(game, give):
     state = give(game(2), 0, 20, 20, 10)
     assert codes(state, "discard 1") == ["game-over"]
     with pytest.raises(EntryError):
-        state.push(Discard((Card(number=1),)))
+        state.push(Discard((ReveillezCard(number=1),)))
     state.pop()
     assert not state.is_over and codes(state, "discard 1") == []
 
@@ -364,18 +364,21 @@ def test_notation_round_trips(game):
     state = game(4, variant=True, first=3, actions=[
         "wake 0 5:rose + 1 20", "wake 2 10:chien", "jester potion", "discard 4 4",
         "steal 2 dragon", "sleep 2 0", "jester 7 wake 3 '15:Princesse des crêpes'"])
-    again = GameState.from_notation(state.notation())
+    again = ReveillezGameState.from_notation(state.notation())
     assert again.notation() == state.notation()
     assert again.standings() == state.standings()
-    assert GameState.replay(state.setup, state.actions).notation() == state.notation()
+    assert ReveillezGameState.replay(state.setup, state.actions).notation() == state.notation()
     assert eval(repr(state)).notation() == state.notation()  # noqa: S307
 
 
 @pytest.mark.parametrize("action", [
-    Wake(3, PrincessCard(10)), Wake(3), Wake(3, PrincessCard(5, "rose"), Pick(7, PrincessCard(20))),
+    Wake(3, PrincessCard(10)), Wake(3),
+    Wake(3, PrincessCard(5, "rose"), CentrePick(7, PrincessCard(20))),
     Steal(4), Steal(4, dragon=True), Sleep(4, 9), Sleep(4, wand=True), Sleep(4),
-    Jester(Card.parse("bouffon")), Jester(Card(number=6), Wake(3, PrincessCard(15, "La Belle"))),
-    Discard((Card(number=1), Card(number=3), Card(number=4), Card(number=8))),
+    Jester(ReveillezCard.parse("bouffon")),
+    Jester(ReveillezCard(number=6), Wake(3, PrincessCard(15, "La Belle"))),
+    Discard((ReveillezCard(number=1), ReveillezCard(number=3), ReveillezCard(number=4),
+             ReveillezCard(number=8))),
 ])
 def test_action_notation_round_trips(action):
     """``parse_action(str(action)) == action``."""

@@ -4,8 +4,8 @@ REVEILLEZ.md « Variant »)."""
 from __future__ import annotations
 
 from companion.scoring.reveillez import (
+    CentrePick,
     MoveKind,
-    Pick,
     PrincessCard,
     Reason,
     Special,
@@ -31,7 +31,7 @@ def test_rose_wakes_another_princess_with_her(game):
     by the same player; both are put in front of them (« choisissez une autre princesse
     endormie et mettez les 2 devant vous »)."""
     state = game(3, variant=True)
-    event = state.play(Wake(4, ROSE, Pick(9, PrincessCard(20))))
+    event = state.play(Wake(4, ROSE, CentrePick(9, PrincessCard(20))))
     assert state.awake_of(0) == (4, 9) and state.points(0) == 25
     assert [m.kind for m in event.moves] == [MoveKind.WOKEN, MoveKind.WOKEN]
     assert state.turn == 1
@@ -46,20 +46,20 @@ def test_rose_asks_for_her_companion(game):
 
 def test_rose_companion_needs_her_value(game):
     """The companion is a princess like any other: an unseen one needs her printed value."""
-    assert codes(game(3, variant=True), Wake(4, ROSE, Pick(9))) == ["value-needed"]
+    assert codes(game(3, variant=True), Wake(4, ROSE, CentrePick(9))) == ["value-needed"]
 
 
 def test_rose_companion_is_another_princess(game):
     """The Rose cannot be her own companion, nor bring a free slot."""
     state = game(3, variant=True, actions=["wake 0 20"])
-    assert codes(state, Wake(4, ROSE, Pick(4, PrincessCard(10)))) == ["companion-same-slot"]
-    assert codes(state, Wake(4, ROSE, Pick(0, PrincessCard(10)))) == ["slot-empty"]
+    assert codes(state, Wake(4, ROSE, CentrePick(4, PrincessCard(10)))) == ["companion-same-slot"]
+    assert codes(state, Wake(4, ROSE, CentrePick(0, PrincessCard(10)))) == ["slot-empty"]
 
 
 def test_rose_companion_cannot_be_a_second_rose(game):
     """There is one Rose: her companion cannot carry her name."""
     state = game(3, variant=True)
-    assert codes(state, Wake(4, ROSE, Pick(5, PrincessCard(5, "rose")))) == ["name-taken"]
+    assert codes(state, Wake(4, ROSE, CentrePick(5, PrincessCard(5, "rose")))) == ["name-taken"]
 
 
 def test_rose_woken_by_a_jester_count_brings_a_companion(game):
@@ -106,7 +106,7 @@ def test_rose_and_companion_are_checked_for_the_win_together(game, give):
     while state.turn != 0:
         state.play(parse_action("discard 1"))
     slots = state.sleeping_slots()
-    event = state.play(Wake(slots[0], ROSE, Pick(slots[1], PrincessCard(20))))
+    event = state.play(Wake(slots[0], ROSE, CentrePick(slots[1], PrincessCard(20))))
     assert event.outcome.winners == (0,) and event.outcome.reason is Reason.PRINCESSES
     assert state.awake_of(0)[-2:] == (slots[0], slots[1])
 
@@ -115,13 +115,13 @@ def test_without_the_variant_the_rose_comes_alone(game):
     """Without the variant the Rose is an ordinary 5-point princess: no companion."""
     state = game(3)
     assert codes(state, Wake(4, ROSE)) == []
-    assert codes(state, Wake(4, ROSE, Pick(5, PrincessCard(10)))) == ["companion-unexpected"]
+    assert codes(state, Wake(4, ROSE, CentrePick(5, PrincessCard(10)))) == ["companion-unexpected"]
 
 
 def test_only_the_rose_brings_a_companion(game):
     """Another princess brings nobody, even under the variant."""
     state = game(3, variant=True)
-    assert codes(state, Wake(4, DOG, Pick(5, PrincessCard(10)))) == ["companion-unexpected"]
+    assert codes(state, Wake(4, DOG, CentrePick(5, PrincessCard(10)))) == ["companion-unexpected"]
 
 
 # ------------------------------------------------------------------ the Dog and the Cat
@@ -146,7 +146,7 @@ def test_cat_then_dog_is_the_same(game):
 def test_pet_brought_by_the_rose_goes_back(game):
     """The Rose's companion follows the rule too: the Rose stays, the second pet goes back."""
     state = game(3, variant=True, actions=["wake 0 10:chien", "discard 1", "discard 1"])
-    event = state.play(Wake(4, ROSE, Pick(8, CAT)))
+    event = state.play(Wake(4, ROSE, CentrePick(8, CAT)))
     assert state.awake_of(0) == (0, 4) and state.princess_in(8) == 8
     assert [m.kind for m in event.moves] == [MoveKind.WOKEN, MoveKind.SENT_BACK]
 

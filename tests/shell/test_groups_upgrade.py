@@ -92,7 +92,7 @@ def test_a_viewer_of_an_old_game_is_not_shown_the_group(upgraded):
     """A phone that only watched a game (its viewer link) sees that game, not the group."""
     app, _ = upgraded
     watcher = app.test_client()
-    assert watcher.get(f"/g/{BEFORE['viewer']['open']}").status_code == 200
+    assert watcher.get(f"/g/{BEFORE['viewer']['open']}", follow_redirects=True).status_code == 200
     home = watcher.get("/").text
     assert 'data-action="group"' not in home and "Our table" not in home
 

@@ -54,7 +54,8 @@ def test_writes_are_counted_across_every_route_together(tmp_path):
     app = limited_app(tmp_path)
     client = app.test_client()
     token = _new_game(client)  # write 1
-    statuses = [client.post(f"/g/{token}/undo").status_code for _ in range(PER_MINUTE - 1)]
+    statuses = [client.post("/rebel-princess"
+                            f"/g/{token}/undo").status_code for _ in range(PER_MINUTE - 1)]
     assert 429 not in statuses
     links = _links(app)
     refused = client.post(f"/share/{token}/replace/viewer")
@@ -62,7 +63,7 @@ def test_writes_are_counted_across_every_route_together(tmp_path):
     assert int(refused.headers["Retry-After"]) in range(1, 61)
     assert _links(app) == links  # the viewer link was not replaced
     assert client.post("/reveillez/new", data={}).status_code == 429  # any other write too
-    assert client.get(f"/g/{token}").status_code == 200  # reading is never limited
+    assert client.get(f"/rebel-princess/g/{token}").status_code == 200  # reading is never limited
 
 
 def test_refused_writes_count_too(tmp_path):
@@ -96,7 +97,7 @@ def test_new_games_of_every_kind_share_one_count(tmp_path):
     assert client.post("/rebel-princess/new", data=NEW_GAME).status_code == 429
     # Still a place to read, and other writes are not refused.
     assert client.get("/rebel-princess/new").status_code == 200
-    assert client.post(f"/g/{token}/undo").status_code == 302
+    assert client.post(f"/rebel-princess/g/{token}/undo").status_code == 302
 
 
 def test_the_json_api_has_a_generous_limit_answered_in_its_error_shape(tmp_path):
@@ -112,7 +113,7 @@ def test_the_json_api_has_a_generous_limit_answered_in_its_error_shape(tmp_path)
     assert int(refused.headers["Retry-After"]) in range(1, 61)
     assert client.get("/api/v1/openapi.json").status_code == 429  # every API request counts
     # The pages' writes have their own count, untouched by the API's.
-    assert client.post(f"/g/{token}/undo").status_code == 302
+    assert client.post(f"/rebel-princess/g/{token}/undo").status_code == 302
 
 
 def test_behind_one_trusted_proxy_each_phone_has_its_own_count(tmp_path):

@@ -144,7 +144,9 @@ def test_pages_read_as_before(upgraded, path):
         assert history_facts(page) == history_facts(before)
         assert len(history_facts(before)) == before.count("data-record=")
         return
-    now = main_of(page).replace("/rebel-princess/rules", "/rules")
+    # The game's pages moved under /rebel-princess/ (the old addresses redirect there).
+    now = main_of(page).replace("/rebel-princess/rules", "/rules").replace(
+        "/rebel-princess/g/", "/g/")
     # New since c3c3148, and not shown: the Undo button says which version it undoes.
     now = re.sub(r'(/undo">.*?)<input type="hidden" name="version" value="\d+">', r"\1", now,
                  flags=re.S)
@@ -155,6 +157,9 @@ def test_pages_read_as_before(upgraded, path):
     now = re.sub(r'\s*<p class="theme-pick"[^>]*>.*?</p>', "", now, flags=re.S)
     # New since issue 22: a link alone on its line is a thumb's size (44 px), its words the same.
     now = now.replace('<a class="tap" href=', '<a href=')
+    # New since issue 21: the trick screen's notice of taps kept on the phone (hidden until used).
+    now = re.sub(r'\n[ \t]*<div class="draft taps" data-queue="taps".*?</div>\n[ \t]*', "", now,
+                 flags=re.S)
     share = re.compile(r'<details class="panel" id="share">.*?</details>', re.S)
     before = main_of(f"<main>{before}</main>")
     assert share.sub("", now).rstrip() == share.sub("", before).rstrip()
@@ -165,7 +170,8 @@ def test_share_panel_of_an_old_game_gives_the_viewer_link(upgraded):
     client = creator(app)
     html = client.get(f"/g/{BEFORE['games']['finished']}", follow_redirects=True).text
     shown = re.search(r'id="share">.*?<b>(.*?)</b>', html, re.S)[1]
-    viewer = client.get("/g/" + shown.split("/g/", 1)[1])
+    assert "/rebel-princess/g/" in shown
+    viewer = client.get("/rebel-princess/g/" + shown.split("/g/", 1)[1])
     assert viewer.status_code == 200 and 'data-role="viewer"' in viewer.text
 
 
@@ -194,10 +200,12 @@ def test_leaders_as_before(upgraded, code):
 
 def test_an_old_game_address_is_a_404_for_any_other_browser(upgraded):
     """A game's code alone opens nothing: only the browser that created the game before links
-    existed is sent on to its scorer link."""
+    existed is sent on to its scorer link. (The old address first redirects to the game's
+    address under /rebel-princess/, which refuses it.)"""
     app, _ = upgraded
     for code in BEFORE["games"].values():
-        assert app.test_client().get(f"/g/{code}").status_code == 404
+        assert app.test_client().get(f"/g/{code}", follow_redirects=True).status_code == 404
+        assert app.test_client().get(f"/rebel-princess/g/{code}").status_code == 404
 
 
 def test_old_rulings_links_still_open(upgraded):

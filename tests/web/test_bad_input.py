@@ -61,7 +61,8 @@ def test_name_with_control_characters(client, app, name):
 
 def test_name_with_emoji_sequence_is_fine(client, make_game):
     family = "Zoé \U0001f468\u200d\U0001f469\u200d\U0001f467"  # joiners are part of the emoji
-    assert client.get(f"/g/{make_game(names=['Ana', 'Ben', family])}").status_code == 200
+    assert client.get("/rebel-princess"
+                      f"/g/{make_game(names=['Ana', 'Ben', family])}").status_code == 200
 
 
 @pytest.mark.parametrize("princess", ["x" * 30, "Snow White", "rapunzel-", "<b>mulan</b>"])
@@ -75,12 +76,12 @@ def test_rapunzel_is_not_in_the_classic_edition(client, app):
 
 def test_known_princesses_are_stored(client, make_game):
     code = make_game(**{"princesses-0": "snow-white", "princesses-2": "mulan"})
-    assert client.get(f"/g/{code}/rules").status_code == 200
+    assert client.get(f"/rebel-princess/g/{code}/rules").status_code == 200
 
 
 def test_name_of_24_characters_is_fine(client, make_game):
     code = make_game(names=["Ana", "Ben", "x" * 24])
-    assert client.get(f"/g/{code}").status_code == 200
+    assert client.get(f"/rebel-princess/g/{code}").status_code == 200
 
 
 def test_blank_name_counts_as_empty(client, app):
@@ -155,7 +156,7 @@ def test_incomplete_tally(client, app, make_game):
     code = make_game()
     data = cards_data(client, code, 1, rest=3)
     del data["P3"]
-    response = client.post(f"/g/{code}/round/1/cards", data={**data, "A8": "0"})
+    response = client.post(f"/rebel-princess/g/{code}/round/1/cards", data={**data, "A8": "0"})
     assert response.status_code == 422
     assert 'data-problem="missing-card" data-card="P3"' in response.text
     assert count(app) == 0
@@ -169,7 +170,7 @@ def test_missing_frog_is_called_the_frog(client, app, make_game, language, sente
     code = make_game()
     data = cards_data(client, code, 1, rest=3)
     del data["A8"]
-    response = client.post(f"/g/{code}/round/1/cards", data=data,
+    response = client.post(f"/rebel-princess/g/{code}/round/1/cards", data=data,
                            headers={"Accept-Language": language})
     assert 'data-problem="missing-card" data-card="A8"' in response.text
     text = html.unescape(response.text)
@@ -178,7 +179,7 @@ def test_missing_frog_is_called_the_frog(client, app, make_game, language, sente
 
 def test_nothing_given(client, app, make_game):
     code = make_game()
-    response = client.post(f"/g/{code}/round/1/cards", data={})
+    response = client.post(f"/rebel-princess/g/{code}/round/1/cards", data={})
     assert response.status_code == 422
     assert attr(response.text, "data-missing") == ["11"]
     assert count(app) == 0
@@ -188,7 +189,7 @@ def test_nothing_given(client, app, make_game):
 def test_card_value_not_a_seat(client, app, make_game, value):
     code = make_game()
     data = cards_data(client, code, 1, {"A8": 0, "P3": value}, rest=3)
-    assert client.post(f"/g/{code}/round/1/cards", data=data).status_code == 422
+    assert client.post(f"/rebel-princess/g/{code}/round/1/cards", data=data).status_code == 422
     assert count(app) == 0
 
 
@@ -200,7 +201,7 @@ def test_cards_entry_value_not_a_seat(client, app, make_game, edition, bad):
     code = make_game(edition=edition)
     data = cards_data(client, code, 1, {"A8": 0}, rest=3, last_trick=1)
     data.update(bad)
-    assert client.post(f"/g/{code}/round/1/cards", data=data).status_code == 422
+    assert client.post(f"/rebel-princess/g/{code}/round/1/cards", data=data).status_code == 422
     assert count(app) == 0
 
 
@@ -211,10 +212,10 @@ def test_cards_entry_non_ascii_digits(client, app, make_game, field, digit):
     code = make_game()
     data = cards_data(client, code, 1, {"A8": 0}, rest=1)
     data[field] = digit
-    response = client.post(f"/g/{code}/round/1/cards", data=data)
+    response = client.post(f"/rebel-princess/g/{code}/round/1/cards", data=data)
     assert response.status_code == 422
     assert f'data-errors="{field}"' in response.text
-    preview = client.post(f"/g/{code}/round/1/preview", data=data)
+    preview = client.post(f"/rebel-princess/g/{code}/round/1/preview", data=data)
     assert preview.status_code == 200
     if field == "P5":
         assert 'data-card="P5"' in preview.text  # still to give out
@@ -227,7 +228,7 @@ def test_base_not_a_record_number(client, app, make_game, way, base):
     code = make_game()
     data = (cards_data(client, code, 1, {"A8": 0}, rest=1) if way == "cards"
             else numbers_data([0, 3, 8, 4]))
-    response = client.post(f"/g/{code}/round/1/{way}", data={**data, "base": base})
+    response = client.post(f"/rebel-princess/g/{code}/round/1/{way}", data={**data, "base": base})
     assert response.status_code == 400
     assert count(app) == 0
 
@@ -235,7 +236,7 @@ def test_base_not_a_record_number(client, app, make_game, way, base):
 def test_cards_leader_beyond_seats(client, app, make_game):
     code = make_game()
     data = cards_data(client, code, 1, {"A8": 0}, rest=3, leader="7")
-    assert client.post(f"/g/{code}/round/1/cards", data=data).status_code == 422
+    assert client.post(f"/rebel-princess/g/{code}/round/1/cards", data=data).status_code == 422
     assert count(app) == 0
 
 
@@ -243,7 +244,8 @@ def test_cards_leader_beyond_seats(client, app, make_game):
                          ids=["P3=9", "P3=x", "leader=x"])
 def test_preview_with_bad_value(client, app, make_game, data):
     code = make_game()
-    assert client.post(f"/g/{code}/round/1/preview", data=data).status_code in (200, 422)
+    assert client.post("/rebel-princess"
+                       f"/g/{code}/round/1/preview", data=data).status_code in (200, 422)
     assert count(app) == 0
 
 
@@ -260,7 +262,7 @@ def test_classic_cards_need_last_trick_winner(client, app, make_game, last_trick
     code = make_game(edition="classic")
     extra = {} if last_trick is None else {"last_trick": last_trick}
     data = cards_data(client, code, 1, {"A8": 1}, rest=0, **extra)
-    assert client.post(f"/g/{code}/round/1/cards", data=data).status_code == 422
+    assert client.post(f"/rebel-princess/g/{code}/round/1/cards", data=data).status_code == 422
     assert count(app) == 0
 
 
@@ -331,7 +333,7 @@ def test_classic_numbers_last_trick_not_a_seat(app, make_game, by_numbers, last_
 def test_round_card_ignored_outside_playoff(client, make_game, by_numbers):
     code = make_game()
     assert by_numbers(code, 1, [0, 3, 8, 4], round_card="z").status_code == 302
-    assert attr(client.get(f"/g/{code}").text, "data-round-card") == ["b"]
+    assert attr(client.get(f"/rebel-princess/g/{code}").text, "data-round-card") == ["b"]
 
 
 # --- rounds out of order, after the end, edits that do not fit -------------------------------
@@ -340,7 +342,7 @@ def test_round_not_next(client, app, make_game, by_numbers):
     code = make_game()
     by_numbers(code, 1, [0, 3, 8, 4])
     assert by_numbers(code, 3, [0, 3, 8, 4]).status_code in (404, 422)
-    assert client.post(f"/g/{code}/round/3/preview", data={}).status_code == 404
+    assert client.post(f"/rebel-princess/g/{code}/round/3/preview", data={}).status_code == 404
     assert count(app) == 1
 
 
@@ -349,8 +351,9 @@ def test_round_after_the_end(client, app, make_game, by_numbers):
     for number in (1, 2, 3):
         by_numbers(code, number, [0, 3, 8, 4])
     assert by_numbers(code, 4, [0, 3, 8, 4], round_card="a").status_code in (404, 422)
-    assert client.post(f"/g/{code}/round/4/cards", data={"A8": "0"}).status_code in (404, 422)
-    assert client.post(f"/g/{code}/round/4/preview", data={}).status_code == 404
+    assert client.post("/rebel-princess"
+                       f"/g/{code}/round/4/cards", data={"A8": "0"}).status_code in (404, 422)
+    assert client.post(f"/rebel-princess/g/{code}/round/4/preview", data={}).status_code == 404
     assert count(app) == 3
 
 
@@ -382,7 +385,7 @@ def test_double_tap_on_an_edit(make_game, by_numbers, record_ids, history):
 
 
 def test_undo_needs_post(client, make_game):
-    assert client.get(f"/g/{make_game()}/undo").status_code == 405
+    assert client.get(f"/rebel-princess/g/{make_game()}/undo").status_code == 405
 
 
 # --- hostile requests that cost memory ---------------------------------------------------------

@@ -121,7 +121,7 @@ def _records(database: Engine, code: str) -> list[tuple[int, str, str | None]]:
 
 def _base_id(port: int, code: str) -> str:
     """The stored version of round 1 that its edit page is based on."""
-    page = _request(port, "GET", f"/g/{code}/round/1/numbers")[2]
+    page = _request(port, "GET", f"/rebel-princess/g/{code}/round/1/numbers")[2]
     field = re.search(r'<input[^>]*name="base"[^>]*>', page)[0]
     return re.search(r'value="(\d+)"', field)[1]
 
@@ -130,8 +130,9 @@ def _base_id(port: int, code: str) -> str:
 def test_identical_saves_at_once_store_one_round_and_all_say_saved(server, trial):
     port, database = server
     code = _new_game(port)
-    answers = _at_once(port, f"/g/{code}/round/1/numbers", [_numbers([3, 4, 4, 4])] * 20)
-    assert [a[:2] for a in answers] == [(302, f"/g/{code}")] * 20
+    answers = _at_once(port, "/rebel-princess"
+                             f"/g/{code}/round/1/numbers", [_numbers([3, 4, 4, 4])] * 20)
+    assert [a[:2] for a in answers] == [(302, f"/rebel-princess/g/{code}")] * 20
     assert _records(database, code) == [(1, "entered", "3,4,4,4")]
 
 
@@ -140,7 +141,7 @@ def test_different_saves_at_once_store_one_and_refuse_the_rest(server, trial):
     port, database = server
     code = _new_game(port)
     bodies = [_numbers(scores) for scores in SCORES_15[trial * 20:(trial + 1) * 20]]
-    answers = _at_once(port, f"/g/{code}/round/1/numbers", bodies)
+    answers = _at_once(port, f"/rebel-princess/g/{code}/round/1/numbers", bodies)
     saved = [body for body, answer in zip(bodies, answers, strict=True) if answer[0] == 302]
     refused = [answer for answer in answers if answer[0] != 302]
     assert len(saved) == 1
@@ -155,10 +156,11 @@ def test_different_saves_at_once_store_one_and_refuse_the_rest(server, trial):
 def test_two_phones_editing_one_round_store_the_first_and_refuse_the_second(server, trial):
     port, database = server
     code = _new_game(port)
-    assert _request(port, "POST", f"/g/{code}/round/1/numbers", _numbers([3, 4, 4, 4]))[0] == 302
+    assert _request(port, "POST", "/rebel-princess"
+                                  f"/g/{code}/round/1/numbers", _numbers([3, 4, 4, 4]))[0] == 302
     base = _base_id(port, code)
     edits = [_numbers([0, 5, 5, 5], base=base), _numbers([5, 0, 5, 5], base=base)]
-    answers = _at_once(port, f"/g/{code}/round/1/numbers", edits)
+    answers = _at_once(port, f"/rebel-princess/g/{code}/round/1/numbers", edits)
     statuses = sorted(a[0] for a in answers)
     assert statuses == [302, 422]
     loser = next(a for a in answers if a[0] == 422)
@@ -173,10 +175,10 @@ def test_a_double_tap_on_undo_undoes_once(server):
     port, database = server
     code = _new_game(port)
     for number, scores in ((1, [3, 4, 4, 4]), (2, [4, 4, 4, 3])):
-        assert _request(port, "POST", f"/g/{code}/round/{number}/numbers",
+        assert _request(port, "POST", f"/rebel-princess/g/{code}/round/{number}/numbers",
                         _numbers(scores))[0] == 302
-    answers = _at_once(port, f"/g/{code}/undo", [{"version": "2"}] * 2)
-    assert [a[:2] for a in answers] == [(302, f"/g/{code}")] * 2
+    answers = _at_once(port, f"/rebel-princess/g/{code}/undo", [{"version": "2"}] * 2)
+    assert [a[:2] for a in answers] == [(302, f"/rebel-princess/g/{code}")] * 2
     assert [r[:2] for r in _records(database, code)] == [(1, "entered"), (2, "entered"),
                                                         (2, "undone")]
 

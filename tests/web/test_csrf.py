@@ -66,8 +66,8 @@ def test_token_from_another_session_is_400(csrf_app, csrf_client):
 
 def test_preview_with_header_token(csrf_client):
     code = new_game(csrf_client)
-    html = csrf_client.get(f"/g/{code}/round/1/cards").text
-    response = csrf_client.post(f"/g/{code}/round/1/preview", data={"A8": "2"},
+    html = csrf_client.get(f"/rebel-princess/g/{code}/round/1/cards").text
+    response = csrf_client.post(f"/rebel-princess/g/{code}/round/1/preview", data={"A8": "2"},
                                 headers={"X-CSRFToken": header_token(html),
                                          "HX-Request": "true"})
     assert response.status_code == 200
@@ -76,31 +76,35 @@ def test_preview_with_header_token(csrf_client):
 
 def test_preview_without_token_is_400(csrf_client):
     code = new_game(csrf_client)
-    csrf_client.get(f"/g/{code}/round/1/cards")
-    response = csrf_client.post(f"/g/{code}/round/1/preview", data={"A8": "2"},
+    csrf_client.get(f"/rebel-princess/g/{code}/round/1/cards")
+    response = csrf_client.post(f"/rebel-princess/g/{code}/round/1/preview", data={"A8": "2"},
                                 headers={"HX-Request": "true"})
     assert response.status_code == 400
 
 
 def test_round_entry_needs_token(csrf_app, csrf_client):
     code = new_game(csrf_client)
-    html = csrf_client.get(f"/g/{code}/round/1/numbers").text
+    html = csrf_client.get(f"/rebel-princess/g/{code}/round/1/numbers").text
     scores = {f"score_{s}": v for s, v in enumerate(["0", "3", "8", "4"])}
-    assert csrf_client.post(f"/g/{code}/round/1/numbers", data=scores).status_code == 400
+    assert csrf_client.post("/rebel-princess"
+                            f"/g/{code}/round/1/numbers", data=scores).status_code == 400
     assert count(csrf_app, RoundRecord) == 0
     data = {**scores, "csrf_token": form_token(html)}
-    assert csrf_client.post(f"/g/{code}/round/1/numbers", data=data).status_code == 302
+    assert csrf_client.post("/rebel-princess"
+                            f"/g/{code}/round/1/numbers", data=data).status_code == 302
 
 
 def test_undo_needs_token(csrf_app, csrf_client):
     code = new_game(csrf_client)
-    html = csrf_client.get(f"/g/{code}/round/1/numbers").text
+    html = csrf_client.get(f"/rebel-princess/g/{code}/round/1/numbers").text
     scores = {f"score_{s}": v for s, v in enumerate(["0", "3", "8", "4"])}
-    csrf_client.post(f"/g/{code}/round/1/numbers", data={**scores, "csrf_token": form_token(html)})
-    assert csrf_client.post(f"/g/{code}/undo").status_code == 400
+    csrf_client.post("/rebel-princess"
+                     f"/g/{code}/round/1/numbers", data={**scores, "csrf_token": form_token(html)})
+    assert csrf_client.post(f"/rebel-princess/g/{code}/undo").status_code == 400
     assert count(csrf_app, RoundRecord) == 1
-    token = form_token(csrf_client.get(f"/g/{code}").text)
-    assert csrf_client.post(f"/g/{code}/undo", data={"csrf_token": token}).status_code == 302
+    token = form_token(csrf_client.get(f"/rebel-princess/g/{code}").text)
+    assert csrf_client.post("/rebel-princess"
+                            f"/g/{code}/undo", data={"csrf_token": token}).status_code == 302
     assert count(csrf_app, RoundRecord) == 2
 
 

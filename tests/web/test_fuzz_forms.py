@@ -233,8 +233,11 @@ def test_no_form_answers_5xx_and_a_refusal_stores_nothing(app, table):
                         key=lambda r: (not r.endpoint.startswith(FIRST),
                                        r.endpoint.startswith(LAST), r.endpoint))
     assert len(post_rules) >= 25
-    # Every write form of every game was found on a page but the few that need another state.
-    missing = sorted(r.endpoint for r in post_rules if r.endpoint not in crawled)
+    # Every write form of every game was found on a page but the few that need another state
+    # (an old address that redirects to a form's page is no form of its own: it is still sent
+    # every body below).
+    missing = sorted(r.endpoint for r in post_rules if r.endpoint not in crawled
+                     and not r.endpoint.partition(".")[0].endswith("_moved"))
     assert len(missing) <= 8, missing
     sent = 0
     for rule in post_rules:

@@ -117,7 +117,7 @@ def test_api_stays_english(french):
 # --- French pages ---------------------------------------------------------------------------------
 
 def test_round_screen_in_french_names_cards_and_reminds_in_french(french, make_game):
-    html = french.get(f"/g/{make_game(cards='zabcd')}").text
+    html = french.get(f"/rebel-princess/g/{make_game(cards='zabcd')}").text
     assert "Reines de la danse" in html and "Dancing Queens" not in html
     assert "Manche 1 sur 5" in html
     assert "ouvre" in html and "leads" not in html
@@ -125,7 +125,7 @@ def test_round_screen_in_french_names_cards_and_reminds_in_french(french, make_g
 
 
 def test_classic_round_cards_in_english_use_our_english_names(client, make_game):
-    html = client.get(f"/g/{make_game(edition='classic')}").text
+    html = client.get(f"/rebel-princess/g/{make_game(edition='classic')}").text
     assert "Once Upon a Time" in html
 
 
@@ -144,7 +144,7 @@ def test_new_game_validation_and_flash_in_french(french):
 
 def test_problems_of_an_entry_in_french(french, make_game):
     code = make_game(cards="abcde")
-    response = french.post(f"/g/{code}/round/1/cards", data={"P1": "0"})
+    response = french.post(f"/rebel-princess/g/{code}/round/1/cards", data={"P1": "0"})
     assert response.status_code == 422
     assert "P2 n'a encore été donnée à personne." in text_of(response)
     assert "Pas encore enregistré" in text_of(response)
@@ -154,10 +154,10 @@ def test_saved_round_and_score_lines_in_french(french, make_game, enter_round_by
     code = make_game(cards="abcde")
     response = enter_round_by_cards(code, 1, rest=1, given={"P1": 0, "P2": 0})
     assert response.status_code == 302
-    page = french.get(f"/g/{code}").text
+    page = french.get(f"/rebel-princess/g/{code}").text
     assert "Manche 1 enregistrée." in page
     assert "Sous-total" in page and "Historique" in page
-    live = french.get(f"/g/{code}/round/1/cards").text
+    live = french.get(f"/rebel-princess/g/{code}/round/1/cards").text
     assert "2 Princes" in live and "Score en cours" in live
 
 

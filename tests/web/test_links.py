@@ -92,15 +92,15 @@ def test_the_scorer_shares_both_links_and_can_replace_them(app, client, make_gam
     page = client.get(f"/share/{code}")
     assert page.status_code == 200
     viewer = re.search(r'data-address="viewer">[^<]*/g/(\w+)<', page.text)[1]
-    assert viewer != code and 'data-role="viewer"' in client.get(f"/g/{viewer}").text
+    assert viewer != code and 'data-role="viewer"' in client.get(f"/rebel-princess/g/{viewer}").text
     assert "localhost" not in page.text  # other phones cannot open localhost
     replaced = client.post(f"/share/{code}/replace/viewer")
     assert replaced.status_code == 303
-    assert client.get(f"/g/{viewer}").status_code == 404
+    assert client.get(f"/rebel-princess/g/{viewer}").status_code == 404
     new_scorer = client.post(f"/share/{code}/replace/scorer")
-    assert client.get(f"/g/{code}").status_code == 404
+    assert client.get(f"/rebel-princess/g/{code}").status_code == 404
     token = re.search(r"/share/(\w+)", new_scorer.headers["Location"])[1]
-    assert client.get(f"/g/{token}").status_code == 200
+    assert client.get(f"/rebel-princess/g/{token}").status_code == 200
 
 
 def test_a_viewer_cannot_open_the_share_page(app, client, make_game):
@@ -117,9 +117,9 @@ def test_a_viewer_page_shows_no_control_that_writes(client, make_game):
     code = make_game()
     share = client.get(f"/share/{code}").text
     viewer = re.search(r'data-address="viewer">[^<]*/g/(\w+)<', share)[1]
-    html = client.get(f"/g/{viewer}").text
+    html = client.get(f"/rebel-princess/g/{viewer}").text
     assert 'data-role="viewer"' in html and 'data-role-note="viewer"' in html
-    assert f"/g/{code}" not in html  # the scorer's token never reaches a viewer
+    assert f"/rebel-princess/g/{code}" not in html  # the scorer's token never reaches a viewer
 
 
 def test_the_live_version_is_answered_304_until_the_game_changes(client, make_game, by_numbers):
@@ -135,8 +135,9 @@ def test_the_live_version_is_answered_304_until_the_game_changes(client, make_ga
 
 def test_every_game_page_carries_the_csp(client, make_game):
     code = make_game()
-    for path in (f"/g/{code}", f"/g/{code}/history", f"/g/{code}/round/1/cards",
-                 f"/share/{code}", f"/g/{code}/round/1/tricks"):
+    for path in (f"/rebel-princess/g/{code}", f"/rebel-princess/g/{code}/history", "/rebel-princess"
+                                                                                   f"/g/{code}/round/1/cards",
+                 f"/share/{code}", f"/rebel-princess/g/{code}/round/1/tricks"):
         assert "script-src 'self'" in client.get(path).headers["Content-Security-Policy"], path
 
 
@@ -144,4 +145,4 @@ def test_a_configured_public_address_is_the_one_shared(app, client, make_game):
     app.config["PUBLIC_URL"] = "https://table.example/"
     code = make_game()
     page = client.get(f"/share/{code}").text
-    assert re.search(r'data-address="viewer">https://table\.example/g/\w{32}<', page)
+    assert re.search(r'data-address="viewer">https://table\.example/rebel-princess/g/\w{32}<', page)

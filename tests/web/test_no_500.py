@@ -39,10 +39,10 @@ def test_names_are_measured_on_their_folded_key():
 def test_rebel_princess_round_with_a_blank_base(client, app, make_game):
     code = make_game()
     before = stored(app)
-    response = client.post(f"/g/{code}/round/1/numbers", data={
+    response = client.post(f"/rebel-princess/g/{code}/round/1/numbers", data={
         "score_0": "0", "score_1": "3", "score_2": "8", "score_3": "4", "base": " 9 9"})
     assert response.status_code == 400 and stored(app) == before
-    blank = client.post(f"/g/{code}/round/1/numbers", data={
+    blank = client.post(f"/rebel-princess/g/{code}/round/1/numbers", data={
         "score_0": "0", "score_1": "3", "score_2": "8", "score_3": "4", "base": " "})
     assert blank.status_code in (302, 422)  # blank: a new round, as if no base were sent
 
@@ -51,7 +51,7 @@ def test_rebel_princess_round_with_a_blank_base(client, app, make_game):
 def test_undo_with_a_version_on_a_game_without_rounds(client, app, make_game, version):
     code = make_game()
     before = stored(app)
-    response = client.post(f"/g/{code}/undo", data={"version": version})
+    response = client.post(f"/rebel-princess/g/{code}/undo", data={"version": version})
     assert response.status_code == 302 and stored(app) == before
 
 

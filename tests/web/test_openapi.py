@@ -123,3 +123,16 @@ def test_schemas_are_generated_from_the_models(document):
         ref_template="#/components/schemas/{model}")
     schema.pop("$defs", None)
     assert document["components"]["schemas"]["ScoreRoundRequest"] == schema
+
+
+def test_each_games_standings_keeps_its_title(document):
+    """Rebel Princess and Réveillez each answer ``/standings``: their models are named after
+    their game, and their schemas keep the title clients know them by."""
+    schemas = document["components"]["schemas"]
+    for game in ("RebelPrincess", "Reveillez"):
+        assert schemas[f"{game}StandingsRequest"]["title"] == "StandingsRequest"
+        assert schemas[f"{game}StandingsResponse"]["title"] == "StandingsResponse"
+    for slug, game in (("rebel-princess", "RebelPrincess"), ("reveillez", "Reveillez")):
+        operation = document["paths"][f"/api/v1/{slug}/standings"]["post"]
+        body = operation["requestBody"]["content"]["application/json"]["schema"]
+        assert body == {"$ref": f"#/components/schemas/{game}StandingsRequest"}

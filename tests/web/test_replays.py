@@ -36,7 +36,7 @@ def test_duel_round_replayed_and_corrected(client, app):
     before = stored(app)
     assert [kind for _, kind, _ in before] == ["round"]
     changed = client.post(url + "/round", data={**form, "second": "spy"})
-    assert changed.status_code == 409 and 'data-problem="form-already-saved"' in changed.text
+    assert changed.status_code == 409 and 'data-problem="form-already-saved-round"' in changed.text
     assert "already saved: Prince / Clown" in changed.text and "Not saved" in changed.text
     assert stored(app) == before
     undo = {"version": "1", "key": "duel-undo-1"}
@@ -95,11 +95,11 @@ def test_princesse_princesse_round_replayed_and_corrected(client, app):
 def test_rebel_princess_round_corrected_is_refused(client, app, make_game):
     code = make_game(edition="classic")
     data = {"score_0": "0", "score_1": "3", "score_2": "8", "score_3": "4", "last_trick": "2"}
-    assert client.post(f"/g/{code}/round/1/numbers", data=data).status_code == 302
-    assert client.post(f"/g/{code}/round/1/numbers", data=data).status_code == 302
+    assert client.post(f"/rebel-princess/g/{code}/round/1/numbers", data=data).status_code == 302
+    assert client.post(f"/rebel-princess/g/{code}/round/1/numbers", data=data).status_code == 302
     with app.app_context():
         before = [(r.seq, r.scores) for r in get_session().exec(select(RoundRecord))]
-    changed = client.post(f"/g/{code}/round/1/numbers", data={**data, "score_0": "1",
+    changed = client.post(f"/rebel-princess/g/{code}/round/1/numbers", data={**data, "score_0": "1",
                                                               "score_1": "2"})
     assert changed.status_code == 422 and "round-already-saved" in changed.text
     with app.app_context():
@@ -115,7 +115,7 @@ def test_set_up_pages_are_no_store(client, path):
 
 
 def test_game_pages_are_no_store(client, make_game):
-    pages = [f"/g/{make_game()}/round/1/cards", reveillez_game(client)]
+    pages = [f"/rebel-princess/g/{make_game()}/round/1/cards", reveillez_game(client)]
     pages.append(client.post("/kanai-duel/new", data={
         "first": "Ana", "second": "Ben", "mode": "phones", "wins": "4", "abilities": "all",
         "set_aside": "none"}).headers["Location"])

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_pad_cache import viewer_of
+from ..rebel_princess.test_pad_cache import viewer_of
 
 STATIC = Path(__file__).resolve().parents[2] / "companion" / "static"
 
@@ -44,9 +44,9 @@ def test_a_cached_pad_keeps_each_phone_s_scheme(app, make_game):
     dark.set_cookie("theme", "dark")
     light.set_cookie("theme", "light")
     for _ in range(2):  # the second time from the cache
-        assert theme_of(dark.get(f"/g/{viewer}").text) == "dark"
-        assert theme_of(light.get(f"/g/{viewer}").text) == "light"
-        assert theme_of(auto.get(f"/g/{viewer}").text) is None
+        assert theme_of(dark.get(f"/rebel-princess/g/{viewer}").text) == "dark"
+        assert theme_of(light.get(f"/rebel-princess/g/{viewer}").text) == "light"
+        assert theme_of(auto.get(f"/rebel-princess/g/{viewer}").text) is None
 
 
 # --- contrast -------------------------------------------------------------------------------------

@@ -153,20 +153,20 @@ def test_a_write_on_one_server_is_seen_live_on_the_other(table):
     assert status == 200
     etag = headers["ETag"]
     assert viewer.request("GET", f"/live/{token}", headers={"If-None-Match": etag})[0] == 304
-    assert scorer.request("POST", f"/g/{token}/round/1/numbers",
+    assert scorer.request("POST", f"/rebel-princess/g/{token}/round/1/numbers",
                           _numbers([3, 4, 4, 4]))[0] == 302
     # The very next poll on the other server (a page polls every second) has the new version.
     status, headers, after = viewer.request("GET", f"/live/{token}",
                                             headers={"If-None-Match": etag})
     assert status == 200 and after != before and headers["ETag"] != etag
     # And the page it then loads shows the round.
-    page = viewer.request("GET", f"/g/{token}")[2]
+    page = viewer.request("GET", f"/rebel-princess/g/{token}")[2]
     assert _records(database, token) == [(1, "entered", "3,4,4,4")]
     assert re.search(r"\b3\b", page) and "Ana" in page
 
 
 def _base(phone: Phone, token: str) -> str:
-    page = phone.request("GET", f"/g/{token}/round/1/numbers")[2]
+    page = phone.request("GET", f"/rebel-princess/g/{token}/round/1/numbers")[2]
     field = re.search(r'<input[^>]*name="base"[^>]*>', page)[0]
     return re.search(r'value="(\d+)"', field)[1]
 
@@ -177,7 +177,7 @@ def test_two_scorers_on_two_servers_from_one_version_store_one_edit(table, trial
     at the same moment: one edit is stored, the other scorer is told someone changed it."""
     phone_a, phone_b, database = table
     token = new_game(phone_a)
-    assert phone_a.request("POST", f"/g/{token}/round/1/numbers",
+    assert phone_a.request("POST", f"/rebel-princess/g/{token}/round/1/numbers",
                            _numbers([3, 4, 4, 4]))[0] == 302
     base_a, base_b = _base(phone_a, token), _base(phone_b, token)
     assert base_a == base_b
@@ -187,7 +187,7 @@ def test_two_scorers_on_two_servers_from_one_version_store_one_edit(table, trial
 
     def save(edit: tuple[Phone, dict]) -> tuple[int, dict[str, str], str]:
         start.wait()
-        return edit[0].request("POST", f"/g/{token}/round/1/numbers", edit[1])
+        return edit[0].request("POST", f"/rebel-princess/g/{token}/round/1/numbers", edit[1])
 
     with ThreadPoolExecutor(2) as pool:
         answers = list(pool.map(save, edits))
@@ -206,10 +206,11 @@ def test_the_rate_limit_is_one_count_across_both_servers(table):
     phone_a, phone_b, _ = table
     on_b = Phone(phone_b.port, phone_a.address)  # the same phone, sent to the other server
     token = new_game(phone_a)  # write 1
-    statuses = [(phone_a if n % 2 else on_b).request("POST", f"/g/{token}/undo", {})[0]
+    statuses = [(phone_a if n % 2 else on_b).request("POST", "/rebel-princess"
+                                                             f"/g/{token}/undo", {})[0]
                 for n in range(PER_MINUTE - 1)]
     assert 429 not in statuses and set(statuses) == {302}
-    assert phone_a.request("POST", f"/g/{token}/undo", {})[0] == 429
-    assert on_b.request("POST", f"/g/{token}/undo", {})[0] == 429
+    assert phone_a.request("POST", f"/rebel-princess/g/{token}/undo", {})[0] == 429
+    assert on_b.request("POST", f"/rebel-princess/g/{token}/undo", {})[0] == 429
     # Another phone at the table, behind the same proxy, has its own count.
-    assert phone_b.request("POST", f"/g/{token}/undo", {})[0] == 302
+    assert phone_b.request("POST", f"/rebel-princess/g/{token}/undo", {})[0] == 302

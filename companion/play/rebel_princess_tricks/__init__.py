@@ -54,13 +54,12 @@ from .judges import (
     open_round,
     trick_size,
 )
-from .picks import Pick, Slot, parse_cards, pick_for
+from .picks import GridPick, Slot, parse_cards, pick_for
 
 __all__ = [
-    "CATALOGUE", "HAGGLE", "JUDGES", "SUITS", "VIEWS", "Board", "Pick", "PlayedCard", "PowerNote",
-    "Slot",
-    "TrickEntry", "TrickRejected", "TrickView", "accept", "acts_after", "board_of", "confirm",
-    "events_of", "fix_card", "game_view", "get_log", "haggle", "is_supported", "open_round",
-    "parse_cards", "pick_for", "play_card", "preview", "set_validation", "trick_size", "undo",
-    "use_power",
+    "CATALOGUE", "HAGGLE", "JUDGES", "SUITS", "VIEWS", "Board", "GridPick", "PlayedCard",
+    "PowerNote", "Slot", "TrickEntry", "TrickRejected", "TrickView", "accept", "acts_after",
+    "board_of", "confirm", "events_of", "fix_card", "game_view", "get_log", "haggle",
+    "is_supported", "open_round", "parse_cards", "pick_for", "play_card", "preview",
+    "set_validation", "trick_size", "undo", "use_power",
 ]

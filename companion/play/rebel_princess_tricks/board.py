@@ -10,9 +10,9 @@ from typing import Any
 
 from ...scoring.problems import Catalogue, EntryError, Problem
 from ...scoring.rebel_princess import (
-    Card,
     Edition,
     PlayedRound,
+    RebelCard,
     Scoring,
     Suit,
     deck,
@@ -80,8 +80,8 @@ class PowerNote:
         return self.at if self.entered is None else self.entered
 
     @property
-    def card_list(self) -> tuple[Card, ...]:
-        return tuple(Card.from_code(code) for code in self.cards)
+    def card_list(self) -> tuple[RebelCard, ...]:
+        return tuple(RebelCard.from_code(code) for code in self.cards)
 
     def to_step(self) -> PowerUse | Haggle | None:
         """The engine's step (``None`` for a declined haggle)."""
@@ -90,7 +90,7 @@ class PowerNote:
             return Haggle(self.seat, cards[1], cards[0]) if cards else None
         return PowerUse(self.seat, self.power, self.target,
                         Suit(self.suit) if self.suit else None, cards,
-                        tuple(Card.from_code(code) for code in self.more))
+                        tuple(RebelCard.from_code(code) for code in self.more))
 
     def as_json(self) -> dict[str, Any]:
         data = {"at": self.at, "seat": self.seat, "power": self.power}
@@ -110,7 +110,7 @@ class PlayedCard:
 
     position: int  # index in the round's plays
     seat: int
-    card: Card
+    card: RebelCard
     wins: bool = False
 
 
@@ -123,7 +123,7 @@ class TrickView:
     winner: int | None = None
     reason: WinReason | None = None
     after: tuple[PowerNote, ...] = ()  # Mulan, Alice, classic Pocahontas, the haggle
-    final: tuple[Card, ...] = ()  # the cards as the trick ended (the judge's: Mulan's swap in)
+    final: tuple[RebelCard, ...] = ()  # the cards as the trick ended (the judge's: Mulan's swap in)
     redone: bool = False  # dealt back to be played again (Alice)
 
     def note(self, power: str) -> PowerNote | None:
@@ -131,7 +131,7 @@ class TrickView:
         return next((n for n in self.after if n.power == power), None)
 
     @property
-    def cards(self) -> tuple[Card, ...]:
+    def cards(self) -> tuple[RebelCard, ...]:
         """The trick's cards as they ended (Mulan's swap included), in play order."""
         return self.final or tuple(p.card for p in self.plays)
 
@@ -148,18 +148,18 @@ class Board:
     total_tricks: int
     version: int
     validate: bool
-    plays: tuple[Card, ...]
+    plays: tuple[RebelCard, ...]
     tricks: list[TrickView] = field(default_factory=list)  # complete tricks
     current: TrickView | None = None  # the trick being played (None when the round is over)
     issues: list[Problem] = field(default_factory=list)  # the rules broken (checks on)
     accepted: frozenset[str] = frozenset()  # the keys of the breaches the players accepted
-    taken: tuple[frozenset[Card], ...] | None = None
+    taken: tuple[frozenset[RebelCard], ...] | None = None
     tricks_won: tuple[int, ...] | None = None
     last_winner: int | None = None
     round_leader: int = 0
     powers_used: frozenset[int] = frozenset()
-    out: frozenset[Card] = frozenset()  # cards in no hand: played (and not back) or given away
-    forced: Card | None = None  # the card the seat to play must play (the judge's answer)
+    out: frozenset[RebelCard] = frozenset()  # cards in no hand: played (and not back) or given away
+    forced: RebelCard | None = None  # the card the seat to play must play (the judge's answer)
 
     @property
     def over(self) -> bool:
@@ -173,7 +173,7 @@ class Board:
         return (self.current.leader + len(self.current.plays)) % self.players
 
     @property
-    def played(self) -> frozenset[Card]:
+    def played(self) -> frozenset[RebelCard]:
         """Cards that cannot be played now: on the table, or played and not back in a hand
         (Alice deals a trick back, Mulan and the haggle take a card back into a hand)."""
         return self.out
@@ -190,7 +190,7 @@ class Board:
             return None
         return self.tricks[-1]
 
-    def forced_card(self) -> Card | None:
+    def forced_card(self) -> RebelCard | None:
         """The card a power made the seat whose turn it is play (the Ice Princess's frozen
         card), if any: the cards show whether it was played, so another card is refused while
         the rule checks are on."""
@@ -204,7 +204,7 @@ class Board:
                     return p
         return None
 
-    def last_trick_with(self, card: Card) -> int:
+    def last_trick_with(self, card: RebelCard) -> int:
         """The 1-based number of the last trick where ``card`` was played."""
         positions = [i for i, c in enumerate(self.plays) if c == card]
         return positions[-1] // self.trick_size + 1 if positions else 0
@@ -233,7 +233,7 @@ class Board:
         leader = self.current.leader if self.current else self.first_leader
         return [(leader + i) % self.players for i in range(self.trick_size)]
 
-    def deck_by_suit(self) -> list[tuple[str, list[Card]]]:
+    def deck_by_suit(self) -> list[tuple[str, list[RebelCard]]]:
         cards = deck(self.players)
         return [(suit.value, [c for c in cards if c.suit is suit]) for suit in SUITS]
 

@@ -16,10 +16,10 @@ from sqlmodel import Session
 from ...models import TrickLog
 from ...scoring.problems import Problem
 from ...scoring.rebel_princess import (
-    Card,
     IncompleteEntryError,
     InvalidValueError,
-    RoundResult,
+    RebelCard,
+    RebelRoundResult,
     deck,
 )
 from ...scoring.rebel_princess.engine import (
@@ -81,7 +81,7 @@ def _commit(session: Session) -> None:
         session.expire_on_commit = expire
 
 
-def _save(entry: TrickEntry, plays: Sequence[Card], notes: Sequence[PowerNote]) -> None:
+def _save(entry: TrickEntry, plays: Sequence[RebelCard], notes: Sequence[PowerNote]) -> None:
     """Store ``plays`` and ``notes`` (already on the judge)."""
     _store(entry, plays=" ".join(c.code for c in plays),
            powers=json.dumps([n.as_json() for n in notes]))
@@ -92,7 +92,7 @@ def _check_version(entry: TrickEntry, version: int) -> None:
         raise TrickRejected("stale")
 
 
-def _check_card(board: Board, card: Card) -> None:
+def _check_card(board: Board, card: RebelCard) -> None:
     if card not in deck(board.players):
         raise TrickRejected("card-not-in-deck", card=card)
     if card in board.played:
@@ -104,14 +104,14 @@ def _rule_slug(board: Board, note: PowerNote) -> str:
         else note.power
 
 
-def _card_or_none(code: str | None) -> Card | None:
+def _card_or_none(code: str | None) -> RebelCard | None:
     try:
-        return Card.from_code(code) if code else None
+        return RebelCard.from_code(code) if code else None
     except (InvalidValueError, ValueError, KeyError):
         return None
 
 
-def _trial(entry: TrickEntry, plays: Sequence[Card], notes: Sequence[PowerNote],
+def _trial(entry: TrickEntry, plays: Sequence[RebelCard], notes: Sequence[PowerNote],
            new: PowerNote | None = None) -> None:
     """Check a change on the judge before storing it: every entry must be one the judge takes;
     with the rule checks on, the ``new`` power or haggle must break none of its own rules.
@@ -135,11 +135,13 @@ def _trial(entry: TrickEntry, plays: Sequence[Card], notes: Sequence[PowerNote],
             raise _refused(problem)
 
 
-def play_card(entry: TrickEntry, *, version: int, card: Card, zero: bool = False) -> None:
+def play_card(entry: TrickEntry, *, version: int, card: RebelCard, zero: bool = False) -> None:
     """Record ``card`` as played by the seat whose turn it is; ``zero``: Snow White plays it as
     a zero (her power, recorded with the card)."""
     if not is_supported(entry.edition, entry.letter):
         raise TrickRejected("round-card-not-supported")
+    if _replayed_play(entry, version, card, zero):
+        return
     board = entry.board
     if board.over:
         raise TrickRejected("round-over")
@@ -160,7 +162,20 @@ def play_card(entry: TrickEntry, *, version: int, card: Card, zero: bool = False
     _save(entry, plays, notes)
 
 
-def _zero_note(entry: TrickEntry, seat: int, card: Card, at: int, entered: int) -> PowerNote:
+def _replayed_play(entry: TrickEntry, version: int, card: RebelCard, zero: bool) -> bool:
+    """Is this tap the one stored last, sent again (a phone that never heard the answer, or
+    that kept the tap while offline and sent it twice)? Its version and card are its key: the
+    change from ``version`` to the next was playing ``card`` (a card is played once a round),
+    as a zero or not as this tap says. It is then answered like the first sending, and stored
+    once."""
+    if version != entry.version - 1 or not entry.plays or entry.plays[-1] != card:
+        return False
+    at = len(entry.plays) - 1
+    was_zero = any(n.at == at and n.cards == (card.code,) for n in entry.notes)
+    return was_zero == zero
+
+
+def _zero_note(entry: TrickEntry, seat: int, card: RebelCard, at: int, entered: int) -> PowerNote:
     """Snow White's zero on ``card``, played at position ``at``: her power's declaration says
     which cards may be."""
     power = entry.judge.power_of(seat)
@@ -170,7 +185,7 @@ def _zero_note(entry: TrickEntry, seat: int, card: Card, at: int, entered: int) 
                      entered=entered if entered != at else None)
 
 
-def fix_card(entry: TrickEntry, *, version: int, position: int, card: Card) -> None:
+def fix_card(entry: TrickEntry, *, version: int, position: int, card: RebelCard) -> None:
     """Replace the card at ``position``; every later seat and winner is derived again (a zero
     follows its card while the card is within the power's rank)."""
     board = entry.board
@@ -243,7 +258,7 @@ def _refused(problem: Problem) -> TrickRejected:
 
 
 def use_power(entry: TrickEntry, *, version: int, seat: int, target: int | None = None,
-              suit: str | None = None, cards: Sequence[Card] = ()) -> None:
+              suit: str | None = None, cards: Sequence[RebelCard] = ()) -> None:
     """Record the power of ``seat``'s Princess with what was tapped (``cards`` on the grid,
     completed with what the taps leave implied); the judge alone says whether it may act now
     and with these arguments (its refusal stores nothing)."""
@@ -305,7 +320,7 @@ def _complete(power: Power, seat: int, trick: TrickView,
     return codes
 
 
-def haggle(entry: TrickEntry, *, version: int, cards: Sequence[Card] = ()) -> None:
+def haggle(entry: TrickEntry, *, version: int, cards: Sequence[RebelCard] = ()) -> None:
     """Haggle with the Hag after the trick just finished: ``cards`` is (the card taken from the
     trick, the card given from the winner's hand), or empty when the winner does not haggle."""
     board = entry.board
@@ -370,7 +385,7 @@ def confirm(entry: TrickEntry, *, version: int) -> None:
                     mode="cards", base_id=None)
 
 
-def preview(entry: TrickEntry) -> RoundResult | None:
+def preview(entry: TrickEntry) -> RebelRoundResult | None:
     """The round's result (scores, lines, totals after) as the pad would show it, or None."""
     played = entry.board.played_round()
     if played is None:

@@ -19,8 +19,8 @@ from sqlmodel import Session, col, select
 from ...models import Game, RoundRecord, TrickLog
 from ...scoring.problems import Problem
 from ...scoring.rebel_princess import (
-    Card,
     Edition,
+    RebelCard,
     round_card,
 )
 from ...scoring.rebel_princess.engine import (
@@ -34,13 +34,13 @@ from ...scoring.rebel_princess.engine import (
     round_card_class,
 )
 from ...scoring.rebel_princess.engine.cards import cards_of
-from ...scoring.rebel_princess.engine.table import TableTrick
+from ...scoring.rebel_princess.engine.table_trick import TableTrick
 from .. import rebel_princess as play
 from .board import _UNSEEN, HAGGLE, Board, PlayedCard, PowerNote, TrickView
 
 # --- the judge of a round, kept between requests --------------------------------------------------
 
-Event = Card | PowerUse | Haggle
+Event = RebelCard | PowerUse | Haggle
 Views = dict[tuple[Any, ...], "TrickView"]
 
 
@@ -101,7 +101,7 @@ def _after_order(edition: Edition, note: PowerNote) -> int:
     return 0 if power is not None and power.first_after_trick else 1
 
 
-def events_of(edition: Edition, size: int, plays: Sequence[Card],
+def events_of(edition: Edition, size: int, plays: Sequence[RebelCard],
               notes: Sequence[PowerNote]) -> list[Event]:
     """The round's entries in the judge's order: for each trick, the powers used before or
     during it (in the order entered), its cards, then what follows it."""
@@ -129,7 +129,7 @@ def events_of(edition: Edition, size: int, plays: Sequence[Card],
 
 
 def _refusal(judge: TableRound, event: Event) -> list[Problem]:
-    if isinstance(event, Card):
+    if isinstance(event, RebelCard):
         return judge.check_card(event)
     if isinstance(event, Haggle):
         return judge.check_haggle(event)
@@ -137,7 +137,7 @@ def _refusal(judge: TableRound, event: Event) -> list[Problem]:
 
 
 def _push(judge: TableRound, event: Event) -> None:
-    if isinstance(event, Card):
+    if isinstance(event, RebelCard):
         judge.push_card(event)
     elif isinstance(event, Haggle):
         judge.push_haggle(event)
@@ -172,12 +172,12 @@ class TrickEntry:
     """A round being entered: its stored row, read once per request, and its judge."""
 
     session: Session
-    view: play.GameView
+    view: play.RebelGameView
     number: int
     letter: str
     leader: int
     log: Any  # the stored row (see :func:`get_log`), None before the first tap
-    plays: list[Card]
+    plays: list[RebelCard]
     notes: list[PowerNote]
     accepted: set[str]
     validate: bool
@@ -207,7 +207,7 @@ class TrickEntry:
         _move(self.judge, self.events, events_of(self.edition, self.size, self.plays, self.notes))
         self._board = None
 
-    def apply(self, plays: Sequence[Card], notes: Sequence[PowerNote]) -> Problem | None:
+    def apply(self, plays: Sequence[RebelCard], notes: Sequence[PowerNote]) -> Problem | None:
         """Try ``plays`` and ``notes`` on the judge; if it refuses an entry, move it back and
         return why (nothing changes), else keep them (not stored yet)."""
         target = events_of(self.edition, self.size, plays, notes)
@@ -247,9 +247,9 @@ class _Views:
     def __init__(self, size: int = 64) -> None:
         self._size = size
         self._lock = threading.Lock()
-        self._views: OrderedDict[tuple[str, str], tuple[Any, play.GameView]] = OrderedDict()
+        self._views: OrderedDict[tuple[str, str], tuple[Any, play.RebelGameView]] = OrderedDict()
 
-    def get(self, session: Session, code: str) -> play.GameView | None:
+    def get(self, session: Session, code: str) -> play.RebelGameView | None:
         """The game ``code`` (of Rebel Princess) replayed, or ``None`` when there is none."""
         mark = session.execute(_GAME_MARK, {"code": code, "kind": play.KIND}).first()
         if mark is None:
@@ -288,7 +288,7 @@ _GAME_MARK = select(_GAMES.c.id, func.count(_RECORDS.c.id), func.max(_RECORDS.c.
 VIEWS = _Views()
 
 
-def game_view(session: Session, code: str) -> play.GameView | None:
+def game_view(session: Session, code: str) -> play.RebelGameView | None:
     """The game ``code`` as the trick screen reads it (kept between taps, see :class:`_Views`)."""
     return VIEWS.get(session, code)
 
@@ -326,7 +326,7 @@ def _game_validates(session: Session, game: Game) -> bool:
     return True if last is None else last.checks
 
 
-def open_round(*, session: Session, view: play.GameView, number: int, letter: str,
+def open_round(*, session: Session, view: play.RebelGameView, number: int, letter: str,
                leader: int) -> TrickEntry:
     """The round being entered: its row read once, its judge brought to it."""
     log = get_log(session, view.game, number)
@@ -349,7 +349,7 @@ def open_round(*, session: Session, view: play.GameView, number: int, letter: st
     return entry
 
 
-def _key(view: play.GameView, number: int, letter: str, leader: int) -> tuple[Any, ...]:
+def _key(view: play.RebelGameView, number: int, letter: str, leader: int) -> tuple[Any, ...]:
     """What a judge is kept under: the round, and the setup it was built for."""
     return (view.game.code, number, letter, leader, tuple(p.princess for p in view.players))
 

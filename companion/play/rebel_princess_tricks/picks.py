@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...scoring.rebel_princess import (
-    Card,
     InvalidValueError,
+    RebelCard,
     deck,
 )
 from ...scoring.rebel_princess.engine import (
@@ -32,15 +32,15 @@ class Slot:
 
 
 @dataclass(frozen=True)
-class Pick:
+class GridPick:
     """Cards being tapped for a power or a haggle: nothing is stored until the last tap."""
 
     kind: str  # a Princess slug or "haggle"
     seat: int
     target: int | None
-    picked: tuple[Card, ...]
+    picked: tuple[RebelCard, ...]
     slot: Slot
-    candidates: frozenset[Card]
+    candidates: frozenset[RebelCard]
     final: bool  # the next tap stores the entry
     seats: tuple[int | None, ...] = ()  # whose card each tap is
 
@@ -53,19 +53,19 @@ class Pick:
         return ".".join(c.code for c in self.picked)
 
 
-def parse_cards(text: str | None) -> tuple[Card, ...]:
+def parse_cards(text: str | None) -> tuple[RebelCard, ...]:
     """Card codes joined by dots or spaces (``Q3.F2``); raises ``TrickRejected``."""
     cards = []
     for code in (text or "").replace(".", " ").replace(",", " ").split():
         try:
-            cards.append(Card.from_code(code.strip().upper()))
+            cards.append(RebelCard.from_code(code.strip().upper()))
         except (InvalidValueError, ValueError, KeyError):
             raise TrickRejected("unknown-card", typed=code) from None
     return tuple(cards)
 
 
 def pick_for(entry: TrickEntry, *, kind: str, seat: int | None, target: int | None,
-             picked: Sequence[Card]) -> Pick:
+             picked: Sequence[RebelCard]) -> GridPick:
     """The next card to tap for ``kind`` (a power needing cards, or ``haggle``), given the cards
     ``picked`` so far: the slots come from the power's declaration. Raises
     :class:`TrickRejected` when it cannot be entered now."""
@@ -73,7 +73,7 @@ def pick_for(entry: TrickEntry, *, kind: str, seat: int | None, target: int | No
     if board.current is None:
         raise TrickRejected("round-over")
     players, hand = board.players, frozenset(deck(board.players)) - board.played
-    slots: list[tuple[Slot, frozenset[Card]]] = []
+    slots: list[tuple[Slot, frozenset[RebelCard]]] = []
     picked = tuple(picked)
     auto = 0  # cards the last taps leave implied
     trick = board.after_trick
@@ -127,5 +127,5 @@ def pick_for(entry: TrickEntry, *, kind: str, seat: int | None, target: int | No
         picked = ()  # a stale or replayed pick: start again
     slot, candidates = slots[len(picked)]
     assert seat is not None
-    return Pick(kind, seat, target, picked, slot, candidates,
-                len(picked) + 1 >= len(slots) - auto, tuple(s.seat for s, _ in slots))
+    return GridPick(kind, seat, target, picked, slot, candidates,
+                    len(picked) + 1 >= len(slots) - auto, tuple(s.seat for s, _ in slots))

@@ -12,8 +12,8 @@ from ...models import Game
 from ...play import kanai_duel as play
 from ...scoring.kanai_duel import Result
 
-bp = Blueprint("kanai_duel", __name__, url_prefix="/kanai-duel")
-api_bp = Blueprint("kanai_duel_api", __name__, url_prefix="/api/v1/kanai-duel")
+bp = Blueprint("kanai_duel", __name__)
+api_bp = Blueprint("kanai_duel_api", __name__)
 
 from . import api, pages  # noqa: E402, F401  (register the views)
 

@@ -11,9 +11,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
-from ...scoring.kanai_duel import Card
+from ...scoring.kanai_duel import DuelCard
 
-CARD_NAMES = [card.value for card in Card]
+CARD_NAMES = [card.value for card in DuelCard]
 
 CardName = Annotated[StrictStr, Field(
     description="A character in lowercase English.", json_schema_extra={"enum": CARD_NAMES})]

@@ -12,10 +12,10 @@ from wtforms.validators import InputRequired, Length, Optional
 
 from ...forms.names import storable_name
 from ...play.kanai_duel import PHONES, REFEREE
-from ...scoring.kanai_duel import Card
+from ...scoring.kanai_duel import DuelCard
 
 MAX_NAME = 24
-CARD_VALUES = [card.value for card in Card]
+CARD_VALUES = [card.value for card in DuelCard]
 
 
 def _strip(value: str | None) -> str | None:
@@ -23,16 +23,16 @@ def _strip(value: str | None) -> str | None:
 
 
 def _card_choices() -> list[SelectChoice]:
-    return [SelectChoice(card.value, card.value) for card in Card]
+    return [SelectChoice(card.value, card.value) for card in DuelCard]
 
 
-class WriteForm(FlaskForm):
+class KanaiDuelWriteForm(FlaskForm):
     """A write: the version of the game the phone saw and a fresh key per rendered form."""
 
     version = HiddenField(validators=[InputRequired()])
     key = HiddenField()
 
-    def fresh(self, version: int) -> WriteForm:
+    def fresh(self, version: int) -> KanaiDuelWriteForm:
         """Fill the hidden fields for a form about to be rendered."""
         self.version.data = str(version)
         self.key.data = secrets.token_urlsafe(16)
@@ -50,14 +50,14 @@ def small_int(text: str | None) -> int:
         text) <= 9 else -1
 
 
-class RoundForm(WriteForm):
+class RoundForm(KanaiDuelWriteForm):
     """Referee mode: the card each player revealed."""
 
     first = RadioField(choices=_card_choices(), validators=[InputRequired()])
     second = RadioField(choices=_card_choices(), validators=[InputRequired()])
 
 
-class PickForm(WriteForm):
+class PickForm(KanaiDuelWriteForm):
     """Two-phone mode: this phone's secret pick, and the round it was made for (0: the card set
     aside under B)."""
 
@@ -72,15 +72,15 @@ class JoinForm(FlaskForm):
     """Two-phone mode: take the seat this link is for (the button is the whole form)."""
 
 
-class ReinviteForm(WriteForm):
+class ReinviteForm(KanaiDuelWriteForm):
     """Two-phone mode, the creator's phone: a new link for the other seat (a lost phone)."""
 
 
-class UndoForm(WriteForm):
+class UndoForm(KanaiDuelWriteForm):
     """Referee mode: take back the last round."""
 
 
-class NewGameForm(FlaskForm):
+class KanaiDuelNewGameForm(FlaskForm):
     """Set up a duel: the two players, one phone or two, and the variants."""
 
     first = StringField(_l("Player 1"), filters=[_strip],
@@ -118,11 +118,11 @@ class NewGameForm(FlaskForm):
         slugs += {"chosen": ["seven"], "random": ["wanderlust"]}.get(self.set_aside.data or "", [])
         return slugs
 
-    def out(self) -> tuple[Card | None, Card | None]:
+    def out(self) -> tuple[DuelCard | None, DuelCard | None]:
         """The cards set aside under B (both chosen on the referee phone)."""
         if self.set_aside.data != "chosen":
             return (None, None)
         values = (self.out_first.data, self.out_second.data)
         # Optional() lets blank text through unchecked: anything but a card is no card.
-        return (Card(values[0]) if values[0] in CARD_VALUES else None,
-                Card(values[1]) if values[1] in CARD_VALUES else None)
+        return (DuelCard(values[0]) if values[0] in CARD_VALUES else None,
+                DuelCard(values[1]) if values[1] in CARD_VALUES else None)

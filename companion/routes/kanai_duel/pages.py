@@ -27,14 +27,14 @@ from ...i18n import current_lang
 from ...models import Game, GameLink
 from ...play import kanai_duel as play
 from ...play import store
-from ...scoring.kanai_duel import Card, SetAside, Step
+from ...scoring.kanai_duel import CATALOGUE, DuelCard, DuelSetAside, Step, card_words
 from ...scoring.problems import EntryError, Problem
 from .. import links
 from ..links import entry_page, for_seats, game_to_play_again, public_base
 from ..replays import form_key
 from ..shell import group_for_new_game, remember
 from . import bp
-from .forms import JoinForm, NewGameForm, PickForm, ReinviteForm, RoundForm, UndoForm
+from .forms import JoinForm, KanaiDuelNewGameForm, PickForm, ReinviteForm, RoundForm, UndoForm
 
 SEATS = "kanai_duel_links"
 """The session's secrets of the seat links this browser took: ``{link token: secret}``."""
@@ -62,9 +62,9 @@ def step_text(step: Step, names: list[str]) -> str:
 
 
 @bp.app_template_filter("kd_card")
-def card_label(card: Card | str) -> str:
+def card_label(card: DuelCard | str) -> str:
     """A card's printed name in the page's language."""
-    return Card(card).label(current_lang())
+    return DuelCard(card).label(current_lang())
 
 
 qr_svg = links.qr_svg  # bounded: each Host header would make another address to draw
@@ -152,7 +152,7 @@ def _game_or_404(code: str) -> Game:
 @bp.route("/new", methods=["GET", "POST"])
 def new_game() -> Response | tuple[str, int]:
     """Set up a duel: names, one phone or two, variants."""
-    form = NewGameForm()
+    form = KanaiDuelNewGameForm()
     problems: list[Problem] = []
     if request.method == "GET":
         _fill_again(form)
@@ -169,7 +169,7 @@ def new_game() -> Response | tuple[str, int]:
     return render_template("kanai_duel/new.html", form=form, problems=problems), 422
 
 
-def _fill_again(form: NewGameForm) -> None:
+def _fill_again(form: KanaiDuelNewGameForm) -> None:
     """Play again (``?again=<link token>``): the same two players in the same places, one phone
     or two, the same variants. The cards set aside (B) are chosen afresh."""
     found = game_to_play_again(play.KIND)
@@ -190,7 +190,7 @@ def _fill_again(form: NewGameForm) -> None:
                            if "wanderlust" in variants else "none")
 
 
-def _set_aside_problem(form: NewGameForm) -> str | None:
+def _set_aside_problem(form: KanaiDuelNewGameForm) -> str | None:
     """Variant B: on one phone, both cards set aside are entered here; on two phones, each
     player sets theirs aside secretly on their own phone, so none is entered here."""
     if "seven" not in form.variants():
@@ -205,7 +205,7 @@ def _set_aside_problem(form: NewGameForm) -> str | None:
     return None
 
 
-def _create(form: NewGameForm) -> Response:
+def _create(form: KanaiDuelNewGameForm) -> Response:
     db = get_session()
     game, secret = play.create(session=db, names=[form.first.data, form.second.data],
                                mode=form.mode.data or play.REFEREE, variants=form.variants(),
@@ -237,7 +237,7 @@ def _context(game: Game, *, problems: list[Problem] | None = None, stale: bool =
         "pick_form": pick_form,
         "undo_form": UndoForm(formdata=None).fresh(view.version),
         "reinvite_form": ReinviteForm(formdata=None).fresh(view.version),
-        "SetAside": SetAside, "cards": list(Card),
+        "DuelSetAside": DuelSetAside, "cards": list(DuelCard),
     }
     if view.mode == play.PHONES and seat is not None:  # others at the table may watch
         watch_url = public_base() + url_for("kanai_duel.show", code=store.links_of(
@@ -287,9 +287,18 @@ def version(code: str) -> Response:
 def _replayed(game: Game, conflict: store.KeyConflict) -> tuple[str, int]:
     """A changed copy of a form already saved: nothing stored; the page says what is stored."""
     stored = conflict.stored
-    problem = Problem("form-already-saved", card=stored.data.get("card"),
-                      params={"kind": stored.kind, "cards": stored.data.get("cards"),
-                              "round": stored.data.get("round")})
+    card, cards = stored.data.get("card"), stored.data.get("cards")
+    known = {c.value for c in DuelCard}
+    if card in known:
+        problem = CATALOGUE.problem("form-already-saved-card", card=card,
+                                    **card_words(DuelCard(card)))
+    elif isinstance(cards, list) and len(cards) == 2 and all(c in known for c in cards):
+        first, second = (card_words(DuelCard(c)) for c in cards)
+        problem = CATALOGUE.problem("form-already-saved-round", first_en=first["name_en"],
+                                    first_fr=first["name_fr"], second_en=second["name_en"],
+                                    second_fr=second["name_fr"])
+    else:
+        problem = CATALOGUE.problem("form-already-saved")
     return _page(game, 409, problems=[problem])
 
 
@@ -299,7 +308,7 @@ def play_round(code: str) -> Response | tuple[str, int]:
     game = _game_or_404(code)
     form = RoundForm()
     if not form.validate_on_submit():
-        problem = Problem("tap-both-cards")
+        problem = CATALOGUE.problem("tap-both-cards")
         return _page(game, 422, problems=[problem], round_form=form)
     try:
         play.play_round(session=get_session(), game=game,
@@ -345,7 +354,7 @@ def pick(code: str) -> Response | tuple[str, int]:
         abort(403)
     form = PickForm()
     if not form.validate_on_submit():
-        return _page(game, 422, problems=[Problem("tap-a-card")], pick_form=form)
+        return _page(game, 422, problems=[CATALOGUE.problem("tap-a-card")], pick_form=form)
     try:
         play.pick(session=get_session(), game=game, seat=seat, card=form.card.data or "",
                   for_stage=form.stage(), based_on=form.based_on())

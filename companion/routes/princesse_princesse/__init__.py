@@ -12,16 +12,15 @@ from ...models import Game
 from ...play import princesse_princesse as play
 from ...scoring.princesse_princesse import AwardReason
 
-bp = Blueprint("princesse_princesse", __name__, url_prefix="/princesse-princesse")
-api_bp = Blueprint("princesse_princesse_api", __name__,
-                   url_prefix="/api/v1/princesse-princesse")
+bp = Blueprint("princesse_princesse", __name__)
+api_bp = Blueprint("princesse_princesse_api", __name__)
 
 from . import api, pages  # noqa: E402, F401  (register the views)
 
 OPERATIONS = api.OPERATIONS
 
 
-def home_view(session: Session, game: Game) -> play.GameView:
+def home_view(session: Session, game: Game) -> play.PrincesseGameView:
     """What the home page shows of a game: it is replayed to say where it stands."""
     return play.view_game(session, game)
 

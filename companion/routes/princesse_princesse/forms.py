@@ -33,7 +33,7 @@ def _optional_int(value: Any) -> int | None:
         return None
 
 
-class NewGameForm(FlaskForm):
+class PrincessePrincesseNewGameForm(FlaskForm):
     """Set up a game: 2 to 6 names in seat order (clockwise) and who starts."""
 
     names = FieldList(StringField(_l("Name"), filters=[_strip],
@@ -47,13 +47,13 @@ class NewGameForm(FlaskForm):
         return [entry.data for entry in self.names if entry.data]
 
 
-class WriteForm(FlaskForm):
+class PrincessePrincesseWriteForm(FlaskForm):
     """Any write to a game: the version it is based on and an idempotency key."""
 
     version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
     key = HiddenField(validators=[Optional(), Length(max=64)])
 
-    def fresh(self, version: int) -> WriteForm:
+    def fresh(self, version: int) -> PrincessePrincesseWriteForm:
         """Fill in the version the page shows and a new key (for a form about to be rendered)."""
         self.version.data = version
         self.key.data = secrets.token_urlsafe(16)

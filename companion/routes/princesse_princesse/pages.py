@@ -35,8 +35,8 @@ from ..replays import form_key
 from ..shell import group_for_new_game, remember
 from . import bp
 from .forms import (
-    NewGameForm,
-    WriteForm,
+    PrincessePrincesseNewGameForm,
+    PrincessePrincesseWriteForm,
     cards_from,
     face_up_from,
     seats_from,
@@ -103,7 +103,7 @@ def short_name(value: int) -> str:
     return SHORT_NAMES[current_lang()][value] if 0 <= value <= 9 else str(value)
 
 
-def _view_or_404(code: str) -> play.GameView:
+def _view_or_404(code: str) -> play.PrincesseGameView:
     session = get_session()
     game = play.get_game(session, code)
     if game is None:
@@ -111,13 +111,13 @@ def _view_or_404(code: str) -> play.GameView:
     return play.view_game(session, game)
 
 
-def _write(code: str, action: Callable[[play.GameView, WriteForm], Any],
-           again: Callable[[play.GameView, list[Problem], int], tuple[str, int]],
+def _write(code: str, action: Callable[[play.PrincesseGameView, PrincessePrincesseWriteForm], Any],
+           again: Callable[[play.PrincesseGameView, list[Problem], int], tuple[str, int]],
            done: str | None = None) -> Response | tuple[str, int]:
     """Run one write: the form's version and key, the glue ``action``, then 303 to the board
     (or ``done``); a refusal re-renders with ``again`` (422), a stale write with 409."""
     view = _view_or_404(code)
-    form = WriteForm()
+    form = PrincessePrincesseWriteForm()
     if not form.validate_on_submit():
         return again(view, [CATALOGUE.problem("stale-form")], 422)
     try:
@@ -135,7 +135,7 @@ def _write(code: str, action: Callable[[play.GameView, WriteForm], Any],
     return redirect(done or url_for(".show", code=code), 303)
 
 
-def _already_saved_as(view: play.GameView, stored: store.Stored) -> Problem:
+def _already_saved_as(view: play.PrincesseGameView, stored: store.Stored) -> Problem:
     """What a form already saved stored: a round (by its number), else the form only."""
     rid = stored.data.get("rid", stored.seq) if stored.kind in ("round", "edit") else None
     found = view.round_by_id(rid) if isinstance(rid, int) else None
@@ -144,8 +144,8 @@ def _already_saved_as(view: play.GameView, stored: store.Stored) -> Problem:
     return CATALOGUE.problem("form-already-saved")
 
 
-def _fresh(view: play.GameView) -> WriteForm:
-    return WriteForm(formdata=None).fresh(view.version)
+def _fresh(view: play.PrincesseGameView) -> PrincessePrincesseWriteForm:
+    return PrincessePrincesseWriteForm(formdata=None).fresh(view.version)
 
 
 # --- set-up -------------------------------------------------------------------------------------
@@ -153,7 +153,7 @@ def _fresh(view: play.GameView) -> WriteForm:
 @bp.route("/new", methods=["GET", "POST"])
 def new_game() -> Response | tuple[str, int]:
     """Set up a game: names in seat order and who starts."""
-    form = NewGameForm()
+    form = PrincessePrincesseNewGameForm()
     if request.method == "GET":
         _fill_again(form)
     problems: list[Problem] = []
@@ -174,7 +174,7 @@ def new_game() -> Response | tuple[str, int]:
 
 # --- the tokens board and the history -----------------------------------------------------------
 
-def _fill_again(form: NewGameForm) -> None:
+def _fill_again(form: PrincessePrincesseNewGameForm) -> None:
     """Play again (``?again=<link token>``): the same players in the same seats; who starts is
     chosen afresh (the rules name no one for a next game)."""
     found = game_to_play_again(play.KIND)
@@ -199,7 +199,7 @@ def history(code: str) -> str:
     return render_template("princesse_princesse/history.html", view=view, form=_fresh(view))
 
 
-def _history_again(view: play.GameView, problems: list[Problem], status: int
+def _history_again(view: play.PrincesseGameView, problems: list[Problem], status: int
                    ) -> tuple[str, int]:
     return render_template("princesse_princesse/history.html", view=view, form=_fresh(view),
                            problems=problems), status
@@ -208,7 +208,7 @@ def _history_again(view: play.GameView, problems: list[Problem], status: int
 @bp.post("/g/<code>/round/<int:rid>/undo")
 def undo_round(code: str, rid: int) -> Response | tuple[str, int]:
     """Take a round out of the game (the history keeps it)."""
-    def action(view: play.GameView, form: WriteForm) -> None:
+    def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
         play.undo_round(session=get_session(), view=view, based_on=form.version.data,
                         key=form_key(form.key.data), rid=rid)
         flash(_("Round undone."))
@@ -217,7 +217,7 @@ def undo_round(code: str, rid: int) -> Response | tuple[str, int]:
 
 # --- round end: the fast path -------------------------------------------------------------------
 
-def _round_context(view: play.GameView, rid: int | None) -> dict[str, Any]:
+def _round_context(view: play.PrincesseGameView, rid: int | None) -> dict[str, Any]:
     """What the round-end page shows: who is in, the cards, the bonus answers (from the request,
     else from the round being edited)."""
     source = request.form if request.method == "POST" else request.args
@@ -242,7 +242,7 @@ def _round_context(view: play.GameView, rid: int | None) -> dict[str, Any]:
             "questions": [str(q) for q in bonus_questions(len(still_in))]}
 
 
-def _already_saved(view: play.GameView, ctx: dict[str, Any]) -> list[Problem]:
+def _already_saved(view: play.PrincesseGameView, ctx: dict[str, Any]) -> list[Problem]:
     """The problem of a page for a round that has been saved since it was opened."""
     number = ctx["for_round"]
     if number is not None and number < view.progress.round_number:
@@ -277,7 +277,7 @@ def round_end(code: str) -> Response | tuple[str, int] | str:
         return render_template("princesse_princesse/round.html", view=view, form=_fresh(view),
                                problems=_already_saved(view, ctx), **ctx)
 
-    def action(view: play.GameView, form: WriteForm) -> None:
+    def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
         if _already_saved(view, ctx):
             raise EntryError(_already_saved(view, ctx))
         reveal = _reveal(ctx, view.players)
@@ -289,7 +289,8 @@ def round_end(code: str) -> Response | tuple[str, int] | str:
         flash(_("Round %(n)s edited.", n=view.round_by_id(rid).number) if rid is not None
               else _("Round %(n)s saved.", n=view.progress.round_number))
 
-    def again(view: play.GameView, problems: list[Problem], status: int) -> tuple[str, int]:
+    def again(view: play.PrincesseGameView, problems: list[Problem],
+              status: int) -> tuple[str, int]:
         return render_template("princesse_princesse/round.html", view=view, form=_fresh(view),
                                problems=problems, **{**ctx, "step": 2}), status
 
@@ -298,9 +299,9 @@ def round_end(code: str) -> Response | tuple[str, int] | str:
 
 # --- the turn log -------------------------------------------------------------------------------
 
-def _log_page(view: play.GameView, problems: list[Problem] | None = None, status: int = 200,
-              card: int | None = None, answers: dict[str, Any] | None = None
-              ) -> tuple[str, int]:
+def _log_page(view: play.PrincesseGameView, problems: list[Problem] | None = None,
+              status: int = 200, card: int | None = None,
+              answers: dict[str, Any] | None = None) -> tuple[str, int]:
     log = view.log
     questions = None
     if log is not None and not log.round.is_over() and card is not None and 0 <= card <= 9:
@@ -329,7 +330,8 @@ def turn_log(code: str) -> tuple[str, int] | Response:
     return _log_page(view, card=request.args.get("card", type=int))
 
 
-def _log_again(view: play.GameView, problems: list[Problem], status: int) -> tuple[str, int]:
+def _log_again(view: play.PrincesseGameView, problems: list[Problem],
+               status: int) -> tuple[str, int]:
     card = request.form.get("card", type=int)
     return _log_page(view, problems, status, card=card, answers=request.form.to_dict())
 
@@ -337,7 +339,7 @@ def _log_again(view: play.GameView, problems: list[Problem], status: int) -> tup
 @bp.post("/g/<code>/log/start")
 def start_log(code: str) -> Response | tuple[str, int]:
     """Start the turn log of this round (at two players, with the three face-up cards)."""
-    def action(view: play.GameView, form: WriteForm) -> None:
+    def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
         play.start_log(session=get_session(), view=view, based_on=form.version.data,
                        key=form_key(form.key.data), face_up=face_up_from(request.form))
     return _write(code, action, _log_again, url_for(".turn_log", code=code))
@@ -346,7 +348,7 @@ def start_log(code: str) -> Response | tuple[str, int]:
 @bp.post("/g/<code>/log/turn")
 def play_turn(code: str) -> Response | tuple[str, int]:
     """One turn: the card, its target and the table's answers."""
-    def action(view: play.GameView, form: WriteForm) -> None:
+    def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
         if view.log is None or view.log.round.current_seat is None:
             raise EntryError(CATALOGUE.problem("round-over"))
         if request.form.get("card", type=int) is None:
@@ -360,7 +362,7 @@ def play_turn(code: str) -> Response | tuple[str, int]:
 @bp.post("/g/<code>/log/undo")
 def undo_turn(code: str) -> Response | tuple[str, int]:
     """Take back the last turn of the log."""
-    def action(view: play.GameView, form: WriteForm) -> None:
+    def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
         play.undo_turn(session=get_session(), view=view, based_on=form.version.data,
                        key=form_key(form.key.data))
     return _write(code, action, _log_again, url_for(".turn_log", code=code))
@@ -369,7 +371,7 @@ def undo_turn(code: str) -> Response | tuple[str, int]:
 @bp.post("/g/<code>/log/discard")
 def discard_log(code: str) -> Response | tuple[str, int]:
     """Abandon the turn log; the round end can still be entered by the fast path."""
-    def action(view: play.GameView, form: WriteForm) -> None:
+    def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
         play.discard_log(session=get_session(), view=view, based_on=form.version.data,
                          key=form_key(form.key.data))
     return _write(code, action, _log_again)
@@ -378,7 +380,7 @@ def discard_log(code: str) -> Response | tuple[str, int]:
 @bp.post("/g/<code>/log/finish")
 def finish_log(code: str) -> Response | tuple[str, int]:
     """The round the log ended: only the final cards are tapped."""
-    def action(view: play.GameView, form: WriteForm) -> None:
+    def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
         play.finish_log(session=get_session(), view=view, based_on=form.version.data,
                         key=form_key(form.key.data),
                         cards=cards_from(request.form, view.players))

@@ -1,8 +1,10 @@
-"""Rebel Princess's blueprints: the phone pages (score pad, round entry, trick entry, rulings)
-and the JSON API under ``/api/v1/rebel-princess/``.
+"""Rebel Princess's blueprints: the phone pages under ``/rebel-princess/`` (set-up, score pad,
+round entry, trick entry, rulings) and the JSON API under ``/api/v1/rebel-princess/``, both
+mounted there by the shell from the registry.
 
-The pages keep the URLs of games stored before the game shell (``/g/<code>…``); set-up and
-rulings live under ``/rebel-princess/``.
+Before the game shell, a game's pages lived at the root (``/g/<code>…``): those addresses
+(:data:`OLD_ADDRESSES`) redirect to the same pages under ``/rebel-princess/``, so stored links,
+QR codes and pages left open keep working.
 """
 
 from __future__ import annotations
@@ -17,14 +19,16 @@ from ...rulings import rebel_princess as rulings
 from ..shell import RulingsAddresses
 
 bp = Blueprint("rebel_princess", __name__)
-api_bp = Blueprint("rebel_princess_api", __name__, url_prefix="/api/v1/rebel-princess")
+api_bp = Blueprint("rebel_princess_api", __name__)
 
 from . import api, pages, rounds, trick_pages  # noqa: E402, F401  (register the views)
 
 OPERATIONS = api.OPERATIONS
+OLD_ADDRESSES = ("/g/",)
+"""A game's pages were at ``/g/<code>…`` before the shell; they redirect (see the docstring)."""
 
 
-def home_view(session: Session, game: Game) -> play.GameView:
+def home_view(session: Session, game: Game) -> play.RebelGameView:
     """What the home page shows of a game: it is replayed to say where it stands."""
     return play.view_game(session, game)
 

@@ -31,10 +31,10 @@ from .api_models import (
     NextLeaderDeluxe,
     NextLeaderRequest,
     NextLeaderResponse,
+    RebelPrincessStandingsRequest,
+    RebelPrincessStandingsResponse,
     ScoreRoundRequest,
     ScoreRoundResponse,
-    StandingsRequest,
-    StandingsResponse,
     problems_from_validation,
 )
 from .forms import ASCII_NUMBER
@@ -76,7 +76,7 @@ def _leader(entry: NextLeaderRequest) -> scoring.Leader:
     return scoring.next_leader_classic(body.players, body.last_trick_winner)
 
 
-def _standings(entry: StandingsRequest) -> scoring.Standings:
+def _standings(entry: RebelPrincessStandingsRequest) -> scoring.RebelStandings:
     return scoring.standings(scoring.parse_edition(entry.edition), entry.rounds, entry.playoffs)
 
 
@@ -124,7 +124,8 @@ def next_leader() -> Response:
 @bp.post("/standings")
 def standings() -> Response:
     """Rank the seats and apply the end-of-game tie-breaks."""
-    return _ok(StandingsResponse.from_standings(_standings(parse_body(StandingsRequest))))
+    standings = _standings(parse_body(RebelPrincessStandingsRequest))
+    return _ok(RebelPrincessStandingsResponse.from_standings(standings))
 
 
 @bp.post("/check-round")
@@ -139,7 +140,7 @@ OPERATIONS = (
     ApiOperation("rebel_princess_api.next_leader", "nextLeader", "Who leads the next round",
                  NextLeaderRequest, NextLeaderResponse),
     ApiOperation("rebel_princess_api.standings", "standings", "Standings and tie-breaks",
-                 StandingsRequest, StandingsResponse),
+                 RebelPrincessStandingsRequest, RebelPrincessStandingsResponse),
     ApiOperation("rebel_princess_api.check_round", "checkRound", "Check the tricks of a round",
                  CheckRoundRequest, CheckRoundResponse),
 )

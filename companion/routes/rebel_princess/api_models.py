@@ -13,7 +13,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
-    BaseModel,
     BeforeValidator,
     ConfigDict,
     Discriminator,
@@ -26,8 +25,8 @@ from pydantic import (
 )
 from pydantic_core import ErrorDetails, PydanticCustomError
 
-from ...api_schema import problem_from_error
-from ...scoring.rebel_princess import Edition, Leader, RoundScore, Standings
+from ...api_schema import ApiRequest, ApiResponse, problem_from_error
+from ...scoring.rebel_princess import Edition, Leader, RebelStandings, RoundScore
 from ...scoring.rebel_princess.engine import POWER_SLUGS, Timing, power_class, power_slugs
 from ...scoring.rebel_princess.errors import CATALOGUE
 from ...scoring.rebel_princess.table_check import RoundCheck
@@ -68,18 +67,9 @@ CardCode = Annotated[StrictStr, AfterValidator(_ascii_card), Field(
 PerSeatInts = Annotated[list[StrictInt], Field(max_length=MAX_SEATS)]
 
 
-class _Request(BaseModel):
-    # Strict: a boolean is not a number and "3" is not 3. Unknown fields are typos, not extensions.
-    model_config = ConfigDict(strict=True, extra="forbid")
-
-
-class _Response(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
 # --- score-round ----------------------------------------------------------------------------------
 
-class ScoreRoundRequest(_Request):
+class ScoreRoundRequest(ApiRequest):
     """The cards each seat took in one round, and what the Round card needs besides."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [
@@ -117,7 +107,7 @@ class ScoreRoundRequest(_Request):
                     "classic O), ignored otherwise.")
 
 
-class ScoreLineOut(_Response):
+class ScoreLineOut(ApiResponse):
     """One reason for points in a seat's round score."""
 
     rule: str = Field(description=(
@@ -128,7 +118,7 @@ class ScoreLineOut(_Response):
     count: int = Field(description="How many cards or events the line counts.")
 
 
-class ScoreRoundResponse(_Response):
+class ScoreRoundResponse(ApiResponse):
     """The round score of every seat, with the lines that add up to it."""
 
     scores: list[int] = Field(description="Round score per seat, in seat order.",
@@ -151,7 +141,7 @@ class ScoreRoundResponse(_Response):
 
 # --- next-leader ----------------------------------------------------------------------------------
 
-class NextLeaderDeluxe(_Request):
+class NextLeaderDeluxe(ApiRequest):
     """Deluxe: the lowest total leads; ties go clockwise from the previous leader."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [
@@ -164,7 +154,7 @@ class NextLeaderDeluxe(_Request):
                     "by the first tied seat clockwise after it; it comes last itself.")
 
 
-class NextLeaderClassic(_Request):
+class NextLeaderClassic(ApiRequest):
     """Classic: the winner of the last trick leads the next round."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [
@@ -198,7 +188,7 @@ class NextLeaderRequest(RootModel[Annotated[
         ]})
 
 
-class NextLeaderResponse(_Response):
+class NextLeaderResponse(ApiResponse):
     """The seat that leads the next round, and why."""
 
     leader: int = Field(description="The seat that leads the next round.", examples=[1])
@@ -215,10 +205,11 @@ class NextLeaderResponse(_Response):
 
 # --- standings ------------------------------------------------------------------------------------
 
-class StandingsRequest(_Request):
+class RebelPrincessStandingsRequest(ApiRequest):
     """Round scores so far; the answer ranks the seats and applies the edition's tie-breaks."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [
+    # The schema's title stays the API's name for it (Réveillez has a standings of its own).
+    model_config = ConfigDict(title="StandingsRequest", json_schema_extra={"examples": [
         {"edition": "deluxe", "rounds": [[3, 5, 1, 2], [2, -1, 4, 4]]},
         {"edition": "deluxe", "rounds": [[2, 2, 3, 3]], "playoffs": [[1, 0, 2, 2]]},
         {"edition": "classic", "rounds": [[2, 4, 1, 3], [2, 0, 4, 4]]},
@@ -234,8 +225,10 @@ class StandingsRequest(_Request):
         description="Deluxe only: the play-off rounds played after a tie, same shape as `rounds`.")
 
 
-class StandingsResponse(_Response):
+class RebelPrincessStandingsResponse(ApiResponse):
     """Totals, ranking and winners, with how the winners were decided."""
+
+    model_config = ConfigDict(title="StandingsResponse")
 
     totals: list[int] = Field(description="Total per seat, play-off rounds included.")
     ranking: list[int] = Field(description="Seats, best first.", examples=[[1, 0, 2, 3]])
@@ -254,7 +247,7 @@ class StandingsResponse(_Response):
     playoffs_played: int = Field(description="How many play-off rounds were given.")
 
     @classmethod
-    def from_standings(cls, result: Standings) -> StandingsResponse:
+    def from_standings(cls, result: RebelStandings) -> RebelPrincessStandingsResponse:
         return cls(totals=list(result.totals), ranking=list(result.ranking),
                    winners=list(result.winners), decided_by=result.decided_by,  # type: ignore[arg-type]
                    playoff=list(result.playoff), tiebreak=list(result.tiebreak),
@@ -267,7 +260,7 @@ MAX_TRICKS = 30  # 18 tricks at most (3 players), plus the tricks Alice has redo
 MAX_PLAYS = 2 * MAX_SEATS  # The Prince Always Rings Twice: two laps
 
 
-class PlayIn(_Request):
+class PlayIn(ApiRequest):
     """One card played, in play order."""
 
     seat: SeatIndex = Field(description="The seat that played the card (0 to players-1).")
@@ -292,7 +285,7 @@ def _power_needs() -> str:
         f"`{slug}` ({power_class(slug).describe_use()})" for slug in POWER_SLUGS) + "."
 
 
-class PowerIn(_Request):
+class PowerIn(ApiRequest):
     """A Princess power used with a trick (the description is written from the powers'
     declarations)."""
 
@@ -317,7 +310,7 @@ class PowerIn(_Request):
                                  description="Sleeping Beauty: the card each seat receives.")
 
 
-class StepIn(_Request):
+class StepIn(ApiRequest):
     """A Round-card step entered with a trick: `gift` (Wedding Gift, o / M: before the trick,
     `cards` one per seat in seat order, won with the trick) or `haggle` (Haggle with the Hag,
     p / T: after the trick, the winner `seat` gives `give` from their hand and takes `take`)."""
@@ -335,7 +328,7 @@ class StepIn(_Request):
                                   description="Gift: the card each seat adds, in seat order.")
 
 
-class TrickIn(_Request):
+class TrickIn(ApiRequest):
     """One trick: the cards in play order, and the powers and steps entered with it."""
 
     plays: list[PlayIn] = Field(
@@ -357,7 +350,7 @@ def _plays(leader: int, players: int, cards: str) -> list[dict[str, Any]]:
 _RULEBOOK_TRICK = _plays(0, 6, "Q3 Q7 P12 F9 A8 Q4")
 
 
-class CheckRoundRequest(_Request):
+class CheckRoundRequest(ApiRequest):
     """The tricks of a round as played at the table (the hands unknown), possibly unfinished."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [
@@ -401,7 +394,7 @@ class CheckRoundRequest(_Request):
                     "in seat order; needed to score the round.")
 
 
-class ViolationOut(_Response):
+class ViolationOut(ApiResponse):
     """A rule broken: where, by whom, and the trick whose cards proved it."""
 
     trick: int = Field(description="The trick (0-based) in which the rule was broken.")
@@ -415,7 +408,7 @@ class ViolationOut(_Response):
     message: str = Field(description="The breach in a sentence a player understands.")
 
 
-class TrickOut(_Response):
+class TrickOut(ApiResponse):
     """One trick as judged."""
 
     leader: int = Field(description="The seat that led it.")
@@ -425,7 +418,7 @@ class TrickOut(_Response):
     complete: bool = Field(description="Whether every card of the trick is in.")
 
 
-class CheckRoundResponse(_Response):
+class CheckRoundResponse(ApiResponse):
     """The round judged: legality, winners, cards taken, and the scores once complete."""
 
     complete: bool = Field(description="Whether every trick of the round is in.")

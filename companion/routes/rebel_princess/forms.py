@@ -38,7 +38,7 @@ from wtforms.validators import (
 from ...forms.names import storable_name
 from ...i18n import current_lang
 from ...rulings.rebel_princess import princess_names
-from ...scoring.rebel_princess import Card, Edition, round_cards
+from ...scoring.rebel_princess import Edition, RebelCard, round_cards
 
 MAX_NAME = 24
 MAX_SCORE = 99
@@ -107,7 +107,7 @@ def card_choices(edition: Edition, only: Sequence[str] | None = None) -> list[Se
                     if only is None or c.letter in only])
 
 
-class NewGameForm(FlaskForm):
+class RebelPrincessNewGameForm(FlaskForm):
     """Set up a game: edition, players in clockwise order, first leader, Round cards, Princesses."""
 
     edition = RadioField(_l("Edition"), choices=choices([("deluxe", "Deluxe"),
@@ -241,7 +241,7 @@ def _made_once(build: Callable[..., type[FlaskForm]]) -> Callable[..., FlaskForm
 
 
 @_made_once
-def cards_form(*, players: int, cards: Sequence[Card], ask_no_tricks: bool,
+def cards_form(*, players: int, cards: Sequence[RebelCard], ask_no_tricks: bool,
                ask_last_trick: bool, ask_round_card: list[SelectChoice] | None
                ) -> type[FlaskForm]:
     """The "by cards" round entry: one choice of seat per card that scores this round."""

@@ -44,7 +44,7 @@ from ..shell import group_for_new_game, remember
 from . import bp
 from .forms import (
     EmptyForm,
-    NewGameForm,
+    RebelPrincessNewGameForm,
     card_choices,
 )
 
@@ -98,7 +98,7 @@ def _game_or_404(code: str) -> Game:
     return game
 
 
-def _view_or_404(code: str) -> play.GameView:
+def _view_or_404(code: str) -> play.RebelGameView:
     return play.view_game(get_session(), _game_or_404(code))
 
 
@@ -108,10 +108,10 @@ NEW_FORM = "rebel_princess/games/_new_form.html"
 
 # --- games list and set-up -------------------------------------------------------------------
 
-@bp.route("/rebel-princess/new", methods=["GET", "POST"])
+@bp.route("/new", methods=["GET", "POST"])
 def new_game() -> Response | tuple[str, int]:
     """Set up a game; the preset buttons fill in the Round cards."""
-    form = NewGameForm()
+    form = RebelPrincessNewGameForm()
     if request.method == "GET":
         _fill_again(form)
     edition = form.edition_value()
@@ -141,7 +141,7 @@ def new_game() -> Response | tuple[str, int]:
                                   princesses=rulings.princess_names(current_lang()))
 
 
-def _fill_again(form: NewGameForm) -> None:
+def _fill_again(form: RebelPrincessNewGameForm) -> None:
     """Play again (``?again=<link token>``): the same players in the same seats, the same
     edition and length. Who leads, the Round cards and the Princesses are chosen afresh."""
     found = game_to_play_again(play.KIND)
@@ -154,7 +154,8 @@ def _fill_again(form: NewGameForm) -> None:
         entry.data = name
 
 
-def _fill_cards(form: NewGameForm, edition: Edition, preset: str, letters: list[str]) -> None:
+def _fill_cards(form: RebelPrincessNewGameForm, edition: Edition, preset: str,
+                letters: list[str]) -> None:
     chosen = [f.data for f in form.cards]
     if preset == "random":
         picks = random.sample(letters, 5)
@@ -168,7 +169,7 @@ def _fill_cards(form: NewGameForm, edition: Edition, preset: str, letters: list[
         field.data = letter
 
 
-@bp.get("/rebel-princess/new/card-help")
+@bp.get("/new/card-help")
 def card_help() -> str:
     """The explanation of the Round card just picked in one set-up select (htmx)."""
     edition = Edition(request.args.get("edition")) if request.args.get("edition") in (
@@ -201,7 +202,7 @@ def show(code: str) -> str:
         play.view_game(session, game, players=players), share_url))
 
 
-def _render_show(view: play.GameView, share_url: str) -> str:
+def _render_show(view: play.RebelGameView, share_url: str) -> str:
     letter = view.state.next_round_card
     return render_template("rebel_princess/games/show.html", view=view, undo_form=EmptyForm(),
                            reminder=_reminder(view), share_url=share_url,
@@ -217,7 +218,7 @@ qr_svg = links.qr_svg
 
 
 
-def _reminder(view: play.GameView) -> str | None:
+def _reminder(view: play.RebelGameView) -> str | None:
     letter = view.state.next_round_card
     if letter is None:
         return None
@@ -270,7 +271,7 @@ def undo(code: str) -> Response:
     return redirect(url_for("rebel_princess.show", code=code))
 
 
-@bp.get("/rebel-princess/rules/round-cards/<edition>/<letter>")
+@bp.get("/rules/round-cards/<edition>/<letter>")
 def round_card_help(edition: str, letter: str) -> Response:
     """A Round card's rulings entry, found by edition and letter."""
     try:
@@ -280,7 +281,7 @@ def round_card_help(edition: str, letter: str) -> Response:
     return redirect(url_for("rebel_princess.rule", slug=slug))
 
 
-@bp.get("/rebel-princess/rules")
+@bp.get("/rules")
 def rules_index() -> str:
     """Search the rulings, or browse them by kind."""
     query = request.args.get("q", "").strip()[:80]
@@ -292,7 +293,7 @@ def rules_index() -> str:
                            entries=rulings.entries(edition=edition))
 
 
-@bp.get("/rebel-princess/rules/<slug>")
+@bp.get("/rules/<slug>")
 def rule(slug: str) -> str:
     """One rulings entry: the card or power in full, how the app reads it, and related entries."""
     try:

@@ -23,12 +23,12 @@ from ...bounds import whole_or_none
 from ...db import get_session
 from ...play import rebel_princess as play
 from ...scoring.rebel_princess import (
-    Card,
     Edition,
     IncompleteEntryError,
     InvalidValueError,
     PlayedRound,
     Problem,
+    RebelCard,
     RoundCounts,
     RoundEntry,
     counts_from_taken,
@@ -73,7 +73,7 @@ class RoundPage:
     version (``None`` for a new one), whether it is a play-off, its Round card and leader, and
     the Round cards a play-off may have drawn."""
 
-    view: play.GameView
+    view: play.RebelGameView
     number: int
     record: Any
     playoff: bool
@@ -88,7 +88,7 @@ class RoundPage:
         return {f.name: getattr(self, f.name) for f in dataclass_fields(self)}
 
 
-def _round_context(view: play.GameView, number: int) -> RoundPage:
+def _round_context(view: play.RebelGameView, number: int) -> RoundPage:
     """Which round this is, its card, its leader and the stored version, or 404."""
     record = view.record(number)
     planned = view.state.setup.rounds_planned
@@ -116,7 +116,7 @@ def _round_context(view: play.GameView, number: int) -> RoundPage:
                      view.edition is Edition.CLASSIC, drawable)
 
 
-def _playoff_letters(view: play.GameView, number: int) -> list[str]:
+def _playoff_letters(view: play.RebelGameView, number: int) -> list[str]:
     """The Round cards a play-off can draw: those not on the table yet (the game's own and the
     earlier play-offs'). The physical cards show which carry the black hourglass, so the players
     pick the one drawn among these (our decision: the app has no list of hourglass cards)."""
@@ -132,11 +132,11 @@ def _seat(value: object, players: int) -> int | None:
     return int(text) if ASCII_NUMBER.fullmatch(text) and int(text) < players else None
 
 
-def _played_from_cards(form: Any, ctx: RoundPage, cards: list[Card]) -> PlayedRound:
+def _played_from_cards(form: Any, ctx: RoundPage, cards: list[RebelCard]) -> PlayedRound:
     """The entry as tapped so far; values that are not seats are left out (the form reports
     them), so a tampered or stale form can never crash the live tally."""
     players = len(ctx.view.players)
-    taken: list[set[Card]] = [set() for _ in range(players)]
+    taken: list[set[RebelCard]] = [set() for _ in range(players)]
     for card in cards:
         seat = _seat(form[card.code].data, players)
         if seat is not None:
@@ -155,7 +155,7 @@ def _letter_for(ctx: RoundPage) -> str:
     return ctx.letter or ("a" if ctx.edition is Edition.DELUXE else "A")
 
 
-def _build_cards_form(ctx: RoundPage) -> tuple[Any, list[Card]]:
+def _build_cards_form(ctx: RoundPage) -> tuple[Any, list[RebelCard]]:
     """The by-cards form of this round: a row for each card its Round card scores (none for a
     play-off until the players say which card was drawn)."""
     view, edition, letter = ctx.view, ctx.edition, ctx.letter
@@ -174,7 +174,7 @@ def _drawable_choices(ctx: RoundPage) -> list[Any] | None:
     return card_choices(ctx.edition, only=ctx.drawable)
 
 
-def _as_shown(played: PlayedRound, cards: list[Card]) -> PlayedRound:
+def _as_shown(played: PlayedRound, cards: list[RebelCard]) -> PlayedRound:
     """A stored entry as the by-cards form shows it: only the cards it has a row for."""
     if played.taken is None:
         return played
@@ -249,7 +249,7 @@ def _totals_before(ctx: RoundPage) -> tuple[int, ...]:
                  and number - 2 < len(view.state.rounds) else (0,) * len(view.players))
 
 
-def _live(ctx: RoundPage, form: Any, cards: list[Card]) -> dict[str, Any]:
+def _live(ctx: RoundPage, form: Any, cards: list[RebelCard]) -> dict[str, Any]:
     """Running scores and lines for the cards given out so far, and what is still missing."""
     played = _played_from_cards(form, ctx, cards)
     letter = _letter_for(ctx)

@@ -25,10 +25,10 @@ from ...play import rebel_princess_tricks as entry
 from ...rulings import rebel_princess as rulings
 from ...scoring.problems import Problem
 from ...scoring.rebel_princess import (
-    Card,
     Edition,
     IncompleteEntryError,
     InvalidValueError,
+    RebelCard,
     deck,
     round_card,
 )
@@ -48,7 +48,7 @@ class CardFace:
     """One card of the grid as drawn: what never changes during a round (its label and icon in
     the page's language, whether the zero power can take it)."""
 
-    card: Card
+    card: RebelCard
     code: str
     rank: int
     frog: bool
@@ -64,8 +64,8 @@ class Faces:
 
     def __init__(self, edition: str) -> None:
         self.edition = edition
-        self._chips: dict[Card, Markup] = {}
-        self._labels: dict[Card, Markup] = {}
+        self._chips: dict[RebelCard, Markup] = {}
+        self._labels: dict[RebelCard, Markup] = {}
         self._icons: dict[str, Markup] = {}
         self._reasons: dict[tuple[WinReason, str], Markup] = {}
         self._decks: dict[int, list[tuple[str, list[CardFace]]]] = {}
@@ -83,14 +83,14 @@ class Faces:
                 for suit in entry.SUITS]
         return found
 
-    def chip(self, card: Card) -> Markup:
+    def chip(self, card: RebelCard) -> Markup:
         found = self._chips.get(card)
         if found is None:
             found = self._chips[card] = get_template_attribute("_macros.html", "chip")(
                 card, self.edition)
         return found
 
-    def label(self, card: Card) -> Markup:
+    def label(self, card: RebelCard) -> Markup:
         found = self._labels.get(card)
         if found is None:
             found = self._labels[card] = get_template_attribute("_macros.html", "card_name")(
@@ -141,8 +141,8 @@ class GridRows:
     def forget(cls) -> None:
         cls._drawn.clear()
 
-    def __call__(self, suit: str, row: Sequence[CardFace], played: frozenset[Card],
-                 forced: Card | None, pick: Any) -> Markup:
+    def __call__(self, suit: str, row: Sequence[CardFace], played: frozenset[RebelCard],
+                 forced: RebelCard | None, pick: Any) -> Markup:
         draw = get_template_attribute("rebel_princess/tricks/_grid_row.html", "grid_row")
         if pick:  # (cards being chosen for a power: drawn each time)
             return draw(suit, row, played, forced, pick)  # type: ignore[no-any-return]
@@ -212,7 +212,7 @@ def forget_drawings() -> None:
 class TrickContext:
     """The round whose tricks are entered: the game, its number, Round card and first leader."""
 
-    view: play.GameView
+    view: play.RebelGameView
     number: int
     letter: str
     leader: Any  # the scoring core's Leader of this round (seat and reason)
@@ -256,7 +256,7 @@ class ZeroOption:
 
     option: PowerOption
     when: str
-    card: Card | None = None
+    card: RebelCard | None = None
 
     @property
     def seat(self) -> int:
@@ -266,7 +266,7 @@ class ZeroOption:
 @dataclass(frozen=True)
 class HaggleOption:
     seat: int
-    takes: tuple[Card, ...]
+    takes: tuple[RebelCard, ...]
 
 
 @dataclass(frozen=True)
@@ -342,7 +342,7 @@ def _render(ctx: TrickContext, round_: entry.TrickEntry | None = None, status: i
         classic=ctx.edition is Edition.CLASSIC, record=None, playoff=False)
 
 
-def _power_options(view: play.GameView, round_: entry.TrickEntry) -> list[PowerOption]:
+def _power_options(view: play.RebelGameView, round_: entry.TrickEntry) -> list[PowerOption]:
     """The Princess powers at the table that can be entered now, with a one-line reminder."""
     options = []
     for player in view.players:
@@ -442,7 +442,7 @@ def trick_problem(problem: Problem, names: Sequence[str]) -> str:
         params["why"] = trick_problem(inner, names)
     elif found:
         params["why"] = " ".join(problem_message(q, seats) for q in found)
-    if isinstance(params.get("card"), Card):
+    if isinstance(params.get("card"), RebelCard):
         params["card"] = str(get_template_attribute("_macros.html", "card_name")(params["card"]))
     return entry.CATALOGUE.text(problem.code, lang, names=seats, **params)
 
@@ -453,9 +453,9 @@ def show(code: str, number: int) -> tuple[str, int]:
     return _render(_context(code, number))
 
 
-def _card(form: TrickForm) -> Card:
+def _card(form: TrickForm) -> RebelCard:
     try:
-        return Card.from_code((form.card.data or "").strip().upper())
+        return RebelCard.from_code((form.card.data or "").strip().upper())
     except (InvalidValueError, ValueError, KeyError):
         raise entry.TrickRejected("unknown-card", typed=form.card.data) from None
 

@@ -9,10 +9,10 @@ from sqlmodel import Session
 from ...history import N_, Aggregate, Fact, GameSummary, StepUnit
 from ...models import Game
 from ...play import reveillez as play
-from ...scoring.reveillez import GameState
+from ...scoring.reveillez import ReveillezGameState
 
-bp = Blueprint("reveillez", __name__, url_prefix="/reveillez")
-api_bp = Blueprint("reveillez_api", __name__, url_prefix="/api/v1/reveillez")
+bp = Blueprint("reveillez", __name__)
+api_bp = Blueprint("reveillez_api", __name__)
 
 from . import api, pages  # noqa: E402, F401  (register the views)
 
@@ -29,7 +29,8 @@ def summary(session: Session, game: Game) -> GameSummary:
     winners, and the princesses each winner held (averaged over a player's wins)."""
     view = play.view_game(session, game)
     state = view.state
-    again = GameState(view.settings.setup)  # replayed once more for the points after each action
+    # replayed once more for the points after each action
+    again = ReveillezGameState(view.settings.setup)
     progress = []
     for action in state.actions:
         again.push(action)

@@ -15,17 +15,17 @@ from .api_models import (
     DiscardResponse,
     JesterRequest,
     JesterResponse,
-    StandingsRequest,
-    StandingsResponse,
+    ReveillezStandingsRequest,
+    ReveillezStandingsResponse,
 )
 
 
 @bp.post("/standings")
 def standings() -> Response:
     """Points, princess counts and the win check of a table."""
-    body = parse_body(StandingsRequest)
+    body = parse_body(ReveillezStandingsRequest)
     table = core.standings(body.players, body.awake, body.sleeping)
-    return ok(StandingsResponse.model_validate(table.as_dict()))
+    return ok(ReveillezStandingsResponse.model_validate(table.as_dict()))
 
 
 @bp.post("/jester")
@@ -46,8 +46,8 @@ def discard() -> Response:
 
 OPERATIONS = (
     ApiOperation("reveillez_api.standings", "reveillezStandings",
-                 "Réveillez: points, princesses and the win check", StandingsRequest,
-                 StandingsResponse),
+                 "Réveillez: points, princesses and the win check", ReveillezStandingsRequest,
+                 ReveillezStandingsResponse),
     ApiOperation("reveillez_api.jester", "reveillezJester",
                  "Réveillez: who wakes a princess after a jester", JesterRequest, JesterResponse),
     ApiOperation("reveillez_api.discard", "reveillezDiscard",

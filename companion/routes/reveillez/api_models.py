@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import ConfigDict, Field, StrictInt, StrictStr
+
+from ...api_schema import ApiRequest, ApiResponse
 
 MAX_LIST = 20  # a small body; the core refuses what the game does not allow
 
@@ -14,18 +16,11 @@ CardValue = Annotated[StrictInt | StrictStr, Field(
                 "`dragon`, `potion`, `baguette`, `bouffon`.", examples=[6, "chevalier"])]
 
 
-class _Request(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
-
-
-class _Response(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class StandingsRequest(_Request):
+class ReveillezStandingsRequest(ApiRequest):
     """The princesses in front of each seat and how many still sleep."""
 
-    model_config = ConfigDict(strict=True, extra="forbid", json_schema_extra={"examples": [
+    # The schema's title stays the API's name for it (Rebel Princess has a standings too).
+    model_config = ConfigDict(title="StandingsRequest", json_schema_extra={"examples": [
         {"players": 3, "awake": [[20, 15, 15, 5], [5], []], "sleeping": 7}]})
     players: StrictInt = Field(description="Number of players, 2 to 5.", examples=[3])
     awake: list[Annotated[list[StrictInt], Field(max_length=MAX_LIST)]] = Field(
@@ -37,7 +32,7 @@ class StandingsRequest(_Request):
                                             "awake + sleeping = 12.", examples=[7])
 
 
-class ToWin(_Response):
+class ToWin(ApiResponse):
     """The thresholds of this player count: either one wins."""
 
     princesses: int = Field(description="Princesses awake in front of one seat that win at "
@@ -46,8 +41,10 @@ class ToWin(_Response):
                                     "or 3 players, 40 with 4 or 5.")
 
 
-class StandingsResponse(_Response):
+class ReveillezStandingsResponse(ApiResponse):
     """Points, princesses, thresholds and the winners once the game is over."""
+
+    model_config = ConfigDict(title="StandingsResponse")
 
     points: list[int] = Field(description="Per seat, the sum of the values printed on its awake "
                                           "princesses.", examples=[[55, 5, 0]])
@@ -64,7 +61,7 @@ class StandingsResponse(_Response):
                     "princess awake (most points win, ties share); null while it goes on.")
 
 
-class JesterRequest(_Request):
+class JesterRequest(ApiRequest):
     """A jester played at a table: its seat and the card turned over."""
 
     model_config = ConfigDict(strict=True, extra="forbid", json_schema_extra={"examples": [
@@ -79,7 +76,7 @@ class JesterRequest(_Request):
                     "`bouffon`).")
 
 
-class JesterResponse(_Response):
+class JesterResponse(ApiResponse):
     """Who wakes a princess (counting from the jester's seat as 1), or play again."""
 
     wakes: int | None = Field(description="The seat (0 to players-1) that wakes a princess; null "
@@ -89,7 +86,7 @@ class JesterResponse(_Response):
                                          "is null).")
 
 
-class DiscardRequest(_Request):
+class DiscardRequest(ApiRequest):
     """The cards discarded together."""
 
     model_config = ConfigDict(strict=True, extra="forbid", json_schema_extra={"examples": [
@@ -100,7 +97,7 @@ class DiscardRequest(_Request):
                                    examples=[[1, 3, 4, 8]])
 
 
-class DiscardResponse(_Response):
+class DiscardResponse(ApiResponse):
     """Whether the discard is allowed, which kind it is and how many cards to draw."""
 
     valid: bool = Field(description="Whether the rules allow these cards as one discard.")

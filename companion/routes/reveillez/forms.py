@@ -23,7 +23,7 @@ def fresh_key() -> str:
     return secrets.token_urlsafe(16)
 
 
-class NewGameForm(FlaskForm):
+class ReveillezNewGameForm(FlaskForm):
     """Set up a game: 2–5 names clockwise, who starts (left of the dealer), the variant, and
     whether put-back princesses show their value."""
 
@@ -43,14 +43,14 @@ VALUE_BOUND = 10_000
 """No princess or card value is near it; the core names anything outside its own range."""
 
 
-class WriteForm(FlaskForm):
+class ReveillezWriteForm(FlaskForm):
     """What every write carries: the game version the phone saw and an idempotency key."""
 
     version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
     key = HiddenField(validators=[InputRequired(), Length(min=8, max=64)])
 
 
-class ActionForm(WriteForm):
+class ActionForm(ReveillezWriteForm):
     """One tap of an action being built (see :class:`~companion.play.reveillez.Draft`): every
     answer so far travels in the form. ``go`` marks the final tap of a discard."""
 

@@ -20,7 +20,7 @@ from ...scoring.reveillez import (
     GRID,
     NUMBERS,
     USUAL_VALUES,
-    Power,
+    PowerCard,
     Special,
     target,
 )
@@ -28,7 +28,7 @@ from ..links import entry_page, game_to_play_again
 from ..replays import form_key
 from ..shell import group_for_new_game, remember
 from . import bp
-from .forms import ActionForm, NewGameForm, WriteForm, fresh_key
+from .forms import ActionForm, ReveillezNewGameForm, ReveillezWriteForm, fresh_key
 
 
 @bp.app_template_filter("reveillez_problem")
@@ -109,7 +109,7 @@ def _game_or_404(code: str) -> Game:
 
 
 def _render(template: str, status: int = 200, **context: object) -> tuple[str, int]:
-    return render_template(template, grid=GRID, numbers=NUMBERS, powers=list(Power),
+    return render_template(template, grid=GRID, numbers=NUMBERS, powers=list(PowerCard),
                            usual_values=USUAL_VALUES, specials=list(Special), **context), status
 
 
@@ -125,7 +125,8 @@ def _table(view: play.TableView, *, draft: play.Draft | None = None, key: str | 
     hints = [p for p in current.problems if current.step not in ("ready",)] \
         if current is not None and not refused else []
     table = Table(view, form, draft, current, refused, stale, hints)
-    undo_form = WriteForm(formdata=None, data={"version": view.version, "key": fresh_key()})
+    undo_form = ReveillezWriteForm(formdata=None,
+                                   data={"version": view.version, "key": fresh_key()})
     return _render("reveillez/table.html", status, table=table, view=view, saved=saved,
                    already_saved=already_saved, undo_form=undo_form)
 
@@ -142,7 +143,7 @@ def _already_saved(view: play.TableView, conflict: KeyConflict) -> tuple[str, in
 @bp.route("/new", methods=["GET", "POST"])
 def new_game() -> Response | tuple[str, int]:
     """Set up a game: names clockwise, who starts, the variant."""
-    form = NewGameForm()
+    form = ReveillezNewGameForm()
     problems: list[Problem] = []
     if request.method == "GET":
         _fill_again(form)
@@ -163,7 +164,7 @@ def new_game() -> Response | tuple[str, int]:
                    targets=[(n, target(n)) for n in range(2, 6)])
 
 
-def _fill_again(form: NewGameForm) -> None:
+def _fill_again(form: ReveillezNewGameForm) -> None:
     """Play again (``?again=<link token>``): the same players in the same seats, the same
     variant and display of values; who starts (left of the dealer) is chosen afresh."""
     found = game_to_play_again(play.KIND)
@@ -232,7 +233,7 @@ def undo(code: str) -> Response | tuple[str, int]:
     """Take back the last action (the history keeps it, struck through)."""
     session = get_session()
     game = _game_or_404(code)
-    form = WriteForm()
+    form = ReveillezWriteForm()
     if not form.validate_on_submit():
         abort(400)
     try:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import ClassVar
 
-from .cards import Card
+from .cards import DuelCard
 
 __all__ = ["ABILITIES", "Abilities", "Ability", "ability_of"]
 
@@ -29,14 +29,14 @@ __all__ = ["ABILITIES", "Abilities", "Ability", "ability_of"]
 class Ability:
     """The neutral ability: every hook says "no effect". Subclasses set ``card`` and their hooks."""
 
-    card: ClassVar[Card]
+    card: ClassVar[DuelCard]
     cancels_opponent: ClassVar[bool] = False
     """Step 1: the opponent's ability is cancelled this round (and for the next round)."""
     cancels_twin: ClassVar[bool] = False
     """Step 1: against the same card, both abilities cancel."""
     holds_round: ClassVar[bool] = False
     """Step 2: the round goes on hold and every other ability of the round is cancelled."""
-    wins_game_against: ClassVar[Card | None] = None
+    wins_game_against: ClassVar[DuelCard | None] = None
     """Step 3: against this card, the player wins the whole game at once."""
     wins_round: ClassVar[bool] = False
     """Step 4: the card wins the round whatever the values."""
@@ -54,7 +54,7 @@ class Prince(Ability):
     """« Vous gagnez la manche »: wins whatever the values; the Assassin does not reverse it; two
     Princes cancel each other and the values decide (rulebook 004, « Prince »)."""
 
-    card = Card.PRINCE
+    card = DuelCard.PRINCE
     wins_round = True
     cancels_twin = True
 
@@ -63,7 +63,7 @@ class General(Ability):
     """Your card next round gets +2; a Wizard played against that card does not remove the +2
     (rulebook 004, « General »)."""
 
-    card = Card.GENERAL
+    card = DuelCard.GENERAL
     next_bonus = 2
 
 
@@ -71,7 +71,7 @@ class Wizard(Ability):
     """Cancels the ability of the opponent's card; then only the values count (rulebook 004,
     « Wizard »). Two Wizards cancel each other."""
 
-    card = Card.WIZARD
+    card = DuelCard.WIZARD
     cancels_opponent = True
 
 
@@ -79,14 +79,14 @@ class Minister(Ability):
     """A round won with it counts 2 wins, also when the round was on hold first (rulebook 004,
     « Minister »; KANAI_DUEL.md « Holds and points »)."""
 
-    card = Card.MINISTER
+    card = DuelCard.MINISTER
     stake = 2
 
 
 class Assassin(Ability):
     """The lower value wins (rulebook 004, « Assassin »)."""
 
-    card = Card.ASSASSIN
+    card = DuelCard.ASSASSIN
     lower_wins = True
 
 
@@ -94,7 +94,7 @@ class Spy(Ability):
     """Next round the opponent reveals first and you choose after seeing it; two Spies in the same
     round cancel each other (rulebook 004, « Spy »)."""
 
-    card = Card.SPY
+    card = DuelCard.SPY
     opponent_reveals_first = True
     cancels_twin = True
 
@@ -103,25 +103,25 @@ class Princess(Ability):
     """If the opponent played their Prince, you win the game at once (rulebook 004,
     « Princess »)."""
 
-    card = Card.PRINCESS
-    wins_game_against = Card.PRINCE
+    card = DuelCard.PRINCESS
+    wins_game_against = DuelCard.PRINCE
 
 
 class Clown(Ability):
     """The round is cancelled and put on hold; this beats every ability but the Wizard's (rulebook
     004, « Clown »)."""
 
-    card = Card.CLOWN
+    card = DuelCard.CLOWN
     holds_round = True
 
 
-ABILITIES: dict[Card, type[Ability]] = {
+ABILITIES: dict[DuelCard, type[Ability]] = {
     kind.card: kind for kind in (Prince, General, Wizard, Minister, Assassin, Spy, Princess, Clown)
 }
 """Each card's ability, declared once on its class."""
 
 
-def ability_of(card: Card) -> type[Ability]:
+def ability_of(card: DuelCard) -> type[Ability]:
     """The ability class of ``card``."""
     return ABILITIES[card]
 
@@ -138,17 +138,17 @@ class Abilities(StrEnum):
         return f"Abilities.{self.name}"
 
     @property
-    def kept(self) -> frozenset[Card]:
+    def kept(self) -> frozenset[DuelCard]:
         """The cards whose ability counts under this setting."""
         return _KEPT[self]
 
-    def keeps(self, card: Card) -> bool:
+    def keeps(self, card: DuelCard) -> bool:
         """Whether ``card``'s ability counts under this setting."""
         return card in _KEPT[self]
 
 
-_KEPT: dict[Abilities, frozenset[Card]] = {
-    Abilities.ALL: frozenset(Card),
+_KEPT: dict[Abilities, frozenset[DuelCard]] = {
+    Abilities.ALL: frozenset(DuelCard),
     Abilities.NONE: frozenset(),
-    Abilities.CLOWN_MINISTER: frozenset({Card.CLOWN, Card.MINISTER}),
+    Abilities.CLOWN_MINISTER: frozenset({DuelCard.CLOWN, DuelCard.MINISTER}),
 }

@@ -15,9 +15,9 @@ from typing import Any
 from companion.scoring.problems import EntryError, Problem
 
 from .abilities import Abilities
-from .cards import Card, card_words, parse_card
+from .cards import DuelCard, card_words, parse_card
 from .problems import CATALOGUE
-from .resolve import Outcome, RoundResult
+from .resolve import DuelRoundResult, Outcome
 from .rules import Rules
 from .state import Duel
 
@@ -31,7 +31,7 @@ class Resolution:
     """A game replayed from its rounds: each round's result and where the game stands now."""
 
     rules: Rules
-    rounds: tuple[RoundResult, ...]
+    rounds: tuple[DuelRoundResult, ...]
     score: Pair
     held: int
     bonus: Pair
@@ -86,7 +86,7 @@ def resolve(rounds: object, *, wins_needed: object = 4, abilities: object = "all
         problems.append(CATALOGUE.problem("too-many-rounds", count=len(rounds),
                                           most=rules.rounds))
     duel = Duel(rules) if rules_ok else None
-    first_played: tuple[dict[Card, int], dict[Card, int]] = ({}, {})
+    first_played: tuple[dict[DuelCard, int], dict[DuelCard, int]] = ({}, {})
     for number, entry in enumerate(rounds, start=1):
         cards, found = _round(entry, number, first_played)
         problems += found
@@ -108,15 +108,15 @@ def resolve(rounds: object, *, wins_needed: object = 4, abilities: object = "all
                       standing.reveals_first, standing.outcome)
 
 
-def _round(entry: object, number: int, first_played: tuple[dict[Card, int], dict[Card, int]]
-           ) -> tuple[tuple[Card, Card] | None, list[Problem]]:
+def _round(entry: object, number: int, first_played: tuple[dict[DuelCard, int], dict[DuelCard, int]]
+           ) -> tuple[tuple[DuelCard, DuelCard] | None, list[Problem]]:
     """One round's cards and its problems (a card already played is recorded in
     ``first_played``, by seat)."""
     if not isinstance(entry, list | tuple) or len(entry) != 2:
         count = len(entry) if isinstance(entry, list | tuple) else None
         return None, [CATALOGUE.problem("round-not-two-cards", round=number, count=count)]
     problems: list[Problem] = []
-    cards: list[Card] = []
+    cards: list[DuelCard] = []
     for seat, text in enumerate(entry):
         try:
             card = parse_card(text, seat=seat, round=number)

@@ -18,10 +18,10 @@ from companion.scoring.problems import EntryError
 
 from .problems import CATALOGUE
 
-__all__ = ["CARDS", "Card", "CardInfo", "HAND", "card_words", "parse_card"]
+__all__ = ["CARDS", "CardInfo", "DuelCard", "HAND", "card_words", "parse_card"]
 
 
-class Card(StrEnum):
+class DuelCard(StrEnum):
     """One character; its value is its notation (lowercase English name)."""
 
     PRINCE = "prince"
@@ -55,21 +55,21 @@ class Card(StrEnum):
         return CARDS[self].plurals[_lang(lang)]
 
     def __repr__(self) -> str:
-        return f"Card.{self.name}"
+        return f"DuelCard.{self.name}"
 
 
 @dataclass(frozen=True)
 class CardInfo:
     """What is printed on a card: its value and its names (en, fr)."""
 
-    card: Card
+    card: DuelCard
     strength: int
     names: dict[str, str]
     the: dict[str, str]
     plurals: dict[str, str]
 
 
-def _info(card: Card, strength: int, en: str, fr: str, the_fr: str, plural_en: str,
+def _info(card: DuelCard, strength: int, en: str, fr: str, the_fr: str, plural_en: str,
           plural_fr: str) -> CardInfo:
     return CardInfo(card, strength, {"en": en, "fr": fr}, {"en": f"the {en}", "fr": the_fr},
                     {"en": plural_en, "fr": plural_fr})
@@ -78,18 +78,19 @@ def _info(card: Card, strength: int, en: str, fr: str, the_fr: str, plural_en: s
 # The one table of values and names (KANAI_DUEL.md « Cards »; French names from rulebook 004,
 # « Préparation »: General (Général), Wizard (Magicien), Minister (Prêtre / Ministre),
 # Spy (Espion)).
-CARDS: dict[Card, CardInfo] = {info.card: info for info in (
-    _info(Card.PRINCE, 7, "Prince", "Prince", "le Prince", "Princes", "Princes"),
-    _info(Card.GENERAL, 6, "General", "Général", "le Général", "Generals", "Généraux"),
-    _info(Card.WIZARD, 5, "Wizard", "Magicien", "le Magicien", "Wizards", "Magiciens"),
-    _info(Card.MINISTER, 4, "Minister", "Ministre", "le Ministre", "Ministers", "Ministres"),
-    _info(Card.ASSASSIN, 3, "Assassin", "Assassin", "l'Assassin", "Assassins", "Assassins"),
-    _info(Card.SPY, 2, "Spy", "Espion", "l'Espion", "Spies", "Espions"),
-    _info(Card.PRINCESS, 1, "Princess", "Princesse", "la Princesse", "Princesses", "Princesses"),
-    _info(Card.CLOWN, 0, "Clown", "Clown", "le Clown", "Clowns", "Clowns"),
+CARDS: dict[DuelCard, CardInfo] = {info.card: info for info in (
+    _info(DuelCard.PRINCE, 7, "Prince", "Prince", "le Prince", "Princes", "Princes"),
+    _info(DuelCard.GENERAL, 6, "General", "Général", "le Général", "Generals", "Généraux"),
+    _info(DuelCard.WIZARD, 5, "Wizard", "Magicien", "le Magicien", "Wizards", "Magiciens"),
+    _info(DuelCard.MINISTER, 4, "Minister", "Ministre", "le Ministre", "Ministers", "Ministres"),
+    _info(DuelCard.ASSASSIN, 3, "Assassin", "Assassin", "l'Assassin", "Assassins", "Assassins"),
+    _info(DuelCard.SPY, 2, "Spy", "Espion", "l'Espion", "Spies", "Espions"),
+    _info(DuelCard.PRINCESS, 1, "Princess", "Princesse", "la Princesse", "Princesses",
+          "Princesses"),
+    _info(DuelCard.CLOWN, 0, "Clown", "Clown", "le Clown", "Clowns", "Clowns"),
 )}
 
-HAND: frozenset[Card] = frozenset(Card)
+HAND: frozenset[DuelCard] = frozenset(DuelCard)
 """Every player's hand at the start of a game: the eight characters."""
 
 
@@ -97,20 +98,20 @@ def _lang(lang: str) -> str:
     return "fr" if lang.lower().startswith("fr") else "en"
 
 
-def parse_card(text: object, *, seat: int | None = None, round: int | None = None) -> Card:
+def parse_card(text: object, *, seat: int | None = None, round: int | None = None) -> DuelCard:
     """The card whose notation is ``text`` (case and surrounding spaces do not matter).
 
     Raises :class:`EntryError` with code ``unknown-card`` for anything else (also for a non-string).
     """
     if isinstance(text, str):
         try:
-            return Card(text.strip().lower())
+            return DuelCard(text.strip().lower())
         except ValueError:
             pass
     raise EntryError(CATALOGUE.problem("unknown-card", seat=seat, card=str(text), round=round))
 
 
-def card_words(card: Card) -> dict[str, str]:
+def card_words(card: DuelCard) -> dict[str, str]:
     """A card's names as problem parameters: ``{name_en}`` ("General"), ``{the_fr}``
     (« le Général ») and so on, since a problem's parameters do not depend on the language."""
     info = CARDS[card]

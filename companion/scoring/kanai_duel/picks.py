@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 from companion.scoring.problems import EntryError, Problem
 
-from .cards import Card
+from .cards import DuelCard
 from .problems import CATALOGUE
-from .resolve import RoundResult
+from .resolve import DuelRoundResult
 from .state import Duel
 
 __all__ = ["Picks"]
@@ -28,7 +28,7 @@ __all__ = ["Picks"]
 class Picks:
     """The cards picked so far for the next round, by seat (``None``: not picked yet)."""
 
-    cards: tuple[Card | None, Card | None] = (None, None)
+    cards: tuple[DuelCard | None, DuelCard | None] = (None, None)
 
     def has_picked(self, seat: int) -> bool:
         return self.cards[seat] is not None
@@ -46,7 +46,7 @@ class Picks:
         first = duel.reveals_first()
         return first is not None and first != seat and not self.has_picked(first)
 
-    def check(self, duel: Duel, seat: int, card: Card) -> list[Problem]:
+    def check(self, duel: Duel, seat: int, card: DuelCard) -> list[Problem]:
         """Every reason ``seat`` may not pick ``card`` now: ``game-over``, ``already-picked``,
         ``reveal-first-pending`` (the Spy's player before the opponent), ``card-played-twice``,
         ``card-set-aside``; while the cards set aside under B are chosen, only
@@ -67,7 +67,7 @@ class Picks:
         problems += duel.check_card(seat, card)
         return problems
 
-    def pick(self, duel: Duel, seat: int, card: Card) -> Picks:
+    def pick(self, duel: Duel, seat: int, card: DuelCard) -> Picks:
         """These picks with ``seat``'s card added. Raises :class:`EntryError` (see
         :meth:`check`)."""
         problems = self.check(duel, seat, card)
@@ -77,7 +77,7 @@ class Picks:
         cards[seat] = card
         return Picks((cards[0], cards[1]))
 
-    def seen_by(self, duel: Duel, seat: int) -> Card | None:
+    def seen_by(self, duel: Duel, seat: int) -> DuelCard | None:
         """The other player's card that ``seat`` may see before the reveal: only the Spy's player
         sees the card of the player who had to pick first. ``None`` otherwise."""
         first = duel.reveals_first()
@@ -85,7 +85,7 @@ class Picks:
             return self.cards[first]
         return None
 
-    def reveal(self, duel: Duel) -> RoundResult | None:
+    def reveal(self, duel: Duel) -> DuelRoundResult | None:
         """Play the round once both picks are in, or under B set both cards aside (``None``).
         Checked; raises :class:`EntryError` ``picks-missing`` if a pick is not in."""
         first, second = self.cards

@@ -32,11 +32,11 @@ from types import MappingProxyType
 from typing import Any
 
 from .abilities import Abilities, ability_of
-from .cards import Card
+from .cards import DuelCard
 from .rules import RULES, Rules
 from .steps import NEXT_ROUND_CODES, Step, StepCode
 
-__all__ = ["HeldRound", "Outcome", "Result", "RoundResult", "finish", "resolve_round"]
+__all__ = ["DuelRoundResult", "HeldRound", "Outcome", "Result", "finish", "resolve_round"]
 
 Pair = tuple[int, int]
 
@@ -55,7 +55,7 @@ class HeldRound:
     player 0 and to player 1 (2 to a player whose Minister stood in it, else 1)."""
 
     number: int
-    cards: tuple[Card, Card]
+    cards: tuple[DuelCard, DuelCard]
     worth: Pair
 
 
@@ -72,7 +72,7 @@ class Outcome:
 
 
 @dataclass(frozen=True)
-class RoundResult:
+class DuelRoundResult:
     """One decided round.
 
     ``bonus`` is the +2 each card had from last round and ``values`` the effective values;
@@ -84,7 +84,7 @@ class RoundResult:
     """
 
     number: int
-    cards: tuple[Card, Card]
+    cards: tuple[DuelCard, DuelCard]
     bonus: Pair
     values: Pair
     standing: tuple[bool, bool]
@@ -108,18 +108,18 @@ class RoundResult:
         return HeldRound(self.number, self.cards, self.worth)
 
 
-def _step(code: StepCode, seat: int | None = None, card: Card | None = None,
+def _step(code: StepCode, seat: int | None = None, card: DuelCard | None = None,
           **params: Any) -> Step:
     return Step(code, seat, card, MappingProxyType(params))
 
 
-def resolve_round(cards: Sequence[Card], *, bonus: Pair = (0, 0),
+def resolve_round(cards: Sequence[DuelCard], *, bonus: Pair = (0, 0),
                   held: Sequence[HeldRound] = (), rules: Rules = RULES,
-                  number: int = 1) -> RoundResult:
+                  number: int = 1) -> DuelRoundResult:
     """Decide the round where player 0 played ``cards[0]`` and player 1 ``cards[1]``.
 
     ``bonus`` is each card's +2 from a General last round, ``held`` the rounds waiting on hold,
-    ``number`` this round's number (from 1). Trusts its input: cards are :class:`Card` values.
+    ``number`` this round's number (from 1). Trusts its input: cards are :class:`DuelCard` values.
     """
     first, second = cards
     pair = (first, second)
@@ -166,7 +166,7 @@ def resolve_round(cards: Sequence[Card], *, bonus: Pair = (0, 0),
                 stands[other] = False
                 steps.append(_step(StepCode.CLOWN_CANCELS, seat, pair[other]))
             else:
-                steps.append(_step(StepCode.CLOWN_HOLDS, seat, Card.CLOWN))
+                steps.append(_step(StepCode.CLOWN_HOLDS, seat, DuelCard.CLOWN))
     else:
         # 3. The Princess against the opponent's Prince wins the game.
         princess = [stands[s] and kinds[s].wins_game_against is pair[1 - s] for s in (0, 1)]
@@ -184,7 +184,7 @@ def resolve_round(cards: Sequence[Card], *, bonus: Pair = (0, 0),
             assassins = [stands[s] and kinds[s].lower_wins for s in (0, 1)]
             if any(assassins):
                 steps.append(_step(StepCode.ASSASSIN, None if all(assassins) else
-                                   assassins.index(True), Card.ASSASSIN))
+                                   assassins.index(True), DuelCard.ASSASSIN))
             steps.append(_step(StepCode.COMPARE, first=(first.strength, bonus[0]),
                                second=(second.strength, bonus[1])))
             if values[0] != values[1]:
@@ -225,17 +225,17 @@ def resolve_round(cards: Sequence[Card], *, bonus: Pair = (0, 0),
         spies = [stands[s] and kinds[s].opponent_reveals_first for s in (0, 1)]
         if any(spies) and not all(spies):
             reveals_first = 1 - spies.index(True)
-            steps.append(_step(StepCode.SPY, reveals_first, Card.SPY))
+            steps.append(_step(StepCode.SPY, reveals_first, DuelCard.SPY))
 
-    return RoundResult(
+    return DuelRoundResult(
         number=number, cards=pair, bonus=(bonus[0], bonus[1]), values=values,
         standing=(stands[0], stands[1]), winner=winner, game_won=game_won, worth=worth,
         points=(points[0], points[1]), taken=taken, next_bonus=next_bonus,
         reveals_first=reveals_first, steps=tuple(steps))
 
 
-def finish(result: RoundResult, *, score: Pair, held: Sequence[HeldRound],
-           rules: Rules = RULES) -> RoundResult:
+def finish(result: DuelRoundResult, *, score: Pair, held: Sequence[HeldRound],
+           rules: Rules = RULES) -> DuelRoundResult:
     """``result`` with the end of the game, if it ends with this round (else unchanged).
 
     ``score`` is the score after the round and ``held`` the rounds still on hold after it. The game

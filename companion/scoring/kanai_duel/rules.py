@@ -29,14 +29,14 @@ from .abilities import Abilities
 from .cards import HAND
 from .problems import CATALOGUE
 
-__all__ = ["MAX_WINS_NEEDED", "RULES", "Rules", "SetAside", "VARIANTS", "Variant", "variant"]
+__all__ = ["DuelSetAside", "MAX_WINS_NEEDED", "RULES", "Rules", "VARIANTS", "Variant", "variant"]
 
 STANDARD_WINS = 4
 MAX_WINS_NEEDED = len(HAND)
 """A target above the number of rounds could only be reached with Ministers; 1 to 8 is offered."""
 
 
-class SetAside(StrEnum):
+class DuelSetAside(StrEnum):
     """Cards out of play before the game: none, one chosen and shown (B), one at random (C)."""
 
     NONE = "none"
@@ -44,7 +44,7 @@ class SetAside(StrEnum):
     RANDOM = "random"
 
     def __repr__(self) -> str:
-        return f"SetAside.{self.name}"
+        return f"DuelSetAside.{self.name}"
 
 
 @dataclass(frozen=True)
@@ -54,12 +54,12 @@ class Rules:
     wins_needed: int = STANDARD_WINS
     abilities: Abilities = Abilities.ALL
     until_dawn: bool = False
-    set_aside: SetAside = SetAside.NONE
+    set_aside: DuelSetAside = DuelSetAside.NONE
 
     @property
     def rounds(self) -> int:
         """How many rounds a game can last: one per card in hand (7 with a card set aside)."""
-        return len(HAND) - (0 if self.set_aside is SetAside.NONE else 1)
+        return len(HAND) - (0 if self.set_aside is DuelSetAside.NONE else 1)
 
     @property
     def variants(self) -> tuple[Variant, ...]:
@@ -132,8 +132,8 @@ def _variant(letter: str, slug: str, name_fr: str, name_en: str, touches: Iterab
 
 
 VARIANTS: Mapping[str, Variant] = MappingProxyType({v.slug: v for v in (
-    _variant("B", "seven", "Sept", "Seven", set_aside=SetAside.CHOSEN),
-    _variant("C", "wanderlust", "Envie de voyager", "Wanderlust", set_aside=SetAside.RANDOM),
+    _variant("B", "seven", "Sept", "Seven", set_aside=DuelSetAside.CHOSEN),
+    _variant("C", "wanderlust", "Envie de voyager", "Wanderlust", set_aside=DuelSetAside.RANDOM),
     _variant("G", "impatience", "Impatience", "Impatience", wins_needed=3),
     _variant("H", "numbers", "Nombres", "Numbers", abilities=Abilities.NONE),
     _variant("H", "numbers-clown-minister", "Nombres : Clown / Minister",

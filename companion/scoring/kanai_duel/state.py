@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 
 from companion.scoring.problems import EntryError, Problem
 
-from .cards import HAND, Card, card_words, parse_card
+from .cards import HAND, DuelCard, card_words, parse_card
 from .problems import CATALOGUE
-from .resolve import HeldRound, Outcome, RoundResult, finish, resolve_round
-from .rules import RULES, Rules, SetAside
+from .resolve import DuelRoundResult, HeldRound, Outcome, finish, resolve_round
+from .rules import RULES, DuelSetAside, Rules
 
 __all__ = ["Duel", "Standing"]
 
@@ -37,11 +37,11 @@ class Standing:
     held: tuple[HeldRound, ...] = ()
     bonus: Pair = (0, 0)
     reveals_first: int | None = None
-    used: tuple[frozenset[Card], frozenset[Card]] = (frozenset(), frozenset())
+    used: tuple[frozenset[DuelCard], frozenset[DuelCard]] = (frozenset(), frozenset())
     outcome: Outcome | None = None
     rounds: int = 0
 
-    def after(self, result: RoundResult, rules: Rules) -> tuple[RoundResult, Standing]:
+    def after(self, result: DuelRoundResult, rules: Rules) -> tuple[DuelRoundResult, Standing]:
         """The round ``result`` (with the game's end if it comes) and the standing it leaves."""
         score = (self.score[0] + result.points[0], self.score[1] + result.points[1])
         held = (*self.held, result.as_held()) if result.held else ()
@@ -65,14 +65,14 @@ class Duel:
     """
 
     rules: Rules = RULES
-    out: tuple[Card | None, Card | None] = (None, None)
-    _results: list[RoundResult] = field(default_factory=list, init=False, repr=False)
+    out: tuple[DuelCard | None, DuelCard | None] = (None, None)
+    _results: list[DuelRoundResult] = field(default_factory=list, init=False, repr=False)
     _standings: list[Standing] = field(default_factory=lambda: [Standing()], init=False,
                                        repr=False)
 
     def __post_init__(self) -> None:
         problems = self.rules.check()
-        if self.rules.set_aside is SetAside.NONE:
+        if self.rules.set_aside is DuelSetAside.NONE:
             problems += [CATALOGUE.problem("no-set-aside", seat=seat, card=card.value,
                                            **card_words(card))
                          for seat, card in enumerate(self.out) if card is not None]
@@ -109,7 +109,7 @@ class Duel:
         return self._standings[-1]
 
     @property
-    def results(self) -> tuple[RoundResult, ...]:
+    def results(self) -> tuple[DuelRoundResult, ...]:
         """Every round played, in order."""
         return tuple(self._results)
 
@@ -129,17 +129,17 @@ class Duel:
         """The player who must reveal (commit) first next round because of a Spy, or ``None``."""
         return self.standing.reveals_first
 
-    def used(self, seat: int) -> frozenset[Card]:
+    def used(self, seat: int) -> frozenset[DuelCard]:
         """The cards ``seat`` has played."""
         return self.standing.used[seat]
 
-    def hand(self, seat: int) -> frozenset[Card]:
+    def hand(self, seat: int) -> frozenset[DuelCard]:
         """The cards ``seat`` may still play (none once the game is over)."""
         if self.is_over():
             return frozenset()
         return HAND - self.used(seat) - {self.out[seat]}
 
-    def is_legal(self, seat: int, card: Card) -> bool:
+    def is_legal(self, seat: int, card: DuelCard) -> bool:
         """Whether ``seat`` may play ``card`` next round."""
         return card in self.hand(seat)
 
@@ -157,17 +157,17 @@ class Duel:
     def awaits_set_aside(self) -> bool:
         """Whether the cards set aside under B are still to be chosen before round 1 (two phones:
         each player sets one aside secretly, both are shown together, rulebook « Variantes », B)."""
-        return (self.rules.set_aside is SetAside.CHOSEN and None in self.out
+        return (self.rules.set_aside is DuelSetAside.CHOSEN and None in self.out
                 and not self._results)
 
-    def check(self, first: Card, second: Card) -> list[Problem]:
+    def check(self, first: DuelCard, second: DuelCard) -> list[Problem]:
         """Every reason the next round cannot be ``first`` (player 0) against ``second`` (player
         1): ``game-over``, ``card-played-twice``, ``card-set-aside``. Never raises."""
         if self.is_over():
             return self._game_over()
         return self.check_card(0, first) + self.check_card(1, second)
 
-    def check_card(self, seat: int, card: Card) -> list[Problem]:
+    def check_card(self, seat: int, card: DuelCard) -> list[Problem]:
         """Every reason ``seat`` cannot play ``card`` next round (see :meth:`check`)."""
         if self.is_over():
             return self._game_over()
@@ -188,14 +188,14 @@ class Duel:
 
     # --- commands -----------------------------------------------------------------------------
 
-    def set_aside(self, first: Card, second: Card) -> None:
+    def set_aside(self, first: DuelCard, second: DuelCard) -> None:
         """Variant B: the card each player sets aside, both shown at once before round 1. Raises
         :class:`EntryError` (``set-aside-closed``) unless :meth:`awaits_set_aside`."""
         if not self.awaits_set_aside():
             raise EntryError(CATALOGUE.problem("set-aside-closed"))
         self.out = (first, second)
 
-    def play(self, first: Card, second: Card) -> RoundResult:
+    def play(self, first: DuelCard, second: DuelCard) -> DuelRoundResult:
         """Check (:meth:`check`), then play the round. Raises :class:`EntryError` listing every
         problem; nothing changes then."""
         problems = self.check(first, second)
@@ -203,7 +203,7 @@ class Duel:
             raise EntryError(problems)
         return self.push(first, second)
 
-    def push(self, first: Card, second: Card) -> RoundResult:
+    def push(self, first: DuelCard, second: DuelCard) -> DuelRoundResult:
         """Play the round **without checking it** (the trusted path for replaying stored rounds)."""
         before = self.standing
         result = resolve_round((first, second), bonus=before.bonus, held=before.held,
@@ -213,14 +213,14 @@ class Duel:
         self._standings.append(after)
         return result
 
-    def pop(self) -> RoundResult:
+    def pop(self) -> DuelRoundResult:
         """Take back the last round (undo). Raises :class:`EntryError` (``nothing-to-undo``)."""
         if not self._results:
             raise EntryError(CATALOGUE.problem("nothing-to-undo"))
         self._standings.pop()
         return self._results.pop()
 
-    def replay(self, rounds: Iterable[Sequence[Card]]) -> Duel:
+    def replay(self, rounds: Iterable[Sequence[DuelCard]]) -> Duel:
         """Push every round of ``rounds`` (trusted), and return ``self``."""
         for first, second in rounds:
             self.push(first, second)

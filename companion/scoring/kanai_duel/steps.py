@@ -15,7 +15,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
-from .cards import Card
+from .cards import DuelCard
 from .problems import STEPS
 
 __all__ = ["Step", "StepCode", "render_steps"]
@@ -94,7 +94,7 @@ class Step:
 
     code: StepCode
     seat: int | None = None
-    card: Card | None = None
+    card: DuelCard | None = None
     params: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}),
                                       compare=False, hash=False)
 

@@ -12,7 +12,8 @@ silent in ``shared/rules/PRINCESSE_PRINCESSE.md``):
   three more set aside face up; one card each. Tokens needed to win (« Remporter la partie »):
   2 players 6, 3 players 5, 4 players 4, 5 or 6 players 3 (:data:`PLAYER_COUNTS`).
 - **A turn** (« Tour des joueurs-euses »): draw one card, play one of your two; played and
-  discarded cards stay face up in front of you. Effects and targeting: :mod:`.turns`.
+  discarded cards stay face up in front of you. Effects and targeting: :mod:`.turns`
+  (what a turn does to the public table: :mod:`.table`).
 - **End of a round** (« Fin de la manche », :mod:`.round_end`): when one player is left, they
   win; when the deck is empty after a turn, the highest card still in wins and every tied player
   wins too. Each winner gains a favour token. Spy bonus: one token to the only player still in
@@ -27,7 +28,8 @@ Public surface: the deck (:data:`CHARACTERS`, :func:`character`, :func:`deck`), 
 table (:func:`player_count`, :func:`tokens_needed`), the round end (:class:`RoundReveal`,
 :func:`settle_round`, :func:`round_end` for the JSON API), the game (:func:`new_game`,
 :func:`add_round`, :func:`replay_game`), the table engine (:class:`Turn`, :class:`PublicRound`,
-:func:`judge_turn_log` for the JSON API) and :data:`CATALOGUE` of problem sentences.
+:func:`judge_turn_log` for the JSON API, in :mod:`.verdict`) and :data:`CATALOGUE` of problem
+sentences.
 """
 
 from __future__ import annotations
@@ -91,18 +93,9 @@ from .round_end import (
     settle_round,
 )
 from .simulate import SimulatedRound, simulate_round
-from .turns import (
-    FAULT_CODES,
-    EndReason,
-    PublicRound,
-    RoundEnding,
-    Suspicion,
-    Turn,
-    TurnLogVerdict,
-    TurnQuestions,
-    check_setup,
-    judge_turn_log,
-)
+from .table import FAULT_CODES, EndReason, RoundEnding, Suspicion
+from .turns import PublicRound, Turn, TurnQuestions, check_setup
+from .verdict import TurnLogVerdict, judge_turn_log
 
 __all__ = [
     "BIBLIOTHECAIRE", "CATALOGUE", "CELESTE", "CELESTE_FORCED_BY", "CHARACTERS", "CONSEILLERS",

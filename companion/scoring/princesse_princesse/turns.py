@@ -47,9 +47,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from enum import StrEnum
-from typing import Any
+from dataclasses import dataclass, field
 
 from companion.scoring.problems import EntryError, Problem
 
@@ -62,13 +60,8 @@ from .cards import (
     COPIES,
     GARDE,
     GARDE_NAMEABLE,
-    MAX_VALUE,
-    MIN_VALUE,
     OGRE,
-    OLIVER,
     PRINCESSES,
-    ROI,
-    SPY,
     VLADRIC,
     Targeting,
     card_params,
@@ -78,11 +71,13 @@ from .cards import (
     player_count_problem,
 )
 from .round_end import RoundReveal, check_reveal
-
-VALUES = range(MIN_VALUE, MAX_VALUE + 1)
-# Mistakes a later reveal can prove (« Fautes de jeu »): problem codes, listed in ``faults()``.
-CELESTE_NOT_PLAYED, GARDE_LIE, LIBRARIAN_WRONG, LIBRARIAN_TIE_WRONG = FAULT_CODES = (
-    "celeste-not-played", "garde-lie", "librarian-wrong", "librarian-tie-wrong")
+from .table import (
+    VALUES,
+    PublicTable,
+    RoundEnding,
+    apply_turn,
+    revealed_faults,
+)
 
 
 @dataclass(frozen=True)
@@ -141,28 +136,6 @@ def _opt(text: str | None) -> int | None:
     return None if text is None else int(text)
 
 
-class EndReason(StrEnum):
-    """How a round ended (« Fin de la manche »)."""
-
-    LAST_IN = "last-in"
-    DECK_EMPTY = "deck-empty"
-
-
-@dataclass(frozen=True)
-class RoundEnding:
-    """What the turn log knows when the round is over: what the round-end screen fills in."""
-
-    reason: EndReason
-    still_in: tuple[int, ...]
-    spies: frozenset[int]
-    princesses: frozenset[int]
-
-    @property
-    def needs_cards(self) -> bool:
-        """True when the players still in must show their cards (more than one is still in)."""
-        return len(self.still_in) > 1
-
-
 @dataclass(frozen=True)
 class TurnQuestions:
     """What the turn-log screen asks once a card is tapped, in the current state.
@@ -185,35 +158,6 @@ class TurnQuestions:
     celeste_reminder: bool
 
 
-@dataclass(frozen=True)
-class Suspicion:
-    """A claim on a hand, proven false if that same hand is revealed holding one of ``values``."""
-
-    values: frozenset[int]
-    code: str  # the fault then proven: celeste-not-played, garde-lie, librarian-wrong
-    seat: int  # who made the mistake
-    turn: int  # 1-based number of the turn where it happened
-    value: int  # the card the problem names: played card, named card, loser's card
-    #: A Bibliothécaire tie: the turn of the comparison, on both hands compared. It proves
-    #: nothing alone; once one of the two hands is revealed, the other must hold the same value.
-    tie: int | None = None
-
-
-@dataclass(frozen=True)
-class _Table:
-    """The public state between two turns (one immutable snapshot per turn)."""
-
-    in_seats: frozenset[int]
-    protected: Mapping[int, int]  # seat -> number of the turn in which they played Oliver
-    deck: int
-    set_aside_drawn: bool
-    discards: tuple[tuple[int, ...], ...]
-    current: int | None
-    ending: RoundEnding | None
-    suspicions: tuple[tuple[Suspicion, ...], ...]
-    faults: tuple[Problem, ...]
-
-
 @dataclass
 class PublicRound:
     """One round at the table, replayed from its turns; hands stay unknown.
@@ -227,7 +171,7 @@ class PublicRound:
     players: int
     first: int
     face_up: tuple[int, ...] = ()
-    _stack: list[_Table] = field(default_factory=list, init=False, repr=False)
+    _stack: list[PublicTable] = field(default_factory=list, init=False, repr=False)
     _turns: list[Turn] = field(default_factory=list, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -236,7 +180,7 @@ class PublicRound:
         if problems:
             raise EntryError(problems)
         count = player_count(self.players)
-        self._stack.append(_Table(
+        self._stack.append(PublicTable(
             in_seats=frozenset(range(self.players)), protected={}, deck=count.deck_after_deal,
             set_aside_drawn=False, discards=((),) * self.players, current=self.first,
             ending=None, suspicions=((),) * self.players, faults=()))
@@ -253,7 +197,7 @@ class PublicRound:
     # ---- queries -------------------------------------------------------------------------------
 
     @property
-    def _top(self) -> _Table:
+    def _top(self) -> PublicTable:
         return self._stack[-1]
 
     @property
@@ -489,7 +433,7 @@ class PublicRound:
         suspicions = [list(hand) for hand in self._top.suspicions]
         for seat, value in sorted((final or {}).items()):
             if 0 <= seat < self.players:
-                found += _revealed(suspicions, seat, value)
+                found += revealed_faults(suspicions, seat, value)
         return tuple(found)
 
     def reveal(self, cards: Mapping[int, int]) -> RoundReveal:
@@ -537,7 +481,7 @@ class PublicRound:
 
     def push(self, turn: Turn) -> None:
         """Apply ``turn`` **without checking it** (the trusted path for stored, checked logs)."""
-        self._stack.append(_apply(self._top, turn, len(self._turns) + 1, self.players))
+        self._stack.append(apply_turn(self._top, turn, len(self._turns) + 1, self.players))
         self._turns.append(turn)
 
     def pop(self) -> Turn:
@@ -555,31 +499,6 @@ def _no_copy(value: int, seat: int | None = None) -> Problem:
 
 def _unexpected(name: str, card: int) -> Problem:
     return CATALOGUE.problem("unexpected-answer", **card_params(card), field=name)
-
-
-def _proven(suspicions: Iterable[Suspicion], value: int) -> list[Problem]:
-    return [CATALOGUE.problem(s.code, seat=s.seat, turn=s.turn, **card_params(s.value))
-            for s in suspicions if value in s.values]
-
-
-def _revealed(suspicions: list[list[Suspicion]], holder: int, value: int) -> list[Problem]:
-    """``holder``'s hand is seen holding ``value``: the claims on it it proves false, and its
-    hand's claims are settled. A tie it was compared in binds the other hand to the same value:
-    a lower card there proves its holder should have left, a higher one proves ``holder``
-    should have."""
-    found = _proven(suspicions[holder], value)
-    for claim in suspicions[holder]:
-        if claim.tie is None:
-            continue
-        for seat, hand in enumerate(suspicions):
-            for index, other in enumerate(hand):
-                if seat != holder and other.tie == claim.tie and other.code == claim.code:
-                    hand[index:index + 1] = [
-                        replace(other, values=frozenset(range(value)), tie=None, value=value),
-                        replace(claim, values=frozenset(v for v in VALUES if v > value),
-                                tie=None, value=value)]
-    suspicions[holder] = []
-    return found
 
 
 def check_setup(players: int, first: int, face_up: Sequence[int]) -> list[Problem]:
@@ -600,177 +519,3 @@ def check_setup(players: int, first: int, face_up: Sequence[int]) -> list[Proble
                                               field="face_up"))
     problems += copy_problems(face_up)
     return problems
-
-
-def _apply(table: _Table, turn: Turn, number: int, players: int) -> _Table:
-    """The table after ``turn`` (turn number ``number``); the turn is assumed checked."""
-    seat, card, target = turn.seat, turn.card, turn.target
-    in_seats = set(table.in_seats)
-    protected = dict(table.protected)
-    protected.pop(seat, None)  # Oliver's protection ends at the start of his player's turn
-    discards = [list(pile) for pile in table.discards]
-    suspicions = [list(hand) for hand in table.suspicions]
-    faults = list(table.faults)
-    deck = table.deck - 1  # the turn's own draw
-    set_aside_drawn = table.set_aside_drawn
-    suspicions[seat] = []  # the hand changed: old claims about it can no longer be proven
-    discards[seat].append(card)
-
-    def reveal(holder: int, value: int) -> None:
-        faults.extend(_revealed(suspicions, holder, value))
-
-    def leave(holder: int, value: int) -> None:
-        reveal(holder, value)
-        discards[holder].append(value)  # the hand is discarded face up, without its effect
-        in_seats.discard(holder)
-        protected.pop(holder, None)
-
-    if card in CELESTE_FORCED_BY:
-        # If the card kept is Céleste, the hand was Céleste + 7/5: she had to be played.
-        suspicions[seat] = [Suspicion(frozenset({CELESTE}), CELESTE_NOT_PLAYED, seat, number,
-                                      card)]
-    if card == GARDE and target is not None and turn.named is not None:
-        if turn.hit:
-            leave(target, turn.named)
-        else:
-            suspicions[target].append(Suspicion(frozenset({turn.named}), GARDE_LIE, target,
-                                                number, turn.named))
-    elif card == BIBLIOTHECAIRE and target is not None and turn.tie:
-        # Nobody left: both hands held the same value, which later reveals can disprove.
-        for holder in (seat, target):
-            suspicions[holder].append(Suspicion(frozenset(), LIBRARIAN_TIE_WRONG, holder,
-                                                number, -1, tie=number))
-    elif card == BIBLIOTHECAIRE and target is not None and turn.loser is not None:
-        assert turn.revealed is not None
-        winner = target if turn.loser == seat else seat
-        leave(turn.loser, turn.revealed)
-        suspicions[winner].append(Suspicion(frozenset(range(turn.revealed + 1)),
-                                            LIBRARIAN_WRONG, winner, number, turn.revealed))
-    elif card == OLIVER:
-        protected[seat] = number
-    elif card == VLADRIC and target is not None:
-        assert turn.revealed is not None
-        reveal(target, turn.revealed)
-        discards[target].append(turn.revealed)
-        if turn.revealed == OGRE:
-            in_seats.discard(target)  # discarding the Ogre: out, and no new card
-            protected.pop(target, None)
-        elif deck > 0:
-            deck -= 1
-        else:
-            set_aside_drawn = True  # empty deck: the face-down set-aside card
-    elif card == ROI and target is not None:
-        suspicions[seat], suspicions[target] = suspicions[target], suspicions[seat]
-    elif card == OGRE:
-        assert turn.revealed is not None
-        leave(seat, turn.revealed)
-    # Princesses: draw 2, keep 1, put 2 back (or 1 and 1, or nothing): the deck count stays.
-
-    ending: RoundEnding | None = None
-    current: int | None = None
-    final_discards = tuple(tuple(pile) for pile in discards)
-    if len(in_seats) == 1 or deck == 0:
-        still_in = tuple(sorted(in_seats))
-        ending = RoundEnding(
-            EndReason.LAST_IN if len(in_seats) == 1 else EndReason.DECK_EMPTY, still_in,
-            frozenset(s for s in still_in if SPY in final_discards[s]),
-            frozenset(s for s in still_in if PRINCESSES in final_discards[s]))
-    else:
-        current = next(s for s in ((seat + step) % players for step in range(1, players + 1))
-                       if s in in_seats)
-    return replace(table, in_seats=frozenset(in_seats), protected=protected, deck=deck,
-                   set_aside_drawn=set_aside_drawn, discards=final_discards, current=current,
-                   ending=ending, suspicions=tuple(tuple(h) for h in suspicions),
-                   faults=tuple(faults))
-
-
-@dataclass(frozen=True)
-class TurnLogVerdict:
-    """The judgement of a whole turn log (the second JSON endpoint).
-
-    ``accepted`` turns were replayed; if one was refused, ``refused_turn`` is its 0-based index and
-    ``problems`` says why (later turns are not judged). The rest describes the table after the
-    accepted turns.
-    """
-
-    accepted: int
-    refused_turn: int | None
-    problems: tuple[Problem, ...]
-    current_seat: int | None
-    still_in: tuple[int, ...]
-    protected: tuple[int, ...]
-    deck_count: int
-    unseen: tuple[int, ...]  # by value 0–9
-    round_over: bool
-    ending: RoundEnding | None
-    faults: tuple[Problem, ...]
-    reveal: RoundReveal | None
-    discards: tuple[tuple[int, ...], ...] = ()
-
-    @property
-    def is_valid(self) -> bool:
-        return self.refused_turn is None and not self.problems
-
-    def as_dict(self) -> dict[str, Any]:
-        """The JSON answer of the turn-log endpoint (seat lists ascending)."""
-        ending = self.ending
-        return {
-            "valid": self.is_valid,
-            "accepted": self.accepted,
-            "refused_turn": self.refused_turn,
-            "problems": [p.as_dict() for p in self.problems],
-            "current_seat": self.current_seat,
-            "still_in": list(self.still_in),
-            "protected": list(self.protected),
-            "deck_count": self.deck_count,
-            "unseen": list(self.unseen),
-            "round_over": self.round_over,
-            "ending": None if ending is None else {
-                "reason": str(ending.reason), "still_in": list(ending.still_in),
-                "spies": sorted(ending.spies), "princesses": sorted(ending.princesses)},
-            "faults": [{**p.as_dict(), "turn": p.params["turn"]} for p in self.faults],
-            # Ready for the round-end endpoint: every card in front of each seat, and the cards
-            # shown at the end (null for a player out) once the final cards were given.
-            "discards": [list(pile) for pile in self.discards],
-            "held": self._held(),
-        }
-
-    def _held(self) -> list[int | None] | None:
-        reveal = self.reveal
-        if reveal is None or any(reveal.cards[seat] is None for seat in reveal.still_in):
-            return None  # a last player in who showed no card: the round-end call needs it
-        return list(reveal.cards)
-
-
-def judge_turn_log(players: int, first: int, turns: Sequence[Turn], face_up: Sequence[int] = (),
-                   final: Mapping[int, int] | None = None) -> TurnLogVerdict:
-    """Replay a whole turn log and judge it.
-
-    Set-up problems (players, first player, face-up cards) raise :class:`EntryError`; a turn the
-    rules refuse is reported in the verdict (``refused_turn`` and its problems), as are problems of
-    the ``final`` cards (shown at the end, by seat) once the round is over. Faults proven by later
-    reveals are listed in ``faults``.
-    """
-    round_ = PublicRound(players, first, tuple(face_up))
-    refused: int | None = None
-    problems: list[Problem] = []
-    for index, turn in enumerate(turns):
-        problems = round_.check_turn(turn)
-        if problems:
-            refused = index
-            break
-        round_.push(turn)
-    reveal: RoundReveal | None = None
-    if refused is None and round_.is_over() and final is not None:
-        try:
-            reveal = round_.reveal(final)
-        except EntryError as error:
-            problems = error.problems
-    return TurnLogVerdict(
-        accepted=len(round_.turns), refused_turn=refused, problems=tuple(problems),
-        current_seat=round_.current_seat, still_in=round_.seats_in(),
-        protected=tuple(round_.protected_since()), deck_count=round_.deck_count,
-        unseen=tuple(round_.unseen()[value] for value in VALUES),
-        round_over=round_.is_over(), ending=round_.ending(),
-        faults=round_.faults(final if reveal is not None else None), reveal=reveal,
-        discards=tuple(round_.discards(seat) for seat in range(players)))

@@ -8,9 +8,9 @@ entries (:mod:`.game`).
 
 from __future__ import annotations
 
-from .cards import FROG, Card, Edition, Suit, deck, hand_size, princes, ranks_for, suit_cards
+from .cards import FROG, Edition, RebelCard, Suit, deck, hand_size, princes, ranks_for, suit_cards
 from .errors import IncompleteEntryError, InvalidValueError, Problem, ScoringError, message_for
-from .game import GameSetup, GameState, PlayedRound, RoundResult, play_through
+from .game import GameSetup, PlayedRound, RebelGameState, RebelRoundResult, play_through
 from .leaders import Leader, next_leader_classic, next_leader_deluxe
 from .round_cards import (
     BATHROOM_BREAK,
@@ -45,19 +45,18 @@ from .rounds import (
     tally,
     tally_counts,
 )
-from .standings import Standings, standings
+from .standings import RebelStandings, standings
 from .totals import describe_totals, possible_round_totals
 
 __all__ = [
-    "BATHROOM_BREAK", "FROG", "Card", "Edition", "GameSetup", "GameState", "IncompleteEntryError",
-    "InvalidValueError", "Leader", "PlayedRound", "Problem", "RoundCard", "RoundCounts",
-    "RoundEntry", "RoundResult", "RoundScore", "ScoreLine", "Scoring", "ScoringError", "SeatScore",
-    "Standings", "Suit", "can_have_rebel", "check_counts", "check_entry", "counts_from_taken",
-    "entry_from_counts",
-    "deck", "describe_totals", "hand_size", "is_counted_by_princes", "message_for",
-    "needs_no_tricks", "needs_totals_before", "next_leader_classic", "next_leader_deluxe",
-    "parse_edition", "parse_taken", "play_through", "possible_round_totals", "princes",
-    "ranks_for", "recommended_first_game", "required_cards", "round_card", "round_cards",
-    "score_entry", "score_round", "score_so_far", "standings", "suit_cards", "taken_from_counts",
-    "Tally", "tally", "tally_counts",
+    "BATHROOM_BREAK", "FROG", "Edition", "GameSetup", "IncompleteEntryError", "InvalidValueError",
+    "Leader", "PlayedRound", "Problem", "RebelCard", "RebelGameState", "RebelRoundResult",
+    "RebelStandings", "RoundCard", "RoundCounts", "RoundEntry", "RoundScore", "ScoreLine",
+    "Scoring", "ScoringError", "SeatScore", "Suit", "Tally", "can_have_rebel", "check_counts",
+    "check_entry", "counts_from_taken", "deck", "describe_totals", "entry_from_counts", "hand_size",
+    "is_counted_by_princes", "message_for", "needs_no_tricks", "needs_totals_before",
+    "next_leader_classic", "next_leader_deluxe", "parse_edition", "parse_taken", "play_through",
+    "possible_round_totals", "princes", "ranks_for", "recommended_first_game", "required_cards",
+    "round_card", "round_cards", "score_entry", "score_round", "score_so_far", "standings",
+    "suit_cards", "taken_from_counts", "tally", "tally_counts",
 ]

@@ -43,7 +43,7 @@ class Suit(StrEnum):
 SUIT_ORDER = (Suit.PRINCE, Suit.QUEEN, Suit.FAIRY, Suit.PET)
 
 
-class Card(NamedTuple):
+class RebelCard(NamedTuple):
     """One suited card, immutable. Build it from a code with :meth:`from_code`.
 
     A named tuple rather than a dataclass: cards are hashed and compared in every set of cards
@@ -54,7 +54,7 @@ class Card(NamedTuple):
     rank: int
 
     @classmethod
-    def from_code(cls, code: str) -> Card:
+    def from_code(cls, code: str) -> RebelCard:
         """Parse a card code such as ``P12`` or ``a8``.
 
         Raises :class:`InvalidValueError` (code ``unknown-card``) for anything that is not a suit
@@ -82,10 +82,10 @@ class Card(NamedTuple):
         return self.code
 
     def __repr__(self) -> str:
-        return f"Card.from_code({self.code!r})"
+        return f"RebelCard.from_code({self.code!r})"
 
 
-FROG = Card(Suit.PET, 8)
+FROG = RebelCard(Suit.PET, 8)
 
 
 def check_player_count(players: int) -> None:
@@ -108,18 +108,18 @@ def ranks_for(players: int) -> range:
 
 
 @cache
-def deck(players: int) -> tuple[Card, ...]:
+def deck(players: int) -> tuple[RebelCard, ...]:
     """Every card used with this many players, Princes first, then Queens, Fairies and Pets."""
     ranks = ranks_for(players)
-    return tuple(Card(suit, rank) for suit in SUIT_ORDER for rank in ranks)
+    return tuple(RebelCard(suit, rank) for suit in SUIT_ORDER for rank in ranks)
 
 
-def suit_cards(players: int, suit: Suit) -> tuple[Card, ...]:
+def suit_cards(players: int, suit: Suit) -> tuple[RebelCard, ...]:
     """The cards of one suit in this player count's deck, lowest first."""
-    return tuple(Card(suit, rank) for rank in ranks_for(players))
+    return tuple(RebelCard(suit, rank) for rank in ranks_for(players))
 
 
-def princes(players: int) -> tuple[Card, ...]:
+def princes(players: int) -> tuple[RebelCard, ...]:
     """The Princes in the deck: 9 with 3 players, 10 with 4 or 5, 12 with 6."""
     return suit_cards(players, Suit.PRINCE)
 

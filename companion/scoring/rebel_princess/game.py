@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .cards import Card, Edition, check_player_count
+from .cards import Edition, RebelCard, check_player_count
 from .errors import CATALOGUE, IncompleteEntryError, InvalidValueError, Problem
 from .leaders import Leader, check_seat, next_leader_classic, next_leader_deluxe
 from .round_cards import round_card
 from .rounds import RoundCounts, RoundEntry, RoundScore, ScoreLine, entry_from_counts, score_entry
-from .standings import Standings, standings
+from .standings import RebelStandings, standings
 from .totals import describe_totals, possible_round_totals
 
 
@@ -62,7 +62,7 @@ class PlayedRound:
     ``round_card`` is needed only for a play-off round, whose card is drawn at random.
     """
 
-    taken: tuple[frozenset[Card], ...] | None = None
+    taken: tuple[frozenset[RebelCard], ...] | None = None
     no_tricks: frozenset[int] | None = None
     scores: tuple[int, ...] | None = None
     leader: int | None = None
@@ -72,7 +72,7 @@ class PlayedRound:
 
 
 @dataclass(frozen=True)
-class RoundResult:
+class RebelRoundResult:
     """One round after scoring: who led, each score with its lines, and the totals after it."""
 
     number: int
@@ -88,16 +88,16 @@ class RoundResult:
 
 
 @dataclass(frozen=True)
-class GameState:
+class RebelGameState:
     """Everything the score pad shows: rounds so far, the next round and, at the end, the result."""
 
     setup: GameSetup
-    rounds: tuple[RoundResult, ...]
+    rounds: tuple[RebelRoundResult, ...]
     totals: tuple[int, ...]
     next_leader: Leader | None
     next_round_card: str | None
     next_is_playoff: bool
-    standings: Standings | None
+    standings: RebelStandings | None
     errors: tuple[tuple[int, tuple[Problem, ...]], ...] = field(default=())
 
     @property
@@ -146,7 +146,7 @@ def total_warnings(setup: GameSetup, letter: str, scores: Sequence[int],
                     **{"got": sum(scores), "expected": describe_totals(possible)})]
 
 
-def play_through(setup: GameSetup, played: Sequence[PlayedRound]) -> GameState:
+def play_through(setup: GameSetup, played: Sequence[PlayedRound]) -> RebelGameState:
     """Replay a game: score every round, work out every leader, and the standings at the end.
 
     Rounds after the planned ones are Deluxe play-off rounds. A round that cannot be scored (which
@@ -155,11 +155,11 @@ def play_through(setup: GameSetup, played: Sequence[PlayedRound]) -> GameState:
     entered leader or classic last trick winner that is not a seat.
     """
     totals = [0] * setup.players
-    results: list[RoundResult] = []
+    results: list[RebelRoundResult] = []
     leader = Leader(setup.first_leader, "first-round")
     regular: list[tuple[int, ...]] = []
     playoffs: list[tuple[int, ...]] = []
-    result: Standings | None = None
+    result: RebelStandings | None = None
     errors: list[tuple[int, tuple[Problem, ...]]] = []
     for index, entry in enumerate(played):
         number = index + 1
@@ -182,7 +182,7 @@ def play_through(setup: GameSetup, played: Sequence[PlayedRound]) -> GameState:
             leader = Leader(entry.leader, "entered")
         warnings = () if detailed else tuple(total_warnings(setup, letter, scores, totals))
         totals = [t + s for t, s in zip(totals, scores, strict=True)]
-        results.append(RoundResult(
+        results.append(RebelRoundResult(
             number, letter, is_playoff, leader, scores,
             tuple(s.lines for s in detailed.seats) if detailed else None,
             tuple(detailed.rebels) if detailed else (), tuple(totals), detailed is not None,
@@ -210,5 +210,6 @@ def play_through(setup: GameSetup, played: Sequence[PlayedRound]) -> GameState:
         next_card = None  # drawn at random from the black-hourglass cards: the players say which
     else:
         next_card = setup.round_cards[len(results)]
-    return GameState(setup, tuple(results), tuple(totals), None if (done or errors) else leader,
-                     next_card, next_is_playoff, result, tuple(errors))
+    return RebelGameState(setup, tuple(results), tuple(totals),
+                          None if (done or errors) else leader, next_card, next_is_playoff,
+                          result, tuple(errors))

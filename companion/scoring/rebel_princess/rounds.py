@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from .cards import FROG, Card, Edition, Suit, check_player_count, deck, hand_size, princes
+from .cards import FROG, Edition, RebelCard, Suit, check_player_count, deck, hand_size, princes
 from .errors import CATALOGUE, IncompleteEntryError, InvalidValueError, Problem
 from .round_cards import RoundCard, Scoring, parse_edition, round_card
 
@@ -87,7 +87,7 @@ class RoundEntry:
     edition: Edition
     round_card: str
     players: int
-    taken: tuple[frozenset[Card], ...]
+    taken: tuple[frozenset[RebelCard], ...]
     no_tricks: frozenset[int] | None = None
     totals_before: tuple[int, ...] | None = None
 
@@ -97,7 +97,7 @@ class RoundEntry:
 
 
 @cache
-def required_cards(edition: Edition, letter: str, players: int) -> tuple[Card, ...]:
+def required_cards(edition: Edition, letter: str, players: int) -> tuple[RebelCard, ...]:
     """The cards that must each be given to exactly one seat before a round can be scored.
 
     Always every Prince in the deck and the Frog; also every Queen under Dancing Queens, every Pet
@@ -194,12 +194,12 @@ def entry_from_counts(edition: Edition, letter: str, players: int, counts: Round
                       taken_from_counts(players, counts), no_tricks, totals_before)
 
 
-def taken_from_counts(players: int, counts: RoundCounts) -> tuple[frozenset[Card], ...]:
+def taken_from_counts(players: int, counts: RoundCounts) -> tuple[frozenset[RebelCard], ...]:
     """The cards a count entry stands for: the Princes handed out in rank order by count (a
     missing count is none; any handing-out scores the same, see
     :func:`is_counted_by_princes`), the Frog to its seat."""
     pile = list(princes(players))
-    taken: list[frozenset[Card]] = []
+    taken: list[frozenset[RebelCard]] = []
     for seat, count in enumerate(counts.princes):
         mine = set(pile[:count or 0])
         del pile[:count or 0]
@@ -209,7 +209,7 @@ def taken_from_counts(players: int, counts: RoundCounts) -> tuple[frozenset[Card
     return tuple(taken)
 
 
-def counts_from_taken(players: int, taken: Sequence[frozenset[Card]]) -> RoundCounts:
+def counts_from_taken(players: int, taken: Sequence[frozenset[RebelCard]]) -> RoundCounts:
     """The count entry cards stand for: each seat's number of Princes, the Frog's seat."""
     pile = frozenset(princes(players))
     return RoundCounts(tuple(len(cards & pile) for cards in taken),
@@ -224,7 +224,7 @@ class Tally:
 
     score: RoundScore
     problems: tuple[Problem, ...] = ()
-    missing: tuple[Card, ...] = ()
+    missing: tuple[RebelCard, ...] = ()
     princes_left: int = 0
     frog_missing: bool = False
     unset: tuple[int, ...] = ()
@@ -284,7 +284,7 @@ def can_have_rebel(edition: Edition, letter: str) -> bool:
 
 
 def parse_taken(players: int, taken: Sequence[Iterable[str]]) -> tuple[
-        tuple[frozenset[Card], ...], list[Problem]]:
+        tuple[frozenset[RebelCard], ...], list[Problem]]:
     """Turn card codes per seat into cards, collecting every problem instead of stopping at one.
 
     Problems: ``wrong-seat-count``, ``unknown-card``, ``card-not-in-deck``, ``duplicate-card``.
@@ -295,13 +295,13 @@ def parse_taken(players: int, taken: Sequence[Iterable[str]]) -> tuple[
         problems.append(CATALOGUE.problem("wrong-seat-count",
                                 **{"expected": players, "got": len(taken)}))
     in_deck = set(deck(players))
-    owner: dict[Card, int] = {}
+    owner: dict[RebelCard, int] = {}
     result = []
     for seat, codes in enumerate(taken):
         cards = set()
         for code in codes:
             try:
-                card = Card.from_code(code)
+                card = RebelCard.from_code(code)
             except InvalidValueError as error:
                 problems.append(CATALOGUE.problem("unknown-card", seat=seat, card=str(code)))
                 del error
@@ -318,7 +318,7 @@ def parse_taken(players: int, taken: Sequence[Iterable[str]]) -> tuple[
 
 
 @cache
-def _deck_set(players: int) -> frozenset[Card]:
+def _deck_set(players: int) -> frozenset[RebelCard]:
     return frozenset(deck(players))
 
 
@@ -334,7 +334,7 @@ def check_entry(entry: RoundEntry) -> list[Problem]:
     if len(entry.taken) != players:
         return [CATALOGUE.problem("wrong-seat-count", expected=players,
                                   got=len(entry.taken))]
-    seen: dict[Card, int] = {}
+    seen: dict[RebelCard, int] = {}
     in_deck = _deck_set(players)
     for seat, cards in enumerate(entry.taken):
         for card in sorted(cards):
@@ -364,7 +364,7 @@ def check_entry(entry: RoundEntry) -> list[Problem]:
 
 
 def check_tricks_won(players: int, tricks_won: Sequence[object],
-                     taken: Sequence[frozenset[Card]] | None = None) -> list[Problem]:
+                     taken: Sequence[frozenset[RebelCard]] | None = None) -> list[Problem]:
     """Check a tricks-won count per seat for a round of plain tricks (as under Arranged Marriage).
 
     The counts must be whole numbers of 0 or more adding up to the hand size, and a seat can hold at
@@ -392,7 +392,7 @@ def check_tricks_won(players: int, tricks_won: Sequence[object],
     return problems
 
 
-def _dancing_lines(cards: frozenset[Card]) -> list[ScoreLine]:
+def _dancing_lines(cards: frozenset[RebelCard]) -> list[ScoreLine]:
     prince_ranks = {c.rank for c in cards if c.suit is Suit.PRINCE}
     queen_ranks = {c.rank for c in cards if c.suit is Suit.QUEEN}
     same = len(prince_ranks & queen_ranks)

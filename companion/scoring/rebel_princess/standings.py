@@ -24,7 +24,7 @@ MAX_ROUNDS = 5
 
 
 @dataclass(frozen=True)
-class Standings:
+class RebelStandings:
     """Totals, the order of seats (best first), the winners and how they were decided.
 
     ``decided_by`` is ``total``, ``rounds_at_or_below_zero`` (Deluxe), ``rounds_at_zero``
@@ -55,7 +55,7 @@ def _check_rounds(rounds: Sequence[Sequence[int]], players: int) -> list[Problem
 
 
 def standings(edition: Edition, rounds: Sequence[Sequence[int]],
-              playoffs: Sequence[Sequence[int]] = ()) -> Standings:
+              playoffs: Sequence[Sequence[int]] = ()) -> RebelStandings:
     """Rank the seats after the given rounds (and Deluxe play-off rounds).
 
     Raises :class:`IncompleteEntryError` for no rounds, more than five regular rounds, rows of
@@ -87,17 +87,17 @@ def standings(edition: Edition, rounds: Sequence[Sequence[int]],
         # After a play-off only the totals count; a tie calls another play-off round.
         ranking = tuple(sorted(range(players), key=lambda s: (totals[s], s)))
         if len(tied) == 1:
-            return Standings(totals, ranking, tied, "total", (), tiebreak, len(playoffs))
-        return Standings(totals, ranking, (), "playoff", tied, tiebreak, len(playoffs))
+            return RebelStandings(totals, ranking, tied, "total", (), tiebreak, len(playoffs))
+        return RebelStandings(totals, ranking, (), "playoff", tied, tiebreak, len(playoffs))
 
     ranking = tuple(sorted(range(players), key=lambda s: (totals[s], -tiebreak[s], s)))
     if len(tied) == 1:
-        return Standings(totals, ranking, tied, "total", (), tiebreak)
+        return RebelStandings(totals, ranking, tied, "total", (), tiebreak)
     best = max(tiebreak[s] for s in tied)
     still = tuple(s for s in tied if tiebreak[s] == best)
     if len(still) == 1:
         how = "rounds_at_or_below_zero" if edition is Edition.DELUXE else "rounds_at_zero"
-        return Standings(totals, ranking, still, how, (), tiebreak)
+        return RebelStandings(totals, ranking, still, how, (), tiebreak)
     if edition is Edition.CLASSIC:
-        return Standings(totals, ranking, still, "shared", (), tiebreak)
-    return Standings(totals, ranking, (), "playoff", still, tiebreak)
+        return RebelStandings(totals, ranking, still, "shared", (), tiebreak)
+    return RebelStandings(totals, ranking, (), "playoff", still, tiebreak)

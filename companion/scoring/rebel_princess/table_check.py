@@ -73,7 +73,7 @@ from dataclasses import dataclass, replace
 from companion.scoring.problems import EntryError, Problem
 
 from . import RoundScore, ScoringError, needs_totals_before, parse_edition, score_entry
-from .cards import Card, Edition, Suit
+from .cards import Edition, RebelCard, Suit
 from .engine import (
     Gift,
     Haggle,
@@ -217,7 +217,7 @@ class _Reader:
         return False
 
     def card(self, code: object, trick: int | None, seat: int | None, field: str,
-             unused: bool = False) -> Card | None:
+             unused: bool = False) -> RebelCard | None:
         """Parse one card code (and with ``unused``, it must be in a hand); record a problem and
         return ``None`` when it cannot be used."""
         try:
@@ -457,7 +457,7 @@ def check_round(*, edition: str | Edition, round_card: str, players: int, leader
 
 
 def _result(table: TableRound, sent: int, totals_before: Sequence[int] | None,
-            kept: tuple[frozenset[Card], ...] | None) -> RoundCheck:
+            kept: tuple[frozenset[RebelCard], ...] | None) -> RoundCheck:
     done = table.tricks
     results = [TrickResult(trick.leader, trick.winner,
                            done[i + 1].princes_before if i + 1 < len(done) else table.princes_in,
@@ -495,7 +495,7 @@ def _result(table: TableRound, sent: int, totals_before: Sequence[int] | None,
 
 
 def _kept(reader: _Reader, kept: Sequence[Sequence[str]] | None
-          ) -> tuple[frozenset[Card], ...] | None:
+          ) -> tuple[frozenset[RebelCard], ...] | None:
     """The kept cards (n), checked; ``None`` when not given."""
     if kept is None:
         return None
@@ -507,7 +507,7 @@ def _kept(reader: _Reader, kept: Sequence[Sequence[str]] | None
     if len(kept) != table.players:
         raise EntryError([SCORING.problem("wrong-seat-count", field="kept",
                                           expected=table.players, got=len(kept))])
-    seen: set[Card] = set()
+    seen: set[RebelCard] = set()
     hands = []
     for seat, codes in enumerate(kept):
         if len(codes) != size:
@@ -527,6 +527,6 @@ def _kept(reader: _Reader, kept: Sequence[Sequence[str]] | None
     return tuple(hands)
 
 
-def _codes(cards: frozenset[Card]) -> tuple[str, ...]:
+def _codes(cards: frozenset[RebelCard]) -> tuple[str, ...]:
     return tuple(str(card) for card in sorted(cards, key=lambda c: ("PQFA".index(c.suit.value),
                                                                      c.rank)))

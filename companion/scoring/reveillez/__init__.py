@@ -20,9 +20,10 @@ The game in brief, with the rulebook's sections (REVEILLEZ.md settles what the b
   each time she is woken from the centre; nobody may hold the Dog and the Cat together (the second
   one goes back to sleep and the turn ends; a knight cannot make the pair) (:mod:`.state`).
 
-The table screen is a view of one :class:`GameState` (commands :meth:`~GameState.play`,
-:meth:`~GameState.push`, :meth:`~GameState.pop`; actions :class:`Wake`, :class:`Steal`,
-:class:`Sleep`, :class:`Jester`, :class:`Discard` with a one-line notation). The three JSON
+The table screen is a view of one :class:`ReveillezGameState` (commands
+:meth:`~ReveillezGameState.play`, :meth:`~ReveillezGameState.push`,
+:meth:`~ReveillezGameState.pop`; actions :class:`Wake`, :class:`Steal`, :class:`Sleep`,
+:class:`Jester`, :class:`Discard` with a one-line notation). The three JSON
 endpoints are :func:`standings`, :func:`jester_count` and :func:`classify_discard`, whose results'
 ``as_dict()`` is the API's answer. Every refusal is an
 :class:`~companion.scoring.problems.EntryError` whose problems come from :data:`CATALOGUE`.
@@ -30,7 +31,7 @@ endpoints are :func:`standings`, :func:`jester_count` and :func:`classify_discar
 
 from __future__ import annotations
 
-from .actions import Action, Discard, Jester, Pick, Sleep, Steal, Wake, parse_action
+from .actions import Action, CentrePick, Discard, Jester, Sleep, Steal, Wake, parse_action
 from .cards import (
     COLUMNS,
     GRID,
@@ -47,9 +48,9 @@ from .cards import (
     SLOTS,
     TARGETS,
     USUAL_VALUES,
-    Card,
-    Power,
+    PowerCard,
     PrincessCard,
+    ReveillezCard,
     Special,
     Target,
     deck,
@@ -58,19 +59,27 @@ from .cards import (
     target,
 )
 from .discard import DiscardCheck, DiscardKind, check_discard_entry, classify_discard, read_discard
+from .events import Event, Move, MoveKind, Place
 from .jester import JesterCount, check_jester_entry, count_from, jester_count
 from .messages import CATALOGUE
-from .standings import Reason, Remaining, Standings, check_standings_entry, evaluate, standings
-from .state import Event, GameState, Move, MoveKind, Place, Setup
+from .setup import Setup
+from .standings import (
+    Reason,
+    Remaining,
+    ReveillezStandings,
+    check_standings_entry,
+    evaluate,
+    standings,
+)
+from .state import ReveillezGameState
 
 __all__ = [
     "CATALOGUE", "COLUMNS", "GRID", "HAND_SIZE", "MAX_PLAYERS", "MAX_VALUE", "MIN_PLAYERS",
-    "MIN_VALUE", "NUMBERS", "POWER_COPIES", "PRINCESSES", "ROSE_VALUE", "ROWS", "SLOTS",
-    "TARGETS", "USUAL_VALUES", "Action", "Card", "Discard", "DiscardCheck", "DiscardKind", "Event",
-    "GameState", "Jester", "JesterCount", "Move", "MoveKind", "Pick", "Place", "Power",
-    "PrincessCard", "Reason", "Remaining", "Setup", "Sleep", "Special", "Standings", "Steal",
-    "Target", "Wake",
-    "check_discard_entry", "check_jester_entry", "check_standings_entry", "classify_discard",
-    "count_from", "deck", "evaluate", "jester_count", "normalise_name", "parse_action",
-    "read_discard", "read_princess", "standings", "target",
+    "MIN_VALUE", "NUMBERS", "POWER_COPIES", "PRINCESSES", "ROSE_VALUE", "ROWS", "SLOTS", "TARGETS",
+    "USUAL_VALUES", "Action", "CentrePick", "Discard", "DiscardCheck", "DiscardKind", "Event",
+    "Jester", "JesterCount", "Move", "MoveKind", "Place", "PowerCard", "PrincessCard", "Reason",
+    "Remaining", "ReveillezCard", "ReveillezGameState", "ReveillezStandings", "Setup", "Sleep",
+    "Special", "Steal", "Target", "Wake", "check_discard_entry", "check_jester_entry",
+    "check_standings_entry", "classify_discard", "count_from", "deck", "evaluate", "jester_count",
+    "normalise_name", "parse_action", "read_discard", "read_princess", "standings", "target",
 ]

@@ -32,12 +32,12 @@ from dataclasses import dataclass, replace
 
 from companion.scoring.problems import EntryError
 
-from .cards import Card, PrincessCard
+from .cards import PrincessCard, ReveillezCard
 from .messages import CATALOGUE
 
 
 @dataclass(frozen=True, slots=True)
-class Pick:
+class CentrePick:
     """A sleeping princess taken from the centre: her slot, and what is printed on her when the
     app does not know it yet."""
 
@@ -55,11 +55,11 @@ class Wake:
 
     slot: int
     card: PrincessCard | None = None
-    companion: Pick | None = None
+    companion: CentrePick | None = None
 
     @property
-    def pick(self) -> Pick:
-        return Pick(self.slot, self.card)
+    def pick(self) -> CentrePick:
+        return CentrePick(self.slot, self.card)
 
     def tokens(self) -> list[str]:
         words = self.pick.tokens()
@@ -100,7 +100,7 @@ class Jester:
     """A jester: the ``revealed`` top card of the deck, and for a number the princess the seat
     reached wakes (``wake``)."""
 
-    revealed: Card
+    revealed: ReveillezCard
     wake: Wake | None = None
 
     def __str__(self) -> str:
@@ -114,7 +114,7 @@ class Jester:
 class Discard:
     """Discard ``cards`` (one card, an identical pair, or an addition) and draw as many back."""
 
-    cards: tuple[Card, ...]
+    cards: tuple[ReveillezCard, ...]
 
     def __str__(self) -> str:
         return " ".join(["discard", *(str(card) for card in self.cards)])
@@ -142,12 +142,12 @@ def _wake(words: list[str], text: str) -> Wake:
             groups.append([])
         else:
             groups[-1].append(word)
-    parts: list[Pick] = []
+    parts: list[CentrePick] = []
     for group in groups:
         if not 1 <= len(group) <= 2:
             raise _bad(text)
         card = PrincessCard.parse(group[1]) if len(group) == 2 else None
-        parts.append(Pick(_slot(group[0], text), card))
+        parts.append(CentrePick(_slot(group[0], text), card))
     if not 1 <= len(parts) <= 2:
         raise _bad(text)
     return Wake(parts[0].slot, parts[0].card, parts[1] if len(parts) == 2 else None)
@@ -175,14 +175,14 @@ def parse_action(text: str) -> Action:
         slot = _slot(rest[1], text) if len(rest) == 2 else None
         return Sleep(_slot(rest[0], text), slot)
     if verb == "jester" and rest:
-        revealed = Card.parse(rest[0])
+        revealed = ReveillezCard.parse(rest[0])
         if len(rest) == 1:
             return Jester(revealed)
         if rest[1] != "wake" or len(rest) < 3:
             raise _bad(text)
         return Jester(revealed, _wake(rest[2:], text))
     if verb == "discard" and rest:
-        return Discard(tuple(Card.parse(word) for word in rest))
+        return Discard(tuple(ReveillezCard.parse(word) for word in rest))
     raise _bad(text)
 
 

@@ -89,7 +89,7 @@ def check_players(players: object) -> list[Problem]:
 
 # --------------------------------------------------------------------------- red-backed cards
 
-class Power(StrEnum):
+class PowerCard(StrEnum):
     """The power cards, by their French printed names (the JSON API's spelling)."""
 
     PRINCE = "prince"
@@ -103,20 +103,20 @@ class Power(StrEnum):
 NUMBERS = range(1, 11)
 """Number cards go from 1 to 10."""
 COPIES_OF_EACH_NUMBER = 4
-POWER_COPIES: MappingProxyType[Power, int] = MappingProxyType({
-    Power.PRINCE: 8, Power.BOUFFON: 5, Power.CHEVALIER: 4, Power.POTION: 4,
-    Power.BAGUETTE: 3, Power.DRAGON: 3,
+POWER_COPIES: MappingProxyType[PowerCard, int] = MappingProxyType({
+    PowerCard.PRINCE: 8, PowerCard.BOUFFON: 5, PowerCard.CHEVALIER: 4, PowerCard.POTION: 4,
+    PowerCard.BAGUETTE: 3, PowerCard.DRAGON: 3,
 })
 """How many of each power card the deck holds (« Matériel »)."""
 
 
 @dataclass(frozen=True, slots=True, order=True)
-class Card:
+class ReveillezCard:
     """One red-backed card: a number 1–10 or a power card. ``str()`` gives its notation back
     (``"6"``, ``"chevalier"``); :meth:`parse` reads it."""
 
     number: int | None = None
-    power: Power | None = None
+    power: PowerCard | None = None
 
     def __post_init__(self) -> None:
         if (self.number is None) == (self.power is None):
@@ -131,7 +131,7 @@ class Card:
         return self.power is not None
 
     @classmethod
-    def parse(cls, value: object) -> Card:
+    def parse(cls, value: object) -> ReveillezCard:
         """A card from its notation: an int 1–10, a numeric string, or a French power name
         (case and accents ignored). Raises EntryError ``number-range`` or ``unknown-card``."""
         card, problem = read_card(value)
@@ -148,13 +148,14 @@ class Card:
         return str(self.as_json())
 
     def __repr__(self) -> str:
-        return f"Card.parse({self.as_json()!r})"
+        return f"ReveillezCard.parse({self.as_json()!r})"
 
 
-def deck() -> list[Card]:
+def deck() -> list[ReveillezCard]:
     """The 67 red-backed cards, in a fixed order (shuffle a copy to play)."""
-    cards = [Card(number=n) for n in NUMBERS for _ in range(COPIES_OF_EACH_NUMBER)]
-    cards += [Card(power=power) for power, copies in POWER_COPIES.items() for _ in range(copies)]
+    cards = [ReveillezCard(number=n) for n in NUMBERS for _ in range(COPIES_OF_EACH_NUMBER)]
+    cards += [ReveillezCard(power=power) for power, copies in POWER_COPIES.items()
+              for _ in range(copies)]
     return cards
 
 
@@ -164,30 +165,31 @@ def _fold(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
-def read_card(value: object) -> tuple[Card | None, Problem | None]:
+def read_card(value: object) -> tuple[ReveillezCard | None, Problem | None]:
     """The card ``value`` stands for, or the problem with it (never raises)."""
-    if isinstance(value, Card):
+    if isinstance(value, ReveillezCard):
         return value, None
     if isinstance(value, bool):
         return None, CATALOGUE.problem("unknown-card", given=value)
     if isinstance(value, int):
         if value in NUMBERS:
-            return Card(number=value), None
+            return ReveillezCard(number=value), None
         return None, CATALOGUE.problem("number-range", given=value)
     if isinstance(value, str):
         folded = _fold(value)
         if folded.lstrip("-").isdigit():
             return read_card(int(folded))
         try:
-            return Card(power=Power(folded)), None
+            return ReveillezCard(power=PowerCard(folded)), None
         except ValueError:
             pass
     return None, CATALOGUE.problem("unknown-card", given=value)
 
 
-def read_cards(values: Iterable[object]) -> tuple[tuple[Card, ...], list[Problem]]:
-    """Each value read as a :class:`Card`, and a problem for every one that is not a card."""
-    cards: list[Card] = []
+def read_cards(values: Iterable[object]) -> tuple[tuple[ReveillezCard, ...], list[Problem]]:
+    """Each value read as a :class:`ReveillezCard`, and a problem for every one that is not a
+    card."""
+    cards: list[ReveillezCard] = []
     problems: list[Problem] = []
     for value in values:
         card, problem = read_card(value)

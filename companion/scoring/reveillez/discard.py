@@ -20,7 +20,7 @@ from enum import StrEnum
 
 from companion.scoring.problems import EntryError, Problem
 
-from .cards import HAND_SIZE, Card, read_cards
+from .cards import HAND_SIZE, ReveillezCard, read_cards
 from .messages import CATALOGUE
 
 
@@ -41,9 +41,9 @@ class DiscardCheck:
     """What a set of discarded cards is: its kind (None if the rules do not allow it), the card
     that is the sum of the others for an addition, and the number of cards drawn back."""
 
-    cards: tuple[Card, ...]
+    cards: tuple[ReveillezCard, ...]
     kind: DiscardKind | None
-    total: Card | None = None
+    total: ReveillezCard | None = None
 
     @property
     def is_valid(self) -> bool:
@@ -57,7 +57,7 @@ class DiscardCheck:
         return {DiscardKind.SINGLE: 1, DiscardKind.PAIR: 2}.get(self.kind, len(self.cards))
 
     @property
-    def addends(self) -> tuple[Card, ...]:
+    def addends(self) -> tuple[ReveillezCard, ...]:
         """For an addition, the cards summed (the others than :attr:`total`, in entry order)."""
         if self.total is None:
             return ()
@@ -77,7 +77,7 @@ class DiscardCheck:
                 "draw": self.draw}
 
 
-def read_discard(cards: Iterable[Card]) -> DiscardCheck:
+def read_discard(cards: Iterable[ReveillezCard]) -> DiscardCheck:
     """Classify discarded cards already read (never raises; any count is classified)."""
     cards = tuple(cards)
     if len(cards) == 1:
@@ -90,7 +90,7 @@ def read_discard(cards: Iterable[Card]) -> DiscardCheck:
         # All numbers are positive, so the one equal to the sum of the others is the largest:
         # largest == sum - largest.
         if 2 * largest == sum(numbers):
-            return DiscardCheck(cards, DiscardKind.ADDITION, Card(number=largest))
+            return DiscardCheck(cards, DiscardKind.ADDITION, ReveillezCard(number=largest))
     return DiscardCheck(cards, None)
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from companion.scoring.problems import EntryError, Problem
 
-from .cards import Card, check_players, read_card
+from .cards import ReveillezCard, check_players, read_card
 from .messages import CATALOGUE
 
 
@@ -25,7 +25,7 @@ class JesterCount:
     highlights; empty for a power card)."""
 
     jester_seat: int
-    revealed: Card
+    revealed: ReveillezCard
     wakes: int | None
     path: tuple[int, ...] = ()
 
@@ -39,7 +39,7 @@ class JesterCount:
         return {"wakes": self.wakes, "play_again": self.play_again}
 
 
-def count_from(players: int, jester_seat: int, revealed: Card) -> JesterCount:
+def count_from(players: int, jester_seat: int, revealed: ReveillezCard) -> JesterCount:
     """The count for a card already read (trusted arguments; never raises)."""
     if revealed.number is None:
         return JesterCount(jester_seat, revealed, None)
@@ -71,4 +71,4 @@ def jester_count(players: object, jester_seat: object, revealed: object) -> Jest
     if problems:
         raise EntryError(problems)
     assert isinstance(players, int) and isinstance(jester_seat, int)
-    return count_from(players, jester_seat, Card.parse(revealed))
+    return count_from(players, jester_seat, ReveillezCard.parse(revealed))

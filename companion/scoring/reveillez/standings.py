@@ -11,9 +11,10 @@ Rulebook (seed 003), « But du jeu » and « Fin du jeu »; REVEILLEZ.md « Winn
   last princess wins by it.
 
 :func:`evaluate` is the check on trusted values, shared by the table screen
-(:meth:`~.state.GameState.standings`) and the ``standings`` endpoint (:func:`standings`, which
-validates raw input first). Winners are listed in ascending seat order; the reason is
-``princesses`` when a winner reached the princess count, else ``points``, or ``all_awake``.
+(:meth:`~.state.ReveillezGameState.standings`) and the ``standings`` endpoint
+(:func:`standings`, which validates raw input first). Winners are listed in ascending seat order;
+the reason is ``princesses`` when a winner reached the princess count, else ``points``, or
+``all_awake``.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ class Remaining:
 
 
 @dataclass(frozen=True, slots=True)
-class Standings:
+class ReveillezStandings:
     """Every seat's points and princesses, the target, and the winners once the game is over."""
 
     target: Target
@@ -82,7 +83,7 @@ class Standings:
         }
 
 
-def evaluate(awake: Sequence[Sequence[int]], sleeping: int) -> Standings:
+def evaluate(awake: Sequence[Sequence[int]], sleeping: int) -> ReveillezStandings:
     """The standings of a table where seat ``i`` has princesses worth ``awake[i]`` and
     ``sleeping`` princesses are left in the centre. Trusted input (see :func:`standings`)."""
     goal = TARGETS[len(awake)]
@@ -94,13 +95,13 @@ def evaluate(awake: Sequence[Sequence[int]], sleeping: int) -> Standings:
     if by_count or by_points:
         reason = Reason.PRINCESSES if by_count else Reason.POINTS
         winners = tuple(sorted(set(by_count) | set(by_points)))
-        return Standings(goal, points, counts, sleeping, winners, reason)
+        return ReveillezStandings(goal, points, counts, sleeping, winners, reason)
     if sleeping == 0:
         # Nobody left asleep: most points wins, equal points share the win.
         best = max(points)
         winners = tuple(seat for seat, total in enumerate(points) if total == best)
-        return Standings(goal, points, counts, sleeping, winners, Reason.ALL_AWAKE)
-    return Standings(goal, points, counts, sleeping)
+        return ReveillezStandings(goal, points, counts, sleeping, winners, Reason.ALL_AWAKE)
+    return ReveillezStandings(goal, points, counts, sleeping)
 
 
 def check_standings_entry(players: object, awake: object, sleeping: object) -> list[Problem]:
@@ -134,7 +135,7 @@ def check_standings_entry(players: object, awake: object, sleeping: object) -> l
     return problems
 
 
-def standings(players: object, awake: object, sleeping: object) -> Standings:
+def standings(players: object, awake: object, sleeping: object) -> ReveillezStandings:
     """The ``standings`` endpoint: points, princesses, target and winners of the table described
     by ``awake`` (per seat, the printed values in front of it) and ``sleeping``. Raises EntryError
     with every problem of :func:`check_standings_entry`."""

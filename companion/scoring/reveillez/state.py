@@ -1,11 +1,13 @@
-"""GameState: one game of « Réveillez les 12 princesses » as the app follows it at the table.
+"""ReveillezGameState: one game of « Réveillez les 12 princesses » as the app follows it at the
+table.
 
 The state holds the 12 slots of the centre grid (which princess sleeps where), the princesses awake
 in front of each seat, what the app has learnt about each princess (printed value, optional name)
-and whose turn it is. It answers cheap questions (:meth:`GameState.standings`,
-:meth:`GameState.stealable`, :meth:`GameState.check`, which never raises …) and takes explicit
-commands: :meth:`GameState.play` checks then pushes, :meth:`GameState.push` trusts its input (the
-path for replaying stored history), :meth:`GameState.pop` undoes.
+and whose turn it is. It answers cheap questions (:meth:`ReveillezGameState.standings`,
+:meth:`ReveillezGameState.stealable`, :meth:`ReveillezGameState.check`, which never raises …)
+and takes explicit commands: :meth:`ReveillezGameState.play` checks then pushes,
+:meth:`ReveillezGameState.push` trusts its input (the path for replaying stored history),
+:meth:`ReveillezGameState.pop` undoes.
 
 Rules applied (rulebook, seed 003, « Le jeu » and « Fin du jeu »; REVEILLEZ.md):
 
@@ -38,142 +40,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from enum import StrEnum
 
 from companion.scoring.problems import EntryError, Problem
 
-from .actions import Action, Discard, Jester, Pick, Sleep, Steal, Wake, parse_action, resolved
+from .actions import Action, CentrePick, Discard, Jester, Sleep, Steal, Wake, parse_action, resolved
 from .cards import (
     PRINCESSES,
     SLOTS,
-    TARGETS,
-    Card,
     PrincessCard,
+    ReveillezCard,
     Special,
     Target,
-    check_players,
 )
 from .discard import check_discard_entry, read_discard
+from .events import Event, Move, MoveKind, Place
 from .jester import JesterCount, count_from
 from .messages import CATALOGUE
-from .standings import Remaining, Standings, evaluate
-
-# --------------------------------------------------------------------------- set-up
-
-@dataclass(frozen=True, slots=True)
-class Setup:
-    """A game's set-up: number of players, the seat that starts (left of the dealer) and whether
-    the variant « caprices de princesses » is played. ``str()`` gives its notation
-    (``"3 first=1 variant"``)."""
-
-    players: int
-    first: int = 0
-    variant: bool = False
-
-    @classmethod
-    def make(cls, players: object, first: object = 0, variant: bool = False) -> Setup:
-        """A checked set-up; raises EntryError (``players-range``, ``seat-range``)."""
-        problems = check_players(players)
-        if not problems:
-            assert isinstance(players, int)
-            if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players:
-                problems.append(CATALOGUE.problem("seat-range", given=first, players=players,
-                                                  high=players - 1))
-        if problems:
-            raise EntryError(problems)
-        assert isinstance(players, int) and isinstance(first, int)
-        return cls(players, first, bool(variant))
-
-    @classmethod
-    def parse(cls, text: str) -> Setup:
-        """Read ``"<players> [first=<seat>] [variant]"``; raises EntryError."""
-        words = text.split()
-        try:
-            players = int(words[0])
-            options = dict(word.partition("=")[::2] for word in words[1:])
-            first = int(options.pop("first", "0") or "0")
-            variant = "variant" in options
-            options.pop("variant", None)
-        except (IndexError, ValueError):
-            raise EntryError(CATALOGUE.problem("notation", given=text)) from None
-        if options:
-            raise EntryError(CATALOGUE.problem("notation", given=text))
-        return cls.make(players, first, variant)
-
-    @property
-    def target(self) -> Target:
-        return TARGETS[self.players]
-
-    def __str__(self) -> str:
-        return f"{self.players} first={self.first}" + (" variant" if self.variant else "")
-
-
-# --------------------------------------------------------------------------- events
-
-class MoveKind(StrEnum):
-    """What happened to one princess during an action."""
-
-    WOKEN = "woken"          # from a slot to a seat
-    STOLEN = "stolen"        # from one seat to another (knight)
-    ASLEEP = "asleep"        # from a seat to a free slot (potion)
-    SENT_BACK = "sent-back"  # woken, then back to her slot: Dog and Cat never together (variant)
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One princess moving: ``seat`` gains her (woken, stolen), loses her (asleep) or had to send
-    her back (sent back); ``source`` is the seat a knight took her from; ``slot`` the slot she
-    left (woken) or now sleeps in (asleep, sent back)."""
-
-    kind: MoveKind
-    princess: int
-    seat: int
-    slot: int | None = None
-    source: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One recorded action and what it did: who played it, the action (a potion's slot filled
-    in), the princesses that moved, the jester's count, the seat a knight or potion aimed at
-    (``defender``), whose turn is next, and the final
-    standings if this action ended the game (only the one action that ends it has them)."""
-
-    index: int
-    seat: int
-    action: Action
-    moves: tuple[Move, ...]
-    turn: int
-    count: JesterCount | None = None
-    defender: int | None = None
-    outcome: Standings | None = None
-
-    @property
-    def kind(self) -> str:
-        """``wake``, ``steal``, ``sleep``, ``jester`` or ``discard``."""
-        return type(self.action).__name__.lower()
-
-    @property
-    def is_countered(self) -> bool:
-        """A knight answered by a dragon or a potion answered by a wand."""
-        return ((isinstance(self.action, Steal) and self.action.dragon)
-                or (isinstance(self.action, Sleep) and self.action.wand))
-
-
-@dataclass(frozen=True, slots=True)
-class Place:
-    """One cell of the table screen's 4×3 grid: the princess shown there, asleep in that slot or
-    awake (then with her holder and what is printed on her)."""
-
-    slot: int
-    princess: int
-    holder: int | None
-    card: PrincessCard | None
-
-    @property
-    def is_awake(self) -> bool:
-        return self.holder is not None
-
+from .setup import Setup
+from .standings import Remaining, ReveillezStandings, evaluate
 
 # --------------------------------------------------------------------------- the position
 
@@ -185,7 +69,7 @@ class _Position:
     turn: int
 
 
-class GameState:
+class ReveillezGameState:
     """One game: the centre grid, who holds which awake princess, what is known of each princess,
     whose turn it is, and the history of actions (see the module docstring)."""
 
@@ -198,12 +82,12 @@ class GameState:
             turn=setup.first,
         )
         self._stack: list[tuple[Event, _Position]] = []
-        self._cache: tuple[_Position, Standings] | None = None
+        self._cache: tuple[_Position, ReveillezStandings] | None = None
 
     # ------------------------------------------------------------------ construction
 
     @classmethod
-    def replay(cls, setup: Setup, actions: Iterable[Action | str]) -> GameState:
+    def replay(cls, setup: Setup, actions: Iterable[Action | str]) -> ReveillezGameState:
         """A state with ``actions`` (values or notation) pushed in order, unchecked: the path for
         stored history, which was checked when it was played."""
         state = cls(setup)
@@ -212,7 +96,7 @@ class GameState:
         return state
 
     @classmethod
-    def from_notation(cls, text: str) -> GameState:
+    def from_notation(cls, text: str) -> ReveillezGameState:
         """Rebuild a game from :meth:`notation`; raises EntryError on bad notation."""
         head, *rest = text.split(";")
         state = cls(Setup.parse(head))
@@ -225,9 +109,9 @@ class GameState:
         """The set-up and every action: ``"3 first=0 variant; wake 3 10; steal 3"``."""
         return "; ".join([str(self.setup), *(str(event.action) for event in self.history)])
 
-    def copy(self) -> GameState:
+    def copy(self) -> ReveillezGameState:
         """An independent state with the same set-up, position and history."""
-        other = GameState(self.setup)
+        other = ReveillezGameState(self.setup)
         other._position = self._position
         other._stack = list(self._stack)
         return other
@@ -319,7 +203,7 @@ class GameState:
                 return princess
         return None
 
-    def standings(self) -> Standings:
+    def standings(self) -> ReveillezStandings:
         """Points, princesses, target and (once over) winners and reason."""
         if self._cache is None or self._cache[0] is not self._position:
             table = evaluate([self.values_of(seat) for seat in range(self.players)],
@@ -336,7 +220,7 @@ class GameState:
         return self.standings().is_over
 
     @property
-    def outcome(self) -> Standings | None:
+    def outcome(self) -> ReveillezStandings | None:
         """The final standings once the game is over, else None."""
         table = self.standings()
         return table if table.is_over else None
@@ -344,7 +228,7 @@ class GameState:
     def jester_count(self, revealed: object) -> JesterCount:
         """What a card revealed by the jester of the player to move does (raises EntryError for
         an unknown card)."""
-        return count_from(self.players, self.turn, Card.parse(revealed))
+        return count_from(self.players, self.turn, ReveillezCard.parse(revealed))
 
     def stealable(self, seat: int | None = None) -> tuple[int, ...]:
         """The princesses ``seat`` (default: the player to move) may take with a knight."""
@@ -458,7 +342,8 @@ class GameState:
             return [CATALOGUE.problem("own-princess", seat=seat)]
         return []
 
-    def _check_pick(self, pick: Pick, names: set[str]) -> tuple[PrincessCard | None, list[Problem]]:
+    def _check_pick(self, pick: CentrePick,
+                    names: set[str]) -> tuple[PrincessCard | None, list[Problem]]:
         problems = self._check_slot(pick.slot, free=False)
         if problems:
             return None, problems
@@ -609,7 +494,7 @@ class GameState:
         slots[slot] = princess
         self._position = replace(self._position, slots=tuple(slots))
 
-    def _wake_one(self, seat: int, pick: Pick) -> Move:
+    def _wake_one(self, seat: int, pick: CentrePick) -> Move:
         princess = self._position.slots[pick.slot]
         assert princess is not None, f"slot {pick.slot} is empty"
         self._learn(princess, pick.card)
@@ -627,4 +512,4 @@ class GameState:
         return moves
 
     def __repr__(self) -> str:
-        return f"GameState.from_notation({self.notation()!r})"
+        return f"ReveillezGameState.from_notation({self.notation()!r})"

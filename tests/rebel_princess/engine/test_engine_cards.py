@@ -7,10 +7,10 @@ import pytest
 from companion.scoring.rebel_princess.cards import FROG, deck
 from companion.scoring.rebel_princess.engine import (
     AmbiguousEntryError,
-    Card,
     EngineError,
     IllegalTrickError,
     InvalidEntryError,
+    RebelCard,
     Suit,
     ViolationCode,
     parse_card,
@@ -40,7 +40,7 @@ def test_card_code_round_trip(code, suit, rank):
     card = parse_card(code)
     assert (card.suit, card.rank) == (suit, rank)
     assert str(card) == code.strip().upper()
-    assert eval(repr(card), {"Card": Card}) == card
+    assert eval(repr(card), {"RebelCard": RebelCard}) == card
 
 
 @pytest.mark.parametrize("code", ["", "P", "P0", "P13", "X3", "P01", "3P", "Q-1", "P1.5"])

@@ -13,8 +13,8 @@ import pytest
 
 from companion.scoring.rebel_princess import (
     FROG,
-    Card,
     InvalidValueError,
+    RebelCard,
     Suit,
     deck,
     hand_size,
@@ -82,17 +82,17 @@ def test_the_frog_is_a_pet_not_a_prince():
 
 
 @pytest.mark.parametrize(("code", "card"), [
-    ("P12", Card(Suit.PRINCE, 12)),
-    ("p12", Card(Suit.PRINCE, 12)),
+    ("P12", RebelCard(Suit.PRINCE, 12)),
+    ("p12", RebelCard(Suit.PRINCE, 12)),
     (" A8 ", FROG),
     ("a8", FROG),
-    ("Q1", Card(Suit.QUEEN, 1)),
-    ("F10", Card(Suit.FAIRY, 10)),
-    ("\tq3\n", Card(Suit.QUEEN, 3)),
+    ("Q1", RebelCard(Suit.QUEEN, 1)),
+    ("F10", RebelCard(Suit.FAIRY, 10)),
+    ("\tq3\n", RebelCard(Suit.QUEEN, 3)),
 ])
 def test_card_code_is_suit_letter_and_rank(code, card):
     """A code is P, Q, F or A (any case, blanks around allowed) followed by a rank from 1 to 12."""
-    assert Card.from_code(code) == card
+    assert RebelCard.from_code(code) == card
 
 
 @pytest.mark.parametrize("code", [
@@ -102,7 +102,7 @@ def test_card_code_is_suit_letter_and_rank(code, card):
 def test_malformed_card_code_is_unknown_card(code):
     """Anything but a suit letter and a plain rank 1-12 (no leading zero) is ``unknown-card``."""
     with pytest.raises(InvalidValueError) as caught:
-        Card.from_code(code)
+        RebelCard.from_code(code)
     assert caught.value.problem.code == "unknown-card"
 
 
@@ -110,19 +110,19 @@ def test_malformed_card_code_is_unknown_card(code):
 def test_non_text_card_code_is_unknown_card(code):
     """A card code must be text; other values are ``unknown-card``, never a crash."""
     with pytest.raises(InvalidValueError) as caught:
-        Card.from_code(code)
+        RebelCard.from_code(code)
     assert caught.value.problem.code == "unknown-card"
 
 
 @pytest.mark.parametrize("card", deck(6), ids=str)
 def test_str_and_repr_round_trip(card):
     """``str`` gives the code back, and ``repr`` evaluates to the same card."""
-    assert Card.from_code(str(card)) == card
+    assert RebelCard.from_code(str(card)) == card
     assert str(card) == card.code
-    assert eval(repr(card), {"Card": Card}) == card  # noqa: S307 - our own repr
+    assert eval(repr(card), {"RebelCard": RebelCard}) == card  # noqa: S307 - our own repr
 
 
 def test_cards_sort_by_suit_then_rank():
     """Cards order by suit letter then rank, so sorted hands read the same way every time."""
-    cards = [Card.from_code(c) for c in ["Q3", "P12", "P2", "A8", "F1"]]
+    cards = [RebelCard.from_code(c) for c in ["Q3", "P12", "P2", "A8", "F1"]]
     assert [c.code for c in sorted(cards)] == ["A8", "F1", "P2", "P12", "Q3"]

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from companion.scoring.rebel_princess import (
-    Card,
     Edition,
     IncompleteEntryError,
     InvalidValueError,
+    RebelCard,
     RoundEntry,
     check_entry,
     message_for,
@@ -98,8 +98,8 @@ def test_card_entered_twice_by_one_seat_is_duplicate():
 
 def test_duplicate_across_seats_in_a_round_entry():
     """``check_entry`` finds a card held by two seats of a built entry."""
-    taken = [frozenset(princes(4)) | {Card.from_code("A8")}, frozenset({Card.from_code("P1")}),
-             frozenset(), frozenset()]
+    taken = [frozenset(princes(4)) | {RebelCard.from_code("A8")},
+             frozenset({RebelCard.from_code("P1")}), frozenset(), frozenset()]
     problems = check_entry(RoundEntry(D, "a", 4, tuple(taken)))
     assert [(p.code, p.seat, p.card) for p in problems] == [("duplicate-card", 1, "P1")]
 
@@ -117,7 +117,7 @@ def test_card_outside_the_player_counts_deck(players, card):
 
 def test_card_outside_the_deck_in_a_round_entry():
     """``check_entry`` also reports a card outside the deck."""
-    taken = (frozenset(princes(4)) | {Card.from_code("A8"), Card.from_code("P11")},
+    taken = (frozenset(princes(4)) | {RebelCard.from_code("A8"), RebelCard.from_code("P11")},
              frozenset(), frozenset(), frozenset())
     assert codes_of(check_entry(RoundEntry(D, "a", 4, taken))) == ["card-not-in-deck"]
 
@@ -209,7 +209,7 @@ def test_bathroom_break_totals_before_must_be_whole_numbers():
 
 def test_every_problem_is_listed_not_just_the_first():
     """An entry with several problems lists them all."""
-    entry = RoundEntry(D, "e", 4, (frozenset(princes(4)), frozenset({Card.from_code("P1")}),
+    entry = RoundEntry(D, "e", 4, (frozenset(princes(4)), frozenset({RebelCard.from_code("P1")}),
                                    frozenset(), frozenset()))
     assert codes_of(check_entry(entry)) == ["duplicate-card", "missing-card", "missing-tricks-won"]
     with pytest.raises(IncompleteEntryError) as caught:

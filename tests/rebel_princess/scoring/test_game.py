@@ -7,12 +7,12 @@ import dataclasses
 import pytest
 
 from companion.scoring.rebel_princess import (
-    Card,
     Edition,
     GameSetup,
     InvalidValueError,
     Leader,
     PlayedRound,
+    RebelCard,
     play_through,
 )
 
@@ -20,7 +20,7 @@ D, C = Edition.DELUXE, Edition.CLASSIC
 
 
 def by_cards(*seats: str, **kwargs) -> PlayedRound:
-    taken = tuple(frozenset(Card.from_code(code) for code in text.split()) for text in seats)
+    taken = tuple(frozenset(RebelCard.from_code(code) for code in text.split()) for text in seats)
     return PlayedRound(taken=taken, **kwargs)
 
 

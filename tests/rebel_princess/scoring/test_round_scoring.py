@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from companion.scoring.rebel_princess import (
-    Card,
     Edition,
+    RebelCard,
     RoundEntry,
     RoundScore,
     deck,
@@ -27,8 +27,8 @@ D, C = Edition.DELUXE, Edition.CLASSIC
 ALL_CARDS = [(edition, card.letter) for edition in Edition for card in round_cards(edition)]
 
 
-def cards(text: str) -> frozenset[Card]:
-    return frozenset(Card.from_code(code) for code in text.split())
+def cards(text: str) -> frozenset[RebelCard]:
+    return frozenset(RebelCard.from_code(code) for code in text.split())
 
 
 def make_entry(edition: Edition, letter: str, players: int, seats: list[str], *,

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from companion.scoring.rebel_princess import (
     FROG,
-    Card,
     Edition,
+    RebelCard,
     RoundEntry,
     Suit,
     deck,
@@ -33,7 +33,7 @@ PLAYER_COUNTS = [3, 4, 5, 6]
 ALL_CARDS = [(edition, card.letter) for edition in Edition for card in round_cards(edition)]
 
 
-def random_owners(rng: random.Random, players: int) -> dict[Card, int]:
+def random_owners(rng: random.Random, players: int) -> dict[RebelCard, int]:
     """A random owner for every card of the deck, biased towards the extremes: one seat holding
     every Prince and the Frog, one seat winning every trick, seats that win nothing, Queens and Pets
     following (or avoiding) the Prince of their rank."""
@@ -45,7 +45,7 @@ def random_owners(rng: random.Random, players: int) -> dict[Card, int]:
     if rng.random() < 0.5:
         follow, avoid = rng.random(), rng.random() < 0.3
         for card in deck(players):
-            prince_seat = owner[Card(Suit.PRINCE, card.rank)]
+            prince_seat = owner[RebelCard(Suit.PRINCE, card.rank)]
             if card.suit is Suit.PRINCE or rng.random() >= follow:
                 continue
             if not avoid:
@@ -62,7 +62,7 @@ def random_owners(rng: random.Random, players: int) -> dict[Card, int]:
 
 
 def entry_from(rng: random.Random, edition: Edition, letter: str, players: int,
-               owner: dict[Card, int], everything: bool,
+               owner: dict[RebelCard, int], everything: bool,
                totals_before: tuple[int, ...]) -> RoundEntry:
     """The entry for these owners: the whole deck, or only the required cards. When the whole deck
     is out an empty seat won no trick; otherwise some empty seats are said to have won none."""

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.scoring.rebel_princess import Card, parse_edition, required_cards, score_round
+from companion.scoring.rebel_princess import RebelCard, parse_edition, required_cards, score_round
 
 DATA = tomllib.loads((Path(__file__).parents[2] / "data" / "rulebook_examples.toml")
                      .read_text(encoding="utf-8"))
@@ -28,7 +28,7 @@ def test_every_example_cites_its_source():
 
 def trick_winner(plays: list[str]) -> int:
     """The highest card of the led suit wins a plain trick (the rulebooks' 'Playing a trick')."""
-    cards = [Card.from_code(code) for code in plays]
+    cards = [RebelCard.from_code(code) for code in plays]
     led = cards[0].suit
     return max((card.rank, seat) for seat, card in enumerate(cards) if card.suit is led)[1]
 

@@ -10,8 +10,8 @@ from companion.routes.api import ok, parse_body
 
 from .core import winner
 
-bp = Blueprint("toy_game", __name__, url_prefix="/toy-game")
-api_bp = Blueprint("toy_game_api", __name__, url_prefix="/api/v1/toy-game")
+bp = Blueprint("toy_game", __name__)
+api_bp = Blueprint("toy_game_api", __name__)
 
 
 @bp.get("/new")

@@ -2,7 +2,7 @@
 
 Full information (:class:`RoundState`, every hand known) and table entry (:class:`TableRound`,
 hands unknown, rules judged at once or once later plays prove them broken) share the same rules.
-Public surface, python-chess style: frozen :class:`Card` values with a notation round-trip, one
+Public surface, python-chess style: frozen :class:`RebelCard` values with a notation round-trip, one
 :class:`RoundState` with cheap queries (:meth:`~RoundState.legal_plays`,
 :meth:`~RoundState.is_legal_play`, :meth:`~RoundState.check_trick`) and explicit commands
 (:meth:`~RoundState.play_trick`, :meth:`~RoundState.push`, :meth:`~RoundState.pop`), violations as
@@ -14,7 +14,7 @@ the order in which they are consulted).
 
 from __future__ import annotations
 
-from companion.scoring.rebel_princess.cards import Card, Edition, Suit
+from companion.scoring.rebel_princess.cards import Edition, RebelCard, Suit
 
 from .cards import parse_card, parse_cards
 from .errors import (
@@ -36,7 +36,7 @@ from .modifiers import (
 )
 from .powers import POWER_SLUGS, Power, power_class, power_slugs
 from .record import RoundTranscript, format_record, parse_record
-from .state import RoundOutcome, RoundState, Trick
+from .state import RoundState
 from .steps import (
     Chairs,
     Gift,
@@ -50,13 +50,13 @@ from .steps import (
     parse_step,
 )
 from .table import TableRound
+from .values import RoundOutcome, Trick
 
 __all__ = [
-    "POWER_SLUGS", "AmbiguousEntryError", "Card", "Chairs", "Edition", "EngineError", "Gift",
-    "Haggle", "IllegalTrickError", "InvalidEntryError", "Modifier", "Pass", "Power", "PowerUse",
+    "POWER_SLUGS", "AmbiguousEntryError", "Chairs", "Edition", "EngineError", "Gift", "Haggle",
+    "IllegalTrickError", "InvalidEntryError", "Modifier", "Pass", "Power", "PowerUse", "RebelCard",
     "Reveal", "RoundOutcome", "RoundState", "RoundTranscript", "SetAside", "Step", "StepKind",
-    "Suit",
-    "TableRound", "Timing", "Trick", "ViolationCode", "WinReason", "format_record",
-    "modifier_class", "parse_card", "parse_cards", "parse_record", "parse_step",
-    "power_class", "power_slugs", "register", "registered", "round_card_class", "violation",
+    "Suit", "TableRound", "Timing", "Trick", "ViolationCode", "WinReason", "format_record",
+    "modifier_class", "parse_card", "parse_cards", "parse_record", "parse_step", "power_class",
+    "power_slugs", "register", "registered", "round_card_class", "violation",
 ]

@@ -1,7 +1,7 @@
 """Cards for the engine: a compact integer encoding of the one card type.
 
 Card, suit and edition types live in one module, :mod:`companion.scoring.rebel_princess.cards`,
-which the scoring core and the engine both import (``Card`` is frozen, ``str`` gives the code
+which the scoring core and the engine both import (``RebelCard`` is frozen, ``str`` gives the code
 ``P12``, ``repr`` rebuilds it), so an engine outcome feeds the scoring core without conversion.
 Inside the engine a card is a small int, its *id*, and a set of cards is an int bitmask:
 
@@ -18,19 +18,18 @@ Decks (Deluxe "Setup" step 2, French "Mise en place" 1): 3 players ranks 2-10, 4
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 
-from companion.scoring.rebel_princess.cards import FROG, SUIT_ORDER, Card, Suit, ranks_for
+from companion.scoring.rebel_princess.cards import FROG, SUIT_ORDER, RebelCard, Suit, ranks_for
 from companion.scoring.rebel_princess.errors import ScoringError
 
 from .errors import InvalidEntryError, ViolationCode
 
 __all__ = [
     "ALL_RANKS", "CARDS", "EVEN_MASK", "FAIRY", "FROG", "FROG_ID", "ODD_MASK", "PET", "PRINCE",
-    "PRINCE_MASK", "QUEEN", "SUIT_MASKS", "SUIT_OF", "Card", "Suit", "card_id", "card_of",
-    "cards_of", "deck_mask", "ids_of", "mask_of", "parse_card", "parse_cards", "rank_of",
-    "suit_of",
+    "PRINCE_MASK", "QUEEN", "SUIT_MASKS", "SUIT_OF", "RebelCard", "Suit", "card_id", "card_of",
+    "cards_of", "deck_mask", "ids_of", "mask_of", "parse_card", "parse_cards", "rank_of", "suit_of",
 ]
 
 PRINCE, QUEEN, FAIRY, PET = 0, 1, 2, 3
@@ -39,11 +38,11 @@ SUIT_INDEX: dict[Suit, int] = {suit: index for index, suit in enumerate(SUIT_ORD
 ALL_RANKS = range(1, 13)
 
 #: The cards by id (``None`` where no card has that id).
-CARDS: list[Card | None] = [None] * 64
-_ID: dict[Card, int] = {}
+CARDS: list[RebelCard | None] = [None] * 64
+_ID: dict[RebelCard, int] = {}
 for _suit in SUIT_ORDER:
     for _rank in ALL_RANKS:
-        _card = Card(_suit, _rank)
+        _card = RebelCard(_suit, _rank)
         CARDS[16 * SUIT_INDEX[_suit] + _rank] = _card
         _ID[_card] = 16 * SUIT_INDEX[_suit] + _rank
 
@@ -55,12 +54,12 @@ EVEN_MASK = sum(1 << (16 * s + r) for s in range(4) for r in ALL_RANKS if not r 
 FROG_ID = _ID[FROG]
 
 
-def card_id(card: Card) -> int:
+def card_id(card: RebelCard) -> int:
     """The id of a card (see the module docstring)."""
     return _ID[card]
 
 
-def card_of(cid: int) -> Card:
+def card_of(cid: int) -> RebelCard:
     """The card with this id."""
     card = CARDS[cid]
     if card is None:
@@ -78,7 +77,7 @@ def rank_of(cid: int) -> int:
     return cid & 15
 
 
-def mask_of(cards: Iterable[Card]) -> int:
+def mask_of(cards: Iterable[RebelCard]) -> int:
     """The bitmask of some cards."""
     mask = 0
     for card in cards:
@@ -96,7 +95,7 @@ def ids_of(mask: int) -> Iterator[int]:
 
 #: ``_SUIT_CARDS[s][bits]``: the cards of suit index ``s`` whose ranks are the set bits of
 #: ``bits`` (bits 1-12), so a mask turns into cards with four lookups.
-_SUIT_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+_SUIT_CARDS: tuple[tuple[tuple[RebelCard, ...], ...], ...] = tuple(
     tuple(tuple(CARDS[16 * s + r] for r in ALL_RANKS if bits >> r & 1)  # type: ignore[misc]
           for bits in range(1 << 13))
     for s in range(4))
@@ -106,16 +105,17 @@ _SUIT_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
 #: 4 x 4,096 small sets). A mask within one suit (the cards that may follow suit: most legal
 #: plays) is then looked up, and any other is the union of its suits' sets, whose members are
 #: not hashed again; building each set card by card was most of the work of ``legal_plays``.
-_SUIT_SETS: tuple[list[frozenset[Card] | None], ...] = tuple([None] * (1 << 13) for _ in range(4))
+_SUIT_SETS: tuple[list[frozenset[RebelCard] | None], ...] = tuple(
+    [None] * (1 << 13) for _ in range(4))
 _PRINCE_SETS, _QUEEN_SETS, _FAIRY_SETS, _PET_SETS = _SUIT_SETS
 
 
-def _suit_set(suit: int, bits: int) -> frozenset[Card]:
+def _suit_set(suit: int, bits: int) -> frozenset[RebelCard]:
     found = _SUIT_SETS[suit][bits] = frozenset(_SUIT_CARDS[suit][bits])
     return found
 
 
-def cards_of(mask: int) -> frozenset[Card]:
+def cards_of(mask: int) -> frozenset[RebelCard]:
     """The cards in a mask."""
     if mask:
         shift = (mask.bit_length() - 1) >> 4 << 4  # 16 x the highest suit in the mask
@@ -150,9 +150,9 @@ def deck_mask(players: int) -> int:
     return sum(1 << (16 * s + r) for s in range(4) for r in ranks)
 
 
-def parse_card(code: str) -> Card:
+def parse_card(code: str) -> RebelCard:
     """Parse a card code such as ``P12`` or ``a8`` (case and surrounding blanks ignored): the
-    one parser, :meth:`Card.from_code`, with the engine's error.
+    one parser, :meth:`RebelCard.from_code`, with the engine's error.
 
     Raises :class:`InvalidEntryError` (code ``unknown-card``) for anything else.
     """
@@ -161,7 +161,7 @@ def parse_card(code: str) -> Card:
         if card is not None:
             return card
     try:
-        card = Card.from_code(code)
+        card = RebelCard.from_code(code)
     except ScoringError:
         raise InvalidEntryError(f"unknown card {code!r}", ViolationCode.UNKNOWN_CARD) from None
     if len(_PARSED) < 4096:  # (codes as typed: "Q3", "q3", " Q3 ")
@@ -169,10 +169,10 @@ def parse_card(code: str) -> Card:
     return card
 
 
-_PARSED: dict[str, Card] = {}
+_PARSED: dict[str, RebelCard] = {}
 
 
-def parse_cards(text: str) -> tuple[Card, ...]:
+def parse_cards(text: str) -> tuple[RebelCard, ...]:
     """Parse card codes separated by blanks or commas, or run together (``Q3Q7P12``)."""
     codes: list[str] = []
     for word in text.replace(",", " ").split():
@@ -185,7 +185,7 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     return tuple(parse_card(code) for code in codes)
 
 
-def format_cards(cards: Iterable[Card], sep: str = "") -> str:
+def format_cards(cards: Iterable[RebelCard], sep: str = "") -> str:
     """Card codes joined by ``sep``, or ``-`` for none."""
     text = sep.join(str(card) for card in cards)
     return text or "-"
@@ -196,8 +196,23 @@ def format_mask(mask: int) -> str:
     return format_cards(CARDS[cid] for cid in ids_of(mask))  # type: ignore[misc]
 
 
-def card_at(cid: int) -> Card:
+def card_at(cid: int) -> RebelCard:
     """The card of id ``cid`` (an id of a card of the deck)."""
     card = CARDS[cid]
     assert card is not None, cid
     return card
+
+
+def check_disjoint(players: int, masks: Sequence[int]) -> None:
+    """Raise InvalidEntryError for a card outside the deck or in two places."""
+    in_deck = deck_mask(players)
+    seen = 0
+    for mask in masks:
+        if mask & ~in_deck:
+            raise InvalidEntryError(
+                f"{format_mask(mask & ~in_deck)} not in the {players}-player deck",
+                ViolationCode.CARD_NOT_IN_DECK)
+        if mask & seen:
+            raise InvalidEntryError(f"{format_mask(mask & seen)} given twice",
+                                    ViolationCode.DUPLICATE_CARD)
+        seen |= mask

@@ -26,7 +26,7 @@ from enum import StrEnum
 from typing import Any
 
 from companion.scoring.problems import Catalogue, EntryError, Problem, language
-from companion.scoring.rebel_princess.cards import Card, Edition
+from companion.scoring.rebel_princess.cards import Edition, RebelCard
 
 __all__ = ["BASIC", "CATALOGUES", "AmbiguousEntryError", "EngineError", "IllegalTrickError",
            "InvalidEntryError", "RuleCatalogue", "ViolationCode", "violation"]
@@ -148,7 +148,7 @@ CATALOGUES: dict[Edition, RuleCatalogue] = {
     edition: RuleCatalogue(__package__, edition=edition) for edition in Edition}
 
 
-def violation(code: ViolationCode, seat: int | None = None, card: Card | str | None = None,
+def violation(code: ViolationCode, seat: int | None = None, card: RebelCard | str | None = None,
               rule: str = BASIC, edition: Edition = Edition.DELUXE, *,
               trick: int | None = None, **params: Any) -> Problem:
     """A rule violation as a :class:`~companion.scoring.problems.Problem`: ``code`` by ``seat``

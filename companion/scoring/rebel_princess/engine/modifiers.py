@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar
 
-from companion.scoring.rebel_princess.cards import Card, Edition
+from companion.scoring.rebel_princess.cards import Edition, RebelCard
 
 from .errors import InvalidEntryError, ViolationCode
 
@@ -128,7 +128,7 @@ class Modifier:
         """The index in ``plays`` (card ids in play order) of the winning play, given ``winner``."""
         return winner
 
-    def win_reason(self, cards: Sequence[Card], card: Card, reversed_: bool) -> WinReason:
+    def win_reason(self, cards: Sequence[RebelCard], card: RebelCard, reversed_: bool) -> WinReason:
         """Why the trick ``cards`` (in play order, as it ended) was won with ``card`` (the
         winner's last card); ``reversed_`` when Cinderella reversed the order. The basic rules:
         the highest card of the suit led."""

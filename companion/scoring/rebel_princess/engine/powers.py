@@ -67,7 +67,7 @@ if TYPE_CHECKING:
     import random
 
 from companion.scoring.problems import Problem
-from companion.scoring.rebel_princess.cards import Card, Edition, Suit
+from companion.scoring.rebel_princess.cards import Edition, RebelCard, Suit
 
 from .cards import FROG_ID
 from .errors import ViolationCode, violation
@@ -181,7 +181,7 @@ class Power(Modifier):
         Rapunzel); Thumbelina cannot escape it."""
         return None
 
-    def forced_card(self, use: PowerUse, seat: int) -> Card | None:
+    def forced_card(self, use: PowerUse, seat: int) -> RebelCard | None:
         """The card ``use`` makes ``seat`` play in the trick (the Ice Princess's frozen card)."""
         return None
 
@@ -305,7 +305,7 @@ class Power(Modifier):
             needs.append(listed(cls.more_slots, "more"))
         return "; ".join(needs) or "nothing"
 
-    def allows_rank(self, card: Card) -> bool:
+    def allows_rank(self, card: RebelCard) -> bool:
         """Whether ``card`` is within :attr:`max_rank` (always, for a power without one)."""
         return self.max_rank is None or card.rank <= self.max_rank
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.scoring.problems import Problem
-from companion.scoring.rebel_princess.cards import Card, Suit
+from companion.scoring.rebel_princess.cards import RebelCard, Suit
 
 from .cards import FROG_ID, PRINCE_MASK, SUIT_MASKS, SUIT_OF, card_at, card_id, mask_of
 from .modifiers import register
@@ -68,7 +68,7 @@ if TYPE_CHECKING:
     from .state import RoundState
 
 
-def _hand(state: RoundState, seat: int) -> list[Card]:
+def _hand(state: RoundState, seat: int) -> list[RebelCard]:
     return sorted(state.hand(seat), key=card_id)
 
 
@@ -170,7 +170,7 @@ class IcePrincess(Power):
         # Classic: she always draws from the leader's hand (a use on another seat is refused).
         return self.edition in self.target_leader or use.target == leader
 
-    def forced_card(self, use: PowerUse, seat: int) -> Card | None:
+    def forced_card(self, use: PowerUse, seat: int) -> RebelCard | None:
         return use.cards[0] if use.target == seat and use.cards else None
 
     def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:

@@ -31,14 +31,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from companion.scoring.rebel_princess.cards import Card, Edition
+from companion.scoring.rebel_princess.cards import Edition, RebelCard
 
 from .cards import format_mask, mask_of, parse_cards
 from .errors import InvalidEntryError
 from .modifiers import round_card_class
 from .powers import power_slugs
-from .state import RoundState, Trick, _edition
+from .state import RoundState, _edition
 from .steps import Step, StepKind, parse_step
+from .values import Trick
 
 __all__ = ["RoundTranscript", "format_record", "parse_record"]
 
@@ -57,7 +58,7 @@ class RoundTranscript:
     round_card: str
     leader: int
     princesses: tuple[str | None, ...] = ()
-    hands: tuple[frozenset[Card], ...] | None = None
+    hands: tuple[frozenset[RebelCard], ...] | None = None
     events: tuple[Trick | Step, ...] = field(default=())
 
     @property

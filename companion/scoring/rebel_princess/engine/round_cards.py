@@ -4,7 +4,7 @@ Deluxe cards are lettered a-z, classic cards A-U (RULINGS.md "Classic Round card
 class serves both editions where the card exists in both; the few tie rules that differ read
 ``self.edition``. Cards whose effect is only on scoring (d, e, j/F, t/P, y/O, z/K) change nothing
 in the tricks: the scoring core applies them from the
-:class:`~companion.scoring.rebel_princess.engine.state.RoundOutcome`.
+:class:`~companion.scoring.rebel_princess.engine.values.RoundOutcome`.
 
 Trick rules implemented here (Deluxe "Round Cards" p. 15-22; French "Cartes de Manche" p. 9-13;
 RULINGS.md "Trick rules the engine must apply"):
@@ -46,7 +46,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from companion.scoring.rebel_princess.cards import Card, Edition, Suit
+from companion.scoring.rebel_princess.cards import Edition, RebelCard, Suit
 from companion.scoring.rebel_princess.round_cards import round_card
 
 from .cards import FAIRY, QUEEN, SUIT_MASKS
@@ -199,7 +199,7 @@ class RoyalDecree(RoundCardRule):
     slug = "royal-decree"
     letters = {D: "f", C: "D"}
 
-    def win_reason(self, cards: Sequence[Card], card: Card, reversed_: bool) -> WinReason:
+    def win_reason(self, cards: Sequence[RebelCard], card: RebelCard, reversed_: bool) -> WinReason:
         if card.suit is Suit.QUEEN and cards[0].suit is not Suit.QUEEN:
             return self.card_reason("trump", Suit.QUEEN, reversed_)
         return super().win_reason(cards, card, reversed_)
@@ -216,7 +216,7 @@ class AlwaysTheBridesmaid(RoundCardRule):
     slug = "always-the-bridesmaid"
     letters = {D: "g"}
 
-    def win_reason(self, cards: Sequence[Card], card: Card, reversed_: bool) -> WinReason:
+    def win_reason(self, cards: Sequence[RebelCard], card: RebelCard, reversed_: bool) -> WinReason:
         followers = [c for c in cards if c.suit is cards[0].suit]
         return self.card_reason("alone" if len(followers) == 1 else "second", cards[0].suit,
                                 reversed_)
@@ -235,7 +235,7 @@ class Sisterhood(RoundCardRule):
     slug = "sisterhood"
     letters = {D: "l"}
 
-    def win_reason(self, cards: Sequence[Card], card: Card, reversed_: bool) -> WinReason:
+    def win_reason(self, cards: Sequence[RebelCard], card: RebelCard, reversed_: bool) -> WinReason:
         return self.card_reason("furthest", None, reversed_)
 
     def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
@@ -256,7 +256,7 @@ class PoisonedApple(RoundCardRule):
     slug = "poisoned-apple"
     letters = {D: "r", C: "H"}
 
-    def win_reason(self, cards: Sequence[Card], card: Card, reversed_: bool) -> WinReason:
+    def win_reason(self, cards: Sequence[RebelCard], card: RebelCard, reversed_: bool) -> WinReason:
         if card.suit is not cards[0].suit:
             return self.card_reason("void", None, reversed_)
         return super().win_reason(cards, card, reversed_)
@@ -294,7 +294,7 @@ class ThePrinceAlwaysRingsTwice(RoundCardRule):
     letters = {D: "u", C: "L"}
     plays_per_seat = 2
 
-    def win_reason(self, cards: Sequence[Card], card: Card, reversed_: bool) -> WinReason:
+    def win_reason(self, cards: Sequence[RebelCard], card: RebelCard, reversed_: bool) -> WinReason:
         return self.card_reason("sum", cards[0].suit, reversed_)
 
     def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
@@ -330,7 +330,7 @@ class MidnightMakeover(RoundCardRule):
         # Not void while holding a Fairy: the led suit or a Fairy, if any is held.
         return hand & (SUIT_MASKS[state.follow_id] | _FAIRY_MASK) or hand
 
-    def win_reason(self, cards: Sequence[Card], card: Card, reversed_: bool) -> WinReason:
+    def win_reason(self, cards: Sequence[RebelCard], card: RebelCard, reversed_: bool) -> WinReason:
         if card.suit is Suit.FAIRY and cards[0].suit is not Suit.FAIRY:
             return self.card_reason("wild", cards[0].suit, reversed_)
         return super().win_reason(cards, card, reversed_)
@@ -349,7 +349,7 @@ class PassTheBouquet(RoundCardRule):
     slug = "pass-the-bouquet"
     letters = {D: "w", C: "S"}
 
-    def win_reason(self, cards: Sequence[Card], card: Card, reversed_: bool) -> WinReason:
+    def win_reason(self, cards: Sequence[RebelCard], card: RebelCard, reversed_: bool) -> WinReason:
         if card.suit is not cards[0].suit:
             return self.card_reason("bouquet", card.suit, reversed_)
         return super().win_reason(cards, card, reversed_)
@@ -365,7 +365,7 @@ class UpsideDown(RoundCardRule):
     slug = "upside-down"
     letters = {D: "x", C: "J"}
 
-    def win_reason(self, cards: Sequence[Card], card: Card, reversed_: bool) -> WinReason:
+    def win_reason(self, cards: Sequence[RebelCard], card: RebelCard, reversed_: bool) -> WinReason:
         if sum(1 for c in cards if c.rank == 6) % 2:  # an odd number of 6s: the order flips
             return self.card_reason("highest", card.suit, reversed_, low=not reversed_)
         return super().win_reason(cards, card, reversed_)

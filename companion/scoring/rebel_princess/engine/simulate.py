@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 
 from companion.scoring.rebel_princess.cards import (
     FROG,
-    Card,
     Edition,
+    RebelCard,
     Suit,
     deck,
     hand_size,
@@ -49,8 +49,9 @@ from .cards import card_at, card_id, cards_of, ids_of
 from .modifiers import round_card_letters
 from .powers import power_slugs
 from .record import RoundTranscript, format_record, parse_record
-from .state import RoundState, Trick
+from .state import RoundState
 from .steps import Chairs, Gift, Haggle, Pass, PowerUse, Reveal, SetAside, Step, StepKind
+from .values import Trick
 
 __all__ = ["SimulationReport", "expected_scores", "main", "play_random", "simulate"]
 
@@ -175,7 +176,7 @@ class SimulationReport:
 
 
 def expected_scores(edition: Edition, letter: str, players: int,
-                    cards: Sequence[frozenset[Card]], tricks_won: Sequence[int],
+                    cards: Sequence[frozenset[RebelCard]], tricks_won: Sequence[int],
                     totals_before: Sequence[int]) -> list[int]:
     """Each seat's round score counted directly from RULINGS.md "Scoring a round" (an oracle for
     the scoring core, written independently of it)."""
@@ -270,7 +271,7 @@ def _check_round(state: RoundState, dealt: list[int], sizes: list[list[int]],
                         f"{expected_tricks} expected")
     if state.round_card in ("o", "M") and expected_tricks * 2 != hand_size(state.players):
         failures.append(f"{where} Wedding Gift played {len(tricks)} tricks, not half the hand")
-    won_by: list[set[Card]] = [set() for _ in range(state.players)]
+    won_by: list[set[RebelCard]] = [set() for _ in range(state.players)]
     for event in _decided(state):
         if isinstance(event, Haggle):  # the winner swapped a hand card for a trick card
             won_by[event.seat].discard(event.take)

@@ -26,70 +26,46 @@ The state answers cheap questions (:meth:`RoundState.legal_plays`, :meth:`RoundS
 :meth:`RoundState.pop` undoes). The card-level commands :meth:`RoundState.play`,
 :meth:`RoundState.push_card` and :meth:`RoundState.pop_card` do the same one card at a time.
 Internally hands are int bitmasks (see :mod:`companion.scoring.rebel_princess.engine.cards`).
+
+:class:`RoundState` is put together from one part per job: its fields and cheap questions
+(:mod:`.round_base`), which cards may be played (:mod:`.legality`), the trick commands
+(:mod:`.play`), the steps and powers (:mod:`.step_rules`) and its notation (:mod:`.notation`);
+this module builds a state and ends a round. The values it produces, :class:`~.values.Trick` and
+:class:`~.values.RoundOutcome`, are in :mod:`.values`.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from functools import partial
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from companion.scoring.problems import Problem
-from companion.scoring.rebel_princess.cards import Card, Edition, Suit
+from companion.scoring.rebel_princess.cards import Edition, RebelCard
 from companion.scoring.rebel_princess.errors import ScoringError
 from companion.scoring.rebel_princess.round_cards import parse_edition
-from companion.scoring.rebel_princess.rounds import RoundEntry
 
 from . import round_cards as _round_cards  # noqa: F401  (registers the Round card modifiers)
 from .cards import (
-    _ID,
-    PRINCE,
-    PRINCE_MASK,
-    SUIT_INDEX,
-    SUIT_MASKS,
-    SUIT_OF,
     card_at,
     card_id,
     cards_of,
+    check_disjoint,
     deck_mask,
-    format_cards,
-    format_mask,
     ids_of,
     mask_of,
     parse_cards,
 )
-from .errors import (
-    BASIC,
-    EngineError,
-    IllegalTrickError,
-    InvalidEntryError,
-    ViolationCode,
-    violation,
-)
-from .modifiers import HALF, Modifier, Timing, overridden, round_card_class
+from .errors import InvalidEntryError
+from .legality import RoundLegality
+from .modifiers import Modifier, overridden, round_card_class
+from .notation import RoundNotation, parse_extras, parse_seats
+from .play import RoundPlay
 from .powers import Power, power_class, power_slugs
-from .steps import (
-    Chairs,
-    Gift,
-    Haggle,
-    Pass,
-    PowerUse,
-    Reveal,
-    SetAside,
-    Step,
-    StepKind,
-    parse_step,
-)
+from .step_rules import RoundSteps
+from .steps import PowerUse, Step, StepKind
+from .values import RoundOutcome, Trick
 
-__all__ = ["RoundOutcome", "RoundState", "Trick"]
-
-_NOT_PRINCES = ~PRINCE_MASK
-
-
-def _restrict(state: RoundState, seat: int, use: PowerUse, power: Power, mask: int) -> int:
-    return power.restrict(state, seat, mask, use)
+__all__ = ["RoundState"]
 
 
 def _edition(value: object) -> Edition:
@@ -101,73 +77,13 @@ def _edition(value: object) -> Edition:
         raise InvalidEntryError(f"unknown edition {value!r}") from None
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
-    """One trick: its leader, the cards in play order (clockwise from the leader; under *The Prince
-    Always Rings Twice* every seat appears twice) and, once resolved or when entered, the winner."""
-
-    leader: int
-    cards: tuple[Card, ...]
-    winner: int | None = None
-
-    def seat_of(self, index: int, players: int) -> int:
-        """The seat that played ``cards[index]``."""
-        return (self.leader + index) % players
-
-    def plays(self, players: int) -> list[tuple[int, Card]]:
-        """``(seat, card)`` pairs in play order."""
-        return [((self.leader + i) % players, card) for i, card in enumerate(self.cards)]
-
-    def __str__(self) -> str:
-        text = f"{self.leader}: {format_cards(self.cards, ' ')}"
-        return text if self.winner is None else f"{text} > {self.winner}"
-
-
-@dataclass(frozen=True)
-class RoundOutcome:
-    """What a finished round hands to the scoring core.
-
-    ``taken`` are the cards each seat won in tricks; ``kept`` the cards each seat kept under *Late
-    for a Very Important Date* (n) and ``gifts`` the Wedding Gift piles (o / M) each seat won, both
-    scored as taken; ``tricks_won`` the number of tricks each seat won.
-    """
-
-    edition: Edition
-    round_card: str
-    players: int
-    taken: tuple[frozenset[Card], ...]
-    tricks_won: tuple[int, ...]
-    kept: tuple[frozenset[Card], ...]
-    first_leader: int
-    last_winner: int | None
-    gifts: tuple[frozenset[Card], ...] = ()
-
-    @property
-    def seats_without_trick(self) -> frozenset[int]:
-        """Seats that won no trick (Arranged Marriage, e)."""
-        return frozenset(seat for seat, won in enumerate(self.tricks_won) if won == 0)
-
-    @property
-    def scored_cards(self) -> tuple[frozenset[Card], ...]:
-        """Per seat, every card that scores as taken: tricks won, kept cards and gift piles."""
-        gifts = self.gifts or (frozenset(),) * self.players
-        return tuple(t | k | g for t, k, g in zip(self.taken, self.kept, gifts, strict=True))
-
-    def to_entry(self, totals_before: Sequence[int] | None = None) -> RoundEntry:
-        """The scoring core's :class:`RoundEntry` for this round (``totals_before`` for Bathroom
-        Break)."""
-        return RoundEntry(self.edition, self.round_card, self.players, self.scored_cards,
-                          self.seats_without_trick,
-                          tuple(totals_before) if totals_before is not None else None)
-
-
-class RoundState:
+class RoundState(RoundLegality, RoundPlay, RoundSteps, RoundNotation):
     """One round, all hands known. See the module docstring for the rules applied."""
 
-    def __init__(self, hands: Sequence[Iterable[Card] | int], *,
+    def __init__(self, hands: Sequence[Iterable[RebelCard] | int], *,
                  edition: Edition | str = Edition.DELUXE, round_card: str | None = None,
                  leader: int = 0, princes_in: bool = False,
-                 taken: Sequence[Iterable[Card] | int] | None = None,
+                 taken: Sequence[Iterable[RebelCard] | int] | None = None,
                  tricks_won: Sequence[int] | None = None,
                  princesses: Sequence[str | None] | None = None) -> None:
         """Start a round from the hands (cards or masks, seat order) and each seat's Princess
@@ -191,15 +107,15 @@ class RoundState:
         self.tricks_won = list(tricks_won) if tricks_won is not None else [0] * players
         if len(self.taken) != players or len(self.tricks_won) != players:
             raise InvalidEntryError("taken cards and tricks won need one entry per seat")
-        _check_disjoint(players, self.hands + self.taken)
+        check_disjoint(players, self.hands + self.taken)
         self._set_princesses(princesses)
         self._start(leader, princes_in, opening=not any(self.tricks_won))
 
     def _set_princesses(self, princesses: Sequence[str | None] | None) -> None:
         players = self.players
         if not princesses:
-            self.princesses: tuple[str | None, ...] = (None,) * players
-            self.powers: tuple[Power | None, ...] = (None,) * players
+            self.princesses = (None,) * players
+            self.powers = (None,) * players
             return
         names = tuple(princesses) if princesses else (None,) * players
         allowed = power_slugs(self.edition)
@@ -222,18 +138,18 @@ class RoundState:
         self.gifts = [0] * players  # Wedding Gift piles won per seat (o / M)
         self.revealed = [0] * players  # cards shown under Crystal Clear (h / I)
         self._dealt = list(self.hands)  # the hands before any step or trick
-        self.trick_ids: list[int] = []  # card ids of the trick in progress, in play order
+        self.trick_ids = []  # card ids of the trick in progress, in play order
         self._tmask = 0  # the same as a mask
         self.follow_id = -1  # suit index to follow in the trick in progress
         # Where Princes snuck in, as (tricks completed, index in the trick), to undo it on pop.
         self._sneak_at: tuple[int, int] | None = None
         # (leader, ids, winner, powers active in it) per trick
-        self.history: list[tuple[int, list[int], int, tuple[Any, ...]]] = []
+        self.history = []
         # Steps as (tricks completed, cards of the trick in progress, step or "return", undo
         # data, step due before it).
-        self._log: list[tuple[int, int, Any, Any, StepKind | None]] = []
+        self._log = []
         self.used = [False] * players  # powers used this round, per seat
-        self.active_powers: list[tuple[Power, PowerUse]] = []  # powers in effect for this trick
+        self.active_powers = []  # powers in effect for this trick
         self.reversed_order = False  # Cinderella: the order of the numbers is reversed this trick
         self.zero_id = -1  # Snow White: the card id played as a zero this trick
         self._gift = 0  # the gift pile of the coming trick
@@ -357,67 +273,6 @@ class RoundState:
             self.push_step(use)
         self.leader = leader
 
-    @property
-    def princes_at_lead(self) -> bool:
-        """Whether the Princes were in when the trick in progress (or the next) was led: a
-        Prince a void player played in this trick does not count."""
-        return self.princes_in and not (self._sneak_at is not None and
-                                        self._sneak_at[0] == len(self.history))
-
-    @property
-    def last_winner(self) -> int | None:
-        """The winner of the last completed trick (``None`` before the first)."""
-        return self.history[-1][2] if self.history else None
-
-    # -- notation -------------------------------------------------------------------------------
-
-    def notation(self) -> str:
-        """The state as one line, our FEN. Fields, separated by one space::
-
-            edition round-card leader princes hands taken tricks-won trick [extras]
-
-        ``princes`` is ``+`` once Princes have snuck in, else ``-``; ``hands`` and ``taken`` list
-        each seat's cards run together (``P3Q10A8``), seats separated by ``/``, ``-`` for none;
-        ``trick`` holds the cards of the trick in progress in play order, ``-`` if none.
-        ``extras``, present only when needed, joins with ``;`` any of ``step=KIND`` (the step
-        due), ``aside=SEATS`` (set-aside cards), ``pile=CARDS`` (the gift pile of the coming
-        trick), ``gifts=SEATS`` (gift piles won), ``shown=SEATS`` (revealed cards still held) and
-        ``haggle=SEAT:CARDS`` (the trick winner who may still haggle, and the cards they may take),
-        ``princesses=SLUG,-,...`` (each seat's Princess), ``used=SEAT,...`` (powers used this
-        round) and ``active=USE|...`` (powers in effect for this trick, each a record ``power``
-        line without its first word, blanks written ``:``).
-        """
-        fields = [
-            self.edition.value, self.round_card, str(self.leader), "+" if self.princes_in else "-",
-            _seats(self.hands), _seats(self.taken), "/".join(str(w) for w in self.tricks_won),
-            format_cards(card_at(c) for c in self.trick_ids),
-        ]
-        extras = []
-        if self._pending is not None:
-            extras.append(f"step={self._pending.value}")
-        if any(self.aside):
-            extras.append(f"aside={_seats(self.aside)}")
-        if self._gift:
-            extras.append(f"pile={format_mask(self._gift)}")
-        if any(self.gifts):
-            extras.append(f"gifts={_seats(self.gifts)}")
-        shown = [r & h for r, h in zip(self.revealed, self.hands, strict=True)]
-        if any(shown):
-            extras.append(f"shown={_seats(shown)}")
-        option = self.haggle_option()
-        if option is not None:
-            extras.append(f"haggle={option[0]}:{format_mask(option[1])}")
-        if any(self.princesses):
-            extras.append("princesses=" + ",".join(p or "-" for p in self.princesses))
-        if any(self.used):
-            extras.append("used=" + ",".join(str(s) for s, u in enumerate(self.used) if u))
-        if self.active_powers:
-            extras.append("active=" + "|".join(str(use).replace(" ", ":")[len("power:"):]
-                                               for _, use in self.active_powers))
-        if extras:
-            fields.append(";".join(extras))
-        return " ".join(fields)
-
     @classmethod
     def from_notation(cls, text: str) -> RoundState:
         """Build a state from :meth:`notation`; raises :class:`InvalidEntryError` if malformed."""
@@ -428,8 +283,8 @@ class RoundState:
         edition, letter, leader_text, princes, hands_text, taken_text, won_text, trick = fields[:8]
         if princes not in ("+", "-") or not leader_text.isdigit():
             raise InvalidEntryError(f"bad leader or Princes field in {text!r}")
-        extras = _parse_extras(fields[8] if len(fields) == 9 else "", text)
-        hands = _parse_seats(hands_text)
+        extras = parse_extras(fields[8] if len(fields) == 9 else "", text)
+        hands = parse_seats(hands_text)
         try:
             won = [int(part) for part in won_text.split("/")]
         except ValueError:
@@ -446,7 +301,7 @@ class RoundState:
         princesses = [None if n == "-" else n for n in names.split(",")] if names else None
         for flag in (False, True):
             state = cls(hands, edition=edition, round_card=letter, leader=leader,
-                        princes_in=flag, taken=_parse_seats(taken_text), tricks_won=won,
+                        princes_in=flag, taken=parse_seats(taken_text), tricks_won=won,
                         princesses=princesses)
             state._set_extras(extras, text)
             if len(plays) >= state._trick_size:
@@ -460,42 +315,6 @@ class RoundState:
                 return state
         raise InvalidEntryError(f"Princes field contradicts the trick in {text!r}")
 
-    def _set_extras(self, extras: dict[str, str], text: str) -> None:
-        players = self.players
-        try:
-            self._pending = StepKind(extras["step"]) if "step" in extras else None
-        except ValueError:
-            raise InvalidEntryError(f"unknown step in {text!r}") from None
-        for name in ("aside", "gifts", "shown"):
-            if name in extras:
-                masks = _parse_seats(extras[name])
-                if len(masks) != players:
-                    raise InvalidEntryError(f"{name} needs {players} seats in {text!r}")
-                setattr(self, "revealed" if name == "shown" else name, masks)
-        self._gift = _parse_seat_cards(extras.get("pile", "-"))
-        if "haggle" in extras:
-            seat, _, cards = extras["haggle"].partition(":")
-            if not seat.isdigit() or int(seat) >= players:
-                raise InvalidEntryError(f"bad haggle field in {text!r}")
-            self._haggle_seed = (int(seat), _parse_seat_cards(cards))
-        _check_disjoint(players, self.hands + self.taken + self.aside + self.gifts + [self._gift])
-        if any(r & ~h for r, h in zip(self.revealed, self.hands, strict=True)):
-            raise InvalidEntryError(f"shown cards must be in the hand in {text!r}")
-        try:
-            for seat in extras["used"].split(",") if "used" in extras else []:
-                self.used[int(seat)] = True
-            for token in extras["active"].split("|") if "active" in extras else []:
-                use = parse_step("power " + token.replace(":", " "))
-                power = self.powers[use.seat]  # type: ignore[union-attr]
-                if not isinstance(use, PowerUse) or power is None or power.slug != use.power:
-                    raise ValueError
-                self.active_powers.append((power, use))
-        except (ValueError, IndexError):
-            raise InvalidEntryError(f"bad used or active field in {text!r}") from None
-        self._reactivate()
-        self._dealt = list(self.hands)
-        self._recount()
-
     def __repr__(self) -> str:
         return f"RoundState.from_notation({self.notation()!r})"
 
@@ -503,49 +322,6 @@ class RoundState:
         return isinstance(other, RoundState) and other.notation() == self.notation()
 
     __hash__ = None  # type: ignore[assignment]
-
-    def _violation(self, code: ViolationCode, seat: int | None = None, card: Card | None = None,
-                   rule: str = BASIC) -> Problem:
-        return violation(code, seat, card, rule, self.edition)
-
-    # -- queries --------------------------------------------------------------------------------
-
-    @property
-    def turn(self) -> int:
-        """The seat to play next."""
-        return (self.leader + len(self.trick_ids)) % self.players
-
-    @property
-    def trick_size(self) -> int:
-        """Cards in a complete trick (players x plays per seat)."""
-        return int(self._trick_size)
-
-    @property
-    def current_trick(self) -> tuple[Card, ...]:
-        """The cards of the trick in progress, in play order."""
-        return tuple(card_at(c) for c in self.trick_ids)
-
-    @property
-    def suit_to_follow(self) -> Suit | None:
-        """The suit the next player must follow, or ``None`` before the lead."""
-        return SUIT_OF[self.follow_id] if self.trick_ids else None
-
-    @property
-    def step_due(self) -> StepKind | None:
-        """The step the rules require before the next card (a set-aside, reveal, gift or musical
-        chairs), or ``None``. A pass and a haggle are never required."""
-        return self._pending
-
-    @property
-    def tricks(self) -> list[Trick]:
-        """The completed tricks, oldest first."""
-        return [Trick(leader, tuple(card_at(c) for c in ids), winner)
-                for leader, ids, winner, _ in self.history]
-
-    @property
-    def dealt_hands(self) -> tuple[frozenset[Card], ...]:
-        """The hands as dealt (or as given when the state was built), before any step."""
-        return tuple(cards_of(mask) for mask in self._dealt)
 
     def events(self) -> list[Trick | Step]:
         """The tricks and steps so far, in the order they happened. A power used during a trick
@@ -566,385 +342,6 @@ class RoundState:
                 events.append(tricks[done])
         return events
 
-    def hand(self, seat: int) -> frozenset[Card]:
-        """The cards ``seat`` holds."""
-        return cards_of(self.hands[seat])
-
-    def taken_cards(self, seat: int) -> frozenset[Card]:
-        """The cards ``seat`` has won in tricks so far."""
-        return cards_of(self.taken[seat])
-
-    def is_over(self) -> bool:
-        """Whether every card to be played has been played."""
-        return self.cards_left == 0
-
-    def legal_mask(self, seat: int | None = None) -> int:
-        """The cards (a mask) the seat to play may play now; 0 for any other seat, while a step is
-        due, or once the round is over. Basic rules, then the Round card, then powers (see
-        :mod:`.modifiers`)."""
-        plays = self.trick_ids
-        turn = (self.leader + len(plays)) % self.players
-        if (seat is not None and seat != turn) or not self.cards_left or self._pending:
-            return 0
-        hand = self.hands[turn]
-        if plays:
-            legal = hand & SUIT_MASKS[self.follow_id] or hand  # follow suit if able
-        elif self.princes_in:
-            legal = hand
-        else:
-            legal = hand & _NOT_PRINCES or hand  # Princes not invited, unless only Princes held
-        for hook in self._chain:  # the Round card, then the powers in effect (see _reactivate)
-            legal = hook(self, turn, legal)
-        return legal
-
-    def legal_plays(self, seat: int | None = None) -> frozenset[Card]:
-        """The cards ``seat`` (default: the seat to play) may play now; empty if not its turn."""
-        return cards_of(self.legal_mask(seat))
-
-    def is_legal_play(self, seat: int, card: Card) -> bool:
-        """Whether ``seat`` may play ``card`` now."""
-        return bool(self.legal_mask(seat) >> card_id(card) & 1)
-
-    def check_play(self, card: Card, seat: int | None = None) -> list[Problem]:
-        """Every reason the next play of ``card`` (by ``seat``, default the seat to play) breaks
-        the rules; empty if it is legal. Never raises."""
-        turn = self.turn
-        if self.cards_left == 0:
-            return [self._violation(ViolationCode.ROUND_OVER, seat, card)]
-        if self._pending is not None:
-            return [self._violation(ViolationCode.STEP_REQUIRED, seat, card, self._card_slug)]
-        if seat is not None and seat != turn:
-            return [self._violation(ViolationCode.NOT_YOUR_TURN, seat, card)]
-        if self.legal_mask(turn) >> card_id(card) & 1:
-            return []  # (a legal card is in the deck, in the hand and not played: done)
-        return self._play_violations(turn, card, self._used_mask())
-
-    @property
-    def _card_slug(self) -> str:
-        return self.modifiers[0].slug
-
-    def _used_mask(self) -> int:
-        used = self._tmask | self._gift
-        for mask in self.taken + self.gifts:
-            used |= mask
-        return used
-
-    def _play_violations(self, seat: int, card: Card, used: int) -> list[Problem]:
-        cid = card_id(card)
-        bit = 1 << cid
-        if not bit & deck_mask(self.players):
-            return [self._violation(ViolationCode.CARD_NOT_IN_DECK, seat, card)]
-        if bit & used:
-            return [self._violation(ViolationCode.CARD_ALREADY_PLAYED, seat, card)]
-        if not bit & self.hands[seat]:
-            return [self._violation(ViolationCode.NOT_IN_HAND, seat, card)]
-        if self.legal_mask(seat) & bit:
-            return []
-        return [self._explain(seat, card, cid)]
-
-    def _explain(self, seat: int, card: Card, cid: int) -> Problem:
-        """Name the layer that forbids ``card``: the last one that removed it and kept it out."""
-        bit = 1 << cid
-        hand = self.hands[seat]
-        if self.trick_ids:
-            legal = hand & SUIT_MASKS[self.follow_id] or hand
-        elif self.princes_in:
-            legal = hand
-        else:
-            legal = hand & _NOT_PRINCES or hand
-        blame: Any = None
-        basic_forbids = not legal & bit
-        layers: list[tuple[Modifier, Callable[[Any, int], int]]] = [
-            (mod, lambda m, mask: int(m.legal(self, seat, mask))) for mod in self._legal_mods]
-        layers += [(power, partial(_restrict, self, seat, use))
-                   for power, use in self.active_powers]
-        for layer, apply in layers:
-            new = apply(layer, legal)
-            if legal & bit and not new & bit:
-                blame = layer
-            elif not legal & bit and new & bit:
-                blame, basic_forbids = None, False
-            legal = new
-        if isinstance(blame, Power):
-            return blame.violation(seat, card)
-        if blame is not None:
-            return self._violation(blame.restriction, seat, card, blame.slug)
-        if basic_forbids and not self.trick_ids:
-            return self._violation(ViolationCode.PRINCES_NOT_INVITED, seat, card, BASIC)
-        return self._violation(ViolationCode.MUST_FOLLOW_SUIT, seat, card, BASIC)
-
-    def check_trick(self, trick: Trick) -> list[Problem]:
-        """Every problem with ``trick`` as the next trick; empty if it may be played. Never raises.
-
-        Checks that no step is due, the leader, the card count, duplicates, cards outside the deck
-        or already played or not in the player's hand, every play against the trick rules in
-        force, and the winner if the trick names one.
-        """
-        if self.cards_left == 0:
-            return [self._violation(ViolationCode.ROUND_OVER)]
-        if self._pending is not None:
-            return [self._violation(ViolationCode.STEP_REQUIRED, rule=self._card_slug)]
-        if self.trick_ids:
-            return [self._violation(ViolationCode.WRONG_CARD_COUNT)]
-        if trick.leader != self.leader:
-            return [self._violation(ViolationCode.WRONG_LEADER, trick.leader)]
-        if len(trick.cards) != self._trick_size:
-            return [self._violation(ViolationCode.WRONG_CARD_COUNT)]
-        violations: list[Problem] = []
-        seen: set[Card] = set()
-        probe = self.copy()
-        for index, card in enumerate(trick.cards):
-            seat = (trick.leader + index) % self.players
-            if card in seen:
-                violations.append(self._violation(ViolationCode.DUPLICATE_CARD, seat, card))
-            else:
-                violations.extend(probe.check_play(card))
-            seen.add(card)
-            probe.push_id(card_id(card))
-        if trick.winner is not None and probe.history:
-            winner = probe.history[-1][2]  # (leader, ids, winner, powers)
-            if winner != trick.winner:
-                violations.append(self._violation(ViolationCode.WRONG_WINNER, trick.winner))
-        return violations
-
-    def winner_of(self, trick: Trick) -> int:
-        """The seat that wins ``trick`` if it is played next (trusted, like :meth:`push`)."""
-        probe = self.copy()
-        probe.push(trick)
-        return probe.history[-1][2]
-
-    # -- commands: tricks and cards ---------------------------------------------------------------
-
-    def parse_trick(self, entry: str) -> Trick:
-        """Turn ``"[leader:] card card ... [> winner]"`` into the next :class:`Trick`.
-
-        The leader defaults to the current leader. Raises :class:`InvalidEntryError` for an unknown
-        card, a card outside the deck, a duplicate or a wrong number of cards. Legality is not
-        checked (see :meth:`check_trick`).
-        """
-        text = entry.strip()
-        winner: int | None = None
-        if ">" in text:
-            text, _, winner_text = text.partition(">")
-            winner = _parse_seat(winner_text, self.players)
-        leader = self.leader
-        if ":" in text:
-            leader_text, _, text = text.partition(":")
-            leader = _parse_seat(leader_text, self.players)
-        cards = parse_cards(text)
-        if len(cards) != self._trick_size:
-            raise InvalidEntryError(
-                f"a trick has {self._trick_size} cards, {len(cards)} given in {entry!r}",
-                ViolationCode.WRONG_CARD_COUNT)
-        if len(set(cards)) != len(cards):
-            raise InvalidEntryError(f"a card is given twice in {entry!r}",
-                                    ViolationCode.DUPLICATE_CARD)
-        outside = mask_of(cards) & ~deck_mask(self.players)
-        if outside:
-            raise InvalidEntryError(
-                f"{format_mask(outside)} not in the {self.players}-player deck ({entry!r})",
-                ViolationCode.CARD_NOT_IN_DECK)
-        return Trick(leader, cards, winner)
-
-    def play_trick(self, trick: Trick) -> int:
-        """Check ``trick`` then push it; returns the winner.
-
-        Raises :class:`IllegalTrickError` carrying every violation (see :meth:`check_trick`).
-        """
-        violations = self.check_trick(trick)
-        if violations:
-            raise IllegalTrickError(f"trick {trick} in {self.notation()}", violations)
-        return self.push(trick)
-
-    def push(self, trick: Trick) -> int:
-        """Play a whole trick WITHOUT CHECKING it (the trusted path for stored history); returns
-        the winner. The trick's leader becomes the leader; a stated winner is ignored. Raises
-        :class:`EngineError` only if a trick is in progress or a step is due."""
-        if self.trick_ids or self._pending is not None:
-            raise EngineError(f"cannot start a trick now in {self.notation()}")
-        self.leader = trick.leader
-        for card in trick.cards:
-            self.push_id(card_id(card))
-        return self.history[-1][2]
-
-    def pop(self) -> Trick | Step:
-        """Undo the last completed trick or step (a power used during the trick in progress
-        included) and return it.
-
-        Raises :class:`EngineError` while a trick is in progress and its last action is a card
-        (undo it with :meth:`pop_card`), :class:`IndexError` if nothing was played.
-        """
-        log = self._log
-        if log and log[-1][:2] == (len(self.history), len(self.trick_ids)) and \
-                log[-1][2] != "return":
-            step = log[-1][2]
-            self._undo(log.pop())
-            return step  # type: ignore[no-any-return]
-        if self.trick_ids:
-            raise EngineError("a trick is in progress: undo its cards with pop_card()")
-        if not self.history:
-            raise IndexError("nothing to pop")
-        trick = self.tricks[-1]
-        for _ in range(self._trick_size):
-            self.pop_card()
-        return trick
-
-    def play(self, card: Card) -> None:
-        """Check then play ``card`` for the seat to play. Raises :class:`IllegalTrickError`."""
-        cid = _ID[card]  # (card_id, without the call)
-        if not self.legal_mask() >> cid & 1:  # (see check_play for every reason)
-            raise IllegalTrickError(f"{card} in {self.notation()}", self.check_play(card))
-        self.push_id(cid)
-
-    def push_card(self, card: Card) -> None:
-        """Play ``card`` for the seat to play WITHOUT CHECKING it."""
-        self.push_id(card_id(card))
-
-    def push_id(self, cid: int) -> None:
-        """Play card id ``cid`` for the seat to play WITHOUT CHECKING it (the fast path)."""
-        plays = self.trick_ids
-        played = len(plays)
-        bit = 1 << cid
-        self.hands[(self.leader + played) % self.players] &= ~bit
-        self.cards_left -= 1
-        if played:
-            if cid >> 4 == PRINCE and not self.princes_in and self.follow_id != PRINCE:
-                # A void player played a Prince: the Princes have snuck in (basic rules).
-                self.princes_in = True
-                self._sneak_at = (len(self.history), played)
-            if self._follow_hooks:
-                follow = self.follow_id
-                for hook in self._follow_hooks:
-                    follow = hook(self, cid, follow)
-                self.follow_id = follow
-        else:
-            self.follow_id = cid >> 4  # the lead sets the suit to follow
-        plays.append(cid)
-        self._tmask |= bit
-        if played + 1 == self._trick_size:
-            self._resolve()
-
-    def value(self, cid: int) -> int:
-        """A card's value in this trick: its rank, or 0 for Snow White's zero."""
-        return 0 if cid == self.zero_id else cid & 15
-
-    def key(self, cid: int) -> int:
-        """The value of a card for winning this trick: its rank, 0 for Snow White's zero, negated
-        while Cinderella reverses the order (so the highest key always wins)."""
-        value = 0 if cid == self.zero_id else cid & 15
-        return -value if self.reversed_order else value
-
-    def _resolve(self) -> None:
-        plays = self.trick_ids
-        if self.active_powers:  # a power may have changed the values of the cards
-            follow = self.follow_id
-            index = max((i for i, cid in enumerate(plays) if cid >> 4 == follow),
-                        key=lambda i: self.key(plays[i]))
-        else:
-            # Basic rules: the highest card of the suit to follow (ids order ranks in a suit).
-            index = plays.index((self._tmask & SUIT_MASKS[self.follow_id]).bit_length() - 1)
-        for hook in self._winner_hooks:
-            index = hook(self, plays, index)
-        winner = (self.leader + index) % self.players
-        self.taken[winner] |= self._tmask
-        self.tricks_won[winner] += 1
-        self.history.append((self.leader, plays, winner, tuple(self.active_powers)))
-        self.leader = winner
-        self.trick_ids = []
-        self._tmask = 0
-        self.follow_id = -1
-        if self.active_powers:
-            self.active_powers = []
-            self._reactivate()
-        if self._stepped:
-            self._after_trick(winner)
-
-    def _after_trick(self, winner: int) -> None:
-        """Round-card effects once a trick is won: the gift pile goes to the winner (o / M), the
-        set-aside cards come back once the hands are empty (b / G, m / N, q / Q), and the next
-        required step is set (musical chairs k / E, then the next gift)."""
-        if self._gift:
-            self.gifts[winner] |= self._gift
-            self._gift = 0
-        if self._aside_cards and any(self.aside) and not any(self.hands):
-            moved = list(self.aside)
-            for seat, mask in enumerate(moved):
-                self.hands[(seat + self._aside_to) % self.players] |= mask
-            self.aside = [0] * self.players
-            self._log.append((len(self.history), 0, "return", moved, self._pending))
-        if not self.cards_left:
-            self._pending = None
-        elif self._chairs_on:
-            self._pending = StepKind.CHAIRS
-        elif self._gift_on:
-            self._pending = StepKind.GIFT
-
-    def pop_card(self) -> Card:
-        """Undo the last card played (reopening the last trick if needed) and return it.
-
-        Raises :class:`IndexError` when nothing was played and :class:`EngineError` when the last
-        action was a step (undo it with :meth:`pop`).
-        """
-        return self._pop_card(False)
-
-    def _pop_card(self, through_powers: bool) -> Card:
-        """pop_card; with ``through_powers``, powers used during the trick stay in effect."""
-        log = self._log
-        if not self.trick_ids:
-            if not self.history:
-                raise IndexError("no card to pop")
-            while log and log[-1][0] == len(self.history):
-                if log[-1][2] != "return":
-                    raise EngineError("the last action is a step: undo it with pop()")
-                self._undo(log.pop())
-            leader, ids, winner, active = self.history.pop()
-            mask = 0
-            for cid in ids:
-                mask |= 1 << cid
-            self.taken[winner] &= ~mask
-            self.tricks_won[winner] -= 1
-            if self._gift_on:
-                self._gift = self._gift_pile_before(len(self.history))
-                self.gifts[winner] &= ~self._gift
-            self.leader = leader
-            self.trick_ids = list(ids)
-            self._tmask = mask
-            self._pending = None
-            self.active_powers = list(active)
-            self._reactivate()
-        elif log and log[-1][:2] == (len(self.history), len(self.trick_ids)) and \
-                not through_powers:
-            raise EngineError("a power was used after this card: undo it with pop()")
-        cid = self.trick_ids.pop()
-        bit = 1 << cid
-        self._tmask &= ~bit
-        self.hands[(self.leader + len(self.trick_ids)) % self.players] |= bit
-        if self._sneak_at == (len(self.history), len(self.trick_ids)):
-            self.princes_in = False
-            self._sneak_at = None
-        self.cards_left += 1
-        self.follow_id = -1
-        if self.trick_ids:
-            follow = self.trick_ids[0] >> 4
-            for played in self.trick_ids[1:]:
-                for hook in self._follow_hooks:
-                    follow = hook(self, played, follow)
-            self.follow_id = follow
-        return card_at(cid)
-
-    # -- commands: steps ------------------------------------------------------------------------
-
-    def active_hand(self, seat: int) -> int:
-        """``seat``'s hand as it was when the last trick ended, before set-aside cards came back
-        (powers only touch the active hand: After Party, Blind Man's Bluff)."""
-        hand = self.hands[seat]
-        for at, _, step, data, _ in self._log:
-            if step == "return" and at == len(self.history):
-                for giver, mask in enumerate(data):
-                    if (giver + self._aside_to) % self.players == seat:
-                        hand &= ~mask
-        return hand
-
     def _reactivate(self) -> None:
         """Set the trick-wide power flags from the powers active in this trick, and the chain of
         legality layers: the Round card's, then each active power's (powers rank above it)."""
@@ -956,305 +353,6 @@ class RoundState:
             chain.append(lambda state, seat, legal, p=power, u=use:
                          p.restrict(state, seat, legal, u))
         self._chain = chain
-
-    def hold_gift_pile(self, seat: int) -> int:
-        """Alice under Wedding Gift (o / M): the gift pile ``seat`` won with the trick she deals
-        back goes back to the table for the redone trick, and no new gift comes before it.
-        Returns that pile (0: no Wedding Gift)."""
-        if not self._gift_on:
-            return 0
-        pile = self._gift_pile_before(len(self.history) - 1)
-        self.gifts[seat] &= ~pile
-        self._gift = pile
-        self._pending = None
-        return pile
-
-    def release_gift_pile(self, seat: int, pile: int) -> None:
-        """Undo :meth:`hold_gift_pile`."""
-        if pile:
-            self.gifts[seat] |= pile
-            self._gift = 0
-
-    def _gift_pile_before(self, done: int) -> int:
-        """The gift pile placed after ``done`` completed tricks, for the next one (o / M)."""
-        for at, _, step, data, _ in reversed(self._log):
-            if at < done:
-                break
-            if isinstance(step, Gift) and at == done:
-                return data  # type: ignore[no-any-return]
-        return 0
-
-    def replay_last_trick(self, old: int, new: int) -> None:
-        """Take the last trick back and play it again with card ``new`` instead of ``old``
-        (Mulan's swap): every Round card and power rule then decides it afresh."""
-        ids = list(self.history[-1][1])
-        for _ in ids:
-            self._pop_card(True)
-        ids[ids.index(old)] = new
-        for cid in ids:
-            self.push_id(cid)
-
-    def _redecides(self, use: PowerUse) -> bool:
-        """Whether ``use`` changed the trick just played and decided it again (Mulan)."""
-        power = self.powers[use.seat]
-        return power is not None and power.redecides_trick
-
-    def haggle_option(self) -> tuple[int, int] | None:
-        """``(winner, cards they may take)`` while the last trick's winner may haggle (p / T)."""
-        if not self._haggle_on or self.trick_ids or not self.cards_left:
-            return None
-        if not self.history:
-            return self._haggle_seed if not self._log else None
-        since = [step for at, _, step, _, _ in self._log if at == len(self.history)]
-        if any(not (isinstance(step, PowerUse) and self._redecides(step)) for step in since):
-            return None  # something happened since the trick: the chance has passed
-        leader, ids, winner, _ = self.history[-1]
-        takeable = 0
-        for index, cid in enumerate(ids):
-            if (leader + index) % self.players != winner:  # not a card the winner played
-                takeable |= 1 << cid
-        return (winner, takeable) if self.hands[winner] else None
-
-    def set_aside_size(self) -> int:
-        """Cards each seat sets aside now: the Round card's number or half the hand (0: none)."""
-        if self._aside_cards == HALF:
-            return self.hands[0].bit_count() // 2
-        return int(self._aside_cards)
-
-    def check_step(self, step: Step) -> list[Problem]:
-        """Every problem with ``step`` as the next action; empty if it may be taken. Never raises.
-
-        A pass must come first and be even (every seat gives as many cards each way); set-aside,
-        reveal, gift and musical-chairs steps must be the step due; a haggle must follow the
-        trick its seat won. Every card must come from its seat's hand, with the right count.
-        """
-        players = self.players
-        rule = BASIC if isinstance(step, Pass) else self._card_slug
-        not_due = [self._violation(ViolationCode.STEP_NOT_DUE, rule=rule)]
-        if self.cards_left == 0:
-            return [self._violation(ViolationCode.ROUND_OVER)]
-        if isinstance(step, PowerUse):
-            return self._check_power(step)
-        if self.trick_ids:
-            return not_due
-        if isinstance(step, Haggle):
-            return self._check_haggle(step)
-        if isinstance(step, Pass):
-            if self.history or self.trick_ids or self._log:
-                return not_due
-            return self._check_pass(step)
-        expected = {SetAside: StepKind.SET_ASIDE, Reveal: StepKind.REVEAL, Gift: StepKind.GIFT,
-                    Chairs: StepKind.CHAIRS}[type(step)]
-        if self._pending is not expected:
-            return not_due
-        violations: list[Problem] = []
-        if isinstance(step, Reveal):
-            if len(step.suits) != players:
-                return [self._violation(ViolationCode.WRONG_CARD_COUNT, rule=rule)]
-            for seat, suit in enumerate(step.suits):
-                if not self.hands[seat] & SUIT_MASKS[SUIT_INDEX[suit]]:
-                    violations.append(self._violation(ViolationCode.SUIT_NOT_HELD, seat, rule=rule))
-            return violations
-        per_seat: Sequence[Iterable[Card]]
-        if isinstance(step, SetAside):
-            per_seat, size = step.cards, self.set_aside_size()
-        else:
-            per_seat, size = [(card,) for card in step.cards], 1
-        if len(per_seat) != players:
-            return [self._violation(ViolationCode.WRONG_CARD_COUNT, rule=rule)]
-        for seat, cards in enumerate(per_seat):
-            cards = list(cards)
-            if len(cards) != size:
-                violations.append(self._violation(ViolationCode.WRONG_CARD_COUNT, seat, rule=rule))
-            for card in cards:
-                if not self.hands[seat] >> card_id(card) & 1:
-                    violations.append(self._violation(ViolationCode.NOT_IN_HAND, seat, card, rule))
-        return violations
-
-    def _check_pass(self, step: Pass) -> list[Problem]:
-        players = self.players
-        if len(step.left) != players or len(step.right) != players:
-            return [self._violation(ViolationCode.WRONG_CARD_COUNT)]
-        violations = []
-        for seat in range(players):
-            if (len(step.left[seat]), len(step.right[seat])) != (len(step.left[0]),
-                                                                  len(step.right[0])):
-                violations.append(self._violation(ViolationCode.WRONG_CARD_COUNT, seat))
-            for card in sorted(step.left[seat] & step.right[seat], key=card_id):
-                violations.append(self._violation(ViolationCode.DUPLICATE_CARD, seat, card))
-            for card in sorted(step.left[seat] | step.right[seat], key=card_id):
-                if not self.hands[seat] >> card_id(card) & 1:
-                    violations.append(self._violation(ViolationCode.NOT_IN_HAND, seat, card))
-        return violations
-
-    def _check_haggle(self, step: Haggle) -> list[Problem]:
-        rule = self._card_slug
-        option = self.haggle_option()
-        if option is None:
-            return [self._violation(ViolationCode.STEP_NOT_DUE, step.seat, rule=rule)]
-        winner, takeable = option
-        if step.seat != winner:
-            return [self._violation(ViolationCode.NOT_TRICK_WINNER, step.seat, rule=rule)]
-        violations = []
-        if not self.hands[winner] >> card_id(step.give) & 1:
-            violations.append(self._violation(ViolationCode.NOT_IN_HAND, winner, step.give, rule))
-        if not takeable >> card_id(step.take) & 1:
-            own = self.history[-1][1] if self.history else []  # (the winner's own card)
-            code = (ViolationCode.HAGGLE_OWN_CARD if card_id(step.take) in own
-                    else ViolationCode.NOT_IN_TRICK)
-            violations.append(self._violation(code, winner, step.take, rule))
-        return violations
-
-    def play_step(self, step: Step) -> None:
-        """Check ``step`` then push it. Raises :class:`IllegalTrickError` with the violations."""
-        violations = self.check_step(step)
-        if violations:
-            raise IllegalTrickError(f"step {step} in {self.notation()}", violations)
-        self.push_step(step)
-
-    def _check_power(self, use: PowerUse) -> list[Problem]:
-        """Problems with a power use: whose power, once per round, timing, conflicts, Round card
-        limits, then the power's own arguments."""
-        V = ViolationCode
-        if not 0 <= use.seat < self.players:
-            return [self._violation(V.BAD_POWER_ARGUMENT, rule=use.power)]
-        power = self.powers[use.seat]
-        if power is None or power.slug != use.power:
-            return [self._violation(V.POWER_NOT_IN_PLAY, use.seat, rule=use.power)]
-        if self.used[use.seat]:
-            return [self._violation(V.POWER_ALREADY_USED, use.seat, rule=use.power)]
-        not_now = [self._violation(V.POWER_NOT_NOW, use.seat, rule=use.power)]
-        timing = power.when()
-        if timing is Timing.BEFORE:
-            if self.trick_ids or self._pending not in (None, StepKind.GIFT):
-                return not_now
-        elif timing is Timing.TURN:
-            played = {(self.leader + i) % self.players for i in range(len(self.trick_ids))}
-            if self._pending is not None or use.seat in played:
-                return not_now
-        else:  # after a trick, before anything else but other after-trick powers
-            if self.trick_ids or not self.history:
-                return not_now
-            since = [step for at, _, step, _, _ in self._log if at == len(self.history)]
-            if any(step != "return" and (power.first_after_trick or
-                                         not isinstance(step, PowerUse)) for step in since):
-                return not_now
-        found = power.blocker(use, self.active_powers, self.leader)
-        if found is not None:
-            return [power.blocked(use, found, self.leader)]
-        if power.not_on_last_aside_card and self._aside_cards == 1 and self.history and \
-                not any(self.aside):
-            return not_now  # Late to the Ball: not on the last card
-        if power.before_gift_pile and self._gift_on and self._pending is not StepKind.GIFT:
-            return not_now  # Wedding Gift: before the gift cards are laid down (Deluxe o)
-        return power.check(self, use)
-
-    def push_step(self, step: Step) -> None:
-        """Carry out ``step`` WITHOUT CHECKING it (the trusted path for stored history)."""
-        players = self.players
-        hands = self.hands
-        at, pos = len(self.history), len(self.trick_ids)
-        before = self._pending
-        data: Any = None
-        if isinstance(step, PowerUse):
-            power = self.powers[step.seat]
-            if power is None:
-                raise InvalidEntryError(f"seat {step.seat} has no Princess power")
-            data = power.apply(self, step)
-            self.used[step.seat] = True
-            if power.when() is not Timing.AFTER:
-                self.active_powers.append((power, step))
-                self._reactivate()
-            self._log.append((at, pos, step, data, before))
-            return
-        if isinstance(step, Pass):
-            left = [mask_of(cards) for cards in step.left]
-            right = [mask_of(cards) for cards in step.right]
-            for seat in range(players):  # simultaneous: take every card out first
-                hands[seat] &= ~(left[seat] | right[seat])
-            for seat in range(players):
-                hands[(seat + 1) % players] |= left[seat]
-                hands[(seat - 1) % players] |= right[seat]
-            data = (left, right)
-        elif isinstance(step, SetAside):
-            data = [mask_of(cards) for cards in step.cards]
-            for seat, mask in enumerate(data):
-                hands[seat] &= ~mask
-                self.aside[seat] |= mask
-            self._pending = self._due_after(StepKind.SET_ASIDE)
-        elif isinstance(step, Reveal):
-            data = list(self.revealed)
-            self.revealed = [hands[seat] & SUIT_MASKS[SUIT_INDEX[suit]]
-                             for seat, suit in enumerate(step.suits)]
-            self._pending = self._due_after(StepKind.REVEAL)
-        elif isinstance(step, Gift):
-            data = mask_of(step.cards)
-            for seat, card in enumerate(step.cards):
-                hands[seat] &= ~(1 << card_id(card))
-            self._gift |= data
-            self._pending = None
-        elif isinstance(step, Chairs):
-            data = [1 << card_id(card) for card in step.cards]
-            for seat, bit in enumerate(data):
-                hands[seat] &= ~bit
-            for seat, bit in enumerate(data):
-                hands[(seat - 1) % players] |= bit  # to the right
-            self._pending = StepKind.GIFT if self._gift_on else None
-        elif isinstance(step, Haggle):
-            give, take = 1 << card_id(step.give), 1 << card_id(step.take)
-            hands[step.seat] = hands[step.seat] & ~give | take
-            self.taken[step.seat] = self.taken[step.seat] & ~take | give
-            data = (give, take)
-        else:
-            raise InvalidEntryError(f"not a step: {step!r}")
-        self._log.append((at, pos, step, data, before))
-
-    def _undo(self, entry: tuple[int, int, Any, Any, StepKind | None]) -> None:
-        """Reverse one logged step (or the automatic return of set-aside cards)."""
-        _, _, step, data, before = entry
-        players = self.players
-        hands = self.hands
-        if step == "return":
-            for seat, mask in enumerate(data):
-                hands[(seat + self._aside_to) % players] &= ~mask
-            self.aside = list(data)
-        elif isinstance(step, Pass):
-            left, right = data
-            for seat in range(players):
-                hands[(seat + 1) % players] &= ~left[seat]
-                hands[(seat - 1) % players] &= ~right[seat]
-            for seat in range(players):
-                hands[seat] |= left[seat] | right[seat]
-        elif isinstance(step, SetAside):
-            for seat, mask in enumerate(data):
-                hands[seat] |= mask
-                self.aside[seat] &= ~mask
-        elif isinstance(step, Reveal):
-            self.revealed = data
-        elif isinstance(step, Gift):
-            for seat, card in enumerate(step.cards):
-                hands[seat] |= 1 << card_id(card)
-            self._gift &= ~data
-        elif isinstance(step, Chairs):
-            for seat, bit in enumerate(data):
-                hands[(seat - 1) % players] &= ~bit
-            for seat, bit in enumerate(data):
-                hands[seat] |= bit
-        elif isinstance(step, Haggle):
-            give, take = data
-            hands[step.seat] = hands[step.seat] & ~take | give
-            self.taken[step.seat] = self.taken[step.seat] & ~give | take
-        elif isinstance(step, PowerUse):
-            power = self.powers[step.seat]
-            assert power is not None
-            if power.when() is not Timing.AFTER:
-                self.active_powers.pop()
-                self._reactivate()
-            power.undo(self, step, data)
-            self.used[step.seat] = False
-        self._pending = before
-
-    # -- the end --------------------------------------------------------------------------------
 
     def outcome(self) -> RoundOutcome | None:
         """The :class:`RoundOutcome` once the round is over, otherwise ``None``."""
@@ -1315,55 +413,10 @@ def _hooks(mods: tuple[Modifier, ...]) -> tuple[Any, ...]:
     return _HOOKS[mods]
 
 
-def _check_disjoint(players: int, masks: Sequence[int]) -> None:
-    """Raise InvalidEntryError for a card outside the deck or in two places."""
-    in_deck = deck_mask(players)
-    seen = 0
-    for mask in masks:
-        if mask & ~in_deck:
-            raise InvalidEntryError(
-                f"{format_mask(mask & ~in_deck)} not in the {players}-player deck",
-                ViolationCode.CARD_NOT_IN_DECK)
-        if mask & seen:
-            raise InvalidEntryError(f"{format_mask(mask & seen)} given twice",
-                                    ViolationCode.DUPLICATE_CARD)
-        seen |= mask
 
-
-def _seats(masks: Sequence[int]) -> str:
-    return "/".join(format_mask(mask) for mask in masks)
-
-
-def _parse_seats(text: str) -> list[int]:
-    return [_parse_seat_cards(part) for part in text.split("/")]
-
-
-def _parse_extras(text: str, line: str) -> dict[str, str]:
-    extras: dict[str, str] = {}
-    for item in text.split(";") if text else []:
-        name, sep, value = item.partition("=")
-        known = ("step", "aside", "pile", "gifts", "shown", "haggle", "princesses", "used",
-                 "active")
-        if not sep or name not in known or name in extras:
-            raise InvalidEntryError(f"bad extra field {item!r} in {line!r}")
-        extras[name] = value
-    return extras
-
-
-def _as_mask(cards: Iterable[Card] | int) -> int:
+def _as_mask(cards: Iterable[RebelCard] | int) -> int:
     if isinstance(cards, int):
         return cards
     if isinstance(cards, str):
         return mask_of(parse_cards(cards))
     return mask_of(cards)
-
-
-def _parse_seat_cards(text: str) -> int:
-    return 0 if text == "-" else mask_of(parse_cards(text))
-
-
-def _parse_seat(text: str, players: int) -> int:
-    text = text.strip()
-    if not text.isdigit() or int(text) >= players:
-        raise InvalidEntryError(f"{text!r} is not a seat of {players}")
-    return int(text)

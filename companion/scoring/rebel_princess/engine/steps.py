@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from companion.scoring.rebel_princess.cards import Card, Suit
+from companion.scoring.rebel_princess.cards import RebelCard, Suit
 
 from .cards import format_cards, parse_card, parse_cards
 from .errors import InvalidEntryError
@@ -50,15 +50,15 @@ class StepKind(StrEnum):
     POWER = "power"
 
 
-def _seats(cards: tuple[frozenset[Card], ...]) -> str:
+def _seats(cards: tuple[frozenset[RebelCard], ...]) -> str:
     return "/".join(format_cards(sorted(hand, key=_order)) for hand in cards)
 
 
-def _order(card: Card) -> tuple[int, int]:
+def _order(card: RebelCard) -> tuple[int, int]:
     return ("PQFA".index(card.suit.value), card.rank)
 
 
-def _parse_seats(text: str) -> tuple[frozenset[Card], ...]:
+def _parse_seats(text: str) -> tuple[frozenset[RebelCard], ...]:
     return tuple(frozenset() if part == "-" else frozenset(parse_cards(part))
                  for part in text.split("/"))
 
@@ -67,8 +67,8 @@ def _parse_seats(text: str) -> tuple[frozenset[Card], ...]:
 class Pass:
     """Cards each seat gives to its left and to its right neighbour, simultaneously."""
 
-    left: tuple[frozenset[Card], ...]
-    right: tuple[frozenset[Card], ...]
+    left: tuple[frozenset[RebelCard], ...]
+    right: tuple[frozenset[RebelCard], ...]
     kind = StepKind.PASS
 
     def __str__(self) -> str:
@@ -79,7 +79,7 @@ class Pass:
 class SetAside:
     """Cards each seat sets aside face down before the first trick (b / G, m / N, q / Q)."""
 
-    cards: tuple[frozenset[Card], ...]
+    cards: tuple[frozenset[RebelCard], ...]
     kind = StepKind.SET_ASIDE
 
     def __str__(self) -> str:
@@ -101,7 +101,7 @@ class Reveal:
 class Gift:
     """The card each seat adds to the gift pile before a trick (o / M)."""
 
-    cards: tuple[Card, ...]
+    cards: tuple[RebelCard, ...]
     kind = StepKind.GIFT
 
     def __str__(self) -> str:
@@ -112,7 +112,7 @@ class Gift:
 class Chairs:
     """The card each seat passes to its right after a trick (k / E)."""
 
-    cards: tuple[Card, ...]
+    cards: tuple[RebelCard, ...]
     kind = StepKind.CHAIRS
 
     def __str__(self) -> str:
@@ -124,8 +124,8 @@ class Haggle:
     """Trick winner ``seat`` gives ``give`` from their hand and takes ``take`` from the trick."""
 
     seat: int
-    give: Card
-    take: Card
+    give: RebelCard
+    take: RebelCard
     kind = StepKind.HAGGLE
 
     def __str__(self) -> str:
@@ -143,8 +143,8 @@ class PowerUse:
     power: str
     target: int | None = None
     suit: Suit | None = None
-    cards: tuple[Card, ...] = ()
-    more: tuple[Card, ...] = ()
+    cards: tuple[RebelCard, ...] = ()
+    more: tuple[RebelCard, ...] = ()
     kind = StepKind.POWER
 
     def __str__(self) -> str:
@@ -199,7 +199,7 @@ def _parse_power(words: list[str]) -> PowerUse:
         raise ValueError
     target: int | None = None
     suit: Suit | None = None
-    lists: list[tuple[Card, ...]] = []
+    lists: list[tuple[RebelCard, ...]] = []
     arrow = False
     for word in rest:
         if word.startswith("@") and target is None and not lists:

@@ -16,7 +16,7 @@ from .conftest import cards_data
 
 def lines(client, code):
     """Each history line's text (time left out) and its data-way, oldest first."""
-    page = client.get(f"/g/{code}/history").text
+    page = client.get(f"/rebel-princess/g/{code}/history").text
     found = re.findall(r'<li data-record="\d+" data-action="\w+" data-way="(\w+)">'
                        r".*?—\s*(.*?)</li>", page, re.S)
     return [(way, " ".join(html_lib.unescape(re.sub(r"<[^>]+>", "", text)).split()))
@@ -63,8 +63,8 @@ def test_undo_says_what_came_back(client, make_game, by_numbers, record_ids):
     code = make_game()
     by_numbers(code, 1, [0, 3, 8, 4])
     by_numbers(code, 1, [3, 0, 8, 4], base=record_ids(code, 1)[0])
-    client.post(f"/g/{code}/undo")
-    client.post(f"/g/{code}/undo")
+    client.post(f"/rebel-princess/g/{code}/undo")
+    client.post(f"/rebel-princess/g/{code}/undo")
     assert lines(client, code)[2:] == [
         ("numbers", "Undo: round 1 back to its earlier version: Ana 3 → 0, Ben 0 → 3"),
         ("cards", "Undo: round 1 removed")]
@@ -83,7 +83,7 @@ def test_an_edit_by_cards_of_a_trick_round_is_by_cards(app, client, make_game, r
     code = make_game()
     confirm_from_trick_screen(app, code)
     data = cards_data(client, code, 1, {"A8": 0}, rest=1, base=record_ids(code, 1)[0])
-    assert client.post(f"/g/{code}/round/1/cards", data=data).status_code == 302
+    assert client.post(f"/rebel-princess/g/{code}/round/1/cards", data=data).status_code == 302
     assert [way for way, _ in lines(client, code)] == ["tricks", "cards"]
 
 
@@ -99,7 +99,7 @@ def test_playoff_lines(client, make_game, by_numbers):
 def test_html_in_a_name_is_escaped_in_the_history(client, make_game, by_numbers):
     code = make_game(names=["<b>Ana</b>", "Ben", "Cy", "Di"])
     by_numbers(code, 1, [0, 3, 8, 4])
-    page = client.get(f"/g/{code}/history").text
+    page = client.get(f"/rebel-princess/g/{code}/history").text
     assert "<b>Ana</b>" not in page and "&lt;b&gt;Ana&lt;/b&gt; 0" in page
 
 
@@ -109,17 +109,19 @@ def test_back_to_the_trick_screen_of_a_confirmed_round_goes_to_the_pad(app, clie
     """Back after Confirm scores: the round is on the pad now, not "not found"."""
     code = make_game()
     confirm_from_trick_screen(app, code)
-    response = client.get(f"/g/{code}/round/1/tricks")
-    assert response.status_code == 303 and response.headers["Location"] == f"/g/{code}"
+    response = client.get(f"/rebel-princess/g/{code}/round/1/tricks")
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/rebel-princess/g/{code}"
 
 
 def test_saving_the_edit_page_of_a_trick_round_untouched_stores_nothing(app, client, make_game):
     """Its edit page shows the cards that score; saved as shown, nothing changed."""
     code = make_game()
     confirm_from_trick_screen(app, code)
-    page = client.get(f"/g/{code}/round/1/cards").text
+    page = client.get(f"/rebel-princess/g/{code}/round/1/cards").text
     data = dict(re.findall(r'name="(\w+)" value="(\d+)" checked', page))
     data["base"] = re.search(r'name="base" type="hidden" value="(\d+)"', page).group(1)
-    response = client.post(f"/g/{code}/round/1/cards", data=data, follow_redirects=True)
+    response = client.post("/rebel-princess"
+                           f"/g/{code}/round/1/cards", data=data, follow_redirects=True)
     assert "unchanged" in response.text
     assert [way for way, _ in lines(client, code)] == ["tricks"]

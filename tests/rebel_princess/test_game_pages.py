@@ -43,7 +43,7 @@ def test_new_game_page_offers_first_game_set(client):
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_create_game(client, make_game, edition, players):
     code = make_game(players=players, edition=edition)
-    response = client.get(f"/g/{code}")
+    response = client.get(f"/rebel-princess/g/{code}")
     assert response.status_code == 200
     assert totals(client, code) == [0] * players
     assert attr(response.text, "data-round-card")[0] == ("a" if edition == "deluxe" else "A")
@@ -53,7 +53,7 @@ def test_create_game(client, make_game, edition, players):
 def test_create_redirects_to_pad(client):
     response = client.post("/rebel-princess/new", data=setup_form())
     assert response.status_code == 302
-    assert re.fullmatch(r"/g/\w+", response.headers["Location"])
+    assert re.fullmatch(r"/rebel-princess/g/\w+", response.headers["Location"])
 
 
 def test_first_leader_is_stored(client, make_game):
@@ -61,17 +61,17 @@ def test_first_leader_is_stored(client, make_game):
 
 
 def test_deluxe_three_round_game(client, make_game):
-    html = client.get(f"/g/{make_game(cards='azy', length=3)}").text
+    html = client.get(f"/rebel-princess/g/{make_game(cards='azy', length=3)}").text
     assert attr(html, "data-round-row") == ["1", "2", "3"]
 
 
 def test_classic_ignores_three_rounds(client, make_game):
-    html = client.get(f"/g/{make_game(edition='classic', length=3)}").text
+    html = client.get(f"/rebel-princess/g/{make_game(edition='classic', length=3)}").text
     assert attr(html, "data-round-row") == ["1", "2", "3", "4", "5"]
 
 
 def test_five_round_game_plans_five(client, make_game):
-    html = client.get(f"/g/{make_game(cards='azycd')}").text
+    html = client.get(f"/rebel-princess/g/{make_game(cards='azycd')}").text
     assert attr(html, "data-round-row") == ["1", "2", "3", "4", "5"]
 
 
@@ -132,7 +132,7 @@ def test_no_bathroom_warning_later(client):
 
 def test_bathroom_first_still_allowed(client, make_game):
     code = make_game(cards="yabcd")
-    assert attr(client.get(f"/g/{code}").text, "data-round-card") == ["y"]
+    assert attr(client.get(f"/rebel-princess/g/{code}").text, "data-round-card") == ["y"]
 
 
 # --- names are shown escaped ---------------------------------------------------------------
@@ -141,7 +141,7 @@ def test_bathroom_first_still_allowed(client, make_game):
 def test_html_in_name_is_escaped(client, make_game, name):
     code = make_game(names=[name, "Ben", "Cy"], players=3)
     escaped = name.replace("<", "&lt;").replace(">", "&gt;").encode()
-    for page in (f"/g/{code}", "/", f"/g/{code}/round/1/cards"):
+    for page in (f"/rebel-princess/g/{code}", "/", f"/rebel-princess/g/{code}/round/1/cards"):
         body = client.get(page).data
         assert name.encode() not in body, page
         assert escaped in body, page
@@ -149,21 +149,22 @@ def test_html_in_name_is_escaped(client, make_game, name):
 
 # --- 404s ------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("path", ["/g/nosuch", "/g/nosuch/history", "/g/nosuch/round/1/cards",
-                                  "/g/nosuch/round/1/numbers"])
+@pytest.mark.parametrize("path", ["/rebel-princess/g/nosuch", "/rebel-princess/g/nosuch/history",
+                                  "/rebel-princess/g/nosuch/round/1/cards",
+                                  "/rebel-princess/g/nosuch/round/1/numbers"])
 def test_unknown_game_is_404(client, path):
     assert client.get(path).status_code == 404
 
 
 def test_unknown_game_undo_is_404(client):
-    assert client.post("/g/nosuch/undo").status_code == 404
+    assert client.post("/rebel-princess/g/nosuch/undo").status_code == 404
 
 
 @pytest.mark.parametrize("number", [0, 3, 99])
 @pytest.mark.parametrize("mode", ["cards", "numbers"])
 def test_round_far_beyond_next_is_404(client, make_game, number, mode):
     code = make_game()
-    assert client.get(f"/g/{code}/round/{number}/{mode}").status_code == 404
+    assert client.get(f"/rebel-princess/g/{code}/round/{number}/{mode}").status_code == 404
 
 
 # --- undo and history ------------------------------------------------------------------------
@@ -171,12 +172,12 @@ def test_round_far_beyond_next_is_404(client, make_game, number, mode):
 def test_undo_an_entry_removes_the_round(client, make_game, enter_round_by_cards, history):
     code = make_game()
     enter_round_by_cards(code, 1, rest=3)
-    response = client.post(f"/g/{code}/undo")
+    response = client.post(f"/rebel-princess/g/{code}/undo")
     assert response.status_code == 302
-    assert response.headers["Location"] == f"/g/{code}"
+    assert response.headers["Location"] == f"/rebel-princess/g/{code}"
     assert totals(client, code) == [0, 0, 0, 0]
     assert history(code) == ["entered", "undone"]
-    assert client.get(f"/g/{code}/round/1/cards").status_code == 200
+    assert client.get(f"/rebel-princess/g/{code}/round/1/cards").status_code == 200
 
 
 def test_undo_an_edit_restores_the_earlier_version(client, make_game, enter_round_by_cards,
@@ -185,7 +186,7 @@ def test_undo_an_edit_restores_the_earlier_version(client, make_game, enter_roun
     enter_round_by_cards(code, 1, {"A8": 0}, rest=3)
     enter_round_by_cards(code, 1, {"A8": 1}, rest=0, base=record_ids(code, 1)[-1])
     assert totals(client, code) == [10, 5, 0, 0]
-    client.post(f"/g/{code}/undo")
+    client.post(f"/rebel-princess/g/{code}/undo")
     assert totals(client, code) == [5, 0, 0, 10]
     assert history(code) == ["entered", "edited", "undone"]
 
@@ -194,15 +195,15 @@ def test_undo_twice_walks_back(client, make_game, enter_round_by_cards, by_numbe
     code = make_game()
     enter_round_by_cards(code, 1, rest=3)
     by_numbers(code, 2, [5, 0, 0, 10])
-    client.post(f"/g/{code}/undo")
-    client.post(f"/g/{code}/undo")
+    client.post(f"/rebel-princess/g/{code}/undo")
+    client.post(f"/rebel-princess/g/{code}/undo")
     assert totals(client, code) == [0, 0, 0, 0]
     assert history(code) == ["entered", "entered", "undone", "undone"]
 
 
 def test_undo_with_nothing_to_undo(client, app, make_game, history):
     code = make_game()
-    response = client.post(f"/g/{code}/undo")
+    response = client.post(f"/rebel-princess/g/{code}/undo")
     assert response.status_code == 302
     assert count(app) == 0
     assert history(code) == []
@@ -213,8 +214,8 @@ def test_history_keeps_every_record(client, app, make_game, enter_round_by_cards
     code = make_game()
     enter_round_by_cards(code, 1, rest=3)
     enter_round_by_cards(code, 1, rest=1, base=record_ids(code, 1)[-1])
-    client.post(f"/g/{code}/undo")
-    client.post(f"/g/{code}/undo")
+    client.post(f"/rebel-princess/g/{code}/undo")
+    client.post(f"/rebel-princess/g/{code}/undo")
     enter_round_by_cards(code, 1, {"A8": 0}, rest=2)
     assert history(code) == ["entered", "edited", "undone", "undone", "entered"]
     assert count(app, RoundRecord) == 5
@@ -223,7 +224,7 @@ def test_history_keeps_every_record(client, app, make_game, enter_round_by_cards
 
 def history_words(client, code) -> list[str]:
     """Each history line's words, the time left out."""
-    html = client.get(f"/g/{code}/history").text
+    html = client.get(f"/rebel-princess/g/{code}/history").text
     return [" ".join(re.sub(r"<[^>]+>", " ", body).split()).split(" — ", 1)[-1]
             for body in re.findall(r"<li data-record=[^>]*>(.*?)</li>", html, re.S)]
 
@@ -235,7 +236,7 @@ def test_undo_then_redo_keeps_the_words_of_the_line_undone(client, make_game, by
     by_numbers(code, 1, [0, 3, 8, 4])
     written = history_words(client, code)
     assert written == ["Round 1 entered by numbers: Ana 0, Ben 3, Cy 8, Di 4"]
-    client.post(f"/g/{code}/undo")
+    client.post(f"/rebel-princess/g/{code}/undo")
     by_numbers(code, 1, [5, 3, 3, 4])
     lines = history_words(client, code)
     assert lines[0] == written[0]
@@ -244,7 +245,7 @@ def test_undo_then_redo_keeps_the_words_of_the_line_undone(client, make_game, by
 
 
 def test_undo_button_disabled_without_rounds(client, make_game):
-    html = client.get(f"/g/{make_game()}").text
+    html = client.get(f"/rebel-princess/g/{make_game()}").text
     assert re.search(r'data-action="undo" disabled', html)
 
 
@@ -262,14 +263,16 @@ def play_classic(make_game, by_numbers, rows):
 
 
 def test_classic_tie_broken_by_rounds_at_zero(client, make_game, by_numbers):
-    html = client.get(f"/g/{play_classic(make_game, by_numbers, CLASSIC_ZERO_TIE)}").text
+    html = client.get("/rebel-princess"
+                      f"/g/{play_classic(make_game, by_numbers, CLASSIC_ZERO_TIE)}").text
     assert attr(html, "data-decided-by") == ["rounds_at_zero"]
     assert attr(html, "data-winners") == ["0"]
     assert 'id="this-round"' not in html
 
 
 def test_classic_shared_victory(client, make_game, by_numbers):
-    html = client.get(f"/g/{play_classic(make_game, by_numbers, CLASSIC_SHARED)}").text
+    html = client.get("/rebel-princess"
+                      f"/g/{play_classic(make_game, by_numbers, CLASSIC_SHARED)}").text
     assert attr(html, "data-decided-by") == ["shared"]
     assert attr(html, "data-winners") == ["0,1"]
 
@@ -284,7 +287,7 @@ def test_deluxe_lowest_total_wins(client, make_game, by_numbers):
     code = make_game(cards="abc", length=3)
     for number, scores in enumerate([[0, 5, 5, 5], [5, 0, 5, 5], [0, 5, 5, 5]], start=1):
         by_numbers(code, number, scores)
-    html = client.get(f"/g/{code}").text
+    html = client.get(f"/rebel-princess/g/{code}").text
     assert attr(html, "data-decided-by") == ["total"]
     assert attr(html, "data-winners") == ["0"]
 
@@ -296,11 +299,11 @@ def test_deluxe_tie_goes_to_a_playoff(client, make_game, by_numbers):
     code = make_game(cards="abcfg")
     for number, scores in enumerate(DELUXE_TIE, start=1):
         assert by_numbers(code, number, scores).status_code == 302
-    html = client.get(f"/g/{code}").text
+    html = client.get(f"/rebel-princess/g/{code}").text
     assert attr(html, "data-round") == ["6"]
     assert 'id="result"' not in html
     assert "data-round-card" not in html  # the play-off card is drawn, not planned
-    assert client.get(f"/g/{code}/round/6/numbers").status_code == 200
+    assert client.get(f"/rebel-princess/g/{code}/round/6/numbers").status_code == 200
 
 
 def test_deluxe_playoff_decides_the_winner(client, make_game, by_numbers):
@@ -309,7 +312,7 @@ def test_deluxe_playoff_decides_the_winner(client, make_game, by_numbers):
         by_numbers(code, number, scores)
     assert by_numbers(code, 6, [4, 3, 4, 4]).status_code == 422  # which card was drawn?
     assert by_numbers(code, 6, [4, 3, 4, 4], round_card="r").status_code == 302
-    html = client.get(f"/g/{code}").text
+    html = client.get(f"/rebel-princess/g/{code}").text
     assert attr(html, "data-winners") == ["1"]
     assert attr(html, "data-decided-by") == ["total"]
 
@@ -319,7 +322,7 @@ def test_deluxe_playoff_tie_calls_another(client, make_game, by_numbers):
     for number, scores in enumerate(DELUXE_TIE, start=1):
         by_numbers(code, number, scores)
     by_numbers(code, 6, [4, 4, 3, 4], round_card="r")
-    html = client.get(f"/g/{code}").text
+    html = client.get(f"/rebel-princess/g/{code}").text
     assert attr(html, "data-round") == ["7"]
     assert 'id="result"' not in html
 
@@ -328,7 +331,7 @@ def test_deluxe_tie_broken_by_rounds_at_or_below_zero(client, make_game, by_numb
     code = make_game(cards="abc", length=3)
     for number, scores in enumerate([[0, 0, 7, 8], [0, 5, 5, 5], [10, 5, 0, 0]], start=1):
         by_numbers(code, number, scores)
-    html = client.get(f"/g/{code}").text
+    html = client.get(f"/rebel-princess/g/{code}").text
     assert attr(html, "data-decided-by") == ["rounds_at_or_below_zero"]
     assert attr(html, "data-winners") == ["0"]
 
@@ -338,14 +341,14 @@ def test_no_round_after_the_game_is_over(client, app, make_game, by_numbers):
     stored = count(app)
     response = by_numbers(code, 6, [0, 5, 5, 5], last_trick=0)
     assert response.status_code in (404, 422)
-    assert client.get(f"/g/{code}/round/6/cards").status_code == 404
+    assert client.get(f"/rebel-princess/g/{code}/round/6/cards").status_code == 404
     assert count(app) == stored
 
 
 def test_undo_reopens_a_finished_game(client, make_game, by_numbers):
     code = play_classic(make_game, by_numbers, CLASSIC_SHARED)
-    client.post(f"/g/{code}/undo")
-    html = client.get(f"/g/{code}").text
+    client.post(f"/rebel-princess/g/{code}/undo")
+    html = client.get(f"/rebel-princess/g/{code}").text
     assert 'id="result"' not in html
     assert attr(html, "data-round") == ["5"]
 
@@ -354,7 +357,7 @@ def test_edit_after_the_end_is_allowed(client, make_game, by_numbers, record_ids
     code = play_classic(make_game, by_numbers, CLASSIC_SHARED)
     base = record_ids(code, 5)[-1]
     assert by_numbers(code, 5, [2, 3, 5, 5], last_trick=1, base=base).status_code == 302
-    assert attr(client.get(f"/g/{code}").text, "data-winners") == ["0"]
+    assert attr(client.get(f"/rebel-princess/g/{code}").text, "data-winners") == ["0"]
 
 
 def test_games_list_does_not_call_a_pending_playoff_finished(client, make_game, by_numbers):
@@ -383,14 +386,14 @@ def test_games_list_says_finished_and_playing(client, make_game, by_numbers):
 def test_no_trick_entry_offered_for_unseen_cards(client, make_game, edition, cards):
     """Wedding Gift and Late for a Very Important Date hide cards: entry by tricks refuses them,
     so the pad does not offer it."""
-    html = client.get(f"/g/{make_game(edition=edition, cards=cards)}").text
+    html = client.get(f"/rebel-princess/g/{make_game(edition=edition, cards=cards)}").text
     assert 'data-action="enter-cards"' in html and 'data-action="enter-tricks"' not in html
 
 
 def test_trick_entry_offered_again_for_the_next_round(client, make_game, by_numbers):
     code = make_game(cards="oabcd")
     by_numbers(code, 1, [0, 3, 8, 4], confirm="y")
-    assert 'data-action="enter-tricks"' in client.get(f"/g/{code}").text
+    assert 'data-action="enter-tricks"' in client.get(f"/rebel-princess/g/{code}").text
 
 
 # --- the pad's total ----------------------------------------------------------------------------
@@ -410,7 +413,7 @@ def test_pad_has_one_total_row_with_the_running_totals(client, make_game, by_num
     code = make_game()
     for number in range(1, played + 1):
         by_numbers(code, number, [0, 3, 8, 4], confirm="y")
-    cells, rows = total_row(client.get(f"/g/{code}").text)
+    cells, rows = total_row(client.get(f"/rebel-princess/g/{code}").text)
     assert rows == 1
     assert cells == ([str(t) for t in (0, 3 * played, 8 * played, 4 * played)] if played
                      else ["", "", "", ""])
@@ -421,7 +424,7 @@ def test_pad_total_after_a_playoff(client, make_game, by_numbers):
     for number, scores in enumerate(DELUXE_TIE, start=1):
         by_numbers(code, number, scores)
     by_numbers(code, 6, [4, 3, 4, 4], round_card="r")
-    html = client.get(f"/g/{code}").text
+    html = client.get(f"/rebel-princess/g/{code}").text
     cells, rows = total_row(html)
     assert rows == 1 and cells == ["19", "18", "26", "27"]
     assert attr(html, "data-subtotal") == ["2", "3", "4", "5"]  # round 5's is a subtotal now
@@ -433,14 +436,14 @@ def test_the_end_of_the_game_offers_a_new_game(client, make_game, by_numbers):
     / New game (the empty set-up)."""
     code = make_game(cards="abc", length=3)
     by_numbers(code, 1, [0, 0, 7, 8])
-    assert 'data-action="again"' not in client.get(f"/g/{code}").text
+    assert 'data-action="again"' not in client.get(f"/rebel-princess/g/{code}").text
     for number, scores in ((2, [0, 5, 5, 5]), (3, [10, 5, 0, 0])):
         by_numbers(code, number, scores)
-    html = client.get(f"/g/{code}").text
+    html = client.get(f"/rebel-princess/g/{code}").text
     assert re.search(r'id="result".*href="/rebel-princess/new\?again=[0-9a-f]{32}" '
                      r'data-action="again">Play again<', html, re.S)
     assert 'href="/rebel-princess/new" data-action="new-game">New game<' in html
     client.set_cookie("lang", "fr")
-    html = client.get(f"/g/{code}").text
+    html = client.get(f"/rebel-princess/g/{code}").text
     assert 'data-action="again">Rejouer<' in html
     assert 'data-action="new-game">Nouvelle partie<' in html

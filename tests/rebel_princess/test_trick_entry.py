@@ -27,7 +27,7 @@ def legal_round(seed=3, players=4, letter="a", leader=0):
 
 
 def url(code, action=None):
-    base = f"/g/{code}/round/1/tricks"
+    base = f"/rebel-princess/g/{code}/round/1/tricks"
     return base if action is None else f"{base}/{action}"
 
 
@@ -47,8 +47,9 @@ def tap(client, code, card, hx=True):
 
 def test_round_screen_offers_trick_entry(client, make_game):
     code = make_game()
-    html = client.get(f"/g/{code}").text
-    assert f'href="/g/{code}/round/1/tricks"' in html and 'data-action="enter-tricks"' in html
+    html = client.get(f"/rebel-princess/g/{code}").text
+    assert f'href="/rebel-princess/g/{code}/round/1/tricks"' in html
+    assert 'data-action="enter-tricks"' in html
 
 
 def test_trick_screen_shows_leader_turn_and_deck(client, make_game):
@@ -69,7 +70,8 @@ def test_whole_round_by_taps_then_confirm(client, make_game, app):
     assert len(attr(html, "data-past-trick")) == 10
     assert attr(html, "data-violation") == []
     response = client.post(url(code, "confirm"), data={"version": version(client, code)})
-    assert response.status_code == 302 and response.headers["Location"] == f"/g/{code}"
+    assert response.status_code == 302
+    assert response.headers["Location"] == f"/rebel-princess/g/{code}"
     from companion.scoring.rebel_princess import score_entry
     assert totals(client, code) == score_entry(entry).scores
     assert count(app) == 1
@@ -145,6 +147,27 @@ def test_stale_tap_is_refused(client, make_game):
     assert response.status_code == 422
     assert attr(response.text, "data-refused") == ["stale"]
     assert attr(response.text, "data-turn") == ["1"]
+
+
+def test_a_tap_sent_twice_is_stored_once(client, make_game, app):
+    """A tap sent again with the version it was made at (its answer was lost, or the phone kept
+    it offline and sent it again) is answered like the first sending: the card is played once."""
+    code = make_game()
+    sent = {"card": "Q1", "version": 0}
+    assert client.post(url(code, "play"), data=sent).status_code == 303
+    again = client.post(url(code, "play"), data=sent)
+    assert again.status_code == 303 and again.headers["Location"] == url(code)
+    html = client.get(url(code)).text
+    assert played(html) == ["Q1"] and attr(html, "data-version") == ["1"]
+    assert attr(html, "data-turn") == ["1"]
+    # Another card at that version is still refused (someone else's tap came first).
+    other = client.post(url(code, "play"), data={"card": "Q2", "version": 0},
+                        headers={"HX-Request": "true"})
+    assert attr(other.text, "data-refused") == ["stale"]
+    # The same card sent as a zero when it was not stored as one is not the same tap.
+    zero = client.post(url(code, "play"), data={**sent, "zero": "1"},
+                       headers={"HX-Request": "true"})
+    assert zero.status_code == 422
 
 
 def test_without_js_a_tap_redirects_to_the_page(client, make_game):
@@ -225,7 +248,7 @@ def test_rounds_the_trick_screen_cannot_score_are_refused(client, app, make_game
                                                            letter):
     """Gift piles are never seen at the table, so they cannot be entered here: the screen sends
     players to entry by cards, and a tap sent anyway stores nothing. (Haggle with the Hag, p / T,
-    is entered on the trick screen: tests/web/test_trick_powers.py.)"""
+    is entered on the trick screen: tests/rebel_princess/test_trick_powers.py.)"""
     code = make_game(edition=edition, cards=cards)
     assert attr(client.get(url(code)).text, "data-unsupported") == [letter]
     response = client.post(url(code, "play"), data={"version": 0, "card": "Q3"})

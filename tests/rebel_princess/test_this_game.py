@@ -12,7 +12,7 @@ def test_table_lists_its_cards_powers_and_interactions(client):
             "cards-2": "x", "cards-3": "b", "cards-4": "c", "princesses-0": "snow-white",
             "create": "1"}
     code = client.post("/rebel-princess/new", data=data).headers["Location"].rsplit("/", 1)[1]
-    page = client.get(f"/g/{code}/rules").text
+    page = client.get(f"/rebel-princess/g/{code}/rules").text
     assert 'data-link="deluxe-d"' in page and 'data-link="deluxe-snow-white"' in page
     assert 'data-pair="deluxe-snow-white deluxe-d"' in page
     assert 'data-pair="deluxe-snow-white deluxe-x"' in page
@@ -26,4 +26,4 @@ def test_a_ruling_about_a_card_not_in_play_is_left_out():
 
 
 def test_unknown_game_has_no_table_rules(client):
-    assert client.get("/g/nope/rules").status_code == 404
+    assert client.get("/rebel-princess/g/nope/rules").status_code == 404

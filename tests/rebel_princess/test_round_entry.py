@@ -12,7 +12,7 @@ PRINCES_4 = [f"P{r}" for r in range(1, 11)]
 
 
 def rows(client, code, number=1):
-    return rows_of(client.get(f"/g/{code}/round/{number}/cards").text)
+    return rows_of(client.get(f"/rebel-princess/g/{code}/round/{number}/cards").text)
 
 
 # --- the by-cards form asks for the cards that score ---------------------------------------
@@ -45,24 +45,25 @@ def test_round_card_adds_rows(client, make_game, edition, letter, extra):
 
 
 def test_arranged_marriage_asks_who_won_no_trick(client, make_game):
-    html = client.get(f"/g/{make_game(cards='eabcd')}/round/1/cards").text
+    html = client.get(f"/rebel-princess/g/{make_game(cards='eabcd')}/round/1/cards").text
     assert attr(html, "data-round-card") == ["e"]
     assert re.findall(r'name="(no_trick_\d)"', html) == [f"no_trick_{s}" for s in range(4)]
 
 
 def test_plain_card_does_not_ask_for_tricks(client, make_game):
-    html = client.get(f"/g/{make_game()}/round/1/cards").text
+    html = client.get(f"/rebel-princess/g/{make_game()}/round/1/cards").text
     assert "no_trick_" not in html
     assert 'name="last_trick"' not in html
 
 
 def test_classic_asks_who_won_the_last_trick(client, make_game):
-    html = client.get(f"/g/{make_game(edition='classic')}/round/1/cards").text
+    html = client.get(f"/rebel-princess/g/{make_game(edition='classic')}/round/1/cards").text
     assert len(re.findall(r'name="last_trick"', html)) == 4
 
 
 def test_round_page_shows_card_and_leader(client, make_game):
-    html = client.get(f"/g/{make_game(cards='zabcd', first_leader=3)}/round/1/cards").text
+    html = client.get("/rebel-princess"
+                      f"/g/{make_game(cards='zabcd', first_leader=3)}/round/1/cards").text
     assert attr(html, "data-round-card") == ["z"]
     assert attr(html, "data-leader") == ["3"]
 
@@ -74,10 +75,10 @@ def test_save_a_round_by_cards(client, make_game, enter_round_by_cards):
     given = {"P1": 1, "P2": 1, "P3": 1, "P4": 2, "P5": 2, "P6": 2, "A8": 2}
     response = enter_round_by_cards(code, 1, given, rest=3)
     assert response.status_code == 302
-    assert response.headers["Location"] == f"/g/{code}"
+    assert response.headers["Location"] == f"/rebel-princess/g/{code}"
     assert totals(client, code) == [0, 3, 8, 4]
     assert pad_leader(client, code) == 0
-    assert attr(client.get(f"/g/{code}").text, "data-round-card") == ["z"]
+    assert attr(client.get(f"/rebel-princess/g/{code}").text, "data-round-card") == ["z"]
 
 
 @pytest.mark.parametrize(("first", "leader"), [(0, 1), (1, 0), (3, 0)])
@@ -125,7 +126,7 @@ def test_deluxe_rebel_of_the_ball(client, make_game, enter_round_by_cards):
 def test_leader_override_is_used(client, make_game, enter_round_by_cards):
     code = make_game()
     enter_round_by_cards(code, 1, {"A8": 2}, rest=3, leader=1)  # totals 0, 0, 5, 10
-    html = client.get(f"/g/{code}").text
+    html = client.get(f"/rebel-princess/g/{code}").text
     assert pad_leader(client, code) == 0  # the scan starts left of seat 1, seat 0 comes last
     assert 'data-round-row="1"' in html
 
@@ -142,7 +143,7 @@ def test_playoff_by_cards_asks_the_card_first(client, make_game, by_numbers):
     """No card to give out before the players say which card was drawn; none is preselected,
     and the cards already played in this game are not offered."""
     code = tied_after_three(by_numbers, make_game)
-    html = client.get(f"/g/{code}/round/4/cards").text
+    html = client.get(f"/rebel-princess/g/{code}/round/4/cards").text
     assert rows_of(html) == [] and 'id="cards-entry"' not in html
     offered = re.findall(r'<option value="(\w)"', html)
     assert offered == [c for c in "defghijklmnopqrstuvwxyz"]
@@ -157,7 +158,7 @@ def test_playoff_by_cards_asks_the_card_first(client, make_game, by_numbers):
 def test_playoff_by_cards_asks_what_the_drawn_card_scores(client, make_game, by_numbers, letter,
                                                           rows, no_tricks):
     code = tied_after_three(by_numbers, make_game)
-    html = client.get(f"/g/{code}/round/4/cards?round_card={letter}").text
+    html = client.get(f"/rebel-princess/g/{code}/round/4/cards?round_card={letter}").text
     assert rows_of(html) == rows
     assert ('name="no_trick_0"' in html) is no_tricks
     assert f'data-round-card="{letter}"' in html and "Save the play-off" in html
@@ -167,16 +168,16 @@ def test_playoff_by_cards_asks_what_the_drawn_card_scores(client, make_game, by_
 def test_playoff_card_already_played_or_unknown_asks_again(client, app, make_game, by_numbers,
                                                            letter):
     code = tied_after_three(by_numbers, make_game)
-    html = client.get(f"/g/{code}/round/4/cards?round_card={letter}").text
+    html = client.get(f"/rebel-princess/g/{code}/round/4/cards?round_card={letter}").text
     assert rows_of(html) == [] and 'id="playoff-card"' in html
     data = cards_data(client, code, 4, {"A8": 0}, round_card=letter)
-    assert client.post(f"/g/{code}/round/4/cards", data=data).status_code == 422
+    assert client.post(f"/rebel-princess/g/{code}/round/4/cards", data=data).status_code == 422
     assert count(app) == 3
 
 
 def test_playoff_by_numbers_offers_the_cards_not_played(client, make_game, by_numbers):
     code = tied_after_three(by_numbers, make_game)
-    html = client.get(f"/g/{code}/round/4/numbers").text
+    html = client.get(f"/rebel-princess/g/{code}/round/4/numbers").text
     assert re.findall(r'<option value="([a-z])"', html) == list("defghijklmnopqrstuvwxyz")
     assert re.findall(r'<option value="(\w*)"[^>]*selected', html) == [""]
     assert "Save the play-off" in html
@@ -186,19 +187,20 @@ def test_playoff_by_numbers_offers_the_cards_not_played(client, make_game, by_nu
 def test_second_playoff_does_not_offer_the_first_ones_card(client, make_game, by_numbers):
     code = tied_after_three(by_numbers, make_game)
     assert by_numbers(code, 4, [4, 4, 3, 4], round_card="r").status_code == 302  # still tied
-    html = client.get(f"/g/{code}/round/5/cards").text
+    html = client.get(f"/rebel-princess/g/{code}/round/5/cards").text
     assert "r" not in re.findall(r'<option value="(\w)"', html)
 
 
 def test_playoff_round_by_cards(client, make_game, by_numbers):
     code = tied_after_three(by_numbers, make_game)
     # Under Dancing Queens Di takes every couple but P1, Ben keeps P1 (1) and Cy the Frog.
-    data = {row: "3" for row in rows_of(client.get(f"/g/{code}/round/4/cards?round_card=z").text)}
+    data = {row: "3" for row in rows_of(client.get("/rebel-princess"
+                                                   f"/g/{code}/round/4/cards?round_card=z").text)}
     data.update({"A8": "2", "P1": "1", "round_card": "z"})
-    response = client.post(f"/g/{code}/round/4/cards", data=data)
+    response = client.post(f"/rebel-princess/g/{code}/round/4/cards", data=data)
     assert response.status_code == 302
     assert totals(client, code) == [10, 11, 17, 13 + 27]
-    pad = client.get(f"/g/{code}").text
+    pad = client.get(f"/rebel-princess/g/{code}").text
     assert attr(pad, "data-winners") == ["0"]
 
 
@@ -215,7 +217,8 @@ def test_playoff_by_cards_needs_the_round_card(app, make_game, by_numbers, enter
 
 def test_preview_scores_and_missing(client, app, make_game):
     code = make_game()
-    response = client.post(f"/g/{code}/round/1/preview", data={"P1": "0", "P2": "1", "A8": "2"})
+    response = client.post("/rebel-princess"
+                           f"/g/{code}/round/1/preview", data={"P1": "0", "P2": "1", "A8": "2"})
     assert response.status_code == 200
     assert attr(response.text, "data-points") == ["1", "1", "5", "0"]
     assert attr(response.text, "data-missing") == ["8"]
@@ -225,7 +228,7 @@ def test_preview_scores_and_missing(client, app, make_game):
 def test_preview_complete(client, app, make_game):
     code = make_game()
     data = cards_data(client, code, 1, {"A8": 2}, rest=3)
-    response = client.post(f"/g/{code}/round/1/preview", data=data)
+    response = client.post(f"/rebel-princess/g/{code}/round/1/preview", data=data)
     assert attr(response.text, "data-missing") == ["0"]
     assert attr(response.text, "data-points") == ["0", "0", "5", "10"]
     assert count(app) == 0
@@ -234,21 +237,22 @@ def test_preview_complete(client, app, make_game):
 def test_preview_dancing_queens(client, make_game):
     code = make_game(cards="zabcd")
     data = {c: "0" for c in ("P2", "P7", "P9", "Q2", "Q5")}
-    response = client.post(f"/g/{code}/round/1/preview", data=data)
+    response = client.post(f"/rebel-princess/g/{code}/round/1/preview", data=data)
     assert attr(response.text, "data-points")[0] == "6"
     assert attr(response.text, "data-missing") == [str(10 + 10 + 1 - 5)]
 
 
 def test_preview_flags_cards_without_trick(client, make_game):
     code = make_game(cards="eabcd")
-    response = client.post(f"/g/{code}/round/1/preview", data={"P1": "2", "no_trick_2": "y"})
+    response = client.post("/rebel-princess"
+                           f"/g/{code}/round/1/preview", data={"P1": "2", "no_trick_2": "y"})
     assert response.status_code == 200
     assert 'data-problem="cards-without-trick"' in response.text
 
 
 def test_running_score_table_has_header_cells(client, make_game):
     """Each row of the running score is headed by the player's name, for screen readers."""
-    html = client.post(f"/g/{make_game()}/round/1/preview", data={"P1": "0"}).text
+    html = client.post(f"/rebel-princess/g/{make_game()}/round/1/preview", data={"P1": "0"}).text
     assert len(re.findall(r'<th scope="col">', html)) == 3
     assert re.findall(r'<th scope="row" class="who">(\w+)</th>', html) == ["Ana", "Ben", "Cy", "Di"]
 
@@ -256,7 +260,7 @@ def test_running_score_table_has_header_cells(client, make_game):
 def test_give_the_rest_buttons_are_named_by_their_label(client, make_game):
     """The accessible name of "give the rest" contains the short name the button shows."""
     names = ["Chloé", "Charlotte", "Ben", "Dev", "Eve", "Fay"]
-    html = client.get(f"/g/{make_game(players=6, names=names)}/round/1/cards").text
+    html = client.get(f"/rebel-princess/g/{make_game(players=6, names=names)}/round/1/cards").text
     buttons = re.findall(r'<button [^>]*data-rest="\d" aria-label="([^"]*)">([^<]*)</button>',
                          html)
     assert [shown for _, shown in buttons] == ["Chl", "Cha", "Ben", "Dev", "Eve", "Fay"]
@@ -270,10 +274,13 @@ def test_entry_pages_are_not_stored_by_the_browser(client, make_game, by_numbers
     """Back after Save asks the server again (the round is saved now) instead of showing the
     form as it was before Save; taps in progress are kept by the page's own draft."""
     code = make_game()
-    assert client.get(f"/g/{code}/round/1/{way}").headers["Cache-Control"] == "no-store"
+    assert client.get("/rebel-princess"
+                      f"/g/{code}/round/1/{way}").headers["Cache-Control"] == "no-store"
     by_numbers(code, 1, [0, 3, 8, 4])
-    assert client.get(f"/g/{code}/round/1/{way}").headers["Cache-Control"] == "no-store"
-    assert "no-store" not in client.get(f"/g/{code}").headers.get("Cache-Control", "")
+    assert client.get("/rebel-princess"
+                      f"/g/{code}/round/1/{way}").headers["Cache-Control"] == "no-store"
+    assert "no-store" not in client.get("/rebel-princess"
+                                        f"/g/{code}").headers.get("Cache-Control", "")
 
 
 @pytest.mark.parametrize("way", ["cards", "counts", "numbers"])
@@ -282,23 +289,23 @@ def test_each_entry_keeps_a_draft_per_round_and_version(client, make_game, by_nu
     """Each way of entering a round names the draft drafts.js keeps: the form, and the round and
     version it edits ("new") — a draft of a round saved since never comes back on the edit."""
     code = make_game()
-    html = client.get(f"/g/{code}/round/1/{way}").text
+    html = client.get(f"/rebel-princess/g/{code}/round/1/{way}").text
     assert attr(html, "data-draft") == [f"rp:{way}"] and 'data-queue' in html
     assert attr(html, "data-draft-at")[0].startswith("1:new")
     by_numbers(code, 1, [0, 3, 8, 4])
     record = record_ids(code, 1)[0]
-    html = client.get(f"/g/{code}/round/1/{way}").text
+    html = client.get(f"/rebel-princess/g/{code}/round/1/{way}").text
     assert attr(html, "data-draft-at")[0].startswith(f"1:{record}")
 
 
 def test_preview_unknown_game_is_404(client):
-    assert client.post("/g/nosuch/round/1/preview", data={}).status_code == 404
+    assert client.post("/rebel-princess/g/nosuch/round/1/preview", data={}).status_code == 404
 
 
 # --- by numbers ------------------------------------------------------------------------------
 
 def test_numbers_form(client, make_game):
-    html = client.get(f"/g/{make_game(players=5)}/round/1/numbers").text
+    html = client.get(f"/rebel-princess/g/{make_game(players=5)}/round/1/numbers").text
     assert re.findall(r'name="(score_\d)"', html) == [f"score_{s}" for s in range(5)]
 
 
@@ -306,7 +313,7 @@ def test_save_by_numbers(client, make_game, by_numbers):
     code = make_game()
     response = by_numbers(code, 1, [0, 3, 8, 4])
     assert response.status_code == 302
-    assert response.headers["Location"] == f"/g/{code}"
+    assert response.headers["Location"] == f"/rebel-princess/g/{code}"
     assert totals(client, code) == [0, 3, 8, 4]
     assert pad_leader(client, code) == 0
 
@@ -328,7 +335,7 @@ def test_impossible_total_confirmed_is_saved(client, make_game, by_numbers):
     code = make_game()
     assert by_numbers(code, 1, [1, 2, 3, 4], confirm="y").status_code == 302
     assert totals(client, code) == [1, 2, 3, 4]
-    assert 'data-warning="round-1"' in client.get(f"/g/{code}").text
+    assert 'data-warning="round-1"' in client.get(f"/rebel-princess/g/{code}").text
 
 
 def test_classic_numbers_need_last_trick(client, app, make_game, by_numbers):
@@ -350,26 +357,26 @@ def test_three_times_a_lady_total(make_game, by_numbers):
 def test_double_tap_by_cards(client, make_game, history):
     code = make_game()
     data = cards_data(client, code, 1, {"A8": 2}, rest=3)
-    first = client.post(f"/g/{code}/round/1/cards", data=data)
-    second = client.post(f"/g/{code}/round/1/cards", data=data)
+    first = client.post(f"/rebel-princess/g/{code}/round/1/cards", data=data)
+    second = client.post(f"/rebel-princess/g/{code}/round/1/cards", data=data)
     assert (first.status_code, second.status_code) == (302, 302)
-    assert second.headers["Location"] == f"/g/{code}"
+    assert second.headers["Location"] == f"/rebel-princess/g/{code}"
     assert history(code) == ["entered"]
 
 
 def test_double_tap_by_numbers(client, make_game, history):
     code = make_game(edition="classic")
     data = numbers_data([0, 3, 8, 4], last_trick=2)
-    assert client.post(f"/g/{code}/round/1/numbers", data=data).status_code == 302
-    assert client.post(f"/g/{code}/round/1/numbers", data=data).status_code == 302
+    assert client.post(f"/rebel-princess/g/{code}/round/1/numbers", data=data).status_code == 302
+    assert client.post(f"/rebel-princess/g/{code}/round/1/numbers", data=data).status_code == 302
     assert history(code) == ["entered"]
 
 
 def test_double_tap_on_arranged_marriage(client, make_game, history):
     code = make_game(cards="eabcd")
     data = cards_data(client, code, 1, {"A8": 1}, rest=0, no_trick_3="y")
-    client.post(f"/g/{code}/round/1/cards", data=data)
-    assert client.post(f"/g/{code}/round/1/cards", data=data).status_code == 302
+    client.post(f"/rebel-princess/g/{code}/round/1/cards", data=data)
+    assert client.post(f"/rebel-princess/g/{code}/round/1/cards", data=data).status_code == 302
     assert history(code) == ["entered"]
 
 
@@ -396,7 +403,8 @@ def test_second_different_numbers_entry_is_refused(make_game, by_numbers, histor
 def test_round_after_next_is_refused(client, app, make_game, by_numbers, mode):
     code = make_game()
     by_numbers(code, 1, [0, 3, 8, 4])
-    response = client.post(f"/g/{code}/round/3/{mode}", data=numbers_data([0, 3, 8, 4]))
+    response = client.post("/rebel-princess"
+                           f"/g/{code}/round/3/{mode}", data=numbers_data([0, 3, 8, 4]))
     assert response.status_code in (404, 422)
     assert count(app) == 1
 
@@ -406,7 +414,7 @@ def test_round_after_next_is_refused(client, app, make_game, by_numbers, mode):
 def test_edit_form_is_prefilled(client, make_game, enter_round_by_cards, record_ids):
     code = make_game()
     enter_round_by_cards(code, 1, {"P1": 1, "A8": 2}, rest=3)
-    html = client.get(f"/g/{code}/round/1/cards").text
+    html = client.get(f"/rebel-princess/g/{code}/round/1/cards").text
     assert re.search(r'name="P1" value="1" checked', html)
     assert re.search(r'name="A8" value="2" checked', html)
     assert re.search(r'name="P10" value="3" checked', html)
@@ -417,7 +425,7 @@ def test_edit_form_is_prefilled(client, make_game, enter_round_by_cards, record_
 def test_edit_numbers_form_is_prefilled(client, make_game, enter_round_by_cards):
     code = make_game()
     enter_round_by_cards(code, 1, {"A8": 2}, rest=3)
-    html = client.get(f"/g/{code}/round/1/numbers").text
+    html = client.get(f"/rebel-princess/g/{code}/round/1/numbers").text
     values = re.findall(r'name="score_\d" value="(-?\d+)"', html)
     assert values == ["0", "0", "5", "10"]
 
@@ -470,7 +478,7 @@ def test_edit_after_undo_of_that_version_is_stale(client, app, make_game, by_num
     code = make_game()
     by_numbers(code, 1, [0, 3, 8, 4])
     old = record_ids(code, 1)[0]
-    client.post(f"/g/{code}/undo")
+    client.post(f"/rebel-princess/g/{code}/undo")
     response = by_numbers(code, 1, [3, 0, 8, 4], base=old)
     assert response.status_code in (404, 422)
     assert count(app) == 2
@@ -496,7 +504,7 @@ def test_editing_round_one_recomputes_bathroom_break(client, make_game, enter_ro
 def test_bathroom_break_preview_uses_totals_before(client, make_game, enter_round_by_cards):
     code = make_game(cards="aybcd")
     enter_round_by_cards(code, 1, {"A8": 2}, rest=3)
-    response = client.post(f"/g/{code}/round/2/preview",
+    response = client.post(f"/rebel-princess/g/{code}/round/2/preview",
                            data={k: str(v) for k, v in BATHROOM_R2.items()})
     assert attr(response.text, "data-points") == ["4", "4", "4", "9"]
 
@@ -529,7 +537,7 @@ def test_play_a_whole_game(client, make_game, enter_round_by_cards, by_numbers, 
     enter_round_by_cards(code, 4, {**halves, "A8": 0})  # Magic Beans
     assert (totals(client, code), pad_leader(client, code)) == ([34, 5, 18, 18], 1)
     enter_round_by_cards(code, 5, {"A8": 1}, rest=0)  # Three Times a Lady: Ana 10 - 12
-    html = client.get(f"/g/{code}").text
+    html = client.get(f"/rebel-princess/g/{code}").text
     assert totals(client, code) == [32, 10, 18, 18]
     assert attr(html, "data-winners") == ["1"]
     assert attr(html, "data-decided-by") == ["total"]

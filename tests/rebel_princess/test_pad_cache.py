@@ -16,8 +16,8 @@ from companion.play import players as people
 from companion.play import store
 from companion.routes import links
 
+from ..web.test_csrf import form_token, header_token
 from .conftest import attr, code_of, setup_form
-from .test_csrf import form_token, header_token
 
 
 def without_token(html):
@@ -44,47 +44,49 @@ def table(app, client, make_game):
 
 def test_a_viewer_sees_each_save_edit_and_undo(client, by_numbers, record_ids, table):
     code, viewer, phone = table
-    pad = phone.get(f"/g/{viewer}").text
+    pad = phone.get(f"/rebel-princess/g/{viewer}").text
     assert totals_of(pad) == "0,0,0,0"
-    again = phone.get(f"/g/{viewer}").text
+    again = phone.get(f"/rebel-princess/g/{viewer}").text
     assert without_token(again) == without_token(pad)  # the same version: the same page
     assert by_numbers(code, 1, [0, 3, 8, 4]).status_code == 302
-    assert totals_of(phone.get(f"/g/{viewer}").text) == "0,3,8,4"
+    assert totals_of(phone.get(f"/rebel-princess/g/{viewer}").text) == "0,3,8,4"
     assert by_numbers(code, 1, [8, 3, 0, 4], base=record_ids(code, 1)[-1]).status_code == 302
-    assert totals_of(phone.get(f"/g/{viewer}").text) == "8,3,0,4"
-    assert client.post(f"/g/{code}/undo").status_code == 302
-    assert totals_of(phone.get(f"/g/{viewer}").text) == "0,3,8,4"
-    assert client.post(f"/g/{code}/undo").status_code == 302
-    assert totals_of(phone.get(f"/g/{viewer}").text) == "0,0,0,0"
+    assert totals_of(phone.get(f"/rebel-princess/g/{viewer}").text) == "8,3,0,4"
+    assert client.post(f"/rebel-princess/g/{code}/undo").status_code == 302
+    assert totals_of(phone.get(f"/rebel-princess/g/{viewer}").text) == "0,3,8,4"
+    assert client.post(f"/rebel-princess/g/{code}/undo").status_code == 302
+    assert totals_of(phone.get(f"/rebel-princess/g/{viewer}").text) == "0,0,0,0"
 
 
 def test_each_language_gets_its_own_page(by_numbers, table):
     code, viewer, phone = table
-    english = phone.get(f"/g/{viewer}").text
+    english = phone.get(f"/rebel-princess/g/{viewer}").text
     assert '<html lang="en">' in english and "Score pad" in english
-    phone.get(f"/lang/fr?next=/g/{viewer}")
-    french = phone.get(f"/g/{viewer}").text
+    phone.get(f"/lang/fr?next=/rebel-princess/g/{viewer}")
+    french = phone.get(f"/rebel-princess/g/{viewer}").text
     assert '<html lang="fr">' in french and "Score pad" not in french
     assert by_numbers(code, 1, [0, 3, 8, 4]).status_code == 302
-    french = phone.get(f"/g/{viewer}").text
+    french = phone.get(f"/rebel-princess/g/{viewer}").text
     assert '<html lang="fr">' in french and totals_of(french) == "0,3,8,4"
-    phone.get(f"/lang/en?next=/g/{viewer}")
-    english = phone.get(f"/g/{viewer}").text
+    phone.get(f"/lang/en?next=/rebel-princess/g/{viewer}")
+    english = phone.get(f"/rebel-princess/g/{viewer}").text
     assert '<html lang="en">' in english and totals_of(english) == "0,3,8,4"
 
 
 def test_the_scorer_and_a_viewer_each_get_their_own_links(client, table):
     code, viewer, phone = table
-    scorer_pad, viewer_pad = client.get(f"/g/{code}").text, phone.get(f"/g/{viewer}").text
+    scorer_pad = client.get(f"/rebel-princess/g/{code}").text
+    viewer_pad = phone.get(f"/rebel-princess/g/{viewer}").text
     assert 'data-role="scorer"' in scorer_pad and 'data-role="viewer"' in viewer_pad
-    assert f"/g/{code}/round/1" in scorer_pad and f"/g/{code}" not in viewer_pad
-    assert f"/g/{viewer}/round/1" in viewer_pad
+    assert f"/rebel-princess/g/{code}/round/1" in scorer_pad
+    assert f"/rebel-princess/g/{code}" not in viewer_pad
+    assert f"/rebel-princess/g/{viewer}/round/1" in viewer_pad
 
 
 def test_a_renamed_player_shows_on_the_next_load(app, table):
     """Renaming a person changes no game's version: the names are part of the page's key."""
     code, viewer, phone = table
-    assert "Ben" in phone.get(f"/g/{viewer}").text
+    assert "Ben" in phone.get(f"/rebel-princess/g/{viewer}").text
     with app.app_context():
         session = get_session()
         game = store.game_by_token(session, code)
@@ -92,21 +94,21 @@ def test_a_renamed_player_shows_on_the_next_load(app, table):
                                                 Player.name == "Ben")).one()
         people.rename(session=session, group_id=game.group_id, person_id=ben.person_id,
                       name="Benoît")
-    pad = phone.get(f"/g/{viewer}").text
+    pad = phone.get(f"/rebel-princess/g/{viewer}").text
     assert "Benoît" in pad and 'title="Ben"' not in pad
 
 
 def test_a_replaced_viewer_link_shows_on_the_scorer_pad(client, table):
     """Replacing a link changes no game's version: the pad's QR code shows the new one."""
     code, viewer, phone = table
-    assert viewer in client.get(f"/g/{code}").text
+    assert viewer in client.get(f"/rebel-princess/g/{code}").text
     assert client.post(f"/share/{code}/replace/viewer").status_code == 303
-    pad = client.get(f"/g/{code}").text
+    pad = client.get(f"/rebel-princess/g/{code}").text
     assert viewer not in pad
-    fresh = re.search(r"/g/([0-9a-f]{32})</b>", pad).group(1)
+    fresh = re.search(r"/rebel-princess/g/([0-9a-f]{32})</b>", pad).group(1)
     assert fresh != viewer
-    assert phone.get(f"/g/{viewer}").status_code == 404
-    assert totals_of(phone.get(f"/g/{fresh}").text) == "0,0,0,0"
+    assert phone.get(f"/rebel-princess/g/{viewer}").status_code == 404
+    assert totals_of(phone.get(f"/rebel-princess/g/{fresh}").text) == "0,0,0,0"
 
 
 def test_a_flashed_message_is_shown_once_and_to_its_browser_only(client, by_numbers, record_ids,
@@ -115,15 +117,15 @@ def test_a_flashed_message_is_shown_once_and_to_its_browser_only(client, by_numb
     sees it (never a page from the cache), another browser on the same link never does."""
     code, viewer, phone = table
     assert by_numbers(code, 1, [0, 3, 8, 4]).status_code == 302
-    client.get(f"/g/{code}")  # "Round 1 saved." read
+    client.get(f"/rebel-princess/g/{code}")  # "Round 1 saved." read
     other = client.application.test_client()  # the scorer link on a second phone
-    before = other.get(f"/g/{code}").text
+    before = other.get(f"/rebel-princess/g/{code}").text
     assert 'class="flash"' not in before
     assert by_numbers(code, 1, [0, 3, 8, 4], base=record_ids(code, 1)[-1]).status_code == 302
-    pad = client.get(f"/g/{code}").text
+    pad = client.get(f"/rebel-princess/g/{code}").text
     assert "Round 1 unchanged" in pad
-    assert "Round 1 unchanged" not in client.get(f"/g/{code}").text
-    assert without_token(other.get(f"/g/{code}").text) == without_token(before)
+    assert "Round 1 unchanged" not in client.get(f"/rebel-princess/g/{code}").text
+    assert without_token(other.get(f"/rebel-princess/g/{code}").text) == without_token(before)
 
 
 @pytest.fixture
@@ -139,19 +141,20 @@ def test_each_browser_gets_its_own_csrf_token(csrf_app):
     token = form_token(first.get("/rebel-princess/new").text)
     code = code_of(first.post("/rebel-princess/new", data={**setup_form(), "csrf_token": token}))
     scores = {f"score_{s}": v for s, v in enumerate(["0", "3", "8", "4"])}
-    entry = first.get(f"/g/{code}/round/1/numbers").text
-    first.post(f"/g/{code}/round/1/numbers", data={**scores, "csrf_token": form_token(entry)})
-    assert "Round 1 saved." in first.get(f"/g/{code}").text
-    theirs = second.get(f"/g/{code}").text
-    mine = first.get(f"/g/{code}").text
+    entry = first.get(f"/rebel-princess/g/{code}/round/1/numbers").text
+    first.post("/rebel-princess"
+               f"/g/{code}/round/1/numbers", data={**scores, "csrf_token": form_token(entry)})
+    assert "Round 1 saved." in first.get(f"/rebel-princess/g/{code}").text
+    theirs = second.get(f"/rebel-princess/g/{code}").text
+    mine = first.get(f"/rebel-princess/g/{code}").text
     assert form_token(mine) != form_token(theirs)
     assert header_token(theirs) == form_token(theirs) != header_token(mine)
     assert "\x00" not in theirs
     assert without_token(mine) == without_token(theirs)
-    refused = second.post(f"/g/{code}/undo", data={"csrf_token": form_token(mine)})
+    refused = second.post(f"/rebel-princess/g/{code}/undo", data={"csrf_token": form_token(mine)})
     assert refused.status_code == 400
     version = attr(theirs, 'name="version" value')[0]
-    undone = second.post(f"/g/{code}/undo", data={"csrf_token": form_token(theirs),
+    undone = second.post(f"/rebel-princess/g/{code}/undo", data={"csrf_token": form_token(theirs),
                                                   "version": version})
     assert undone.status_code == 302
 
@@ -163,6 +166,6 @@ def test_the_cache_is_bounded(app, client, make_game, monkeypatch):
     monkeypatch.setattr(links, "_pages_bytes", 0)
     code = make_game()
     for n in range(30):
-        assert client.get(f"/g/{code}?n={n}").status_code == 200
+        assert client.get(f"/rebel-princess/g/{code}?n={n}").status_code == 200
     assert 0 < len(links._PAGES) < 30
     assert links._pages_bytes == sum(len(page) for page in links._PAGES.values()) <= 200_000
