@@ -207,6 +207,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     compress.init_app(app)
     app.add_template_global(asset_url(app), "asset")
+    from . import players
+
+    app.add_template_global(players.seat_style)  # one colour and initial per player
+    app.add_template_global(players.initials)
 
     from . import i18n
 

@@ -3,8 +3,8 @@
 
 Both charts are 340 units wide (a 360-px phone shows them at about their own size, so 12-unit
 text reads as 12-px text) and scale with the page. Each player's line, bar and label share one
-colour of :data:`SEAT_COLOURS` — the colours of the players on the table screens, seat by seat
-(the first five are « Réveillez »'s) — and every chart comes with its figures as a table.
+colour of :data:`SEAT_COLOURS` — the colours of the players on every table screen, seat by seat
+(companion.players) — and every chart comes with its figures as a table.
 """
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..players import PALETTE  # pure: the players' colours, no web framework
 from ..short_names import shorten
 
-SEAT_COLOURS = ("#c2410c", "#1d4ed8", "#15803d", "#a21caf", "#0e7490", "#854d0e")
-"""One colour per seat (or per player in a list), dark enough for text on white (WCAG AA)."""
+SEAT_COLOURS = tuple(colour for colour, _ in PALETTE)
+"""One colour per seat (or per player in a list): the players' colours (companion.players)."""
 
 WIDTH = 340
 LABEL_GAP = 13  # the least vertical distance between two end-of-line names

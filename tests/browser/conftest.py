@@ -141,3 +141,11 @@ def give_the_rest(page, seat: int) -> None:
     """By cards: every card nobody has yet to ``seat``, through the Save bar's "The rest…"."""
     page.locator("[data-action=rest]").click()
     page.locator(f"[data-rest='{seat}']").click()
+
+
+def tap_in_menu(page, selector: str) -> None:
+    """Tap ``selector`` in the page's menu of secondary actions (opened first where closed)."""
+    menu = page.locator("[data-menu]")
+    if menu.count() and not menu.first.evaluate("m => m.open"):
+        menu.locator("summary").first.click()
+    page.locator(selector).first.click()

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, expect
 
-from .conftest import no_horizontal_scroll
+from .conftest import no_horizontal_scroll, tap_in_menu
 from .test_browser_game import create_game
 
 pytestmark = pytest.mark.browser
@@ -20,7 +20,7 @@ def test_a_viewer_sees_the_new_total_within_two_seconds(browser: Browser, live_s
     scorer, viewer = scorer_context.new_page(), viewer_context.new_page()
 
     create_game(scorer, live_server, ["Ana", "Ben", "Cy", "Di"], ["a", "b", "c"])
-    scorer.locator("[data-action=share-links]").click()
+    tap_in_menu(scorer, "[data-action=share-links]")
     address = scorer.locator("[data-address=viewer]").inner_text()
     viewer_path = "/rebel-princess/g/" + address.split("/rebel-princess/g/", 1)[1]
     assert re.fullmatch(r"/rebel-princess/g/[0-9a-f]{32}", viewer_path)

@@ -7,12 +7,14 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from .conftest import tap_in_menu
+
 pytestmark = pytest.mark.browser
 
 
 def viewer_page(browser: Browser, browser_context_args, scorer: Page, live_server: str) -> Page:
     """A second phone opening the game's viewer link (from the scorer's share page)."""
-    scorer.locator("[data-action=share-links]").click()
+    tap_in_menu(scorer, "[data-action=share-links]")
     address = scorer.locator("[data-address=viewer]").inner_text()
     context = browser.new_context(**browser_context_args)
     viewer = context.new_page()

@@ -19,7 +19,8 @@ def counts_data(princes, frog, **extra):
 
 def test_pad_defaults_to_counts_where_they_decide(client, make_game):
     html = client.get(f"/rebel-princess/g/{make_game()}").text
-    assert attr(html, "data-action")[:2] == ["enter-counts", "enter-cards"]
+    entries = [action for action in attr(html, "data-action") if action.startswith("enter")]
+    assert entries[:2] == ["enter-counts", "enter-cards"]
 
 
 def test_pad_defaults_to_cards_where_identities_score(client, make_game):

@@ -155,6 +155,8 @@ def test_pages_read_as_before(upgraded, path):
     now = re.sub(r'\s*<p class="role-note">.*?</p>', "", now, flags=re.S)
     # New since issue 22: the colour scheme switch at the foot of every page.
     now = re.sub(r'\s*<p class="theme-pick"[^>]*>.*?</p>', "", now, flags=re.S)
+    # New since issue 22: a link alone on its line is a thumb's size (44 px), its words the same.
+    now = now.replace('<a class="tap" href=', '<a href=')
     # New since issue 21: the trick screen's notice of taps kept on the phone (hidden until used).
     now = re.sub(r'\n[ \t]*<div class="draft taps" data-queue="taps".*?</div>\n[ \t]*', "", now,
                  flags=re.S)

@@ -107,15 +107,24 @@ def test_every_text_colour_keeps_aa_contrast(name):
     assert not low, f"{name}: under 4.5:1: {low}"
 
 
-def test_the_seat_colours_keep_aa_contrast_in_the_dark():
-    dark = schemes()["dark"]
-    twins = dict(re.findall(r'\[data-theme="dark"\] \[fill="(#\w+)"\] \{ fill: (#\w+); \}',
-                            (STATIC / "app.css").read_text()))
-    from companion.history.charts import SEAT_COLOURS
-    assert set(twins) == set(SEAT_COLOURS)
-    seats = re.findall(r'\[data-theme="dark"\] \.seat-\d \{ --seat: (#\w+); \}',
-                       (STATIC / "reveillez" / "reveillez.css").read_text())
-    assert len(seats) == 5
-    for colour in [*twins.values(), *seats]:
+def mix(colour: str, other: str, share: float) -> str:
+    """CSS color-mix(in srgb, colour share, other)."""
+    a, b = (colour.lstrip("#"), other.lstrip("#"))
+    channels = (int(a[i:i + 2], 16) * share + int(b[i:i + 2], 16) * (1 - share) for i in (0, 2, 4))
+    return "#" + "".join(f"{round(c):02x}" for c in channels)
+
+
+@pytest.mark.parametrize("name", ["light", "dark"])
+def test_the_players_colours_keep_aa_contrast(name):
+    """Text on a player's colour (the initial in its mark) and text in a player's colour
+    (--seat-ink, mixed with the scheme's ink) keep 4.5:1 in both schemes."""
+    from companion.players import PALETTE, seat_style
+
+    scheme = schemes()[name]
+    for seat, (colour, on) in enumerate(PALETTE):
+        assert contrast(colour, on) >= 4.5, (colour, on)
+        share = float(re.search(r"--seat-ink:color-mix\(in srgb,#\w+ (\d+)%,var\(--ink\)\)",
+                                seat_style(seat)).group(1)) / 100
+        ink = mix(colour.lower(), scheme["ink"], share)
         for back in ("bg", "card", "field"):
-            assert contrast(colour, dark[back]) >= 4.5, (colour, back)
+            assert contrast(ink, scheme[back]) >= 4.5, (name, colour, ink, back)
