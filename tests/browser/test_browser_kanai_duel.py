@@ -103,7 +103,7 @@ def test_a_two_phone_game_with_the_spys_order(browser, live_server, artifacts):
     ana = browser.new_context(**options).new_page()
     ben = browser.new_context(**options).new_page()
     set_up(ana, live_server, "Two phones")
-    expect(ana.locator("[data-join] svg")).to_be_visible()
+    expect(ana.locator("[data-join] img")).to_be_visible()
     assert no_horizontal_scroll(ana)
     ana.screenshot(path=str(artifacts / "kanai-phones-join.png"))
     join(ben, ana, live_server, "join-390x844")
