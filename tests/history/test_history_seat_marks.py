@@ -1,6 +1,6 @@
 """Each player keeps their seat's colour and initial on the history pages of every game (issue
 22): a finished game's page in the group's history, for each of the four games, and the game's
-own history of Princesse Princesse (rounds) and Réveillez (actions)."""
+own history of Rebel Princess (entries), Princesse Princesse (rounds) and Réveillez (actions)."""
 
 from __future__ import annotations
 
@@ -54,3 +54,12 @@ def test_reveillez_history_marks_each_action_with_its_players_seat(app, client, 
     for seat, item in items:
         name = NAMES["rv"][int(seat)]
         assert marks(item) == {(seat_colour(int(seat)), name[0], name)}
+
+
+def test_rebel_princess_history_marks_each_players_score_with_their_seat(app, client, known):
+    html = client.get(f"/rebel-princess/g/{link(app, known.codes['rp1'], 'scorer')}"
+                      "/history").text
+    entries = re.findall(r'<li data-record=.*?</li>', html, re.S)
+    assert len(entries) == 3
+    for entry in entries:  # each round entered by cards: every player's score, marked
+        assert marks(entry) == expected(NAMES["rp1"])
