@@ -1,7 +1,12 @@
 """Every game's entry pages on a phone (issue 22): at 390x844 and 360x740, in English and in
-French, every control a player taps is at least 44 x 44 px and nothing is wider than the screen;
-what the table needs between two rounds is on the first screen; axe-core finds no accessibility
-violation in either colour scheme on a page of each game, the history and the rulings.
+French, in the light and the dark colour scheme, every control a player taps is at least 44 x 44 px
+and nothing is wider than the screen; what the table needs between two rounds is on the first
+screen; axe-core finds no accessibility violation in either colour scheme on a page of each game,
+the history and the rulings.
+
+The layout checks pair each size with both languages and each language with both schemes
+(English light and French dark at 390x844, French light and English dark at 360x740): every
+size, language and scheme is covered, and every pair of them, in four runs instead of eight.
 
 The pages are reached as a table reaches them (one game of each kind set up through its form).
 """
@@ -110,6 +115,17 @@ def entry_pages(page: Page, base: str) -> list[str]:
     return pages + [history, page.url, finished]
 
 
+# (size, language, colour scheme): each size in both languages and both schemes, each language
+# in both schemes — every pair covered once, without running all eight combinations.
+LOOKS = [(PHONES[0], "en", "light"), (PHONES[0], "fr", "dark"),
+         (PHONES[1], "fr", "light"), (PHONES[1], "en", "dark")]
+
+
+def look_id(look) -> str:
+    size, lang, scheme = look
+    return f"{size['width']}x{size['height']}-{lang}-{scheme}"
+
+
 @pytest.fixture(scope="module")
 def pages(browser: Browser, browser_context_args, tmp_path_factory):
     """The entry pages of one game of each kind, on one server for the whole module."""
@@ -127,13 +143,13 @@ def pages(browser: Browser, browser_context_args, tmp_path_factory):
     stop()
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s['width']}x{s['height']}")
+@pytest.mark.parametrize("look", LOOKS, ids=look_id)
 def test_every_entry_page_has_thumb_sized_targets_and_no_sideways_scroll(
-        browser: Browser, browser_context_args, pages, size, lang, artifacts):
+        browser: Browser, browser_context_args, pages, look, artifacts):
     _, urls = pages
+    size, lang, scheme = look
     context = browser.new_context(**{**browser_context_args, "viewport": size},
-                                  locale=LANGUAGES[lang])
+                                  locale=LANGUAGES[lang], color_scheme=scheme)
     page = context.new_page()
     problems = {}
     for url in urls[:-3]:  # the history, its statistics and a finished game are not entry pages
@@ -160,13 +176,13 @@ FIRST_SCREEN = {
 }
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s['width']}x{s['height']}")
+@pytest.mark.parametrize("look", LOOKS, ids=look_id)
 def test_what_the_table_needs_between_rounds_is_on_the_first_screen(
-        browser: Browser, browser_context_args, pages, size, lang):
+        browser: Browser, browser_context_args, pages, look):
     _, urls = pages
+    size, lang, scheme = look
     context = browser.new_context(**{**browser_context_args, "viewport": size},
-                                  locale=LANGUAGES[lang])
+                                  locale=LANGUAGES[lang], color_scheme=scheme)
     page = context.new_page()
     below = []
     for index, selectors in FIRST_SCREEN.items():

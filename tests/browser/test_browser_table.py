@@ -81,6 +81,24 @@ def test_grid_and_leader_fit_the_first_screen(phone: Page, live_server: str, art
     shot(phone, artifacts, "pad")
 
 
+def test_grid_and_leader_fit_the_first_screen_in_french(browser, browser_context_args,
+                                                        live_server: str):
+    """The same in French on the smaller phone, where the Round card's effect runs a line longer
+    than in English: who leads and why, the entry buttons and the whole grid still fit."""
+    context = browser.new_context(**{**browser_context_args,
+                                     "viewport": {"width": 360, "height": 740}}, locale="fr-FR")
+    page = context.new_page()
+    new_game(page, live_server, SIX)
+    by_numbers(page, [0, 3, 8, 4, 2, 0])
+    by_numbers(page, [5, 3, 2, 4, 1, 2])
+    for selector in ("#this-round [data-round-card]", "#this-round [data-reminder]",
+                     "#this-round .leader", "#this-round .why", "#this-round .btn.primary",
+                     "[data-action=enter-cards]", "#pad table"):
+        assert in_view(page, selector), selector
+    assert page.evaluate("window.scrollY") == 0 and no_horizontal_scroll(page)
+    context.close()
+
+
 # --- entry by cards: Back, reload, a dropped tab ------------------------------------------------
 
 def test_running_score_is_right_after_back(phone: Page, live_server: str, artifacts):

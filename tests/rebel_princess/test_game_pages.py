@@ -223,8 +223,10 @@ def test_history_keeps_every_record(client, app, make_game, enter_round_by_cards
 
 
 def history_words(client, code) -> list[str]:
-    """Each history line's words, the time left out."""
+    """Each history line's words, the time and the players' seat marks (which a screen reader
+    skips too) left out."""
     html = client.get(f"/rebel-princess/g/{code}/history").text
+    html = re.sub(r'<span class="seat-mark"[^>]*>[^<]*</span>', "", html)
     return [" ".join(re.sub(r"<[^>]+>", " ", body).split()).split(" — ", 1)[-1]
             for body in re.findall(r"<li data-record=[^>]*>(.*?)</li>", html, re.S)]
 
