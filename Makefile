@@ -10,8 +10,10 @@ PO := $(wildcard companion/translations/*/LC_MESSAGES/messages.po companion/tran
 OWN_CATALOGUES := $(filter-out fr,$(notdir $(patsubst %/,%,$(wildcard companion/translations/*/))))
 MO := $(PO:.po=.mo)
 HOST ?= 0.0.0.0
-# What `make test-postgres` runs against PostgreSQL: every test that stores something.
+# What `make test-postgres` runs against PostgreSQL: every test that stores something (the pure
+# Rebel Princess rules-core tests, engine/ and scoring/, never open a database: `make test` runs them).
 POSTGRES_TESTS ?= tests/shell tests/web tests/history $(wildcard tests/rebel_princess tests/princesse_princesse tests/reveillez tests/kanai_duel)
+POSTGRES_SKIP ?= --ignore=tests/rebel_princess/engine --ignore=tests/rebel_princess/scoring
 PORT ?= 5000
 
 .PHONY: run test test-postgres postgres install browser bench bench-tables bench-groups lint clean messages
@@ -69,7 +71,7 @@ PG_DB ?= companion_test
 test-postgres: $(STAMP) $(MO)
 	database=$$(scripts/postgres.sh $(PG_DB)) && redis=$$(scripts/redis.sh) && \
 	TEST_DATABASE_URL=$$database TEST_REDIS_URL=$$redis \
-	$(PY) -m pytest -q -p no:cacheprovider $(POSTGRES_TESTS)
+	$(PY) -m pytest -q -p no:cacheprovider $(POSTGRES_SKIP) $(POSTGRES_TESTS)
 
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'  # the engine bench's anchor (OpenSpiel); never for make test
