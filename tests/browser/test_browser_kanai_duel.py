@@ -160,6 +160,7 @@ def test_variant_b_on_two_phones(browser, live_server, artifacts, size):
     ana.click("[data-hand] [data-card=spy]")
     ana.click("[data-action=set-aside]")
     expect(ana.locator("[data-my-aside='spy']")).to_be_visible()
+    ana.evaluate("window.samePage = true")  # gone if the page reloads instead of swapping its board
     expect(ben.locator("[data-other-picked='1']")).to_be_visible(timeout=LIVE)  # live
     expect(ben.locator("[data-out]")).to_have_count(0)
     assert no_horizontal_scroll(ben) and tap_targets_are_big(ben)
@@ -173,6 +174,8 @@ def test_variant_b_on_two_phones(browser, live_server, artifacts, size):
         expect(phone.locator("[data-action=commit]")).to_be_visible()
     expect(ana.locator("[data-hand] [data-card=spy] input")).to_be_disabled()
     expect(ben.locator("[data-hand] [data-card=prince] input")).to_be_disabled()
+    ana.wait_for_timeout(2000)  # two periods of the page-wide live check: it must leave the board be
+    assert ana.evaluate("window.samePage === true"), "Ana's page reloaded on top of the live board"
     assert no_horizontal_scroll(ana)
     ana.screenshot(path=str(artifacts / f"kanai-phones-b-revealed-{tag}.png"), full_page=True)
 
