@@ -116,6 +116,9 @@
       var doc = new DOMParser().parseFromString(html, "text/html");
       var box = doc.querySelector("main [role=alert], main .problems, main .errors, main .warning");
       if (box) {
+        // Its heading ("Not saved:") goes: the phone's own line says so already.
+        var heading = box.querySelector(":scope > p:first-child");
+        if (heading && box.querySelector("li")) heading.remove();
         // (its paragraphs and lines said apart: a space after each)
         box.querySelectorAll("p, li, div, br, h2, h3").forEach(function (el) { el.after(" "); });
         return box.textContent.replace(/\s+/g, " ").trim().slice(0, 400);

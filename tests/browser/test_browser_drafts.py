@@ -268,6 +268,9 @@ def test_a_queued_save_refused_on_arrival_says_why_and_gives_the_entry_back(
     expect(refused).to_be_visible()
     expect(page.locator("[data-outbox=refused]")).to_be_visible()
     expect(refused).not_to_have_text(re.compile(r"^\s*$"))
+    for said in (refused, page.locator("[data-outbox=refused]")):  # "Not saved" said once
+        assert len(re.findall(r"Not saved|Non enregistré", said.inner_text())) == 1, \
+            said.inner_text()
     rp_numbers_has_part(page)
     expect(page.locator("#score_2")).to_have_value("3")
     # Nothing was stored twice: the pad holds the other phone's round only.
