@@ -174,7 +174,7 @@ def test_variant_b_on_two_phones(browser, live_server, artifacts, size):
         expect(phone.locator("[data-action=commit]")).to_be_visible()
     expect(ana.locator("[data-hand] [data-card=spy] input")).to_be_disabled()
     expect(ben.locator("[data-hand] [data-card=prince] input")).to_be_disabled()
-    ana.wait_for_timeout(2000)  # two periods of the page-wide live check: it must leave the board be
+    ana.wait_for_timeout(2000)  # two periods of the page-wide live check: it leaves the board be
     assert ana.evaluate("window.samePage === true"), "Ana's page reloaded on top of the live board"
     assert no_horizontal_scroll(ana)
     ana.screenshot(path=str(artifacts / f"kanai-phones-b-revealed-{tag}.png"), full_page=True)
