@@ -1,10 +1,10 @@
 """Engine benchmark: random full rounds per second and card plays per second, with an anchor.
 
 Run ``python -m bench.engine`` (``--seconds`` per run, ``--repeat``, ``--seed``, ``--profile``,
-``--no-anchor``). Each player count deals and plays random full rounds, full information, cycling
-through every Round card of both editions (Deluxe a-z, classic A-U). A round is a deal (shuffle
-included) plus one uniformly random legal card at a time until the round is over, through one of
-two paths:
+``--no-anchor``, ``--anchor-ways``). Each player count deals and plays random full rounds, full
+information, cycling through every Round card of both editions (Deluxe a-z, classic A-U). A round
+is a deal (shuffle included) plus one uniformly random legal card at a time until the round is
+over, through one of two paths:
 
 - **fast**: ``legal_mask`` then ``push_id`` (ints, nothing checked: the path of a simulation);
 - **checked**: ``legal_plays()`` (a set of cards) then ``play(card)``, which checks the card
@@ -15,13 +15,14 @@ Each 4-player rate is measured twice: **full rounds** (the deal on the clock) an
 
 The **anchor** is OpenSpiel's Hearts (``pip install -e '.[bench]'``, the ``open_spiel`` package;
 C++ driven from Python through pybind11), driven from Python one action at a time like our paths,
-the fastest way its Python API allows (measured against the other ways, see bench/README.md):
+the fastest way its Python API allows:
 
 - the deal: the pass direction drawn with ``random()``, the 52 cards shuffled in Python
-  (Fisher-Yates, as our deal does) and dealt with ``apply_action`` in that order, which is the
-  same uniform deal as sampling each chance node (OpenSpiel's own Python benchmark,
-  ``python/examples/benchmark_games.py``, draws each chance outcome from ``legal_actions()``,
-  52 vector-building calls: a quarter slower here; ``chance_outcomes()`` is slower still);
+  (Fisher-Yates, as our deal does) and the state built from those 53 chance outcomes by one
+  ``game.deserialize_state`` call (the same uniform deal as sampling each chance node, and the
+  fastest way found: ``python -m bench.engine --anchor-ways`` compares it, in turns, with 53
+  ``apply_action`` calls, with ``legal_actions()`` at each chance node as OpenSpiel's own Python
+  benchmark ``python/examples/benchmark_games.py`` samples, and with ``chance_outcomes()``);
 - the play: ``legal_actions()``, one drawn with ``random()``, ``apply_action``, until
   ``legal_actions()`` is empty (the game's end; no ``is_terminal()`` call), the card passing
   included, 52 cards played per game.
@@ -110,19 +111,64 @@ def run(players: int, seconds: float, seed: int, play: Play = play_random,
     return rounds, cards, spent
 
 
-def hearts_deal(game: Any, rand: Callable[[], float]) -> Any:
-    """A new Hearts game past its chance nodes: a random pass direction, then the deck shuffled
-    (Fisher-Yates) and dealt in that order, one ``apply_action`` a card."""
-    state = game.new_initial_state()
-    apply = state.apply_action
-    apply(int(rand() * 4))  # the pass direction (a chance node of 4 outcomes)
+def shuffled_deck(rand: Callable[[], float]) -> list[int]:
+    """Hearts' 52 card actions in a random order (Fisher-Yates, as our deal shuffles)."""
     ids = list(range(52))
     for i in range(51, 0, -1):
         j = int(rand() * (i + 1))
         ids[i], ids[j] = ids[j], ids[i]
-    for card in ids:
+    return ids
+
+
+_ACTIONS = [str(action) for action in range(52)]
+
+
+def hearts_deal(game: Any, rand: Callable[[], float]) -> Any:
+    """A new Hearts game past its chance nodes (the anchor's deal): a random pass direction and
+    the deck shuffled, dealt in that order by one ``deserialize_state`` (actions as text, one a
+    line: OpenSpiel applies them in C++)."""
+    direction = _ACTIONS[int(rand() * 4)]  # the first chance node: 4 pass directions
+    return game.deserialize_state("\n".join([direction]
+                                             + [_ACTIONS[card] for card in shuffled_deck(rand)]))
+
+
+def hearts_deal_apply(game: Any, rand: Callable[[], float]) -> Any:
+    """The same deal with one ``apply_action`` call per chance node."""
+    state = game.new_initial_state()
+    apply = state.apply_action
+    apply(int(rand() * 4))
+    for card in shuffled_deck(rand):
         apply(card)
     return state
+
+
+def hearts_deal_outcomes(game: Any, rand: Callable[[], float]) -> Any:
+    """The deal sampled node by node from ``chance_outcomes()`` (the anchor until 2026-11-26)."""
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(outcomes[int(rand() * len(outcomes))][0])
+    return state
+
+
+def hearts_deal_legal(game: Any, rand: Callable[[], float]) -> Any:
+    """The deal sampled node by node from ``legal_actions()``, as OpenSpiel's own Python
+    benchmark (``python/examples/benchmark_games.py``) samples every node."""
+    state = game.new_initial_state()
+    apply, legal_actions = state.apply_action, state.legal_actions
+    for _ in range(53):  # the pass direction, then the 52 cards
+        legal = legal_actions()
+        apply(legal[int(rand() * len(legal))])
+    return state
+
+
+#: Ways to deal Hearts from Python, compared by ``--anchor-ways`` (the anchor uses the fastest).
+HEARTS_DEALS: dict[str, Callable[[Any, Callable[[], float]], Any]] = {
+    "`chance_outcomes()` at each chance node": hearts_deal_outcomes,
+    "`legal_actions()` at each chance node (OpenSpiel's own benchmark)": hearts_deal_legal,
+    "the deck shuffled in Python, one `apply_action` a card": hearts_deal_apply,
+    "the deck shuffled in Python, one `deserialize_state` (**the anchor**)": hearts_deal,
+}
 
 
 def hearts_play(state: Any, rand: Callable[[], float]) -> None:
@@ -134,8 +180,8 @@ def hearts_play(state: Any, rand: Callable[[], float]) -> None:
         legal = legal_actions()
 
 
-def run_hearts(seconds: float, seed: int, deal_timed: bool = True,
-               native: bool = False) -> Run | None:
+def run_hearts(seconds: float, seed: int, deal_timed: bool = True, native: bool = False,
+               deal: Callable[[Any, Callable[[], float]], Any] = hearts_deal) -> Run | None:
     """OpenSpiel's Hearts: random legal playouts for about ``seconds`` of CPU, driven from Python
     (or, ``native``, played in C++ by ``evaluate_bots``); ``None`` when ``open_spiel`` is not
     installed."""
@@ -157,16 +203,16 @@ def run_hearts(seconds: float, seed: int, deal_timed: bool = True,
                 for i in range(HEARTS_BATCH):
                     evaluate(game.new_initial_state(), bots, seed + games + i)
             else:
-                states = [hearts_deal(game, rand) for _ in range(HEARTS_BATCH)]
+                states = [deal(game, rand) for _ in range(HEARTS_BATCH)]
                 start = clock()
                 for i, state in enumerate(states):
                     evaluate(state, bots, seed + games + i)
         elif deal_timed:
             start = clock()
             for _ in range(HEARTS_BATCH):
-                hearts_play(hearts_deal(game, rand), rand)
+                hearts_play(deal(game, rand), rand)
         else:
-            states = [hearts_deal(game, rand) for _ in range(HEARTS_BATCH)]
+            states = [deal(game, rand) for _ in range(HEARTS_BATCH)]
             start = clock()
             for state in states:
                 hearts_play(state, rand)
@@ -187,6 +233,31 @@ def verdict(ratio: float, aim: float) -> str:
     return f"**{ratio:.2f}x** (aim {aim:g}x: {'met' if ratio >= aim else 'missed'})"
 
 
+def anchor_ways(seconds: float, repeat: int, seed: int, say: Callable[[str], None]) -> None:
+    """Hearts dealt each way from Python then played from Python, and all in C++, in turns."""
+    ways: dict[str, list[Run]] = {}
+    for i in range(repeat):
+        for name, deal in HEARTS_DEALS.items():
+            for timed in (True, False):
+                found = run_hearts(seconds, seed + i, timed, deal=deal)
+                if found is None:
+                    say("`open_spiel` is not installed (`pip install -e '.[bench]'`).")
+                    return
+                ways.setdefault(f"{name}|{timed}", []).append(found)
+        for timed in (True, False):
+            ways.setdefault(f"all in C++ (`evaluate_bots`)|{timed}", []).append(
+                run_hearts(seconds, seed + i, timed, native=True) or (0, 0, 1.0))
+    say(f"OpenSpiel Hearts, the ways to deal it, played from Python (`legal_actions()` until "
+        f"empty), CPU time, best of {repeat} runs of {seconds:g} s in turns; load average "
+        f"{' / '.join(f'{x:.1f}' for x in os.getloadavg())} at the start.")
+    say()
+    say("| deal | cards/s, full games | cards/s, play only (deal off the clock) |")
+    say("| --- | --: | --: |")
+    for name in [*HEARTS_DEALS, "all in C++ (`evaluate_bots`)"]:
+        say(f"| {name} | {rate(best(ways[f'{name}|True'])):,.0f} "
+            f"| {rate(best(ways[f'{name}|False'])):,.0f} |")
+
+
 def main(argv: list[str] | None = None, out: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.engine", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -195,6 +266,8 @@ def main(argv: list[str] | None = None, out: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--profile", action="store_true", help="profile 4 players instead")
     parser.add_argument("--no-anchor", action="store_true", help="skip OpenSpiel's Hearts")
+    parser.add_argument("--anchor-ways", action="store_true",
+                        help="compare the ways to deal and play Hearts instead")
     args = parser.parse_args(argv)
     lines = out if out is not None else []
 
@@ -206,6 +279,9 @@ def main(argv: list[str] | None = None, out: list[str] | None = None) -> None:
         profiler = cProfile.Profile()
         profiler.runcall(run, 4, args.seconds, args.seed)
         pstats.Stats(profiler).sort_stats("tottime").print_stats(12)
+        return
+    if args.anchor_ways:
+        anchor_ways(args.seconds, args.repeat, args.seed, say)
         return
     say(f"Engine: {platform.python_implementation()} {platform.python_version()}, "
         f"{len(CARDS)} Round cards, full information, random legal plays, CPU time, best of "
