@@ -128,3 +128,20 @@ def test_cards_of_any_mask_is_its_cards():
     for mask in masks:
         expected = frozenset(CARDS[i] for i in range(64) if mask >> i & 1 and CARDS[i])
         assert cards_of(mask) == expected and cards_of(mask) == expected, bin(mask)
+
+
+def test_cards_in_order_are_the_cards_of_a_mask_lowest_id_first():
+    """cards_in_order (the hands random steps draw from) gives a mask's cards in id order:
+    Princes, Queens, Fairies, Pets, each by rank; bits no card has are left out."""
+    import random
+
+    from companion.scoring.rebel_princess.engine.cards import CARDS, cards_in_order
+
+    rng = random.Random(11)
+    masks = [0, 1 << 13 | 1 << 2, 0x1FFE << 48, (1 << 64) - 1]
+    masks += [rng.getrandbits(64) & rng.getrandbits(64) for _ in range(2000)]
+    for mask in masks:
+        expected = tuple(CARDS[i] for i in range(64) if mask >> i & 1 and CARDS[i])
+        assert cards_in_order(mask) == expected, bin(mask)
+    assert [str(card) for card in cards_in_order(1 << 49 | 1 << 1 | 1 << 28 | 1 << 12)] == \
+        ["P1", "P12", "Q12", "A1"]

@@ -29,7 +29,8 @@ from .errors import InvalidEntryError, ViolationCode
 __all__ = [
     "ALL_RANKS", "CARDS", "EVEN_MASK", "FAIRY", "FROG", "FROG_ID", "ODD_MASK", "PET", "PRINCE",
     "PRINCE_MASK", "QUEEN", "SUIT_MASKS", "SUIT_OF", "RebelCard", "Suit", "card_id", "card_of",
-    "cards_of", "deck_mask", "ids_of", "mask_of", "parse_card", "parse_cards", "rank_of", "suit_of",
+    "cards_in_order", "cards_of", "deck_mask", "ids_of", "mask_of", "parse_card", "parse_cards",
+    "rank_of", "suit_of",
 ]
 
 PRINCE, QUEEN, FAIRY, PET = 0, 1, 2, 3
@@ -99,6 +100,13 @@ _SUIT_CARDS: tuple[tuple[tuple[RebelCard, ...], ...], ...] = tuple(
     tuple(tuple(CARDS[16 * s + r] for r in ALL_RANKS if bits >> r & 1)  # type: ignore[misc]
           for bits in range(1 << 13))
     for s in range(4))
+
+
+def cards_in_order(mask: int) -> tuple[RebelCard, ...]:
+    """The cards in a mask, lowest id first (Princes, Queens, Fairies, Pets, each by rank):
+    four table lookups."""
+    return (_SUIT_CARDS[0][mask & 0x1FFE] + _SUIT_CARDS[1][mask >> 16 & 0x1FFE]
+            + _SUIT_CARDS[2][mask >> 32 & 0x1FFE] + _SUIT_CARDS[3][mask >> 48 & 0x1FFE])
 
 
 #: ``_SUIT_SETS[s][bits]``: the same cards as a frozenset, made on first use and kept (at most

@@ -45,7 +45,7 @@ from companion.scoring.rebel_princess.cards import (
 from companion.scoring.rebel_princess.game import GameSetup, PlayedRound, play_through
 from companion.scoring.rebel_princess.rounds import bathroom_exempt, score_entry
 
-from .cards import card_at, card_id, cards_of, ids_of
+from .cards import card_id, cards_in_order, cards_of
 from .modifiers import round_card_letters
 from .powers import power_slugs
 from .record import RoundTranscript, format_record, parse_record
@@ -60,7 +60,7 @@ def random_step(state: RoundState, rng: random.Random) -> Step:
     """A random legal step of the kind due (set-aside, reveal, gift or musical chairs)."""
     kind = state.step_due
     # Each hand lowest card first (ids order cards by suit, then rank), straight from the masks.
-    hands = [[card_at(cid) for cid in ids_of(mask)] for mask in state.hands]
+    hands = [cards_in_order(mask) for mask in state.hands]
     if kind is StepKind.SET_ASIDE:
         size = state.set_aside_size()
         return SetAside(tuple(frozenset(rng.sample(hand, size)) for hand in hands))

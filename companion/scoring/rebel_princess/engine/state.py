@@ -71,6 +71,8 @@ __all__ = ["RoundState"]
 def _edition(value: object) -> Edition:
     """The scoring core's :func:`~companion.scoring.rebel_princess.round_cards.parse_edition`,
     refusing with the engine's :class:`InvalidEntryError`."""
+    if isinstance(value, Edition):  # (most calls: no need to parse it again)
+        return value
     try:
         return parse_edition(value)
     except ScoringError:
