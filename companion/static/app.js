@@ -96,16 +96,20 @@ document.addEventListener("click", function (e) {
 (function () {
   var body = document.body, url = body.dataset.liveUrl, seen = body.dataset.liveVersion;
   if (!url || !window.fetch || document.querySelector("[data-version-url]")) return;
-  var busy = false;
+  var busy = false, leaving = false;
   document.addEventListener("input", function (e) { if (e.target.form) busy = true; });
   document.addEventListener("change", function (e) { if (e.target.form) busy = true; });
+  // A form sent or a link followed: the next page is on its way; a reload now would cancel it
+  // and draw this page again instead (the save is stored, but the phone stays behind).
+  window.addEventListener("beforeunload", function () { leaving = true; });
+  window.addEventListener("pageshow", function () { leaving = false; });
   function check() {
-    if (document.visibilityState !== "visible") return;
+    if (document.visibilityState !== "visible" || leaving) return;
     fetch(url, {headers: {"If-None-Match": '"' + seen + '"'}, cache: "no-store"}).then(function (r) {
       if (r.status !== 200) return null;
       return r.text();
     }).then(function (version) {
-      if (!version || version === seen) return;
+      if (!version || version === seen || leaving) return;
       if (busy || document.querySelector("form[data-once] [data-action=save]:disabled")) return;
       seen = version;
       location.reload();

@@ -139,3 +139,29 @@ def test_a_whole_game_in_french(french: Page, live_server: str, artifacts):
     page.locator('[data-action="history"]').click()
     expect(page.locator(".pp-round")).to_have_count(4)
     shot(page, artifacts, "history")
+
+
+
+def test_a_live_check_never_cancels_a_form_on_its_way(french: Page, live_server: str):
+    """A form is sent and its answer is slow to come (a poor network): meanwhile the page's live
+    check sees the game changed (by that very save) — it must not reload the page, which would
+    cancel the answer's way to the next page and leave the phone on the page it left."""
+    page = french
+    page.goto(f"{live_server}/princesse-princesse/new")
+    for seat, name in enumerate(["Ana", "Ben", "Cléo"]):
+        page.locator(f'[data-name-seat="{seat}"]').fill(name)
+    page.locator('[data-action="create"]').click()
+    page.locator('[data-action="turn-log"]').click()
+    page.locator('[data-action="start-log"]').click()
+    expect(page.locator("#log-state")).to_be_visible()
+
+    def slow_answer(route):
+        answer = route.fetch(max_redirects=0)  # stored now: the game's version moves on
+        page.wait_for_timeout(2500)  # two and a half periods of the live check
+        route.fulfill(response=answer)
+
+    page.route("**/log/discard", slow_answer)
+    page.locator('summary[data-action="discard-log"]').click()
+    page.locator('[data-action="discard-log-yes"]').click()
+    expect(page.locator("#board")).to_be_visible()  # the board the answer leads to
+    page.unroute_all(behavior="ignoreErrors")
