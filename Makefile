@@ -57,8 +57,12 @@ run: $(STAMP) $(MO)
 	@$(VENV)/bin/flask --app companion init-db
 	@$(PY) -m companion.serve --host $(HOST) --port $(PORT)
 
+# The tests that need no browser run on every core (pytest-xdist: each test has its own SQLite
+# file and app); the browser tests run after them, one at a time, as their timings assume.
+TEST_WORKERS ?= auto
 test: $(STAMP) $(MO) browser
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --ignore=tests/browser
+	$(PY) -m pytest -q tests/browser
 
 # The database tests again against a real PostgreSQL (Debian's package, started on loopback by
 # scripts/postgres.sh), with a Redis beside it (scripts/redis.sh) for the two-server test: a

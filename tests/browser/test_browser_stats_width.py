@@ -14,6 +14,8 @@ from companion.play import store
 from ..history.conftest import store_known_games
 from .conftest import LANGUAGES, PHONES, no_horizontal_scroll, start_server
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture
 def stats_url(tmp_path):
