@@ -9,7 +9,7 @@ the server never lists every stored game to whoever opens ``/``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,7 +41,7 @@ from ..games import (
 )
 from ..i18n import current_lang
 from ..models import Game
-from ..play import store
+from ..play import history, store
 from ..theme import theme_choice
 from . import groups, links
 from .groups import group_for_new_game  # noqa: F401  (games call it on creation)
@@ -113,7 +113,18 @@ def game_url(game: Game, role: str = "viewer") -> str:
     kind = by_key(game.kind)
     if kind is None or not kind.show_endpoint:
         return url_for("shell.index")
-    return url_for(kind.show_endpoint, code=store.links_of(get_session(), game)[role].token)
+    token = g.get("viewer_tokens", {}).get(game.id) if role == "viewer" else None
+    if token is None:
+        token = store.links_of(get_session(), game)[role].token
+    return url_for(kind.show_endpoint, code=token)
+
+
+def know_viewer_links(games: Iterable[Game]) -> None:
+    """Read the viewer links of a list's games in one query (kept for this request), so that
+    :func:`game_url` and ``record_url`` link each without a query of its own."""
+    ids = [game.id for game in games if game.id is not None]
+    known = g.setdefault("viewer_tokens", {})
+    known.update(history.viewer_tokens(get_session(), [i for i in ids if i not in known]))
 
 
 # --- pages --------------------------------------------------------------------------------------
