@@ -368,6 +368,32 @@ def count_finished(session: Session, group_id: int) -> int:
         .where(*where)).one())
 
 
+def summaries(session: Session, games: Sequence[Game]) -> dict[int, GameSummary]:
+    """The summaries of ``games`` (of kinds with history), by game id, in one query; one
+    missing or out of date (a cache emptied by hand) is replayed, not stored."""
+    wanted = {game.id: game for game in games
+              if game.id is not None and summarizer(by_key(game.kind)) is not None}
+    if not wanted:
+        return {}
+    rows = session.connection().execute(
+        select(GameResult.game_id, GameResult.stamp, GameResult.data, GameResult.progress)
+        .where(col(GameResult.game_id).in_(list(wanted)))).all()
+    found = {int(game_id): GameSummary.from_json(data, progress)
+             for game_id, stamp, data, progress in rows
+             if stamp == stamp_of(wanted[int(game_id)])}
+    for game_id, game in wanted.items():
+        if game_id not in found:
+            found[game_id] = _summarize(session, game)
+    return found
+
+
+def names_by_game(session: Session, games: Sequence[Game]) -> dict[int, tuple[str, ...]]:
+    """The names typed at each game's seats, in seat order, in one query."""
+    ids = [game.id for game in games if game.id is not None]
+    return {game_id: names for game_id, (_, names) in _seats(session, ids).items()} \
+        if ids else {}
+
+
 def viewer_tokens(session: Session, game_ids: Sequence[int]) -> dict[int, str]:
     """Each game's live viewer link token, in one query (a list of games links each)."""
     if not game_ids:
