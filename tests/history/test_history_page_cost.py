@@ -34,7 +34,8 @@ def copy_games(app, group_id: int, times: int) -> None:
             for row in games:
                 new = {k: v for k, v in row.items() if k != "id"}
                 new["code"] = f"{row['code'][:10]}c{copy}"
-                new_id = connection.execute(insert(game_table).values(**new)).inserted_primary_key[0]
+                stored = connection.execute(insert(game_table).values(**new))
+                new_id = stored.inserted_primary_key[0]
                 for name in GAME_TABLES:
                     table = tables[name]
                     for child in connection.execute(

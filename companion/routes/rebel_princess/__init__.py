@@ -44,9 +44,9 @@ class RebelHome:
 def home_view(game: Game, summary: GameSummary) -> RebelHome:
     """What the home page shows of a game, from its stored summary (no replay): a game not
     finished after its planned rounds awaits a play-off round (a tie for the win)."""
-    planned, rounds = len(game.round_cards or ""), len(summary.progress)
-    status = "finished" if summary.finished else "playoff" if rounds >= planned else "playing"
-    return RebelHome(status, summary.winners, rounds, planned)
+    planned, played = len(game.round_cards or ""), len(summary.progress)
+    status = "finished" if summary.finished else "playoff" if played >= planned else "playing"
+    return RebelHome(status, summary.winners, played, planned)
 
 
 def summary(session: Session, game: Game) -> GameSummary:
