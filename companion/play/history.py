@@ -4,10 +4,12 @@ Every game that can say what it came to (``summary(session, game)`` in its route
 :mod:`companion.history.summary`) gets a :class:`~companion.models.GameResult` row holding that
 summary as JSON, stamped with the game's ``updated_at`` (every write to a game moves it). The row
 is written in the transaction of the write that moves the stamp — whichever game, save, undo or
-import it is (:func:`install` hooks every session's commit) — so no page ever writes: a page of
-history or statistics reads every row in one query, 1,000 games in a few milliseconds instead of
-1,000 replays. The cache is never exported and can be emptied: a page then replays the games it
-lacks (without storing them), and :func:`refresh` — run when the app starts — stores them again.
+import it is (:func:`install` hooks every session's commit) — so no page ever writes: the
+statistics read every row of the group in one query, 1,000 games in a few milliseconds instead of
+1,000 replays; the history list, a player's latest games, the group's page and home read only the
+games they show (:func:`records` pages in SQL, :func:`summaries` reads a list's in one query).
+The cache is never exported and can be emptied: a page then replays the games it lacks (without
+storing them), and :func:`refresh` — run when the app starts — stores them again.
 
 Every list is one group's (``group_id``): its cost follows the group, not the server (one index,
 ``ix_game_group_updated``, serves the group and the order).
@@ -287,7 +289,8 @@ def records(session: Session, *, group_id: int, finished: bool | None = True,
     ``finished`` keeps only finished games (True), only games in progress (False) or every
     game (None); ``kind`` (a registry key), ``person`` and ``with_person`` (person ids: games
     they both sat in) and ``codes`` narrow the list. The database pages it (``LIMIT``): a page
-    reads its own games, whatever the group holds — three queries and the count.
+    reads its own games, whatever the group holds — three queries (the count, the page, its
+    seats).
     """
     where = _listed(group_id=group_id, finished=finished, kind=kind, person=person,
                     with_person=with_person, codes=codes)
