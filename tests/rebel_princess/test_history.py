@@ -157,6 +157,8 @@ def test_a_long_history_is_paged_newest_first_each_record_once(client, app, make
         html = client.get(f"/rebel-princess/g/{code}/history?page={page}").text
         assert ('data-action="older"' in html) == (page < 3)
         assert ('data-action="newer"' in html) == (page > 1)
+        # page 2 begins at record 4
+        assert ('<ol class="panel history" start="4">' in html) == (page == 2)
         whole += re.findall(r'data-record="(\d+)"', html)
     assert len(whole) == 23 == len(set(whole)) and whole == sorted(whole, key=int)
     monkeypatch.setattr(pages, "HISTORY_PAGE", 100)

@@ -257,7 +257,7 @@ def history(code: str) -> str:
     stop = max(len(records) - (page - 1) * HISTORY_PAGE, 0)
     first = max(stop - HISTORY_PAGE, 0)
     return render_template("rebel_princess/games/history.html", view=view, page=page,
-                           older=first > 0, lines=play.describe_history(
+                           first=first, older=first > 0, lines=play.describe_history(
                                records[:stop], game=view.game, players=view.players,
                                first=first))
 
