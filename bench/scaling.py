@@ -119,14 +119,14 @@ def _commit() -> str:
 
 
 def run(repeat: int = 15, rounds: int = 2, sizes: tuple[int, ...] = SIZES,
-        out: list[str] | None = None) -> list[str]:
+        out: list[str] | None = None, games: int = GAMES) -> list[str]:
     out = [] if out is None else out
     load_start = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as folder:
         started = time.perf_counter()
         seed = Path(folder) / "seed.sqlite"
         app = _app(seed)
-        _, token = fill(app, GAMES)
+        _, token = fill(app, games)
         app.test_client().get(f"/group/{token}/history/stats")
         app.extensions["companion.engine"].dispose()
         apps = {}
@@ -134,7 +134,7 @@ def run(repeat: int = 15, rounds: int = 2, sizes: tuple[int, ...] = SIZES,
             path = Path(folder) / f"games-{size}.sqlite"
             shutil.copyfile(seed, path)
             apps[size] = _app(path)
-            left = size // GAMES - 1
+            left = size // games - 1
             while left:  # in steps: one transaction per 100 groups
                 step = min(left, 100)
                 copy_group(apps[size], step)
@@ -162,7 +162,7 @@ def run(repeat: int = 15, rounds: int = 2, sizes: tuple[int, ...] = SIZES,
         worst = max(worst, ratio)
         rows.append((label, *(f"{value:.1f}" for value in best), f"{ratio:.2f}×"))
     heads = [f"{counted[size][1]:,} games ({counted[size][0]:,} groups)" for size in sizes]
-    out += [f"Pages of one group of {GAMES} finished games, and a save, as the server holds "
+    out += [f"Pages of one group of {games} finished games, and a save, as the server holds "
             f"more games (copies of the group in SQL; stored in {stored:.0f} s); SQLite, "
             f"in-process (Flask test client), median CPU ms of {repeat} warm requests, the "
             f"better of {rounds} rounds taken in turns; commit {_commit()}, "
@@ -181,9 +181,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--sizes", type=lambda s: tuple(int(n) for n in s.split(",")),
-                        default=SIZES, help="stored games, comma-separated (multiples of 100)")
+                        default=SIZES, help="stored games, comma-separated (multiples of "
+                        "--games)")
+    parser.add_argument("--games", type=int, default=GAMES,
+                        help="finished games in the group measured (and in each copy)")
     args = parser.parse_args()
-    run(args.repeat, args.rounds, args.sizes)
+    run(args.repeat, args.rounds, args.sizes, games=args.games)
 
 
 if __name__ == "__main__":
