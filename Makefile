@@ -16,7 +16,7 @@ POSTGRES_TESTS ?= tests/shell tests/web tests/history $(wildcard tests/rebel_pri
 POSTGRES_SKIP ?= --ignore=tests/rebel_princess/engine --ignore=tests/rebel_princess/scoring
 PORT ?= 5000
 
-.PHONY: run test test-postgres postgres install browser bench bench-tables bench-groups lint clean messages
+.PHONY: run test test-postgres postgres install browser bench bench-tables bench-groups bench-scaling lint clean messages
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -89,6 +89,9 @@ bench-tables: $(STAMP) $(MO)
 # One group's pages alone on a database, then among 1,000 groups (100,000 games), ~2 minutes.
 bench-groups: $(STAMP) $(MO)
 	$(PY) -m bench.groups
+
+bench-scaling: $(STAMP) $(MO)
+	$(PY) -m bench.scaling
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check companion tests bench

@@ -35,16 +35,30 @@ TABLES = ("game", "person", "player", "entry", "roundrecord", "tricklog", "gamel
 
 
 def copy_group(app, copies: int) -> None:  # type: ignore[no-untyped-def]
-    """Copy every row of the database's one group ``copies`` times, each copy a group of its
-    own (ids shifted, codes, tokens and group names made unique), in one transaction."""
+    """Copy every row of the database's first group ``copies`` times, each copy a group of its
+    own (ids shifted, codes, tokens and group names made unique), in one transaction. May be
+    called again: the copies go on from the groups already there (all of them copies of the
+    first, so their ids follow it)."""
     engine = app.extensions["companion.engine"]
     with engine.begin() as connection:
-        shift = {t: int(connection.execute(text(f"SELECT COALESCE(MAX(id), 0) FROM {t}"))
-                        .scalar_one()) + 1 for t in TABLES}
         source = int(connection.execute(text("SELECT MIN(id) FROM playgroup")).scalar_one())
+        made = int(connection.execute(text("SELECT COUNT(*) FROM playgroup")).scalar_one()) - 1
+        # Copy n of a row of the first group gets id + start + (n - 1) * span: past every id
+        # stored, copies side by side (ids grow linearly however often this is called).
+        start, span = {}, {}
+        for t in TABLES:
+            top = int(connection.execute(text(f"SELECT COALESCE(MAX(id), 0) FROM {t}"))
+                      .scalar_one())
+            low, high = connection.execute(text(
+                f"SELECT MIN(id), MAX(id) FROM {t} WHERE " + (
+                    "group_id = :s" if t in ("game", "person") else
+                    "game_id IN (SELECT id FROM game WHERE group_id = :s)")), {"s": source}).one()
+            low, high = int(low or 0), int(high or 0)
+            start[t], span[t] = top + 1 - low, high - low + 1
         columns = {t: [row[1] for row in connection.exec_driver_sql(f"PRAGMA table_info({t})")]
                    for t in (*TABLES, "gameresult")}
-        for k in range(1, copies + 1):
+        for copy_number in range(1, copies + 1):
+            k = made + copy_number  # unique over every call: codes, tokens, names
             group = source + k
             connection.execute(text(
                 "INSERT INTO playgroup (id, name, token, created_at) SELECT :g, name || :k, "
@@ -52,7 +66,8 @@ def copy_group(app, copies: int) -> None:  # type: ignore[no-untyped-def]
                 "WHERE id = :s"), {"g": group, "k": k, "s": source})
 
             params = {"s": source, "g": group, "k": k,
-                      **{f"{t}_shift": shift[t] * k for t in TABLES}}
+                      **{f"{t}_shift": start[t] + (copy_number - 1) * span[t]
+                         for t in TABLES}}
 
             def copy(table_name: str, changes: dict[str, str], params: dict = params) -> None:
                 names = columns[table_name]

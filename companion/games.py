@@ -16,7 +16,8 @@ with ``isinstance``):
 - ``api_bp`` (optional): its JSON API blueprint, without a prefix: the shell mounts it under
   ``/api/v1/<slug>/``, makes it CSRF-exempt and gives it the shared error handlers.
 - ``OPERATIONS`` (optional): its API endpoints as :class:`ApiOperation`, for the OpenAPI document.
-- ``home_view(session, game)`` (optional): what the home page shows of one of its games.
+- ``home_view(game, summary)`` (optional): what the home page shows of one of its games, read
+  from its stored summary (no replay: a phone's home lists up to dozens of games).
 - ``summary(session, game)`` (optional): what a game came to, as a
   :class:`companion.history.GameSummary`, for history and statistics.
 - ``OLD_ADDRESSES`` (optional, for a game whose pages once lived outside its slug): the
@@ -73,7 +74,7 @@ class HasApi(Protocol):
 class HasHomeView(Protocol):
     """A game the home page shows more of than its name and players."""
 
-    def home_view(self, session: Any, game: Any) -> Any: ...
+    def home_view(self, game: Any, summary: Any) -> Any: ...
 
 
 @runtime_checkable

@@ -4,10 +4,12 @@ Every game that can say what it came to (``summary(session, game)`` in its route
 :mod:`companion.history.summary`) gets a :class:`~companion.models.GameResult` row holding that
 summary as JSON, stamped with the game's ``updated_at`` (every write to a game moves it). The row
 is written in the transaction of the write that moves the stamp — whichever game, save, undo or
-import it is (:func:`install` hooks every session's commit) — so no page ever writes: a page of
-history or statistics reads every row in one query, 1,000 games in a few milliseconds instead of
-1,000 replays. The cache is never exported and can be emptied: a page then replays the games it
-lacks (without storing them), and :func:`refresh` — run when the app starts — stores them again.
+import it is (:func:`install` hooks every session's commit) — so no page ever writes: the
+statistics read every row of the group in one query, 1,000 games in a few milliseconds instead of
+1,000 replays; the history list, a player's latest games, the group's page and home read only the
+games they show (:func:`records` pages in SQL, :func:`summaries` reads a list's in one query).
+The cache is never exported and can be emptied: a page then replays the games it lacks (without
+storing them), and :func:`refresh` — run when the app starts — stores them again.
 
 Every list is one group's (``group_id``): its cost follows the group, not the server (one index,
 ``ix_game_group_updated``, serves the group and the order).
@@ -19,7 +21,7 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import event, inspect
+from sqlalchemy import ColumnElement, event, func, inspect, or_
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
@@ -29,7 +31,7 @@ from ..games import GameKind, HasSummary, by_key, registry
 from ..history import GameSummary
 from ..history.stats import Played
 from ..history.summary import utc
-from ..models import Game, GameResult, Player
+from ..models import Game, GameLink, GameResult, Player
 
 log = logging.getLogger(__name__)
 
@@ -250,34 +252,160 @@ def played(session: Session, *, group_id: int, kind: str | None = None,
     return [Played(r.kind, _summary(r), seats.get(r.id, ((), ()))[0]) for r in rows]
 
 
-def records(session: Session, *, group_id: int, finished: bool = True,
-            kind: str | None = None, person: int | None = None,
-            codes: Sequence[str] | None = None, offset: int = 0, limit: int | None = None
-            ) -> tuple[int, list[Record]]:
-    """The group's stored games with their summaries, the most recently changed first: how
-    many there are, and those from ``offset`` (at most ``limit``).
+def _listed(*, group_id: int, finished: bool | None, kind: str | None,
+            person: int | None, with_person: int | None,
+            codes: Sequence[str] | None) -> list[ColumnElement[bool]]:
+    """The conditions of a list of the group's games (see :func:`records`), for a query that
+    outer-joins :class:`GameResult` to :class:`Game`."""
+    keys = [k.key for k in kinds_with_history()]
+    if kind is not None:
+        keys = [k for k in keys if k == kind]
+    where: list[ColumnElement[bool]] = [col(Game.group_id) == group_id, col(Game.kind).in_(keys)]
+    # A game whose summary is missing (a cache emptied by hand) is listed, then replayed and
+    # kept or dropped: a page of it may be short, never wrong.
+    missing = col(GameResult.game_id).is_(None)
+    if finished is True:
+        where.append(or_(col(GameResult.finished).is_(True), missing))
+    elif finished is False:
+        where.append(or_(col(GameResult.finished).is_(False), missing))
+    for someone in (person, with_person):
+        if someone is not None:
+            where.append(col(Game.id).in_(
+                select(Player.game_id).where(Player.person_id == someone)))
+    if codes is not None:
+        where.append(col(Game.code).in_(codes))
+    return where
 
-    ``finished`` keeps only finished games; ``kind`` (a registry key), ``person`` (a person id)
-    and ``codes`` narrow the list.
+
+def records(session: Session, *, group_id: int, finished: bool | None = True,
+            kind: str | None = None, person: int | None = None,
+            with_person: int | None = None, codes: Sequence[str] | None = None,
+            offset: int = 0, limit: int | None = None, count: bool = True
+            ) -> tuple[int, list[Record]]:
+    """The group's stored games with their summaries, the most recently changed first (ties
+    by id, newest first: the order is total, so pages never skip nor repeat a game): how many
+    there are (when ``count``; else -1), and those from ``offset`` (at most ``limit``).
+
+    ``finished`` keeps only finished games (True), only games in progress (False) or every
+    game (None); ``kind`` (a registry key), ``person`` and ``with_person`` (person ids: games
+    they both sat in) and ``codes`` narrow the list. The database pages it (``LIMIT``): a page
+    reads its own games, whatever the group holds — three queries (the count, the page, its
+    seats).
     """
-    rows = _rows(session, group_id=group_id, finished=finished, kind=kind, person=person,
-                 codes=codes)
-    shown = rows[offset: None if limit is None else offset + limit]
-    ids = [r.id for r in shown]
-    games = {g.id: g for g in session.exec(select(Game).where(col(Game.id).in_(ids)))} \
-        if ids else {}
-    seats = _seats(session, ids if len(ids) < 500 else None, group_id)
-    progress = {game_id: text for game_id, text in session.exec(
-        select(GameResult.game_id, GameResult.progress)
-        .where(col(GameResult.game_id).in_(ids)))} if ids else {}
+    where = _listed(group_id=group_id, finished=finished, kind=kind, person=person,
+                    with_person=with_person, codes=codes)
+    joined = (col(GameResult.game_id) == col(Game.id))
+    total = -1
+    if count:
+        total = int(session.exec(  # type: ignore[call-overload]
+            select(func.count()).select_from(Game).join(GameResult, joined, isouter=True)
+            .where(*where)).one())
+    query = (select(Game, GameResult.stamp, GameResult.data, GameResult.progress)
+             .join(GameResult, joined, isouter=True).where(*where)
+             .order_by(col(Game.updated_at).desc(), col(Game.id).desc()).offset(offset))
+    if limit is not None:
+        query = query.limit(limit)
+    rows = list(session.exec(query))  # type: ignore[call-overload]
+    seats = _seats(session, [game.id for game, *_ in rows]) if rows else {}
     found = []
-    for row in shown:
-        kind_of = by_key(row.kind)
+    for game, stamp, data, progress in rows:
+        kind_of = by_key(game.kind)
         assert kind_of is not None
-        people, names = seats.get(row.id, ((), ()))
-        found.append(Record(games[row.id], kind_of, _summary(row, progress.get(row.id)), people,
-                            names))
-    return len(rows), found
+        if stamp == stamp_of(game):
+            summary = GameSummary.from_json(data, progress)
+        else:  # only in a cache emptied or outdated by hand: replayed, not stored
+            summary = _summarize(session, game)
+            if finished is not None and summary.finished != finished:
+                continue
+        people, names = seats.get(game.id, ((), ()))
+        found.append(Record(game, kind_of, summary, people, names))
+    return total, found
+
+
+def finished_by_person(session: Session, group_id: int) -> dict[int, int]:
+    """How many finished games each person of the group sat in (one grouped query; a game
+    whose summary is missing — a cache emptied by hand — is replayed)."""
+    where = _listed(group_id=group_id, finished=True, kind=None, person=None,
+                    with_person=None, codes=None)
+    rows = session.connection().execute(
+        select(Player.person_id, func.count(), col(GameResult.game_id).is_(None))
+        .join(Game, col(Game.id) == col(Player.game_id))
+        .join(GameResult, col(GameResult.game_id) == col(Game.id), isouter=True)
+        .where(*where)
+        .group_by(col(Player.person_id), col(GameResult.game_id).is_(None))).all()
+    found: dict[int, int] = {}
+    for person_id, games, missing in rows:
+        if not missing:
+            found[int(person_id)] = found.get(int(person_id), 0) + int(games)
+    if any(missing for *_, missing in rows):
+        for record in _lacking_summary(session, group_id):
+            if record.summary.finished:
+                for person_id in set(record.people):
+                    found[person_id] = found.get(person_id, 0) + 1
+    return found
+
+
+def _lacking_summary(session: Session, group_id: int) -> list[Record]:
+    """The group's games without a stored summary (a cache emptied by hand), replayed."""
+    games = list(session.exec(
+        select(Game).join(GameResult, col(GameResult.game_id) == col(Game.id), isouter=True)
+        .where(col(Game.group_id) == group_id, col(GameResult.game_id).is_(None),
+               col(Game.kind).in_([k.key for k in kinds_with_history()]))))
+    seats = _seats(session, [game.id for game in games if game.id is not None]) if games else {}
+    found = []
+    for game in games:
+        kind = by_key(game.kind)
+        assert kind is not None and game.id is not None
+        people, names = seats.get(game.id, ((), ()))
+        found.append(Record(game, kind, _summarize(session, game), people, names))
+    return found
+
+
+def count_finished(session: Session, group_id: int) -> int:
+    """How many finished games the group holds (one count)."""
+    where = _listed(group_id=group_id, finished=True, kind=None, person=None,
+                    with_person=None, codes=None)
+    return int(session.exec(  # type: ignore[call-overload]
+        select(func.count()).select_from(Game)
+        .join(GameResult, col(GameResult.game_id) == col(Game.id), isouter=True)
+        .where(*where)).one())
+
+
+def summaries(session: Session, games: Sequence[Game]) -> dict[int, GameSummary]:
+    """The summaries of ``games`` (of kinds with history), by game id, in one query; one
+    missing or out of date (a cache emptied by hand) is replayed, not stored."""
+    wanted = {game.id: game for game in games
+              if game.id is not None and summarizer(by_key(game.kind)) is not None}
+    if not wanted:
+        return {}
+    rows = session.connection().execute(
+        select(GameResult.game_id, GameResult.stamp, GameResult.data, GameResult.progress)
+        .where(col(GameResult.game_id).in_(list(wanted)))).all()
+    found = {int(game_id): GameSummary.from_json(data, progress)
+             for game_id, stamp, data, progress in rows
+             if stamp == stamp_of(wanted[int(game_id)])}
+    for game_id, game in wanted.items():
+        if game_id not in found:
+            found[game_id] = _summarize(session, game)
+    return found
+
+
+def names_by_game(session: Session, games: Sequence[Game]) -> dict[int, tuple[str, ...]]:
+    """The names typed at each game's seats, in seat order, in one query."""
+    ids = [game.id for game in games if game.id is not None]
+    return {game_id: names for game_id, (_, names) in _seats(session, ids).items()} \
+        if ids else {}
+
+
+def viewer_tokens(session: Session, game_ids: Sequence[int]) -> dict[int, str]:
+    """Each game's live viewer link token, in one query (a list of games links each)."""
+    if not game_ids:
+        return {}
+    rows = session.connection().execute(
+        select(GameLink.game_id, GameLink.token)
+        .where(col(GameLink.game_id).in_(game_ids), GameLink.role == "viewer",
+               col(GameLink.revoked_at).is_(None))).all()
+    return {int(game_id): token for game_id, token in rows}
 
 
 def _seats(session: Session, game_ids: Sequence[int] | None, group_id: int | None = None

@@ -135,6 +135,11 @@ def current_records(history: Sequence[RoundRecord]) -> list[RoundRecord]:
     latest: dict[int, RoundRecord] = {}
     for record in history:
         latest[record.number] = record
+    return _current(latest)
+
+
+def _current(latest: dict[int, RoundRecord]) -> list[RoundRecord]:
+    """The current rounds, given the newest record of each round number."""
     current = [latest[n] for n in sorted(latest) if not latest[n].deleted]
     # Rounds are always entered in order, so the current ones are 1..k without gaps.
     return [r for i, r in enumerate(current) if r.number == i + 1]
@@ -240,16 +245,22 @@ def way_entered(record: RoundRecord, game: Game, players: int) -> str:
     return "tricks" if taken - scoring else record.mode
 
 
-def describe_history(history: Sequence[RoundRecord], *, game: Game, players: Sequence[Player]
-                     ) -> list[HistoryLine]:
-    """Each record of ``history`` (oldest first) with how it was entered and what it changed:
-    the game is replayed before and after every record, so a card entry or an edit shows the
-    scores it gave. Touches no database."""
+def describe_history(history: Sequence[RoundRecord], *, game: Game, players: Sequence[Player],
+                     first: int = 0) -> list[HistoryLine]:
+    """Each record of ``history`` (oldest first) from index ``first`` on, with how it was
+    entered and what it changed: the game is replayed before and after every record described,
+    so a card entry or an edit shows the scores it gave (a page of the history replays its own
+    records, and the game once before them). Touches no database."""
     lines: list[HistoryLine] = []
-    before: dict[int, tuple[int, ...]] = {}
-    for index, record in enumerate(history):
-        current = current_records(history[: index + 1])
-        state = replay_records(game, players, current)
+    latest: dict[int, RoundRecord] = {}
+    for record in history[:first]:
+        latest[record.number] = record
+    before: dict[int, tuple[int, ...]] = {
+        r.number: r.scores for r in replay_records(game, players, _current(latest)).rounds
+    } if first else {}
+    for record in history[first:]:
+        latest[record.number] = record
+        state = replay_records(game, players, _current(latest))
         after = {r.number: r.scores for r in state.rounds}
         mine, was = after.get(record.number), before.get(record.number)
         changes = tuple((seat, old, new) for seat, (old, new) in enumerate(zip(

@@ -176,12 +176,14 @@ def home(form: GroupNameForm | None = None, status: int = 200) -> tuple[str, int
     """The group: its games in progress, its history, its link as a QR code, its name."""
     group = g.group
     remember_group(group)
-    _, games = history.records(get_session(), group_id=group.id, finished=False)
-    address = group_address(group)
-    in_progress = [r for r in games if not r.summary.finished]
     # A game this phone holds a link of opens through that link (a scorer keeps scoring);
     # any other through its viewer link: a member watches the group's games.
     held = {game.id: (link.role, link.token) for link, game in links.my_links()}
+    # What the page shows: the games in progress, and how many are finished (one count).
+    _, in_progress = history.records(get_session(), group_id=group.id, finished=False,
+                                     count=False)
+    shell.know_viewer_links([r.game for r in in_progress if r.game.id not in held])
+    address = group_address(group)
     urls = {}
     for record in in_progress:
         kind = record.kind
@@ -191,7 +193,7 @@ def home(form: GroupNameForm | None = None, status: int = 200) -> tuple[str, int
             urls[record.game.code] = shell.game_url(record.game)
     return render_template(
         "groups/home.html", in_progress=in_progress, urls=urls,
-        finished=sum(1 for r in games if r.summary.finished), address=address,
+        finished=history.count_finished(get_session(), group.id), address=address,
         qr=links.qr_svg(address), rename=form or GroupNameForm(name=group.name),
         replace=ReplaceGroupLinkForm()), status
 

@@ -44,7 +44,7 @@ from ..models import Game, Group, Person
 from ..play import history, players, store, transfer
 from . import links
 from .groups import remember_group
-from .shell import game_url
+from .shell import game_url, know_viewer_links
 
 bp = Blueprint("history", __name__, url_prefix="/group/<group_token>/history")
 records_bp = Blueprint("records", __name__, url_prefix="/record")
@@ -128,7 +128,10 @@ def _record_or_404(token: str) -> history.Record:
 @bp.app_template_global()
 def record_url(game: Game, endpoint: str = "records.game") -> str:
     """The address of a finished game's record (chart, export), through its viewer link."""
-    return url_for(endpoint, token=store.links_of(get_session(), game)["viewer"].token)
+    token = g.get("viewer_tokens", {}).get(game.id)
+    if token is None:
+        token = store.links_of(get_session(), game)["viewer"].token
+    return url_for(endpoint, token=token)
 
 
 # --- history ---------------------------------------------------------------------------------
@@ -141,6 +144,7 @@ def index() -> str:
     total, shown = history.records(
         get_session(), group_id=_group(), kind=filters.kind.key if filters.kind else None,
         person=filters.person, offset=(page - 1) * PAGE, limit=PAGE)
+    know_viewer_links([r.game for r in shown])
     return render_template(
         "history/index.html", records=shown, total=total, page=page,
         more=total > page * PAGE, filters=filters, people=players.people(get_session(), _group()),
@@ -201,9 +205,9 @@ def people() -> str:
 
 def _finished() -> Counter[int]:
     """The finished games each person played, counted as their own page counts them (issue 22:
-    the list counted every seat, unfinished games too, and said 24 where the page said 8)."""
-    return Counter(person for game in history.played(get_session(), group_id=_group())
-                   for person in set(game.people))
+    the list counted every seat, unfinished games too, and said 24 where the page said 8); one
+    grouped query, whatever the group holds."""
+    return Counter(history.finished_by_person(get_session(), _group()))
 
 
 def _merge_form(everyone: list[players.PersonRow]) -> MergeForm:
@@ -229,6 +233,7 @@ def person(person_id: int, form: RenameForm | None = None, status: int = 200
     lines = stats.of_person(history.played(get_session(), group_id=_group(), person=person_id),
                             person_id, _kinds())
     games, recent = history.records(get_session(), group_id=_group(), person=person_id, limit=5)
+    know_viewer_links([r.game for r in recent])
     others = [p for p in players.people(get_session(), _group()) if p.id != person_id]
     rename = form or RenameForm(name=who.name)
     return render_template("history/person.html", person=who, lines=lines, others=others,
@@ -293,8 +298,9 @@ def versus() -> str:
     overall, per = stats.head_to_head(
         history.played(get_session(), group_id=_group(), person=first.id),
         first.id or 0, second.id or 0, _kinds())
-    _, mine = history.records(get_session(), group_id=_group(), person=first.id)
-    together = [r for r in mine if second.id in r.people][:10]
+    _, together = history.records(get_session(), group_id=_group(), person=first.id,
+                                  with_person=second.id, limit=10, count=False)
+    know_viewer_links([r.game for r in together])
     return render_template("history/versus.html", first=first, second=second, overall=overall,
                            per=per, together=together)
 

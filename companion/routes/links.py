@@ -90,19 +90,28 @@ def remember(code_or_token: str) -> None:
 
 
 def my_links() -> list[tuple[GameLink, Game]]:
-    """This browser's games with the link it holds, newest first (old codes upgraded)."""
+    """This browser's games with the link it holds, newest first (old codes upgraded): one
+    query for every link (a code from before links costs one more), read once per request."""
+    items = tuple(remembered())
+    known = g.get("my_links")
+    if known is not None and known[0] == items:
+        return list(known[1])
     db = get_session()
+    tokens = [item for item in items if CODE_MAX < len(item) <= 64]
+    by_token: dict[str, tuple[GameLink, Game]] = {
+        link.token: (link, game) for link, game in db.exec(
+            select(GameLink, Game).join(Game, col(Game.id) == col(GameLink.game_id))
+            .where(col(GameLink.token).in_(tokens), col(GameLink.revoked_at).is_(None)))
+    } if tokens else {}
     found: list[tuple[GameLink, Game]] = []
-    for item in remembered():
-        link = store.link_by_token(db, item)
-        if link is None:
+    for item in items:
+        pair = by_token.get(item)
+        if pair is None and len(item) <= CODE_MAX:
             game = store.get_game(db, item)
-            if game is None:
-                continue
-            link = store.links_of(db, game)["scorer"]
-        game = db.get(Game, link.game_id)
-        if game is not None and all(game.id != other.id for _, other in found):
-            found.append((link, game))
+            pair = (store.links_of(db, game)["scorer"], game) if game is not None else None
+        if pair is not None and all(pair[1].id != other.id for _, other in found):
+            found.append(pair)
+    g.my_links = (items, tuple(found))
     return found
 
 

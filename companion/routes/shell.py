@@ -9,7 +9,7 @@ the server never lists every stored game to whoever opens ``/``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,7 +41,7 @@ from ..games import (
 )
 from ..i18n import current_lang
 from ..models import Game
-from ..play import store
+from ..play import history, store
 from ..theme import theme_choice
 from . import groups, links
 from .groups import group_for_new_game  # noqa: F401  (games call it on creation)
@@ -71,9 +71,10 @@ class RememberedGame:
     game: Game
     names: list[str]
     url: str
-    view: Any = None  # what the game's ``home_view(session, game)`` says of it, if it has one
+    view: Any = None  # what the game's ``home_view(game, summary)`` says of it, if it has one
     role: str = "scorer"  # the role of the link this phone holds
     token: str = ""  # that link's token: the game as this phone knows it
+    summary: Any = None  # its stored summary (a GameSummary), for a game in history
 
 
 # --- the games of this phone --------------------------------------------------------------------
@@ -92,18 +93,27 @@ def my_games(kind: GameKind | None = None) -> list[RememberedGame]:
     """The games this phone remembers (of ``kind`` if given), newest opened first, each with the
     link this phone holds."""
     db = get_session()
-    found = []
+    held = []
     for link, game in my_links():
         game_kind = by_key(game.kind)
         if game_kind is None or not game_kind.available or (kind and game_kind != kind):
             continue
+        held.append((game_kind, link, game))
+    # What each game came to is stored with it: three queries in all, whatever the number of
+    # games, and no game replayed (issue 23: five queries and a replay per game).
+    games = [game for _, _, game in held]
+    names = history.names_by_game(db, games)
+    summaries = history.summaries(db, games)
+    found = []
+    for game_kind, link, game in held:
         module = game_kind.module()
-        found.append(RememberedGame(game_kind, game, store.names_of(db, game),
+        summary = summaries.get(game.id or 0)
+        view = module.home_view(game, summary) \
+            if isinstance(module, HasHomeView) and summary is not None else None
+        found.append(RememberedGame(game_kind, game, list(names.get(game.id or 0, ())),
                                     url_for(game_kind.show_endpoint or "shell.index",
-                                            code=link.token),
-                                    module.home_view(db, game)
-                                    if isinstance(module, HasHomeView) else None, link.role,
-                                    link.token))
+                                            code=link.token), view, link.role, link.token,
+                                    summary))
     return found
 
 
@@ -113,7 +123,18 @@ def game_url(game: Game, role: str = "viewer") -> str:
     kind = by_key(game.kind)
     if kind is None or not kind.show_endpoint:
         return url_for("shell.index")
-    return url_for(kind.show_endpoint, code=store.links_of(get_session(), game)[role].token)
+    token = g.get("viewer_tokens", {}).get(game.id) if role == "viewer" else None
+    if token is None:
+        token = store.links_of(get_session(), game)[role].token
+    return url_for(kind.show_endpoint, code=token)
+
+
+def know_viewer_links(games: Iterable[Game]) -> None:
+    """Read the viewer links of a list's games in one query (kept for this request), so that
+    :func:`game_url` and ``record_url`` link each without a query of its own."""
+    ids = [game.id for game in games if game.id is not None]
+    known = g.setdefault("viewer_tokens", {})
+    known.update(history.viewer_tokens(get_session(), [i for i in ids if i not in known]))
 
 
 # --- pages --------------------------------------------------------------------------------------

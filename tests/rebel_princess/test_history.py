@@ -127,3 +127,42 @@ def test_saving_the_edit_page_of_a_trick_round_untouched_stores_nothing(app, cli
                            f"/g/{code}/round/1/cards", data=data, follow_redirects=True)
     assert "unchanged" in response.text
     assert [way for way, _ in lines(client, code)] == ["tricks"]
+
+
+def _edits(app, code, count):
+    """Round 1 by scores, then ``count`` edits of it (each changes Ana's score), through the
+    glue: what a long evening of corrections stores."""
+    with app.app_context():
+        session = get_session()
+        game = store.game_by_token(session, code)
+        record = play.save_round(session=session, game=game, number=1, mode="numbers",
+                                 base_id=None, played=PlayedRound(scores=(0, 3, 8, 4)))
+        for n in range(1, count + 1):
+            record = play.save_round(session=session, game=game, number=1, mode="numbers",
+                                     base_id=record.id, played=PlayedRound(scores=(n, 3, 8, 4)))
+
+
+def test_a_long_history_is_paged_newest_first_each_record_once(client, app, make_game,
+                                                              monkeypatch):
+    """A game's history shows its newest records first (``?page=2``: the ones before), each
+    page oldest first, each record on one page only, each line as the whole history says it:
+    a page replays its own records, not every record the game ever had."""
+    from companion.routes.rebel_princess import pages
+
+    monkeypatch.setattr(pages, "HISTORY_PAGE", 10)
+    code = make_game()
+    _edits(app, code, 22)  # 23 records: pages of 10, 10 and 3
+    whole = []
+    for page in (3, 2, 1):
+        html = client.get(f"/rebel-princess/g/{code}/history?page={page}").text
+        assert ('data-action="older"' in html) == (page < 3)
+        assert ('data-action="newer"' in html) == (page > 1)
+        # page 2 begins at record 4
+        assert ('<ol class="panel history" start="4">' in html) == (page == 2)
+        whole += re.findall(r'data-record="(\d+)"', html)
+    assert len(whole) == 23 == len(set(whole)) and whole == sorted(whole, key=int)
+    monkeypatch.setattr(pages, "HISTORY_PAGE", 100)
+    everything = lines(client, code)
+    monkeypatch.setattr(pages, "HISTORY_PAGE", 10)
+    assert lines(client, code) == everything[-10:]
+    assert everything[-1] == ("numbers", "Round 1 edited by scores: Ana 21 → 22")

@@ -3,6 +3,8 @@ or two-phone mode, live updates) and its JSON API under ``/api/v1/kanai-duel/``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from flask import Blueprint
 from sqlmodel import Session
 
@@ -20,9 +22,21 @@ from . import api, pages  # noqa: E402, F401  (register the views)
 OPERATIONS = api.OPERATIONS
 
 
-def home_view(session: Session, game: Game) -> play.DuelView:
-    """What the home page shows of a game: replayed, as an onlooker sees it."""
-    return play.view_game(session, game)
+@dataclass(frozen=True)
+class DuelHome:
+    """What the home page shows of a duel: the score, then who won (``winner`` None and
+    ``finished``: a draw), else the next round's number."""
+
+    score: tuple[int, ...]
+    finished: bool
+    winner: int | None
+    round_number: int
+
+
+def home_view(game: Game, summary: GameSummary) -> DuelHome:
+    """What the home page shows of a game, from its stored summary (no replay)."""
+    return DuelHome(summary.scores, summary.finished,
+                    summary.winners[0] if summary.winners else None, len(summary.progress) + 1)
 
 
 def summary(session: Session, game: Game) -> GameSummary:

@@ -20,9 +20,10 @@ from . import api, pages  # noqa: E402, F401  (register the views)
 OPERATIONS = api.OPERATIONS
 
 
-def home_view(session: Session, game: Game) -> play.PrincesseGameView:
-    """What the home page shows of a game: it is replayed to say where it stands."""
-    return play.view_game(session, game)
+def home_view(game: Game, summary: GameSummary) -> GameSummary:
+    """What the home page shows of a game (who won, else the round being played): its stored
+    summary, no replay."""
+    return summary
 
 
 TOKEN_FACTS = (

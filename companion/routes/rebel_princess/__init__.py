@@ -9,6 +9,8 @@ QR codes and pages left open keep working.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from flask import Blueprint, url_for
 from sqlmodel import Session
 
@@ -28,9 +30,23 @@ OLD_ADDRESSES = ("/g/",)
 """A game's pages were at ``/g/<code>…`` before the shell; they redirect (see the docstring)."""
 
 
-def home_view(session: Session, game: Game) -> play.RebelGameView:
-    """What the home page shows of a game: it is replayed to say where it stands."""
-    return play.view_game(session, game)
+@dataclass(frozen=True)
+class RebelHome:
+    """What the home page shows of a game: ``status`` (finished, playoff: a play-off round is
+    due, playing), the winners, the rounds played and planned."""
+
+    status: str
+    winners: tuple[int, ...]
+    rounds: int
+    planned: int
+
+
+def home_view(game: Game, summary: GameSummary) -> RebelHome:
+    """What the home page shows of a game, from its stored summary (no replay): a game not
+    finished after its planned rounds awaits a play-off round (a tie for the win)."""
+    planned, played = len(game.round_cards or ""), len(summary.progress)
+    status = "finished" if summary.finished else "playoff" if played >= planned else "playing"
+    return RebelHome(status, summary.winners, played, planned)
 
 
 def summary(session: Session, game: Game) -> GameSummary:

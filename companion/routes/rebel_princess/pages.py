@@ -18,7 +18,7 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from ...bounds import whole_or_none
+from ...bounds import page_number, whole_or_none
 from ...db import get_session
 from ...i18n import current_lang
 from ...models import Game
@@ -243,14 +243,23 @@ def this_game(code: str) -> str:
     return render_template("rebel_princess/games/this_game.html", view=view, table=table)
 
 
+HISTORY_PAGE = 50
+"""Records per page of a game's history (page 1: the newest, each page oldest first)."""
+
+
 @bp.get("/g/<code>/history")
 def history(code: str) -> str:
-    """Every entry, edit and undo, oldest first: nothing is ever lost."""
+    """Every entry, edit and undo, oldest first, by pages of the newest first: nothing is ever
+    lost, and a page replays only its own records."""
     view = _view_or_404(code)
-    return render_template("rebel_princess/games/history.html", view=view,
-                           lines=play.describe_history(
-                               play.history_of(get_session(), view.game), game=view.game,
-                               players=view.players))
+    page = request.args.get("page", 1, type=page_number)
+    records = play.history_of(get_session(), view.game)
+    stop = max(len(records) - (page - 1) * HISTORY_PAGE, 0)
+    first = max(stop - HISTORY_PAGE, 0)
+    return render_template("rebel_princess/games/history.html", view=view, page=page,
+                           first=first, older=first > 0, lines=play.describe_history(
+                               records[:stop], game=view.game, players=view.players,
+                               first=first))
 
 
 @bp.post("/g/<code>/undo")

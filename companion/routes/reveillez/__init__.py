@@ -9,7 +9,7 @@ from sqlmodel import Session
 from ...history import N_, Aggregate, Fact, GameSummary, StepUnit
 from ...models import Game
 from ...play import reveillez as play
-from ...scoring.reveillez import ReveillezGameState
+from ...scoring.reveillez import PRINCESSES, ReveillezGameState
 
 bp = Blueprint("reveillez", __name__)
 api_bp = Blueprint("reveillez_api", __name__)
@@ -19,9 +19,12 @@ from . import api, pages  # noqa: E402, F401  (register the views)
 OPERATIONS = api.OPERATIONS
 
 
-def home_view(session: Session, game: Game) -> play.TableView:
-    """What the home page shows of a game: it is replayed to say where it stands."""
-    return play.view_game(session, game)
+def home_view(game: Game, summary: GameSummary) -> int:
+    """What the home page shows of a game besides its summary: how many princesses are still
+    asleep (the twelve less those in front of the players: the summary's
+    ``princesses-when-winning`` fact holds each seat's), with no replay."""
+    held = next((f.values for f in summary.facts if f.key == "princesses-when-winning"), ())
+    return PRINCESSES - sum(held)
 
 
 def summary(session: Session, game: Game) -> GameSummary:

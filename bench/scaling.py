@@ -1,0 +1,193 @@
+"""History, statistics, players, home and a save cost what the page shows, not what the server
+holds: the same pages at 1,000, 10,000 and 100,000 stored games.
+
+One group of 100 finished games of all four kinds is stored through each game's glue (as
+``bench/stats.py`` makes them), then the database file is copied three times and each copy
+filled in SQL with copies of that group (``bench/groups.py``: new ids, codes, tokens; their
+stored summaries with them) until it holds 1,000, 10,000 and 100,000 games in 10, 100 and
+1,000 groups. On each database, in-process (Flask's test client: the server's whole work for a
+request, no network), median CPU ms of ``--repeat`` warm requests of:
+
+- the first group's statistics, history (newest 30), players, and the group's page;
+- home, on a phone that remembers 30 of the group's games (the most a phone remembers);
+- a save: round 1 of a new Rebel Princess game entered by scores (a game of a group of its own,
+  made before the timing), through the web form, redirect included.
+
+The three databases are measured in turns, twice, and the better of the two medians is kept,
+so that a change in the machine's load hits every size alike. Aim: at most 1.5× from 1,000 to
+100,000 stored games. Run: ``python -m bench.scaling`` (``make bench-scaling``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from sqlalchemy import text
+
+from . import table
+from .groups import copy_group
+from .stats import _timed, fill
+
+AIM = 1.5
+SIZES = (1_000, 10_000, 100_000)
+GAMES = 100  # per group
+PAGES = (("statistics", "/history/stats"), ("history (newest 30)", "/history/"),
+         ("players", "/history/players/"), ("the group's page", "/"))
+NAMES = ["Ann", "Bob", "Cid", "Dee"]
+
+
+def _app(path: Path):  # type: ignore[no-untyped-def]
+    from companion import create_app
+
+    return create_app({"SECRET_KEY": "bench", "TESTING": True, "WTF_CSRF_ENABLED": False,
+                       "RATELIMIT_ENABLED": False, "DATABASE": str(path)})
+
+
+def _save_games(app, count: int) -> list[str]:  # type: ignore[no-untyped-def]
+    """``count`` new Rebel Princess games (in a group of their own), their scorer tokens."""
+    from companion.db import get_session
+    from companion.play import groups, rebel_princess, store
+    from companion.scoring.rebel_princess import Edition
+
+    with app.app_context():
+        session = get_session()
+        group = groups.new_group(session, name="Saves")
+        session.commit()
+        tokens = []
+        for _ in range(count):
+            game = rebel_princess.create_game(session=session, edition=Edition.DELUXE,
+                                              names=NAMES, first_leader=0,
+                                              round_cards=list("adyzc"), group_id=group.id)
+            tokens.append(store.links_of(session, game)["scorer"].token)
+        return tokens
+
+
+def _remembered(app, group_token: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """The scorer tokens of 30 games of the group: what a phone of the group remembers."""
+    with app.extensions["companion.engine"].connect() as connection:
+        return list(connection.execute(text(
+            "SELECT l.token FROM gamelink l JOIN game g ON g.id = l.game_id JOIN playgroup p "
+            "ON p.id = g.group_id WHERE p.token = :t AND l.role = 'scorer' "
+            "AND l.revoked_at IS NULL ORDER BY g.id LIMIT 30"), {"t": group_token}).scalars())
+
+
+def _save(client, token: str) -> float:  # type: ignore[no-untyped-def]
+    """CPU ms of entering round 1 by scores in the game of ``token`` (and following the
+    redirect to the pad, as a phone does)."""
+    data = {f"score_{seat}": str(score) for seat, score in enumerate((3, 0, 5, 7))}
+    cpu = time.process_time()
+    response = client.post(f"/rebel-princess/g/{token}/round/1/numbers", data=data)
+    assert response.status_code in (302, 303), response.status_code
+    assert client.get(response.headers["Location"]).status_code == 200
+    return (time.process_time() - cpu) * 1000
+
+
+def measure(app, group_token: str, saves: list[str], repeat: int  # type: ignore[no-untyped-def]
+            ) -> dict[str, float]:
+    """Median CPU ms of each page and of a save, warm."""
+    found = {}
+    client = app.test_client()
+    base = f"/group/{group_token}"
+    for label, path in PAGES:
+        _timed(client, base + path)
+        found[label] = statistics.median(_timed(client, base + path)[1] for _ in range(repeat))
+    phone = app.test_client()
+    with phone.session_transaction() as cookie:
+        cookie["games"] = _remembered(app, group_token)
+    _timed(phone, "/")
+    found["home (30 games remembered)"] = statistics.median(
+        _timed(phone, "/")[1] for _ in range(repeat))
+    _save(client, saves.pop())
+    found["a save (round by scores, pad drawn)"] = statistics.median(
+        _save(client, saves.pop()) for _ in range(repeat))
+    return found
+
+
+def _commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "?"
+
+
+def run(repeat: int = 15, rounds: int = 2, sizes: tuple[int, ...] = SIZES,
+        out: list[str] | None = None, games: int = GAMES) -> list[str]:
+    out = [] if out is None else out
+    load_start = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as folder:
+        started = time.perf_counter()
+        seed = Path(folder) / "seed.sqlite"
+        app = _app(seed)
+        _, token = fill(app, games)
+        app.test_client().get(f"/group/{token}/history/stats")
+        app.extensions["companion.engine"].dispose()
+        apps = {}
+        for size in sizes:
+            path = Path(folder) / f"games-{size}.sqlite"
+            shutil.copyfile(seed, path)
+            apps[size] = _app(path)
+            left = size // games - 1
+            while left:  # in steps: one transaction per 100 groups
+                step = min(left, 100)
+                copy_group(apps[size], step)
+                left -= step
+        saves = {size: _save_games(app, (repeat + 1) * rounds) for size, app in apps.items()}
+        stored = time.perf_counter() - started
+        counted = {}
+        for size, app in apps.items():
+            with app.extensions["companion.engine"].connect() as connection:
+                counted[size] = connection.execute(text(
+                    "SELECT (SELECT count(*) FROM playgroup), (SELECT count(*) FROM game)")
+                ).one()
+        results: dict[int, dict[str, list[float]]] = {}
+        for _ in range(rounds):  # in turns, so that the machine's load hits every size alike
+            for size, app in apps.items():
+                for label, value in measure(app, token, saves[size], repeat).items():
+                    results.setdefault(size, {}).setdefault(label, []).append(value)
+        for app in apps.values():
+            app.extensions["companion.engine"].dispose()
+    labels = list(results[sizes[0]])
+    rows, worst = [], 0.0
+    for label in labels:
+        best = [min(results[size][label]) for size in sizes]
+        ratio = best[-1] / best[0]
+        worst = max(worst, ratio)
+        rows.append((label, *(f"{value:.1f}" for value in best), f"{ratio:.2f}×"))
+    heads = [f"{counted[size][1]:,} games ({counted[size][0]:,} groups)" for size in sizes]
+    out += [f"Pages of one group of {games} finished games, and a save, as the server holds "
+            f"more games (copies of the group in SQL; stored in {stored:.0f} s); SQLite, "
+            f"in-process (Flask test client), median CPU ms of {repeat} warm requests, the "
+            f"better of {rounds} rounds taken in turns; commit {_commit()}, "
+            f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.", "",
+            table(["CPU ms", *heads, "ratio"], rows), "",
+            f"- Aim: within {AIM}× from {sizes[0]:,} to {sizes[-1]:,} games — "
+            f"{'met' if worst <= AIM else 'NOT met'} (worst {worst:.2f}×).",
+            f"- Load average (1 min): {load_start:.2f} at the start, "
+            f"{os.getloadavg()[0]:.2f} at the end, on {os.cpu_count()} cores."]
+    print("\n".join(out), flush=True)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--sizes", type=lambda s: tuple(int(n) for n in s.split(",")),
+                        default=SIZES, help="stored games, comma-separated (multiples of "
+                        "--games)")
+    parser.add_argument("--games", type=int, default=GAMES,
+                        help="finished games in the group measured (and in each copy)")
+    args = parser.parse_args()
+    run(args.repeat, args.rounds, args.sizes, games=args.games)
+
+
+if __name__ == "__main__":
+    main()
