@@ -44,6 +44,7 @@ from flask import (
     session,
     url_for,
 )
+from flask.globals import request_ctx
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_caching.backends import NullCache
@@ -375,6 +376,8 @@ def flash_area() -> Markup:
     drawn for every phone, a place for them that each request fills (:func:`cached_page`)."""
     if g.get("page_keys") is not None:
         return _FLASH_MARK
+    if not session.get("_flashes") and not request_ctx.flashes:
+        return Markup("")  # what the template gives for no message, without drawing it
     return Markup(current_app.jinja_env.get_template("_flashes.html").render(
         messages=get_flashed_messages()))
 
@@ -462,9 +465,7 @@ def game_page(game: Game, render: Callable[[], str], *extra: object) -> str:
     """A game's page every phone at the table reloads after each change, drawn once per version
     (:func:`cached_page`), with what changes it without moving the version in its key: the
     players' names (a rename, a merge) and the game's links (a replaced one)."""
-    db = get_session()
-    names = tuple(store.names_of(db, game))
-    tokens = tuple(sorted(link.token for link in store.live_links(db, game)))
+    names, tokens = store.names_and_links(get_session(), game)
     endpoint = request.endpoint or ""
     return cached_page((endpoint, game.id, version_of(game), names, tokens, *extra), render)
 
