@@ -183,11 +183,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         if test_config is None else None,
         # Where a game's page drawn once is kept for every phone (companion.routes.links
         # .cached_page): a Redis every server shares when one is named (CACHE_REDIS_URL, else a
-        # Redis RATELIMIT_STORAGE_URI: one Redis for both), else files in the instance folder that
-        # this machine's server processes share; tests keep theirs in the app (SimpleCache).
+        # Redis RATELIMIT_STORAGE_URI: one Redis for both), else files beside the SQLite database
+        # (instance/pages) that this machine's server processes share; tests keep theirs in the
+        # app (SimpleCache).
         CACHE_REDIS_URL=(os.environ.get("CACHE_REDIS_URL") or None) if test_config is None
         else None,
-        CACHE_DIR=str(instance / "pages"),
         CACHE_THRESHOLD=1000,  # drawings kept (files), at most 32 kB each (links.PAGE_MAX_BYTES)
         CACHE_DEFAULT_TIMEOUT=2 * 3600,  # an old version is never asked for again: let it go
         CACHE_KEY_PREFIX="companion-page:",
@@ -217,6 +217,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # A Redis that stops answering costs a page drawn, never a page that hangs.
         app.config.setdefault("CACHE_OPTIONS", {"socket_timeout": 0.5,
                                                 "socket_connect_timeout": 0.5})
+    app.config.setdefault("CACHE_DIR", str(Path(app.config["DATABASE"]).parent / "pages"))
     app.config.setdefault("CACHE_NO_NULL_WARNING", True)  # NullCache: every page drawn afresh
     page_store.init_app(app)
 
