@@ -329,6 +329,29 @@ def test_a_duel_seat_page_only_reaches_its_own_browser(servers):
         assert 'data-my-pick="spy"' in two.get(address).text
 
 
+def test_a_replaced_viewer_link_shows_on_a_seat_page(servers):
+    """Replacing a link moves no version: a duel seat's page, which shows the viewer link for
+    the others at the table, shows the new one on its next load."""
+    first, second, _fresh = servers
+    one = first.test_client()
+    seat1 = one.post("/kanai-duel/new", data={
+        "first": "Ana", "second": "Ben", "mode": "phones", "wins": "4", "abilities": "all",
+        "set_aside": "none"}).headers["Location"]
+    with first.app_context():
+        db = get_session()
+        game = store.game_by_token(db, seat1.rsplit("/", 1)[-1])
+        old = store.links_of(db, game)["viewer"].token
+    assert old in one.get(seat1).text
+    with first.app_context():
+        db = get_session()
+        game = store.game_by_token(db, seat1.rsplit("/", 1)[-1])
+        version = links.version_of(game)
+        new = store.replace_link(db, game, "viewer").token
+        assert links.version_of(store.game_by_token(db, seat1.rsplit("/", 1)[-1])) == version
+    page = one.get(seat1).text
+    assert new in page and old not in page
+
+
 def test_the_store_is_bounded(tmp_path, monkeypatch):
     """At most ``CACHE_THRESHOLD`` drawings are kept, each at most ``PAGE_MAX_BYTES``
     compressed; a bigger page is drawn for its request and not kept."""
