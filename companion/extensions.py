@@ -4,8 +4,13 @@ never import the factory."""
 
 from __future__ import annotations
 
+from flask_caching import Cache
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
 
 csrf = CSRFProtect()
 compress = Compress()
+page_store = Cache()
+"""Where a game's page drawn once is kept for every phone and every server process
+(:func:`companion.routes.links.cached_page`): Redis when ``CACHE_REDIS_URL`` (or a Redis
+``RATELIMIT_STORAGE_URI``) names one, else files in the instance folder (see the factory)."""

@@ -28,7 +28,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
 from .bounds import DB_INT_MAX
-from .extensions import compress, csrf  # (created in extensions.py, bound here)
+from .extensions import compress, csrf, page_store  # (created in extensions.py, bound here)
 
 
 def _secret_key(instance: Path) -> str:
@@ -181,6 +181,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         TRUSTED_PROXIES=os.environ.get("TRUSTED_PROXIES") or 0 if test_config is None else 0,
         RATELIMIT_STORAGE_URI=(os.environ.get("RATELIMIT_STORAGE_URI") or None)
         if test_config is None else None,
+        # Where a game's page drawn once is kept for every phone (companion.routes.links
+        # .cached_page): a Redis every server shares when one is named (CACHE_REDIS_URL, else a
+        # Redis RATELIMIT_STORAGE_URI: one Redis for both), else files beside the SQLite database
+        # (instance/pages) that this machine's server processes share; tests keep theirs in the
+        # app (SimpleCache).
+        CACHE_REDIS_URL=(os.environ.get("CACHE_REDIS_URL") or None) if test_config is None
+        else None,
+        CACHE_THRESHOLD=1000,  # drawings kept (files), at most 32 kB each (links.PAGE_MAX_BYTES)
+        CACHE_DEFAULT_TIMEOUT=2 * 3600,  # an old version is never asked for again: let it go
+        CACHE_KEY_PREFIX="companion-page:",
         # Game nights outlast Flask-WTF's one-hour default: tie the token to the session instead.
         WTF_CSRF_TIME_LIMIT=None,
         MAX_CONTENT_LENGTH=64 * 1024,
@@ -197,6 +207,19 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ.get("COMPANION_SECRET_KEY") or _secret_key(instance)
+
+    if not app.config.get("CACHE_REDIS_URL") and str(
+            app.config.get("RATELIMIT_STORAGE_URI") or "").startswith(("redis://", "rediss://")):
+        app.config["CACHE_REDIS_URL"] = app.config["RATELIMIT_STORAGE_URI"]
+    app.config.setdefault("CACHE_TYPE", "RedisCache" if app.config["CACHE_REDIS_URL"] else
+                          "SimpleCache" if app.testing else "FileSystemCache")
+    if app.config["CACHE_TYPE"] == "RedisCache":
+        # A Redis that stops answering costs a page drawn, never a page that hangs.
+        app.config.setdefault("CACHE_OPTIONS", {"socket_timeout": 0.5,
+                                                "socket_connect_timeout": 0.5})
+    app.config.setdefault("CACHE_DIR", str(Path(app.config["DATABASE"]).parent / "pages"))
+    app.config.setdefault("CACHE_NO_NULL_WARNING", True)  # NullCache: every page drawn afresh
+    page_store.init_app(app)
 
     from . import security
 

@@ -315,3 +315,20 @@ def replace_link(session: Session, game: Game, role: str, *, commit: bool = True
     if commit:
         session.commit()
     return fresh
+
+
+_NAMES_AND_LINKS = (
+    select(Player.seat, Player.name).where(Player.game_id == bindparam("game"))
+    .union_all(select(-1, GameLink.token).where(GameLink.game_id == bindparam("game"),
+                                                col(GameLink.revoked_at).is_(None)))
+    .order_by("seat", "name"))
+
+
+def names_and_links(session: Session, game: Game) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The players' names in seat order and the tokens of the game's live links (sorted), in one
+    query of three columns: what can change a game's page without moving its version (a rename,
+    a merge, a replaced link), read for every load of a page drawn once
+    (:func:`companion.routes.links.game_page`)."""
+    rows = session.connection().execute(_NAMES_AND_LINKS, {"game": game.id}).all()
+    return (tuple(name for seat, name in rows if seat >= 0),
+            tuple(token for seat, token in rows if seat < 0))

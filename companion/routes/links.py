@@ -17,10 +17,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
+import re
+import secrets
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -33,14 +36,18 @@ from flask import (
     current_app,
     flash,
     g,
+    get_flashed_messages,
+    has_app_context,
     redirect,
     render_template,
     request,
     session,
     url_for,
 )
+from flask.globals import request_ctx
 from flask_babel import get_locale
 from flask_babel import gettext as _
+from flask_caching.backends import NullCache
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
@@ -48,6 +55,7 @@ from sqlmodel import col, select
 from werkzeug.wrappers import Response
 
 from ..db import get_engine, get_session
+from ..extensions import page_store
 from ..games import by_key
 from ..models import Game, GameLink, Group, Person, Player
 from ..play import store
@@ -333,47 +341,142 @@ def version_of(game: Game) -> str:
     return store.version_string(game.id, game.updated_at)
 
 
-# --- one rendering of a game's page for every phone that follows it ------------------------------
+# --- one drawing of a game's page for every phone and every server process ----------------------
 
-_PAGES: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
-_PAGES_BYTES = 8 * 1024 * 1024
-"""At most this many bytes of pages are kept per process (about 300 score pads), newest used
-last."""
-_pages_bytes = 0
-_CSRF_MARK = "\x00csrf-token\x00"  # no page holds a NUL: names refuse control characters
+PAGE_MAX_BYTES = 32 * 1024
+"""A drawing is kept zlib-compressed (a score pad: about 7 kB of its 28 kB) when it is at most
+this big; the store keeps at most ``CACHE_THRESHOLD`` of them (1,000: at most 32 MB, about 8 MB
+for score pads), or, in Redis, each for ``CACHE_DEFAULT_TIMEOUT`` (2 hours)."""
+_MARK = re.compile("\x00(csrf|flashes|key[0-9]+)\x00")
+"""Where a drawing leaves a place for one browser's part: its CSRF token, its flashed messages, the
+idempotency key of each of its forms. No page holds a NUL otherwise: names refuse control
+characters (a page that does is never kept)."""
+_CSRF_MARK, _FLASH_MARK = "\x00csrf\x00", Markup("\x00flashes\x00")
+
+
+@cache
+def _code_stamp() -> str:
+    """What this server's pages are made of (its code, templates, catalogues and static files),
+    as a digest: a drawing made by another version of the app is never served (a server being
+    upgraded next to one not yet upgraded, both on one Redis)."""
+    digest = hashlib.sha256()
+    root = Path(__file__).resolve().parent.parent
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _store_key(key: tuple[object, ...]) -> str:
+    """The store's name for a drawing: ``key`` with this app's code and secret (the QR codes'
+    seals and the tokens depend on it), hashed."""
+    secret = str(current_app.config["SECRET_KEY"])
+    text = repr((_code_stamp(), hashlib.sha256(secret.encode()).hexdigest(), key))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _drawn_once() -> bool:
+    """Whether pages are kept at all (``CACHE_TYPE = "NullCache"`` draws each one afresh)."""
+    return not isinstance(page_store.cache, NullCache)
+
+
+def flash_area() -> Markup:
+    """The flashed messages of this request, where ``base.html`` shows them; while a page is
+    drawn for every phone, a place for them that each request fills (:func:`cached_page`)."""
+    if g.get("page_keys") is not None:
+        return _FLASH_MARK
+    if not session.get("_flashes") and not request_ctx.flashes:
+        return Markup("")  # what the template gives for no message, without drawing it
+    return Markup(current_app.jinja_env.get_template("_flashes.html").render(
+        messages=get_flashed_messages()))
+
+
+def page_form_key() -> str:
+    """A new idempotency key for a form about to be drawn. On a page drawn for every phone each
+    request gets new ones in their places, one per form, as a fresh draw would have."""
+    key = secrets.token_urlsafe(16)
+    drawn = g.get("page_keys") if has_app_context() else None
+    if drawn is not None:
+        drawn.append(key)
+    return key
+
+
+def _put_back(drawing: str, csrf: str) -> str:
+    """A drawing with this request's parts put in its places."""
+    parts = {"csrf": csrf}
+
+    def part(found: re.Match[str]) -> str:
+        name = found[1]
+        if name not in parts:  # the same form's key twice in a page is the same key
+            parts[name] = str(flash_area()) if name == "flashes" else secrets.token_urlsafe(16)
+        return parts[name]
+    return _MARK.sub(part, drawing)
 
 
 def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
-    """The page ``render()`` makes, made once for every phone that opens it through the same link,
-    in the same language and at the same address, while ``key`` stays the same.
+    """The page ``render()`` makes, drawn once for every phone that opens it through the same
+    link, in the same language and at the same address, while ``key`` stays the same, and kept
+    in the shared store (:data:`companion.extensions.page_store`: this machine's server processes
+    share it through files in the instance folder, several servers through Redis).
 
     ``key`` must name everything the page shows that can change: the game's version (every write
     moves it), and whatever changes without moving it (players' names, the links shown). The
-    link, language, chosen colour scheme, host and path are added here. What belongs to one
-    browser never enters the cache: its CSRF token is put back per request, a page with flashed
-    messages is rendered for that request only, and so is one that linked this browser's other
-    games.
+    link (and so its role), language, chosen colour scheme, host, address the other phones use,
+    path and whether htmx asked (a partial) are added here. What belongs to one browser never
+    enters the store: its CSRF token, its flashed messages and its forms' idempotency keys are
+    put in per request, and a page that linked this browser's other games is drawn for that
+    request only. If the store does not answer (Redis down), the page is drawn.
     """
-    global _pages_bytes
     link = g.get("link")
-    if link is None or request.method not in SAFE_METHODS or "_flashes" in session:
+    if link is None or request.method not in SAFE_METHODS or not _drawn_once():
         return render()
-    key = (*key, link.token, str(get_locale()), theme_choice(), request.host_url,
-           request.full_path)
+    name = _store_key((*key, link.token, str(get_locale()), theme_choice(), request.host_url,
+                       public_base(), request.full_path,
+                       request.headers.get("HX-Request") == "true"))
     csrf = generate_csrf()
-    packed = _PAGES.get(key)
-    if packed is not None:
-        _PAGES.move_to_end(key)
-        return packed.decode().replace(_CSRF_MARK, csrf)
+    try:
+        packed = page_store.get(name)
+    except Exception:  # noqa: BLE001  (a store that does not answer: draw, as without one)
+        current_app.logger.warning("page store unreachable: drawing the page", exc_info=True)
+        packed = None
+    if isinstance(packed, bytes):
+        return _put_back(zlib.decompress(packed).decode(), csrf)
     g.urls_of_this_browser = False
-    page = render()
-    if not g.urls_of_this_browser and _CSRF_MARK not in page:
-        packed = page.replace(csrf, _CSRF_MARK).encode()
-        _PAGES[key] = packed
-        _pages_bytes += len(packed)
-        while _pages_bytes > _PAGES_BYTES and _PAGES:
-            _pages_bytes -= len(_PAGES.popitem(last=False)[1])
-    return page
+    g.page_keys = keys = []
+    try:
+        page = render()
+    finally:
+        g.page_keys = None
+    drawing = page.replace(csrf, _CSRF_MARK)
+    for number, form_key in enumerate(keys):
+        drawing = drawing.replace(form_key, f"\x00key{number}\x00")
+    if not g.urls_of_this_browser and "\x00" not in _MARK.sub("", drawing):
+        packed = zlib.compress(drawing.encode(), 1)
+        if len(packed) <= PAGE_MAX_BYTES:
+            try:
+                page_store.set(name, packed)
+            except Exception:  # noqa: BLE001
+                current_app.logger.warning("page store unreachable: page not kept",
+                                           exc_info=True)
+    return page.replace(_FLASH_MARK, flash_area())
+
+
+def opened_game(code: str, kind: str) -> Game | None:
+    """The game of ``kind`` this request opened through its link (read with the link), else the
+    game stored under ``code``, else None."""
+    game = g.get("link_game")
+    if game is not None and game.code == code and game.kind == kind:
+        return game
+    return store.get_game(get_session(), code, kind)
+
+
+def game_page(game: Game, render: Callable[[], str], *extra: object) -> str:
+    """A game's page every phone at the table reloads after each change, drawn once per version
+    (:func:`cached_page`), with what changes it without moving the version in its key: the
+    players' names (a rename, a merge) and the game's links (a replaced one)."""
+    names, tokens = store.names_and_links(get_session(), game)
+    endpoint = request.endpoint or ""
+    return cached_page((endpoint, game.id, version_of(game), names, tokens, *extra), render)
 
 
 # --- pages ----------------------------------------------------------------------------------------
@@ -446,3 +549,4 @@ def init_app(app: Flask) -> None:
     app.after_request(_remember_opened)
     app.after_request(_entry_pages_not_stored)
     app.context_processor(_link_context)
+    app.add_template_global(flash_area)

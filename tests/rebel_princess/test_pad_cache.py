@@ -14,7 +14,6 @@ from companion.db import get_session
 from companion.models import Player
 from companion.play import players as people
 from companion.play import store
-from companion.routes import links
 
 from ..web.test_csrf import form_token, header_token
 from .conftest import attr, code_of, setup_form
@@ -159,13 +158,4 @@ def test_each_browser_gets_its_own_csrf_token(csrf_app):
     assert undone.status_code == 302
 
 
-def test_the_cache_is_bounded(app, client, make_game, monkeypatch):
-    """Each version, link, language and address is another page: old ones are dropped."""
-    monkeypatch.setattr(links, "_PAGES_BYTES", 200_000)
-    monkeypatch.setattr(links, "_PAGES", type(links._PAGES)())
-    monkeypatch.setattr(links, "_pages_bytes", 0)
-    code = make_game()
-    for n in range(30):
-        assert client.get(f"/rebel-princess/g/{code}?n={n}").status_code == 200
-    assert 0 < len(links._PAGES) < 30
-    assert links._pages_bytes == sum(len(page) for page in links._PAGES.values()) <= 200_000
+# The store's bound: tests/shell/test_page_drawings.py (test_the_store_is_bounded).

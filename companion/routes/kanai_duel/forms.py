@@ -3,8 +3,6 @@ rules. Every write form carries the game version it was based on and an idempote
 
 from __future__ import annotations
 
-import secrets
-
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, RadioField, SelectChoice, SelectField, StringField
@@ -13,6 +11,7 @@ from wtforms.validators import InputRequired, Length, Optional
 from ...forms.names import storable_name
 from ...play.kanai_duel import PHONES, REFEREE
 from ...scoring.kanai_duel import DuelCard
+from ..links import page_form_key
 
 MAX_NAME = 24
 CARD_VALUES = [card.value for card in DuelCard]
@@ -35,7 +34,7 @@ class KanaiDuelWriteForm(FlaskForm):
     def fresh(self, version: int) -> KanaiDuelWriteForm:
         """Fill the hidden fields for a form about to be rendered."""
         self.version.data = str(version)
-        self.key.data = secrets.token_urlsafe(16)
+        self.key.data = page_form_key()
         return self
 
     def based_on(self) -> int:

@@ -222,12 +222,18 @@ def _create(form: KanaiDuelNewGameForm) -> Response:
 
 # --- a game -------------------------------------------------------------------------------------
 
-def _context(game: Game, *, problems: list[Problem] | None = None, stale: bool = False,
-             round_form: RoundForm | None = None, pick_form: PickForm | None = None
-             ) -> dict[str, Any]:
+def _seat_or_join(game: Game) -> int | None:
+    """The seat this request acts for (see :func:`_seat`); a seat's link not taken yet goes to
+    its Join page."""
     seat = _seat(game)
     if seat is None and _unclaimed_seat():
         abort(redirect(url_for("kanai_duel.join", code=g.link.token), 303))
+    return seat
+
+
+def _context(game: Game, seat: int | None, *, problems: list[Problem] | None = None,
+             stale: bool = False, round_form: RoundForm | None = None,
+             pick_form: PickForm | None = None) -> dict[str, Any]:
     view = play.view_game(get_session(), game, seat)
     pick_form = (pick_form or PickForm(formdata=None)).fresh(view.version)
     pick_form.round.data = str(view.stage)
@@ -252,7 +258,7 @@ def _context(game: Game, *, problems: list[Problem] | None = None, stale: bool =
 
 
 def _page(game: Game, status: int = 200, **kwargs: Any) -> tuple[str, int]:
-    context = _context(game, **kwargs)
+    context = _context(game, _seat_or_join(game), **kwargs)
     template = ("kanai_duel/_board.html" if request.headers.get("HX-Request") == "true"
                 else "kanai_duel/show.html")
     return render_template(template, **context), status
@@ -260,17 +266,30 @@ def _page(game: Game, status: int = 200, **kwargs: Any) -> tuple[str, int]:
 
 @bp.get("/g/<code>")
 @entry_page
-def show(code: str) -> tuple[str, int]:
-    """A game: score, holds, what carries over, the last round's reasoning, and the entry."""
-    return _page(_game_or_404(code))
+def show(code: str) -> str:
+    """A game: score, holds, what carries over, the last round's reasoning, and the entry.
+
+    Every phone reloads it (or its board) after each change: it is drawn once per version and
+    link (so per seat: each seat's link shows its own hidden cards) and language for all of
+    them (:func:`links.game_page`); a seat's page only ever reaches the browser that took it."""
+    template = ("kanai_duel/_board.html" if request.headers.get("HX-Request") == "true"
+                else "kanai_duel/show.html")
+    return _drawn(code, template)
 
 
 @bp.get("/g/<code>/board")
 @entry_page
-def board(code: str) -> tuple[str, int]:
-    """The board alone (what the live update swaps in)."""
-    game = _game_or_404(code)
-    return render_template("kanai_duel/_board.html", **_context(game)), 200
+def board(code: str) -> str:
+    """The board alone (what the live update swaps in), drawn once per version as the page."""
+    return _drawn(code, "kanai_duel/_board.html")
+
+
+def _drawn(code: str, template: str) -> str:
+    game = links.opened_game(code, play.KIND)
+    if game is None:
+        abort(404)
+    seat = _seat_or_join(game)  # before the drawing: who may see this seat's page at all
+    return links.game_page(game, lambda: render_template(template, **_context(game, seat)))
 
 
 @bp.get("/g/<code>/version")

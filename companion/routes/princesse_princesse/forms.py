@@ -4,7 +4,6 @@ a fresh idempotency key (a double tap is stored once, a stale write is refused).
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -14,6 +13,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from ...forms.names import storable_name
 from ...scoring.princesse_princesse import MAX_PLAYERS, Turn
+from ..links import page_form_key
 
 MAX_NAME = 24
 VALUES = range(10)
@@ -56,7 +56,7 @@ class PrincessePrincesseWriteForm(FlaskForm):
     def fresh(self, version: int) -> PrincessePrincesseWriteForm:
         """Fill in the version the page shows and a new key (for a form about to be rendered)."""
         self.version.data = version
-        self.key.data = secrets.token_urlsafe(16)
+        self.key.data = page_form_key()
         return self
 
 

@@ -33,7 +33,7 @@ from ...scoring.princesse_princesse import (
     check_reveal,
 )
 from ...scoring.problems import EntryError, Problem
-from ..links import entry_page, game_to_play_again
+from ..links import entry_page, game_page, game_to_play_again, opened_game
 from ..replays import form_key
 from ..shell import group_for_new_game, remember
 from . import bp
@@ -198,9 +198,18 @@ def _fill_again(form: PrincessePrincesseNewGameForm) -> None:
 @bp.get("/g/<code>")
 @entry_page
 def show(code: str) -> str:
-    """The tokens board: tokens against the threshold, the round, who starts and why."""
-    view = _view_or_404(code)
-    return render_template("princesse_princesse/show.html", view=view, form=_fresh(view))
+    """The tokens board: tokens against the threshold, the round, who starts and why.
+
+    Every phone at the table reloads it after each change: it is drawn once per version, link
+    and language for all of them (:func:`links.game_page`)."""
+    game = opened_game(code, play.KIND)
+    if game is None:
+        abort(404)
+
+    def draw() -> str:
+        view = play.view_game(get_session(), game)
+        return render_template("princesse_princesse/show.html", view=view, form=_fresh(view))
+    return game_page(game, draw)
 
 
 @bp.get("/g/<code>/history")

@@ -3,8 +3,6 @@ the rules (player count, values, legality of every action)."""
 
 from __future__ import annotations
 
-import secrets
-
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, HiddenField, IntegerField, StringField
@@ -14,13 +12,14 @@ from ...bounds import whole_or_none
 from ...forms.names import storable_name
 from ...play.reveillez import ACTIONS, MAX_NAME, Draft
 from ...scoring.reveillez import MAX_PLAYERS
+from ..links import page_form_key
 
 PRINCESS_NAME = 30
 
 
 def fresh_key() -> str:
     """A new idempotency key for a rendered form (a double tap sends the same one twice)."""
-    return secrets.token_urlsafe(16)
+    return page_form_key()
 
 
 class ReveillezNewGameForm(FlaskForm):

@@ -24,7 +24,7 @@ from ...scoring.reveillez import (
     Special,
     target,
 )
-from ..links import entry_page, game_to_play_again
+from ..links import entry_page, game_page, game_to_play_again, opened_game
 from ..replays import form_key
 from ..shell import group_for_new_game, remember
 from . import bp
@@ -182,9 +182,22 @@ def _fill_again(form: ReveillezNewGameForm) -> None:
 
 @bp.get("/g/<code>")
 @entry_page
-def show(code: str) -> tuple[str, int]:
-    """The table: the 12 princesses, each player's points, and the next action's first step."""
-    view = play.view_game(get_session(), _game_or_404(code))
+def show(code: str) -> str:
+    """The table: the 12 princesses, each player's points, and the next action's first step.
+
+    Every phone at the table reloads it after each change: it is drawn once per version, link,
+    language and address (an action half built has its own) for all of them
+    (:func:`links.game_page`)."""
+    game = opened_game(code, play.KIND)
+    if game is None:
+        abort(404)
+    if request.args:  # an action being built: the scorer's own page, drawn for this request
+        return _show(game)
+    return game_page(game, lambda: _show(game))
+
+
+def _show(game: Game) -> str:
+    view = play.view_game(get_session(), game)
     do = request.args.get("do")
     draft = None
     if do in play.ACTIONS and not view.state.is_over:
@@ -195,7 +208,7 @@ def show(code: str) -> tuple[str, int]:
         answers.validate()
         if len(request.args) > 1 and not set(answers.errors) - {"version", "key"}:
             draft = answers.draft()
-    return _table(view, draft=draft)
+    return _table(view, draft=draft)[0]
 
 
 @bp.post("/g/<code>/act")
