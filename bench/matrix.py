@@ -51,7 +51,10 @@ FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 RP_ROUND = {"base": "", "leader": "", "P1": "0", "P2": "1", "P3": "2", "P4": "0", "P5": "3",
             "P6": "1", "P7": "0", "P8": "2", "P9": "3", "P10": "0", "A8": "2"}
 """Round 1 of a 4-player Deluxe game on Round card a (Princes 1-10 and the Frog)."""
-SAVES_PER_SECOND = 400  # fresh games prepared per game and second of a save row
+SAVES_PER_SECOND = 150
+"""Fresh games prepared per game and second of a save row (``--rate``): a save costs 3-10 ms of
+server CPU, so 2 cores serve 200-600 a second at most. A row that runs out stops early (the
+table says so); its CPU per request stays right."""
 WARM = 8  # untimed requests before each row (each worker's first answers)
 
 
@@ -162,14 +165,15 @@ def old_checkout(ref: str) -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def run(duration: float = 6.0, before: str | None = None) -> str:
+def run(duration: float = 6.0, before: str | None = None,
+        rate: int = SAVES_PER_SECOND) -> str:
     lines: list[str] = []
 
     def say(text: str = "") -> None:
         print(text, flush=True)
         lines.append(text)
 
-    count = int(SAVES_PER_SECOND * duration)
+    count = int(rate * duration)
     with contextlib.ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="companion-matrix-")))
         db = tmp / "bench.sqlite"
@@ -211,6 +215,10 @@ def run(duration: float = 6.0, before: str | None = None) -> str:
             # The warm-up takes the last games, which the timed requests never reach.
             load(server, game.label, f"save{tag}", Result(game.key, game.save_status), request,
                  [len(todo) - 1 - k for k in range(WARM)])
+            label, what, result = results[-1]
+            if result.requests >= len(todo) - WARM:  # every fresh game used: stopped early
+                results[-1] = (label, f"{what}, ran out after {result.duration_s:.1f} s",
+                               result)
 
         hello()
         env = {"COMPANION_BENCH_DB": str(db)}
@@ -315,8 +323,10 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=6.0, help="seconds per row")
     parser.add_argument("--before", default=None,
                         help="a git ref whose saves are measured too, in the same run")
+    parser.add_argument("--rate", type=int, default=SAVES_PER_SECOND,
+                        help="fresh games per game kind and second of a save row")
     args = parser.parse_args()
-    run(args.duration, args.before)
+    run(args.duration, args.before, args.rate)
 
 
 if __name__ == "__main__":

@@ -197,7 +197,7 @@ def entries(session: Session, game: Game) -> list[Stored]:
     """Every entry of the game, oldest first (read once per transaction, see :data:`_READ`)."""
     read = _read_entries(session, game)
     if read is None:
-        rows = session.connection().execute(_ENTRIES, {"game": game.id})
+        rows = session.execute(_ENTRIES, {"game": game.id})  # (flushes what is pending)
         read = [Stored(seq, kind, json.loads(data), key, created_at)
                 for seq, kind, data, key, created_at in rows]
         session.info.setdefault(_READ, {})[game.id] = read
