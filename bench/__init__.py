@@ -90,13 +90,14 @@ class Server:
 
 @contextlib.contextmanager
 def gunicorn(app: str, env: dict[str, str] | None = None, workers: int = 2,
-             probe: str = "/") -> Iterator[Server]:
+             probe: str = "/", cwd: Path | None = None) -> Iterator[Server]:
     """Serve ``app`` ("module:variable") with ``gunicorn -w N --no-control-socket`` on a free
-    loopback port; yields the :class:`Server` and stops it (only its own process group) on exit."""
+    loopback port (from ``cwd``, this checkout by default); yields the :class:`Server` and stops
+    it (only its own process group) on exit."""
     port = free_port()
     cmd = [PYTHON, "-m", "gunicorn", "-w", str(workers), "--no-control-socket",
            "-b", f"127.0.0.1:{port}", "--log-level", "warning", app]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **(env or {})},
+    proc = subprocess.Popen(cmd, cwd=cwd or ROOT, env={**os.environ, **(env or {})},
                             start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:

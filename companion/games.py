@@ -79,7 +79,9 @@ class HasHomeView(Protocol):
 
 @runtime_checkable
 class HasSummary(Protocol):
-    """A game in history and statistics: what a game came to."""
+    """A game in history and statistics: what a game came to. (It may also have
+    ``summary_from(game, replay)``: the same summary from what a save replayed and noted, see
+    :func:`companion.play.store.note_replay`.)"""
 
     def summary(self, session: Any, game: Any) -> Any: ...
 

@@ -21,7 +21,7 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, event, func, inspect, or_
+from sqlalchemy import ColumnElement, bindparam, event, func, insert, inspect, or_, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
@@ -32,6 +32,7 @@ from ..history import GameSummary
 from ..history.stats import Played
 from ..history.summary import utc
 from ..models import Game, GameLink, GameResult, Player
+from . import store
 
 log = logging.getLogger(__name__)
 
@@ -120,8 +121,31 @@ def _note_touched(session: OrmSession, _context: object, _instances: object) -> 
             session.info.setdefault(_TOUCHED, {})[id(row)] = row
 
 
+def _summary_at_save(session: OrmSession, game: Game) -> GameSummary:
+    """The summary of a game a write moved: made from the replay the write did to check itself
+    (:func:`companion.play.store.note_replay`, read by the game's ``summary_from``), or — for a
+    write that noted none — by reading and replaying the game."""
+    replay = store.noted_replay(session, game)
+    kind = by_key(game.kind)
+    summary_from = getattr(kind.module(), "summary_from", None) if kind is not None else None
+    if replay is None or summary_from is None:
+        return _summarize(session, game)  # type: ignore[arg-type]
+    try:
+        return summary_from(game, replay)  # type: ignore[no-any-return]
+    except Exception:  # as _summarize: never a failed save for the sake of history
+        log.exception("summary of game %s (%s) failed", game.code, game.kind)
+        return GameSummary(finished=False, winners=(), scores=())
+
+
+_RESULTS = GameResult.__table__  # type: ignore[attr-defined]
+_UPDATE_RESULT = update(_RESULTS).where(_RESULTS.c.game_id == bindparam("id")).values(
+    stamp=bindparam("stamp"), finished=bindparam("finished"), data=bindparam("data"),
+    progress=bindparam("progress"))
+
+
 def _keep_summaries(session: OrmSession) -> None:
-    """Before a commit: the summary of every game the transaction touched, written in it."""
+    """Before a commit: the summary of every game the transaction touched, written in it (one
+    UPDATE, or an INSERT for a game's first)."""
     _note_touched(session, None, None)  # (what is not flushed yet)
     if not session.info.get(_TOUCHED):
         return
@@ -130,15 +154,18 @@ def _keep_summaries(session: OrmSession) -> None:
     for game in touched.values():
         if summarizer(by_key(game.kind)) is None or game.id is None:
             continue
-        row = session.get(GameResult, game.id)
+        row = session.identity_map.get(session.identity_key(GameResult, game.id))
         if row is not None and row.stamp == stamp_of(game):
             continue  # already written with it (the import checks each game by its summary)
-        fresh = cached(game, _summarize(session, game))  # type: ignore[arg-type]
-        if row is None:
-            session.add(fresh)
-        else:
+        fresh = cached(game, _summary_at_save(session, game))
+        if row is not None:  # loaded in this session: kept in step
             row.stamp, row.finished = fresh.stamp, fresh.finished
             row.data, row.progress = fresh.data, fresh.progress
+            continue
+        values = {"stamp": fresh.stamp, "finished": fresh.finished, "data": fresh.data,
+                  "progress": fresh.progress}
+        if session.execute(_UPDATE_RESULT, {"id": game.id, **values}).rowcount == 0:
+            session.execute(insert(_RESULTS).values(game_id=game.id, **values))
 
 
 def _forget_touched(session: OrmSession, *_args: object) -> None:

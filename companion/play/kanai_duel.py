@@ -34,6 +34,7 @@ import hashlib
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlmodel import Session
@@ -252,40 +253,45 @@ class _Replay:
 def _replay(session: Session, game: Game) -> _Replay:
     """The game replayed from its entries (trusted: each was checked when stored)."""
     data = settings(game)
-    duel = Duel(Rules.with_variants(data.get("variants", [])), out=_out(data))
-    state = _Replay(duel, Picks())
+    state = _Replay(Duel(Rules.with_variants(data.get("variants", [])), out=_out(data)), Picks())
     for entry in store.entries(session, game):
-        state.version = entry.seq
-        if entry.key:
-            state.keys.add(entry.key)
-        if entry.kind == "round":
-            first, second = entry.data["cards"]
-            state.push(DuelCard(first), DuelCard(second))
-        elif entry.kind == "undo":
-            state.pop()
-            state.opened_at = entry.seq
-        elif entry.kind == "join":
-            seat = int(entry.data.get("seat", 1))
-            state.claims[seat] = entry.data
-            state.joined = state.joined or seat == 1
-        elif entry.kind == "reinvite":
-            seat = int(entry.data["seat"])
-            state.claims.pop(seat, None)
-            state.reinvites.append((duel.round_number(), seat))
-        elif entry.kind in ("pick", "aside"):
-            cards = list(state.picks.cards)
-            cards[entry.data["seat"]] = DuelCard(entry.data["card"])
-            state.picks = Picks((cards[0], cards[1]))
-            if state.picks.is_complete():
-                first, second = state.picks.cards
-                assert first is not None and second is not None
-                if entry.kind == "aside":
-                    duel.set_aside(first, second)
-                else:
-                    state.push(first, second)
-                state.picks = Picks()
-                state.opened_at = entry.seq
+        _apply(state, entry)
     return state
+
+
+def _apply(state: _Replay, entry: store.Stored) -> None:
+    """Replay one stored entry on ``state`` (trusted: it was checked when stored)."""
+    duel = state.duel
+    state.version = entry.seq
+    if entry.key:
+        state.keys.add(entry.key)
+    if entry.kind == "round":
+        first, second = entry.data["cards"]
+        state.push(DuelCard(first), DuelCard(second))
+    elif entry.kind == "undo":
+        state.pop()
+        state.opened_at = entry.seq
+    elif entry.kind == "join":
+        seat = int(entry.data.get("seat", 1))
+        state.claims[seat] = entry.data
+        state.joined = state.joined or seat == 1
+    elif entry.kind == "reinvite":
+        seat = int(entry.data["seat"])
+        state.claims.pop(seat, None)
+        state.reinvites.append((duel.round_number(), seat))
+    elif entry.kind in ("pick", "aside"):
+        cards = list(state.picks.cards)
+        cards[entry.data["seat"]] = DuelCard(entry.data["card"])
+        state.picks = Picks((cards[0], cards[1]))
+        if state.picks.is_complete():
+            first, second = state.picks.cards
+            assert first is not None and second is not None
+            if entry.kind == "aside":
+                duel.set_aside(first, second)
+            else:
+                state.push(first, second)
+            state.picks = Picks()
+            state.opened_at = entry.seq
 
 
 def holder(session: Session, game: Game, link: GameLink, secret: str | None) -> int | None:
@@ -354,7 +360,7 @@ def play_round(*, session: Session, game: Game, cards: Sequence[str], based_on: 
                      for seat, text in enumerate(cards))
     duel.play(first, second)
     store.append(session=session, game=game, kind="round", based_on=based_on, key=key,
-                 data={"cards": [first.value, second.value]})
+                 data={"cards": [first.value, second.value]}, replay=duel)
 
 
 def undo(*, session: Session, game: Game, based_on: int, key: str | None) -> None:
@@ -364,8 +370,10 @@ def undo(*, session: Session, game: Game, based_on: int, key: str | None) -> Non
     _referee_only(game)
     if store.replayed(session, game, key) is not None:
         return
-    _replay(session, game).duel.pop()
-    store.append(session=session, game=game, kind="undo", based_on=based_on, key=key, data={})
+    duel = _replay(session, game).duel
+    duel.pop()
+    store.append(session=session, game=game, kind="undo", based_on=based_on, key=key, data={},
+                 replay=duel)
 
 
 def claim(*, session: Session, game: Game, link: GameLink) -> str:
@@ -383,7 +391,8 @@ def claim(*, session: Session, game: Game, link: GameLink) -> str:
             raise Taken
         try:
             stored = store.append(session=session, game=game, kind="join",
-                                  based_on=state.version, key=f"join-{name}", data=data)
+                                  based_on=state.version, key=f"join-{name}", data=data,
+                                  replay=state.duel)
         except store.StaleWrite:
             continue  # another write came first: judge again
         if stored.data.get("browser") == data["browser"]:
@@ -410,7 +419,7 @@ def reinvite(*, session: Session, game: Game, seat: int, based_on: int,
     fresh = store.replace_link(session, game, SEAT_ROLES[seat], commit=False)
     try:
         store.append(session=session, game=game, kind="reinvite", based_on=based_on, key=key,
-                     data={"seat": seat})
+                     data={"seat": seat}, replay=state.duel)
     except (store.StaleWrite, store.KeyConflict):
         session.rollback()  # the new link goes with the entry, or neither is stored
         raise
@@ -445,10 +454,14 @@ def pick(*, session: Session, game: Game, seat: int, card: str, for_stage: int, 
         chosen = parse_card(card, seat=seat, round=duel.round_number())
         picks.pick(duel, seat, chosen)  # raises if the core refuses it
         kind = "aside" if duel.awaits_set_aside() else "pick"
+        data = {"seat": seat, "card": chosen.value, "round": for_stage}
+        version = state.version
+        # The duel as this pick leaves it (a round revealed when both picks are in): the
+        # summary stored with the pick is made from it.
+        _apply(state, store.Stored(version + 1, kind, data, key, datetime.now(UTC)))
         try:
-            stored = store.append(session=session, game=game, kind=kind, based_on=state.version,
-                                  key=key, data={"seat": seat, "card": chosen.value,
-                                                 "round": for_stage})
+            stored = store.append(session=session, game=game, kind=kind, based_on=version,
+                                  key=key, data=data, replay=state.duel)
         except store.StaleWrite:
             if attempt:
                 raise

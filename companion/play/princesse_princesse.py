@@ -16,7 +16,8 @@ Only what players entered is stored, as append-only entries of the shared log
 
 Every write replays the game with the new entry first (through the core), so a refused entry
 stores nothing, then appends it on the version the phone saw (``based_on``) with the form's
-idempotency ``key``.
+idempotency ``key``, and with the tokens board it leaves (``replay``): the game's summary is
+made from it (the turn log's entries leave the board as it was).
 """
 
 from __future__ import annotations
@@ -147,11 +148,16 @@ def get_game(session: Session, code: str) -> Game | None:
     return store.get_game(session, code, KIND)
 
 
+def first_of(game: Game) -> int:
+    """Who started the game's first round (the set-up's choice)."""
+    return int(store.settings_of(game)["first"])
+
+
 def view_game(session: Session, game: Game) -> PrincesseGameView:
     """Replay every stored entry of ``game`` through the rules core."""
     names = store.names_of(session, game)
     entries = store.entries(session, game)
-    return replay(game, names, store.settings_of(game)["first"], entries)
+    return replay(game, names, first_of(game), entries)
 
 
 def replay(game: Game, names: list[str], first: int,
@@ -252,13 +258,12 @@ def save_round(*, session: Session, view: PrincesseGameView, based_on: int, key:
         if progress.game_over:
             raise EntryError(CATALOGUE.problem("game-already-over"))
         first = view.log.first if log is not None and view.log is not None else view.first
-        settlement = add_round(progress, StoredRound(first, reveal),
-                               check_first=False).rounds[-1].settlement
-        next_first, drawn = _settle_next_first(settlement)
+        after = add_round(progress, StoredRound(first, reveal), check_first=False)
+        next_first, drawn = _settle_next_first(after.rounds[-1].settlement)
         data = {"first": first, **reveal_data(reveal), "next_first": next_first,
                 "drawn": drawn, "log": list(log or []), "face_up": list(face_up)}
         return store.append(session=session, game=view.game, kind="round", data=data,
-                            based_on=based_on, key=key)
+                            based_on=based_on, key=key, replay=after)
     old = view.round_by_id(rid)
     if old is None:
         raise EntryError(CATALOGUE.problem("round-not-found"))
@@ -268,10 +273,11 @@ def save_round(*, session: Session, view: PrincesseGameView, based_on: int, key:
             "drawn": drawn}
     # The whole game is replayed with the edit before it is stored: an edit that ends the game
     # before later rounds were played is refused (``game-already-over``), nothing stored.
-    replay(view.game, view.names, view.game_first,
-           [*view.changes, store.Stored(based_on + 1, "edit", data, key, datetime.now(UTC))])
+    after = replay(view.game, view.names, view.game_first,
+                   [*view.changes, store.Stored(based_on + 1, "edit", data, key,
+                                                datetime.now(UTC))])
     return store.append(session=session, game=view.game, kind="edit", data=data,
-                        based_on=based_on, key=key)
+                        based_on=based_on, key=key, replay=after.progress)
 
 
 def undo_round(*, session: Session, view: PrincesseGameView, based_on: int, key: str | None,
@@ -279,8 +285,11 @@ def undo_round(*, session: Session, view: PrincesseGameView, based_on: int, key:
     """Remove round ``rid`` from the game (the history keeps it)."""
     if view.round_by_id(rid) is None:
         raise EntryError(CATALOGUE.problem("round-not-found"))
+    after = replay(view.game, view.names, view.game_first,
+                   [*view.changes, store.Stored(based_on + 1, "undo", {"rid": rid}, key,
+                                                datetime.now(UTC))])
     return store.append(session=session, game=view.game, kind="undo", data={"rid": rid},
-                        based_on=based_on, key=key)
+                        based_on=based_on, key=key, replay=after.progress)
 
 
 def start_log(*, session: Session, view: PrincesseGameView, based_on: int, key: str | None,
@@ -291,7 +300,7 @@ def start_log(*, session: Session, view: PrincesseGameView, based_on: int, key: 
     PublicRound(view.players, view.first, tuple(face_up))
     return store.append(session=session, game=view.game, kind="log-start",
                         data={"first": view.first, "face_up": list(face_up)},
-                        based_on=based_on, key=key)
+                        based_on=based_on, key=key, replay=view.progress)
 
 
 def play_turn(*, session: Session, view: PrincesseGameView, based_on: int, key: str | None,
@@ -301,7 +310,7 @@ def play_turn(*, session: Session, view: PrincesseGameView, based_on: int, key: 
         raise EntryError(CATALOGUE.problem("round-over"))
     view.log.round.play(turn)  # checks; the view is thrown away after the write
     return store.append(session=session, game=view.game, kind="turn", data={"turn": str(turn)},
-                        based_on=based_on, key=key)
+                        based_on=based_on, key=key, replay=view.progress)
 
 
 def undo_turn(*, session: Session, view: PrincesseGameView, based_on: int, key: str | None
@@ -311,14 +320,14 @@ def undo_turn(*, session: Session, view: PrincesseGameView, based_on: int, key: 
         raise EntryError(CATALOGUE.problem("round-over"))
     kind = "turn-undo" if view.log.round.turns else "log-discard"
     return store.append(session=session, game=view.game, kind=kind, data={},
-                        based_on=based_on, key=key)
+                        based_on=based_on, key=key, replay=view.progress)
 
 
 def discard_log(*, session: Session, view: PrincesseGameView, based_on: int, key: str | None
                 ) -> store.Stored:
     """Abandon the turn log (the round end can still be entered by the fast path)."""
     return store.append(session=session, game=view.game, kind="log-discard", data={},
-                        based_on=based_on, key=key)
+                        based_on=based_on, key=key, replay=view.progress)
 
 
 def finish_log(*, session: Session, view: PrincesseGameView, based_on: int, key: str | None,

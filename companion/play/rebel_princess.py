@@ -355,6 +355,7 @@ def _save_round(session: Session, game: Game, number: int, played: PlayedRound, 
                                       action=action), played, mode)
     session.add(record)
     _touch(session, game)
+    store.note_replay(session, game, trial)  # the summary is the trial's: no second replay
     session.commit()
     return record
 

@@ -144,7 +144,7 @@ def record(*, session: Session, game: Game, action: Action, based_on: int, key: 
         raise store.StaleWrite(view.version)
     event = view.state.play(action)
     store.append(session=session, game=game, kind="action", data={"action": str(event.action)},
-                 based_on=based_on, key=key)
+                 based_on=based_on, key=key, replay=view.state)
     return event
 
 
@@ -157,7 +157,10 @@ def undo(*, session: Session, game: Game, based_on: int, key: str) -> bool:
         return True
     if not len(view.state) and view.version == based_on:
         return False
-    store.append(session=session, game=game, kind="undo", data={}, based_on=based_on, key=key)
+    if len(view.state):
+        view.state.pop()
+    store.append(session=session, game=game, kind="undo", data={}, based_on=based_on, key=key,
+                 replay=view.state)
     return True
 
 
@@ -330,5 +333,5 @@ def record_draft(*, session: Session, game: Game, draft: Draft, based_on: int, k
         raise EntryError(current.problems)
     event = view.state.play(current.action)
     store.append(session=session, game=game, kind="action", data={"action": str(event.action)},
-                 based_on=based_on, key=key)
+                 based_on=based_on, key=key, replay=view.state)
     return current, event

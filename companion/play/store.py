@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import bindparam
+from sqlalchemy import bindparam, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, func, select
 
 from ..models import Entry, Game, GameLink, Player
@@ -74,6 +75,9 @@ def replayed(session: Session, game: Game, key: str | None) -> Stored | None:
     content."""
     if not key:
         return None
+    read = _read_entries(session, game)
+    if read is not None:  # the entries this transaction read already hold every key
+        return _replayed_in(read, key)
     earlier = _by_key(session, game, key)
     if earlier is not None:
         return earlier
@@ -84,6 +88,19 @@ def replayed(session: Session, game: Game, key: str | None) -> Stored | None:
                            .order_by(col(Entry.seq))).first()
         if row is not None:
             raise KeyConflict(_stored(row))
+    return None
+
+
+def _replayed_in(read: Sequence[Stored], key: str) -> Stored | None:
+    """:func:`replayed` on the game's entries as read (oldest first)."""
+    for stored in read:
+        if stored.key == key:
+            return stored
+    if KEY_MARK in key:
+        prefix = key.split(KEY_MARK, 1)[0] + KEY_MARK
+        for stored in read:
+            if stored.key is not None and stored.key.startswith(prefix):
+                raise KeyConflict(stored)
     return None
 
 
@@ -136,7 +153,12 @@ def create_game(*, session: Session, kind: str, names: Sequence[str],
 
 
 def get_game(session: Session, code: str, kind: str | None = None) -> Game | None:
-    """The game with this code (and of this kind, if given), or None."""
+    """The game with this code (and of this kind, if given), or None. A game this session has
+    loaded already (the link the request came through reads it) is not read again: the
+    query would give back that very object, unchanged."""
+    for row in session.identity_map.values():
+        if isinstance(row, Game) and row.code == code and row not in session.deleted:
+            return row if kind is None or row.kind == kind else None
     query = select(Game).where(Game.code == code)
     if kind is not None:
         query = query.where(Game.kind == kind)
@@ -162,20 +184,90 @@ def settings_of(game: Game) -> dict[str, Any]:
     return dict(json.loads(game.settings or "{}"))
 
 
+_READ = "companion.store.entries"
+"""Where a session keeps the entries it read, by game id, until its transaction ends or it
+writes an entry: a save reads its game's entries once, and its key and version checks (and
+any second replay) are answered from them."""
+
+_ENTRIES = select(Entry.seq, Entry.kind, Entry.data, Entry.key, Entry.created_at).where(
+    Entry.game_id == bindparam("game")).order_by(col(Entry.seq))
+
+
 def entries(session: Session, game: Game) -> list[Stored]:
-    """Every entry of the game, oldest first."""
-    rows = session.exec(select(Entry).where(Entry.game_id == game.id).order_by(col(Entry.seq)))
-    return [Stored(r.seq, r.kind, json.loads(r.data), r.key, r.created_at) for r in rows]
+    """Every entry of the game, oldest first (read once per transaction, see :data:`_READ`)."""
+    read = _read_entries(session, game)
+    if read is None:
+        rows = session.execute(_ENTRIES, {"game": game.id})  # (flushes what is pending)
+        read = [Stored(seq, kind, json.loads(data), key, created_at)
+                for seq, kind, data, key, created_at in rows]
+        session.info.setdefault(_READ, {})[game.id] = read
+    return list(read)
+
+
+def _read_entries(session: Session, game: Game) -> list[Stored] | None:
+    read: dict[int, list[Stored]] | None = session.info.get(_READ)
+    return read.get(game.id) if read is not None and game.id is not None else None
+
+
+def _forget_entries(session: OrmSession, *_args: object) -> None:
+    session.info.pop(_READ, None)
+
+
+def _forget_all(session: OrmSession, *_args: object) -> None:
+    session.info.pop(_READ, None)
+    session.info.pop(_NOTED, None)
+
+
+_NOTED = "companion.store.replays"
+"""Where a session keeps, until its commit, what each write leaves its game as (by game)."""
+
+
+def note_replay(session: Session, game: Game, replay: Any) -> None:
+    """Say what the write about to be committed leaves ``game`` as, replayed by the write itself
+    while checking it — the value the game's ``summary_from(game, replay)`` takes (see
+    :mod:`companion.play.history`): the summary stored with the write is made from it instead
+    of reading and replaying the game again. Forgotten when the transaction ends."""
+    session.info.setdefault(_NOTED, {})[id(game)] = (game, replay)
+
+
+def noted_replay(session: OrmSession, game: Game) -> Any:
+    """What :func:`note_replay` said of ``game`` in this transaction (taken: said once), or
+    None."""
+    noted: dict[int, tuple[Game, Any]] | None = session.info.get(_NOTED)
+    found = noted.pop(id(game), None) if noted is not None else None
+    return found[1] if found is not None and found[0] is game else None
+
+
+def _forget_written(session: OrmSession, _context: object, _instances: object) -> None:
+    """Before a flush that writes an entry: forget the entries read (they are not all)."""
+    if _READ in session.info and any(
+            isinstance(row, Entry) for row in (*session.new, *session.dirty, *session.deleted)):
+        _forget_entries(session)
+
+
+def install() -> None:
+    """Hook every session (once): the entries it read, and the replays noted, are forgotten
+    when its transaction ends (commit or rollback); the entries also when it writes one."""
+    for name, hook in (("after_commit", _forget_all), ("after_rollback", _forget_all),
+                       ("before_flush", _forget_written)):
+        if not event.contains(OrmSession, name, hook):
+            event.listen(OrmSession, name, hook)
+
+
+install()
 
 
 def version(session: Session, game: Game) -> int:
     """The number of the game's newest entry (0 before any)."""
+    read = _read_entries(session, game)
+    if read is not None:
+        return read[-1].seq if read else 0
     return int(session.exec(select(func.coalesce(func.max(Entry.seq), 0))
                             .where(Entry.game_id == game.id)).one())
 
 
 def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], based_on: int,
-           key: str | None = None) -> Stored:
+           key: str | None = None, replay: Any = None) -> Stored:
     """Store an entry that follows version ``based_on`` of the game, atomically.
 
     - The same ``key`` already stored: that entry is returned and nothing new is stored (a
@@ -184,6 +276,9 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
     - The game has moved on since ``based_on``: :class:`StaleWrite`, nothing stored.
     The database's unique constraints decide when two writes race; this function only reads
     their verdict.
+
+    ``replay``: the game as this entry leaves it, replayed by the caller while checking it
+    (see :func:`note_replay`); the summary stored with the write is made from it.
     """
     assert game.id is not None
     earlier = replayed(session, game, key)
@@ -191,12 +286,15 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
         return earlier
     current = version(session, game)
     if based_on != current:
+        _forget_entries(session)  # a caller that tries again reads the game afresh
         raise StaleWrite(current)
     row = Entry(game_id=game.id, seq=based_on + 1, kind=kind,
                 data=json.dumps(data, ensure_ascii=False, sort_keys=True), key=key)
     session.add(row)
     game.updated_at = datetime.now(UTC)
     session.add(game)
+    if replay is not None:
+        note_replay(session, game, replay)
     try:
         session.commit()
     except IntegrityError:

@@ -12,7 +12,7 @@ from ...history import N_, Fact, GameSummary, ScoreUnit
 from ...history.summary import running_totals
 from ...models import Game
 from ...play import kanai_duel as play
-from ...scoring.kanai_duel import Result
+from ...scoring.kanai_duel import Duel, Result
 
 bp = Blueprint("kanai_duel", __name__)
 api_bp = Blueprint("kanai_duel_api", __name__)
@@ -42,7 +42,12 @@ def home_view(game: Game, summary: GameSummary) -> DuelHome:
 def summary(session: Session, game: Game) -> GameSummary:
     """What a duel came to, for history and statistics: round wins round by round, the winner
     (none on a draw), and whether the Princess won it against the Prince."""
-    duel = play.view_game(session, game).duel
+    return summary_from(game, play.view_game(session, game).duel)
+
+
+def summary_from(_game: Game, duel: Duel) -> GameSummary:
+    """:func:`summary` of the game replayed as ``duel`` (a save's own replay, see
+    :func:`companion.play.store.note_replay`)."""
     outcome = duel.outcome()
     winners = (outcome.winner,) if outcome is not None and outcome.winner is not None else ()
     by_princess = outcome is not None and outcome.result is Result.PRINCESS

@@ -125,10 +125,12 @@ def _view_or_404(code: str) -> play.PrincesseGameView:
 
 def _write(code: str, action: Callable[[play.PrincesseGameView, PrincessePrincesseWriteForm], Any],
            again: Callable[[play.PrincesseGameView, list[Problem], int], tuple[str, int]],
-           done: str | None = None) -> Response | tuple[str, int]:
+           done: str | None = None, *, view: play.PrincesseGameView | None = None
+           ) -> Response | tuple[str, int]:
     """Run one write: the form's version and key, the glue ``action``, then 303 to the board
-    (or ``done``); a refusal re-renders with ``again`` (422), a stale write with 409."""
-    view = _view_or_404(code)
+    (or ``done``); a refusal re-renders with ``again`` (422), a stale write with 409. ``view``:
+    the game as the view already read it (read once per save)."""
+    view = view or _view_or_404(code)
     form = PrincessePrincesseWriteForm()
     if not form.validate_on_submit():
         return again(view, [CATALOGUE.problem("stale-form")], 422)
@@ -315,7 +317,7 @@ def round_end(code: str) -> Response | tuple[str, int] | str:
         return render_template("princesse_princesse/round.html", view=view, form=_fresh(view),
                                problems=problems, **{**ctx, "step": 2}), status
 
-    return _write(code, action, again)
+    return _write(code, action, again, view=view)
 
 
 # --- the turn log -------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from ...history import N_, Fact, GameSummary
 from ...models import Game
 from ...play import rebel_princess as play
 from ...rulings import rebel_princess as rulings
+from ...scoring.rebel_princess import RebelGameState
 from ..shell import RulingsAddresses
 
 bp = Blueprint("rebel_princess", __name__)
@@ -53,7 +54,12 @@ def summary(session: Session, game: Game) -> GameSummary:
     """What a game came to, for history and statistics: the totals (lowest wins), round by
     round, and how often each player was Rebel of the Ball (rounds entered by cards only) or
     scored exactly zero in a round."""
-    state = play.view_game(session, game).state
+    return summary_from(game, play.view_game(session, game).state)
+
+
+def summary_from(_game: Game, state: RebelGameState) -> GameSummary:
+    """:func:`summary` of the game replayed as ``state`` (a save's own replay, see
+    :func:`companion.play.store.note_replay`)."""
     seats = len(state.totals)
     result = state.standings if state.finished else None
     return GameSummary(

@@ -30,10 +30,15 @@ def home_view(game: Game, summary: GameSummary) -> int:
 def summary(session: Session, game: Game) -> GameSummary:
     """What a game came to, for history and statistics: the points after every action, the
     winners, and the princesses each winner held (averaged over a player's wins)."""
-    view = play.view_game(session, game)
-    state = view.state
-    # replayed once more for the points after each action
-    again = ReveillezGameState(view.settings.setup)
+    return summary_from(game, play.view_game(session, game).state)
+
+
+def summary_from(game: Game, state: ReveillezGameState) -> GameSummary:
+    """:func:`summary` of the game replayed as ``state`` (a save's own replay, see
+    :func:`companion.play.store.note_replay`)."""
+    settings = play.Settings.of(game)
+    # replayed once more for the points after each action (no database: the actions are there)
+    again = ReveillezGameState(settings.setup)
     progress = []
     for action in state.actions:
         again.push(action)
@@ -44,4 +49,4 @@ def summary(session: Session, game: Game) -> GameSummary:
         scores=tuple(standings.points), progress=tuple(progress), step=StepUnit.TURN,
         facts=(Fact("princesses-when-winning", N_("Princesses when winning (average)"),
                     tuple(standings.princesses), Aggregate.MEAN_WHEN_WON),),
-        first=view.settings.first)
+        first=settings.first)
