@@ -47,6 +47,7 @@ import http.client
 import math
 import os
 import resource
+import sys
 import tempfile
 import threading
 import time
@@ -429,6 +430,7 @@ def run(tables: int, seconds: float, save_every: float, postgres: str | None,
                       ("yes" if _stored_once(config, games) else "NO") if saves else "–",
                       polls=measures.count("live"), background=pg.background if pg else 0.0)
             rows.append(row)
+            print(f"{row.load}, {name}: took {took:.0f} s", file=sys.stderr, flush=True)
             if not saves:
                 full = next(r for r in rows if r.database == name and r.stored != "–")
                 notes[f"polls {name} {tables}"] = row.per_table_second / full.per_table_second
