@@ -81,10 +81,13 @@ bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'  # the engine bench's anchor (OpenSpiel); never for make test
 	$(PY) -m bench.all
 
-# Many tables at once (a scorer and five live viewers each) on SQLite, on PostgreSQL, and on two
-# app servers sharing PostgreSQL, ~4 minutes.
+# Many tables at once (a scorer and five live viewers each, the four games in turn) on SQLite, on
+# PostgreSQL, on two app servers sharing PostgreSQL, and the live polls alone: server CPU per
+# table-second (gunicorn + PostgreSQL) against a hello answering the same requests, ~10 minutes.
+# It prints the README's Markdown table. TABLES_ARGS passes options, e.g.
+# `make bench-tables TABLES_ARGS="--tables 50 --games rebel-princess"`.
 bench-tables: $(STAMP) $(MO)
-	BENCH_DATABASE_URL=$$(scripts/postgres.sh companion_bench) $(PY) -m bench.tables
+	BENCH_DATABASE_URL=$$(scripts/postgres.sh companion_bench) $(PY) -m bench.tables $(TABLES_ARGS)
 
 # One group's pages alone on a database, then among 1,000 groups (100,000 games), ~2 minutes.
 bench-groups: $(STAMP) $(MO)

@@ -1,23 +1,38 @@
 """Many tables at once: one scorer and five viewers per table, against gunicorn, on SQLite, on
-PostgreSQL, and on two app servers sharing PostgreSQL, next to a plain Flask "hello" measured in
-the same run.
+PostgreSQL, and on two app servers sharing PostgreSQL, next to a plain Flask "hello" answering the
+same requests in the same run.
 
-Each simulated table is a Rebel Princess game with its scorer and viewer links:
+**A table** is one game with its scorer link and five phones following its viewer link. The
+tables take the four games in turn (``--games``; Rebel Princess alone with
+``--games rebel-princess``):
 
-* the **scorer** saves the next round every ``--save-every`` seconds (``POST`` of the by-numbers
-  form, then the score pad it is sent to);
-* each of the five **viewers** asks the game's live version once a second, as the app's pages
-  do (``GET /live/<viewer token>`` with ``If-None-Match``: 304 while nothing changed), and loads
-  the score pad when it changed.
+* the **scorer** saves the next entry every ``--save-every`` seconds, five in all, and loads the
+  page the save sends it to: Rebel Princess a round by numbers, Princesse Princesse a round end
+  (one player still in), Réveillez the waking of a Princess (one tap with the slot and value),
+  the duel a referee round (two equal cards: on hold, so the game never ends);
+* each of the five **viewers** asks whether the game changed as that game's pages do — Rebel
+  Princess, Princesse Princesse and Réveillez ``GET /live/<viewer token>`` once a second, the duel
+  ``GET /kanai-duel/g/<token>/version`` every 1.5 s, both with ``If-None-Match`` (304 while nothing
+  changed) — and loads the page (the duel: its board) once per change.
 
 On two servers (each ``gunicorn -w 1``, so the same two workers as the one-server rows, on the
 same machine) a table's scorer uses one server and its viewers the other, so every change is
-seen across servers, as behind a proxy that spreads the phones of a table.
+seen across servers, as behind a proxy that spreads the phones of a table. The **live polls
+only** rows run the same tables with no saves: every poll a 304, what following the games costs
+on its own.
 
-The anchor row sends the same number of requests per second, spread the same way, to a plain
-Flask "hello" under the same gunicorn settings, in the same run. Requests are bounded in time
-(``--seconds``) and go to 127.0.0.1 only. Afterwards the database is read: every round a scorer
-was told "saved" must be stored exactly once.
+**CPU per table-second**: the CPU of the gunicorn processes plus PostgreSQL's (the backends of
+the bench's database and the cluster's background processes, read from ``/proc``:
+:mod:`bench.procstat`; SQLite's work is inside gunicorn's), divided by tables × ``--seconds``
+(the work due, even when the server falls behind and takes longer to answer it). The **hello**
+row of each size sends a plain Flask view exactly the requests the tables send (a save and its
+page, a poll and the page loaded after a change: two requests), spread the same way, under the
+same gunicorn settings, in the same run: the floor of this stack for that traffic.
+*tables per busy core* is 1,000 ms over the CPU per table-second. The **load generator** (this
+process's threads) shares the machine's cores: its CPU is shown beside.
+
+Requests are bounded in time and go to 127.0.0.1 only. Afterwards the database is read: every
+entry a scorer was told "saved" must be stored exactly once.
 
 Run: ``python -m bench.tables [--tables 50 200] [--seconds 20] [--postgres URL]``
 (``make bench-tables`` starts the local PostgreSQL of ``make test-postgres`` and passes it).
@@ -29,7 +44,10 @@ import argparse
 import contextlib
 import heapq
 import http.client
+import math
 import os
+import resource
+import sys
 import tempfile
 import threading
 import time
@@ -38,19 +56,58 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import NAMES4, gunicorn, table
+from .procstat import PostgresCpu, children, pss_mb
 
 VIEWERS = 5
+SAVES = 5
 THREADS = 16
-SCORES = [[3, 4, 4, 4], [4, 3, 4, 4], [4, 4, 3, 4], [4, 4, 4, 3], [5, 4, 3, 3]]
+GAMES = ["rebel-princess", "princesse-princesse", "reveillez", "kanai-duel"]
+RP_SCORES = [[3, 4, 4, 4], [4, 3, 4, 4], [4, 4, 3, 4], [4, 4, 4, 3], [5, 4, 3, 3]]
+RV_VALUES = [5, 10, 15, 5, 10]
+DUEL_ROUNDS = [("wizard", "wizard"), ("general", "general"), ("minister", "minister"),
+               ("assassin", "assassin"), ("clown", "clown")]
 
 
 @dataclass
 class Table:
+    kind: str
     scorer: str
     viewer: str
+    number: int = 0
     saved: int = 0
-    # The version each viewer's page last saw: each viewer loads the pad once per change.
+    # The version each viewer's page last saw: each viewer loads the page once per change.
     versions: list[str] = field(default_factory=lambda: [""] * VIEWERS)
+
+    def save(self) -> tuple[str, dict[str, str | list[str]]]:
+        """The address and form of the scorer's next save (version = entries saved so far)."""
+        n, base = self.saved, f"/{self.kind}/g/{self.scorer}"
+        if self.kind == "rebel-princess":
+            return (f"{base}/round/{n + 1}/numbers",
+                    {f"score_{s}": str(v) for s, v in enumerate(RP_SCORES[n])} | {"confirm": "y"})
+        if self.kind == "princesse-princesse":
+            return f"{base}/round", {"version": str(n), "step": "2", "in": [str(n % 4)]}
+        if self.kind == "reveillez":
+            return f"{base}/act", {"version": str(n), "key": f"bench-{self.number}-{n}",
+                                   "do": "wake", "slot": str(n), "value": str(RV_VALUES[n])}
+        first, second = DUEL_ROUNDS[n]
+        return f"{base}/round", {"version": str(n), "first": first, "second": second}
+
+    def page(self, token: str) -> str:
+        return f"/{self.kind}/g/{token}"
+
+    def poll(self) -> str:
+        if self.kind == "kanai-duel":
+            return f"/kanai-duel/g/{self.viewer}/version"
+        return f"/live/{self.viewer}"
+
+    def viewer_page(self) -> str:
+        if self.kind == "kanai-duel":
+            return f"/kanai-duel/g/{self.viewer}/board"
+        return self.page(self.viewer)
+
+    @property
+    def poll_every(self) -> float:
+        return 1.5 if self.kind == "kanai-duel" else 1.0
 
 
 @dataclass
@@ -65,13 +122,16 @@ class Measures:
             if not ok:
                 self.errors[kind] = self.errors.get(kind, 0) + 1
 
+    def count(self, *kinds: str) -> int:
+        return sum(len(self.latency.get(kind, [])) for kind in kinds)
 
-def _request(base: str, method: str, path: str, body: dict[str, str] | None = None,
+
+def _request(base: str, method: str, path: str, body: dict[str, str | list[str]] | None = None,
              headers: dict[str, str] | None = None) -> tuple[int, dict[str, str]]:
     parts = urllib.parse.urlsplit(base)
     connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
     try:
-        data = urllib.parse.urlencode(body) if body is not None else None
+        data = urllib.parse.urlencode(body, doseq=True) if body is not None else None
         sent = dict(headers or {})
         if data is not None:
             sent["Content-Type"] = "application/x-www-form-urlencoded"
@@ -83,33 +143,46 @@ def _request(base: str, method: str, path: str, body: dict[str, str] | None = No
         connection.close()
 
 
-def _timed(measures: Measures, kind: str, base: str, method: str, path: str,
-           ok: tuple[int, ...], **kwargs: object) -> tuple[int, dict[str, str]]:
-    start = time.perf_counter()
-    try:
-        status, headers = _request(base, method, path, **kwargs)  # type: ignore[arg-type]
-    except OSError:
-        measures.add(kind, time.perf_counter() - start, False)
-        return 0, {}
-    measures.add(kind, time.perf_counter() - start, status in ok)
-    return status, headers
+class Client:
+    """Sends a table's requests and times them; with ``hello``, sends ``GET /`` of the hello app
+    instead of each, keeping the table's versions itself, so that the hello run sends exactly
+    the requests of the app run (its saves all succeed)."""
+
+    def __init__(self, measures: Measures, hello: bool) -> None:
+        self.measures = measures
+        self.hello = hello
+
+    def __call__(self, kind: str, base: str, method: str, path: str, ok: tuple[int, ...],
+                 **kwargs: object) -> tuple[int, dict[str, str]]:
+        if self.hello:
+            method, path, ok, kwargs = "GET", "/", (200,), {}
+        start = time.perf_counter()
+        try:
+            status, headers = _request(base, method, path, **kwargs)  # type: ignore[arg-type]
+        except OSError:
+            self.measures.add(kind, time.perf_counter() - start, False)
+            return 0, {}
+        self.measures.add(kind, time.perf_counter() - start, status in ok)
+        return status, headers
 
 
 def _drive(bases: list[str], tables: list[Table], seconds: float, save_every: float,
-           measures: Measures, hello: bool) -> None:
+           measures: Measures, hello: bool, saves: bool = True) -> None:
     """Play every table's events on schedule, from a pool of client threads. With several
     servers, table ``n``'s scorer uses server ``n`` and its viewers server ``n + 1`` (modulo
     their number)."""
     start = time.monotonic()
     deadline = start + seconds
     events: list[tuple[float, int, str, int]] = []
-    for number, _ in enumerate(tables):
+    for number, game in enumerate(tables):
         offset = (number / max(len(tables), 1)) % 1.0
-        heapq.heappush(events, (start + offset * save_every + 0.5, number, "save", 0))
+        if saves:
+            heapq.heappush(events, (start + offset * save_every + 0.5, number, "save", 0))
         for viewer in range(VIEWERS):
-            heapq.heappush(events, (start + (offset + viewer / VIEWERS) % 1.0, number, "poll",
-                                    viewer))
+            heapq.heappush(events, (start + (offset + viewer / VIEWERS) % 1.0 * game.poll_every,
+                                    number, "poll", viewer))
     lock = threading.Lock()
+    send = Client(measures, hello)
 
     def worker() -> None:
         while True:
@@ -124,28 +197,24 @@ def _drive(bases: list[str], tables: list[Table], seconds: float, save_every: fl
                 time.sleep(delay)
             game = tables[number]
             base = bases[(number + (kind != "save")) % len(bases)]
-            if hello:
-                _timed(measures, "hello", base, "GET", "/", (200,))
-            elif kind == "save" and game.saved < len(SCORES):
-                body = {f"score_{s}": str(v) for s, v in enumerate(SCORES[game.saved])}
-                status, headers = _timed(measures, "save", base, "POST",
-                                         "/rebel-princess"
-                                         f"/g/{game.scorer}/round/{game.saved + 1}/numbers",
-                                         (302,), body=body | {"confirm": "y"})
-                if status == 302:
+            if kind == "save" and game.saved < SAVES:
+                path, body = game.save()
+                status, _ = send("save", base, "POST", path, (302, 303), body=body)
+                if status in (302, 303) or (hello and status == 200):
                     game.saved += 1
-                    _timed(measures, "pad", base, "GET", f"/rebel-princess/g/{game.scorer}", (200,))
+                    send("page", base, "GET", game.page(game.scorer), (200,))
             elif kind == "poll":
                 seen = game.versions[viewer]
-                status, headers = _timed(
-                    measures, "live", base, "GET", f"/live/{game.viewer}", (200, 304),
-                    headers={"If-None-Match": seen} if seen else {})
+                status, headers = send("live", base, "GET", game.poll(), (200, 304),
+                                       headers={"If-None-Match": seen} if seen else {})
+                if hello:  # the version the app would answer: the saves made so far
+                    status, headers = ((304, {}) if seen == str(game.saved)
+                                       else (200, {"etag": str(game.saved)}))
                 if status == 200:
                     if seen:
-                        _timed(measures, "viewer pad", base, "GET", "/rebel-princess"
-                                                                    f"/g/{game.viewer}", (200,))
+                        send("viewer page", base, "GET", game.viewer_page(), (200,))
                     game.versions[viewer] = headers.get("etag", "")
-            gap = save_every if kind == "save" else 1.0
+            gap = save_every if kind == "save" else game.poll_every
             with lock:
                 heapq.heappush(events, (when + gap, number, kind, viewer))
 
@@ -156,28 +225,59 @@ def _drive(bases: list[str], tables: list[Table], seconds: float, save_every: fl
         thread.join()
 
 
-def _games(config: dict[str, object], count: int) -> list[Table]:
+def _warm(bases: list[str], tables: list[Table]) -> None:
+    """Open every page and poll of the given spare tables (one per game) a few times on every
+    server, and make their saves, before a row is measured: a fresh worker imports, compiles
+    templates and fills its caches on its first requests, which no real server does every 20 s.
+    Not measured; these tables are not in the row."""
+    send = Client(Measures(), hello=False)
+    for game in tables:
+        for base in bases:
+            for _ in range(4):
+                send("live", base, "GET", game.poll(), (200, 304))
+                send("page", base, "GET", game.page(game.scorer), (200,))
+                send("viewer page", base, "GET", game.viewer_page(), (200,))
+        while game.saved < SAVES:
+            path, body = game.save()
+            send("save", bases[game.saved % len(bases)], "POST", path, (302, 303), body=body)
+            game.saved += 1
+            for base in bases:
+                send("viewer page", base, "GET", game.viewer_page(), (200,))
+
+
+def _games(config: dict[str, object], count: int, kinds: list[str]) -> list[Table]:
     from companion import create_app
     from companion.db import get_session
+    from companion.play import kanai_duel, princesse_princesse, reveillez, store
     from companion.play import rebel_princess as play
-    from companion.play import store
     from companion.scoring.rebel_princess import Edition
 
     app = create_app(config)  # migrates before the workers start
     tables = []
     with app.app_context():
         session = get_session()
-        for _ in range(count):
-            game = play.create_game(session=session, edition=Edition.DELUXE, names=NAMES4,
-                                    first_leader=0, round_cards="abcde")
+        for number in range(count):
+            kind = kinds[number % len(kinds)]
+            if kind == "rebel-princess":
+                game = play.create_game(session=session, edition=Edition.DELUXE, names=NAMES4,
+                                        first_leader=0, round_cards="abcde")
+            elif kind == "princesse-princesse":
+                game = princesse_princesse.create_game(session=session, names=NAMES4, first=0)
+            elif kind == "reveillez":
+                game = reveillez.create_game(session=session, names=NAMES4, first=0,
+                                             variant=False, show_values=False)
+            else:
+                game, _ = kanai_duel.create(session=session, names=NAMES4[:2], mode="referee",
+                                            variants=[])
+            session.commit()
             links = store.links_of(session, game)
-            tables.append(Table(links["scorer"].token, links["viewer"].token))
+            tables.append(Table(kind, links["scorer"].token, links["viewer"].token, number))
     app.extensions["companion.engine"].dispose()
     return tables
 
 
 def _stored_once(config: dict[str, object], tables: list[Table]) -> bool:
-    """Every round a scorer was told was saved is stored exactly once, and nothing else."""
+    """Every entry a scorer was told was saved is stored exactly once, and nothing else."""
     from sqlalchemy import text
 
     from companion import create_app
@@ -187,66 +287,157 @@ def _stored_once(config: dict[str, object], tables: list[Table]) -> bool:
     good = True
     with engine.connect() as db:
         for game in tables:
-            rows = db.execute(text(
-                "SELECT r.number FROM roundrecord r JOIN gamelink k ON k.game_id = r.game_id "
-                "WHERE k.token = :token ORDER BY r.number"), {"token": game.scorer}).all()
+            sql = ("SELECT r.number FROM roundrecord r JOIN gamelink k ON k.game_id = r.game_id "
+                   "WHERE k.token = :token ORDER BY r.number" if game.kind == "rebel-princess"
+                   else "SELECT e.seq FROM entry e JOIN gamelink k ON k.game_id = e.game_id "
+                        "WHERE k.token = :token ORDER BY e.seq")
+            rows = db.execute(text(sql), {"token": game.scorer}).all()
             good &= [row[0] for row in rows] == list(range(1, game.saved + 1))
     engine.dispose()
     return good
 
 
-def _p(values: list[float], q: float) -> str:
+def _p(values: list[float], q: float) -> float | None:
     if not values:
-        return "–"
+        return None
     values = sorted(values)
-    return f"{values[min(len(values) - 1, int(q * len(values)))] * 1000:.1f} ms"
+    return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def run(tables: int, seconds: float, save_every: float, postgres: str | None) -> list[list[str]]:
-    rows = []
+def _ms(seconds: float | None) -> str:
+    return "–" if seconds is None else f"{seconds * 1000:.1f} ms"
+
+
+def _own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+@dataclass
+class Row:
+    load: str
+    database: str
+    requests: int
+    took: float
+    app_cpu: float
+    db_cpu: float | None
+    generator_cpu: float
+    table_seconds: float
+    entry: list[float]
+    viewers: list[float]
+    errors: int
+    stored: str
+    polls: int = 0
+    background: float = 0.0
+
+    @property
+    def cpu(self) -> float:
+        return self.app_cpu + (self.db_cpu or 0.0)
+
+    @property
+    def per_table_second(self) -> float:
+        return self.cpu / self.table_seconds
+
+    def cells(self, hello: Row) -> list[str]:
+        p99, hello_p99 = _p(self.entry, .99), _p(hello.entry, .99)
+        server = f"{self.cpu / self.took:.2f}"
+        if self.db_cpu is not None:
+            server += f" ({self.app_cpu / self.took:.2f} + {self.db_cpu / self.took:.2f})"
+        return [self.load, self.database, f"{self.requests / self.took:,.0f}",
+                _ms(_p(self.entry, .5)), _ms(p99),
+                f"{p99 / hello_p99:.1f}×" if p99 and hello_p99 and self is not hello else "–",
+                _ms(_p(self.viewers, .99)), str(self.errors), self.stored, server,
+                f"{self.per_table_second * 1000:.2f} ms",
+                f"{self.per_table_second / hello.per_table_second:.1f}×"
+                if self is not hello else "1×",
+                f"{1 / self.per_table_second:,.0f}",
+                f"{self.generator_cpu / self.took:.2f}", f"{self.took:.0f} s"]
+
+
+def _postgres_database(url: str) -> str:
+    return urllib.parse.urlsplit(url).path.lstrip("/")
+
+
+def _measure(bases: list[str], servers: list[object], games: list[Table], seconds: float,
+             save_every: float, hello: bool, saves: bool, postgres: str | None
+             ) -> tuple[Measures, float, float, float, PostgresCpu | None]:
+    """Drive the load; returns (measures, took, gunicorn CPU, load generator CPU, PG CPU)."""
+    measures = Measures()
+    database = PostgresCpu(_postgres_database(postgres)).start() if postgres else None
+    cpu = sum(s.cpu_seconds() for s in servers)  # type: ignore[attr-defined]
+    own, start = _own_cpu(), time.monotonic()
+    _drive(bases, games, seconds, save_every, measures, hello=hello, saves=saves)
+    took = time.monotonic() - start
+    own = _own_cpu() - own
+    cpu = sum(s.cpu_seconds() for s in servers) - cpu  # type: ignore[attr-defined]
+    if database is not None:
+        database.stop()
+        own -= database.sampler_cpu
+    return measures, took, cpu, own, database
+
+
+def run(tables: int, seconds: float, save_every: float, postgres: str | None,
+        kinds: list[str], notes: dict[str, float]) -> list[list[str]]:
+    rows: list[Row] = []
     with tempfile.TemporaryDirectory() as folder:
-        hello = Measures()
         with gunicorn("bench.hello:app") as server:
-            fake = [Table("", "") for _ in range(tables)]
-            cpu, start = server.cpu_seconds(), time.monotonic()
-            _drive([server.base], fake, seconds, save_every, hello, hello=True)
-            cpu, took = server.cpu_seconds() - cpu, time.monotonic() - start
-        total = sum(len(v) for v in hello.latency.values())
-        rows.append([f"hello, {tables} tables' worth", "–", f"{total / took:,.0f}",
-                     _p(hello.latency["hello"], .5), _p(hello.latency["hello"], .99), "–", "–",
-                     str(sum(hello.errors.values())), "–", f"{cpu / took:.2f}", f"{took:.0f} s"])
-        backends = [("SQLite", {"DATABASE": str(Path(folder) / "tables.sqlite")}, 1)]
+            for _ in range(20):
+                _request(server.base, "GET", "/")
+            fake = [Table(kinds[n % len(kinds)], "", "", n) for n in range(tables)]
+            measures, took, cpu, own, _ = _measure([server.base], [server], fake, seconds,
+                                                   save_every, True, True, None)
+        hello = Row(f"hello, {tables} tables' worth", "–", measures.count(*measures.latency),
+                    took, cpu, None, own, tables * seconds,
+                    [t for times in measures.latency.values() for t in times], [],
+                    sum(measures.errors.values()), "–")
+        rows.append(hello)
+        notes[f"hello {tables}"] = cpu / max(measures.count(*measures.latency), 1)
+        backends: list[tuple[str, dict[str, str], int, bool]] = [
+            ("SQLite", {"DATABASE": str(Path(folder) / "tables.sqlite")}, 1, True)]
         if postgres:
-            backends += [("PostgreSQL", {"DATABASE_URL": postgres}, 1),
-                         ("PostgreSQL, two servers", {"DATABASE_URL": postgres}, 2)]
-        for name, db, servers in backends:
+            backends += [("PostgreSQL", {"DATABASE_URL": postgres}, 1, True),
+                         ("PostgreSQL, two servers", {"DATABASE_URL": postgres}, 2, True)]
+        backends += [("SQLite", {"DATABASE": str(Path(folder) / "polls.sqlite")}, 1, False)]
+        if postgres:
+            backends += [("PostgreSQL", {"DATABASE_URL": postgres}, 1, False)]
+        for name, db, count, saves in backends:
             config = {"SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False,
                       "RATELIMIT_ENABLED": False, "DATABASE": str(Path(folder) / "x.sqlite"),
                       **db}
             if "DATABASE_URL" in db:
                 _empty_postgres(config)
-            games = _games(config, tables)
+            games = _games(config, tables + len(kinds), kinds)
+            games, spare = games[:tables], games[tables:]
             env = {"COMPANION_BENCH_DB": str(config["DATABASE"]),
                    "COMPANION_BENCH_DATABASE_URL": str(db.get("DATABASE_URL", ""))}
-            measures = Measures()
             with contextlib.ExitStack() as stack:
                 running = [stack.enter_context(gunicorn("bench.wsgi:app", env=env,
-                                                        workers=2 // servers))
-                           for _ in range(servers)]
-                cpu, start = sum(r.cpu_seconds() for r in running), time.monotonic()
-                _drive([r.base for r in running], games, seconds, save_every, measures,
-                       hello=False)
-                took = time.monotonic() - start
-                cpu = sum(r.cpu_seconds() for r in running) - cpu
-            total = sum(len(v) for v in measures.latency.values())
-            live = measures.latency.get("live", []) + measures.latency.get("viewer pad", [])
-            rows.append([f"{tables} tables", name, f"{total / took:,.0f}",
-                         _p(measures.latency.get("save", []), .5),
-                         _p(measures.latency.get("save", []), .99),
-                         _p(live, .5), _p(live, .99), str(sum(measures.errors.values())),
-                         "yes" if _stored_once(config, games) else "NO", f"{cpu / took:.2f}",
-                         f"{took:.0f} s"])
-    return rows
+                                                        workers=2 // count))
+                           for _ in range(count)]
+                _warm([r.base for r in running], spare)
+                measures, took, cpu, own, pg = _measure(
+                    [r.base for r in running], running, games, seconds, save_every, False,
+                    saves, db.get("DATABASE_URL"))
+                if name == "SQLite" and saves:
+                    sizes = [pss_mb(pid) for pid in children(running[0].pid)]
+                    notes["worker MB"] = max((s for s in sizes if s), default=math.nan)
+            row = Row(f"{tables} tables" + ("" if saves else ", live polls only"), name,
+                      measures.count(*measures.latency), took, cpu,
+                      pg.seconds if pg else None, own, tables * seconds,
+                      measures.latency.get("save", []),
+                      measures.latency.get("live", []) + measures.latency.get("viewer page", []),
+                      sum(measures.errors.values()),
+                      ("yes" if _stored_once(config, games) else "NO") if saves else "–",
+                      polls=measures.count("live"), background=pg.background if pg else 0.0)
+            rows.append(row)
+            print(f"{row.load}, {name}: took {took:.0f} s", file=sys.stderr, flush=True)
+            if not saves:
+                full = next(r for r in rows if r.database == name and r.stored != "–")
+                notes[f"polls {name} {tables}"] = row.per_table_second / full.per_table_second
+                notes[f"poll ms {name} {tables}"] = row.cpu / max(row.polls, 1)
+            if pg:
+                notes[f"background {name} {tables}"] = pg.background / max(pg.seconds, 1e-9)
+    return [row.cells(hello) for row in rows]
 
 
 def _empty_postgres(config: dict[str, object]) -> None:
@@ -262,8 +453,10 @@ def _empty_postgres(config: dict[str, object]) -> None:
     app.extensions["companion.engine"].dispose()
 
 
-HEADERS = ["load", "database", "req/s", "entry p50", "entry p99", "viewers p50", "viewers p99",
-           "errors", "each round stored once", "server CPU s/s", "took"]
+HEADERS = ["load", "database", "req/s", "entry p50", "entry p99", "p99 ÷ hello", "viewers p99",
+           "errors", "each entry stored once", "server CPU s/s (app + database)",
+           "CPU per table-second", "÷ hello", "tables per busy core", "load generator CPU s/s",
+           "took"]
 
 
 def main() -> None:
@@ -271,20 +464,48 @@ def main() -> None:
     parser.add_argument("--tables", type=int, nargs="+", default=[50, 200])
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--save-every", type=float, default=4.0)
+    parser.add_argument("--games", nargs="+", choices=GAMES, default=GAMES)
     parser.add_argument("--postgres", default=os.environ.get("BENCH_DATABASE_URL"))
     args = parser.parse_args()
-    rows = []
+    load = os.getloadavg()
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    rows: list[list[str]] = []
+    notes: dict[str, float] = {}
     for count in args.tables:
-        rows += run(count, args.seconds, args.save_every, args.postgres)
-    print(table(HEADERS, rows, "ll" + "r" * 9))
-    print(f"\n{args.seconds:.0f} s per row; gunicorn -w 2 (sync), or two servers of -w 1 "
-          f"(a table's scorer on one, its viewers on the other); a save every "
-          f"{args.save_every:.0f} s per table; {VIEWERS} viewers per table polling once a second; "
-          f"the hello row sends the same request rate to a plain Flask view in the same run; "
-          f"server CPU s/s: CPU seconds the gunicorn processes used per second (2 cores: 2.00 "
-          f"at most), steadier than latencies on a shared machine; took: how long the row's "
-          f"requests ran (longer than {args.seconds:.0f} s when the server fell behind: the "
-          f"events due are all still sent, late, and req/s is over this time).")
+        rows += run(count, args.seconds, args.save_every, args.postgres, args.games, notes)
+    print(table(HEADERS, rows, "ll" + "r" * 6 + "l" + "r" * 6))
+    print(f"\n{started}; load average at start {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} "
+          f"(1 / 5 / 15 min), at the end {os.getloadavg()[0]:.1f}; {os.cpu_count()} cores. "
+          f"Tables: {', '.join(args.games)} in turn; {args.seconds:.0f} s of load per row; "
+          f"gunicorn -w 2 (sync), or two servers of -w 1 (a table's scorer on one, its viewers "
+          f"on the other); a save every {args.save_every:.0f} s per table ({SAVES} in all); "
+          f"{VIEWERS} viewers per table; *server CPU s/s*: CPU seconds of the gunicorn processes "
+          f"plus PostgreSQL's (its backends for this database and its background processes, "
+          f"from /proc) per second of the row (2.00 at most on 2 cores); *CPU per "
+          f"table-second*: that CPU over tables × {args.seconds:.0f} s; *÷ hello*: over the "
+          f"hello row's, which sent the same requests to a plain Flask view; *tables per busy "
+          f"core*: 1,000 ms over it; *load generator*: this process's CPU per second, on the "
+          f"same cores; *took*: how long the row's requests ran (longer than "
+          f"{args.seconds:.0f} s when the server fell behind: the events due are all still "
+          f"sent, late; req/s is over this time).")
+    for count in args.tables:
+        for name in ("SQLite", "PostgreSQL"):
+            if f"polls {name} {count}" in notes:
+                print(f"- {count} tables, {name}: the live polls alone cost "
+                      f"{notes[f'polls {name} {count}']:.0%} of a table's CPU; one poll answered "
+                      f"304 costs {notes[f'poll ms {name} {count}'] * 1000:.2f} ms of server "
+                      f"CPU (a hello: {notes[f'hello {count}'] * 1000:.2f} ms per request).")
+        for name in ("PostgreSQL", "PostgreSQL, two servers"):
+            if f"background {name} {count}" in notes:
+                print(f"- {count} tables, {name}: PostgreSQL's background processes are "
+                      f"{notes[f'background {name} {count}']:.0%} of its CPU.")
+    if "worker MB" in notes:
+        mb = notes["worker MB"]
+        phones = [count * (VIEWERS + 1) for count in args.tables]
+        print(f"- A sync worker of the app: {mb:.0f} MB (PSS, after the SQLite row). A "
+              f"connection held open per page (server-sent events, long polling) holds a sync "
+              f"worker each: " + ", ".join(f"{p:,} phones ({p // (VIEWERS + 1)} tables) ≈ "
+                                            f"{p * mb / 1024:.1f} GB" for p in phones) + ".")
 
 
 if __name__ == "__main__":
