@@ -12,8 +12,8 @@ tables take the four games in turn (``--games``; Rebel Princess alone with
   the duel a referee round (two equal cards: on hold, so the game never ends);
 * each of the five **viewers** asks whether the game changed as that game's pages do — Rebel
   Princess, Princesse Princesse and Réveillez ``GET /live/<viewer token>`` once a second, the duel
-  ``GET /kanai-duel/g/<token>/version`` every 1.5 s, both with ``If-None-Match`` (304 while nothing
-  changed) — and loads the page (the duel: its board) once per change.
+  the same every 1.5 s, with ``If-None-Match`` (304 while nothing changed) — and loads the page
+  (the duel: its board) once per change.
 
 On two servers (each ``gunicorn -w 1``, so the same two workers as the one-server rows, on the
 same machine) a table's scorer uses one server and its viewers the other, so every change is
@@ -96,8 +96,6 @@ class Table:
         return f"/{self.kind}/g/{token}"
 
     def poll(self) -> str:
-        if self.kind == "kanai-duel":
-            return f"/kanai-duel/g/{self.viewer}/version"
         return f"/live/{self.viewer}"
 
     def viewer_page(self) -> str:

@@ -91,11 +91,11 @@ document.addEventListener("click", function (e) {
 /* Live: a page opened through a game's link asks every second whether the game changed (a 304 while
  * nothing did) and reloads when it did — unless the player is typing or tapping in a form, which
  * must never be lost: then it waits until the form is left alone. A page that swaps in its own
- * fresh part ([data-version-url], the duel's board) is left to do so: a reload on top of the swap
+ * fresh part ([data-live-board], the duel's board) is left to do so: a reload on top of the swap
  * would redraw the page twice and drop a card tapped in between. */
 (function () {
   var body = document.body, url = body.dataset.liveUrl, seen = body.dataset.liveVersion;
-  if (!url || !window.fetch || document.querySelector("[data-version-url]")) return;
+  if (!url || !window.fetch || document.querySelector("[data-live-board]")) return;
   var busy = false, leaving = false;
   document.addEventListener("input", function (e) { if (e.target.form) busy = true; });
   document.addEventListener("change", function (e) { if (e.target.form) busy = true; });

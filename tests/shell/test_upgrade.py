@@ -162,7 +162,9 @@ def test_pages_read_as_before(upgraded, path):
                  flags=re.S)
     share = re.compile(r'<details class="panel" id="share">.*?</details>', re.S)
     before = main_of(f"<main>{before}</main>")
-    assert share.sub("", now).rstrip() == share.sub("", before).rstrip()
+    # (Blank lines before the content aside: the flash area, put in apart from the page's
+    # drawing since issue 23, leaves fewer of them.)
+    assert share.sub("", now).strip() == share.sub("", before).strip()
 
 
 def test_share_panel_of_an_old_game_gives_the_viewer_link(upgraded):
