@@ -70,12 +70,13 @@ test: $(STAMP) $(MO) browser
 postgres:
 	@scripts/postgres.sh >/dev/null
 
-# PG_DB names the database (several checkouts on one machine each use their own).
+# PG_DB names the database (several checkouts on one machine each use their own); on several
+# cores each pytest-xdist worker makes and uses its own beside it (PG_DB_gw0, …; tests/conftest.py).
 PG_DB ?= companion_test
 test-postgres: $(STAMP) $(MO)
 	database=$$(scripts/postgres.sh $(PG_DB)) && redis=$$(scripts/redis.sh) && \
 	TEST_DATABASE_URL=$$database TEST_REDIS_URL=$$redis \
-	$(PY) -m pytest -q -p no:cacheprovider $(POSTGRES_SKIP) $(POSTGRES_TESTS)
+	$(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) $(POSTGRES_SKIP) $(POSTGRES_TESTS)
 
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'  # the engine bench's anchor (OpenSpiel); never for make test

@@ -19,6 +19,43 @@ POSTGRES_URL = os.environ.get("TEST_DATABASE_URL") or None
 REDIS_URL = os.environ.get("TEST_REDIS_URL") or None
 """A Redis for the shared rate-limit store (``make test-postgres`` starts one: scripts/redis.sh)."""
 
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+"""This process's name when pytest-xdist runs the tests on several cores (``gw0``, ``gw1``, …):
+each worker then has a PostgreSQL database and a Redis database of its own, since every test
+empties them."""
+
+
+def _own_postgres(url: str, worker: str) -> str:
+    """``url``'s database, or for an xdist worker a database of its own beside it (made once)."""
+    if not worker:
+        return url
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    base = make_url(url)
+    name = f"{base.database}_{worker}"
+    dsn = base.set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(dsn, autocommit=True) as connection:
+        if connection.execute("SELECT 1 FROM pg_database WHERE datname = %s",
+                              (name,)).fetchone() is None:
+            connection.execute(f'CREATE DATABASE "{name}"')
+    return base.set(database=name).render_as_string(hide_password=False)
+
+
+def _own_redis(url: str, worker: str) -> str:
+    """``url``, or for xdist worker ``gwN`` Redis's database N + 1 (0 stays the unshared one)."""
+    if not worker:
+        return url
+    from urllib.parse import urlsplit, urlunsplit
+
+    return urlunsplit(urlsplit(url)._replace(path=f"/{int(worker.removeprefix('gw')) + 1}"))
+
+
+if POSTGRES_URL and re.fullmatch(r"postgresql(\+\w+)?://\S+", POSTGRES_URL):
+    POSTGRES_URL = _own_postgres(POSTGRES_URL, WORKER)
+if REDIS_URL and re.fullmatch(r"redis://\S+", REDIS_URL):
+    REDIS_URL = _own_redis(REDIS_URL, WORKER)
+
 
 def pytest_configure(config):
     """Stop at once, with one clear line, if ``TEST_DATABASE_URL`` is not a PostgreSQL URL
