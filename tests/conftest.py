@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+from pathlib import Path
 
 import pytest
 from sqlalchemy import text
@@ -97,3 +99,31 @@ def app(tmp_path):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+DATA = Path(__file__).parent / "data"
+"""Databases written by earlier releases (``tests/data/make_db_<release>.py``) and their facts."""
+
+
+def upgraded_copy(folder: Path, release: str):
+    """An app on a copy of the database release ``release`` wrote, upgraded as ``make run`` does
+    first (``flask init-db``); yields the app and the copy's path."""
+    shutil.copy(DATA / f"db_{release}.sqlite", folder / "companion.sqlite")
+    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
+                      "DATABASE": str(folder / "companion.sqlite")})
+    result = app.test_cli_runner().invoke(args=["init-db"])
+    assert result.exit_code == 0, result.output
+    yield app, folder / "companion.sqlite"
+    app.extensions["companion.engine"].dispose()
+
+
+def reveillez_link(app, role: str) -> str:
+    """The ``role`` link's token of a new two-player Réveillez game (a game any page can show)."""
+    from companion.db import get_session
+    from companion.play import reveillez, store
+
+    with app.app_context():
+        session = get_session()
+        game = reveillez.create_game(session=session, names=["Ana", "Bo"], first=0,
+                                     variant=False, show_values=False)
+        return store.links_of(session, game)[role].token

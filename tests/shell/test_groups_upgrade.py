@@ -12,29 +12,21 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import sqlite3
-from pathlib import Path
 
 import pytest
 
 from companion import create_app
 from companion.db import head
 
-DATA = Path(__file__).parent.parent / "data"
+from ..conftest import DATA, upgraded_copy
+
 BEFORE = json.loads((DATA / "db_896997a.json").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
 def upgraded(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("groups-upgrade")
-    shutil.copy(DATA / "db_896997a.sqlite", folder / "companion.sqlite")
-    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
-                      "DATABASE": str(folder / "companion.sqlite")})
-    result = app.test_cli_runner().invoke(args=["init-db"])  # what `make run` runs first
-    assert result.exit_code == 0, result.output
-    yield app, folder / "companion.sqlite"
-    app.extensions["companion.engine"].dispose()
+    yield from upgraded_copy(tmp_path_factory.mktemp("groups-upgrade"), "896997a")
 
 
 def creator(app):

@@ -13,30 +13,21 @@ go on working); and opening every page of both groups writes nothing.
 from __future__ import annotations
 
 import json
-import shutil
 import sqlite3
-from pathlib import Path
 
 import pytest
 
-from companion import create_app
 from companion.db import head
 from tests.shell.test_no_write_on_read import writes
 
-DATA = Path(__file__).parent.parent / "data"
+from ..conftest import DATA, upgraded_copy
+
 BEFORE = json.loads((DATA / "db_b8cec93.json").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
 def upgraded(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("links-upgrade")
-    shutil.copy(DATA / "db_b8cec93.sqlite", folder / "companion.sqlite")
-    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
-                      "DATABASE": str(folder / "companion.sqlite")})
-    result = app.test_cli_runner().invoke(args=["init-db"])  # what `make run` runs first
-    assert result.exit_code == 0, result.output
-    yield app, folder / "companion.sqlite"
-    app.extensions["companion.engine"].dispose()
+    yield from upgraded_copy(tmp_path_factory.mktemp("links-upgrade"), "b8cec93")
 
 
 def test_the_fixture_has_restored_games_without_links():

@@ -10,17 +10,13 @@ import pytest
 from sqlalchemy import event
 
 from companion import factory
-from companion.db import get_session
-from companion.play import reveillez, store
+
+from ..conftest import reveillez_link
 
 
 @pytest.fixture
 def viewer(app):
-    with app.app_context():
-        session = get_session()
-        game = reveillez.create_game(session=session, names=["Ana", "Bo"], first=0,
-                                     variant=False, show_values=False)
-        return store.links_of(session, game)["viewer"].token
+    return reveillez_link(app, "viewer")
 
 
 def cookie_of(response) -> list[str]:

@@ -11,18 +11,14 @@ from html import unescape
 import pytest
 import qrcode
 
-from companion.db import get_session
-from companion.play import reveillez, store
 from companion.routes import links
+
+from ..conftest import reveillez_link
 
 
 @pytest.fixture
 def scorer(app):
-    with app.app_context():
-        session = get_session()
-        game = reveillez.create_game(session=session, names=["Ana", "Bo"], first=0,
-                                     variant=False, show_values=False)
-        return store.links_of(session, game)["scorer"].token
+    return reveillez_link(app, "scorer")
 
 
 @pytest.fixture
