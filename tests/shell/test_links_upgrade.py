@@ -1,9 +1,9 @@
-"""Migration 0008 (every game's links stored with it) on a database written by release b8cec93,
+"""Migration 0008 (every game's links stored with it) on a database written by release 584e0b5,
 the last release, in which a game restored from a backup got its links from the first page that
 asked (a write on a GET).
 
-The fixture ``tests/data/db_b8cec93.sqlite`` and ``db_b8cec93.json`` were made by
-``tests/data/make_db_b8cec93.py`` running that release's code: finished games of the four kinds
+The fixture ``tests/data/db_584e0b5.sqlite`` and ``db_584e0b5.json`` were made by
+``tests/data/make_db_584e0b5.py`` running that release's code: finished games of the four kinds
 and a game in progress in one group, and the same finished games restored from their backup
 into a second group, without links. After the upgrade every game has one live scorer link and
 one live viewer link; the links that were there are kept as they were (the phones holding them
@@ -22,17 +22,17 @@ from tests.shell.test_no_write_on_read import writes
 
 from ..conftest import DATA, upgraded_copy
 
-BEFORE = json.loads((DATA / "db_b8cec93.json").read_text(encoding="utf-8"))
+BEFORE = json.loads((DATA / "db_584e0b5.json").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
 def upgraded(tmp_path_factory):
-    yield from upgraded_copy(tmp_path_factory.mktemp("links-upgrade"), "b8cec93")
+    yield from upgraded_copy(tmp_path_factory.mktemp("links-upgrade"), "584e0b5")
 
 
 def test_the_fixture_has_restored_games_without_links():
     """What the upgrade has to do: the restored games of that release had no links yet."""
-    with sqlite3.connect(DATA / "db_b8cec93.sqlite") as db:
+    with sqlite3.connect(DATA / "db_584e0b5.sqlite") as db:
         assert db.execute("SELECT version_num FROM alembic_version").fetchall() == [("0007",)]
         lacking = db.execute("SELECT code FROM game WHERE id NOT IN"
                              " (SELECT game_id FROM gamelink)").fetchall()

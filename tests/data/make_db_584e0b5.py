@@ -1,15 +1,15 @@
-"""Make the links upgrade fixture: a database written by release b8cec93 (the last release, with
+"""Make the links upgrade fixture: a database written by release 584e0b5 (the last release, with
 groups, before every game had its links stored with it), and its facts as JSON.
 
 Run against that release's code, never against today's::
 
-    git worktree add /tmp/b8cec93 b8cec93
-    PYTHONPATH=/tmp/b8cec93 .venv/bin/python tests/data/make_db_b8cec93.py
+    git worktree add /tmp/584e0b5 584e0b5
+    PYTHONPATH=/tmp/584e0b5 .venv/bin/python tests/data/make_db_584e0b5.py
 
-It writes ``tests/data/db_b8cec93.sqlite``: finished games of every kind and a Rebel Princess
+It writes ``tests/data/db_584e0b5.sqlite``: finished games of every kind and a Rebel Princess
 game in progress, in one group, and a copy of that group restored from its backup into a second
 group — the restored games have no links yet (that release made them on the first page that
-asked, a write on a GET). ``tests/data/db_b8cec93.json`` holds the codes,
+asked, a write on a GET). ``tests/data/db_584e0b5.json`` holds the codes,
 the links and the group links, which ``tests/shell/test_links_upgrade.py`` checks after
 migration 0008.
 """
@@ -48,7 +48,7 @@ def by_cards(*seats: str) -> PlayedRound:
 
 
 def main() -> None:
-    target = HERE / "db_b8cec93.sqlite"
+    target = HERE / "db_584e0b5.sqlite"
     target.unlink(missing_ok=True)
     with tempfile.TemporaryDirectory() as instance:
         app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
@@ -108,7 +108,7 @@ def main() -> None:
     with sqlite3.connect(target) as db:
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         db.execute("PRAGMA journal_mode=DELETE")
-    (HERE / "db_b8cec93.json").write_text(json.dumps({
+    (HERE / "db_584e0b5.json").write_text(json.dumps({
         "codes": codes, "scorer": scorer, "viewer": viewer, "restored": restored_codes,
         "groups": group_links, "links": links}, indent=1, ensure_ascii=False) + "\n")
 
