@@ -170,3 +170,11 @@ def test_history_pages_show_every_finished_game_once_newest_first(app, client, k
 def test_history_past_the_last_page_is_empty_not_an_error(client, known):
     page = client.get(f"{known.base}/?page=9")
     assert page.status_code == 200 and _listed(page.text) == []
+
+
+@pytest.mark.parametrize("bad", ["abc", "0", "-3", "1.5", "99999999", "%00"])
+def test_a_page_number_that_is_no_page_shows_the_first_page(client, known, bad):
+    """A hand-edited or broken ``?page=`` is no error: the list starts at its first page."""
+    first = client.get(f"{known.base}/")
+    page = client.get(f"{known.base}/?page={bad}")
+    assert page.status_code == 200 and _listed(page.text) == _listed(first.text) != []
