@@ -209,6 +209,8 @@ def normalise(html: str) -> str:
     html = re.sub(r'name="(csrf_token|key)"[^>]*value="[^"]*"', "", html)
     # When the game last changed (the live updates' version) says nothing of which card.
     html = re.sub(r'data-live-version="[^"]*"', "", html)
+    # Nor the minute it changed, shown on the home page's line (two games made a minute apart).
+    html = re.sub(r'<time datetime="[^"]*"[^>]*>[^<]*</time>', "", html)
     html = re.sub(r'title="Game code">#\w+', "", html)  # each game's own code
     html = re.sub(r'"X-CSRFToken": "[^"]*"', "", html)
     # Each game's links (and their QR codes) say nothing of which card either.
