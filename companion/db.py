@@ -13,7 +13,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 from flask import Flask, current_app, g
-from flask.cli import with_appcontext
+from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Session, create_engine
@@ -89,6 +89,12 @@ def head() -> str:
     return ScriptDirectory.from_config(_alembic_config(None)).get_current_head() or ""  # type: ignore[arg-type]
 
 
+def revisions() -> frozenset[str]:
+    """Every revision this code's migrations know."""
+    scripts = ScriptDirectory.from_config(_alembic_config(None))  # type: ignore[arg-type]
+    return frozenset(script.revision for script in scripts.walk_revisions())
+
+
 MIGRATION_LOCK = 0x636F6D70616E  # "compan": PostgreSQL's advisory lock key for migrations
 
 
@@ -143,19 +149,58 @@ def upgrade(engine: Engine) -> None:
                 connection.exec_driver_sql("PRAGMA foreign_keys=ON")
 
 
-@click.command("init-db")
-@with_appcontext
-def init_db_command() -> None:
-    """Create or upgrade the database to the newest schema (keeps existing data)."""
+def _upgrade_and_say() -> None:
+    from .schema import check
+
+    before = check(get_engine())
     upgrade(get_engine())
     where = "PostgreSQL" if current_app.config.get("DATABASE_URL") else \
         current_app.config["DATABASE"]
-    click.echo(f"Database ready: {where}")
+    click.echo(f"Database ready: {where} (revision {before.database or 'none'} -> {head()})")
+
+
+db_cli = AppGroup("db", help="The database's schema: `flask db upgrade` is the one step that "
+                  "migrates.")
+
+
+@db_cli.command("upgrade")
+def db_upgrade_command() -> None:
+    """Create or upgrade the database to the newest schema (keeps existing data)."""
+    _upgrade_and_say()
+
+
+@db_cli.command("current")
+def db_current_command() -> None:
+    """Print the database's revision and this code's newest."""
+    from .schema import check
+
+    state = check(get_engine())
+    click.echo(f"database: {state.database or 'none'}; code: {state.code}"
+               + ("" if state.is_ready else f" ({state.problem})"))
+    if not state.is_ready:
+        raise SystemExit(1)
+
+
+@click.command("init-db")
+@with_appcontext
+def init_db_command() -> None:
+    """The same as `flask db upgrade` (kept for scripts written before it)."""
+    _upgrade_and_say()
+
+
+def attach(app: Flask) -> Engine:
+    """The engine for the app's database and the per-request session (no schema check)."""
+    engine = make_engine(app.config["DATABASE"], app.config.get("DATABASE_URL"))
+    app.extensions["companion.engine"] = engine
+    app.teardown_appcontext(close_session)
+    app.cli.add_command(init_db_command)
+    app.cli.add_command(db_cli)
+    return engine
 
 
 def init_app(app: Flask) -> None:
-    engine = make_engine(app.config["DATABASE"], app.config.get("DATABASE_URL"))
-    app.extensions["companion.engine"] = engine
-    upgrade(engine)
-    app.teardown_appcontext(close_session)
-    app.cli.add_command(init_db_command)
+    """The engine, the session and the schema check a server makes at start (it never
+    migrates a database that holds anything: `flask db upgrade` does)."""
+    from . import schema
+
+    schema.init_app(app, attach(app))

@@ -191,6 +191,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         CACHE_THRESHOLD=1000,  # drawings kept (files), at most 32 kB each (links.PAGE_MAX_BYTES)
         CACHE_DEFAULT_TIMEOUT=2 * 3600,  # an old version is never asked for again: let it go
         CACHE_KEY_PREFIX="companion-page:",
+        # Who may read /metrics (addresses or networks, comma-separated): this machine only.
+        METRICS_ALLOW=os.environ.get("METRICS_ALLOW") if test_config is None else None,
         # Game nights outlast Flask-WTF's one-hour default: tie the token to the session instead.
         WTF_CSRF_TIME_LIMIT=None,
         MAX_CONTENT_LENGTH=64 * 1024,
@@ -221,8 +223,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.setdefault("CACHE_NO_NULL_WARNING", True)  # NullCache: every page drawn afresh
     page_store.init_app(app)
 
-    from . import security
+    from . import logs, metrics, security
 
+    # Before anything else hooks requests: every request is timed, counted and logged, those
+    # the rate limits or CSRF refuse included.
+    logs.init_app(app)  # request ids, the access line (tokens masked), the error page
+    metrics.init_app(app)  # /metrics' counts (companion.metrics)
     # First, so that its proxy fix and its counting of writes come before anything else.
     security.init_app(app)  # proxy fix, headers, rate limits
     app.jinja_env.add_extension("jinja2.ext.do")
@@ -253,12 +259,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     api.init_app(app)
     pwa.init_app(app)
+    from .routes import health
+
+    health.init_app(app)  # /healthz, /readyz, /metrics
     csrf.exempt(api.bp)  # the JSON API is stateless: no session, no cookie, nothing to forge
 
     from .play import history
 
-    with app.app_context():  # summaries missing from an older database: stored now, not by a page
-        history.refresh(db.get_engine())
+    if app.extensions["companion.schema"].is_ready():
+        with app.app_context():  # summaries missing from an older database: stored now
+            history.refresh(db.get_engine())
 
     @app.after_request
     def _buffer_static(response: Response) -> Response:

@@ -145,8 +145,10 @@ def _headers(response: Response) -> Response:
 
 
 def _too_many(error: RateLimitExceeded) -> tuple[Response | str, int, dict[str, str]]:
+    from . import metrics
     from .routes import api
 
+    metrics.count_refusal()
     try:
         current = current_app.extensions["companion.limiter"].current_limit
         wait = max(1, int(current.reset_at - time.time())) if current else 60

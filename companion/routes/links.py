@@ -54,6 +54,7 @@ from markupsafe import Markup
 from sqlmodel import col, select
 from werkzeug.wrappers import Response
 
+from .. import metrics
 from ..db import get_engine, get_session
 from ..extensions import page_store
 from ..games import by_key
@@ -439,6 +440,7 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
     except Exception:  # noqa: BLE001  (a store that does not answer: draw, as without one)
         current_app.logger.warning("page store unreachable: drawing the page", exc_info=True)
         packed = None
+    metrics.count_page_store(hit=isinstance(packed, bytes))
     if isinstance(packed, bytes):
         return _put_back(zlib.decompress(packed).decode(), csrf)
     g.urls_of_this_browser = False
