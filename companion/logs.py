@@ -120,14 +120,14 @@ class OncePerMinute(logging.Filter):
         self.last: dict[str, float] = {}
 
     @staticmethod
-    def is_outage(record: logging.LogRecord) -> bool:
+    def isOUTAGE_FILTER(record: logging.LogRecord) -> bool:
         error = record.exc_info[1] if record.exc_info else None
         text = f"{type(error).__module__}.{type(error).__name__} {error}" if error else ""
         return "redis" in text.lower() or "redis" in record.getMessage().lower() or (
             error is not None and "storage" in record.getMessage().lower())
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if not self.is_outage(record):
+        if not self.isOUTAGE_FILTER(record):
             return True
         now = time.monotonic()
         if now - self.last.get(record.name, -self.EVERY) < self.EVERY:
@@ -146,7 +146,7 @@ class OncePerMinute(logging.Filter):
 OUTAGE_LOGGERS = ("flask-limiter", "flask_limiter", "limits", "flask_caching", "companion")
 """The loggers that report a shared store's outage (Flask-Limiter, limits, Flask-Caching, and
 ours: the page store)."""
-_outage = OncePerMinute()
+OUTAGE_FILTER = OncePerMinute()
 
 
 def configure_logging() -> None:
@@ -171,9 +171,9 @@ def init_app(app: Flask) -> None:
         configure_logging()
     for name in OUTAGE_LOGGERS:
         logger = logging.getLogger(name)
-        if _outage not in logger.filters:
-            logger.addFilter(_outage)
-    app.logger.addFilter(_outage)
+        if OUTAGE_FILTER not in logger.filters:
+            logger.addFilter(OUTAGE_FILTER)
+    app.logger.addFilter(OUTAGE_FILTER)
     app.log_exception = lambda exc_info: _log_exception(app, exc_info)  # type: ignore[method-assign]
     app.before_request(_started)
     app.after_request(_answered)
