@@ -57,6 +57,11 @@ def _remembered() -> list[str]:
     return [i for i in items if isinstance(i, str)] if isinstance(items, list) else []
 
 
+def remembered_groups() -> list[str]:
+    """The link tokens of the groups this phone knows, last used first."""
+    return _remembered()
+
+
 def remember_group(group: Group, *, instead_of: str | None = None) -> None:
     """Put a group first on this phone's list (the last used is preselected for a new game)."""
     items = [i for i in _remembered() if i not in (group.token, instead_of)]

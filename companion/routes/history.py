@@ -43,7 +43,7 @@ from ..local_time import zone_named
 from ..models import Game, Group, Person
 from ..play import history, players, store, transfer
 from . import links
-from .groups import remember_group
+from .groups import remember_group, remembered_groups
 from .shell import game_url, know_viewer_links
 
 bp = Blueprint("history", __name__, url_prefix="/group/<group_token>/history")
@@ -330,7 +330,7 @@ def export_all() -> Response:
     session = get_session()
     _, found = history.records(session, group_id=_group())
     games = sorted((r.game for r in found), key=lambda game: game.id or 0)
-    return _download(transfer.dumps(transfer.export(session, games)),
+    return _download(transfer.dumps(transfer.export(session, games, group=g.group)),
                      f"princess-table-{_today()}.json", "application/json")
 
 
@@ -341,7 +341,8 @@ def export_all_packed() -> Response:
     session = get_session()
     _, found = history.records(session, group_id=_group())
     games = sorted((r.game for r in found), key=lambda game: game.id or 0)
-    packed = gzip.compress(transfer.dumps(transfer.export(session, games)).encode(), 6)
+    packed = gzip.compress(transfer.dumps(transfer.export(session, games, group=g.group))
+                           .encode(), 6)
     response = Response(packed, mimetype="application/gzip")
     response.headers["Content-Disposition"] = \
         f'attachment; filename="princess-table-{_today()}.json.gz"'
@@ -407,15 +408,19 @@ def _import_into(group_id: int | None) -> Response | tuple[str, int] | str:
         return render_template("history/import.html", form=form, problems=[], action=action)
     if not form.validate_on_submit():
         return render_template("history/import.html", form=form, problems=[], action=action), 422
+    raw = form.file.data.read()
+    restoring = group_id is None
+    if restoring:  # the same backup restored again goes into the group it made: adds nothing
+        group_id = transfer.restore_target(get_session(), raw, remembered_groups())
     try:
-        done = transfer.import_file(session=get_session(), raw=form.file.data.read(),
+        done = transfer.import_file(session=get_session(), raw=raw,
                                     group_id=group_id, new_group_name=_("Imported games"))
     except TransferError as error:
         return render_template("history/import.html", form=form, problems=error.problems,
                                action=action), 422
     flash(_("Imported %(added)s games (%(skipped)s already here).", added=len(done.added),
             skipped=len(done.skipped)))
-    if group_id is None:
+    if restoring:
         group = get_session().get(Group, done.group_id)
         assert group is not None
         remember_group(group)

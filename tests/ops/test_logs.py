@@ -10,8 +10,7 @@ import socket
 
 import pytest
 
-from companion import create_app
-from companion import logs
+from companion import create_app, logs
 from companion.logs import mask
 
 from ..conftest import database_config, empty_tables, reveillez_link
