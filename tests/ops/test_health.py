@@ -8,9 +8,7 @@ import socket
 import pytest
 from sqlalchemy import create_engine
 
-from companion import create_app
-
-from ..conftest import database_config, empty_tables, reveillez_link
+from ..conftest import reveillez_link
 
 
 def _closed_port() -> int:
@@ -41,10 +39,8 @@ def test_readyz_answers_503_naming_the_database_when_it_is_stopped(app, client, 
     assert client.get("/healthz").status_code == 200  # alive all the same
 
 
-def test_readyz_answers_503_naming_redis_when_it_is_down(tmp_path):
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", **database_config(tmp_path),
-                      "RATELIMIT_STORAGE_URI": f"redis://127.0.0.1:{_closed_port()}"})
-    empty_tables(app)
+def test_readyz_answers_503_naming_redis_when_it_is_down(make_app):
+    app = make_app(**{"RATELIMIT_STORAGE_URI": f"redis://127.0.0.1:{_closed_port()}"})
     answer = app.test_client().get("/readyz")
     assert answer.status_code == 503
     assert answer.data.decode().splitlines() == ["redis: unreachable (ConnectionError)"]
@@ -71,9 +67,8 @@ def test_metrics_answer_loopback_only_by_default(client):
     assert client.get("/metrics", environ_base={"REMOTE_ADDR": "203.0.113.9"}).status_code == 404
 
 
-def test_metrics_allow_names_who_may_read_them(tmp_path):
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", **database_config(tmp_path),
-                      "METRICS_ALLOW": "10.0.0.0/24"})
+def test_metrics_allow_names_who_may_read_them(make_app):
+    app = make_app(**{"METRICS_ALLOW": "10.0.0.0/24"})
     client = app.test_client()
     assert client.get("/metrics", environ_base={"REMOTE_ADDR": "10.0.0.7"}).status_code == 200
     assert client.get("/metrics").status_code == 404  # loopback is not in the list now
@@ -128,10 +123,8 @@ def test_page_store_hits_and_misses_are_counted(app, client):
     assert _value(text, "companion_page_store_total", result="hit") == hits + 1
 
 
-def test_rate_limit_refusals_are_counted(tmp_path):
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", **database_config(tmp_path),
-                      "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": True})
-    empty_tables(app)
+def test_rate_limit_refusals_are_counted(make_app):
+    app = make_app(**{"WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": True})
     client = app.test_client()
     before = _value(_metrics(client), "companion_rate_limited_total")
     statuses = [client.post("/rules").status_code for _ in range(125)]

@@ -13,7 +13,7 @@ import pytest
 from companion import create_app, logs
 from companion.logs import mask
 
-from ..conftest import database_config, empty_tables, reveillez_link
+from ..conftest import database_config, reveillez_link
 
 
 def _access_lines(caplog) -> list[str]:
@@ -42,10 +42,8 @@ def test_one_access_line_per_request_with_the_token_masked(app, client, caplog):
     assert token not in caplog.text
 
 
-def test_the_access_line_as_json(tmp_path, caplog):
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", **database_config(tmp_path),
-                      "ACCESS_LOG_JSON": True})
-    empty_tables(app)
+def test_the_access_line_as_json(make_app, caplog):
+    app = make_app(**{"ACCESS_LOG_JSON": True})
     token = reveillez_link(app, "scorer")
     caplog.set_level(logging.INFO, logger="companion.access")
     app.test_client().get(f"/live/{token}", headers={"X-Request-ID": "lb-42"})
@@ -61,7 +59,6 @@ def failing(tmp_path):
     """An app with one page that fails (as a bug would)."""
     app = create_app({"TESTING": False, "SECRET_KEY": "t", **database_config(tmp_path),
                       "PROPAGATE_EXCEPTIONS": False})
-    empty_tables(app)
 
     def broken(token: str) -> str:
         raise RuntimeError("a bug")
@@ -95,14 +92,12 @@ def _closed_port() -> int:
         return int(s.getsockname()[1])
 
 
-def test_a_redis_outage_is_logged_once_a_minute_without_tracebacks(tmp_path, caplog,
+def test_a_redis_outage_is_logged_once_a_minute_without_tracebacks(make_app, caplog,
                                                                    monkeypatch):
     monkeypatch.setattr(logs.OUTAGE_FILTER, "last", {})  # no earlier test's minute
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", **database_config(tmp_path),
-                      "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": True,
+    app = make_app(**{"WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": True,
                       "RATELIMIT_STORAGE_URI": f"redis://127.0.0.1:{_closed_port()}",
                       "CACHE_TYPE": "RedisCache"})
-    empty_tables(app)
     token = reveillez_link(app, "viewer")
     client = app.test_client()
     caplog.set_level(logging.INFO)
