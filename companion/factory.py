@@ -158,7 +158,10 @@ class StoredIntConverter(IntegerConverter):
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then ``instance/config.py`` if present, then ``test_config``."""
-    app = Flask(__name__, instance_relative_config=True)
+    # The instance folder (database, secret key, config.py): COMPANION_INSTANCE (an absolute
+    # path; a hosted server's /srv/companion/instance), else instance/ beside the code.
+    app = Flask(__name__, instance_relative_config=True, instance_path=(
+        os.environ.get("COMPANION_INSTANCE") or None) if test_config is None else None)
     # ``<int:…>`` in an address is a row id or a number we store: above what the databases hold
     # it names nothing (404), instead of overflowing a query (500).
     app.url_map.converters["int"] = StoredIntConverter
