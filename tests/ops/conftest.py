@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import secrets
+
 import pytest
 
 from companion import create_app
 
-from ..conftest import database_config, empty_tables
+from ..conftest import POSTGRES_URL, database_config, empty_tables
 
 
 @pytest.fixture
@@ -23,3 +25,24 @@ def make_app(tmp_path):
     yield make
     for app in made:
         app.extensions["companion.engine"].dispose()
+
+
+@pytest.fixture
+def second_database(tmp_path):
+    """The database of another, empty instance: a new SQLite file, or a new PostgreSQL database
+    beside the tests' own."""
+    if POSTGRES_URL is None:
+        yield {"DATABASE": str(tmp_path / "other.sqlite"), "DATABASE_URL": None}
+        return
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    base = make_url(POSTGRES_URL)
+    name = f"{base.database}_other_{secrets.token_hex(3)}"
+    admin = base.set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    yield {"DATABASE": str(tmp_path / "unused.sqlite"),
+           "DATABASE_URL": base.set(database=name).render_as_string(hide_password=False)}
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -9,14 +9,13 @@ from __future__ import annotations
 import io
 import json
 import re
-import secrets
 
 import pytest
 from sqlalchemy import text
 
 from companion import create_app
 
-from ..conftest import POSTGRES_URL, empty_tables
+from ..conftest import empty_tables
 
 NEW_GAME = {"edition": "deluxe", "length": "5", "first_leader": "0", "create": "1",
             **{f"names-{s}": n for s, n in enumerate(["Ana", "Ben", "Cy", "Di"])},
@@ -57,27 +56,6 @@ def _opens_everything(app, links) -> None:
         assert "Ana" in page.data.decode()
     for _, token in links["groups"]:
         assert phone.get(f"/group/{token}/").status_code == 200
-
-
-@pytest.fixture
-def second_database(tmp_path):
-    """The database of another, empty instance: a new SQLite file, or a new PostgreSQL database
-    beside the tests' own."""
-    if POSTGRES_URL is None:
-        yield {"DATABASE": str(tmp_path / "other.sqlite"), "DATABASE_URL": None}
-        return
-    import psycopg
-    from sqlalchemy.engine import make_url
-
-    base = make_url(POSTGRES_URL)
-    name = f"{base.database}_other_{secrets.token_hex(3)}"
-    admin = base.set(drivername="postgresql").render_as_string(hide_password=False)
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
-    yield {"DATABASE": str(tmp_path / "unused.sqlite"),
-           "DATABASE_URL": base.set(database=name).render_as_string(hide_password=False)}
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def _instance(config) -> object:
