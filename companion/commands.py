@@ -21,12 +21,19 @@ from sqlmodel import Session, col, select
 
 from .db import get_engine
 from .models import Game, Group
-from .play import groups, transfer
+from .play import groups
 
 cli = AppGroup("groups", help="List, export, delete or purge groups (figures only, no names).")
 
 
 def _session() -> Session:
+    """A session on the database, once its schema is this code's (a command never migrates:
+    `flask db upgrade` does)."""
+    from .schema import check
+
+    state = check(get_engine())
+    if not state.is_ready:
+        raise click.ClickException(f"schema: {state.problem}")
     return Session(get_engine(), expire_on_commit=False)
 
 
@@ -70,6 +77,8 @@ def link(group_id: int) -> None:
 def export(group_id: int, output: click.utils.LazyFile, with_links: bool) -> None:
     """Write every game of a group, in progress or finished, as the JSON export (with the
     group's name)."""
+    from .play import transfer
+
     with _session() as session:
         group = _group(session, group_id)
         games = list(session.exec(select(Game).where(Game.group_id == group_id)
@@ -89,6 +98,7 @@ def import_(file: click.utils.LazyFile, group_id: int | None) -> None:
     """Put an export back into a group; games already in it (same code) are left as they are,
     so importing the same file twice adds nothing."""
     from .history.transfer import TransferError
+    from .play import transfer
 
     raw = file.read()
     with _session() as session:

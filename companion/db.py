@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from alembic import command
-from alembic.config import Config
-from alembic.script import ScriptDirectory
 from flask import Flask, current_app, g
 from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Session, create_engine
+
+if TYPE_CHECKING:  # Alembic is imported when a migration is looked at, not by every command
+    from alembic.config import Config
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
@@ -78,21 +81,43 @@ BASELINE = "0001"
 
 
 def _alembic_config(connection: Connection) -> Config:
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["connection"] = connection
     return config
 
 
+_REVISION = re.compile(r'^(down_revision|revision)\s*(?::[^=]*)?=\s*["\']?([\w]+|None)["\']?',
+                       re.M)
+
+
+@cache
+def _migrations() -> dict[str, str | None]:
+    """Each migration's revision and the one it follows, read from the migration files
+    themselves (without loading Alembic: every command checks the schema, few migrate)."""
+    found: dict[str, str | None] = {}
+    for path in (MIGRATIONS / "versions").glob("*.py"):
+        values = dict((key, value) for key, value in _REVISION.findall(path.read_text("utf-8")))
+        if "revision" in values:
+            found[values["revision"]] = None if values.get("down_revision") in (None, "None") \
+                else values["down_revision"]
+    return found
+
+
 def head() -> str:
-    """The newest migration's revision."""
-    return ScriptDirectory.from_config(_alembic_config(None)).get_current_head() or ""  # type: ignore[arg-type]
+    """The newest migration's revision (the one no other migration follows)."""
+    migrations = _migrations()
+    followed = {down for down in migrations.values() if down}
+    heads = [revision for revision in migrations if revision not in followed]
+    assert len(heads) == 1, f"the migrations have {len(heads)} heads: {heads}"
+    return heads[0]
 
 
 def revisions() -> frozenset[str]:
     """Every revision this code's migrations know."""
-    scripts = ScriptDirectory.from_config(_alembic_config(None))  # type: ignore[arg-type]
-    return frozenset(script.revision for script in scripts.walk_revisions())
+    return frozenset(_migrations())
 
 
 MIGRATION_LOCK = 0x636F6D70616E  # "compan": PostgreSQL's advisory lock key for migrations
@@ -130,6 +155,8 @@ def upgrade(engine: Engine) -> None:
     newest schema already there — so ``gunicorn 'companion:create_app()'`` alone is safe on a
     database nobody has created yet.
     """
+    from alembic import command
+
     with _one_process_at_a_time(engine), engine.connect() as connection:
         sqlite = connection.dialect.name == "sqlite"
         if connection.dialect.name == "postgresql":
