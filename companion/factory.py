@@ -6,11 +6,13 @@ import hashlib
 import os
 import secrets
 import time
+from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from flask import (
+    Blueprint,
     Flask,
     Response,
     has_request_context,
@@ -30,6 +32,7 @@ from werkzeug.routing import IntegerConverter
 from .bounds import DB_INT_MAX
 from .config import Config, environment
 from .extensions import compress, csrf, page_store  # (created in extensions.py, bound here)
+from .games import GameRoutes, HasApi, HasOldAddresses, registry
 
 
 def _secret_key(instance: Path) -> str:
@@ -214,6 +217,7 @@ def _configure_page_store(app: Flask) -> None:
 def _init_extensions(app: Flask) -> None:
     """The page store, security, CSRF, compression, Babel, the database and the commands."""
     from . import commands, db, i18n, security
+    from .play import history, players
 
     page_store.init_app(app)
     # First, so that its proxy fix and its counting of writes come before anything else.
@@ -223,6 +227,10 @@ def _init_extensions(app: Flask) -> None:
     i18n.init_app(app)  # Flask-Babel: French or English per request; ``_`` in templates
     db.init_app(app)
     commands.init_app(app)  # flask groups …: for the person running the server
+    # Every session, whichever game stores through it: a seat stored gets its person, a game
+    # stored its summary (in the same transaction).
+    players.install()
+    history.install()
 
 
 def _init_templates(app: Flask) -> None:
@@ -236,13 +244,55 @@ def _init_templates(app: Flask) -> None:
     app.add_template_global(players.initials)
 
 
-def _register_blueprints(app: Flask) -> None:
-    from .routes import api, pwa, shell
+@dataclass(frozen=True)
+class Mount:
+    """A blueprint the app serves, under ``url_prefix`` (else its own). A ``stateless`` one is
+    never checked for a CSRF token: the JSON API (no session, no cookie, nothing to forge) and
+    the redirects of old addresses (they write nothing)."""
 
-    shell.init_app(app)  # home, chooser, rules, and every registered game's blueprints
-    api.init_app(app)
-    pwa.init_app(app)
-    csrf.exempt(api.bp)  # the JSON API is stateless: no session, no cookie, nothing to forge
+    blueprint: Blueprint
+    url_prefix: str | None = None
+    stateless: bool = False
+
+
+def blueprints() -> list[Mount]:
+    """Every blueprint of the app, in the order they are registered: the shell's, then each
+    available game's from the registry (:mod:`companion.games`: its pages under ``/<slug>/``,
+    its API under ``/api/v1/<slug>/`` with the API's shared refusals, the redirects of its old
+    addresses after its pages), then the history's, the API's and the offline copy's. A
+    blueprint's app-wide hooks (a link or group resolved before a view, the template helpers)
+    are declared on it and installed with it."""
+    from . import i18n
+    from .routes import api, groups, history, links, pwa, shell
+
+    mounts = [Mount(i18n.bp), Mount(shell.bp), Mount(links.bp), Mount(groups.bp)]
+    for kind in registry():
+        module = kind.module()
+        if module is None:
+            continue
+        assert isinstance(module, GameRoutes), kind.routes
+        mounts.append(Mount(module.bp, f"/{kind.slug}"))
+        if isinstance(module, HasApi):
+            api.install_error_handlers(module.api_bp)
+            mounts.append(Mount(module.api_bp, f"/api/v1/{kind.slug}", stateless=True))
+        if isinstance(module, HasOldAddresses):
+            mounts.append(Mount(shell.old_addresses(kind, tuple(module.OLD_ADDRESSES)),
+                                stateless=True))
+    return [*mounts, Mount(history.bp), Mount(history.records_bp), Mount(history.restore_bp),
+            Mount(api.bp, stateless=True), Mount(pwa.bp)]
+
+
+def _register_blueprints(app: Flask) -> None:
+    """The converter of ``/<game:…>/`` addresses, then :func:`blueprints`."""
+    from .routes.shell import GameConverter
+
+    app.url_map.converters["game"] = GameConverter
+    for mount in blueprints():
+        if mount.blueprint.name in app.blueprints:
+            continue  # one routes module for two registry lines: mounted once
+        app.register_blueprint(mount.blueprint, url_prefix=mount.url_prefix)
+        if mount.stateless:
+            csrf.exempt(mount.blueprint)
 
 
 def _init_responses(app: Flask) -> None:

@@ -21,7 +21,7 @@ import re
 import secrets
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -31,7 +31,6 @@ import qrcode
 import qrcode.image.svg
 from flask import (
     Blueprint,
-    Flask,
     abort,
     current_app,
     flash,
@@ -58,7 +57,7 @@ from ..db import get_engine, get_session
 from ..extensions import page_store
 from ..games import by_key
 from ..models import Game, GameLink, Group, Person, Player
-from ..play import store
+from ..play import history, store
 from ..theme import theme_choice
 
 bp = Blueprint("links", __name__)
@@ -123,6 +122,26 @@ def my_links() -> list[tuple[GameLink, Game]]:
     return found
 
 
+def game_url(game: Game, role: str = "viewer") -> str:
+    """The address of a stored game's page through its ``role`` link (``viewer``: read-only),
+    for lists such as history that show games this phone may not have opened."""
+    kind = by_key(game.kind)
+    if kind is None or not kind.show_endpoint:
+        return url_for("shell.index")
+    token = g.get("viewer_tokens", {}).get(game.id) if role == "viewer" else None
+    if token is None:
+        token = store.links_of(get_session(), game)[role].token
+    return url_for(kind.show_endpoint, code=token)
+
+
+def know_viewer_links(games: Iterable[Game]) -> None:
+    """Read the viewer links of a list's games in one query (kept for this request), so that
+    :func:`game_url` and ``record_url`` link each without a query of its own."""
+    ids = [game.id for game in games if game.id is not None]
+    known = g.setdefault("viewer_tokens", {})
+    known.update(history.viewer_tokens(get_session(), [i for i in ids if i not in known]))
+
+
 # --- playing again with the same table ----------------------------------------------------------
 
 AGAIN = "again"
@@ -151,6 +170,7 @@ def game_to_play_again(kind_key: str) -> tuple[Game, list[str]] | None:
 
 # --- resolving a link before a game's view runs -------------------------------------------------
 
+@bp.app_url_value_preprocessor
 def _open_by_link(endpoint: str | None, values: dict[str, Any] | None) -> None:
     if not endpoint or not values or "code" not in values:
         return
@@ -192,6 +212,7 @@ def _for_seats(endpoint: str) -> bool:
     return bool(getattr(current_app.view_functions.get(endpoint), "for_seats", False))
 
 
+@bp.app_url_defaults
 def _token_in_urls(endpoint: str, values: dict[str, Any]) -> None:
     """A game URL built with the game's code gets the token this page was opened with."""
     if "code" not in values or by_key(endpoint.partition(".")[0]) is None:
@@ -218,6 +239,15 @@ def entry_page(view: Callable[..., Any]) -> Callable[..., Any]:
     return view
 
 
+@bp.after_app_request
+def _remember_opened(response: Response) -> Response:
+    link = g.get("link")
+    if link is not None and response.status_code == 200 and request.method == "GET":
+        _put_first(link.token)
+    return response
+
+
+@bp.after_app_request
 def _entry_pages_not_stored(response: Response) -> Response:
     endpoint = request.endpoint or ""
     view = current_app.view_functions.get(endpoint)
@@ -227,13 +257,7 @@ def _entry_pages_not_stored(response: Response) -> Response:
     return response
 
 
-def _remember_opened(response: Response) -> Response:
-    link = g.get("link")
-    if link is not None and response.status_code == 200 and request.method == "GET":
-        _put_first(link.token)
-    return response
-
-
+@bp.app_context_processor
 def _link_context() -> dict[str, Any]:
     link = g.get("link")
     if link is None:
@@ -380,6 +404,7 @@ def _drawn_once() -> bool:
     return not isinstance(page_store.cache, NullCache)
 
 
+@bp.app_template_global()
 def flash_area() -> Markup:
     """The flashed messages of this request, where ``base.html`` shows them; while a page is
     drawn for every phone, a place for them that each request fills (:func:`cached_page`)."""
@@ -541,12 +566,3 @@ def live(token: str) -> Response:
     response.headers["Cache-Control"] = "no-cache"
     return response.make_conditional(request)
 
-
-def init_app(app: Flask) -> None:
-    app.register_blueprint(bp)
-    app.url_value_preprocessor(_open_by_link)
-    app.url_defaults(_token_in_urls)
-    app.after_request(_remember_opened)
-    app.after_request(_entry_pages_not_stored)
-    app.context_processor(_link_context)
-    app.add_template_global(flash_area)

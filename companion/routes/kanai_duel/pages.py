@@ -30,9 +30,10 @@ from ...play import store
 from ...scoring.kanai_duel import CATALOGUE, DuelCard, DuelSetAside, Step, card_words
 from ...scoring.problems import EntryError, Problem
 from .. import links
+from ..groups import group_for_new_game
 from ..links import entry_page, for_seats, game_to_play_again, public_base
 from ..replays import form_key
-from ..shell import group_for_new_game, remember
+from ..shell import remember
 from . import bp
 from .forms import JoinForm, KanaiDuelNewGameForm, PickForm, ReinviteForm, RoundForm, UndoForm
 

@@ -33,9 +33,10 @@ from ...scoring.princesse_princesse import (
     check_reveal,
 )
 from ...scoring.problems import EntryError, Problem
+from ..groups import group_for_new_game
 from ..links import entry_page, game_page, game_to_play_again, opened_game
 from ..replays import form_key
-from ..shell import group_for_new_game, remember
+from ..shell import remember
 from . import bp
 from .forms import (
     PrincessePrincesseNewGameForm,

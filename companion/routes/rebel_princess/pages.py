@@ -40,8 +40,9 @@ from ...scoring.rebel_princess import (
 )
 from ...scoring.rebel_princess.engine.errors import CATALOGUES
 from .. import links
+from ..groups import group_for_new_game
 from ..links import game_to_play_again
-from ..shell import group_for_new_game, remember
+from ..shell import remember
 from . import bp
 from .forms import (
     EmptyForm,

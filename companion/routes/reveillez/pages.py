@@ -24,9 +24,10 @@ from ...scoring.reveillez import (
     Special,
     target,
 )
+from ..groups import group_for_new_game
 from ..links import entry_page, game_page, game_to_play_again, opened_game
 from ..replays import form_key
-from ..shell import group_for_new_game, remember
+from ..shell import remember
 from . import bp
 from .forms import ActionForm, ReveillezNewGameForm, ReveillezWriteForm, fresh_key
 
