@@ -30,13 +30,13 @@ class Config:
     # rate limits share across processes and servers (see companion.security).
     TRUSTED_PROXIES: int | str = 0
     RATELIMIT_STORAGE_URI: str | None = None
-    # Where a game's page drawn once is kept for every phone (companion.routes.links
+    # Where a game's page drawn once is kept for every phone (companion.routes.page_store
     # .cached_page): a Redis every server shares when one is named (CACHE_REDIS_URL, else a
     # Redis RATELIMIT_STORAGE_URI: one Redis for both), else files beside the SQLite database
     # (instance/pages) that this machine's server processes share; tests keep theirs in the
     # app (SimpleCache).
     CACHE_REDIS_URL: str | None = None
-    CACHE_THRESHOLD = 1000  # drawings kept (files), at most 32 kB each (links.PAGE_MAX_BYTES)
+    CACHE_THRESHOLD = 1000  # drawings kept (files), at most 32 kB each (page_store.PAGE_MAX_BYTES)
     CACHE_DEFAULT_TIMEOUT = 2 * 3600  # an old version is never asked for again: let it go
     CACHE_KEY_PREFIX = "companion-page:"
     # Game nights outlast Flask-WTF's one-hour default: tie the token to the session instead.

@@ -236,12 +236,14 @@ def _init_extensions(app: Flask) -> None:
 def _init_templates(app: Flask) -> None:
     """Jinja's extension and template class, and the helpers every template sees."""
     from . import players
+    from .routes import page_store
 
     app.jinja_env.add_extension("jinja2.ext.do")
     app.jinja_env.template_class = _Template
     app.add_template_global(asset_url(app), "asset")
     app.add_template_global(players.seat_style)  # one colour and initial per player
     app.add_template_global(players.initials)
+    app.add_template_global(page_store.flash_area)  # in base.html: this request's messages
 
 
 @dataclass(frozen=True)
@@ -263,9 +265,10 @@ def blueprints() -> list[Mount]:
     blueprint's app-wide hooks (a link or group resolved before a view, the template helpers)
     are declared on it and installed with it."""
     from . import i18n
-    from .routes import api, groups, history, links, pwa, shell
+    from .routes import api, groups, history, links, live, pwa, qr, shell
 
-    mounts = [Mount(i18n.bp), Mount(shell.bp), Mount(links.bp), Mount(groups.bp)]
+    mounts = [Mount(i18n.bp), Mount(shell.bp), Mount(links.bp), Mount(qr.bp), Mount(live.bp),
+              Mount(groups.bp)]
     for kind in registry():
         module = kind.module()
         if module is None:

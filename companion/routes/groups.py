@@ -37,7 +37,7 @@ from ..forms.groups import DeleteGroupForm, GroupNameForm, ReplaceGroupLinkForm
 from ..models import Group
 from ..play import groups, history, players
 from ..play.players import name_key
-from . import links
+from . import addresses, links, qr
 
 bp = Blueprint("groups", __name__, url_prefix="/group/<group_token>")
 
@@ -172,7 +172,7 @@ def known_players() -> list[str]:
 
 def group_address(group: Group) -> str:
     """The full address of the group's page: the link a phone joins the group with."""
-    return links.public_base() + url_for("groups.home", group_token=group.token)
+    return addresses.public_base() + url_for("groups.home", group_token=group.token)
 
 
 @bp.get("/")
@@ -198,7 +198,7 @@ def home(form: GroupNameForm | None = None, status: int = 200) -> tuple[str, int
     return render_template(
         "groups/home.html", in_progress=in_progress, urls=urls,
         finished=history.count_finished(get_session(), group.id), address=address,
-        qr=links.qr_svg(address), rename=form or GroupNameForm(name=group.name),
+        qr=qr.qr_svg(address), rename=form or GroupNameForm(name=group.name),
         replace=ReplaceGroupLinkForm()), status
 
 

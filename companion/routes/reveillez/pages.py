@@ -25,7 +25,8 @@ from ...scoring.reveillez import (
     target,
 )
 from ..groups import group_for_new_game
-from ..links import entry_page, game_page, game_to_play_again, opened_game
+from ..links import entry_page, game_to_play_again, opened_game
+from ..page_store import game_page
 from ..replays import form_key
 from ..shell import remember
 from . import bp
@@ -188,7 +189,7 @@ def show(code: str) -> str:
 
     Every phone at the table reloads it after each change: it is drawn once per version, link,
     language and address (an action half built has its own) for all of them
-    (:func:`links.game_page`)."""
+    (:func:`page_store.game_page`)."""
     game = opened_game(code, play.KIND)
     if game is None:
         abort(404)
