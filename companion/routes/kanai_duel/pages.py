@@ -35,7 +35,7 @@ from ..groups import group_for_new_game
 from ..links import entry_page, for_seats, game_to_play_again
 from ..replays import form_key
 from ..shell import remember
-from . import bp
+from .blueprints import bp
 from .forms import JoinForm, KanaiDuelNewGameForm, PickForm, ReinviteForm, RoundForm, UndoForm
 
 SEATS = "kanai_duel_links"

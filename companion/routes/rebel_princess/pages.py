@@ -43,7 +43,7 @@ from .. import addresses, page_store, qr
 from ..groups import group_for_new_game
 from ..links import game_to_play_again
 from ..shell import remember
-from . import bp
+from .blueprints import bp
 from .forms import (
     EmptyForm,
     RebelPrincessNewGameForm,

@@ -29,7 +29,7 @@ from ..links import entry_page, game_to_play_again, opened_game
 from ..page_store import game_page
 from ..replays import form_key
 from ..shell import remember
-from . import bp
+from .blueprints import bp
 from .forms import ActionForm, ReveillezNewGameForm, ReveillezWriteForm, fresh_key
 
 
