@@ -165,8 +165,6 @@ def configure_logging() -> None:
 
 def init_app(app: Flask) -> None:
     """The request id, the access line, the error log and the error page."""
-    if app.config.get("ACCESS_LOG_JSON") is None:
-        app.config["ACCESS_LOG_JSON"] = os.environ.get("ACCESS_LOG_JSON", "") not in ("", "0")
     if not app.testing:
         configure_logging()
     for name in OUTAGE_LOGGERS:

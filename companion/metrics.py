@@ -51,10 +51,6 @@ RATE_LIMITED = Counter("companion_rate_limited", "Requests refused by the rate l
 LIVE_POLLS = Counter("companion_live_polls", "Live polls: the game changed (200) or not (304).",
                      ["result"])
 
-DEFAULT_ALLOW = "127.0.0.0/8, ::1"
-"""Who may read ``/metrics`` unless ``METRICS_ALLOW`` says otherwise: this machine only."""
-
-
 def count_save(game: str) -> None:
     """One write accepted by ``game``'s pages (its registry key)."""
     SAVES.labels(game=game).inc()
@@ -81,12 +77,10 @@ def count_request(route: str, method: str, status: int, seconds: float) -> None:
     LATENCY.labels(route=route, method=method).observe(seconds)
 
 
-def allowed_networks(setting: str | None) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
-    """``METRICS_ALLOW`` ("127.0.0.0/8, ::1, 10.0.0.5"): the networks that may read /metrics.
-    Raises ValueError on a word that is not an address or a network."""
-    return [ipaddress.ip_network(part.strip(), strict=False)
-            for part in (setting if setting is not None else DEFAULT_ALLOW).replace(
-                ",", " ").split()]
+def allowed_networks(setting: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """``METRICS_ALLOW`` ("127.0.0.0/8, ::1, 10.0.0.5"; loopback by default: companion.config):
+    the networks that may read /metrics. Raises ValueError on a word that is not one."""
+    return [ipaddress.ip_network(part, strict=False) for part in setting.replace(",", " ").split()]
 
 
 def is_allowed(address: str | None) -> bool:
@@ -123,7 +117,7 @@ def _answered(response: Response) -> Response:
         game = request.blueprint
         if game is not None and game in current_app.extensions.get("companion.games", ()):
             count_save(game)
-    if request.endpoint == "links.live" and response.status_code in (200, 304):
+    if rule is not None and rule.rule.startswith("/live/") and response.status_code in (200, 304):
         count_live_poll(changed=response.status_code == 200)
     return response
 
@@ -132,7 +126,7 @@ def init_app(app: Flask) -> None:
     """Count every request (its route template, status and time) and every save by game."""
     from .games import registry
 
-    app.extensions["companion.metrics"] = allowed_networks(app.config.get("METRICS_ALLOW"))
+    app.extensions["companion.metrics"] = allowed_networks(str(app.config["METRICS_ALLOW"]))
     app.extensions["companion.games"] = frozenset(kind.key for kind in registry())
     app.before_request(_started)
     app.after_request(_answered)

@@ -9,7 +9,6 @@ could change anything. ``flask db upgrade`` is the one command that migrates.
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -41,13 +40,11 @@ def is_operator_command() -> bool:
 
 def create_operator_app() -> Flask:
     """The configuration (as the server reads it), the database and the commands."""
-    from . import commands, db
-    from .settings import configure
+    from . import commands, config, db
 
     app = Flask("companion", root_path=str(Path(__file__).parent),
-                instance_relative_config=True,
-                instance_path=os.environ.get("COMPANION_INSTANCE") or None)
-    configure(app)
+                instance_relative_config=True, instance_path=config.instance_path())
+    config.load(app)
     db.attach(app)
     commands.init_app(app)
     return app

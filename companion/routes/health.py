@@ -13,12 +13,12 @@ None of them opens the session, counts against the rate limits or is compressed.
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, Response, abort, current_app, request
+from flask import Blueprint, Response, abort, current_app, request
+from flask.blueprints import BlueprintSetupState
 from sqlalchemy import text
 
 from .. import metrics, schema
 from ..db import get_engine
-from ..extensions import csrf
 
 bp = Blueprint("health", __name__)
 
@@ -80,9 +80,9 @@ def prometheus() -> Response:
     return response
 
 
-def init_app(app: Flask) -> None:
-    app.register_blueprint(bp)
-    csrf.exempt(bp)
-    limiter = app.extensions.get("companion.limiter")
+@bp.record_once
+def _not_rate_limited(state: BlueprintSetupState) -> None:
+    """A load balancer's checks and Prometheus' scrapes never count against the rate limits."""
+    limiter = state.app.extensions.get("companion.limiter")
     if limiter is not None:
         limiter.exempt(bp)
