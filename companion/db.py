@@ -141,19 +141,21 @@ def _one_process_at_a_time(engine: Engine) -> Iterator[None]:
         os.close(folder)  # (releases the lock)
 
 
-def upgrade(engine: Engine) -> None:
-    """Bring the database to the newest schema, keeping every stored game.
+def upgrade(engine: Engine, *, only_if_empty: bool = False) -> None:
+    """Bring the database to the newest schema, keeping every stored game (``flask db
+    upgrade``); with ``only_if_empty``, only a database with no table at all (a fresh install,
+    which a server starting creates: :mod:`companion.schema`).
 
     An empty database gets every table; one made before migrations existed (tables but no
     ``alembic_version``) is stamped at the baseline first. On SQLite, foreign keys are switched
     off while tables are rebuilt (``batch_alter_table`` copies a table, and the copy must not
     cascade), then on again.
 
-    One process at a time: every gunicorn worker builds the app, and so runs this, at the same
-    moment. A lock on the database (a file lock for SQLite, an advisory lock held until the
-    migration's transaction ends on PostgreSQL) makes the first migrate and the others find the
-    newest schema already there — so ``gunicorn 'companion:create_app()'`` alone is safe on a
-    database nobody has created yet.
+    One process at a time: every gunicorn worker builds the app, and so may create an empty
+    database's schema, at the same moment. A lock on the database (a file lock for SQLite, an
+    advisory lock held until the migration's transaction ends on PostgreSQL) makes the first
+    migrate and the others find the newest schema already there — so ``gunicorn
+    'companion:create_app()'`` alone is safe on a database nobody has created yet.
     """
     from alembic import command
 
@@ -166,6 +168,8 @@ def upgrade(engine: Engine) -> None:
             connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
         try:
             tables = set(inspect(connection).get_table_names())
+            if only_if_empty and tables:
+                return
             config = _alembic_config(connection)
             if "alembic_version" not in tables and "game" in tables:
                 command.stamp(config, BASELINE)

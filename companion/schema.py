@@ -118,11 +118,11 @@ def init_app(app: Flask, engine: Engine) -> None:
     say so once and refuse writes until it is."""
     from .db import upgrade
 
-    state = check(engine)
-    if state.empty:
-        upgrade(engine)  # a fresh install: nothing stored, nothing to migrate
-        state = check(engine)
+    # A fresh install: nothing stored, nothing to migrate. Under the migration lock, before this
+    # process's first connection (several workers starting on a new SQLite file at once).
+    upgrade(engine, only_if_empty=True)
     guard = Guard(engine)
+    state = guard.state
     app.extensions["companion.schema"] = guard
     if not state.is_ready:
         log.error("schema: %s. This server refuses writes (503) and /readyz answers 503 "
