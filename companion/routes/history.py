@@ -330,7 +330,7 @@ def export_all() -> Response:
     session = get_session()
     _, found = history.records(session, group_id=_group())
     games = sorted((r.game for r in found), key=lambda game: game.id or 0)
-    return _download(transfer.dumps(transfer.export(session, games, group=g.group)),
+    return _download(transfer.dumps(transfer.export(session, games)),
                      f"princess-table-{_today()}.json", "application/json")
 
 
@@ -341,8 +341,7 @@ def export_all_packed() -> Response:
     session = get_session()
     _, found = history.records(session, group_id=_group())
     games = sorted((r.game for r in found), key=lambda game: game.id or 0)
-    packed = gzip.compress(transfer.dumps(transfer.export(session, games, group=g.group))
-                           .encode(), 6)
+    packed = gzip.compress(transfer.dumps(transfer.export(session, games)).encode(), 6)
     response = Response(packed, mimetype="application/gzip")
     response.headers["Content-Disposition"] = \
         f'attachment; filename="princess-table-{_today()}.json.gz"'
