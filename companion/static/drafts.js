@@ -303,10 +303,29 @@
     }
   }
 
-  function setUp(form) {
+  /* What the server drew in a form: its fields' defaults (a live swap may have carried a tap
+   * over onto the fresh form, which is the player's, not the server's). */
+  function drawnOf(form) {
+    var state = {};
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!kept(el)) return;
+      var list = state[el.name] || (state[el.name] = []);
+      if (el.type === "radio" || el.type === "checkbox") { if (el.defaultChecked) list.push(el.value); }
+      else if (el.type === "select-multiple") {
+        Array.prototype.forEach.call(el.options, function (o) { if (o.defaultSelected) list.push(o.value); });
+      } else if (el.tagName === "SELECT") {
+        var chosen = Array.prototype.filter.call(el.options, function (o) { return o.defaultSelected; })[0]
+          || el.options[0];
+        list.push(chosen ? chosen.value : "");
+      } else list.push(el.defaultValue);
+    });
+    return state;
+  }
+
+  function setUp(form, swapped) {
     var key = keyOf(form), at = form.dataset.draftAt || "";
     movedDraft(form, key);
-    var drawn = fieldsOf(form);  // what the server drew
+    var drawn = swapped ? drawnOf(form) : fieldsOf(form);  // what the server drew
     var notice = form.querySelector("[data-draft-notice]");
     if (!notice) {
       notice = document.createElement("div");
@@ -658,6 +677,16 @@
   } else setTimeout(start, 0);
   window.addEventListener("pageshow", function (event) {
     if (event.persisted) { forms.forEach(function (f) { f.draftRestore(); }); showOutbox(); flush(); }
+  });
+  /* A part of the page swapped in live (the duel's board): its forms are new ones, set up like
+   * the page's own, so a tap made after the swap is kept too (the old form's list goes). */
+  document.addEventListener("board:swapped", function (event) {
+    forms = forms.filter(function (f) { return f.isConnected; });
+    var root = event.target;
+    if (!root || !root.querySelectorAll) return;
+    root.querySelectorAll("form[data-draft]").forEach(function (form) {
+      if (forms.indexOf(form) < 0) setUp(form, true);
+    });
   });
   window.addEventListener("online", flush);
   setInterval(function () { if (outbox().some(function (it) { return !it.refused; })) flush(); }, 4000);

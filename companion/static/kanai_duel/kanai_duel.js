@@ -25,6 +25,8 @@
       if (input && !input.disabled) input.checked = true;
     });
     current.replaceWith(fresh);
+    // The pick form in it is a new one: drafts.js keeps its taps from now on.
+    fresh.dispatchEvent(new CustomEvent("board:swapped", {bubbles: true}));
     return true;
   }
 

@@ -1,0 +1,57 @@
+"""The table's last mile (issue 29): each rough edge a player still met, at 390×844 and 360×740,
+in French and English (and dark where it matters). Screenshots land in tests/artifacts/."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from .conftest import LANGUAGES, PHONES
+
+pytestmark = pytest.mark.browser
+
+LIVE = 8_000  # the duel's phones poll every 1.5 s; allow for a loaded machine
+SIZES_AND_LANGUAGES = [(size, lang) for size in PHONES for lang in LANGUAGES]
+IDS = [f"{size['width']}x{size['height']}-{lang}" for size, lang in SIZES_AND_LANGUAGES]
+
+
+def phone_options(browser_context_args, size, lang, **more):
+    return {**browser_context_args, "viewport": size, "locale": LANGUAGES[lang], **more}
+
+
+# --- (a) the duel's pick draft follows the board's live refresh ----------------------------------
+
+@pytest.mark.parametrize(("size", "lang"), SIZES_AND_LANGUAGES, ids=IDS)
+def test_a_duel_pick_tapped_after_the_live_refresh_is_the_one_kept(
+        browser: Browser, browser_context_args, live_server, artifacts, size, lang):
+    """Two phones: Ben taps the Assassin, Ana commits (Ben's board is drawn again live), Ben taps
+    the Prince and reloads: the Prince comes back, not the Assassin (the draft followed the fresh
+    form), and the Prince is the card committed."""
+    ana = browser.new_context(**phone_options(browser_context_args, size, lang)).new_page()
+    ben = browser.new_context(**phone_options(browser_context_args, size, lang)).new_page()
+    ana.goto(live_server + "/kanai-duel/new")
+    ana.fill("#first", "Ana")
+    ana.fill("#second", "Ben")
+    ana.locator(".seg input[value=phones]").check(force=True)
+    ana.click("[data-action=create]")
+    link = ana.locator("[data-join] .kd-url").inner_text().split()[-1]
+    ben.goto(live_server + urlsplit(link).path)
+    ben.click("[data-action=join]")
+    expect(ben.locator("#board[data-seat='1']")).to_be_visible()
+
+    ben.click("[data-hand] [data-card=assassin]")
+    ana.click("[data-hand] [data-card=general]")
+    ana.click("[data-action=commit]")
+    expect(ben.locator("[data-other-picked='1']")).to_be_visible(timeout=LIVE)  # swapped live
+    ben.click("[data-hand] [data-card=prince]")
+    ben.reload()
+    expect(ben.locator("[data-hand] [data-card=prince] input")).to_be_checked()
+    expect(ben.locator("[data-hand] [data-card=assassin] input")).not_to_be_checked()
+    ben.screenshot(path=str(artifacts / f"last-mile-duel-draft-{size['width']}-{lang}.png"))
+    ben.click("[data-action=commit]")
+    expect(ben.locator("[data-last-round='1']")).to_be_visible()
+    expect(ben.locator("[data-played='1'][data-card=prince]")).to_be_visible()
+    ana.context.close()
+    ben.context.close()
