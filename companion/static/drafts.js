@@ -262,7 +262,9 @@
     refused.forEach(function (it) {
       if (said[it.draft]) return;  // (taps refused together: said once)
       said[it.draft] = 1;
-      var p = line(text("refused") + " " + it.refused);
+      // By its form, the form's own notice gives the reason: the bar does not say it again.
+      var here = samePage(it.page) && forms.some(function (f) { return f.isConnected && nameOf(f) === it.draft; });
+      var p = line(here ? text("refused") : text("refused") + " " + it.refused);
       p.className = "refused";
       if (!samePage(it.page)) {
         var a = document.createElement("a");
@@ -283,6 +285,21 @@
   }
 
   /* ---- each form -------------------------------------------------------------------------- */
+
+  /* This page is the server's answer to a save it refused (a 4xx): its problems say why. */
+  function refusedNow() {
+    var nav = window.performance && performance.getEntriesByType
+      && performance.getEntriesByType("navigation")[0];
+    return !!(nav && nav.responseStatus >= 400);
+  }
+  /* A refusal answered, fixed or discarded: its outbox line and its draft's old reason go (a
+   * newer refusal replaces an older one; banners never stack up on every page). */
+  function forgetRefusal(draft) {
+    var items = outbox(), kept = items.filter(function (it) { return !(it.refused && it.draft === draft); });
+    if (kept.length !== items.length) saveOutbox(kept);
+    var d = read(PREFIX + draft);
+    if (d && d.refused) { d.refused = ""; write(PREFIX + draft, d); }
+  }
 
   var forms = [];
 
@@ -325,6 +342,7 @@
   function setUp(form, swapped) {
     var key = keyOf(form), at = form.dataset.draftAt || "";
     movedDraft(form, key);
+    if (!swapped && refusedNow()) forgetRefusal(nameOf(form));
     var drawn = swapped ? drawnOf(form) : fieldsOf(form);  // what the server drew
     var notice = form.querySelector("[data-draft-notice]");
     if (!notice) {
@@ -346,10 +364,13 @@
     notice.hidden = true;
     var words = notice.querySelector("p");
 
-    function say(draft) {
+    function say(draft, moved) {
       notice.hidden = false;
       notice.dataset.draftNotice = draft.refused ? "refused" : "restored";
-      words.textContent = draft.refused ? text("refused") + " " + draft.refused + " " + text("fix")
+      if (moved) notice.dataset.draftMoved = "";
+      else notice.removeAttribute("data-draft-moved");
+      words.textContent = draft.refused ? text("refused") + " " + draft.refused + " "
+        + (moved ? text("moved") : text("fix"))
         : (queued() ? text("queued") : text("restored"));
     }
     function queued() {
@@ -369,7 +390,12 @@
     form.draftRestore = function () {
       var draft = read(key);
       if (!draft || !draft.fields) return;
-      if (draft.at !== at && !draft.refused) return;
+      if (draft.at !== at) {
+        // Drawn for something else now (the round was stored meanwhile: this is its edit form):
+        // a refused entry is said, with its Discard, but never put over what is stored.
+        if (draft.refused) say(draft, true);
+        return;
+      }
       if (!same(draft.fields, fieldsOf(form))) {
         quiet = true;
         apply(form, draft.fields);
@@ -596,6 +622,7 @@
     var nav = window.performance && performance.getEntriesByType
       && performance.getEntriesByType("navigation")[0];
     if (sent && Date.now() - sent.t < 60000 && nav && nav.redirectCount > 0) {
+      forgetRefusal(sent.draft);
       remove(PREFIX + sent.draft);
       justSaved();
     }
@@ -659,8 +686,17 @@
     bar.insertBefore(summary, bar.firstChild);
   }
 
+  /* A refused save whose entry is gone (discarded, stored, a week old): nothing left to fix. */
+  function forgetOrphans() {
+    var items = outbox(), kept = items.filter(function (it) {
+      return !it.refused || it.tap || read(PREFIX + it.draft);
+    });
+    if (kept.length !== items.length) saveOutbox(kept);
+  }
+
   function start() {
     afterSubmit();
+    forgetOrphans();
     showProblems();
     sayFlash();
     document.querySelectorAll("form[data-draft]").forEach(setUp);

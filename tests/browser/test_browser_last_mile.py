@@ -55,3 +55,49 @@ def test_a_duel_pick_tapped_after_the_live_refresh_is_the_one_kept(
     expect(ben.locator("[data-played='1'][data-card=prince]")).to_be_visible()
     ana.context.close()
     ben.context.close()
+
+
+# --- (b) an offline save refused on arrival: said once, never over a stored round, then gone ----
+
+def refusal_kept(page) -> str:
+    return page.evaluate("""() => Object.keys(localStorage).filter(k => k.startsWith('draft:'))
+        .map(k => JSON.parse(localStorage.getItem(k)).refused || '').join('')""")
+
+
+@pytest.mark.parametrize(("size", "lang"), SIZES_AND_LANGUAGES, ids=IDS)
+def test_a_save_refused_on_arrival_is_said_once_and_never_over_the_stored_round(
+        browser: Browser, browser_context_args, live_server, artifacts, size, lang):
+    """Round 1 saved with no network while another phone stores round 1: on arrival the reason is
+    said once on the form's page (by the form, the bar only says a save was refused); the form of
+    round 1 drawn again is the stored round's, not the refused entry; Discard clears every page."""
+    from .test_browser_drafts import (other_phone_saves_round_1, rp_numbers_open,
+                                      rp_numbers_part, rp_numbers_rest)
+    page = browser.new_context(**phone_options(browser_context_args, size, lang)).new_page()
+    game = rp_numbers_open(page, live_server)
+    rp_numbers_part(page)
+    rp_numbers_rest(page)
+    form_url = page.url
+    page.context.set_offline(True)
+    page.locator("[data-action=save]").click()
+    expect(page.locator("[data-outbox=waiting]")).to_be_visible()
+    other_phone_saves_round_1(page, live_server, [14, 0, 0])
+    page.context.set_offline(False)
+    expect(page.locator("[data-draft-notice=refused]")).to_be_visible()
+    reason = refusal_kept(page)
+    assert reason
+    assert page.locator("main").inner_text().count(reason) == 1  # not in the bar and the form
+    page.screenshot(path=str(artifacts / f"last-mile-refused-{size['width']}-{lang}.png"))
+
+    page.goto(form_url)  # round 1's form is now the stored round's edit form
+    expect(page.locator("[data-draft-notice=refused][data-draft-moved]")).to_be_visible()
+    expect(page.locator("#score_0")).to_have_value("14")
+    expect(page.locator("#score_1")).to_have_value("0")
+    page.screenshot(path=str(artifacts / f"last-mile-refused-edit-{size['width']}-{lang}.png"))
+    page.goto(game)
+    expect(page.locator("[data-outbox=refused]")).to_be_visible()
+    page.goto(form_url)
+    page.locator("[data-draft-discard]").click()
+    page.goto(game)
+    expect(page.locator("#pad")).to_be_visible()
+    expect(page.locator("[data-outbox]")).to_be_hidden()
+    page.context.close()
