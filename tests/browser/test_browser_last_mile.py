@@ -101,3 +101,48 @@ def test_a_save_refused_on_arrival_is_said_once_and_never_over_the_stored_round(
     expect(page.locator("#pad")).to_be_visible()
     expect(page.locator("[data-outbox]")).to_be_hidden()
     page.context.close()
+
+
+# --- (c) danger buttons readable in the dark scheme (axe) -----------------------------------------
+
+def axe_violations(page) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+    results = Axe().run(page)
+    return [f"{v['id']} at {[n['target'] for n in v['nodes']][:4]}"
+            for v in results.response["violations"]]
+
+
+@pytest.mark.parametrize(("size", "lang"), SIZES_AND_LANGUAGES, ids=IDS)
+def test_danger_buttons_pass_axe_in_the_dark_scheme(browser: Browser, browser_context_args,
+                                                   live_server, artifacts, size, lang):
+    """« Delete the group and all its games » and « Yes, drop the log », in the dark scheme:
+    axe-core finds no violation (the white on salmon was 2.25:1)."""
+    from .test_browser_groups import duel_won_by_the_princess
+    page = browser.new_context(**phone_options(browser_context_args, size, lang,
+                                               color_scheme="dark")).new_page()
+    page.goto(live_server)
+    duel_won_by_the_princess(page, "Ana", "Ben")
+    page.goto(live_server)
+    page.locator("[data-action=group]").click()
+    page.goto(page.url.rstrip("/") + "/delete")
+    danger = page.locator("button.danger")
+    expect(danger).to_be_visible()
+    page.screenshot(path=str(artifacts / f"last-mile-dark-delete-{size['width']}-{lang}.png"))
+    found = {"delete": axe_violations(page)}
+
+    page.goto(live_server + "/princesse-princesse/new")
+    for seat, name in enumerate(["Ana", "Ben", "Cléo"]):
+        page.locator(f'[data-name-seat="{seat}"]').fill(name)
+    page.locator('[data-action="create"]').click()
+    page.locator('[data-action="turn-log"]').click()
+    page.locator('[data-action="start-log"]').click()
+    page.locator('[data-card-choice="4"]').click()
+    page.locator('[data-action="play-turn"]').click()
+    expect(page.locator("#turns li[data-turn]")).to_have_count(1)
+    page.locator("[data-confirm=discard-log] summary").click()
+    expect(page.locator("button.danger")).to_be_visible()
+    page.locator("button.danger").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / f"last-mile-dark-drop-log-{size['width']}-{lang}.png"))
+    found["drop-log"] = axe_violations(page)
+    page.context.close()
+    assert not any(found.values()), found
