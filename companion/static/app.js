@@ -95,8 +95,27 @@ document.addEventListener("click", function (e) {
  * would redraw the page twice and drop a card tapped in between. */
 (function () {
   var body = document.body, url = body.dataset.liveUrl, seen = body.dataset.liveVersion;
+  /* The game is gone (its group deleted, its link replaced: /live answers 404 or 410): the page
+   * says so, once, at its top, and no longer asks (live:gone, from this check or the duel's). */
+  document.addEventListener("live:gone", function () {
+    var main = document.querySelector("main");
+    if (!main || document.querySelector("[data-live-gone]")) return;
+    var box = document.createElement("div");
+    box.className = "problems";
+    box.setAttribute("role", "alert");
+    box.setAttribute("data-live-gone", "");
+    var p = document.createElement("p");
+    p.textContent = body.dataset.liveGoneText || "";
+    box.appendChild(p);
+    var home = document.createElement("a");
+    home.href = "/";
+    home.className = "btn small";
+    home.textContent = body.dataset.liveGoneHome || "";
+    box.appendChild(home);
+    main.insertBefore(box, main.firstChild);
+  });
   if (!url || !window.fetch || document.querySelector("[data-live-board]")) return;
-  var busy = false, leaving = false;
+  var busy = false, leaving = false, timer = null;
   document.addEventListener("input", function (e) { if (e.target.form) busy = true; });
   document.addEventListener("change", function (e) { if (e.target.form) busy = true; });
   // A form sent or a link followed: the next page is on its way; a reload now would cancel it
@@ -106,6 +125,12 @@ document.addEventListener("click", function (e) {
   function check() {
     if (document.visibilityState !== "visible" || leaving) return;
     fetch(url, {headers: {"If-None-Match": '"' + seen + '"'}, cache: "no-store"}).then(function (r) {
+      if ((r.status === 404 || r.status === 410) && timer !== null) {
+        clearInterval(timer);
+        timer = null;
+        document.removeEventListener("visibilitychange", check);
+        document.dispatchEvent(new CustomEvent("live:gone"));
+      }
       if (r.status !== 200) return null;
       return r.text();
     }).then(function (version) {
@@ -115,7 +140,7 @@ document.addEventListener("click", function (e) {
       location.reload();
     }).catch(function () {});
   }
-  setInterval(check, 1000);
+  timer = setInterval(check, 1000);
   document.addEventListener("visibilitychange", check);
 })();
 

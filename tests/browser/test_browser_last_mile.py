@@ -146,3 +146,43 @@ def test_danger_buttons_pass_axe_in_the_dark_scheme(browser: Browser, browser_co
     found["drop-log"] = axe_violations(page)
     page.context.close()
     assert not any(found.values()), found
+
+
+# --- (d) a page of a game that is gone says so and stops asking -----------------------------------
+
+@pytest.mark.parametrize(("size", "lang"), SIZES_AND_LANGUAGES, ids=IDS)
+def test_a_page_of_a_game_whose_group_was_deleted_says_so_and_stops_polling(
+        browser: Browser, browser_context_args, live_server, artifacts, size, lang):
+    """A Rebel Princess pad and a duel's board left open while another tab deletes their group:
+    each says the game is gone (with a way home) and no longer asks /live."""
+    from .test_browser_drafts import rp_new
+    context = browser.new_context(**phone_options(browser_context_args, size, lang))
+    duel = context.new_page()
+    duel.goto(live_server + "/kanai-duel/new")
+    duel.fill("#first", "Ana")
+    duel.fill("#second", "Ben")
+    duel.click("[data-action=create]")
+    expect(duel.locator("#board")).to_be_visible()
+    pad = context.new_page()
+    rp_new(pad, live_server)
+    expect(pad.locator("body[data-live-url]")).to_have_count(1)
+    asked: list[float] = []
+    for page in (duel, pad):
+        page.on("request", lambda r: asked.append(1) if "/live/" in r.url else None)
+
+    other = context.new_page()
+    other.goto(live_server)
+    other.locator("[data-action=group]").click()
+    name = other.locator("h1[data-group-name]").inner_text()
+    other.goto(other.url.rstrip("/") + "/delete")
+    other.locator("[data-form=delete-group] input[name=confirm]").fill(name)
+    other.locator("[data-action=delete-group]").click()
+    for page in (duel, pad):
+        expect(page.locator("[data-live-gone]")).to_be_visible(timeout=LIVE)
+        expect(page.locator("[data-live-gone] a[href='/']")).to_be_visible()
+    pad.screenshot(path=str(artifacts / f"last-mile-gone-{size['width']}-{lang}.png"))
+    duel.wait_for_timeout(500)
+    asked.clear()
+    duel.wait_for_timeout(3500)
+    assert not asked, f"{len(asked)} /live requests after the game was gone"
+    context.close()

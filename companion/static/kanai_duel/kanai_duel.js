@@ -5,7 +5,7 @@
   "use strict";
   var PERIOD = 1500;
   var url = document.body.dataset.liveUrl, seen = document.body.dataset.liveVersion;
-  var busy = false;
+  var busy = false, timer = null;
 
   function board() { return document.getElementById("board"); }
 
@@ -35,7 +35,13 @@
     if (!el || busy || document.hidden) return;
     busy = true;
     fetch(url, { cache: "no-store", headers: { "If-None-Match": '"' + seen + '"' }, credentials: "same-origin" })
-      .then(function (response) { return response.status === 200 ? response.text() : null; })
+      .then(function (response) {
+        if (response.status === 404 || response.status === 410) {  // the game is gone: said, asked no more
+          window.clearInterval(timer);
+          document.dispatchEvent(new CustomEvent("live:gone"));
+        }
+        return response.status === 200 ? response.text() : null;
+      })
       .then(function (version) {
         if (!version || version === seen) return null;
         return fetch(board().dataset.boardUrl, { cache: "no-store", credentials: "same-origin" })
@@ -47,6 +53,6 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    if (board() && url) window.setInterval(tick, PERIOD);
+    if (board() && url) timer = window.setInterval(tick, PERIOD);
   });
 })();
