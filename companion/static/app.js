@@ -82,6 +82,42 @@
   });
 })();
 
+/* <form data-keep-typed> (the set-ups): what was typed is kept for this tab when the form is sent
+ * and put back on Back to it (a refusal such as "one moment" must not cost the typed names: the
+ * name fields have autocomplete off, so the browser itself keeps nothing). */
+(function () {
+  var KEY = "companion-typed:";
+  function fields(form) {
+    return Array.prototype.filter.call(form.elements, function (el) {
+      return el.name && el.name !== "csrf_token" && (el.type === "text" || el.tagName === "TEXTAREA");
+    });
+  }
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (!form.matches || !form.matches("form[data-keep-typed]")) return;
+    var typed = {};
+    fields(form).forEach(function (el) { if (el.value) typed[el.name] = el.value; });
+    try { sessionStorage.setItem(KEY + location.pathname, JSON.stringify(typed)); } catch (err) { /* kept nowhere */ }
+  });
+  function restore() {
+    var nav = window.performance && performance.getEntriesByType && performance.getEntriesByType("navigation")[0];
+    if (!nav || nav.type !== "back_forward") return;
+    var typed;
+    try { typed = JSON.parse(sessionStorage.getItem(KEY + location.pathname) || "null"); } catch (err) { return; }
+    if (!typed) return;
+    document.querySelectorAll("form[data-keep-typed]").forEach(function (form) {
+      fields(form).forEach(function (el) {
+        if (!el.value && typed[el.name]) {
+          el.value = typed[el.name];
+          el.dispatchEvent(new Event("input", {bubbles: true}));  // the first-leader labels follow
+        }
+      });
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", restore);
+  else restore();
+})();
+
 /* <a data-back>: go back one page (the link's own address is the fallback without history). */
 document.addEventListener("click", function (e) {
   var back = e.target.closest && e.target.closest("a[data-back]");

@@ -186,3 +186,59 @@ def test_a_page_of_a_game_whose_group_was_deleted_says_so_and_stops_polling(
     duel.wait_for_timeout(3500)
     assert not asked, f"{len(asked)} /live requests after the game was gone"
     context.close()
+
+
+# --- (e) the wait page tells the truth and keeps what was typed -----------------------------------
+
+@pytest.fixture
+def one_game_an_hour(tmp_path, monkeypatch):
+    """The real app with its new-game limit at one an hour (rate limits on, as served)."""
+    from companion import create_app, security
+
+    from .conftest import start_server
+    monkeypatch.setattr(security, "CREATE_LIMIT", "1 per hour")
+    url, stop = start_server(create_app({"SECRET_KEY": "browser-tests",
+                                         "DATABASE": str(tmp_path / "limits.sqlite")}))
+    yield url
+    stop()
+
+
+@pytest.mark.parametrize(("size", "lang"), SIZES_AND_LANGUAGES, ids=IDS)
+def test_the_wait_page_says_the_real_wait_and_back_keeps_the_typed_names(
+        browser: Browser, browser_context_args, one_game_an_hour, artifacts, size, lang):
+    """One new game an hour: the second set-up is refused with a page that says « 1 hour » (its
+    Retry-After, in words), not « a minute »; Back shows the set-up with the names typed."""
+    base = one_game_an_hour
+    page = browser.new_context(**phone_options(browser_context_args, size, lang)).new_page()
+    page.goto(base + "/kanai-duel/new")
+    page.fill("#first", "Ana")
+    page.fill("#second", "Ben")
+    page.click("[data-action=create]")
+    expect(page.locator("#board")).to_be_visible()
+
+    page.goto(base + "/kanai-duel/new")
+    page.fill("#first", "Cléo")
+    page.fill("#second", "Dan")
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        page.click("[data-action=create]")
+    assert answer.value.status == 429
+    wait = int(answer.value.headers["retry-after"])
+    assert 3500 < wait <= 3600
+    expect(page.locator("[data-error='429']")).to_have_attribute("data-wait", str(wait))
+    words = page.locator("[data-wait-words]")
+    expect(words).to_contain_text({"en": "1 hour", "fr": "1 heure"}[lang])
+    assert "minute" not in page.locator("main").inner_text()
+    page.screenshot(path=str(artifacts / f"last-mile-429-{size['width']}-{lang}.png"))
+    page.click("[data-action=back]")
+    expect(page.locator("#first")).to_have_value("Cléo")
+    expect(page.locator("#second")).to_have_value("Dan")
+
+    page.goto(base + "/rebel-princess/new")
+    for seat, name in enumerate(["Eva", "Fox", "Gil"]):
+        page.locator(f"input[name='names-{seat}']").fill(name)
+    page.locator("[data-action=create]").click()
+    expect(page.locator("[data-error='429']")).to_be_visible()
+    page.go_back()
+    for seat, name in enumerate(["Eva", "Fox", "Gil"]):
+        expect(page.locator(f"input[name='names-{seat}']")).to_have_value(name)
+    page.context.close()
