@@ -131,7 +131,7 @@ document.addEventListener("click", function (e) {
  * would redraw the page twice and drop a card tapped in between. */
 (function () {
   var body = document.body, url = body.dataset.liveUrl, seen = body.dataset.liveVersion;
-  /* The game is gone (its group deleted, its link replaced: /live answers 404 or 410): the page
+  /* The game is gone (its group deleted, its link replaced: /live answers 404): the page
    * says so, once, at its top, and no longer asks (live:gone, from this check or the duel's). */
   document.addEventListener("live:gone", function () {
     var main = document.querySelector("main");
@@ -161,7 +161,8 @@ document.addEventListener("click", function (e) {
   function check() {
     if (document.visibilityState !== "visible" || leaving) return;
     fetch(url, {headers: {"If-None-Match": '"' + seen + '"'}, cache: "no-store"}).then(function (r) {
-      if ((r.status === 404 || r.status === 410) && timer !== null) {
+      if (r.status === 410) { location.reload(); return null; }  // closed: the page says why
+      if (r.status === 404 && timer !== null) {
         clearInterval(timer);
         timer = null;
         document.removeEventListener("visibilitychange", check);

@@ -36,7 +36,8 @@
     busy = true;
     fetch(url, { cache: "no-store", headers: { "If-None-Match": '"' + seen + '"' }, credentials: "same-origin" })
       .then(function (response) {
-        if (response.status === 404 || response.status === 410) {  // the game is gone: said, asked no more
+        if (response.status === 410) { window.clearInterval(timer); location.reload(); return null; }  // closed: the page says why
+        if (response.status === 404) {  // the game is gone: said, asked no more
           window.clearInterval(timer);
           document.dispatchEvent(new CustomEvent("live:gone"));
         }
