@@ -233,6 +233,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from . import players
 
     app.add_template_global(players.seat_style)  # one colour and initial per player
+    app.add_template_global(players.seat_class)
     app.add_template_global(players.initials)
 
     from . import i18n

@@ -242,3 +242,50 @@ def test_the_wait_page_says_the_real_wait_and_back_keeps_the_typed_names(
     for seat, name in enumerate(["Eva", "Fox", "Gil"]):
         expect(page.locator(f"input[name='names-{seat}']")).to_have_value(name)
     page.context.close()
+
+
+# --- (f) the leader's and the winner's names in their own colour -----------------------------------
+
+def colour_of(page, selector: str) -> str:
+    return page.locator(selector).first.evaluate("e => getComputedStyle(e).color")
+
+
+def seat_ink(page, seat: int) -> str:
+    """The colour a name of ``seat`` is drawn in: the seat's colour mixed with the scheme's ink."""
+    from companion.players import seat_colour
+    return page.evaluate("""colour => {
+        const probe = document.createElement("span");
+        probe.style.color = `color-mix(in srgb, ${colour} 55%, var(--ink))`;
+        document.body.appendChild(probe);
+        const said = getComputedStyle(probe).color;
+        probe.remove();
+        return said;
+    }""", seat_colour(seat))
+
+
+@pytest.mark.parametrize(("size", "lang"), SIZES_AND_LANGUAGES, ids=IDS)
+def test_the_leader_and_the_winner_are_drawn_in_their_own_colour(
+        browser: Browser, browser_context_args, live_server, artifacts, size, lang):
+    """« Ana leads » on a Rebel Princess game and « Long live the king! Ben » at a duel's end:
+    each name in that player's colour (mixed with the ink), not the accent, in both schemes."""
+    from .test_browser_drafts import rp_new
+    page = browser.new_context(**phone_options(browser_context_args, size, lang)).new_page()
+    rp_new(page, live_server)
+    duel = page.context.new_page()
+    duel.goto(live_server + "/kanai-duel/new")
+    duel.fill("#first", "Ana")
+    duel.fill("#second", "Ben")
+    duel.click("[data-action=create]")
+    duel.click("[data-hand='0'] [data-card=prince]")
+    duel.click("[data-hand='1'] [data-card=princess]")
+    duel.click("[data-action=reveal]")
+    expect(duel.locator("[data-result='princess'][data-winner='1']")).to_be_visible()
+    for scheme in ("light", "dark"):
+        for p in (page, duel):
+            p.emulate_media(color_scheme=scheme)
+        leader = int(page.locator("#this-round .leader[data-leader]").get_attribute("data-leader"))
+        assert colour_of(page, "#this-round .leader b") == seat_ink(page, leader), scheme
+        assert colour_of(duel, ".kd-end .winner b") == seat_ink(duel, 1), scheme
+        page.screenshot(path=str(artifacts / f"last-mile-leader-{size['width']}-{lang}-{scheme}.png"))
+        duel.screenshot(path=str(artifacts / f"last-mile-winner-{size['width']}-{lang}-{scheme}.png"))
+    page.context.close()
