@@ -289,3 +289,34 @@ def test_the_leader_and_the_winner_are_drawn_in_their_own_colour(
         page.screenshot(path=str(artifacts / f"last-mile-leader-{size['width']}-{lang}-{scheme}.png"))
         duel.screenshot(path=str(artifacts / f"last-mile-winner-{size['width']}-{lang}-{scheme}.png"))
     page.context.close()
+
+
+# --- (g) Réveillez: a knight's refusal under the variant is said -----------------------------------
+
+@pytest.mark.parametrize(("size", "lang"), SIZES_AND_LANGUAGES, ids=IDS)
+def test_the_knight_says_why_the_dog_is_not_offered(browser: Browser, browser_context_args,
+                                                     live_server, artifacts, size, lang):
+    """With the variant, Ana holds the Cat and Ben the Dog: Ana's knight question names the Dog
+    as not takeable and says why (the Dog and the Cat never together), instead of nothing."""
+    page = browser.new_context(**phone_options(browser_context_args, size, lang)).new_page()
+    page.goto(f"{live_server}/reveillez/new")
+    for seat, name in enumerate(["Ana", "Ben", "Cléo"]):
+        page.fill(f"#names-{seat}", name)
+    page.locator("label:has([data-option=variant])").click()
+    page.click("[data-action=create]")
+    for slot, name, value in ((0, "chat", 15), (1, "chien", 10), (2, None, 5)):
+        page.click("[data-action=wake]")
+        page.locator(f".rv-grid [data-slot='{slot}'] button").click()
+        if name:
+            page.locator(f"label:has(input[data-name='{name}'])").click()
+        page.click(f"[data-value='{value}']")
+        expect(page.locator("#rv-table")).to_have_attribute("data-turn", str((slot + 1) % 3))
+    page.click("[data-action=steal]")
+    refused = page.locator("[data-question=target] [data-refused-target]")
+    expect(refused).to_have_count(1)
+    expect(refused).to_have_attribute("data-problem", "pets-apart")
+    expect(refused).to_contain_text({"en": "Dog", "fr": "Chien"}[lang])
+    expect(refused).to_contain_text("Ben")
+    page.locator("[data-question=target]").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / f"last-mile-rv-knight-{size['width']}-{lang}.png"))
+    page.context.close()
