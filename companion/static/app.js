@@ -118,6 +118,23 @@
   else restore();
 })();
 
+/* The Save bar never hides what is entered (a 360×740 phone): after a tap in a form with a
+ * sticky Save bar, the row tapped and the next one are scrolled above the bar when they are under
+ * it (never the tapped row off the top). */
+(function () {
+  function rowOf(el) { return el.closest(".cardrow, .countrow, .field, fieldset, tr, li") || el; }
+  document.addEventListener("change", function (e) {
+    var form = e.target.form, bar = form && form.querySelector(".savebar");
+    if (!bar || !e.target.closest || bar.contains(e.target)) return;
+    var row = rowOf(e.target), next = row.nextElementSibling;
+    var want = next && next.offsetParent !== null && !next.contains(bar) ? next : row;
+    var floor = bar.getBoundingClientRect().top - 8, bottom = want.getBoundingClientRect().bottom;
+    if (bottom <= floor) return;
+    var room = Math.max(row.getBoundingClientRect().top - 8, 0);
+    window.scrollBy(0, Math.min(bottom - floor, room));
+  });
+})();
+
 /* <a data-back>: go back one page (the link's own address is the fallback without history). */
 document.addEventListener("click", function (e) {
   var back = e.target.closest && e.target.closest("a[data-back]");

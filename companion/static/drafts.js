@@ -363,6 +363,19 @@
     }
     notice.hidden = true;
     var words = notice.querySelector("p");
+    // By the Save button the notice takes one line; a tap on it opens the whole of it.
+    words.setAttribute("role", "button");
+    words.setAttribute("tabindex", "0");
+    words.setAttribute("aria-expanded", "false");
+    function toggle() {
+      var open = !notice.hasAttribute("data-open");
+      notice.toggleAttribute("data-open", open);
+      words.setAttribute("aria-expanded", open ? "true" : "false");
+    }
+    words.addEventListener("click", toggle);
+    words.addEventListener("keydown", function (e) {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(); }
+    });
 
     function say(draft, moved) {
       notice.hidden = false;

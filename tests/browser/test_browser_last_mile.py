@@ -320,3 +320,50 @@ def test_the_knight_says_why_the_dog_is_not_offered(browser: Browser, browser_co
     page.locator("[data-question=target]").scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / f"last-mile-rv-knight-{size['width']}-{lang}.png"))
     page.context.close()
+
+
+# --- (h) the bottom bar never hides what is entered at 360×740 --------------------------------------
+
+HIDDEN = """target => {
+    const r = target.getBoundingClientRect();
+    const bar = target.form && target.form.querySelector('.savebar');
+    const floor = bar ? bar.getBoundingClientRect().top : window.innerHeight;
+    return r.top < 0 || r.bottom > floor;
+}"""
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_by_cards_the_next_row_is_never_under_the_save_bar(
+        browser: Browser, browser_context_args, live_server, artifacts, lang):
+    """Dancing Queens by cards at 360×740, each card given in turn: the rows tapped are above the
+    Save bar (at most 3 taps on a row under it or off the screen, the 2026-11-24 figure, was 7);
+    the draft notice by the Save button takes one line until tapped."""
+    from .test_browser_drafts import rp_new
+    size = {"width": 360, "height": 740}
+    page = browser.new_context(**phone_options(browser_context_args, size, lang)).new_page()
+    page.goto(f"{live_server}/rebel-princess/new")
+    if not page.locator("input[name=edition][value=deluxe]").is_checked():
+        page.locator("label:has(input[name=edition][value=deluxe])").click()
+    page.locator("select[name='cards-0']").select_option("z")
+    for seat, name in enumerate(["Ana", "Ben", "Cy", "Dan", "Eva", "Fox"]):
+        page.locator(f"input[name='names-{seat}']").fill(name)
+    page.locator("[data-action=create]").click()
+    page.locator("[data-action=enter-cards]").first.click()
+    rows = page.locator("#cards-entry .cardrow")
+    expect(rows.first).to_be_visible()
+    hidden = 0
+    for index in range(rows.count()):
+        target = rows.nth(index).locator("label").nth(index % 6)
+        hidden += target.evaluate(HIDDEN.replace("target.form", "target.closest('form')"))
+        target.click()
+    page.screenshot(path=str(artifacts / f"last-mile-bar-cards-{lang}.png"))
+    assert hidden <= 3, f"{hidden} taps on rows under the Save bar or off the screen"
+    page.reload()  # the entry comes back: its notice by the Save button is one line
+    notice = page.locator(".savebar [data-draft-notice]")
+    expect(notice).to_be_visible()
+    line = notice.locator("p").evaluate("p => parseFloat(getComputedStyle(p).lineHeight)")
+    assert notice.locator("p").bounding_box()["height"] <= line * 1.5
+    notice.locator("p").click()
+    assert notice.locator("p").bounding_box()["height"] > line * 1.5
+    page.screenshot(path=str(artifacts / f"last-mile-bar-notice-{lang}.png"))
+    page.context.close()
