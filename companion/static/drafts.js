@@ -686,10 +686,15 @@
     var go = function () {
       first.scrollIntoView({block: "center"});
       first.focus({preventScroll: true});
+      // What fixes it (the buttons right after the error) comes above the Save bar too.
+      var fix = first.nextElementSibling, bar = document.querySelector("form[data-draft] .savebar");
+      if (!fix || !bar || bar.contains(first) || fix.contains(bar)) return;
+      var over = fix.getBoundingClientRect().bottom - (bar.getBoundingClientRect().top - 8);
+      var room = first.getBoundingClientRect().top - 8;
+      if (over > 0 && room > 0) window.scrollBy(0, Math.min(over, room));
     };
-    go();
     var bar = document.querySelector("form[data-draft] .savebar");
-    if (!bar || bar.querySelector("[data-problems-summary]") || bar.contains(first)) return;
+    if (!bar || bar.querySelector("[data-problems-summary]") || bar.contains(first)) { go(); return; }
     var summary = document.createElement("button");
     summary.type = "button";
     summary.className = "problems-summary";
@@ -697,6 +702,7 @@
     summary.textContent = text("problems");
     summary.addEventListener("click", go);
     bar.insertBefore(summary, bar.firstChild);
+    go();  // with the bar at its full height
   }
 
   /* A refused save whose entry is gone (discarded, stored, a week old): nothing left to fix. */

@@ -367,3 +367,60 @@ def test_by_cards_the_next_row_is_never_under_the_save_bar(
     assert notice.locator("p").bounding_box()["height"] > line * 1.5
     page.screenshot(path=str(artifacts / f"last-mile-bar-notice-{lang}.png"))
     page.context.close()
+
+
+# --- (h, j) a classic by-cards save missing the last trick: said (« elle »), its buttons in sight ---
+
+@pytest.mark.parametrize(("size", "lang"), SIZES_AND_LANGUAGES, ids=IDS)
+def test_a_missing_last_trick_is_said_and_its_buttons_are_above_the_save_bar(
+        browser: Browser, browser_context_args, live_server, artifacts, size, lang):
+    """Classic, by cards, saved without the last trick's winner: the error says so (« c'est à elle
+    d'ouvrir », a princess, in French) and the seat buttons under it are above the Save bar."""
+    from .conftest import give_the_rest
+    page = browser.new_context(**phone_options(browser_context_args, size, lang)).new_page()
+    page.goto(f"{live_server}/rebel-princess/new")
+    if not page.locator("input[name=edition][value=classic]").is_checked():
+        page.locator("label:has(input[name=edition][value=classic])").click()
+    for seat, name in enumerate(["Ana", "Ben", "Cy"]):
+        page.locator(f"input[name='names-{seat}']").fill(name)
+    page.locator("[data-action=create]").click()
+    page.locator("[data-action=enter-cards]").first.click()
+    give_the_rest(page, 0)
+    page.locator("[data-action=save]").click()
+    error = page.locator("ul.errors", has_text={"en": "they lead next", "fr": "à elle"}[lang])
+    expect(error).to_be_visible()
+    buttons = page.locator("input[name=last_trick]").first.locator("xpath=../..")
+    page.wait_for_timeout(300)  # the scroll to the error is done
+    bar_top = page.locator("#cards-entry .savebar").bounding_box()["y"]
+    box = buttons.bounding_box()
+    page.screenshot(path=str(artifacts / f"last-mile-last-trick-{size['width']}-{lang}.png"))
+    assert box["y"] >= 0 and box["y"] + box["height"] <= bar_top, (box, bar_top)
+    page.context.close()
+
+
+# --- (j) the duel's words: steps start with a capital, a Princess win is said as one -------------
+
+@pytest.mark.parametrize(("size", "lang"), SIZES_AND_LANGUAGES, ids=IDS)
+def test_the_duels_steps_start_with_a_capital_and_a_princess_win_is_said_so(
+        browser: Browser, browser_context_args, live_server, artifacts, size, lang):
+    """A duel won at once by the Princess against the Prince: each step of the verdict starts
+    with a capital letter, and the home page lists it « won at once … the Princess met the
+    Prince », not « 0–0 · won by »."""
+    page = browser.new_context(**phone_options(browser_context_args, size, lang)).new_page()
+    page.goto(live_server + "/kanai-duel/new")
+    page.fill("#first", "ana")
+    page.fill("#second", "ben")
+    page.click("[data-action=create]")
+    page.click("[data-hand='0'] [data-card=princess]")
+    page.click("[data-hand='1'] [data-card=prince]")
+    page.click("[data-action=reveal]")
+    steps = page.locator("[data-last-round] [data-step]")
+    expect(steps.first).to_be_visible()
+    for text in steps.all_inner_texts():
+        assert text[:1].isupper(), text
+    page.goto(live_server)
+    item = page.locator("li[data-kind=kanai_duel]").first
+    expect(item.locator("[data-by-princess]")).to_contain_text(
+        {"en": "the Princess met the Prince", "fr": "la Princesse a rencontré le Prince"}[lang])
+    page.screenshot(path=str(artifacts / f"last-mile-duel-home-{size['width']}-{lang}.png"))
+    page.context.close()
