@@ -424,3 +424,26 @@ def test_the_duels_steps_start_with_a_capital_and_a_princess_win_is_said_so(
         {"en": "the Princess met the Prince", "fr": "la Princesse a rencontré le Prince"}[lang])
     page.screenshot(path=str(artifacts / f"last-mile-duel-home-{size['width']}-{lang}.png"))
     page.context.close()
+
+
+# --- (k) 44-px targets: the restore page's file input, the history's « Chart, export » links ------
+
+@pytest.mark.parametrize(("size", "lang"), SIZES_AND_LANGUAGES, ids=IDS)
+def test_the_file_to_restore_and_the_chart_links_are_44_px_targets(
+        browser: Browser, browser_context_args, live_server, artifacts, size, lang):
+    """The restore page's file input (was 21 px high) and the history's « Chart, export › » links
+    (37 px) are at least 44 px high."""
+    from .test_browser_groups import duel_won_by_the_princess
+    page = browser.new_context(**phone_options(browser_context_args, size, lang)).new_page()
+    page.goto(live_server + "/import")
+    assert page.locator("input[type=file]").bounding_box()["height"] >= 44
+    page.screenshot(path=str(artifacts / f"last-mile-restore-{size['width']}-{lang}.png"))
+    page.goto(live_server)
+    duel_won_by_the_princess(page, "Ana", "Ben")
+    page.goto(live_server)
+    page.locator("[data-action=group]").click()
+    page.locator("[data-action=history]").click()
+    chart = page.locator("[data-action=chart]").first
+    expect(chart).to_be_visible()
+    assert chart.bounding_box()["height"] >= 44
+    page.context.close()
