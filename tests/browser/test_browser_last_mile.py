@@ -453,3 +453,31 @@ def test_the_file_to_restore_and_the_chart_links_are_44_px_targets(
     expect(chart).to_be_visible()
     assert chart.bounding_box()["height"] >= 44
     page.context.close()
+
+
+# --- (k) the viewer's pad shows no pencil it cannot use -------------------------------------------
+
+@pytest.mark.parametrize(("size", "lang"), SIZES_AND_LANGUAGES, ids=IDS)
+def test_the_viewers_pad_has_no_inert_pencils(browser: Browser, browser_context_args, live_server,
+                                              artifacts, size, lang):
+    """A round saved: the scorer's pad offers « Round 1 ✎ »; the viewer's shows « Round 1 »."""
+    from .conftest import tap_in_menu
+    from .test_browser_drafts import rp_numbers_open, rp_numbers_part, rp_numbers_rest
+    scorer = browser.new_context(**phone_options(browser_context_args, size, lang)).new_page()
+    viewer = browser.new_context(**phone_options(browser_context_args, size, lang)).new_page()
+    game = rp_numbers_open(scorer, live_server)
+    rp_numbers_part(scorer)
+    rp_numbers_rest(scorer)
+    scorer.locator("[data-action=save]").click()
+    scorer.goto(game)
+    expect(scorer.locator("[data-edit-round='1'] .edit-mark")).to_be_visible()
+    tap_in_menu(scorer, "[data-action=share-links]")
+    address = scorer.locator("[data-address=viewer]").inner_text()
+    viewer.goto(live_server + "/rebel-princess/g/" + address.split("/rebel-princess/g/", 1)[1])
+    expect(viewer.locator("body")).to_have_attribute("data-role", "viewer")
+    expect(viewer.locator("[data-edit-round='1']")).to_be_visible()
+    expect(viewer.locator("[data-edit-round='1'] .edit-mark")).to_be_hidden()
+    assert "✎" not in viewer.locator("#pad").inner_text()
+    viewer.screenshot(path=str(artifacts / f"last-mile-viewer-pad-{size['width']}-{lang}.png"))
+    scorer.context.close()
+    viewer.context.close()
