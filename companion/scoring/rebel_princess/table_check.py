@@ -77,6 +77,7 @@ from .cards import Edition, RebelCard, Suit
 from .engine import (
     Gift,
     Haggle,
+    Kept,
     PowerUse,
     TableRound,
     Timing,
@@ -453,7 +454,10 @@ def check_round(*, edition: str | Edition, round_card: str, players: int, leader
                 reader.haggle(step, number, f"{where}.steps[{index}]", bool(done))
             if reader.problems:
                 raise EntryError(reader.problems)
-    return _result(table, len(tricks), totals_before, _kept(reader, kept))
+    shown = _kept(reader, kept)
+    if shown is not None and table.is_over():  # shown at the end: evidence about every hand
+        table.push_kept(Kept(tuple(tuple(hand) for hand in shown)))
+    return _result(table, len(tricks), totals_before, shown)
 
 
 def _result(table: TableRound, sent: int, totals_before: Sequence[int] | None,

@@ -25,6 +25,7 @@ from .errors import (
     ViolationCode,
     violation,
 )
+from .evidence import Evidence, Kept, Moment, Seen
 from .modifiers import (
     Modifier,
     Timing,
@@ -53,7 +54,8 @@ from .table import TableRound
 from .values import RoundOutcome, Trick
 
 __all__ = [
-    "POWER_SLUGS", "AmbiguousEntryError", "Chairs", "Edition", "EngineError", "Gift", "Haggle",
+    "POWER_SLUGS", "AmbiguousEntryError", "Chairs", "Edition", "EngineError", "Evidence", "Gift",
+    "Haggle", "Kept", "Moment", "Seen",
     "IllegalTrickError", "InvalidEntryError", "Modifier", "Pass", "Power", "PowerUse", "RebelCard",
     "Reveal", "RoundOutcome", "RoundState", "RoundTranscript", "SetAside", "Step", "StepKind",
     "Suit", "TableRound", "Timing", "Trick", "ViolationCode", "WinReason", "format_record",

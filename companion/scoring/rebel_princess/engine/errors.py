@@ -65,6 +65,7 @@ class ViolationCode(StrEnum):
     POWER_NOT_IN_PLAY = "power-not-in-play"  # the seat's Princess has another power
     POWER_ALREADY_USED = "power-already-used"  # once per round
     POWER_NOT_NOW = "power-not-now"  # wrong moment for this power
+    NOT_ON_LAST_TRICK = "not-on-last-trick"  # a timing rule (Late to the Ball, b / G)
     POWER_BLOCKED = "power-blocked"  # another power used this trick forbids it (Deluxe)
     POWER_RESTRICTION = "power-restriction"  # a power in effect forbids this card
     BAD_POWER_ARGUMENT = "bad-power-argument"
@@ -98,6 +99,9 @@ class RuleCatalogue(Catalogue):
             code = f"{code}@{slug}"
         params["rule"] = self.rule_name(slug, lang) if slug else word["this-rule"]
         params["rule_mid"] = _mid(params["rule"])
+        # The power a rule names (a timing rule).
+        params["power"] = self.rule_name(str(params["power"]), lang) if "power" in params \
+            else word["a-princess"]
         if code != ViolationCode.UNKNOWN_CARD and "card" in params:
             params["card"] = self.card_name(str(params["card"]), lang)
         params.setdefault("card", word["a-card"])
@@ -146,7 +150,7 @@ class RuleCatalogue(Catalogue):
 
     def _words(self, lang: str) -> dict[str, str]:
         return {key: super(RuleCatalogue, self).text(key, lang)
-                for key in ("basic-rules", "this-rule", "a-card")}
+                for key in ("basic-rules", "this-rule", "a-card", "a-princess")}
 
 
 def _mid(name: str) -> str:

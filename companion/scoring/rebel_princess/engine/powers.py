@@ -20,7 +20,9 @@ OpenAPI description.
   (``False``: the cards stay hidden at the table and may be left out).
 - What limits it: :attr:`Power.max_rank`, :attr:`Power.target_leader`, :attr:`Power.target_other`,
   :attr:`Power.winner_only`, :attr:`Power.never_frog`, :attr:`Power.same_suit`,
-  :attr:`Power.on_lead`, :attr:`Power.blocked_by`, and the codes of its own check that cards seen
+  :attr:`Power.on_lead`, :attr:`Power.blocked_by`, the timing rules it states
+  (:attr:`~.modifiers.Modifier.not_on`; a Round card states its own, Late to the Ball's on
+  Sleeping Beauty and Scheherazade), and the codes of its own check that cards seen
   later can prove (:attr:`Power.proven_by_hand`).
 - How it changes a trick: :attr:`Power.changes_trick` (judged with the trick it is used for), and
   :meth:`Power.restrict` / :meth:`Power.activate`.
@@ -50,7 +52,7 @@ holds only Princes, and then the basic rules already make the lead a Prince; Fre
 *Engine decision:* Scheherazade cannot draw a card the Ice Princess froze this trick (it lies
 in front of its owner).
 Crystal Clear (h / I): the Ice Princess and Scheherazade cannot pick shown cards. Late to the Ball
-(b / G): Sleeping Beauty and Scheherazade cannot be used on the last trick.
+(b / G) declares that Sleeping Beauty and Scheherazade cannot be used for the last trick.
 
 *Engine decision:* a card played off the suit to follow through a power (Thumbelina, the Ice
 Princess) counts as a void card for Round cards that look at void players (Poisoned Apple, Pass
@@ -71,6 +73,7 @@ from companion.scoring.rebel_princess.cards import Edition, RebelCard, Suit
 
 from .cards import FROG_ID
 from .errors import ViolationCode, violation
+from .evidence import Evidence
 from .modifiers import Modifier, Timing
 from .steps import PowerUse
 
@@ -158,8 +161,6 @@ class Power(Modifier):
     #: The blocks apply only to a use of this power on the player who leads (Scheherazade, the
     #: Ice Princess): on anyone else it may still act.
     blocked_on_leader_only: ClassVar[bool] = False
-    #: Not on the last trick of Late to the Ball (b / G): its cards are set aside.
-    not_on_last_aside_card: ClassVar[bool] = False
     #: Under Wedding Gift (o / M), only before the gift pile is laid (Deluxe o).
     before_gift_pile: ClassVar[bool] = False
     # -- how it changes a trick ---------------------------------------------------------------
@@ -192,6 +193,11 @@ class Power(Modifier):
     def unseen_seats(self, use: PowerUse, players: int) -> int:
         """The seats (a mask) whose hands ``use`` may change out of sight of the table."""
         return 0
+
+    def evidence(self, use: PowerUse, players: int) -> tuple[Evidence, ...]:
+        """What the cards of ``use`` entered at the table prove about the hands they came from
+        and went to (see :mod:`.evidence`); nothing by default."""
+        return ()
 
     def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
         """A plausible random use by ``seat`` now, for the simulation (it may still break a

@@ -41,7 +41,8 @@ from companion.scoring.problems import Problem
 from companion.scoring.rebel_princess.cards import RebelCard, Suit
 
 from .cards import FROG_ID, PRINCE_MASK, SUIT_MASKS, SUIT_OF, card_at, card_id, mask_of
-from .modifiers import register
+from .evidence import Evidence, Moment, Seen, arrived, held
+from .modifiers import NotOn, TrickTime, register
 from .powers import (
     _BOTH,
     _CLASSIC_ONLY,
@@ -89,6 +90,7 @@ class Alice(Power):
     winner_only = _BOTH
     never_frog = True
     deals_trick_back = True
+    not_on = (NotOn(TrickTime.AFTER_LAST_TRICK),)  # nothing is left to replay
 
     def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
         if not state.history:
@@ -96,6 +98,11 @@ class Alice(Power):
         cards = [card_at(c) for c in state.history[-1][1]]
         rng.shuffle(cards)
         return PowerUse(seat, self.slug, cards=tuple(cards))
+
+    def evidence(self, use: PowerUse, players: int) -> tuple[Evidence, ...]:
+        """The cards dealt back arrive, one per seat in seat order (two laps under u)."""
+        return tuple(arrived(Seen.DEALT, index % players, card_)
+                     for index, card_ in enumerate(use.cards))
 
     def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         leader, ids, winner, _ = state.history[-1]
@@ -276,6 +283,13 @@ class Mulan(Power):
         same = [c for c in _hand(state, seat) if c.suit is old.suit]
         return PowerUse(seat, self.slug, cards=(old, rng.choice(same))) if same else None
 
+    def evidence(self, use: PowerUse, players: int) -> tuple[Evidence, ...]:
+        """The card she swaps in comes from her hand (played, as it were); hers goes back."""
+        if len(use.cards) != 2:
+            return ()
+        old, new = use.cards
+        return (held(Seen.PLAYED, use.seat, new), arrived(Seen.PLAYED, use.seat, old))
+
     def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         if len(use.cards) != 2:
             return self.bad(use)
@@ -330,6 +344,8 @@ class Pocahontas(Power):
     target_other = _CLASSIC_ONLY
     winner_only = _CLASSIC_ONLY
     on_lead = True
+    # Classic: she names who leads the next trick; after the last one there is none.
+    not_on = (NotOn(TrickTime.AFTER_LAST_TRICK, editions=_CLASSIC_ONLY),)
     # Choosing another leader would undo their demand on the leader (Deluxe p. 23).
     blocked_by = (Block("little-mermaid"), Block("rapunzel"))
 
@@ -391,7 +407,6 @@ class Scheherazade(Power):
     slot_words = {"taken": "the card taken", "given": "the card given back"}
     cards_seen = False
     target_other = _BOTH
-    not_on_last_aside_card = True
     # On the leader only, after any of these three this trick (Deluxe p. 23: the Ice Princess
     # counts whoever she acted on).
     blocked_by = (Block("ice-princess"), Block("little-mermaid"), Block("rapunzel"))
@@ -401,8 +416,23 @@ class Scheherazade(Power):
         return use.target == leader
 
     def unseen_seats(self, use: PowerUse, players: int) -> int:
+        if use.cards:
+            return 0  # entered: both moves are seen (see evidence)
         target = use.target if use.target is not None else use.seat
         return 1 << use.seat | 1 << target
+
+    def evidence(self, use: PowerUse, players: int) -> tuple[Evidence, ...]:
+        """The card drawn was in the target's hand, the card given in hers; each lands in the
+        other hand (nothing moves when she gives the same card back)."""
+        if len(use.cards) != 2 or use.target is None:
+            return ()
+        taken, given = use.cards
+        before = Moment.BEFORE_NEXT
+        if taken == given:
+            return (held(Seen.DRAWN, use.target, taken, moment=before),)
+        return (held(Seen.DRAWN, use.target, taken, moment=before),
+                held(Seen.DRAWN, use.seat, given, moment=before),
+                arrived(Seen.DRAWN, use.target, given), arrived(Seen.DRAWN, use.seat, taken))
 
     def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
         target = rng.choice([s for s in range(state.players) if s != seat])
@@ -454,13 +484,26 @@ class SleepingBeauty(Power):
     more_slots = ("gets" + PER_SEAT,)
     slot_words = {"gives": "each seat's card", "gets": "the card each seat receives"}
     cards_seen = False
-    not_on_last_aside_card = True
     before_gift_pile = True
     # Whoever the Ice Princess acted on (Deluxe p. 23).
     blocked_by = (Block("little-mermaid"), Block("ice-princess"), Block("rapunzel"))
 
     def unseen_seats(self, use: PowerUse, players: int) -> int:
+        if len(use.more) == players:
+            return 0  # entered: who got which card is seen (see evidence)
         return (1 << players) - 1  # every hand gave a card and got one
+
+    def evidence(self, use: PowerUse, players: int) -> tuple[Evidence, ...]:
+        """Each seat's contribution was in its hand; the card each seat receives arrives."""
+        found = []
+        if len(use.cards) == players:
+            found += [held(Seen.CONTRIBUTED, seat, card_, moment=Moment.BEFORE_NEXT)
+                      for seat, card_ in enumerate(use.cards)]
+        if len(use.more) == players:
+            found += [arrived(Seen.CONTRIBUTED, seat, card_)
+                      for seat, card_ in enumerate(use.more)
+                      if len(use.cards) != players or use.cards[seat] != card_]
+        return tuple(found)
 
     def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
         given = tuple(rng.choice(_hand(state, s)) for s in range(state.players))

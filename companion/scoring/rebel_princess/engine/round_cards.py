@@ -51,7 +51,7 @@ from companion.scoring.rebel_princess.round_cards import round_card
 
 from .cards import FAIRY, QUEEN, SUIT_MASKS
 from .errors import ViolationCode
-from .modifiers import HALF, Modifier, WinReason, register
+from .modifiers import HALF, Modifier, NotOn, TrickTime, WinReason, register
 
 if TYPE_CHECKING:
     from .state import RoundState
@@ -108,6 +108,9 @@ class LateToTheBall(RoundCardRule):
     slug = "late-to-the-ball"
     letters = {D: "b", C: "G"}
     aside_cards = 1
+    # Deluxe b: « Sleeping Beauty and Scheherazade may not use their powers on the last card of
+    # this round » (the saved cards); RULINGS.md reads the classic G alike.
+    not_on = (NotOn(TrickTime.LAST_TRICK, ("sleeping-beauty", "scheherazade")),)
 
 
 @register
@@ -126,6 +129,7 @@ class MusicalChairs(RoundCardRule):
     slug = "musical-chairs"
     letters = {D: "k", C: "E"}
     chairs_after_trick = True
+    not_on = (NotOn(TrickTime.AFTER_LAST_TRICK),)  # no hand left to pass from
 
 
 @register
@@ -154,6 +158,7 @@ class HaggleWithTheHag(RoundCardRule):
     slug = "haggle-with-the-hag"
     letters = {D: "p", C: "T"}
     haggle_after_trick = True
+    not_on = (NotOn(TrickTime.AFTER_LAST_TRICK),)  # « from their hand »: empty by then
 
 
 @register

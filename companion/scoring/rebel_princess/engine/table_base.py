@@ -11,6 +11,7 @@ from companion.scoring.rebel_princess.cards import Edition, RebelCard, hand_size
 
 from .cards import card_id, cards_of, deck_mask, mask_of
 from .errors import BASIC, InvalidEntryError, ViolationCode, violation
+from .evidence import Kept
 from .modifiers import HALF, overridden
 from .powers import Power
 from .state import RoundState, _edition
@@ -66,7 +67,7 @@ class TableBase:
         self._count = size - self._aside  # cards in each hand in the current phase
         self._aside_left = self._aside
         self._found: dict[tuple[object, ...], tuple[int, int, Problem]] = {}
-        self._events: list[tuple[RebelCard | Step, list[Undo]]] = []
+        self._events: list[tuple[RebelCard | Step | Kept, list[Undo]]] = []
 
     @property
     def leader(self) -> int:
@@ -115,8 +116,8 @@ class TableBase:
         return self._complete >= self.base_tricks + self._alices
 
     @property
-    def events(self) -> tuple[RebelCard | Step, ...]:
-        """Everything entered, in order (cards, power uses, haggles, gifts)."""
+    def events(self) -> tuple[RebelCard | Step | Kept, ...]:
+        """Everything entered, in order (cards, power uses, haggles, gifts, kept cards)."""
         return tuple(event for event, _ in self._events)
 
     @property
