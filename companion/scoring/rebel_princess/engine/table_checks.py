@@ -71,10 +71,11 @@ class TableChecks(TableBase):
             return [replace(problem, trick=self._number()) for problem in found]
         not_now = [self._problem(V.POWER_NOT_NOW, use.seat, rule=use.power)]
         when = self.trick_time()
-        source = barred(self.card_rule, power, when) if when is not None else None
-        if source is not None and (power.when() is Timing.AFTER) == (
+        if when is not None and (power.when() is Timing.AFTER) == (
                 when is TrickTime.AFTER_LAST_TRICK):  # a declared timing rule
-            return [timing_refusal(source, power, when, use.seat, self._number())]
+            source = barred(self.card_rule, power, when)
+            if source is not None:
+                return [timing_refusal(source, power, when, use.seat, self._number())]
         if power.when() is Timing.AFTER:
             last = self._tricks[-1] if self._tricks else None
             if last is None or not last.complete or self._coming or self._coming_gift or \
