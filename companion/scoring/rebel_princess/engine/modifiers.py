@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from companion.scoring.problems import Problem
 from companion.scoring.rebel_princess.cards import Edition, RebelCard
+from companion.scoring.rebel_princess.round_cards import letters_of
 
 from .errors import InvalidEntryError, ViolationCode, violation
 
@@ -140,7 +141,9 @@ class Modifier:
     slug: ClassVar[str] = ""
     #: ``"round-card"`` or ``"power"``.
     kind: ClassVar[str] = "round-card"
-    #: Round card letters by edition, e.g. ``{Edition.DELUXE: "f", Edition.CLASSIC: "D"}``.
+    #: Round card letters by edition, e.g. ``{Edition.DELUXE: "f", Edition.CLASSIC: "D"}``: set
+    #: by :func:`register` from the scoring core's catalogue (``round_cards.toml``), where each
+    #: card names the slug of its rule.
     letters: ClassVar[dict[Edition, str]] = {}
     #: Each seat plays this many cards per trick.
     plays_per_seat: ClassVar[int] = 1
@@ -208,6 +211,8 @@ def register(cls: type[Modifier]) -> type[Modifier]:
     if not cls.slug or cls.slug in _REGISTRY:
         raise ValueError(f"modifier slug {cls.slug!r} is empty or taken")
     _REGISTRY[cls.slug] = cls
+    if cls.kind == "round-card":  # its letters are declared once, in the Round card catalogue
+        cls.letters = letters_of(cls.slug)
     for edition, letter in cls.letters.items():
         if (edition, letter) in _BY_LETTER:
             raise ValueError(f"Round card {edition.value} {letter} registered twice")
