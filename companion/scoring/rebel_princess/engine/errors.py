@@ -20,7 +20,7 @@ Two kinds of trouble, kept apart in the python-chess manner:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -144,13 +144,26 @@ class RuleCatalogue(Catalogue):
         """The player-facing name of a rule slug: a Princess, a Round card, the basic rules."""
         if slug == BASIC:
             return self._words(language(lang))["basic-rules"]
-        from .modifiers import display_name  # (modifiers import this module)
-
-        return display_name(slug, self.edition, language(lang))
+        return _rule_namer(slug, self.edition, language(lang))
 
     def _words(self, lang: str) -> dict[str, str]:
         return {key: super(RuleCatalogue, self).text(key, lang)
                 for key in ("basic-rules", "this-rule", "a-card", "a-princess")}
+
+
+def _slug_words(slug: str, edition: Edition, lang: str) -> str:
+    return slug.replace("-", " ")
+
+
+#: How a rule slug is named for players: :mod:`.modifiers` (which imports this module) gives its
+#: registry's names through :func:`name_rules_with` when it is imported.
+_rule_namer: Callable[[str, Edition, str], str] = _slug_words
+
+
+def name_rules_with(namer: Callable[[str, Edition, str], str]) -> None:
+    """Name the rules in the engine's sentences with ``namer(slug, edition, lang)``."""
+    global _rule_namer
+    _rule_namer = namer
 
 
 def _mid(name: str) -> str:

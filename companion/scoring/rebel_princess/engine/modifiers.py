@@ -50,7 +50,7 @@ from companion.scoring.problems import Problem
 from companion.scoring.rebel_princess.cards import Edition, RebelCard
 from companion.scoring.rebel_princess.round_cards import letters_of
 
-from .errors import InvalidEntryError, ViolationCode, violation
+from .errors import InvalidEntryError, ViolationCode, name_rules_with, violation
 
 if TYPE_CHECKING:
     from .state import RoundState
@@ -246,6 +246,9 @@ def display_name(slug: str, edition: Edition, lang: str = "en") -> str:
     """The player-facing name of the Round card or Princess registered under ``slug``."""
     cls = _REGISTRY.get(slug)
     return cls.display_name(edition, lang) if cls is not None else slug.replace("-", " ")
+
+
+name_rules_with(display_name)  # the engine's sentences name each rule as printed
 
 
 def round_card_letters(edition: Edition) -> list[str]:

@@ -27,7 +27,8 @@ OpenAPI description.
 - How it changes a trick: :attr:`Power.changes_trick` (judged with the trick it is used for), and
   :meth:`Power.restrict` / :meth:`Power.activate`.
 
-The twelve powers, one class each, are in :mod:`.princesses`.
+The twelve powers, one class each, are in :mod:`.princesses` (and
+:data:`~.princesses.POWER_SLUGS`).
 
 Conflicts (Deluxe p. 23 and p. 10, "a power that would undo another's may not be used during
 this trick"; RULINGS.md applies them to the classic edition too, which lists none) are declared
@@ -62,7 +63,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
@@ -80,18 +80,16 @@ from .steps import PowerUse
 if TYPE_CHECKING:
     from .state import RoundState
 
-__all__ = ["POWER_SLUGS", "Block", "Power", "power_class", "power_slugs", "zero_rank"]
+__all__ = ["Block", "Power", "power_class", "power_slugs", "zero_rank"]
 
 V = ViolationCode
 D, C = Edition.DELUXE, Edition.CLASSIC
 B, T, A = Timing.BEFORE, Timing.TURN, Timing.AFTER
-_BOTH = frozenset(Edition)
-_DELUXE_ONLY = frozenset({D})
-_CLASSIC_ONLY = frozenset({C})
-_HIGH = sum(1 << (16 * s + r) for s in range(4) for r in range(6, 13))  # ranks above 5
-_FROG = 1 << FROG_ID
-_SUIT_INDEX = {suit: index for index, suit in enumerate((Suit.PRINCE, Suit.QUEEN, Suit.FAIRY,
-                                                          Suit.PET))}
+BOTH_EDITIONS = frozenset(Edition)
+DELUXE_ONLY = frozenset({D})
+CLASSIC_ONLY = frozenset({C})
+ABOVE_FIVE = sum(1 << (16 * s + r) for s in range(4) for r in range(6, 13))  # ranks above 5
+FROG_BIT = 1 << FROG_ID
 #: Card slots repeated for every card of the trick (Alice) or every seat (Sleeping Beauty).
 PER_CARD, PER_SEAT = "*card", "*seat"
 
@@ -111,7 +109,7 @@ class Power(Modifier):
     it (see the module docstring), and overrides the hooks its rule needs."""
 
     kind: ClassVar[str] = "power"
-    editions: ClassVar[frozenset[Edition]] = _BOTH
+    editions: ClassVar[frozenset[Edition]] = BOTH_EDITIONS
     #: The printed name, ``{"en": ..., "fr": ...}``.
     names: ClassVar[dict[str, str]] = {}
     #: When the power is used, per edition.
@@ -234,8 +232,8 @@ class Power(Modifier):
     @classmethod
     def blocks(cls, edition: Edition) -> tuple[str, ...]:
         """The powers of ``edition`` that this one, once used, forbids later in the trick."""
-        return tuple(slug for slug in power_slugs(edition)
-                     if any(block.by == cls.slug for block in _CLASSES[slug].blocked_by))
+        return tuple(slug for slug, other in _classes().items() if edition in other.editions
+                     and any(block.by == cls.slug for block in other.blocked_by))
 
     @classmethod
     def display_name(cls, edition: Edition, lang: str = "en") -> str:
@@ -343,28 +341,23 @@ class Power(Modifier):
         return [violation(code, use.seat if seat is None else seat, card_, self.slug, self.edition)]
 
 
-from . import princesses as _princesses  # noqa: E402, F401  (registers the twelve)
-
-_CLASSES: dict[str, type[Power]] = {cls.slug: cls for cls in Power.__subclasses__()}
-_ORDER = tuple(sorted(_CLASSES))
-
-#: Every Princess slug, in alphabetical order.
-POWER_SLUGS: tuple[str, ...] = _ORDER
+def _classes() -> dict[str, type[Power]]:
+    """The twelve power classes by slug, in alphabetical order (:mod:`.princesses` defines them;
+    the engine package imports it first, so they are all there before any question)."""
+    return {cls.slug: cls for cls in sorted(Power.__subclasses__(), key=lambda c: c.slug)}
 
 
-@cache
 def power_slugs(edition: Edition) -> tuple[str, ...]:
     """The Princess slugs of an edition: 12 in Deluxe, 10 in the classic edition."""
-    return tuple(slug for slug in _ORDER if edition in _CLASSES[slug].editions)
+    return tuple(slug for slug, cls in _classes().items() if edition in cls.editions)
 
 
 def zero_rank() -> int | None:
     """The highest rank a power may play as a zero (Snow White's), from the declarations."""
-    return max((cls.max_rank for cls in _CLASSES.values() if cls.max_rank is not None),
+    return max((cls.max_rank for cls in _classes().values() if cls.max_rank is not None),
                default=None)
 
 
 def power_class(slug: str) -> type[Power]:
     """The class of a Princess power by slug (KeyError if unknown)."""
-    return _CLASSES[slug]
-
+    return _classes()[slug]

@@ -40,16 +40,15 @@ from typing import TYPE_CHECKING, Any
 from companion.scoring.problems import Problem
 from companion.scoring.rebel_princess.cards import RebelCard, Suit
 
-from .cards import FROG_ID, PRINCE_MASK, SUIT_MASKS, SUIT_OF, card_at, card_id, mask_of
+from .cards import FROG_ID, PRINCE_MASK, SUIT_INDEX, SUIT_MASKS, SUIT_OF, card_at, card_id, mask_of
 from .evidence import Evidence, Moment, Seen, arrived, held
 from .modifiers import NotOn, TrickTime, register
 from .powers import (
-    _BOTH,
-    _CLASSIC_ONLY,
-    _DELUXE_ONLY,
-    _FROG,
-    _HIGH,
-    _SUIT_INDEX,
+    ABOVE_FIVE,
+    BOTH_EDITIONS,
+    CLASSIC_ONLY,
+    DELUXE_ONLY,
+    FROG_BIT,
     PER_CARD,
     PER_SEAT,
     A,
@@ -87,7 +86,7 @@ class Alice(Power):
     card_slots = ("dealt" + PER_CARD,)
     slot_words = {"dealt": "the trick's cards as dealt back, one per seat from seat 0 (two laps "
                            "under u)"}
-    winner_only = _BOTH
+    winner_only = BOTH_EDITIONS
     never_frog = True
     deals_trick_back = True
     not_on = (NotOn(TrickTime.AFTER_LAST_TRICK),)  # nothing is left to replay
@@ -163,7 +162,7 @@ class IcePrincess(Power):
     needs_target = True
     card_slots = ("ice",)
     slot_words = {"ice": "the card the target must play"}
-    target_leader = _CLASSIC_ONLY
+    target_leader = CLASSIC_ONLY
     on_lead = True
     changes_trick = True
     forces_card = True
@@ -244,7 +243,7 @@ class LittleMermaid(Power):
         if use.suit is None:
             return self.bad(use)
         hand = state.hands[state.leader]
-        suit_mask = SUIT_MASKS[_SUIT_INDEX[use.suit]]
+        suit_mask = SUIT_MASKS[SUIT_INDEX[use.suit]]
         only_princes = not hand & ~PRINCE_MASK
         if use.suit is Suit.PRINCE and not state.princes_in and not (
                 self.edition is D and only_princes):
@@ -257,7 +256,7 @@ class LittleMermaid(Power):
         suit = self.requested_suit(state, use)
         if state.trick_ids or seat != state.leader or suit is None:
             return legal
-        return state.hands[seat] & SUIT_MASKS[_SUIT_INDEX[suit]] or legal
+        return state.hands[seat] & SUIT_MASKS[SUIT_INDEX[suit]] or legal
 
 
 @register
@@ -330,7 +329,7 @@ class PeaPrincess(Power):
             return legal
         if self.edition is C and len(state.trick_ids) <= (use.seat - state.leader) % state.players:
             return legal  # classic: only the players after her in this trick
-        return legal & _HIGH or legal
+        return legal & ABOVE_FIVE or legal
 
 
 @register
@@ -341,11 +340,11 @@ class Pocahontas(Power):
     names = {"en": "Pocahontas", "fr": "Pocahontas"}
     timing = {D: B, C: A}
     needs_target = True  # who leads the coming trick
-    target_other = _CLASSIC_ONLY
-    winner_only = _CLASSIC_ONLY
+    target_other = CLASSIC_ONLY
+    winner_only = CLASSIC_ONLY
     on_lead = True
     # Classic: she names who leads the next trick; after the last one there is none.
-    not_on = (NotOn(TrickTime.AFTER_LAST_TRICK, editions=_CLASSIC_ONLY),)
+    not_on = (NotOn(TrickTime.AFTER_LAST_TRICK, editions=CLASSIC_ONLY),)
     # Choosing another leader would undo their demand on the leader (Deluxe p. 23).
     blocked_by = (Block("little-mermaid"), Block("rapunzel"))
 
@@ -379,7 +378,7 @@ class Rapunzel(Power):
 
     slug = "rapunzel"
     names = {"en": "Rapunzel", "fr": "Raiponce"}
-    editions = _DELUXE_ONLY
+    editions = DELUXE_ONLY
     timing = {D: B}
     blocked_by = (Block("ice-princess", on_leader=True), Block("little-mermaid"))
     changes_trick = True
@@ -406,7 +405,7 @@ class Scheherazade(Power):
     card_slots = ("taken", "given")
     slot_words = {"taken": "the card taken", "given": "the card given back"}
     cards_seen = False
-    target_other = _BOTH
+    target_other = BOTH_EDITIONS
     # On the leader only, after any of these three this trick (Deluxe p. 23: the Ice Princess
     # counts whoever she acted on).
     blocked_by = (Block("ice-princess"), Block("little-mermaid"), Block("rapunzel"))
@@ -578,7 +577,7 @@ class Thumbelina(Power):
 
     slug = "thumbelina"
     names = {"en": "Thumbelina", "fr": "Poucette"}
-    editions = _DELUXE_ONLY
+    editions = DELUXE_ONLY
     timing = {D: T}
     changes_trick = True
 
@@ -596,4 +595,8 @@ class Thumbelina(Power):
                 return legal  # the Ice Princess's card still binds her
             if power.requested_suit(state, other) is led:
                 return legal  # not the suit the Little Mermaid or Rapunzel asked for (p. 23)
-        return legal | (state.hands[seat] & ~PRINCE_MASK & ~_FROG)
+        return legal | (state.hands[seat] & ~PRINCE_MASK & ~FROG_BIT)
+
+
+#: Every Princess slug, in alphabetical order.
+POWER_SLUGS: tuple[str, ...] = tuple(sorted(cls.slug for cls in Power.__subclasses__()))

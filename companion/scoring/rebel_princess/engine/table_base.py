@@ -14,7 +14,7 @@ from .errors import BASIC, InvalidEntryError, ViolationCode, violation
 from .evidence import Kept
 from .modifiers import HALF, overridden
 from .powers import Power
-from .state import RoundState, _edition
+from .state import RoundState, edition_of
 from .steps import Haggle, PowerUse, Step, StepKind
 from .table_trick import Knowledge, TableTrick, Undo
 from .values import RoundOutcome
@@ -32,7 +32,7 @@ class TableBase:
         or Princess."""
         if not (isinstance(players, int) and 3 <= players <= 6):
             raise InvalidEntryError(f"{players!r} players; Rebel Princess seats 3 to 6")
-        self.edition = _edition(edition)
+        self.edition = edition_of(edition)
         # The probe judges one trick at a time from partial hands; building it checks the setup.
         self._probe = RoundState([0] * players, edition=self.edition, round_card=round_card,
                                  leader=leader, princesses=princesses)
