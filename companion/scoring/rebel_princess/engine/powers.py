@@ -341,15 +341,29 @@ class Power(Modifier):
         return [violation(code, use.seat if seat is None else seat, card_, self.slug, self.edition)]
 
 
+_KNOWN: dict[str, type[Power]] = {}
+_BY_EDITION: dict[Edition, tuple[str, ...]] = {}
+
+
 def _classes() -> dict[str, type[Power]]:
     """The twelve power classes by slug, in alphabetical order (:mod:`.princesses` defines them;
-    the engine package imports it first, so they are all there before any question)."""
-    return {cls.slug: cls for cls in sorted(Power.__subclasses__(), key=lambda c: c.slug)}
+    the engine package imports it first, so they are all there before any question). Read
+    again only if a class was added since."""
+    found = Power.__subclasses__()
+    if len(found) != len(_KNOWN):
+        _KNOWN.clear()
+        _KNOWN.update((cls.slug, cls) for cls in sorted(found, key=lambda c: c.slug))
+        _BY_EDITION.clear()
+    return _KNOWN
 
 
 def power_slugs(edition: Edition) -> tuple[str, ...]:
     """The Princess slugs of an edition: 12 in Deluxe, 10 in the classic edition."""
-    return tuple(slug for slug, cls in _classes().items() if edition in cls.editions)
+    classes = _classes()
+    if edition not in _BY_EDITION:
+        _BY_EDITION[edition] = tuple(slug for slug, cls in classes.items()
+                                     if edition in cls.editions)
+    return _BY_EDITION[edition]
 
 
 def zero_rank() -> int | None:
