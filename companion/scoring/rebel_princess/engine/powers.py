@@ -22,8 +22,7 @@ OpenAPI description.
   :attr:`Power.winner_only`, :attr:`Power.never_frog`, :attr:`Power.same_suit`,
   :attr:`Power.on_lead`, :attr:`Power.blocked_by`, the timing rules it states
   (:attr:`~.modifiers.Modifier.not_on`; a Round card states its own, Late to the Ball's on
-  Sleeping Beauty and Scheherazade), and the codes of its own check that cards seen
-  later can prove (:attr:`Power.proven_by_hand`).
+  Sleeping Beauty and Scheherazade).
 - How it changes a trick: :attr:`Power.changes_trick` (judged with the trick it is used for), and
   :meth:`Power.restrict` / :meth:`Power.activate`.
 
