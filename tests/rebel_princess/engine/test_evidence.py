@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from companion.scoring.rebel_princess.engine import (
+    Chairs,
     Gift,
     Haggle,
     Kept,
@@ -244,3 +245,23 @@ def test_kept_cards_shown_at_the_end_prove_an_earlier_revoke():
     assert revokes(judge) == [(0, 8, "must-follow-suit", 1)]
     judge.pop()
     assert revokes(judge) == []
+
+
+# -- passed: Musical Chairs (Deluxe k, classic E) --------------------------------------------------
+
+@pytest.mark.parametrize(("edition", "letter"), [("deluxe", "k"), ("classic", "E")])
+def test_card_passed_under_musical_chairs_proves_an_earlier_revoke(edition, letter):
+    """After each trick every player passes a card from their hand to the right: seat 1's Q3
+    was in its hand at trick 0. Passes not entered: its later Q3 may have come from seat 2."""
+    judge = TableRound(4, edition=edition, round_card=letter, leader=0)
+    play(judge, TRICK_0)
+    judge.push_chairs(Chairs(parse_cards("P2 Q3 P4 P5")))
+    assert revokes(judge) == [(0, 0, "must-follow-suit", 1)]
+    judge.pop()
+    play(judge, "F5 F2 F3 Q3")  # seat 1 plays Q3 after a pass not entered
+    assert revokes(judge) == []
+    plain = TableRound(4, edition=edition, round_card=letter, leader=0)
+    play(plain, TRICK_0)
+    plain.push_chairs(Chairs(parse_cards("P2 P3 P4 P5")))
+    play(plain, "F5 F2 F3 Q3")  # passes entered, Q3 not among them: held at trick 0
+    assert revokes(plain) == [REVOKE]

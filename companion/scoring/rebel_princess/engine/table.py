@@ -50,7 +50,7 @@ from .errors import IllegalTrickError, InvalidEntryError, ViolationCode
 from .evidence import Evidence, Kept, Seen, step_evidence
 from .modifiers import Timing
 from .powers import Power
-from .steps import Gift, Haggle, PowerUse, Step
+from .steps import Chairs, Gift, Haggle, PowerUse, Step
 from .table_checks import TableChecks
 from .table_findings import TableFindings
 from .table_trick import Knowledge, TableTrick, Undo
@@ -126,6 +126,17 @@ class TableRound(TableChecks, TableFindings):
         self._prove(step_evidence(step, self.players), undo)  # each card was in its hand
         self._out |= bits
         undo.append(lambda: self._ungift(bits))
+        self._events.append((step, undo))
+
+    def push_chairs(self, step: Chairs) -> None:
+        """Enter the card each seat passed to its right after the last trick (Musical Chairs,
+        k / E) WITHOUT CHECKING it: it was in the passer's hand and arrives in the next one, so
+        no unseen card reached those hands."""
+        undo: list[Undo] = []
+        last = self._tricks[-1]
+        self._prove(step_evidence(step, self.players), undo)
+        last.after.append(step)
+        undo.append(last.after.pop)
         self._events.append((step, undo))
 
     def push_kept(self, step: Kept) -> None:
