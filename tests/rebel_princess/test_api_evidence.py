@@ -126,3 +126,16 @@ def test_late_to_the_ball_power_on_the_last_trick_is_a_422(client, edition, lett
                                     "princesses": princesses},
                          headers={"Accept-Language": "fr"}).get_json()["problems"][0]
     assert "dernier pli" in french["message"] or "last trick" in problem["message"]
+
+
+@pytest.mark.parametrize(("edition", "letter"), [("deluxe", "k"), ("classic", "E")])
+def test_musical_chairs_pass_proves_a_revoke(client, edition, letter):
+    """After each trick every player passes a card from their hand to the right (k / E)."""
+    chairs = {"step": "chairs", "cards": ["P2", "Q3", "P4", "P5"]}
+    response = check(client, letter, {**TRICK_0, "steps": [chairs]}, edition=edition)
+    assert violations(response) == [(0, 0, "must-follow-suit", 1)]
+    later = {"plays": plays(2, 4, "F5 F2 F3 Q3")}  # seat 1 plays Q3; passes not entered
+    assert violations(check(client, letter, TRICK_0, later, edition=edition)) == []
+    wrong = check(client, "a", {**TRICK_0, "steps": [chairs]})
+    assert wrong.status_code == 422 and [p["code"] for p in wrong.get_json()["problems"]] == [
+        "step-not-due"]
