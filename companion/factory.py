@@ -247,8 +247,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     commands.init_app(app)  # flask groups …: for the person running the server
 
-    from .routes import api, pwa, shell
+    from .routes import api, closed, pwa, shell
 
+    closed.init_app(app)  # links that closed, games deleted under a save: said so (410)
     shell.init_app(app)  # home, chooser, rules, and every registered game's blueprints
 
     api.init_app(app)
@@ -278,6 +279,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         if answer is not None:
             return answer
         if error.code == 404:
+            if closed.deleted_meanwhile():  # a game opened by its link, deleted since
+                return closed.page(closed.GONE)
             return render_template("errors/404.html"), 404
         if error.code == 403:
             return render_template("errors/403.html"), 403

@@ -376,14 +376,15 @@ def undo(*, session: Session, game: Game, based_on: int, key: str | None) -> Non
                  replay=duel)
 
 
-def claim(*, session: Session, game: Game, link: GameLink) -> str:
+def claim(*, session: Session, game: Game, link: GameLink, secret: str | None = None) -> str:
     """Two-phone mode: the browser that pressed Join takes ``link``'s seat; returns the secret it
-    keeps (its session). Raises :class:`Taken` when another browser took the seat first (the
-    database refuses a second ``join`` of one link)."""
+    keeps (its session): ``secret`` when given (the browser that held the seat's replaced link
+    keeps its seat under the new one), else a new one. Raises :class:`Taken` when another
+    browser took the seat first (the database refuses a second ``join`` of one link)."""
     seat = seat_of_link(link)
     assert seat is not None
     name = link_name(link)
-    secret = secrets.token_urlsafe(16)
+    secret = secret or secrets.token_urlsafe(16)
     data = {"seat": seat, "link": name, "browser": _fingerprint(secret)}
     for _attempt in range(3):
         state = _replay(session, game)

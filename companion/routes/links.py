@@ -60,6 +60,7 @@ from ..games import by_key
 from ..models import Game, GameLink, Group, Person, Player
 from ..play import store
 from ..theme import theme_choice
+from .closed import closed_or_404
 
 bp = Blueprint("links", __name__)
 
@@ -95,6 +96,23 @@ def remember(code_or_token: str) -> None:
     game = store.get_game(db, code_or_token)
     if game is not None:
         _put_first(store.links_of(db, game)["scorer"].token, instead_of=code_or_token)
+
+
+RENAMED = "companion.links_renamed"
+"""``app.extensions[RENAMED]``: what each game does when links this browser holds are replaced
+(a list of functions taking ``{old token: new token}``; the duel keeps its seats)."""
+
+
+def keep_renamed(renamed: dict[str, str]) -> None:
+    """After links were replaced by this browser (a group's links all at once): it keeps the new
+    ones — its remembered games, in the same order, and whatever each game kept per link."""
+    items = remembered()
+    updated = [renamed.get(item, item) for item in items]
+    if updated != items:
+        session["games"] = updated
+        g.pop("my_links", None)
+    for hook in current_app.extensions.get(RENAMED, ()):
+        hook(renamed)
 
 
 def my_links() -> list[tuple[GameLink, Game]]:
@@ -177,7 +195,7 @@ def _open_by_link(endpoint: str | None, values: dict[str, Any] | None) -> None:
             _put_first(scorer.token, instead_of=token)
             abort(redirect(url_for(endpoint, **{**values, "code": scorer.token}),
                            307 if request.method not in SAFE_METHODS else 302))
-    abort(404)
+    closed_or_404(token)
 
 
 def for_seats(view: Callable[..., Any]) -> Callable[..., Any]:
@@ -492,7 +510,7 @@ def _scorer_link(token: str) -> tuple[GameLink, Game]:
     link = store.link_by_token(db, token)
     game = db.get(Game, link.game_id) if link is not None else None
     if link is None or game is None:
-        abort(404)
+        closed_or_404(token)
     if link.role != "scorer":
         abort(403)
     g.link, g.link_game = link, game
@@ -535,7 +553,7 @@ def live(token: str) -> Response:
     """The game's version, for the pages that follow it: 304 while nothing has changed."""
     version = store.version_by_token(get_engine(), token)
     if version is None:
-        abort(404)
+        closed_or_404(token)  # 410 for a link that closed: the page reloads and says why
     response = current_app.response_class(version, mimetype="text/plain")
     response.set_etag(version)
     response.headers["Cache-Control"] = "no-cache"

@@ -106,6 +106,7 @@ document.addEventListener("click", function (e) {
   function check() {
     if (document.visibilityState !== "visible" || leaving) return;
     fetch(url, {headers: {"If-None-Match": '"' + seen + '"'}, cache: "no-store"}).then(function (r) {
+      if (r.status === 410) { location.reload(); return null; }  // closed: the page says why
       if (r.status !== 200) return null;
       return r.text();
     }).then(function (version) {

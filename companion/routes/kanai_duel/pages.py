@@ -126,6 +126,28 @@ def _move_to_seat_link(game: Game) -> None:
     abort(redirect(url_for("kanai_duel.show", code=link.token), 303))
 
 
+def _keep_seats(renamed: dict[str, str]) -> None:
+    """Links this browser holds were replaced (its group's, all at once): the seats it took
+    under the old links it takes again under the new ones; the other seats wait for a browser
+    given the new link."""
+    db = get_session()
+    for old, new in renamed.items():
+        secret = _secret(old)
+        found = store.link_and_game(db, new) if secret is not None else None
+        if secret is None or found is None:
+            continue
+        link, game = found
+        try:
+            _keep_secret(link.token, play.claim(session=db, game=game, link=link, secret=secret))
+        except play.Taken:
+            continue
+
+
+@bp.record_once
+def _on_links_renamed(state: Any) -> None:
+    state.app.extensions.setdefault(links.RENAMED, []).append(_keep_seats)
+
+
 def _taken(game: Game) -> Response:
     """A seat's link that another browser took: it opens nothing here (no game, no link)."""
     g.pop("link", None)

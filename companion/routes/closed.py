@@ -1,0 +1,68 @@
+"""A link that opens nothing any more is told why: the group is closed to this phone (its links
+were replaced), or the game is gone (its group was deleted) — a page of its own, 410 — rather
+than a bare "not found". A save that reaches a game deleted while it was on its way is told the
+same, never answered 500.
+"""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+from flask import Flask, abort, g, make_response, render_template
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import ObjectDeletedError, StaleDataError
+
+from ..db import get_session
+from ..play import closed, store
+from ..play.closed import Closed
+
+GONE = Closed("game", "deleted")
+
+
+def page(found: Closed) -> tuple[str, int]:
+    """The page that says why a link opens nothing (410): nothing of the game or the group on it
+    (what the request had opened may be deleted rows)."""
+    for name in ("link", "link_game", "group"):
+        g.pop(name, None)
+    return render_template("errors/closed.html", closed=found), 410
+
+
+def closed_or_404(token: str) -> NoReturn:
+    """Abort: with the page saying why, if ``token`` opened something here once; else 404."""
+    found = closed.why_closed(get_session(), token)
+    if found is None:
+        abort(404)
+    abort(make_response(*page(found)))
+
+
+def _gone(_error: store.GameGone) -> tuple[str, int]:
+    return page(GONE)
+
+
+def deleted_meanwhile() -> bool:
+    """Whether the game this request opened through its link was deleted since (its group
+    deleted while the request was under way)."""
+    game = g.get("link_game")
+    if game is None:
+        return False
+    try:
+        store.check_still_there(get_session(), game)
+    except store.GameGone:
+        return True
+    return False
+
+
+def _refused_write(error: IntegrityError | StaleDataError | ObjectDeletedError
+                   ) -> tuple[str, int]:
+    """A write the database refused, or a row found gone: the game deleted meanwhile is said
+    so; anything else is the server's error (raised again: a 500, logged)."""
+    if deleted_meanwhile():
+        return page(GONE)
+    raise error
+
+
+def init_app(app: Flask) -> None:
+    app.register_error_handler(store.GameGone, _gone)
+    app.register_error_handler(IntegrityError, _refused_write)
+    app.register_error_handler(StaleDataError, _refused_write)
+    app.register_error_handler(ObjectDeletedError, _refused_write)
