@@ -8,13 +8,17 @@ from __future__ import annotations
 
 from typing import NoReturn
 
-from flask import Flask, abort, g, make_response, render_template
+from flask import Blueprint, abort, g, make_response, render_template
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import ObjectDeletedError, StaleDataError
 
 from ..db import get_session
 from ..play import closed, store
 from ..play.closed import Closed
+
+bp = Blueprint("closed", __name__)
+"""No page of its own: what a link that closed, or a game deleted under a save, is answered
+with, app-wide."""
 
 GONE = Closed("game", "deleted")
 
@@ -35,6 +39,7 @@ def closed_or_404(token: str) -> NoReturn:
     abort(make_response(*page(found)))
 
 
+@bp.app_errorhandler(store.GameGone)
 def _gone(_error: store.GameGone) -> tuple[str, int]:
     return page(GONE)
 
@@ -52,6 +57,9 @@ def deleted_meanwhile() -> bool:
     return False
 
 
+@bp.app_errorhandler(IntegrityError)
+@bp.app_errorhandler(StaleDataError)
+@bp.app_errorhandler(ObjectDeletedError)
 def _refused_write(error: IntegrityError | StaleDataError | ObjectDeletedError
                    ) -> tuple[str, int]:
     """A write the database refused, or a row found gone: the game deleted meanwhile is said
@@ -59,10 +67,3 @@ def _refused_write(error: IntegrityError | StaleDataError | ObjectDeletedError
     if deleted_meanwhile():
         return page(GONE)
     raise error
-
-
-def init_app(app: Flask) -> None:
-    app.register_error_handler(store.GameGone, _gone)
-    app.register_error_handler(IntegrityError, _refused_write)
-    app.register_error_handler(StaleDataError, _refused_write)
-    app.register_error_handler(ObjectDeletedError, _refused_write)
