@@ -1,7 +1,8 @@
 """A link that opens nothing any more is told why: the group is closed to this phone (its links
-were replaced), or the game is gone (its group was deleted) — a page of its own, 410 — rather
-than a bare "not found". A save that reaches a game deleted while it was on its way is told the
-same, never answered 500.
+were replaced), or the game is gone (its group was deleted) — a page of its own, still a 404 —
+rather than a bare "not found"; ``/live`` answers such a link 410, which makes the page that
+polls it reload and say why. A save that reaches a game deleted while it was on its way is told
+the game is gone (410), never answered 500.
 """
 
 from __future__ import annotations
@@ -23,20 +24,21 @@ with, app-wide."""
 GONE = Closed("game", "deleted")
 
 
-def page(found: Closed) -> tuple[str, int]:
-    """The page that says why a link opens nothing (410): nothing of the game or the group on it
+def page(found: Closed, status: int = 410) -> tuple[str, int]:
+    """The page that says why a link opens nothing: nothing of the game or the group on it
     (what the request had opened may be deleted rows)."""
     for name in ("link", "link_game", "group"):
         g.pop(name, None)
-    return render_template("errors/closed.html", closed=found), 410
+    return render_template("errors/closed.html", closed=found), status
 
 
-def closed_or_404(token: str) -> NoReturn:
-    """Abort: with the page saying why, if ``token`` opened something here once; else 404."""
+def closed_or_404(token: str, status: int = 404) -> NoReturn:
+    """Abort with a 404 (or ``status``): the page saying why, if ``token`` opened something
+    here once (the group closed to this phone, the game gone); else the plain "not found"."""
     found = closed.why_closed(get_session(), token)
     if found is None:
         abort(404)
-    abort(make_response(*page(found)))
+    abort(make_response(*page(found, status)))
 
 
 @bp.app_errorhandler(store.GameGone)

@@ -37,7 +37,7 @@ def live(token: str) -> Response:
     """The game's version, for the pages that follow it: 304 while nothing has changed."""
     version = store.version_by_token(get_engine(), token)
     if version is None:
-        closed_or_404(token)  # 410 for a link that closed: the page reloads and says why
+        closed_or_404(token, 410)  # a link that closed: the page reloads and says why
     response = current_app.response_class(version, mimetype="text/plain")
     response.set_etag(version)
     response.headers["Cache-Control"] = "no-cache"

@@ -1,6 +1,7 @@
 """Deleting a group while its games are being saved: no save and no delete ever answers 500,
-the delete removes the whole group (nothing of it left behind), and a save that arrives after
-the delete is told the game is gone (410, in words), on SQLite and PostgreSQL.
+the delete removes the whole group (nothing of it left behind), and a save under way when the
+delete commits (410) or arriving after it (404, its link closed) is told the game is gone, on
+SQLite and PostgreSQL.
 
 The app is served by a threaded server on a file database (or the PostgreSQL of ``make
 test-postgres``); saves of both kinds of storage (Rebel Princess's round records, the entry
@@ -110,9 +111,9 @@ def test_deleting_a_group_while_its_games_save_answers_no_500(app, client, serve
                                               {"confirm": confirm}))[1])
         answers, deleted = saving.result(), deleting.result()
     assert deleted[0] == 303, deleted
-    assert all(status in (200, 302, 303, 410) for status, _ in answers), \
+    assert all(status in (200, 302, 303, 404, 410) for status, _ in answers), \
         sorted({status for status, _ in answers})
-    gone = [text for status, text in answers if status == 410]
+    gone = [text for status, text in answers if status in (404, 410)]
     assert all('data-why="deleted"' in text for text in gone)
     assert rows_of_group(app, group_id) == 0
 
@@ -124,7 +125,9 @@ def test_a_save_after_the_delete_is_told_the_game_is_gone(app, client, served):
     assert _post(served, f"/group/{token}/delete", {"confirm": confirm})[0] == 303
     status, text = _post(served, f"/rebel-princess/g/{pads[0]}/round/1/numbers",
                          _numbers([3, 4, 4, 4]))
-    assert status == 410 and 'data-why="deleted"' in text
+    assert status == 404 and 'data-closed="game" data-why="deleted"' in text
     status, text = _post(served, f"/kanai-duel/g/{duels[0]}/round",
                          {"first": "princess", "second": "prince", "version": "0"})
-    assert status == 410 and 'data-why="deleted"' in text
+    assert status == 404 and 'data-closed="game" data-why="deleted"' in text
+    assert _get(served, f"/group/{token}/")[0] == 404
+    assert 'data-closed="group" data-why="deleted"' in _get(served, f"/group/{token}/")[1]
