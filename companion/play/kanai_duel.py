@@ -24,8 +24,8 @@ Every write replays the game through the core first and is refused (nothing stor
 refuses it. What a phone may see of the picks in progress is decided here, in :class:`SeatView`:
 a template never receives the other player's secret pick, only whether it is in (and, after a Spy,
 the card the Spy lets this player see). A two-phone game stored before seat links (a secret key
-per seat in its settings, kept by each phone) gets its seat links when a phone that kept a seat's
-key opens it: that phone takes its seat's link (:func:`legacy_seat`, :func:`add_seat_links`).
+per seat in its settings, kept by each phone) got its seat links from migration 0010; a phone
+that kept a seat's key is sent to that seat's join page (:func:`legacy_seat`).
 """
 
 from __future__ import annotations
@@ -191,15 +191,6 @@ def legacy_seat(game: Game, key: str | None) -> int | None:
     settings kept one key per seat), else None."""
     keys = settings(game).get("seat_keys") or []
     return keys.index(key) if key and key in keys else None
-
-
-def add_seat_links(session: Session, game: Game) -> list[GameLink]:
-    """Give a two-phone game stored before seat links its seat links; returns them by seat."""
-    store.add_links(session, game, store.ROLES + SEAT_ROLES)
-    session.commit()
-    links = [seat_link(session, game, seat) for seat in range(len(SEAT_ROLES))]
-    assert all(link is not None for link in links)
-    return links  # type: ignore[return-value]
 
 
 def link_name(link: GameLink) -> str:
