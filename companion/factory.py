@@ -242,6 +242,7 @@ def _init_templates(app: Flask) -> None:
     app.jinja_env.template_class = _Template
     app.add_template_global(asset_url(app), "asset")
     app.add_template_global(players.seat_style)  # one colour and initial per player
+    app.add_template_global(players.seat_class)
     app.add_template_global(players.initials)
     app.add_template_global(page_store.flash_area)  # in base.html: this request's messages
 
@@ -265,10 +266,10 @@ def blueprints() -> list[Mount]:
     blueprint's app-wide hooks (a link or group resolved before a view, the template helpers)
     are declared on it and installed with it."""
     from . import i18n
-    from .routes import api, groups, health, history, links, live, pwa, qr, shell
+    from .routes import api, closed, groups, health, history, links, live, pwa, qr, shell
 
-    mounts = [Mount(i18n.bp), Mount(shell.bp), Mount(links.bp), Mount(qr.bp), Mount(live.bp),
-              Mount(groups.bp)]
+    mounts = [Mount(i18n.bp), Mount(closed.bp), Mount(shell.bp), Mount(links.bp), Mount(qr.bp),
+              Mount(live.bp), Mount(groups.bp)]
     for kind in registry():
         module = kind.module()
         if module is None:
@@ -300,7 +301,7 @@ def _register_blueprints(app: Flask) -> None:
 
 def _init_responses(app: Flask) -> None:
     """What every answer goes through: static files buffered, the error pages."""
-    from .routes import api
+    from .routes import api, closed
 
     @app.after_request
     def _buffer_static(response: Response) -> Response:
@@ -320,6 +321,8 @@ def _init_responses(app: Flask) -> None:
         if answer is not None:
             return answer
         if error.code == 404:
+            if closed.deleted_meanwhile():  # a game opened by its link, deleted since
+                return closed.page(closed.GONE)
             return render_template("errors/404.html"), 404
         if error.code == 403:
             return render_template("errors/403.html"), 403

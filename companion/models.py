@@ -203,3 +203,15 @@ class GameResult(SQLModel, table=True):
     finished: bool = False
     data: str = "{}"  # the summary but its running totals: what statistics read
     progress: str = "[]"  # the running totals, for charts
+
+
+class ClosedLink(SQLModel, table=True):
+    """A link that opened a group or a game once and opens nothing now: replaced, or its group
+    deleted. Kept so that a phone still holding it is told why (the group is closed to it, or
+    the game is gone) instead of a bare "not found". Only the link's SHA-256 digest is stored:
+    what is written here opens nothing, and says nothing of the token."""
+
+    digest: str = Field(primary_key=True, max_length=64)
+    what: str = Field(max_length=8)  # group, game
+    why: str = Field(max_length=8)  # replaced, deleted
+    closed_at: datetime = Field(default_factory=_now)

@@ -43,6 +43,7 @@ from ..local_time import zone_named
 from ..models import Game, Group, Person
 from ..play import history, players, store, transfer
 from . import links
+from .closed import closed_or_404
 from .groups import remember_group, remembered_groups
 from .links import game_url, know_viewer_links
 
@@ -119,7 +120,9 @@ def _record_or_404(token: str) -> history.Record:
     """A finished game by one of its own live links (scorer or viewer), never by its code.
     Games in progress open only through their pages: a record is of a finished game."""
     found = store.link_and_game(get_session(), token) if len(token) > links.CODE_MAX else None
-    record = history.record_of(get_session(), found[1]) if found is not None else None
+    if found is None:
+        closed_or_404(token)
+    record = history.record_of(get_session(), found[1])
     if record is None or not record.summary.finished:
         abort(404)
     return record

@@ -7,7 +7,6 @@ from typing import Any
 
 from flask import (
     Blueprint,
-    abort,
     current_app,
     g,
     request,
@@ -17,6 +16,7 @@ from werkzeug.wrappers import Response
 
 from ..db import get_engine
 from ..play import store
+from .closed import closed_or_404
 from .page_store import version_of
 
 bp = Blueprint("live", __name__)
@@ -37,7 +37,7 @@ def live(token: str) -> Response:
     """The game's version, for the pages that follow it: 304 while nothing has changed."""
     version = store.version_by_token(get_engine(), token)
     if version is None:
-        abort(404)
+        closed_or_404(token, 410)  # a link that closed: the page reloads and says why
     response = current_app.response_class(version, mimetype="text/plain")
     response.set_etag(version)
     response.headers["Cache-Control"] = "no-cache"
