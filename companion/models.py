@@ -203,3 +203,35 @@ class GameResult(SQLModel, table=True):
     finished: bool = False
     data: str = "{}"  # the summary but its running totals: what statistics read
     progress: str = "[]"  # the running totals, for charts
+
+
+class Total(SQLModel, table=True):
+    """A group's finished games of one kind added up for one person (``person_id``), or for
+    the whole group (``person_id`` 0: its finished games of that kind, ``games`` alone): what
+    the statistics and the players' pages read, one row per line shown, whatever the group
+    holds.
+
+    A cache, like :class:`GameResult`, kept in the transaction of every write that changes a
+    game's summary (:mod:`companion.play.totals`): a game that finishes adds its seats, a
+    finished game changed or reopened takes its old seats away first. ``best`` is the best
+    score (the lowest when ``lower_wins``) and ``best_count`` how many games scored it;
+    ``facts`` holds the game's own counts as JSON (``[[key, label, aggregate, total,
+    count], …]``). Never exported; :func:`companion.play.totals.rebuild` makes a group's again
+    from its games' summaries.
+    """
+
+    __table_args__ = (UniqueConstraint("group_id", "kind", "person_id",
+                                       name="uq_total_group_kind_person"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    group_id: int = Field(foreign_key="playgroup.id")
+    kind: str = Field(max_length=32)
+    person_id: int  # 0: the group's own line (no foreign key: no person 0)
+    games: int = 0
+    wins: int = 0
+    score_sum: int = 0
+    best: int | None = None
+    best_count: int = 0
+    unit: str = Field(default="points", max_length=16)
+    lower_wins: bool = False
+    facts: str = "[]"

@@ -21,7 +21,18 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import delete, func
 from sqlmodel import Session, col, select
 
-from ..models import Entry, Game, GameLink, GameResult, Group, Person, Player, RoundRecord, TrickLog
+from ..models import (
+    Entry,
+    Game,
+    GameLink,
+    GameResult,
+    Group,
+    Person,
+    Player,
+    RoundRecord,
+    Total,
+    TrickLog,
+)
 
 NAME_MAX = 40
 """The longest group name (``Group.name``)."""
@@ -132,6 +143,7 @@ def delete_group(*, session: Session, group_id: int) -> bool:
     games = select(Game.id).where(Game.group_id == group_id)
     for model in (GameResult, Entry, RoundRecord, TrickLog, GameLink, Player):
         session.execute(delete(model).where(col(model.game_id).in_(games)))  # type: ignore[attr-defined]
+    session.execute(delete(Total).where(col(Total.group_id) == group_id))
     session.execute(delete(Game).where(col(Game.group_id) == group_id))
     session.execute(delete(Person).where(col(Person.group_id) == group_id))
     session.execute(delete(Group).where(col(Group.id) == group_id))

@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
 
 from ..models import Game, Person, Player
+from . import totals
 
 NAME_MAX = 24
 """The longest name a rename may give: the shortest name field of any game's set-up."""
@@ -250,6 +251,7 @@ def merge(*, session: Session, group_id: int, source: int, target: int) -> Perso
         raise PeopleError("played-together", games=len(together), other=gone.name)
     session.execute(update(Player).where(col(Player.person_id) == source)
                     .values(person_id=target, name=kept.name))
+    totals.merge(session.connection(), group_id=group_id, source=source, target=target)
     session.delete(gone)
     session.commit()
     return kept

@@ -45,7 +45,7 @@ from ..history.transfer import (
     parse,
 )
 from ..models import Entry, Game, Group, Person, Player, RoundRecord, TrickLog
-from . import groups, history, store
+from . import groups, history, store, totals
 from .players import name_key
 
 log = logging.getLogger(__name__)
@@ -221,6 +221,7 @@ def import_file(*, session: Session, raw: bytes, group_id: int | None,
             session.execute(update(model).where(col(model.group_id) == staging.id)
                             .values(group_id=target))
         session.execute(delete(Group).where(col(Group.id) == staging.id))
+        totals.rebuild(session.connection(), [target])  # (its totals count the new games)
         session.commit()
     except TransferError:
         _abandon(session, staging.id)
