@@ -94,8 +94,11 @@ bench-tables: $(STAMP) $(MO)
 bench-groups: $(STAMP) $(MO)
 	$(PY) -m bench.groups
 
+# The same group's pages as the server holds more groups, then as one group grows (1,000 to
+# 10,000 games in the group itself). SCALING_ARGS passes options to both, e.g. "--repeat 5".
 bench-scaling: $(STAMP) $(MO)
-	$(PY) -m bench.scaling
+	$(PY) -m bench.scaling $(SCALING_ARGS)
+	$(PY) -m bench.scaling --one-group $(SCALING_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check companion tests bench

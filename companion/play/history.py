@@ -364,7 +364,14 @@ def records(session: Session, *, group_id: int, finished: bool | None = True,
                     with_person=with_person, codes=codes)
     joined = (col(GameResult.game_id) == col(Game.id))
     total = -1
-    if count:
+    if count and finished is True and with_person is None and codes is None:
+        # Finished games are counted by the group's totals (one indexed read, whatever the
+        # group holds): its own lines for a game kind or all, a person's lines for a player.
+        keys = {k.key for k in kinds_with_history()}
+        lines, games = totals.read(session.connection(), group_id, kind=kind, person=person)
+        total = sum(line.games for line in lines if line.person == person and line.kind in keys) \
+            if person is not None else sum(n for key, n in games.items() if key in keys)
+    elif count:
         total = int(session.exec(  # type: ignore[call-overload]
             select(func.count()).select_from(Game).join(GameResult, joined, isouter=True)
             .where(*where)).one())
