@@ -101,7 +101,8 @@ GAME_TABLES = ("player", "entry", "roundrecord", "tricklog", "gamelink")
 def copy_within(app, copies: int) -> None:  # type: ignore[no-untyped-def]
     """Copy every game of the database's first group ``copies`` times into that same group
     (one big group: the same people, new ids, codes and link tokens, the cached summaries
-    with them), in one transaction, then make the group's totals again (as an import does)."""
+    with them), in one transaction, then make the group's totals again (as an import does).
+    Called once per database (the copies are numbered from 1)."""
     from companion.play import totals
 
     engine = app.extensions["companion.engine"]

@@ -141,10 +141,9 @@ def run(repeat: int = 15, rounds: int = 2, sizes: tuple[int, ...] = SIZES,
             shutil.copyfile(seed, path)
             apps[size] = _app(path)
             left = size // games - 1
-            while left and one_group:  # the group's own games, copied into it
-                step = min(left, 20)
-                copy_within(apps[size], step)
-                left -= step
+            if one_group:  # the group's own games, copied into it (one transaction)
+                copy_within(apps[size], left)
+                left = 0
             while left:  # in steps: one transaction per 100 groups
                 step = min(left, 100)
                 copy_group(apps[size], step)
