@@ -543,6 +543,9 @@ def live(token: str) -> Response:
 
 
 def init_app(app: Flask) -> None:
+    from .. import polls
+
+    polls.install(app)  # /live answered before Flask's request cycle (the view is its fallback)
     app.register_blueprint(bp)
     app.url_value_preprocessor(_open_by_link)
     app.url_defaults(_token_in_urls)
