@@ -16,7 +16,7 @@ POSTGRES_TESTS ?= tests/shell tests/web tests/history $(wildcard tests/rebel_pri
 POSTGRES_SKIP ?= --ignore=tests/rebel_princess/engine --ignore=tests/rebel_princess/scoring
 PORT ?= 5000
 
-.PHONY: run test test-postgres postgres install browser bench bench-tables bench-groups bench-scaling lint clean messages
+.PHONY: run test test-postgres postgres install browser bench bench-tables bench-groups bench-scaling bench-polls lint clean messages
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -99,6 +99,10 @@ bench-groups: $(STAMP) $(MO)
 bench-scaling: $(STAMP) $(MO)
 	$(PY) -m bench.scaling $(SCALING_ARGS)
 	$(PY) -m bench.scaling --one-group $(SCALING_ARGS)
+
+# The live polls (/live, 304 and 200, and through Flask as before) against a plain hello, ~40 s.
+bench-polls: $(STAMP) $(MO)
+	$(PY) -m bench.polls $(POLLS_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check companion tests bench

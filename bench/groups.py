@@ -90,7 +90,7 @@ def copy_group(app, copies: int) -> None:  # type: ignore[no-untyped-def]
             copy("tricklog", {"id": "id + :tricklog_shift", "game_id": "game_id + :game_shift"})
             copy("gamelink", {"id": "id + :gamelink_shift", "game_id": "game_id + :game_shift",
                               "token": "substr(token, 1, 26) || printf('%06d', :k)"})
-            copy("gameresult", {"game_id": "game_id + :game_shift"})
+            copy("gameresult", {"game_id": "game_id + :game_shift", "group_id": ":g"})
             copy("total", {"id": "id + :total_shift", "group_id": ":g", "person_id":
                            "CASE WHEN person_id = 0 THEN 0 ELSE person_id + :person_shift END"})
 

@@ -198,7 +198,12 @@ class GameResult(SQLModel, table=True):
     to a game moves its ``updated_at``), it is never exported, and it can be emptied at any time.
     """
 
+    # The group's games in progress are listed through one index (group, finished), whatever
+    # the group has finished: the game's group, moved with it.
+    __table_args__ = (Index("ix_gameresult_group_finished", "group_id", "finished"),)
+
     game_id: int = Field(foreign_key="game.id", primary_key=True)
+    group_id: int | None = Field(default=None, foreign_key="playgroup.id")
     stamp: str = Field(max_length=64)
     finished: bool = False
     data: str = "{}"  # the summary but its running totals: what statistics read

@@ -103,7 +103,8 @@ def summary_of(session: Session, game: Game) -> GameSummary | None:
 def cached(game: Game, summary: GameSummary) -> GameResult:
     """The cache row of ``game``'s ``summary`` (to add to a session)."""
     assert game.id is not None
-    return GameResult(game_id=game.id, stamp=stamp_of(game), finished=summary.finished,
+    return GameResult(game_id=game.id, group_id=game.group_id, stamp=stamp_of(game),
+                      finished=summary.finished,
                       data=summary.to_json(), progress=summary.progress_json())
 
 
@@ -180,7 +181,8 @@ def _keep_summaries(session: OrmSession) -> None:
             if old is not None:
                 connection.execute(_UPDATE_RESULT, {"id": game.id, **values})
             else:
-                connection.execute(insert(_RESULTS).values(game_id=game.id, **values))
+                connection.execute(insert(_RESULTS).values(game_id=game.id,
+                                                           group_id=game.group_id, **values))
         if before[0] or summary.finished:
             totals.changed(connection, game_id=game.id, group_id=game.group_id,
                            kind=game.kind, people=_seated(session, game.id, summary),
@@ -328,14 +330,20 @@ def _listed(*, group_id: int, finished: bool | None, kind: str | None,
     keys = [k.key for k in kinds_with_history()]
     if kind is not None:
         keys = [k for k in keys if k == kind]
-    where: list[ColumnElement[bool]] = [col(Game.group_id) == group_id, col(Game.kind).in_(keys)]
+    where: list[ColumnElement[bool]] = [col(Game.kind).in_(keys)]
     # A game whose summary is missing (a cache emptied by hand) is listed, then replayed and
-    # kept or dropped: a page of it may be short, never wrong.
+    # kept or dropped: a page of it may be short, never wrong. The games in progress are found
+    # through their summaries' index (group, finished) instead: a group's finished games are
+    # not read to find them (one missing its summary is listed again once it is stored, at the
+    # next start: :func:`refresh`).
     missing = col(GameResult.game_id).is_(None)
     if finished is True:
-        where.append(or_(col(GameResult.finished).is_(True), missing))
+        where += [col(Game.group_id) == group_id,
+                  or_(col(GameResult.finished).is_(True), missing)]
     elif finished is False:
-        where.append(or_(col(GameResult.finished).is_(False), missing))
+        where += [col(GameResult.group_id) == group_id, col(GameResult.finished).is_(False)]
+    else:
+        where.append(col(Game.group_id) == group_id)
     for someone in (person, with_person):
         if someone is not None:
             where.append(col(Game.id).in_(
@@ -363,6 +371,7 @@ def records(session: Session, *, group_id: int, finished: bool | None = True,
     where = _listed(group_id=group_id, finished=finished, kind=kind, person=person,
                     with_person=with_person, codes=codes)
     joined = (col(GameResult.game_id) == col(Game.id))
+    outer = finished is not False  # (games in progress: from their summaries, joined inner)
     total = -1
     if count and finished is True and with_person is None and codes is None:
         # Finished games are counted by the group's totals (one indexed read, whatever the
@@ -373,10 +382,10 @@ def records(session: Session, *, group_id: int, finished: bool | None = True,
             if person is not None else sum(n for key, n in games.items() if key in keys)
     elif count:
         total = int(session.exec(  # type: ignore[call-overload]
-            select(func.count()).select_from(Game).join(GameResult, joined, isouter=True)
+            select(func.count()).select_from(Game).join(GameResult, joined, isouter=outer)
             .where(*where)).one())
     query = (select(Game, GameResult.stamp, GameResult.data, GameResult.progress)
-             .join(GameResult, joined, isouter=True).where(*where)
+             .join(GameResult, joined, isouter=outer).where(*where)
              .order_by(col(Game.updated_at).desc(), col(Game.id).desc()).offset(offset))
     if limit is not None:
         query = query.limit(limit)

@@ -44,7 +44,7 @@ from ..history.transfer import (
     TransferError,
     parse,
 )
-from ..models import Entry, Game, Group, Person, Player, RoundRecord, TrickLog
+from ..models import Entry, Game, GameResult, Group, Person, Player, RoundRecord, TrickLog
 from . import groups, history, store, totals
 from .players import name_key
 
@@ -217,7 +217,8 @@ def import_file(*, session: Session, raw: bytes, group_id: int | None,
             made = groups.new_group(session, name=new_group_name or "?")
             assert made.id is not None
             target = made.id
-        for model in (Game, Person):  # the games and the new people join their group at once
+        # The games (their summaries with them) and the new people join their group at once.
+        for model in (Game, Person, GameResult):
             session.execute(update(model).where(col(model.group_id) == staging.id)
                             .values(group_id=target))
         session.execute(delete(Group).where(col(Group.id) == staging.id))

@@ -1,6 +1,8 @@
 """Each group's finished games added up per person and game kind (``total``), kept with every
 save: statistics and the players' pages read one row per line shown instead of every game.
-Filled here for the games already stored, from their stored summaries.
+Filled here for the games already stored, from their stored summaries. And each stored summary
+knows its game's group (``gameresult.group_id``, indexed with ``finished``): a group's games in
+progress are found without reading its finished ones.
 
 Revision ID: 0009
 Revises: 0008
@@ -37,6 +39,12 @@ def upgrade() -> None:
         sa.Column("facts", sa.String(), nullable=False),
         sa.UniqueConstraint("group_id", "kind", "person_id", name="uq_total_group_kind_person"),
     )
+    with op.batch_alter_table("gameresult") as batch:
+        batch.add_column(sa.Column("group_id", sa.Integer(), nullable=True))
+        batch.create_foreign_key("fk_gameresult_group_id", "playgroup", ["group_id"], ["id"])
+    op.execute("UPDATE gameresult SET group_id ="
+               " (SELECT game.group_id FROM game WHERE game.id = gameresult.game_id)")
+    op.create_index("ix_gameresult_group_finished", "gameresult", ["group_id", "finished"])
     _fill(op.get_bind())
 
 
@@ -77,3 +85,7 @@ def _fill(connection: sa.engine.Connection) -> None:
 
 def downgrade() -> None:
     op.drop_table("total")
+    op.drop_index("ix_gameresult_group_finished", "gameresult")
+    with op.batch_alter_table("gameresult") as batch:
+        batch.drop_constraint("fk_gameresult_group_id", type_="foreignkey")
+        batch.drop_column("group_id")
