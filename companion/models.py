@@ -221,8 +221,10 @@ class Total(SQLModel, table=True):
     finished game changed or reopened takes its old seats away first. ``best`` is the best
     score (the lowest when ``lower_wins``) and ``best_count`` how many games scored it;
     ``facts`` holds the game's own counts as JSON (``[[key, label, aggregate, total,
-    count], …]``). Never exported; :func:`companion.play.totals.rebuild` makes a group's again
-    from its games' summaries.
+    count], …]``); ``last_at`` when the newest of these games last changed (a game's
+    ``updated_at`` only grows: a finished game changed again counts its new time). Never
+    exported; :func:`companion.play.totals.rebuild` makes a group's again from its games'
+    summaries.
     """
 
     __table_args__ = (UniqueConstraint("group_id", "kind", "person_id",
@@ -240,3 +242,4 @@ class Total(SQLModel, table=True):
     unit: str = Field(default="points", max_length=16)
     lower_wins: bool = False
     facts: str = "[]"
+    last_at: datetime | None = None  # when the newest of these games last changed

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from .summary import Aggregate, GameSummary, ScoreUnit
 
@@ -62,6 +63,7 @@ class Line:
     best: int | None = None
     best_count: int = 0  # how many of the games scored ``best`` (see :meth:`take_away`)
     facts: dict[str, FactTotal] = field(default_factory=dict)
+    last: datetime | None = None  # when the newest of these games last changed, when known
 
     @property
     def win_rate(self) -> float:
@@ -106,6 +108,8 @@ class Line:
         self.games += other.games
         self.wins += other.wins
         self.score_sum += other.score_sum
+        if other.last is not None and (self.last is None or other.last > self.last):
+            self.last = other.last
         if other.best is not None:
             if self.best is None or self._better(other.best, self.best):
                 self.best, self.best_count = other.best, other.best_count

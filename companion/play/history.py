@@ -185,7 +185,8 @@ def _keep_summaries(session: OrmSession) -> None:
                                                            group_id=game.group_id, **values))
         if before[0] or summary.finished:
             totals.changed(connection, game_id=game.id, group_id=game.group_id,
-                           kind=game.kind, people=_seated(session, game.id, summary),
+                           kind=game.kind, when=game.updated_at,
+                           people=_seated(session, game.id, summary),
                            before=GameSummary.from_json(before[1]) if before[0] else None,
                            after=summary)
 

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import event, func, insert, update
+from sqlalchemy import event, insert, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session as OrmSession
@@ -159,30 +159,12 @@ def install() -> None:
 
 # --- reading ---------------------------------------------------------------------------------
 
-_RECENT_STEPS = (64, 4096, None)
-"""How many of the group's newest games :func:`people` reads, in turn, until it has found every
-person's newest game: a group's players have nearly always played lately (one short read through
-the group's index, whatever the group holds); a player not seen for thousands of games costs a
-longer one."""
-
-
 def people(session: Session, group_id: int) -> list[PersonRow]:
     """Every person of the group, the most recent player first (when each last played: from
-    the group's newest games, read through its index until every person is found)."""
+    the group's totals and its games in progress, whatever the group has finished)."""
     names = dict(session.exec(select(Person.id, Person.name)
                               .where(Person.group_id == group_id)).all())
-    last: dict[int, datetime] = {}
-    for limit in _RECENT_STEPS:
-        recent = (select(col(Game.id).label("id"), col(Game.updated_at).label("at"))
-                  .where(Game.group_id == group_id)
-                  .order_by(col(Game.updated_at).desc(), col(Game.id).desc()).limit(limit)
-                  .subquery())
-        last = {int(person): when for person, when in session.connection().execute(
-            select(Player.person_id, func.max(recent.c.at))
-            .join(recent, recent.c.id == col(Player.game_id))
-            .group_by(col(Player.person_id)))}
-        if len(last) >= len(names):
-            break
+    last = totals.last_played(session.connection(), group_id)
     found = [PersonRow(int(pid), name, last.get(int(pid))) for pid, name in names.items()]
     return sorted(found, key=lambda p: (p.last_played is None, _desc(p.last_played),
                                         name_key(p.name)))

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, insert, select, text, update
 from sqlalchemy.engine import Connection, Row
 
 from ..history import Aggregate, GameSummary, ScoreUnit
 from ..history.stats import FactTotal, Line, Played, lines
+from ..history.summary import utc
 from ..models import Game, GameResult, Player, Total
 
 GROUP_LINE = 0
@@ -41,13 +43,13 @@ def _line(row: Row) -> Line:  # type: ignore[type-arg]
              for key, label, aggregate, total, count in json.loads(row.facts)}
     return Line(row.person_id, row.kind, _UNITS[row.unit], row.lower_wins, games=row.games,
                 wins=row.wins, score_sum=row.score_sum, best=row.best,
-                best_count=row.best_count, facts=facts)
+                best_count=row.best_count, facts=facts, last=row.last_at)
 
 
 def _values(line: Line) -> dict[str, object]:
     return {"games": line.games, "wins": line.wins, "score_sum": line.score_sum,
             "best": line.best, "best_count": line.best_count, "unit": str(line.unit),
-            "lower_wins": line.lower_wins,
+            "lower_wins": line.lower_wins, "last_at": line.last,
             "facts": json.dumps([[f.key, f.label, str(f.aggregate), f.total, f.count]
                                  for f in line.facts.values()], ensure_ascii=False)}
 
@@ -122,11 +124,12 @@ def _write(connection: Connection, group_id: int, before: set[tuple[int, str]],
 
 
 def changed(connection: Connection, *, game_id: int, group_id: int, kind: str,
-            people: Sequence[int] | None, before: GameSummary | None,
+            when: datetime, people: Sequence[int] | None, before: GameSummary | None,
             after: GameSummary | None) -> None:
     """A game's summary moved from ``before`` to ``after`` (None: none stored) in this
     transaction, its new summary already written: its seats are taken away from the group's
-    lines as ``before`` counted them and added as ``after`` does. ``people``: the person of
+    lines as ``before`` counted them and added as ``after`` does (``when``: the game's new
+    ``updated_at``, the newest time of its seats' lines). ``people``: the person of
     each seat, when the caller has them (else read). Nothing to do (no query) unless one of
     them is finished."""
     counted = [s for s in (before, after) if s is not None and s.finished]
@@ -149,7 +152,11 @@ def changed(connection: Connection, *, game_id: int, group_id: int, kind: str,
             if seat >= summary.players:
                 continue
             line = found[(who, kind)]
-            line.add(summary, seat) if sign > 0 else line.take_away(summary, seat)
+            if sign > 0:
+                line.add(summary, seat)
+                line.last = utc(when) if line.last is None else max(utc(line.last), utc(when))
+            else:
+                line.take_away(summary, seat)
     for (who, _), line in found.items():
         if who != GROUP_LINE and line.best_lost:
             line.best, line.best_count = _best(connection, group_id, kind, who, line.lower_wins)
@@ -221,3 +228,32 @@ def rebuild(connection: Connection, group_ids: Sequence[int]) -> None:
                   for game_id, kind, data in rows]
         values = rows_of(played)
         connection.execute(insert(_TOTAL), [{"group_id": group_id, **v} for v in values])
+        connection.execute(_LAST_AT, {"group": group_id})
+
+
+_LAST_AT = text(
+    "UPDATE total SET last_at = (SELECT max(game.updated_at) FROM game"
+    " JOIN player ON player.game_id = game.id JOIN gameresult ON gameresult.game_id = game.id"
+    " WHERE gameresult.finished = :yes AND game.group_id = total.group_id"
+    " AND game.kind = total.kind AND player.person_id = total.person_id)"
+    " WHERE total.person_id != 0 AND total.group_id = :group").bindparams(yes=True)
+"""Each person's lines' newest time, from their finished games (:func:`rebuild`)."""
+
+
+def last_played(connection: Connection, group_id: int) -> dict[int, datetime]:
+    """When each person of the group last played: their newest finished game (from their
+    lines) or game in progress (through the summaries' index of the group's games in
+    progress), whatever the group has finished."""
+    found: dict[int, datetime] = {}
+    rows = [*connection.execute(
+        select(_TOTAL.c.person_id, _TOTAL.c.last_at).where(
+            _TOTAL.c.group_id == group_id, _TOTAL.c.person_id != GROUP_LINE)),
+        *connection.execute(
+            select(_PLAYER.c.person_id, _GAME.c.updated_at)
+            .join(_GAME, _GAME.c.id == _PLAYER.c.game_id)
+            .join(_RESULT, _RESULT.c.game_id == _GAME.c.id)
+            .where(_RESULT.c.group_id == group_id, _RESULT.c.finished.is_(False)))]
+    for person, when in rows:
+        if when is not None and (person not in found or utc(when) > found[person]):
+            found[int(person)] = utc(when)
+    return found

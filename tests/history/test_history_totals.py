@@ -132,3 +132,36 @@ def test_statistics_and_players_run_the_same_queries_for_8_times_the_games(app, 
     assert {path: queries(app, client, path) for path in pages} == few
     kept, afresh = kept_and_afresh(app, known.group_id)
     assert kept == afresh and kept[0][1] == 8 * 2  # Rebel Princess: 2 finished games, 8 times
+
+
+def test_people_come_most_recent_first_as_their_games_say(app, client, known):
+    """Each person's last game, read from the totals and the games in progress, is the newest
+    change of any game they sat in (finished or not), also after a finished game changes."""
+    from sqlalchemy import func
+
+    from companion.history.summary import utc
+    from companion.models import Game, Player
+    from companion.play import players
+
+    def both():
+        with app.app_context():
+            session = get_session()
+            shown = {p.id: p.last_played for p in players.people(session, known.group_id)}
+            afresh = dict(session.exec(
+                select(Player.person_id, func.max(Game.updated_at))
+                .join(Game, Game.id == Player.game_id)
+                .where(Game.group_id == known.group_id).group_by(Player.person_id)).all())
+        return shown, {p: utc(when) for p, when in afresh.items()}
+
+    shown, afresh = both()
+    assert shown == afresh and len(shown) == 5
+    with app.app_context():
+        session = get_session()
+        game = store.get_game(session, known.codes["rp1"])
+        rebel_princess.undo_last(session=session, game=game)
+        rebel_princess.save_round(session=session, game=game, number=3,
+                                  played=by_numbers(1, 2, 3, 4), mode="numbers", base_id=None)
+    shown, afresh = both()
+    assert shown == afresh
+    assert max(shown, key=lambda p: shown[p]) in {known.person[n] for n in ("Ana", "Ben", "Cy",
+                                                                            "Di")}

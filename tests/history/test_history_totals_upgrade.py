@@ -46,3 +46,27 @@ def test_the_statistics_page_shows_them(upgraded):
         token = db.execute("SELECT token FROM playgroup ORDER BY id").fetchone()[0]
     page = app.test_client().get(f"/group/{token}/history/stats")
     assert page.status_code == 200 and page.text.count("data-person") >= 4
+
+
+def test_each_persons_last_game_is_known_after_the_upgrade(upgraded):
+    """The players' order (most recent first) reads the migrated totals' ``last_at``."""
+    from sqlalchemy import func
+    from sqlmodel import select
+
+    from companion.db import get_session
+    from companion.history.summary import utc
+    from companion.models import Game, Player
+    from companion.play import players
+
+    app, path = upgraded
+    with sqlite3.connect(path) as db:
+        groups = [g for (g,) in db.execute("SELECT id FROM playgroup ORDER BY id")]
+    with app.app_context():
+        session = get_session()
+        for group in groups:
+            shown = {p.id: p.last_played for p in players.people(session, group)}
+            afresh = {p: utc(when) for p, when in session.exec(
+                select(Player.person_id, func.max(Game.updated_at))
+                .join(Game, Game.id == Player.game_id)
+                .where(Game.group_id == group).group_by(Player.person_id)).all()}
+            assert shown == afresh and shown

@@ -37,6 +37,7 @@ def upgrade() -> None:
         sa.Column("unit", sa.String(length=16), nullable=False),
         sa.Column("lower_wins", sa.Boolean(), nullable=False),
         sa.Column("facts", sa.String(), nullable=False),
+        sa.Column("last_at", sa.DateTime(), nullable=True),
         sa.UniqueConstraint("group_id", "kind", "person_id", name="uq_total_group_kind_person"),
     )
     with op.batch_alter_table("gameresult") as batch:
@@ -46,6 +47,14 @@ def upgrade() -> None:
                " (SELECT game.group_id FROM game WHERE game.id = gameresult.game_id)")
     op.create_index("ix_gameresult_group_finished", "gameresult", ["group_id", "finished"])
     _fill(op.get_bind())
+    op.execute(LAST_AT)
+
+
+LAST_AT = (
+    "UPDATE total SET last_at = (SELECT max(game.updated_at) FROM game"
+    " JOIN player ON player.game_id = game.id JOIN gameresult ON gameresult.game_id = game.id"
+    " WHERE gameresult.finished AND game.group_id = total.group_id AND game.kind = total.kind"
+    " AND player.person_id = total.person_id) WHERE total.person_id != 0")
 
 
 def _fill(connection: sa.engine.Connection) -> None:
