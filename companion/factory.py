@@ -184,8 +184,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # Where a game's page drawn once is kept for every phone (companion.routes.links
         # .cached_page): a Redis every server shares when one is named (CACHE_REDIS_URL, else a
         # Redis RATELIMIT_STORAGE_URI: one Redis for both), else files beside the SQLite database
-        # (instance/pages) that this machine's server processes share; tests keep theirs in the
-        # app (SimpleCache).
+        # (instance/pages) that this machine's server processes share (companion.page_files: a
+        # full store costs what an empty one does); tests keep theirs in the app (SimpleCache).
         CACHE_REDIS_URL=(os.environ.get("CACHE_REDIS_URL") or None) if test_config is None
         else None,
         CACHE_THRESHOLD=1000,  # drawings kept (files), at most 32 kB each (links.PAGE_MAX_BYTES)
@@ -212,7 +212,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             app.config.get("RATELIMIT_STORAGE_URI") or "").startswith(("redis://", "rediss://")):
         app.config["CACHE_REDIS_URL"] = app.config["RATELIMIT_STORAGE_URI"]
     app.config.setdefault("CACHE_TYPE", "RedisCache" if app.config["CACHE_REDIS_URL"] else
-                          "SimpleCache" if app.testing else "FileSystemCache")
+                          "SimpleCache" if app.testing else "companion.page_files.PageFiles")
     if app.config["CACHE_TYPE"] == "RedisCache":
         # A Redis that stops answering costs a page drawn, never a page that hangs.
         app.config.setdefault("CACHE_OPTIONS", {"socket_timeout": 0.5,
