@@ -378,7 +378,7 @@ def run(tables: int, seconds: float, save_every: float, postgres: str | None,
         kinds: list[str], notes: dict[str, float]) -> list[list[str]]:
     rows: list[Row] = []
     with tempfile.TemporaryDirectory() as folder:
-        with gunicorn("bench.hello:app") as server:
+        with gunicorn("bench.hello:app", timeout=START) as server:
             for _ in range(20):
                 _request(server.base, "GET", "/")
             fake = [Table(kinds[n % len(kinds)], "", "", n) for n in range(tables)]
@@ -414,7 +414,7 @@ def run(tables: int, seconds: float, save_every: float, postgres: str | None,
                    "COMPANION_BENCH_DATABASE_URL": str(db.get("DATABASE_URL", "")),
                    "COMPANION_BENCH_CACHE_DIR": str(pages)}
             with contextlib.ExitStack() as stack:
-                running = [stack.enter_context(gunicorn("bench.wsgi:app", env=env,
+                running = [stack.enter_context(gunicorn("bench.wsgi:app", env=env, timeout=START,
                                                         workers=2 // count))
                            for _ in range(count)]
                 _warm([r.base for r in running], spare)
@@ -447,6 +447,7 @@ def run(tables: int, seconds: float, save_every: float, postgres: str | None,
 
 
 STORE_BOUND = 1000  # the app's CACHE_THRESHOLD
+START = 120.0  # seconds a server may take to answer first (a busy shared machine)
 FULL = "SQLite, page store full"
 """The steady state: the same row on a page store already at its bound (``CACHE_THRESHOLD``
 drawings, as after a few minutes of play), where the other SQLite row starts empty."""
