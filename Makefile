@@ -17,7 +17,7 @@ POSTGRES_TESTS ?= tests/shell tests/web tests/history tests/ops $(wildcard tests
 POSTGRES_SKIP ?= --ignore=tests/rebel_princess/engine --ignore=tests/rebel_princess/scoring
 PORT ?= 5000
 
-.PHONY: run test test-postgres postgres proxy install browser bench bench-tables bench-groups bench-scaling bench-commands lint clean messages
+.PHONY: run test test-postgres postgres proxy install browser bench bench-tables bench-groups bench-scaling bench-polls bench-commands lint clean messages
 
 # The serving install: what a server needs and nothing else (no test tools, no browser driver).
 $(STAMP): pyproject.toml
@@ -106,8 +106,15 @@ bench-tables: $(TEST_STAMP) $(MO)
 bench-groups: $(TEST_STAMP) $(MO)
 	$(PY) -m bench.groups
 
+# The same group's pages as the server holds more groups, then as one group grows (1,000 to
+# 10,000 games in the group itself). SCALING_ARGS passes options to both, e.g. "--repeat 5".
 bench-scaling: $(TEST_STAMP) $(MO)
-	$(PY) -m bench.scaling
+	$(PY) -m bench.scaling $(SCALING_ARGS)
+	$(PY) -m bench.scaling --one-group $(SCALING_ARGS)
+
+# The live polls (/live, 304 and 200, and through Flask as before) against a plain hello, ~40 s.
+bench-polls: $(TEST_STAMP) $(MO)
+	$(PY) -m bench.polls $(POLLS_ARGS)
 
 # `flask groups list` against the bare imports of Flask, SQLAlchemy and SQLModel (bench/RESULTS.md).
 bench-commands: $(STAMP)

@@ -200,7 +200,7 @@ def _configure_page_store(app: Flask) -> None:
             app.config.get("RATELIMIT_STORAGE_URI") or "").startswith(("redis://", "rediss://")):
         app.config["CACHE_REDIS_URL"] = app.config["RATELIMIT_STORAGE_URI"]
     app.config.setdefault("CACHE_TYPE", "RedisCache" if app.config["CACHE_REDIS_URL"] else
-                          "SimpleCache" if app.testing else "FileSystemCache")
+                          "SimpleCache" if app.testing else "companion.page_files.PageFiles")
     if app.config["CACHE_TYPE"] == "RedisCache":
         # A Redis that stops answering costs a page drawn, never a page that hangs.
         app.config.setdefault("CACHE_OPTIONS", {"socket_timeout": 0.5,

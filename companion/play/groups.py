@@ -22,7 +22,18 @@ from sqlalchemy import delete, func
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col, select
 
-from ..models import Entry, Game, GameLink, GameResult, Group, Person, Player, RoundRecord, TrickLog
+from ..models import (
+    Entry,
+    Game,
+    GameLink,
+    GameResult,
+    Group,
+    Person,
+    Player,
+    RoundRecord,
+    Total,
+    TrickLog,
+)
 from . import closed
 from .tokens import is_token
 
@@ -180,6 +191,7 @@ def _delete_group(session: Session, group_id: int) -> bool:
     closed.close(session, tokens, what="game", why="deleted")
     for model in (GameResult, Entry, RoundRecord, TrickLog, GameLink, Player):
         session.execute(delete(model).where(col(model.game_id).in_(games)))  # type: ignore[attr-defined]
+    session.execute(delete(Total).where(col(Total.group_id) == group_id))
     session.execute(delete(Game).where(col(Game.group_id) == group_id))
     session.execute(delete(Person).where(col(Person.group_id) == group_id))
     session.execute(delete(Group).where(col(Group.id) == group_id))

@@ -399,6 +399,32 @@ def link_and_game(session: Session, token: str) -> tuple[GameLink, Game] | None:
     return (row[0], row[1]) if row is not None else None
 
 
+_LINK_COLUMNS = tuple(GameLink.__table__.c)  # type: ignore[attr-defined]
+_GAME_COLUMNS = tuple(Game.__table__.c)  # type: ignore[attr-defined]
+_LINK_AND_GAME_ROW = (
+    select(*(c.label(f"link__{c.name}") for c in _LINK_COLUMNS),  # type: ignore[call-overload]
+           *(c.label(f"game__{c.name}") for c in _GAME_COLUMNS))
+    .join_from(GameLink.__table__, Game.__table__,  # type: ignore[attr-defined]
+               GameLink.__table__.c.game_id == Game.__table__.c.id)  # type: ignore[attr-defined]
+    .where(GameLink.__table__.c.token == bindparam("token"),  # type: ignore[attr-defined]
+           GameLink.__table__.c.revoked_at.is_(None)))  # type: ignore[attr-defined]
+
+
+def link_and_game_to_read(session: Session, token: str) -> tuple[GameLink, Game] | None:
+    """:func:`link_and_game` for a request that only reads (a page, a drawing from the page
+    store): the same query through Core, the rows made into objects the session does not
+    track (no identity map, nothing to flush or expire). Never write them: a write reads the
+    game with :func:`link_and_game`."""
+    if not token or len(token) > 64:
+        return None
+    values = session.connection().execute(_LINK_AND_GAME_ROW, {"token": token}).mappings().first()
+    if values is None:
+        return None
+    link = GameLink(**{c.name: values[f"link__{c.name}"] for c in _LINK_COLUMNS})
+    game = Game(**{c.name: values[f"game__{c.name}"] for c in _GAME_COLUMNS})
+    return link, game
+
+
 def version_by_token(engine: Engine, token: str) -> str | None:
     """The version of the game this live link opens (as :func:`version_string` gives it): what
     every open page asks once a second, so one query of two columns through the unique token

@@ -47,8 +47,8 @@ from ..history.transfer import (
     TransferError,
     parse,
 )
-from ..models import Entry, Game, GameLink, Group, Person, Player, RoundRecord, TrickLog
-from . import groups, history, store
+from ..models import Entry, Game, GameLink, GameResult, Group, Person, Player, RoundRecord, TrickLog
+from . import groups, history, store, totals
 from .players import name_key
 
 log = logging.getLogger(__name__)
@@ -239,10 +239,12 @@ def import_file(*, session: Session, raw: bytes, group_id: int | None,
             made = _new_group(session, document, new_group_name)
             assert made.id is not None
             target = made.id
-        for model in (Game, Person):  # the games and the new people join their group at once
+        # The games (their summaries with them) and the new people join their group at once.
+        for model in (Game, Person, GameResult):
             session.execute(update(model).where(col(model.group_id) == staging.id)
                             .values(group_id=target))
         session.execute(delete(Group).where(col(Group.id) == staging.id))
+        totals.rebuild(session.connection(), [target])  # (its totals count the new games)
         session.commit()
     except TransferError:
         _abandon(session, staging.id)

@@ -188,14 +188,13 @@ def statistics() -> str:
     """Per game: each player's games, wins, win rate, average and best score, the game's own
     facts, and a win-rate chart."""
     filters = Filters.read()
-    found = history.played(get_session(), group_id=_group(),
-                           kind=filters.kind.key if filters.kind else None)
+    per_kind, games = history.statistics(get_session(), group_id=_group(),
+                                         kind=filters.kind.key if filters.kind else None)
     people = _people()
-    per_kind = stats.by_kind(found, _kinds())
     bars = {s.kind: charts.bar_chart([(people.get(line.person, "?"), line.wins, line.games)
                                       for line in s.lines]) for s in per_kind}
     return render_template("history/stats.html", per_kind=per_kind, bars=bars, people=people,
-                           filters=filters, kinds=history.kinds_with_history(), games=len(found))
+                           filters=filters, kinds=history.kinds_with_history(), games=games)
 
 
 @bp.get("/players/")
@@ -233,8 +232,7 @@ def person(person_id: int, form: RenameForm | None = None, status: int = 200
            ) -> tuple[str, int]:
     """One player's figures in every game they finished, and head to head with another."""
     who = _person_or_404(person_id)
-    lines = stats.of_person(history.played(get_session(), group_id=_group(), person=person_id),
-                            person_id, _kinds())
+    lines = history.lines_of(get_session(), group_id=_group(), person=person_id)
     games, recent = history.records(get_session(), group_id=_group(), person=person_id, limit=5)
     know_viewer_links([r.game for r in recent])
     others = [p for p in players.people(get_session(), _group()) if p.id != person_id]

@@ -180,7 +180,10 @@ def _open_by_link(endpoint: str | None, values: dict[str, Any] | None) -> None:
         return
     token = str(values["code"])
     db = get_session()
-    found = store.link_and_game(db, token)
+    # A page only reads: its link and game through Core (a page from the page store then
+    # loads no ORM object); a write reads them into the session it writes with.
+    found = store.link_and_game_to_read(db, token) if request.method in SAFE_METHODS \
+        else store.link_and_game(db, token)
     if found is not None:
         link, game = found
         if game.kind != kind.key:
