@@ -142,7 +142,8 @@ DATA = Path(__file__).parent / "data"
 
 def upgraded_copy(folder: Path, release: str):
     """An app on a copy of the database release ``release`` wrote, upgraded as ``make run`` does
-    first (``flask db upgrade``), then started as a server is; yields the app and the copy's path."""
+    first (``flask db upgrade``), then started as a server is;
+    yields the app and the copy's path."""
     shutil.copy(DATA / f"db_{release}.sqlite", folder / "companion.sqlite")
     config = {"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
               "DATABASE": str(folder / "companion.sqlite")}
