@@ -232,7 +232,7 @@ def _upgrade_and_say() -> None:
     before = check(get_engine())
     upgrade(get_engine())
     guard = current_app.extensions.get("companion.schema")
-    if guard is not None:  # this process's own server view: ready at once, not in 5 s
+    if guard is not None:  # this process's own server view, ready at once
         guard.state = check(get_engine())
     where = "PostgreSQL" if current_app.config.get("DATABASE_URL") else \
         current_app.config["DATABASE"]

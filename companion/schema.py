@@ -12,14 +12,14 @@ with the newest migration this code has (:func:`check`):
   server of the previous release started after a newer one migrated): the server logs one
   clear line, refuses every write with a 503 page (reads go on), and ``/readyz`` answers 503
   naming the schema — so a load balancer sends the phones to the servers that are ready. It
-  looks again every :data:`RECHECK` seconds, so a server started before ``flask db upgrade``
-  becomes ready once it has run, without a restart.
+  looks again before each refusal (one small query, only while the schema is not its own), so
+  every worker of a server started before ``flask db upgrade`` is ready the moment it has run,
+  as ``/readyz`` is, without a restart.
 """
 
 from __future__ import annotations
 
 import logging
-import time
 from typing import Any
 
 from flask import Flask, current_app, render_template, request
@@ -29,8 +29,6 @@ from .db import check, upgrade
 
 log = logging.getLogger("companion.schema")
 
-RECHECK = 5.0
-"""Seconds between two looks at the database's revision while it is not the code's."""
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
 ALWAYS = ("/healthz", "/readyz", "/metrics", "/static/")
 """What a server answers whatever its database's schema: health, metrics, its own files."""
@@ -46,17 +44,16 @@ def redis_url(config: Any) -> str | None:
 
 
 class Guard:
-    """A server's view of its database's schema, looked at again while it is not ready."""
+    """A server's view of its database's schema, looked at again while it is not ready (each
+    worker its own: all of them must agree with ``/readyz`` the moment the schema changes)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.state = check(engine)
-        self.checked = time.monotonic()
 
     def is_ready(self) -> bool:
-        if not self.state.is_ready and time.monotonic() - self.checked > RECHECK:
+        if not self.state.is_ready:
             self.state = check(self.engine)
-            self.checked = time.monotonic()
             if self.state.is_ready:
                 log.warning("schema: the database is now at revision %s; writes accepted",
                             self.state.code)
