@@ -71,7 +71,7 @@
     document.querySelectorAll("[data-share-result]").forEach(function (button) {
       if (button.dataset.shareReady) return;
       button.dataset.shareReady = "1";
-      button.hidden = false;
+      button.parentNode.hidden = false;  // hidden until this script can make the image
       button.addEventListener("click", function () { share(button); });
       var soon = window.requestIdleCallback || function (f) { setTimeout(f, 200); };
       soon(function () { png(button).catch(function () {}); });
