@@ -34,7 +34,7 @@ LIGHT = {"bg": "#f7f3ee", "card": "#ffffff", "ink": "#221a2e", "muted": "#6b6378
 
 
 @dataclass(frozen=True)
-class Standing:
+class ShareRow:
     """One player's line: place, mark (colour, text colour on it, initial), name, score."""
 
     seat: int
@@ -73,7 +73,7 @@ class ShareImage:
     winner_names: tuple[str, ...]
     decided: tuple[str, ...]  # how it was decided, one line each
     decided_y: float
-    standings: tuple[Standing, ...]
+    standings: tuple[ShareRow, ...]
     standings_top: float
     standings_bottom: float
     chart: LineChart | None
@@ -117,7 +117,7 @@ def share_image(names: Sequence[str], summary: GameSummary, decided: str, *, tit
     y = decided_y + 16 * (len(decided_lines) - 1) + 22
     standings_top = y
     standings = tuple(
-        Standing(seat, ranks[seat], names[seat], marks[seat], *seat_colours[seat],
+        ShareRow(seat, ranks[seat], names[seat], marks[seat], *seat_colours[seat],
                  summary.scores[seat], seat in summary.winners, standings_top + 10 + i * ROW)
         for i, seat in enumerate(order))
     y = standings_top + 10 + len(order) * ROW + 4
