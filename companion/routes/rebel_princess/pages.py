@@ -149,8 +149,9 @@ def new_game() -> Response | tuple[str, int]:
                 first_leader=form.first_leader.data, round_cards=form.chosen_cards(),
                 princesses=[p.data for p in form.princesses][: len(names)],
                 group_id=group_for_new_game())
-        except InvalidValueError as error:
-            form.cards.errors = [problem_message(error.problem, names)]
+        except InvalidValueError as error:  # the field the core names (the Round cards if none)
+            field = form.princesses if error.problem.field == "princesses" else form.cards
+            field.errors = [problem_message(error.problem, names)]
         else:
             remember(game.code)
             flash(_("Game created. Have a lovely party!"))
