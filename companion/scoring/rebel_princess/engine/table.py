@@ -59,7 +59,7 @@ from .steps import Chairs, Gift, Haggle, PowerUse, Step, StepKind
 from .table_trick import Knowledge, TableTrick, Undo
 from .values import RoundOutcome, Trick
 
-__all__ = ["TableRound"]
+__all__ = ["RULE_CODES", "TableRound"]
 
 
 V = ViolationCode
