@@ -1,5 +1,6 @@
 """docs/engine.md matches the code: its module table lists every module of the engine package,
-and each name it gives a module exists; the package path it names exists."""
+and each name it gives a module exists; the package path it names exists; and every engine
+class's member any page of docs/ names (``RoundState.key``) exists."""
 
 from __future__ import annotations
 
@@ -47,3 +48,36 @@ def test_the_names_the_table_gives_a_module_are_in_its_code():
         missing += [(module, name) for name in re.findall(r"`([A-Za-z_]\w*)`", text)
                     if name not in code]
     assert missing == []
+
+
+def _engine_classes() -> dict[str, type]:
+    """Every class defined in a module of the engine, by name."""
+    import importlib
+    import inspect
+
+    found = {}
+    for path in sorted(ENGINE.glob("*.py")):
+        module = importlib.import_module(
+            f"companion.scoring.rebel_princess.engine.{path.stem}".removesuffix(".__init__"))
+        found |= {name: cls for name, cls in vars(module).items()
+                  if inspect.isclass(cls) and cls.__module__ == module.__name__}
+    return found
+
+
+def _has(cls: type, member: str) -> bool:
+    """A method, property or class attribute, or a declared field (``a: int`` in the body)."""
+    return hasattr(cls, member) or any(member in getattr(k, "__annotations__", {})
+                                       for k in cls.__mro__)
+
+
+def test_every_engine_member_the_docs_name_exists():
+    """``RoundState.key``, ``Power.blocker``, ``TableRound._prove`` … named in any page of docs/
+    are members of that engine class (methods get renamed: a page naming the old one is stale)."""
+    classes = _engine_classes()
+    assert {"RoundState", "TableRound", "Power"} <= set(classes)
+    stale = []
+    for page in sorted((ROOT / "docs").rglob("*.md")):
+        for name, member in re.findall(r"`([A-Z]\w*)\.(\w+)", page.read_text(encoding="utf-8")):
+            if name in classes and not _has(classes[name], member):
+                stale.append((page.name, f"{name}.{member}"))
+    assert stale == []

@@ -42,32 +42,302 @@ the powers used before or during it (in the order declared), its cards, then wha
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from functools import partial
+
 from companion.scoring.problems import Problem
-from companion.scoring.rebel_princess.cards import RebelCard, Suit
+from companion.scoring.rebel_princess.cards import Edition, RebelCard, Suit, hand_size
 
-from .cards import FROG_ID, card_id, mask_of
-from .errors import IllegalTrickError, InvalidEntryError, ViolationCode
-from .evidence import Evidence, Kept, Seen, step_evidence
-from .modifiers import Timing
+from .cards import FROG_ID, PRINCE_MASK, SUIT_MASKS, card_id, cards_of, deck_mask, mask_of
+from .errors import BASIC, IllegalTrickError, InvalidEntryError, ViolationCode, violation
+from .evidence import Evidence, Kept, Moment, Seen, step_evidence
+from .modifiers import HALF, Timing, TrickTime, barred, overridden, timing_refusal
 from .powers import Power
-from .steps import Chairs, Gift, Haggle, PowerUse, Step
-from .table_checks import TableChecks
-from .table_findings import TableFindings
+from .state import RoundState, edition_of
+from .steps import Chairs, Gift, Haggle, PowerUse, Step, StepKind
 from .table_trick import Knowledge, TableTrick, Undo
-from .values import Trick
+from .values import RoundOutcome, Trick
 
-__all__ = ["TableRound"]
+__all__ = ["RULE_CODES", "TableRound"]
+
 
 V = ViolationCode
 
 
-class TableRound(TableChecks, TableFindings):
+#: Codes that describe a broken trick rule (as opposed to a malformed entry).
+RULE_CODES = frozenset({
+    V.MUST_FOLLOW_SUIT, V.PRINCES_NOT_INVITED, V.MUST_PLAY_HIGHEST_OR_LOWEST,
+    V.MUST_MATCH_PARITY, V.POWER_RESTRICTION,
+})
+
+
+_NOT_PRINCES = ~PRINCE_MASK
+
+
+class TableRound:
     """A round entered at the table, one card, power use or step at a time, hands unknown.
 
-    Its fields and queries are in :mod:`.table_base`, the refusals at once in
-    :mod:`.table_checks`, the findings in :mod:`.table_findings`; here are the commands."""
+    One class in one module, in four parts: its fields and queries, the commands, the refusals
+    at once (``check_*``) and the findings."""
 
-    # -- commands -------------------------------------------------------------------------------
+    # -- state and queries ---------------------------------------------------------------------
+    # The fields of a round entered at the table and the questions answered from them: the
+    # tricks, the leader and whose turn it is, the cards out of every hand, the findings, what
+    # each seat is known to have held, the tally and the outcome (never raising).
+
+    def __init__(self, players: int, *, edition: Edition | str = Edition.DELUXE,
+                 round_card: str | None = None, leader: int = 0,
+                 princesses: Sequence[str | None] | None = None) -> None:
+        """Raises :class:`InvalidEntryError` for a bad player count, edition, Round card, leader
+        or Princess."""
+        if not (isinstance(players, int) and 3 <= players <= 6):
+            raise InvalidEntryError(f"{players!r} players; Rebel Princess seats 3 to 6")
+        self.edition = edition_of(edition)
+        # The probe judges one trick at a time from partial hands; building it checks the setup.
+        self._probe = RoundState([0] * players, edition=self.edition, round_card=round_card,
+                                 leader=leader, princesses=princesses)
+        self.players = players
+        self.round_card = self._probe.round_card
+        self.first_leader = leader
+        self.princesses = self._probe.princesses
+        self.powers: tuple[Power | None, ...] = self._probe.powers
+        card = self._probe.modifiers[0]
+        self.card_rule = card
+        self.trick_size = players * card.plays_per_seat
+        size = hand_size(players)
+        self._aside = size // 2 if card.aside_cards == HALF else card.aside_cards
+        self.base_tricks = (size // 2 if card.gift_before_trick else size - card.kept_cards) \
+            // card.plays_per_seat
+        self._deck = deck_mask(players)
+        # The basic rules alone decide legality (no Round-card legal or follow hook): plays are
+        # judged with a few mask operations unless a power in effect restricts them.
+        self._plain = not overridden(card, "legal") and not overridden(card, "follow")
+        # -- the state --
+        self._tricks: list[TableTrick] = []
+        self._complete = 0  # complete tricks
+        self._know: list[Knowledge] = []
+        self._leader = leader
+        self._princes = False
+        self._coming: list[PowerUse] = []  # powers used for the coming trick
+        self._coming_blocked: list[PowerUse] = []  # those of them another power blocked
+        self._coming_gift: tuple[RebelCard, ...] = ()
+        self._out = 0  # cards in no hand: played and not back, or in a gift pile
+        self._used = 0  # seats whose power is used (a mask)
+        self._alices = 0
+        self._count = size - self._aside  # cards in each hand in the current phase
+        self._aside_left = self._aside
+        self._found: dict[tuple[object, ...], tuple[int, int, Problem]] = {}
+        self._events: list[tuple[RebelCard | Step | Kept, list[Undo]]] = []
+
+    @property
+    def leader(self) -> int:
+        """The seat leading the trick in progress, or the next one."""
+        current = self.current
+        return current.leader if current is not None else self._leader
+
+    @property
+    def princes_in(self) -> bool:
+        """Whether the Princes have snuck in (after the last complete trick)."""
+        return self._princes
+
+    @property
+    def tricks(self) -> tuple[TableTrick, ...]:
+        """The complete tricks, oldest first."""
+        return tuple(self._tricks[:self._complete])
+
+    @property
+    def current(self) -> TableTrick | None:
+        """The trick in progress (at least one card in), or ``None``."""
+        return self._tricks[-1] if len(self._tricks) > self._complete else None
+
+    @property
+    def coming_uses(self) -> tuple[PowerUse, ...]:
+        """The powers used for the trick in progress, or for the next one before its lead."""
+        current = self.current
+        return current.uses if current is not None else tuple(self._coming)
+
+    @property
+    def turn(self) -> int | None:
+        """The seat to play the next card; ``None`` once the round is over."""
+        if self.is_over():
+            return None
+        current = self.current
+        if current is None:
+            return self._leader
+        return (current.leader + len(current.cards)) % self.players
+
+    @property
+    def expected_tricks(self) -> int:
+        """Tricks in this round: the Round card's number, plus one per trick Alice dealt back."""
+        return self.base_tricks + self._alices
+
+    def is_over(self) -> bool:
+        """Whether every trick of the round has been entered."""
+        return self._complete >= self.base_tricks + self._alices
+
+    @property
+    def events(self) -> tuple[RebelCard | Step | Kept, ...]:
+        """Everything entered, in order (cards, power uses, haggles, gifts, kept cards)."""
+        return tuple(event for event, _ in self._events)
+
+    @property
+    def cards_out(self) -> frozenset[RebelCard]:
+        """Cards in no hand: played (and not back in a hand: Alice, Mulan, a haggle), or given
+        to a gift pile."""
+        return cards_of(self._out)
+
+    def in_deck(self, card: RebelCard) -> bool:
+        """Whether ``card`` is in this player count's deck."""
+        return bool(self._deck >> card_id(card) & 1)
+
+    def princes_now(self) -> bool:
+        """Whether the Princes are in now: after the last complete trick, the powers used for the
+        coming one (a Prince the Ice Princess froze) and the cards of the trick in progress."""
+        current = self.current
+        cards = current.cards if current is not None else []
+        leader = current.leader if current is not None else self._leader
+        uses = (list(current.effective) if current is not None
+                else self._effective(self._coming, leader, self._coming_blocked))
+        princes = current.princes_before if current is not None else self._princes
+        hands = [0] * self.players
+        for index, card in enumerate(cards):
+            hands[(leader + index) % self.players] |= 1 << card_id(card)
+        probe = self._probe
+        probe.start_trick(leader, princes, hands, uses)
+        for card in cards:
+            probe.push_id(card_id(card))
+        return probe.princes_in
+
+    def is_out(self, card: RebelCard) -> bool:
+        """Whether ``card`` is in no hand (see :attr:`cards_out`)."""
+        return bool(self._out >> card_id(card) & 1)
+
+    @property
+    def used_seats(self) -> frozenset[int]:
+        """The seats whose Princess power has been used this round."""
+        return frozenset(seat for seat in range(self.players) if self._used >> seat & 1)
+
+    def power_of(self, seat: int) -> Power | None:
+        """The Princess power of ``seat``, or ``None``."""
+        return self.powers[seat] if 0 <= seat < self.players else None
+
+    @property
+    def step_due(self) -> StepKind | None:
+        """The Round-card step the table does before the next card (set-aside, reveal, gift or
+        musical chairs), or ``None``. Only the gift piles are entered here; the others are a
+        reminder."""
+        card = self.card_rule
+        if self.current is not None or self.is_over():
+            return None
+        number = len(self._tricks)
+        if number == 0 and card.aside_cards:
+            return StepKind.SET_ASIDE
+        if number == 0 and card.reveals:
+            return StepKind.REVEAL
+        if number and card.chairs_after_trick:
+            return StepKind.CHAIRS
+        redone = number and self._tricks[-1].redone
+        if card.gift_before_trick and not self._coming_gift and not redone:
+            return StepKind.GIFT
+        return None
+
+    @property
+    def gifts_missing(self) -> bool:
+        """Whether a trick was played without its Wedding Gift pile (o / M)."""
+        if not self.card_rule.gift_before_trick:
+            return False
+        return any(not trick.gift and not (i and self._tricks[i - 1].redone)
+                   for i, trick in enumerate(self.tricks))
+
+    def known_hands(self, number: int) -> tuple[frozenset[RebelCard], ...]:
+        """The cards each seat is proven to have held at the start of trick ``number`` (0-based),
+        from the cards it played from then on until unseen cards may have reached it."""
+        return tuple(cards_of(mask) for mask in self._know[number].known)
+
+    def findings(self) -> list[Problem]:
+        """Every rule proven broken so far, by trick (``trick``), with the trick whose cards
+        proved it (``params["proven_in"]``); later tricks add findings about earlier ones."""
+        found = sorted(self._found.values(), key=lambda item: (item[2].trick, item[0], item[1]))
+        return [problem for _, _, problem in found]
+
+    def tally(self) -> tuple[list[int], list[int]]:
+        """Cards taken (masks) and tricks won per seat: Mulan's swap counts her new card, a haggle
+        swaps a card of the trick for one from the winner's hand, and a trick Alice deals back is
+        neither taken nor won."""
+        taken = [0] * self.players
+        won = [0] * self.players
+        for trick in self.tricks:
+            if trick.redone:
+                continue
+            assert trick.winner is not None
+            taken[trick.winner] |= mask_of(trick.final)
+            won[trick.winner] += 1
+            for event in trick.after:
+                if isinstance(event, Haggle):
+                    taken[event.seat] = taken[event.seat] & ~(1 << card_id(event.take)) | (
+                        1 << card_id(event.give))
+        return taken, won
+
+    @property
+    def gifts_won(self) -> tuple[frozenset[RebelCard], ...]:
+        """The Wedding Gift piles each seat won: a pile goes to the winner of the trick it was
+        laid for, or of the replay when Alice dealt that trick back."""
+        gifts = [0] * self.players
+        pile = 0
+        for trick in self.tricks:
+            pile |= mask_of(trick.gift)
+            if not trick.redone:
+                assert trick.winner is not None
+                gifts[trick.winner] |= pile
+                pile = 0
+        return tuple(cards_of(mask) for mask in gifts)
+
+    def outcome(self) -> RoundOutcome | None:
+        """Cards taken and tricks won per seat once every trick is in; ``None`` before. Kept cards
+        (n) and gift piles (o / M) are not seen at the table and are left empty."""
+        if not self.is_over():
+            return None
+        taken, won = self.tally()
+        done = self.tricks
+        empty: tuple[frozenset[RebelCard], ...] = (frozenset(),) * self.players
+        return RoundOutcome(self.edition, self.round_card, self.players,
+                            tuple(cards_of(t) for t in taken), tuple(won), empty,
+                            done[0].leader if done else self.first_leader,
+                            done[-1].winner if done else None, empty)
+
+    def _problem(self, code: ViolationCode, seat: int | None = None, card: RebelCard | None = None,
+                 rule: str = BASIC) -> Problem:
+        return violation(code, seat, card, rule, self.edition, trick=self._number())
+
+    def _number(self) -> int:
+        """The number (0-based) of the trick in progress or the next one."""
+        return len(self._tricks) - (0 if self.current is None else 1)
+
+    def _power(self, use: PowerUse) -> Power:
+        """The power of a use entered (its seat's Princess)."""
+        power = self.powers[use.seat]
+        assert power is not None
+        return power
+
+    def _effective(self, used: Iterable[PowerUse], leader: int,
+                   blocked: Sequence[PowerUse] = ()) -> list[PowerUse]:
+        """The powers ``used`` for a trick led by ``leader`` that change how it is played or
+        won, less a use the rules refuse: one another power blocked, the classic Ice Princess
+        on another seat than the leader."""
+        uses = []
+        for use in used:
+            power = self.powers[use.seat]
+            if power is None or not power.changes_trick or use in blocked:
+                continue
+            if power.target_leader and self.edition in power.target_leader and \
+                    use.target != leader:
+                continue
+            uses.append(use)
+        return uses
+
+    # -- commands ------------------------------------------------------------------------------
+    # Entering a card, a power use or a step, and undoing the last one.
 
     def push_card(self, card: RebelCard) -> None:
         """Enter ``card`` for the seat whose turn it is WITHOUT CHECKING it (see
@@ -154,8 +424,6 @@ class TableRound(TableChecks, TableFindings):
             action()
         return event
 
-    # -- the whole trick at once (as the round record and older callers enter it) --------------
-
     def check_trick(self, trick: Trick) -> list[Problem]:
         """What can be judged at once about ``trick`` as the next trick: the round is over, the
         leader, the card count, the cards (:meth:`check_card`), the rules its own cards prove
@@ -218,8 +486,6 @@ class TableRound(TableChecks, TableFindings):
             self.push_gift(step)
         else:
             raise InvalidEntryError(f"{step} is not entered at the table")
-
-    # -- tricks ---------------------------------------------------------------------------------
 
     def _open_trick(self, undo: list[Undo]) -> TableTrick:
         """Start the next trick with its first card: the powers and gift announced for it, and
@@ -289,8 +555,6 @@ class TableRound(TableChecks, TableFindings):
         reversed_ = any(self._power(use).reverses_order for use in trick.effective)
         trick.reason = self.card_rule.win_reason(final, mine[-1] if mine else final[0],
                                                  reversed_)
-
-    # -- powers ---------------------------------------------------------------------------------
 
     def _unuse(self, seat: int) -> None:
         self._used &= ~(1 << seat)
@@ -387,3 +651,455 @@ class TableRound(TableChecks, TableFindings):
     def _ungift(self, bits: int) -> None:
         self._coming_gift = ()
         self._out &= ~bits
+
+    # -- refusals at once ----------------------------------------------------------------------
+    # Why a card, a power use, a haggle or a gift pile cannot be entered now, and the questions
+    # the entry screens ask (which powers may act after a trick, the haggle, Snow White's zero, a
+    # power another one blocks). Never raising; nothing is stored.
+
+    def check_card(self, card: RebelCard) -> list[Problem]:
+        """Why ``card`` cannot be the next card: the round is over, it is not in this deck, it
+        was named earlier in this trick or is in no hand. Never raises. The rules that need the
+        hands are judged as findings once the card is in."""
+        if self.is_over():
+            return [self._problem(V.ROUND_OVER, card=card)]
+        seat = self.turn
+        bit = 1 << card_id(card)
+        if not bit & self._deck:
+            return [self._problem(V.CARD_NOT_IN_DECK, seat, card)]
+        current = self.current
+        if current is not None and bit & mask_of(current.cards):
+            return [self._problem(V.DUPLICATE_CARD, seat, card)]
+        if bit & self._out:
+            return [self._problem(V.CARD_ALREADY_PLAYED, seat, card)]
+        return []
+
+    def check_power(self, use: PowerUse) -> list[Problem]:
+        """Why ``use`` cannot be entered now: not this seat's Princess, already used, without
+        what it needs, at a moment it cannot act, blocked by a power used before it for the same
+        trick, cards out of every hand. Never raises. The power's own rules that the cards show
+        are findings once it is in."""
+        return self._check_power(use, shape=True)
+
+    def power_refusal(self, seat: int, target: int | None = None) -> Problem | None:
+        """Why ``seat``'s power cannot act now (on ``target``), whatever else it is entered
+        with: no power, used, not at this moment, blocked; ``None`` when it may."""
+        power = self.power_of(seat)
+        found = self._check_power(PowerUse(seat, power.slug if power else "", target),
+                                  shape=False)
+        return found[0] if found else None
+
+    def _check_power(self, use: PowerUse, shape: bool) -> list[Problem]:
+        if not (isinstance(use.seat, int) and 0 <= use.seat < self.players):
+            return [self._problem(V.BAD_POWER_ARGUMENT, rule=use.power)]
+        power = self.powers[use.seat]
+        if power is None or power.slug != use.power:
+            return [self._problem(V.POWER_NOT_IN_PLAY, use.seat, rule=use.power)]
+        if self._used >> use.seat & 1:
+            return [self._problem(V.POWER_ALREADY_USED, use.seat, rule=use.power)]
+        found = power.check_shape(use, self.players, self.trick_size) if shape else []
+        if found:
+            return [replace(problem, trick=self._number()) for problem in found]
+        not_now = [self._problem(V.POWER_NOT_NOW, use.seat, rule=use.power)]
+        when = self.trick_time()
+        if when is not None and (power.when() is Timing.AFTER) == (
+                when is TrickTime.AFTER_LAST_TRICK):  # a declared timing rule
+            source = barred(self.card_rule, power, when)
+            if source is not None:
+                return [timing_refusal(source, power, when, use.seat, self._number())]
+        if power.when() is Timing.AFTER:
+            last = self._tricks[-1] if self._tricks else None
+            if last is None or not last.complete or self._coming or self._coming_gift or \
+                    any(power.first_after_trick or isinstance(event, Haggle)
+                        for event in last.after):
+                return not_now  # (Mulan before anything else; none after the haggle)
+            return self._check_after(power, use, last) if shape else []
+        if self.is_over() or self.current is not None:
+            return not_now  # before or during a trick: entered before its first card
+        blocker = self._blocker(power, use)
+        if blocker is not None:
+            return [power.blocked(use, blocker, self._leader, self._number())]
+        return []
+
+    def trick_time(self) -> TrickTime | None:
+        """Where the round stands for the timing rules (:class:`~.modifiers.NotOn`): the last
+        trick is the coming one (or in progress), or has been played; ``None`` otherwise."""
+        if self.is_over():
+            return TrickTime.AFTER_LAST_TRICK
+        if self._complete == self.expected_tricks - 1:
+            return TrickTime.LAST_TRICK
+        return None
+
+    def forced_card(self, seat: int) -> RebelCard | None:
+        """The card a power in effect makes ``seat`` play in the trick in progress or the next
+        one (the Ice Princess's frozen card), or ``None``."""
+        current = self.current
+        uses = current.effective if current is not None else self._effective(
+            self._coming, self._leader, self._coming_blocked)
+        for use in uses:
+            card = self._power(use).forced_card(use, seat)
+            if card is not None:
+                return card
+        return None
+
+    def after_trick_seats(self) -> tuple[int, ...]:
+        """The seats whose power may act now on the trick just finished (Timing.AFTER): not
+        used, that trick's winner where the power asks it (Alice, classic Pocahontas), a card
+        of hers in it to swap (Mulan), no Frog in it for a power that never moves the Frog
+        (Alice), nothing else done with it that comes first (see :meth:`power_refusal`)."""
+        last = self._tricks[-1] if self._tricks and self.current is None else None
+        if last is None or not last.complete:
+            return ()
+        seats = []
+        for seat, power in enumerate(self.powers):
+            if power is None or power.when() is not Timing.AFTER or \
+                    self.power_refusal(seat) is not None:
+                continue
+            if self.edition in power.winner_only and last.winner != seat:
+                continue
+            if power.redecides_trick and not any(last.seat_of(i, self.players) == seat
+                                                 for i in range(len(last.cards))):
+                continue
+            if power.deals_trick_back and (self.is_over() or power.never_frog and any(
+                    card_id(card) == FROG_ID for card in last.final)):
+                continue
+            seats.append(seat)
+        return tuple(seats)
+
+    def haggle_option(self) -> tuple[int, tuple[RebelCard, ...]] | None:
+        """``(winner, the cards of the trick they may take)`` while the winner of the trick just
+        finished may haggle (Haggle with the Hag, p / T), else ``None``."""
+        last = self._tricks[-1] if self._tricks and self.current is None else None
+        if not self.card_rule.haggle_after_trick or last is None or not last.complete or \
+                last.redone or last.note("haggle") is not None or self._coming or \
+                self._coming_gift:
+            return None
+        assert last.winner is not None
+        final = last.final
+        return last.winner, tuple(card for i, card in enumerate(final)
+                                  if last.seat_of(i, self.players) != last.winner)
+
+    def zero_option(self, seat: int) -> tuple[str, RebelCard | None] | None:
+        """How ``seat``'s power that plays one of her cards as a zero (Snow White) may be
+        entered now: ``("after", card)`` on the card she has just played (within her power's
+        rank), ``("before", None)`` while it is her turn; ``None`` otherwise."""
+        power = self.power_of(seat)
+        if power is None or power.when() is not Timing.TURN or not power.card_slots or \
+                self._used >> seat & 1:
+            return None
+        last = self._tricks[-1] if self._tricks else None
+        if last is not None and last.cards:
+            index = len(last.cards) - 1
+            card = last.cards[index]
+            if last.seat_of(index, self.players) == seat and power.allows_rank(card):
+                return "after", card
+        return ("before", None) if self.turn == seat else None
+
+    def blocked_power(self, seat: int) -> Problem | None:
+        """Why ``seat``'s power cannot act on the coming trick because a power used earlier for
+        it forbids it, whoever it would target; ``None`` when it may still act on someone (a
+        power blocked only on the leader, Scheherazade, is refused once its target is known)."""
+        power = self.power_of(seat)
+        if power is None or power.when() is Timing.AFTER or self.current is not None:
+            return None
+        use = PowerUse(seat, power.slug)
+        if power.blocked_on_leader_only and not power.acts_on_leader(use, self._leader):
+            return None
+        found = self._blocker(power, use)
+        return None if found is None else power.blocked(use, found, self._leader, self._number())
+
+    def _blocker(self, power: Power, use: PowerUse) -> tuple[Power, PowerUse] | None:
+        """The power used earlier for the coming trick that forbids ``use`` (see
+        :meth:`.powers.Power.blocker`); the blocked ones took no effect."""
+        earlier = []
+        for other in self._coming:
+            other_power = self.powers[other.seat]
+            if other_power is not None and other not in self._coming_blocked:
+                earlier.append((other_power, other))
+        return power.blocker(use, earlier, self._leader)
+
+    def _check_after(self, power: Power, use: PowerUse, last: TableTrick) -> list[Problem]:
+        """Refusals of a power used right after ``last``: what its cards must be."""
+        final = last.final
+        if power.redecides_trick:  # Mulan: her card, then one from her hand
+            old, new = use.cards
+            mine = [card for i, card in enumerate(final)
+                    if last.seat_of(i, self.players) == use.seat]
+            if old not in mine:
+                return [replace(self._problem(V.NOT_IN_TRICK, use.seat, old), field="cards[0]")]
+            if not (1 << card_id(new)) & self._deck:
+                return [replace(self._problem(V.CARD_NOT_IN_DECK, use.seat, new),
+                                field="cards[1]")]
+            if self.is_out(new) or new in final:
+                return [replace(self._problem(V.CARD_ALREADY_PLAYED, use.seat, new),
+                                field="cards[1]")]
+        elif power.deals_trick_back:  # Alice: the trick, dealt back
+            if sorted(use.cards, key=card_id) != sorted(final, key=card_id):
+                return [replace(self._problem(V.BAD_POWER_ARGUMENT, use.seat, rule=use.power),
+                                field="cards")]
+            if self.is_over():
+                return [self._problem(V.POWER_NOT_NOW, use.seat, rule=use.power)]
+        return []
+
+    def check_haggle(self, step: Haggle) -> list[Problem]:
+        """Why the haggle ``step`` cannot be entered now (Haggle with the Hag, p / T): no haggle
+        under this Round card or not right after a trick, a haggle already entered for it, not
+        the trick's winner, a card given that is in no hand, a card taken that is not in that
+        trick or is the winner's own. Never raises."""
+        rule = self.card_rule.slug
+        last = self._tricks[-1] if self._tricks else None
+        when = TrickTime.AFTER_LAST_TRICK
+        if self.card_rule.haggle_after_trick and self.is_over() and \
+                barred(self.card_rule, self.card_rule, when) is not None:
+            return [timing_refusal(self.card_rule, self.card_rule, when, step.seat,
+                                   self._number())]
+        if not self.card_rule.haggle_after_trick or last is None or not last.complete or \
+                last.redone or last.note("haggle") is not None or self._coming or \
+                self._coming_gift:
+            return [self._problem(V.STEP_NOT_DUE, step.seat, rule=rule)]
+        if step.seat != last.winner:
+            return [self._problem(V.NOT_TRICK_WINNER, step.seat, rule=rule)]
+        give_bit = 1 << card_id(step.give)
+        if not give_bit & self._deck:
+            return [self._problem(V.CARD_NOT_IN_DECK, step.seat, step.give)]
+        if give_bit & self._out:
+            return [self._problem(V.CARD_ALREADY_PLAYED, step.seat, step.give)]
+        final = last.final
+        if step.take not in final:
+            return [self._problem(V.NOT_IN_TRICK, step.seat, step.take)]
+        if last.seat_of(final.index(step.take), self.players) == step.seat:
+            return [self._problem(V.HAGGLE_OWN_CARD, step.seat, step.take)]
+        return []
+
+    def check_gift(self, step: Gift) -> list[Problem]:
+        """Why the Wedding Gift pile ``step`` (one card per seat) cannot be laid now: not under
+        this Round card, a pile already laid (or the trick is Alice's redo), the wrong number of
+        cards, a card in no hand or named twice. Never raises."""
+        card = self.card_rule
+        redone = bool(self._tricks) and self._tricks[-1].redone and self.current is None
+        if not card.gift_before_trick or self._coming_gift or self.current is not None or \
+                redone or self.is_over():
+            return [self._problem(V.STEP_NOT_DUE, rule=card.slug)]
+        if len(step.cards) != self.players:
+            return [self._problem(V.WRONG_CARD_COUNT, rule=card.slug)]
+        problems = []
+        seen: set[RebelCard] = set()
+        for seat, gift in enumerate(step.cards):
+            bit = 1 << card_id(gift)
+            if not bit & self._deck:
+                problems.append(self._problem(V.CARD_NOT_IN_DECK, seat, gift))
+            elif gift in seen:
+                problems.append(self._problem(V.DUPLICATE_CARD, seat, gift))
+            elif bit & self._out:
+                problems.append(self._problem(V.CARD_ALREADY_PLAYED, seat, gift))
+            seen.add(gift)
+        return problems
+
+    # -- findings ------------------------------------------------------------------------------
+    # What each hand is known to have held, and the rules later plays prove broken (see the
+    # module docstring).
+
+    def _unseen_since(self) -> int:
+        """The seats (a mask) unseen cards may have reached since the last trick ended, as far
+        as entered: everyone after Musical Chairs not entered, when the set-aside cards come
+        back, after Alice's deal not entered; the seats of the powers used for the coming trick
+        whose cards were not entered (Sleeping Beauty, Scheherazade)."""
+        if not self._tricks:
+            return 0
+        everyone = (1 << self.players) - 1
+        last = self._tricks[-1]
+        seats = 0
+        if self.card_rule.chairs_after_trick and last.note("chairs") is None:
+            seats = everyone
+        for event in last.after:
+            if isinstance(event, PowerUse) and self._power(event).deals_trick_back and \
+                    not event.cards:
+                seats = everyone  # dealt unseen
+        if self._count <= 0 and self._aside_left:  # the hands are empty: the set-aside return
+            seats = everyone
+        for use in self._coming:
+            seats |= self._power(use).unseen_seats(use, self.players)
+        return seats
+
+    def _return_aside(self, undo: list[Undo]) -> None:
+        """The hands are empty and set-aside cards wait: they come back into the hands."""
+        if self._count <= 0 and self._aside_left:
+            before = (self._count, self._aside_left)
+            self._count, self._aside_left = self._aside_left, 0
+
+            def back() -> None:
+                self._count, self._aside_left = before
+
+            undo.append(back)
+
+    def _prove(self, evidence: Iterable[Evidence], undo: list[Undo]) -> None:
+        """Record what cards that became known prove (see :mod:`.evidence`, the one place the
+        kinds are listed): a card that left a hand was in it at the start of the trick in
+        progress or just finished, and of every earlier one that hand has received no unseen
+        card since (its plays there are judged again); a card that arrived was not."""
+        number = len(self._tricks) - 1
+        unseen: int | None = None
+        for item in evidence:
+            if not item.held:
+                self._arrive(item.seat, item.cards, undo)
+                continue
+            if number < 0:
+                continue  # before the first trick: no play to judge
+            if item.moment is Moment.BEFORE_NEXT:
+                if unseen is None:
+                    unseen = self._unseen_since()
+                if unseen >> item.seat & 1:
+                    continue  # unseen cards may have reached that hand since the last trick
+            proven_in = number + (item.moment is Moment.BEFORE_NEXT)  # (entered with it)
+            bits = item.cards
+            while bits:
+                bit = bits & -bits
+                bits ^= bit
+                self._learn(item.seat, bit, number, undo, proven_in)
+
+    def _close_seats(self, seats: int, number: int, undo: list[Undo]) -> None:
+        """Unseen cards may have reached ``seats`` before trick ``number``: what they play from
+        now on says nothing about their hands at the start of any earlier trick."""
+        if not seats:
+            return
+        changed = []
+        for index in range(number):
+            know = self._know[index]
+            if know.open & seats:
+                changed.append((know, know.open))
+                know.open &= ~seats
+
+        def back() -> None:
+            for know, was in changed:
+                know.open = was
+
+        undo.append(back)
+
+    def _arrive(self, seat: int, bits: int, undo: list[Undo]) -> None:
+        """Cards seen arriving in ``seat``'s hand after the last trick: they were not in it at
+        the start of that trick or any earlier one."""
+        changed = []
+        for know in self._know:
+            changed.append((know, know.arrived[seat]))
+            know.arrived[seat] |= bits
+
+        def back() -> None:
+            for know, was in changed:
+                know.arrived[seat] = was
+
+        undo.append(back)
+
+    def _learn(self, seat: int, bit: int, number: int, undo: list[Undo],
+               proven_in: int | None = None) -> None:
+        """``seat`` played the card ``bit`` in trick ``number``: it held it at the start of every
+        earlier trick it has received no unseen card since; judge its plays there again (unless
+        that trick's watch says this card cannot change the verdict: see :meth:`_watch`)."""
+        learned = []
+        knows = self._know
+        for index in range(number, -1, -1):
+            know = knows[index]
+            if not know.open >> seat & 1 or know.arrived[seat] & bit:
+                break  # (older tricks know no more: seats only close, cards only arrive)
+            known = know.known
+            if known[seat] & bit:
+                continue  # known already (a card given back, then played): the same verdict
+            known[seat] |= bit
+            learned.append(known)
+            watch = know.watch
+            if watch is not None and not watch[seat] & bit:
+                continue  # the same hand, as far as that trick's rules can tell
+            for position, problem in self._judge(index, seat):
+                self._note(problem, position, number if proven_in is None else proven_in,
+                           undo)
+        if learned:
+            undo.append(partial(_forget, learned, seat, bit))
+
+    def _watch(self, trick: TableTrick, undo: list[Undo]) -> None:
+        """``trick`` is complete: when the basic rules alone judge it (see :meth:`_judge_plain`),
+        note per seat the only cards whose later showing can prove a rule broken in it: the other
+        suits for a Prince led before the Princes are in, the suit led for a card off it. A
+        verdict there depends on the known hand only through these."""
+        if not self._plain or trick.effective:
+            return
+        ids = trick.ids
+        players = self.players
+        led = ids[0] >> 4
+        watch = [0] * players
+        if led == 0 and not trick.princes_before:
+            watch[trick.leader] |= _NOT_PRINCES
+        for index in range(1, len(ids)):
+            if ids[index] >> 4 != led:
+                watch[(trick.leader + index) % players] |= SUIT_MASKS[led]
+        know = self._know[trick.index]
+        know.watch = watch
+
+        def back() -> None:
+            know.watch = None
+
+        undo.append(back)
+
+    def _note(self, problem: Problem, position: int, proven_in: int, undo: list[Undo]) -> None:
+        """Record a finding the first time it is proven."""
+        key = (problem.trick, problem.code, problem.seat, problem.card,
+               problem.params.get("rule"))
+        if key in self._found:
+            return
+        proven = Problem(problem.code, problem.seat, problem.card, problem.trick,
+                         params={**problem.params, "proven_in": max(proven_in, problem.trick or 0)},
+                         catalogue=problem.catalogue)
+        self._found[key] = (proven_in, position, proven)
+        undo.append(lambda: self._found.pop(key))
+
+    def _judge(self, number: int, seat: int) -> list[tuple[int, Problem]]:
+        """The rules ``seat`` broke in trick ``number``, judged against the smallest hand it can
+        have held (the known cards), with their position in the trick."""
+        trick = self._tricks[number]
+        players = self.players
+        hand = self._know[number].known[seat]
+        if self._plain and not trick.effective:
+            return self._judge_plain(trick, seat, hand)
+        ids = trick.ids
+        hands = [0] * players
+        hands[seat] = hand
+        probe = self._probe
+        probe.start_trick(trick.leader, trick.princes_before, hands, list(trick.effective))
+        found: list[tuple[int, Problem]] = []
+        last = max(i for i in range(len(ids)) if (trick.leader + i) % players == seat)
+        for index in range(last + 1):
+            if (trick.leader + index) % players == seat:
+                for problem in probe.check_play(trick.cards[index]):
+                    if problem.code in RULE_CODES:
+                        found.append((index, _at(problem, number)))
+            probe.push_id(ids[index])
+        return found
+
+    def _judge_plain(self, trick: TableTrick, seat: int,
+                     hand: int) -> list[tuple[int, Problem]]:
+        """:meth:`_judge` under the basic rules alone, with mask operations: a lead Prince
+        before the Princes are in while holding another suit, a card off the suit led while
+        holding that suit."""
+        ids = trick.ids
+        players = self.players
+        found = []
+        for index in range((seat - trick.leader) % players, len(ids), players):
+            cid = ids[index]
+            if index == 0:
+                if cid >> 4 == 0 and not trick.princes_before and hand & _NOT_PRINCES:
+                    found.append((index, violation(V.PRINCES_NOT_INVITED, seat,
+                                                   trick.cards[index], BASIC, self.edition,
+                                                   trick=trick.index)))
+            elif cid >> 4 != ids[0] >> 4 and hand & SUIT_MASKS[ids[0] >> 4]:
+                found.append((index, violation(V.MUST_FOLLOW_SUIT, seat, trick.cards[index],
+                                               BASIC, self.edition, trick=trick.index)))
+            hand &= ~(1 << cid)
+        return found
+
+
+def _forget(learned: list[list[int]], seat: int, bit: int) -> None:
+    for known in learned:
+        known[seat] &= ~bit
+
+
+def _at(problem: Problem, number: int) -> Problem:
+    return Problem(problem.code, problem.seat, problem.card, number, params=problem.params,
+                   catalogue=problem.catalogue)
