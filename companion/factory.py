@@ -240,8 +240,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     i18n.init_app(app)  # Flask-Babel: French or English per request; ``_`` in templates
 
     from . import db
+    from .play import history
+    from .play import players as seats
 
     db.init_app(app)
+    # Every session's hooks, installed once, here (a write below the pages never reaches up to
+    # them): a seat stored gets its person, and a commit that stores a game or moves it stores
+    # its history summary in the same transaction.
+    seats.install()
+    history.install()
 
     from . import commands
 
@@ -254,8 +261,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     api.init_app(app)
     pwa.init_app(app)
     csrf.exempt(api.bp)  # the JSON API is stateless: no session, no cookie, nothing to forge
-
-    from .play import history
 
     with app.app_context():  # summaries missing from an older database: stored now, not by a page
         history.refresh(db.get_engine())

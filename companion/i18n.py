@@ -10,7 +10,8 @@ Templates get ``_``/``gettext``/``ngettext`` (Jinja's i18n extension, installed 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, abort, g, has_request_context, redirect, request, url_for
@@ -155,6 +156,19 @@ def _template_ngettext(context: Context, singular: str, plural: str, num: int, /
     return format_sentence(Markup(text) if context.eval_ctx.autoescape else text, variables)
 
 
+class Worded(Protocol):
+    """Anything a page says is wrong (a rules core's :class:`~companion.scoring.problems.Problem`,
+    an import's refusal): it words itself, in a language, naming the players by seat."""
+
+    def text(self, lang: str = "en", names: Sequence[str] | None = None) -> str: ...
+
+
+def problem_text(problem: Worded, names: Sequence[str] | None = None) -> str:
+    """The template filter every game's pages word a problem with (``p | problem_text(names)``):
+    its own sentence in the page's language, naming the players instead of their seats."""
+    return problem.text(current_lang(), names)
+
+
 def init_app(app: Flask) -> None:
     """Babel with our locale selector, the switch route and the template helpers."""
     from .games import registry
@@ -172,6 +186,7 @@ def init_app(app: Flask) -> None:
                                  ngettext=_template_ngettext)
     app.register_blueprint(bp)
     app.add_template_filter(lambda text: localize_source(text, current_lang()), "source")
+    app.add_template_filter(problem_text, "problem_text")
     # A stored (UTC) time, shown in the phone's own time zone by app.js (companion.local_time).
     app.add_template_filter(lambda value, style: time_element(value, style, current_lang()),
                             "local_time")

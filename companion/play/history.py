@@ -1,6 +1,6 @@
 """Glue for history and statistics: each stored game's summary, kept with the game.
 
-Every game that can say what it came to (``summary(session, game)`` in its routes package, see
+Every game that can say what it came to (``summary(session, game)`` in its glue module, see
 :mod:`companion.history.summary`) gets a :class:`~companion.models.GameResult` row holding that
 summary as JSON, stamped with the game's ``updated_at`` (every write to a game moves it). The row
 is written in the transaction of the write that moves the stamp — whichever game, save, undo or
@@ -64,10 +64,16 @@ class Record:
 
 def summarizer(kind: GameKind | None) -> Summarize | None:
     """The game's ``summary`` function, or None (such games are not in the history)."""
+    module = _glue(kind)
+    return module.summary if module is not None else None
+
+
+def _glue(kind: GameKind | None) -> HasSummary | None:
+    """The glue module of a game with a history (``GameKind.play``), or None."""
     if kind is None or not kind.available:
         return None
-    module = kind.module()
-    return module.summary if isinstance(module, HasSummary) else None
+    module = kind.play_module()
+    return module if isinstance(module, HasSummary) else None
 
 
 def kinds_with_history() -> list[GameKind]:
@@ -126,12 +132,11 @@ def _summary_at_save(session: OrmSession, game: Game) -> GameSummary:
     (:func:`companion.play.store.note_replay`, read by the game's ``summary_from``), or — for a
     write that noted none — by reading and replaying the game."""
     replay = store.noted_replay(session, game)
-    kind = by_key(game.kind)
-    summary_from = getattr(kind.module(), "summary_from", None) if kind is not None else None
-    if replay is None or summary_from is None:
+    module = _glue(by_key(game.kind))
+    if replay is None or module is None:
         return _summarize(session, game)  # type: ignore[arg-type]
     try:
-        return summary_from(game, replay)  # type: ignore[no-any-return]
+        return module.summary_from(game, replay)  # type: ignore[no-any-return]
     except Exception:  # as _summarize: never a failed save for the sake of history
         log.exception("summary of game %s (%s) failed", game.code, game.kind)
         return GameSummary(finished=False, winners=(), scores=())

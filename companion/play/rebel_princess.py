@@ -18,6 +18,7 @@ from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from ..history import N_, Fact, GameSummary
 from ..models import Game, Player, RoundRecord
 from ..scoring.rebel_princess import (
     Edition,
@@ -39,11 +40,22 @@ _T = TypeVar("_T")
 
 
 class EntryRejected(ValueError):
-    """A write that would break the game; ``problems`` says why. Nothing was stored."""
+    """A write that would break the game; ``problems`` says why. Nothing was stored.
 
-    def __init__(self, problems: list[Problem]) -> None:
+    ``stored``: for a round saved already (``round-already-saved``, ``stale-edit``), that
+    round's current record in the game the write was judged on, so the caller tells a double
+    tap (:meth:`is_double_tap`) without reading or replaying the game again."""
+
+    def __init__(self, problems: list[Problem], stored: RoundRecord | None = None) -> None:
         self.problems = problems
+        self.stored = stored
         super().__init__("; ".join(p.code for p in problems))
+
+    def is_double_tap(self, played: PlayedRound, mode: str) -> bool:
+        """Was this very entry (the same round, entered the same way) stored already — by the
+        first tap of a double tap, or a retry — so that the refusal is answered as a save?"""
+        return (self.stored is not None and self.stored.mode == mode
+                and played_from_record(self.stored) == played)
 
 
 @dataclass(frozen=True)
@@ -331,7 +343,8 @@ def _save_round(session: Session, game: Game, number: int, played: PlayedRound, 
     current = view.record(number)
     if base_id is None:
         if current is not None:
-            raise EntryRejected([Problem("round-already-saved", params={"number": number})])
+            raise EntryRejected([Problem("round-already-saved", params={"number": number})],
+                                stored=current)
         if number != len(view.records) + 1:
             raise EntryRejected([Problem("round-not-next", params={"number": number})])
         if view.state.finished:
@@ -340,7 +353,8 @@ def _save_round(session: Session, game: Game, number: int, played: PlayedRound, 
         action = "entered"
     else:
         if current is None or current.id != base_id:
-            raise EntryRejected([Problem("stale-edit", params={"number": number})])
+            raise EntryRejected([Problem("stale-edit", params={"number": number})],
+                                stored=current)
         if played_from_record(current) == played and current.mode == mode:
             return current  # nothing changed: nothing to store, nothing to undo later
         trial = replay(view, replace=(number, played))
@@ -418,3 +432,30 @@ def _atomically(session: Session, write: Callable[[], _T]) -> _T:
 def _touch(session: Session, game: Game) -> None:
     game.updated_at = datetime.now(UTC)
     session.add(game)
+
+
+# --- history: what a game came to (stored with every save, see companion.play.history) ----
+
+def summary(session: Session, game: Game) -> GameSummary:
+    """What a game came to, for history and statistics: the totals (lowest wins), round by
+    round, and how often each player was Rebel of the Ball (rounds entered by cards only) or
+    scored exactly zero in a round."""
+    return summary_from(game, view_game(session, game).state)
+
+
+def summary_from(_game: Game, state: RebelGameState) -> GameSummary:
+    """:func:`summary` of the game replayed as ``state`` (a save's own replay, see
+    :func:`companion.play.store.note_replay`)."""
+    seats = len(state.totals)
+    result = state.standings if state.finished else None
+    return GameSummary(
+        finished=state.finished, winners=tuple(result.winners) if result else (),
+        scores=tuple(state.totals), lower_wins=True,
+        progress=tuple(tuple(r.totals_after) for r in state.rounds),
+        facts=(
+            Fact("rebel-of-the-ball", N_("Rebel of the Ball"),
+                 tuple(sum(seat in r.rebels for r in state.rounds) for seat in range(seats))),
+            Fact("rounds-at-zero", N_("Rounds at zero"),
+                 tuple(sum(r.scores[seat] == 0 for r in state.rounds) for seat in range(seats))),
+        ),
+        first=state.setup.first_leader)

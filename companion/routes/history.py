@@ -38,7 +38,6 @@ from ..games import GameKind, by_slug, registry
 from ..history import bgstats, charts, stats
 from ..history.summary import utc
 from ..history.transfer import MAX_BYTES, ImportProblem, TransferError
-from ..i18n import current_lang
 from ..local_time import zone_named
 from ..models import Game, Group, Person
 from ..play import history, players, store, transfer
@@ -59,13 +58,6 @@ PAGE = 30
 @bp.context_processor
 def _kinds_by_key() -> dict[str, object]:
     return {"kind_of": {kind.key: kind for kind in registry()}}
-
-
-@bp.app_template_filter("import_problem")
-def import_problem_text(problem: ImportProblem) -> str:
-    """Why a file was refused, in the page's language (one catalogue:
-    ``companion/history/messages.toml``)."""
-    return problem.text(current_lang())
 
 
 @bp.app_template_global()
@@ -424,13 +416,10 @@ def _import_into(group_id: int | None) -> Response | tuple[str, int] | str:
 
 
 def init_app(app: Flask) -> None:
-    """Mount the blueprint, and link every seat stored from now on to its person (whichever
-    game stores it). The import checks its own CSRF token: its form is read after the
+    """Mount the blueprints. The import checks its own CSRF token: its form is read after the
     request's size limit is raised, which the app-wide check would read too early."""
     from ..extensions import csrf
 
-    players.install()
-    history.install()
     app.register_blueprint(bp)
     app.register_blueprint(records_bp)
     app.register_blueprint(restore_bp)

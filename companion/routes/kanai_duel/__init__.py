@@ -6,13 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask import Blueprint
-from sqlmodel import Session
 
-from ...history import N_, Fact, GameSummary, ScoreUnit
-from ...history.summary import running_totals
+from ...history import GameSummary
 from ...models import Game
-from ...play import kanai_duel as play
-from ...scoring.kanai_duel import Duel, Result
 
 bp = Blueprint("kanai_duel", __name__)
 api_bp = Blueprint("kanai_duel_api", __name__)
@@ -37,23 +33,3 @@ def home_view(game: Game, summary: GameSummary) -> DuelHome:
     """What the home page shows of a game, from its stored summary (no replay)."""
     return DuelHome(summary.scores, summary.finished,
                     summary.winners[0] if summary.winners else None, len(summary.progress) + 1)
-
-
-def summary(session: Session, game: Game) -> GameSummary:
-    """What a duel came to, for history and statistics: round wins round by round, the winner
-    (none on a draw), and whether the Princess won it against the Prince."""
-    return summary_from(game, play.view_game(session, game).duel)
-
-
-def summary_from(_game: Game, duel: Duel) -> GameSummary:
-    """:func:`summary` of the game replayed as ``duel`` (a save's own replay, see
-    :func:`companion.play.store.note_replay`)."""
-    outcome = duel.outcome()
-    winners = (outcome.winner,) if outcome is not None and outcome.winner is not None else ()
-    by_princess = outcome is not None and outcome.result is Result.PRINCESS
-    return GameSummary(
-        finished=outcome is not None, winners=winners, scores=tuple(duel.score()),
-        unit=ScoreUnit.ROUND_WINS,
-        progress=running_totals([r.points for r in duel.results]),
-        facts=(Fact("wins-by-princess", N_("Wins by the Princess"),
-                    tuple(int(by_princess and seat in winners) for seat in range(2))),))

@@ -31,7 +31,7 @@ from ...scoring.kanai_duel import CATALOGUE, DuelCard, DuelSetAside, Step, card_
 from ...scoring.problems import EntryError, Problem
 from .. import links
 from ..links import entry_page, for_seats, game_to_play_again, public_base
-from ..replays import form_key
+from ..replays import form_key, refusal
 from ..shell import group_for_new_game, remember
 from . import bp
 from .forms import JoinForm, KanaiDuelNewGameForm, PickForm, ReinviteForm, RoundForm, UndoForm
@@ -41,19 +41,6 @@ SEATS = "kanai_duel_links"
 
 
 # --- helpers for templates ----------------------------------------------------------------------
-
-@bp.app_template_filter("kd_problem")
-def problem_text(problem: Problem, names: list[str]) -> str:
-    """A problem's sentence in the page's language, naming the player instead of their seat."""
-    lang = current_lang()
-    if problem.catalogue is None:
-        return problem.text(lang)
-    params = dict(problem.params)
-    if problem.seat is not None and 0 <= problem.seat < len(names):
-        params["player"] = names[problem.seat]
-    return problem.catalogue.text(problem.code, lang, seat=problem.seat, card=problem.card,
-                                  **params)
-
 
 @bp.app_template_filter("kd_step")
 def step_text(step: Step, names: list[str]) -> str:
@@ -329,17 +316,13 @@ def play_round(code: str) -> Response | tuple[str, int]:
     if not form.validate_on_submit():
         problem = CATALOGUE.problem("tap-both-cards")
         return _page(game, 422, problems=[problem], round_form=form)
-    try:
-        play.play_round(session=get_session(), game=game,
-                        cards=[form.first.data or "", form.second.data or ""],
-                        based_on=form.based_on(), key=form_key(form.key.data))
-    except EntryError as error:
-        return _page(game, 422, problems=error.problems, round_form=form)
-    except store.StaleWrite:
-        return _page(game, 409, stale=True)
-    except store.KeyConflict as conflict:
-        return _replayed(game, conflict)
-    return redirect(url_for("kanai_duel.show", code=code), 303)
+    refused = refusal(
+        lambda: play.play_round(session=get_session(), game=game,
+                                cards=[form.first.data or "", form.second.data or ""],
+                                based_on=form.based_on(), key=form_key(form.key.data)),
+        problems=lambda found: _page(game, 422, problems=found, round_form=form),
+        stale=lambda: _page(game, 409, stale=True), conflict=lambda c: _replayed(game, c))
+    return refused or redirect(url_for("kanai_duel.show", code=code), 303)
 
 
 @bp.post("/g/<code>/undo")
@@ -350,16 +333,12 @@ def undo(code: str) -> Response | tuple[str, int]:
     form = UndoForm()
     if not form.validate_on_submit():
         abort(400)
-    try:
-        play.undo(session=get_session(), game=game, based_on=form.based_on(),
-                  key=form_key(form.key.data))
-    except EntryError as error:
-        return _page(game, 422, problems=error.problems)
-    except store.StaleWrite:
-        return _page(game, 409, stale=True)
-    except store.KeyConflict as conflict:
-        return _replayed(game, conflict)
-    return redirect(url_for("kanai_duel.show", code=code), 303)
+    refused = refusal(
+        lambda: play.undo(session=get_session(), game=game, based_on=form.based_on(),
+                          key=form_key(form.key.data)),
+        problems=lambda found: _page(game, 422, problems=found),
+        stale=lambda: _page(game, 409, stale=True), conflict=lambda c: _replayed(game, c))
+    return refused or redirect(url_for("kanai_duel.show", code=code), 303)
 
 
 @bp.post("/g/<code>/pick")
@@ -374,16 +353,13 @@ def pick(code: str) -> Response | tuple[str, int]:
     form = PickForm()
     if not form.validate_on_submit():
         return _page(game, 422, problems=[CATALOGUE.problem("tap-a-card")], pick_form=form)
-    try:
-        play.pick(session=get_session(), game=game, seat=seat, card=form.card.data or "",
-                  for_stage=form.stage(), based_on=form.based_on())
-    except EntryError as error:
-        return _page(game, 422, problems=error.problems, pick_form=form)
-    except store.StaleWrite:
-        return _page(game, 409, stale=True)
-    except store.KeyConflict as conflict:
-        return _replayed(game, conflict)
-    return redirect(url_for("kanai_duel.show", code=code), 303)
+    refused = refusal(
+        lambda: play.pick(session=get_session(), game=game, seat=seat,
+                          card=form.card.data or "", for_stage=form.stage(),
+                          based_on=form.based_on()),
+        problems=lambda found: _page(game, 422, problems=found, pick_form=form),
+        stale=lambda: _page(game, 409, stale=True), conflict=lambda c: _replayed(game, c))
+    return refused or redirect(url_for("kanai_duel.show", code=code), 303)
 
 
 def _holds_another_seat(game: Game, link: GameLink) -> bool:
@@ -447,13 +423,11 @@ def reinvite(code: str) -> Response | tuple[str, int]:
     form = ReinviteForm()
     if not form.validate_on_submit():
         abort(400)
-    try:
-        play.reinvite(session=get_session(), game=game, seat=1, based_on=form.based_on(),
-                      key=form_key(form.key.data))
-    except EntryError as error:
-        return _page(game, 422, problems=error.problems)
-    except store.StaleWrite:
-        return _page(game, 409, stale=True)
-    except store.KeyConflict:
-        pass  # the creator's re-invite was already done with this form: the page shows it
-    return redirect(url_for("kanai_duel.show", code=code), 303)
+    refused = refusal(
+        lambda: play.reinvite(session=get_session(), game=game, seat=1,
+                              based_on=form.based_on(), key=form_key(form.key.data)),
+        problems=lambda found: _page(game, 422, problems=found),
+        stale=lambda: _page(game, 409, stale=True),
+        # the creator's re-invite was already done with this form: the page shows it
+        conflict=lambda _conflict: None)
+    return refused or redirect(url_for("kanai_duel.show", code=code), 303)

@@ -20,7 +20,6 @@ from ...db import get_session
 from ...i18n import current_lang
 from ...play import princesse_princesse as play
 from ...play import store
-from ...play.store import KeyConflict, StaleWrite
 from ...rulings import Ruling
 from ...rulings import load as load_rulings
 from ...scoring.princesse_princesse import (
@@ -34,7 +33,7 @@ from ...scoring.princesse_princesse import (
 )
 from ...scoring.problems import EntryError, Problem
 from ..links import entry_page, game_page, game_to_play_again, opened_game
-from ..replays import form_key
+from ..replays import form_key, refusal
 from ..shell import group_for_new_game, remember
 from . import bp
 from .forms import (
@@ -64,16 +63,6 @@ PROBLEM_RULES = {
     "nobody-in": "end-of-round", "game-already-over": "end-of-game",
     "players-out-of-range": "tokens-needed",
 }
-
-
-@bp.app_template_global("pp_problem")
-def problem_text(problem: Problem, names: list[str]) -> str:
-    """A problem's sentence in the page's language, naming the player instead of the seat."""
-    params = dict(problem.params)
-    if problem.seat is not None and 0 <= problem.seat < len(names):
-        params["player"] = names[problem.seat]
-    return CATALOGUE.text(problem.code, current_lang(), seat=problem.seat, card=problem.card,
-                          **params)
 
 
 @bp.app_template_global("pp_rule_url")
@@ -134,19 +123,18 @@ def _write(code: str, action: Callable[[play.PrincesseGameView, PrincessePrinces
     form = PrincessePrincesseWriteForm()
     if not form.validate_on_submit():
         return again(view, [CATALOGUE.problem("stale-form")], 422)
-    try:
+
+    def write() -> None:
         # The same form sent again (a double tap, a retry) is answered like the first; a changed
         # copy of a form already saved is refused, saying what it saved.
-        if store.replayed(get_session(), view.game, form_key(form.key.data)) is not None:
-            return redirect(done or url_for(".show", code=code), 303)
-        action(view, form)
-    except KeyConflict as conflict:
-        return again(view, [_already_saved_as(view, conflict.stored)], 409)
-    except EntryError as error:
-        return again(view, error.problems, 422)
-    except StaleWrite:
-        return again(_view_or_404(code), [CATALOGUE.problem("stale-write")], 409)
-    return redirect(done or url_for(".show", code=code), 303)
+        if store.replayed(get_session(), view.game, form_key(form.key.data)) is None:
+            action(view, form)
+
+    refused = refusal(
+        write, problems=lambda found: again(view, found, 422),
+        stale=lambda: again(_view_or_404(code), [CATALOGUE.problem("stale-write")], 409),
+        conflict=lambda c: again(view, [_already_saved_as(view, c.stored)], 409))
+    return refused or redirect(done or url_for(".show", code=code), 303)
 
 
 def _already_saved_as(view: play.PrincesseGameView, stored: store.Stored) -> Problem:

@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from functools import cache
 
 from .cards import FROG, Edition, RebelCard, Suit, check_player_count, deck, hand_size, princes
-from .errors import CATALOGUE, IncompleteEntryError, InvalidValueError, Problem
+from .errors import IncompleteEntryError, InvalidValueError, Problem
+from .problems import CATALOGUE
 from .round_cards import RoundCard, Scoring, parse_edition, round_card
 
 REBEL_OF_THE_BALL_POINTS = -10
