@@ -170,7 +170,8 @@ def problem_text(problem: Worded, names: Sequence[str] | None = None) -> str:
 
 
 def init_app(app: Flask) -> None:
-    """Babel with our locale selector, the switch route and the template helpers."""
+    """Babel with our locale selector and the template helpers (the switch route's blueprint,
+    :data:`bp`, is registered with the others by the factory)."""
     from .games import registry
 
     # The shell's catalogue, then each game's own (companion/translations/<key>/): Flask-Babel
@@ -184,7 +185,6 @@ def init_app(app: Flask) -> None:
     # …and in the templates (Jinja's newstyle _() and ngettext(), with the same escaping).
     app.jinja_env.globals.update(gettext=_template_gettext, _=_template_gettext,
                                  ngettext=_template_ngettext)
-    app.register_blueprint(bp)
     app.add_template_filter(lambda text: localize_source(text, current_lang()), "source")
     app.add_template_filter(problem_text, "problem_text")
     # A stored (UTC) time, shown in the phone's own time zone by app.js (companion.local_time).

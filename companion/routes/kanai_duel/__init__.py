@@ -5,15 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint
-
 from ...history import GameSummary
 from ...models import Game
-
-bp = Blueprint("kanai_duel", __name__)
-api_bp = Blueprint("kanai_duel_api", __name__)
-
-from . import api, pages  # noqa: E402, F401  (register the views)
+from . import api, pages  # noqa: F401  (register the views)
+from .blueprints import api_bp as api_bp  # (the registry asks the package for both)
+from .blueprints import bp as bp
 
 OPERATIONS = api.OPERATIONS
 

@@ -4,15 +4,11 @@
 
 from __future__ import annotations
 
-from flask import Blueprint
-
 from ...history import GameSummary
 from ...models import Game
-
-bp = Blueprint("princesse_princesse", __name__)
-api_bp = Blueprint("princesse_princesse_api", __name__)
-
-from . import api, pages  # noqa: E402, F401  (register the views)
+from . import api, pages  # noqa: F401  (register the views)
+from .blueprints import api_bp as api_bp  # (the registry asks the package for both)
+from .blueprints import bp as bp
 
 OPERATIONS = api.OPERATIONS
 

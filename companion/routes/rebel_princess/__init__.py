@@ -11,17 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, url_for
+from flask import url_for
 
 from ...history import GameSummary
 from ...models import Game
 from ...rulings import rebel_princess as rulings
 from ..shell import RulingsAddresses
-
-bp = Blueprint("rebel_princess", __name__)
-api_bp = Blueprint("rebel_princess_api", __name__)
-
-from . import api, pages, rounds, trick_pages  # noqa: E402, F401  (register the views)
+from . import api, pages, rounds, trick_pages  # noqa: F401  (register the views)
+from .blueprints import api_bp as api_bp  # (the registry asks the package for both)
+from .blueprints import bp as bp
 
 OPERATIONS = api.OPERATIONS
 OLD_ADDRESSES = ("/g/",)

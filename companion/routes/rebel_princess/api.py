@@ -20,7 +20,6 @@ from ...scoring.rebel_princess import IncompleteEntryError
 from ...scoring.rebel_princess import table_check as tricks
 from ...scoring.rebel_princess.problems import CATALOGUE
 from ..api import ApiError, ok, parse_body
-from . import api_bp as bp
 from .api_models import (
     CheckRoundRequest,
     CheckRoundResponse,
@@ -32,6 +31,7 @@ from .api_models import (
     ScoreRoundRequest,
     ScoreRoundResponse,
 )
+from .blueprints import api_bp as bp
 from .forms import ASCII_NUMBER
 
 _ok = ok

@@ -3,16 +3,12 @@ JSON API under ``/api/v1/reveillez/`` (standings, jester, discard)."""
 
 from __future__ import annotations
 
-from flask import Blueprint
-
 from ...history import GameSummary
 from ...models import Game
 from ...scoring.reveillez import PRINCESSES
-
-bp = Blueprint("reveillez", __name__)
-api_bp = Blueprint("reveillez_api", __name__)
-
-from . import api, pages  # noqa: E402, F401  (register the views)
+from . import api, pages  # noqa: F401  (register the views)
+from .blueprints import api_bp as api_bp  # (the registry asks the package for both)
+from .blueprints import bp as bp
 
 OPERATIONS = api.OPERATIONS
 
