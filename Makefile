@@ -99,7 +99,7 @@ bench-scaling: $(STAMP) $(MO)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check companion tests bench
-	$(VENV)/bin/mypy  # the rules cores, --strict (pyproject.toml [tool.mypy])
+	$(VENV)/bin/mypy  # the whole package, --strict (pyproject.toml [tool.mypy])
 
 clean:
 	rm -rf $(VENV) build *.egg-info tests/artifacts

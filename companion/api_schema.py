@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.json_schema import models_json_schema
@@ -157,7 +157,7 @@ class Operation:
 
 def _examples(model: type[BaseModel]) -> dict[str, Any]:
     extra = model.model_config.get("json_schema_extra")
-    examples = extra.get("examples", []) if isinstance(extra, dict) else []
+    examples = cast(list[Any], extra.get("examples", [])) if isinstance(extra, dict) else []
     return {f"example{number}": {"value": value}
             for number, value in enumerate(examples, start=1)}
 

@@ -29,7 +29,9 @@ import http.client
 import json
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 from .security import API_LIMIT, CREATE_LIMIT, WRITE_LIMITS, limit_figures
@@ -184,7 +186,7 @@ def bodies(server: Server) -> list[Finding]:
     ]
 
 
-def _until_refused(server: Server, scope: str, send, most: int) -> int:
+def _until_refused(server: Server, scope: str, send: Callable[[int], Any], most: int) -> int:
     """Send requests until the first 429; how many of ``scope`` this audit had sent before it
     (``most`` more at most)."""
     for number in range(most):

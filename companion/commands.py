@@ -12,6 +12,7 @@ given).
 from __future__ import annotations
 
 import sys
+from typing import TextIO
 
 import click
 from flask import Flask, current_app
@@ -62,7 +63,7 @@ def link(group_id: int) -> None:
 @click.argument("group_id", type=click.IntRange(1, 2**31 - 1))
 @click.option("-o", "--output", type=click.File("w", encoding="utf-8"), default="-",
               help="The file to write (default: standard output).")
-def export(group_id: int, output: click.utils.LazyFile) -> None:
+def export(group_id: int, output: TextIO) -> None:
     """Write every game of a group, in progress or finished, as the JSON export."""
     with _session() as session:
         _group(session, group_id)

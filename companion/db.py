@@ -7,6 +7,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import cast
 
 import click
 from alembic import command
@@ -56,14 +57,14 @@ def make_engine(path: str, url: str | None = None) -> Engine:
 
 
 def get_engine() -> Engine:
-    return current_app.extensions["companion.engine"]
+    return cast(Engine, current_app.extensions["companion.engine"])
 
 
 def get_session() -> Session:
     """The request's database session, opened on first use and closed at teardown."""
     if "db_session" not in g:
         g.db_session = Session(get_engine(), expire_on_commit=False)
-    return g.db_session
+    return cast(Session, g.db_session)
 
 
 def close_session(_error: BaseException | None = None) -> None:

@@ -131,7 +131,7 @@ def delete_group(*, session: Session, group_id: int) -> bool:
         return False
     games = select(Game.id).where(Game.group_id == group_id)
     for model in (GameResult, Entry, RoundRecord, TrickLog, GameLink, Player):
-        session.execute(delete(model).where(col(model.game_id).in_(games)))  # type: ignore[attr-defined]
+        session.execute(delete(model).where(col(model.game_id).in_(games)))
     session.execute(delete(Game).where(col(Game.group_id) == group_id))
     session.execute(delete(Person).where(col(Person.group_id) == group_id))
     session.execute(delete(Group).where(col(Group.id) == group_id))

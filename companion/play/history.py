@@ -329,7 +329,7 @@ def records(session: Session, *, group_id: int, finished: bool | None = True,
     joined = (col(GameResult.game_id) == col(Game.id))
     total = -1
     if count:
-        total = int(session.exec(  # type: ignore[call-overload]
+        total = int(session.exec(
             select(func.count()).select_from(Game).join(GameResult, joined, isouter=True)
             .where(*where)).one())
     query = (select(Game, GameResult.stamp, GameResult.data, GameResult.progress)
@@ -337,7 +337,7 @@ def records(session: Session, *, group_id: int, finished: bool | None = True,
              .order_by(col(Game.updated_at).desc(), col(Game.id).desc()).offset(offset))
     if limit is not None:
         query = query.limit(limit)
-    rows = list(session.exec(query))  # type: ignore[call-overload]
+    rows = list(session.exec(query))
     seats = _seats(session, [game.id for game, *_ in rows]) if rows else {}
     found = []
     for game, stamp, data, progress in rows:
@@ -397,7 +397,7 @@ def count_finished(session: Session, group_id: int) -> int:
     """How many finished games the group holds (one count)."""
     where = _listed(group_id=group_id, finished=True, kind=None, person=None,
                     with_person=None, codes=None)
-    return int(session.exec(  # type: ignore[call-overload]
+    return int(session.exec(
         select(func.count()).select_from(Game)
         .join(GameResult, col(GameResult.game_id) == col(Game.id), isouter=True)
         .where(*where)).one())

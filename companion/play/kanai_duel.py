@@ -70,7 +70,7 @@ __all__ = [
 SEAT_ROLES = store.SEAT_ROLES
 
 
-class Taken(Exception):  # noqa: N818  (a normal outcome, not a bug)
+class Taken(Exception):  # a normal outcome, not a bug
     """This seat's link was taken by another browser: it opens nothing for this one."""
 
 

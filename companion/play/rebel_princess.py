@@ -169,7 +169,7 @@ _PLAYERS = select(Player).where(Player.game_id == bindparam("game")).order_by(co
 
 def players_of(session: Session, game: Game) -> list[Player]:
     """The game's seats in play order."""
-    return list(session.exec(_PLAYERS, params={"game": game.id}))  # type: ignore[call-overload]
+    return list(session.exec(_PLAYERS, params={"game": game.id}))
 
 
 def view_game(session: Session, game: Game, *, replace: tuple[int, PlayedRound] | None = None,

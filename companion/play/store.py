@@ -31,7 +31,7 @@ CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/i/l to misread
 CODE_LENGTH = 6
 
 
-class StaleWrite(Exception):  # noqa: N818  (a normal outcome, not a bug)
+class StaleWrite(Exception):  # a normal outcome, not a bug
     """Someone else changed the game since this phone's version: nothing was stored."""
 
     def __init__(self, current: int) -> None:
@@ -39,7 +39,7 @@ class StaleWrite(Exception):  # noqa: N818  (a normal outcome, not a bug)
         self.current = current
 
 
-class KeyConflict(Exception):  # noqa: N818  (a normal outcome, not a bug)
+class KeyConflict(Exception):  # a normal outcome, not a bug
     """The form with this idempotency key was stored already, with other content: what was
     sent now is a changed copy of a form already saved, not a replay of it. Nothing stored;
     ``stored`` is what the first sending stored."""
@@ -343,7 +343,7 @@ _LIVE_LINKS = select(GameLink).where(GameLink.game_id == bindparam("game"),
 
 def live_links(session: Session, game: Game) -> list[GameLink]:
     """The game's links that still open it (not replaced)."""
-    return list(session.exec(_LIVE_LINKS, params={"game": game.id}))  # type: ignore[call-overload]
+    return list(session.exec(_LIVE_LINKS, params={"game": game.id}))
 
 
 def links_of(session: Session, game: Game) -> dict[str, GameLink]:
@@ -378,7 +378,7 @@ def link_and_game(session: Session, token: str) -> tuple[GameLink, Game] | None:
     replaced token."""
     if not token or len(token) > 64:
         return None
-    row = session.exec(_LINK_AND_GAME, params={"token": token}).first()  # type: ignore[call-overload]
+    row = session.exec(_LINK_AND_GAME, params={"token": token}).first()
     return (row[0], row[1]) if row is not None else None
 
 

@@ -138,7 +138,7 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
     csrf = generate_csrf()
     try:
         packed = page_store.get(name)
-    except Exception:  # noqa: BLE001  (a store that does not answer: draw, as without one)
+    except Exception:  # a store that does not answer: draw, as without one
         current_app.logger.warning("page store unreachable: drawing the page", exc_info=True)
         packed = None
     if isinstance(packed, bytes):
@@ -157,7 +157,7 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
         if len(packed) <= PAGE_MAX_BYTES:
             try:
                 page_store.set(name, packed)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 current_app.logger.warning("page store unreachable: page not kept",
                                            exc_info=True)
     return page.replace(_FLASH_MARK, flash_area())

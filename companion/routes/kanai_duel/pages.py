@@ -390,7 +390,7 @@ def _join_page(game: Game, status: int = 200) -> tuple[str, int]:
 @bp.route("/g/<code>/join", methods=["GET", "POST"])
 @entry_page
 @for_seats
-def join(code: str) -> Response | tuple[str, int]:  # noqa: PLR0911
+def join(code: str) -> Response | tuple[str, int]:
     """Two-phone mode: the page the join code opens (a seat's link not taken yet): its button
     takes the seat for this browser, once. A seat taken by this browser goes to the game; by
     another browser, opens nothing (403)."""
