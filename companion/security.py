@@ -27,6 +27,7 @@ real client address behind a proxy, and rate limits.
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 
 from flask import Flask, Response, current_app, render_template, request
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
@@ -134,19 +135,28 @@ def trusted_proxies(app: Flask) -> int:
     return count
 
 
+HEADERS = (
+    ("Content-Security-Policy", CSP),
+    ("X-Content-Type-Options", "nosniff"),
+    ("X-Frame-Options", "DENY"),
+    ("Referrer-Policy", "same-origin"),
+    ("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()"),
+)
+"""The security headers every response carries (the live polls' fast path too:
+:mod:`companion.polls`)."""
+
+
 def _headers(response: Response) -> Response:
-    response.headers.setdefault("Content-Security-Policy", CSP)
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("X-Frame-Options", "DENY")
-    response.headers.setdefault("Referrer-Policy", "same-origin")
-    response.headers.setdefault("Permissions-Policy",
-                                "camera=(), microphone=(), geolocation=(), payment=()")
+    for name, value in HEADERS:
+        response.headers.setdefault(name, value)
     return response
 
 
 def _too_many(error: RateLimitExceeded) -> tuple[Response | str, int, dict[str, str]]:
+    from . import metrics
     from .routes import api
 
+    metrics.count_refusal()
     try:
         current = current_app.extensions["companion.limiter"].current_limit
         wait = max(1, int(current.reset_at - time.time())) if current else 60
@@ -156,7 +166,7 @@ def _too_many(error: RateLimitExceeded) -> tuple[Response | str, int, dict[str, 
     answer = api.http_error(error)
     if answer is not None:
         return answer[0], answer[1], retry
-    return render_template("errors/429.html"), 429, retry
+    return render_template("errors/429.html", wait=timedelta(seconds=wait)), 429, retry
 
 
 def init_app(app: Flask) -> None:

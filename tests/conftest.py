@@ -142,12 +142,16 @@ DATA = Path(__file__).parent / "data"
 
 def upgraded_copy(folder: Path, release: str):
     """An app on a copy of the database release ``release`` wrote, upgraded as ``make run`` does
-    first (``flask init-db``); yields the app and the copy's path."""
+    first (``flask db upgrade``), then started as a server is;
+    yields the app and the copy's path."""
     shutil.copy(DATA / f"db_{release}.sqlite", folder / "companion.sqlite")
-    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
-                      "DATABASE": str(folder / "companion.sqlite")})
-    result = app.test_cli_runner().invoke(args=["init-db"])
+    config = {"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
+              "DATABASE": str(folder / "companion.sqlite")}
+    upgrade = create_app(config)
+    result = upgrade.test_cli_runner().invoke(args=["db", "upgrade"])
     assert result.exit_code == 0, result.output
+    upgrade.extensions["companion.engine"].dispose()
+    app = create_app(config)  # then the server starts on the upgraded database
     yield app, folder / "companion.sqlite"
     app.extensions["companion.engine"].dispose()
 

@@ -148,6 +148,25 @@ class ResultOut(_Strict):
     lower_wins: bool
 
 
+LINK_TOKEN = r"^[0-9a-f]{32}$"
+"""A scorer's, viewer's or group's link token as stored (128 random bits, hex)."""
+
+
+class LinkOut(_Strict):
+    """A game's live link, in the operator's copy only (``flask groups export --with-links``):
+    imported on another server, the phones holding it open the game there."""
+
+    role: Literal["scorer", "viewer"]
+    token: str = Field(pattern=LINK_TOKEN)
+
+
+class GroupOut(_Strict):
+    """The group the games came from: its name, and its link in the operator's copy only."""
+
+    name: str = Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")
+    token: str | None = Field(default=None, pattern=LINK_TOKEN)
+
+
 class GameOut(_Strict):
     code: str = Field(pattern=CODE_PATTERN)
     kind: str = Field(min_length=1, max_length=32)
@@ -162,6 +181,7 @@ class GameOut(_Strict):
     round_records: list[RoundRecordOut] = Field(default_factory=list, max_length=MAX_ROWS)
     trick_logs: list[TrickLogOut] = Field(default_factory=list, max_length=MAX_ROWS)
     result: ResultOut | None = None
+    links: list[LinkOut] = Field(default_factory=list, max_length=2)  # the operator's copy
 
 
 class Export(_Strict):
@@ -169,6 +189,7 @@ class Export(_Strict):
 
     format: Literal["princess-table-export"]
     version: int
+    group: GroupOut | None = None
     players: list[PlayerOut]
     games: list[GameOut] = Field(max_length=MAX_GAMES)
 

@@ -12,8 +12,11 @@ at the end; any problem deletes what was staged (see :func:`import_file`). Games
 group (same code) are left as they are. Nothing in the file can reach another group: its
 players are matched by name among the group's own people only, and a game whose code another
 group's game has is stored as a new game with a new code (the file holds no database ids).
-Scorer and viewer links are not exported (they are keys to the games, not part of them): an
-imported game gets new ones.
+Scorer and viewer links are not in the export phones download (they are keys to the games, not
+part of them): an imported game gets new ones. The operator's copy (``flask groups export
+--with-links``) carries them, and the group's link: imported on another server, each game keeps
+the links phones hold (unless a link of that server has the same token), and a second import of
+the same file goes into the same group and adds nothing.
 """
 
 from __future__ import annotations
@@ -44,8 +47,8 @@ from ..history.transfer import (
     TransferError,
     parse,
 )
-from ..models import Entry, Game, Group, Person, Player, RoundRecord, TrickLog
-from . import groups, history, store
+from ..models import Entry, Game, GameLink, GameResult, Group, Person, Player, RoundRecord, TrickLog
+from . import groups, history, store, totals
 from .players import name_key
 
 log = logging.getLogger(__name__)
@@ -72,8 +75,12 @@ def _json_value(text: str | None) -> Any:
 
 # --- export ----------------------------------------------------------------------------------
 
-def export(session: Session, games: Sequence[Game]) -> dict[str, Any]:
-    """The export document of ``games`` (in the order given) and the players who sat in them."""
+def export(session: Session, games: Sequence[Game], *, group: Group | None = None,
+           with_links: bool = False) -> dict[str, Any]:
+    """The export document of ``games`` (in the order given) and the players who sat in them;
+    with ``group``, its name. ``with_links`` (the operator's copy, ``flask groups export
+    --with-links``; never a phone's download) adds the group's link and each game's live links,
+    so that a server the file is imported into opens the games at the links phones hold."""
     ids = [g.id for g in games if g.id is not None]
     seats: dict[int, list[Player]] = {}
     for row in session.exec(select(Player).where(col(Player.game_id).in_(ids))
@@ -86,15 +93,29 @@ def export(session: Session, games: Sequence[Game]) -> dict[str, Any]:
     entries = _by_game(session, Entry, ids, Entry.seq)
     records = _by_game(session, RoundRecord, ids, RoundRecord.seq)
     logs = _by_game(session, TrickLog, ids, TrickLog.number)
+    links = _links_by_game(session, ids) if with_links else {}
+    document: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+    if group is not None:
+        document["group"] = {"name": group.name,
+                             **({"token": group.token} if with_links else {})}
     return {
-        "format": FORMAT,
-        "version": VERSION,
+        **document,
         "players": [{"id": number[pid], "name": people[pid].name,
                      "created_at": _time(people[pid].created_at)} for pid in people_ids],
         "games": [_game(session, game, seats.get(game.id or 0, []), number,
                         entries.get(game.id or 0, []), records.get(game.id or 0, []),
-                        logs.get(game.id or 0, [])) for game in games],
+                        logs.get(game.id or 0, []), links.get(game.id or 0))
+                  for game in games],
     }
+
+
+def _links_by_game(session: Session, ids: Sequence[int]) -> dict[int, list[dict[str, str]]]:
+    found: dict[int, list[dict[str, str]]] = {}
+    for link in session.exec(select(GameLink).where(col(GameLink.game_id).in_(ids),
+                                                    col(GameLink.revoked_at).is_(None))
+                             .order_by(col(GameLink.game_id), col(GameLink.role))):
+        found.setdefault(link.game_id, []).append({"role": link.role, "token": link.token})
+    return found
 
 
 def _by_game(session: Session, model: Any, ids: Sequence[int], order: Any
@@ -107,8 +128,8 @@ def _by_game(session: Session, model: Any, ids: Sequence[int], order: Any
 
 
 def _game(session: Session, game: Game, seats: list[Player], number: dict[int, int],
-          entries: list[Entry], records: list[RoundRecord], logs: list[TrickLog]
-          ) -> dict[str, Any]:
+          entries: list[Entry], records: list[RoundRecord], logs: list[TrickLog],
+          links: list[dict[str, str]] | None = None) -> dict[str, Any]:
     seq_of = {r.id: r.seq for r in records}
     summary = history.summary_of(session, game)
     return {
@@ -139,6 +160,7 @@ def _game(session: Session, game: Game, seats: list[Player], number: dict[int, i
             "finished": summary.finished, "winners": list(summary.winners),
             "scores": list(summary.scores), "unit": str(summary.unit),
             "lower_wins": summary.lower_wins},
+        **({"links": links} if links else {}),
     }
 
 
@@ -215,13 +237,15 @@ def import_file(*, session: Session, raw: bytes, group_id: int | None,
         result = _store(session, document, group_id, staging.id)
         target = group_id
         if target is None:
-            made = groups.new_group(session, name=new_group_name or "?")
+            made = _new_group(session, document, new_group_name)
             assert made.id is not None
             target = made.id
-        for model in (Game, Person):  # the games and the new people join their group at once
+        # The games (their summaries with them) and the new people join their group at once.
+        for model in (Game, Person, GameResult):
             session.execute(update(model).where(col(model.group_id) == staging.id)
                             .values(group_id=target))
         session.execute(delete(Group).where(col(Group.id) == staging.id))
+        totals.rebuild(session.connection(), [target])  # (its totals count the new games)
         session.commit()
     except TransferError:
         _abandon(session, staging.id)
@@ -231,6 +255,43 @@ def import_file(*, session: Session, raw: bytes, group_id: int | None,
         _abandon(session, staging.id)
         raise TransferError([ImportProblem("not-stored", detail=type(error).__name__)]) from None
     return dataclasses.replace(result, group_id=target)
+
+
+def _new_group(session: Session, document: Export, fallback_name: str) -> Group:
+    """The group a file goes into when it names none here: the file's group's name (else
+    ``fallback_name``), and its link when the operator's copy carries one no group holds."""
+    name = document.group.name if document.group is not None else fallback_name
+    made = groups.new_group(session, name=name or "?")
+    token = document.group.token if document.group is not None else None
+    if token and groups.by_token(session, token) is None:
+        made.token = token
+        session.flush()
+    return made
+
+
+def group_of_file(session: Session, raw: bytes) -> Group | None:
+    """The group here whose link the file (the operator's copy) carries, if any: importing
+    the file again goes into it, and so adds nothing."""
+    document = parse(raw, frozenset(k.key for k in history.kinds_with_history()))
+    if document.group is None or document.group.token is None:
+        return None
+    return groups.by_token(session, document.group.token)
+
+
+def restore_target(session: Session, raw: bytes, remembered: Sequence[str]) -> int | None:
+    """The group a phone's restore goes into instead of a new one: among the groups this phone
+    knows (``remembered``: their link tokens), the one that already holds a game of the file —
+    the same backup restored again, which then adds nothing. None: a new group."""
+    try:
+        document = parse(raw, frozenset(k.key for k in history.kinds_with_history()))
+    except TransferError:
+        return None  # (the import says why)
+    known = [group.id for group in groups.by_tokens(session, list(remembered))]
+    codes = [game.code for game in document.games]
+    if not known or not codes:
+        return None
+    return session.exec(select(Game.group_id).where(col(Game.group_id).in_(known),
+                                                    col(Game.code).in_(codes))).first()
 
 
 def _abandon(session: Session, staging: int) -> None:
@@ -310,7 +371,11 @@ def _add_game(session: Session, data: GameOut, person_of: dict[int, int], group_
         session.add(TrickLog(game_id=game.id, number=log.number, plays=log.plays,
                              powers=json.dumps(log.powers), accepted=json.dumps(log.accepted),
                              checks=log.checks, version=log.version, updated_at=log.updated_at))
-    store.add_links(session, game)  # its own links, stored with it (the export holds none)
+    for link in data.links:  # the operator's copy: the links phones hold, if free here
+        if session.exec(select(GameLink.id).where(GameLink.token == link.token)).first() is None:
+            session.add(GameLink(game_id=game.id, role=link.role, token=link.token))
+    session.flush()
+    store.add_links(session, game)  # the links it still lacks, stored with it
     session.flush()
     return game
 

@@ -14,7 +14,7 @@ from werkzeug.serving import make_server
 from companion import audit, create_app
 from companion.security import API_LIMIT, CREATE_LIMIT, WRITE_LIMITS, limit_figures
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[2] / "docs" / "hosting.md"  # (its promises)
 
 
 def served(wsgi_app):
