@@ -33,6 +33,7 @@ from ..models import (
     RoundRecord,
     Total,
     TrickLog,
+    stored_id,
 )
 from . import closed
 from .tokens import is_token
@@ -209,10 +210,11 @@ def overview(session: Session) -> list[GroupRow]:
     people = dict(session.exec(select(Person.group_id, func.count(col(Person.id)))
                                .group_by(col(Person.group_id))).all())
     rows = []
-    for group_id, created in session.exec(select(Group.id, Group.created_at)).all():
+    for stored, created in session.exec(select(Group.id, Group.created_at)).all():
+        group_id = stored_id(stored)
         active = max(_utc(created), _utc(latest[group_id])) if latest.get(group_id) else \
             _utc(created)
-        rows.append(GroupRow(int(group_id), int(games.get(group_id, 0)),
+        rows.append(GroupRow(group_id, int(games.get(group_id, 0)),
                              int(people.get(group_id, 0)), _utc(created), active))
     return sorted(rows, key=lambda r: (r.last_active, r.id))
 

@@ -31,7 +31,7 @@ from ..games import GameKind, HasSummary, by_key, registry
 from ..history import GameSummary, stats
 from ..history.stats import KindStats, Line, Played
 from ..history.summary import utc
-from ..models import Game, GameLink, GameResult, Player
+from ..models import Game, GameLink, GameResult, Player, stored_id, table_of
 from . import store, totals
 
 log = logging.getLogger(__name__)
@@ -143,12 +143,12 @@ def _summary_at_save(session: OrmSession, game: Game) -> GameSummary:
         return GameSummary(finished=False, winners=(), scores=())
 
 
-_RESULTS = GameResult.__table__  # type: ignore[attr-defined]
+_RESULTS = table_of(GameResult)
 _UPDATE_RESULT = update(_RESULTS).where(_RESULTS.c.game_id == bindparam("id")).values(
     stamp=bindparam("stamp"), finished=bindparam("finished"), data=bindparam("data"),
     progress=bindparam("progress"))
 _UPDATE_OPEN_RESULT = _UPDATE_RESULT.where(_RESULTS.c.finished.is_(False))
-_OLD_RESULT = select(_RESULTS.c.finished, _RESULTS.c.data).where(  # type: ignore[call-overload]
+_OLD_RESULT = select(_RESULTS.c.finished, _RESULTS.c.data).where(
     _RESULTS.c.game_id == bindparam("id"))
 
 
@@ -272,8 +272,9 @@ def _rows(session: Session, *, group_id: int, finished: bool, kind: str | None,
     keys = [k.key for k in kinds_with_history()]
     if kind is not None:
         keys = [k for k in keys if k == kind]
-    query = (select(Game.id, Game.kind, Game.updated_at, GameResult.stamp, GameResult.finished,
-                    GameResult.data)
+    # (sqlmodel's ``select`` is typed for four columns at most: the library's limit, not ours)
+    query = (select(Game.id, Game.kind, Game.updated_at,  # type: ignore[call-overload]
+                    GameResult.stamp, GameResult.finished, GameResult.data)
              .join(GameResult, col(GameResult.game_id) == col(Game.id), isouter=True)
              .where(Game.group_id == group_id, col(Game.kind).in_(keys))
              .order_by(col(Game.updated_at).desc(), col(Game.id).desc()))
@@ -396,7 +397,7 @@ def records(session: Session, *, group_id: int, finished: bool | None = True,
     if limit is not None:
         query = query.limit(limit)
     rows = list(session.exec(query))
-    seats = _seats(session, [game.id for game, *_ in rows]) if rows else {}
+    seats = _seats(session, [stored_id(game.id) for game, *_ in rows]) if rows else {}
     found = []
     for game, stamp, data, progress in rows:
         kind_of = by_key(game.kind)
@@ -407,7 +408,7 @@ def records(session: Session, *, group_id: int, finished: bool | None = True,
             summary = _summarize(session, game)
             if finished is not None and summary.finished != finished:
                 continue
-        people, names = seats.get(game.id, ((), ()))
+        people, names = seats.get(stored_id(game.id), ((), ()))
         found.append(Record(game, kind_of, summary, people, names))
     return total, found
 

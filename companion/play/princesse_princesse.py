@@ -275,11 +275,11 @@ def save_round(*, session: Session, view: PrincesseGameView, based_on: int, key:
             "drawn": drawn}
     # The whole game is replayed with the edit before it is stored: an edit that ends the game
     # before later rounds were played is refused (``game-already-over``), nothing stored.
-    after = replay(view.game, view.names, view.game_first,
-                   [*view.changes, store.Stored(based_on + 1, "edit", data, key,
-                                                datetime.now(UTC))])
+    edited = replay(view.game, view.names, view.game_first,
+                    [*view.changes, store.Stored(based_on + 1, "edit", data, key,
+                                                 datetime.now(UTC))])
     return store.append(session=session, game=view.game, kind="edit", data=data,
-                        based_on=based_on, key=key, replay=after.progress)
+                        based_on=based_on, key=key, replay=edited.progress)
 
 
 def undo_round(*, session: Session, view: PrincesseGameView, based_on: int, key: str | None,

@@ -71,7 +71,7 @@ class RebelGameView:
 
     @property
     def edition(self) -> Edition:
-        return Edition(self.game.edition)
+        return edition_of(self.game)
 
     @property
     def names(self) -> list[str]:
@@ -190,6 +190,13 @@ def view_game(session: Session, game: Game, *, replace: tuple[int, PlayedRound] 
     return RebelGameView(game, players, records, replay(view, replace=replace, extra=extra), seq)
 
 
+def edition_of(game: Game) -> Edition:
+    """A Rebel Princess game's edition (its column is empty for the other games only)."""
+    if game.edition is None:
+        raise ValueError(f"game {game.code} is not a Rebel Princess game")
+    return Edition(game.edition)
+
+
 def replay_records(game: Game, players: Sequence[Player], records: Sequence[RoundRecord],
                    *, replace: tuple[int, PlayedRound] | None = None,
                    extra: PlayedRound | None = None) -> RebelGameState:
@@ -200,7 +207,9 @@ def replay_records(game: Game, players: Sequence[Player], records: Sequence[Roun
         played[replace[0] - 1] = replace[1]
     if extra is not None:
         played.append(extra)
-    setup = GameSetup(Edition(game.edition), len(players), game.first_leader,
+    if game.first_leader is None or game.round_cards is None:
+        raise ValueError(f"game {game.code} is not set up as a Rebel Princess game")
+    setup = GameSetup(edition_of(game), len(players), game.first_leader,
                       tuple(game.round_cards))
     return play_through(setup, played)
 
@@ -244,7 +253,7 @@ def way_entered(record: RoundRecord, game: Game, players: int) -> str:
     """
     if record.mode in ("numbers", "tricks", "counts") or not record.taken:
         return record.mode
-    edition = Edition(game.edition)
+    edition = edition_of(game)
     number = record.number
     planned = game.round_cards or ""
     letter = planned[number - 1] if number <= len(planned) else record.round_card

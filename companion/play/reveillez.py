@@ -140,7 +140,9 @@ def record(*, session: Session, game: Game, action: Action, based_on: int, key: 
     view = view_game(session, game)
     earlier = store.replayed(session, game, key)
     if earlier is not None:
-        return _event_of(view, earlier.seq)
+        event = _event_of(view, earlier.seq)
+        assert event is not None  # (an action's key: what it stored is an event, not an undo)
+        return event
     if view.version != based_on:
         raise store.StaleWrite(view.version)
     event = view.state.play(action)
@@ -281,7 +283,7 @@ def plan(state: ReveillezGameState, draft: Draft) -> Plan:
             return Plan("revealed", problems=[problem] if problem else [], seat=seat)
         count = state.jester_count(revealed)
         if count.play_again:
-            action = Jester(revealed)
+            action: Action = Jester(revealed)
             return Plan("ready", action, state.check(action), count=count, seat=seat)
         assert count.wakes is not None
         return _wake_plan(state, draft, count.wakes, count, lambda wake: Jester(revealed, wake))

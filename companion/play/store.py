@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, func, select
 
-from ..models import Entry, Game, GameLink, Player
+from ..models import Entry, Game, GameLink, Player, table_of
 from . import groups
 from .tokens import is_token
 
@@ -209,7 +209,9 @@ _READ = "companion.store.entries"
 writes an entry: a save reads its game's entries once, and its key and version checks (and
 any second replay) are answered from them."""
 
-_ENTRIES = select(Entry.seq, Entry.kind, Entry.data, Entry.key, Entry.created_at).where(
+# (sqlmodel's ``select`` is typed for four columns at most: the library's limit, not ours)
+_ENTRIES = select(Entry.seq, Entry.kind, Entry.data, Entry.key,  # type: ignore[call-overload]
+                  Entry.created_at).where(
     Entry.game_id == bindparam("game")).order_by(col(Entry.seq))
 
 
@@ -402,15 +404,14 @@ def link_and_game(session: Session, token: str) -> tuple[GameLink, Game] | None:
     return (row[0], row[1]) if row is not None else None
 
 
-_LINK_COLUMNS = tuple(GameLink.__table__.c)  # type: ignore[attr-defined]
-_GAME_COLUMNS = tuple(Game.__table__.c)  # type: ignore[attr-defined]
+_LINK = table_of(GameLink)
+_GAME = table_of(Game)
+# (the row's columns are labelled so one select reads both objects)
 _LINK_AND_GAME_ROW = (
-    select(*(c.label(f"link__{c.name}") for c in _LINK_COLUMNS),  # type: ignore[call-overload]
-           *(c.label(f"game__{c.name}") for c in _GAME_COLUMNS))
-    .join_from(GameLink.__table__, Game.__table__,  # type: ignore[attr-defined]
-               GameLink.__table__.c.game_id == Game.__table__.c.id)  # type: ignore[attr-defined]
-    .where(GameLink.__table__.c.token == bindparam("token"),  # type: ignore[attr-defined]
-           GameLink.__table__.c.revoked_at.is_(None)))  # type: ignore[attr-defined]
+    select(*(c.label(f"link__{c.name}") for c in _LINK.c),
+           *(c.label(f"game__{c.name}") for c in _GAME.c))
+    .join_from(_LINK, _GAME, _LINK.c.game_id == _GAME.c.id)
+    .where(_LINK.c.token == bindparam("token"), _LINK.c.revoked_at.is_(None)))
 
 
 def link_and_game_to_read(session: Session, token: str) -> tuple[GameLink, Game] | None:
@@ -423,8 +424,8 @@ def link_and_game_to_read(session: Session, token: str) -> tuple[GameLink, Game]
     values = session.connection().execute(_LINK_AND_GAME_ROW, {"token": token}).mappings().first()
     if values is None:
         return None
-    link = GameLink(**{c.name: values[f"link__{c.name}"] for c in _LINK_COLUMNS})
-    game = Game(**{c.name: values[f"game__{c.name}"] for c in _GAME_COLUMNS})
+    link = GameLink(**{c.name: values[f"link__{c.name}"] for c in _LINK.c})
+    game = Game(**{c.name: values[f"game__{c.name}"] for c in _GAME.c})
     return link, game
 
 

@@ -89,13 +89,13 @@ def _huge_number(value: object) -> bool:
     pop, extend = stack.pop, stack.extend
     while stack:
         item = pop()
-        kind = type(item)
+        kind = type(item)  # (mypy narrows ``type(x) is``, not through ``kind``: the ignores below)
         if kind is str or kind is bool or item is None:
             continue
         if kind is dict:
             extend(item.values())  # type: ignore[attr-defined]
         elif kind is list:
-            extend(item)  # type: ignore[call-overload]
+            extend(item)  # type: ignore[arg-type]
         elif kind is int or kind is float:
             if not -NUMBER_LIMIT <= item <= NUMBER_LIMIT:  # type: ignore[operator]
                 return True  # (NaN compares false: refused too)

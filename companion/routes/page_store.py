@@ -155,7 +155,8 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
         assert isinstance(kept, bytes)
         return _put_back(zlib.decompress(kept[VERSION_BYTES:]).decode(), csrf)
     g.urls_of_this_browser = False
-    g.page_keys = keys = []
+    keys: list[str] = []
+    g.page_keys = keys
     try:
         page = render()
     finally:

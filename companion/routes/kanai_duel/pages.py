@@ -23,6 +23,7 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ...db import get_session
+from ...forms.fields import required
 from ...i18n import current_lang
 from ...models import Game, GameLink
 from ...play import kanai_duel as play
@@ -214,7 +215,8 @@ def _set_aside_problem(form: KanaiDuelNewGameForm) -> str | None:
 
 def _create(form: KanaiDuelNewGameForm) -> Response:
     db = get_session()
-    game, secret = play.create(session=db, names=[form.first.data, form.second.data],
+    names = [required(form.first.data), required(form.second.data)]
+    game, secret = play.create(session=db, names=names,
                                mode=form.mode.data or play.REFEREE, variants=form.variants(),
                                out=form.out(), group_id=group_for_new_game())
     if secret is None:

@@ -222,7 +222,7 @@ def _history_again(view: play.PrincesseGameView, problems: list[Problem], status
 def undo_round(code: str, rid: int) -> Response | tuple[str, int]:
     """Take a round out of the game (the history keeps it)."""
     def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
-        play.undo_round(session=get_session(), view=view, based_on=form.version.data,
+        play.undo_round(session=get_session(), view=view, based_on=form.based_on(),
                         key=form_key(form.key.data), rid=rid)
         flash(_("Round undone."))
     return _write(code, action, _history_again)
@@ -297,9 +297,10 @@ def round_end(code: str) -> Response | tuple[str, int] | str:
         problems = check_reveal(reveal)
         if problems:
             raise EntryError(problems)
-        play.save_round(session=get_session(), view=view, based_on=form.version.data,
+        play.save_round(session=get_session(), view=view, based_on=form.based_on(),
                         key=form_key(form.key.data), reveal=reveal, rid=rid)
-        flash(_("Round %(n)s edited.", n=view.round_by_id(rid).number) if rid is not None
+        edited = view.round_by_id(rid) if rid is not None else None  # (save_round found it)
+        flash(_("Round %(n)s edited.", n=edited.number) if edited is not None
               else _("Round %(n)s saved.", n=view.progress.round_number))
 
     def again(view: play.PrincesseGameView, problems: list[Problem],
@@ -357,7 +358,7 @@ def _log_again(view: play.PrincesseGameView, problems: list[Problem],
 def start_log(code: str) -> Response | tuple[str, int]:
     """Start the turn log of this round (at two players, with the three face-up cards)."""
     def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
-        play.start_log(session=get_session(), view=view, based_on=form.version.data,
+        play.start_log(session=get_session(), view=view, based_on=form.based_on(),
                        key=form_key(form.key.data), face_up=face_up_from(request.form))
     return _write(code, action, _log_again, url_for(".turn_log", code=code))
 
@@ -371,7 +372,7 @@ def play_turn(code: str) -> Response | tuple[str, int]:
         if request.form.get("card", type=int) is None:
             raise EntryError(CATALOGUE.problem("card-needed"))
         turn = turn_from(request.form, view.log.round.current_seat)
-        play.play_turn(session=get_session(), view=view, based_on=form.version.data,
+        play.play_turn(session=get_session(), view=view, based_on=form.based_on(),
                        key=form_key(form.key.data), turn=turn)
     return _write(code, action, _log_again, url_for(".turn_log", code=code))
 
@@ -380,7 +381,7 @@ def play_turn(code: str) -> Response | tuple[str, int]:
 def undo_turn(code: str) -> Response | tuple[str, int]:
     """Take back the last turn of the log."""
     def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
-        play.undo_turn(session=get_session(), view=view, based_on=form.version.data,
+        play.undo_turn(session=get_session(), view=view, based_on=form.based_on(),
                        key=form_key(form.key.data))
     return _write(code, action, _log_again, url_for(".turn_log", code=code))
 
@@ -389,7 +390,7 @@ def undo_turn(code: str) -> Response | tuple[str, int]:
 def discard_log(code: str) -> Response | tuple[str, int]:
     """Abandon the turn log; the round end can still be entered by the fast path."""
     def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
-        play.discard_log(session=get_session(), view=view, based_on=form.version.data,
+        play.discard_log(session=get_session(), view=view, based_on=form.based_on(),
                          key=form_key(form.key.data))
     return _write(code, action, _log_again)
 
@@ -398,7 +399,7 @@ def discard_log(code: str) -> Response | tuple[str, int]:
 def finish_log(code: str) -> Response | tuple[str, int]:
     """The round the log ended: only the final cards are tapped."""
     def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
-        play.finish_log(session=get_session(), view=view, based_on=form.version.data,
+        play.finish_log(session=get_session(), view=view, based_on=form.based_on(),
                         key=form_key(form.key.data),
                         cards=cards_from(request.form, view.players))
         flash(_("Round %(n)s saved.", n=view.progress.round_number))

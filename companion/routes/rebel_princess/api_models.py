@@ -23,9 +23,11 @@ from pydantic import (
     StrictStr,
     Tag,
 )
+from pydantic.types import JsonValue
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from ...api_schema import ApiRequest, ApiResponse, WordsItsProblems, problem_from_error
+from ...scoring.problems import Problem
 from ...scoring.rebel_princess import Edition, Leader, RebelStandings, RoundScore
 from ...scoring.rebel_princess.engine import POWER_SLUGS, Timing, power_class, power_slugs
 from ...scoring.rebel_princess.problems import CATALOGUE
@@ -236,7 +238,9 @@ class NextLeaderResponse(ApiResponse):
 
     @classmethod
     def from_leader(cls, leader: Leader) -> NextLeaderResponse:
-        return cls(leader=leader.seat, reason=leader.reason, tied=list(leader.tied))
+        # (validated as the constructor does: the core's reason is a str, this field a Literal)
+        return cls.model_validate({"leader": leader.seat, "reason": leader.reason,
+                                   "tied": list(leader.tied)})
 
 
 # --- standings ------------------------------------------------------------------------------------
@@ -380,7 +384,7 @@ class TrickIn(ApiRequest):
                                 description="Round-card steps entered with this trick.")
 
 
-def _plays(leader: int, players: int, cards: str) -> list[dict[str, Any]]:
+def _plays(leader: int, players: int, cards: str) -> list[JsonValue]:
     """Example plays: ``cards`` played clockwise from ``leader``."""
     return [{"seat": (leader + index) % players, "card": card}
             for index, card in enumerate(cards.split())]
@@ -446,6 +450,16 @@ class ViolationOut(ApiResponse):
     rule: str = Field(description="The rule's slug: `basic`, a Round card or a Princess.")
     message: str = Field(description="The breach in a sentence a player understands.")
 
+    @classmethod
+    def of(cls, violation: Problem) -> ViolationOut:
+        """A violation of :class:`RoundCheck` (every one is about a trick: a problem of the
+        round as a whole is not a violation)."""
+        if violation.trick is None:
+            raise ValueError(f"a violation without its trick: {violation.code}")
+        return cls(trick=violation.trick, proven_in=violation.params["proven_in"],
+                   seat=violation.seat, card=violation.card, code=violation.code,
+                   rule=violation.params["rule"], message=violation.message)
+
 
 class TrickOut(ApiResponse):
     """One trick as judged."""
@@ -484,10 +498,7 @@ class CheckRoundResponse(ApiResponse):
         score = check.score
         return cls(
             complete=check.complete, legal=check.legal,
-            violations=[ViolationOut(trick=v.trick, proven_in=v.params["proven_in"], seat=v.seat,
-                                     card=v.card, code=v.code, rule=v.params["rule"],
-                                     message=v.message)
-                        for v in check.violations],
+            violations=[ViolationOut.of(v) for v in check.violations],
             tricks=[TrickOut(leader=t.leader, winner=t.winner, princes_in=t.princes_in,
                              complete=t.complete) for t in check.tricks],
             next_seat=check.next_seat, step_due=check.step_due,  # type: ignore[arg-type]

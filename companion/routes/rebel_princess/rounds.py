@@ -298,8 +298,9 @@ def enter_counts(code: str, number: int) -> Response | tuple[str, int]:
     """Enter (or edit) a round by how many Princes each player took and who took the Frog."""
     ctx = _round_context(_view_or_404(code), number)
     if not _counts_allowed(ctx):  # identities score this round: by cards it is
+        drawn: dict[str, Any] = {"round_card": ctx.letter} if ctx.playoff else {}
         return redirect(url_for("rebel_princess.enter_cards", code=code, number=number,
-                                **({"round_card": ctx.letter} if ctx.playoff else {})))
+                                **drawn))
     form = _build_counts_form(ctx)
     record = ctx.record
     if request.method == "GET" and record is not None:

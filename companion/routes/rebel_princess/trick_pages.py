@@ -497,20 +497,20 @@ def _pos(form: TrickForm) -> int:
 
 #: Each tap, by its action: the glue function that carries it out.
 ACTIONS: dict[str, Callable[[entry.TrickEntry, TrickForm], None]] = {
-    "play": lambda r, f: entry.play_card(r, version=f.version.data, card=_card(f),
+    "play": lambda r, f: entry.play_card(r, version=f.based_on(), card=_card(f),
                                          zero=f.zero.data == "1"),
-    "fix": lambda r, f: entry.fix_card(r, version=f.version.data, position=_pos(f),
+    "fix": lambda r, f: entry.fix_card(r, version=f.based_on(), position=_pos(f),
                                        card=_card(f)),
-    "undo": lambda r, f: entry.undo(r, version=f.version.data),
+    "undo": lambda r, f: entry.undo(r, version=f.based_on()),
     "power": lambda r, f: entry.use_power(
-        r, version=f.version.data, seat=f.seat.data if f.seat.data is not None else -1,
+        r, version=f.based_on(), seat=f.seat.data if f.seat.data is not None else -1,
         target=f.target.data, suit=f.suit.data or None, cards=entry.parse_cards(f.tapped())),
-    "haggle": lambda r, f: entry.haggle(r, version=f.version.data,
+    "haggle": lambda r, f: entry.haggle(r, version=f.based_on(),
                                         cards=entry.parse_cards(f.tapped())),
-    "accept": lambda r, f: entry.accept(r, version=f.version.data, key=f.key.data or ""),
-    "validation": lambda r, f: entry.set_validation(r, version=f.version.data,
+    "accept": lambda r, f: entry.accept(r, version=f.based_on(), key=f.key.data or ""),
+    "validation": lambda r, f: entry.set_validation(r, version=f.based_on(),
                                                     on=f.on.data == "1"),
-    "confirm": lambda r, f: entry.confirm(r, version=f.version.data),
+    "confirm": lambda r, f: entry.confirm(r, version=f.based_on()),
 }
 
 
