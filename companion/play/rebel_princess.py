@@ -34,6 +34,7 @@ from ..scoring.rebel_princess import (
     play_through,
     required_cards,
 )
+from ..scoring.rebel_princess.problems import CATALOGUE
 from ..short_names import short_names
 from . import store
 
@@ -354,17 +355,17 @@ def _save_round(session: Session, game: Game, number: int, played: PlayedRound, 
     current = view.record(number)
     if base_id is None:
         if current is not None:
-            raise EntryRejected([Problem("round-already-saved", params={"number": number})],
+            raise EntryRejected([CATALOGUE.problem("round-already-saved", number=number)],
                                 stored=current)
         if number != len(view.records) + 1:
-            raise EntryRejected([Problem("round-not-next", params={"number": number})])
+            raise EntryRejected([CATALOGUE.problem("round-not-next", number=number)])
         if view.state.finished:
-            raise EntryRejected([Problem("game-over")])
+            raise EntryRejected([CATALOGUE.problem("game-over")])
         trial = replay(view, extra=played)
         action = "entered"
     else:
         if current is None or current.id != base_id:
-            raise EntryRejected([Problem("stale-edit", params={"number": number})],
+            raise EntryRejected([CATALOGUE.problem("stale-edit", number=number)],
                                 stored=current)
         if played_from_record(current) == played and current.mode == mode:
             return current  # nothing changed: nothing to store, nothing to undo later
@@ -374,7 +375,7 @@ def _save_round(session: Session, game: Game, number: int, played: PlayedRound, 
         if bad_number <= number:
             raise IncompleteEntryError(list(problems))
     if base_id is None and len(trial.rounds) < number:
-        raise EntryRejected([Problem("game-over")])
+        raise EntryRejected([CATALOGUE.problem("game-over")])
     assert game.id is not None
     record = _fill_record(RoundRecord(game_id=game.id, seq=view.seq + 1, number=number,
                                       action=action), played, mode)
@@ -402,7 +403,7 @@ def _undo_last(session: Session, game: Game, based_on: int | None) -> RoundRecor
     history = _history(session, game.id)
     seq = history[-1].seq if history else 0
     if based_on is not None and based_on != seq:
-        raise EntryRejected([Problem("stale-undo")])
+        raise EntryRejected([CATALOGUE.problem("stale-undo")])
     undone = {r.undoes for r in history if r.undoes is not None}
     for record in reversed(history):
         if record.action == "undone" or record.id in undone:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import re
 from typing import Any
 
 from flask import (
@@ -29,17 +28,13 @@ from ...play import store
 from ...rulings import rebel_princess as rulings
 from ...scoring.rebel_princess import (
     BATHROOM_BREAK,
-    FROG,
     Edition,
     InvalidValueError,
-    Problem,
     is_counted_by_princes,
-    message_for,
     recommended_first_game,
     round_card,
     round_cards,
 )
-from ...scoring.rebel_princess.engine.errors import CATALOGUES
 from .. import addresses, page_store, qr
 from ..groups import group_for_new_game
 from ..links import game_to_play_again
@@ -76,26 +71,6 @@ def card_summary(edition: Edition | str, letter: str | None) -> str:
                                           current_lang())
     except KeyError:
         return ""
-
-
-@bp.app_template_filter("problem_message")
-def problem_message(problem: Problem, names: list[str]) -> str:
-    """A problem's sentence in the page's language, naming the player instead of their seat."""
-    params = dict(problem.params)
-    if problem.seat is not None and 0 <= problem.seat < len(names):
-        params["player"] = names[problem.seat]
-    lang = current_lang()
-    if lang == "fr" and isinstance(params.get("expected"), str):
-        # The scoring core describes ranges in English ("-10 or 15", "15 to 25").
-        params["expected"] = re.sub(r"\b(or|to)\b", lambda m: {"or": "ou", "to": "à"}[m[1]],
-                                    params["expected"])
-    card = problem.card
-    if card is not None and problem.code != "unknown-card" and card.strip().upper() == FROG.code:
-        card = _("the Frog")  # "A8" means nothing at the table ("A" is the French Animaux)
-    elif card is not None and problem.code != "unknown-card":
-        card = CATALOGUES[Edition.DELUXE].card_name(card, lang)  # « le 3 de Princes », never P3
-    message = message_for(problem.code, lang, card=card, **params)
-    return message[:1].upper() + message[1:]
 
 
 def render_page_or_partial(page: str, partial: str, status: int = 200, **context: Any
@@ -152,7 +127,7 @@ def new_game() -> Response | tuple[str, int]:
                 group_id=group_for_new_game())
         except InvalidValueError as error:  # the field the core names (the Round cards if none)
             named: Field = form.princesses if error.problem.field == "princesses" else form.cards
-            named.errors = [problem_message(error.problem, names)]
+            named.errors = [error.problem.text(current_lang(), names)]
         else:
             remember(game.code)
             flash(_("Game created. Have a lovely party!"))

@@ -45,7 +45,7 @@ from ...scoring.rebel_princess.engine import InvalidEntryError, WinReason, power
 from ...scoring.rebel_princess.engine.powers import zero_rank
 from .blueprints import bp
 from .forms import TrickForm
-from .pages import problem_message, render_page_or_partial
+from .pages import render_page_or_partial
 from .rounds import _round_context
 
 #: The highest card the zero power takes, as its Princess declares it (the grid dims the others).
@@ -472,7 +472,7 @@ def trick_problem(problem: Problem, names: Sequence[str]) -> str:
     if inner is not None:
         params["why"] = trick_problem(inner, names)
     elif found:
-        params["why"] = " ".join(problem_message(q, seats) for q in found)
+        params["why"] = " ".join(q.text(lang, seats) for q in found)
     if isinstance(params.get("card"), RebelCard):
         params["card"] = str(get_template_attribute("_macros.html", "card_name")(params["card"]))
     return entry.CATALOGUE.text(problem.code, lang, names=seats, **params)
