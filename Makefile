@@ -122,7 +122,7 @@ bench-commands: $(STAMP)
 
 lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check companion tests bench
-	$(VENV)/bin/mypy  # the rules cores, --strict (pyproject.toml [tool.mypy])
+	$(VENV)/bin/mypy  # the whole package, --strict (pyproject.toml [tool.mypy])
 
 clean:
 	rm -rf $(VENV) build *.egg-info tests/artifacts

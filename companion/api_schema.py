@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.json_schema import models_json_schema
@@ -123,12 +123,23 @@ def problem_from_error(error: ErrorDetails, *, seat_positions: Mapping[str, int]
     return problem
 
 
-def problems_from_validation(error: ValidationError, *,
-                             seat_positions: Mapping[str, int] | None = None
+def problems_from_validation(error: ValidationError, model: type[Any] | None = None
                              ) -> list[dict[str, Any]]:
-    """Turn pydantic's errors into problems with stable codes and our own wording."""
-    return [problem_from_error(details, seat_positions=seat_positions)
-            for details in error.errors()]
+    """Turn pydantic's errors into problems with stable codes and our own wording: the shared
+    reading (:func:`problem_from_error`), or the request model's own when it words some of its
+    fields itself (a ``problem_of(details)`` class method, see :class:`WordsItsProblems`)."""
+    own = model.problem_of if isinstance(model, type) and issubclass(model, WordsItsProblems) \
+        else problem_from_error
+    return [own(details) for details in error.errors()]
+
+
+class WordsItsProblems:
+    """A request model (a mixin beside pydantic's ``BaseModel``) that turns some of pydantic's
+    errors into its game's own problems: :func:`problems_from_validation` asks it for each."""
+
+    @classmethod
+    def problem_of(cls, details: ErrorDetails) -> dict[str, Any]:
+        return problem_from_error(details)
 
 
 # --- OpenAPI --------------------------------------------------------------------------------------
@@ -146,7 +157,7 @@ class Operation:
 
 def _examples(model: type[BaseModel]) -> dict[str, Any]:
     extra = model.model_config.get("json_schema_extra")
-    examples = extra.get("examples", []) if isinstance(extra, dict) else []
+    examples = cast(list[Any], extra.get("examples", [])) if isinstance(extra, dict) else []
     return {f"example{number}": {"value": value}
             for number, value in enumerate(examples, start=1)}
 

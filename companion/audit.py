@@ -32,7 +32,9 @@ import json
 import re
 import ssl
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 from .security import API_LIMIT, CREATE_LIMIT, WRITE_LIMITS, limit_figures
@@ -215,7 +217,7 @@ def forms(server: Server) -> list[Finding]:
                                                 if answer.status == 400 else ""))]
 
 
-def _until_refused(server: Server, scope: str, send, most: int) -> int:
+def _until_refused(server: Server, scope: str, send: Callable[[int], Any], most: int) -> int:
     """Send requests until the first 429; how many of ``scope`` this audit had sent before it
     (``most`` more at most)."""
     for number in range(most):

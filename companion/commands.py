@@ -13,6 +13,7 @@ configured, or ``--days`` is given).
 from __future__ import annotations
 
 import sys
+from typing import BinaryIO, TextIO
 
 import click
 from flask import Flask, current_app
@@ -74,7 +75,7 @@ def link(group_id: int) -> None:
               help="Also the group's link and every game's links (the operator's copy, for "
                    "`groups import` on another server: phones keep their links). Keep it safe: "
                    "whoever has it can open every game.")
-def export(group_id: int, output: click.utils.LazyFile, with_links: bool) -> None:
+def export(group_id: int, output: TextIO, with_links: bool) -> None:
     """Write every game of a group, in progress or finished, as the JSON export (with the
     group's name)."""
     from .play import transfer
@@ -94,7 +95,7 @@ def export(group_id: int, output: click.utils.LazyFile, with_links: bool) -> Non
 @click.option("--into", "group_id", type=click.IntRange(1, 2**31 - 1), default=None,
               help="The group to import into (default: the group whose link the file carries, "
                    "else a new group named as in the file).")
-def import_(file: click.utils.LazyFile, group_id: int | None) -> None:
+def import_(file: BinaryIO, group_id: int | None) -> None:
     """Put an export back into a group; games already in it (same code) are left as they are,
     so importing the same file twice adds nothing."""
     from .history.transfer import TransferError

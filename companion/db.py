@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import click
 from flask import Flask, current_app, g
@@ -60,14 +60,14 @@ def make_engine(path: str, url: str | None = None) -> Engine:
 
 
 def get_engine() -> Engine:
-    return current_app.extensions["companion.engine"]
+    return cast(Engine, current_app.extensions["companion.engine"])
 
 
 def get_session() -> Session:
     """The request's database session, opened on first use and closed at teardown."""
     if "db_session" not in g:
         g.db_session = Session(get_engine(), expire_on_commit=False)
-    return g.db_session
+    return cast(Session, g.db_session)
 
 
 def close_session(_error: BaseException | None = None) -> None:

@@ -155,8 +155,8 @@ def asset_url(app: Flask):  # type: ignore[no-untyped-def]
 class StoredIntConverter(IntegerConverter):
     """Werkzeug's ``int`` converter, bounded by what an integer column stores (2^31 - 1)."""
 
-    def __init__(self, map: Any, fixed_digits: int = 0, min: int | None = None,  # noqa: A002
-                 max: int | None = DB_INT_MAX, signed: bool = False) -> None:  # noqa: A002
+    def __init__(self, map: Any, fixed_digits: int = 0, min: int | None = None,
+                 max: int | None = DB_INT_MAX, signed: bool = False) -> None:
         super().__init__(map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
 
 

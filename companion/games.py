@@ -18,13 +18,21 @@ with ``isinstance``):
 - ``OPERATIONS`` (optional): its API endpoints as :class:`ApiOperation`, for the OpenAPI document.
 - ``home_view(game, summary)`` (optional): what the home page shows of one of its games, read
   from its stored summary (no replay: a phone's home lists up to dozens of games).
-- ``summary(session, game)`` (optional): what a game came to, as a
-  :class:`companion.history.GameSummary`, for history and statistics.
 - ``OLD_ADDRESSES`` (optional, for a game whose pages once lived outside its slug): the
   beginnings of those page addresses (below the slug) that were once at the root, such as
   ``"/g/"``; the shell redirects each old address to its page under the slug.
 - ``rulings_addresses()`` (optional, for a game with rulings pages of its own): those pages, as
   :class:`companion.routes.shell.RulingsAddresses`, for the phone's offline copy.
+
+The registry loads a game's routes module (by name) only to mount its blueprints and read what
+its pages offer. What the app does with a stored game below the pages goes through the game's
+glue module (``GameKind.play``, ``companion/play/<key>.py``), which exposes:
+
+- ``summary(session, game)`` (optional): what a game came to, as a
+  :class:`companion.history.GameSummary`, for history and statistics; with it
+  ``summary_from(game, replay)``, the same summary from what a save replayed and noted (see
+  :func:`companion.play.store.note_replay`). A save stores it (:mod:`companion.play.history`),
+  never reaching up into the game's pages.
 """
 
 from __future__ import annotations
@@ -79,11 +87,13 @@ class HasHomeView(Protocol):
 
 @runtime_checkable
 class HasSummary(Protocol):
-    """A game in history and statistics: what a game came to. (It may also have
-    ``summary_from(game, replay)``: the same summary from what a save replayed and noted, see
-    :func:`companion.play.store.note_replay`.)"""
+    """A game's glue module (``GameKind.play``) for a game in history and statistics: what a
+    game came to, read from the database, and the same from what a save replayed and noted
+    (see :func:`companion.play.store.note_replay`)."""
 
     def summary(self, session: Any, game: Any) -> Any: ...
+
+    def summary_from(self, game: Any, replay: Any) -> Any: ...
 
 
 @runtime_checkable
@@ -110,6 +120,7 @@ class GameKind:
     pitch: dict[str, str]
     players: tuple[int, int]
     routes: str | None = None  # the module with ``bp`` (None: "coming soon")
+    play: str | None = None  # its glue module, ``companion.play.<key>`` (summaries for history)
     new_endpoint: str | None = None  # the game's own set-up page
     show_endpoint: str | None = None  # a game's page, ``url_for(show_endpoint, code=...)``
     rules_endpoint: str | None = None  # its rulings index (default: the shared rulings pages)
@@ -137,7 +148,12 @@ class GameKind:
         return f"{low}" if low == high else f"{low}–{high}"
 
     def module(self) -> ModuleType | None:
+        """The game's routes module (its blueprints and what its pages offer the shell)."""
         return importlib.import_module(self.routes) if self.routes else None
+
+    def play_module(self) -> ModuleType | None:
+        """The game's glue module (no Flask: what lies below the pages reads only this one)."""
+        return importlib.import_module(self.play) if self.play else None
 
     def api_operations(self) -> Sequence[ApiOperation]:
         module = self.module()
@@ -159,6 +175,7 @@ GAMES: list[GameKind] = [
                "fr": "Des plis pour éviter les Princes : la feuille de score, chaque manche "
                      "spéciale, qui ouvre et qui gagne, en Deluxe et Rebelles Princesses."},
         players=(3, 6), routes="companion.routes.rebel_princess",
+        play="companion.play.rebel_princess",
         new_endpoint="rebel_princess.new_game", show_endpoint="rebel_princess.show",
         rules_endpoint="rebel_princess.rules_index", emblem="♛"),
     GameKind(
@@ -170,6 +187,7 @@ GAMES: list[GameKind] = [
                "fr": "Les jetons de faveur, la fin des manches et les cibles permises, avec un "
                      "journal des tours qui compte les cartes invisibles."},
         players=(2, 6), routes="companion.routes.princesse_princesse",
+        play="companion.play.princesse_princesse",
         new_endpoint="princesse_princesse.new_game", show_endpoint="princesse_princesse.show",
         rulings="companion.rulings.princesse_princesse", emblem="✉",
         short={"en": "Princesse Princesse", "fr": "Princesse Princesse"}),
@@ -180,7 +198,8 @@ GAMES: list[GameKind] = [
                      "checked at a glance.",
                "fr": "Qui a réveillé quelle princesse, les points pour gagner, le bouffon et les "
                      "additions vérifiés d'un coup d'œil."},
-        players=(2, 5), routes="companion.routes.reveillez", new_endpoint="reveillez.new_game",
+        players=(2, 5), routes="companion.routes.reveillez",
+        play="companion.play.reveillez", new_endpoint="reveillez.new_game",
         show_endpoint="reveillez.show", rulings="companion.rulings.reveillez", emblem="☾",
         short={"en": "Wake the 12", "fr": "Réveillez les 12"}),
     GameKind(
@@ -191,6 +210,7 @@ GAMES: list[GameKind] = [
                "fr": "Deux joueurs, huit personnages, un choix secret : un arbitre sur un "
                      "téléphone ou une révélation secrète sur deux."},
         players=(2, 2), routes="companion.routes.kanai_duel",
+        play="companion.play.kanai_duel",
         new_endpoint="kanai_duel.new_game", show_endpoint="kanai_duel.show",
         rulings="companion.rulings.kanai_duel", emblem="⚔",
         short={"en": "P&P duel", "fr": "Duel P&P"}),

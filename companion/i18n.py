@@ -10,8 +10,9 @@ Templates get ``_``/``gettext``/``ngettext`` (Jinja's i18n extension, installed 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, abort, g, has_request_context, redirect, request, url_for
@@ -156,6 +157,19 @@ def _template_ngettext(context: Context, singular: str, plural: str, num: int, /
     return format_sentence(Markup(text) if context.eval_ctx.autoescape else text, variables)
 
 
+class Worded(Protocol):
+    """Anything a page says is wrong (a rules core's :class:`~companion.scoring.problems.Problem`,
+    an import's refusal): it words itself, in a language, naming the players by seat."""
+
+    def text(self, lang: str = "en", names: Sequence[str] | None = None) -> str: ...
+
+
+def problem_text(problem: Worded, names: Sequence[str] | None = None) -> str:
+    """The template filter every game's pages word a problem with (``p | problem_text(names)``):
+    its own sentence in the page's language, naming the players instead of their seats."""
+    return problem.text(current_lang(), names)
+
+
 def init_app(app: Flask) -> None:
     """Babel with our locale selector and the template helpers (the switch route's blueprint,
     :data:`bp`, is registered with the others by the factory)."""
@@ -176,6 +190,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(gettext=_template_gettext, _=_template_gettext,
                                  ngettext=_template_ngettext)
     app.add_template_filter(lambda text: localize_source(text, current_lang()), "source")
+    app.add_template_filter(problem_text, "problem_text")
     # A stored (UTC) time, shown in the phone's own time zone by app.js (companion.local_time).
     app.add_template_filter(lambda value, style: time_element(value, style, current_lang()),
                             "local_time")

@@ -123,7 +123,7 @@ def _log_exception(app: Flask, exc_info: Any) -> None:
 def _server_error(error: InternalServerError) -> tuple[str, int]:
     try:
         return render_template("errors/500.html", request_id=request_id()), 500
-    except Exception:  # noqa: BLE001  (the page itself failed: the id, in plain words)
+    except Exception:  # the page itself failed: the id, in plain words
         errors.exception("the error page failed rid=%s", request_id())
         return (f"<!doctype html><title>Error</title><p>Something went wrong on the server. "
                 f"Reference: {request_id()}</p>"), 500

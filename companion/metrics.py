@@ -97,7 +97,8 @@ def exposition() -> tuple[bytes, str]:
     ``PROMETHEUS_MULTIPROC_DIR`` is set, else this process's."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
-        _multiprocess.MultiProcessCollector(registry)
+        # prometheus_client leaves this constructor unannotated (the library is wrong, not us)
+        _multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
         return generate_latest(registry), CONTENT_TYPE_LATEST
     return generate_latest(REGISTRY), CONTENT_TYPE_LATEST
 

@@ -34,12 +34,29 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import Index, UniqueConstraint
+from sqlalchemy import Index, Table, UniqueConstraint, inspect
 from sqlmodel import Field, SQLModel
 
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def stored_id(value: int | None) -> int:
+    """An id read from the database. SQLModel types every id column ``int | None`` (a new row
+    has none until it is flushed); a row read back always has one, so this is where that is
+    said, once, for the type checker and for anyone reading."""
+    if value is None:
+        raise ValueError("a stored row without an id (not flushed yet?)")
+    return value
+
+
+def table_of(model: type[SQLModel]) -> Table:
+    """A table class's SQLAlchemy ``Table``, for statements built once in SQLAlchemy Core
+    (SQLModel sets ``__table__`` on its table classes without declaring it to type checkers)."""
+    table = inspect(model).local_table
+    assert isinstance(table, Table)
+    return table
 
 
 class Group(SQLModel, table=True):

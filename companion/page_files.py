@@ -23,6 +23,7 @@ import hashlib
 import os
 import tempfile
 import time
+from datetime import timedelta
 from typing import Any
 
 from flask import Flask
@@ -66,7 +67,7 @@ class PageFiles(BaseCache):
     def has(self, key: str) -> bool:
         return self.get(key) is not None
 
-    def set(self, key: str, value: Any, timeout: int | None = None) -> bool:
+    def set(self, key: str, value: Any, timeout: int | timedelta | None = None) -> bool:
         if not isinstance(value, bytes):
             raise TypeError("the page store keeps bytes only")
         descriptor, temporary = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
@@ -85,7 +86,7 @@ class PageFiles(BaseCache):
             self.sweep()
         return True
 
-    def add(self, key: str, value: Any, timeout: int | None = None) -> bool:
+    def add(self, key: str, value: Any, timeout: int | timedelta | None = None) -> bool:
         return False if self.has(key) else self.set(key, value, timeout)
 
     def delete(self, key: str) -> bool:

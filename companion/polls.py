@@ -77,7 +77,7 @@ class LivePolls:
                                  ("Retry-After", "60")], method, started)
         try:
             version = version_by_token(self.flask_app.extensions["companion.engine"], token)
-        except Exception:  # noqa: BLE001  (the database does not answer: Flask says so)
+        except Exception:  # the database does not answer: Flask says so
             version = None
         if version is None:
             return self.app(environ, start_response)

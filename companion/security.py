@@ -160,7 +160,7 @@ def _too_many(error: RateLimitExceeded) -> tuple[Response | str, int, dict[str, 
     try:
         current = current_app.extensions["companion.limiter"].current_limit
         wait = max(1, int(current.reset_at - time.time())) if current else 60
-    except Exception:  # noqa: BLE001 (the store went away meanwhile: a minute is a fair guess)
+    except Exception:  # the store went away meanwhile: a minute is a fair guess
         wait = 60
     retry = {"Retry-After": str(wait)}
     answer = api.http_error(error)

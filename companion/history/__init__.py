@@ -2,7 +2,7 @@
 makes of many.
 
 Pure code (no Flask, no database): :mod:`.summary` is the type every game fills to say what one of
-its games came to (``summary(session, game)`` in its routes package), :mod:`.stats` turns many
+its games came to (``summary(session, game)`` in its glue module), :mod:`.stats` turns many
 summaries into per-player and per-game figures, :mod:`.charts` lays out the SVG charts,
 :mod:`.bgstats` writes BG Stats' push-play link and :mod:`.transfer` is the export format.
 None of them names a game: whatever a game wants counted travels as :class:`~.summary.Fact`.

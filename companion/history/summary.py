@@ -1,9 +1,10 @@
 """What a game came to, in terms the shell understands without knowing the game.
 
-Each game's routes package may define ``summary(session, game) -> GameSummary`` (next to
-``home_view``). The shell's history, statistics, charts, CSV export and BG Stats link read only
-this: whether the game is finished, who won, each seat's score and how it grew, and a few facts
-the game wants counted. A game without ``summary`` is simply not in the history.
+Each game's glue module (``companion/play/<key>.py``, ``GameKind.play``) may define
+``summary(session, game) -> GameSummary``. The shell's history, statistics, charts, CSV export
+and BG Stats link read only this: whether the game is finished, who won, each seat's score and
+how it grew, and a few facts the game wants counted. A game without ``summary`` is simply not
+in the history.
 
 Words never travel as translated text: a fact's ``label`` is its English message id, marked with
 :func:`N_` where it is written so that ``make messages`` extracts it into that game's catalogue,
@@ -13,14 +14,14 @@ and translated where it is shown.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import NamedTuple
 
 
-def N_(message: str) -> str:  # noqa: N802  (gettext's conventional name for "mark only")
+def N_(message: str) -> str:  # gettext's conventional name for "mark only"
     """Mark ``message`` for translation without translating it (it is translated when shown)."""
     return message
 
@@ -97,7 +98,8 @@ class GameSummary:
     def ranks(self) -> tuple[int, ...]:
         """Each seat's place: winners are 1st; the others by score (equal scores share a
         place), after every winner."""
-        better = (lambda a, b: a < b) if self.lower_wins else (lambda a, b: a > b)
+        better: Callable[[float, float], bool] = (
+            (lambda a, b: a < b) if self.lower_wins else (lambda a, b: a > b))
         ranks = []
         for seat, score in enumerate(self.scores):
             if seat in self.winners:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import zlib
 from collections import Counter
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -48,8 +49,9 @@ class ImportProblem:
     def __init__(self, code: str, game: str | None = None, detail: str | None = None) -> None:
         self.code, self.game, self.detail = code, game, detail
 
-    def text(self, lang: str = "en") -> str:
-        """The sentence a player reads, in ``lang``, from :data:`IMPORT_MESSAGES`."""
+    def text(self, lang: str = "en", names: Sequence[str] | None = None) -> str:
+        """The sentence a player reads, in ``lang``, from :data:`IMPORT_MESSAGES` (``names``:
+        as every problem's, unused: a file's problems name no player)."""
         return IMPORT_MESSAGES.text(self.code, lang, game=self.game, detail=self.detail)
 
     def __repr__(self) -> str:

@@ -33,6 +33,7 @@ from ..models import (
     RoundRecord,
     Total,
     TrickLog,
+    stored_id,
 )
 from . import closed
 from .tokens import is_token
@@ -190,7 +191,7 @@ def _delete_group(session: Session, group_id: int) -> bool:
     closed.close(session, [group.token], what="group", why="deleted")
     closed.close(session, tokens, what="game", why="deleted")
     for model in (GameResult, Entry, RoundRecord, TrickLog, GameLink, Player):
-        session.execute(delete(model).where(col(model.game_id).in_(games)))  # type: ignore[attr-defined]
+        session.execute(delete(model).where(col(model.game_id).in_(games)))
     session.execute(delete(Total).where(col(Total.group_id) == group_id))
     session.execute(delete(Game).where(col(Game.group_id) == group_id))
     session.execute(delete(Person).where(col(Person.group_id) == group_id))
@@ -209,10 +210,11 @@ def overview(session: Session) -> list[GroupRow]:
     people = dict(session.exec(select(Person.group_id, func.count(col(Person.id)))
                                .group_by(col(Person.group_id))).all())
     rows = []
-    for group_id, created in session.exec(select(Group.id, Group.created_at)).all():
+    for stored, created in session.exec(select(Group.id, Group.created_at)).all():
+        group_id = stored_id(stored)
         active = max(_utc(created), _utc(latest[group_id])) if latest.get(group_id) else \
             _utc(created)
-        rows.append(GroupRow(int(group_id), int(games.get(group_id, 0)),
+        rows.append(GroupRow(group_id, int(games.get(group_id, 0)),
                              int(people.get(group_id, 0)), _utc(created), active))
     return sorted(rows, key=lambda r: (r.last_active, r.id))
 

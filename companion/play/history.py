@@ -1,6 +1,6 @@
 """Glue for history and statistics: each stored game's summary, kept with the game.
 
-Every game that can say what it came to (``summary(session, game)`` in its routes package, see
+Every game that can say what it came to (``summary(session, game)`` in its glue module, see
 :mod:`companion.history.summary`) gets a :class:`~companion.models.GameResult` row holding that
 summary as JSON, stamped with the game's ``updated_at`` (every write to a game moves it). The row
 is written in the transaction of the write that moves the stamp — whichever game, save, undo or
@@ -31,7 +31,7 @@ from ..games import GameKind, HasSummary, by_key, registry
 from ..history import GameSummary, stats
 from ..history.stats import KindStats, Line, Played
 from ..history.summary import utc
-from ..models import Game, GameLink, GameResult, Player
+from ..models import Game, GameLink, GameResult, Player, stored_id, table_of
 from . import store, totals
 
 log = logging.getLogger(__name__)
@@ -64,10 +64,16 @@ class Record:
 
 def summarizer(kind: GameKind | None) -> Summarize | None:
     """The game's ``summary`` function, or None (such games are not in the history)."""
+    module = _glue(kind)
+    return module.summary if module is not None else None
+
+
+def _glue(kind: GameKind | None) -> HasSummary | None:
+    """The glue module of a game with a history (``GameKind.play``), or None."""
     if kind is None or not kind.available:
         return None
-    module = kind.module()
-    return module.summary if isinstance(module, HasSummary) else None
+    module = kind.play_module()
+    return module if isinstance(module, HasSummary) else None
 
 
 def kinds_with_history() -> list[GameKind]:
@@ -127,23 +133,22 @@ def _summary_at_save(session: OrmSession, game: Game) -> GameSummary:
     (:func:`companion.play.store.note_replay`, read by the game's ``summary_from``), or — for a
     write that noted none — by reading and replaying the game."""
     replay = store.noted_replay(session, game)
-    kind = by_key(game.kind)
-    summary_from = getattr(kind.module(), "summary_from", None) if kind is not None else None
-    if replay is None or summary_from is None:
+    module = _glue(by_key(game.kind))
+    if replay is None or module is None:
         return _summarize(session, game)  # type: ignore[arg-type]
     try:
-        return summary_from(game, replay)  # type: ignore[no-any-return]
+        return module.summary_from(game, replay)  # type: ignore[no-any-return]
     except Exception:  # as _summarize: never a failed save for the sake of history
         log.exception("summary of game %s (%s) failed", game.code, game.kind)
         return GameSummary(finished=False, winners=(), scores=())
 
 
-_RESULTS = GameResult.__table__  # type: ignore[attr-defined]
+_RESULTS = table_of(GameResult)
 _UPDATE_RESULT = update(_RESULTS).where(_RESULTS.c.game_id == bindparam("id")).values(
     stamp=bindparam("stamp"), finished=bindparam("finished"), data=bindparam("data"),
     progress=bindparam("progress"))
 _UPDATE_OPEN_RESULT = _UPDATE_RESULT.where(_RESULTS.c.finished.is_(False))
-_OLD_RESULT = select(_RESULTS.c.finished, _RESULTS.c.data).where(  # type: ignore[call-overload]
+_OLD_RESULT = select(_RESULTS.c.finished, _RESULTS.c.data).where(
     _RESULTS.c.game_id == bindparam("id"))
 
 
@@ -267,8 +272,9 @@ def _rows(session: Session, *, group_id: int, finished: bool, kind: str | None,
     keys = [k.key for k in kinds_with_history()]
     if kind is not None:
         keys = [k for k in keys if k == kind]
-    query = (select(Game.id, Game.kind, Game.updated_at, GameResult.stamp, GameResult.finished,
-                    GameResult.data)
+    # (sqlmodel's ``select`` is typed for four columns at most: the library's limit, not ours)
+    query = (select(Game.id, Game.kind, Game.updated_at,  # type: ignore[call-overload]
+                    GameResult.stamp, GameResult.finished, GameResult.data)
              .join(GameResult, col(GameResult.game_id) == col(Game.id), isouter=True)
              .where(Game.group_id == group_id, col(Game.kind).in_(keys))
              .order_by(col(Game.updated_at).desc(), col(Game.id).desc()))
@@ -382,7 +388,7 @@ def records(session: Session, *, group_id: int, finished: bool | None = True,
         total = sum(line.games for line in lines if line.person == person and line.kind in keys) \
             if person is not None else sum(n for key, n in games.items() if key in keys)
     elif count:
-        total = int(session.exec(  # type: ignore[call-overload]
+        total = int(session.exec(
             select(func.count()).select_from(Game).join(GameResult, joined, isouter=outer)
             .where(*where)).one())
     query = (select(Game, GameResult.stamp, GameResult.data, GameResult.progress)
@@ -390,8 +396,8 @@ def records(session: Session, *, group_id: int, finished: bool | None = True,
              .order_by(col(Game.updated_at).desc(), col(Game.id).desc()).offset(offset))
     if limit is not None:
         query = query.limit(limit)
-    rows = list(session.exec(query))  # type: ignore[call-overload]
-    seats = _seats(session, [game.id for game, *_ in rows]) if rows else {}
+    rows = list(session.exec(query))
+    seats = _seats(session, [stored_id(game.id) for game, *_ in rows]) if rows else {}
     found = []
     for game, stamp, data, progress in rows:
         kind_of = by_key(game.kind)
@@ -402,7 +408,7 @@ def records(session: Session, *, group_id: int, finished: bool | None = True,
             summary = _summarize(session, game)
             if finished is not None and summary.finished != finished:
                 continue
-        people, names = seats.get(game.id, ((), ()))
+        people, names = seats.get(stored_id(game.id), ((), ()))
         found.append(Record(game, kind_of, summary, people, names))
     return total, found
 

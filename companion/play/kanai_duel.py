@@ -39,6 +39,8 @@ from typing import Any
 
 from sqlmodel import Session
 
+from ..history import N_, Fact, GameSummary, ScoreUnit
+from ..history.summary import running_totals
 from ..models import Game, GameLink
 from ..scoring.kanai_duel import (
     Duel,
@@ -47,6 +49,7 @@ from ..scoring.kanai_duel import (
     DuelSetAside,
     HeldRound,
     Picks,
+    Result,
     Rules,
     parse_card,
 )
@@ -67,7 +70,7 @@ __all__ = [
 SEAT_ROLES = store.SEAT_ROLES
 
 
-class Taken(Exception):  # noqa: N818  (a normal outcome, not a bug)
+class Taken(Exception):  # a normal outcome, not a bug
     """This seat's link was taken by another browser: it opens nothing for this one."""
 
 
@@ -461,3 +464,25 @@ def pick(*, session: Session, game: Game, seat: int, card: str, for_stage: int, 
         if stored.data.get("card") != chosen.value:  # another pick of this seat won the race
             raise store.KeyConflict(stored)
         return
+
+
+# --- history: what a game came to (stored with every save, see companion.play.history) ----
+
+def summary(session: Session, game: Game) -> GameSummary:
+    """What a duel came to, for history and statistics: round wins round by round, the winner
+    (none on a draw), and whether the Princess won it against the Prince."""
+    return summary_from(game, view_game(session, game).duel)
+
+
+def summary_from(_game: Game, duel: Duel) -> GameSummary:
+    """:func:`summary` of the game replayed as ``duel`` (a save's own replay, see
+    :func:`companion.play.store.note_replay`)."""
+    outcome = duel.outcome()
+    winners = (outcome.winner,) if outcome is not None and outcome.winner is not None else ()
+    by_princess = outcome is not None and outcome.result is Result.PRINCESS
+    return GameSummary(
+        finished=outcome is not None, winners=winners, scores=tuple(duel.score()),
+        unit=ScoreUnit.ROUND_WINS,
+        progress=running_totals([r.points for r in duel.results]),
+        facts=(Fact("wins-by-princess", N_("Wins by the Princess"),
+                    tuple(int(by_princess and seat in winners) for seat in range(2))),))

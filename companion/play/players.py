@@ -21,13 +21,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import event, insert, update
+from sqlalchemy import Insert, event, insert, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
 
-from ..models import Game, Person, Player
+from ..models import Game, Person, Player, stored_id
 from . import totals
 
 NAME_MAX = 24
@@ -96,6 +96,7 @@ def numbered(name: str, number: int) -> str:
 def _insert_ignoring_conflict(connection: Connection, name: str, key: str, group_id: int
                               ) -> None:
     values = {"name": name, "key": key, "group_id": group_id, "created_at": datetime.now(UTC)}
+    statement: postgresql.Insert | sqlite.Insert | Insert
     if connection.dialect.name == "postgresql":
         statement = postgresql.insert(Person).values(**values).on_conflict_do_nothing(
             index_elements=["group_id", "key"])
@@ -165,7 +166,8 @@ def people(session: Session, group_id: int) -> list[PersonRow]:
     names = dict(session.exec(select(Person.id, Person.name)
                               .where(Person.group_id == group_id)).all())
     last = totals.last_played(session.connection(), group_id)
-    found = [PersonRow(int(pid), name, last.get(int(pid))) for pid, name in names.items()]
+    found = [PersonRow(stored_id(pid), name, last.get(stored_id(pid)))
+             for pid, name in names.items()]
     return sorted(found, key=lambda p: (p.last_played is None, _desc(p.last_played),
                                         name_key(p.name)))
 
@@ -189,7 +191,7 @@ def get_person(session: Session, group_id: int, person_id: int) -> Person | None
 
 def names_by_id(session: Session, group_id: int) -> dict[int, str]:
     """The group's people's names by id."""
-    return {int(pid): name for pid, name in session.exec(
+    return {stored_id(pid): name for pid, name in session.exec(
         select(Person.id, Person.name).where(Person.group_id == group_id))}
 
 
@@ -262,5 +264,5 @@ def seats_of(session: Session, game_ids: Sequence[int] | None = None
         query = query.where(col(Player.game_id).in_(game_ids))
     found: dict[int, list[int]] = {}
     for game_id, _seat, person_id in session.exec(query):
-        found.setdefault(int(game_id), []).append(int(person_id))
+        found.setdefault(stored_id(game_id), []).append(stored_id(person_id))
     return found

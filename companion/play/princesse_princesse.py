@@ -30,9 +30,11 @@ from typing import Any
 
 from sqlmodel import Session
 
+from ..history import N_, Fact, GameSummary, ScoreUnit
 from ..models import Game
 from ..scoring.princesse_princesse import (
     CATALOGUE,
+    AwardReason,
     GameProgress,
     PublicRound,
     RoundLine,
@@ -273,11 +275,11 @@ def save_round(*, session: Session, view: PrincesseGameView, based_on: int, key:
             "drawn": drawn}
     # The whole game is replayed with the edit before it is stored: an edit that ends the game
     # before later rounds were played is refused (``game-already-over``), nothing stored.
-    after = replay(view.game, view.names, view.game_first,
-                   [*view.changes, store.Stored(based_on + 1, "edit", data, key,
-                                                datetime.now(UTC))])
+    edited = replay(view.game, view.names, view.game_first,
+                    [*view.changes, store.Stored(based_on + 1, "edit", data, key,
+                                                 datetime.now(UTC))])
     return store.append(session=session, game=view.game, kind="edit", data=data,
-                        based_on=based_on, key=key, replay=after.progress)
+                        based_on=based_on, key=key, replay=edited.progress)
 
 
 def undo_round(*, session: Session, view: PrincesseGameView, based_on: int, key: str | None,
@@ -340,3 +342,37 @@ def finish_log(*, session: Session, view: PrincesseGameView, based_on: int, key:
     reveal = public.reveal(cards)
     return save_round(session=session, view=view, based_on=based_on, key=key, reveal=reveal,
                       log=[str(t) for t in public.turns], face_up=public.face_up)
+
+
+# --- history: what a game came to (stored with every save, see companion.play.history) ----
+
+TOKEN_FACTS = (
+    (AwardReason.LAST_IN, "tokens-last-in", N_("Tokens: last one still in")),
+    (AwardReason.HIGHEST, "tokens-highest-card", N_("Tokens: highest card")),
+    (AwardReason.TIED, "tokens-tied-highest", N_("Tokens: tied on the highest card")),
+    (AwardReason.SPY, "tokens-spy", N_("Tokens: Spy bonus")),
+    (AwardReason.PRINCESSES, "tokens-princesses", N_("Tokens: Princesses bonus")),
+)
+"""How a favour token was won, as statistics count them (one fact per reason)."""
+
+
+def summary(session: Session, game: Game) -> GameSummary:
+    """What a game came to, for history and statistics: favour tokens round by round, the
+    winners, and each player's tokens by how they were won."""
+    return summary_from(game, view_game(session, game).progress)
+
+
+def summary_from(game: Game, progress: GameProgress) -> GameSummary:
+    """:func:`summary` of the game whose rounds came to ``progress`` (a save's own replay, see
+    :func:`companion.play.store.note_replay`)."""
+    players = progress.players
+    awards = [award for line in progress.rounds for award in line.settlement.awards]
+    facts = tuple(
+        Fact(key, label, tuple(sum(1 for a in awards if a.seat == seat and a.reason is reason)
+                               for seat in range(players)))
+        for reason, key, label in TOKEN_FACTS)
+    return GameSummary(
+        finished=progress.game_over, winners=tuple(progress.winners),
+        scores=tuple(progress.tokens), unit=ScoreUnit.TOKENS,
+        progress=tuple(tuple(line.settlement.tokens_after) for line in progress.rounds),
+        facts=facts, first=first_of(game))

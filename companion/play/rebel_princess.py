@@ -18,6 +18,7 @@ from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from ..history import N_, Fact, GameSummary
 from ..models import Game, Player, RoundRecord
 from ..scoring.rebel_princess import (
     Edition,
@@ -33,6 +34,7 @@ from ..scoring.rebel_princess import (
     play_through,
     required_cards,
 )
+from ..scoring.rebel_princess.problems import CATALOGUE
 from ..short_names import short_names
 from . import store
 
@@ -40,11 +42,22 @@ _T = TypeVar("_T")
 
 
 class EntryRejected(ValueError):
-    """A write that would break the game; ``problems`` says why. Nothing was stored."""
+    """A write that would break the game; ``problems`` says why. Nothing was stored.
 
-    def __init__(self, problems: list[Problem]) -> None:
+    ``stored``: for a round saved already (``round-already-saved``, ``stale-edit``), that
+    round's current record in the game the write was judged on, so the caller tells a double
+    tap (:meth:`is_double_tap`) without reading or replaying the game again."""
+
+    def __init__(self, problems: list[Problem], stored: RoundRecord | None = None) -> None:
         self.problems = problems
+        self.stored = stored
         super().__init__("; ".join(p.code for p in problems))
+
+    def is_double_tap(self, played: PlayedRound, mode: str) -> bool:
+        """Was this very entry (the same round, entered the same way) stored already — by the
+        first tap of a double tap, or a retry — so that the refusal is answered as a save?"""
+        return (self.stored is not None and self.stored.mode == mode
+                and played_from_record(self.stored) == played)
 
 
 @dataclass(frozen=True)
@@ -59,7 +72,7 @@ class RebelGameView:
 
     @property
     def edition(self) -> Edition:
-        return Edition(self.game.edition)
+        return edition_of(self.game)
 
     @property
     def names(self) -> list[str]:
@@ -159,7 +172,7 @@ _PLAYERS = select(Player).where(Player.game_id == bindparam("game")).order_by(co
 def players_of(session: Session, game: Game) -> list[Player]:
     """The game's seats in play order; :class:`store.GameGone` if there are none (deleted with
     its group between reading the game and its seats: a page answers 410, not a 500)."""
-    players = list(session.exec(_PLAYERS, params={"game": game.id}))  # type: ignore[call-overload]
+    players = list(session.exec(_PLAYERS, params={"game": game.id}))
     if not players:
         raise store.GameGone
     return players
@@ -182,6 +195,13 @@ def view_game(session: Session, game: Game, *, replace: tuple[int, PlayedRound] 
     return RebelGameView(game, players, records, replay(view, replace=replace, extra=extra), seq)
 
 
+def edition_of(game: Game) -> Edition:
+    """A Rebel Princess game's edition (its column is empty for the other games only)."""
+    if game.edition is None:
+        raise ValueError(f"game {game.code} is not a Rebel Princess game")
+    return Edition(game.edition)
+
+
 def replay_records(game: Game, players: Sequence[Player], records: Sequence[RoundRecord],
                    *, replace: tuple[int, PlayedRound] | None = None,
                    extra: PlayedRound | None = None) -> RebelGameState:
@@ -192,7 +212,9 @@ def replay_records(game: Game, players: Sequence[Player], records: Sequence[Roun
         played[replace[0] - 1] = replace[1]
     if extra is not None:
         played.append(extra)
-    setup = GameSetup(Edition(game.edition), len(players), game.first_leader,
+    if game.first_leader is None or game.round_cards is None:
+        raise ValueError(f"game {game.code} is not set up as a Rebel Princess game")
+    setup = GameSetup(edition_of(game), len(players), game.first_leader,
                       tuple(game.round_cards))
     return play_through(setup, played)
 
@@ -236,7 +258,7 @@ def way_entered(record: RoundRecord, game: Game, players: int) -> str:
     """
     if record.mode in ("numbers", "tricks", "counts") or not record.taken:
         return record.mode
-    edition = Edition(game.edition)
+    edition = edition_of(game)
     number = record.number
     planned = game.round_cards or ""
     letter = planned[number - 1] if number <= len(planned) else record.round_card
@@ -337,16 +359,18 @@ def _save_round(session: Session, game: Game, number: int, played: PlayedRound, 
     current = view.record(number)
     if base_id is None:
         if current is not None:
-            raise EntryRejected([Problem("round-already-saved", params={"number": number})])
+            raise EntryRejected([CATALOGUE.problem("round-already-saved", number=number)],
+                                stored=current)
         if number != len(view.records) + 1:
-            raise EntryRejected([Problem("round-not-next", params={"number": number})])
+            raise EntryRejected([CATALOGUE.problem("round-not-next", number=number)])
         if view.state.finished:
-            raise EntryRejected([Problem("game-over")])
+            raise EntryRejected([CATALOGUE.problem("game-over")])
         trial = replay(view, extra=played)
         action = "entered"
     else:
         if current is None or current.id != base_id:
-            raise EntryRejected([Problem("stale-edit", params={"number": number})])
+            raise EntryRejected([CATALOGUE.problem("stale-edit", number=number)],
+                                stored=current)
         if played_from_record(current) == played and current.mode == mode:
             return current  # nothing changed: nothing to store, nothing to undo later
         trial = replay(view, replace=(number, played))
@@ -355,7 +379,7 @@ def _save_round(session: Session, game: Game, number: int, played: PlayedRound, 
         if bad_number <= number:
             raise IncompleteEntryError(list(problems))
     if base_id is None and len(trial.rounds) < number:
-        raise EntryRejected([Problem("game-over")])
+        raise EntryRejected([CATALOGUE.problem("game-over")])
     assert game.id is not None
     record = _fill_record(RoundRecord(game_id=game.id, seq=view.seq + 1, number=number,
                                       action=action), played, mode)
@@ -383,7 +407,7 @@ def _undo_last(session: Session, game: Game, based_on: int | None) -> RoundRecor
     history = _history(session, game.id)
     seq = history[-1].seq if history else 0
     if based_on is not None and based_on != seq:
-        raise EntryRejected([Problem("stale-undo")])
+        raise EntryRejected([CATALOGUE.problem("stale-undo")])
     undone = {r.undoes for r in history if r.undoes is not None}
     for record in reversed(history):
         if record.action == "undone" or record.id in undone:
@@ -424,3 +448,30 @@ def _atomically(session: Session, write: Callable[[], _T]) -> _T:
 def _touch(session: Session, game: Game) -> None:
     game.updated_at = datetime.now(UTC)
     session.add(game)
+
+
+# --- history: what a game came to (stored with every save, see companion.play.history) ----
+
+def summary(session: Session, game: Game) -> GameSummary:
+    """What a game came to, for history and statistics: the totals (lowest wins), round by
+    round, and how often each player was Rebel of the Ball (rounds entered by cards only) or
+    scored exactly zero in a round."""
+    return summary_from(game, view_game(session, game).state)
+
+
+def summary_from(_game: Game, state: RebelGameState) -> GameSummary:
+    """:func:`summary` of the game replayed as ``state`` (a save's own replay, see
+    :func:`companion.play.store.note_replay`)."""
+    seats = len(state.totals)
+    result = state.standings if state.finished else None
+    return GameSummary(
+        finished=state.finished, winners=tuple(result.winners) if result else (),
+        scores=tuple(state.totals), lower_wins=True,
+        progress=tuple(tuple(r.totals_after) for r in state.rounds),
+        facts=(
+            Fact("rebel-of-the-ball", N_("Rebel of the Ball"),
+                 tuple(sum(seat in r.rebels for r in state.rounds) for seat in range(seats))),
+            Fact("rounds-at-zero", N_("Rounds at zero"),
+                 tuple(sum(r.scores[seat] == 0 for r in state.rounds) for seat in range(seats))),
+        ),
+        first=state.setup.first_leader)

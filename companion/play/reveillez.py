@@ -22,6 +22,7 @@ from typing import Any
 
 from sqlmodel import Session
 
+from ..history import N_, Aggregate, Fact, GameSummary, StepUnit
 from ..models import Game
 from ..scoring.problems import EntryError, Problem
 from ..scoring.reveillez import (
@@ -139,7 +140,9 @@ def record(*, session: Session, game: Game, action: Action, based_on: int, key: 
     view = view_game(session, game)
     earlier = store.replayed(session, game, key)
     if earlier is not None:
-        return _event_of(view, earlier.seq)
+        event = _event_of(view, earlier.seq)
+        assert event is not None  # (an action's key: what it stored is an event, not an undo)
+        return event
     if view.version != based_on:
         raise store.StaleWrite(view.version)
     event = view.state.play(action)
@@ -280,7 +283,7 @@ def plan(state: ReveillezGameState, draft: Draft) -> Plan:
             return Plan("revealed", problems=[problem] if problem else [], seat=seat)
         count = state.jester_count(revealed)
         if count.play_again:
-            action = Jester(revealed)
+            action: Action = Jester(revealed)
             return Plan("ready", action, state.check(action), count=count, seat=seat)
         assert count.wakes is not None
         return _wake_plan(state, draft, count.wakes, count, lambda wake: Jester(revealed, wake))
@@ -335,3 +338,30 @@ def record_draft(*, session: Session, game: Game, draft: Draft, based_on: int, k
     store.append(session=session, game=game, kind="action", data={"action": str(event.action)},
                  based_on=based_on, key=key, replay=view.state)
     return current, event
+
+
+# --- history: what a game came to (stored with every save, see companion.play.history) ----
+
+def summary(session: Session, game: Game) -> GameSummary:
+    """What a game came to, for history and statistics: the points after every action, the
+    winners, and the princesses each winner held (averaged over a player's wins)."""
+    return summary_from(game, view_game(session, game).state)
+
+
+def summary_from(game: Game, state: ReveillezGameState) -> GameSummary:
+    """:func:`summary` of the game replayed as ``state`` (a save's own replay, see
+    :func:`companion.play.store.note_replay`)."""
+    settings = Settings.of(game)
+    # replayed once more for the points after each action (no database: the actions are there)
+    again = ReveillezGameState(settings.setup)
+    progress = []
+    for action in state.actions:
+        again.push(action)
+        progress.append(again.standings().points)
+    standings = state.standings()
+    return GameSummary(
+        finished=state.is_over, winners=tuple(standings.winners),
+        scores=tuple(standings.points), progress=tuple(progress), step=StepUnit.TURN,
+        facts=(Fact("princesses-when-winning", N_("Princesses when winning (average)"),
+                    tuple(standings.princesses), Aggregate.MEAN_WHEN_WON),),
+        first=settings.first)

@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, func, select
 
-from ..models import Entry, Game, GameLink, Player
+from ..models import Entry, Game, GameLink, Player, table_of
 from . import groups
 from .tokens import is_token
 
@@ -32,7 +32,7 @@ CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/i/l to misread
 CODE_LENGTH = 6
 
 
-class StaleWrite(Exception):  # noqa: N818  (a normal outcome, not a bug)
+class StaleWrite(Exception):  # a normal outcome, not a bug
     """Someone else changed the game since this phone's version: nothing was stored."""
 
     def __init__(self, current: int) -> None:
@@ -40,7 +40,7 @@ class StaleWrite(Exception):  # noqa: N818  (a normal outcome, not a bug)
         self.current = current
 
 
-class KeyConflict(Exception):  # noqa: N818  (a normal outcome, not a bug)
+class KeyConflict(Exception):  # a normal outcome, not a bug
     """The form with this idempotency key was stored already, with other content: what was
     sent now is a changed copy of a form already saved, not a replay of it. Nothing stored;
     ``stored`` is what the first sending stored."""
@@ -50,7 +50,7 @@ class KeyConflict(Exception):  # noqa: N818  (a normal outcome, not a bug)
         self.stored = stored
 
 
-class GameGone(Exception):  # noqa: N818  (a normal outcome, not a bug)
+class GameGone(Exception):  # (a normal outcome, not a bug: no "Error" in its name)
     """The game was deleted (with its group) while this write or read was on its way: nothing
     stored; the phone is told the game is gone (410)."""
 
@@ -214,7 +214,9 @@ _READ = "companion.store.entries"
 writes an entry: a save reads its game's entries once, and its key and version checks (and
 any second replay) are answered from them."""
 
-_ENTRIES = select(Entry.seq, Entry.kind, Entry.data, Entry.key, Entry.created_at).where(
+# (sqlmodel's ``select`` is typed for four columns at most: the library's limit, not ours)
+_ENTRIES = select(Entry.seq, Entry.kind, Entry.data, Entry.key,  # type: ignore[call-overload]
+                  Entry.created_at).where(
     Entry.game_id == bindparam("game")).order_by(col(Entry.seq))
 
 
@@ -368,7 +370,7 @@ _LIVE_LINKS = select(GameLink).where(GameLink.game_id == bindparam("game"),
 
 def live_links(session: Session, game: Game) -> list[GameLink]:
     """The game's links that still open it (not replaced)."""
-    return list(session.exec(_LIVE_LINKS, params={"game": game.id}))  # type: ignore[call-overload]
+    return list(session.exec(_LIVE_LINKS, params={"game": game.id}))
 
 
 def links_of(session: Session, game: Game) -> dict[str, GameLink]:
@@ -403,19 +405,18 @@ def link_and_game(session: Session, token: str) -> tuple[GameLink, Game] | None:
     replaced token."""
     if not is_token(token):
         return None
-    row = session.exec(_LINK_AND_GAME, params={"token": token}).first()  # type: ignore[call-overload]
+    row = session.exec(_LINK_AND_GAME, params={"token": token}).first()
     return (row[0], row[1]) if row is not None else None
 
 
-_LINK_COLUMNS = tuple(GameLink.__table__.c)  # type: ignore[attr-defined]
-_GAME_COLUMNS = tuple(Game.__table__.c)  # type: ignore[attr-defined]
+_LINK = table_of(GameLink)
+_GAME = table_of(Game)
+# (the row's columns are labelled so one select reads both objects)
 _LINK_AND_GAME_ROW = (
-    select(*(c.label(f"link__{c.name}") for c in _LINK_COLUMNS),  # type: ignore[call-overload]
-           *(c.label(f"game__{c.name}") for c in _GAME_COLUMNS))
-    .join_from(GameLink.__table__, Game.__table__,  # type: ignore[attr-defined]
-               GameLink.__table__.c.game_id == Game.__table__.c.id)  # type: ignore[attr-defined]
-    .where(GameLink.__table__.c.token == bindparam("token"),  # type: ignore[attr-defined]
-           GameLink.__table__.c.revoked_at.is_(None)))  # type: ignore[attr-defined]
+    select(*(c.label(f"link__{c.name}") for c in _LINK.c),
+           *(c.label(f"game__{c.name}") for c in _GAME.c))
+    .join_from(_LINK, _GAME, _LINK.c.game_id == _GAME.c.id)
+    .where(_LINK.c.token == bindparam("token"), _LINK.c.revoked_at.is_(None)))
 
 
 def link_and_game_to_read(session: Session, token: str) -> tuple[GameLink, Game] | None:
@@ -428,8 +429,8 @@ def link_and_game_to_read(session: Session, token: str) -> tuple[GameLink, Game]
     values = session.connection().execute(_LINK_AND_GAME_ROW, {"token": token}).mappings().first()
     if values is None:
         return None
-    link = GameLink(**{c.name: values[f"link__{c.name}"] for c in _LINK_COLUMNS})
-    game = Game(**{c.name: values[f"game__{c.name}"] for c in _GAME_COLUMNS})
+    link = GameLink(**{c.name: values[f"link__{c.name}"] for c in _LINK.c})
+    game = Game(**{c.name: values[f"game__{c.name}"] for c in _GAME.c})
     return link, game
 
 

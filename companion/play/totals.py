@@ -25,15 +25,15 @@ from sqlalchemy.engine import Connection, Row
 from ..history import Aggregate, GameSummary, ScoreUnit
 from ..history.stats import FactTotal, Line, Played, lines
 from ..history.summary import utc
-from ..models import Game, GameResult, Player, Total
+from ..models import Game, GameResult, Player, Total, table_of
 
 GROUP_LINE = 0
 """The ``person_id`` of a group's own line of a game: its count of finished games."""
 
-_TOTAL = Total.__table__  # type: ignore[attr-defined]
-_RESULT = GameResult.__table__  # type: ignore[attr-defined]
-_GAME = Game.__table__  # type: ignore[attr-defined]
-_PLAYER = Player.__table__  # type: ignore[attr-defined]
+_TOTAL = table_of(Total)
+_RESULT = table_of(GameResult)
+_GAME = table_of(Game)
+_PLAYER = table_of(Player)
 _UNITS = {unit.value: unit for unit in ScoreUnit}
 _AGGREGATES = {aggregate.value: aggregate for aggregate in Aggregate}
 

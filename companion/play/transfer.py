@@ -118,8 +118,9 @@ def _links_by_game(session: Session, ids: Sequence[int]) -> dict[int, list[dict[
     return found
 
 
-def _by_game(session: Session, model: Any, ids: Sequence[int], order: Any) -> dict[int, list]:
-    found: dict[int, list] = {}
+def _by_game(session: Session, model: Any, ids: Sequence[int], order: Any
+             ) -> dict[int, list[Any]]:
+    found: dict[int, list[Any]] = {}
     for row in session.exec(select(model).where(col(model.game_id).in_(ids))
                             .order_by(col(model.game_id), col(order))):
         found.setdefault(row.game_id, []).append(row)

@@ -8,7 +8,6 @@ game's operations. Nothing is stored and no session, cookie or CSRF token is use
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, TypeVar
 
 from flask import Blueprint, Response, jsonify, request, url_for
@@ -90,13 +89,13 @@ def _huge_number(value: object) -> bool:
     pop, extend = stack.pop, stack.extend
     while stack:
         item = pop()
-        kind = type(item)
+        kind = type(item)  # (mypy narrows ``type(x) is``, not through ``kind``: the ignores below)
         if kind is str or kind is bool or item is None:
             continue
         if kind is dict:
             extend(item.values())  # type: ignore[attr-defined]
         elif kind is list:
-            extend(item)  # type: ignore[call-overload]
+            extend(item)  # type: ignore[arg-type]
         elif kind is int or kind is float:
             if not -NUMBER_LIMIT <= item <= NUMBER_LIMIT:  # type: ignore[operator]
                 return True  # (NaN compares false: refused too)
@@ -112,11 +111,10 @@ def _huge_number(value: object) -> bool:
     return False
 
 
-def parse_body(model: type[Model], *,
-               to_problems: Callable[[ValidationError], list[dict[str, Any]]]
-               = problems_from_validation) -> Model:
+def parse_body(model: type[Model]) -> Model:
     """The JSON body validated by ``model``; raises :class:`ApiError` (400 or 422) otherwise.
-    ``to_problems`` turns pydantic's errors into problems (a game may name its fields)."""
+    Pydantic's errors become problems (:func:`companion.api_schema.problems_from_validation`:
+    a game's request model may word some itself)."""
     try:
         data = request.get_json(silent=True)
     except RecursionError:  # JSON nested thousands deep: not a body any endpoint takes
@@ -129,7 +127,7 @@ def parse_body(model: type[Model], *,
     try:
         return model.model_validate(data)
     except ValidationError as error:
-        raise ApiError(422, to_problems(error)) from None
+        raise ApiError(422, problems_from_validation(error, model)) from None
 
 
 def ok(body: BaseModel) -> Response:

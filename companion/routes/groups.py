@@ -36,7 +36,7 @@ from werkzeug.wrappers import Response
 from ..db import get_session
 from ..forms.groups import DeleteGroupForm, GroupNameForm, ReplaceGroupLinkForm
 from ..models import Group
-from ..play import groups, history, players
+from ..play import groups, history, players, store
 from ..play.players import name_key
 from ..play.tokens import is_token
 from . import addresses, links, qr
@@ -94,7 +94,7 @@ def _again_group() -> Group | None:
     """The group of the game a set-up page plays again, when this browser holds its scorer
     link (a viewer link shows nothing of the group)."""
     token = request.args.get(links.AGAIN, "")
-    found = links.store.link_and_game(get_session(), token) if len(token) > links.CODE_MAX \
+    found = store.link_and_game(get_session(), token) if len(token) > links.CODE_MAX \
         else None
     if found is None or found[0].role != "scorer":
         return None
@@ -106,18 +106,17 @@ def group_choice() -> tuple[list[Group], Group | None]:
     """For a set-up page: the groups this phone may start a game in, and the one preselected
     (the played-again game's, else the last used; None: a new group will be made)."""
     if "group_choice" in g:
-        return g.group_choice
+        kept: tuple[list[Group], Group | None] = g.group_choice
+        return kept
     mine = my_groups()
     again = _again_group()
     if again is not None and all(again.id != group.id for group in mine):
         mine = [again, *mine]
     picked = request.form.get("group", "")  # a set-up form drawn again keeps its pick
     chosen = next((group for group in mine if group.token == picked), None)
-    if picked == NEW:
-        g.group_choice = (mine, None)
-    else:
-        g.group_choice = (mine, chosen or again or (mine[0] if mine else None))
-    return g.group_choice
+    choice = (mine, None if picked == NEW else chosen or again or (mine[0] if mine else None))
+    g.group_choice = choice
+    return choice
 
 
 def group_for_new_game() -> int | None:

@@ -39,7 +39,7 @@ def _database() -> str | None:
     try:
         with get_engine().connect() as connection:
             connection.execute(text("SELECT 1"))
-    except Exception as error:  # noqa: BLE001  (any failure: not ready, said in one line)
+    except Exception as error:  # any failure: not ready, said in one line
         return f"database: unreachable ({type(error).__name__})"
     state = check(get_engine())
     return None if state.is_ready else f"schema: {state.problem}"
@@ -57,7 +57,7 @@ def _redis() -> str | None:
             client.ping()
         finally:
             client.close()
-    except Exception as error:  # noqa: BLE001
+    except Exception as error:
         return f"redis: unreachable ({type(error).__name__})"
     return None
 

@@ -30,11 +30,13 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from werkzeug import wrappers
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..bounds import db_id, page_number
 from ..db import get_session
-from ..extensions import csrf
+from ..extensions import csrf_exempt
+from ..forms.fields import required
 from ..forms.history import ImportForm, MergeForm, RenameForm
 from ..games import GameKind, by_slug, registry
 from ..history import bgstats, charts, share, stats
@@ -62,13 +64,6 @@ PAGE = 30
 @bp.context_processor
 def _kinds_by_key() -> dict[str, object]:
     return {"kind_of": {kind.key: kind for kind in registry()}}
-
-
-@bp.app_template_filter("import_problem")
-def import_problem_text(problem: ImportProblem) -> str:
-    """Why a file was refused, in the page's language (one catalogue:
-    ``companion/history/messages.toml``)."""
-    return problem.text(current_lang())
 
 
 @bp.app_template_global()
@@ -259,14 +254,14 @@ def person(person_id: int, form: RenameForm | None = None, status: int = 200
 
 
 @bp.post("/players/<int:person_id>/rename")
-def rename(person_id: int) -> Response | tuple[str, int]:
+def rename(person_id: int) -> wrappers.Response | tuple[str, int]:
     """Rename a player everywhere (their seats in every game too)."""
     _person_or_404(person_id)
     form = RenameForm()
     if form.validate_on_submit():
         try:
             players.rename(session=get_session(), group_id=_group(), person_id=person_id,
-                           name=form.name.data)
+                           name=required(form.name.data))
         except players.PeopleError as error:
             form.name.errors = [people_error(error)]
         else:
@@ -276,7 +271,7 @@ def rename(person_id: int) -> Response | tuple[str, int]:
 
 
 @bp.post("/players/merge")
-def merge() -> Response | tuple[str, int]:
+def merge() -> wrappers.Response | tuple[str, int]:
     """Merge two players (a typo): the first one's games become the second one's."""
     everyone = players.people(get_session(), _group())
     form = _merge_form(everyone)
@@ -397,24 +392,24 @@ def export_game_csv(token: str) -> Response:
 
 # The import checks its own CSRF token (its form): the form is read after the request's size
 # limit is raised, which the app-wide check would read too early.
-@csrf.exempt
+@csrf_exempt
 @bp.route("/import", methods=["GET", "POST"])
-def import_page() -> Response | tuple[str, int] | str:
+def import_page() -> wrappers.Response | tuple[str, int] | str:
     """Import a JSON export into the group: every game not in it yet, with its players; all
     or nothing."""
     return _import_into(_group())
 
 
-@csrf.exempt  # as the import above
+@csrf_exempt  # as the import above
 @restore_bp.route("/import", methods=["GET", "POST"])
-def restore() -> Response | tuple[str, int] | str:
+def restore() -> wrappers.Response | tuple[str, int] | str:
     """Restore a backup into a new group (a fresh install, or a phone that knows no group):
     the group is made with the games, and this phone remembers it; nothing if the file is
     refused."""
     return _import_into(None)
 
 
-def _import_into(group_id: int | None) -> Response | tuple[str, int] | str:
+def _import_into(group_id: int | None) -> wrappers.Response | tuple[str, int] | str:
     # A backup is larger than a form: raise this request's limit before the form is read.
     request.max_content_length = MAX_BYTES + 64 * 1024
     action = url_for(".import_page" if group_id is not None else "restore.restore")

@@ -195,9 +195,9 @@ def _open_by_link(endpoint: str | None, values: dict[str, Any] | None) -> None:
             abort(403)
         return
     if token in remembered():  # the creator's browser, with an address from before links
-        game = store.get_game(db, token, kind.key)
-        if game is not None:
-            scorer = store.links_of(db, game)["scorer"]
+        remembered_game = store.get_game(db, token, kind.key)
+        if remembered_game is not None:
+            scorer = store.links_of(db, remembered_game)["scorer"]
             _put_first(scorer.token, instead_of=token)
             abort(redirect(url_for(endpoint, **{**values, "code": scorer.token}),
                            307 if request.method not in SAFE_METHODS else 302))
@@ -273,7 +273,7 @@ def _link_context() -> dict[str, Any]:
 def opened_game(code: str, kind: str) -> Game | None:
     """The game of ``kind`` this request opened through its link (read with the link), else the
     game stored under ``code``, else None."""
-    game = g.get("link_game")
+    game: Game | None = g.get("link_game")
     if game is not None and game.code == code and game.kind == kind:
         return game
     return store.get_game(get_session(), code, kind)

@@ -146,7 +146,7 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
     csrf = generate_csrf()
     try:
         kept = page_store.get(name)
-    except Exception:  # noqa: BLE001  (a store that does not answer: draw, as without one)
+    except Exception:  # a store that does not answer: draw, as without one
         current_app.logger.warning("page store unreachable: drawing the page", exc_info=True)
         kept = None
     hit = isinstance(kept, bytes) and kept[:VERSION_BYTES] == version
@@ -155,7 +155,8 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
         assert isinstance(kept, bytes)
         return _put_back(zlib.decompress(kept[VERSION_BYTES:]).decode(), csrf)
     g.urls_of_this_browser = False
-    g.page_keys = keys = []
+    keys: list[str] = []
+    g.page_keys = keys
     try:
         page = render()
     finally:
@@ -168,7 +169,7 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
         if len(packed) <= PAGE_MAX_BYTES:
             try:
                 page_store.set(name, version + packed)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 current_app.logger.warning("page store unreachable: page not kept",
                                            exc_info=True)
     return page.replace(_FLASH_MARK, flash_area())

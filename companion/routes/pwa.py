@@ -144,7 +144,9 @@ def split_page(html: str) -> tuple[str, tuple[str, ...]]:
         spans.append(title.span(1))
     for start, end in ((0, main.start()), (main.end(), len(html))):
         spans += [m.span(1) for m in _BACK_HERE.finditer(html, start, end)]
-    frame, values, position = [], [], 0
+    frame: list[str] = []
+    values: list[str] = []
+    position = 0
     for start, end in sorted(spans):
         frame += [html[position:start], SLOT, str(len(values)), SLOT]
         values.append(html[start:end])
@@ -173,7 +175,8 @@ def build_bundle(app: Flask, lang: str) -> PageBundle:
     The pages share an application context of their own (one ``g``: database session, locale,
     CSRF token), apart from the request asking."""
     frames: dict[str, int] = {}
-    pages, headers = [], {}
+    pages: list[StoredPage] = []
+    headers: dict[str, str] = {}
     with app.app_context():
         with app.test_request_context():
             addresses, rulings = offline_addresses(lang)

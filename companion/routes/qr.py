@@ -75,7 +75,7 @@ def qr() -> Response:
     response = current_app.response_class(mimetype="image/svg+xml")
     response.set_etag(seal)
     response.headers["Cache-Control"] = f"private, max-age={QR_MAX_AGE}, immutable"
-    response = response.make_conditional(request)
+    response.make_conditional(request)  # (in place: it answers the response itself)
     if response.status_code == 200:
         response.set_data(zlib.decompress(_qr_drawing(text)))
     return response

@@ -9,9 +9,15 @@ what is stored and that nothing was saved (:class:`companion.play.store.KeyConfl
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from flask import request
 
 from ..play import store
+from ..scoring.problems import EntryError, Problem
+
+Answer = TypeVar("Answer")
 
 IGNORED = frozenset({"csrf_token"})
 """Fields that say nothing of the entry (the CSRF token may be renewed between two sendings)."""
@@ -22,3 +28,22 @@ def form_key(key: str | None) -> str | None:
     content = [(name, value) for name, values in request.form.lists() if name not in IGNORED
                for value in values]
     return store.keyed(key, content)
+
+
+def refusal(write: Callable[[], object], *, problems: Callable[[list[Problem]], Answer],
+            stale: Callable[[], Answer],
+            conflict: Callable[[store.KeyConflict], Answer | None]) -> Answer | None:
+    """Run a game's ``write`` and answer its refusal, the same way on every write page: None when
+    it was stored; else what ``problems`` says of the core's problems (:class:`EntryError`, 422),
+    ``stale`` of a write that came after another phone's (:class:`~companion.play.store.StaleWrite`,
+    409), or ``conflict`` of a changed copy of a form already saved
+    (:class:`~companion.play.store.KeyConflict`; None: answered as stored)."""
+    try:
+        write()
+    except EntryError as error:
+        return problems(error.problems)
+    except store.StaleWrite:
+        return stale()
+    except store.KeyConflict as found:
+        return conflict(found)
+    return None

@@ -139,7 +139,8 @@ def rules() -> str | Response:
     """The rules chooser (an old Rebel Princess search link is sent to that game's search)."""
     query = request.args.get("q")
     if query is not None:
-        return redirect(url_for("rebel_princess.rules_index", **request.args), 301)
+        arguments: dict[str, Any] = request.args.to_dict()
+        return redirect(url_for("rebel_princess.rules_index", **arguments), 301)
     return render_template("shell/rules.html", kinds=registry())
 
 

@@ -30,6 +30,7 @@ import re
 import tomllib
 import unicodedata
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -93,7 +94,7 @@ def swapped(token: str, word: str) -> bool:
 _SWAPPED = 0.8
 
 
-def word_score(token: str, known: set[str]) -> float:
+def word_score(token: str, known: AbstractSet[str]) -> float:
     """1 for an exact word, 0.9 for a prefix (3+ letters), 0.8 for two neighbouring letters
     swapped (3+ letters: "frgo"), the difflib ratio for a near miss."""
     if token in known:

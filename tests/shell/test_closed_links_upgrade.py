@@ -26,7 +26,7 @@ def test_the_upgrade_adds_an_empty_table_and_changes_nothing_stored(upgraded):
     with sqlite3.connect(DATA / "db_584e0b5.sqlite") as before, sqlite3.connect(path) as after:
         assert after.execute("SELECT count(*) FROM closedlink").fetchone() == (0,)
         for table in ("playgroup", "game", "entry", "roundrecord", "person", "player"):
-            query = f"SELECT * FROM {table} ORDER BY 1"  # noqa: S608 (our own table names)
+            query = f"SELECT * FROM {table} ORDER BY 1"  # (our own table names)
             assert after.execute(query).fetchall() == before.execute(query).fetchall(), table
 
 

@@ -75,7 +75,7 @@ def assert_summary_fresh(app, token: str) -> None:
         assert game is not None
         row = session.get(GameResult, game.id)
         assert row is not None and row.stamp == history.stamp_of(game)
-        fresh = history.cached(game, by_key(game.kind).module().summary(session, game))
+        fresh = history.cached(game, by_key(game.kind).play_module().summary(session, game))
         assert (row.finished, row.data, row.progress) == (fresh.finished, fresh.data,
                                                           fresh.progress)
 
@@ -111,6 +111,22 @@ def test_rebel_princess_save_by_cards_reads_the_game_once(app, client, rebel):
     assert_read_once(seen, "player", "roundrecord")
     assert sorted(writes(seen)) == ["INSERT roundrecord", "UPDATE game", "UPDATE gameresult"]
     assert_summary_fresh(app, token_of(rebel))
+
+
+def test_rebel_princess_double_tap_is_told_from_the_refusal_without_reading_again(
+        app, client, rebel):
+    """A double tap is answered like the first tap (a redirect to the pad, stored once), told
+    from the round the refusal found: the rounds (and seats) are read by the request and once
+    more by the save judging afresh what the request's view refused — never a third time to tell
+    the double tap."""
+    assert client.post(f"{rebel}/round/1/cards", data=ROUND_A).status_code == 302
+    with statements(app) as seen:
+        again = client.post(f"{rebel}/round/1/cards", data=ROUND_A)
+    assert (again.status_code, again.headers["Location"]) == (302, rebel)
+    counted = reads(seen)
+    assert counted["roundrecord"] == 2, counted
+    assert counted["player"] <= 2, counted
+    assert writes(seen) == [], writes(seen)
 
 
 def test_rebel_princess_edit_and_save_by_counts_read_the_game_once(app, client, rebel):

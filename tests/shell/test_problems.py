@@ -31,7 +31,7 @@ def test_the_field_and_trick_of_a_problem_fill_in_its_sentence():
     """A problem located in a request field or a trick may name them in its sentence."""
     class Fake(Catalogue):
         @property
-        def _tables(self):  # noqa: D401
+        def _tables(self):
             return {"en": {"x": "{field} in trick {trick}"}, "fr": {}}
 
     problem = Fake("companion.scoring").problem("x", field="held", trick=2)

@@ -68,6 +68,6 @@ def test_a_toy_game_page_needs_one_of_its_links(toy_client):
 
 
 def test_the_toy_game_rule():
-    from toy_game.core import winner  # noqa: PLC0415
+    from toy_game.core import winner
 
     assert (winner(5, 3), winner(3, 5), winner(4, 4)) == (0, 1, None)

@@ -177,7 +177,7 @@ def _concrete(rule, tokens) -> list[str]:
                    for arg in sorted(rule.arguments))):
         try:
             found.append(rule.build(args, append_unknown=False)[1])
-        except Exception:  # noqa: BLE001  (a converter that refuses the value: not an address)
+        except Exception:  # a converter that refuses the value: not an address
             pass
     return found[:1] + [path for path in found[1:] if path != found[0]]
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
+from sqlalchemy import CursorResult
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
@@ -53,9 +54,10 @@ def _store(entry: TrickEntry, **values: Any) -> None:
             raise TrickRejected("stale") from None
         entry.log = row
     else:
-        result = session.execute(_write(tuple(sorted(values))), {
+        # An UPDATE's result is a CursorResult (SQLAlchemy types execute() as the wider Result)
+        result = cast("CursorResult[Any]", session.execute(_write(tuple(sorted(values))), {
             "row": entry.log.id, "seen": version,
-            **{f"new_{name}": value for name, value in values.items()}})
+            **{f"new_{name}": value for name, value in values.items()}}))
         if result.rowcount != 1:
             session.rollback()
             VIEWS.forget(game.code)

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import bindparam, func, update
 from sqlmodel import Session, col, select
 
-from ...models import Game, RoundRecord, TrickLog
+from ...models import Game, RoundRecord, TrickLog, table_of
 from ...scoring.problems import Problem
 from ...scoring.rebel_princess import (
     Edition,
@@ -254,7 +254,7 @@ class _Views:
         mark = session.execute(_GAME_MARK, {"code": code, "kind": play.KIND}).first()
         if mark is None:
             return None
-        key = (str(session.get_bind().url), code)
+        key = (str(session.get_bind().engine.url), code)
         with self._lock:
             kept = self._views.get(key)
         if kept is not None and kept[0] == tuple(mark):
@@ -278,7 +278,7 @@ class _Views:
                 del self._views[key]
 
 
-_GAMES, _RECORDS = Game.__table__, RoundRecord.__table__  # type: ignore[attr-defined]
+_GAMES, _RECORDS = table_of(Game), table_of(RoundRecord)
 #: What a kept view must match: the game's id, and how many round records it has and the last.
 _GAME_MARK = select(_GAMES.c.id, func.count(_RECORDS.c.id), func.max(_RECORDS.c.id)).select_from(
     _GAMES.outerjoin(_RECORDS, _RECORDS.c.game_id == _GAMES.c.id)).where(
@@ -298,9 +298,9 @@ def is_supported(edition: Edition, letter: str) -> bool:
     return round_card(edition, letter).scoring not in _UNSEEN
 
 
-_LOG = TrickLog.__table__
+_LOG = table_of(TrickLog)
 # Statements built once (a plain SELECT or UPDATE of the row: no ORM object is loaded).
-_READ_LOG = select(_LOG).where(_LOG.c.game_id == bindparam("game"),
+_READ_LOG = _LOG.select().where(_LOG.c.game_id == bindparam("game"),
                                _LOG.c.number == bindparam("number"))
 _WRITES: dict[tuple[str, ...], Any] = {}
 

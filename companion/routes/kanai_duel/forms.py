@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, HiddenField, RadioField, SelectChoice, SelectField, StringField
+from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringField
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # (3.3; stubs: 3.2)
 from wtforms.validators import InputRequired, Length, Optional
 
 from ...forms.names import storable_name

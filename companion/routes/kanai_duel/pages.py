@@ -23,6 +23,7 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ...db import get_session
+from ...forms.fields import required
 from ...i18n import current_lang
 from ...models import Game, GameLink
 from ...play import kanai_duel as play
@@ -33,7 +34,7 @@ from .. import links, page_store, qr
 from ..addresses import public_base
 from ..groups import group_for_new_game
 from ..links import entry_page, for_seats, game_to_play_again
-from ..replays import form_key
+from ..replays import form_key, refusal
 from ..shell import remember
 from .blueprints import bp
 from .forms import JoinForm, KanaiDuelNewGameForm, PickForm, ReinviteForm, RoundForm, UndoForm
@@ -43,19 +44,6 @@ SEATS = "kanai_duel_links"
 
 
 # --- helpers for templates ----------------------------------------------------------------------
-
-@bp.app_template_filter("kd_problem")
-def problem_text(problem: Problem, names: list[str]) -> str:
-    """A problem's sentence in the page's language, naming the player instead of their seat."""
-    lang = current_lang()
-    if problem.catalogue is None:
-        return problem.text(lang)
-    params = dict(problem.params)
-    if problem.seat is not None and 0 <= problem.seat < len(names):
-        params["player"] = names[problem.seat]
-    return problem.catalogue.text(problem.code, lang, seat=problem.seat, card=problem.card,
-                                  **params)
-
 
 @bp.app_template_filter("kd_step")
 def step_text(step: Step, names: list[str]) -> str:
@@ -227,7 +215,8 @@ def _set_aside_problem(form: KanaiDuelNewGameForm) -> str | None:
 
 def _create(form: KanaiDuelNewGameForm) -> Response:
     db = get_session()
-    game, secret = play.create(session=db, names=[form.first.data, form.second.data],
+    names = [required(form.first.data), required(form.second.data)]
+    game, secret = play.create(session=db, names=names,
                                mode=form.mode.data or play.REFEREE, variants=form.variants(),
                                out=form.out(), group_id=group_for_new_game())
     if secret is None:
@@ -350,17 +339,13 @@ def play_round(code: str) -> Response | tuple[str, int]:
     if not form.validate_on_submit():
         problem = CATALOGUE.problem("tap-both-cards")
         return _page(game, 422, problems=[problem], round_form=form)
-    try:
-        play.play_round(session=get_session(), game=game,
-                        cards=[form.first.data or "", form.second.data or ""],
-                        based_on=form.based_on(), key=form_key(form.key.data))
-    except EntryError as error:
-        return _page(game, 422, problems=error.problems, round_form=form)
-    except store.StaleWrite:
-        return _page(game, 409, stale=True)
-    except store.KeyConflict as conflict:
-        return _replayed(game, conflict)
-    return redirect(url_for("kanai_duel.show", code=code), 303)
+    refused = refusal(
+        lambda: play.play_round(session=get_session(), game=game,
+                                cards=[form.first.data or "", form.second.data or ""],
+                                based_on=form.based_on(), key=form_key(form.key.data)),
+        problems=lambda found: _page(game, 422, problems=found, round_form=form),
+        stale=lambda: _page(game, 409, stale=True), conflict=lambda c: _replayed(game, c))
+    return refused or redirect(url_for("kanai_duel.show", code=code), 303)
 
 
 @bp.post("/g/<code>/undo")
@@ -371,16 +356,12 @@ def undo(code: str) -> Response | tuple[str, int]:
     form = UndoForm()
     if not form.validate_on_submit():
         abort(400)
-    try:
-        play.undo(session=get_session(), game=game, based_on=form.based_on(),
-                  key=form_key(form.key.data))
-    except EntryError as error:
-        return _page(game, 422, problems=error.problems)
-    except store.StaleWrite:
-        return _page(game, 409, stale=True)
-    except store.KeyConflict as conflict:
-        return _replayed(game, conflict)
-    return redirect(url_for("kanai_duel.show", code=code), 303)
+    refused = refusal(
+        lambda: play.undo(session=get_session(), game=game, based_on=form.based_on(),
+                          key=form_key(form.key.data)),
+        problems=lambda found: _page(game, 422, problems=found),
+        stale=lambda: _page(game, 409, stale=True), conflict=lambda c: _replayed(game, c))
+    return refused or redirect(url_for("kanai_duel.show", code=code), 303)
 
 
 @bp.post("/g/<code>/pick")
@@ -395,16 +376,13 @@ def pick(code: str) -> Response | tuple[str, int]:
     form = PickForm()
     if not form.validate_on_submit():
         return _page(game, 422, problems=[CATALOGUE.problem("tap-a-card")], pick_form=form)
-    try:
-        play.pick(session=get_session(), game=game, seat=seat, card=form.card.data or "",
-                  for_stage=form.stage(), based_on=form.based_on())
-    except EntryError as error:
-        return _page(game, 422, problems=error.problems, pick_form=form)
-    except store.StaleWrite:
-        return _page(game, 409, stale=True)
-    except store.KeyConflict as conflict:
-        return _replayed(game, conflict)
-    return redirect(url_for("kanai_duel.show", code=code), 303)
+    refused = refusal(
+        lambda: play.pick(session=get_session(), game=game, seat=seat,
+                          card=form.card.data or "", for_stage=form.stage(),
+                          based_on=form.based_on()),
+        problems=lambda found: _page(game, 422, problems=found, pick_form=form),
+        stale=lambda: _page(game, 409, stale=True), conflict=lambda c: _replayed(game, c))
+    return refused or redirect(url_for("kanai_duel.show", code=code), 303)
 
 
 def _holds_another_seat(game: Game, link: GameLink) -> bool:
@@ -432,7 +410,7 @@ def _join_page(game: Game, status: int = 200) -> tuple[str, int]:
 @bp.route("/g/<code>/join", methods=["GET", "POST"])
 @entry_page
 @for_seats
-def join(code: str) -> Response | tuple[str, int]:  # noqa: PLR0911
+def join(code: str) -> Response | tuple[str, int]:
     """Two-phone mode: the page the join code opens (a seat's link not taken yet): its button
     takes the seat for this browser, once. A seat taken by this browser goes to the game; by
     another browser, opens nothing (403)."""
@@ -468,13 +446,11 @@ def reinvite(code: str) -> Response | tuple[str, int]:
     form = ReinviteForm()
     if not form.validate_on_submit():
         abort(400)
-    try:
-        play.reinvite(session=get_session(), game=game, seat=1, based_on=form.based_on(),
-                      key=form_key(form.key.data))
-    except EntryError as error:
-        return _page(game, 422, problems=error.problems)
-    except store.StaleWrite:
-        return _page(game, 409, stale=True)
-    except store.KeyConflict:
-        pass  # the creator's re-invite was already done with this form: the page shows it
-    return redirect(url_for("kanai_duel.show", code=code), 303)
+    refused = refusal(
+        lambda: play.reinvite(session=get_session(), game=game, seat=1,
+                              based_on=form.based_on(), key=form_key(form.key.data)),
+        problems=lambda found: _page(game, 422, problems=found),
+        stale=lambda: _page(game, 409, stale=True),
+        # the creator's re-invite was already done with this form: the page shows it
+        conflict=lambda _conflict: None)
+    return refused or redirect(url_for("kanai_duel.show", code=code), 303)

@@ -8,9 +8,11 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import FieldList, HiddenField, IntegerField, SelectChoice, SelectField, StringField
+from wtforms import FieldList, HiddenField, IntegerField, SelectField, StringField
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # (3.3; stubs: 3.2)
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
+from ...forms.fields import required
 from ...forms.names import at_most_names, storable_name
 from ...scoring.princesse_princesse import MAX_PLAYERS, Turn
 from ..page_store import page_form_key
@@ -60,6 +62,10 @@ class PrincessePrincesseWriteForm(FlaskForm):
         self.key.data = page_form_key()
         return self
 
+    def based_on(self) -> int:
+        """The version the page showed (required: read once the form validated)."""
+        return required(self.version.data)
+
 
 def seats_from(values: list[str], players: int) -> list[int]:
     """The seats among form values (unknown ones are dropped: the form only offers seats)."""
@@ -89,7 +95,8 @@ def turn_from(form: dict[str, Any], seat: int) -> Turn:
     if answer == "target":  # the form offers "the player", "the target" or "a tie"
         answer = form.get("target")
     hit = form.get("hit")
-    return Turn(seat=seat, card=_optional_int(form.get("card")) if form.get("card") else -1,
+    card = _optional_int(form.get("card"))
+    return Turn(seat=seat, card=card if card is not None else -1,  # (-1: no card, refused)
                 target=_optional_int(form.get("target")), named=_optional_int(form.get("named")),
                 hit=None if hit not in ("yes", "no") else hit == "yes",
                 loser=None if answer in (None, "", "tie") else _optional_int(answer),

@@ -20,7 +20,6 @@ from ...db import get_session
 from ...i18n import current_lang
 from ...play import princesse_princesse as play
 from ...play import store
-from ...play.store import KeyConflict, StaleWrite
 from ...rulings import Ruling
 from ...rulings import load as load_rulings
 from ...scoring.princesse_princesse import (
@@ -36,7 +35,7 @@ from ...scoring.problems import EntryError, Problem
 from ..groups import group_for_new_game
 from ..links import entry_page, game_to_play_again, opened_game
 from ..page_store import game_page
-from ..replays import form_key
+from ..replays import form_key, refusal
 from ..shell import remember
 from .blueprints import bp
 from .forms import (
@@ -66,16 +65,6 @@ PROBLEM_RULES = {
     "nobody-in": "end-of-round", "game-already-over": "end-of-game",
     "players-out-of-range": "tokens-needed",
 }
-
-
-@bp.app_template_global("pp_problem")
-def problem_text(problem: Problem, names: list[str]) -> str:
-    """A problem's sentence in the page's language, naming the player instead of the seat."""
-    params = dict(problem.params)
-    if problem.seat is not None and 0 <= problem.seat < len(names):
-        params["player"] = names[problem.seat]
-    return CATALOGUE.text(problem.code, current_lang(), seat=problem.seat, card=problem.card,
-                          **params)
 
 
 @bp.app_template_global("pp_rule_url")
@@ -136,19 +125,18 @@ def _write(code: str, action: Callable[[play.PrincesseGameView, PrincessePrinces
     form = PrincessePrincesseWriteForm()
     if not form.validate_on_submit():
         return again(view, [CATALOGUE.problem("stale-form")], 422)
-    try:
+
+    def write() -> None:
         # The same form sent again (a double tap, a retry) is answered like the first; a changed
         # copy of a form already saved is refused, saying what it saved.
-        if store.replayed(get_session(), view.game, form_key(form.key.data)) is not None:
-            return redirect(done or url_for(".show", code=code), 303)
-        action(view, form)
-    except KeyConflict as conflict:
-        return again(view, [_already_saved_as(view, conflict.stored)], 409)
-    except EntryError as error:
-        return again(view, error.problems, 422)
-    except StaleWrite:
-        return again(_view_or_404(code), [CATALOGUE.problem("stale-write")], 409)
-    return redirect(done or url_for(".show", code=code), 303)
+        if store.replayed(get_session(), view.game, form_key(form.key.data)) is None:
+            action(view, form)
+
+    refused = refusal(
+        write, problems=lambda found: again(view, found, 422),
+        stale=lambda: again(_view_or_404(code), [CATALOGUE.problem("stale-write")], 409),
+        conflict=lambda c: again(view, [_already_saved_as(view, c.stored)], 409))
+    return refused or redirect(done or url_for(".show", code=code), 303)
 
 
 def _already_saved_as(view: play.PrincesseGameView, stored: store.Stored) -> Problem:
@@ -234,7 +222,7 @@ def _history_again(view: play.PrincesseGameView, problems: list[Problem], status
 def undo_round(code: str, rid: int) -> Response | tuple[str, int]:
     """Take a round out of the game (the history keeps it)."""
     def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
-        play.undo_round(session=get_session(), view=view, based_on=form.version.data,
+        play.undo_round(session=get_session(), view=view, based_on=form.based_on(),
                         key=form_key(form.key.data), rid=rid)
         flash(_("Round undone."))
     return _write(code, action, _history_again)
@@ -309,9 +297,10 @@ def round_end(code: str) -> Response | tuple[str, int] | str:
         problems = check_reveal(reveal)
         if problems:
             raise EntryError(problems)
-        play.save_round(session=get_session(), view=view, based_on=form.version.data,
+        play.save_round(session=get_session(), view=view, based_on=form.based_on(),
                         key=form_key(form.key.data), reveal=reveal, rid=rid)
-        flash(_("Round %(n)s edited.", n=view.round_by_id(rid).number) if rid is not None
+        edited = view.round_by_id(rid) if rid is not None else None  # (save_round found it)
+        flash(_("Round %(n)s edited.", n=edited.number) if edited is not None
               else _("Round %(n)s saved.", n=view.progress.round_number))
 
     def again(view: play.PrincesseGameView, problems: list[Problem],
@@ -369,7 +358,7 @@ def _log_again(view: play.PrincesseGameView, problems: list[Problem],
 def start_log(code: str) -> Response | tuple[str, int]:
     """Start the turn log of this round (at two players, with the three face-up cards)."""
     def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
-        play.start_log(session=get_session(), view=view, based_on=form.version.data,
+        play.start_log(session=get_session(), view=view, based_on=form.based_on(),
                        key=form_key(form.key.data), face_up=face_up_from(request.form))
     return _write(code, action, _log_again, url_for(".turn_log", code=code))
 
@@ -383,7 +372,7 @@ def play_turn(code: str) -> Response | tuple[str, int]:
         if request.form.get("card", type=int) is None:
             raise EntryError(CATALOGUE.problem("card-needed"))
         turn = turn_from(request.form, view.log.round.current_seat)
-        play.play_turn(session=get_session(), view=view, based_on=form.version.data,
+        play.play_turn(session=get_session(), view=view, based_on=form.based_on(),
                        key=form_key(form.key.data), turn=turn)
     return _write(code, action, _log_again, url_for(".turn_log", code=code))
 
@@ -392,7 +381,7 @@ def play_turn(code: str) -> Response | tuple[str, int]:
 def undo_turn(code: str) -> Response | tuple[str, int]:
     """Take back the last turn of the log."""
     def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
-        play.undo_turn(session=get_session(), view=view, based_on=form.version.data,
+        play.undo_turn(session=get_session(), view=view, based_on=form.based_on(),
                        key=form_key(form.key.data))
     return _write(code, action, _log_again, url_for(".turn_log", code=code))
 
@@ -401,7 +390,7 @@ def undo_turn(code: str) -> Response | tuple[str, int]:
 def discard_log(code: str) -> Response | tuple[str, int]:
     """Abandon the turn log; the round end can still be entered by the fast path."""
     def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
-        play.discard_log(session=get_session(), view=view, based_on=form.version.data,
+        play.discard_log(session=get_session(), view=view, based_on=form.based_on(),
                          key=form_key(form.key.data))
     return _write(code, action, _log_again)
 
@@ -410,7 +399,7 @@ def discard_log(code: str) -> Response | tuple[str, int]:
 def finish_log(code: str) -> Response | tuple[str, int]:
     """The round the log ended: only the final cards are tapped."""
     def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
-        play.finish_log(session=get_session(), view=view, based_on=form.version.data,
+        play.finish_log(session=get_session(), view=view, based_on=form.based_on(),
                         key=form_key(form.key.data),
                         cards=cards_from(request.form, view.players))
         flash(_("Round %(n)s saved.", n=view.progress.round_number))

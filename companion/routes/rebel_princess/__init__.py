@@ -12,13 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask import url_for
-from sqlmodel import Session
 
-from ...history import N_, Fact, GameSummary
+from ...history import GameSummary
 from ...models import Game
-from ...play import rebel_princess as play
 from ...rulings import rebel_princess as rulings
-from ...scoring.rebel_princess import RebelGameState
 from ..shell import RulingsAddresses
 from . import api, pages, rounds, trick_pages  # noqa: F401  (register the views)
 from .blueprints import api_bp as api_bp  # (the registry asks the package for both)
@@ -48,29 +45,6 @@ def home_view(game: Game, summary: GameSummary) -> RebelHome:
     return RebelHome(status, summary.winners, played, planned)
 
 
-def summary(session: Session, game: Game) -> GameSummary:
-    """What a game came to, for history and statistics: the totals (lowest wins), round by
-    round, and how often each player was Rebel of the Ball (rounds entered by cards only) or
-    scored exactly zero in a round."""
-    return summary_from(game, play.view_game(session, game).state)
-
-
-def summary_from(_game: Game, state: RebelGameState) -> GameSummary:
-    """:func:`summary` of the game replayed as ``state`` (a save's own replay, see
-    :func:`companion.play.store.note_replay`)."""
-    seats = len(state.totals)
-    result = state.standings if state.finished else None
-    return GameSummary(
-        finished=state.finished, winners=tuple(result.winners) if result else (),
-        scores=tuple(state.totals), lower_wins=True,
-        progress=tuple(tuple(r.totals_after) for r in state.rounds),
-        facts=(
-            Fact("rebel-of-the-ball", N_("Rebel of the Ball"),
-                 tuple(sum(seat in r.rebels for r in state.rounds) for seat in range(seats))),
-            Fact("rounds-at-zero", N_("Rounds at zero"),
-                 tuple(sum(r.scores[seat] == 0 for r in state.rounds) for seat in range(seats))),
-        ),
-        first=state.setup.first_leader)
 EDITION_NOTES = {"deluxe": "Deluxe", "classic": "Rebelles"}
 
 

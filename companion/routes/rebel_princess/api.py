@@ -11,19 +11,15 @@ core reject.
 
 from __future__ import annotations
 
-from typing import TypeVar
-
 from flask import Response
-from pydantic import BaseModel
 
 from ...games import ApiOperation
 from ...scoring import rebel_princess as scoring
 from ...scoring.problems import EntryError
 from ...scoring.rebel_princess import IncompleteEntryError
 from ...scoring.rebel_princess import table_check as tricks
-from ...scoring.rebel_princess.errors import CATALOGUE
-from ..api import ApiError, ok
-from ..api import parse_body as parse_any
+from ...scoring.rebel_princess.problems import CATALOGUE
+from ..api import ApiError, ok, parse_body
 from .api_models import (
     CheckRoundRequest,
     CheckRoundResponse,
@@ -34,18 +30,9 @@ from .api_models import (
     RebelPrincessStandingsResponse,
     ScoreRoundRequest,
     ScoreRoundResponse,
-    problems_from_validation,
 )
 from .blueprints import api_bp as bp
 from .forms import ASCII_NUMBER
-
-Model = TypeVar("Model", bound=BaseModel)
-
-
-def parse_body(model: type[Model]) -> Model:
-    """The JSON body validated by ``model``, with Rebel Princess's reading of edition errors."""
-    return parse_any(model, to_problems=problems_from_validation)
-
 
 _ok = ok
 

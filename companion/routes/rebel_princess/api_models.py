@@ -4,7 +4,8 @@ The models check shape only (types, required fields, list sizes); the rules (whi
 the deck, how many players, whether the tricks add up) stay in
 :mod:`companion.scoring.rebel_princess`, which
 reports them as problems with stable codes. Anything pydantic rejects is turned into the same
-kind of problem by :func:`problems_from_validation`, so a client never sees pydantic's wording.
+kind of problem (:func:`companion.api_schema.problems_from_validation`, with this game's own
+reading of some fields: :class:`RebelRequest`), so a client never sees pydantic's wording.
 """
 
 from __future__ import annotations
@@ -21,20 +22,57 @@ from pydantic import (
     StrictInt,
     StrictStr,
     Tag,
-    ValidationError,
 )
+from pydantic.types import JsonValue
 from pydantic_core import ErrorDetails, PydanticCustomError
 
-from ...api_schema import ApiRequest, ApiResponse, problem_from_error
+from ...api_schema import ApiRequest, ApiResponse, WordsItsProblems, problem_from_error
+from ...scoring.problems import Problem
 from ...scoring.rebel_princess import Edition, Leader, RebelStandings, RoundScore
 from ...scoring.rebel_princess.engine import POWER_SLUGS, Timing, power_class, power_slugs
-from ...scoring.rebel_princess.errors import CATALOGUE
+from ...scoring.rebel_princess.problems import CATALOGUE
 from ...scoring.rebel_princess.table_check import RoundCheck
 
 MAX_SEATS = 6
 MAX_CARDS_PER_SEAT = 48
 MAX_ROUNDS = 5
 MAX_PLAYOFFS = 10
+
+
+# --- pydantic errors as problems ------------------------------------------------------------------
+
+# Where the seat index sits in a field's location (``taken[seat][card]``, ``rounds[round][seat]``).
+_SEAT_POSITION = {"taken": 1, "tricks_won": 1, "totals_before": 1, "totals": 1,
+                  "rounds": 2, "playoffs": 2, "kept": 1}
+
+
+def _problem(error: ErrorDetails) -> dict[str, Any]:
+    """A pydantic error as a problem; the next-leader body's edition tag and an unknown edition
+    are reported on the ``edition`` field."""
+    loc = list(error["loc"])
+    if loc and loc[0] in ("deluxe", "classic"):
+        loc = loc[1:]  # the tag of the next-leader union, not a field
+    kind, data = error["type"], error.get("input")
+    if kind.startswith("union_tag_"):
+        # The next-leader body picks its fields by edition: report the edition itself.
+        loc, data = ["edition"], data.get("edition") if isinstance(data, dict) else None
+        kind = "literal_error" if data is not None else "missing"
+    if kind == "literal_error" and loc == ["edition"] and isinstance(data, str):
+        return CATALOGUE.problem("unknown-edition", value=data, field="edition").as_dict()
+    if kind == "card_not_ascii":  # the core's own problem, on the field that holds the card
+        return problem_from_error(error, seat_positions=_SEAT_POSITION) | CATALOGUE.problem(
+            "unknown-card", card=str(data)).as_dict()
+    return problem_from_error({**error, "loc": tuple(loc), "type": kind, "input": data},
+                              seat_positions=_SEAT_POSITION,
+                              expected={"edition": "“deluxe” or “classic”"})
+
+class RebelRequest(WordsItsProblems):
+    """A Rebel Princess request body: pydantic's errors read as this game's problems (an
+    unknown edition, a card that is not one, the seat of a field: :func:`_problem`)."""
+
+    @classmethod
+    def problem_of(cls, details: ErrorDetails) -> dict[str, Any]:
+        return _problem(details)
 
 
 # --- shared field types ---------------------------------------------------------------------------
@@ -69,7 +107,7 @@ PerSeatInts = Annotated[list[StrictInt], Field(max_length=MAX_SEATS)]
 
 # --- score-round ----------------------------------------------------------------------------------
 
-class ScoreRoundRequest(ApiRequest):
+class ScoreRoundRequest(RebelRequest, ApiRequest):
     """The cards each seat took in one round, and what the Round card needs besides."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [
@@ -172,7 +210,7 @@ def _edition_tag(value: object) -> str | None:
     return str(_normalise_edition(raw)) if isinstance(raw, str) else None
 
 
-class NextLeaderRequest(RootModel[Annotated[
+class NextLeaderRequest(RebelRequest, RootModel[Annotated[
         Annotated[NextLeaderDeluxe, Tag("deluxe")] | Annotated[NextLeaderClassic, Tag("classic")],
         Discriminator(_edition_tag)]]):
     """Who leads the next round; the fields depend on the edition."""
@@ -200,12 +238,14 @@ class NextLeaderResponse(ApiResponse):
 
     @classmethod
     def from_leader(cls, leader: Leader) -> NextLeaderResponse:
-        return cls(leader=leader.seat, reason=leader.reason, tied=list(leader.tied))
+        # (validated as the constructor does: the core's reason is a str, this field a Literal)
+        return cls.model_validate({"leader": leader.seat, "reason": leader.reason,
+                                   "tied": list(leader.tied)})
 
 
 # --- standings ------------------------------------------------------------------------------------
 
-class RebelPrincessStandingsRequest(ApiRequest):
+class RebelPrincessStandingsRequest(RebelRequest, ApiRequest):
     """Round scores so far; the answer ranks the seats and applies the edition's tie-breaks."""
 
     # The schema's title stays the API's name for it (Réveillez has a standings of its own).
@@ -344,7 +384,7 @@ class TrickIn(ApiRequest):
                                 description="Round-card steps entered with this trick.")
 
 
-def _plays(leader: int, players: int, cards: str) -> list[dict[str, Any]]:
+def _plays(leader: int, players: int, cards: str) -> list[JsonValue]:
     """Example plays: ``cards`` played clockwise from ``leader``."""
     return [{"seat": (leader + index) % players, "card": card}
             for index, card in enumerate(cards.split())]
@@ -353,7 +393,7 @@ def _plays(leader: int, players: int, cards: str) -> list[dict[str, Any]]:
 _RULEBOOK_TRICK = _plays(0, 6, "Q3 Q7 P12 F9 A8 Q4")
 
 
-class CheckRoundRequest(ApiRequest):
+class CheckRoundRequest(RebelRequest, ApiRequest):
     """The tricks of a round as played at the table (the hands unknown), possibly unfinished."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [
@@ -410,6 +450,16 @@ class ViolationOut(ApiResponse):
     rule: str = Field(description="The rule's slug: `basic`, a Round card or a Princess.")
     message: str = Field(description="The breach in a sentence a player understands.")
 
+    @classmethod
+    def of(cls, violation: Problem) -> ViolationOut:
+        """A violation of :class:`RoundCheck` (every one is about a trick: a problem of the
+        round as a whole is not a violation)."""
+        if violation.trick is None:
+            raise ValueError(f"a violation without its trick: {violation.code}")
+        return cls(trick=violation.trick, proven_in=violation.params["proven_in"],
+                   seat=violation.seat, card=violation.card, code=violation.code,
+                   rule=violation.params["rule"], message=violation.message)
+
 
 class TrickOut(ApiResponse):
     """One trick as judged."""
@@ -448,10 +498,7 @@ class CheckRoundResponse(ApiResponse):
         score = check.score
         return cls(
             complete=check.complete, legal=check.legal,
-            violations=[ViolationOut(trick=v.trick, proven_in=v.params["proven_in"], seat=v.seat,
-                                     card=v.card, code=v.code, rule=v.params["rule"],
-                                     message=v.message)
-                        for v in check.violations],
+            violations=[ViolationOut.of(v) for v in check.violations],
             tricks=[TrickOut(leader=t.leader, winner=t.winner, princes_in=t.princes_in,
                              complete=t.complete) for t in check.tricks],
             next_seat=check.next_seat, step_due=check.step_due,  # type: ignore[arg-type]
@@ -465,34 +512,3 @@ class CheckRoundResponse(ApiResponse):
         )
 
 
-# --- pydantic errors as problems ------------------------------------------------------------------
-
-# Where the seat index sits in a field's location (``taken[seat][card]``, ``rounds[round][seat]``).
-_SEAT_POSITION = {"taken": 1, "tricks_won": 1, "totals_before": 1, "totals": 1,
-                  "rounds": 2, "playoffs": 2, "kept": 1}
-
-
-def _problem(error: ErrorDetails) -> dict[str, Any]:
-    """A pydantic error as a problem; the next-leader body's edition tag and an unknown edition
-    are reported on the ``edition`` field."""
-    loc = list(error["loc"])
-    if loc and loc[0] in ("deluxe", "classic"):
-        loc = loc[1:]  # the tag of the next-leader union, not a field
-    kind, data = error["type"], error.get("input")
-    if kind.startswith("union_tag_"):
-        # The next-leader body picks its fields by edition: report the edition itself.
-        loc, data = ["edition"], data.get("edition") if isinstance(data, dict) else None
-        kind = "literal_error" if data is not None else "missing"
-    if kind == "literal_error" and loc == ["edition"] and isinstance(data, str):
-        return CATALOGUE.problem("unknown-edition", value=data, field="edition").as_dict()
-    if kind == "card_not_ascii":  # the core's own problem, on the field that holds the card
-        return problem_from_error(error, seat_positions=_SEAT_POSITION) | CATALOGUE.problem(
-            "unknown-card", card=str(data)).as_dict()
-    return problem_from_error({**error, "loc": tuple(loc), "type": kind, "input": data},
-                              seat_positions=_SEAT_POSITION,
-                              expected={"edition": "“deluxe” or “classic”"})
-
-
-def problems_from_validation(error: ValidationError) -> list[dict[str, Any]]:
-    """Turn pydantic's errors into problems with stable codes and our own wording."""
-    return [_problem(details) for details in error.errors()]

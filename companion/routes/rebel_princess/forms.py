@@ -11,6 +11,7 @@ import functools
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from flask import request
 from flask_babel import gettext as _
@@ -22,10 +23,10 @@ from wtforms import (
     HiddenField,
     IntegerField,
     RadioField,
-    SelectChoice,
     SelectField,
     StringField,
 )
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # (3.3; stubs: 3.2)
 from wtforms.validators import (
     InputRequired,
     Length,
@@ -35,6 +36,7 @@ from wtforms.validators import (
     ValidationError,
 )
 
+from ...forms.fields import required
 from ...forms.names import storable_name
 from ...i18n import current_lang
 from ...rulings.rebel_princess import princess_names
@@ -143,7 +145,7 @@ class RebelPrincessNewGameForm(FlaskForm):
     def chosen_cards(self) -> list[str]:
         return [f.data for f in self.cards][: self.rounds()]
 
-    def validate_names(self, field: FieldList) -> None:
+    def validate_names(self, field: FieldList[StringField]) -> None:
         extra = [key for key, value in request.form.items()
                  if key.startswith("names-") and key[6:].isdigit() and int(key[6:]) >= 6
                  and value.strip()]
@@ -163,12 +165,12 @@ class RebelPrincessNewGameForm(FlaskForm):
             raise ValidationError(_("Enter at least 3 players: Rebel Princess needs 3 to 6."))
         if filled != list(range(len(filled))):
             raise ValidationError(_("Fill the names from the top, without gaps, in seat order."))
-        lowered = [field[i].data.casefold() for i in filled]
+        lowered = [required(field[i].data).casefold() for i in filled]
         if len(set(lowered)) != len(lowered):
             raise ValidationError(_("Two players have the same name: add an initial to tell "
                                     "them apart."))
 
-    def validate_princesses(self, field: FieldList) -> None:
+    def validate_princesses(self, field: FieldList[StringField]) -> None:
         known = {slug for slug, _name in princess_names()[self.edition_value().value]}
         if any(entry.data and entry.data not in known for entry in field):
             raise ValidationError(_("Pick each Princess from the list."))
@@ -177,7 +179,7 @@ class RebelPrincessNewGameForm(FlaskForm):
         if not 0 <= (field.data or 0) < max(len(self.player_names()), 1):
             raise ValidationError(_("The first leader must be one of the players."))
 
-    def validate_cards(self, field: FieldList) -> None:
+    def validate_cards(self, field: FieldList[SelectField]) -> None:
         letters = {c.letter for c in round_cards(self.edition_value())}
         chosen = self.chosen_cards()
         if any(letter not in letters for letter in chosen):
@@ -198,18 +200,19 @@ def _round_form(name: str, *, players: int, ask_last_trick: bool,
                 ) -> tuple[type[FlaskForm], list[SelectChoice]]:
     """A form class for one round's entry with the fields both ways of entering share."""
     seats = choices([(str(s), str(s)) for s in range(players)])
-    form = type(name, (_RoundForm,), {
+    fields: dict[str, Any] = {
         "leader": SelectField(_("Led the first trick"),
                               choices=choices([("", _("as planned"))]) + seats, default=""),
-    })
+    }
     if ask_last_trick:
-        form.last_trick = RadioField(_("Won the last trick"), choices=seats,
-                                     validators=[InputRequired(
-                                         _("Tap who won the last trick: they lead next."))])
+        fields["last_trick"] = RadioField(_("Won the last trick"), choices=seats,
+                                          validators=[InputRequired(
+                                              _("Tap who won the last trick: they lead next."))])
     if ask_round_card is not None:  # a play-off: which card was drawn (nothing preselected)
-        form.round_card = SelectField(_("Play-off Round card"), choices=ask_round_card,
-                                      validators=[InputRequired(_("Pick the Round card that "
-                                                                  "was drawn."))])
+        fields["round_card"] = SelectField(_("Play-off Round card"), choices=ask_round_card,
+                                           validators=[InputRequired(_("Pick the Round card "
+                                                                       "that was drawn."))])
+    form: type[FlaskForm] = type(name, (_RoundForm,), fields)
     return form, seats
 
 
@@ -325,6 +328,10 @@ class TrickForm(FlaskForm):
     cards = StringField(validators=[Optional(), Length(max=80)])  # cards tapped, "Q3.F2"
     pick = StringField(validators=[Optional(), Length(max=20)])  # go on to tap the cards
     zero = HiddenField()  # Snow White plays this card as a zero
+
+    def based_on(self) -> int:
+        """The version the page showed (required: read once the form validated)."""
+        return required(self.version.data)
 
     def tapped(self) -> str:
         """The cards tapped for a power or a haggle: those picked before, then the last tap."""

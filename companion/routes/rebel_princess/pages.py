@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import re
 from typing import Any
 
 from flask import (
@@ -17,6 +16,7 @@ from flask import (
 )
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
+from wtforms import Field
 
 from ...bounds import page_number, whole_or_none
 from ...db import get_session
@@ -28,17 +28,13 @@ from ...play import store
 from ...rulings import rebel_princess as rulings
 from ...scoring.rebel_princess import (
     BATHROOM_BREAK,
-    FROG,
     Edition,
     InvalidValueError,
-    Problem,
     is_counted_by_princes,
-    message_for,
     recommended_first_game,
     round_card,
     round_cards,
 )
-from ...scoring.rebel_princess.engine.errors import CATALOGUES
 from .. import addresses, page_store, qr
 from ..groups import group_for_new_game
 from ..links import game_to_play_again
@@ -77,26 +73,6 @@ def card_summary(edition: Edition | str, letter: str | None) -> str:
         return ""
 
 
-@bp.app_template_filter("problem_message")
-def problem_message(problem: Problem, names: list[str]) -> str:
-    """A problem's sentence in the page's language, naming the player instead of their seat."""
-    params = dict(problem.params)
-    if problem.seat is not None and 0 <= problem.seat < len(names):
-        params["player"] = names[problem.seat]
-    lang = current_lang()
-    if lang == "fr" and isinstance(params.get("expected"), str):
-        # The scoring core describes ranges in English ("-10 or 15", "15 to 25").
-        params["expected"] = re.sub(r"\b(or|to)\b", lambda m: {"or": "ou", "to": "à"}[m[1]],
-                                    params["expected"])
-    card = problem.card
-    if card is not None and problem.code != "unknown-card" and card.strip().upper() == FROG.code:
-        card = _("the Frog")  # "A8" means nothing at the table ("A" is the French Animaux)
-    elif card is not None and problem.code != "unknown-card":
-        card = CATALOGUES[Edition.DELUXE].card_name(card, lang)  # « le 3 de Princes », never P3
-    message = message_for(problem.code, lang, card=card, **params)
-    return message[:1].upper() + message[1:]
-
-
 def render_page_or_partial(page: str, partial: str, status: int = 200, **context: Any
                            ) -> tuple[str, int]:
     """The partial for an htmx request, the full page otherwise."""
@@ -106,7 +82,7 @@ def render_page_or_partial(page: str, partial: str, status: int = 200, **context
 
 def _game_or_404(code: str) -> Game:
     """The game this request opened through its link (read with the link), else by code."""
-    game = g.get("link_game")
+    game: Game | None = g.get("link_game")
     if game is None or game.code != code or game.kind != play.KIND:
         game = play.get_game(get_session(), code)
         if game is None:
@@ -150,8 +126,8 @@ def new_game() -> Response | tuple[str, int]:
                 princesses=[p.data for p in form.princesses][: len(names)],
                 group_id=group_for_new_game())
         except InvalidValueError as error:  # the field the core names (the Round cards if none)
-            field = form.princesses if error.problem.field == "princesses" else form.cards
-            field.errors = [problem_message(error.problem, names)]
+            named: Field = form.princesses if error.problem.field == "princesses" else form.cards
+            named.errors = [error.problem.text(current_lang(), names)]
         else:
             remember(game.code)
             flash(_("Game created. Have a lovely party!"))
@@ -191,8 +167,8 @@ def _fill_cards(form: RebelPrincessNewGameForm, edition: Edition, preset: str,
 @bp.get("/new/card-help")
 def card_help() -> str:
     """The explanation of the Round card just picked in one set-up select (htmx)."""
-    edition = Edition(request.args.get("edition")) if request.args.get("edition") in (
-        "deluxe", "classic") else Edition.DELUXE
+    asked = request.args.get("edition", "")
+    edition = Edition(asked) if asked in ("deluxe", "classic") else Edition.DELUXE
     field_id = request.args.get("field", "")
     if not (field_id.startswith("cards-") and field_id[6:].isdigit()):
         abort(400)
@@ -222,7 +198,7 @@ def show(code: str) -> str:
 
 
 def _render_show(view: play.RebelGameView, share_url: str) -> str:
-    letter = view.state.next_round_card
+    letter = view.state.next_round_card or ""  # ("": none to enter)
     return render_template("rebel_princess/games/show.html", view=view, undo_form=EmptyForm(),
                            reminder=_reminder(view), share_url=share_url,
                            qr_svg=qr_svg(share_url),
@@ -251,7 +227,8 @@ def _reminder(view: play.RebelGameView) -> str | None:
 def this_game(code: str) -> str:
     """The rulings of this table only: its Round cards, its Princesses and how they combine."""
     view = _view_or_404(code)
-    letters = [*view.game.round_cards, *(r.round_card for r in view.state.rounds if r.playoff)]
+    letters = [*(view.game.round_cards or ""),
+               *(r.round_card for r in view.state.rounds if r.playoff)]
     table = rulings.for_table(view.edition.value, tuple(letters),
                               [p.princess or "" for p in view.players])
     return render_template("rebel_princess/games/this_game.html", view=view, table=table)

@@ -298,8 +298,9 @@ def enter_counts(code: str, number: int) -> Response | tuple[str, int]:
     """Enter (or edit) a round by how many Princes each player took and who took the Frog."""
     ctx = _round_context(_view_or_404(code), number)
     if not _counts_allowed(ctx):  # identities score this round: by cards it is
+        drawn: dict[str, Any] = {"round_card": ctx.letter} if ctx.playoff else {}
         return redirect(url_for("rebel_princess.enter_cards", code=code, number=number,
-                                **({"round_card": ctx.letter} if ctx.playoff else {})))
+                                **drawn))
     form = _build_counts_form(ctx)
     record = ctx.record
     if request.method == "GET" and record is not None:
@@ -379,11 +380,9 @@ def _save(ctx: RoundPage, played: PlayedRound, mode: str, base: str | None
         saved = play.save_round(session=get_session(), game=view.game, number=number,
                                 played=played, mode=mode, base_id=base_id, view=view)
     except play.EntryRejected as error:
-        # Read the game again: the entry that won may have been stored after this page loaded.
-        record = play.view_game(get_session(), view.game).record(number)
-        if (error.problems[0].code in ("round-already-saved", "stale-edit")
-                and record is not None and play.played_from_record(record) == played
-                and record.mode == mode):
+        # Judged on the game as it now is (save_round reads it again when the request's view
+        # refuses): the round it found stored tells a double tap, with nothing read again.
+        if error.is_double_tap(played, mode):
             # A double tap: the first tap already stored exactly this entry.
             flash(_saved_message(number, base_id))
             return redirect(url_for("rebel_princess.show", code=view.game.code))

@@ -45,7 +45,7 @@ from ...scoring.rebel_princess.engine import InvalidEntryError, WinReason, power
 from ...scoring.rebel_princess.engine.powers import zero_rank
 from .blueprints import bp
 from .forms import TrickForm
-from .pages import problem_message, render_page_or_partial
+from .pages import render_page_or_partial
 from .rounds import _round_context
 
 #: The highest card the zero power takes, as its Princess declares it (the grid dims the others).
@@ -472,7 +472,7 @@ def trick_problem(problem: Problem, names: Sequence[str]) -> str:
     if inner is not None:
         params["why"] = trick_problem(inner, names)
     elif found:
-        params["why"] = " ".join(problem_message(q, seats) for q in found)
+        params["why"] = " ".join(q.text(lang, seats) for q in found)
     if isinstance(params.get("card"), RebelCard):
         params["card"] = str(get_template_attribute("_macros.html", "card_name")(params["card"]))
     return entry.CATALOGUE.text(problem.code, lang, names=seats, **params)
@@ -497,20 +497,20 @@ def _pos(form: TrickForm) -> int:
 
 #: Each tap, by its action: the glue function that carries it out.
 ACTIONS: dict[str, Callable[[entry.TrickEntry, TrickForm], None]] = {
-    "play": lambda r, f: entry.play_card(r, version=f.version.data, card=_card(f),
+    "play": lambda r, f: entry.play_card(r, version=f.based_on(), card=_card(f),
                                          zero=f.zero.data == "1"),
-    "fix": lambda r, f: entry.fix_card(r, version=f.version.data, position=_pos(f),
+    "fix": lambda r, f: entry.fix_card(r, version=f.based_on(), position=_pos(f),
                                        card=_card(f)),
-    "undo": lambda r, f: entry.undo(r, version=f.version.data),
+    "undo": lambda r, f: entry.undo(r, version=f.based_on()),
     "power": lambda r, f: entry.use_power(
-        r, version=f.version.data, seat=f.seat.data if f.seat.data is not None else -1,
+        r, version=f.based_on(), seat=f.seat.data if f.seat.data is not None else -1,
         target=f.target.data, suit=f.suit.data or None, cards=entry.parse_cards(f.tapped())),
-    "haggle": lambda r, f: entry.haggle(r, version=f.version.data,
+    "haggle": lambda r, f: entry.haggle(r, version=f.based_on(),
                                         cards=entry.parse_cards(f.tapped())),
-    "accept": lambda r, f: entry.accept(r, version=f.version.data, key=f.key.data or ""),
-    "validation": lambda r, f: entry.set_validation(r, version=f.version.data,
+    "accept": lambda r, f: entry.accept(r, version=f.based_on(), key=f.key.data or ""),
+    "validation": lambda r, f: entry.set_validation(r, version=f.based_on(),
                                                     on=f.on.data == "1"),
-    "confirm": lambda r, f: entry.confirm(r, version=f.version.data),
+    "confirm": lambda r, f: entry.confirm(r, version=f.based_on()),
 }
 
 

@@ -10,10 +10,9 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ...db import get_session
-from ...i18n import current_lang
 from ...models import Game
 from ...play import reveillez as play
-from ...play.store import KeyConflict, StaleWrite
+from ...play.store import KeyConflict
 from ...scoring.problems import EntryError, Problem
 from ...scoring.reveillez import (
     CATALOGUE,
@@ -27,20 +26,10 @@ from ...scoring.reveillez import (
 from ..groups import group_for_new_game
 from ..links import entry_page, game_to_play_again, opened_game
 from ..page_store import game_page
-from ..replays import form_key
+from ..replays import form_key, refusal
 from ..shell import remember
 from .blueprints import bp
 from .forms import ActionForm, ReveillezNewGameForm, ReveillezWriteForm, fresh_key
-
-
-@bp.app_template_filter("reveillez_problem")
-def problem_text(problem: Problem, names: list[str]) -> str:
-    """A problem's sentence in the page's language, naming the player instead of the seat."""
-    params = dict(problem.params)
-    if problem.seat is not None and 0 <= problem.seat < len(names):
-        params["player"] = names[problem.seat]
-    return CATALOGUE.text(problem.code, current_lang(), seat=problem.seat, card=problem.card,
-                          **params)
 
 
 @dataclass(frozen=True)
@@ -231,20 +220,21 @@ def act(code: str) -> Response | tuple[str, int]:
         return _table(view, problems=[CATALOGUE.problem("notation", given="…")], status=422)
     draft = form.draft()
     final = draft.do != "discard" or bool(form.go.data)
-    try:
-        current, event = play.record_draft(session=session, game=game, draft=draft,
-                                           based_on=form.version.data or 0,
-                                           key=form_key(form.key.data) or fresh_key(),
-                                           final=final)
-    except KeyConflict as conflict:
-        return _already_saved(play.view_game(session, game), conflict)
-    except EntryError as error:
-        view = play.view_game(session, game)
-        return _table(view, draft=draft, key=form.key.data, problems=error.problems,
-                      status=422)
-    except StaleWrite:
-        return _table(play.view_game(session, game), stale=True, status=409)
-    if event is None:
+    recorded: list[object] = []  # the event stored (None: the action is not complete yet)
+
+    def write() -> None:
+        recorded.append(play.record_draft(
+            session=session, game=game, draft=draft, based_on=form.version.data or 0,
+            key=form_key(form.key.data) or fresh_key(), final=final)[1])
+
+    refused = refusal(
+        write, problems=lambda found: _table(play.view_game(session, game), draft=draft,
+                                      key=form.key.data, problems=found, status=422),
+        stale=lambda: _table(play.view_game(session, game), stale=True, status=409),
+        conflict=lambda c: _already_saved(play.view_game(session, game), c))
+    if refused is not None:
+        return refused
+    if recorded[0] is None:
         view = play.view_game(session, game)
         return _table(view, draft=draft, key=form.key.data)
     return redirect(url_for("reveillez.show", code=code), 303)
@@ -258,14 +248,14 @@ def undo(code: str) -> Response | tuple[str, int]:
     form = ReveillezWriteForm()
     if not form.validate_on_submit():
         abort(400)
-    try:
-        play.undo(session=session, game=game, based_on=form.version.data or 0,
-                  key=form_key(form.key.data) or fresh_key())
-    except KeyConflict as conflict:
-        return _already_saved(play.view_game(session, game), conflict)
-    except StaleWrite:
-        return _table(play.view_game(session, game), stale=True, status=409)
-    return redirect(url_for("reveillez.show", code=code), 303)
+    refused = refusal(
+        lambda: play.undo(session=session, game=game, based_on=form.version.data or 0,
+                          key=form_key(form.key.data) or fresh_key()),
+        problems=lambda found: _table(play.view_game(session, game), problems=found,
+                                      status=422),
+        stale=lambda: _table(play.view_game(session, game), stale=True, status=409),
+        conflict=lambda c: _already_saved(play.view_game(session, game), c))
+    return refused or redirect(url_for("reveillez.show", code=code), 303)
 
 
 @bp.get("/g/<code>/history")

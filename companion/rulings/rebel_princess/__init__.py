@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from types import MappingProxyType
+from typing import cast
 
 from .. import STOP_WORDS, SearchTerms, fold, is_exact, name_match, word_score, words
 
@@ -106,8 +107,8 @@ def _text(data: Mapping[str, object], where: str) -> Text:
             name=str(data["name"]),
             summary=" ".join(str(data["summary"]).split()),
             details=str(data.get("details", "")).strip(),
-            examples=tuple(str(x) for x in data.get("examples", ())),  # type: ignore[union-attr]
-            notes=tuple(str(x) for x in data.get("notes", ())),  # type: ignore[union-attr]
+            examples=tuple(str(x) for x in cast(list[object], data.get("examples", ()))),
+            notes=tuple(str(x) for x in cast(list[object], data.get("notes", ()))),
             app_reading=str(data.get("app_reading", "")).strip(),
             power=str(data.get("power", "")),
             timing=str(data.get("timing", "")),
@@ -205,9 +206,9 @@ def links_of(slug: str) -> list[RulingEntry]:
     for other in own.links:
         if other in table and other != slug:
             found[other] = table[other]
-    for other in table.values():
-        if slug in other.links and other.slug != slug:
-            found.setdefault(other.slug, other)
+    for linking in table.values():
+        if slug in linking.links and linking.slug != slug:
+            found.setdefault(linking.slug, linking)
     return list(found.values())
 
 

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 from .cards import (
     BIBLIOTHECAIRE,
-    CATALOGUE,
     CELESTE,
     CELESTE_FORCED_BY,
     CHARACTERS,
@@ -75,6 +74,7 @@ from .game import (
     new_game,
     replay_game,
 )
+from .problems import CATALOGUE
 from .round_end import (
     Award,
     AwardReason,

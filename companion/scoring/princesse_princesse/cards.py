@@ -17,9 +17,9 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
-from companion.scoring.problems import Catalogue, EntryError, Problem
+from companion.scoring.problems import EntryError, Problem
 
-CATALOGUE = Catalogue(__package__ or "companion.scoring.princesse_princesse")
+from .problems import CATALOGUE
 
 MIN_VALUE, MAX_VALUE = 0, 9
 DECK_SIZE = 21

@@ -16,7 +16,8 @@ from enum import StrEnum
 
 from companion.scoring.problems import EntryError, Problem
 
-from .cards import CATALOGUE, player_count_problem, tokens_needed
+from .cards import player_count_problem, tokens_needed
+from .problems import CATALOGUE
 from .round_end import RoundReveal, RoundSettlement, settle_round
 
 

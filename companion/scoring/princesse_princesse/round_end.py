@@ -33,7 +33,6 @@ from typing import Any
 from companion.scoring.problems import EntryError, Problem
 
 from .cards import (
-    CATALOGUE,
     OGRE,
     PRINCESSES,
     SPY,
@@ -43,6 +42,7 @@ from .cards import (
     player_count_problem,
     tokens_needed,
 )
+from .problems import CATALOGUE
 
 
 class BonusKind(StrEnum):

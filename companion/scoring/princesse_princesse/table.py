@@ -18,7 +18,6 @@ from companion.scoring.problems import Problem
 
 from .cards import (
     BIBLIOTHECAIRE,
-    CATALOGUE,
     CELESTE,
     CELESTE_FORCED_BY,
     GARDE,
@@ -32,6 +31,7 @@ from .cards import (
     VLADRIC,
     card_params,
 )
+from .problems import CATALOGUE
 
 if TYPE_CHECKING:
     from .turns import Turn

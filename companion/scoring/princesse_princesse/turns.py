@@ -53,7 +53,6 @@ from companion.scoring.problems import EntryError, Problem
 
 from .cards import (
     BIBLIOTHECAIRE,
-    CATALOGUE,
     CELESTE,
     CELESTE_FORCED_BY,
     CHARACTERS,
@@ -70,6 +69,7 @@ from .cards import (
     player_count,
     player_count_problem,
 )
+from .problems import CATALOGUE
 from .round_end import RoundReveal, check_reveal
 from .table import (
     VALUES,

@@ -9,7 +9,7 @@ entries (:mod:`.game`).
 from __future__ import annotations
 
 from .cards import FROG, Edition, RebelCard, Suit, deck, hand_size, princes, ranks_for, suit_cards
-from .errors import IncompleteEntryError, InvalidValueError, Problem, ScoringError, message_for
+from .errors import IncompleteEntryError, InvalidValueError, Problem, ScoringError
 from .game import (
     GameSetup,
     PlayedRound,
@@ -19,6 +19,7 @@ from .game import (
     play_through,
 )
 from .leaders import Leader, next_leader_classic, next_leader_deluxe
+from .problems import message_for
 from .round_cards import (
     BATHROOM_BREAK,
     RoundCard,

@@ -1,9 +1,8 @@
 """Errors of the scoring core, on the app's one problem type.
 
 Problems are :class:`companion.scoring.problems.Problem` values: a stable kebab-case ``code`` plus
-the seat and card involved. The sentence a player reads is looked up by code in this package's
-``messages.toml`` (English ``[messages]``, French ``[messages_fr]``) through :data:`CATALOGUE`,
-so text stays out of the logic.
+the seat and card involved. The sentence a player reads is looked up by code through the
+catalogue (:mod:`.problems`), so text stays out of the logic.
 """
 
 from __future__ import annotations
@@ -11,19 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from companion.scoring.problems import Catalogue, EntryError, Problem
+from companion.scoring.problems import EntryError, Problem
 
-__all__ = ["CATALOGUE", "IncompleteEntryError", "InvalidValueError", "Problem", "ScoringError",
-           "message_for"]
+from .problems import CATALOGUE
 
-#: The scoring core's sentences, by problem code, in English and French.
-CATALOGUE = Catalogue(__package__)
-
-
-def message_for(code: str, /, lang: str = "en", **params: Any) -> str:
-    """The sentence for a problem code, with its parameters filled in: English (the API and
-    ``Problem.message``), or French with ``lang="fr"`` (the French web pages)."""
-    return CATALOGUE.text(code, lang, **params)
+__all__ = ["IncompleteEntryError", "InvalidValueError", "Problem", "ScoringError"]
 
 
 class ScoringError(EntryError):

@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 
 from .cards import Edition, RebelCard, check_player_count
 from .engine.powers import power_slugs
-from .errors import CATALOGUE, IncompleteEntryError, InvalidValueError, Problem
+from .errors import IncompleteEntryError, InvalidValueError, Problem
 from .leaders import Leader, check_seat, next_leader_classic, next_leader_deluxe
+from .problems import CATALOGUE
 from .round_cards import round_card
 from .rounds import RoundCounts, RoundEntry, RoundScore, ScoreLine, entry_from_counts, score_entry
 from .standings import RebelStandings, standings

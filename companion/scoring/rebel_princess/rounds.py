@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from functools import cache
 
 from .cards import FROG, Edition, RebelCard, Suit, check_player_count, deck, hand_size, princes
-from .errors import CATALOGUE, IncompleteEntryError, InvalidValueError, Problem
+from .errors import IncompleteEntryError, InvalidValueError, Problem
+from .problems import CATALOGUE
 from .round_cards import RoundCard, Scoring, parse_edition, round_card
 
 REBEL_OF_THE_BALL_POINTS = -10
@@ -160,22 +161,22 @@ def check_counts(edition: Edition, letter: str, players: int,
     in the deck) and ``missing-card`` for the Frog. Never raises.
     """
     if not is_counted_by_princes(edition, letter, players):
-        return [Problem("counts-not-enough")]
+        return [CATALOGUE.problem("counts-not-enough")]
     if len(counts.princes) != players:
-        return [Problem("wrong-seat-count",
-                        params={"expected": players, "got": len(counts.princes)})]
+        return [CATALOGUE.problem("wrong-seat-count", expected=players,
+                                  got=len(counts.princes))]
     total = len(princes(players))
     problems = []
     for seat, count in enumerate(counts.princes):
         if count is None:
-            problems.append(Problem("missing-prince-count", seat=seat))
+            problems.append(CATALOGUE.problem("missing-prince-count", seat=seat))
         elif isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= total:
-            problems.append(Problem("bad-prince-count", seat=seat, params={"expected": total}))
+            problems.append(CATALOGUE.problem("bad-prince-count", seat=seat, expected=total))
     if not problems and sum(counts.princes) != total:  # type: ignore[arg-type]
-        problems.append(Problem("princes-total", params={
-            "expected": total, "got": sum(counts.princes)}))
+        problems.append(CATALOGUE.problem("princes-total", expected=total,
+                                          got=sum(counts.princes)))
     if counts.frog is None or not 0 <= counts.frog < players:
-        problems.append(Problem("missing-card", card=FROG.code))
+        problems.append(CATALOGUE.problem("missing-card", card=FROG.code))
     return problems
 
 
@@ -261,7 +262,7 @@ def tally_counts(edition: Edition, letter: str, players: int, counts: RoundCount
     problems = [p for p in check_counts(edition, letter, players, counts)
                 if p.code not in ("missing-prince-count", "missing-card")]
     if counted > total:
-        problems = [Problem("princes-total", params={"expected": total, "got": counted})]
+        problems = [CATALOGUE.problem("princes-total", expected=total, got=counted)]
     problems += [p for p in check_entry(entry) if p.code == "cards-without-trick"]
     return Tally(score_so_far(entry), tuple(problems), princes_left=max(total - counted, 0),
                  frog_missing=counts.frog is None,

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import Edition, check_player_count
-from .errors import CATALOGUE, IncompleteEntryError, Problem
+from .errors import IncompleteEntryError, Problem
+from .problems import CATALOGUE
 from .round_cards import parse_edition
 
 MAX_ROUNDS = 5

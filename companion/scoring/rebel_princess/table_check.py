@@ -90,7 +90,7 @@ from .engine import (
 )
 from .engine.cards import CARDS, ids_of
 from .engine.errors import CATALOGUES, EngineError
-from .errors import CATALOGUE as SCORING
+from .problems import CATALOGUE as SCORING
 
 __all__ = ["PlayInput", "PowerInput", "RoundCheck", "StepInput", "TrickInput", "TrickResult",
            "check_round"]

@@ -61,7 +61,7 @@ from .cards import (
 from .discard import DiscardCheck, DiscardKind, check_discard_entry, classify_discard, read_discard
 from .events import Event, Move, MoveKind, Place
 from .jester import JesterCount, check_jester_entry, count_from, jester_count
-from .messages import CATALOGUE
+from .problems import CATALOGUE
 from .setup import Setup
 from .standings import (
     Reason,

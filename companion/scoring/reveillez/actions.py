@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from companion.scoring.problems import EntryError
 
 from .cards import PrincessCard, ReveillezCard
-from .messages import CATALOGUE
+from .problems import CATALOGUE
 
 
 @dataclass(frozen=True, slots=True)

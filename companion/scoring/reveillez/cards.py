@@ -25,7 +25,7 @@ from types import MappingProxyType
 
 from companion.scoring.problems import EntryError, Problem
 
-from .messages import CATALOGUE
+from .problems import CATALOGUE
 
 # --------------------------------------------------------------------------- the table
 

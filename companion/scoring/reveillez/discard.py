@@ -21,7 +21,7 @@ from enum import StrEnum
 from companion.scoring.problems import EntryError, Problem
 
 from .cards import HAND_SIZE, ReveillezCard, read_cards
-from .messages import CATALOGUE
+from .problems import CATALOGUE
 
 
 class DiscardKind(StrEnum):

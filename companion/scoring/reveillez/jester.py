@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from companion.scoring.problems import EntryError, Problem
 
 from .cards import ReveillezCard, check_players, read_card
-from .messages import CATALOGUE
+from .problems import CATALOGUE
 
 
 @dataclass(frozen=True, slots=True)

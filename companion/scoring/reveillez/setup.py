@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from companion.scoring.problems import EntryError
 
 from .cards import TARGETS, Target, check_players
-from .messages import CATALOGUE
+from .problems import CATALOGUE
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from enum import StrEnum
 from companion.scoring.problems import EntryError, Problem
 
 from .cards import PRINCESSES, TARGETS, Target, check_players, check_value
-from .messages import CATALOGUE
+from .problems import CATALOGUE
 
 
 class Reason(StrEnum):

@@ -55,7 +55,7 @@ from .cards import (
 from .discard import check_discard_entry, read_discard
 from .events import Event, Move, MoveKind, Place
 from .jester import JesterCount, count_from
-from .messages import CATALOGUE
+from .problems import CATALOGUE
 from .setup import Setup
 from .standings import Remaining, ReveillezStandings, evaluate
 

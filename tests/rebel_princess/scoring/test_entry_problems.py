@@ -18,7 +18,7 @@ from companion.scoring.rebel_princess import (
     score_entry,
     score_round,
 )
-from companion.scoring.rebel_princess.errors import CATALOGUE
+from companion.scoring.rebel_princess.problems import CATALOGUE
 
 D, C = Edition.DELUXE, Edition.CLASSIC
 

@@ -26,7 +26,8 @@ from enum import StrEnum
 from typing import Any
 
 from companion.scoring.problems import Catalogue, EntryError, Problem, language
-from companion.scoring.rebel_princess.cards import Edition, RebelCard
+from companion.scoring.rebel_princess.cards import FROG, Edition, RebelCard
+from companion.scoring.rebel_princess.problems import name_cards_with
 
 __all__ = ["BASIC", "CATALOGUES", "AmbiguousEntryError", "EngineError", "IllegalTrickError",
            "InvalidEntryError", "RuleCatalogue", "ViolationCode", "violation"]
@@ -227,3 +228,16 @@ def _describe(problem: Problem) -> str:
     if rule != BASIC:
         parts.append(f"({rule})")
     return " ".join(parts)
+
+
+def _scoring_card_name(code: str, lang: str) -> str:
+    """A card in the scoring core's sentences for players: « la Grenouille » alone (a round's
+    count names it so: "A8" means nothing at the table, "A" being the French Animaux), every
+    other card as :meth:`RuleCatalogue.card_name` names it."""
+    catalogue = CATALOGUES[Edition.DELUXE]
+    if code.strip().upper() == FROG.code:
+        return Catalogue.text(catalogue, "card@the-frog", lang)
+    return catalogue.card_name(code, lang)
+
+
+name_cards_with(_scoring_card_name)
