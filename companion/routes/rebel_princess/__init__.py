@@ -18,7 +18,7 @@ from ...history import N_, Fact, GameSummary
 from ...models import Game
 from ...play import rebel_princess as play
 from ...rulings import rebel_princess as rulings
-from ...scoring.rebel_princess import RebelGameState
+from ...scoring.rebel_princess import TIEBREAKS, RebelGameState, tiebreak_rounds
 from ..shell import RulingsAddresses
 from . import api, pages, rounds, trick_pages  # noqa: F401  (register the views)
 from .blueprints import api_bp as api_bp  # (the registry asks the package for both)
@@ -48,10 +48,26 @@ def home_view(game: Game, summary: GameSummary) -> RebelHome:
     return RebelHome(status, summary.winners, played, planned)
 
 
+TIEBREAK_NAMES = {"rounds_at_or_below_zero": N_("Rounds at zero or below"),
+                  "rounds_at_zero": N_("Rounds at exactly 0")}
+"""The name of each edition's tie-break count (:data:`TIEBREAKS`), in the words the end of a
+game uses for a tie it broke ("won on rounds at zero or below")."""
+
+
+def tiebreak_fact(state: RebelGameState) -> Fact:
+    """Each seat's count of the rounds the edition's tie-break counts, as a statistic: the
+    core's count (the one the end of the game reads), named and keyed by the edition's rule
+    (``rounds-at-or-below-zero`` in Deluxe, ``rounds-at-zero`` in the classic)."""
+    rule = TIEBREAKS[state.setup.edition]
+    regular = [r.scores for r in state.rounds if not r.playoff]
+    counts = tiebreak_rounds(state.setup.edition, regular) if regular else (0,) * len(state.totals)
+    return Fact(rule.replace("_", "-"), TIEBREAK_NAMES[rule], counts)
+
+
 def summary(session: Session, game: Game) -> GameSummary:
     """What a game came to, for history and statistics: the totals (lowest wins), round by
-    round, and how often each player was Rebel of the Ball (rounds entered by cards only) or
-    scored exactly zero in a round."""
+    round, how often each player was Rebel of the Ball (rounds entered by cards only) and the
+    rounds the edition's tie-break counts (:func:`tiebreak_fact`)."""
     return summary_from(game, play.view_game(session, game).state)
 
 
@@ -67,8 +83,7 @@ def summary_from(_game: Game, state: RebelGameState) -> GameSummary:
         facts=(
             Fact("rebel-of-the-ball", N_("Rebel of the Ball"),
                  tuple(sum(seat in r.rebels for r in state.rounds) for seat in range(seats))),
-            Fact("rounds-at-zero", N_("Rounds at zero"),
-                 tuple(sum(r.scores[seat] == 0 for r in state.rounds) for seat in range(seats))),
+            tiebreak_fact(state),
         ),
         first=state.setup.first_leader)
 EDITION_NOTES = {"deluxe": "Deluxe", "classic": "Rebelles"}
