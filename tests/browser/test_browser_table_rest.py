@@ -77,3 +77,63 @@ def test_quick_taps_by_cards_log_no_htmx_error(browser: Browser, browser_context
     page.screenshot(path=str(artifacts / f"table-rest-quick-taps-{size['width']}-{lang}.png"))
     assert not [e for e in errors if "htmx" in e], errors
     page.context.close()
+
+
+# --- (b) at 360×740 and 390×844: the statistics' tables fit their box, the filters show whole ----
+
+TABLES_OVER = """() => [...document.querySelectorAll('main table')].filter(
+    t => t.getBoundingClientRect().width > t.parentElement.clientWidth + 0.5).map(
+    t => `${t.closest('section') && t.closest('section').dataset.kind} ${t.dataset.table} `
+         + `${t.getBoundingClientRect().width} > ${t.parentElement.clientWidth}`)"""
+# A select shows its chosen option whole: the text's width (measured in the select's own font)
+# fits inside its paddings and the arrow (about 20 px).
+SELECTS_CUT = """() => [...document.querySelectorAll('main select')].filter(s => {
+    const cs = getComputedStyle(s), probe = document.createElement('span');
+    probe.style.font = cs.font; probe.style.whiteSpace = 'pre'; probe.style.position = 'absolute';
+    probe.textContent = s.options[s.selectedIndex].text; document.body.append(probe);
+    const text = probe.getBoundingClientRect().width; probe.remove();
+    const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+    return text > room;
+}).map(s => `${s.name}: ${s.options[s.selectedIndex].text} (${s.clientWidth} px)`)"""
+
+
+@pytest.fixture
+def known_server(tmp_path):
+    """The app holding the known games of tests/history (all four kinds, Princesse Princesse's
+    five facts among them); (base URL, the group's history address)."""
+    from sqlmodel import select
+
+    from companion.db import get_session
+    from companion.models import Group
+    from tests.history.conftest import store_known_games
+
+    app = create_app({"SECRET_KEY": "browser-tests", "DATABASE": str(tmp_path / "b.sqlite")})
+    with app.app_context():
+        session = get_session()
+        store_known_games(session)
+        token = session.exec(select(Group)).first().token
+    url, stop = start_server(app)
+    yield url, f"/group/{token}/history"
+    stop()
+
+
+@pytest.mark.parametrize(("size", "lang"), SIZES_AND_LANGUAGES, ids=IDS)
+def test_statistics_and_history_filters_fit_the_phone(browser: Browser, browser_context_args,
+                                                      known_server, artifacts, size, lang):
+    """Princesse Princesse's « En détail » table (five facts) fits its box instead of running
+    422 px wide in 314; the history's two filters show « Tous les jeux » and « Tout le monde »
+    whole; no page scrolls sideways."""
+    base, history = known_server
+    page = phone(browser, browser_context_args, size, lang)
+    for name, path in (("statistics", "/stats"), ("games", ""), ("players", "/people")):
+        page.goto(base + history + path)
+        expect(page.locator("main h1")).to_be_visible()
+        page.screenshot(path=str(artifacts / f"table-rest-{name}-{size['width']}-{lang}.png"),
+                        full_page=True)
+        assert page.evaluate(TABLES_OVER) == [], name
+        assert page.evaluate(SELECTS_CUT) == [], name
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), name
+    page.goto(base + history + "/stats")
+    facts = page.locator("section[data-kind=princesse_princesse] [data-table=facts]")
+    expect(facts.locator("thead th")).to_have_count(6)  # Player + the five ways to a token
+    page.context.close()
