@@ -157,8 +157,12 @@ _PLAYERS = select(Player).where(Player.game_id == bindparam("game")).order_by(co
 
 
 def players_of(session: Session, game: Game) -> list[Player]:
-    """The game's seats in play order."""
-    return list(session.exec(_PLAYERS, params={"game": game.id}))  # type: ignore[call-overload]
+    """The game's seats in play order; :class:`store.GameGone` if there are none (deleted with
+    its group between reading the game and its seats: a page answers 410, not a 500)."""
+    players = list(session.exec(_PLAYERS, params={"game": game.id}))  # type: ignore[call-overload]
+    if not players:
+        raise store.GameGone
+    return players
 
 
 def view_game(session: Session, game: Game, *, replace: tuple[int, PlayedRound] | None = None,

@@ -51,7 +51,8 @@ class KeyConflict(Exception):  # noqa: N818  (a normal outcome, not a bug)
 
 
 class GameGone(Exception):  # noqa: N818  (a normal outcome, not a bug)
-    """The game was deleted (with its group) while this write was on its way: nothing stored."""
+    """The game was deleted (with its group) while this write or read was on its way: nothing
+    stored; the phone is told the game is gone (410)."""
 
 
 def check_still_there(session: Session, game: Game) -> None:
@@ -194,10 +195,14 @@ def games_by_codes(session: Session, codes: Sequence[str]) -> list[Game]:
 
 
 def names_of(session: Session, game: Game) -> list[str]:
-    """The players' names in seat order."""
+    """The players' names in seat order; :class:`GameGone` if there are none (every stored game
+    has its seats: none means its group was deleted between reading the game and its seats)."""
     players = session.exec(select(Player).where(Player.game_id == game.id)
                            .order_by(col(Player.seat)))
-    return [p.name for p in players]
+    names = [p.name for p in players]
+    if not names:
+        raise GameGone
+    return names
 
 
 def settings_of(game: Game) -> dict[str, Any]:

@@ -131,3 +131,28 @@ def test_a_save_after_the_delete_is_told_the_game_is_gone(app, client, served):
     assert status == 404 and 'data-closed="game" data-why="deleted"' in text
     assert _get(served, f"/group/{token}/")[0] == 404
     assert 'data-closed="group" data-why="deleted"' in _get(served, f"/group/{token}/")[1]
+
+
+@pytest.mark.parametrize("kind", ["pad", "duel"])
+def test_a_page_read_while_its_group_is_deleted_is_told_the_game_is_gone(app, client, kind):
+    """The interleaving the threads above meet by chance, made certain: the request has read the
+    game's row, the delete then removes its seats before the page reads them. The page answers
+    that the game is gone (410), never a 500 from a game of no players."""
+    from sqlmodel import delete
+
+    from companion.db import get_session
+    from companion.models import Player
+    from companion.play import store
+
+    _token, pads, duels = _group_with_games(app, client)
+    code = pads[0] if kind == "pad" else duels[0]
+    path = f"/rebel-princess/g/{code}" if kind == "pad" else f"/kanai-duel/g/{code}"
+    assert client.get(path).status_code == 200
+    with app.app_context():
+        session = get_session()
+        game_id = store.game_by_token(session, code).id
+        session.exec(delete(Player).where(Player.game_id == game_id))  # (the game row stays)
+        session.commit()
+    answer = client.get(path)
+    assert answer.status_code == 410, answer.text[:500]
+    assert 'data-closed="game" data-why="deleted"' in answer.text

@@ -79,7 +79,7 @@ def test_gunicorn_started_alone_on_a_new_database_serves_its_first_requests(
              f"companion:create_app({config!r})"],
             stdout=output, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180  # (workers booting at load 30 on 2 cores: slow)
         first = None
         while time.monotonic() < deadline and process.poll() is None:
             try:
