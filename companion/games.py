@@ -127,10 +127,20 @@ class GameKind:
     rulings: str | None = None  # a package holding rulings.toml in the shared format
     emblem: str = "♛"
     short: dict[str, str] | None = None  # for the phone's header, where space is short
+    # A game sold in editions of their own names: each edition's name (a game's ``edition``).
+    editions: dict[str, dict[str, str]] = field(default_factory=dict, compare=False)
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def name(self, lang: str) -> str:
         return self.names["fr" if lang.startswith("fr") else "en"]
+
+    def game_name(self, edition: str | None, lang: str, *, short: bool = False) -> str:
+        """The name of one game of this kind: its edition's own where editions have names
+        (a Deluxe game is « Rebel Princess Deluxe » in French too), else the kind's (its
+        short name, with ``short``)."""
+        names = self.editions.get(edition or "") or (self.short or self.names if short
+                                                      else self.names)
+        return names["fr" if lang.startswith("fr") else "en"]
 
     def short_name(self, lang: str) -> str:
         return (self.short or self.names)["fr" if lang.startswith("fr") else "en"]
@@ -174,6 +184,10 @@ GAMES: list[GameKind] = [
                      "and who won, for Deluxe and Rebelles Princesses.",
                "fr": "Des plis pour éviter les Princes : la feuille de score, chaque manche "
                      "spéciale, qui ouvre et qui gagne, en Deluxe et Rebelles Princesses."},
+        # The Deluxe edition is Bezier's, in English only: « Rebel Princess Deluxe » on every
+        # box. « Rebelles Princesses » is the French box, the classic edition (RULINGS.md).
+        editions={"deluxe": {"en": "Rebel Princess Deluxe", "fr": "Rebel Princess Deluxe"},
+                  "classic": {"en": "Rebelles Princesses", "fr": "Rebelles Princesses"}},
         players=(3, 6), routes="companion.routes.rebel_princess",
         play="companion.play.rebel_princess",
         new_endpoint="rebel_princess.new_game", show_endpoint="rebel_princess.show",

@@ -36,7 +36,7 @@ from . import store, totals
 
 log = logging.getLogger(__name__)
 
-FORMAT = "1"
+FORMAT = "2"
 """Part of every stamp: bump it when a summary's shape or a game's ``summary`` changes, and
 every cached summary is rebuilt."""
 

@@ -21,6 +21,7 @@ from sqlmodel import Session, col, select
 from ..history import N_, Fact, GameSummary
 from ..models import Game, Player, RoundRecord
 from ..scoring.rebel_princess import (
+    TIEBREAKS,
     Edition,
     GameSetup,
     IncompleteEntryError,
@@ -33,6 +34,7 @@ from ..scoring.rebel_princess import (
     check_new_table,
     play_through,
     required_cards,
+    tiebreak_rounds,
 )
 from ..scoring.rebel_princess.problems import CATALOGUE
 from ..short_names import short_names
@@ -452,10 +454,26 @@ def _touch(session: Session, game: Game) -> None:
 
 # --- history: what a game came to (stored with every save, see companion.play.history) ----
 
+TIEBREAK_NAMES = {"rounds_at_or_below_zero": N_("Rounds at zero or below"),
+                  "rounds_at_zero": N_("Rounds at exactly 0")}
+"""The name of each edition's tie-break count (:data:`TIEBREAKS`), in the words the end of a
+game uses for a tie it broke ("won on rounds at zero or below")."""
+
+
+def tiebreak_fact(state: RebelGameState) -> Fact:
+    """Each seat's count of the rounds the edition's tie-break counts, as a statistic: the
+    core's count (the one the end of the game reads), named and keyed by the edition's rule
+    (``rounds-at-or-below-zero`` in Deluxe, ``rounds-at-zero`` in the classic)."""
+    rule = TIEBREAKS[state.setup.edition]
+    regular = [r.scores for r in state.rounds if not r.playoff]
+    counts = tiebreak_rounds(state.setup.edition, regular) if regular else (0,) * len(state.totals)
+    return Fact(rule.replace("_", "-"), TIEBREAK_NAMES[rule], counts)
+
+
 def summary(session: Session, game: Game) -> GameSummary:
     """What a game came to, for history and statistics: the totals (lowest wins), round by
-    round, and how often each player was Rebel of the Ball (rounds entered by cards only) or
-    scored exactly zero in a round."""
+    round, how often each player was Rebel of the Ball (rounds entered by cards only) and the
+    rounds the edition's tie-break counts (:func:`tiebreak_fact`)."""
     return summary_from(game, view_game(session, game).state)
 
 
@@ -471,7 +489,6 @@ def summary_from(_game: Game, state: RebelGameState) -> GameSummary:
         facts=(
             Fact("rebel-of-the-ball", N_("Rebel of the Ball"),
                  tuple(sum(seat in r.rebels for r in state.rounds) for seat in range(seats))),
-            Fact("rounds-at-zero", N_("Rounds at zero"),
-                 tuple(sum(r.scores[seat] == 0 for r in state.rounds) for seat in range(seats))),
+            tiebreak_fact(state),
         ),
         first=state.setup.first_leader)

@@ -1,9 +1,13 @@
 /* The offline copy (sw.js), never in the way of the page: once the page has loaded and the phone
- * is idle, register the service worker and ask it to store the offline pages and the rulings in
- * this page's language (one download, the first time only) and this page's static files. The
- * language stored ends up on <html data-offline-rulings>. */
+ * is idle, register the service worker and ask it to store this page's static files and — from
+ * the second page on (a page the worker already controls) — the offline pages and the rulings in
+ * this page's language (one download, the first time only). So a first visit downloads the page
+ * and the worker, not the ~48 kB copy. <html data-offline-assets> says the page's files are stored
+ * ("first-page": the copy comes with the next page), <html data-offline-rulings> the language of
+ * the copy stored. */
 (function () {
   if (!("serviceWorker" in navigator) || !window.MessageChannel) return;
+  var first = !navigator.serviceWorker.controller;  // this phone's first page here
   function store() {
     navigator.serviceWorker.register("/sw.js").then(function () {
       return navigator.serviceWorker.ready;
@@ -13,9 +17,11 @@
         assets.push(e.href || e.src);
       });
       channel.port1.onmessage = function (e) {
+        if (e.data && e.data.assets) document.documentElement.dataset.offlineAssets = first ? "first-page" : "stored";
         if (e.data && e.data.stored) document.documentElement.dataset.offlineRulings = e.data.stored;
       };
-      registration.active.postMessage({store: "offline", lang: document.documentElement.lang,
+      registration.active.postMessage({store: first ? "assets" : "offline",
+                                       lang: document.documentElement.lang,
                                        assets: assets}, [channel.port2]);
     }).catch(function () {});
   }

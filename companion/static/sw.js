@@ -2,7 +2,9 @@
  *
  * - A page registers it only once the page is idle (app.js), so a first visit loads the page
  *   first; installing stores nothing.
- * - The offline copy: once idle, a page posts {store: "offline", lang, assets}. If this phone has
+ * - The offline copy: once idle, a page posts {store: "offline", lang, assets} — or, the first
+ *   page this phone opens here, {store: "assets", assets}: its static files only, so that a first
+ *   visit does not carry the copy (app.js). If this phone has
  *   no copy in that language yet, the worker fetches /offline/pages-<lang>.json, the offline pages
  *   and every rulings page of every game in one answer (see companion/routes/pwa.py), fills each
  *   page back into its HTML and stores it under its own address with the page's own headers (the
@@ -98,20 +100,24 @@ async function storeOffline(lang) {
 
 self.addEventListener("message", (event) => {
   const data = event.data || {};
-  if (data.store !== "offline" || !data.lang) return;
+  const copy = data.store === "offline" && data.lang;
+  if (!copy && data.store !== "assets") return;
   const reply = event.ports[0];
   event.waitUntil((async () => {
-    let lang = "";
+    let lang = "", assets = false;
     try {
       await storeAssets(await caches.open(CACHE), data.assets);
-      storing = storing || storeOffline(String(data.lang));
-      lang = await storing;
+      assets = true;
+      if (copy) {
+        storing = storing || storeOffline(String(data.lang));
+        lang = await storing;
+      }
     } catch (error) {
       lang = "";  // the next page that is idle tries again
     } finally {
-      storing = null;
+      if (copy) storing = null;
     }
-    if (reply) reply.postMessage({stored: lang});
+    if (reply) reply.postMessage({stored: lang, assets: assets});
   })());
 });
 

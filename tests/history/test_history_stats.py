@@ -44,13 +44,15 @@ def test_rebel_princess_lines(played, known, name, games, wins, average, best):
 
 
 @pytest.mark.parametrize("name, rebels, zeros", [
-    ("Ana", 0, 2), ("Ben", 1, 0), ("Cy", 0, 1), ("Di", 0, 3)])
-def test_rebel_of_the_ball_and_rounds_at_zero(played, known, name, rebels, zeros):
-    """rp1: Di scored 0 in round 1. rp2: Ben was Rebel of the Ball (everyone else 0 that round),
-    Ana also scored 0 in round 2, Di in round 3."""
+    ("Ana", 0, 2), ("Ben", 1, 2), ("Cy", 0, 2), ("Di", 0, 3)])
+def test_rebel_of_the_ball_and_rounds_at_or_below_zero(played, known, name, rebels, zeros):
+    """Both games are Deluxe: the tie-break counts rounds at zero **or below**. rp1: Di scored
+    0 in round 1, Ben -4 and Cy -2 in round 2. rp2: Ben was Rebel of the Ball (-10; everyone
+    else 0 that round), Ana also scored 0 in round 2, Di in round 3."""
     facts = line(played, known, name, "rebel_princess").facts
     assert facts["rebel-of-the-ball"].value == rebels
-    assert facts["rounds-at-zero"].value == zeros
+    assert facts["rounds-at-or-below-zero"].value == zeros
+    assert "rounds-at-zero" not in facts  # the classic's count: no classic game here
 
 
 @pytest.mark.parametrize("name, tokens, won, last_in, highest, tied, spy, princesses", [
@@ -95,7 +97,7 @@ def test_per_game_figures(played, known):
     assert (rebel.games, rebel.lower_wins, rebel.unit) == (2, True, "points")
     assert rebel.lines[0].person == known.person["Ben"]  # best win rate first
     assert {k: f.value for k, f in rebel.facts.items()} == {
-        "rebel-of-the-ball": 1, "rounds-at-zero": 6}
+        "rebel-of-the-ball": 1, "rounds-at-or-below-zero": 9}
     assert per["kanai_duel"].facts["wins-by-princess"].value == 1
     assert per["reveillez"].facts["princesses-when-winning"].value == 3
     assert per["princesse_princesse"].facts["tokens-spy"].value == 1

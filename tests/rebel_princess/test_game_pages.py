@@ -5,10 +5,13 @@ from __future__ import annotations
 import re
 
 import pytest
+from sqlmodel import select
 
-from companion.models import Game, RoundRecord
+from companion.db import get_session
+from companion.models import Game, Player, RoundRecord
+from companion.play import store
 
-from .conftest import attr, count, pad_leader, setup_form, totals
+from .conftest import attr, code_of, count, pad_leader, setup_form, totals
 
 
 def selected_cards(html):
@@ -24,6 +27,28 @@ def test_games_list_empty(client):
     assert response.status_code == 200
     assert b'data-action="new-game"' in response.data
     assert b"data-game=" not in response.data
+
+
+def princesses_of(app, code):
+    """Each seat's stored Princess (None for none), in seat order."""
+    with app.app_context():
+        session = get_session()
+        game = store.game_by_token(session, code)
+        seats = session.exec(select(Player).where(Player.game_id == game.id)).all()
+        return [p.princess for p in sorted(seats, key=lambda p: p.seat)]
+
+
+@pytest.mark.parametrize("posted, expected", [
+    ({"princesses-2": "cinderella"}, [None, None, "cinderella", None]),
+    ({"princesses-1": "mulan", "princesses-3": "cinderella"}, [None, "mulan", None, "cinderella"]),
+    ({"princesses-0": "", "princesses-3": "mulan"}, [None, None, None, "mulan"]),
+])
+def test_a_princess_select_not_posted_gives_that_seat_no_princess(client, app, posted, expected):
+    """A client that leaves out some seats' Princess selects (the page posts all six): each
+    Princess posted goes to the seat her field names, every seat not posted has none (the
+    seat numbers are never closed up onto the seats before them)."""
+    code = code_of(client.post("/rebel-princess/new", data={**setup_form(), **posted}))
+    assert princesses_of(app, code) == expected
 
 
 def test_games_list_shows_game(client, make_game):

@@ -109,6 +109,16 @@ def card_choices(edition: Edition, only: Sequence[str] | None = None) -> list[Se
                     if only is None or c.letter in only])
 
 
+class SeatFields(FieldList):
+    """One field per seat: entry N is always the field posted as ``<name>-N``, and a seat whose
+    field was not posted is empty. (A plain ``FieldList`` closes up the numbers it was sent:
+    given only ``princesses-2`` it made that seat 0, then read ``princesses-2`` again for seat
+    2 — one Princess at two seats.)"""
+
+    def _extract_indices(self, prefix: str, formdata: object) -> range:
+        return range(self.max_entries or 0)
+
+
 class RebelPrincessNewGameForm(FlaskForm):
     """Set up a game: edition, players in clockwise order, first leader, Round cards, Princesses."""
 
@@ -128,9 +138,9 @@ class RebelPrincessNewGameForm(FlaskForm):
     cards = FieldList(SelectField(_l("Round"), choices=[], validate_choice=False),
                       min_entries=5, max_entries=5)
     # Checked against the edition's Princesses in validate_princesses.
-    princesses = FieldList(StringField(_l("Princess"), filters=[_strip],
-                                       validators=[storable_name]),
-                           min_entries=6, max_entries=6)
+    princesses = SeatFields(StringField(_l("Princess"), filters=[_strip],
+                                        validators=[storable_name]),
+                            min_entries=6, max_entries=6)
 
     def edition_value(self) -> Edition:
         return Edition(self.edition.data if self.edition.data in ("deluxe", "classic")

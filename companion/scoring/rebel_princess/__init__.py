@@ -53,12 +53,13 @@ from .rounds import (
     tally,
     tally_counts,
 )
-from .standings import RebelStandings, standings
+from .standings import TIEBREAKS, RebelStandings, standings, tiebreak_rounds
 from .totals import describe_totals, possible_round_totals
 
 __all__ = [
     "check_new_table",
-    "BATHROOM_BREAK", "FROG", "Edition", "GameSetup", "IncompleteEntryError", "InvalidValueError",
+    "BATHROOM_BREAK", "FROG", "TIEBREAKS", "Edition", "GameSetup", "IncompleteEntryError",
+    "InvalidValueError",
     "Leader", "PlayedRound", "Problem", "RebelCard", "RebelGameState", "RebelRoundResult",
     "RebelStandings", "RoundCard", "RoundCounts", "RoundEntry", "RoundScore", "ScoreLine",
     "Scoring", "ScoringError", "SeatScore", "Suit", "Tally", "can_have_rebel", "check_counts",
@@ -67,5 +68,5 @@ __all__ = [
     "next_leader_classic", "next_leader_deluxe", "parse_edition", "parse_taken", "play_through",
     "possible_round_totals", "princes", "ranks_for", "recommended_first_game", "required_cards",
     "round_card", "round_cards", "score_entry", "score_round", "score_so_far", "standings",
-    "suit_cards", "taken_from_counts", "tally", "tally_counts",
+    "suit_cards", "taken_from_counts", "tally", "tally_counts", "tiebreak_rounds",
 ]

@@ -23,6 +23,21 @@ from .round_cards import parse_edition
 
 MAX_ROUNDS = 5
 
+TIEBREAKS = {Edition.DELUXE: "rounds_at_or_below_zero", Edition.CLASSIC: "rounds_at_zero"}
+"""What breaks a tie for the lowest total in each edition: the count of rounds scored at zero or
+below (Deluxe) or at exactly 0 (classic). The name is also the ``decided_by`` of a tie it broke."""
+
+
+def tiebreak_rounds(edition: Edition, rounds: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    """Each seat's count of the regular ``rounds`` (scores per seat) that the edition's
+    tie-break counts (:data:`TIEBREAKS`): scored at zero or below (Deluxe), at exactly 0
+    (classic). The one place that count is made: the end of a game and the statistics read it."""
+    edition = parse_edition(edition)
+    players = len(rounds[0]) if rounds else 0
+    if edition is Edition.DELUXE:
+        return tuple(sum(1 for r in rounds if r[seat] <= 0) for seat in range(players))
+    return tuple(sum(1 for r in rounds if r[seat] == 0) for seat in range(players))
+
 
 @dataclass(frozen=True)
 class RebelStandings:
@@ -31,7 +46,8 @@ class RebelStandings:
     ``decided_by`` is ``total``, ``rounds_at_or_below_zero`` (Deluxe), ``rounds_at_zero``
     (classic), ``shared`` (classic) or ``playoff`` (Deluxe: nobody has won yet; ``playoff`` lists
     the tied seats).
-    ``tiebreak`` holds each seat's count of rounds at or below zero (Deluxe) or at zero (classic).
+    ``tiebreak`` holds each seat's count of rounds at or below zero (Deluxe) or at zero (classic)
+    (:func:`tiebreak_rounds`).
     """
 
     totals: tuple[int, ...]
@@ -77,10 +93,7 @@ def standings(edition: Edition, rounds: Sequence[Sequence[int]],
         raise IncompleteEntryError(problems)
 
     totals = tuple(sum(r[seat] for r in [*rounds, *playoffs]) for seat in range(players))
-    if edition is Edition.DELUXE:
-        tiebreak = tuple(sum(1 for r in rounds if r[seat] <= 0) for seat in range(players))
-    else:
-        tiebreak = tuple(sum(1 for r in rounds if r[seat] == 0) for seat in range(players))
+    tiebreak = tiebreak_rounds(edition, rounds)
     lowest = min(totals)
     tied = tuple(seat for seat in range(players) if totals[seat] == lowest)
 
@@ -97,8 +110,7 @@ def standings(edition: Edition, rounds: Sequence[Sequence[int]],
     best = max(tiebreak[s] for s in tied)
     still = tuple(s for s in tied if tiebreak[s] == best)
     if len(still) == 1:
-        how = "rounds_at_or_below_zero" if edition is Edition.DELUXE else "rounds_at_zero"
-        return RebelStandings(totals, ranking, still, how, (), tiebreak)
+        return RebelStandings(totals, ranking, still, TIEBREAKS[edition], (), tiebreak)
     if edition is Edition.CLASSIC:
         return RebelStandings(totals, ranking, still, "shared", (), tiebreak)
     return RebelStandings(totals, ranking, (), "playoff", still, tiebreak)

@@ -6,10 +6,12 @@ from __future__ import annotations
 import pytest
 
 from companion.scoring.rebel_princess import (
+    TIEBREAKS,
     Edition,
     IncompleteEntryError,
     InvalidValueError,
     standings,
+    tiebreak_rounds,
 )
 
 D, C = Edition.DELUXE, Edition.CLASSIC
@@ -171,3 +173,11 @@ def test_edition_given_by_name_applies_its_own_rules(edition, winners, how):
     assert (result.winners, result.decided_by) == (winners, how)
     if edition == "deluxe":
         assert standings(edition, STILL_TIED, playoffs=[[1, 0, 5, 5]]).winners == (1,)
+
+
+def test_the_tie_break_count_is_the_editions_rule():
+    """One count per edition, the one standings and the statistics read: rounds at zero or
+    below (Deluxe), at exactly 0 (classic); its name is the ``decided_by`` of a tie it breaks."""
+    assert tiebreak_rounds(D, NEGATIVE_VS_ZERO) == (4, 3, 0)
+    assert tiebreak_rounds(C, NEGATIVE_VS_ZERO) == (2, 3, 0)
+    assert (TIEBREAKS[D], TIEBREAKS[C]) == ("rounds_at_or_below_zero", "rounds_at_zero")
