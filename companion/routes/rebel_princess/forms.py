@@ -11,7 +11,7 @@ import functools
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import request
 from flask_babel import gettext as _
@@ -109,7 +109,13 @@ def card_choices(edition: Edition, only: Sequence[str] | None = None) -> list[Se
                     if only is None or c.letter in only])
 
 
-class SeatFields(FieldList):
+if TYPE_CHECKING:  # (the stubs make FieldList generic; WTForms' class is not, at run time)
+    _SeatList = FieldList[StringField]
+else:
+    _SeatList = FieldList
+
+
+class SeatFields(_SeatList):
     """One field per seat: entry N is always the field posted as ``<name>-N``, and a seat whose
     field was not posted is empty. (A plain ``FieldList`` closes up the numbers it was sent:
     given only ``princesses-2`` it made that seat 0, then read ``princesses-2`` again for seat
