@@ -133,3 +133,34 @@ def test_the_environment_file_reads_the_same_in_sh_as_in_systemd():
     assert sourced.returncode == 0 and sourced.stderr == b"", sourced.stderr
     seen = dict(item.split("=", 1) for item in sourced.stdout.decode().split("\0") if item)
     assert {name: seen.get(name) for name in expected} == expected
+
+
+@pytest.mark.skipif(SYSTEMD_ANALYZE is None, reason="no systemd-analyze on this machine")
+def test_the_guides_upgrade_drop_in_moves_a_server_to_the_new_checkout(tmp_path):
+    """The guide's rolling upgrade writes a drop-in with printf: run that printf, and systemd
+    reads the result over the template, starting the new checkout's gunicorn (this checkout
+    here, as the old one is) on the instance's port."""
+    found = re.search(r"^\s*(printf '[^']+') > /etc/systemd/system/companion@8001\.service\.d/"
+                      r"release\.conf$", GUIDE, re.M)
+    assert found is not None, "docs/hosting.md no longer gives the upgrade's drop-in"
+    written = subprocess.run(["sh", "-c", found[1]], capture_output=True, text=True, timeout=30)
+    assert written.returncode == 0, written.stderr
+    drop_in = written.stdout
+    assert "ExecStart=\nExecStart=/srv/companion-next/.venv/bin/gunicorn -c /srv/companion-next" \
+           "/deploy/gunicorn.conf.py --bind 127.0.0.1:%i\n" in drop_in
+    unit = installed(DEPLOY / "companion@.service", tmp_path)
+    folder = tmp_path / f"{unit.name}.d"
+    folder.mkdir()
+
+    def verify(text: str) -> subprocess.CompletedProcess:
+        (folder / "release.conf").write_text(text, encoding="utf-8")
+        return subprocess.run([str(SYSTEMD_ANALYZE), "verify", unit.name], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "SYSTEMD_LOG_LEVEL": "notice"})
+
+    verified = verify(drop_in.replace("/srv/companion-next/.venv/bin/", f"{VENV_BIN}/")
+                      .replace("/srv/companion-next", str(ROOT))
+                      .replace("/srv/companion", str(ROOT)))
+    assert verified.returncode == 0 and verified.stderr == "", verified.stderr
+    # (and systemd did read it: the same drop-in left naming /srv/companion-next fails)
+    assert verify(drop_in).returncode != 0
