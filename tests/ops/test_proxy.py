@@ -2,8 +2,8 @@
 the shipped gunicorn settings (deploy/gunicorn.conf.py), as a host runs them: HTTPS with a
 self-signed certificate on a port that is not 443, HTTP/2, HSTS, static files served by nginx.
 
-The site file is used as shipped; only its addresses, ports, certificate paths and static folder
-are replaced. A phone plays a whole Rebel Princess game through it (forms with their CSRF token
+The site file is used as shipped; only its addresses, ports, certificate paths, static folder and
+log folder are replaced. A phone plays a whole Rebel Princess game through it (forms with their CSRF token
 and Referer over HTTPS, Secure cookies), from an address of its own (127.0.0.2: the app sees it,
 through ProxyFix, in its access lines and its rate limits). ``companion.audit`` passes against
 it, and fails against the same site passing ``Host $host`` (the port dropped).
