@@ -3,10 +3,11 @@ the shipped gunicorn settings (deploy/gunicorn.conf.py), as a host runs them: HT
 self-signed certificate on a port that is not 443, HTTP/2, HSTS, static files served by nginx.
 
 The site file is used as shipped; only its addresses, ports, certificate paths, static folder and
-log folder are replaced. A phone plays a whole Rebel Princess game through it (forms with their CSRF token
-and Referer over HTTPS, Secure cookies), from an address of its own (127.0.0.2: the app sees it,
-through ProxyFix, in its access lines and its rate limits). ``companion.audit`` passes against
-it, and fails against the same site passing ``Host $host`` (the port dropped).
+log folder are replaced. A phone plays a whole Rebel Princess game through it (forms with their
+CSRF token and Referer over HTTPS, Secure cookies), from an address of its own (127.0.0.2: the
+app sees it, through ProxyFix, in its access lines and its rate limits). ``companion.audit``
+passes against it, and fails against the same site passing ``Host $host`` (the port dropped).
+With one server stopped no request is lost, and no line of nginx's names a link token.
 
 On SQLite (one file both servers share) in ``make test``; on PostgreSQL and Redis in ``make
 test-postgres`` (there the rate limits are one count across both servers, and checked).
