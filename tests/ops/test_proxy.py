@@ -194,7 +194,7 @@ def app_servers(folder: Path) -> Iterator[tuple[list[int], list[Path]]]:
                     env={**environment, "COMPANION_BIND": f"127.0.0.1:{port}"}, cwd=folder,
                     stdout=output, stderr=subprocess.STDOUT))
             logs.append(log)
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + 300  # (workers boot slowly on a machine at load 25+)
         for process, port, log in zip(servers, ports, logs, strict=True):
             _wait(port, "/healthz", deadline, process, log)
         yield ports, logs
