@@ -77,10 +77,12 @@ test: $(TEST_STAMP) $(MO) browser proxy
 postgres:
 	@scripts/postgres.sh >/dev/null
 
-# Debian's nginx, for the proxy test (tests/ops/test_proxy.py: the shipped site in front of two
-# app servers); installed once per machine, its service never started.
+# Debian's nginx and Caddy, for the proxy tests (tests/ops/test_proxy.py, tests/ops/test_caddy.py:
+# the shipped site and Caddyfile in front of two app servers); installed once per machine, their
+# services never started.
 proxy:
 	@scripts/nginx.sh >/dev/null
+	@scripts/caddy.sh >/dev/null
 
 # PG_DB names the database (several checkouts on one machine each use their own); on several
 # cores each pytest-xdist worker makes and uses its own beside it (PG_DB_gw0, …; tests/conftest.py).

@@ -71,10 +71,9 @@ def backup(engine: Engine, target: Path) -> str:
         os.replace(draft, target)
         return "SQLite online backup"
     options, environment = _pg_command(engine)
-    command = [_tool("pg_dump"), "--format=custom", "--no-owner", "--file", str(target),
-               *options]
-    subprocess.run(command, env=environment, check=True)
-    return " ".join(c for c in command if c != str(target)) + " --file FILE"
+    command = [_tool("pg_dump"), "--format=custom", "--no-owner", *options]
+    subprocess.run([*command, "--file", str(target)], env=environment, check=True)
+    return " ".join(command) + " --file FILE"
 
 
 def is_empty(engine: Engine) -> bool:
@@ -119,7 +118,28 @@ def restore(engine: Engine, source: Path) -> str:
 @with_appcontext
 def backup_command(file: Path) -> None:
     """Write a consistent copy of the whole database to FILE, while the app serves."""
-    how = backup(get_engine(), file)
+    from flask import current_app
+
+    from .db import check
+
+    engine = get_engine()
+    if check(engine).database is None:
+        where = ("PostgreSQL" if current_app.config.get("DATABASE_URL") else
+                 f"SQLite, {current_app.config['DATABASE']}")
+        raise click.ClickException(
+            f"there is no companion database to back up here ({where}): run it with the "
+            "server's settings, as its user: sudo -u companion sh -c 'set -a; . "
+            "/etc/companion/companion.env; .venv/bin/flask --app companion backup FILE'")
+    if not file.parent.is_dir():
+        raise click.ClickException(f"no folder {file.parent} to write the backup in "
+                                   f"(install -d -m 700 -o companion {file.parent})")
+    previous = os.umask(0o077)  # it holds every link: readable by its owner only
+    try:
+        how = backup(engine, file)
+    except subprocess.CalledProcessError as error:
+        raise click.ClickException(f"the backup failed ({error})") from None
+    finally:
+        os.umask(previous)
     click.echo(f"backup written: {file} ({file.stat().st_size} bytes; {how})")
 
 

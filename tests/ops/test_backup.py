@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from sqlalchemy import text
@@ -164,3 +168,40 @@ def test_a_phone_restoring_the_same_backup_twice_adds_nothing(app, tmp_path, sec
         assert group.status_code == 200
     finally:
         other.extensions["companion.engine"].dispose()
+
+
+def test_a_backup_is_its_owners_only_and_says_how_it_was_made(app, tmp_path):
+    """It holds every link: mode 0600 whatever the umask; the command it prints is the one the
+    guide gives (pg_dump's --file once)."""
+    _play(app)
+    file = tmp_path / "companion.backup"
+    done = app.test_cli_runner().invoke(args=["backup", str(file)])
+    assert done.exit_code == 0, done.output
+    assert file.stat().st_mode & 0o777 == 0o600
+    if app.config.get("DATABASE_URL"):
+        assert "pg_dump --format=custom --no-owner --host " in done.output
+        assert done.output.count("--file") == 1 and done.output.rstrip().endswith("--file FILE)")
+    else:
+        assert "SQLite online backup" in done.output
+
+
+def test_backup_refuses_a_database_that_is_not_companions(tmp_path):
+    """``flask backup`` run without the server's settings (as root, say, without the environment
+    file) opens the SQLite file of the instance beside the code, empty: it says so, and writes no
+    backup of nothing."""
+    environment = {key: value for key, value in os.environ.items()
+                   if key not in ("DATABASE_URL", "RATELIMIT_STORAGE_URI", "CACHE_REDIS_URL")}
+    environment["COMPANION_INSTANCE"] = str(tmp_path / "instance")
+    file = tmp_path / "companion.backup"
+    answer = subprocess.run([str(Path(sys.executable).with_name("flask")), "--app", "companion",
+                             "backup", str(file)], env=environment, cwd=tmp_path,
+                            capture_output=True, text=True, timeout=120)
+    assert answer.returncode != 0 and "no companion database" in answer.stderr, answer.stderr
+    assert "companion.env" in answer.stderr and "Traceback" not in answer.stderr
+    assert not file.exists()
+
+
+def test_backup_into_a_missing_folder_says_so(app, tmp_path):
+    answer = app.test_cli_runner().invoke(args=["backup", str(tmp_path / "no" / "x.backup")])
+    assert answer.exit_code != 0 and "no folder" in answer.output
+    assert "Traceback" not in answer.output

@@ -2,11 +2,12 @@
 the shipped gunicorn settings (deploy/gunicorn.conf.py), as a host runs them: HTTPS with a
 self-signed certificate on a port that is not 443, HTTP/2, HSTS, static files served by nginx.
 
-The site file is used as shipped; only its addresses, ports, certificate paths and static folder
-are replaced. A phone plays a whole Rebel Princess game through it (forms with their CSRF token
-and Referer over HTTPS, Secure cookies), from an address of its own (127.0.0.2: the app sees it,
-through ProxyFix, in its access lines and its rate limits). ``companion.audit`` passes against
-it, and fails against the same site passing ``Host $host`` (the port dropped).
+The site file is used as shipped; only its addresses, ports, certificate paths, static folder and
+log folder are replaced. A phone plays a whole Rebel Princess game through it (forms with their
+CSRF token and Referer over HTTPS, Secure cookies), from an address of its own (127.0.0.2: the
+app sees it, through ProxyFix, in its access lines and its rate limits). ``companion.audit``
+passes against it, and fails against the same site passing ``Host $host`` (the port dropped).
+With one server stopped no request is lost, and no line of nginx's names a link token.
 
 On SQLite (one file both servers share) in ``make test``; on PostgreSQL and Redis in ``make
 test-postgres`` (there the rate limits are one count across both servers, and checked).
@@ -15,6 +16,7 @@ Debian's nginx is installed by ``make test`` (scripts/nginx.sh) when missing.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import re
@@ -26,6 +28,7 @@ import subprocess
 import sys
 import time
 import urllib.parse
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -58,9 +61,10 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def site(*, https: int, http: int, upstreams: list[int], cert: Path, key: Path,
+def site(*, https: int, http: int, upstreams: list[int], cert: Path, key: Path, logs: Path,
          host_header: str = "$http_host") -> str:
-    """The shipped site, with this machine's addresses, ports, certificate and static folder."""
+    """The shipped site, with this machine's addresses, ports, certificate, static folder and
+    log folder."""
     text = SITE.read_text(encoding="utf-8")
     replaced = [
         ("    server 127.0.0.1:8001;\n    server 127.0.0.1:8002;\n",
@@ -70,6 +74,7 @@ def site(*, https: int, http: int, upstreams: list[int], cert: Path, key: Path,
         ("/etc/letsencrypt/live/games.example.org/fullchain.pem", str(cert)),
         ("/etc/letsencrypt/live/games.example.org/privkey.pem", str(key)),
         ("/srv/companion/companion/static/", f"{STATIC}/"),
+        ("/var/log/nginx/", f"{logs}/"),
     ]
     for old, new in replaced:
         assert old in text, f"the shipped site no longer has {old!r}"
@@ -143,16 +148,20 @@ def start_nginx(folder: Path, site_text: str, https: int) -> subprocess.Popen:
     pytest.fail("nginx did not start: " + (log.read_text() if log.exists() else ""))
 
 
-@pytest.fixture(scope="module")
-def stack(tmp_path_factory):
-    """Two gunicorn servers (the shipped settings) on one database, nginx (the shipped site) in
-    front; yields the proxy's HTTPS port, the certificate, the folder and the servers' logs."""
-    folder = tmp_path_factory.mktemp("proxy")
+def self_signed(folder: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 and localhost, and its key, made in ``folder``."""
     cert, key = folder / "cert.pem", folder / "key.pem"
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout",
                     str(key), "-out", str(cert), "-days", "2", "-subj", "/CN=localhost",
                     "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
                    check=True, capture_output=True)
+    return cert, key
+
+
+@contextlib.contextmanager
+def app_servers(folder: Path) -> Iterator[tuple[list[int], list[Path]]]:
+    """Two gunicorn servers (the shipped settings) on one database, migrated first as the guide
+    says; yields their ports and their logs, and stops them gracefully."""
     instance = folder / "instance"
     instance.mkdir()
     environment = {**os.environ, "COMPANION_INSTANCE": str(instance), "TRUSTED_PROXIES": "1",
@@ -176,32 +185,42 @@ def stack(tmp_path_factory):
     assert migrated.returncode == 0, migrated.stderr  # the one step that migrates, first
     ports = [_free_port(), _free_port()]
     servers, logs = [], []
-    for port in ports:
-        log = folder / f"server-{port}.log"
-        with log.open("wb") as output:
-            servers.append(subprocess.Popen(
-                [str(Path(sys.executable).with_name("gunicorn")), "-c", str(GUNICORN_CONF)],
-                env={**environment, "COMPANION_BIND": f"127.0.0.1:{port}"}, cwd=folder,
-                stdout=output, stderr=subprocess.STDOUT))
-        logs.append(log)
-    https, http_port = _free_port(), _free_port()
-    proxy = None
     try:
-        deadline = time.monotonic() + 90
+        for port in ports:
+            log = folder / f"server-{port}.log"
+            with log.open("wb") as output:
+                servers.append(subprocess.Popen(
+                    [str(Path(sys.executable).with_name("gunicorn")), "-c", str(GUNICORN_CONF)],
+                    env={**environment, "COMPANION_BIND": f"127.0.0.1:{port}"}, cwd=folder,
+                    stdout=output, stderr=subprocess.STDOUT))
+            logs.append(log)
+        deadline = time.monotonic() + 300  # (workers boot slowly on a machine at load 25+)
         for process, port, log in zip(servers, ports, logs, strict=True):
             _wait(port, "/healthz", deadline, process, log)
-        proxy = start_nginx(folder, site(https=https, http=http_port, upstreams=ports,
-                                         cert=cert, key=key), https)
-        yield {"https": https, "http": http_port, "cert": cert, "key": key, "folder": folder,
-               "logs": logs, "upstreams": ports}
+        yield ports, logs
     finally:
-        if proxy is not None:
-            proxy.terminate()
-            proxy.wait(timeout=30)
         for process in servers:
             process.terminate()  # gunicorn's graceful stop
         for process in servers:
             process.wait(timeout=60)
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory):
+    """Two gunicorn servers (the shipped settings) on one database, nginx (the shipped site) in
+    front; yields the proxy's HTTPS port, the certificate, the folder and the servers' logs."""
+    folder = tmp_path_factory.mktemp("proxy")
+    cert, key = self_signed(folder)
+    https, http_port = _free_port(), _free_port()
+    with app_servers(folder) as (ports, logs):
+        proxy = start_nginx(folder, site(https=https, http=http_port, upstreams=ports,
+                                         cert=cert, key=key, logs=folder / "logs"), https)
+        try:
+            yield {"https": https, "http": http_port, "cert": cert, "key": key,
+                   "folder": folder, "logs": logs, "upstreams": ports}
+        finally:
+            proxy.terminate()
+            proxy.wait(timeout=30)
 
 
 class Phone:
@@ -257,11 +276,16 @@ def _path(location: str) -> str:
     return parts.path + (f"?{parts.query}" if parts.query else "")
 
 
-def test_a_whole_game_through_the_proxy(stack):
-    phone = Phone(stack["https"], stack["cert"], "127.0.0.2")
+def new_game(phone: Phone) -> str:
+    """A Rebel Princess game started on ``phone``, as the page does; its scorer's path."""
     status, headers, _ = phone.submit("/rebel-princess/new", "/rebel-princess/new", NEW_GAME)
     assert status == 302, status
-    game = _path(headers["Location"])
+    return _path(headers["Location"])
+
+
+def test_a_whole_game_through_the_proxy(stack):
+    phone = Phone(stack["https"], stack["cert"], "127.0.0.2")
+    game = new_game(phone)
     token = game.rsplit("/", 1)[1]
     for number in range(1, 6):
         scores = {**{f"score_{s}": v for s, v in enumerate(["3", "4", "4", "4"])},
@@ -339,7 +363,8 @@ def test_the_audit_catches_a_proxy_that_drops_the_port(stack, tmp_path):
     https = _free_port()
     broken = start_nginx(tmp_path, site(https=https, http=_free_port(),
                                         upstreams=stack["upstreams"], cert=stack["cert"],
-                                        key=stack["key"], host_header="$host"), https)
+                                        key=stack["key"], logs=tmp_path / "logs",
+                                        host_header="$host"), https)
     try:
         findings = audit.audit(f"https://127.0.0.1:{https}/", check_limits=False,
                                cafile=str(stack["cert"]))
@@ -348,3 +373,34 @@ def test_the_audit_catches_a_proxy_that_drops_the_port(stack, tmp_path):
         broken.wait(timeout=30)
     failed = [f.promise for f in findings if not f.kept]
     assert len(failed) == 1 and "CSRF" in failed[0] and "port" in failed[0]
+
+
+def test_a_server_stopped_costs_no_request_and_nginx_logs_no_link(stack, tmp_path):
+    """One upstream down (a server restarting in a rolling upgrade): every request is answered
+    by the other. Neither that, nor the redirect from port 80, nor a body too large, writes a
+    link token in nginx's own logs."""
+    phone = Phone(stack["https"], stack["cert"], "127.0.0.7")
+    game = new_game(phone)
+    token = game.rsplit("/", 1)[1]
+    https, http_port = _free_port(), _free_port()
+    restarting = start_nginx(tmp_path, site(https=https, http=http_port,
+                                            upstreams=[_free_port(), stack["upstreams"][1]],
+                                            cert=stack["cert"], key=stack["key"],
+                                            logs=tmp_path / "logs"), https)
+    try:
+        phone = Phone(https, stack["cert"], "127.0.0.7")
+        assert [phone.request("GET", game)[0] for _ in range(4)] == [200] * 4
+        assert phone.request("POST", f"{game}/round/1/numbers",
+                             {"x": "y" * (22 * 1024 * 1024)})[0] == 413
+        connection = http.client.HTTPConnection("127.0.0.1", http_port, timeout=10)
+        try:
+            connection.request("GET", game, headers={"Host": f"127.0.0.1:{http_port}"})
+            assert connection.getresponse().status == 301
+        finally:
+            connection.close()
+    finally:
+        restarting.terminate()
+        restarting.wait(timeout=30)
+    logs = {str(path): path.read_text(errors="replace") for path in
+            [*(tmp_path / "logs").iterdir(), *(stack["folder"] / "logs").iterdir()]}
+    assert not [name for name, text in logs.items() if token in text], logs

@@ -1,0 +1,233 @@
+"""The shipped Caddyfile (deploy/Caddyfile) in front of two app servers started with the shipped
+gunicorn settings, as a host runs them: HTTPS on a port that is not 443, HTTP/2, HSTS, static
+files served by Caddy, the body limit, the phone's own address seen by the app.
+
+The Caddyfile is used as shipped; only its address, ports, certificate (``tls`` with a
+self-signed one, so no ACME) and static folder are replaced, and a few global options keep this
+Caddy to itself: no admin endpoint, loopback only, nothing installed in the trust store. A phone
+plays a whole Rebel Princess game through it (the servers, the phone and its helpers are the
+nginx test's: tests/ops/test_proxy.py). Debian's Caddy is installed by ``make test``
+(scripts/caddy.sh) when missing; without it the tests skip, except in CI (``CI`` set), where
+they fail.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from companion import audit
+
+from .test_proxy import (
+    ROOT,
+    STATIC,
+    Phone,
+    _free_port,
+    app_servers,
+    new_game,
+    self_signed,
+)
+
+CADDYFILE = ROOT / "deploy" / "Caddyfile"
+CADDY = shutil.which("caddy") or next(
+    (p for p in ("/usr/bin/caddy", "/usr/local/bin/caddy") if os.access(p, os.X_OK)), None)
+
+pytestmark = pytest.mark.skipif(
+    CADDY is None and not os.environ.get("CI"),
+    reason="needs Debian's caddy (make test installs it: scripts/caddy.sh)")
+
+def caddyfile(*, https: int, http: int, upstreams: list[int], cert: Path, key: Path) -> str:
+    """The shipped Caddyfile with this machine's address, ports, certificate and static folder
+    (and this test's own global options: no admin endpoint, loopback, no trust store)."""
+    text = CADDYFILE.read_text(encoding="utf-8")
+    replaced = [
+        ("\ngames.example.org {\n", f"\n127.0.0.1:{https} {{\n\ttls {cert} {key}\n"),
+        ("reverse_proxy 127.0.0.1:8001 127.0.0.1:8002 {",
+         "reverse_proxy " + " ".join(f"127.0.0.1:{port}" for port in upstreams) + " {"),
+        ("root * /srv/companion/companion/static\n", f"root * {STATIC}\n"),
+    ]
+    for old, new in replaced:
+        assert text.count(old) == 1, f"the shipped Caddyfile no longer has {old!r} once"
+        text = text.replace(old, new)
+    own = (f"\tadmin off\n\tdefault_bind 127.0.0.1\n\thttp_port {http}\n\thttps_port {https}\n"
+           "\tskip_install_trust\n")
+    global_block = re.search(r"^\{\n", text, re.M)
+    assert global_block is not None, "the shipped Caddyfile has no global options block"
+    return text[:global_block.end()] + own + text[global_block.end():]
+
+
+def start_caddy(folder: Path, text: str, https: int) -> subprocess.Popen:
+    """Caddy run from ``folder`` (its config, data and log there); waits for its HTTPS port."""
+    if CADDY is None:
+        pytest.fail("caddy is not installed (scripts/caddy.sh installs Debian's)")
+    folder.mkdir(exist_ok=True)
+    config = folder / "Caddyfile"
+    config.write_text(text, encoding="utf-8")
+    log = folder / "caddy.log"
+    environment = {**os.environ, "HOME": str(folder), "XDG_DATA_HOME": str(folder / "data"),
+                   "XDG_CONFIG_HOME": str(folder / "config")}
+    with log.open("wb") as output:
+        process = subprocess.Popen([CADDY, "run", "--config", str(config), "--adapter",
+                                    "caddyfile"], env=environment, cwd=folder,
+                                   stdout=output, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            socket.create_connection(("127.0.0.1", https), timeout=1).close()
+            return process
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    process.wait(timeout=30)
+    pytest.fail("caddy did not start: " + log.read_text(errors="replace")[-3000:])
+
+
+def stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory):
+    """Two gunicorn servers on one database, Caddy (the shipped Caddyfile) in front."""
+    folder = tmp_path_factory.mktemp("caddy")
+    cert, key = self_signed(folder)
+    https, http_port = _free_port(), _free_port()
+    with app_servers(folder) as (ports, logs):
+        proxy = start_caddy(folder / "proxy", caddyfile(
+            https=https, http=http_port, upstreams=ports, cert=cert, key=key), https)
+        try:
+            yield {"https": https, "http": http_port, "cert": cert, "key": key,
+                   "folder": folder, "logs": logs, "upstreams": ports}
+        finally:
+            stop(proxy)
+
+
+def _access_lines(stack, path: str) -> list[str]:
+    return [line for log in stack["logs"]
+            for line in log.read_text(errors="replace").splitlines() if f'"{path}"' in line]
+
+
+def test_a_whole_game_through_caddy(stack):
+    phone = Phone(stack["https"], stack["cert"], "127.0.0.2")
+    game = new_game(phone)
+    token = game.rsplit("/", 1)[1]
+    for number in range(1, 6):
+        scores = {**{f"score_{s}": v for s, v in enumerate(["3", "4", "4", "4"])},
+                  "confirm": "y"}
+        entry = f"/rebel-princess/g/{token}/round/{number}/numbers"
+        status, _, body = phone.submit(entry, entry, scores)
+        assert status == 302, (number, status, body[-500:])  # CSRF and Referer passed
+    status, headers, page = phone.request("GET", game)
+    assert status == 200 and 'data-winners="0"' in page  # Ana, 15 points to 20
+    assert headers["Strict-Transport-Security"] == "max-age=63072000"
+    assert phone.set_cookies and all("; Secure" in c for c in phone.set_cookies)
+    # Both servers served the table and saw the phone's own address, the token masked.
+    logs = [log.read_text(errors="replace") for log in stack["logs"]]
+    assert all('"GET /' in text for text in logs), "a server got no request"
+    lines = [line for text in logs for line in text.splitlines() if f"…{token[-4:]}" in line]
+    assert lines and all(" 127.0.0.2 " in line for line in lines)
+    assert not any(token in text for text in logs)
+
+
+def test_the_app_sees_the_phones_address_not_a_forged_one(stack):
+    phone = Phone(stack["https"], stack["cert"], "127.0.0.3")
+    status, _, _ = phone.request("GET", "/rules?forged", headers={
+        "X-Forwarded-For": "203.0.113.9"})
+    assert status == 200
+    lines = _access_lines(stack, "GET /rules?forged")
+    assert len(lines) == 1 and " 127.0.0.3 " in lines[0] and "203.0.113.9" not in lines[0]
+
+
+def test_caddy_serves_the_static_files_with_a_long_cache(stack):
+    phone = Phone(stack["https"], stack["cert"], "127.0.0.2")
+    _, _, page = phone.request("GET", "/")
+    asset = re.search(r'src="(/static/[^"]+\.js\?v=\w+)"', page)
+    assert asset is not None
+    status, headers, body = phone.request("GET", asset[1])
+    assert status == 200 and body
+    assert headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert "X-Request-ID" not in headers  # Caddy answered it, not an app server
+
+
+def test_http2_and_the_redirect_to_https(stack):
+    version = subprocess.run(
+        ["curl", "-s", "--http2", "--cacert", str(stack["cert"]), "-o", "/dev/null", "-w",
+         "%{http_version}", f"https://127.0.0.1:{stack['https']}/healthz"],
+        capture_output=True, text=True, timeout=30)
+    assert version.stdout == "2", version
+    connection = http.client.HTTPConnection("127.0.0.1", stack["http"], timeout=10)
+    try:
+        connection.request("GET", "/rules")
+        answer = connection.getresponse()
+        assert answer.status in (301, 308) and answer.headers["Location"].startswith("https://")
+    finally:
+        connection.close()
+
+
+def test_a_body_above_the_limit_is_refused_by_caddy(stack, tmp_path):
+    """A body announced larger than the largest import gets Caddy's 413 before it is sent (curl
+    asks ``Expect: 100-continue`` first, as browsers do not: they get the 413 and the rest of the
+    upload cut short); the app never sees it."""
+    body = tmp_path / "body"
+    with body.open("wb") as out:
+        out.write(b"file=")
+        out.write(b"x" * (22 * 1024 * 1024))
+    answer = subprocess.run(
+        ["curl", "-s", "--http1.1", "--cacert", str(stack["cert"]), "-o", "/dev/null", "-w",
+         "%{http_code}", "-H", "Content-Type: application/x-www-form-urlencoded",
+         "--data-binary", f"@{body}", f"https://127.0.0.1:{stack['https']}/import?too-large"],
+        capture_output=True, text=True, timeout=120)
+    assert answer.stdout == "413", answer
+    assert _access_lines(stack, "POST /import?too-large") == []  # never sent on to the app
+    phone = Phone(stack["https"], stack["cert"], "127.0.0.6")
+    status, _, _ = phone.request("POST", "/import?small", {"file": "x"})
+    assert status != 413 and len(_access_lines(stack, "POST /import?small")) == 1
+
+
+def test_the_audit_passes_through_the_shipped_caddyfile(stack):
+    findings = audit.audit(f"https://127.0.0.1:{stack['https']}/", check_limits=False,
+                           cafile=str(stack["cert"]))
+    assert [f.line() for f in findings if not f.kept] == []
+
+
+def test_a_server_stopped_costs_no_request_and_caddy_logs_no_link(stack, tmp_path):
+    """One upstream down (a server restarting in a rolling upgrade): every request reaches the
+    other. Both down: a 502, and Caddy's error line about it has the token masked."""
+    phone = Phone(stack["https"], stack["cert"], "127.0.0.7")
+    game = new_game(phone)
+    token = game.rsplit("/", 1)[1]
+    https = _free_port()
+    restarting = start_caddy(tmp_path / "one", caddyfile(
+        https=https, http=_free_port(), upstreams=[_free_port(), stack["upstreams"][1]],
+        cert=stack["cert"], key=stack["key"]), https)
+    try:
+        phone = Phone(https, stack["cert"], "127.0.0.7")
+        assert [phone.request("GET", game)[0] for _ in range(4)] == [200] * 4
+    finally:
+        stop(restarting)
+    https = _free_port()
+    down = start_caddy(tmp_path / "none", caddyfile(
+        https=https, http=_free_port(), upstreams=[_free_port(), _free_port()],
+        cert=stack["cert"], key=stack["key"]), https)
+    try:
+        phone = Phone(https, stack["cert"], "127.0.0.7")
+        assert phone.request("GET", game, referer=game)[0] == 502
+    finally:
+        stop(down)
+    logs = {folder: (tmp_path / folder / "caddy.log").read_text(errors="replace")
+            for folder in ("one", "none")}
+    assert f"/rebel-princess/g/…{token[-4:]}" in logs["none"]  # the error was logged, masked
+    assert not [folder for folder, text in logs.items() if token in text], logs
