@@ -10,6 +10,7 @@ a rule for every value a game can ask for.
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -122,12 +123,15 @@ def test_no_template_or_script_writes_an_inline_style():
     assert len(sources) > 100
 
 
-def test_htmx_is_told_not_to_write_its_own_style_element(client):
-    """htmx adds a ``<style>`` for its request indicators unless its config says not to; app.css
-    carries those rules instead."""
+def test_htmx_is_told_not_to_write_inline_styles(client):
+    """htmx adds a ``<style>`` for its request indicators unless its config says not to (app.css
+    carries those rules instead); and it copies an element's ``style`` attribute onto the one a
+    swap brings in (``setAttribute``, refused) unless ``style`` is left out of the attributes it
+    settles — an attribute that a script's CSSOM change (allowed) leaves on an element."""
     html = client.get("/").text
-    config = re.search(r"""<meta name="htmx-config" content='([^']*)'>""", html)[1]
-    assert '"includeIndicatorStyles": false' in config
+    config = json.loads(re.search(r"""<meta name="htmx-config" content='([^']*)'>""", html)[1])
+    assert config["includeIndicatorStyles"] is False
+    assert "style" not in config["attributesToSettle"] and "class" in config["attributesToSettle"]
     css = (STATIC / "app.css").read_text(encoding="utf-8")
     assert ".htmx-indicator { opacity: 0;" in css and ".htmx-request .htmx-indicator" in css
 
