@@ -12,6 +12,8 @@ here names a game. Games are linked with :func:`companion.routes.links.game_url`
 from __future__ import annotations
 
 import gzip
+import html
+import re
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
@@ -35,11 +37,11 @@ from ..db import get_session
 from ..extensions import csrf
 from ..forms.history import ImportForm, MergeForm, RenameForm
 from ..games import GameKind, by_slug, registry
-from ..history import bgstats, charts, stats
+from ..history import bgstats, charts, share, stats
 from ..history.summary import utc
 from ..history.transfer import MAX_BYTES, ImportProblem, TransferError
 from ..i18n import current_lang
-from ..local_time import zone_named
+from ..local_time import utc_text, zone_named
 from ..models import Game, Group, Person
 from ..play import history, players, store, transfer
 from . import links
@@ -79,6 +81,21 @@ def running_chart(game: Game) -> charts.LineChart | None:
         return None
     return charts.line_chart(record.names, record.summary.progress, record.summary.winners,
                              record.summary.step)
+
+
+@bp.app_template_global()
+def share_image(game: Game, decided: str) -> share.ShareImage | None:
+    """The image a finished game's end screen shares (``shell/_share.html``), or None while the
+    game goes on; ``decided``: how that screen says the game was decided (its own words)."""
+    record = history.record_of(get_session(), game)
+    if record is None or not record.summary.finished:
+        return None
+    lang = current_lang()
+    # the words as text (not Markup.striptags: it would turn French no-break spaces into spaces)
+    text = html.unescape(re.sub(r"<[^>]*>", " ", str(decided)))
+    return share.share_image(record.names, record.summary, text,
+                             title=record.kind.name(lang),
+                             when=utc_text(record.game.updated_at, "date", lang))
 
 
 @dataclass(frozen=True)

@@ -57,3 +57,13 @@
     if (board() && url) timer = window.setInterval(tick, PERIOD);
   });
 })();
+
+// The Share button comes with the board once the duel is over. A board put in with innerHTML does
+// not run its scripts: the button's own (share.js) is run here, once.
+document.addEventListener("board:swapped", function (e) {
+  var script = e.target.querySelector(".share-result script[src]");
+  if (!script || window.companionShare) return;
+  var run = document.createElement("script");
+  run.src = script.src;
+  document.head.appendChild(run);
+});
