@@ -1,8 +1,8 @@
 """Check a running companion against what the README promises about its safety, from outside,
 as any browser or script would see it:
 
-- every page (and the API) carries the Content-Security-Policy (scripts from this site only, no
-  framing), ``nosniff``, a same-origin referrer policy and ``X-Frame-Options: DENY``;
+- every page (and the API) carries the Content-Security-Policy (scripts and styles from this site
+  only, no framing), ``nosniff``, a same-origin referrer policy and ``X-Frame-Options: DENY``;
 - the session and language cookies are HttpOnly and SameSite=Lax, and Secure exactly when the
   address is ``https://``;
 - a form sent from one of its pages passes the CSRF check (a proxy that drops the port from the
@@ -147,6 +147,8 @@ def headers(server: Server) -> list[Finding]:
             _check(f"{path}: answers", answer.status == 200, f"status {answer.status}"),
             _check(f"{path}: scripts from this site only (CSP script-src 'self')",
                    csp.get("script-src") == "'self'", f"script-src {csp.get('script-src')!r}"),
+            _check(f"{path}: styles from this site only (CSP style-src 'self', no inline style)",
+                   csp.get("style-src") == "'self'", f"style-src {csp.get('style-src')!r}"),
             _check(f"{path}: no plugins, no <base> (CSP object-src, base-uri)",
                    csp.get("object-src") == "'none'" and csp.get("base-uri") == "'none'",
                    repr(csp)),

@@ -7,8 +7,10 @@ light page. They are used as swatches, borders and chart lines — never alone: 
 differ by dash. Where the colour must carry text (Réveillez's grid), ``--seat-ink`` mixes it with
 the scheme's ink, so it keeps 4.5:1 on the page in both colour schemes.
 
-Templates read :func:`seat_style` (the CSS variables, on the element that holds a player) and
-:func:`initials`; the ``seat_mark`` macro draws the mark; the charts draw with :func:`seat_colour`.
+Templates read :func:`seat_class` (the class that gives the element holding a player that
+player's CSS variables: app.css writes one rule per seat, each :func:`seat_style`'s declarations,
+since the Content-Security-Policy allows no inline style) and :func:`initials`; the ``seat_mark``
+macro draws the mark; the charts draw with :func:`seat_colour` (SVG presentation attributes).
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ def seat_colour(seat: int) -> str:
 
 def seat_style(seat: int) -> str:
     """The CSS variables of ``seat``'s colour: ``--seat`` (swatches, borders), ``--on-seat``
-    (text on it), ``--seat-ink`` (text in the player's colour on the page)."""
+    (text on it), ``--seat-ink`` (text in the player's colour on the page) — what app.css's rule
+    for :func:`seat_class` declares (never a style attribute: the CSP refuses those)."""
     colour, on = PALETTE[seat % len(PALETTE)]
     return (f"--seat:{colour};--on-seat:{on};"
             f"--seat-ink:color-mix(in srgb,{colour} 55%,var(--ink))")

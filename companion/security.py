@@ -1,8 +1,9 @@
 """What every response carries to keep a game night safe: security headers, cookie flags, the
 real client address behind a proxy, and rate limits.
 
-- **Headers.** A Content-Security-Policy that allows scripts from this site only (no inline
-  script, no inline event handler, no ``eval``), ``frame-ancestors 'none'`` (no page of a game
+- **Headers.** A Content-Security-Policy that allows scripts and styles from this site only (no
+  inline script, no inline event handler, no ``eval``, no style attribute or ``<style>`` element:
+  a player's colour is a class), ``frame-ancestors 'none'`` (no page of a game
   inside someone else's frame), ``nosniff``, a referrer policy that never sends a game's link to
   another site, and a permissions policy that asks for nothing but the screen wake lock.
 - **Behind a proxy.** ``TRUSTED_PROXIES`` (config or environment; 0 by default) is how many
@@ -46,7 +47,7 @@ READS = frozenset({"GET", "HEAD", "OPTIONS"})
 CSP = "; ".join([
     "default-src 'self'",
     "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",  # style attributes only; never scripts
+    "style-src 'self'",  # no inline style either: classes in the site's stylesheets
     "img-src 'self' data:",
     "connect-src 'self'",
     "manifest-src 'self'",

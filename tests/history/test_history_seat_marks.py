@@ -5,6 +5,7 @@ own history of Rebel Princess (entries), Princesse Princesse (rounds) and Révei
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -12,16 +13,19 @@ from companion.players import initials, seat_colour
 
 from .conftest import link
 
-# The seat_mark macro: a mark in the seat's colour holding its initial, then the player's name.
-MARK = re.compile(r'class="seat-mark" style="--seat:(#\w+);[^"]*" aria-hidden="true">(\w+)</span>'
+# The seat_mark macro: a mark in the seat's colour (its class, whose colour app.css gives)
+# holding its initial, then the player's name.
+MARK = re.compile(r'class="seat-mark (seat-\d+)" aria-hidden="true">(\w+)</span>'
                   r'\s*(?:<b>)?(\w+)')
+APP_CSS = Path(__file__).resolve().parents[2] / "companion" / "static" / "app.css"
+COLOURS = dict(re.findall(r"\.(seat-\d+) \{ --seat: (#\w+);", APP_CSS.read_text()))
 
 NAMES = {"rp1": ["Ana", "Ben", "Cy", "Di"], "pp": ["Ana", "Ben", "Cy", "Di", "Eve"],
          "rv": ["Ana", "Ben"], "kd1": ["Ana", "Ben"]}
 
 
 def marks(html: str) -> set[tuple[str, str, str]]:
-    return {(colour, initial, name) for colour, initial, name in MARK.findall(html)}
+    return {(COLOURS[seat], initial, name) for seat, initial, name in MARK.findall(html)}
 
 
 def expected(names: list[str]) -> set[tuple[str, str, str]]:

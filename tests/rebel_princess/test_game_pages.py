@@ -251,7 +251,7 @@ def history_words(client, code) -> list[str]:
     """Each history line's words, the time and the players' seat marks (which a screen reader
     skips too) left out."""
     html = client.get(f"/rebel-princess/g/{code}/history").text
-    html = re.sub(r'<span class="seat-mark"[^>]*>[^<]*</span>', "", html)
+    html = re.sub(r'<span class="seat-mark[^"]*"[^>]*>[^<]*</span>', "", html)
     return [" ".join(re.sub(r"<[^>]+>", " ", body).split()).split(" — ", 1)[-1]
             for body in re.findall(r"<li data-record=[^>]*>(.*?)</li>", html, re.S)]
 

@@ -18,7 +18,7 @@ def lines(client, code):
     """Each history line's text (time left out, and the players' seat marks, which a screen
     reader skips too) and its data-way, oldest first."""
     page = client.get(f"/rebel-princess/g/{code}/history").text
-    page = re.sub(r'<span class="seat-mark"[^>]*>[^<]*</span>', "", page)
+    page = re.sub(r'<span class="seat-mark[^"]*"[^>]*>[^<]*</span>', "", page)
     found = re.findall(r'<li data-record="\d+" data-action="\w+" data-way="(\w+)">'
                        r".*?—\s*(.*?)</li>", page, re.S)
     return [(way, " ".join(html_lib.unescape(re.sub(r"<[^>]+>", "", text)).split()))

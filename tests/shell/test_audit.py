@@ -55,7 +55,7 @@ def test_every_promise_is_kept_over_plain_http(tmp_path, serve):
     assert _failed(findings) == []
     promises = " ".join(finding.promise for finding in findings)
     for promise in ("120 writes a minute", "30 new games an hour", "600 JSON API requests",
-                    "Secure only over HTTPS", "413", "nosniff", "frame"):
+                    "Secure only over HTTPS", "413", "nosniff", "frame", "styles from this site"):
         assert promise in promises
 
 
@@ -78,13 +78,15 @@ def test_the_audit_notices_a_server_that_breaks_its_promises(tmp_path, serve):
     app = real_app(tmp_path, RATELIMIT_ENABLED=False, MAX_CONTENT_LENGTH=None)
 
     def frameable(environ, start_response):  # a proxy that drops a header on the way
-        def start(status, headers, *args):
-            kept = [(name, value) for name, value in headers if name != "X-Frame-Options"]
+        def start(status, headers, *args):  # (and lets inline styles in)
+            kept = [(name, value.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"))
+                    for name, value in headers if name != "X-Frame-Options"]
             return start_response(status, kept, *args)
         return app(environ, start)
 
     failed = "\n".join(_failed(audit.audit(serve(frameable), create_games=True)))
     assert "never inside another site's frame" in failed
+    assert "styles from this site only" in failed
     assert "refused with 413" in failed
     assert "120 writes a minute" in failed and "30 new games" in failed
     assert "600 JSON API requests" in failed
