@@ -247,6 +247,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     commands.init_app(app)  # flask groups …: for the person running the server
 
+    from . import jobs
+
+    jobs.init_app(app)  # imports outside the request; cleans up after those whose process died
+
     from .routes import api, pwa, shell
 
     shell.init_app(app)  # home, chooser, rules, and every registered game's blueprints

@@ -127,3 +127,26 @@ def reveillez_link(app, role: str) -> str:
         game = reveillez.create_game(session=session, names=["Ana", "Bo"], first=0,
                                      variant=False, show_values=False)
         return store.links_of(session, game)[role].token
+
+
+IMPORT_JOB = re.compile(r"/import/[0-9a-f]{32}$")
+
+
+def finished_import(client, answer, timeout: float = 120.0):
+    """What an import's page answers once its job has ended (a file is imported outside the
+    request that sent it: the POST answers 303 to the job's progress page): the 303 to the
+    group's history, or the 422 page with the problems. Any other answer is returned as is."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while answer.status_code == 303 and IMPORT_JOB.search(answer.headers["Location"]):
+        location = answer.headers["Location"]
+        while True:
+            answer = client.get(location)
+            if answer.status_code != 200 or time.monotonic() > deadline:
+                break
+            assert 'id="import-progress"' in answer.text
+            time.sleep(0.02)
+        if answer.status_code == 200:
+            raise AssertionError(f"the import at {location} did not end in {timeout} s")
+    return answer

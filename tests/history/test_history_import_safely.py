@@ -17,7 +17,9 @@ from sqlmodel import func, select
 
 from companion.db import get_session
 from companion.models import Entry, Game, Group, Person, Player
-from companion.play import transfer
+from companion.play import imports
+
+from ..conftest import finished_import
 
 TABLES = (Game, Player, Person, Entry, Group)
 
@@ -30,8 +32,8 @@ def counts(app) -> dict[str, int]:
 
 
 def upload(client, base, content: bytes, name="backup.json"):
-    return client.post(f"{base}/import", data={"file": (io.BytesIO(content), name)},
-                       content_type="multipart/form-data")
+    return finished_import(client, client.post(f"{base}/import", data={
+        "file": (io.BytesIO(content), name)}, content_type="multipart/form-data"))
 
 
 def new_group(client) -> str:
@@ -88,7 +90,7 @@ def test_a_broken_or_huge_archive_is_refused(app, client, known, monkeypatch):
 def test_a_refusal_after_several_batches_leaves_nothing(app, client, known, monkeypatch):
     """Batches of two: the games before the bad one were stored and committed; the refusal
     deletes them with the hidden group, and the group's own games stay as they were."""
-    monkeypatch.setattr(transfer, "BATCH", 2)
+    monkeypatch.setattr(imports, "BATCH", 2)
     document = json.loads(many_games(json.loads(client.get(f"{known.base}/export.json").text),
                                      3))
     kanai = [g for g in document["games"] if g["kind"] == "kanai_duel"][-1]
@@ -104,14 +106,14 @@ def test_a_refusal_after_several_batches_leaves_nothing(app, client, known, monk
 def test_another_table_saves_while_an_import_runs(app, client, known, monkeypatch):
     """An import of 240 games, two at a time, while another group's table records one action
     after another: every save is stored, and the import too."""
-    monkeypatch.setattr(transfer, "BATCH", 2)
-    add_game = transfer._add_game
+    monkeypatch.setattr(imports, "BATCH", 2)
+    add_game = imports._add_game
 
     def slow_add_game(*args, **kwargs):  # a slower machine: the import lasts a few seconds
         time.sleep(0.01)
         return add_game(*args, **kwargs)
 
-    monkeypatch.setattr(transfer, "_add_game", slow_add_game)
+    monkeypatch.setattr(imports, "_add_game", slow_add_game)
     content = many_games(json.loads(client.get(f"{known.base}/export.json").text), 40)
     importer, table = app.test_client(), app.test_client()
     base = new_group(importer)
