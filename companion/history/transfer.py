@@ -235,8 +235,9 @@ class _Inflated:
         text = self.escape + piece
         trailing = len(text) - len(text.rstrip(b"\\"))
         self.escape, text = (text[-1:], text[:-1]) if trailing % 2 else (b"", text)
-        # Escaped backslashes first, then escaped quotes: what is left of '"' ends a text.
-        parts = text.replace(b"\\\\", b"").replace(b'\\"', b"").split(b'"')
+        # Escaped backslashes first, then escaped quotes (each kept as long as it is): what is
+        # left of '"' ends a text.
+        parts = text.replace(b"\\\\", b"__").replace(b'\\"', b"__").split(b'"')
         if len(parts) == 1:
             self.run += len(parts[0])
             longest = self.run
