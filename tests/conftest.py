@@ -93,6 +93,9 @@ def app(tmp_path):
     })
     empty_tables(app)
     yield app
+    runner = app.extensions.get("companion.import_runner")
+    if runner is not None:  # an import a test started in the background ends before the next
+        assert runner.idle(120)
     app.extensions["companion.engine"].dispose()
 
 
