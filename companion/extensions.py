@@ -12,5 +12,5 @@ csrf = CSRFProtect()
 compress = Compress()
 page_store = Cache()
 """Where a game's page drawn once is kept for every phone and every server process
-(:func:`companion.routes.links.cached_page`): Redis when ``CACHE_REDIS_URL`` (or a Redis
+(:func:`companion.routes.page_store.cached_page`): Redis when ``CACHE_REDIS_URL`` (or a Redis
 ``RATELIMIT_STORAGE_URI``) names one, else files in the instance folder (see the factory)."""

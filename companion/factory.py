@@ -6,11 +6,13 @@ import hashlib
 import os
 import secrets
 import time
+from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from flask import (
+    Blueprint,
     Flask,
     Response,
     has_request_context,
@@ -28,7 +30,9 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
 from .bounds import DB_INT_MAX
+from .config import Config, environment
 from .extensions import compress, csrf, page_store  # (created in extensions.py, bound here)
+from .games import GameRoutes, HasApi, HasOldAddresses, registry
 
 
 def _secret_key(instance: Path) -> str:
@@ -157,57 +161,46 @@ class StoredIntConverter(IntegerConverter):
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app: defaults, then ``instance/config.py`` if present, then ``test_config``."""
+    """Build the app: its settings (:mod:`companion.config`), the extensions, the blueprints."""
     app = Flask(__name__, instance_relative_config=True)
     # ``<int:…>`` in an address is a row id or a number we store: above what the databases hold
     # it names nothing (404), instead of overflowing a query (500).
     app.url_map.converters["int"] = StoredIntConverter
     app.session_interface = _SessionInterface()
+    _configure(app, test_config)
+    _init_extensions(app)
+    _init_templates(app)
+    _register_blueprints(app)
+    _init_responses(app)
+
+    from . import db
+    from .play import history
+
+    with app.app_context():  # summaries missing from an older database: stored now, not by a page
+        history.refresh(db.get_engine())
+    return app
+
+
+def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
+    """:class:`~companion.config.Config`, then ``instance/config.py`` if present, then the
+    environment — or, for a test, its ``test_config`` instead of those two — then what follows
+    from them (the database file, the secret key, the page store)."""
     instance = Path(app.instance_path)
     instance.mkdir(mode=0o700, parents=True, exist_ok=True)  # games and the key: owner only
-    app.config.from_mapping(
-        DATABASE=str(instance / "companion.sqlite"),
-        # PostgreSQL instead of the embedded SQLite when one machine is not enough (tests say
-        # which database they use in their own config, never through the environment).
-        DATABASE_URL=(os.environ.get("DATABASE_URL") or None) if test_config is None else None,
-        # Groups idle for more than this many days are deleted by `flask groups purge`
-        # (off when unset).
-        GROUP_PURGE_DAYS=(int(os.environ["GROUP_PURGE_DAYS"]) if os.environ.get(
-            "GROUP_PURGE_DAYS", "").isdigit() else None) if test_config is None else None,
-        # The address other phones open (QR codes); else this machine's network address.
-        PUBLIC_URL=(os.environ.get("PUBLIC_URL") or None) if test_config is None else None,
-        # How many proxies in front (their X-Forwarded-For/-Proto are believed), and a store
-        # the rate limits share across processes and servers (see companion.security).
-        TRUSTED_PROXIES=os.environ.get("TRUSTED_PROXIES") or 0 if test_config is None else 0,
-        RATELIMIT_STORAGE_URI=(os.environ.get("RATELIMIT_STORAGE_URI") or None)
-        if test_config is None else None,
-        # Where a game's page drawn once is kept for every phone (companion.routes.links
-        # .cached_page): a Redis every server shares when one is named (CACHE_REDIS_URL, else a
-        # Redis RATELIMIT_STORAGE_URI: one Redis for both), else files beside the SQLite database
-        # (instance/pages) that this machine's server processes share; tests keep theirs in the
-        # app (SimpleCache).
-        CACHE_REDIS_URL=(os.environ.get("CACHE_REDIS_URL") or None) if test_config is None
-        else None,
-        CACHE_THRESHOLD=1000,  # drawings kept (files), at most 32 kB each (links.PAGE_MAX_BYTES)
-        CACHE_DEFAULT_TIMEOUT=2 * 3600,  # an old version is never asked for again: let it go
-        CACHE_KEY_PREFIX="companion-page:",
-        # Game nights outlast Flask-WTF's one-hour default: tie the token to the session instead.
-        WTF_CSRF_TIME_LIMIT=None,
-        MAX_CONTENT_LENGTH=64 * 1024,
-        SESSION_COOKIE_SAMESITE="Lax",
-        # The CSRF token lives in the session: keep it for a month so closing the browser tab
-        # between two rounds does not turn the next save into an error.
-        PERMANENT_SESSION_LIFETIME=timedelta(days=31),
-        # Static files are linked with a content hash (see ``asset``), so phones may keep them.
-        SEND_FILE_MAX_AGE_DEFAULT=timedelta(days=365),
-    )
+    app.config.from_object(Config)
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
+        app.config.from_mapping(environment())
     else:
         app.config.from_mapping(test_config)
+    app.config.setdefault("DATABASE", str(instance / "companion.sqlite"))
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ.get("COMPANION_SECRET_KEY") or _secret_key(instance)
+    _configure_page_store(app)
 
+
+def _configure_page_store(app: Flask) -> None:
+    """Where drawn pages are kept (see ``CACHE_REDIS_URL`` in :class:`~companion.config.Config`)."""
     if not app.config.get("CACHE_REDIS_URL") and str(
             app.config.get("RATELIMIT_STORAGE_URI") or "").startswith(("redis://", "rediss://")):
         app.config["CACHE_REDIS_URL"] = app.config["RATELIMIT_STORAGE_URI"]
@@ -219,50 +212,96 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
                                                 "socket_connect_timeout": 0.5})
     app.config.setdefault("CACHE_DIR", str(Path(app.config["DATABASE"]).parent / "pages"))
     app.config.setdefault("CACHE_NO_NULL_WARNING", True)  # NullCache: every page drawn afresh
+
+
+def _init_extensions(app: Flask) -> None:
+    """The page store, security, CSRF, compression, Babel, the database and the commands."""
+    from . import commands, db, i18n, jobs, security
+    from .play import history, players
+
     page_store.init_app(app)
-
-    from . import security
-
     # First, so that its proxy fix and its counting of writes come before anything else.
     security.init_app(app)  # proxy fix, headers, rate limits
-    app.jinja_env.add_extension("jinja2.ext.do")
-    app.jinja_env.template_class = _Template
     csrf.init_app(app)
     compress.init_app(app)
-    app.add_template_global(asset_url(app), "asset")
-    from . import players
+    i18n.init_app(app)  # Flask-Babel: French or English per request; ``_`` in templates
+    db.init_app(app)
+    commands.init_app(app)  # flask groups …: for the person running the server
+    jobs.init_app(app)  # imports outside the request; cleans up after those whose process died
+    # Every session, whichever game stores through it: a seat stored gets its person, a game
+    # stored its summary (in the same transaction).
+    players.install()
+    history.install()
 
+
+def _init_templates(app: Flask) -> None:
+    """Jinja's extension and template class, and the helpers every template sees."""
+    from . import players
+    from .routes import page_store
+
+    app.jinja_env.add_extension("jinja2.ext.do")
+    app.jinja_env.template_class = _Template
+    app.add_template_global(asset_url(app), "asset")
     app.add_template_global(players.seat_style)  # one colour and initial per player
     app.add_template_global(players.initials)
+    app.add_template_global(page_store.flash_area)  # in base.html: this request's messages
 
+
+@dataclass(frozen=True)
+class Mount:
+    """A blueprint the app serves, under ``url_prefix`` (else its own). A ``stateless`` one is
+    never checked for a CSRF token: the JSON API (no session, no cookie, nothing to forge) and
+    the redirects of old addresses (they write nothing)."""
+
+    blueprint: Blueprint
+    url_prefix: str | None = None
+    stateless: bool = False
+
+
+def blueprints() -> list[Mount]:
+    """Every blueprint of the app, in the order they are registered: the shell's, then each
+    available game's from the registry (:mod:`companion.games`: its pages under ``/<slug>/``,
+    its API under ``/api/v1/<slug>/`` with the API's shared refusals, the redirects of its old
+    addresses after its pages), then the history's, the API's and the offline copy's. A
+    blueprint's app-wide hooks (a link or group resolved before a view, the template helpers)
+    are declared on it and installed with it."""
     from . import i18n
+    from .routes import api, groups, history, links, live, pwa, qr, shell
 
-    i18n.init_app(app)  # Flask-Babel: French or English per request; ``_`` in templates
+    mounts = [Mount(i18n.bp), Mount(shell.bp), Mount(links.bp), Mount(qr.bp), Mount(live.bp),
+              Mount(groups.bp)]
+    for kind in registry():
+        module = kind.module()
+        if module is None:
+            continue
+        assert isinstance(module, GameRoutes), kind.routes
+        mounts.append(Mount(module.bp, f"/{kind.slug}"))
+        if isinstance(module, HasApi):
+            api.install_error_handlers(module.api_bp)
+            mounts.append(Mount(module.api_bp, f"/api/v1/{kind.slug}", stateless=True))
+        if isinstance(module, HasOldAddresses):
+            mounts.append(Mount(shell.old_addresses(kind, tuple(module.OLD_ADDRESSES)),
+                                stateless=True))
+    return [*mounts, Mount(history.bp), Mount(history.records_bp), Mount(history.restore_bp),
+            Mount(api.bp, stateless=True), Mount(pwa.bp)]
 
-    from . import db
 
-    db.init_app(app)
+def _register_blueprints(app: Flask) -> None:
+    """The converter of ``/<game:…>/`` addresses, then :func:`blueprints`."""
+    from .routes.shell import GameConverter
 
-    from . import commands
+    app.url_map.converters["game"] = GameConverter
+    for mount in blueprints():
+        if mount.blueprint.name in app.blueprints:
+            continue  # one routes module for two registry lines: mounted once
+        app.register_blueprint(mount.blueprint, url_prefix=mount.url_prefix)
+        if mount.stateless:
+            csrf.exempt(mount.blueprint)
 
-    commands.init_app(app)  # flask groups …: for the person running the server
 
-    from . import jobs
-
-    jobs.init_app(app)  # imports outside the request; cleans up after those whose process died
-
-    from .routes import api, pwa, shell
-
-    shell.init_app(app)  # home, chooser, rules, and every registered game's blueprints
-
-    api.init_app(app)
-    pwa.init_app(app)
-    csrf.exempt(api.bp)  # the JSON API is stateless: no session, no cookie, nothing to forge
-
-    from .play import history
-
-    with app.app_context():  # summaries missing from an older database: stored now, not by a page
-        history.refresh(db.get_engine())
+def _init_responses(app: Flask) -> None:
+    """What every answer goes through: static files buffered, the error pages."""
+    from .routes import api
 
     @app.after_request
     def _buffer_static(response: Response) -> Response:
@@ -290,5 +329,3 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     @app.errorhandler(CSRFError)
     def _csrf_failed(_error: CSRFError) -> tuple[str, int]:
         return render_template("errors/csrf.html"), 400
-
-    return app

@@ -156,7 +156,8 @@ def _template_ngettext(context: Context, singular: str, plural: str, num: int, /
 
 
 def init_app(app: Flask) -> None:
-    """Babel with our locale selector, the switch route and the template helpers."""
+    """Babel with our locale selector and the template helpers (the switch route's blueprint,
+    :data:`bp`, is registered with the others by the factory)."""
     from .games import registry
 
     # The shell's catalogue, then each game's own (companion/translations/<key>/): Flask-Babel
@@ -170,7 +171,6 @@ def init_app(app: Flask) -> None:
     # …and in the templates (Jinja's newstyle _() and ngettext(), with the same escaping).
     app.jinja_env.globals.update(gettext=_template_gettext, _=_template_gettext,
                                  ngettext=_template_ngettext)
-    app.register_blueprint(bp)
     app.add_template_filter(lambda text: localize_source(text, current_lang()), "source")
     # A stored (UTC) time, shown in the phone's own time zone by app.js (companion.local_time).
     app.add_template_filter(lambda value, style: time_element(value, style, current_lang()),

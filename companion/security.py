@@ -46,6 +46,10 @@ API_LIMIT = "600 per minute"
 """Generous: the JSON API stores nothing; this only keeps one client from taking every worker."""
 
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
+IMPORTS = frozenset({"history.import_page", "restore.restore"})
+"""The imports of an export file: each one accepted stores games, and counts as a game started."""
+RESTORES = frozenset({"restore.restore"})
+"""The restore into a new group, which needs no link: limited on its own too."""
 
 CSP = "; ".join([
     "default-src 'self'",
@@ -191,7 +195,8 @@ def init_app(app: Flask) -> None:
     from .games import registry
 
     app.extensions["companion.creating"] = frozenset(
-        kind.new_endpoint for kind in registry() if kind.new_endpoint)
+        kind.new_endpoint for kind in registry() if kind.new_endpoint) | IMPORTS
+    app.extensions["companion.restoring"] = RESTORES
     limiter = make_limiter()
     app.extensions["companion.limiter"] = limiter
     limiter.init_app(app)

@@ -426,7 +426,7 @@ def names_and_links(session: Session, game: Game) -> tuple[tuple[str, ...], tupl
     """The players' names in seat order and the tokens of the game's live links (sorted), in one
     query of three columns: what can change a game's page without moving its version (a rename,
     a merge, a replaced link), read for every load of a page drawn once
-    (:func:`companion.routes.links.game_page`)."""
+    (:func:`companion.routes.page_store.game_page`)."""
     rows = session.connection().execute(_NAMES_AND_LINKS, {"game": game.id}).all()
     return (tuple(name for seat, name in rows if seat >= 0),
             tuple(token for seat, token in rows if seat < 0))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from flask import Blueprint, Flask, Response, jsonify, request, url_for
+from flask import Blueprint, Response, jsonify, request, url_for
 from pydantic import BaseModel, ValidationError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
@@ -160,7 +160,3 @@ def openapi() -> Response:
                             op.response)
                   for game in registry() for op in game.api_operations()]
     return jsonify(openapi_document(operations))
-
-
-def init_app(app: Flask) -> None:
-    app.register_blueprint(bp)

@@ -20,7 +20,6 @@ from typing import Any
 
 from flask import (
     Blueprint,
-    Flask,
     abort,
     flash,
     g,
@@ -38,7 +37,7 @@ from ..forms.groups import DeleteGroupForm, GroupNameForm, ReplaceGroupLinkForm
 from ..models import Group
 from ..play import groups, history, players
 from ..play.players import name_key
-from . import links, shell
+from . import addresses, links, qr
 
 bp = Blueprint("groups", __name__, url_prefix="/group/<group_token>")
 
@@ -94,6 +93,7 @@ def _again_group() -> Group | None:
     return get_session().get(Group, found[1].group_id)
 
 
+@bp.app_template_global()
 def group_choice() -> tuple[list[Group], Group | None]:
     """For a set-up page: the groups this phone may start a game in, and the one preselected
     (the played-again game's, else the last used; None: a new group will be made)."""
@@ -135,6 +135,7 @@ def started_in(group_id: int) -> None:
 
 # --- resolving the group of a page ---------------------------------------------------------------
 
+@bp.app_url_value_preprocessor
 def _open_group(endpoint: str | None, values: dict[str, Any] | None) -> None:
     if not endpoint or endpoint.partition(".")[0] not in GROUPED or values is None:
         return
@@ -145,6 +146,7 @@ def _open_group(endpoint: str | None, values: dict[str, Any] | None) -> None:
     g.group = group
 
 
+@bp.app_url_defaults
 def _token_in_urls(endpoint: str, values: dict[str, Any]) -> None:
     if endpoint.partition(".")[0] in GROUPED and "group_token" not in values:
         group = g.get("group")
@@ -152,10 +154,12 @@ def _token_in_urls(endpoint: str, values: dict[str, Any]) -> None:
             values["group_token"] = group.token
 
 
+@bp.app_context_processor
 def _group_context() -> dict[str, Any]:
     return {"group": g.get("group")}
 
 
+@bp.app_template_global()
 def known_players() -> list[str]:
     """The players of the group a set-up page preselects, most recent first (type-ahead)."""
     preselected = group_choice()[1]
@@ -168,7 +172,7 @@ def known_players() -> list[str]:
 
 def group_address(group: Group) -> str:
     """The full address of the group's page: the link a phone joins the group with."""
-    return links.public_base() + url_for("groups.home", group_token=group.token)
+    return addresses.public_base() + url_for("groups.home", group_token=group.token)
 
 
 @bp.get("/")
@@ -182,7 +186,7 @@ def home(form: GroupNameForm | None = None, status: int = 200) -> tuple[str, int
     # What the page shows: the games in progress, and how many are finished (one count).
     _, in_progress = history.records(get_session(), group_id=group.id, finished=False,
                                      count=False)
-    shell.know_viewer_links([r.game for r in in_progress if r.game.id not in held])
+    links.know_viewer_links([r.game for r in in_progress if r.game.id not in held])
     address = group_address(group)
     urls = {}
     for record in in_progress:
@@ -190,11 +194,11 @@ def home(form: GroupNameForm | None = None, status: int = 200) -> tuple[str, int
         if record.game.id in held and kind.show_endpoint:
             urls[record.game.code] = url_for(kind.show_endpoint, code=held[record.game.id][1])
         else:
-            urls[record.game.code] = shell.game_url(record.game)
+            urls[record.game.code] = links.game_url(record.game)
     return render_template(
         "groups/home.html", in_progress=in_progress, urls=urls,
         finished=history.count_finished(get_session(), group.id), address=address,
-        qr=links.qr_svg(address), rename=form or GroupNameForm(name=group.name),
+        qr=qr.qr_svg(address), rename=form or GroupNameForm(name=group.name),
         replace=ReplaceGroupLinkForm()), status
 
 
@@ -245,11 +249,3 @@ def delete() -> Response | tuple[str, int]:
         return render_template("groups/delete.html", form=form), 422
     return render_template("groups/delete.html", form=form), 200
 
-
-def init_app(app: Flask) -> None:
-    app.register_blueprint(bp)
-    app.url_value_preprocessor(_open_group)
-    app.url_defaults(_token_in_urls)
-    app.context_processor(_group_context)
-    app.add_template_global(known_players)
-    app.add_template_global(group_choice)

@@ -6,7 +6,7 @@ the game's own links or from its group's history, never by the game's code.
 The group's pages open only through the group's link (resolved by
 :mod:`companion.routes.groups` into ``g.group``); every query is narrowed to that group. Built
 from the registry and each game's ``summary`` (see :mod:`companion.history.summary`): nothing
-here names a game. Games are linked with :func:`companion.routes.shell.game_url`.
+here names a game. Games are linked with :func:`companion.routes.links.game_url`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from datetime import datetime, tzinfo
 
 from flask import (
     Blueprint,
-    Flask,
     Response,
     abort,
     flash,
@@ -34,6 +33,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from .. import jobs
 from ..bounds import db_id, page_number
 from ..db import get_session
+from ..extensions import csrf
 from ..forms.history import ImportForm, MergeForm, RenameForm
 from ..games import GameKind, by_slug, registry
 from ..history import bgstats, charts, stats
@@ -45,7 +45,7 @@ from ..models import Game, Group, ImportJob, Person
 from ..play import history, imports, players, store, transfer
 from . import links
 from .groups import remember_group
-from .shell import game_url, know_viewer_links
+from .links import game_url, know_viewer_links
 
 bp = Blueprint("history", __name__, url_prefix="/group/<group_token>/history")
 records_bp = Blueprint("records", __name__, url_prefix="/record")
@@ -378,6 +378,9 @@ def export_game_csv(token: str) -> Response:
                      f"princess-table-{code}.csv", "text/csv")
 
 
+# The import checks its own CSRF token (its form): the form is read after the request's size
+# limit is raised, which the app-wide check would read too early.
+@csrf.exempt
 @bp.route("/import", methods=["GET", "POST"])
 def import_page() -> Response | tuple[str, int] | str:
     """Import a JSON export into the group: every game not in it yet, with its players; all
@@ -385,6 +388,7 @@ def import_page() -> Response | tuple[str, int] | str:
     return _import_into(_group())
 
 
+@csrf.exempt  # as the import above
 @restore_bp.route("/import", methods=["GET", "POST"])
 def restore() -> Response | tuple[str, int] | str:
     """Restore a backup into a new group (a fresh install, or a phone that knows no group):
@@ -486,23 +490,3 @@ def _progress(job: ImportJob) -> Response | tuple[str, int]:
         response.headers["HX-Refresh"] = "true"  # the page shows what came of it
     response.headers["Cache-Control"] = "no-store"
     return response
-
-
-def init_app(app: Flask) -> None:
-    """Mount the blueprint, and link every seat stored from now on to its person (whichever
-    game stores it). The import checks its own CSRF token: its form is read after the
-    request's size limit is raised, which the app-wide check would read too early."""
-    from ..extensions import csrf
-
-    players.install()
-    history.install()
-    app.register_blueprint(bp)
-    app.register_blueprint(records_bp)
-    app.register_blueprint(restore_bp)
-    csrf.exempt(f"{__name__}.import_page")
-    csrf.exempt(f"{__name__}.restore")
-    # An import stores games: it counts as a game started (companion.security), and the
-    # restore, which needs no link, has a limit of its own besides.
-    app.extensions["companion.creating"] = app.extensions.get(
-        "companion.creating", frozenset()) | {"history.import_page", "restore.restore"}
-    app.extensions["companion.restoring"] = frozenset({"restore.restore"})

@@ -1,4 +1,4 @@
-"""Who may open a game, and as what: scorer and viewer links, sharing them, live updates.
+"""Who may open a game, and as what: scorer and viewer links, and sharing them.
 
 Every game of every kind is opened through a link token (``/…/g/<token>…``), never through its
 code: a **scorer** link may enter, edit and undo; a **viewer** link only watches. The shell
@@ -8,58 +8,40 @@ URL the page builds, so the games' own code never deals with links. A guessed, r
 missing token is a 404; so is a game's code alone, except for the browser that created or
 opened that game before links existed (it is sent on to the scorer link).
 
-Every open view of a game asks ``/live/<token>`` every second whether the game changed (a
-conditional request answered 304 while nothing did) and reloads when it did.
+The other phones open a game from its QR code (:mod:`companion.routes.qr`), at the address they
+can reach (:mod:`companion.routes.addresses`); every open view of a game follows it through
+:mod:`companion.routes.live`, and is drawn once for every phone
+(:mod:`companion.routes.page_store`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import ipaddress
-import re
-import secrets
-import zlib
-from collections import OrderedDict
-from collections.abc import Callable
-from functools import cache
-from pathlib import Path
+from collections.abc import Callable, Iterable
 from typing import Any
-from urllib.parse import urlsplit
 
-import qrcode
-import qrcode.image.svg
 from flask import (
     Blueprint,
-    Flask,
     abort,
     current_app,
     flash,
     g,
-    get_flashed_messages,
-    has_app_context,
     redirect,
     render_template,
     request,
     session,
     url_for,
 )
-from flask.globals import request_ctx
-from flask_babel import get_locale
 from flask_babel import gettext as _
-from flask_caching.backends import NullCache
 from flask_wtf import FlaskForm
-from flask_wtf.csrf import generate_csrf
-from markupsafe import Markup
 from sqlmodel import col, select
 from werkzeug.wrappers import Response
 
-from ..db import get_engine, get_session
-from ..extensions import page_store
+from ..db import get_session
 from ..games import by_key
 from ..models import Game, GameLink, Group, Person, Player
-from ..play import store
-from ..theme import theme_choice
+from ..play import history, store
+from .addresses import game_address, public_base
+from .qr import qr_svg
 
 bp = Blueprint("links", __name__)
 
@@ -123,6 +105,26 @@ def my_links() -> list[tuple[GameLink, Game]]:
     return found
 
 
+def game_url(game: Game, role: str = "viewer") -> str:
+    """The address of a stored game's page through its ``role`` link (``viewer``: read-only),
+    for lists such as history that show games this phone may not have opened."""
+    kind = by_key(game.kind)
+    if kind is None or not kind.show_endpoint:
+        return url_for("shell.index")
+    token = g.get("viewer_tokens", {}).get(game.id) if role == "viewer" else None
+    if token is None:
+        token = store.links_of(get_session(), game)[role].token
+    return url_for(kind.show_endpoint, code=token)
+
+
+def know_viewer_links(games: Iterable[Game]) -> None:
+    """Read the viewer links of a list's games in one query (kept for this request), so that
+    :func:`game_url` and ``record_url`` link each without a query of its own."""
+    ids = [game.id for game in games if game.id is not None]
+    known = g.setdefault("viewer_tokens", {})
+    known.update(history.viewer_tokens(get_session(), [i for i in ids if i not in known]))
+
+
 # --- playing again with the same table ----------------------------------------------------------
 
 AGAIN = "again"
@@ -151,6 +153,7 @@ def game_to_play_again(kind_key: str) -> tuple[Game, list[str]] | None:
 
 # --- resolving a link before a game's view runs -------------------------------------------------
 
+@bp.app_url_value_preprocessor
 def _open_by_link(endpoint: str | None, values: dict[str, Any] | None) -> None:
     if not endpoint or not values or "code" not in values:
         return
@@ -192,6 +195,7 @@ def _for_seats(endpoint: str) -> bool:
     return bool(getattr(current_app.view_functions.get(endpoint), "for_seats", False))
 
 
+@bp.app_url_defaults
 def _token_in_urls(endpoint: str, values: dict[str, Any]) -> None:
     """A game URL built with the game's code gets the token this page was opened with."""
     if "code" not in values or by_key(endpoint.partition(".")[0]) is None:
@@ -218,6 +222,15 @@ def entry_page(view: Callable[..., Any]) -> Callable[..., Any]:
     return view
 
 
+@bp.after_app_request
+def _remember_opened(response: Response) -> Response:
+    link = g.get("link")
+    if link is not None and response.status_code == 200 and request.method == "GET":
+        _put_first(link.token)
+    return response
+
+
+@bp.after_app_request
 def _entry_pages_not_stored(response: Response) -> Response:
     endpoint = request.endpoint or ""
     view = current_app.view_functions.get(endpoint)
@@ -227,238 +240,13 @@ def _entry_pages_not_stored(response: Response) -> Response:
     return response
 
 
-def _remember_opened(response: Response) -> Response:
-    link = g.get("link")
-    if link is not None and response.status_code == 200 and request.method == "GET":
-        _put_first(link.token)
-    return response
-
-
+@bp.app_context_processor
 def _link_context() -> dict[str, Any]:
     link = g.get("link")
     if link is None:
-        return {"link_role": None, "live_url": None, "share_page_url": None}
-    return {"link_role": link.role, "live_url": url_for("links.live", token=link.token),
-            "live_version": version_of(g.link_game),
-            "share_page_url": url_for("links.share", token=link.token)
+        return {"link_role": None, "share_page_url": None}
+    return {"link_role": link.role, "share_page_url": url_for("links.share", token=link.token)
             if link.role == "scorer" else None}
-
-
-# --- addresses a phone on the same network can open ----------------------------------------------
-
-def public_base() -> str:
-    """The address other phones use: ``PUBLIC_URL`` if configured, else this request's host —
-    unless that is loopback, which no other phone can reach; then this machine's LAN address."""
-    configured = current_app.config.get("PUBLIC_URL")
-    if configured:
-        return str(configured).rstrip("/")
-    parts = urlsplit(request.host_url)
-    host = parts.hostname or ""
-    try:
-        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        loopback = False
-    if loopback:
-        addresses = _lan_addresses()
-        if addresses:
-            port = f":{parts.port}" if parts.port else ""
-            return f"{parts.scheme}://{addresses[0]}{port}"
-    return request.host_url.rstrip("/")
-
-
-@cache
-def _lan_addresses() -> tuple[str, ...]:
-    """This machine's network addresses, looked up once per process (it runs a command)."""
-    from ..serve import lan_addresses
-
-    return tuple(lan_addresses())
-
-
-_QR_CACHE: OrderedDict[str, bytes] = OrderedDict()
-_QR_CACHE_SIZE = 1024
-"""QR codes kept per process, zlib-compressed (about 3.5 kB each instead of 12 kB), at most
-about 4 MB: drawing one costs about 9 ms of CPU."""
-
-QR_MAX_AGE = 365 * 24 * 3600
-
-
-def _qr_drawing(text: str) -> bytes:
-    """The SVG QR code of ``text`` (qrcode's SVG factory needs no Pillow), zlib-compressed; the
-    newest ``_QR_CACHE_SIZE`` are kept."""
-    packed = _QR_CACHE.get(text)
-    if packed is not None:
-        _QR_CACHE.move_to_end(text)
-        return packed
-    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=8)
-    svg = image.to_string(encoding="unicode")
-    packed = _QR_CACHE[text] = zlib.compress(svg[svg.index("<svg"):].encode(), 1)
-    while len(_QR_CACHE) > _QR_CACHE_SIZE:
-        _QR_CACHE.popitem(last=False)
-    return packed
-
-
-def _qr_seal(text: str) -> str:
-    """What proves a QR address was made here (so ``/qr.svg`` draws no one else's text), and
-    the drawing's ETag: the same text always gives the same image."""
-    key = str(current_app.config["SECRET_KEY"]).encode()
-    return hmac.new(key, b"qr\0" + text.encode(), hashlib.sha256).hexdigest()[:32]
-
-
-def qr_svg(text: str) -> str:
-    """The QR code of ``text`` as an image from its own address (:func:`qr`), for a template's
-    ``{{ … | safe }}``. A page never draws it: the phone fetches it once, when it is shown, and
-    keeps it for a year (the address names the text, so the image never changes)."""
-    url = url_for("links.qr", text=text, seal=_qr_seal(text))
-    # No alt text: the address is written out beside every code, for whoever cannot scan it.
-    return Markup('<img src="{}" alt="" width="180" height="180" loading="lazy">').format(url)
-
-
-@bp.get("/qr.svg")
-def qr() -> Response:
-    """The QR code of an address a page of this server showed: drawn once per process, kept by
-    the phone (``immutable``, a year) and revalidated without drawing (its ETag is its seal)."""
-    text, seal = request.args.get("text", ""), request.args.get("seal", "")
-    if not text or len(text) > 2048 or not hmac.compare_digest(seal, _qr_seal(text)):
-        abort(404)
-    response = current_app.response_class(mimetype="image/svg+xml")
-    response.set_etag(seal)
-    response.headers["Cache-Control"] = f"private, max-age={QR_MAX_AGE}, immutable"
-    response = response.make_conditional(request)
-    if response.status_code == 200:
-        response.set_data(zlib.decompress(_qr_drawing(text)))
-    return response
-
-
-def game_address(game: Game, link: GameLink) -> str:
-    """The full address of a game's page opened through ``link``."""
-    kind = by_key(game.kind)
-    path = url_for(kind.show_endpoint, code=link.token) if kind and kind.show_endpoint else "/"
-    return public_base() + path
-
-
-def version_of(game: Game) -> str:
-    """Changes whenever anything is stored for the game (every write touches ``updated_at``)."""
-    return store.version_string(game.id, game.updated_at)
-
-
-# --- one drawing of a game's page for every phone and every server process ----------------------
-
-PAGE_MAX_BYTES = 32 * 1024
-"""A drawing is kept zlib-compressed (a score pad: about 7 kB of its 28 kB) when it is at most
-this big; the store keeps at most ``CACHE_THRESHOLD`` of them (1,000: at most 32 MB, about 8 MB
-for score pads), or, in Redis, each for ``CACHE_DEFAULT_TIMEOUT`` (2 hours)."""
-_MARK = re.compile("\x00(csrf|flashes|key[0-9]+)\x00")
-"""Where a drawing leaves a place for one browser's part: its CSRF token, its flashed messages, the
-idempotency key of each of its forms. No page holds a NUL otherwise: names refuse control
-characters (a page that does is never kept)."""
-_CSRF_MARK, _FLASH_MARK = "\x00csrf\x00", Markup("\x00flashes\x00")
-
-
-@cache
-def _code_stamp() -> str:
-    """What this server's pages are made of (its code, templates, catalogues and static files),
-    as a digest: a drawing made by another version of the app is never served (a server being
-    upgraded next to one not yet upgraded, both on one Redis)."""
-    digest = hashlib.sha256()
-    root = Path(__file__).resolve().parent.parent
-    for path in sorted(root.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts:
-            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def _store_key(key: tuple[object, ...]) -> str:
-    """The store's name for a drawing: ``key`` with this app's code and secret (the QR codes'
-    seals and the tokens depend on it), hashed."""
-    secret = str(current_app.config["SECRET_KEY"])
-    text = repr((_code_stamp(), hashlib.sha256(secret.encode()).hexdigest(), key))
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _drawn_once() -> bool:
-    """Whether pages are kept at all (``CACHE_TYPE = "NullCache"`` draws each one afresh)."""
-    return not isinstance(page_store.cache, NullCache)
-
-
-def flash_area() -> Markup:
-    """The flashed messages of this request, where ``base.html`` shows them; while a page is
-    drawn for every phone, a place for them that each request fills (:func:`cached_page`)."""
-    if g.get("page_keys") is not None:
-        return _FLASH_MARK
-    if not session.get("_flashes") and not request_ctx.flashes:
-        return Markup("")  # what the template gives for no message, without drawing it
-    return Markup(current_app.jinja_env.get_template("_flashes.html").render(
-        messages=get_flashed_messages()))
-
-
-def page_form_key() -> str:
-    """A new idempotency key for a form about to be drawn. On a page drawn for every phone each
-    request gets new ones in their places, one per form, as a fresh draw would have."""
-    key = secrets.token_urlsafe(16)
-    drawn = g.get("page_keys") if has_app_context() else None
-    if drawn is not None:
-        drawn.append(key)
-    return key
-
-
-def _put_back(drawing: str, csrf: str) -> str:
-    """A drawing with this request's parts put in its places."""
-    parts = {"csrf": csrf}
-
-    def part(found: re.Match[str]) -> str:
-        name = found[1]
-        if name not in parts:  # the same form's key twice in a page is the same key
-            parts[name] = str(flash_area()) if name == "flashes" else secrets.token_urlsafe(16)
-        return parts[name]
-    return _MARK.sub(part, drawing)
-
-
-def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
-    """The page ``render()`` makes, drawn once for every phone that opens it through the same
-    link, in the same language and at the same address, while ``key`` stays the same, and kept
-    in the shared store (:data:`companion.extensions.page_store`: this machine's server processes
-    share it through files in the instance folder, several servers through Redis).
-
-    ``key`` must name everything the page shows that can change: the game's version (every write
-    moves it), and whatever changes without moving it (players' names, the links shown). The
-    link (and so its role), language, chosen colour scheme, host, address the other phones use,
-    path and whether htmx asked (a partial) are added here. What belongs to one browser never
-    enters the store: its CSRF token, its flashed messages and its forms' idempotency keys are
-    put in per request, and a page that linked this browser's other games is drawn for that
-    request only. If the store does not answer (Redis down), the page is drawn.
-    """
-    link = g.get("link")
-    if link is None or request.method not in SAFE_METHODS or not _drawn_once():
-        return render()
-    name = _store_key((*key, link.token, str(get_locale()), theme_choice(), request.host_url,
-                       public_base(), request.full_path,
-                       request.headers.get("HX-Request") == "true"))
-    csrf = generate_csrf()
-    try:
-        packed = page_store.get(name)
-    except Exception:  # noqa: BLE001  (a store that does not answer: draw, as without one)
-        current_app.logger.warning("page store unreachable: drawing the page", exc_info=True)
-        packed = None
-    if isinstance(packed, bytes):
-        return _put_back(zlib.decompress(packed).decode(), csrf)
-    g.urls_of_this_browser = False
-    g.page_keys = keys = []
-    try:
-        page = render()
-    finally:
-        g.page_keys = None
-    drawing = page.replace(csrf, _CSRF_MARK)
-    for number, form_key in enumerate(keys):
-        drawing = drawing.replace(form_key, f"\x00key{number}\x00")
-    if not g.urls_of_this_browser and "\x00" not in _MARK.sub("", drawing):
-        packed = zlib.compress(drawing.encode(), 1)
-        if len(packed) <= PAGE_MAX_BYTES:
-            try:
-                page_store.set(name, packed)
-            except Exception:  # noqa: BLE001
-                current_app.logger.warning("page store unreachable: page not kept",
-                                           exc_info=True)
-    return page.replace(_FLASH_MARK, flash_area())
 
 
 def opened_game(code: str, kind: str) -> Game | None:
@@ -468,15 +256,6 @@ def opened_game(code: str, kind: str) -> Game | None:
     if game is not None and game.code == code and game.kind == kind:
         return game
     return store.get_game(get_session(), code, kind)
-
-
-def game_page(game: Game, render: Callable[[], str], *extra: object) -> str:
-    """A game's page every phone at the table reloads after each change, drawn once per version
-    (:func:`cached_page`), with what changes it without moving the version in its key: the
-    players' names (a rename, a merge) and the game's links (a replaced one)."""
-    names, tokens = store.names_and_links(get_session(), game)
-    endpoint = request.endpoint or ""
-    return cached_page((endpoint, game.id, version_of(game), names, tokens, *extra), render)
 
 
 # --- pages ----------------------------------------------------------------------------------------
@@ -528,25 +307,3 @@ def replace(token: str, role: str) -> Response:
         return redirect(url_for("links.share", token=fresh.token), 303)
     flash(_("New viewer link made: the old one no longer opens this game."))
     return redirect(url_for("links.share", token=token), 303)
-
-
-@bp.get("/live/<token>")
-def live(token: str) -> Response:
-    """The game's version, for the pages that follow it: 304 while nothing has changed."""
-    version = store.version_by_token(get_engine(), token)
-    if version is None:
-        abort(404)
-    response = current_app.response_class(version, mimetype="text/plain")
-    response.set_etag(version)
-    response.headers["Cache-Control"] = "no-cache"
-    return response.make_conditional(request)
-
-
-def init_app(app: Flask) -> None:
-    app.register_blueprint(bp)
-    app.url_value_preprocessor(_open_by_link)
-    app.url_defaults(_token_in_urls)
-    app.after_request(_remember_opened)
-    app.after_request(_entry_pages_not_stored)
-    app.context_processor(_link_context)
-    app.add_template_global(flash_area)

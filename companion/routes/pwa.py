@@ -257,7 +257,3 @@ def manifest() -> Response:
     response = jsonify(data)
     response.mimetype = "application/manifest+json"
     return response
-
-
-def init_app(app: Flask) -> None:
-    app.register_blueprint(bp)

@@ -9,13 +9,12 @@ the server never lists every stored game to whoever opens ``/``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from flask import (
     Blueprint,
-    Flask,
     abort,
     g,
     redirect,
@@ -23,6 +22,7 @@ from flask import (
     request,
     url_for,
 )
+from flask.blueprints import BlueprintSetupState
 from werkzeug.routing import BaseConverter, ValidationError
 from werkzeug.wrappers import Response
 
@@ -30,10 +30,7 @@ from .. import rulings
 from ..db import get_session
 from ..games import (
     GameKind,
-    GameRoutes,
-    HasApi,
     HasHomeView,
-    HasOldAddresses,
     HasRulingsAddresses,
     by_key,
     by_slug,
@@ -44,7 +41,6 @@ from ..models import Game
 from ..play import history, store
 from ..theme import theme_choice
 from . import groups, links
-from .groups import group_for_new_game  # noqa: F401  (games call it on creation)
 from .links import my_links
 
 bp = Blueprint("shell", __name__)
@@ -115,26 +111,6 @@ def my_games(kind: GameKind | None = None) -> list[RememberedGame]:
                                             code=link.token), view, link.role, link.token,
                                     summary))
     return found
-
-
-def game_url(game: Game, role: str = "viewer") -> str:
-    """The address of a stored game's page through its ``role`` link (``viewer``: read-only),
-    for lists such as history that show games this phone may not have opened."""
-    kind = by_key(game.kind)
-    if kind is None or not kind.show_endpoint:
-        return url_for("shell.index")
-    token = g.get("viewer_tokens", {}).get(game.id) if role == "viewer" else None
-    if token is None:
-        token = store.links_of(get_session(), game)[role].token
-    return url_for(kind.show_endpoint, code=token)
-
-
-def know_viewer_links(games: Iterable[Game]) -> None:
-    """Read the viewer links of a list's games in one query (kept for this request), so that
-    :func:`game_url` and ``record_url`` link each without a query of its own."""
-    ids = [game.id for game in games if game.id is not None]
-    known = g.setdefault("viewer_tokens", {})
-    known.update(history.viewer_tokens(get_session(), [i for i in ids if i not in known]))
 
 
 # --- pages --------------------------------------------------------------------------------------
@@ -273,61 +249,35 @@ def rules_url(kind: GameKind | None) -> str:
     return url_for("shell.rules")
 
 
+@bp.app_context_processor
 def _shell_context() -> dict[str, Any]:
     kind = current_game()
     return {"current_game": kind, "rules_url": rules_url(kind), "game_kinds": registry(),
             "lang_name": current_lang(), "theme": theme_choice()}
 
 
-def init_app(app: Flask) -> None:
-    """The converter, the shell's pages and every registered game's blueprints."""
-    app.url_map.converters["game"] = GameConverter
-    app.register_blueprint(bp)
-    app.context_processor(_shell_context)
-    links.init_app(app)
-    groups.init_app(app)
-    register_games(app)
-    from . import history; history.init_app(app)  # noqa: E702, I001  (history, stats, players)
+# --- a game's addresses from before it moved ----------------------------------------------------
 
-
-def register_games(app: Flask) -> None:
-    """Mount each available game's pages under ``/<slug>/`` and its API under
-    ``/api/v1/<slug>/`` (CSRF-exempt, with the shared refusals), both from the registry; a game's
-    old addresses redirect to its pages (:func:`redirect_old_addresses`)."""
-    from ..extensions import csrf
-    from . import api
-
-    for kind in registry():
-        module = kind.module()
-        if module is None or kind.key in app.blueprints:
-            continue
-        assert isinstance(module, GameRoutes), kind.routes
-        app.register_blueprint(module.bp, url_prefix=f"/{kind.slug}")
-        if isinstance(module, HasApi):
-            api.install_error_handlers(module.api_bp)
-            app.register_blueprint(module.api_bp, url_prefix=f"/api/v1/{kind.slug}")
-            csrf.exempt(module.api_bp)
-        if isinstance(module, HasOldAddresses):
-            csrf.exempt(redirect_old_addresses(app, kind, tuple(module.OLD_ADDRESSES)))
-
-
-def redirect_old_addresses(app: Flask, kind: GameKind, beginnings: tuple[str, ...]) -> Blueprint:
+def old_addresses(kind: GameKind, beginnings: tuple[str, ...]) -> Blueprint:
     """Every page of ``kind`` whose address below its slug begins with one of ``beginnings`` once
     lived at the root: its old address redirects to it, with its query string — a GET for good
     (301), any other method keeping its method and body (308), so that a phone holding an old
     page, link or QR code, or a save waiting in its outbox, reaches the same page. The
     redirecting blueprint (``<key>_moved``) only redirects: the page it leads to checks the link
-    and the form as always. Returned for the caller to exempt from CSRF (nothing is written)."""
+    and the form as always. It is registered after the game's own blueprint, whose addresses it
+    reads then; nothing is written (no CSRF check needed)."""
     moved = Blueprint(f"{kind.key}_moved", __name__)
     prefix = f"/{kind.slug}"
-    for rule in list(app.url_map.iter_rules()):
-        blueprint, _, name = rule.endpoint.partition(".")
-        old = rule.rule.removeprefix(prefix)
-        if blueprint != kind.key or not old.startswith(beginnings):
-            continue
-        moved.add_url_rule(old, endpoint=name, view_func=_redirect_to(rule.endpoint),
-                           methods=sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}))
-    app.register_blueprint(moved)
+
+    @moved.record_once
+    def _redirect_each(state: BlueprintSetupState) -> None:
+        for rule in list(state.app.url_map.iter_rules()):
+            blueprint, _, name = rule.endpoint.partition(".")
+            old = rule.rule.removeprefix(prefix)
+            if blueprint != kind.key or not old.startswith(beginnings):
+                continue
+            state.add_url_rule(old, endpoint=name, view_func=_redirect_to(rule.endpoint),
+                               methods=sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}))
     return moved
 
 

@@ -1,5 +1,5 @@
 """The score pad is rendered once per version, link and language for every phone that follows a
-game (``links.cached_page``): whatever changes the game, its names or its links shows on the
+game (``page_store.cached_page``): whatever changes the game, its names or its links shows on the
 next load, in either language, and what belongs to one browser never reaches another."""
 
 from __future__ import annotations

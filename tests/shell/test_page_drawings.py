@@ -1,5 +1,5 @@
 """Each game's page is drawn once per version for every phone and every server process
-(``links.cached_page`` on the shared page store): two app instances share one store (the Redis
+(``page_store.cached_page`` on the shared page store): two app instances share one store (the Redis
 of ``TEST_REDIS_URL`` when set, else files), the second serves the first's drawing without
 drawing, byte for byte what a fresh draw gives apart from one browser's own parts (its CSRF
 token, its forms' keys, its flashed messages); a save, a rename and a replaced link show on the
@@ -23,7 +23,7 @@ from companion.extensions import page_store
 from companion.models import Player
 from companion.play import players as people
 from companion.play import store
-from companion.routes import links
+from companion.routes import page_store as drawings
 
 from ..conftest import REDIS_URL, database_config, empty_tables
 
@@ -284,12 +284,12 @@ def test_a_rename_shows_on_the_next_load(servers, kind):
     with first.app_context():
         db = get_session()
         game = store.game_by_token(db, path.rsplit("/", 1)[-1])
-        version = links.version_of(game)
+        version = drawings.version_of(game)
         ben = db.exec(select(Player).where(Player.game_id == game.id,
                                            Player.name == "Ben")).one()
         people.rename(session=db, group_id=game.group_id, person_id=ben.person_id,
                       name="Benoît")
-        assert links.version_of(db.get(type(game), game.id)) == version
+        assert drawings.version_of(db.get(type(game), game.id)) == version
     page = second.test_client().get(viewer).text
     assert "Benoît" in page and ">Ben<" not in page
 
@@ -335,9 +335,9 @@ def test_a_replaced_viewer_link_shows_on_a_seat_page(servers):
     with first.app_context():
         db = get_session()
         game = store.game_by_token(db, seat1.rsplit("/", 1)[-1])
-        version = links.version_of(game)
+        version = drawings.version_of(game)
         new = store.replace_link(db, game, "viewer").token
-        assert links.version_of(store.game_by_token(db, seat1.rsplit("/", 1)[-1])) == version
+        assert drawings.version_of(store.game_by_token(db, seat1.rsplit("/", 1)[-1])) == version
     page = one.get(seat1).text
     assert new in page and old not in page
 
@@ -353,7 +353,7 @@ def test_the_store_is_bounded(tmp_path, monkeypatch):
         assert client.get(f"{path}?n={n}").status_code == 200
     kept = app.extensions["cache"][page_store]._cache
     assert 0 < len(kept) <= 5 + 1
-    monkeypatch.setattr(links, "PAGE_MAX_BYTES", 100)
+    monkeypatch.setattr(drawings, "PAGE_MAX_BYTES", 100)
     watch_store(app, monkeypatch)
     assert client.get(f"{path}?n=big").status_code == 200
     assert stored(app) == []

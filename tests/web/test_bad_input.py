@@ -394,11 +394,11 @@ def test_undo_needs_post(client, make_game):
 def test_qr_code_cache_is_bounded(monkeypatch):
     """Each distinct Host header makes another share address: the QR cache keeps only so many
     (tried with 64, so that the test draws few codes), and its full size fits in a few MB."""
-    from companion.routes import links
+    from companion.routes import qr
 
-    size = links._QR_CACHE_SIZE
-    monkeypatch.setattr(links, "_QR_CACHE_SIZE", 64)
+    size = qr._QR_CACHE_SIZE
+    monkeypatch.setattr(qr, "_QR_CACHE_SIZE", 64)
     for n in range(80):
-        links._qr_drawing(f"http://h{n}.example/g/{'a' * 32}")
-    assert len(links._QR_CACHE) <= 64
-    assert size * max(len(svg) for svg in links._QR_CACHE.values()) <= 8 * 1024 * 1024
+        qr._qr_drawing(f"http://h{n}.example/g/{'a' * 32}")
+    assert len(qr._QR_CACHE) <= 64
+    assert size * max(len(svg) for svg in qr._QR_CACHE.values()) <= 8 * 1024 * 1024

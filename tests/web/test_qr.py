@@ -11,7 +11,7 @@ from html import unescape
 import pytest
 import qrcode
 
-from companion.routes import links
+from companion.routes import qr
 
 from ..conftest import reveillez_link
 
@@ -24,7 +24,7 @@ def scorer(app):
 @pytest.fixture
 def draws(monkeypatch):
     """How many QR codes are drawn (the process's cache emptied first)."""
-    monkeypatch.setattr(links, "_QR_CACHE", type(links._QR_CACHE)())
+    monkeypatch.setattr(qr, "_QR_CACHE", type(qr._QR_CACHE)())
     made: list[str] = []
     real = qrcode.make
 
@@ -32,7 +32,7 @@ def draws(monkeypatch):
         made.append(text)
         return real(text, **kwargs)
 
-    monkeypatch.setattr(links.qrcode, "make", counted)
+    monkeypatch.setattr(qr.qrcode, "make", counted)
     return made
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint
 from sqlmodel import Session
 
 from ...history import N_, Fact, GameSummary, ScoreUnit
@@ -13,11 +12,9 @@ from ...history.summary import running_totals
 from ...models import Game
 from ...play import kanai_duel as play
 from ...scoring.kanai_duel import Duel, Result
-
-bp = Blueprint("kanai_duel", __name__)
-api_bp = Blueprint("kanai_duel_api", __name__)
-
-from . import api, pages  # noqa: E402, F401  (register the views)
+from . import api, pages  # noqa: F401  (register the views)
+from .blueprints import api_bp as api_bp  # (the registry asks the package for both)
+from .blueprints import bp as bp
 
 OPERATIONS = api.OPERATIONS
 

@@ -9,8 +9,8 @@ from flask import Response
 from ...games import ApiOperation
 from ...scoring.kanai_duel import resolve as resolve_game
 from ..api import ok, parse_body
-from . import api_bp as bp
 from .api_models import ResolveRequest, ResolveResponse
+from .blueprints import api_bp as bp
 
 
 @bp.post("/resolve")

@@ -11,7 +11,7 @@ from wtforms.validators import InputRequired, Length, Optional
 from ...forms.names import storable_name
 from ...play.kanai_duel import PHONES, REFEREE
 from ...scoring.kanai_duel import DuelCard
-from ..links import page_form_key
+from ..page_store import page_form_key
 
 MAX_NAME = 24
 CARD_VALUES = [card.value for card in DuelCard]

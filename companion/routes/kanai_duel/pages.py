@@ -29,11 +29,13 @@ from ...play import kanai_duel as play
 from ...play import store
 from ...scoring.kanai_duel import CATALOGUE, DuelCard, DuelSetAside, Step, card_words
 from ...scoring.problems import EntryError, Problem
-from .. import links
-from ..links import entry_page, for_seats, game_to_play_again, public_base
+from .. import links, page_store, qr
+from ..addresses import public_base
+from ..groups import group_for_new_game
+from ..links import entry_page, for_seats, game_to_play_again
 from ..replays import form_key
-from ..shell import group_for_new_game, remember
-from . import bp
+from ..shell import remember
+from .blueprints import bp
 from .forms import JoinForm, KanaiDuelNewGameForm, PickForm, ReinviteForm, RoundForm, UndoForm
 
 SEATS = "kanai_duel_links"
@@ -67,7 +69,7 @@ def card_label(card: DuelCard | str) -> str:
     return DuelCard(card).label(current_lang())
 
 
-qr_svg = links.qr_svg  # bounded: each Host header would make another address to draw
+qr_svg = qr.qr_svg  # bounded: each Host header would make another address to draw
 
 
 # --- seats of this phone ------------------------------------------------------------------------
@@ -271,7 +273,8 @@ def show(code: str) -> str:
 
     Every phone reloads it (or its board) after each change: it is drawn once per version and
     link (so per seat: each seat's link shows its own hidden cards) and language for all of
-    them (:func:`links.game_page`); a seat's page only ever reaches the browser that took it."""
+    them (:func:`page_store.game_page`); a seat's page only ever reaches the browser that took
+    it."""
     template = ("kanai_duel/_board.html" if request.headers.get("HX-Request") == "true"
                 else "kanai_duel/show.html")
     return _drawn(code, template)
@@ -289,7 +292,7 @@ def _drawn(code: str, template: str) -> str:
     if game is None:
         abort(404)
     seat = _seat_or_join(game)  # before the drawing: who may see this seat's page at all
-    return links.game_page(game, lambda: render_template(template, **_context(game, seat)))
+    return page_store.game_page(game, lambda: render_template(template, **_context(game, seat)))
 
 
 @bp.get("/g/<code>/version")

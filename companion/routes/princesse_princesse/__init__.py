@@ -4,18 +4,15 @@
 
 from __future__ import annotations
 
-from flask import Blueprint
 from sqlmodel import Session
 
 from ...history import N_, Fact, GameSummary, ScoreUnit
 from ...models import Game
 from ...play import princesse_princesse as play
 from ...scoring.princesse_princesse import AwardReason, GameProgress
-
-bp = Blueprint("princesse_princesse", __name__)
-api_bp = Blueprint("princesse_princesse_api", __name__)
-
-from . import api, pages  # noqa: E402, F401  (register the views)
+from . import api, pages  # noqa: F401  (register the views)
+from .blueprints import api_bp as api_bp  # (the registry asks the package for both)
+from .blueprints import bp as bp
 
 OPERATIONS = api.OPERATIONS
 

@@ -11,8 +11,8 @@ from flask import Response
 from ...games import ApiOperation
 from ...scoring.princesse_princesse import Turn, judge_turn_log, round_end
 from ..api import ok, parse_body
-from . import api_bp as bp
 from .api_models import RoundEndRequest, RoundEndResponse, TurnLogRequest, TurnLogResponse
+from .blueprints import api_bp as bp
 
 
 @bp.post("/round-end")

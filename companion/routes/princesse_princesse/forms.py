@@ -13,7 +13,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from ...forms.names import storable_name
 from ...scoring.princesse_princesse import MAX_PLAYERS, Turn
-from ..links import page_form_key
+from ..page_store import page_form_key
 
 MAX_NAME = 24
 VALUES = range(10)

@@ -33,10 +33,12 @@ from ...scoring.princesse_princesse import (
     check_reveal,
 )
 from ...scoring.problems import EntryError, Problem
-from ..links import entry_page, game_page, game_to_play_again, opened_game
+from ..groups import group_for_new_game
+from ..links import entry_page, game_to_play_again, opened_game
+from ..page_store import game_page
 from ..replays import form_key
-from ..shell import group_for_new_game, remember
-from . import bp
+from ..shell import remember
+from .blueprints import bp
 from .forms import (
     PrincessePrincesseNewGameForm,
     PrincessePrincesseWriteForm,
@@ -203,7 +205,7 @@ def show(code: str) -> str:
     """The tokens board: tokens against the threshold, the round, who starts and why.
 
     Every phone at the table reloads it after each change: it is drawn once per version, link
-    and language for all of them (:func:`links.game_page`)."""
+    and language for all of them (:func:`page_store.game_page`)."""
     game = opened_game(code, play.KIND)
     if game is None:
         abort(404)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, url_for
+from flask import url_for
 from sqlmodel import Session
 
 from ...history import N_, Fact, GameSummary
@@ -20,11 +20,9 @@ from ...play import rebel_princess as play
 from ...rulings import rebel_princess as rulings
 from ...scoring.rebel_princess import RebelGameState
 from ..shell import RulingsAddresses
-
-bp = Blueprint("rebel_princess", __name__)
-api_bp = Blueprint("rebel_princess_api", __name__)
-
-from . import api, pages, rounds, trick_pages  # noqa: E402, F401  (register the views)
+from . import api, pages, rounds, trick_pages  # noqa: F401  (register the views)
+from .blueprints import api_bp as api_bp  # (the registry asks the package for both)
+from .blueprints import bp as bp
 
 OPERATIONS = api.OPERATIONS
 OLD_ADDRESSES = ("/g/",)

@@ -24,7 +24,6 @@ from ...scoring.rebel_princess import table_check as tricks
 from ...scoring.rebel_princess.errors import CATALOGUE
 from ..api import ApiError, ok
 from ..api import parse_body as parse_any
-from . import api_bp as bp
 from .api_models import (
     CheckRoundRequest,
     CheckRoundResponse,
@@ -37,6 +36,7 @@ from .api_models import (
     ScoreRoundResponse,
     problems_from_validation,
 )
+from .blueprints import api_bp as bp
 from .forms import ASCII_NUMBER
 
 Model = TypeVar("Model", bound=BaseModel)

@@ -39,10 +39,11 @@ from ...scoring.rebel_princess import (
     round_cards,
 )
 from ...scoring.rebel_princess.engine.errors import CATALOGUES
-from .. import links
+from .. import addresses, page_store, qr
+from ..groups import group_for_new_game
 from ..links import game_to_play_again
-from ..shell import group_for_new_game, remember
-from . import bp
+from ..shell import remember
+from .blueprints import bp
 from .forms import (
     EmptyForm,
     RebelPrincessNewGameForm,
@@ -195,15 +196,15 @@ def show(code: str) -> str:
     """The game: this round's card and leader, the score pad, and the result at the end.
 
     Every phone at the table reloads it after each change: it is rendered once per version,
-    link and language for all of them (:func:`links.cached_page`)."""
+    link and language for all of them (:func:`page_store.cached_page`)."""
     session = get_session()
     game = _game_or_404(code)
     players = play.players_of(session, game)
     # Other phones at the table get the viewer link: they watch, they cannot change the pad.
-    share_url = links.game_address(game, store.links_of(session, game)["viewer"])
-    key = ("rebel_princess.show", game.id, links.version_of(game), share_url,
+    share_url = addresses.game_address(game, store.links_of(session, game)["viewer"])
+    key = ("rebel_princess.show", game.id, page_store.version_of(game), share_url,
            tuple((p.seat, p.name, p.princess, p.person_id) for p in players))
-    return links.cached_page(key, lambda: _render_show(
+    return page_store.cached_page(key, lambda: _render_show(
         play.view_game(session, game, players=players), share_url))
 
 
@@ -219,7 +220,7 @@ def _render_show(view: play.RebelGameView, share_url: str) -> str:
                            and is_counted_by_princes(view.edition, letter, len(view.players)))
 
 
-qr_svg = links.qr_svg
+qr_svg = qr.qr_svg
 
 
 

@@ -40,7 +40,7 @@ from ...scoring.rebel_princess import (
     tally,
     tally_counts,
 )
-from . import bp
+from .blueprints import bp
 from .forms import (
     ASCII_NUMBER,
     card_choices,

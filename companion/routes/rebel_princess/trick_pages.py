@@ -34,7 +34,7 @@ from ...scoring.rebel_princess import (
 )
 from ...scoring.rebel_princess.engine import WinReason, power_class
 from ...scoring.rebel_princess.engine.powers import zero_rank
-from . import bp
+from .blueprints import bp
 from .forms import TrickForm
 from .pages import problem_message, render_page_or_partial
 from .rounds import _round_context

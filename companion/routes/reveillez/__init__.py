@@ -3,18 +3,15 @@ JSON API under ``/api/v1/reveillez/`` (standings, jester, discard)."""
 
 from __future__ import annotations
 
-from flask import Blueprint
 from sqlmodel import Session
 
 from ...history import N_, Aggregate, Fact, GameSummary, StepUnit
 from ...models import Game
 from ...play import reveillez as play
 from ...scoring.reveillez import PRINCESSES, ReveillezGameState
-
-bp = Blueprint("reveillez", __name__)
-api_bp = Blueprint("reveillez_api", __name__)
-
-from . import api, pages  # noqa: E402, F401  (register the views)
+from . import api, pages  # noqa: F401  (register the views)
+from .blueprints import api_bp as api_bp  # (the registry asks the package for both)
+from .blueprints import bp as bp
 
 OPERATIONS = api.OPERATIONS
 

@@ -9,7 +9,6 @@ from flask import Response
 from ...games import ApiOperation
 from ...scoring import reveillez as core
 from ..api import ok, parse_body
-from . import api_bp as bp
 from .api_models import (
     DiscardRequest,
     DiscardResponse,
@@ -18,6 +17,7 @@ from .api_models import (
     ReveillezStandingsRequest,
     ReveillezStandingsResponse,
 )
+from .blueprints import api_bp as bp
 
 
 @bp.post("/standings")

@@ -12,7 +12,7 @@ from ...bounds import whole_or_none
 from ...forms.names import storable_name
 from ...play.reveillez import ACTIONS, MAX_NAME, Draft
 from ...scoring.reveillez import MAX_PLAYERS
-from ..links import page_form_key
+from ..page_store import page_form_key
 
 PRINCESS_NAME = 30
 

@@ -24,10 +24,12 @@ from ...scoring.reveillez import (
     Special,
     target,
 )
-from ..links import entry_page, game_page, game_to_play_again, opened_game
+from ..groups import group_for_new_game
+from ..links import entry_page, game_to_play_again, opened_game
+from ..page_store import game_page
 from ..replays import form_key
-from ..shell import group_for_new_game, remember
-from . import bp
+from ..shell import remember
+from .blueprints import bp
 from .forms import ActionForm, ReveillezNewGameForm, ReveillezWriteForm, fresh_key
 
 
@@ -187,7 +189,7 @@ def show(code: str) -> str:
 
     Every phone at the table reloads it after each change: it is drawn once per version, link,
     language and address (an action half built has its own) for all of them
-    (:func:`links.game_page`)."""
+    (:func:`page_store.game_page`)."""
     game = opened_game(code, play.KIND)
     if game is None:
         abort(404)

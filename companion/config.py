@@ -1,0 +1,66 @@
+"""The app's settings: :class:`Config` holds the defaults, :func:`environment` the ones a server
+is given in its environment.
+
+:func:`companion.factory.create_app` loads them in this order, each overriding the one before:
+:class:`Config`, then ``instance/config.py`` if present, then :func:`environment`, then the
+tests' ``test_config`` (a test never reads the environment nor the instance folder). Settings
+that depend on the instance folder or on another setting (``DATABASE``, the page store's
+``CACHE_TYPE``…) are filled in by the factory afterwards, only where nothing above set them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from datetime import timedelta
+from typing import Any
+
+
+class Config:
+    """The defaults: what a server started with nothing else set runs with."""
+
+    # PostgreSQL instead of the embedded SQLite (instance/companion.sqlite) when one machine is
+    # not enough.
+    DATABASE_URL: str | None = None
+    # Groups idle for more than this many days are deleted by `flask groups purge` (off: None).
+    GROUP_PURGE_DAYS: int | None = None
+    # The address other phones open (QR codes); else this machine's network address.
+    PUBLIC_URL: str | None = None
+    # How many proxies in front (their X-Forwarded-For/-Proto are believed), and a store the
+    # rate limits share across processes and servers (see companion.security).
+    TRUSTED_PROXIES: int | str = 0
+    RATELIMIT_STORAGE_URI: str | None = None
+    # Where a game's page drawn once is kept for every phone (companion.routes.page_store
+    # .cached_page): a Redis every server shares when one is named (CACHE_REDIS_URL, else a
+    # Redis RATELIMIT_STORAGE_URI: one Redis for both), else files beside the SQLite database
+    # (instance/pages) that this machine's server processes share; tests keep theirs in the
+    # app (SimpleCache).
+    CACHE_REDIS_URL: str | None = None
+    CACHE_THRESHOLD = 1000  # drawings kept (files), at most 32 kB each (page_store.PAGE_MAX_BYTES)
+    CACHE_DEFAULT_TIMEOUT = 2 * 3600  # an old version is never asked for again: let it go
+    CACHE_KEY_PREFIX = "companion-page:"
+    # Game nights outlast Flask-WTF's one-hour default: tie the token to the session instead.
+    WTF_CSRF_TIME_LIMIT = None
+    MAX_CONTENT_LENGTH = 64 * 1024
+    SESSION_COOKIE_SAMESITE = "Lax"
+    # The CSRF token lives in the session: keep it for a month so closing the browser tab
+    # between two rounds does not turn the next save into an error.
+    PERMANENT_SESSION_LIFETIME = timedelta(days=31)
+    # Static files are linked with a content hash (see ``asset``), so phones may keep them.
+    SEND_FILE_MAX_AGE_DEFAULT = timedelta(days=365)
+
+
+ENVIRONMENT = ("DATABASE_URL", "GROUP_PURGE_DAYS", "PUBLIC_URL", "TRUSTED_PROXIES",
+               "RATELIMIT_STORAGE_URI", "CACHE_REDIS_URL")
+"""The settings a server may be given in its environment, under the same names."""
+
+
+def environment(environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
+    """The settings of :data:`ENVIRONMENT` that ``environ`` gives a value (an empty one counts
+    as unset; ``GROUP_PURGE_DAYS`` only when it is a number of days)."""
+    found: dict[str, Any] = {name: environ[name] for name in ENVIRONMENT if environ.get(name)}
+    if "GROUP_PURGE_DAYS" in found:
+        days = found.pop("GROUP_PURGE_DAYS")
+        if days.isdigit():
+            found["GROUP_PURGE_DAYS"] = int(days)
+    return found

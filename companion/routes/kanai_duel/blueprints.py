@@ -1,0 +1,11 @@
+"""The Kanai duel's two blueprints, declared apart so that its views import them
+without importing the package that gathers them: its pages (``bp``, under ``/<slug>/``) and
+its JSON API (``api_bp``, under ``/api/v1/<slug>/``), both mounted by the factory from the
+registry (:func:`companion.factory.blueprints`)."""
+
+from __future__ import annotations
+
+from flask import Blueprint
+
+bp = Blueprint("kanai_duel", "companion.routes.kanai_duel")
+api_bp = Blueprint("kanai_duel_api", "companion.routes.kanai_duel")

@@ -1,0 +1,172 @@
+"""The page store: one drawing of a game's page for every phone and every server process.
+
+A game's page is drawn once per version of the game and kept in the shared store
+(:data:`companion.extensions.page_store`: files in the instance folder for this machine's
+server processes, Redis for several servers), with a place left for each browser's own parts
+(its CSRF token, its flashed messages, its forms' idempotency keys) that each request fills
+(:func:`cached_page`, :func:`game_page`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import zlib
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+from flask import (
+    current_app,
+    g,
+    get_flashed_messages,
+    has_app_context,
+    request,
+    session,
+)
+from flask.globals import request_ctx
+from flask_babel import get_locale
+from flask_caching.backends import NullCache
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
+
+from ..db import get_session
+from ..extensions import page_store
+from ..models import Game
+from ..play import store
+from ..theme import theme_choice
+from .addresses import public_base
+from .links import SAFE_METHODS
+
+
+def version_of(game: Game) -> str:
+    """Changes whenever anything is stored for the game (every write touches ``updated_at``)."""
+    return store.version_string(game.id, game.updated_at)
+
+
+PAGE_MAX_BYTES = 32 * 1024
+"""A drawing is kept zlib-compressed (a score pad: about 7 kB of its 28 kB) when it is at most
+this big; the store keeps at most ``CACHE_THRESHOLD`` of them (1,000: at most 32 MB, about 8 MB
+for score pads), or, in Redis, each for ``CACHE_DEFAULT_TIMEOUT`` (2 hours)."""
+_MARK = re.compile("\x00(csrf|flashes|key[0-9]+)\x00")
+"""Where a drawing leaves a place for one browser's part: its CSRF token, its flashed messages, the
+idempotency key of each of its forms. No page holds a NUL otherwise: names refuse control
+characters (a page that does is never kept)."""
+_CSRF_MARK, _FLASH_MARK = "\x00csrf\x00", Markup("\x00flashes\x00")
+
+
+@cache
+def _code_stamp() -> str:
+    """What this server's pages are made of (its code, templates, catalogues and static files),
+    as a digest: a drawing made by another version of the app is never served (a server being
+    upgraded next to one not yet upgraded, both on one Redis)."""
+    digest = hashlib.sha256()
+    root = Path(__file__).resolve().parent.parent
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _store_key(key: tuple[object, ...]) -> str:
+    """The store's name for a drawing: ``key`` with this app's code and secret (the QR codes'
+    seals and the tokens depend on it), hashed."""
+    secret = str(current_app.config["SECRET_KEY"])
+    text = repr((_code_stamp(), hashlib.sha256(secret.encode()).hexdigest(), key))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _drawn_once() -> bool:
+    """Whether pages are kept at all (``CACHE_TYPE = "NullCache"`` draws each one afresh)."""
+    return not isinstance(page_store.cache, NullCache)
+
+
+def flash_area() -> Markup:
+    """The flashed messages of this request, where ``base.html`` shows them; while a page is
+    drawn for every phone, a place for them that each request fills (:func:`cached_page`)."""
+    if g.get("page_keys") is not None:
+        return _FLASH_MARK
+    if not session.get("_flashes") and not request_ctx.flashes:
+        return Markup("")  # what the template gives for no message, without drawing it
+    return Markup(current_app.jinja_env.get_template("_flashes.html").render(
+        messages=get_flashed_messages()))
+
+
+def page_form_key() -> str:
+    """A new idempotency key for a form about to be drawn. On a page drawn for every phone each
+    request gets new ones in their places, one per form, as a fresh draw would have."""
+    key = secrets.token_urlsafe(16)
+    drawn = g.get("page_keys") if has_app_context() else None
+    if drawn is not None:
+        drawn.append(key)
+    return key
+
+
+def _put_back(drawing: str, csrf: str) -> str:
+    """A drawing with this request's parts put in its places."""
+    parts = {"csrf": csrf}
+
+    def part(found: re.Match[str]) -> str:
+        name = found[1]
+        if name not in parts:  # the same form's key twice in a page is the same key
+            parts[name] = str(flash_area()) if name == "flashes" else secrets.token_urlsafe(16)
+        return parts[name]
+    return _MARK.sub(part, drawing)
+
+
+def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
+    """The page ``render()`` makes, drawn once for every phone that opens it through the same
+    link, in the same language and at the same address, while ``key`` stays the same, and kept
+    in the shared store (:data:`companion.extensions.page_store`: this machine's server processes
+    share it through files in the instance folder, several servers through Redis).
+
+    ``key`` must name everything the page shows that can change: the game's version (every write
+    moves it), and whatever changes without moving it (players' names, the links shown). The
+    link (and so its role), language, chosen colour scheme, host, address the other phones use,
+    path and whether htmx asked (a partial) are added here. What belongs to one browser never
+    enters the store: its CSRF token, its flashed messages and its forms' idempotency keys are
+    put in per request, and a page that linked this browser's other games is drawn for that
+    request only. If the store does not answer (Redis down), the page is drawn.
+    """
+    link = g.get("link")
+    if link is None or request.method not in SAFE_METHODS or not _drawn_once():
+        return render()
+    name = _store_key((*key, link.token, str(get_locale()), theme_choice(), request.host_url,
+                       public_base(), request.full_path,
+                       request.headers.get("HX-Request") == "true"))
+    csrf = generate_csrf()
+    try:
+        packed = page_store.get(name)
+    except Exception:  # noqa: BLE001  (a store that does not answer: draw, as without one)
+        current_app.logger.warning("page store unreachable: drawing the page", exc_info=True)
+        packed = None
+    if isinstance(packed, bytes):
+        return _put_back(zlib.decompress(packed).decode(), csrf)
+    g.urls_of_this_browser = False
+    g.page_keys = keys = []
+    try:
+        page = render()
+    finally:
+        g.page_keys = None
+    drawing = page.replace(csrf, _CSRF_MARK)
+    for number, form_key in enumerate(keys):
+        drawing = drawing.replace(form_key, f"\x00key{number}\x00")
+    if not g.urls_of_this_browser and "\x00" not in _MARK.sub("", drawing):
+        packed = zlib.compress(drawing.encode(), 1)
+        if len(packed) <= PAGE_MAX_BYTES:
+            try:
+                page_store.set(name, packed)
+            except Exception:  # noqa: BLE001
+                current_app.logger.warning("page store unreachable: page not kept",
+                                           exc_info=True)
+    return page.replace(_FLASH_MARK, flash_area())
+
+
+def game_page(game: Game, render: Callable[[], str], *extra: object) -> str:
+    """A game's page every phone at the table reloads after each change, drawn once per version
+    (:func:`cached_page`), with what changes it without moving the version in its key: the
+    players' names (a rename, a merge) and the game's links (a replaced one)."""
+    names, tokens = store.names_and_links(get_session(), game)
+    endpoint = request.endpoint or ""
+    return cached_page((endpoint, game.id, version_of(game), names, tokens, *extra), render)
