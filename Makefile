@@ -16,7 +16,7 @@ POSTGRES_TESTS ?= tests/shell tests/web tests/history $(wildcard tests/rebel_pri
 POSTGRES_SKIP ?= --ignore=tests/rebel_princess/engine --ignore=tests/rebel_princess/scoring
 PORT ?= 5000
 
-.PHONY: run test test-postgres postgres install browser bench bench-tables bench-groups bench-scaling lint clean messages
+.PHONY: run worker test test-postgres postgres install browser bench bench-tables bench-groups bench-scaling bench-imports lint clean messages
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -57,6 +57,12 @@ run: $(STAMP) $(MO)
 	@$(VENV)/bin/flask --app companion init-db
 	@$(PY) -m companion.serve --host $(HOST) --port $(PORT)
 
+# Imports run as jobs: on a single server without Redis, in the server's own process (nothing to
+# start); with several servers sharing a Redis (CACHE_REDIS_URL or a Redis RATELIMIT_STORAGE_URI),
+# this worker takes them from an RQ queue on it (companion/jobs.py).
+worker: $(STAMP) $(MO)
+	@$(VENV)/bin/flask --app companion worker
+
 # The tests that need no browser run on every core (pytest-xdist: each test has its own SQLite
 # file and app); the browser tests run after them, one at a time, as their timings assume.
 TEST_WORKERS ?= auto
@@ -96,6 +102,11 @@ bench-groups: $(STAMP) $(MO)
 
 bench-scaling: $(STAMP) $(MO)
 	$(PY) -m bench.scaling
+
+# A 4,000-game import on SQLite while other tables save (their slowest save), and a 12,000-game
+# restore through gunicorn with its default 30 s timeout, ~10 minutes.
+bench-imports: $(STAMP) $(MO)
+	$(PY) -m bench.imports
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check companion tests bench
