@@ -75,7 +75,11 @@ class Server:
             [PYTHON, "-m", "gunicorn", "-w", "2", "--timeout", "30", "--no-control-socket",
              "-b", f"127.0.0.1:{port}", "--log-level", "warning", "bench.wsgi:app"],
             cwd=ROOT, env={**os.environ, "COMPANION_BENCH_DB": self.db}, start_new_session=True)
-        wait_http(f"http://127.0.0.1:{port}/", proc=self.proc)
+        try:
+            wait_http(f"http://127.0.0.1:{port}/", timeout=180, proc=self.proc)
+        except Exception:
+            self.stop()
+            raise
 
     def request(self, method: str, path: str, body: bytes | None = None,
                 headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], str]:
