@@ -243,6 +243,7 @@ def _init_templates(app: Flask) -> None:
     app.jinja_env.template_class = _Template
     app.add_template_global(asset_url(app), "asset")
     app.add_template_global(players.seat_style)  # one colour and initial per player
+    app.add_template_global(players.seat_class)
     app.add_template_global(players.initials)
     app.add_template_global(page_store.flash_area)  # in base.html: this request's messages
 

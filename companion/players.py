@@ -26,6 +26,13 @@ PALETTE = (
 """Each seat's colour and the colour of text on it (4.5:1 at least)."""
 
 
+def seat_class(seat: int) -> str:
+    """The class that gives an element ``seat``'s colour variables (``--seat``, ``--on-seat``,
+    ``--seat-ink``), written in app.css from :data:`PALETTE` (a test keeps the two the same):
+    a player's name in their own colour, with no inline style."""
+    return f"seat-{seat % len(PALETTE)}"
+
+
 def seat_colour(seat: int) -> str:
     """The colour of ``seat`` (seat numbers past the palette's end come round again)."""
     return PALETTE[seat % len(PALETTE)][0]

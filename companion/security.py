@@ -29,6 +29,7 @@ real client address behind a proxy, and rate limits.
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 
 from flask import Flask, Response, current_app, render_template, request
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
@@ -172,7 +173,7 @@ def _too_many(error: RateLimitExceeded) -> tuple[Response | str, int, dict[str, 
     answer = api.http_error(error)
     if answer is not None:
         return answer[0], answer[1], retry
-    return render_template("errors/429.html"), 429, retry
+    return render_template("errors/429.html", wait=timedelta(seconds=wait)), 429, retry
 
 
 def init_app(app: Flask) -> None:

@@ -82,6 +82,59 @@
   });
 })();
 
+/* <form data-keep-typed> (the set-ups): what was typed is kept for this tab when the form is sent
+ * and put back on Back to it (a refusal such as "one moment" must not cost the typed names: the
+ * name fields have autocomplete off, so the browser itself keeps nothing). */
+(function () {
+  var KEY = "companion-typed:";
+  function fields(form) {
+    return Array.prototype.filter.call(form.elements, function (el) {
+      return el.name && el.name !== "csrf_token" && (el.type === "text" || el.tagName === "TEXTAREA");
+    });
+  }
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (!form.matches || !form.matches("form[data-keep-typed]")) return;
+    var typed = {};
+    fields(form).forEach(function (el) { if (el.value) typed[el.name] = el.value; });
+    try { sessionStorage.setItem(KEY + location.pathname, JSON.stringify(typed)); } catch (err) { /* kept nowhere */ }
+  });
+  function restore() {
+    var nav = window.performance && performance.getEntriesByType && performance.getEntriesByType("navigation")[0];
+    if (!nav || nav.type !== "back_forward") return;
+    var typed;
+    try { typed = JSON.parse(sessionStorage.getItem(KEY + location.pathname) || "null"); } catch (err) { return; }
+    if (!typed) return;
+    document.querySelectorAll("form[data-keep-typed]").forEach(function (form) {
+      fields(form).forEach(function (el) {
+        if (!el.value && typed[el.name]) {
+          el.value = typed[el.name];
+          el.dispatchEvent(new Event("input", {bubbles: true}));  // the first-leader labels follow
+        }
+      });
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", restore);
+  else restore();
+})();
+
+/* The Save bar never hides what is entered (a 360×740 phone): after a tap in a form with a
+ * sticky Save bar, the row tapped and the next one are scrolled above the bar when they are under
+ * it (never the tapped row off the top). */
+(function () {
+  function rowOf(el) { return el.closest(".cardrow, .countrow, .field, fieldset, tr, li") || el; }
+  document.addEventListener("change", function (e) {
+    var form = e.target.form, bar = form && form.querySelector(".savebar");
+    if (!bar || !e.target.closest || bar.contains(e.target)) return;
+    var row = rowOf(e.target), next = row.nextElementSibling;
+    var want = next && next.offsetParent !== null && !next.contains(bar) ? next : row;
+    var floor = bar.getBoundingClientRect().top - 8, bottom = want.getBoundingClientRect().bottom;
+    if (bottom <= floor) return;
+    var room = Math.max(row.getBoundingClientRect().top - 8, 0);
+    window.scrollBy(0, Math.min(bottom - floor, room));
+  });
+})();
+
 /* <a data-back>: go back one page (the link's own address is the fallback without history). */
 document.addEventListener("click", function (e) {
   var back = e.target.closest && e.target.closest("a[data-back]");
@@ -95,8 +148,27 @@ document.addEventListener("click", function (e) {
  * would redraw the page twice and drop a card tapped in between. */
 (function () {
   var body = document.body, url = body.dataset.liveUrl, seen = body.dataset.liveVersion;
+  /* The game is gone (its group deleted, its link replaced: /live answers 404): the page
+   * says so, once, at its top, and no longer asks (live:gone, from this check or the duel's). */
+  document.addEventListener("live:gone", function () {
+    var main = document.querySelector("main");
+    if (!main || document.querySelector("[data-live-gone]")) return;
+    var box = document.createElement("div");
+    box.className = "problems";
+    box.setAttribute("role", "alert");
+    box.setAttribute("data-live-gone", "");
+    var p = document.createElement("p");
+    p.textContent = body.dataset.liveGoneText || "";
+    box.appendChild(p);
+    var home = document.createElement("a");
+    home.href = "/";
+    home.className = "btn small";
+    home.textContent = body.dataset.liveGoneHome || "";
+    box.appendChild(home);
+    main.insertBefore(box, main.firstChild);
+  });
   if (!url || !window.fetch || document.querySelector("[data-live-board]")) return;
-  var busy = false, leaving = false;
+  var busy = false, leaving = false, timer = null;
   document.addEventListener("input", function (e) { if (e.target.form) busy = true; });
   document.addEventListener("change", function (e) { if (e.target.form) busy = true; });
   // A form sent or a link followed: the next page is on its way; a reload now would cancel it
@@ -106,6 +178,13 @@ document.addEventListener("click", function (e) {
   function check() {
     if (document.visibilityState !== "visible" || leaving) return;
     fetch(url, {headers: {"If-None-Match": '"' + seen + '"'}, cache: "no-store"}).then(function (r) {
+      if (r.status === 410) { location.reload(); return null; }  // closed: the page says why
+      if (r.status === 404 && timer !== null) {
+        clearInterval(timer);
+        timer = null;
+        document.removeEventListener("visibilitychange", check);
+        document.dispatchEvent(new CustomEvent("live:gone"));
+      }
       if (r.status !== 200) return null;
       return r.text();
     }).then(function (version) {
@@ -115,7 +194,7 @@ document.addEventListener("click", function (e) {
       location.reload();
     }).catch(function () {});
   }
-  setInterval(check, 1000);
+  timer = setInterval(check, 1000);
   document.addEventListener("visibilitychange", check);
 })();
 

@@ -262,7 +262,9 @@
     refused.forEach(function (it) {
       if (said[it.draft]) return;  // (taps refused together: said once)
       said[it.draft] = 1;
-      var p = line(text("refused") + " " + it.refused);
+      // By its form, the form's own notice gives the reason: the bar does not say it again.
+      var here = samePage(it.page) && forms.some(function (f) { return f.isConnected && nameOf(f) === it.draft; });
+      var p = line(here ? text("refused") : text("refused") + " " + it.refused);
       p.className = "refused";
       if (!samePage(it.page)) {
         var a = document.createElement("a");
@@ -284,6 +286,21 @@
 
   /* ---- each form -------------------------------------------------------------------------- */
 
+  /* This page is the server's answer to a save it refused (a 4xx): its problems say why. */
+  function refusedNow() {
+    var nav = window.performance && performance.getEntriesByType
+      && performance.getEntriesByType("navigation")[0];
+    return !!(nav && nav.responseStatus >= 400);
+  }
+  /* A refusal answered, fixed or discarded: its outbox line and its draft's old reason go (a
+   * newer refusal replaces an older one; banners never stack up on every page). */
+  function forgetRefusal(draft) {
+    var items = outbox(), kept = items.filter(function (it) { return !(it.refused && it.draft === draft); });
+    if (kept.length !== items.length) saveOutbox(kept);
+    var d = read(PREFIX + draft);
+    if (d && d.refused) { d.refused = ""; write(PREFIX + draft, d); }
+  }
+
   var forms = [];
 
   /* A draft kept before its page moved (Rebel Princess's /g/… pages now live under
@@ -303,10 +320,30 @@
     }
   }
 
-  function setUp(form) {
+  /* What the server drew in a form: its fields' defaults (a live swap may have carried a tap
+   * over onto the fresh form, which is the player's, not the server's). */
+  function drawnOf(form) {
+    var state = {};
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!kept(el)) return;
+      var list = state[el.name] || (state[el.name] = []);
+      if (el.type === "radio" || el.type === "checkbox") { if (el.defaultChecked) list.push(el.value); }
+      else if (el.type === "select-multiple") {
+        Array.prototype.forEach.call(el.options, function (o) { if (o.defaultSelected) list.push(o.value); });
+      } else if (el.tagName === "SELECT") {
+        var chosen = Array.prototype.filter.call(el.options, function (o) { return o.defaultSelected; })[0]
+          || el.options[0];
+        list.push(chosen ? chosen.value : "");
+      } else list.push(el.defaultValue);
+    });
+    return state;
+  }
+
+  function setUp(form, swapped) {
     var key = keyOf(form), at = form.dataset.draftAt || "";
     movedDraft(form, key);
-    var drawn = fieldsOf(form);  // what the server drew
+    if (!swapped && refusedNow()) forgetRefusal(nameOf(form));
+    var drawn = swapped ? drawnOf(form) : fieldsOf(form);  // what the server drew
     var notice = form.querySelector("[data-draft-notice]");
     if (!notice) {
       notice = document.createElement("div");
@@ -326,11 +363,27 @@
     }
     notice.hidden = true;
     var words = notice.querySelector("p");
+    // By the Save button the notice takes one line; a tap on it opens the whole of it.
+    words.setAttribute("role", "button");
+    words.setAttribute("tabindex", "0");
+    words.setAttribute("aria-expanded", "false");
+    function toggle() {
+      var open = !notice.hasAttribute("data-open");
+      notice.toggleAttribute("data-open", open);
+      words.setAttribute("aria-expanded", open ? "true" : "false");
+    }
+    words.addEventListener("click", toggle);
+    words.addEventListener("keydown", function (e) {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(); }
+    });
 
-    function say(draft) {
+    function say(draft, moved) {
       notice.hidden = false;
       notice.dataset.draftNotice = draft.refused ? "refused" : "restored";
-      words.textContent = draft.refused ? text("refused") + " " + draft.refused + " " + text("fix")
+      if (moved) notice.dataset.draftMoved = "";
+      else notice.removeAttribute("data-draft-moved");
+      words.textContent = draft.refused ? text("refused") + " " + draft.refused + " "
+        + (moved ? text("moved") : text("fix"))
         : (queued() ? text("queued") : text("restored"));
     }
     function queued() {
@@ -350,7 +403,12 @@
     form.draftRestore = function () {
       var draft = read(key);
       if (!draft || !draft.fields) return;
-      if (draft.at !== at && !draft.refused) return;
+      if (draft.at !== at) {
+        // Drawn for something else now (the round was stored meanwhile: this is its edit form):
+        // a refused entry is said, with its Discard, but never put over what is stored.
+        if (draft.refused) say(draft, true);
+        return;
+      }
       if (!same(draft.fields, fieldsOf(form))) {
         quiet = true;
         apply(form, draft.fields);
@@ -577,6 +635,7 @@
     var nav = window.performance && performance.getEntriesByType
       && performance.getEntriesByType("navigation")[0];
     if (sent && Date.now() - sent.t < 60000 && nav && nav.redirectCount > 0) {
+      forgetRefusal(sent.draft);
       remove(PREFIX + sent.draft);
       justSaved();
     }
@@ -627,10 +686,15 @@
     var go = function () {
       first.scrollIntoView({block: "center"});
       first.focus({preventScroll: true});
+      // What fixes it (the buttons right after the error) comes above the Save bar too.
+      var fix = first.nextElementSibling, bar = document.querySelector("form[data-draft] .savebar");
+      if (!fix || !bar || bar.contains(first) || fix.contains(bar)) return;
+      var over = fix.getBoundingClientRect().bottom - (bar.getBoundingClientRect().top - 8);
+      var room = first.getBoundingClientRect().top - 8;
+      if (over > 0 && room > 0) window.scrollBy(0, Math.min(over, room));
     };
-    go();
     var bar = document.querySelector("form[data-draft] .savebar");
-    if (!bar || bar.querySelector("[data-problems-summary]") || bar.contains(first)) return;
+    if (!bar || bar.querySelector("[data-problems-summary]") || bar.contains(first)) { go(); return; }
     var summary = document.createElement("button");
     summary.type = "button";
     summary.className = "problems-summary";
@@ -638,10 +702,20 @@
     summary.textContent = text("problems");
     summary.addEventListener("click", go);
     bar.insertBefore(summary, bar.firstChild);
+    go();  // with the bar at its full height
+  }
+
+  /* A refused save whose entry is gone (discarded, stored, a week old): nothing left to fix. */
+  function forgetOrphans() {
+    var items = outbox(), kept = items.filter(function (it) {
+      return !it.refused || it.tap || read(PREFIX + it.draft);
+    });
+    if (kept.length !== items.length) saveOutbox(kept);
   }
 
   function start() {
     afterSubmit();
+    forgetOrphans();
     showProblems();
     sayFlash();
     document.querySelectorAll("form[data-draft]").forEach(setUp);
@@ -658,6 +732,16 @@
   } else setTimeout(start, 0);
   window.addEventListener("pageshow", function (event) {
     if (event.persisted) { forms.forEach(function (f) { f.draftRestore(); }); showOutbox(); flush(); }
+  });
+  /* A part of the page swapped in live (the duel's board): its forms are new ones, set up like
+   * the page's own, so a tap made after the swap is kept too (the old form's list goes). */
+  document.addEventListener("board:swapped", function (event) {
+    forms = forms.filter(function (f) { return f.isConnected; });
+    var root = event.target;
+    if (!root || !root.querySelectorAll) return;
+    root.querySelectorAll("form[data-draft]").forEach(function (form) {
+      if (forms.indexOf(form) < 0) setUp(form, true);
+    });
   });
   window.addEventListener("online", flush);
   setInterval(function () { if (outbox().some(function (it) { return !it.refused; })) flush(); }, 4000);

@@ -166,7 +166,8 @@ def test_french_pages_use_the_french_names_and_steps(client):
     play(client, url, "wizard", "assassin")
     client.set_cookie("lang", "fr")
     page = client.get(url).text
-    assert "le Magicien annule l'Assassin" in page.replace("&#39;", "'")
+    # (a verdict's steps are listed each with a capital letter: issue 29)
+    assert "Le Magicien annule l'Assassin" in page.replace("&#39;", "'")
 
 
 # --- two-phone mode ------------------------------------------------------------------------------

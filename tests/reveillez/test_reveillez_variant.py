@@ -180,3 +180,12 @@ def test_without_the_variant_dog_and_cat_may_meet(game):
     state = game(2, actions=["wake 0 10:chien", "discard 1", "wake 1 15:chat", "wake 2 5"])
     assert state.awake_of(0) == (0, 1)
     assert codes(state, Steal(2)) == []
+
+
+def test_the_knight_says_which_pet_it_cannot_take_and_why(game):
+    """The princesses a knight may not take are named with why (pets-apart), so that the page
+    says it rather than leaving the Dog out silently; none without the variant."""
+    state = game(3, variant=True, actions=["wake 0 15:chat", "wake 1 10:chien", "discard 1"])
+    assert [(p, [x.code for x in why]) for p, why in state.unstealable()] == [(1, ["pets-apart"])]
+    assert game(3, variant=False, actions=["wake 0 15:chat", "wake 1 10:chien",
+                                           "discard 1"]).unstealable() == ()

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from companion.history.charts import colour
-from companion.players import PALETTE, initials, seat_colour, seat_style
+import re
+from pathlib import Path
+
+from companion.players import PALETTE, initials, seat_class, seat_colour, seat_style
 
 
 def test_initials_are_the_first_letter_of_each_name():
@@ -30,3 +33,14 @@ def test_the_charts_draw_with_the_players_colours():
 
 def test_a_seat_s_style_holds_its_colour_and_the_colour_of_text_on_it():
     assert seat_style(4).startswith("--seat:#0072B2;--on-seat:#fff;")
+
+
+def test_each_seats_class_in_app_css_holds_that_seats_colours():
+    """The classes seat_class() names (a leader's or winner's name in their own colour) carry
+    the same colours as seat_style(): app.css is written from PALETTE, and must stay so."""
+    css = (Path(__file__).resolve().parents[2] / "companion" / "static" / "app.css").read_text()
+    for seat in range(8):
+        rule = re.search(r"\." + seat_class(seat) + r" \{([^}]*)\}", css)
+        assert rule, seat_class(seat)
+        declared = rule[1].replace(" ", "").rstrip(";")
+        assert declared == seat_style(seat).replace(" ", ""), seat

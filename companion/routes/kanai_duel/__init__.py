@@ -28,12 +28,15 @@ class DuelHome:
     finished: bool
     winner: int | None
     round_number: int
+    by_princess: bool = False  # won at once: the Princess met the Prince (the score says nothing)
 
 
 def home_view(game: Game, summary: GameSummary) -> DuelHome:
     """What the home page shows of a game, from its stored summary (no replay)."""
+    by_princess = any(fact.key == "wins-by-princess" and any(fact.values) for fact in summary.facts)
     return DuelHome(summary.scores, summary.finished,
-                    summary.winners[0] if summary.winners else None, len(summary.progress) + 1)
+                    summary.winners[0] if summary.winners else None, len(summary.progress) + 1,
+                    by_princess)
 
 
 def summary(session: Session, game: Game) -> GameSummary:

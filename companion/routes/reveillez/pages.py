@@ -81,6 +81,13 @@ class Table:
         return "", frozenset()
 
     @property
+    def refused_targets(self) -> tuple[tuple[int, list[Problem]], ...]:
+        """The princesses the knight being played may not take, with why (said on the page)."""
+        if self.step != "target" or self.draft is None or self.draft.do != "steal":
+            return ()
+        return self.view.state.unstealable()
+
+    @property
     def wakes(self) -> int | None:
         """The seat that wakes a princess in this action (the jester's count may name another)."""
         if self.plan is None or self.draft is None or self.draft.do not in ("wake", "jester"):

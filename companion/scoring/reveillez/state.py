@@ -236,6 +236,15 @@ class ReveillezGameState:
         return tuple(p for other in range(self.players) if other != seat
                      for p in self._position.awake[other] if not self._pets_clash(seat, p))
 
+    def unstealable(self, seat: int | None = None) -> tuple[tuple[int, list[Problem]], ...]:
+        """The awake princesses of the others that ``seat`` (default: the player to move) may
+        not take with a knight, each with why (the variant's pets: never the Dog and the Cat
+        together), so that the page says it instead of leaving her out silently."""
+        seat = self.turn if seat is None else seat
+        return tuple((p, self._check_steal(seat, p))
+                     for other in range(self.players) if other != seat
+                     for p in self._position.awake[other] if self._pets_clash(seat, p))
+
     def sleepable(self, seat: int | None = None) -> tuple[int, ...]:
         """The princesses ``seat`` (default: the player to move) may put to sleep with a potion."""
         seat = self.turn if seat is None else seat
@@ -304,11 +313,7 @@ class ReveillezGameState:
                                           card=str(action.revealed))]
             return self._check_wake(count.wakes, action.wake)
         if isinstance(action, Steal):
-            problems = self._check_target(seat, action.princess)
-            if not problems and self._pets_clash(seat, action.princess):
-                # Variant, our reading: a knight cannot make the Dog and the Cat meet.
-                problems.append(CATALOGUE.problem("pets-apart", seat=seat))
-            return problems
+            return self._check_steal(seat, action.princess)
         if isinstance(action, Sleep):
             problems = self._check_target(seat, action.princess)
             if action.slot is not None and not action.wand:
@@ -322,6 +327,13 @@ class ReveillezGameState:
                     cards=" ".join(str(card) for card in action.cards)))
             return problems
         return [CATALOGUE.problem("notation", given=repr(action))]  # pragma: no cover
+
+    def _check_steal(self, seat: int, princess: object) -> list[Problem]:
+        problems = self._check_target(seat, princess)
+        if not problems and isinstance(princess, int) and self._pets_clash(seat, princess):
+            # Variant, our reading: a knight cannot make the Dog and the Cat meet.
+            problems.append(CATALOGUE.problem("pets-apart", seat=seat))
+        return problems
 
     def _check_slot(self, slot: object, *, free: bool) -> list[Problem]:
         if not isinstance(slot, int) or isinstance(slot, bool) or slot not in SLOTS:

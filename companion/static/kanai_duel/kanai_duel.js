@@ -5,7 +5,7 @@
   "use strict";
   var PERIOD = 1500;
   var url = document.body.dataset.liveUrl, seen = document.body.dataset.liveVersion;
-  var busy = false;
+  var busy = false, timer = null;
 
   function board() { return document.getElementById("board"); }
 
@@ -25,6 +25,8 @@
       if (input && !input.disabled) input.checked = true;
     });
     current.replaceWith(fresh);
+    // The pick form in it is a new one: drafts.js keeps its taps from now on.
+    fresh.dispatchEvent(new CustomEvent("board:swapped", {bubbles: true}));
     return true;
   }
 
@@ -33,7 +35,14 @@
     if (!el || busy || document.hidden) return;
     busy = true;
     fetch(url, { cache: "no-store", headers: { "If-None-Match": '"' + seen + '"' }, credentials: "same-origin" })
-      .then(function (response) { return response.status === 200 ? response.text() : null; })
+      .then(function (response) {
+        if (response.status === 410) { window.clearInterval(timer); location.reload(); return null; }  // closed: the page says why
+        if (response.status === 404) {  // the game is gone: said, asked no more
+          window.clearInterval(timer);
+          document.dispatchEvent(new CustomEvent("live:gone"));
+        }
+        return response.status === 200 ? response.text() : null;
+      })
       .then(function (version) {
         if (!version || version === seen) return null;
         return fetch(board().dataset.boardUrl, { cache: "no-store", credentials: "same-origin" })
@@ -45,6 +54,6 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    if (board() && url) window.setInterval(tick, PERIOD);
+    if (board() && url) timer = window.setInterval(tick, PERIOD);
   });
 })();
