@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 # French translations: the .po is committed, the compiled .mo is built here (never committed).
 # French: the shell and Rebel Princess share companion/translations/fr/; every other game keeps its
 # own catalogue in companion/translations/<key>/fr/ (Flask-Babel merges them at run time).
@@ -12,17 +13,23 @@ MO := $(PO:.po=.mo)
 HOST ?= 0.0.0.0
 # What `make test-postgres` runs against PostgreSQL: every test that stores something (the pure
 # Rebel Princess rules-core tests, engine/ and scoring/, never open a database: `make test` runs them).
-POSTGRES_TESTS ?= tests/shell tests/web tests/history $(wildcard tests/rebel_princess tests/princesse_princesse tests/reveillez tests/kanai_duel)
+POSTGRES_TESTS ?= tests/shell tests/web tests/history tests/ops $(wildcard tests/rebel_princess tests/princesse_princesse tests/reveillez tests/kanai_duel)
 POSTGRES_SKIP ?= --ignore=tests/rebel_princess/engine --ignore=tests/rebel_princess/scoring
 PORT ?= 5000
 
-.PHONY: run worker test test-postgres postgres install browser bench bench-tables bench-groups bench-scaling bench-imports lint clean messages
+.PHONY: run worker test test-postgres postgres proxy install browser bench bench-tables bench-groups bench-scaling bench-imports bench-polls bench-commands lint clean messages
 
+# The serving install: what a server needs and nothing else (no test tools, no browser driver).
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,serve,postgres,redis]'
+	$(PY) -m pip install --quiet -e '.[postgres,redis]'
 	touch $(STAMP)
+
+# The test tools (pytest, Playwright, ruff, mypy …), for `make test`, `make lint` and the benches.
+$(TEST_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[test,postgres,redis]'
+	touch $(TEST_STAMP)
 
 install: $(STAMP) $(MO)
 
@@ -54,7 +61,7 @@ browser:
 # The database is created or upgraded to the newest migration once, before the server's workers
 # start (two workers migrating one SQLite file at once would race).
 run: $(STAMP) $(MO)
-	@$(VENV)/bin/flask --app companion init-db
+	@$(VENV)/bin/flask --app companion db upgrade
 	@$(PY) -m companion.serve --host $(HOST) --port $(PORT)
 
 # Imports run as jobs: on a single server without Redis, in the server's own process (nothing to
@@ -66,7 +73,7 @@ worker: $(STAMP) $(MO)
 # The tests that need no browser run on every core (pytest-xdist: each test has its own SQLite
 # file and app); the browser tests run after them, one at a time, as their timings assume.
 TEST_WORKERS ?= auto
-test: $(STAMP) $(MO) browser
+test: $(TEST_STAMP) $(MO) browser proxy
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --ignore=tests/browser
 	$(PY) -m pytest -q tests/browser
 
@@ -76,15 +83,20 @@ test: $(STAMP) $(MO) browser
 postgres:
 	@scripts/postgres.sh >/dev/null
 
+# Debian's nginx, for the proxy test (tests/ops/test_proxy.py: the shipped site in front of two
+# app servers); installed once per machine, its service never started.
+proxy:
+	@scripts/nginx.sh >/dev/null
+
 # PG_DB names the database (several checkouts on one machine each use their own); on several
 # cores each pytest-xdist worker makes and uses its own beside it (PG_DB_gw0, …; tests/conftest.py).
 PG_DB ?= companion_test
-test-postgres: $(STAMP) $(MO)
+test-postgres: $(TEST_STAMP) $(MO) proxy
 	database=$$(scripts/postgres.sh $(PG_DB)) && redis=$$(scripts/redis.sh) && \
 	TEST_DATABASE_URL=$$database TEST_REDIS_URL=$$redis \
 	$(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) $(POSTGRES_SKIP) $(POSTGRES_TESTS)
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'  # the engine bench's anchor (OpenSpiel); never for make test
 	$(PY) -m bench.all
 
@@ -93,22 +105,33 @@ bench: $(STAMP)
 # table-second (gunicorn + PostgreSQL) against a hello answering the same requests, ~10 minutes.
 # It prints the README's Markdown table. TABLES_ARGS passes options, e.g.
 # `make bench-tables TABLES_ARGS="--tables 50 --games rebel-princess"`.
-bench-tables: $(STAMP) $(MO)
+bench-tables: $(TEST_STAMP) $(MO)
 	BENCH_DATABASE_URL=$$(scripts/postgres.sh companion_bench) $(PY) -m bench.tables $(TABLES_ARGS)
 
 # One group's pages alone on a database, then among 1,000 groups (100,000 games), ~2 minutes.
-bench-groups: $(STAMP) $(MO)
+bench-groups: $(TEST_STAMP) $(MO)
 	$(PY) -m bench.groups
 
-bench-scaling: $(STAMP) $(MO)
-	$(PY) -m bench.scaling
+# The same group's pages as the server holds more groups, then as one group grows (1,000 to
+# 10,000 games in the group itself). SCALING_ARGS passes options to both, e.g. "--repeat 5".
+bench-scaling: $(TEST_STAMP) $(MO)
+	$(PY) -m bench.scaling $(SCALING_ARGS)
+	$(PY) -m bench.scaling --one-group $(SCALING_ARGS)
 
 # A 4,000-game import on SQLite while other tables save (their slowest save), and a 12,000-game
 # restore through gunicorn with its default 30 s timeout, ~10 minutes.
-bench-imports: $(STAMP) $(MO)
+bench-imports: $(TEST_STAMP) $(MO)
 	$(PY) -m bench.imports
 
-lint: $(STAMP)
+# The live polls (/live, 304 and 200, and through Flask as before) against a plain hello, ~40 s.
+bench-polls: $(TEST_STAMP) $(MO)
+	$(PY) -m bench.polls $(POLLS_ARGS)
+
+# `flask groups list` against the bare imports of Flask, SQLAlchemy and SQLModel (bench/RESULTS.md).
+bench-commands: $(STAMP)
+	$(PY) -m bench.commands
+
+lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check companion tests bench
 	$(VENV)/bin/mypy  # the rules cores, --strict (pyproject.toml [tool.mypy])
 

@@ -90,7 +90,8 @@ class Server:
 
 @contextlib.contextmanager
 def gunicorn(app: str, env: dict[str, str] | None = None, workers: int = 2,
-             probe: str = "/", cwd: Path | None = None) -> Iterator[Server]:
+             probe: str = "/", cwd: Path | None = None, timeout: float = 20.0
+             ) -> Iterator[Server]:
     """Serve ``app`` ("module:variable") with ``gunicorn -w N --no-control-socket`` on a free
     loopback port (from ``cwd``, this checkout by default); yields the :class:`Server` and stops
     it (only its own process group) on exit."""
@@ -101,7 +102,7 @@ def gunicorn(app: str, env: dict[str, str] | None = None, workers: int = 2,
                             start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_http(base + probe, proc=proc)
+        wait_http(base + probe, timeout=timeout, proc=proc)
         yield Server(base, proc.pid)
     finally:
         if proc.poll() is None:

@@ -129,11 +129,17 @@ def main() -> int:
                 + "; ".join(line.removeprefix("- ") for line in header[:2]) + "._")
         doc = replace_sections(RESULTS.read_text(encoding="utf-8"), sections, note)
     else:
+        # The sections of the benches run on their own (bench-tables, bench-scaling, the polls,
+        # the figures moved from the README) are kept after this run's.
+        previous = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else ""
+        kept = [part.rstrip() + "\n" for part in re.split(r"(?m)^(?=## )", previous)
+                if part.startswith("## ") and not any(
+                    f"(bench/{name}.py)" in part.splitlines()[0] for name in sections)]
         doc = "\n".join(["# Benchmark results", "",
                           "Written by `python -m bench.all` (`make bench`); figures from one run "
                           "on this machine, not targets checked by tests.", "", *header,
                           f"- Total time: {time.monotonic() - started:.0f} s", "",
-                          *sections.values()]).rstrip() + "\n"
+                          *sections.values(), *kept]).rstrip() + "\n"
     if not args.no_write:
         RESULTS.write_text(doc, encoding="utf-8")
         print(f"\nWrote {RESULTS.relative_to(ROOT)}", flush=True)

@@ -31,7 +31,7 @@ from . import table
 from .stats import _timed, fill
 
 AIM = 1.5
-TABLES = ("game", "person", "player", "entry", "roundrecord", "tricklog", "gamelink")
+TABLES = ("game", "person", "player", "entry", "roundrecord", "tricklog", "gamelink", "total")
 
 
 def copy_group(app, copies: int) -> None:  # type: ignore[no-untyped-def]
@@ -51,7 +51,7 @@ def copy_group(app, copies: int) -> None:  # type: ignore[no-untyped-def]
                       .scalar_one())
             low, high = connection.execute(text(
                 f"SELECT MIN(id), MAX(id) FROM {t} WHERE " + (
-                    "group_id = :s" if t in ("game", "person") else
+                    "group_id = :s" if t in ("game", "person", "total") else
                     "game_id IN (SELECT id FROM game WHERE group_id = :s)")), {"s": source}).one()
             low, high = int(low or 0), int(high or 0)
             start[t], span[t] = top + 1 - low, high - low + 1
@@ -90,7 +90,58 @@ def copy_group(app, copies: int) -> None:  # type: ignore[no-untyped-def]
             copy("tricklog", {"id": "id + :tricklog_shift", "game_id": "game_id + :game_shift"})
             copy("gamelink", {"id": "id + :gamelink_shift", "game_id": "game_id + :game_shift",
                               "token": "substr(token, 1, 26) || printf('%06d', :k)"})
+            copy("gameresult", {"game_id": "game_id + :game_shift", "group_id": ":g"})
+            copy("total", {"id": "id + :total_shift", "group_id": ":g", "person_id":
+                           "CASE WHEN person_id = 0 THEN 0 ELSE person_id + :person_shift END"})
+
+
+GAME_TABLES = ("player", "entry", "roundrecord", "tricklog", "gamelink")
+
+
+def copy_within(app, copies: int) -> None:  # type: ignore[no-untyped-def]
+    """Copy every game of the database's first group ``copies`` times into that same group
+    (one big group: the same people, new ids, codes and link tokens, the cached summaries
+    with them), in one transaction, then make the group's totals again (as an import does).
+    Called once per database (the copies are numbered from 1)."""
+    from companion.play import totals
+
+    engine = app.extensions["companion.engine"]
+    with engine.begin() as connection:
+        source = int(connection.execute(text("SELECT MIN(id) FROM playgroup")).scalar_one())
+        columns = {t: [row[1] for row in connection.exec_driver_sql(f"PRAGMA table_info({t})")]
+                   for t in ("game", *GAME_TABLES, "gameresult")}
+        low, high = connection.execute(text(
+            "SELECT MIN(id), MAX(id) FROM game WHERE group_id = :s"), {"s": source}).one()
+        shifts = {}
+        for t in ("game", *GAME_TABLES):
+            top = int(connection.execute(text(f"SELECT COALESCE(MAX(id), 0) FROM {t}"))
+                      .scalar_one())
+            shifts[t] = top
+        for k in range(1, copies + 1):
+            params = {"s": source, "k": k, "low": low, "high": high,
+                      **{f"{t}_shift": shifts[t] * k for t in shifts}}
+
+            def copy(table_name: str, changes: dict[str, str], params: dict = params) -> None:
+                names = columns[table_name]
+                values = [changes.get(c, c) for c in names]
+                connection.execute(text(
+                    f"INSERT INTO {table_name} ({', '.join(names)}) SELECT {', '.join(values)} "
+                    f"FROM {table_name} WHERE " + (
+                        "group_id = :s AND id BETWEEN :low AND :high" if table_name == "game"
+                        else "game_id BETWEEN :low AND :high AND game_id IN "
+                             "(SELECT id FROM game WHERE group_id = :s)")), params)
+
+            copy("game", {"id": "id + :game_shift", "code": "code || '-' || :k"})
+            copy("player", {"id": "id + :player_shift", "game_id": "game_id + :game_shift"})
+            copy("entry", {"id": "id + :entry_shift", "game_id": "game_id + :game_shift"})
+            copy("roundrecord", {"id": "id + :roundrecord_shift",
+                                 "game_id": "game_id + :game_shift",
+                                 "undoes": "undoes + :roundrecord_shift"})
+            copy("tricklog", {"id": "id + :tricklog_shift", "game_id": "game_id + :game_shift"})
+            copy("gamelink", {"id": "id + :gamelink_shift", "game_id": "game_id + :game_shift",
+                              "token": "substr(token, 1, 26) || printf('%06d', :k)"})
             copy("gameresult", {"game_id": "game_id + :game_shift"})
+        totals.rebuild(connection, [source])
 
 
 def measure(client, base: str, repeat: int) -> dict[str, float]:  # type: ignore[no-untyped-def]

@@ -16,6 +16,10 @@ request, no network), median CPU ms of ``--repeat`` warm requests of:
 The three databases are measured in turns, twice, and the better of the two medians is kept,
 so that a change in the machine's load hits every size alike. Aim: at most 1.5× from 1,000 to
 100,000 stored games. Run: ``python -m bench.scaling`` (``make bench-scaling``).
+
+``--one-group`` measures **one big group** instead (issue 31): the group itself holds 1,000 and
+10,000 games (its games copied into it in SQL, ``bench/groups.py``'s ``copy_within``, its totals
+made again as an import does); aim: at most 1.5× from 1,000 to 10,000.
 """
 
 from __future__ import annotations
@@ -32,11 +36,12 @@ from pathlib import Path
 from sqlalchemy import text
 
 from . import table
-from .groups import copy_group
+from .groups import copy_group, copy_within
 from .stats import _timed, fill
 
 AIM = 1.5
 SIZES = (1_000, 10_000, 100_000)
+ONE_GROUP_SIZES = (1_000, 10_000)
 GAMES = 100  # per group
 PAGES = (("statistics", "/history/stats"), ("history (newest 30)", "/history/"),
          ("players", "/history/players/"), ("the group's page", "/"))
@@ -119,7 +124,8 @@ def _commit() -> str:
 
 
 def run(repeat: int = 15, rounds: int = 2, sizes: tuple[int, ...] = SIZES,
-        out: list[str] | None = None, games: int = GAMES) -> list[str]:
+        out: list[str] | None = None, games: int = GAMES, one_group: bool = False
+        ) -> list[str]:
     out = [] if out is None else out
     load_start = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as folder:
@@ -135,6 +141,9 @@ def run(repeat: int = 15, rounds: int = 2, sizes: tuple[int, ...] = SIZES,
             shutil.copyfile(seed, path)
             apps[size] = _app(path)
             left = size // games - 1
+            if one_group:  # the group's own games, copied into it (one transaction)
+                copy_within(apps[size], left)
+                left = 0
             while left:  # in steps: one transaction per 100 groups
                 step = min(left, 100)
                 copy_group(apps[size], step)
@@ -162,8 +171,12 @@ def run(repeat: int = 15, rounds: int = 2, sizes: tuple[int, ...] = SIZES,
         worst = max(worst, ratio)
         rows.append((label, *(f"{value:.1f}" for value in best), f"{ratio:.2f}×"))
     heads = [f"{counted[size][1]:,} games ({counted[size][0]:,} groups)" for size in sizes]
-    out += [f"Pages of one group of {games} finished games, and a save, as the server holds "
-            f"more games (copies of the group in SQL; stored in {stored:.0f} s); SQLite, "
+    what = (f"Pages of one group as it grows from {sizes[0]:,} to {sizes[-1]:,} games (its "
+            f"{games} finished games copied into it in SQL; stored in {stored:.0f} s)"
+            if one_group else
+            f"Pages of one group of {games} finished games, and a save, as the server holds "
+            f"more games (copies of the group in SQL; stored in {stored:.0f} s)")
+    out += [f"{what}; SQLite, "
             f"in-process (Flask test client), median CPU ms of {repeat} warm requests, the "
             f"better of {rounds} rounds taken in turns; commit {_commit()}, "
             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.", "",
@@ -185,8 +198,11 @@ def main() -> None:
                         "--games)")
     parser.add_argument("--games", type=int, default=GAMES,
                         help="finished games in the group measured (and in each copy)")
+    parser.add_argument("--one-group", action="store_true",
+                        help="one big group of each size (default sizes 1,000 and 10,000)")
     args = parser.parse_args()
-    run(args.repeat, args.rounds, args.sizes, games=args.games)
+    sizes = args.sizes if args.sizes != SIZES or not args.one_group else ONE_GROUP_SIZES
+    run(args.repeat, args.rounds, sizes, games=args.games, one_group=args.one_group)
 
 
 if __name__ == "__main__":

@@ -15,4 +15,10 @@ from companion import create_app
 
 app = create_app({"DATABASE": os.environ["COMPANION_BENCH_DB"], "SECRET_KEY": "bench",
                   "DATABASE_URL": os.environ.get("COMPANION_BENCH_DATABASE_URL") or None,
-                  "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False})
+                  "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False,
+                  # bench.tables: a page store of the row's own (empty, or filled to its bound)
+                  **({"CACHE_DIR": os.environ["COMPANION_BENCH_CACHE_DIR"]}
+                     if os.environ.get("COMPANION_BENCH_CACHE_DIR") else {})})
+
+if os.environ.get("COMPANION_BENCH_FLASK_LIVE"):  # bench.polls: /live through Flask, as before
+    app.wsgi_app = app.extensions["companion.polls"].app  # type: ignore[method-assign]

@@ -5,6 +5,8 @@ as any browser or script would see it:
   framing), ``nosniff``, a same-origin referrer policy and ``X-Frame-Options: DENY``;
 - the session and language cookies are HttpOnly and SameSite=Lax, and Secure exactly when the
   address is ``https://``;
+- a form sent from one of its pages passes the CSRF check (a proxy that drops the port from the
+  Host breaks every form over HTTPS);
 - a request body over 64 kB is refused (413, in the API's JSON error shape); a 405 says which
   methods are allowed;
 - the rate limits: 120 writes a minute from one address, all routes together; 600 JSON API
@@ -28,6 +30,7 @@ import argparse
 import http.client
 import json
 import re
+import ssl
 import sys
 from dataclasses import dataclass
 from urllib.parse import urlencode, urlsplit
@@ -81,7 +84,7 @@ class Answer:
 
 
 class Server:
-    def __init__(self, base: str, https: bool | None = None) -> None:
+    def __init__(self, base: str, https: bool | None = None, cafile: str | None = None) -> None:
         parts = urlsplit(base)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError(f"not an http(s) address: {base!r}")
@@ -92,11 +95,20 @@ class Server:
         self.prefix = parts.path.rstrip("/")
         self.sent = {"api": 0, "writes": 0}  # what this audit has sent, as the limits count
         self.session = ""  # the session cookie, once ``remember`` is used
+        # A certificate to trust besides the system's (a test proxy's self-signed one).
+        self.context = ssl.create_default_context(cafile=cafile) if cafile else None
+
+    def base(self) -> str:
+        """The address as a phone has it (the Referer its forms send)."""
+        port = f":{self.port}" if self.port else ""
+        return f"{'https' if self.https else 'http'}://{self.host}{port}{self.prefix}"
 
     def request(self, method: str, path: str, body: bytes | None = None,
-                content_type: str | None = None, remember: bool = False) -> Answer:
-        kind = http.client.HTTPSConnection if self.tls else http.client.HTTPConnection
-        connection = kind(self.host, self.port, timeout=30)
+                content_type: str | None = None, remember: bool = False,
+                referer: str | None = None) -> Answer:
+        connection = (http.client.HTTPSConnection(self.host, self.port, timeout=30,
+                                                  context=self.context) if self.tls
+                      else http.client.HTTPConnection(self.host, self.port, timeout=30))
         if path.startswith("/api/"):
             self.sent["api"] += 1
         elif method not in ("GET", "HEAD", "OPTIONS"):
@@ -105,6 +117,8 @@ class Server:
             headers = {"Content-Type": content_type} if content_type else {}
             if remember and self.session:
                 headers["Cookie"] = f"session={self.session}"
+            if referer:
+                headers["Referer"] = referer
             connection.request(method, self.prefix + path, body=body, headers=headers)
             response = connection.getresponse()
             answer = Answer(response.status, response.headers, response.read())
@@ -184,6 +198,23 @@ def bodies(server: Server) -> list[Finding]:
     ]
 
 
+def forms(server: Server) -> list[Finding]:
+    """A form sent as a phone sends it (its CSRF token, its Referer) passes the CSRF check: a
+    proxy that passes the Host without its port (nginx's ``$host``) breaks every form over
+    HTTPS on any port but 443. The form is incomplete on purpose: refused (422), nothing is
+    stored."""
+    page = server.request("GET", NEW_GAME, remember=True).body.decode(errors="replace")
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
+    form = {"csrf_token": token[1] if token else "", "create": "1"}
+    answer = server.request("POST", NEW_GAME, urlencode(form).encode(), FORM, remember=True,
+                            referer=server.base() + NEW_GAME)
+    return [_check("a form sent from a page of this address passes the CSRF check (the proxy "
+                   "passes the Host with its port)", answer.status == 422,
+                   f"status {answer.status}" + (" (refused as a forgery: does the proxy pass "
+                                                "the Host without its port?)"
+                                                if answer.status == 400 else ""))]
+
+
 def _until_refused(server: Server, scope: str, send, most: int) -> int:
     """Send requests until the first 429; how many of ``scope`` this audit had sent before it
     (``most`` more at most)."""
@@ -199,7 +230,8 @@ def _start_game(server: Server) -> Answer:
     page = server.request("GET", NEW_GAME, remember=True).body.decode(errors="replace")
     token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
     form = {**NEW_GAME_FORM, "csrf_token": token[1] if token else ""}
-    return server.request("POST", NEW_GAME, urlencode(form).encode(), FORM, remember=True)
+    return server.request("POST", NEW_GAME, urlencode(form).encode(), FORM, remember=True,
+                          referer=server.base() + NEW_GAME)
 
 
 def limits(server: Server, create_games: bool = False) -> list[Finding]:
@@ -246,11 +278,11 @@ def limits(server: Server, create_games: bool = False) -> list[Finding]:
 
 
 def audit(base: str, *, check_limits: bool = True, create_games: bool = False,
-          https: bool | None = None) -> list[Finding]:
+          https: bool | None = None, cafile: str | None = None) -> list[Finding]:
     """Every check against the server at ``base``; ``https`` says the phones reach it over
     HTTPS (a proxy's address given as ``http://`` from behind it), by default as ``base`` says."""
-    server = Server(base, https)
-    findings = headers(server) + cookies(server) + bodies(server)
+    server = Server(base, https, cafile)
+    findings = headers(server) + cookies(server) + bodies(server) + forms(server)
     if check_limits:
         findings += limits(server, create_games)
     return findings
@@ -265,9 +297,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="also check the new-games limit (starts 30 games on the server)")
     parser.add_argument("--https", action="store_true",
                         help="the phones reach it over HTTPS (auditing from behind the proxy)")
+    parser.add_argument("--cafile", help="a certificate to trust (a self-signed test proxy)")
     args = parser.parse_args(argv)
     findings = audit(args.address, check_limits=not args.no_limits,
-                     create_games=args.create_games, https=True if args.https else None)
+                     create_games=args.create_games, https=True if args.https else None,
+                     cafile=args.cafile)
     for finding in findings:
         print(finding.line())
     failed = [f for f in findings if not f.kept]

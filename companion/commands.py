@@ -4,9 +4,10 @@ Groups are reached by their links only; these commands are for whoever runs the 
 command line, never on a web page. They show figures, never names: ``list`` gives each group's
 number of games and players and its last activity; ``link`` prints one group's link (for the
 group that owned a server's games before groups existed); ``export`` writes one group's games as
-the JSON export; ``delete`` removes a group and everything in it; ``purge`` deletes the groups
-idle for more than ``GROUP_PURGE_DAYS`` days (off unless that is configured, or ``--days`` is
-given).
+the JSON export (``--with-links``: the operator's copy, with the links phones hold); ``import``
+puts an export back (twice adds nothing); ``delete`` removes a group and everything in it;
+``purge`` deletes the groups idle for more than ``GROUP_PURGE_DAYS`` days (off unless that is
+configured, or ``--days`` is given).
 """
 
 from __future__ import annotations
@@ -20,12 +21,19 @@ from sqlmodel import Session, col, select
 
 from .db import get_engine
 from .models import Game, Group
-from .play import groups, transfer
+from .play import groups
 
 cli = AppGroup("groups", help="List, export, delete or purge groups (figures only, no names).")
 
 
 def _session() -> Session:
+    """A session on the database, once its schema is this code's (a command never migrates:
+    `flask db upgrade` does)."""
+    from .schema import check
+
+    state = check(get_engine())
+    if not state.is_ready:
+        raise click.ClickException(f"schema: {state.problem}")
     return Session(get_engine(), expire_on_commit=False)
 
 
@@ -62,14 +70,51 @@ def link(group_id: int) -> None:
 @click.argument("group_id", type=click.IntRange(1, 2**31 - 1))
 @click.option("-o", "--output", type=click.File("w", encoding="utf-8"), default="-",
               help="The file to write (default: standard output).")
-def export(group_id: int, output: click.utils.LazyFile) -> None:
-    """Write every game of a group, in progress or finished, as the JSON export."""
+@click.option("--with-links", is_flag=True,
+              help="Also the group's link and every game's links (the operator's copy, for "
+                   "`groups import` on another server: phones keep their links). Keep it safe: "
+                   "whoever has it can open every game.")
+def export(group_id: int, output: click.utils.LazyFile, with_links: bool) -> None:
+    """Write every game of a group, in progress or finished, as the JSON export (with the
+    group's name)."""
+    from .play import transfer
+
     with _session() as session:
-        _group(session, group_id)
+        group = _group(session, group_id)
         games = list(session.exec(select(Game).where(Game.group_id == group_id)
                                   .order_by(col(Game.id))))
-        output.write(transfer.dumps(transfer.export(session, games)))
-    click.echo(f"{len(games)} games exported", err=True)
+        output.write(transfer.dumps(transfer.export(session, games, group=group,
+                                                    with_links=with_links)))
+    click.echo(f"{len(games)} games exported" + (" with their links" if with_links else ""),
+               err=True)
+
+
+@cli.command("import")
+@click.argument("file", type=click.File("rb"))
+@click.option("--into", "group_id", type=click.IntRange(1, 2**31 - 1), default=None,
+              help="The group to import into (default: the group whose link the file carries, "
+                   "else a new group named as in the file).")
+def import_(file: click.utils.LazyFile, group_id: int | None) -> None:
+    """Put an export back into a group; games already in it (same code) are left as they are,
+    so importing the same file twice adds nothing."""
+    from .history.transfer import TransferError
+    from .play import transfer
+
+    raw = file.read()
+    with _session() as session:
+        try:
+            if group_id is not None:
+                _group(session, group_id)
+            else:
+                found = transfer.group_of_file(session, raw)
+                group_id = found.id if found is not None else None
+            done = transfer.import_file(session=session, raw=raw, group_id=group_id,
+                                        new_group_name="Imported games")
+        except TransferError as error:
+            raise click.ClickException("nothing imported: " + "; ".join(
+                problem.text() for problem in error.problems)) from None
+    click.echo(f"group {done.group_id}: {len(done.added)} games imported, "
+               f"{len(done.skipped)} already there, {done.players} new players")
 
 
 @cli.command("delete")
@@ -106,4 +151,7 @@ def purge(days: int | None, dry_run: bool) -> None:
 
 
 def init_app(app: Flask) -> None:
+    from . import backup
+
     app.cli.add_command(cli)
+    backup.init_app(app)  # flask backup FILE, flask restore FILE

@@ -13,7 +13,10 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
+
+from flask import Flask
 
 
 class Config:
@@ -48,10 +51,14 @@ class Config:
     PERMANENT_SESSION_LIFETIME = timedelta(days=31)
     # Static files are linked with a content hash (see ``asset``), so phones may keep them.
     SEND_FILE_MAX_AGE_DEFAULT = timedelta(days=365)
+    # Who may read /metrics (addresses or networks, comma-separated; companion.metrics).
+    METRICS_ALLOW = "127.0.0.0/8, ::1"
+    # One JSON object per access line instead of the plain line (companion.logs).
+    ACCESS_LOG_JSON = False
 
 
 ENVIRONMENT = ("DATABASE_URL", "GROUP_PURGE_DAYS", "PUBLIC_URL", "TRUSTED_PROXIES",
-               "RATELIMIT_STORAGE_URI", "CACHE_REDIS_URL")
+               "RATELIMIT_STORAGE_URI", "CACHE_REDIS_URL", "METRICS_ALLOW", "ACCESS_LOG_JSON")
 """The settings a server may be given in its environment, under the same names."""
 
 
@@ -59,8 +66,32 @@ def environment(environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
     """The settings of :data:`ENVIRONMENT` that ``environ`` gives a value (an empty one counts
     as unset; ``GROUP_PURGE_DAYS`` only when it is a number of days)."""
     found: dict[str, Any] = {name: environ[name] for name in ENVIRONMENT if environ.get(name)}
+    if "ACCESS_LOG_JSON" in found:
+        found["ACCESS_LOG_JSON"] = found["ACCESS_LOG_JSON"] not in ("0", "false", "no")
     if "GROUP_PURGE_DAYS" in found:
         days = found.pop("GROUP_PURGE_DAYS")
         if days.isdigit():
             found["GROUP_PURGE_DAYS"] = int(days)
     return found
+
+
+def instance_path(test_config: Mapping[str, Any] | None = None) -> str | None:
+    """The instance folder a server is told (``COMPANION_INSTANCE``, an absolute path: a hosted
+    server's /srv/companion/instance), else None: ``instance/`` beside the code. Never for a
+    test."""
+    return (os.environ.get("COMPANION_INSTANCE") or None) if test_config is None else None
+
+
+def load(app: Flask, test_config: Mapping[str, Any] | None = None) -> None:
+    """:class:`Config`, then ``instance/config.py`` if present, then the environment — or, for a
+    test, its ``test_config`` instead of those two — then the database file in the instance
+    folder unless one was named. (The server's app and the operator's commands' read the same.)"""
+    instance = Path(app.instance_path)
+    instance.mkdir(mode=0o700, parents=True, exist_ok=True)  # games and the key: owner only
+    app.config.from_object(Config)
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+        app.config.from_mapping(environment())
+    else:
+        app.config.from_mapping(test_config)
+    app.config.setdefault("DATABASE", str(instance / "companion.sqlite"))

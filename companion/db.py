@@ -4,19 +4,23 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from alembic import command
-from alembic.config import Config
-from alembic.script import ScriptDirectory
 from flask import Flask, current_app, g
-from flask.cli import with_appcontext
+from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Session, create_engine
+
+if TYPE_CHECKING:  # Alembic is imported when a migration is looked at, not by every command
+    from alembic.config import Config
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
@@ -78,15 +82,43 @@ BASELINE = "0001"
 
 
 def _alembic_config(connection: Connection) -> Config:
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["connection"] = connection
     return config
 
 
+_REVISION = re.compile(r'^(down_revision|revision)\s*(?::[^=]*)?=\s*["\']?([\w]+|None)["\']?',
+                       re.M)
+
+
+@cache
+def _migrations() -> dict[str, str | None]:
+    """Each migration's revision and the one it follows, read from the migration files
+    themselves (without loading Alembic: every command checks the schema, few migrate)."""
+    found: dict[str, str | None] = {}
+    for path in (MIGRATIONS / "versions").glob("*.py"):
+        values = dict((key, value) for key, value in _REVISION.findall(path.read_text("utf-8")))
+        if "revision" in values:
+            found[values["revision"]] = None if values.get("down_revision") in (None, "None") \
+                else values["down_revision"]
+    return found
+
+
 def head() -> str:
-    """The newest migration's revision."""
-    return ScriptDirectory.from_config(_alembic_config(None)).get_current_head() or ""  # type: ignore[arg-type]
+    """The newest migration's revision (the one no other migration follows)."""
+    migrations = _migrations()
+    followed = {down for down in migrations.values() if down}
+    heads = [revision for revision in migrations if revision not in followed]
+    assert len(heads) == 1, f"the migrations have {len(heads)} heads: {heads}"
+    return heads[0]
+
+
+def revisions() -> frozenset[str]:
+    """Every revision this code's migrations know."""
+    return frozenset(_migrations())
 
 
 MIGRATION_LOCK = 0x636F6D70616E  # "compan": PostgreSQL's advisory lock key for migrations
@@ -110,20 +142,24 @@ def _one_process_at_a_time(engine: Engine) -> Iterator[None]:
         os.close(folder)  # (releases the lock)
 
 
-def upgrade(engine: Engine) -> None:
-    """Bring the database to the newest schema, keeping every stored game.
+def upgrade(engine: Engine, *, only_if_empty: bool = False) -> None:
+    """Bring the database to the newest schema, keeping every stored game (``flask db
+    upgrade``); with ``only_if_empty``, only a database with no table at all (a fresh install,
+    which a server starting creates: :mod:`companion.schema`).
 
     An empty database gets every table; one made before migrations existed (tables but no
     ``alembic_version``) is stamped at the baseline first. On SQLite, foreign keys are switched
     off while tables are rebuilt (``batch_alter_table`` copies a table, and the copy must not
     cascade), then on again.
 
-    One process at a time: every gunicorn worker builds the app, and so runs this, at the same
-    moment. A lock on the database (a file lock for SQLite, an advisory lock held until the
-    migration's transaction ends on PostgreSQL) makes the first migrate and the others find the
-    newest schema already there — so ``gunicorn 'companion:create_app()'`` alone is safe on a
-    database nobody has created yet.
+    One process at a time: every gunicorn worker builds the app, and so may create an empty
+    database's schema, at the same moment. A lock on the database (a file lock for SQLite, an
+    advisory lock held until the migration's transaction ends on PostgreSQL) makes the first
+    migrate and the others find the newest schema already there — so ``gunicorn
+    'companion:create_app()'`` alone is safe on a database nobody has created yet.
     """
+    from alembic import command
+
     with _one_process_at_a_time(engine), engine.connect() as connection:
         sqlite = connection.dialect.name == "sqlite"
         if connection.dialect.name == "postgresql":
@@ -133,6 +169,8 @@ def upgrade(engine: Engine) -> None:
             connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
         try:
             tables = set(inspect(connection).get_table_names())
+            if only_if_empty and tables:
+                return
             config = _alembic_config(connection)
             if "alembic_version" not in tables and "game" in tables:
                 command.stamp(config, BASELINE)
@@ -143,19 +181,61 @@ def upgrade(engine: Engine) -> None:
                 connection.exec_driver_sql("PRAGMA foreign_keys=ON")
 
 
+def _upgrade_and_say() -> None:
+    from .schema import check
+
+    before = check(get_engine())
+    upgrade(get_engine())
+    guard = current_app.extensions.get("companion.schema")
+    if guard is not None:  # this process migrated: it knows at once that it is ready
+        guard.state, guard.checked = check(get_engine()), time.monotonic()
+    where = "PostgreSQL" if current_app.config.get("DATABASE_URL") else \
+        current_app.config["DATABASE"]
+    click.echo(f"Database ready: {where} (revision {before.database or 'none'} -> {head()})")
+
+
+db_cli = AppGroup("db", help="The database's schema: `flask db upgrade` is the one step that "
+                  "migrates.")
+
+
+@db_cli.command("upgrade")
+def db_upgrade_command() -> None:
+    """Create or upgrade the database to the newest schema (keeps existing data)."""
+    _upgrade_and_say()
+
+
+@db_cli.command("current")
+def db_current_command() -> None:
+    """Print the database's revision and this code's newest."""
+    from .schema import check
+
+    state = check(get_engine())
+    click.echo(f"database: {state.database or 'none'}; code: {state.code}"
+               + ("" if state.is_ready else f" ({state.problem})"))
+    if not state.is_ready:
+        raise SystemExit(1)
+
+
 @click.command("init-db")
 @with_appcontext
 def init_db_command() -> None:
-    """Create or upgrade the database to the newest schema (keeps existing data)."""
-    upgrade(get_engine())
-    where = "PostgreSQL" if current_app.config.get("DATABASE_URL") else \
-        current_app.config["DATABASE"]
-    click.echo(f"Database ready: {where}")
+    """The same as `flask db upgrade` (kept for scripts written before it)."""
+    _upgrade_and_say()
+
+
+def attach(app: Flask) -> Engine:
+    """The engine for the app's database and the per-request session (no schema check)."""
+    engine = make_engine(app.config["DATABASE"], app.config.get("DATABASE_URL"))
+    app.extensions["companion.engine"] = engine
+    app.teardown_appcontext(close_session)
+    app.cli.add_command(init_db_command)
+    app.cli.add_command(db_cli)
+    return engine
 
 
 def init_app(app: Flask) -> None:
-    engine = make_engine(app.config["DATABASE"], app.config.get("DATABASE_URL"))
-    app.extensions["companion.engine"] = engine
-    upgrade(engine)
-    app.teardown_appcontext(close_session)
-    app.cli.add_command(init_db_command)
+    """The engine, the session and the schema check a server makes at start (it never
+    migrates a database that holds anything: `flask db upgrade` does)."""
+    from . import schema
+
+    schema.init_app(app, attach(app))

@@ -29,8 +29,8 @@ from werkzeug import Request
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
+from . import config
 from .bounds import DB_INT_MAX
-from .config import Config, environment
 from .extensions import compress, csrf, page_store  # (created in extensions.py, bound here)
 from .games import GameRoutes, HasApi, HasOldAddresses, registry
 
@@ -162,7 +162,8 @@ class StoredIntConverter(IntegerConverter):
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: its settings (:mod:`companion.config`), the extensions, the blueprints."""
-    app = Flask(__name__, instance_relative_config=True)
+    app = Flask(__name__, instance_relative_config=True,
+                instance_path=config.instance_path(test_config))
     # ``<int:…>`` in an address is a row id or a number we store: above what the databases hold
     # it names nothing (404), instead of overflowing a query (500).
     app.url_map.converters["int"] = StoredIntConverter
@@ -176,8 +177,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from . import db
     from .play import history
 
-    with app.app_context():  # summaries missing from an older database: stored now, not by a page
-        history.refresh(db.get_engine())
+    if app.extensions["companion.schema"].is_ready():  # (a schema not this code's: no writes)
+        with app.app_context():  # summaries missing from an older database: stored now
+            history.refresh(db.get_engine())
     return app
 
 
@@ -185,15 +187,8 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     """:class:`~companion.config.Config`, then ``instance/config.py`` if present, then the
     environment — or, for a test, its ``test_config`` instead of those two — then what follows
     from them (the database file, the secret key, the page store)."""
+    config.load(app, test_config)
     instance = Path(app.instance_path)
-    instance.mkdir(mode=0o700, parents=True, exist_ok=True)  # games and the key: owner only
-    app.config.from_object(Config)
-    if test_config is None:
-        app.config.from_pyfile("config.py", silent=True)
-        app.config.from_mapping(environment())
-    else:
-        app.config.from_mapping(test_config)
-    app.config.setdefault("DATABASE", str(instance / "companion.sqlite"))
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ.get("COMPANION_SECRET_KEY") or _secret_key(instance)
     _configure_page_store(app)
@@ -205,7 +200,7 @@ def _configure_page_store(app: Flask) -> None:
             app.config.get("RATELIMIT_STORAGE_URI") or "").startswith(("redis://", "rediss://")):
         app.config["CACHE_REDIS_URL"] = app.config["RATELIMIT_STORAGE_URI"]
     app.config.setdefault("CACHE_TYPE", "RedisCache" if app.config["CACHE_REDIS_URL"] else
-                          "SimpleCache" if app.testing else "FileSystemCache")
+                          "SimpleCache" if app.testing else "companion.page_files.PageFiles")
     if app.config["CACHE_TYPE"] == "RedisCache":
         # A Redis that stops answering costs a page drawn, never a page that hangs.
         app.config.setdefault("CACHE_OPTIONS", {"socket_timeout": 0.5,
@@ -215,10 +210,15 @@ def _configure_page_store(app: Flask) -> None:
 
 
 def _init_extensions(app: Flask) -> None:
-    """The page store, security, CSRF, compression, Babel, the database and the commands."""
-    from . import commands, db, i18n, jobs, security
+    """The log and the counts, the page store, security, CSRF, compression, Babel, the
+    database and the commands."""
+    from . import commands, db, i18n, jobs, logs, metrics, security
     from .play import history, players
 
+    # Before anything else hooks requests: every request is timed, counted and logged, those
+    # the rate limits or CSRF refuse included.
+    logs.init_app(app)  # request ids, the access line (tokens masked), the error page
+    metrics.init_app(app)  # /metrics' counts (companion.metrics)
     page_store.init_app(app)
     # First, so that its proxy fix and its counting of writes come before anything else.
     security.init_app(app)  # proxy fix, headers, rate limits
@@ -267,10 +267,10 @@ def blueprints() -> list[Mount]:
     blueprint's app-wide hooks (a link or group resolved before a view, the template helpers)
     are declared on it and installed with it."""
     from . import i18n
-    from .routes import api, groups, history, links, live, pwa, qr, shell
+    from .routes import api, closed, groups, health, history, links, live, pwa, qr, shell
 
-    mounts = [Mount(i18n.bp), Mount(shell.bp), Mount(links.bp), Mount(qr.bp), Mount(live.bp),
-              Mount(groups.bp)]
+    mounts = [Mount(i18n.bp), Mount(closed.bp), Mount(shell.bp), Mount(links.bp), Mount(qr.bp),
+              Mount(live.bp), Mount(groups.bp)]
     for kind in registry():
         module = kind.module()
         if module is None:
@@ -284,7 +284,7 @@ def blueprints() -> list[Mount]:
             mounts.append(Mount(shell.old_addresses(kind, tuple(module.OLD_ADDRESSES)),
                                 stateless=True))
     return [*mounts, Mount(history.bp), Mount(history.records_bp), Mount(history.restore_bp),
-            Mount(api.bp, stateless=True), Mount(pwa.bp)]
+            Mount(api.bp, stateless=True), Mount(pwa.bp), Mount(health.bp, stateless=True)]
 
 
 def _register_blueprints(app: Flask) -> None:
@@ -302,7 +302,7 @@ def _register_blueprints(app: Flask) -> None:
 
 def _init_responses(app: Flask) -> None:
     """What every answer goes through: static files buffered, the error pages."""
-    from .routes import api
+    from .routes import api, closed
 
     @app.after_request
     def _buffer_static(response: Response) -> Response:
@@ -322,6 +322,8 @@ def _init_responses(app: Flask) -> None:
         if answer is not None:
             return answer
         if error.code == 404:
+            if closed.deleted_meanwhile():  # a game opened by its link, deleted since
+                return closed.page(closed.GONE)
             return render_template("errors/404.html"), 404
         if error.code == 403:
             return render_template("errors/403.html"), 403

@@ -10,6 +10,7 @@ Templates get ``_``/``gettext``/``ngettext`` (Jinja's i18n extension, installed 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -164,6 +165,9 @@ def init_app(app: Flask) -> None:
     # merges them, so a game brings its French without touching the shell's catalogue.
     folders = ["translations", *(str(kind.translations) for kind in registry()
                                  if kind.translations is not None)]
+    from .catalogues import compile_missing
+
+    compile_missing([Path(app.root_path) / folder for folder in folders])
     babel.init_app(app, locale_selector=select_locale,
                    default_translation_directories=";".join(folders))
     # Every message's fields filled with French elision (companion.french): in Python…

@@ -151,7 +151,10 @@ def worker_command(burst: bool) -> None:
 
 def init_app(app: Flask) -> None:
     """Clean up after imports whose process stopped (a server killed mid-import), and add the
-    ``worker`` command."""
-    with app.app_context(), Session(get_engine(), expire_on_commit=False) as session:
-        imports.abandon_stale(session)
+    ``worker`` command. A database whose schema is not this code's yet (``flask db upgrade``
+    not run: :mod:`companion.schema`) may have no job table: it is left alone."""
+    guard = app.extensions.get("companion.schema")
+    if guard is None or guard.is_ready():
+        with app.app_context(), Session(get_engine(), expire_on_commit=False) as session:
+            imports.abandon_stale(session)
     app.cli.add_command(worker_command)

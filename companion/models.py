@@ -198,7 +198,12 @@ class GameResult(SQLModel, table=True):
     to a game moves its ``updated_at``), it is never exported, and it can be emptied at any time.
     """
 
+    # The group's games in progress are listed through one index (group, finished), whatever
+    # the group has finished: the game's group, moved with it.
+    __table_args__ = (Index("ix_gameresult_group_finished", "group_id", "finished"),)
+
     game_id: int = Field(foreign_key="game.id", primary_key=True)
+    group_id: int | None = Field(default=None, foreign_key="playgroup.id")
     stamp: str = Field(max_length=64)
     finished: bool = False
     data: str = "{}"  # the summary but its running totals: what statistics read
@@ -235,3 +240,50 @@ class ImportJob(SQLModel, table=True):
     problems: str | None = None
     created_at: datetime = Field(default_factory=_now)
     heartbeat_at: datetime = Field(default_factory=_now)
+
+
+class ClosedLink(SQLModel, table=True):
+    """A link that opened a group or a game once and opens nothing now: replaced, or its group
+    deleted. Kept so that a phone still holding it is told why (the group is closed to it, or
+    the game is gone) instead of a bare "not found". Only the link's SHA-256 digest is stored:
+    what is written here opens nothing, and says nothing of the token."""
+
+    digest: str = Field(primary_key=True, max_length=64)
+    what: str = Field(max_length=8)  # group, game
+    why: str = Field(max_length=8)  # replaced, deleted
+    closed_at: datetime = Field(default_factory=_now)
+
+
+class Total(SQLModel, table=True):
+    """A group's finished games of one kind added up for one person (``person_id``), or for
+    the whole group (``person_id`` 0: its finished games of that kind, ``games`` alone): what
+    the statistics and the players' pages read, one row per line shown, whatever the group
+    holds.
+
+    A cache, like :class:`GameResult`, kept in the transaction of every write that changes a
+    game's summary (:mod:`companion.play.totals`): a game that finishes adds its seats, a
+    finished game changed or reopened takes its old seats away first. ``best`` is the best
+    score (the lowest when ``lower_wins``) and ``best_count`` how many games scored it;
+    ``facts`` holds the game's own counts as JSON (``[[key, label, aggregate, total,
+    count], …]``); ``last_at`` when the newest of these games last changed (a game's
+    ``updated_at`` only grows: a finished game changed again counts its new time). Never
+    exported; :func:`companion.play.totals.rebuild` makes a group's again from its games'
+    summaries.
+    """
+
+    __table_args__ = (UniqueConstraint("group_id", "kind", "person_id",
+                                       name="uq_total_group_kind_person"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    group_id: int = Field(foreign_key="playgroup.id")
+    kind: str = Field(max_length=32)
+    person_id: int  # 0: the group's own line (no foreign key: no person 0)
+    games: int = 0
+    wins: int = 0
+    score_sum: int = 0
+    best: int | None = None
+    best_count: int = 0
+    unit: str = Field(default="points", max_length=16)
+    lower_wins: bool = False
+    facts: str = "[]"
+    last_at: datetime | None = None  # when the newest of these games last changed

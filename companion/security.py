@@ -151,19 +151,28 @@ def trusted_proxies(app: Flask) -> int:
     return count
 
 
+HEADERS = (
+    ("Content-Security-Policy", CSP),
+    ("X-Content-Type-Options", "nosniff"),
+    ("X-Frame-Options", "DENY"),
+    ("Referrer-Policy", "same-origin"),
+    ("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()"),
+)
+"""The security headers every response carries (the live polls' fast path too:
+:mod:`companion.polls`)."""
+
+
 def _headers(response: Response) -> Response:
-    response.headers.setdefault("Content-Security-Policy", CSP)
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("X-Frame-Options", "DENY")
-    response.headers.setdefault("Referrer-Policy", "same-origin")
-    response.headers.setdefault("Permissions-Policy",
-                                "camera=(), microphone=(), geolocation=(), payment=()")
+    for name, value in HEADERS:
+        response.headers.setdefault(name, value)
     return response
 
 
 def _too_many(error: RateLimitExceeded) -> tuple[Response | str, int, dict[str, str]]:
+    from . import metrics
     from .routes import api
 
+    metrics.count_refusal()
     try:
         current = current_app.extensions["companion.limiter"].current_limit
         wait = max(1, int(current.reset_at - time.time())) if current else 60

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from .summary import Aggregate, GameSummary, ScoreUnit
 
@@ -60,7 +61,9 @@ class Line:
     wins: int = 0
     score_sum: int = 0
     best: int | None = None
+    best_count: int = 0  # how many of the games scored ``best`` (see :meth:`take_away`)
     facts: dict[str, FactTotal] = field(default_factory=dict)
+    last: datetime | None = None  # when the newest of these games last changed, when known
 
     @property
     def win_rate(self) -> float:
@@ -73,21 +76,64 @@ class Line:
     def fact_list(self) -> list[FactTotal]:
         return list(self.facts.values())
 
+    def _better(self, score: int, than: int) -> bool:
+        return score < than if self.lower_wins else score > than
+
     def add(self, summary: GameSummary, seat: int) -> None:
+        """Count one finished game, in which the person sat in ``seat``."""
+        self._count(summary, seat, 1)
         score = summary.scores[seat]
+        if self.best is None or self._better(score, self.best):
+            self.best, self.best_count = score, 1
+        elif score == self.best:
+            self.best_count += 1
+
+    def take_away(self, summary: GameSummary, seat: int) -> None:
+        """Undo :meth:`add` of that game (it changed, or is no longer finished). Taking away
+        the only game that scored ``best`` leaves ``best`` unknown (None while ``games`` is
+        not 0: :attr:`best_lost`): only the remaining games can tell the next best."""
+        self._count(summary, seat, -1)
+        if summary.scores[seat] == self.best:
+            self.best_count -= 1
+            if self.best_count <= 0:
+                self.best, self.best_count = None, 0
+
+    @property
+    def best_lost(self) -> bool:
+        """Games remain but their best score is not known (see :meth:`take_away`)."""
+        return self.games > 0 and self.best is None
+
+    def merge(self, other: Line) -> None:
+        """Add another line of the same game (two people found to be one)."""
+        self.games += other.games
+        self.wins += other.wins
+        self.score_sum += other.score_sum
+        if other.last is not None and (self.last is None or other.last > self.last):
+            self.last = other.last
+        if other.best is not None:
+            if self.best is None or self._better(other.best, self.best):
+                self.best, self.best_count = other.best, other.best_count
+            elif other.best == self.best:
+                self.best_count += other.best_count
+        for fact in other.facts.values():
+            total = self.facts.get(fact.key)
+            if total is None:
+                total = self.facts[fact.key] = FactTotal(fact.key, fact.label, fact.aggregate)
+            total.total += fact.total
+            total.count += fact.count
+
+    def _count(self, summary: GameSummary, seat: int, sign: int) -> None:
         won = seat in summary.winners
-        self.games += 1
-        self.wins += won
-        self.score_sum += score
-        if self.best is None or (score < self.best if self.lower_wins else score > self.best):
-            self.best = score
+        self.games += sign
+        self.wins += sign * won
+        self.score_sum += sign * summary.scores[seat]
         for fact in summary.facts:
             total = self.facts.get(fact.key)
             if total is None:
                 total = self.facts[fact.key] = FactTotal(fact.key, fact.label, fact.aggregate)
             if won or fact.aggregate is Aggregate.TOTAL:
-                total.total += fact.values[seat]
-                total.count += 1
+                total.total += sign * fact.values[seat]
+                total.count += sign
 
 
 @dataclass
@@ -137,15 +183,23 @@ def by_kind(games: Iterable[Played], kinds: Sequence[str]) -> list[KindStats]:
     """Statistics of each game in ``kinds`` (in that order) that has a finished game; a game's
     facts add up its players' (one pass over the games)."""
     games = list(games)
-    counted: dict[str, KindStats] = {}
+    counted: dict[str, int] = {}
     for game in _finished(games):
-        if game.kind not in counted:
-            counted[game.kind] = KindStats(game.kind, game.summary.unit, game.summary.lower_wins)
-        counted[game.kind].games += 1
-    every = lines(games)
-    for (_, kind), line in every.items():
-        if kind in counted:
-            counted[kind].lines.append(line)
+        counted[game.kind] = counted.get(game.kind, 0) + 1
+    return gathered(lines(games).values(), counted, kinds)
+
+
+def gathered(found: Iterable[Line], games: dict[str, int], kinds: Sequence[str]
+             ) -> list[KindStats]:
+    """:func:`by_kind` from the lines already added up and each game's count of finished
+    games (``games``, by kind): each game of ``kinds`` that has a finished game and a line."""
+    counted: dict[str, KindStats] = {}
+    for line in found:
+        if games.get(line.kind):
+            if line.kind not in counted:
+                counted[line.kind] = KindStats(line.kind, line.unit, line.lower_wins,
+                                               games[line.kind])
+            counted[line.kind].lines.append(line)
     for stats in counted.values():
         stats.lines = _ordered(stats.lines)
         for line in stats.lines:

@@ -172,6 +172,25 @@ class ResultOut(_Strict):
     lower_wins: bool
 
 
+LINK_TOKEN = r"^[0-9a-f]{32}$"
+"""A scorer's, viewer's or group's link token as stored (128 random bits, hex)."""
+
+
+class LinkOut(_Strict):
+    """A game's live link, in the operator's copy only (``flask groups export --with-links``):
+    imported on another server, the phones holding it open the game there."""
+
+    role: Literal["scorer", "viewer"]
+    token: str = Field(pattern=LINK_TOKEN)
+
+
+class GroupOut(_Strict):
+    """The group the games came from: its name, and its link in the operator's copy only."""
+
+    name: str = Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")
+    token: str | None = Field(default=None, pattern=LINK_TOKEN)
+
+
 class GameOut(_Strict):
     code: str = Field(pattern=CODE_PATTERN)
     kind: str = Field(min_length=1, max_length=32)
@@ -186,6 +205,7 @@ class GameOut(_Strict):
     round_records: list[RoundRecordOut] = Field(default_factory=list, max_length=MAX_ROWS)
     trick_logs: list[TrickLogOut] = Field(default_factory=list, max_length=MAX_ROWS)
     result: ResultOut | None = None
+    links: list[LinkOut] = Field(default_factory=list, max_length=2)  # the operator's copy
 
 
 class _Inflated:
@@ -268,8 +288,9 @@ class _Events:
     the file is an object of the four known keys; ``players`` and ``games`` are lists of at
     most :data:`MAX_PLAYERS` and :data:`MAX_GAMES` objects, each built on its own (never the
     whole list) with at most :data:`MAX_DEPTH` levels, :data:`MAX_ROWS` items in a list and
-    :data:`MAX_VALUES` values in all. :meth:`items` yields ``(key, value)`` for ``format`` and
-    ``version``, and ``("players", player)``, ``("games", game)`` for each item of the lists."""
+    :data:`MAX_VALUES` values in all. :meth:`items` yields ``(key, value)`` for ``format``,
+    ``version`` and ``group``, and ``("players", player)``, ``("games", game)`` for each item
+    of the lists."""
 
     def __init__(self, raw: bytes) -> None:
         if len(raw) > MAX_BYTES:
@@ -301,7 +322,7 @@ class _Events:
                 raise TransferError([ImportProblem("bad-shape", detail=f"{str(key)[:40]}: "
                                                    "unknown or repeated field")])
             seen.add(key)
-            if key in ("format", "version"):
+            if key in ("format", "version", "group"):
                 yield key, self._value(key)
                 continue
             event, _ = self._next()
@@ -369,7 +390,7 @@ class _Events:
         return root
 
 
-TOP_KEYS = frozenset({"format", "version", "players", "games"})
+TOP_KEYS = frozenset({"format", "version", "group", "players", "games"})
 
 
 def _shape(model: type[_M], value: Any, where: str) -> _M:
@@ -390,6 +411,7 @@ class Contents:
 
     players: tuple[PlayerOut, ...]
     seated: dict[str, frozenset[int]]  # game code -> the ids of the players at its seats
+    group: GroupOut | None = None  # the group the games came from (its link: operator's copy)
 
     @property
     def total(self) -> int:
@@ -409,8 +431,11 @@ def scan(raw: bytes, known_kinds: frozenset[str],
     seated: dict[str, frozenset[int]] = {}
     problems: list[ImportProblem] = []
     twice: set[str] = set()
+    group: GroupOut | None = None
     events = _Events(raw)
     for key, value in events.items():
+        if key == "group" and value is not None:
+            group = _shape(GroupOut, value, "group")
         if key == "format" and value != FORMAT:
             raise TransferError([ImportProblem("not-an-export")])
         if key == "version" and value != VERSION:
@@ -444,7 +469,7 @@ def scan(raw: bytes, known_kinds: frozenset[str],
                  for code, ids in seated.items() if not ids <= known]
     if problems:
         raise TransferError(problems)
-    return Contents(tuple(players), seated)
+    return Contents(tuple(players), seated, group)
 
 
 def games_of(raw: bytes) -> Iterator[GameOut]:

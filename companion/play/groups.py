@@ -19,9 +19,23 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import delete, func
+from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col, select
 
-from ..models import Entry, Game, GameLink, GameResult, Group, Person, Player, RoundRecord, TrickLog
+from ..models import (
+    Entry,
+    Game,
+    GameLink,
+    GameResult,
+    Group,
+    Person,
+    Player,
+    RoundRecord,
+    Total,
+    TrickLog,
+)
+from . import closed
+from .tokens import is_token
 
 NAME_MAX = 40
 """The longest group name (``Group.name``)."""
@@ -79,14 +93,14 @@ def clean_name(name: str) -> str:
 
 def by_token(session: Session, token: str) -> Group | None:
     """The group this link opens, or None (unknown, replaced, or not a token's shape)."""
-    if not token or len(token) > 64:
+    if not is_token(token):
         return None
     return session.exec(select(Group).where(Group.token == token)).first()
 
 
 def by_tokens(session: Session, tokens: Sequence[str]) -> list[Group]:
     """The groups of ``tokens`` that still open, in the order given."""
-    wanted = [t for t in tokens if t and len(t) <= 64]
+    wanted = [t for t in tokens if is_token(t)]
     if not wanted:
         return []
     found = {g.token: g for g in session.exec(select(Group).where(col(Group.token).in_(wanted)))}
@@ -116,22 +130,68 @@ def rename(*, session: Session, group: Group, name: str) -> Group:
     return group
 
 
-def replace_token(*, session: Session, group: Group) -> Group:
-    """Give the group a new link: the old one opens nothing from now on."""
+def replace_links(*, session: Session, group: Group) -> dict[str, str]:
+    """Take back every link of the group at once: the group's own and each of its games' (scorer,
+    viewer and seat links). Whoever held an old one can no longer open anything of the group;
+    each old link is written down as closed (:mod:`companion.play.closed`), so such a phone is
+    told the group is closed to it. Returns every game link replaced, ``{old token: new token}``,
+    for the phone that did it to keep (the group's new link is ``group.token``)."""
+    session.exec(select(Group.id).where(Group.id == group.id).with_for_update()).first()
+    old = group.token
     group.token = new_token()
     session.add(group)
+    games = select(Game.id).where(Game.group_id == group.id)
+    live = session.exec(select(GameLink).where(col(GameLink.game_id).in_(games),
+                                               col(GameLink.revoked_at).is_(None))).all()
+    now = datetime.now(UTC)
+    renamed: dict[str, str] = {}
+    for link in live:
+        link.revoked_at = now
+        session.add(link)
+        fresh = GameLink(game_id=link.game_id, role=link.role, token=new_token())
+        session.add(fresh)
+        renamed[link.token] = fresh.token
+    closed.close(session, [old, *renamed], what="group", why="replaced")
     session.commit()
-    return group
+    return renamed
 
 
 def delete_group(*, session: Session, group_id: int) -> bool:
     """Delete a group and everything in it (games, their entries, links and results, its
-    players); False if there was no such group. One transaction: all or nothing."""
-    if session.get(Group, group_id) is None:
+    players); False if there was no such group. One transaction: all or nothing. Every link of
+    the group is written down as closed (:mod:`companion.play.closed`): a phone that comes back
+    with one is told the game is gone.
+
+    Saves of the group's games may be under way: the group's row, then its games' rows, are
+    locked first (every save writes its game's row, its ``updated_at``), so a save either
+    commits before the delete reads what to delete, or finds its game gone (and says so, see
+    :func:`companion.play.store.check_still_there`). A deadlock the
+    database broke anyway (or, on SQLite, a write that waited too long) is tried again."""
+    for attempt in range(_ATTEMPTS):
+        try:
+            return _delete_group(session, group_id)
+        except OperationalError:
+            session.rollback()
+            if attempt == _ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+_ATTEMPTS = 3
+
+
+def _delete_group(session: Session, group_id: int) -> bool:
+    group = session.exec(select(Group).where(Group.id == group_id).with_for_update()).first()
+    if group is None:
         return False
-    games = select(Game.id).where(Game.group_id == group_id)
+    games = list(session.exec(select(Game.id).where(Game.group_id == group_id)
+                              .order_by(col(Game.id)).with_for_update()))
+    tokens = list(session.exec(select(GameLink.token).where(col(GameLink.game_id).in_(games))))
+    closed.close(session, [group.token], what="group", why="deleted")
+    closed.close(session, tokens, what="game", why="deleted")
     for model in (GameResult, Entry, RoundRecord, TrickLog, GameLink, Player):
         session.execute(delete(model).where(col(model.game_id).in_(games)))  # type: ignore[attr-defined]
+    session.execute(delete(Total).where(col(Total.group_id) == group_id))
     session.execute(delete(Game).where(col(Game.group_id) == group_id))
     session.execute(delete(Person).where(col(Person.group_id) == group_id))
     session.execute(delete(Group).where(col(Group.id) == group_id))

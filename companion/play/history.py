@@ -28,11 +28,11 @@ from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
 
 from ..games import GameKind, HasSummary, by_key, registry
-from ..history import GameSummary
-from ..history.stats import Played
+from ..history import GameSummary, stats
+from ..history.stats import KindStats, Line, Played
 from ..history.summary import utc
 from ..models import Game, GameLink, GameResult, Player
-from . import store
+from . import store, totals
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +103,8 @@ def summary_of(session: Session, game: Game) -> GameSummary | None:
 def cached(game: Game, summary: GameSummary) -> GameResult:
     """The cache row of ``game``'s ``summary`` (to add to a session)."""
     assert game.id is not None
-    return GameResult(game_id=game.id, stamp=stamp_of(game), finished=summary.finished,
+    return GameResult(game_id=game.id, group_id=game.group_id, stamp=stamp_of(game),
+                      finished=summary.finished,
                       data=summary.to_json(), progress=summary.progress_json())
 
 
@@ -141,11 +142,16 @@ _RESULTS = GameResult.__table__  # type: ignore[attr-defined]
 _UPDATE_RESULT = update(_RESULTS).where(_RESULTS.c.game_id == bindparam("id")).values(
     stamp=bindparam("stamp"), finished=bindparam("finished"), data=bindparam("data"),
     progress=bindparam("progress"))
+_UPDATE_OPEN_RESULT = _UPDATE_RESULT.where(_RESULTS.c.finished.is_(False))
+_OLD_RESULT = select(_RESULTS.c.finished, _RESULTS.c.data).where(  # type: ignore[call-overload]
+    _RESULTS.c.game_id == bindparam("id"))
 
 
 def _keep_summaries(session: OrmSession) -> None:
     """Before a commit: the summary of every game the transaction touched, written in it (one
-    UPDATE, or an INSERT for a game's first)."""
+    UPDATE; a finished game's, or a game's first, after reading what it replaces), and the
+    group's totals moved with it when the game was or is finished
+    (:func:`companion.play.totals.changed`)."""
     _note_touched(session, None, None)  # (what is not flushed yet)
     if not session.info.get(_TOUCHED):
         return
@@ -156,16 +162,42 @@ def _keep_summaries(session: OrmSession) -> None:
             continue
         row = session.identity_map.get(session.identity_key(GameResult, game.id))
         if row is not None and row.stamp == stamp_of(game):
-            continue  # already written with it (the import checks each game by its summary)
-        fresh = cached(game, _summary_at_save(session, game))
-        if row is not None:  # loaded in this session: kept in step
-            row.stamp, row.finished = fresh.stamp, fresh.finished
-            row.data, row.progress = fresh.data, fresh.progress
-            continue
+            continue  # already written with it (an import, whose groups' totals it rebuilds)
+        summary = _summary_at_save(session, game)
+        fresh = cached(game, summary)
         values = {"stamp": fresh.stamp, "finished": fresh.finished, "data": fresh.data,
                   "progress": fresh.progress}
-        if session.execute(_UPDATE_RESULT, {"id": game.id, **values}).rowcount == 0:
-            session.execute(insert(_RESULTS).values(game_id=game.id, **values))
+        connection = session.connection()
+        if row is not None:  # loaded in this session: kept in step
+            before = (row.finished, row.data)
+            row.stamp, row.finished = fresh.stamp, fresh.finished
+            row.data, row.progress = fresh.data, fresh.progress
+            session.flush()
+        elif connection.execute(_UPDATE_OPEN_RESULT, {"id": game.id, **values}).rowcount:
+            before = (False, "")  # a game in progress (every save but a finished game's)
+        else:  # a finished game changed, or its first summary: what it replaces is read
+            old = connection.execute(_OLD_RESULT, {"id": game.id}).first()
+            before = (old.finished, old.data) if old is not None else (False, "")
+            if old is not None:
+                connection.execute(_UPDATE_RESULT, {"id": game.id, **values})
+            else:
+                connection.execute(insert(_RESULTS).values(game_id=game.id,
+                                                           group_id=game.group_id, **values))
+        if before[0] or summary.finished:
+            totals.changed(connection, game_id=game.id, group_id=game.group_id,
+                           kind=game.kind, when=game.updated_at,
+                           people=_seated(session, game.id, summary),
+                           before=GameSummary.from_json(before[1]) if before[0] else None,
+                           after=summary)
+
+
+def _seated(session: OrmSession, game_id: int, summary: GameSummary) -> list[int] | None:
+    """The people by seat of a game the save read its seats of (None: they are read)."""
+    seats = sorted((row.seat, row.person_id) for row in session.identity_map.values()
+                   if isinstance(row, Player) and row.game_id == game_id)
+    if not seats or len(seats) < summary.players or any(p is None for _, p in seats):
+        return None
+    return [int(person) for _, person in seats]  # type: ignore[arg-type]
 
 
 def _forget_touched(session: OrmSession, *_args: object) -> None:
@@ -194,6 +226,8 @@ def refresh(engine: Engine) -> int:
             .where(col(Game.kind).in_(keys))).all()
         stale = [game_id for game_id, updated, stamp in rows
                  if stamp != f"{FORMAT}:{utc(updated).isoformat()}"]
+        if not stale:
+            return 0
         for start in range(0, len(stale), 500):
             games = session.exec(select(Game).where(col(Game.id).in_(stale[start:start + 500])))
             for game in games:
@@ -202,6 +236,16 @@ def refresh(engine: Engine) -> int:
                 session.commit()
             except IntegrityError:
                 session.rollback()
+        # The totals of the groups whose summaries changed, made again from them.
+        group_ids: set[int] = set()
+        for start in range(0, len(stale), 500):
+            group_ids.update(session.connection().execute(select(Game.group_id).distinct().where(
+                col(Game.id).in_(stale[start:start + 500]))).scalars())
+        totals.rebuild(session.connection(), sorted(group_ids))
+        try:
+            session.commit()
+        except IntegrityError:  # another process starting rebuilt them at the same moment
+            session.rollback()
     return len(stale)
 
 
@@ -287,14 +331,20 @@ def _listed(*, group_id: int, finished: bool | None, kind: str | None,
     keys = [k.key for k in kinds_with_history()]
     if kind is not None:
         keys = [k for k in keys if k == kind]
-    where: list[ColumnElement[bool]] = [col(Game.group_id) == group_id, col(Game.kind).in_(keys)]
+    where: list[ColumnElement[bool]] = [col(Game.kind).in_(keys)]
     # A game whose summary is missing (a cache emptied by hand) is listed, then replayed and
-    # kept or dropped: a page of it may be short, never wrong.
+    # kept or dropped: a page of it may be short, never wrong. The games in progress are found
+    # through their summaries' index (group, finished) instead: a group's finished games are
+    # not read to find them (one missing its summary is listed again once it is stored, at the
+    # next start: :func:`refresh`).
     missing = col(GameResult.game_id).is_(None)
     if finished is True:
-        where.append(or_(col(GameResult.finished).is_(True), missing))
+        where += [col(Game.group_id) == group_id,
+                  or_(col(GameResult.finished).is_(True), missing)]
     elif finished is False:
-        where.append(or_(col(GameResult.finished).is_(False), missing))
+        where += [col(GameResult.group_id) == group_id, col(GameResult.finished).is_(False)]
+    else:
+        where.append(col(Game.group_id) == group_id)
     for someone in (person, with_person):
         if someone is not None:
             where.append(col(Game.id).in_(
@@ -322,13 +372,21 @@ def records(session: Session, *, group_id: int, finished: bool | None = True,
     where = _listed(group_id=group_id, finished=finished, kind=kind, person=person,
                     with_person=with_person, codes=codes)
     joined = (col(GameResult.game_id) == col(Game.id))
+    outer = finished is not False  # (games in progress: from their summaries, joined inner)
     total = -1
-    if count:
+    if count and finished is True and with_person is None and codes is None:
+        # Finished games are counted by the group's totals (one indexed read, whatever the
+        # group holds): its own lines for a game kind or all, a person's lines for a player.
+        keys = {k.key for k in kinds_with_history()}
+        lines, games = totals.read(session.connection(), group_id, kind=kind, person=person)
+        total = sum(line.games for line in lines if line.person == person and line.kind in keys) \
+            if person is not None else sum(n for key, n in games.items() if key in keys)
+    elif count:
         total = int(session.exec(  # type: ignore[call-overload]
-            select(func.count()).select_from(Game).join(GameResult, joined, isouter=True)
+            select(func.count()).select_from(Game).join(GameResult, joined, isouter=outer)
             .where(*where)).one())
     query = (select(Game, GameResult.stamp, GameResult.data, GameResult.progress)
-             .join(GameResult, joined, isouter=True).where(*where)
+             .join(GameResult, joined, isouter=outer).where(*where)
              .order_by(col(Game.updated_at).desc(), col(Game.id).desc()).offset(offset))
     if limit is not None:
         query = query.limit(limit)
@@ -350,52 +408,30 @@ def records(session: Session, *, group_id: int, finished: bool | None = True,
 
 
 def finished_by_person(session: Session, group_id: int) -> dict[int, int]:
-    """How many finished games each person of the group sat in (one grouped query; a game
-    whose summary is missing — a cache emptied by hand — is replayed)."""
-    where = _listed(group_id=group_id, finished=True, kind=None, person=None,
-                    with_person=None, codes=None)
-    rows = session.connection().execute(
-        select(Player.person_id, func.count(), col(GameResult.game_id).is_(None))
-        .join(Game, col(Game.id) == col(Player.game_id))
-        .join(GameResult, col(GameResult.game_id) == col(Game.id), isouter=True)
-        .where(*where)
-        .group_by(col(Player.person_id), col(GameResult.game_id).is_(None))).all()
-    found: dict[int, int] = {}
-    for person_id, games, missing in rows:
-        if not missing:
-            found[int(person_id)] = found.get(int(person_id), 0) + int(games)
-    if any(missing for *_, missing in rows):
-        for record in _lacking_summary(session, group_id):
-            if record.summary.finished:
-                for person_id in set(record.people):
-                    found[person_id] = found.get(person_id, 0) + 1
-    return found
+    """How many finished games each person of the group sat in, from the group's totals (one
+    query, whatever the group holds)."""
+    return totals.games_by_person(session.connection(), group_id)
 
 
-def _lacking_summary(session: Session, group_id: int) -> list[Record]:
-    """The group's games without a stored summary (a cache emptied by hand), replayed."""
-    games = list(session.exec(
-        select(Game).join(GameResult, col(GameResult.game_id) == col(Game.id), isouter=True)
-        .where(col(Game.group_id) == group_id, col(GameResult.game_id).is_(None),
-               col(Game.kind).in_([k.key for k in kinds_with_history()]))))
-    seats = _seats(session, [game.id for game in games if game.id is not None]) if games else {}
-    found = []
-    for game in games:
-        kind = by_key(game.kind)
-        assert kind is not None and game.id is not None
-        people, names = seats.get(game.id, ((), ()))
-        found.append(Record(game, kind, _summarize(session, game), people, names))
-    return found
+def statistics(session: Session, *, group_id: int, kind: str | None = None
+               ) -> tuple[list[KindStats], int]:
+    """Each game's statistics in the group (one game's, when ``kind``), in the registry's
+    order, and how many finished games they count: from the group's totals, one query."""
+    found, games = totals.read(session.connection(), group_id, kind=kind)
+    keys = [k.key for k in kinds_with_history()]
+    return stats.gathered(found, games, keys), sum(games.get(key, 0) for key in keys)
+
+
+def lines_of(session: Session, *, group_id: int, person: int) -> list[Line]:
+    """One person's line in each game they finished, in the registry's order (one query)."""
+    found, _ = totals.read(session.connection(), group_id, person=person)
+    by_kind = {line.kind: line for line in found}
+    return [by_kind[k.key] for k in kinds_with_history() if k.key in by_kind]
 
 
 def count_finished(session: Session, group_id: int) -> int:
-    """How many finished games the group holds (one count)."""
-    where = _listed(group_id=group_id, finished=True, kind=None, person=None,
-                    with_person=None, codes=None)
-    return int(session.exec(  # type: ignore[call-overload]
-        select(func.count()).select_from(Game)
-        .join(GameResult, col(GameResult.game_id) == col(Game.id), isouter=True)
-        .where(*where)).one())
+    """How many finished games the group holds, from its totals (one query)."""
+    return totals.finished_games(session.connection(), group_id)
 
 
 def summaries(session: Session, games: Sequence[Game]) -> dict[int, GameSummary]:

@@ -31,6 +31,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -48,8 +49,19 @@ from ..history.transfer import (
     games_of,
     scan,
 )
-from ..models import Entry, Game, Group, ImportJob, Person, Player, RoundRecord, TrickLog
-from . import groups, history, store
+from ..models import (
+    Entry,
+    Game,
+    GameLink,
+    GameResult,
+    Group,
+    ImportJob,
+    Person,
+    Player,
+    RoundRecord,
+    TrickLog,
+)
+from . import groups, history, store, totals
 from .players import name_key
 
 log = logging.getLogger(__name__)
@@ -212,7 +224,7 @@ def import_file(*, session: Session, raw: bytes, group_id: int | None,
     try:
         _beat(session, job_id, state="checking", done=0)
         session.commit()
-        contents = scan(raw, frozenset(k.key for k in history.kinds_with_history()),
+        contents = scan(raw, _kinds(),
                         progress=lambda n: (_beat(session, job_id, done=n), session.commit()))
         keys = [name_key(p.name) for p in contents.players]
         doubled = sorted({key for key in keys if keys.count(key) > 1})
@@ -230,13 +242,15 @@ def import_file(*, session: Session, raw: bytes, group_id: int | None,
         result = _store(session, raw, contents, group_id, staging.id, job_id)
         target = group_id
         if target is None:
-            made = groups.new_group(session, name=new_group_name or "?")
+            made = _new_group(session, contents, new_group_name)
             assert made.id is not None
             target = made.id
-        for model in (Game, Person):  # the games and the new people join their group at once
+        # The games (their summaries with them) and the new people join their group at once.
+        for model in (Game, Person, GameResult):
             session.execute(update(model).where(col(model.group_id) == staging.id)
                             .values(group_id=target))
         session.execute(delete(Group).where(col(Group.id) == staging.id))
+        totals.rebuild(session.connection(), [target])  # (its totals count the new games)
         _beat(session, job_id, state="done", result_group_id=target, added=len(result.added),
               skipped=len(result.skipped), done=contents.total, staging_id=None)
         session.commit()
@@ -251,6 +265,51 @@ def import_file(*, session: Session, raw: bytes, group_id: int | None,
         _abandon(session, staging.id, job_id, problems)
         raise TransferError(problems) from None
     return Imported(result.added, result.skipped, result.players, target)
+
+
+def _new_group(session: Session, contents: Contents, fallback_name: str) -> Group:
+    """The group a file goes into when it names none here: the file's group's name (else
+    ``fallback_name``), and its link when the operator's copy carries one no group holds."""
+    name = contents.group.name if contents.group is not None else fallback_name
+    made = groups.new_group(session, name=name or "?")
+    token = contents.group.token if contents.group is not None else None
+    if token and groups.by_token(session, token) is None:
+        made.token = token
+        session.flush()
+    return made
+
+
+def _kinds() -> frozenset[str]:
+    return frozenset(k.key for k in history.kinds_with_history())
+
+
+def group_of_file(session: Session, raw: bytes) -> Group | None:
+    """The group here whose link the file (the operator's copy) carries, if any: importing
+    the file again goes into it, and so adds nothing. Raises :class:`TransferError`."""
+    contents = scan(raw, _kinds())
+    if contents.group is None or contents.group.token is None:
+        return None
+    return groups.by_token(session, contents.group.token)
+
+
+def restore_target(session: Session, raw: bytes, remembered: Sequence[str]) -> int | None:
+    """The group a phone's restore goes into instead of a new one: among the groups this phone
+    knows (``remembered``: their link tokens), the one that already holds a game of the file —
+    the same backup restored again, which then adds nothing. None: a new group (and a phone
+    that knows no group has the file read once only, by its import)."""
+    known = [group.id for group in groups.by_tokens(session, list(remembered))]
+    if not known:
+        return None
+    try:
+        codes = list(scan(raw, _kinds()).seated)
+    except TransferError:
+        return None  # (the import says why)
+    for start in range(0, len(codes), 500):
+        found = session.exec(select(Game.group_id).where(
+            col(Game.group_id).in_(known), col(Game.code).in_(codes[start:start + 500]))).first()
+        if found is not None:
+            return found
+    return None
 
 
 def _abandon(session: Session, staging: int, job_id: int,
@@ -371,7 +430,11 @@ def _add_game(session: Session, data: GameOut, person_of: dict[int, int], group_
                              powers=json.dumps(trick.powers),
                              accepted=json.dumps(trick.accepted), checks=trick.checks,
                              version=trick.version, updated_at=trick.updated_at))
-    store.add_links(session, game)  # its own links, stored with it (the export holds none)
+    for link in data.links:  # the operator's copy: the links phones hold, if free here
+        if session.exec(select(GameLink.id).where(GameLink.token == link.token)).first() is None:
+            session.add(GameLink(game_id=game.id, role=link.role, token=link.token))
+    session.flush()
+    store.add_links(session, game)  # the links it still lacks, stored with it
     session.flush()
     return game
 

@@ -24,8 +24,8 @@ Every write replays the game through the core first and is refused (nothing stor
 refuses it. What a phone may see of the picks in progress is decided here, in :class:`SeatView`:
 a template never receives the other player's secret pick, only whether it is in (and, after a Spy,
 the card the Spy lets this player see). A two-phone game stored before seat links (a secret key
-per seat in its settings, kept by each phone) gets its seat links when a phone that kept a seat's
-key opens it: that phone takes its seat's link (:func:`legacy_seat`, :func:`add_seat_links`).
+per seat in its settings, kept by each phone) got its seat links from migration 0010; a phone
+that kept a seat's key is sent to that seat's join page (:func:`legacy_seat`).
 """
 
 from __future__ import annotations
@@ -191,15 +191,6 @@ def legacy_seat(game: Game, key: str | None) -> int | None:
     settings kept one key per seat), else None."""
     keys = settings(game).get("seat_keys") or []
     return keys.index(key) if key and key in keys else None
-
-
-def add_seat_links(session: Session, game: Game) -> list[GameLink]:
-    """Give a two-phone game stored before seat links its seat links; returns them by seat."""
-    store.add_links(session, game, store.ROLES + SEAT_ROLES)
-    session.commit()
-    links = [seat_link(session, game, seat) for seat in range(len(SEAT_ROLES))]
-    assert all(link is not None for link in links)
-    return links  # type: ignore[return-value]
 
 
 def link_name(link: GameLink) -> str:
@@ -376,14 +367,15 @@ def undo(*, session: Session, game: Game, based_on: int, key: str | None) -> Non
                  replay=duel)
 
 
-def claim(*, session: Session, game: Game, link: GameLink) -> str:
+def claim(*, session: Session, game: Game, link: GameLink, secret: str | None = None) -> str:
     """Two-phone mode: the browser that pressed Join takes ``link``'s seat; returns the secret it
-    keeps (its session). Raises :class:`Taken` when another browser took the seat first (the
-    database refuses a second ``join`` of one link)."""
+    keeps (its session): ``secret`` when given (the browser that held the seat's replaced link
+    keeps its seat under the new one), else a new one. Raises :class:`Taken` when another
+    browser took the seat first (the database refuses a second ``join`` of one link)."""
     seat = seat_of_link(link)
     assert seat is not None
     name = link_name(link)
-    secret = secrets.token_urlsafe(16)
+    secret = secret or secrets.token_urlsafe(16)
     data = {"seat": seat, "link": name, "browser": _fingerprint(secret)}
     for _attempt in range(3):
         state = _replay(session, game)

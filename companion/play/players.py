@@ -21,13 +21,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import event, func, insert, update
+from sqlalchemy import event, insert, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
 
 from ..models import Game, Person, Player
+from . import totals
 
 NAME_MAX = 24
 """The longest name a rename may give: the shortest name field of any game's set-up."""
@@ -46,11 +47,10 @@ class PeopleError(ValueError):
 
 @dataclass(frozen=True)
 class PersonRow:
-    """A person with how many games they sat in and when they last played."""
+    """A person and when they last played (their newest game's last change)."""
 
     id: int
     name: str
-    games: int
     last_played: datetime | None
 
 
@@ -160,15 +160,12 @@ def install() -> None:
 # --- reading ---------------------------------------------------------------------------------
 
 def people(session: Session, group_id: int) -> list[PersonRow]:
-    """Every person of the group, with their number of games, the most recent player first."""
-    last = func.max(Game.updated_at)
-    rows = session.exec(
-        select(Person.id, Person.name, func.count(col(Player.id)), last)
-        .join(Player, col(Player.person_id) == col(Person.id), isouter=True)
-        .join(Game, col(Game.id) == col(Player.game_id), isouter=True)
-        .where(Person.group_id == group_id)
-        .group_by(col(Person.id), col(Person.name))).all()
-    found = [PersonRow(int(pid), name, int(games), when) for pid, name, games, when in rows]
+    """Every person of the group, the most recent player first (when each last played: from
+    the group's totals and its games in progress, whatever the group has finished)."""
+    names = dict(session.exec(select(Person.id, Person.name)
+                              .where(Person.group_id == group_id)).all())
+    last = totals.last_played(session.connection(), group_id)
+    found = [PersonRow(int(pid), name, last.get(int(pid))) for pid, name in names.items()]
     return sorted(found, key=lambda p: (p.last_played is None, _desc(p.last_played),
                                         name_key(p.name)))
 
@@ -250,6 +247,7 @@ def merge(*, session: Session, group_id: int, source: int, target: int) -> Perso
         raise PeopleError("played-together", games=len(together), other=gone.name)
     session.execute(update(Player).where(col(Player.person_id) == source)
                     .values(person_id=target, name=kept.name))
+    totals.merge(session.connection(), group_id=group_id, source=source, target=target)
     session.delete(gone)
     session.commit()
     return kept

@@ -29,6 +29,7 @@ from ..scoring.rebel_princess import (
     RebelGameState,
     RoundCounts,
     ScoringError,
+    check_new_table,
     play_through,
     required_cards,
 )
@@ -280,7 +281,8 @@ def create_game(*, session: Session, edition: Edition, names: Sequence[str], fir
                 group_id: int | None = None) -> Game:
     """Store a new game in group ``group_id`` (a new group if None). The caller's form has
     checked shapes; the setup is checked here too."""
-    GameSetup(edition, len(names), first_leader, tuple(round_cards))  # raises on a bad setup
+    setup = GameSetup(edition, len(names), first_leader, tuple(round_cards))  # raises if bad
+    check_new_table(setup, list(princesses))  # what the rulebooks make impossible at set-up
     game = Game(code=store.new_code(session), kind=KIND, edition=edition.value,
                 group_id=store.group_for_new_game(session, group_id, names),
                 round_cards="".join(round_cards),

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import bindparam, event
+from sqlalchemy import bindparam, event, inspect
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
@@ -26,6 +26,7 @@ from sqlmodel import Session, col, func, select
 
 from ..models import Entry, Game, GameLink, Player
 from . import groups
+from .tokens import is_token
 
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/i/l to misread
 CODE_LENGTH = 6
@@ -47,6 +48,20 @@ class KeyConflict(Exception):  # noqa: N818  (a normal outcome, not a bug)
     def __init__(self, stored: Stored) -> None:
         super().__init__(stored.seq)
         self.stored = stored
+
+
+class GameGone(Exception):  # noqa: N818  (a normal outcome, not a bug)
+    """The game was deleted (with its group) while this write was on its way: nothing stored."""
+
+
+def check_still_there(session: Session, game: Game) -> None:
+    """After a write the database refused: raise :class:`GameGone` if the game itself is no
+    longer stored (its group was deleted meanwhile), so the phone is told so rather than asked
+    to try again."""
+    game_id = inspect(game).identity[0]  # (read before the rollback expires the row)
+    session.rollback()
+    if session.exec(select(Game.id).where(Game.id == game_id)).first() is None:
+        raise GameGone
 
 
 KEY_MARK = "~"
@@ -156,6 +171,8 @@ def get_game(session: Session, code: str, kind: str | None = None) -> Game | Non
     """The game with this code (and of this kind, if given), or None. A game this session has
     loaded already (the link the request came through reads it) is not read again: the
     query would give back that very object, unchanged."""
+    if not is_token(code):
+        return None
     for row in session.identity_map.values():
         if isinstance(row, Game) and row.code == code and row not in session.deleted:
             return row if kind is None or row.kind == kind else None
@@ -298,7 +315,7 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
     try:
         session.commit()
     except IntegrityError:
-        session.rollback()
+        check_still_there(session, game)
         earlier = replayed(session, game, key)
         if earlier is not None:
             return earlier
@@ -355,7 +372,7 @@ def links_of(session: Session, game: Game) -> dict[str, GameLink]:
 
 def link_by_token(session: Session, token: str) -> GameLink | None:
     """The live link with this token, or None (unknown, or replaced)."""
-    if not token or len(token) > 64:
+    if not is_token(token):
         return None
     link = session.exec(select(GameLink).where(GameLink.token == token)).first()
     return link if link is not None and link.revoked_at is None else None
@@ -376,17 +393,43 @@ _VERSION = (select(Game.id, Game.updated_at).join(GameLink, col(GameLink.game_id
 def link_and_game(session: Session, token: str) -> tuple[GameLink, Game] | None:
     """The live link with this token and its game, in one query; None for an unknown or
     replaced token."""
-    if not token or len(token) > 64:
+    if not is_token(token):
         return None
     row = session.exec(_LINK_AND_GAME, params={"token": token}).first()  # type: ignore[call-overload]
     return (row[0], row[1]) if row is not None else None
+
+
+_LINK_COLUMNS = tuple(GameLink.__table__.c)  # type: ignore[attr-defined]
+_GAME_COLUMNS = tuple(Game.__table__.c)  # type: ignore[attr-defined]
+_LINK_AND_GAME_ROW = (
+    select(*(c.label(f"link__{c.name}") for c in _LINK_COLUMNS),  # type: ignore[call-overload]
+           *(c.label(f"game__{c.name}") for c in _GAME_COLUMNS))
+    .join_from(GameLink.__table__, Game.__table__,  # type: ignore[attr-defined]
+               GameLink.__table__.c.game_id == Game.__table__.c.id)  # type: ignore[attr-defined]
+    .where(GameLink.__table__.c.token == bindparam("token"),  # type: ignore[attr-defined]
+           GameLink.__table__.c.revoked_at.is_(None)))  # type: ignore[attr-defined]
+
+
+def link_and_game_to_read(session: Session, token: str) -> tuple[GameLink, Game] | None:
+    """:func:`link_and_game` for a request that only reads (a page, a drawing from the page
+    store): the same query through Core, the rows made into objects the session does not
+    track (no identity map, nothing to flush or expire). Never write them: a write reads the
+    game with :func:`link_and_game`."""
+    if not token or len(token) > 64:
+        return None
+    values = session.connection().execute(_LINK_AND_GAME_ROW, {"token": token}).mappings().first()
+    if values is None:
+        return None
+    link = GameLink(**{c.name: values[f"link__{c.name}"] for c in _LINK_COLUMNS})
+    game = Game(**{c.name: values[f"game__{c.name}"] for c in _GAME_COLUMNS})
+    return link, game
 
 
 def version_by_token(engine: Engine, token: str) -> str | None:
     """The version of the game this live link opens (as :func:`version_string` gives it): what
     every open page asks once a second, so one query of two columns through the unique token
     index, on a pooled connection of ``engine`` (no ORM session, nothing to flush or expire)."""
-    if not token or len(token) > 64:
+    if not is_token(token):
         return None
     with engine.connect() as connection:
         row = connection.execute(_VERSION, {"token": token}).first()

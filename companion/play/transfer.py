@@ -1,4 +1,4 @@
-"""Export and import: games as the versioned JSON of :mod:`companion.history.transfer`, and CSV.
+"""Export: games as the versioned JSON of :mod:`companion.history.transfer`, and CSV.
 
 An export holds every row players' entries made — the game and its set-up, its seats and the
 group's players, the append-only entries, Rebel Princess's round records (an undo names the
@@ -9,8 +9,11 @@ An import goes into one group and is all or nothing (:mod:`companion.play.import
 already in the group (same code) are left as they are. Nothing in the file can reach another
 group: its players are matched by name among the group's own people only, and a game whose code
 another group's game has is stored as a new game with a new code (the file holds no database
-ids). Scorer and viewer links are not exported (they are keys to the games, not part of them):
-an imported game gets new ones.
+ids). Scorer and viewer links are not in the export phones download (they are keys to the games,
+not part of them): an imported game gets new ones. The operator's copy (``flask groups export
+--with-links``) carries them, and the group's link: imported on another server, each game keeps
+the links phones hold (unless a link of that server has the same token), and a second import of
+the same file goes into the same group and adds nothing.
 """
 
 from __future__ import annotations
@@ -26,13 +29,15 @@ from sqlmodel import Session, col, select
 
 from ..history.summary import utc
 from ..history.transfer import FORMAT, VERSION
-from ..models import Entry, Game, Person, Player, RoundRecord, TrickLog
+from ..models import Entry, Game, GameLink, Group, Person, Player, RoundRecord, TrickLog
 from . import history
-from .imports import Imported, import_file
+from .imports import Imported, group_of_file, import_file, restore_target
 
-__all__ = ["Imported", "export", "export_csv", "dumps", "import_file"]
-"""``import_file`` lives in :mod:`companion.play.imports`; it is named here too for the callers
-that import and export through one module."""
+__all__ = ["Imported", "export", "export_csv", "dumps", "group_of_file", "import_file",
+           "restore_target"]
+"""The import (``import_file``, ``group_of_file``, ``restore_target``) lives in
+:mod:`companion.play.imports`; it is named here too for the callers that import and export
+through one module."""
 
 
 def _time(value: datetime) -> str:
@@ -46,8 +51,12 @@ def _json_value(text: str | None) -> Any:
 
 # --- export ----------------------------------------------------------------------------------
 
-def export(session: Session, games: Sequence[Game]) -> dict[str, Any]:
-    """The export document of ``games`` (in the order given) and the players who sat in them."""
+def export(session: Session, games: Sequence[Game], *, group: Group | None = None,
+           with_links: bool = False) -> dict[str, Any]:
+    """The export document of ``games`` (in the order given) and the players who sat in them;
+    with ``group``, its name. ``with_links`` (the operator's copy, ``flask groups export
+    --with-links``; never a phone's download) adds the group's link and each game's live links,
+    so that a server the file is imported into opens the games at the links phones hold."""
     ids = [g.id for g in games if g.id is not None]
     seats: dict[int, list[Player]] = {}
     for row in session.exec(select(Player).where(col(Player.game_id).in_(ids))
@@ -60,15 +69,29 @@ def export(session: Session, games: Sequence[Game]) -> dict[str, Any]:
     entries = _by_game(session, Entry, ids, Entry.seq)
     records = _by_game(session, RoundRecord, ids, RoundRecord.seq)
     logs = _by_game(session, TrickLog, ids, TrickLog.number)
+    links = _links_by_game(session, ids) if with_links else {}
+    document: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+    if group is not None:
+        document["group"] = {"name": group.name,
+                             **({"token": group.token} if with_links else {})}
     return {
-        "format": FORMAT,
-        "version": VERSION,
+        **document,
         "players": [{"id": number[pid], "name": people[pid].name,
                      "created_at": _time(people[pid].created_at)} for pid in people_ids],
         "games": [_game(session, game, seats.get(game.id or 0, []), number,
                         entries.get(game.id or 0, []), records.get(game.id or 0, []),
-                        logs.get(game.id or 0, [])) for game in games],
+                        logs.get(game.id or 0, []), links.get(game.id or 0))
+                  for game in games],
     }
+
+
+def _links_by_game(session: Session, ids: Sequence[int]) -> dict[int, list[dict[str, str]]]:
+    found: dict[int, list[dict[str, str]]] = {}
+    for link in session.exec(select(GameLink).where(col(GameLink.game_id).in_(ids),
+                                                    col(GameLink.revoked_at).is_(None))
+                             .order_by(col(GameLink.game_id), col(GameLink.role))):
+        found.setdefault(link.game_id, []).append({"role": link.role, "token": link.token})
+    return found
 
 
 def _by_game(session: Session, model: Any, ids: Sequence[int], order: Any) -> dict[int, list]:
@@ -80,8 +103,8 @@ def _by_game(session: Session, model: Any, ids: Sequence[int], order: Any) -> di
 
 
 def _game(session: Session, game: Game, seats: list[Player], number: dict[int, int],
-          entries: list[Entry], records: list[RoundRecord], logs: list[TrickLog]
-          ) -> dict[str, Any]:
+          entries: list[Entry], records: list[RoundRecord], logs: list[TrickLog],
+          links: list[dict[str, str]] | None = None) -> dict[str, Any]:
     seq_of = {r.id: r.seq for r in records}
     summary = history.summary_of(session, game)
     return {
@@ -112,6 +135,7 @@ def _game(session: Session, game: Game, seats: list[Player], number: dict[int, i
             "finished": summary.finished, "winners": list(summary.winners),
             "scores": list(summary.scores), "unit": str(summary.unit),
             "lower_wins": summary.lower_wins},
+        **({"links": links} if links else {}),
     }
 
 

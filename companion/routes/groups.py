@@ -21,6 +21,7 @@ from typing import Any
 from flask import (
     Blueprint,
     abort,
+    current_app,
     flash,
     g,
     redirect,
@@ -37,7 +38,10 @@ from ..forms.groups import DeleteGroupForm, GroupNameForm, ReplaceGroupLinkForm
 from ..models import Group
 from ..play import groups, history, players
 from ..play.players import name_key
+from ..play.tokens import is_token
+from ..security import IMPORTS
 from . import addresses, links, qr
+from .closed import closed_or_404
 
 bp = Blueprint("groups", __name__, url_prefix="/group/<group_token>")
 
@@ -54,6 +58,11 @@ NEW = "new"
 def _remembered() -> list[str]:
     items = session.get("groups", [])
     return [i for i in items if isinstance(i, str)] if isinstance(items, list) else []
+
+
+def remembered_groups() -> list[str]:
+    """The link tokens of the groups this phone knows, last used first."""
+    return _remembered()
 
 
 def remember_group(group: Group, *, instead_of: str | None = None) -> None:
@@ -126,6 +135,19 @@ def group_for_new_game() -> int | None:
     return preselected.id if preselected is not None else None
 
 
+@bp.before_app_request
+def _no_group_of_that_shape() -> None:
+    """A set-up form whose ``group`` no group's link could be (a NUL, a control character, a
+    space…) names nothing: 404 before anything is read or stored."""
+    # (An import counts as a new game too, but its form has no group and may be large: it is
+    # read by its own view, under its own size limit.)
+    if request.method == "POST" and request.endpoint in current_app.extensions.get(
+            "companion.creating", ()) and request.endpoint not in IMPORTS:
+        picked = request.form.get("group", "")
+        if picked and not is_token(picked):
+            abort(404)
+
+
 def started_in(group_id: int) -> None:
     """After a game was stored: its group becomes this phone's last used."""
     group = get_session().get(Group, group_id)
@@ -142,7 +164,7 @@ def _open_group(endpoint: str | None, values: dict[str, Any] | None) -> None:
     token = str(values.pop("group_token", ""))
     group = groups.by_token(get_session(), token)
     if group is None:
-        abort(404)
+        closed_or_404(token)
     g.group = group
 
 
@@ -222,15 +244,18 @@ def rename() -> Response | tuple[str, int]:
 
 @bp.post("/replace")
 def replace() -> Response:
-    """Replace the group's link: whoever had the old one can no longer open the group."""
+    """Replace every link of the group at once (the group's, each game's): only this phone keeps
+    them; every other phone is shut out until it is given the new group link."""
     if not ReplaceGroupLinkForm().validate_on_submit():
         abort(400)
     old = g.group.token
-    group = groups.replace_token(session=get_session(), group=g.group)
-    remember_group(group, instead_of=old)
-    flash(_("New group link made: the old one no longer opens this group. Share the new one "
-            "with the phones of the group."))
-    return redirect(url_for(".home", group_token=group.token), 303)
+    renamed = groups.replace_links(session=get_session(), group=g.group)
+    links.keep_renamed(renamed)
+    remember_group(g.group, instead_of=old)
+    flash(_("Every link of the group was replaced, the group’s and each game’s: the old ones "
+            "open nothing any more. Only this phone has the new ones: give the new group link "
+            "below to everyone else in the group."))
+    return redirect(url_for(".home", group_token=g.group.token), 303)
 
 
 @bp.route("/delete", methods=["GET", "POST"])
@@ -248,4 +273,3 @@ def delete() -> Response | tuple[str, int]:
         form.confirm.errors = [_("Type the group's name exactly to delete it.")]
         return render_template("groups/delete.html", form=form), 422
     return render_template("groups/delete.html", form=form), 200
-

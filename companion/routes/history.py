@@ -44,7 +44,8 @@ from ..local_time import zone_named
 from ..models import Game, Group, ImportJob, Person
 from ..play import history, imports, players, store, transfer
 from . import links
-from .groups import remember_group
+from .closed import closed_or_404
+from .groups import remember_group, remembered_groups
 from .links import game_url, know_viewer_links
 
 bp = Blueprint("history", __name__, url_prefix="/group/<group_token>/history")
@@ -120,7 +121,9 @@ def _record_or_404(token: str) -> history.Record:
     """A finished game by one of its own live links (scorer or viewer), never by its code.
     Games in progress open only through their pages: a record is of a finished game."""
     found = store.link_and_game(get_session(), token) if len(token) > links.CODE_MAX else None
-    record = history.record_of(get_session(), found[1]) if found is not None else None
+    if found is None:
+        closed_or_404(token)
+    record = history.record_of(get_session(), found[1])
     if record is None or not record.summary.finished:
         abort(404)
     return record
@@ -186,14 +189,13 @@ def statistics() -> str:
     """Per game: each player's games, wins, win rate, average and best score, the game's own
     facts, and a win-rate chart."""
     filters = Filters.read()
-    found = history.played(get_session(), group_id=_group(),
-                           kind=filters.kind.key if filters.kind else None)
+    per_kind, games = history.statistics(get_session(), group_id=_group(),
+                                         kind=filters.kind.key if filters.kind else None)
     people = _people()
-    per_kind = stats.by_kind(found, _kinds())
     bars = {s.kind: charts.bar_chart([(people.get(line.person, "?"), line.wins, line.games)
                                       for line in s.lines]) for s in per_kind}
     return render_template("history/stats.html", per_kind=per_kind, bars=bars, people=people,
-                           filters=filters, kinds=history.kinds_with_history(), games=len(found))
+                           filters=filters, kinds=history.kinds_with_history(), games=games)
 
 
 @bp.get("/players/")
@@ -231,8 +233,7 @@ def person(person_id: int, form: RenameForm | None = None, status: int = 200
            ) -> tuple[str, int]:
     """One player's figures in every game they finished, and head to head with another."""
     who = _person_or_404(person_id)
-    lines = stats.of_person(history.played(get_session(), group_id=_group(), person=person_id),
-                            person_id, _kinds())
+    lines = history.lines_of(get_session(), group_id=_group(), person=person_id)
     games, recent = history.records(get_session(), group_id=_group(), person=person_id, limit=5)
     know_viewer_links([r.game for r in recent])
     others = [p for p in players.people(get_session(), _group()) if p.id != person_id]
@@ -412,15 +413,19 @@ def _import_into(group_id: int | None) -> Response | tuple[str, int] | str:
         return render_template("history/import.html", form=form, problems=[], action=action)
     if not form.validate_on_submit():
         return render_template("history/import.html", form=form, problems=[], action=action), 422
-    job = imports.new_job(get_session(), raw=form.file.data.read(), group_id=group_id,
+    raw = form.file.data.read()
+    if group_id is None:  # the same backup restored again goes into the group it made: adds nothing
+        group_id = imports.restore_target(get_session(), raw, remembered_groups())
+    job = imports.new_job(get_session(), raw=raw, group_id=group_id,
                           new_group_name=_("Imported games"))
     jobs.start(job.id)
     return redirect(_job_url(job), 303)
 
 
 def _job_url(job: ImportJob) -> str:
-    if job.group_id is not None:
-        return url_for("history.import_job", token=job.token)
+    group = get_session().get(Group, job.group_id) if job.group_id is not None else None
+    if group is not None:  # (a restore into a group this phone knows: that group's page)
+        return url_for("history.import_job", token=job.token, group_token=group.token)
     return url_for("restore.job", token=job.token)
 
 

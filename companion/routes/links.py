@@ -41,6 +41,7 @@ from ..games import by_key
 from ..models import Game, GameLink, Group, Person, Player
 from ..play import history, store
 from .addresses import game_address, public_base
+from .closed import closed_or_404
 from .qr import qr_svg
 
 bp = Blueprint("links", __name__)
@@ -77,6 +78,23 @@ def remember(code_or_token: str) -> None:
     game = store.get_game(db, code_or_token)
     if game is not None:
         _put_first(store.links_of(db, game)["scorer"].token, instead_of=code_or_token)
+
+
+RENAMED = "companion.links_renamed"
+"""``app.extensions[RENAMED]``: what each game does when links this browser holds are replaced
+(a list of functions taking ``{old token: new token}``; the duel keeps its seats)."""
+
+
+def keep_renamed(renamed: dict[str, str]) -> None:
+    """After links were replaced by this browser (a group's links all at once): it keeps the new
+    ones — its remembered games, in the same order, and whatever each game kept per link."""
+    items = remembered()
+    updated = [renamed.get(item, item) for item in items]
+    if updated != items:
+        session["games"] = updated
+        g.pop("my_links", None)
+    for hook in current_app.extensions.get(RENAMED, ()):
+        hook(renamed)
 
 
 def my_links() -> list[tuple[GameLink, Game]]:
@@ -162,7 +180,10 @@ def _open_by_link(endpoint: str | None, values: dict[str, Any] | None) -> None:
         return
     token = str(values["code"])
     db = get_session()
-    found = store.link_and_game(db, token)
+    # A page only reads: its link and game through Core (a page from the page store then
+    # loads no ORM object); a write reads them into the session it writes with.
+    found = store.link_and_game_to_read(db, token) if request.method in SAFE_METHODS \
+        else store.link_and_game(db, token)
     if found is not None:
         link, game = found
         if game.kind != kind.key:
@@ -180,7 +201,7 @@ def _open_by_link(endpoint: str | None, values: dict[str, Any] | None) -> None:
             _put_first(scorer.token, instead_of=token)
             abort(redirect(url_for(endpoint, **{**values, "code": scorer.token}),
                            307 if request.method not in SAFE_METHODS else 302))
-    abort(404)
+    closed_or_404(token)
 
 
 def for_seats(view: Callable[..., Any]) -> Callable[..., Any]:
@@ -271,7 +292,7 @@ def _scorer_link(token: str) -> tuple[GameLink, Game]:
     link = store.link_by_token(db, token)
     game = db.get(Game, link.game_id) if link is not None else None
     if link is None or game is None:
-        abort(404)
+        closed_or_404(token)
     if link.role != "scorer":
         abort(403)
     g.link, g.link_game = link, game

@@ -31,6 +31,7 @@ from flask_caching.backends import NullCache
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
+from .. import metrics
 from ..db import get_session
 from ..extensions import page_store
 from ..models import Game
@@ -54,6 +55,8 @@ _MARK = re.compile("\x00(csrf|flashes|key[0-9]+)\x00")
 idempotency key of each of its forms. No page holds a NUL otherwise: names refuse control
 characters (a page that does is never kept)."""
 _CSRF_MARK, _FLASH_MARK = "\x00csrf\x00", Markup("\x00flashes\x00")
+VERSION_BYTES = 32
+"""A kept drawing starts with the digest of the version it was drawn for (:func:`cached_page`)."""
 
 
 @cache
@@ -123,26 +126,34 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
 
     ``key`` must name everything the page shows that can change: the game's version (every write
     moves it), and whatever changes without moving it (players' names, the links shown). The
-    link (and so its role), language, chosen colour scheme, host, address the other phones use,
-    path and whether htmx asked (a partial) are added here. What belongs to one browser never
-    enters the store: its CSRF token, its flashed messages and its forms' idempotency keys are
-    put in per request, and a page that linked this browser's other games is drawn for that
-    request only. If the store does not answer (Redis down), the page is drawn.
+    drawing is kept under the place it is shown at — the link (and so its role), language,
+    chosen colour scheme, host, address the other phones use, path and whether htmx asked (a
+    partial) — with a digest of ``key`` in front (:data:`VERSION_BYTES`), checked when it is
+    read: a new version replaces the place's drawing instead of adding one, so the store holds
+    as many drawings as pages being looked at, not one per version ever drawn. What belongs to
+    one browser never enters the store: its CSRF token, its flashed messages and its forms'
+    idempotency keys are put in per request, and a page that linked this browser's other games
+    is drawn for that request only. If the store does not answer (Redis down), the page is
+    drawn.
     """
     link = g.get("link")
     if link is None or request.method not in SAFE_METHODS or not _drawn_once():
         return render()
-    name = _store_key((*key, link.token, str(get_locale()), theme_choice(), request.host_url,
+    name = _store_key((link.token, str(get_locale()), theme_choice(), request.host_url,
                        public_base(), request.full_path,
                        request.headers.get("HX-Request") == "true"))
+    version = bytes.fromhex(_store_key(key))
     csrf = generate_csrf()
     try:
-        packed = page_store.get(name)
+        kept = page_store.get(name)
     except Exception:  # noqa: BLE001  (a store that does not answer: draw, as without one)
         current_app.logger.warning("page store unreachable: drawing the page", exc_info=True)
-        packed = None
-    if isinstance(packed, bytes):
-        return _put_back(zlib.decompress(packed).decode(), csrf)
+        kept = None
+    hit = isinstance(kept, bytes) and kept[:VERSION_BYTES] == version
+    metrics.count_page_store(hit=hit)
+    if hit:
+        assert isinstance(kept, bytes)
+        return _put_back(zlib.decompress(kept[VERSION_BYTES:]).decode(), csrf)
     g.urls_of_this_browser = False
     g.page_keys = keys = []
     try:
@@ -156,7 +167,7 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
         packed = zlib.compress(drawing.encode(), 1)
         if len(packed) <= PAGE_MAX_BYTES:
             try:
-                page_store.set(name, packed)
+                page_store.set(name, version + packed)
             except Exception:  # noqa: BLE001
                 current_app.logger.warning("page store unreachable: page not kept",
                                            exc_info=True)

@@ -76,8 +76,12 @@ def test_a_save_refused_on_arrival_is_said_once_and_never_over_the_stored_round(
     """Round 1 saved with no network while another phone stores round 1: on arrival the reason is
     said once on the form's page (by the form, the bar only says a save was refused); the form of
     round 1 drawn again is the stored round's, not the refused entry; Discard clears every page."""
-    from .test_browser_drafts import (other_phone_saves_round_1, rp_numbers_open,
-                                      rp_numbers_part, rp_numbers_rest)
+    from .test_browser_drafts import (
+        other_phone_saves_round_1,
+        rp_numbers_open,
+        rp_numbers_part,
+        rp_numbers_rest,
+    )
     page = browser.new_context(**phone_options(browser_context_args, size, lang)).new_page()
     game = rp_numbers_open(page, live_server)
     rp_numbers_part(page)
@@ -250,7 +254,7 @@ def test_the_wait_page_says_the_real_wait_and_back_keeps_the_typed_names(
     page.context.close()
 
 
-# --- (f) the leader's and the winner's names in their own colour -----------------------------------
+# --- (f) the leader's and the winner's names in their own colour
 
 def colour_of(page, selector: str) -> str:
     return page.locator(selector).first.evaluate("e => getComputedStyle(e).color")
@@ -292,12 +296,16 @@ def test_the_leader_and_the_winner_are_drawn_in_their_own_colour(
         leader = int(page.locator("#this-round .leader[data-leader]").get_attribute("data-leader"))
         assert colour_of(page, "#this-round .leader b") == seat_ink(page, leader), scheme
         assert colour_of(duel, ".kd-end .winner b") == seat_ink(duel, 1), scheme
-        page.screenshot(path=str(artifacts / f"last-mile-leader-{size['width']}-{lang}-{scheme}.png"))
-        duel.screenshot(path=str(artifacts / f"last-mile-winner-{size['width']}-{lang}-{scheme}.png"))
+        page.screenshot(
+            path=str(artifacts / f"last-mile-leader-{size['width']}-{lang}-{scheme}.png")
+        )
+        duel.screenshot(
+            path=str(artifacts / f"last-mile-winner-{size['width']}-{lang}-{scheme}.png")
+        )
     page.context.close()
 
 
-# --- (g) Réveillez: a knight's refusal under the variant is said -----------------------------------
+# --- (g) Réveillez: a knight's refusal under the variant is said
 
 @pytest.mark.parametrize(("size", "lang"), SIZES_AND_LANGUAGES, ids=IDS)
 def test_the_knight_says_why_the_dog_is_not_offered(browser: Browser, browser_context_args,
@@ -328,7 +336,7 @@ def test_the_knight_says_why_the_dog_is_not_offered(browser: Browser, browser_co
     page.context.close()
 
 
-# --- (h) the bottom bar never hides what is entered at 360×740 --------------------------------------
+# --- (h) the bottom bar never hides what is entered at 360×740
 
 HIDDEN = """target => {
     const r = target.getBoundingClientRect();
@@ -344,7 +352,6 @@ def test_by_cards_the_next_row_is_never_under_the_save_bar(
     """Dancing Queens by cards at 360×740, each card given in turn: the rows tapped are above the
     Save bar (at most 3 taps on a row under it or off the screen, the 2026-11-24 figure, was 7);
     the draft notice by the Save button takes one line until tapped."""
-    from .test_browser_drafts import rp_new
     size = {"width": 360, "height": 740}
     page = browser.new_context(**phone_options(browser_context_args, size, lang)).new_page()
     page.goto(f"{live_server}/rebel-princess/new")
@@ -375,7 +382,7 @@ def test_by_cards_the_next_row_is_never_under_the_save_bar(
     page.context.close()
 
 
-# --- (h, j) a classic by-cards save missing the last trick: said (« elle »), its buttons in sight ---
+# --- (h, j) a classic by-cards save missing the last trick: said (« elle »), its buttons in sight
 
 @pytest.mark.parametrize(("size", "lang"), SIZES_AND_LANGUAGES, ids=IDS)
 def test_a_missing_last_trick_is_said_and_its_buttons_are_above_the_save_bar(

@@ -18,13 +18,14 @@ from sqlalchemy import event, insert, select
 from sqlmodel import SQLModel
 
 from companion.play import history as play_history
+from companion.play import totals
 
 GAME_TABLES = ("player", "entry", "roundrecord", "tricklog", "gamelink", "gameresult")
 
 
 def copy_games(app, group_id: int, times: int) -> None:
     """Store ``times`` more copies of every game of the group (new ids, codes and link
-    tokens; the same players, entries and summaries)."""
+    tokens; the same players, entries and summaries), and make the group's totals again."""
     tables = SQLModel.metadata.tables
     game_table = tables["game"]
     with app.extensions["companion.engine"].begin() as connection:
@@ -45,6 +46,7 @@ def copy_games(app, group_id: int, times: int) -> None:
                         if name == "gamelink":
                             values["token"] = secrets.token_hex(16)
                         connection.execute(insert(table).values(**values))
+        totals.rebuild(connection, [group_id])  # (the copies bypass the saves that keep them)
 
 
 @contextmanager

@@ -247,12 +247,14 @@ def test_a_lost_phone_is_recovered_by_the_creators_visible_re_invite(phones, app
 
 def test_a_two_phone_game_stored_before_seat_links_goes_on(app):
     """A game stored the old way (a secret key per seat in its settings, both phones on the
-    scorer link): each browser that kept its seat's key is moved to its seat's new link, once,
-    and picks there; any other browser with the scorer link only watches."""
+    scorer link), with the seat links migration 0010 gave it: each browser that kept its seat's
+    key is sent to its seat's join page (the GET writes nothing), takes the seat with the
+    button, and picks there; any other browser with the scorer link only watches."""
     with app.app_context():
         db = get_session()
         game = store.create_game(session=db, kind="kanai_duel", names=["Ana", "Ben"], settings={
-            "mode": "phones", "variants": [], "out": [None, None], "seat_keys": ["key-a", "key-b"]})
+            "mode": "phones", "variants": [], "out": [None, None], "seat_keys": ["key-a", "key-b"]},
+            seats=True)
         store.append(session=db, game=game, kind="join", based_on=0, key="join-1",
                      data={"seat": 1})
         code, scorer = game.code, store.links_of(db, game)["scorer"].token
@@ -261,11 +263,14 @@ def test_a_two_phone_game_stored_before_seat_links_goes_on(app):
         phone = app.test_client()
         with phone.session_transaction() as cookie:
             cookie["kanai_duel_seats"] = {code: key}
+        before = rows(app)
         response = phone.get(f"/kanai-duel/g/{scorer}")
-        assert response.status_code == 303
-        phones.append((phone, response.headers["Location"]))
+        assert response.status_code == 303 and response.headers["Location"].endswith("/join")
+        assert rows(app) == before  # no claim on a GET
+        phones.append((phone, join(phone, response.headers["Location"])))
     (ana, ana_url), (ben, ben_url) = phones
     assert ana_url != ben_url and scorer not in ana_url + ben_url
+    assert ana.get(f"/kanai-duel/g/{scorer}").headers["Location"] == ana_url  # its seat, now
     assert 'data-seat="0"' in ana.get(ana_url).text and 'data-seat="1"' in ben.get(ben_url).text
     assert pick(ana, ana_url, "spy").status_code == 303
     assert pick(ben, ben_url, "general").status_code == 303

@@ -20,7 +20,7 @@ from companion.security import (
     limit_figures,
 )
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[2] / "docs" / "hosting.md"  # (its promises)
 
 
 def served(wsgi_app):

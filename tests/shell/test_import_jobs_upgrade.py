@@ -1,4 +1,4 @@
-"""Migration 0009 (import jobs) on a database written by the last landed release, 584e0b5:
+"""Migration 0012 (import jobs) on a database written by the last landed release, 584e0b5:
 the table is there and empty, every game is kept, and a restore runs on it as a job."""
 
 from __future__ import annotations

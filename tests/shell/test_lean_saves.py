@@ -284,3 +284,47 @@ def test_duel_picks_on_two_phones_read_the_game_once(app):
         game = get_session().exec(select(Game).where(Game.kind == "kanai_duel")).one()
         summary = history.summary_of(get_session(), game)
         assert summary is not None and len(summary.progress) == 1  # the round was revealed
+
+
+# --- one commit per save (issue 31, item 3) ----------------------------------------------------
+
+@contextmanager
+def commits(app):
+    """The transactions committed on the app's engine while the block runs."""
+    engine = app.extensions["companion.engine"]
+    seen: list[str] = []
+
+    def note(_conn):
+        seen.append("COMMIT")
+
+    event.listen(engine, "commit", note)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "commit", note)
+
+
+def test_each_games_save_is_one_commit(app, client, rebel, princesse, reveillez):
+    """Every game's save (its round, its summary and the group's totals with it) is one
+    transaction, committed once; a save that changes nothing in the phone's session (no
+    message to show) sends no new session cookie."""
+    numbers = {"base": "", "leader": "", **{f"score_{s}": v for s, v in
+                                             enumerate(["3", "2", "4", "1"])}, "confirm": "y"}
+    duel = client.post("/kanai-duel/new", data={**DUEL, "mode": "referee"}).headers["Location"]
+    saves = [
+        lambda: client.post(f"{rebel}/round/1/numbers", data=numbers),
+        lambda: pp_round(client, princesse, "key-00000001"),
+        lambda: client.post(f"{reveillez}/act", data={
+            "version": version_of(client, reveillez), "key": "key-00000001", "do": "wake",
+            "slot": "3", "value": "15"}),
+        lambda: client.post(f"{duel}/round", data={"first": "prince", "second": "clown",
+                                                   "version": version_of(client, duel)}),
+    ]
+    for save in saves:
+        with commits(app) as seen:
+            response = save()
+        assert response.status_code in (302, 303) and seen == ["COMMIT"], response.status_code
+    quiet = client.post(f"{reveillez}/act", data={
+        "version": version_of(client, reveillez), "key": "key-00000002", "do": "wake",
+        "slot": "4", "value": "10"})
+    assert quiet.status_code == 303 and "Set-Cookie" not in quiet.headers

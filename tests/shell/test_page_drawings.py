@@ -127,7 +127,7 @@ def shared(tmp_path):
     if REDIS_URL:
         return {"CACHE_TYPE": "RedisCache", "CACHE_REDIS_URL": REDIS_URL,
                 "CACHE_KEY_PREFIX": f"test-{uuid.uuid4().hex}:"}
-    return {"CACHE_TYPE": "FileSystemCache", "CACHE_DIR": str(tmp_path / "pages")}
+    return {"CACHE_TYPE": "companion.page_files.PageFiles", "CACHE_DIR": str(tmp_path / "pages")}
 
 
 @pytest.fixture
@@ -186,8 +186,8 @@ def viewer_path(app, path: str) -> str:
 
 def stored(app) -> list[str]:
     """Every drawing the store was given by ``app`` since :func:`watch_store` (decompressed)."""
-    return [zlib.decompress(value).decode() for value in app.config["_stored_drawings"]
-            if isinstance(value, bytes)]  # (files keep a count of themselves too)
+    return [zlib.decompress(value[drawings.VERSION_BYTES:]).decode()  # (after its version)
+            for value in app.config["_stored_drawings"] if isinstance(value, bytes)]
 
 
 def watch_store(app, monkeypatch) -> None:
@@ -357,6 +357,28 @@ def test_the_store_is_bounded(tmp_path, monkeypatch):
     watch_store(app, monkeypatch)
     assert client.get(f"{path}?n=big").status_code == 200
     assert stored(app) == []
+    app.extensions["companion.engine"].dispose()
+
+
+def test_a_new_version_replaces_the_drawing_of_its_page(tmp_path):
+    """The store keeps one drawing per page being looked at, not one per version: saves, each
+    followed by a load of the viewer's page, leave one drawing of that page (the newest,
+    served without drawing on the next load)."""
+    app = create_app(_config(tmp_path, {"CACHE_TYPE": "SimpleCache"}))
+    empty_tables(app)
+    client = app.test_client()
+    path = _pp_make(client)
+    viewer = viewer_path(app, path)
+    kept = app.extensions["cache"][page_store]._cache
+    sizes = []
+    for _ in range(3):  # (each save reads the scorer's page for its version: two pages)
+        assert _pp_save(client, path).status_code == 303
+        page = client.get(viewer).text
+        sizes.append(len(kept))
+    assert sizes == [2, 2, 2]
+    drawn = []
+    template_rendered.connect(lambda *_a, **_k: drawn.append(1), app)
+    assert own_parts_out(client.get(viewer).text) == own_parts_out(page) and drawn == []
     app.extensions["companion.engine"].dispose()
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from companion.history.charts import colour
 import re
 from pathlib import Path
 
+from companion.history.charts import colour
 from companion.players import PALETTE, initials, seat_class, seat_colour, seat_style
 
 

@@ -79,3 +79,35 @@ def test_live_is_one_query_without_the_orm(app, client, viewer, monkeypatch):
     assert answer.status_code == 200 and again.status_code == 304
     assert len(statements) == 2, statements  # one each
     assert "gamelink.token" in statements[0]
+
+
+def test_a_page_from_the_store_is_two_queries_without_the_orm(app, client, viewer):
+    """A viewer's page already drawn is served from the page store with two Core queries
+    (the link with its game, the names and links that can change the page) and no ORM object
+    loaded, no template drawn (issue 31, item 3)."""
+    from flask import template_rendered
+    from sqlalchemy.orm import Mapper
+
+    client.get(f"/reveillez/g/{viewer}")  # drawn once, and kept
+    engine = app.extensions["companion.engine"]
+    statements: list[str] = []
+    loaded: list[object] = []
+    drawn: list[object] = []
+
+    def seen(_connection, _cursor, statement, *_args) -> None:
+        statements.append(statement)
+
+    def load(target, _context) -> None:
+        loaded.append(target)
+
+    event.listen(engine, "before_cursor_execute", seen)
+    event.listen(Mapper, "load", load)
+    template_rendered.connect(lambda *_a, **_k: drawn.append(1), app)
+    try:
+        page = client.get(f"/reveillez/g/{viewer}")
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+        event.remove(Mapper, "load", load)
+    assert page.status_code == 200 and drawn == []
+    assert len(statements) == 2, statements
+    assert "gamelink" in statements[0] and loaded == []

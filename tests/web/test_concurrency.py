@@ -43,20 +43,25 @@ BACKENDS = ["sqlite", *(["postgres"] if POSTGRES_URL else [])]
 def server(request, tmp_path_factory):
     """gunicorn with several sync workers on a migrated database (CSRF off): SQLite, and
     PostgreSQL too when the run has one (``make test-postgres``)."""
-    folder = tmp_path_factory.mktemp("race")
+    yield from gunicorn(request.param, tmp_path_factory.mktemp("race"), WORKERS)
+
+
+def gunicorn(backend: str, folder: Path, workers: int):
+    """Serve the app with gunicorn and ``workers`` sync workers on ``backend`` ("sqlite" or
+    "postgres"); yields its port and the database's engine, then stops it."""
     config = {"DATABASE": str(folder / "race.sqlite"), "WTF_CSRF_ENABLED": False,
               "SECRET_KEY": "race", "TESTING": True,
-              "DATABASE_URL": POSTGRES_URL if request.param == "postgres" else None}
+              "DATABASE_URL": POSTGRES_URL if backend == "postgres" else None}
     app = create_app(config)  # migrate before the workers start, as `make run` does
     empty_tables(app)
     database = app.extensions["companion.engine"]
     port = _free_port()
     process = subprocess.Popen(
         [str(Path(sys.executable).with_name("gunicorn")), "--no-control-socket", "-w",
-         str(WORKERS), "-b", f"127.0.0.1:{port}", "--log-level", "warning",
+         str(workers), "-b", f"127.0.0.1:{port}", "--log-level", "warning",
          f"companion:create_app({config!r})"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a busy machine starts eight workers slowly
     while time.monotonic() < deadline:
         try:
             if _request(port, "GET", "/")[0] == 200:
@@ -69,7 +74,7 @@ def server(request, tmp_path_factory):
         pytest.fail("gunicorn did not start: " + process.stdout.read().decode()[-2000:])
     yield port, database
     process.terminate()
-    process.wait(timeout=10)
+    process.wait(timeout=120)  # a busy machine stops eight workers slowly
     process.stdout.close()
     database.dispose()
 
@@ -79,11 +84,13 @@ def _request(port: int, method: str, path: str, data: dict | None = None
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     body = urllib.parse.urlencode(data or {})
     headers = {"Content-Type": "application/x-www-form-urlencoded"} if data else {}
-    connection.request(method, path, body=body if data else None, headers=headers)
-    response = connection.getresponse()
-    text = response.read().decode()
-    location = response.getheader("Location") or ""
-    connection.close()
+    try:  # closed even when the server is not up yet (the start-up polls)
+        connection.request(method, path, body=body if data else None, headers=headers)
+        response = connection.getresponse()
+        text = response.read().decode()
+        location = response.getheader("Location") or ""
+    finally:
+        connection.close()
     return response.status, location, text
 
 

@@ -110,22 +110,40 @@ stored before them)."""
 
 def _move_to_seat_link(game: Game) -> None:
     """A two-phone game stored before seat links, opened by a browser that kept a seat's secret
-    key (the creator's, or the phone that scanned the old code): that browser takes its seat's
-    new link, once, and is sent there, so a game in progress goes on."""
+    key (the creator's, or the phone that scanned the old code): that browser is sent to its
+    seat's link (migration 0010 gave every such game its seat links) — its join page, whose
+    button takes the seat, or the seat itself once this browser took it. Nothing is written on
+    this GET."""
     keys = session.get(LEGACY_SEATS)
     key = keys.get(game.code) if isinstance(keys, dict) else None
     seat = play.legacy_seat(game, key if isinstance(key, str) else None)
-    if seat is None:
+    link = play.seat_link(get_session(), game, seat) if seat is not None else None
+    if link is None:
         return
+    target = "kanai_duel.show" if _secret(link.token) is not None else "kanai_duel.join"
+    abort(redirect(url_for(target, code=link.token), 303))
+
+
+def _keep_seats(renamed: dict[str, str]) -> None:
+    """Links this browser holds were replaced (its group's, all at once): the seats it took
+    under the old links it takes again under the new ones; the other seats wait for a browser
+    given the new link."""
     db = get_session()
-    link = play.seat_link(db, game, seat) or play.add_seat_links(db, game)[seat]
-    if _secret(link.token) is None:
+    for old, new in renamed.items():
+        secret = _secret(old)
+        found = store.link_and_game(db, new) if secret is not None else None
+        if secret is None or found is None:
+            continue
+        link, game = found
         try:
-            _keep_secret(link.token, play.claim(session=db, game=game, link=link))
+            _keep_secret(link.token, play.claim(session=db, game=game, link=link, secret=secret))
         except play.Taken:
-            return  # another browser took it already: this one watches
-    remember(link.token)
-    abort(redirect(url_for("kanai_duel.show", code=link.token), 303))
+            continue
+
+
+@bp.record_once
+def _on_links_renamed(state: Any) -> None:
+    state.app.extensions.setdefault(links.RENAMED, []).append(_keep_seats)
 
 
 def _taken(game: Game) -> Response:

@@ -11,7 +11,7 @@ from flask_wtf import FlaskForm
 from wtforms import FieldList, HiddenField, IntegerField, SelectChoice, SelectField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
-from ...forms.names import storable_name
+from ...forms.names import at_most_names, storable_name
 from ...scoring.princesse_princesse import MAX_PLAYERS, Turn
 from ..page_store import page_form_key
 
@@ -38,7 +38,8 @@ class PrincessePrincesseNewGameForm(FlaskForm):
 
     names = FieldList(StringField(_l("Name"), filters=[_strip],
                                   validators=[Optional(), Length(max=MAX_NAME), storable_name]),
-                      min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
+                      min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS,
+                      validators=[at_most_names(MAX_PLAYERS)])
     first = SelectField(_l("Starts the first round"), coerce=int, validate_choice=False,
                         choices=[SelectChoice(i, str(i + 1)) for i in range(MAX_PLAYERS)],
                         default=0)

@@ -312,20 +312,23 @@ class PowerIn(ApiRequest):
 
 class StepIn(ApiRequest):
     """A Round-card step entered with a trick: `gift` (Wedding Gift, o / M: before the trick,
-    `cards` one per seat in seat order, won with the trick) or `haggle` (Haggle with the Hag,
-    p / T: after the trick, the winner `seat` gives `give` from their hand and takes `take`)."""
+    `cards` one per seat in seat order, won with the trick), `haggle` (Haggle with the Hag,
+    p / T: after the trick, the winner `seat` gives `give` from their hand and takes `take`) or
+    `chairs` (Musical Chairs, k / E, optional: after the trick, `cards` the card each seat
+    passed to its right, in seat order)."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [
         {"step": "gift", "cards": ["P2", "A3", "F4", "Q9"]},
         {"step": "haggle", "seat": 1, "give": "F2", "take": "Q5"},
     ]})
 
-    step: StrictStr = Field(description="`gift` or `haggle`.", examples=["haggle"])
+    step: StrictStr = Field(description="`gift`, `haggle` or `chairs`.", examples=["haggle"])
     seat: SeatIndex | None = Field(default=None, description="Haggle: the trick winner.")
     give: CardCode | None = Field(default=None, description="Haggle: the card given.")
     take: CardCode | None = Field(default=None, description="Haggle: the card taken.")
     cards: list[CardCode] = Field(default_factory=list, max_length=MAX_SEATS,
-                                  description="Gift: the card each seat adds, in seat order.")
+                                  description="Gift: the card each seat adds; chairs: the card "
+                                              "each seat passes; in seat order.")
 
 
 class TrickIn(ApiRequest):

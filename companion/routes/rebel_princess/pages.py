@@ -53,6 +53,18 @@ from .forms import (
 bp.add_app_template_global(round_card, "round_card")
 
 
+@bp.app_template_global("bathroom_letter")
+def bathroom_letter(edition: Edition | str) -> str:
+    """Bathroom Break's letter in ``edition``, from the Round card catalogue."""
+    return BATHROOM_BREAK[Edition(edition)]
+
+
+@bp.app_template_global("first_game_cards")
+def first_game_cards(edition: Edition | str) -> tuple[str, ...]:
+    """The rulebook's five Round cards for a first game in ``edition``, from the catalogue."""
+    return recommended_first_game(Edition(edition))
+
+
 @bp.app_template_global("card_summary")
 def card_summary(edition: Edition | str, letter: str | None) -> str:
     """A Round card's one-paragraph reminder in the page's language ("" if unknown)."""
@@ -137,8 +149,9 @@ def new_game() -> Response | tuple[str, int]:
                 first_leader=form.first_leader.data, round_cards=form.chosen_cards(),
                 princesses=[p.data for p in form.princesses][: len(names)],
                 group_id=group_for_new_game())
-        except InvalidValueError as error:
-            form.cards.errors = [problem_message(error.problem, names)]
+        except InvalidValueError as error:  # the field the core names (the Round cards if none)
+            field = form.princesses if error.problem.field == "princesses" else form.cards
+            field.errors = [problem_message(error.problem, names)]
         else:
             remember(game.code)
             flash(_("Game created. Have a lovely party!"))

@@ -13,7 +13,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask import abort, flash, get_template_attribute, redirect, request, url_for
+from flask import (
+    abort,
+    flash,
+    get_template_attribute,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response
@@ -32,7 +41,7 @@ from ...scoring.rebel_princess import (
     deck,
     round_card,
 )
-from ...scoring.rebel_princess.engine import WinReason, power_class
+from ...scoring.rebel_princess.engine import InvalidEntryError, WinReason, power_class
 from ...scoring.rebel_princess.engine.powers import zero_rank
 from .blueprints import bp
 from .forms import TrickForm
@@ -226,9 +235,16 @@ class TrickContext:
         return self.view.edition
 
     def open(self) -> entry.TrickEntry:
-        """The round's row and judge, read once for this request."""
-        return entry.open_round(session=get_session(), view=self.view, number=self.number,
-                                letter=self.letter, leader=self.seat_leader)
+        """The round's row and judge, read once for this request. A table the engine cannot
+        seat (a game stored before set-up refused it: one Princess at two seats) is said so on
+        a page of its own, never a 500."""
+        try:
+            return entry.open_round(session=get_session(), view=self.view, number=self.number,
+                                    letter=self.letter, leader=self.seat_leader)
+        except InvalidEntryError:
+            abort(make_response(render_template(
+                "rebel_princess/tricks/impossible.html", view=self.view, number=self.number),
+                200 if request.method == "GET" else 409))
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from wtforms import BooleanField, FieldList, HiddenField, IntegerField, StringFi
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from ...bounds import whole_or_none
-from ...forms.names import storable_name
+from ...forms.names import at_most_names, storable_name
 from ...play.reveillez import ACTIONS, MAX_NAME, Draft
 from ...scoring.reveillez import MAX_PLAYERS
 from ..page_store import page_form_key
@@ -27,7 +27,8 @@ class ReveillezNewGameForm(FlaskForm):
     whether put-back princesses show their value."""
 
     names = FieldList(StringField(validators=[Optional(), Length(max=MAX_NAME), storable_name]),
-                      min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS)
+                      min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS,
+                      validators=[at_most_names(MAX_PLAYERS)])
     first = IntegerField(_l("Starts (left of the dealer)"), default=0,
                          validators=[InputRequired(), NumberRange(0, MAX_PLAYERS - 1)])
     variant = BooleanField(_l("Variant « caprices de princesses »"))

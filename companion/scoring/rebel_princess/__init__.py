@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from .cards import FROG, Edition, RebelCard, Suit, deck, hand_size, princes, ranks_for, suit_cards
 from .errors import IncompleteEntryError, InvalidValueError, Problem, ScoringError, message_for
-from .game import GameSetup, PlayedRound, RebelGameState, RebelRoundResult, play_through
+from .game import (
+    GameSetup,
+    PlayedRound,
+    RebelGameState,
+    RebelRoundResult,
+    check_new_table,
+    play_through,
+)
 from .leaders import Leader, next_leader_classic, next_leader_deluxe
 from .round_cards import (
     BATHROOM_BREAK,
@@ -49,6 +56,7 @@ from .standings import RebelStandings, standings
 from .totals import describe_totals, possible_round_totals
 
 __all__ = [
+    "check_new_table",
     "BATHROOM_BREAK", "FROG", "Edition", "GameSetup", "IncompleteEntryError", "InvalidValueError",
     "Leader", "PlayedRound", "Problem", "RebelCard", "RebelGameState", "RebelRoundResult",
     "RebelStandings", "RoundCard", "RoundCounts", "RoundEntry", "RoundScore", "ScoreLine",

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .cards import Edition, RebelCard, check_player_count
+from .engine.powers import power_slugs
 from .errors import CATALOGUE, IncompleteEntryError, InvalidValueError, Problem
 from .leaders import Leader, check_seat, next_leader_classic, next_leader_deluxe
 from .round_cards import round_card
@@ -49,6 +50,38 @@ class GameSetup:
     @property
     def rounds_planned(self) -> int:
         return len(self.round_cards)
+
+
+def check_new_table(setup: GameSetup, princesses: Sequence[str | None] = ()) -> None:
+    """What the rulebooks make impossible when a table is set up, beyond :class:`GameSetup`'s
+    own checks (with which stored games are replayed, so that a game stored before these checks
+    still opens). Raises :class:`InvalidValueError`:
+
+    - ``duplicate-round-card``: the Round cards are chosen from a deck of distinct cards, one per
+      round (Deluxe, Setup 4 "Choose 5 Round cards"; classic, Mise en place 4 "Choisissez 5
+      cartes de Manche"), so no card comes twice.
+    - ``unknown-princess``: a Princess of another edition (12 in Deluxe, 10 in the classic box).
+    - ``duplicate-princess``: the Princesses are dealt from one deck of distinct cards and each
+      player keeps one (Deluxe, Setup 1; classic, Mise en place 3 "l'une des cartes Pouvoirs
+      disponibles"), so no Princess sits at two seats. A seat may have none (first games play
+      without powers).
+    """
+    seen: set[str] = set()
+    for letter in setup.round_cards:
+        if letter in seen:
+            raise InvalidValueError("duplicate-round-card", value=letter, field="cards")
+        seen.add(letter)
+    known = power_slugs(setup.edition)
+    held: set[str] = set()
+    for seat, slug in enumerate(princesses[:setup.players]):
+        if not slug:
+            continue
+        if slug not in known:
+            raise InvalidValueError("unknown-princess", seat=seat, value=slug,
+                                    field="princesses")
+        if slug in held:
+            raise InvalidValueError("duplicate-princess", seat=seat, field="princesses")
+        held.add(slug)
 
 
 @dataclass(frozen=True)

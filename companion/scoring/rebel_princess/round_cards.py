@@ -1,8 +1,9 @@
 """The Round card catalogue of each edition, and which cards change scoring.
 
 Deluxe Round cards are lettered a-z, classic ones A-U (the classic letters after J follow
-RULINGS.md). Names live in ``round_cards.toml``; which scoring rule a card brings is behaviour, so
-it lives here.
+RULINGS.md). ``round_cards.toml`` is the one declaration of each card: its letter, the slug of the
+rule it brings (the engine's Round card class reads its letters from here), how it scores, and
+its names; the scoring kinds are listed here.
 """
 
 from __future__ import annotations
@@ -31,18 +32,6 @@ class Scoring(StrEnum):
     DANCING = "dancing-queens"  # Deluxe z, classic K: Prince-Queen couples
 
 
-_SCORING: dict[Edition, dict[str, Scoring]] = {
-    Edition.DELUXE: {
-        "d": Scoring.THREES, "e": Scoring.NO_TRICKS, "j": Scoring.PETS, "n": Scoring.KEPT,
-        "o": Scoring.GIFTS, "t": Scoring.FAIRIES, "y": Scoring.BATHROOM, "z": Scoring.DANCING,
-    },
-    Edition.CLASSIC: {
-        "F": Scoring.PETS, "K": Scoring.DANCING, "M": Scoring.GIFTS, "O": Scoring.BATHROOM,
-        "P": Scoring.FAIRIES,
-    },
-}
-
-
 @dataclass(frozen=True)
 class RoundCard:
     """One Round card of one edition."""
@@ -51,10 +40,10 @@ class RoundCard:
     letter: str
     name_en: str
     name_fr: str
-
-    @property
-    def scoring(self) -> Scoring:
-        return _SCORING[self.edition].get(self.letter, Scoring.PLAIN)
+    #: The slug of the rule the card brings (the engine's Round card class of that slug).
+    rule: str = ""
+    #: How it changes the end-of-round count.
+    scoring: Scoring = Scoring.PLAIN
 
     @property
     def slug(self) -> str:
@@ -71,7 +60,9 @@ def _catalogue() -> dict[Edition, tuple[tuple[RoundCard, ...], tuple[str, ...]]]
     result = {}
     for edition in Edition:
         section = data[edition.value]
-        cards = tuple(RoundCard(edition, c["letter"], c["en"], c["fr"]) for c in section["cards"])
+        cards = tuple(RoundCard(edition, c["letter"], c["en"], c["fr"], c["rule"],
+                                Scoring(c.get("scoring", Scoring.PLAIN)))
+                      for c in section["cards"])
         result[edition] = (cards, tuple(section["recommended_first_game"]))
     return result
 
@@ -111,4 +102,12 @@ def recommended_first_game(edition: Edition) -> tuple[str, ...]:
     return _catalogue()[edition][1]
 
 
-BATHROOM_BREAK = {Edition.DELUXE: "y", Edition.CLASSIC: "O"}
+def letters_of(rule: str) -> dict[Edition, str]:
+    """The letter of the Round card bringing ``rule`` (a slug) in each edition that has it."""
+    return {card.edition: card.letter for edition in Edition for card in round_cards(edition)
+            if card.rule == rule}
+
+
+#: Bathroom Break's letter in each edition (the app warns when it is placed first).
+BATHROOM_BREAK = {card.edition: card.letter for edition in Edition
+                  for card in round_cards(edition) if card.scoring is Scoring.BATHROOM}

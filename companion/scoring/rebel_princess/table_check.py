@@ -75,8 +75,10 @@ from companion.scoring.problems import EntryError, Problem
 from . import RoundScore, ScoringError, needs_totals_before, parse_edition, score_entry
 from .cards import Edition, RebelCard, Suit
 from .engine import (
+    Chairs,
     Gift,
     Haggle,
+    Kept,
     PowerUse,
     TableRound,
     Timing,
@@ -297,6 +299,24 @@ class _Reader:
         if not found:
             table.push_gift(pile)
 
+    def chairs(self, step: StepInput, trick: int, where: str) -> None:
+        """The card each seat passed to its right after the trick (Musical Chairs, k / E)."""
+        table = self.table
+        if not table.card_rule.chairs_after_trick or table.is_over() or \
+                table.tricks[-1].note("chairs") is not None:
+            self.problem(V.STEP_NOT_DUE, trick, field=where, rule=table.card_rule.slug)
+            return
+        if len(step.cards) != table.players:
+            self.problem(V.WRONG_CARD_COUNT, trick, field=f"{where}.cards")
+            return
+        start = len(self.problems)
+        cards = [self.card(code, trick, seat, f"{where}.cards[{seat}]", unused=True)
+                 for seat, code in enumerate(step.cards)]
+        if len(self.problems) == start and len(set(cards)) == len(cards):
+            table.push_chairs(Chairs(tuple(c for c in cards if c is not None)))
+        elif len(self.problems) == start:
+            self.problem(V.DUPLICATE_CARD, trick, field=f"{where}.cards")
+
     def haggle(self, step: StepInput, trick: int, where: str, done: bool) -> None:
         table = self.table
         rule = table.card_rule.slug
@@ -430,6 +450,11 @@ def check_round(*, edition: str | Edition, round_card: str, players: int, leader
             kind = str(step.step).strip().lower()
             if kind == "gift":
                 reader.gift(step, number, here)
+            elif kind == "chairs":
+                haggles.append((index, step))  # after the trick, with the haggles
+                if not complete:
+                    reader.problem(V.STEP_NOT_DUE, number, field=here,
+                                   rule=table.card_rule.slug)
             elif kind == "haggle":
                 haggles.append((index, step))
                 if not complete:
@@ -449,11 +474,19 @@ def check_round(*, edition: str | Edition, round_card: str, players: int, leader
         if complete:
             for index, use in after:
                 reader.push_power(use, number, f"{where}.powers[{index}]")
-            for done, (index, step) in enumerate(haggles):
+            done = 0
+            for index, step in haggles:
+                if str(step.step).strip().lower() == "chairs":
+                    reader.chairs(step, number, f"{where}.steps[{index}]")
+                    continue
                 reader.haggle(step, number, f"{where}.steps[{index}]", bool(done))
+                done += 1
             if reader.problems:
                 raise EntryError(reader.problems)
-    return _result(table, len(tricks), totals_before, _kept(reader, kept))
+    shown = _kept(reader, kept)
+    if shown is not None and table.is_over():  # shown at the end: evidence about every hand
+        table.push_kept(Kept(tuple(tuple(hand) for hand in shown)))
+    return _result(table, len(tricks), totals_before, shown)
 
 
 def _result(table: TableRound, sent: int, totals_before: Sequence[int] | None,

@@ -25,6 +25,7 @@ from .errors import (
     ViolationCode,
     violation,
 )
+from .evidence import Evidence, Kept, Moment, Seen
 from .modifiers import (
     Modifier,
     Timing,
@@ -34,7 +35,8 @@ from .modifiers import (
     registered,
     round_card_class,
 )
-from .powers import POWER_SLUGS, Power, power_class, power_slugs
+from .powers import Power, power_class, power_slugs, zero_rank
+from .princesses import POWER_SLUGS  # (defines the twelve powers)
 from .record import RoundTranscript, format_record, parse_record
 from .state import RoundState
 from .steps import (
@@ -53,10 +55,11 @@ from .table import TableRound
 from .values import RoundOutcome, Trick
 
 __all__ = [
-    "POWER_SLUGS", "AmbiguousEntryError", "Chairs", "Edition", "EngineError", "Gift", "Haggle",
+    "POWER_SLUGS", "AmbiguousEntryError", "Chairs", "Edition", "EngineError", "Evidence", "Gift",
+    "Haggle", "Kept", "Moment", "Seen",
     "IllegalTrickError", "InvalidEntryError", "Modifier", "Pass", "Power", "PowerUse", "RebelCard",
     "Reveal", "RoundOutcome", "RoundState", "RoundTranscript", "SetAside", "Step", "StepKind",
     "Suit", "TableRound", "Timing", "Trick", "ViolationCode", "WinReason", "format_record",
     "modifier_class", "parse_card", "parse_cards", "parse_record", "parse_step", "power_class",
-    "power_slugs", "register", "registered", "round_card_class", "violation",
+    "power_slugs", "register", "registered", "round_card_class", "violation", "zero_rank",
 ]

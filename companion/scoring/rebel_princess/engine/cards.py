@@ -27,7 +27,8 @@ from companion.scoring.rebel_princess.errors import ScoringError
 from .errors import InvalidEntryError, ViolationCode
 
 __all__ = [
-    "ALL_RANKS", "CARDS", "EVEN_MASK", "FAIRY", "FROG", "FROG_ID", "ODD_MASK", "PET", "PRINCE",
+    "ALL_RANKS", "CARDS", "CARD_IDS", "EVEN_MASK", "FAIRY", "FROG", "FROG_ID", "ODD_MASK", "PET",
+    "PRINCE",
     "PRINCE_MASK", "QUEEN", "SUIT_MASKS", "SUIT_OF", "RebelCard", "Suit", "card_id", "card_of",
     "cards_in_order", "cards_of", "deck_mask", "ids_of", "mask_of", "parse_card", "parse_cards",
     "rank_of", "suit_of",
@@ -40,24 +41,25 @@ ALL_RANKS = range(1, 13)
 
 #: The cards by id (``None`` where no card has that id).
 CARDS: list[RebelCard | None] = [None] * 64
-_ID: dict[RebelCard, int] = {}
+#: Each card's id (see :func:`card_id`), for the hot loops that skip the call.
+CARD_IDS: dict[RebelCard, int] = {}
 for _suit in SUIT_ORDER:
     for _rank in ALL_RANKS:
         _card = RebelCard(_suit, _rank)
         CARDS[16 * SUIT_INDEX[_suit] + _rank] = _card
-        _ID[_card] = 16 * SUIT_INDEX[_suit] + _rank
+        CARD_IDS[_card] = 16 * SUIT_INDEX[_suit] + _rank
 
 #: ``SUIT_MASKS[s]``: every rank 1-12 of suit index ``s``.
 SUIT_MASKS: tuple[int, ...] = tuple(0x1FFE << (16 * s) for s in range(4))
 PRINCE_MASK = SUIT_MASKS[PRINCE]
 ODD_MASK = sum(1 << (16 * s + r) for s in range(4) for r in ALL_RANKS if r % 2)
 EVEN_MASK = sum(1 << (16 * s + r) for s in range(4) for r in ALL_RANKS if not r % 2)
-FROG_ID = _ID[FROG]
+FROG_ID = CARD_IDS[FROG]
 
 
 def card_id(card: RebelCard) -> int:
     """The id of a card (see the module docstring)."""
-    return _ID[card]
+    return CARD_IDS[card]
 
 
 def card_of(cid: int) -> RebelCard:
@@ -82,7 +84,7 @@ def mask_of(cards: Iterable[RebelCard]) -> int:
     """The bitmask of some cards."""
     mask = 0
     for card in cards:
-        mask |= 1 << _ID[card]
+        mask |= 1 << CARD_IDS[card]
     return mask
 
 

@@ -20,7 +20,7 @@ Two kinds of trouble, kept apart in the python-chess manner:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -65,6 +65,7 @@ class ViolationCode(StrEnum):
     POWER_NOT_IN_PLAY = "power-not-in-play"  # the seat's Princess has another power
     POWER_ALREADY_USED = "power-already-used"  # once per round
     POWER_NOT_NOW = "power-not-now"  # wrong moment for this power
+    NOT_ON_LAST_TRICK = "not-on-last-trick"  # a timing rule (Late to the Ball, b / G)
     POWER_BLOCKED = "power-blocked"  # another power used this trick forbids it (Deluxe)
     POWER_RESTRICTION = "power-restriction"  # a power in effect forbids this card
     BAD_POWER_ARGUMENT = "bad-power-argument"
@@ -98,6 +99,9 @@ class RuleCatalogue(Catalogue):
             code = f"{code}@{slug}"
         params["rule"] = self.rule_name(slug, lang) if slug else word["this-rule"]
         params["rule_mid"] = _mid(params["rule"])
+        # The power a rule names (a timing rule).
+        params["power"] = self.rule_name(str(params["power"]), lang) if "power" in params \
+            else word["a-princess"]
         if code != ViolationCode.UNKNOWN_CARD and "card" in params:
             params["card"] = self.card_name(str(params["card"]), lang)
         params.setdefault("card", word["a-card"])
@@ -140,13 +144,26 @@ class RuleCatalogue(Catalogue):
         """The player-facing name of a rule slug: a Princess, a Round card, the basic rules."""
         if slug == BASIC:
             return self._words(language(lang))["basic-rules"]
-        from .modifiers import display_name  # (modifiers import this module)
-
-        return display_name(slug, self.edition, language(lang))
+        return _rule_namer(slug, self.edition, language(lang))
 
     def _words(self, lang: str) -> dict[str, str]:
         return {key: super(RuleCatalogue, self).text(key, lang)
-                for key in ("basic-rules", "this-rule", "a-card")}
+                for key in ("basic-rules", "this-rule", "a-card", "a-princess")}
+
+
+def _slug_words(slug: str, edition: Edition, lang: str) -> str:
+    return slug.replace("-", " ")
+
+
+#: How a rule slug is named for players: :mod:`.modifiers` (which imports this module) gives its
+#: registry's names through :func:`name_rules_with` when it is imported.
+_rule_namer: Callable[[str, Edition, str], str] = _slug_words
+
+
+def name_rules_with(namer: Callable[[str, Edition, str], str]) -> None:
+    """Name the rules in the engine's sentences with ``namer(slug, edition, lang)``."""
+    global _rule_namer
+    _rule_namer = namer
 
 
 def _mid(name: str) -> str:

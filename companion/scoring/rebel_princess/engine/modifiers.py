@@ -46,15 +46,18 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar
 
+from companion.scoring.problems import Problem
 from companion.scoring.rebel_princess.cards import Edition, RebelCard
+from companion.scoring.rebel_princess.round_cards import letters_of
 
-from .errors import InvalidEntryError, ViolationCode
+from .errors import InvalidEntryError, ViolationCode, name_rules_with, violation
 
 if TYPE_CHECKING:
     from .state import RoundState
 
-__all__ = ["HALF", "HOOKS", "Modifier", "Timing", "WinReason", "display_name", "modifier_class",
-           "overridden", "register", "registered"]
+__all__ = ["HALF", "HOOKS", "Modifier", "NotOn", "Timing", "TrickTime", "WinReason", "barred",
+           "display_name", "modifier_class", "overridden", "register", "registered",
+           "timing_refusal"]
 
 
 class Timing(StrEnum):
@@ -80,6 +83,52 @@ class WinReason:
     card_rule: bool = False
     cinderella: bool = False
 
+class TrickTime(StrEnum):
+    """A moment of the round a timing rule (:class:`NotOn`) names."""
+
+    LAST_TRICK = "last-trick"  # for the last trick of the round (before or during it)
+    AFTER_LAST_TRICK = "after-last-trick"  # once the last trick is played: the round is over
+
+
+@dataclass(frozen=True)
+class NotOn:
+    """A timing rule, declared on the Round card or power that states it
+    (:attr:`Modifier.not_on`): ``powers`` (slugs) may not act at ``when`` in ``editions``; no
+    ``powers``: the declaring power itself, or the declaring Round card's own step. The
+    full-information state and table entry both read it through :func:`barred`."""
+
+    when: TrickTime
+    powers: tuple[str, ...] = ()
+    editions: frozenset[Edition] = frozenset(Edition)
+
+    def bars(self, source: Modifier, actor: Modifier) -> bool:
+        """Whether this rule of ``source`` forbids ``actor`` (a power, or a Round card's step)."""
+        if actor.edition not in self.editions:
+            return False
+        return actor.slug in self.powers if self.powers else actor is source
+
+
+def barred(card_rule: Modifier, actor: Modifier, when: TrickTime) -> Modifier | None:
+    """The Round card or power whose declared timing rule forbids ``actor`` (a power, or the
+    Round card for its own step) at ``when``, or ``None``."""
+    for source in (card_rule, actor):
+        if any(rule.when is when and rule.bars(source, actor) for rule in source.not_on):
+            return source
+    return None
+
+
+def timing_refusal(source: Modifier, actor: Modifier, when: TrickTime, seat: int | None,
+                   trick: int | None = None) -> Problem:
+    """The refusal of ``actor`` at ``when`` by ``source``'s timing rule (see :func:`barred`):
+    ``not-on-last-trick`` (naming the barred ``power``), or ``round-over`` after the last
+    trick."""
+    if when is TrickTime.AFTER_LAST_TRICK:
+        return violation(ViolationCode.ROUND_OVER, seat, None, actor.slug, actor.edition,
+                         trick=trick)
+    return violation(ViolationCode.NOT_ON_LAST_TRICK, seat, None, source.slug, actor.edition,
+                     trick=trick, power=actor.slug)
+
+
 #: Hook names in the order a trick consults them.
 HOOKS = ("legal", "follow", "winner")
 #: ``aside_cards`` value meaning half of the hand.
@@ -92,7 +141,9 @@ class Modifier:
     slug: ClassVar[str] = ""
     #: ``"round-card"`` or ``"power"``.
     kind: ClassVar[str] = "round-card"
-    #: Round card letters by edition, e.g. ``{Edition.DELUXE: "f", Edition.CLASSIC: "D"}``.
+    #: Round card letters by edition, e.g. ``{Edition.DELUXE: "f", Edition.CLASSIC: "D"}``: set
+    #: by :func:`register` from the scoring core's catalogue (``round_cards.toml``), where each
+    #: card names the slug of its rule.
     letters: ClassVar[dict[Edition, str]] = {}
     #: Each seat plays this many cards per trick.
     plays_per_seat: ClassVar[int] = 1
@@ -110,6 +161,8 @@ class Modifier:
     chairs_after_trick: ClassVar[bool] = False
     #: The trick winner may swap a card of their hand for one of the trick.
     haggle_after_trick: ClassVar[bool] = False
+    #: Timing rules this card or power states (:class:`NotOn`): who may not act when.
+    not_on: ClassVar[tuple[NotOn, ...]] = ()
     #: The violation reported when :meth:`legal` removes the card a player chose.
     restriction: ClassVar[ViolationCode] = ViolationCode.MUST_FOLLOW_SUIT
 
@@ -158,6 +211,8 @@ def register(cls: type[Modifier]) -> type[Modifier]:
     if not cls.slug or cls.slug in _REGISTRY:
         raise ValueError(f"modifier slug {cls.slug!r} is empty or taken")
     _REGISTRY[cls.slug] = cls
+    if cls.kind == "round-card":  # its letters are declared once, in the Round card catalogue
+        cls.letters = letters_of(cls.slug)
     for edition, letter in cls.letters.items():
         if (edition, letter) in _BY_LETTER:
             raise ValueError(f"Round card {edition.value} {letter} registered twice")
@@ -191,6 +246,9 @@ def display_name(slug: str, edition: Edition, lang: str = "en") -> str:
     """The player-facing name of the Round card or Princess registered under ``slug``."""
     cls = _REGISTRY.get(slug)
     return cls.display_name(edition, lang) if cls is not None else slug.replace("-", " ")
+
+
+name_rules_with(display_name)  # the engine's sentences name each rule as printed
 
 
 def round_card_letters(edition: Edition) -> list[str]:

@@ -12,7 +12,7 @@ from companion.scoring.problems import Problem
 from companion.scoring.rebel_princess.cards import RebelCard
 
 from .cards import (
-    _ID,
+    CARD_IDS,
     PRINCE,
     SUIT_MASKS,
     card_at,
@@ -122,7 +122,7 @@ class RoundPlay(RoundBase):
 
     def play(self, card: RebelCard) -> None:
         """Check then play ``card`` for the seat to play. Raises :class:`IllegalTrickError`."""
-        cid = _ID[card]  # (card_id, without the call)
+        cid = CARD_IDS[card]  # (card_id, without the call)
         if not self.legal_mask() >> cid & 1:  # (see check_play for every reason)
             raise IllegalTrickError(f"{card} in {self.notation()}", self.check_play(card))
         self.push_id(cid)

@@ -20,12 +20,14 @@ OpenAPI description.
   (``False``: the cards stay hidden at the table and may be left out).
 - What limits it: :attr:`Power.max_rank`, :attr:`Power.target_leader`, :attr:`Power.target_other`,
   :attr:`Power.winner_only`, :attr:`Power.never_frog`, :attr:`Power.same_suit`,
-  :attr:`Power.on_lead`, :attr:`Power.blocked_by`, and the codes of its own check that cards seen
-  later can prove (:attr:`Power.proven_by_hand`).
+  :attr:`Power.on_lead`, :attr:`Power.blocked_by`, the timing rules it states
+  (:attr:`~.modifiers.Modifier.not_on`; a Round card states its own, Late to the Ball's on
+  Sleeping Beauty and Scheherazade).
 - How it changes a trick: :attr:`Power.changes_trick` (judged with the trick it is used for), and
   :meth:`Power.restrict` / :meth:`Power.activate`.
 
-The twelve powers, one class each, are in :mod:`.princesses`.
+The twelve powers, one class each, are in :mod:`.princesses` (and
+:data:`~.princesses.POWER_SLUGS`).
 
 Conflicts (Deluxe p. 23 and p. 10, "a power that would undo another's may not be used during
 this trick"; RULINGS.md applies them to the classic edition too, which lists none) are declared
@@ -50,7 +52,7 @@ holds only Princes, and then the basic rules already make the lead a Prince; Fre
 *Engine decision:* Scheherazade cannot draw a card the Ice Princess froze this trick (it lies
 in front of its owner).
 Crystal Clear (h / I): the Ice Princess and Scheherazade cannot pick shown cards. Late to the Ball
-(b / G): Sleeping Beauty and Scheherazade cannot be used on the last trick.
+(b / G) declares that Sleeping Beauty and Scheherazade cannot be used for the last trick.
 
 *Engine decision:* a card played off the suit to follow through a power (Thumbelina, the Ice
 Princess) counts as a void card for Round cards that look at void players (Poisoned Apple, Pass
@@ -60,7 +62,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
@@ -71,24 +72,23 @@ from companion.scoring.rebel_princess.cards import Edition, RebelCard, Suit
 
 from .cards import FROG_ID
 from .errors import ViolationCode, violation
+from .evidence import Evidence
 from .modifiers import Modifier, Timing
 from .steps import PowerUse
 
 if TYPE_CHECKING:
     from .state import RoundState
 
-__all__ = ["POWER_SLUGS", "Block", "Power", "power_class", "power_slugs", "zero_rank"]
+__all__ = ["Block", "Power", "power_class", "power_slugs", "zero_rank"]
 
 V = ViolationCode
 D, C = Edition.DELUXE, Edition.CLASSIC
 B, T, A = Timing.BEFORE, Timing.TURN, Timing.AFTER
-_BOTH = frozenset(Edition)
-_DELUXE_ONLY = frozenset({D})
-_CLASSIC_ONLY = frozenset({C})
-_HIGH = sum(1 << (16 * s + r) for s in range(4) for r in range(6, 13))  # ranks above 5
-_FROG = 1 << FROG_ID
-_SUIT_INDEX = {suit: index for index, suit in enumerate((Suit.PRINCE, Suit.QUEEN, Suit.FAIRY,
-                                                          Suit.PET))}
+BOTH_EDITIONS = frozenset(Edition)
+DELUXE_ONLY = frozenset({D})
+CLASSIC_ONLY = frozenset({C})
+ABOVE_FIVE = sum(1 << (16 * s + r) for s in range(4) for r in range(6, 13))  # ranks above 5
+FROG_BIT = 1 << FROG_ID
 #: Card slots repeated for every card of the trick (Alice) or every seat (Sleeping Beauty).
 PER_CARD, PER_SEAT = "*card", "*seat"
 
@@ -108,7 +108,7 @@ class Power(Modifier):
     it (see the module docstring), and overrides the hooks its rule needs."""
 
     kind: ClassVar[str] = "power"
-    editions: ClassVar[frozenset[Edition]] = _BOTH
+    editions: ClassVar[frozenset[Edition]] = BOTH_EDITIONS
     #: The printed name, ``{"en": ..., "fr": ...}``.
     names: ClassVar[dict[str, str]] = {}
     #: When the power is used, per edition.
@@ -158,8 +158,6 @@ class Power(Modifier):
     #: The blocks apply only to a use of this power on the player who leads (Scheherazade, the
     #: Ice Princess): on anyone else it may still act.
     blocked_on_leader_only: ClassVar[bool] = False
-    #: Not on the last trick of Late to the Ball (b / G): its cards are set aside.
-    not_on_last_aside_card: ClassVar[bool] = False
     #: Under Wedding Gift (o / M), only before the gift pile is laid (Deluxe o).
     before_gift_pile: ClassVar[bool] = False
     # -- how it changes a trick ---------------------------------------------------------------
@@ -192,6 +190,11 @@ class Power(Modifier):
     def unseen_seats(self, use: PowerUse, players: int) -> int:
         """The seats (a mask) whose hands ``use`` may change out of sight of the table."""
         return 0
+
+    def evidence(self, use: PowerUse, players: int) -> tuple[Evidence, ...]:
+        """What the cards of ``use`` entered at the table prove about the hands they came from
+        and went to (see :mod:`.evidence`); nothing by default."""
+        return ()
 
     def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
         """A plausible random use by ``seat`` now, for the simulation (it may still break a
@@ -228,8 +231,8 @@ class Power(Modifier):
     @classmethod
     def blocks(cls, edition: Edition) -> tuple[str, ...]:
         """The powers of ``edition`` that this one, once used, forbids later in the trick."""
-        return tuple(slug for slug in power_slugs(edition)
-                     if any(block.by == cls.slug for block in _CLASSES[slug].blocked_by))
+        return tuple(slug for slug, other in _classes().items() if edition in other.editions
+                     and any(block.by == cls.slug for block in other.blocked_by))
 
     @classmethod
     def display_name(cls, edition: Edition, lang: str = "en") -> str:
@@ -337,28 +340,37 @@ class Power(Modifier):
         return [violation(code, use.seat if seat is None else seat, card_, self.slug, self.edition)]
 
 
-from . import princesses as _princesses  # noqa: E402, F401  (registers the twelve)
-
-_CLASSES: dict[str, type[Power]] = {cls.slug: cls for cls in Power.__subclasses__()}
-_ORDER = tuple(sorted(_CLASSES))
-
-#: Every Princess slug, in alphabetical order.
-POWER_SLUGS: tuple[str, ...] = _ORDER
+_KNOWN: dict[str, type[Power]] = {}
+_BY_EDITION: dict[Edition, tuple[str, ...]] = {}
 
 
-@cache
+def _classes() -> dict[str, type[Power]]:
+    """The twelve power classes by slug, in alphabetical order (:mod:`.princesses` defines them;
+    the engine package imports it first, so they are all there before any question). Read
+    again only if a class was added since."""
+    found = Power.__subclasses__()
+    if len(found) != len(_KNOWN):
+        _KNOWN.clear()
+        _KNOWN.update((cls.slug, cls) for cls in sorted(found, key=lambda c: c.slug))
+        _BY_EDITION.clear()
+    return _KNOWN
+
+
 def power_slugs(edition: Edition) -> tuple[str, ...]:
     """The Princess slugs of an edition: 12 in Deluxe, 10 in the classic edition."""
-    return tuple(slug for slug in _ORDER if edition in _CLASSES[slug].editions)
+    classes = _classes()
+    if edition not in _BY_EDITION:
+        _BY_EDITION[edition] = tuple(slug for slug, cls in classes.items()
+                                     if edition in cls.editions)
+    return _BY_EDITION[edition]
 
 
 def zero_rank() -> int | None:
     """The highest rank a power may play as a zero (Snow White's), from the declarations."""
-    return max((cls.max_rank for cls in _CLASSES.values() if cls.max_rank is not None),
+    return max((cls.max_rank for cls in _classes().values() if cls.max_rank is not None),
                default=None)
 
 
 def power_class(slug: str) -> type[Power]:
     """The class of a Princess power by slug (KeyError if unknown)."""
-    return _CLASSES[slug]
-
+    return _classes()[slug]

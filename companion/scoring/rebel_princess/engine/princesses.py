@@ -40,15 +40,15 @@ from typing import TYPE_CHECKING, Any
 from companion.scoring.problems import Problem
 from companion.scoring.rebel_princess.cards import RebelCard, Suit
 
-from .cards import FROG_ID, PRINCE_MASK, SUIT_MASKS, SUIT_OF, card_at, card_id, mask_of
-from .modifiers import register
+from .cards import FROG_ID, PRINCE_MASK, SUIT_INDEX, SUIT_MASKS, SUIT_OF, card_at, card_id, mask_of
+from .evidence import Evidence, Moment, Seen, arrived, held
+from .modifiers import NotOn, TrickTime, register
 from .powers import (
-    _BOTH,
-    _CLASSIC_ONLY,
-    _DELUXE_ONLY,
-    _FROG,
-    _HIGH,
-    _SUIT_INDEX,
+    ABOVE_FIVE,
+    BOTH_EDITIONS,
+    CLASSIC_ONLY,
+    DELUXE_ONLY,
+    FROG_BIT,
     PER_CARD,
     PER_SEAT,
     A,
@@ -86,9 +86,10 @@ class Alice(Power):
     card_slots = ("dealt" + PER_CARD,)
     slot_words = {"dealt": "the trick's cards as dealt back, one per seat from seat 0 (two laps "
                            "under u)"}
-    winner_only = _BOTH
+    winner_only = BOTH_EDITIONS
     never_frog = True
     deals_trick_back = True
+    not_on = (NotOn(TrickTime.AFTER_LAST_TRICK),)  # nothing is left to replay
 
     def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
         if not state.history:
@@ -96,6 +97,11 @@ class Alice(Power):
         cards = [card_at(c) for c in state.history[-1][1]]
         rng.shuffle(cards)
         return PowerUse(seat, self.slug, cards=tuple(cards))
+
+    def evidence(self, use: PowerUse, players: int) -> tuple[Evidence, ...]:
+        """The cards dealt back arrive, one per seat in seat order (two laps under u)."""
+        return tuple(arrived(Seen.DEALT, index % players, card_)
+                     for index, card_ in enumerate(use.cards))
 
     def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         leader, ids, winner, _ = state.history[-1]
@@ -156,7 +162,7 @@ class IcePrincess(Power):
     needs_target = True
     card_slots = ("ice",)
     slot_words = {"ice": "the card the target must play"}
-    target_leader = _CLASSIC_ONLY
+    target_leader = CLASSIC_ONLY
     on_lead = True
     changes_trick = True
     forces_card = True
@@ -237,7 +243,7 @@ class LittleMermaid(Power):
         if use.suit is None:
             return self.bad(use)
         hand = state.hands[state.leader]
-        suit_mask = SUIT_MASKS[_SUIT_INDEX[use.suit]]
+        suit_mask = SUIT_MASKS[SUIT_INDEX[use.suit]]
         only_princes = not hand & ~PRINCE_MASK
         if use.suit is Suit.PRINCE and not state.princes_in and not (
                 self.edition is D and only_princes):
@@ -250,7 +256,7 @@ class LittleMermaid(Power):
         suit = self.requested_suit(state, use)
         if state.trick_ids or seat != state.leader or suit is None:
             return legal
-        return state.hands[seat] & SUIT_MASKS[_SUIT_INDEX[suit]] or legal
+        return state.hands[seat] & SUIT_MASKS[SUIT_INDEX[suit]] or legal
 
 
 @register
@@ -275,6 +281,13 @@ class Mulan(Power):
         old = rng.choice(mine)
         same = [c for c in _hand(state, seat) if c.suit is old.suit]
         return PowerUse(seat, self.slug, cards=(old, rng.choice(same))) if same else None
+
+    def evidence(self, use: PowerUse, players: int) -> tuple[Evidence, ...]:
+        """The card she swaps in comes from her hand (played, as it were); hers goes back."""
+        if len(use.cards) != 2:
+            return ()
+        old, new = use.cards
+        return (held(Seen.PLAYED, use.seat, new), arrived(Seen.PLAYED, use.seat, old))
 
     def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
         if len(use.cards) != 2:
@@ -316,7 +329,7 @@ class PeaPrincess(Power):
             return legal
         if self.edition is C and len(state.trick_ids) <= (use.seat - state.leader) % state.players:
             return legal  # classic: only the players after her in this trick
-        return legal & _HIGH or legal
+        return legal & ABOVE_FIVE or legal
 
 
 @register
@@ -327,9 +340,11 @@ class Pocahontas(Power):
     names = {"en": "Pocahontas", "fr": "Pocahontas"}
     timing = {D: B, C: A}
     needs_target = True  # who leads the coming trick
-    target_other = _CLASSIC_ONLY
-    winner_only = _CLASSIC_ONLY
+    target_other = CLASSIC_ONLY
+    winner_only = CLASSIC_ONLY
     on_lead = True
+    # Classic: she names who leads the next trick; after the last one there is none.
+    not_on = (NotOn(TrickTime.AFTER_LAST_TRICK, editions=CLASSIC_ONLY),)
     # Choosing another leader would undo their demand on the leader (Deluxe p. 23).
     blocked_by = (Block("little-mermaid"), Block("rapunzel"))
 
@@ -363,7 +378,7 @@ class Rapunzel(Power):
 
     slug = "rapunzel"
     names = {"en": "Rapunzel", "fr": "Raiponce"}
-    editions = _DELUXE_ONLY
+    editions = DELUXE_ONLY
     timing = {D: B}
     blocked_by = (Block("ice-princess", on_leader=True), Block("little-mermaid"))
     changes_trick = True
@@ -390,8 +405,7 @@ class Scheherazade(Power):
     card_slots = ("taken", "given")
     slot_words = {"taken": "the card taken", "given": "the card given back"}
     cards_seen = False
-    target_other = _BOTH
-    not_on_last_aside_card = True
+    target_other = BOTH_EDITIONS
     # On the leader only, after any of these three this trick (Deluxe p. 23: the Ice Princess
     # counts whoever she acted on).
     blocked_by = (Block("ice-princess"), Block("little-mermaid"), Block("rapunzel"))
@@ -401,8 +415,23 @@ class Scheherazade(Power):
         return use.target == leader
 
     def unseen_seats(self, use: PowerUse, players: int) -> int:
+        if use.cards:
+            return 0  # entered: both moves are seen (see evidence)
         target = use.target if use.target is not None else use.seat
         return 1 << use.seat | 1 << target
+
+    def evidence(self, use: PowerUse, players: int) -> tuple[Evidence, ...]:
+        """The card drawn was in the target's hand, the card given in hers; each lands in the
+        other hand (nothing moves when she gives the same card back)."""
+        if len(use.cards) != 2 or use.target is None:
+            return ()
+        taken, given = use.cards
+        before = Moment.BEFORE_NEXT
+        if taken == given:
+            return (held(Seen.DRAWN, use.target, taken, moment=before),)
+        return (held(Seen.DRAWN, use.target, taken, moment=before),
+                held(Seen.DRAWN, use.seat, given, moment=before),
+                arrived(Seen.DRAWN, use.target, given), arrived(Seen.DRAWN, use.seat, taken))
 
     def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
         target = rng.choice([s for s in range(state.players) if s != seat])
@@ -454,13 +483,26 @@ class SleepingBeauty(Power):
     more_slots = ("gets" + PER_SEAT,)
     slot_words = {"gives": "each seat's card", "gets": "the card each seat receives"}
     cards_seen = False
-    not_on_last_aside_card = True
     before_gift_pile = True
     # Whoever the Ice Princess acted on (Deluxe p. 23).
     blocked_by = (Block("little-mermaid"), Block("ice-princess"), Block("rapunzel"))
 
     def unseen_seats(self, use: PowerUse, players: int) -> int:
+        if len(use.more) == players:
+            return 0  # entered: who got which card is seen (see evidence)
         return (1 << players) - 1  # every hand gave a card and got one
+
+    def evidence(self, use: PowerUse, players: int) -> tuple[Evidence, ...]:
+        """Each seat's contribution was in its hand; the card each seat receives arrives."""
+        found = []
+        if len(use.cards) == players:
+            found += [held(Seen.CONTRIBUTED, seat, card_, moment=Moment.BEFORE_NEXT)
+                      for seat, card_ in enumerate(use.cards)]
+        if len(use.more) == players:
+            found += [arrived(Seen.CONTRIBUTED, seat, card_)
+                      for seat, card_ in enumerate(use.more)
+                      if len(use.cards) != players or use.cards[seat] != card_]
+        return tuple(found)
 
     def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
         given = tuple(rng.choice(_hand(state, s)) for s in range(state.players))
@@ -535,7 +577,7 @@ class Thumbelina(Power):
 
     slug = "thumbelina"
     names = {"en": "Thumbelina", "fr": "Poucette"}
-    editions = _DELUXE_ONLY
+    editions = DELUXE_ONLY
     timing = {D: T}
     changes_trick = True
 
@@ -553,4 +595,8 @@ class Thumbelina(Power):
                 return legal  # the Ice Princess's card still binds her
             if power.requested_suit(state, other) is led:
                 return legal  # not the suit the Little Mermaid or Rapunzel asked for (p. 23)
-        return legal | (state.hands[seat] & ~PRINCE_MASK & ~_FROG)
+        return legal | (state.hands[seat] & ~PRINCE_MASK & ~FROG_BIT)
+
+
+#: Every Princess slug, in alphabetical order.
+POWER_SLUGS: tuple[str, ...] = tuple(sorted(cls.slug for cls in Power.__subclasses__()))

@@ -37,7 +37,7 @@ from .cards import format_mask, mask_of, parse_cards
 from .errors import InvalidEntryError
 from .modifiers import round_card_class
 from .powers import power_slugs
-from .state import RoundState, _edition
+from .state import RoundState, edition_of
 from .steps import Step, StepKind, parse_step
 from .values import Trick
 
@@ -162,7 +162,7 @@ def parse_record(text: str) -> RoundTranscript:
     missing = [name for name in _ORDER[:4] if name not in headers]
     if missing:
         raise InvalidEntryError(f"record lacks the header(s) {', '.join(missing)}")
-    edition = _edition(headers["Edition"])
+    edition = edition_of(headers["Edition"])
     if not headers["Players"].isdigit() or not 3 <= int(headers["Players"]) <= 6:
         raise InvalidEntryError(f"bad Players header {headers['Players']!r}")
     players = int(headers["Players"])

@@ -51,7 +51,7 @@ from companion.scoring.rebel_princess.round_cards import round_card
 
 from .cards import FAIRY, QUEEN, SUIT_MASKS
 from .errors import ViolationCode
-from .modifiers import HALF, Modifier, WinReason, register
+from .modifiers import HALF, Modifier, NotOn, TrickTime, WinReason, register
 
 if TYPE_CHECKING:
     from .state import RoundState
@@ -79,23 +79,22 @@ class RoundCardRule(Modifier):
         return WinReason(code, shown, reversed_ if low is None else low, True, reversed_)
 
 
-def _plain(slug: str, letters: dict[Edition, str], doc: str) -> None:
+def _plain(slug: str, doc: str) -> None:
     cls = type(slug.title().replace("-", ""), (RoundCardRule,), {
-        "slug": slug, "letters": letters, "__doc__": doc, "__module__": __name__})
+        "slug": slug, "__doc__": doc, "__module__": __name__})
     register(cls)
 
 
 # Cards with no trick rule of their own (scoring-only cards are scored by the scoring core).
-_plain("once-upon-a-time", {D: "a", C: "A"}, "No special rules (Deluxe a, classic A).")
-_plain("invitation", {C: "B"}, "No special rules (classic B, an introductory card).")
-_plain("three-times-a-lady", {D: "d"}, "Scoring only: every 3 scores -3 (Deluxe d).")
-_plain("arranged-marriage", {D: "e"}, "Scoring only: +5 for no trick won (Deluxe e).")
-_plain("pets-revenge", {D: "j", C: "F"}, "Scoring only: every Pet +1 (Deluxe j, classic F).")
-_plain("single-fairy", {D: "t", C: "P"}, "Scoring only: every Fairy -1 (Deluxe t, classic P).")
-_plain("bathroom-break", {D: "y", C: "O"}, "Scoring only: Princes score 2 (Deluxe y, classic O).")
-_plain("dancing-queens", {D: "z", C: "K"},
-       "Scoring only: Prince-Queen couples (Deluxe z, classic K).")
-_plain("masquerade-ball", {D: "i", C: "C"},
+_plain("once-upon-a-time", "No special rules (Deluxe a, classic A).")
+_plain("invitation", "No special rules (classic B, an introductory card).")
+_plain("three-times-a-lady", "Scoring only: every 3 scores -3 (Deluxe d).")
+_plain("arranged-marriage", "Scoring only: +5 for no trick won (Deluxe e).")
+_plain("pets-revenge", "Scoring only: every Pet +1 (Deluxe j, classic F).")
+_plain("single-fairy", "Scoring only: every Fairy -1 (Deluxe t, classic P).")
+_plain("bathroom-break", "Scoring only: Princes score 2 (Deluxe y, classic O).")
+_plain("dancing-queens", "Scoring only: Prince-Queen couples (Deluxe z, classic K).")
+_plain("masquerade-ball",
        "Deluxe i, classic C: cards after the lead are played face down and turned over before the "
        "winner is decided, so the trick rules are unchanged; only the table sees less (and Snow "
        "White, Thumbelina and Mulan announce or act after the reveal).")
@@ -106,8 +105,10 @@ class LateToTheBall(RoundCardRule):
     """Deluxe b, classic G: one card per seat set aside, played in the last trick."""
 
     slug = "late-to-the-ball"
-    letters = {D: "b", C: "G"}
     aside_cards = 1
+    # Deluxe b: « Sleeping Beauty and Scheherazade may not use their powers on the last card of
+    # this round » (the saved cards); RULINGS.md reads the classic G alike.
+    not_on = (NotOn(TrickTime.LAST_TRICK, ("sleeping-beauty", "scheherazade")),)
 
 
 @register
@@ -115,7 +116,6 @@ class CrystalClear(RoundCardRule):
     """Deluxe h, classic I: every seat shows all its cards of one suit it holds."""
 
     slug = "crystal-clear"
-    letters = {D: "h", C: "I"}
     reveals = True
 
 
@@ -124,8 +124,8 @@ class MusicalChairs(RoundCardRule):
     """Deluxe k, classic E: after each trick every seat passes a card to the right."""
 
     slug = "musical-chairs"
-    letters = {D: "k", C: "E"}
     chairs_after_trick = True
+    not_on = (NotOn(TrickTime.AFTER_LAST_TRICK),)  # no hand left to pass from
 
 
 @register
@@ -133,7 +133,6 @@ class AfterParty(RoundCardRule):
     """Deluxe m, classic N: half the hand set aside, taken back once the hand is empty."""
 
     slug = "after-party"
-    letters = {D: "m", C: "N"}
     aside_cards = HALF
 
 
@@ -142,7 +141,6 @@ class WeddingGift(RoundCardRule):
     """Deluxe o, classic M: a gift card per seat before each trick, won with the trick."""
 
     slug = "wedding-gift"
-    letters = {D: "o", C: "M"}
     gift_before_trick = True
 
 
@@ -152,8 +150,8 @@ class HaggleWithTheHag(RoundCardRule):
     other than their own."""
 
     slug = "haggle-with-the-hag"
-    letters = {D: "p", C: "T"}
     haggle_after_trick = True
+    not_on = (NotOn(TrickTime.AFTER_LAST_TRICK),)  # « from their hand »: empty by then
 
 
 @register
@@ -161,7 +159,6 @@ class BlindMansBluff(RoundCardRule):
     """Deluxe q, classic Q: half the hand set aside, handed to the right once hands are empty."""
 
     slug = "blind-mans-bluff"
-    letters = {D: "q", C: "Q"}
     aside_cards = HALF
     aside_to = -1
 
@@ -171,7 +168,6 @@ class LateForAVeryImportantDate(RoundCardRule):
     """Deluxe n: the last 3 cards of each hand are kept, not played, and scored as taken."""
 
     slug = "late-for-a-very-important-date"
-    letters = {D: "n"}
     kept_cards = 3
 
 
@@ -180,7 +176,6 @@ class MagicBeans(RoundCardRule):
     """Deluxe c: only the highest or lowest legal card of a suit may be played (leader included)."""
 
     slug = "magic-beans"
-    letters = {D: "c"}
     restriction = ViolationCode.MUST_PLAY_HIGHEST_OR_LOWEST
 
     def legal(self, state: RoundState, seat: int, legal: int) -> int:
@@ -197,7 +192,6 @@ class RoyalDecree(RoundCardRule):
     """Deluxe f, classic D: Queens are trump; the highest Queen wins."""
 
     slug = "royal-decree"
-    letters = {D: "f", C: "D"}
 
     def win_reason(self, cards: Sequence[RebelCard], card: RebelCard, reversed_: bool) -> WinReason:
         if card.suit is Suit.QUEEN and cards[0].suit is not Suit.QUEEN:
@@ -214,7 +208,6 @@ class AlwaysTheBridesmaid(RoundCardRule):
     """Deluxe g: the second-highest card of the led suit wins; the leader if it stands alone."""
 
     slug = "always-the-bridesmaid"
-    letters = {D: "g"}
 
     def win_reason(self, cards: Sequence[RebelCard], card: RebelCard, reversed_: bool) -> WinReason:
         followers = [c for c in cards if c.suit is cards[0].suit]
@@ -233,7 +226,6 @@ class Sisterhood(RoundCardRule):
     """Deluxe l: the card furthest in value from the lead wins (followers first); the lead never."""
 
     slug = "sisterhood"
-    letters = {D: "l"}
 
     def win_reason(self, cards: Sequence[RebelCard], card: RebelCard, reversed_: bool) -> WinReason:
         return self.card_reason("furthest", None, reversed_)
@@ -254,7 +246,6 @@ class PoisonedApple(RoundCardRule):
     last (classic) played."""
 
     slug = "poisoned-apple"
-    letters = {D: "r", C: "H"}
 
     def win_reason(self, cards: Sequence[RebelCard], card: RebelCard, reversed_: bool) -> WinReason:
         if card.suit is not cards[0].suit:
@@ -275,7 +266,6 @@ class OddsAndEvens(RoundCardRule):
     """Deluxe s, classic U: after following suit, match the lead card's parity if able."""
 
     slug = "odds-and-evens"
-    letters = {D: "s", C: "U"}
     restriction = ViolationCode.MUST_MATCH_PARITY
 
     def legal(self, state: RoundState, seat: int, legal: int) -> int:
@@ -291,7 +281,6 @@ class ThePrinceAlwaysRingsTwice(RoundCardRule):
     """Deluxe u, classic L: two cards per seat; the highest sum of led-suit values wins."""
 
     slug = "the-prince-always-rings-twice"
-    letters = {D: "u", C: "L"}
     plays_per_seat = 2
 
     def win_reason(self, cards: Sequence[RebelCard], card: RebelCard, reversed_: bool) -> WinReason:
@@ -321,7 +310,6 @@ class MidnightMakeover(RoundCardRule):
     (Deluxe) or last (classic) played."""
 
     slug = "midnight-makeover"
-    letters = {D: "v", C: "R"}
 
     def legal(self, state: RoundState, seat: int, legal: int) -> int:
         if not state.trick_ids:
@@ -347,7 +335,6 @@ class PassTheBouquet(RoundCardRule):
     """Deluxe w, classic S: a void player's card of another suit becomes the suit to follow."""
 
     slug = "pass-the-bouquet"
-    letters = {D: "w", C: "S"}
 
     def win_reason(self, cards: Sequence[RebelCard], card: RebelCard, reversed_: bool) -> WinReason:
         if card.suit is not cards[0].suit:
@@ -363,7 +350,6 @@ class UpsideDown(RoundCardRule):
     """Deluxe x, classic J: each 6 played reverses the order; odd count, lowest led card wins."""
 
     slug = "upside-down"
-    letters = {D: "x", C: "J"}
 
     def win_reason(self, cards: Sequence[RebelCard], card: RebelCard, reversed_: bool) -> WinReason:
         if sum(1 for c in cards if c.rank == 6) % 2:  # an odd number of 6s: the order flips

@@ -43,6 +43,7 @@ from companion.scoring.rebel_princess.cards import (
     princes,
 )
 from companion.scoring.rebel_princess.game import GameSetup, PlayedRound, play_through
+from companion.scoring.rebel_princess.round_cards import round_card
 from companion.scoring.rebel_princess.rounds import bathroom_exempt, score_entry
 
 from .cards import card_id, cards_in_order, cards_of
@@ -180,15 +181,12 @@ def expected_scores(edition: Edition, letter: str, players: int,
                     totals_before: Sequence[int]) -> list[int]:
     """Each seat's round score counted directly from RULINGS.md "Scoring a round" (an oracle for
     the scoring core, written independently of it)."""
-    key = letter.lower() if edition is Edition.DELUXE else letter.upper()
+    # The card's rule (its slug, from the Round card catalogue), counted here independently.
     kind = {
-        (Edition.DELUXE, "d"): "threes", (Edition.DELUXE, "e"): "no-tricks",
-        (Edition.DELUXE, "j"): "pets", (Edition.CLASSIC, "F"): "pets",
-        (Edition.DELUXE, "t"): "fairies", (Edition.CLASSIC, "P"): "fairies",
-        (Edition.DELUXE, "y"): "bathroom", (Edition.CLASSIC, "O"): "bathroom",
-        (Edition.DELUXE, "z"): "dancing", (Edition.CLASSIC, "K"): "dancing",
-        (Edition.DELUXE, "o"): "gifts", (Edition.CLASSIC, "M"): "gifts",
-    }.get((edition, key), "plain")
+        "three-times-a-lady": "threes", "arranged-marriage": "no-tricks", "pets-revenge": "pets",
+        "single-fairy": "fairies", "bathroom-break": "bathroom", "dancing-queens": "dancing",
+        "wedding-gift": "gifts",
+    }.get(round_card(edition, letter).rule, "plain")
     exempt = bathroom_exempt(totals_before)
     all_princes = frozenset(princes(players))
     scores = []
@@ -269,7 +267,7 @@ def _check_round(state: RoundState, dealt: list[int], sizes: list[list[int]],
     if len(tricks) != expected_tricks + len(alices) or sum(outcome.tricks_won) != expected_tricks:
         failures.append(f"{where} {len(tricks)} tricks, {sum(outcome.tricks_won)} won, "
                         f"{expected_tricks} expected")
-    if state.round_card in ("o", "M") and expected_tricks * 2 != hand_size(state.players):
+    if state.modifiers[0].gift_before_trick and expected_tricks * 2 != hand_size(state.players):
         failures.append(f"{where} Wedding Gift played {len(tricks)} tricks, not half the hand")
     won_by: list[set[RebelCard]] = [set() for _ in range(state.players)]
     for event in _decided(state):

@@ -68,7 +68,7 @@ from .values import RoundOutcome, Trick
 __all__ = ["RoundState"]
 
 
-def _edition(value: object) -> Edition:
+def edition_of(value: object) -> Edition:
     """The scoring core's :func:`~companion.scoring.rebel_princess.round_cards.parse_edition`,
     refusing with the engine's :class:`InvalidEntryError`."""
     if isinstance(value, Edition):  # (most calls: no need to parse it again)
@@ -96,7 +96,7 @@ class RoundState(RoundLegality, RoundPlay, RoundSteps, RoundNotation):
         Round card, player count or leader, a card outside this player count's deck, or a card in
         two places.
         """
-        self.edition = _edition(edition)
+        self.edition = edition_of(edition)
         players = len(hands)
         if not 3 <= players <= 6:
             raise InvalidEntryError(f"{players} hands given; Rebel Princess seats 3 to 6 players")
@@ -219,7 +219,7 @@ class RoundState(RoundLegality, RoundPlay, RoundSteps, RoundNotation):
         bits = _BITS.__getitem__
         # The deal is valid by construction: skip __init__'s checks.
         state = cls.__new__(cls)
-        cls._init_dealt(state, _edition(edition), round_card, princesses, leader,
+        cls._init_dealt(state, edition_of(edition), round_card, princesses, leader,
                         [sum(map(bits, ids[s * size:(s + 1) * size])) for s in range(players)])
         return state
 

@@ -18,7 +18,7 @@ from companion.scoring.rebel_princess.cards import RebelCard
 
 from .cards import SUIT_INDEX, SUIT_MASKS, card_id, mask_of
 from .errors import BASIC, IllegalTrickError, InvalidEntryError, ViolationCode
-from .modifiers import HALF, Timing
+from .modifiers import HALF, Timing, TrickTime, barred, timing_refusal
 from .round_base import RoundBase
 from .steps import Chairs, Gift, Haggle, Pass, PowerUse, Reveal, SetAside, Step, StepKind
 
@@ -172,9 +172,10 @@ class RoundSteps(RoundBase):
         found = power.blocker(use, self.active_powers, self.leader)
         if found is not None:
             return [power.blocked(use, found, self.leader)]
-        if power.not_on_last_aside_card and self._aside_cards == 1 and self.history and \
-                not any(self.aside):
-            return not_now  # Late to the Ball: not on the last card
+        if timing is not Timing.AFTER and self.cards_left == self.trick_size:
+            source = barred(self.modifiers[0], power, TrickTime.LAST_TRICK)
+            if source is not None:  # a declared timing rule (Late to the Ball)
+                return [timing_refusal(source, power, TrickTime.LAST_TRICK, use.seat)]
         if power.before_gift_pile and self._gift_on and self._pending is not StepKind.GIFT:
             return not_now  # Wedding Gift: before the gift cards are laid down (Deluxe o)
         return power.check(cast("RoundState", self), use)

@@ -47,9 +47,10 @@ from companion.scoring.rebel_princess.cards import RebelCard, Suit
 
 from .cards import FROG_ID, card_id, mask_of
 from .errors import IllegalTrickError, InvalidEntryError, ViolationCode
+from .evidence import Evidence, Kept, Seen, step_evidence
 from .modifiers import Timing
 from .powers import Power
-from .steps import Gift, Haggle, PowerUse, Step
+from .steps import Chairs, Gift, Haggle, PowerUse, Step
 from .table_checks import TableChecks
 from .table_findings import TableFindings
 from .table_trick import Knowledge, TableTrick, Undo
@@ -82,7 +83,7 @@ class TableRound(TableChecks, TableFindings):
         bit = 1 << cid
         self._out |= bit
         undo.append(lambda: self._take_back(current, bit))
-        self._learn(seat, bit, len(self._tricks) - 1, undo)
+        self._prove((Evidence(Seen.PLAYED, seat, bit),), undo)
         if len(current.cards) == self.trick_size:
             self._close_trick(current, undo)
         self._events.append((card, undo))
@@ -113,7 +114,7 @@ class TableRound(TableChecks, TableFindings):
         before = self._out
         self._out = self._out & ~take | give
         undo.append(lambda: setattr(self, "_out", before))
-        self._arrive(step.seat, take, undo)
+        self._prove(step_evidence(step, self.players), undo)  # the card given was shown
         self._events.append((step, undo))
 
     def push_gift(self, step: Gift) -> None:
@@ -122,11 +123,31 @@ class TableRound(TableChecks, TableFindings):
         undo: list[Undo] = []
         self._coming_gift = tuple(step.cards)
         bits = mask_of(step.cards)
+        self._prove(step_evidence(step, self.players), undo)  # each card was in its hand
         self._out |= bits
         undo.append(lambda: self._ungift(bits))
         self._events.append((step, undo))
 
-    def pop(self) -> RebelCard | Step:
+    def push_chairs(self, step: Chairs) -> None:
+        """Enter the card each seat passed to its right after the last trick (Musical Chairs,
+        k / E) WITHOUT CHECKING it: it was in the passer's hand and arrives in the next one, so
+        no unseen card reached those hands."""
+        undo: list[Undo] = []
+        last = self._tricks[-1]
+        self._prove(step_evidence(step, self.players), undo)
+        last.after.append(step)
+        undo.append(last.after.pop)
+        self._events.append((step, undo))
+
+    def push_kept(self, step: Kept) -> None:
+        """Enter the cards each seat kept and shows once the round is over (Late for a Very
+        Important Date, n) WITHOUT CHECKING them: each was in that hand all along, so it may
+        prove an earlier play wrong."""
+        undo: list[Undo] = []
+        self._prove(step_evidence(step, self.players), undo)
+        self._events.append((step, undo))
+
+    def pop(self) -> RebelCard | Step | Kept:
         """Undo the last entry and return it. Raises :class:`IndexError` when there is none."""
         event, undo = self._events.pop()
         for action in reversed(undo):
@@ -204,6 +225,7 @@ class TableRound(TableChecks, TableFindings):
         """Start the next trick with its first card: the powers and gift announced for it, and
         the seats unseen cards may have reached since the trick before."""
         number = len(self._tricks)
+        unseen = self._unseen_since()
         trick = TableTrick(number, self._leader, tuple(self._coming), self._princes,
                            self._coming_gift, blocked=tuple(self._coming_blocked))
         trick.effective = tuple(self._effective(trick.uses, trick.leader, trick.blocked))
@@ -212,7 +234,8 @@ class TableRound(TableChecks, TableFindings):
         self._tricks.append(trick)
         self._know.append(Knowledge(self.players))
         if number:
-            self._close_seats(self._breaks(number, undo), number, undo)
+            self._return_aside(undo)
+            self._close_seats(unseen, number, undo)
 
         def back() -> None:
             self._tricks.pop()
@@ -275,6 +298,8 @@ class TableRound(TableChecks, TableFindings):
     def _before_power(self, power: Power, use: PowerUse, undo: list[Undo]) -> None:
         """A power used before or during the coming trick."""
         found = self._blocker(power, use)
+        if found is None:  # what its cards show, before it joins the coming trick's powers
+            self._prove(power.evidence(use, self.players), undo)
         self._coming.append(use)
         undo.append(self._coming.pop)
         if found is not None:  # stored before the rule was checked: it changes nothing
@@ -339,7 +364,7 @@ class TableRound(TableChecks, TableFindings):
              last.reason) = before
 
         undo.append(back)
-        self._arrive(use.seat, old, undo)
+        self._prove(self._power(use).evidence(use, self.players), undo)
 
     def _redo(self, last: TableTrick, use: PowerUse, undo: list[Undo]) -> None:
         """Alice deals the trick back: it is played again (and no longer won); a Prince in it
@@ -357,8 +382,7 @@ class TableRound(TableChecks, TableFindings):
             self._out, self._princes, self._count, self._alices = before
 
         undo.append(back)
-        for index, card in enumerate(use.cards):
-            self._arrive(index % self.players, 1 << card_id(card), undo)
+        self._prove(self._power(use).evidence(use, self.players), undo)
 
     def _ungift(self, bits: int) -> None:
         self._coming_gift = ()

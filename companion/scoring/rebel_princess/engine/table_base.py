@@ -11,9 +11,10 @@ from companion.scoring.rebel_princess.cards import Edition, RebelCard, hand_size
 
 from .cards import card_id, cards_of, deck_mask, mask_of
 from .errors import BASIC, InvalidEntryError, ViolationCode, violation
+from .evidence import Kept
 from .modifiers import HALF, overridden
 from .powers import Power
-from .state import RoundState, _edition
+from .state import RoundState, edition_of
 from .steps import Haggle, PowerUse, Step, StepKind
 from .table_trick import Knowledge, TableTrick, Undo
 from .values import RoundOutcome
@@ -31,7 +32,7 @@ class TableBase:
         or Princess."""
         if not (isinstance(players, int) and 3 <= players <= 6):
             raise InvalidEntryError(f"{players!r} players; Rebel Princess seats 3 to 6")
-        self.edition = _edition(edition)
+        self.edition = edition_of(edition)
         # The probe judges one trick at a time from partial hands; building it checks the setup.
         self._probe = RoundState([0] * players, edition=self.edition, round_card=round_card,
                                  leader=leader, princesses=princesses)
@@ -66,7 +67,7 @@ class TableBase:
         self._count = size - self._aside  # cards in each hand in the current phase
         self._aside_left = self._aside
         self._found: dict[tuple[object, ...], tuple[int, int, Problem]] = {}
-        self._events: list[tuple[RebelCard | Step, list[Undo]]] = []
+        self._events: list[tuple[RebelCard | Step | Kept, list[Undo]]] = []
 
     @property
     def leader(self) -> int:
@@ -115,8 +116,8 @@ class TableBase:
         return self._complete >= self.base_tricks + self._alices
 
     @property
-    def events(self) -> tuple[RebelCard | Step, ...]:
-        """Everything entered, in order (cards, power uses, haggles, gifts)."""
+    def events(self) -> tuple[RebelCard | Step | Kept, ...]:
+        """Everything entered, in order (cards, power uses, haggles, gifts, kept cards)."""
         return tuple(event for event, _ in self._events)
 
     @property

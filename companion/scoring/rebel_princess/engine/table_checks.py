@@ -12,7 +12,7 @@ from companion.scoring.rebel_princess.cards import RebelCard
 
 from .cards import FROG_ID, card_id, mask_of
 from .errors import ViolationCode
-from .modifiers import Timing
+from .modifiers import Timing, TrickTime, barred, timing_refusal
 from .powers import Power
 from .steps import Gift, Haggle, PowerUse
 from .table_base import TableBase
@@ -70,6 +70,12 @@ class TableChecks(TableBase):
         if found:
             return [replace(problem, trick=self._number()) for problem in found]
         not_now = [self._problem(V.POWER_NOT_NOW, use.seat, rule=use.power)]
+        when = self.trick_time()
+        if when is not None and (power.when() is Timing.AFTER) == (
+                when is TrickTime.AFTER_LAST_TRICK):  # a declared timing rule
+            source = barred(self.card_rule, power, when)
+            if source is not None:
+                return [timing_refusal(source, power, when, use.seat, self._number())]
         if power.when() is Timing.AFTER:
             last = self._tricks[-1] if self._tricks else None
             if last is None or not last.complete or self._coming or self._coming_gift or \
@@ -83,6 +89,15 @@ class TableChecks(TableBase):
         if blocker is not None:
             return [power.blocked(use, blocker, self._leader, self._number())]
         return []
+
+    def trick_time(self) -> TrickTime | None:
+        """Where the round stands for the timing rules (:class:`~.modifiers.NotOn`): the last
+        trick is the coming one (or in progress), or has been played; ``None`` otherwise."""
+        if self.is_over():
+            return TrickTime.AFTER_LAST_TRICK
+        if self._complete == self.expected_tricks - 1:
+            return TrickTime.LAST_TRICK
+        return None
 
     def forced_card(self, seat: int) -> RebelCard | None:
         """The card a power in effect makes ``seat`` play in the trick in progress or the next
@@ -202,6 +217,11 @@ class TableChecks(TableBase):
         trick or is the winner's own. Never raises."""
         rule = self.card_rule.slug
         last = self._tricks[-1] if self._tricks else None
+        when = TrickTime.AFTER_LAST_TRICK
+        if self.card_rule.haggle_after_trick and self.is_over() and \
+                barred(self.card_rule, self.card_rule, when) is not None:
+            return [timing_refusal(self.card_rule, self.card_rule, when, step.seat,
+                                   self._number())]
         if not self.card_rule.haggle_after_trick or last is None or not last.complete or \
                 last.redone or last.note("haggle") is not None or self._coming or \
                 self._coming_gift:

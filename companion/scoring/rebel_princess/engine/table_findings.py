@@ -10,12 +10,14 @@ Beauty, Scheherazade, Alice's deal not entered); cards seen arriving are left ou
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import partial
 
 from companion.scoring.problems import Problem
 
 from .cards import PRINCE_MASK, SUIT_MASKS
 from .errors import BASIC, ViolationCode, violation
+from .evidence import Evidence, Moment
 from .steps import PowerUse
 from .table_base import TableBase
 from .table_trick import TableTrick, Undo
@@ -34,28 +36,63 @@ _NOT_PRINCES = ~PRINCE_MASK
 class TableFindings(TableBase):
     """What each seat is known to have held, and the findings it proves."""
 
-    def _breaks(self, number: int, undo: list[Undo]) -> int:
-        """The seats (a mask) that may have received unseen cards between trick ``number - 1``
-        and trick ``number``: everyone after Musical Chairs, when the set-aside cards come back
-        or after Alice's deal not entered; Sleeping Beauty's and Scheherazade's seats."""
+    def _unseen_since(self) -> int:
+        """The seats (a mask) unseen cards may have reached since the last trick ended, as far
+        as entered: everyone after Musical Chairs not entered, when the set-aside cards come
+        back, after Alice's deal not entered; the seats of the powers used for the coming trick
+        whose cards were not entered (Sleeping Beauty, Scheherazade)."""
+        if not self._tricks:
+            return 0
         everyone = (1 << self.players) - 1
-        seats = everyone if self.card_rule.chairs_after_trick else 0
-        for event in self._tricks[number - 1].after:
+        last = self._tricks[-1]
+        seats = 0
+        if self.card_rule.chairs_after_trick and last.note("chairs") is None:
+            seats = everyone
+        for event in last.after:
             if isinstance(event, PowerUse) and self._power(event).deals_trick_back and \
                     not event.cards:
                 seats = everyone  # dealt unseen
         if self._count <= 0 and self._aside_left:  # the hands are empty: the set-aside return
+            seats = everyone
+        for use in self._coming:
+            seats |= self._power(use).unseen_seats(use, self.players)
+        return seats
+
+    def _return_aside(self, undo: list[Undo]) -> None:
+        """The hands are empty and set-aside cards wait: they come back into the hands."""
+        if self._count <= 0 and self._aside_left:
             before = (self._count, self._aside_left)
             self._count, self._aside_left = self._aside_left, 0
-            seats = everyone
 
             def back() -> None:
                 self._count, self._aside_left = before
 
             undo.append(back)
-        for use in self._tricks[number].uses:
-            seats |= self._power(use).unseen_seats(use, self.players)
-        return seats
+
+    def _prove(self, evidence: Iterable[Evidence], undo: list[Undo]) -> None:
+        """Record what cards that became known prove (see :mod:`.evidence`, the one place the
+        kinds are listed): a card that left a hand was in it at the start of the trick in
+        progress or just finished, and of every earlier one that hand has received no unseen
+        card since (its plays there are judged again); a card that arrived was not."""
+        number = len(self._tricks) - 1
+        unseen: int | None = None
+        for item in evidence:
+            if not item.held:
+                self._arrive(item.seat, item.cards, undo)
+                continue
+            if number < 0:
+                continue  # before the first trick: no play to judge
+            if item.moment is Moment.BEFORE_NEXT:
+                if unseen is None:
+                    unseen = self._unseen_since()
+                if unseen >> item.seat & 1:
+                    continue  # unseen cards may have reached that hand since the last trick
+            proven_in = number + (item.moment is Moment.BEFORE_NEXT)  # (entered with it)
+            bits = item.cards
+            while bits:
+                bit = bits & -bits
+                bits ^= bit
+                self._learn(item.seat, bit, number, undo, proven_in)
 
     def _close_seats(self, seats: int, number: int, undo: list[Undo]) -> None:
         """Unseen cards may have reached ``seats`` before trick ``number``: what they play from
@@ -89,7 +126,8 @@ class TableFindings(TableBase):
 
         undo.append(back)
 
-    def _learn(self, seat: int, bit: int, number: int, undo: list[Undo]) -> None:
+    def _learn(self, seat: int, bit: int, number: int, undo: list[Undo],
+               proven_in: int | None = None) -> None:
         """``seat`` played the card ``bit`` in trick ``number``: it held it at the start of every
         earlier trick it has received no unseen card since; judge its plays there again (unless
         that trick's watch says this card cannot change the verdict: see :meth:`_watch`)."""
@@ -100,13 +138,16 @@ class TableFindings(TableBase):
             if not know.open >> seat & 1 or know.arrived[seat] & bit:
                 break  # (older tricks know no more: seats only close, cards only arrive)
             known = know.known
+            if known[seat] & bit:
+                continue  # known already (a card given back, then played): the same verdict
             known[seat] |= bit
             learned.append(known)
             watch = know.watch
             if watch is not None and not watch[seat] & bit:
                 continue  # the same hand, as far as that trick's rules can tell
             for position, problem in self._judge(index, seat):
-                self._note(problem, position, number, undo)
+                self._note(problem, position, number if proven_in is None else proven_in,
+                           undo)
         if learned:
             undo.append(partial(_forget, learned, seat, bit))
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from companion.scoring.rebel_princess.cards import RebelCard
 
 from .modifiers import WinReason
-from .steps import Haggle, PowerUse
+from .steps import Chairs, Haggle, PowerUse
 
 __all__ = ["Knowledge", "TableTrick", "Undo"]
 
@@ -32,7 +32,7 @@ class TableTrick:
     princes_after: bool = False
     reason: WinReason | None = None
     mulan: PowerUse | None = None
-    after: list[Haggle | PowerUse] = field(default_factory=list)
+    after: list[Haggle | PowerUse | Chairs] = field(default_factory=list)
     redone: bool = False  # Alice dealt it back
 
     @property
@@ -52,10 +52,12 @@ class TableTrick:
         """The seat that played ``cards[index]``."""
         return (self.leader + index) % players
 
-    def note(self, power: str) -> Haggle | PowerUse | None:
-        """What followed the trick: the use of ``power`` (a slug), or ``"haggle"``."""
+    def note(self, power: str) -> Haggle | PowerUse | Chairs | None:
+        """What followed the trick: the use of ``power`` (a slug), ``"haggle"`` or
+        ``"chairs"`` (the Musical Chairs passes, when entered)."""
         for event in self.after:
             if (power == "haggle" and isinstance(event, Haggle)) or (
+                    power == "chairs" and isinstance(event, Chairs)) or (
                     isinstance(event, PowerUse) and event.power == power):
                 return event
         return None

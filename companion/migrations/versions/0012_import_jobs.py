@@ -1,8 +1,8 @@
 """Imports run as jobs outside the request (issue 28): the ``importjob`` table, where each one
 keeps its file until read, its progress and its outcome.
 
-Revision ID: 0009
-Revises: 0008
+Revision ID: 0012
+Revises: 0011
 Create Date: 2026-11-27
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0009"
-down_revision = "0008"
+revision = "0012"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,54 @@
+"""gunicorn's settings for companion (``gunicorn -c deploy/gunicorn.conf.py``), read by the
+systemd unit (deploy/companion.service). Every value can be changed in the environment file
+(deploy/companion.env.example) without editing this one.
+
+- ``COMPANION_BIND`` (default ``127.0.0.1:8000``): where the proxy reaches this server.
+- ``WEB_CONCURRENCY`` (default 2 per core): sync worker processes.
+- ``timeout`` 180 s: the longest request the app allows (restoring the largest backup an import
+  takes); the proxy's read timeout is longer (deploy/nginx/companion.conf: 190 s).
+- Graceful: ``systemctl reload`` (HUP) starts new workers with the new code and lets the old
+  ones finish what they serve; ``systemctl stop`` (TERM) lets requests in flight finish for up
+  to ``graceful_timeout`` seconds.
+- No access log from gunicorn: the app writes one line per request itself, with every link
+  token masked (companion.logs); gunicorn's own lines (start, stop, a worker killed) go to
+  standard error, so to the journal.
+- ``/metrics`` sums every worker's counts: ``PROMETHEUS_MULTIPROC_DIR`` (default
+  ``$RUNTIME_DIRECTORY/metrics``, the unit's ``/run/companion``) is emptied at start and a
+  dead worker's files are merged away.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import shutil
+from pathlib import Path
+
+bind = os.environ.get("COMPANION_BIND", "127.0.0.1:8000")
+workers = int(os.environ.get("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count()))
+worker_class = "sync"
+timeout = 180
+graceful_timeout = 30
+keepalive = 5
+wsgi_app = "companion:create_app()"
+control_socket_disable = True
+accesslog = None
+errorlog = "-"
+
+_runtime = os.environ.get("RUNTIME_DIRECTORY") or os.environ.get("XDG_RUNTIME_DIR") or "/tmp"
+# One folder per server (its port), so two servers on one machine never mix their counts.
+os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", str(
+    Path(_runtime.split(":")[0]) / f"companion-metrics-{bind.rsplit(':', 1)[-1]}"))
+
+
+def on_starting(server):  # noqa: ANN001, ARG001
+    """A fresh folder for the workers' counts (the last run's are not this run's)."""
+    folder = Path(os.environ["PROMETHEUS_MULTIPROC_DIR"])
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(mode=0o700, parents=True)
+
+
+def child_exit(server, worker):  # noqa: ANN001, ARG001
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)

@@ -1,0 +1,188 @@
+"""The documented upgrade of a two-server install (docs/hosting.md, "Upgrade"), against the
+previous release's own code (584e0b5, taken from this repository's history):
+
+1. server A runs the previous release; a table plays on it;
+2. server B is started with this release's code before the database is migrated: it serves
+   pages but refuses writes (503) and its ``/readyz`` answers 503 naming the schema, so the
+   load balancer keeps the phones on A;
+3. ``flask db upgrade`` (this release) migrates while A serves; A, still the previous release,
+   goes on saving on the upgraded schema (a migration keeps the previous release working);
+4. B becomes ready by itself (no restart) and serves the games A stored, and A's game goes on
+   on B;
+5. a server of the previous release started after the migration refuses to start (it does not
+   know the database's revision) rather than answering 500s.
+
+On SQLite (both servers share the file; ``make test``) and on PostgreSQL (``make test-postgres``).
+"""
+
+from __future__ import annotations
+
+import http.client
+import io
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import tarfile
+import time
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+from companion.catalogues import compile_catalogue
+
+ROOT = Path(__file__).resolve().parents[2]
+PREVIOUS = "584e0b5"
+"""The previous release (the last one landed before this one; tests/data/make_db_584e0b5.py)."""
+NEW_GAME = {"edition": "deluxe", "length": "5", "first_leader": "0", "create": "1",
+            **{f"names-{s}": n for s, n in enumerate(["Ana", "Ben", "Cy", "Di"])},
+            **{f"cards-{i}": c for i, c in enumerate("abcde")}}
+
+
+def _has_previous_release() -> bool:
+    found = subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e", f"{PREVIOUS}^{{commit}}"],
+                           capture_output=True)
+    return found.returncode == 0
+
+
+pytestmark = pytest.mark.skipif(not _has_previous_release(),
+                                reason=f"release {PREVIOUS} is not in this clone's history")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    def __init__(self, code: Path, environment: dict[str, str], log: Path,
+                 games: str = "/rebel-princess/g/") -> None:
+        self.port = _free_port()
+        self.games = games  # where its game pages are (the previous release: /g/<token>)
+        self.log = log
+        with log.open("wb") as output:
+            self.process = subprocess.Popen(
+                [str(Path(sys.executable).with_name("gunicorn")), "--no-control-socket", "-w",
+                 "2", "-b", f"127.0.0.1:{self.port}", "companion:create_app()"],
+                cwd=code, env={**environment, "PYTHONPATH": str(code)},
+                stdout=output, stderr=subprocess.STDOUT)
+
+    def request(self, method: str, path: str, form: dict[str, str] | None = None
+                ) -> tuple[int, dict[str, str], str]:
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        try:
+            body = urllib.parse.urlencode(form) if form is not None else None
+            headers = {"Content-Type": "application/x-www-form-urlencoded"} if form else {}
+            connection.request(method, path, body=body, headers=headers)
+            response = connection.getresponse()
+            return response.status, dict(response.getheaders()), response.read().decode()
+        finally:
+            connection.close()
+
+    def wait(self) -> None:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and self.process.poll() is None:
+            try:
+                if self.request("GET", "/rules")[0] == 200:
+                    return
+            except OSError:
+                time.sleep(0.2)
+        pytest.fail(f"{self.log.name} did not start: {self.log.read_text()[-3000:]}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+        self.process.wait(timeout=60)
+
+
+def _save(server: Server, token: str, number: int) -> int:
+    scores = {**{f"score_{s}": v for s, v in enumerate(["3", "4", "4", "4"])}, "confirm": "y"}
+    return server.request("POST", f"{server.games}{token}/round/{number}/numbers", scores)[0]
+
+
+def _new_game(server: Server) -> str:
+    status, headers, _ = server.request("POST", "/rebel-princess/new", NEW_GAME)
+    assert status == 302, status
+    return headers["Location"].rsplit("/", 1)[1]
+
+
+@pytest.fixture
+def install(tmp_path, second_database):
+    """The previous release's code in a folder of its own, and the environment both releases'
+    servers read (one database, one secret key; CSRF off as in the other server tests)."""
+    old = tmp_path / PREVIOUS
+    old.mkdir()
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", PREVIOUS,
+                              "companion"], check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(old, filter="data")
+    # Its French catalogues, as its `make install` compiled them.
+    for po in old.glob("companion/translations/**/LC_MESSAGES/*.po"):
+        compile_catalogue(po)
+    instance = old / "instance"  # the previous release's instance folder (beside its code)
+    instance.mkdir()
+    (instance / "config.py").write_text("WTF_CSRF_ENABLED = False\n", encoding="utf-8")
+    environment = {key: value for key, value in os.environ.items()
+                   if key not in ("DATABASE_URL", "RATELIMIT_STORAGE_URI", "PYTHONPATH")}
+    environment.update({"COMPANION_SECRET_KEY": secrets.token_hex(16),
+                        "COMPANION_INSTANCE": str(instance)})
+    if second_database["DATABASE_URL"]:
+        environment["DATABASE_URL"] = second_database["DATABASE_URL"]
+    # The previous release made this database (its own `flask init-db`).
+    made = subprocess.run([str(Path(sys.executable).with_name("flask")), "--app", "companion",
+                           "init-db"], cwd=old, env={**environment, "PYTHONPATH": str(old)},
+                          capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    return old, environment
+
+
+def test_the_documented_upgrade_of_two_servers(install, tmp_path):
+    old, environment = install
+    running: list[Server] = []
+    try:
+        a = Server(old, environment, tmp_path / "a.log", games="/g/")  # 1. the previous release
+        running.append(a)
+        a.wait()
+        token = _new_game(a)
+        assert _save(a, token, 1) == 302
+
+        b = Server(ROOT, environment, tmp_path / "b.log")  # 2. this release, not migrated
+        running.append(b)
+        b.wait()
+        status, _, body = b.request("GET", "/readyz")
+        assert status == 503 and body.startswith("schema: ") and "flask db upgrade" in body
+        assert b.request("GET", f"/rebel-princess/g/{token}")[0] == 200  # reads go on
+        status, _, page = b.request("POST", "/rebel-princess/new", NEW_GAME)
+        assert status == 503 and 'data-error="503"' in page  # a write refused, not a 500
+        assert "schema: the database is at revision 0007" in b.log.read_text()
+
+        migrated = subprocess.run(  # 3. the one step that migrates, while A serves
+            [str(Path(sys.executable).with_name("flask")), "--app", "companion", "db",
+             "upgrade"], cwd=ROOT, env={**environment, "PYTHONPATH": str(ROOT)},
+            capture_output=True, text=True)
+        assert migrated.returncode == 0, migrated.stderr
+        assert _save(a, token, 2) == 302  # the previous release saves on the new schema
+        second = _new_game(a)
+        assert a.request("GET", f"/g/{second}")[0] == 200
+
+        deadline = time.monotonic() + 30  # 4. B ready by itself
+        while b.request("GET", "/readyz")[0] != 200:
+            assert time.monotonic() < deadline, b.request("GET", "/readyz")
+            time.sleep(0.5)
+        assert _save(b, token, 3) == 302
+        assert _save(b, second, 1) == 302
+        status, _, page = b.request("GET", f"/rebel-princess/g/{token}")
+        assert status == 200 and "Ana" in page
+        assert _save(a, token, 4) == 302  # and A, until it is upgraded in its turn
+
+        # 5. the previous release, started after the migration: it does not start
+        late = Server(old, environment, tmp_path / "late.log", games="/g/")
+        running.append(late)
+        assert late.process.wait(timeout=90) != 0
+        assert "0008" in late.log.read_text()
+    finally:
+        for server in running:
+            server.stop()
