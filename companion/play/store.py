@@ -58,7 +58,10 @@ def check_still_there(session: Session, game: Game) -> None:
     """After a write the database refused: raise :class:`GameGone` if the game itself is no
     longer stored (its group was deleted meanwhile), so the phone is told so rather than asked
     to try again."""
-    game_id = inspect(game).identity[0]  # (read before the rollback expires the row)
+    # Read before the rollback expires the row; a page's game read through Core (never in the
+    # session: :func:`link_and_game_to_read`) has no identity, only its id.
+    identity = inspect(game).identity
+    game_id = identity[0] if identity else game.id
     session.rollback()
     if session.exec(select(Game.id).where(Game.id == game_id)).first() is None:
         raise GameGone
