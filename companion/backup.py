@@ -128,7 +128,7 @@ def backup_command(file: Path) -> None:
 @with_appcontext
 def restore_command(file: Path) -> None:
     """Put a backup made by `flask backup` into this (empty) instance."""
-    from .schema import check
+    from .db import check
 
     engine = get_engine()
     if not is_empty(engine):

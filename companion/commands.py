@@ -29,7 +29,7 @@ cli = AppGroup("groups", help="List, export, delete or purge groups (figures onl
 def _session() -> Session:
     """A session on the database, once its schema is this code's (a command never migrates:
     `flask db upgrade` does)."""
-    from .schema import check
+    from .db import check
 
     state = check(get_engine())
     if not state.is_ready:

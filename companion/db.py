@@ -5,9 +5,9 @@ from __future__ import annotations
 import fcntl
 import os
 import re
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -181,14 +181,59 @@ def upgrade(engine: Engine, *, only_if_empty: bool = False) -> None:
                 connection.exec_driver_sql("PRAGMA foreign_keys=ON")
 
 
-def _upgrade_and_say() -> None:
-    from .schema import check
+@dataclass(frozen=True)
+class SchemaState:
+    """The database's revision (None: no ``alembic_version``) against this code's newest."""
 
+    database: str | None
+    code: str
+    known: bool  # the database's revision is one of this code's migrations
+    empty: bool = False  # no tables at all
+
+    @property
+    def is_ready(self) -> bool:
+        return self.database == self.code
+
+    @property
+    def is_behind(self) -> bool:
+        """The database is at an earlier revision of this code's (not migrated yet): this
+        code's pages read tables and columns it does not have, so pages wait too."""
+        return self.known and not self.is_ready
+
+    @property
+    def problem(self) -> str:
+        if self.is_ready:
+            return ""
+        if self.empty:
+            return f"the database is empty; this code needs revision {self.code}"
+        if self.database is None:
+            return f"the database has no revision; run `flask db upgrade` (code: {self.code})"
+        if self.known:
+            return (f"the database is at revision {self.database}, this code needs "
+                    f"{self.code}: run `flask db upgrade`")
+        return (f"the database is at revision {self.database}, newer than this code "
+                f"(which knows up to {self.code}): run the newer release's code")
+
+
+def check(engine: Engine) -> SchemaState:
+    """Read the database's revision and compare it with this code's migrations."""
+    code = head()
+    with engine.connect() as connection:
+        tables = set(inspect(connection).get_table_names())
+        current = None
+        if "alembic_version" in tables:
+            current = connection.execute(
+                text("SELECT version_num FROM alembic_version")).scalar()
+    return SchemaState(database=current, code=code, known=current in revisions(),
+                       empty=not tables)
+
+
+def _upgrade_and_say() -> None:
     before = check(get_engine())
     upgrade(get_engine())
     guard = current_app.extensions.get("companion.schema")
-    if guard is not None:  # this process migrated: it knows at once that it is ready
-        guard.state, guard.checked = check(get_engine()), time.monotonic()
+    if guard is not None:  # this process's own server view, ready at once
+        guard.state = check(get_engine())
     where = "PostgreSQL" if current_app.config.get("DATABASE_URL") else \
         current_app.config["DATABASE"]
     click.echo(f"Database ready: {where} (revision {before.database or 'none'} -> {head()})")
@@ -207,8 +252,6 @@ def db_upgrade_command() -> None:
 @db_cli.command("current")
 def db_current_command() -> None:
     """Print the database's revision and this code's newest."""
-    from .schema import check
-
     state = check(get_engine())
     click.echo(f"database: {state.database or 'none'}; code: {state.code}"
                + ("" if state.is_ready else f" ({state.problem})"))
@@ -231,11 +274,3 @@ def attach(app: Flask) -> Engine:
     app.cli.add_command(init_db_command)
     app.cli.add_command(db_cli)
     return engine
-
-
-def init_app(app: Flask) -> None:
-    """The engine, the session and the schema check a server makes at start (it never
-    migrates a database that holds anything: `flask db upgrade` does)."""
-    from . import schema
-
-    schema.init_app(app, attach(app))

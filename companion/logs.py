@@ -69,6 +69,26 @@ def access_fields(response: Response, seconds: float) -> dict[str, Any]:
             "referer": mask(request.referrer or "")}
 
 
+def wsgi_request_id(environ: dict[str, Any]) -> str:
+    """The id of a request answered outside Flask (the live polls' fast path)."""
+    given = str(environ.get("HTTP_X_REQUEST_ID", ""))
+    return given if _REQUEST_ID.fullmatch(given) else secrets.token_hex(8)
+
+
+def log_wsgi_request(environ: dict[str, Any], status: int, size: int, seconds: float,
+                     rid: str, as_json: bool) -> None:
+    """The access line of a request answered outside Flask (:mod:`companion.polls`): the same
+    fields and masking as :func:`access_fields`."""
+    if not access.isEnabledFor(logging.INFO):
+        return
+    query = environ.get("QUERY_STRING", "")
+    path = str(environ.get("PATH_INFO", "")) + (f"?{query}" if query else "")
+    access.info(format_line({
+        "client": environ.get("REMOTE_ADDR") or "-", "method": environ.get("REQUEST_METHOD", "-"),
+        "path": mask(path), "status": status, "bytes": size, "ms": round(seconds * 1000, 1),
+        "rid": rid, "referer": mask(str(environ.get("HTTP_REFERER", "")))}, as_json))
+
+
 def format_line(fields: dict[str, Any], as_json: bool) -> str:
     if as_json:
         return json.dumps(fields, ensure_ascii=False)

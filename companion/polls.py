@@ -32,7 +32,7 @@ from limits import parse
 from limits.strategies import FixedWindowRateLimiter
 from werkzeug.http import http_date, is_resource_modified
 
-from . import metrics
+from . import logs, metrics
 from .play.store import version_by_token
 from .security import HEADERS, QuietMemoryStorage
 
@@ -60,6 +60,7 @@ class LivePolls:
         self.limit = parse(LIVE_LIMIT)
         self.limiter = FixedWindowRateLimiter(QuietMemoryStorage())
         self.enabled = bool(flask_app.config.get("RATELIMIT_ENABLED", True))
+        self.as_json = bool(flask_app.config.get("ACCESS_LOG_JSON"))
         self.static = [(name, value) for name, value in HEADERS]
 
     def __call__(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
@@ -71,7 +72,7 @@ class LivePolls:
         token = path[len(PREFIX):]
         address = environ.get("REMOTE_ADDR") or "?"
         if self.enabled and not self.limiter.hit(self.limit, "live", address):
-            return self._answer(start_response, 429, b"Too many requests: wait a minute.",
+            return self._answer(environ, start_response, 429, b"Too many requests: wait a minute.",
                                 [("Content-Type", "text/plain; charset=utf-8"),
                                  ("Retry-After", "60")], method, started)
         try:
@@ -83,19 +84,23 @@ class LivePolls:
         etag = f'"{version}"'
         headers = [("ETag", etag), ("Cache-Control", "no-cache"), ("Date", http_date())]
         if not is_resource_modified(environ, etag=version):
-            return self._answer(start_response, 304, b"", headers, method, started)
+            return self._answer(environ, start_response, 304, b"", headers, method, started)
         body = version.encode()
-        return self._answer(start_response, 200, body, [
+        return self._answer(environ, start_response, 200, body, [
             ("Content-Type", "text/plain; charset=utf-8"), *headers], method, started)
 
-    def _answer(self, start_response: StartResponse, status: int, body: bytes,
+    def _answer(self, environ: Environ, start_response: StartResponse, status: int, body: bytes,
                 headers: list[tuple[str, str]], method: str,
                 started: float) -> Iterable[bytes]:
         reason = {200: "200 OK", 304: "304 NOT MODIFIED", 429: "429 TOO MANY REQUESTS"}[status]
         if status != 304:
             headers.append(("Content-Length", str(len(body))))
-        start_response(reason, [*headers, ("Vary", VARY), *self.static])
-        _count_poll(method, status, time.perf_counter() - started)
+        rid = logs.wsgi_request_id(environ)
+        start_response(reason, [*headers, ("Vary", VARY), ("X-Request-ID", rid), *self.static])
+        seconds = time.perf_counter() - started
+        _count_poll(method, status, seconds)
+        logs.log_wsgi_request(environ, status, len(body) if status != 304 else 0, seconds, rid,
+                              self.as_json)
         for hook in self.hooks:
             hook(status)
         return [] if method == "HEAD" or status == 304 else [body]

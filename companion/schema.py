@@ -12,69 +12,26 @@ with the newest migration this code has (:func:`check`):
   server of the previous release started after a newer one migrated): the server logs one
   clear line, refuses every write with a 503 page (reads go on), and ``/readyz`` answers 503
   naming the schema — so a load balancer sends the phones to the servers that are ready. It
-  looks again every :data:`RECHECK` seconds, so a server started before ``flask db upgrade``
-  becomes ready once it has run, without a restart.
+  looks again before each refusal (one small query, only while the schema is not its own), so
+  every worker of a server started before ``flask db upgrade`` is ready the moment it has run,
+  as ``/readyz`` is, without a restart.
 """
 
 from __future__ import annotations
 
 import logging
-import time
-from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask, current_app, render_template, request
-from sqlalchemy import inspect, text
 from sqlalchemy.engine import Engine
+
+from .db import check, upgrade
 
 log = logging.getLogger("companion.schema")
 
-RECHECK = 5.0
-"""Seconds between two looks at the database's revision while it is not the code's."""
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
-
-
-@dataclass(frozen=True)
-class SchemaState:
-    """The database's revision (None: no ``alembic_version``) against this code's newest."""
-
-    database: str | None
-    code: str
-    known: bool  # the database's revision is one of this code's migrations
-    empty: bool = False  # no tables at all
-
-    @property
-    def is_ready(self) -> bool:
-        return self.database == self.code
-
-    @property
-    def problem(self) -> str:
-        if self.is_ready:
-            return ""
-        if self.empty:
-            return f"the database is empty; this code needs revision {self.code}"
-        if self.database is None:
-            return f"the database has no revision; run `flask db upgrade` (code: {self.code})"
-        if self.known:
-            return (f"the database is at revision {self.database}, this code needs "
-                    f"{self.code}: run `flask db upgrade`")
-        return (f"the database is at revision {self.database}, newer than this code "
-                f"(which knows up to {self.code}): run the newer release's code")
-
-
-def check(engine: Engine) -> SchemaState:
-    """Read the database's revision and compare it with this code's migrations."""
-    from .db import head, revisions
-
-    code = head()
-    with engine.connect() as connection:
-        tables = set(inspect(connection).get_table_names())
-        current = None
-        if "alembic_version" in tables:
-            current = connection.execute(
-                text("SELECT version_num FROM alembic_version")).scalar()
-    return SchemaState(database=current, code=code, known=current in revisions(),
-                       empty=not tables)
+ALWAYS = ("/healthz", "/readyz", "/metrics", "/static/")
+"""What a server answers whatever its database's schema: health, metrics, its own files."""
 
 
 def redis_url(config: Any) -> str | None:
@@ -87,17 +44,16 @@ def redis_url(config: Any) -> str | None:
 
 
 class Guard:
-    """A server's view of its database's schema, looked at again while it is not ready."""
+    """A server's view of its database's schema, looked at again while it is not ready (each
+    worker its own: all of them must agree with ``/readyz`` the moment the schema changes)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.state = check(engine)
-        self.checked = time.monotonic()
 
     def is_ready(self) -> bool:
-        if not self.state.is_ready and time.monotonic() - self.checked > RECHECK:
+        if not self.state.is_ready:
             self.state = check(self.engine)
-            self.checked = time.monotonic()
             if self.state.is_ready:
                 log.warning("schema: the database is now at revision %s; writes accepted",
                             self.state.code)
@@ -105,9 +61,13 @@ class Guard:
 
 
 def _refuse_writes() -> Any:
-    if request.method in READS:
-        return None
+    """Writes wait (503) while the database's schema is not this code's; pages too while the
+    database is behind it (a newer server started before `flask db upgrade`)."""
     guard: Guard = current_app.extensions["companion.schema"]
+    if request.path.startswith(ALWAYS):
+        return None
+    if request.method in READS and not guard.state.is_behind:
+        return None
     if guard.is_ready():
         return None
     return render_template("errors/503.html"), 503, {"Retry-After": "30"}
@@ -116,8 +76,6 @@ def _refuse_writes() -> Any:
 def init_app(app: Flask, engine: Engine) -> None:
     """Check the schema at start: create it in an empty database; else, if it is not this code's,
     say so once and refuse writes until it is."""
-    from .db import upgrade
-
     # A fresh install: nothing stored, nothing to migrate. Under the migration lock, before this
     # process's first connection (several workers starting on a new SQLite file at once).
     upgrade(engine, only_if_empty=True)
@@ -125,6 +83,6 @@ def init_app(app: Flask, engine: Engine) -> None:
     state = guard.state
     app.extensions["companion.schema"] = guard
     if not state.is_ready:
-        log.error("schema: %s. This server refuses writes (503) and /readyz answers 503 "
-                  "until it is.", state.problem)
+        log.error("schema: %s. This server refuses writes%s (503) and /readyz answers 503 "
+                  "until it is.", state.problem, " and pages" if state.is_behind else "")
     app.before_request(_refuse_writes)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -51,6 +52,40 @@ def _own_redis(url: str, worker: str) -> str:
     from urllib.parse import urlsplit, urlunsplit
 
     return urlunsplit(urlsplit(url)._replace(path=f"/{int(worker.removeprefix('gw')) + 1}"))
+
+
+RULEBOOKS = Path(os.environ.get("COMPANION_RULEBOOKS")
+                 or Path(__file__).resolve().parents[2] / "shared" / "seeds")
+"""The publishers' rulebooks (never in the repository: their words, not ours), beside the
+checkout as on the project's machines, or in the folder ``COMPANION_RULEBOOKS`` names. A test
+that reads one skips, saying so, on a clone that has nothing beside it."""
+
+
+def rulebook(name: str) -> str:
+    """The text of rulebook ``name`` (``004_….txt``), or the calling test skips with the reason."""
+    path = RULEBOOKS / name
+    if not path.is_file():
+        pytest.skip(f"rulebook {name} not found in {RULEBOOKS} (set COMPANION_RULEBOOKS)")
+    return path.read_text(encoding="utf-8")
+
+
+def stop_server(process: subprocess.Popen, patience: float = 60.0) -> None:
+    """Stop a server a test started (gunicorn), even on a machine at load 15: ask it to stop
+    (SIGTERM), wait generously, then kill it. Never fails the test: how long a busy machine takes to
+    stop a server is no rule of ours."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=patience)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            try:
+                process.wait(timeout=patience)
+            except subprocess.TimeoutExpired:  # pragma: no cover - a process SIGKILL cannot end
+                pass
+    for stream in (process.stdout, process.stderr):
+        if stream is not None:
+            stream.close()
 
 
 if POSTGRES_URL and re.fullmatch(r"postgresql(\+\w+)?://\S+", POSTGRES_URL):
@@ -110,12 +145,16 @@ DATA = Path(__file__).parent / "data"
 
 def upgraded_copy(folder: Path, release: str):
     """An app on a copy of the database release ``release`` wrote, upgraded as ``make run`` does
-    first (``flask init-db``); yields the app and the copy's path."""
+    first (``flask db upgrade``), then started as a server is;
+    yields the app and the copy's path."""
     shutil.copy(DATA / f"db_{release}.sqlite", folder / "companion.sqlite")
-    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
-                      "DATABASE": str(folder / "companion.sqlite")})
-    result = app.test_cli_runner().invoke(args=["init-db"])
+    config = {"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
+              "DATABASE": str(folder / "companion.sqlite")}
+    upgrade = create_app(config)
+    result = upgrade.test_cli_runner().invoke(args=["db", "upgrade"])
     assert result.exit_code == 0, result.output
+    upgrade.extensions["companion.engine"].dispose()
+    app = create_app(config)  # then the server starts on the upgraded database
     yield app, folder / "companion.sqlite"
     app.extensions["companion.engine"].dispose()
 

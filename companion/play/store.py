@@ -58,10 +58,10 @@ def check_still_there(session: Session, game: Game) -> None:
     """After a write the database refused: raise :class:`GameGone` if the game itself is no
     longer stored (its group was deleted meanwhile), so the phone is told so rather than asked
     to try again."""
-    # Read before the rollback expires the row; a page's game read through Core (never in the
-    # session: :func:`link_and_game_to_read`) has no identity, only its id.
+    # Read before the rollback expires the row; a game read through Core for a page (not in
+    # the session: no identity) keeps its id as it is.
     identity = inspect(game).identity
-    game_id = identity[0] if identity else game.id
+    game_id = identity[0] if identity is not None else game.id
     session.rollback()
     if session.exec(select(Game.id).where(Game.id == game_id)).first() is None:
         raise GameGone

@@ -3,7 +3,7 @@
 - ``GET /healthz``: 200 ``ok`` whenever the process answers; touches no database (a load
   balancer's liveness check must not fail because the database is slow).
 - ``GET /readyz``: 200 when the database answers, holds the schema this code was written for
-  (:func:`companion.schema.check`), and the configured Redis (if any) answers; else 503 with one
+  (:func:`companion.db.check`), and the configured Redis (if any) answers; else 503 with one
   line per part that is not ready, naming it (``database: …``, ``schema: …``, ``redis: …``).
 - ``GET /metrics``: Prometheus' text format (:mod:`companion.metrics`), only to the addresses
   in ``METRICS_ALLOW`` (loopback by default); anyone else gets a 404, as for any unknown page.
@@ -18,7 +18,7 @@ from flask.blueprints import BlueprintSetupState
 from sqlalchemy import text
 
 from .. import metrics, schema
-from ..db import get_engine
+from ..db import check, get_engine
 
 bp = Blueprint("health", __name__)
 
@@ -41,7 +41,7 @@ def _database() -> str | None:
             connection.execute(text("SELECT 1"))
     except Exception as error:  # noqa: BLE001  (any failure: not ready, said in one line)
         return f"database: unreachable ({type(error).__name__})"
-    state = schema.check(get_engine())
+    state = check(get_engine())
     return None if state.is_ready else f"schema: {state.problem}"
 
 

@@ -21,10 +21,12 @@ from companion.scoring.kanai_duel import (
     resolve_round,
 )
 
+from ..conftest import rulebook
+
 ROOT = Path(__file__).resolve().parents[2]
 CORE = ROOT / "companion" / "scoring" / "kanai_duel"
 RULINGS = ROOT / "companion" / "rulings" / "kanai_duel" / "rulings.toml"
-SEED = ROOT.parents[0] / "shared" / "seeds" / "004_9ef57d28d7a08499.txt"
+SEED = "004_9ef57d28d7a08499.txt"  # the rulebook, beside the checkout (tests/conftest.py)
 DATA = tomllib.loads(RULINGS.read_text(encoding="utf-8"))
 ENTRIES = {entry["slug"]: entry for entry in DATA["entry"]}
 
@@ -176,7 +178,7 @@ def _words(text: str) -> list[str]:
 
 def test_no_sentence_copies_eight_words_in_a_row_from_the_rulebook():
     """Our texts are our own words: no run of 8 words is taken from rulebook 004."""
-    seed = _words(SEED.read_text(encoding="utf-8"))
+    seed = _words(rulebook(SEED))
     runs = {tuple(seed[i:i + 8]) for i in range(len(seed) - 7)}
     texts = [value for entry in DATA["entry"] for key in ("summary", "text", "reading")
              for value in entry.get(key, {}).values()]

@@ -15,9 +15,6 @@ from companion.scoring.princesse_princesse import CATALOGUE, CHARACTERS, FAULT_C
 ROOT = Path(__file__).resolve().parents[2]
 CORE = ROOT / "companion" / "scoring" / "princesse_princesse"
 RULINGS = ROOT / "companion" / "rulings" / "princesse_princesse" / "rulings.toml"
-RULES_FILE_DECISIONS = Path("/work/shared/rules/PRINCESSE_PRINCESSE.md")
-
-
 def codes_in_source() -> set[str]:
     text = "\n".join(path.read_text(encoding="utf-8") for path in CORE.glob("*.py"))
     raised = set(re.findall(r'problem\(\s*"([a-z-]+)"', text))

@@ -76,6 +76,8 @@ def setup_form(players=4, edition="deluxe", cards=None, length=5, first_leader=0
             "create": "1"}
     data.update({f"names-{seat}": name for seat, name in enumerate(names)})
     data.update({f"cards-{i}": letter for i, letter in enumerate(cards)})
+    if any(key.startswith("princesses-") for key in extra):  # the page posts every seat's
+        data.update({f"princesses-{seat}": "" for seat in range(len(names))})
     data.update(extra)
     return data
 

@@ -8,14 +8,14 @@ what players type, and no sentence of ours copies eight words in a row from a ru
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 from companion.rulings import rebel_princess as rulings
 from companion.scoring.rebel_princess import Edition, round_cards
 
-SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
+from ..conftest import rulebook
+
 RULEBOOKS = ("001_cce5b9de1830e4f3.txt", "000_c7ce481120464ddd.txt")  # Deluxe (en), classic (fr)
 
 DELUXE_PRINCESSES = (
@@ -220,15 +220,9 @@ def _shingles(tokens: list[str]) -> set[tuple[str, ...]]:
 
 @pytest.fixture(scope="module")
 def rulebook_shingles():
-    if not SEEDS.is_dir():
-        pytest.skip(f"rulebooks not found in {SEEDS}")
     found: set[tuple[str, ...]] = set()
     for name in RULEBOOKS:
-        path = SEEDS / name
-        if path.is_file():
-            found |= _shingles(_tokens(path.read_text(encoding="utf-8")))
-    if not found:
-        pytest.skip("rulebook files are absent")
+        found |= _shingles(_tokens(rulebook(name)))
     return found
 
 

@@ -22,7 +22,7 @@ from sqlalchemy import create_engine, inspect, text
 from companion.db import database_url
 from companion.factory import _secret_key
 
-from ..conftest import POSTGRES_URL
+from ..conftest import POSTGRES_URL, stop_server
 
 WORKERS = 4
 BACKENDS = ["sqlite", *(["postgres"] if POSTGRES_URL else [])]
@@ -97,8 +97,7 @@ def test_gunicorn_started_alone_on_a_new_database_serves_its_first_requests(
         assert process.poll() is None, log.read_text()[-3000:]  # no worker failed to boot
         assert "Traceback" not in log.read_text(), log.read_text()[-3000:]
     finally:
-        process.terminate()
-        process.wait(timeout=20)
+        stop_server(process)
 
 
 def _read_key(folder: str, start: float) -> str:

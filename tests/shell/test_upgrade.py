@@ -34,11 +34,11 @@ def main_of(html: str) -> str:
 def upgraded(tmp_path_factory):
     folder = tmp_path_factory.mktemp("upgrade")
     shutil.copy(DATA / "db_c3c3148.sqlite", folder / "companion.sqlite")
-    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "fixture",
-                      "DATABASE": str(folder / "companion.sqlite")})
-    result = app.test_cli_runner().invoke(args=["init-db"])  # what `make run` runs first
+    config = {"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "fixture",
+              "DATABASE": str(folder / "companion.sqlite")}
+    result = create_app(config).test_cli_runner().invoke(args=["init-db"])  # `make run`'s first
     assert result.exit_code == 0, result.output
-    return app, folder / "companion.sqlite"
+    return create_app(config), folder / "companion.sqlite"  # then the server starts
 
 
 def test_the_old_database_is_at_the_newest_revision(upgraded):

@@ -24,7 +24,7 @@ from sqlalchemy import Engine, text
 
 from companion import create_app
 
-from ..conftest import POSTGRES_URL, empty_tables
+from ..conftest import POSTGRES_URL, empty_tables, stop_server
 
 WORKERS = 4
 SCORES_15 = [[a, b, c, 15 - a - b - c] for a in range(6) for b in range(6) for c in range(4)]
@@ -70,12 +70,10 @@ def gunicorn(backend: str, folder: Path, workers: int):
             time.sleep(0.2)
     else:
         process.kill()
-        process.wait(timeout=10)
-        pytest.fail("gunicorn did not start: " + process.stdout.read().decode()[-2000:])
+        output = process.communicate()[0].decode()[-2000:]
+        pytest.fail("gunicorn did not start: " + output)
     yield port, database
-    process.terminate()
-    process.wait(timeout=120)  # a busy machine stops eight workers slowly
-    process.stdout.close()
+    stop_server(process)
     database.dispose()
 
 

@@ -33,7 +33,7 @@ from sqlalchemy import Engine, text
 from companion import create_app
 from companion.security import WRITE_LIMITS, limit_figures
 
-from ..conftest import POSTGRES_URL, REDIS_URL, empty_tables
+from ..conftest import POSTGRES_URL, REDIS_URL, empty_tables, stop_server
 
 pytestmark = pytest.mark.skipif(
     not (POSTGRES_URL and REDIS_URL),
@@ -133,9 +133,9 @@ def servers(tmp_path_factory):
         yield [port for _, port in started], database
     finally:
         for process, _ in started:
-            process.terminate()
+            process.terminate()  # both at once, then each waited for (and killed if need be)
         for process, _ in started:
-            process.wait(timeout=20)
+            stop_server(process)
         database.dispose()
 
 

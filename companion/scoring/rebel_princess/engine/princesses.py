@@ -21,12 +21,10 @@ The powers (Deluxe "Princess Cards" p. 23; French "Cartes Pouvoirs de Princesses
   play a card above 5 among the cards they may play, if they have one.
 - **Pocahontas**: choose who leads the coming trick (classic: after winning a trick, another
   player leads the next).
-- **Rapunzel** (Deluxe): the leader must lead a Prince if they hold one; it does not bring the
-  Princes in.
+- **Rapunzel** (Deluxe): the leader must lead a Prince if held; that brings no Princes in.
 - **Scheherazade**: take a random card from another player and give them one of yours, or the
   same card back.
-- **Sleeping Beauty**: every player contributes a card; she keeps one and deals the rest, one
-  each.
+- **Sleeping Beauty**: every player contributes a card; she keeps one, deals one to each other.
 - **Snow White**: she plays a low card as a zero (it must be her card in this trick if she may
   play it). Scoring keeps the printed rank (RULINGS.md).
 - **Thumbelina** (Deluxe, not leading): she may play any card but a Prince or the Frog, ignoring
