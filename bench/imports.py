@@ -11,8 +11,13 @@ Two runs, each against ``gunicorn -w 2 --timeout 30`` (gunicorn's default timeou
 - **12,000 games, gzip**: the same backup at 12,000 games, compressed, restored alone; reported:
   wall time, its size sent and unpacked, the result, and the peak memory (VmHWM) of the
   gunicorn workers.
+- **Hostile files** (``--hostile``): the issue's two, sent to the restore that needs no link —
+  a gzip bomb (0.25 MB sent, 250 MB of spaces unpacked) and a million players (gzip) — each
+  on a fresh server; reported: the time from the upload to the refusal shown, the problem, and
+  the workers' peak memory against the same server's before the file (the anchor).
 
-Run: ``python -m bench.imports [--games 4000] [--large 12000]`` (``make bench-imports``).
+Run: ``python -m bench.imports [--games 4000] [--large 12000] [--hostile] [--port 18150]``
+(``make bench-imports``); the servers listen on 127.0.0.1, on ``--port`` and the two after it.
 """
 
 from __future__ import annotations
@@ -26,17 +31,20 @@ import os
 import re
 import signal
 import statistics
+import struct
 import subprocess
 import tempfile
 import threading
 import time
 import uuid
+import zlib
 from pathlib import Path
 
 from . import PYTHON, ROOT, wait_http
 from .stats import fill
 
-PORTS = (18150, 18151)
+PORTS = [18150, 18151, 18152]
+MB = 2**20
 
 
 def backup(games: int, base: dict) -> bytes:
@@ -194,17 +202,68 @@ def large_restore(folder: Path, content: bytes) -> dict[str, object]:
         server.stop()
 
 
+def packed(parts: list[bytes]) -> bytes:
+    """``parts`` as one gzip file, each distinct part compressed once however often it comes
+    (a full flush after each makes its bytes the same every time): 250 MB unpacked in 0.25 MB."""
+    out, done, crc, size = [b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"], {}, 0, 0
+    for part in parts:
+        if part not in done:
+            deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+            done[part] = deflate.compress(part) + deflate.flush(zlib.Z_FULL_FLUSH)
+        out.append(done[part])
+        crc, size = zlib.crc32(part, crc), size + len(part)
+    out.append(zlib.compressobj(9, zlib.DEFLATED, -15).flush())
+    return b"".join(out) + struct.pack("<II", crc, size & 0xFFFFFFFF)
+
+
+HEAD = b'{"format": "princess-table-export", "version": 1, '
+PLAYER = b'{"id": %d, "name": "P%d", "created_at": "2026-01-01T00:00:00Z"}'
+
+
+def hostile_files() -> dict[str, bytes]:
+    thousand = b", ".join(PLAYER % (n, n) for n in range(1, 1001)) + b", "
+    return {
+        "gzip bomb (250 MB of spaces)": packed([HEAD, b'"players": ', *([b" " * MB] * 250),
+                                                b"[]}"]),
+        "a million players": packed([HEAD, b'"players": [', *([thousand] * 1000), b"]}"]),
+    }
+
+
+def hostile_restore(folder: Path, name: str, content: bytes) -> dict[str, object]:
+    server = Server(folder, PORTS[2])
+    try:
+        server.request("GET", "/")
+        before = server.peak_memory_kb()
+        started = time.monotonic()
+        status, headers, _ = server.upload("/import", content, "backup.json.gz")
+        assert status == 303, status
+        state, end = follow(server, headers["Location"].split(f":{PORTS[2]}", 1)[-1])
+        _, _, page = server.request("GET", headers["Location"].split(f":{PORTS[2]}", 1)[-1])
+        problem = re.search(r'data-problem="([\w-]+)"', page)
+        return {"name": name, "state": state, "seconds": end - started,
+                "problem": problem[1] if problem else "?", "sent_mb": len(content) / MB,
+                "before_mb": before / 1024, "peak_mb": server.peak_memory_kb() / 1024}
+    finally:
+        server.stop()
+        Path(server.db).unlink(missing_ok=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=4000)
     parser.add_argument("--large", type=int, default=12000)
+    parser.add_argument("--hostile", action="store_true", help="the hostile files only")
+    parser.add_argument("--port", type=int, default=PORTS[0])
     args = parser.parse_args()
+    PORTS[:] = [args.port, args.port + 1, args.port + 2]
+    if args.hostile:
+        args.games = args.large = 0
     load = "/".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load average {load} "
           "(1/5/15 min) at the start")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        base = base_export(folder)
+        base = base_export(folder) if args.games or args.large else {}
         if args.games:
             found = saves_during_import(folder, backup(args.games, base))
             anchor = saves_during_import(folder, None, float(found["seconds"]))  # type: ignore[arg-type]
@@ -215,6 +274,13 @@ def main() -> None:
                   f"{found['state']} in {found['seconds']:.0f} s; {found['saves']} saves, "
                   f"{found['failed']} failed; median {found['median_ms']:.0f} ms, slowest "
                   f"{found['slowest_ms']:.0f} ms")
+        if args.hostile:
+            for name, content in hostile_files().items():
+                found = hostile_restore(folder, name, content)
+                print(f"- {name}: {found['sent_mb']:.2f} MB sent; {found['state']} "
+                      f"({found['problem']}) {found['seconds']:.1f} s after the upload; worker "
+                      f"peak memory {found['peak_mb']:.0f} MB (before the file: "
+                      f"{found['before_mb']:.0f} MB)")
         if args.large:
             found = large_restore(folder, backup(args.large, base))
             print(f"- {args.large:,}-game restore (gzip, {found['sent_mb']:.1f} MB sent, "
