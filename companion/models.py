@@ -220,8 +220,10 @@ class ImportJob(SQLModel, table=True):
     JSON, the codes and details of :class:`companion.history.transfer.ImportProblem`) or
     ``abandoned`` (its process stopped: ``heartbeat_at`` went stale, and the games it had
     staged were deleted). Until it is done its games are in the hidden group ``staging_id``,
-    which no link opens; ``group_id`` is the group they go to (None: a new group, made at the
-    end, ``result_group_id``)."""
+    which no link opens; ``group_id`` is the group they go to (None: a restore, into a new group
+    made at the end, ``result_group_id`` — or, when the file's games are already in one of the
+    groups ``known_groups`` (JSON: the ids of the groups the restoring phone knows), into that
+    one, which the job looks for, not the request that sent the file)."""
 
     __tablename__ = "importjob"
 
@@ -230,6 +232,7 @@ class ImportJob(SQLModel, table=True):
     state: str = Field(default="waiting", max_length=16, index=True)
     group_id: int | None = None
     new_group_name: str = Field(default="", max_length=40)
+    known_groups: str | None = None
     staging_id: int | None = None
     result_group_id: int | None = None
     file: bytes | None = Field(default=None, sa_type=LargeBinary)

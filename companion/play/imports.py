@@ -31,7 +31,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -108,12 +108,14 @@ def _now() -> datetime:
 # --- jobs ------------------------------------------------------------------------------------
 
 def new_job(session: Session, *, raw: bytes | None, group_id: int | None,
-            new_group_name: str = "") -> ImportJob:
-    """A job waiting to import ``raw`` into group ``group_id`` (None: into a new group named
-    ``new_group_name``); committed."""
+            new_group_name: str = "", known: Sequence[int] = ()) -> ImportJob:
+    """A job waiting to import ``raw`` into group ``group_id`` (None: a restore, into a new
+    group named ``new_group_name`` — or into the one of the groups ``known`` that holds the
+    file's games already: :func:`restore_target`); committed."""
     job = ImportJob(token=secrets.token_hex(16), state="waiting", group_id=group_id,
                     new_group_name=groups.clean_name(new_group_name)[:groups.NAME_MAX],
-                    file=raw)
+                    known_groups=json.dumps(list(known)) if known and group_id is None
+                    else None, file=raw)
     session.add(job)
     session.commit()
     return job
@@ -138,10 +140,16 @@ def run_job(session: Session, job_id: int) -> None:
     job = session.get(ImportJob, job_id)
     if job is None or job.state != "waiting" or job.file is None:
         return
-    raw = job.file
+    raw, target = job.file, job.group_id
+    known = [int(n) for n in json.loads(job.known_groups or "[]")]
     session.expunge(job)
     try:
-        import_file(session=session, raw=raw, group_id=job.group_id,
+        if target is None and known:  # (read here, not in the request: a large file takes long)
+            _beat(session, job_id, state="checking", done=0)
+            session.commit()
+            target = restore_target(session, raw, known, progress=lambda n: (
+                _beat(session, job_id, done=n), session.commit()))
+        import_file(session=session, raw=raw, group_id=target,
                     new_group_name=job.new_group_name, job_id=job_id)
     except (TransferError, Abandoned):
         pass  # recorded in the job by import_file, or by the cleanup that abandoned it
@@ -292,16 +300,16 @@ def group_of_file(session: Session, raw: bytes) -> Group | None:
     return groups.by_token(session, contents.group.token)
 
 
-def restore_target(session: Session, raw: bytes, remembered: Sequence[str]) -> int | None:
+def restore_target(session: Session, raw: bytes, known: Sequence[int],
+                   progress: Callable[[int], None] | None = None) -> int | None:
     """The group a phone's restore goes into instead of a new one: among the groups this phone
-    knows (``remembered``: their link tokens), the one that already holds a game of the file —
-    the same backup restored again, which then adds nothing. None: a new group (and a phone
-    that knows no group has the file read once only, by its import)."""
-    known = [group.id for group in groups.by_tokens(session, list(remembered))]
+    knows (``known``: their ids), the one that already holds a game of the file — the same
+    backup restored again, which then adds nothing. None: a new group (and a phone that knows
+    no group has the file read once only, by its import). ``progress`` as :func:`scan`'s."""
     if not known:
         return None
     try:
-        codes = list(scan(raw, _kinds()).seated)
+        codes = list(scan(raw, _kinds(), progress=progress).seated)
     except TransferError:
         return None  # (the import says why)
     for start in range(0, len(codes), 500):

@@ -42,7 +42,7 @@ from ..history.transfer import MAX_BYTES, ImportProblem
 from ..i18n import current_lang
 from ..local_time import zone_named
 from ..models import Game, Group, ImportJob, Person
-from ..play import history, imports, players, store, transfer
+from ..play import groups, history, imports, players, store, transfer
 from . import links
 from .closed import closed_or_404
 from .groups import remember_group, remembered_groups
@@ -414,10 +414,12 @@ def _import_into(group_id: int | None) -> Response | tuple[str, int] | str:
     if not form.validate_on_submit():
         return render_template("history/import.html", form=form, problems=[], action=action), 422
     raw = form.file.data.read()
-    if group_id is None:  # the same backup restored again goes into the group it made: adds nothing
-        group_id = imports.restore_target(get_session(), raw, remembered_groups())
+    # A restore (no group): the same backup restored again goes into the group it made, among
+    # those this phone knows, and adds nothing (the job finds which: imports.restore_target).
+    known = [g.id for g in groups.by_tokens(get_session(), remembered_groups())
+             if g.id is not None] if group_id is None else []
     job = imports.new_job(get_session(), raw=raw, group_id=group_id,
-                          new_group_name=_("Imported games"))
+                          new_group_name=_("Imported games"), known=known)
     jobs.start(job.id)
     return redirect(_job_url(job), 303)
 

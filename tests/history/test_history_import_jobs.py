@@ -234,3 +234,38 @@ def test_with_a_worker_on_the_shared_redis_the_import_runs_there(tmp_path, clien
         listening.register_death()
         queue.empty()
         shared.extensions["companion.engine"].dispose()
+
+
+def test_a_restore_is_read_by_its_job_not_by_the_request(app, client, known, monkeypatch):
+    """A phone that knows a group restores that group's backup: the request only keeps the
+    file and the groups the phone knows (reading a large file takes longer than a worker
+    timeout); the job reads it, finds the group that holds its games, and adds nothing."""
+    from companion import jobs
+    from companion.history import transfer
+
+    started: list[int] = []
+    monkeypatch.setattr(jobs, "start", started.append)  # held: the job runs below
+    read: list[int] = []
+    scan = transfer.scan
+
+    def counted_scan(*args, **kwargs):
+        read.append(1)
+        return scan(*args, **kwargs)
+
+    monkeypatch.setattr(imports, "scan", counted_scan)
+    content = client.get(f"{known.base}/export.json").data
+    client.get(f"/group/{known.token}/")  # the phone knows the group
+    before = counts(app)
+    answer = restore(client, content)
+    assert answer.status_code == 303 and len(started) == 1 and read == []
+    with app.app_context():
+        job = get_session().get(ImportJob, started[0])
+        assert job.state == "waiting" and job.group_id is None
+        assert json.loads(job.known_groups) == [known.group_id]
+        imports.run_job(get_session(), job.id)
+    assert read  # the job read it
+    row = job_row(app, job.token)
+    assert (row.state, row.result_group_id, row.added) == ("done", known.group_id, 0)
+    assert row.skipped == len(json.loads(content)["games"]) > 0 and counts(app) == before
+    final = finished_import(client, answer)
+    assert final.status_code == 303 and final.headers["Location"].startswith(known.base)

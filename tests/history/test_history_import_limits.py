@@ -14,15 +14,17 @@ from companion.history.transfer import FORMAT, VERSION
 from companion.models import ImportJob
 from companion.security import RESTORE_LIMIT, limit_figures
 
-from ..conftest import database_config, finished_import
+from ..conftest import database_config, empty_tables, finished_import
 
 EMPTY = json.dumps({"format": FORMAT, "version": VERSION, "players": [], "games": []}).encode()
 REVEILLEZ = {"names-0": "Ana", "names-1": "Ben", "first": "0"}
 
 
 def limited_app(tmp_path):
-    return create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
-                       "RATELIMIT_ENABLED": True, **database_config(tmp_path)})
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
+                      "RATELIMIT_ENABLED": True, **database_config(tmp_path)})
+    empty_tables(app)  # (PostgreSQL is shared by the tests)
+    return app
 
 
 def send(client, address: str):

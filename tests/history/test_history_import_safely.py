@@ -104,7 +104,7 @@ def test_a_refusal_after_several_batches_leaves_nothing(app, client, known, monk
 
 
 def test_another_table_saves_while_an_import_runs(app, client, known, monkeypatch):
-    """An import of 240 games, two at a time, while another group's table records one action
+    """An import of 30 games, two at a time, while another group's table records one action
     after another: every save is stored, and the import too."""
     monkeypatch.setattr(imports, "BATCH", 2)
     add_game = imports._add_game
@@ -114,7 +114,7 @@ def test_another_table_saves_while_an_import_runs(app, client, known, monkeypatc
         return add_game(*args, **kwargs)
 
     monkeypatch.setattr(imports, "_add_game", slow_add_game)
-    content = many_games(json.loads(client.get(f"{known.base}/export.json").text), 40)
+    content = many_games(json.loads(client.get(f"{known.base}/export.json").text), 5)
     importer, table = app.test_client(), app.test_client()
     base = new_group(importer)
     table_game = table.post("/reveillez/new", data={"names-0": "Ana", "names-1": "Ben",
@@ -136,7 +136,7 @@ def test_another_table_saves_while_an_import_runs(app, client, known, monkeypatc
     thread.join()
     assert done == [303]
     assert len(saves) >= 2 and all(status == 303 for status in saves), saves
-    assert "Imported 240 games" in importer.get(f"{base}/").text
+    assert "Imported 30 games" in importer.get(f"{base}/").text
 
 
 def test_three_tables_save_while_an_import_runs_in_batches_and_pauses(app, client, known,
@@ -152,7 +152,7 @@ def test_three_tables_save_while_an_import_runs_in_batches_and_pauses(app, clien
         return add_game(*args, **kwargs)
 
     monkeypatch.setattr(imports, "_add_game", slow_add_game)
-    content = many_games(json.loads(client.get(f"{known.base}/export.json").text), 20)
+    content = many_games(json.loads(client.get(f"{known.base}/export.json").text), 5)
     importer = app.test_client()
     base = new_group(importer)
     answer = importer.post(f"{base}/import", data={"file": (io.BytesIO(content), "b.json")},
@@ -185,4 +185,4 @@ def test_three_tables_save_while_an_import_runs_in_batches_and_pauses(app, clien
         thread.join()
     assert finished_import(importer, answer).status_code == 303
     assert len(saves) >= 6 and set(saves) == {303}, saves
-    assert "Imported 120 games" in importer.get(f"{base}/").text
+    assert "Imported 30 games" in importer.get(f"{base}/").text

@@ -9,6 +9,7 @@ import sqlite3
 import pytest
 
 from companion.db import head
+from companion.models import ImportJob
 
 from ..conftest import finished_import, upgraded_copy
 
@@ -23,6 +24,8 @@ def test_the_release_before_had_no_job_table_and_the_upgrade_adds_it(upgraded):
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT version_num FROM alembic_version").fetchall() == [(head(),)]
         assert db.execute("SELECT count(*) FROM importjob").fetchone() == (0,)
+        columns = {row[1] for row in db.execute("PRAGMA table_info(importjob)")}
+        assert columns == set(ImportJob.__table__.columns.keys())  # the model's, every one
         assert db.execute("SELECT count(*) FROM game").fetchone()[0] > 0
 
 

@@ -25,6 +25,7 @@ def upgrade() -> None:
         sa.Column("state", sa.String(length=16), nullable=False),
         sa.Column("group_id", sa.Integer(), nullable=True),
         sa.Column("new_group_name", sa.String(length=40), nullable=False),
+        sa.Column("known_groups", sa.String(), nullable=True),
         sa.Column("staging_id", sa.Integer(), nullable=True),
         sa.Column("result_group_id", sa.Integer(), nullable=True),
         sa.Column("file", sa.LargeBinary(), nullable=True),
