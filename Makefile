@@ -17,7 +17,7 @@ POSTGRES_TESTS ?= tests/shell tests/web tests/history tests/ops $(wildcard tests
 POSTGRES_SKIP ?= --ignore=tests/rebel_princess/engine --ignore=tests/rebel_princess/scoring
 PORT ?= 5000
 
-.PHONY: run test test-postgres postgres proxy install browser bench bench-tables bench-groups bench-scaling bench-polls bench-commands lint clean messages
+.PHONY: run worker test test-postgres postgres proxy install browser bench bench-tables bench-groups bench-scaling bench-imports bench-polls bench-commands lint clean messages
 
 # The serving install: what a server needs and nothing else (no test tools, no browser driver).
 $(STAMP): pyproject.toml
@@ -63,6 +63,12 @@ browser:
 run: $(STAMP) $(MO)
 	@$(VENV)/bin/flask --app companion db upgrade
 	@$(PY) -m companion.serve --host $(HOST) --port $(PORT)
+
+# Imports run as jobs: on a single server without Redis, in the server's own process (nothing to
+# start); with several servers sharing a Redis (CACHE_REDIS_URL or a Redis RATELIMIT_STORAGE_URI),
+# this worker takes them from an RQ queue on it (companion/jobs.py).
+worker: $(STAMP) $(MO)
+	@$(VENV)/bin/flask --app companion worker
 
 # The tests that need no browser run on every core (pytest-xdist: each test has its own SQLite
 # file and app); the browser tests run after them, one at a time, as their timings assume.
@@ -113,6 +119,11 @@ bench-groups: $(TEST_STAMP) $(MO)
 bench-scaling: $(TEST_STAMP) $(MO)
 	$(PY) -m bench.scaling $(SCALING_ARGS)
 	$(PY) -m bench.scaling --one-group $(SCALING_ARGS)
+
+# A 4,000-game import on SQLite while other tables save (their slowest save), and a 12,000-game
+# restore through gunicorn with its default 30 s timeout, ~10 minutes.
+bench-imports: $(TEST_STAMP) $(MO)
+	$(PY) -m bench.imports
 
 # The live polls (/live, 304 and 200, and through Flask as before) against a plain hello, ~40 s.
 bench-polls: $(TEST_STAMP) $(MO)

@@ -212,7 +212,7 @@ def _configure_page_store(app: Flask) -> None:
 def _init_extensions(app: Flask) -> None:
     """The log and the counts, the page store, security, CSRF, compression, Babel, the
     database and the commands."""
-    from . import commands, db, i18n, logs, metrics, schema, security
+    from . import commands, db, i18n, jobs, logs, metrics, schema, security
     from .play import history, players
 
     # Before anything else hooks requests: every request is timed, counted and logged, those
@@ -229,6 +229,7 @@ def _init_extensions(app: Flask) -> None:
     # a database that holds anything: `flask db upgrade` does).
     schema.init_app(app, db.attach(app))
     commands.init_app(app)  # flask groups …: for the person running the server
+    jobs.init_app(app)  # imports outside the request; cleans up after those whose process died
     # Every session, whichever game stores through it: a seat stored gets its person, a game
     # stored its summary (in the same transaction).
     players.install()

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import Index, Table, UniqueConstraint, inspect
+from sqlalchemy import Index, LargeBinary, Table, UniqueConstraint, inspect
 from sqlmodel import Field, SQLModel
 
 
@@ -225,6 +225,41 @@ class GameResult(SQLModel, table=True):
     finished: bool = False
     data: str = "{}"  # the summary but its running totals: what statistics read
     progress: str = "[]"  # the running totals, for charts
+
+
+class ImportJob(SQLModel, table=True):
+    """An import or restore of an export file, run outside the request that sent it
+    (:mod:`companion.play.imports`): the file until it is read, how far it got, and what came
+    of it. ``token`` (128 random bits) opens its progress page, for the phone that sent it.
+
+    ``state`` is ``waiting``, ``checking`` (the file read once: ``done`` games out of none
+    known yet), ``storing`` (``done`` of ``total``), then ``done``, ``refused`` (``problems``:
+    JSON, the codes and details of :class:`companion.history.transfer.ImportProblem`) or
+    ``abandoned`` (its process stopped: ``heartbeat_at`` went stale, and the games it had
+    staged were deleted). Until it is done its games are in the hidden group ``staging_id``,
+    which no link opens; ``group_id`` is the group they go to (None: a restore, into a new group
+    made at the end, ``result_group_id`` — or, when the file's games are already in one of the
+    groups ``known_groups`` (JSON: the ids of the groups the restoring phone knows), into that
+    one, which the job looks for, not the request that sent the file)."""
+
+    __tablename__ = "importjob"
+
+    id: int | None = Field(default=None, primary_key=True)
+    token: str = Field(max_length=64, unique=True, index=True)
+    state: str = Field(default="waiting", max_length=16, index=True)
+    group_id: int | None = None
+    new_group_name: str = Field(default="", max_length=40)
+    known_groups: str | None = None
+    staging_id: int | None = None
+    result_group_id: int | None = None
+    file: bytes | None = Field(default=None, sa_type=LargeBinary)
+    total: int = 0
+    done: int = 0
+    added: int = 0
+    skipped: int = 0
+    problems: str | None = None
+    created_at: datetime = Field(default_factory=_now)
+    heartbeat_at: datetime = Field(default_factory=_now)
 
 
 class ClosedLink(SQLModel, table=True):

@@ -18,9 +18,11 @@ real client address behind a proxy, and rate limits.
 - **Rate limits** (Flask-Limiter, per client address, each one count for all the routes it
   covers — never per route): every write outside the JSON API (any POST, PUT, PATCH or DELETE,
   refused ones included, to any address) counts against :data:`WRITE_LIMITS`; each game started,
-  of any kind, counts against :data:`CREATE_LIMIT` as well; every request to the JSON API counts
-  against :data:`API_LIMIT`. The counts live in each server process unless ``RATELIMIT_STORAGE_URI``
-  names a shared store (``redis://…``), which makes them one count for every process and every
+  of any kind, and each import of an export file, counts against :data:`CREATE_LIMIT` as well
+  (a restore, which needs no link, also against :data:`RESTORE_LIMIT`); every request to the
+  JSON API counts against :data:`API_LIMIT`. The counts live in each server process unless
+  ``RATELIMIT_STORAGE_URI`` names a shared store (``redis://…``), which makes them one count
+  for every process and every
   server. A limited client gets a page (or, under ``/api/``, the JSON error shape) saying to
   wait, with ``Retry-After``.
 """
@@ -39,10 +41,17 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 WRITE_LIMITS = "120 per minute; 3000 per day"
 CREATE_LIMIT = "30 per hour"
+RESTORE_LIMIT = "4 per hour; 12 per day"
+"""Restores (a backup into a new group, which needs no link) taken from one client; each counts
+against :data:`CREATE_LIMIT` too, as every import does."""
 API_LIMIT = "600 per minute"
 """Generous: the JSON API stores nothing; this only keeps one client from taking every worker."""
 
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
+IMPORTS = frozenset({"history.import_page", "restore.restore"})
+"""The imports of an export file: each one accepted stores games, and counts as a game started."""
+RESTORES = frozenset({"restore.restore"})
+"""The restore into a new group, which needs no link: limited on its own too."""
 
 CSP = "; ".join([
     "default-src 'self'",
@@ -90,6 +99,11 @@ def _not_a_new_game() -> bool:
         "companion.creating", ())
 
 
+def _not_a_restore() -> bool:
+    return request.method != "POST" or request.endpoint not in current_app.extensions.get(
+        "companion.restoring", ())
+
+
 def _started(response: Response) -> bool:
     return 300 <= response.status_code < 400
 
@@ -112,6 +126,8 @@ def make_limiter() -> Limiter:
             # Games started (a set-up form answered by a redirect to the new game), not tries:
             # the set-up page's own refreshes and refused forms count as writes only.
             ApplicationLimit(CREATE_LIMIT, scope="new-game", exempt_when=_not_a_new_game,
+                             deduct_when=_started),
+            ApplicationLimit(RESTORE_LIMIT, scope="restore", exempt_when=_not_a_restore,
                              deduct_when=_started),
             ApplicationLimit(API_LIMIT, scope="api", exempt_when=_not_the_api),
         ],
@@ -190,7 +206,8 @@ def init_app(app: Flask) -> None:
     from .games import registry
 
     app.extensions["companion.creating"] = frozenset(
-        kind.new_endpoint for kind in registry() if kind.new_endpoint)
+        kind.new_endpoint for kind in registry() if kind.new_endpoint) | IMPORTS
+    app.extensions["companion.restoring"] = RESTORES
     limiter = make_limiter()
     app.extensions["companion.limiter"] = limiter
     limiter.init_app(app)

@@ -45,10 +45,9 @@ def phone_addresses(host: str) -> list[str] | None:
 
 
 WORKER_TIMEOUT = 180
-"""Seconds a request may take before gunicorn restarts its worker (its default is 30): restoring
-the largest backup the import takes (20,000 games) replays every game, about 3 ms each, which
-can take a minute or two on a busy small server. The import commits every few games, so the
-other tables' saves go on meanwhile, on the other workers."""
+"""Seconds a request may take before gunicorn restarts its worker (its default is 30). No request
+needs that long any more: an import runs as a job outside its request (companion/jobs.py), so a
+restore of any size works whatever this is; kept generous for a slow phone's upload."""
 
 
 def main() -> None:

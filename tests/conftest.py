@@ -128,6 +128,9 @@ def app(tmp_path):
     })
     empty_tables(app)
     yield app
+    runner = app.extensions.get("companion.import_runner")
+    if runner is not None:  # an import a test started in the background ends before the next
+        assert runner.idle(900)
     app.extensions["companion.engine"].dispose()
 
 
@@ -166,3 +169,30 @@ def reveillez_link(app, role: str) -> str:
         game = reveillez.create_game(session=session, names=["Ana", "Bo"], first=0,
                                      variant=False, show_values=False)
         return store.links_of(session, game)[role].token
+
+
+IMPORT_JOB = re.compile(r"/import/[0-9a-f]{32}$")
+
+
+def finished_import(client, answer, timeout: float = 900.0):
+    """What an import's page answers once its job has ended (a file is imported outside the
+    request that sent it: the POST answers 303 to the job's progress page): the 303 to the
+    group's history, or the 422 page with the problems. Any other answer is returned as is.
+
+    The page is asked again every 0.1 s, as a phone would (less often: each answer is a page
+    rendered in this process, where a thread may be running the import); ``timeout`` only stops
+    a job that never ends, on a machine however busy."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while answer.status_code == 303 and IMPORT_JOB.search(answer.headers["Location"]):
+        location = answer.headers["Location"]
+        while True:
+            answer = client.get(location)
+            if answer.status_code != 200 or time.monotonic() > deadline:
+                break
+            assert 'id="import-progress"' in answer.text
+            time.sleep(0.1)
+        if answer.status_code == 200:
+            raise AssertionError(f"the import at {location} did not end in {timeout} s")
+    return answer

@@ -13,10 +13,12 @@ from __future__ import annotations
 import json
 import zlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
+import ijson
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
 from ..bounds import DB_INT_MAX
@@ -25,14 +27,28 @@ from ..scoring.problems import Catalogue
 
 FORMAT = "princess-table-export"
 VERSION = 1
+# The caps of an import (docs/export.md): each far above any real backup, each checked as the
+# file is read, so that a file breaking one is refused at the piece that breaks it.
 MAX_BYTES = 20 * 1024 * 1024
 """The largest file an import takes, as sent (a plain JSON export, or one compressed by gzip)."""
-MAX_UNPACKED = 256 * 1024 * 1024
-"""The largest export a compressed file may unpack to: far above the export of
-:data:`MAX_GAMES` games (about 50 MB), so the app can restore any export it made."""
+MAX_UNPACKED = 128 * 1024 * 1024
+"""The largest export a compressed file may unpack to: over twice the export of
+:data:`MAX_GAMES` games, so the app can restore any export it made. The file is unpacked a
+piece at a time as it is read, never whole: this bounds the time spent, not the memory."""
 GZIP_MAGIC = b"\x1f\x8b"
 MAX_GAMES = 20_000
-MAX_ROWS = 5_000  # entries, round records or trick logs of one game
+"""Games in one file (a group playing every evening for 20 years stores about 15,000)."""
+MAX_PLAYERS = 10_000
+"""Players in one file."""
+MAX_ROWS = 5_000  # entries, round records or trick logs of one game; items of any list in it
+MAX_DEPTH = 12
+"""Levels of nesting in one game (an export's deepest, a trick's powers, is 8 from the top)."""
+MAX_VALUES = 100_000
+"""Values (numbers, texts, lists, objects) in one game or player."""
+MAX_SETTINGS = 4096
+"""Characters of one game's set-up (``settings``) written as JSON (a real one: under 300)."""
+MAX_RUN = 256 * 1024
+"""Bytes between two quotes (the longest text, number or white space the parser holds)."""
 CODE_PATTERN = r"^[a-z0-9]{4,16}$"
 
 
@@ -84,8 +100,17 @@ Number = Annotated[int, Field(ge=1, le=DB_INT_MAX)]  # a row's number: what the 
 Seat = Annotated[int, Field(ge=0, le=15)]
 
 
+_M = TypeVar("_M", bound="_Strict")
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+def _small_settings(value: dict[str, JsonValue] | None) -> dict[str, JsonValue] | None:
+    if value is not None and len(json.dumps(value, ensure_ascii=False)) > MAX_SETTINGS:
+        raise ValueError(f"a set-up over {MAX_SETTINGS} characters")
+    return value
 
 
 class PlayerOut(_Strict):
@@ -172,7 +197,7 @@ class GameOut(_Strict):
     kind: str = Field(min_length=1, max_length=32)
     created_at: Time
     updated_at: Time
-    settings: dict[str, JsonValue] | None = None
+    settings: Annotated[dict[str, JsonValue] | None, AfterValidator(_small_settings)] = None
     edition: str | None = Field(default=None, max_length=16)
     round_cards: str | None = Field(default=None, max_length=8)
     first_leader: Seat | None = None
@@ -184,104 +209,307 @@ class GameOut(_Strict):
     links: list[LinkOut] = Field(default_factory=list, max_length=2)  # the operator's copy
 
 
-class Export(_Strict):
-    """The whole file."""
+class _Inflated:
+    """The file as a stream of bytes for the JSON parser: the file itself, or what it unpacks
+    to if it is gzip-compressed, read a piece at a time and never whole. Two caps are checked on
+    each piece before the parser sees it, so a file is refused at the piece that breaks one:
+    at most :data:`MAX_UNPACKED` bytes unpacked, and no stretch of more than :data:`MAX_RUN`
+    bytes between two quotes (the longest text or number the parser would hold at once; an
+    export's longest is a trick's plays, 2,000 characters)."""
 
-    format: Literal["princess-table-export"]
-    version: int
-    group: GroupOut | None = None
-    players: list[PlayerOut]
-    games: list[GameOut] = Field(max_length=MAX_GAMES)
+    def __init__(self, raw: bytes) -> None:
+        self.raw = memoryview(raw)
+        self.packed = bytes(self.raw[:2]) == GZIP_MAGIC
+        self.inflate = zlib.decompressobj(wbits=31) if self.packed else None
+        self.offset = 0  # into raw
+        self.tail = b""  # compressed input the inflater has not taken yet
+        self.size = 0  # bytes handed to the parser
+        self.run = 0  # bytes since the last quote (text or not), carried from piece to piece
+        self.escape = b""  # a backslash ending the last piece escapes this one's first byte
+
+    def read(self, size: int = -1) -> bytes:
+        size = PIECE if size is None or size < 0 else min(size, PIECE)
+        if size == 0:  # (the parser asks for nothing first, to learn bytes from text)
+            return b""
+        if self.inflate is None:
+            piece = bytes(self.raw[self.offset:self.offset + size])
+            self.offset += len(piece)
+        else:
+            piece = b""
+            while not piece and not self.inflate.eof and (self.tail or self.offset < len(self.raw)):
+                if not self.tail:
+                    self.tail = bytes(self.raw[self.offset:self.offset + PIECE])
+                    self.offset += len(self.tail)
+                try:
+                    piece = self.inflate.decompress(self.tail, size)
+                except zlib.error:
+                    raise TransferError([ImportProblem("not-json")]) from None
+                self.tail = self.inflate.unconsumed_tail
+        self.size += len(piece)
+        if self.size > MAX_UNPACKED:
+            raise TransferError([ImportProblem("too-large",
+                                               detail=f"{MAX_UNPACKED // 2**20} MB unpacked")])
+        self._check_runs(piece)
+        return piece
+
+    def _check_runs(self, piece: bytes) -> None:
+        text = self.escape + piece
+        trailing = len(text) - len(text.rstrip(b"\\"))
+        self.escape, text = (text[-1:], text[:-1]) if trailing % 2 else (b"", text)
+        # Escaped backslashes first, then escaped quotes (each kept as long as it is): what is
+        # left of '"' ends a text.
+        parts = text.replace(b"\\\\", b"__").replace(b'\\"', b"__").split(b'"')
+        if len(parts) == 1:
+            self.run += len(parts[0])
+            longest = self.run
+        else:
+            longest = max(self.run + len(parts[0]), max(map(len, parts[1:])))
+            self.run = len(parts[-1])
+        if longest > MAX_RUN:
+            raise TransferError([ImportProblem("bad-shape",
+                                               detail=f"a value over {MAX_RUN // 1024} kB")])
 
 
-def _head(raw: bytes) -> Any:
-    """The file read leniently, to tell a newer export or another JSON file apart from a broken
-    one before the strict check; raises ValueError when it is not JSON at all."""
-    try:
-        return json.loads(raw)
-    except RecursionError:
-        return {"format": FORMAT, "version": VERSION}  # JSON, deep: the strict check refuses it
+PIECE = 64 * 1024
+"""Bytes read (and unpacked) at a time."""
 
 
 def unpack(raw: bytes) -> bytes:
-    """A file as sent, or what it unpacks to if it is gzip-compressed (``.json.gz``, as the
-    compressed export is), at most :data:`MAX_UNPACKED` bytes; raises :class:`TransferError`
-    ``too-large`` or ``not-json`` (a broken archive)."""
+    """The whole file as sent, or what it unpacks to if it is gzip-compressed; raises
+    :class:`TransferError` ``too-large`` or ``not-json`` (a broken archive). For small files
+    and tests only: an import reads the file as a stream (:func:`scan`, :func:`games_of`)."""
     if len(raw) > MAX_BYTES:
         raise TransferError([ImportProblem("too-large", detail=f"{MAX_BYTES // 2**20} MB")])
-    if not raw.startswith(GZIP_MAGIC):
-        return raw
-    inflate = zlib.decompressobj(wbits=31)
-    try:
-        data = inflate.decompress(raw, MAX_UNPACKED + 1)
-    except zlib.error:
-        raise TransferError([ImportProblem("not-json")]) from None
-    if len(data) > MAX_UNPACKED or inflate.unconsumed_tail:
-        raise TransferError([ImportProblem("too-large",
-                                           detail=f"{MAX_UNPACKED // 2**20} MB unpacked")])
-    return data
+    stream = _Inflated(raw)
+    return b"".join(iter(lambda: stream.read(PIECE), b""))
 
 
-def parse(raw: bytes, known_kinds: frozenset[str]) -> Export:
-    """Read and check an export file (plain, or gzip-compressed: see :func:`unpack`); raises
-    :class:`TransferError` with every problem found (shape first; then codes, seats, players
-    and numbering across the file)."""
-    raw = unpack(raw)
+class _Events:
+    """The parser's events for the file, with the caps of an export checked as they come:
+    the file is an object of the four known keys; ``players`` and ``games`` are lists of at
+    most :data:`MAX_PLAYERS` and :data:`MAX_GAMES` objects, each built on its own (never the
+    whole list) with at most :data:`MAX_DEPTH` levels, :data:`MAX_ROWS` items in a list and
+    :data:`MAX_VALUES` values in all. :meth:`items` yields ``(key, value)`` for ``format``,
+    ``version`` and ``group``, and ``("players", player)``, ``("games", game)`` for each item
+    of the lists."""
+
+    def __init__(self, raw: bytes) -> None:
+        if len(raw) > MAX_BYTES:
+            raise TransferError([ImportProblem("too-large",
+                                               detail=f"{MAX_BYTES // 2**20} MB")])
+        self.events = ijson.basic_parse(_Inflated(raw), use_float=True, buf_size=PIECE)
+        self.seen: set[str] = set()  # the file's keys read so far
+
+    def _next(self) -> tuple[str, Any]:
+        try:
+            return next(self.events)
+        except StopIteration:
+            raise TransferError([ImportProblem("not-json")]) from None
+        except TransferError:
+            raise
+        except (ijson.JSONError, ValueError):  # (also an integer too long to read)
+            raise TransferError([ImportProblem("not-json")]) from None
+
+    def items(self) -> Iterator[tuple[str, Any]]:
+        event, _ = self._next()
+        if event != "start_map":
+            raise TransferError([ImportProblem("not-an-export")])
+        seen = self.seen
+        while True:
+            event, key = self._next()
+            if event == "end_map":
+                break
+            if key not in TOP_KEYS or key in seen:
+                raise TransferError([ImportProblem("bad-shape", detail=f"{str(key)[:40]}: "
+                                                   "unknown or repeated field")])
+            seen.add(key)
+            if key in ("format", "version", "group"):
+                yield key, self._value(key)
+                continue
+            event, _ = self._next()
+            if event != "start_array":
+                raise TransferError([ImportProblem("bad-shape", detail=f"{key}: not a list")])
+            cap = MAX_PLAYERS if key == "players" else MAX_GAMES
+            count = 0
+            while True:
+                event, value = self._next()
+                if event == "end_array":
+                    break
+                count += 1
+                if count > cap:
+                    raise TransferError([ImportProblem("too-large",
+                                                       detail=f"{cap:,} {key}")])
+                yield key, self._build(event, value, f"{key}.{count - 1}")
+        try:  # nothing after the object but white space
+            extra = next(self.events, None)
+        except (ijson.JSONError, ValueError):
+            extra = ("garbage", None)
+        if extra is not None:
+            raise TransferError([ImportProblem("not-json")])
+
+    def _value(self, where: str) -> Any:
+        event, value = self._next()
+        return self._build(event, value, where)
+
+    def _build(self, event: str, value: Any, where: str) -> Any:
+        """One value, whole, from its first event; at most :data:`MAX_DEPTH` levels,
+        :data:`MAX_ROWS` items in a list and :data:`MAX_VALUES` values."""
+        if event not in ("start_map", "start_array"):
+            if event in ("end_map", "end_array", "map_key"):
+                raise TransferError([ImportProblem("not-json")])
+            return value
+        root: Any = {} if event == "start_map" else []
+        stack: list[Any] = [root]
+        key: str | None = None
+        values = 0
+        while stack:
+            event, value = self._next()
+            if event == "map_key":
+                key = value
+                continue
+            if event in ("end_map", "end_array"):
+                stack.pop()
+                continue
+            values += 1
+            if values > MAX_VALUES:
+                raise TransferError([ImportProblem("bad-shape",
+                                                   detail=f"{where}: over {MAX_VALUES:,} values")])
+            top = stack[-1]
+            item: Any = {} if event == "start_map" else [] if event == "start_array" else value
+            if isinstance(top, list):
+                if len(top) >= MAX_ROWS:
+                    raise TransferError([ImportProblem(
+                        "bad-shape", detail=f"{where}: a list over {MAX_ROWS:,} items")])
+                top.append(item)
+            else:
+                top[key] = item
+            if event in ("start_map", "start_array"):
+                if len(stack) >= MAX_DEPTH:
+                    raise TransferError([ImportProblem(
+                        "bad-shape", detail=f"{where}: over {MAX_DEPTH} levels deep")])
+                stack.append(item)
+        return root
+
+
+TOP_KEYS = frozenset({"format", "version", "group", "players", "games"})
+
+
+def _shape(model: type[_M], value: Any, where: str) -> _M:
+    """``value`` checked by ``model`` as the JSON it came from (strict: times as text)."""
     try:
-        head = _head(raw)
-    except ValueError:
-        raise TransferError([ImportProblem("not-json")]) from None
-    if not isinstance(head, dict) or head.get("format") != FORMAT:
-        raise TransferError([ImportProblem("not-an-export")])
-    if head.get("version") != VERSION:
-        newer = isinstance(head.get("version"), int) and head["version"] > VERSION
-        raise TransferError([ImportProblem("newer-version" if newer else "bad-version",
-                                           detail=str(head.get("version")))])
-    try:
-        export = Export.model_validate_json(raw)
+        return model.model_validate_json(json.dumps(value))
     except ValidationError as error:
         raise TransferError([
-            ImportProblem("bad-shape", detail=".".join(str(p) for p in e["loc"]) + ": "
-                          + e["msg"]) for e in error.errors()[:20]]) from None
-    problems = check(export, known_kinds)
+            ImportProblem("bad-shape", detail=".".join([where, *(str(p) for p in e["loc"])])
+                          + ": " + e["msg"]) for e in error.errors()[:20]]) from None
+
+
+@dataclass(frozen=True)
+class Contents:
+    """What :func:`scan` found in a file that may be imported: its players, and its games'
+    codes with the players each one seats (the games themselves are read again, one at a
+    time, by :func:`games_of`)."""
+
+    players: tuple[PlayerOut, ...]
+    seated: dict[str, frozenset[int]]  # game code -> the ids of the players at its seats
+    group: GroupOut | None = None  # the group the games came from (its link: operator's copy)
+
+    @property
+    def total(self) -> int:
+        return len(self.seated)
+
+
+def scan(raw: bytes, known_kinds: frozenset[str],
+         progress: Callable[[int], None] | None = None) -> Contents:
+    """Read and check an export file (plain, or gzip-compressed) as a stream, in bounded
+    memory: one game at a time, never the whole file. Raises :class:`TransferError` at the
+    first problem of shape or size (a cap: :data:`MAX_BYTES` sent, :data:`MAX_UNPACKED`
+    unpacked, :data:`MAX_PLAYERS`, :data:`MAX_GAMES`, :data:`MAX_DEPTH`, :data:`MAX_ROWS`,
+    :data:`MAX_VALUES`, :data:`MAX_SETTINGS`), or with every problem found across the file
+    (codes, seats, players, numbering). ``progress`` is told the games read so far, now and
+    then."""
+    players: list[PlayerOut] = []
+    seated: dict[str, frozenset[int]] = {}
+    problems: list[ImportProblem] = []
+    twice: set[str] = set()
+    group: GroupOut | None = None
+    events = _Events(raw)
+    for key, value in events.items():
+        if key == "group" and value is not None:
+            group = _shape(GroupOut, value, "group")
+        if key == "format" and value != FORMAT:
+            raise TransferError([ImportProblem("not-an-export")])
+        if key == "version" and value != VERSION:
+            newer = isinstance(value, int) and not isinstance(value, bool) and value > VERSION
+            raise TransferError([ImportProblem("newer-version" if newer else "bad-version",
+                                               detail=str(value)[:20])])
+        if key == "players":
+            players.append(_shape(PlayerOut, value, f"players.{len(players)}"))
+        elif key == "games":
+            game = _shape(GameOut, value, f"games.{len(seated) + len(twice)}")
+            problems += check_game(game, known_kinds)
+            if game.code in seated:
+                twice.add(game.code)
+            seated[game.code] = frozenset(s.player for s in game.seats)
+            if progress is not None and len(seated) % 200 == 0:
+                progress(len(seated))
+            if len(problems) >= 20:
+                break
+    if "format" not in events.seen:
+        raise TransferError([ImportProblem("not-an-export")])
+    if "version" not in events.seen:
+        raise TransferError([ImportProblem("bad-version", detail="-")])
+    for key in ("players", "games"):
+        if key not in events.seen:
+            problems.append(ImportProblem("bad-shape", detail=f"{key}: Field required"))
+    problems += [ImportProblem("duplicate-code", game=code) for code in sorted(twice)]
+    problems += [ImportProblem("duplicate-player", detail=str(pid))
+                 for pid in _duplicates([p.id for p in players])]
+    known = {p.id for p in players}
+    problems += [ImportProblem("unknown-player", game=code)
+                 for code, ids in seated.items() if not ids <= known]
     if problems:
         raise TransferError(problems)
-    return export
+    return Contents(tuple(players), seated, group)
+
+
+def games_of(raw: bytes) -> Iterator[GameOut]:
+    """The games of a file that :func:`scan` accepted, one at a time, in the file's order."""
+    for key, value in _Events(raw).items():
+        if key == "games":
+            yield _shape(GameOut, value, "games")
+
+
+def parse(raw: bytes, known_kinds: frozenset[str]) -> Contents:
+    """:func:`scan` (kept under the name the first imports used)."""
+    return scan(raw, known_kinds)
 
 
 def _duplicates(values: list[Any]) -> list[Any]:
     return [value for value, n in Counter(values).items() if n > 1]
 
 
-def check(export: Export, known_kinds: frozenset[str]) -> list[ImportProblem]:
-    """Every problem of a well-shaped file that the schema alone cannot see."""
-    problems = [ImportProblem("duplicate-player", detail=str(pid))
-                for pid in _duplicates([p.id for p in export.players])]
-    players = {p.id for p in export.players}
-    problems += [ImportProblem("duplicate-code", game=code)
-                 for code in _duplicates([g.code for g in export.games])]
-    for game in export.games:
-        found: list[ImportProblem] = []
-        if game.kind not in known_kinds:
-            found.append(ImportProblem("unknown-game", detail=game.kind))
-        if sorted(s.seat for s in game.seats) != list(range(len(game.seats))):
-            found.append(ImportProblem("bad-seats"))
-        if any(s.player not in players for s in game.seats):
-            found.append(ImportProblem("unknown-player"))
-        if _duplicates([s.player for s in game.seats]):
-            found.append(ImportProblem("player-twice"))
-        for rows, label in ((game.entries, "entries"), (game.round_records, "round_records")):
-            if _duplicates([row.seq for row in rows]):
-                found.append(ImportProblem("duplicate-seq", detail=label))
-        seqs = {r.seq for r in game.round_records}
-        if any(r.undoes is not None and (r.undoes not in seqs or r.undoes >= r.seq)
-               for r in game.round_records):
-            found.append(ImportProblem("bad-undo"))
-        if _duplicates([log.number for log in game.trick_logs]):
-            found.append(ImportProblem("duplicate-seq", detail="trick_logs"))
-        if _duplicates([e.key for e in game.entries if e.key is not None]):
-            found.append(ImportProblem("duplicate-key"))
-        for problem in found:
-            problem.game = game.code
-        problems += found
-    return problems
+def check_game(game: GameOut, known_kinds: frozenset[str]) -> list[ImportProblem]:
+    """Every problem of a well-shaped game that the schema alone cannot see (its players are
+    checked against the file's list by :func:`scan`)."""
+    found: list[ImportProblem] = []
+    if game.kind not in known_kinds:
+        found.append(ImportProblem("unknown-game", detail=game.kind))
+    if sorted(s.seat for s in game.seats) != list(range(len(game.seats))):
+        found.append(ImportProblem("bad-seats"))
+    if _duplicates([s.player for s in game.seats]):
+        found.append(ImportProblem("player-twice"))
+    for rows, label in ((game.entries, "entries"), (game.round_records, "round_records")):
+        if _duplicates([row.seq for row in rows]):
+            found.append(ImportProblem("duplicate-seq", detail=label))
+    seqs = {r.seq for r in game.round_records}
+    if any(r.undoes is not None and (r.undoes not in seqs or r.undoes >= r.seq)
+           for r in game.round_records):
+        found.append(ImportProblem("bad-undo"))
+    if _duplicates([log.number for log in game.trick_logs]):
+        found.append(ImportProblem("duplicate-seq", detail="trick_logs"))
+    if _duplicates([e.key for e in game.entries if e.key is not None]):
+        found.append(ImportProblem("duplicate-key"))
+    for problem in found:
+        problem.game = game.code
+    return found

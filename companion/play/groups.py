@@ -200,6 +200,15 @@ def _delete_group(session: Session, group_id: int) -> bool:
     return True
 
 
+def delete_games(*, session: Session, game_ids: Sequence[int]) -> None:
+    """Delete some games of a group and everything in them, in one transaction (an import
+    refused half-way deletes what it staged this way, a few games at a time)."""
+    for model in (GameResult, Entry, RoundRecord, TrickLog, GameLink, Player):
+        session.execute(delete(model).where(col(model.game_id).in_(game_ids)))  # type: ignore[attr-defined]
+    session.execute(delete(Game).where(col(Game.id).in_(game_ids)))
+    session.commit()
+
+
 def overview(session: Session) -> list[GroupRow]:
     """Every group with its number of games and players, when it was made and last active (its
     newest game's last change, else when it was made): oldest activity first."""

@@ -39,6 +39,7 @@ from ..models import Group
 from ..play import groups, history, players, store
 from ..play.players import name_key
 from ..play.tokens import is_token
+from ..security import IMPORTS
 from . import addresses, links, qr
 from .closed import closed_or_404
 
@@ -137,8 +138,10 @@ def group_for_new_game() -> int | None:
 def _no_group_of_that_shape() -> None:
     """A set-up form whose ``group`` no group's link could be (a NUL, a control character, a
     space…) names nothing: 404 before anything is read or stored."""
+    # (An import counts as a new game too, but its form has no group and may be large: it is
+    # read by its own view, under its own size limit.)
     if request.method == "POST" and request.endpoint in current_app.extensions.get(
-            "companion.creating", ()):
+            "companion.creating", ()) and request.endpoint not in IMPORTS:
         picked = request.form.get("group", "")
         if picked and not is_token(picked):
             abort(404)

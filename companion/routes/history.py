@@ -33,6 +33,7 @@ from flask_babel import gettext as _
 from werkzeug import wrappers
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from .. import jobs
 from ..bounds import db_id, page_number
 from ..db import get_session
 from ..extensions import csrf_exempt
@@ -41,11 +42,11 @@ from ..forms.history import ImportForm, MergeForm, RenameForm
 from ..games import GameKind, by_slug, registry
 from ..history import bgstats, charts, share, stats
 from ..history.summary import utc
-from ..history.transfer import MAX_BYTES, ImportProblem, TransferError
+from ..history.transfer import MAX_BYTES, ImportProblem
 from ..i18n import current_lang
 from ..local_time import utc_text, zone_named
-from ..models import Game, Group, Person
-from ..play import history, players, store, transfer
+from ..models import Game, Group, ImportJob, Person
+from ..play import groups, history, imports, players, store, transfer
 from . import links
 from .closed import closed_or_404
 from .groups import remember_group, remembered_groups
@@ -396,7 +397,7 @@ def export_game_csv(token: str) -> Response:
 @bp.route("/import", methods=["GET", "POST"])
 def import_page() -> wrappers.Response | tuple[str, int] | str:
     """Import a JSON export into the group: every game not in it yet, with its players; all
-    or nothing."""
+    or nothing, as a job whose progress the next page shows."""
     return _import_into(_group())
 
 
@@ -425,21 +426,86 @@ def _import_into(group_id: int | None) -> wrappers.Response | tuple[str, int] | 
     if not form.validate_on_submit():
         return render_template("history/import.html", form=form, problems=[], action=action), 422
     raw = form.file.data.read()
-    restoring = group_id is None
-    if restoring:  # the same backup restored again goes into the group it made: adds nothing
-        group_id = transfer.restore_target(get_session(), raw, remembered_groups())
-    try:
-        done = transfer.import_file(session=get_session(), raw=raw,
-                                    group_id=group_id, new_group_name=_("Imported games"))
-    except TransferError as error:
-        return render_template("history/import.html", form=form, problems=error.problems,
-                               action=action), 422
-    flash(_("Imported %(added)s games (%(skipped)s already here).", added=len(done.added),
-            skipped=len(done.skipped)))
-    if restoring:
-        group = get_session().get(Group, done.group_id)
-        assert group is not None
-        remember_group(group)
-        return redirect(url_for("history.index", group_token=group.token), 303)
-    return redirect(url_for(".index"), 303)
+    # A restore (no group): the same backup restored again goes into the group it made, among
+    # those this phone knows, and adds nothing (the job finds which: imports.restore_target).
+    known = [g.id for g in groups.by_tokens(get_session(), remembered_groups())
+             if g.id is not None] if group_id is None else []
+    job = imports.new_job(get_session(), raw=raw, group_id=group_id,
+                          new_group_name=_("Imported games"), known=known)
+    jobs.start(job.id)
+    return redirect(_job_url(job), 303)
 
+
+def _job_url(job: ImportJob) -> str:
+    group = get_session().get(Group, job.group_id) if job.group_id is not None else None
+    if group is not None:  # (a restore into a group this phone knows: that group's page)
+        return url_for("history.import_job", token=job.token, group_token=group.token)
+    return url_for("restore.job", token=job.token)
+
+
+def _job_or_404(token: str, group_id: int | None) -> ImportJob:
+    job = imports.job_of(get_session(), token)
+    if job is None or job.group_id != group_id:
+        abort(404)
+    imports.abandon_stale(get_session(), token)  # its process died: the page says so
+    get_session().refresh(job)
+    return job
+
+
+@bp.get("/import/<token>")
+def import_job(token: str) -> Response | tuple[str, int]:
+    """An import's progress (games stored out of the total), then what came of it."""
+    return _job_page(_job_or_404(token, _group()))
+
+
+@restore_bp.get("/import/<token>")
+def job(token: str) -> Response | tuple[str, int]:
+    """A restore's progress, then what came of it."""
+    return _job_page(_job_or_404(token, None))
+
+
+@bp.get("/import/<token>/progress")
+def import_progress(token: str) -> Response | tuple[str, int]:
+    """The progress bar alone (polled by its page, like ``/live``)."""
+    return _progress(_job_or_404(token, _group()))
+
+
+@restore_bp.get("/import/<token>/progress")
+def job_progress(token: str) -> Response | tuple[str, int]:
+    """The progress bar alone (polled by its page, like ``/live``)."""
+    return _progress(_job_or_404(token, None))
+
+
+def _job_page(job: ImportJob) -> Response | tuple[str, int]:
+    if job.state == "done":
+        flash(_("Imported %(added)s games (%(skipped)s already here).", added=job.added,
+                skipped=job.skipped))
+        group = get_session().get(Group, job.result_group_id)
+        if group is None:  # deleted since
+            abort(404)
+        if job.group_id is None:
+            remember_group(group)
+        return redirect(url_for("history.index", group_token=group.token), 303)
+    if job.state in imports.FINISHED:
+        problems = imports.problems_of(job) if job.state == "refused" else []
+        action = url_for("history.import_page" if job.group_id is not None else
+                         "restore.restore")
+        return render_template("history/import.html", form=ImportForm(formdata=None),
+                               action=action, problems=problems,
+                               abandoned=job.state == "abandoned"), 422
+    return render_template("history/import_job.html", job=job, poll=_progress_url(job)), 200
+
+
+def _progress_url(job: ImportJob) -> str:
+    if job.group_id is not None:
+        return url_for("history.import_progress", token=job.token)
+    return url_for("restore.job_progress", token=job.token)
+
+
+def _progress(job: ImportJob) -> Response | tuple[str, int]:
+    response = Response(render_template("history/_import_progress.html", job=job,
+                                        poll=_progress_url(job)))
+    if job.state in imports.FINISHED:
+        response.headers["HX-Refresh"] = "true"  # the page shows what came of it
+    response.headers["Cache-Control"] = "no-store"
+    return response

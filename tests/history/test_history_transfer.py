@@ -32,6 +32,7 @@ from companion.scoring.princesse_princesse import RoundReveal
 from companion.scoring.rebel_princess.engine import RoundState
 from companion.scoring.reveillez import PrincessCard, Wake
 
+from ..conftest import finished_import
 from .conftest import by_numbers, kd_game, link, rebel_game
 
 TABLES = (Game, Player, Person, Entry, RoundRecord, TrickLog)
@@ -121,8 +122,8 @@ def fresh(tmp_path):
 def upload(client, content: bytes | str, base: str, name="backup.json"):
     """Import ``content`` into the group whose history is at ``base``."""
     data = content.encode() if isinstance(content, str) else content
-    return client.post(f"{base}/import", data={"file": (io.BytesIO(data), name)},
-                       content_type="multipart/form-data")
+    return finished_import(client, client.post(f"{base}/import", data={
+        "file": (io.BytesIO(data), name)}, content_type="multipart/form-data"))
 
 
 def group_of(app) -> str:

@@ -19,7 +19,7 @@ from sqlalchemy import text
 
 from companion import create_app
 
-from ..conftest import empty_tables
+from ..conftest import empty_tables, finished_import
 
 NEW_GAME = {"edition": "deluxe", "length": "5", "first_leader": "0", "create": "1",
             **{f"names-{s}": n for s, n in enumerate(["Ana", "Ben", "Cy", "Di"])},
@@ -156,9 +156,9 @@ def test_a_phone_restoring_the_same_backup_twice_adds_nothing(app, tmp_path, sec
     try:
         phone = other.test_client()
         for _ in range(2):
-            answer = phone.post("/import", data={
+            answer = finished_import(phone, phone.post("/import", data={  # (a job: its end)
                 "file": (io.BytesIO(file.read_bytes()), "group.json")},
-                content_type="multipart/form-data")
+                content_type="multipart/form-data"))
             assert answer.status_code == 303, answer.status_code
             with other.extensions["companion.engine"].connect() as db:
                 assert db.execute(text("SELECT count(*) FROM game")).scalar() == 2

@@ -12,7 +12,13 @@ import pytest
 from werkzeug.serving import make_server
 
 from companion import audit, create_app
-from companion.security import API_LIMIT, CREATE_LIMIT, WRITE_LIMITS, limit_figures
+from companion.security import (
+    API_LIMIT,
+    CREATE_LIMIT,
+    RESTORE_LIMIT,
+    WRITE_LIMITS,
+    limit_figures,
+)
 
 README = Path(__file__).resolve().parents[2] / "docs" / "hosting.md"  # (its promises)
 
@@ -116,4 +122,6 @@ def test_the_readme_states_the_limits_the_code_applies():
     assert f"{writes} a minute" in sentence and f"{daily:,} a day" in sentence
     assert f"{created} games started an hour" in sentence
     assert f"{api} requests a minute" in sentence
+    (restores, _), (restores_daily, _) = limit_figures(RESTORE_LIMIT)
+    assert f"{restores} restores without a link an hour and {restores_daily} a day" in sentence
     assert "every route together" in sentence and "RATELIMIT_STORAGE_URI" in sentence

@@ -18,6 +18,8 @@ from companion.db import get_session
 from companion.models import Game, Group, Person
 from companion.play import groups
 
+from ..conftest import finished_import
+
 
 def new_game(client, *names, **extra):
     data = {f"names-{i}": name for i, name in enumerate(names)}
@@ -160,9 +162,9 @@ def test_deleting_a_group_needs_its_name_and_leaves_no_row(app, client):
 # --- importing into a group ---------------------------------------------------------------------
 
 def upload(client, token, content: bytes):
-    return client.post(f"/group/{token}/history/import",
-                       data={"file": (io.BytesIO(content), "backup.json")},
-                       content_type="multipart/form-data")
+    return finished_import(client, client.post(f"/group/{token}/history/import",
+                                               data={"file": (io.BytesIO(content), "backup.json")},
+                                               content_type="multipart/form-data"))
 
 
 def finished_duel(client, *names):
@@ -230,13 +232,13 @@ def test_a_backup_is_restored_into_a_new_group(app, client):
     backup = client.get(f"/group/{group.token}/history/export.json").data
     phone = app.test_client()
     assert 'data-action="restore"' in phone.get("/").text
-    refused = phone.post("/import", data={"file": (io.BytesIO(b"{}"), "x.json")},
-                         content_type="multipart/form-data")
+    refused = finished_import(phone, phone.post("/import", data={
+        "file": (io.BytesIO(b"{}"), "x.json")}, content_type="multipart/form-data"))
     assert refused.status_code == 422
     with app.app_context():
         assert len(get_session().exec(select(Group)).all()) == 1
-    answer = phone.post("/import", data={"file": (io.BytesIO(backup), "backup.json")},
-                        content_type="multipart/form-data")
+    answer = finished_import(phone, phone.post("/import", data={
+        "file": (io.BytesIO(backup), "backup.json")}, content_type="multipart/form-data"))
     assert answer.status_code == 303
     restored = re.search(r"/group/(\w+)/history/", answer.headers["Location"]).group(1)
     assert "Imported 1 games" in phone.get(answer.headers["Location"]).text

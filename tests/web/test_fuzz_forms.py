@@ -25,6 +25,8 @@ from werkzeug.exceptions import MethodNotAllowed, NotFound
 from companion.db import get_session
 from companion.models import Entry, Game, GameLink, Person, Player, RoundRecord, TrickLog
 
+from ..conftest import finished_import
+
 HOSTILE = [
     "", " ", "\t\n ", "0", "-1", "-99", "1.5", "1e309", "NaN", "9" * 5000, str(2**31),
     str(2**63), str(-(2**63) - 1), "10" + "0" * 30, "²", "١٢", "１２", "\x00", "a\x00b",
@@ -330,8 +332,8 @@ def test_a_hostile_import_is_refused_and_stores_nothing(app, table):
             target[path[-1]] = value
             before = snapshot(fresh)
             raw = json.dumps(changed).encode()
-            response = other.post(f"{group}/history/import", data={
-                "file": (io.BytesIO(raw), "export.json")}, content_type="multipart/form-data")
+            response = finished_import(other, other.post(f"{group}/history/import", data={
+                "file": (io.BytesIO(raw), "export.json")}, content_type="multipart/form-data"))
             sent += 1
             assert response.status_code < 500, (path, value)
             if response.status_code >= 400:
@@ -340,7 +342,7 @@ def test_a_hostile_import_is_refused_and_stores_nothing(app, table):
     # The file unchanged but for new codes is imported: the refusals above were the values'.
     for number, game in enumerate(export["games"]):
         game["code"] = f"ok{number:04d}"
-    response = other.post(f"{group}/history/import", data={
+    response = finished_import(other, other.post(f"{group}/history/import", data={
         "file": (io.BytesIO(json.dumps(export).encode()), "export.json")},
-        content_type="multipart/form-data")
+        content_type="multipart/form-data"))
     assert response.status_code == 303

@@ -1,0 +1,271 @@
+"""Imports as jobs (issue 28): outside the request, a progress bar of games stored out of the
+total, all or nothing even when the process running it is killed, on RQ when a worker listens
+on the shared Redis and in the server's own process otherwise."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import update
+from sqlmodel import func, select
+
+from companion import create_app
+from companion.db import get_session
+from companion.models import Entry, Game, Group, ImportJob, Person, Player
+from companion.play import imports
+
+from ..conftest import REDIS_URL, database_config, finished_import
+
+TABLES = (Game, Player, Person, Entry, Group)
+
+
+def counts(app) -> dict[str, int]:
+    with app.app_context():
+        session = get_session()
+        return {m.__name__: session.exec(select(func.count()).select_from(m)).one()
+                for m in TABLES}
+
+
+def backup(client, known, copies: int) -> bytes:
+    """The known group's export with each game repeated ``copies`` times under new codes."""
+    document = json.loads(client.get(f"{known.base}/export.json").text)
+    games = []
+    for n in range(copies):
+        for game in document["games"]:
+            twin = copy.deepcopy(game)
+            twin["code"] = f"{game['code'][:10]}{n:03d}"
+            games.append(twin)
+    return json.dumps({**document, "games": games}).encode()
+
+
+def restore(phone, content: bytes):
+    return phone.post("/import", data={"file": (io.BytesIO(content), "backup.json")},
+                      content_type="multipart/form-data")
+
+
+def job_row(app, token: str) -> ImportJob:
+    with app.app_context():
+        return get_session().exec(select(ImportJob).where(ImportJob.token == token)).one()
+
+
+def wait_for(predicate, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "waited too long"
+        time.sleep(0.02)
+
+
+def test_the_page_shows_games_stored_out_of_the_total_then_the_result(app, client, known,
+                                                                     monkeypatch):
+    """Held after its first batches: the page's bar says how many of the 18 games are stored,
+    nothing shows in any group yet; let go, the page leads to the new group's history."""
+    monkeypatch.setattr(imports, "BATCH", 2)
+    gate, add_game = threading.Event(), imports._add_game
+
+    def held_add_game(session, data, *args):
+        if data.code.endswith("001") and not gate.wait(60):
+            raise AssertionError("never let go")
+        return add_game(session, data, *args)
+
+    monkeypatch.setattr(imports, "_add_game", held_add_game)
+    before = counts(app)
+    phone = app.test_client()
+    answer = restore(phone, backup(client, known, 3))
+    assert answer.status_code == 303
+    token = answer.headers["Location"].rsplit("/", 1)[1]
+    wait_for(lambda: job_row(app, token).done >= 6)
+    page = phone.get(answer.headers["Location"])
+    assert page.status_code == 200
+    assert 'data-state="storing"' in page.text and 'data-total="18"' in page.text
+    assert '<progress id="import-bar" max="18" value="6"' in page.text
+    bar = phone.get(f"{answer.headers['Location']}/progress")
+    assert bar.status_code == 200 and "HX-Refresh" not in bar.headers
+    assert 'hx-trigger="every 1s"' in bar.text
+    assert counts(app)["Group"] == before["Group"] + 1  # the hidden staging group, and
+    assert "/group/" not in phone.get("/").text  # no group shown to the phone yet
+    gate.set()
+    wait_for(lambda: job_row(app, token).state == "done")
+    assert phone.get(f"{answer.headers['Location']}/progress").headers["HX-Refresh"] == "true"
+    final = finished_import(phone, answer)
+    assert final.status_code == 303 and "/history/" in final.headers["Location"]
+    assert "Imported 18 games (0 already here)." in phone.get(final.headers["Location"]).text
+    after = counts(app)
+    assert after["Game"] == before["Game"] + 18 and after["Group"] == before["Group"] + 1
+
+
+def test_a_job_is_only_seen_through_its_own_address(app, client, known):
+    answer = restore(app.test_client(), backup(client, known, 1))
+    token = answer.headers["Location"].rsplit("/", 1)[1]
+    assert client.get(f"/import/{token[:-1]}x").status_code == 404
+    assert client.get(f"{known.base}/import/{token}").status_code == 404  # a restore's job
+    assert client.get(f"/import/{'a' * 5000}").status_code == 404
+
+
+RUN_JOB = """
+import sys, time
+from companion import create_app
+from companion.db import get_session
+from companion.play import imports
+
+app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": sys.argv[1],
+                  "DATABASE_URL": sys.argv[2] or None})
+imports.BATCH = 2
+add_game = imports._add_game
+def slow_add_game(*args):
+    time.sleep(0.05)
+    return add_game(*args)
+imports._add_game = slow_add_game
+with app.app_context():
+    imports.run_job(get_session(), int(sys.argv[3]))
+"""
+
+
+@pytest.mark.parametrize("found_by", ["page", "next start"])
+def test_a_killed_import_leaves_nothing_and_the_page_says_so(app, client, known, tmp_path,
+                                                            found_by):
+    """A process importing 60 games is killed (SIGKILL) half-way, with games already stored
+    in its staging group. Once its heartbeat is stale, its progress page (or the next start
+    of any server) deletes them, and the page says the restore did not happen."""
+    before = counts(app)
+    with app.app_context():
+        job = imports.new_job(get_session(), raw=backup(client, known, 10), group_id=None,
+                              new_group_name="Restored")
+    config = database_config(tmp_path)
+    process = subprocess.Popen([sys.executable, "-c", RUN_JOB, config["DATABASE"],
+                                config["DATABASE_URL"] or "", str(job.id)],
+                               cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    try:
+        wait_for(lambda: job_row(app, job.token).done >= 10 or process.poll() is not None)
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    row = job_row(app, job.token)
+    assert row.state == "storing" and row.staging_id is not None
+    assert counts(app)["Game"] >= before["Game"] + 10  # half imported, for now
+    with app.app_context():  # its heartbeat goes stale
+        session = get_session()
+        session.execute(update(ImportJob).where(ImportJob.id == job.id).values(
+            heartbeat_at=datetime.now(UTC) - 2 * imports.STALE))
+        session.commit()
+    if found_by == "next start":
+        create_app({"TESTING": True, "SECRET_KEY": "t", **config}) \
+            .extensions["companion.engine"].dispose()
+        assert job_row(app, job.token).state == "abandoned"
+    page = client.get(f"/import/{job.token}")
+    assert page.status_code == 422 and 'data-problem="abandoned"' in page.text
+    assert "did not happen" in page.text
+    assert counts(app) == before
+    row = job_row(app, job.token)
+    assert row.state == "abandoned" and row.file is None
+
+
+def test_a_job_abandoned_while_it_runs_stops_and_publishes_nothing(app, client, known,
+                                                                  monkeypatch):
+    """A process only slow (not dead) whose job was declared abandoned stores nothing more:
+    its next heartbeat finds the job abandoned and stops."""
+    before = counts(app)
+    with app.app_context():
+        session = get_session()
+        job = imports.new_job(session, raw=backup(client, known, 2), group_id=None)
+        add_game = imports._add_game
+
+        def add_game_then_abandoned(session, data, *args):
+            if data.code.endswith("001"):  # between two batches (of one game each)
+                with app.app_context():
+                    other = get_session()
+                    other.execute(update(ImportJob).where(ImportJob.id == job.id)
+                                  .values(state="abandoned"))
+                    other.commit()
+            return add_game(session, data, *args)
+
+        monkeypatch.setattr(imports, "_add_game", add_game_then_abandoned)
+        monkeypatch.setattr(imports, "BATCH", 1)
+        imports.run_job(session, job.id)
+    row = job_row(app, job.token)
+    assert row.state == "abandoned" and row.result_group_id is None and row.done < row.total
+    staged = row.staging_id
+    assert counts(app)["Group"] == before["Group"] + 1  # the staging group, left as it was
+    with app.app_context():  # what the cleanup of an abandoned job deletes
+        imports._delete_staging(get_session(), staged)
+    assert counts(app) == before
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="needs a Redis (TEST_REDIS_URL: make test-postgres)")
+def test_with_a_worker_on_the_shared_redis_the_import_runs_there(tmp_path, client, known, app):
+    from redis import Redis
+    from rq import Queue, SimpleWorker
+
+    from companion import jobs
+
+    shared = create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
+                         "CACHE_REDIS_URL": REDIS_URL, **database_config(tmp_path)})
+    connection = Redis.from_url(REDIS_URL)
+    queue = Queue(jobs.QUEUE, connection=connection)
+    queue.empty()
+    phone = shared.test_client()
+    content = backup(client, known, 1)
+    # No worker listening: the server runs the import itself.
+    answer = restore(phone, content)
+    assert finished_import(phone, answer).status_code == 303
+    assert "companion.import_runner" in shared.extensions
+    shared.extensions.pop("companion.import_runner")
+    listening = SimpleWorker([queue], connection=connection)  # `flask worker`, elsewhere
+    listening.register_birth()
+    try:
+        answer = restore(shared.test_client(), content)
+        token = answer.headers["Location"].rsplit("/", 1)[1]
+        assert job_row(shared, token).state == "waiting" and queue.count == 1
+        assert "companion.import_runner" not in shared.extensions  # not run here
+        with shared.app_context():  # the worker takes the job (in this process, for the test)
+            SimpleWorker([queue], connection=connection).work(burst=True)
+        assert job_row(shared, token).state == "done"
+        assert finished_import(phone, answer).status_code == 303
+    finally:
+        listening.register_death()
+        queue.empty()
+        shared.extensions["companion.engine"].dispose()
+
+
+def test_a_restore_is_read_by_its_job_not_by_the_request(app, client, known, monkeypatch):
+    """A phone that knows a group restores that group's backup: the request only keeps the
+    file and the groups the phone knows (reading a large file takes longer than a worker
+    timeout); the job reads it, finds the group that holds its games, and adds nothing."""
+    from companion import jobs
+    from companion.history import transfer
+
+    started: list[int] = []
+    monkeypatch.setattr(jobs, "start", started.append)  # held: the job runs below
+    read: list[int] = []
+    scan = transfer.scan
+
+    def counted_scan(*args, **kwargs):
+        read.append(1)
+        return scan(*args, **kwargs)
+
+    monkeypatch.setattr(imports, "scan", counted_scan)
+    content = client.get(f"{known.base}/export.json").data
+    client.get(f"/group/{known.token}/")  # the phone knows the group
+    before = counts(app)
+    answer = restore(client, content)
+    assert answer.status_code == 303 and len(started) == 1 and read == []
+    with app.app_context():
+        job = get_session().get(ImportJob, started[0])
+        assert job.state == "waiting" and job.group_id is None
+        assert json.loads(job.known_groups) == [known.group_id]
+        imports.run_job(get_session(), job.id)
+    assert read  # the job read it
+    row = job_row(app, job.token)
+    assert (row.state, row.result_group_id, row.added) == ("done", known.group_id, 0)
+    assert row.skipped == len(json.loads(content)["games"]) > 0 and counts(app) == before
+    final = finished_import(client, answer)
+    assert final.status_code == 303 and final.headers["Location"].startswith(known.base)
