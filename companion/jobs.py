@@ -55,7 +55,7 @@ def _queue(app: Flask) -> Any:
 
         found = Queue(QUEUE, connection=connection)
         return found if Worker.count(queue=found) else None
-    except Exception as error:  # noqa: BLE001 (Redis away, or RQ not installed: run here)
+    except Exception as error:  # (Redis away, or RQ not installed: run here)
         log.warning("import queue unavailable, running in this process: %s", error)
         return None
 
@@ -80,7 +80,9 @@ def perform(job_id: int) -> None:
 
 def _this_app() -> Flask:
     """The app itself behind ``current_app`` (a thread outlives the request's context)."""
-    return current_app._get_current_object()  # type: ignore[attr-defined]  # noqa: SLF001
+    # (werkzeug documents _get_current_object as the way to unwrap the proxy: not our private)
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]  # noqa: SLF001
+    return app
 
 
 def run(app: Flask, job_id: int) -> None:
@@ -117,7 +119,7 @@ class _Runner:
                     return
             try:
                 run(self.app, job_id)
-            except Exception:  # noqa: BLE001 (logged; the job's heartbeat stops, it is abandoned)
+            except Exception:  # (logged; the job's heartbeat stops, it is abandoned)
                 log.exception("import job %s stopped", job_id)
 
     def idle(self, timeout: float) -> bool:
@@ -129,7 +131,8 @@ class _Runner:
 
 
 def _runner(app: Flask) -> _Runner:
-    return app.extensions.setdefault("companion.import_runner", _Runner(app))
+    runner: _Runner = app.extensions.setdefault("companion.import_runner", _Runner(app))
+    return runner
 
 
 @click.command("worker")

@@ -302,7 +302,8 @@ class _Events:
 
     def _next(self) -> tuple[str, Any]:
         try:
-            return next(self.events)
+            event: tuple[str, Any] = next(self.events)
+            return event
         except StopIteration:
             raise TransferError([ImportProblem("not-json")]) from None
         except TransferError:

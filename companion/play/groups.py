@@ -204,7 +204,7 @@ def delete_games(*, session: Session, game_ids: Sequence[int]) -> None:
     """Delete some games of a group and everything in them, in one transaction (an import
     refused half-way deletes what it staged this way, a few games at a time)."""
     for model in (GameResult, Entry, RoundRecord, TrickLog, GameLink, Player):
-        session.execute(delete(model).where(col(model.game_id).in_(game_ids)))  # type: ignore[attr-defined]
+        session.execute(delete(model).where(col(model.game_id).in_(game_ids)))
     session.execute(delete(Game).where(col(Game.id).in_(game_ids)))
     session.commit()
 

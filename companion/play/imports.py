@@ -34,8 +34,9 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any, cast
 
-from sqlalchemy import delete, update
+from sqlalchemy import CursorResult, delete, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, col, select
 
@@ -147,8 +148,8 @@ def run_job(session: Session, job_id: int) -> None:
         if target is None and known:  # (read here, not in the request: a large file takes long)
             _beat(session, job_id, state="checking", done=0)
             session.commit()
-            target = restore_target(session, raw, known, progress=lambda n: (
-                _beat(session, job_id, done=n), session.commit()))
+            target = restore_target(session, raw, known,
+                                    progress=lambda n: _beat_and_commit(session, job_id, n))
         import_file(session=session, raw=raw, group_id=target,
                     new_group_name=job.new_group_name, job_id=job_id)
     except (TransferError, Abandoned):
@@ -178,11 +179,11 @@ def abandon_stale(session: Session, token: str | None = None) -> int:
         if beat >= late:
             continue
         # Only if it is still late now (it may have beaten since it was read).
-        marked = session.execute(
+        marked = _updated(session.execute(
             update(ImportJob).where(col(ImportJob.id) == job.id,
                                     col(ImportJob.heartbeat_at) == job.heartbeat_at,
                                     col(ImportJob.state).not_in(FINISHED))
-            .values(state="abandoned", file=None)).rowcount
+            .values(state="abandoned", file=None)))
         session.commit()
         if marked and job.staging_id is not None:
             _delete_staging(session, job.staging_id)
@@ -190,12 +191,24 @@ def abandon_stale(session: Session, token: str | None = None) -> int:
     return found
 
 
+def _updated(result: object) -> int:
+    """The rows an UPDATE changed (SQLAlchemy types ``execute()`` as the wider ``Result``; an
+    UPDATE's is a ``CursorResult``)."""
+    return int(cast("CursorResult[Any]", result).rowcount)
+
+
+def _beat_and_commit(session: Session, job_id: int, done: int) -> None:
+    """The job's progress while a file is read (each piece's count), committed at once."""
+    _beat(session, job_id, done=done)
+    session.commit()
+
+
 def _beat(session: Session, job_id: int, **values: object) -> None:
     """Write the job's progress and heartbeat (in the caller's transaction); raises
     :class:`Abandoned` if it was abandoned meanwhile."""
-    done = session.execute(update(ImportJob).where(col(ImportJob.id) == job_id,
-                                                   col(ImportJob.state).not_in(FINISHED))
-                           .values(heartbeat_at=_now(), **values)).rowcount
+    done = _updated(session.execute(update(ImportJob).where(col(ImportJob.id) == job_id,
+                                                            col(ImportJob.state).not_in(FINISHED))
+                                    .values(heartbeat_at=_now(), **values)))
     if not done:
         session.rollback()
         raise Abandoned(job_id)
@@ -233,7 +246,7 @@ def import_file(*, session: Session, raw: bytes, group_id: int | None,
         _beat(session, job_id, state="checking", done=0)
         session.commit()
         contents = scan(raw, _kinds(),
-                        progress=lambda n: (_beat(session, job_id, done=n), session.commit()))
+                        progress=lambda n: _beat_and_commit(session, job_id, n))
         keys = [name_key(p.name) for p in contents.players]
         doubled = sorted({key for key in keys if keys.count(key) > 1})
         if doubled:

@@ -45,7 +45,7 @@ from ..history.summary import utc
 from ..history.transfer import MAX_BYTES, ImportProblem
 from ..i18n import current_lang
 from ..local_time import utc_text, zone_named
-from ..models import Game, Group, ImportJob, Person
+from ..models import Game, Group, ImportJob, Person, stored_id
 from ..play import groups, history, imports, players, store, transfer
 from . import links
 from .closed import closed_or_404
@@ -432,7 +432,7 @@ def _import_into(group_id: int | None) -> wrappers.Response | tuple[str, int] | 
              if g.id is not None] if group_id is None else []
     job = imports.new_job(get_session(), raw=raw, group_id=group_id,
                           new_group_name=_("Imported games"), known=known)
-    jobs.start(job.id)
+    jobs.start(stored_id(job.id))
     return redirect(_job_url(job), 303)
 
 
@@ -453,13 +453,13 @@ def _job_or_404(token: str, group_id: int | None) -> ImportJob:
 
 
 @bp.get("/import/<token>")
-def import_job(token: str) -> Response | tuple[str, int]:
+def import_job(token: str) -> wrappers.Response | tuple[str, int]:
     """An import's progress (games stored out of the total), then what came of it."""
     return _job_page(_job_or_404(token, _group()))
 
 
 @restore_bp.get("/import/<token>")
-def job(token: str) -> Response | tuple[str, int]:
+def job(token: str) -> wrappers.Response | tuple[str, int]:
     """A restore's progress, then what came of it."""
     return _job_page(_job_or_404(token, None))
 
@@ -476,7 +476,7 @@ def job_progress(token: str) -> Response | tuple[str, int]:
     return _progress(_job_or_404(token, None))
 
 
-def _job_page(job: ImportJob) -> Response | tuple[str, int]:
+def _job_page(job: ImportJob) -> wrappers.Response | tuple[str, int]:
     if job.state == "done":
         flash(_("Imported %(added)s games (%(skipped)s already here).", added=job.added,
                 skipped=job.skipped))
