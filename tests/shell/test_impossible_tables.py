@@ -106,22 +106,25 @@ def test_a_stored_game_with_one_princess_twice_answers_every_page(app, client):
 BAD = ["\x00", "a\x00b", "%00", "\x07", "a b", "%FF%FE", "%ED%A0%80", "é" * 3, "0" * 65]
 
 
-def _token_routes(app) -> list[tuple[str, str, str]]:
+def _token_routes(app) -> list[tuple[str, str, list[str], list[str]]]:
+    """Each route and token argument of it (a route taking two tokens — an import job's page
+    under its group's — is asked once per token, the other of the right shape)."""
     routes = []
     for rule in app.url_map.iter_rules():
-        names = rule.arguments & {"code", "token", "group_token"}
-        if names:
-            routes.append((rule.endpoint, names.pop(), sorted(rule.methods & {"GET", "POST"})))
+        names = sorted(rule.arguments & {"code", "token", "group_token"})
+        for name in names:
+            routes.append((rule.endpoint, name, [n for n in names if n != name],
+                           sorted(rule.methods & {"GET", "POST"})))
     return routes
 
 
 def test_every_route_that_takes_a_token_answers_404_to_bytes_no_token_holds(app, client):
     asked = 0
-    for endpoint, name, methods in _token_routes(app):
+    for endpoint, name, others, methods in _token_routes(app):
         for bad in BAD:
             with app.test_request_context():
-                path = url_for(endpoint, **{name: "TOKEN"}, number=1, rid=1, person_id=1,
-                               action="play", role="viewer")
+                path = url_for(endpoint, **{name: "TOKEN"}, **{n: "0" * 32 for n in others},
+                               number=1, rid=1, person_id=1, action="play", role="viewer")
             path = path.replace("TOKEN", bad)
             for method in methods:
                 answer = client.open(path, method=method, follow_redirects=True)

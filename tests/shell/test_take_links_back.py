@@ -112,9 +112,11 @@ def test_every_route_that_takes_a_link_refuses_every_old_link(app, client, table
     asked = 0
     for rule in app.url_map.iter_rules():
         names = rule.arguments & {"code", "token", "group_token"}
-        if not names:
-            continue
-        (name,) = names
+        if not names or rule.endpoint.startswith("restore."):
+            continue  # (a restore's page is reached by its job's own token, no group's link)
+        # A route under a group's link that also names one of the group's own things (an
+        # import job's page): the group's link is the one that opens it.
+        (name,) = names if len(names) == 1 else names & {"group_token"}
         kind = rule.endpoint.partition(".")[0]
         if name == "group_token":
             olds = [table["group"]]
@@ -125,7 +127,7 @@ def test_every_route_that_takes_a_link_refuses_every_old_link(app, client, table
             with app.test_request_context():
                 from flask import url_for
                 path = url_for(rule.endpoint, **{name: old}, **{
-                    arg: ARGUMENTS[arg] for arg in rule.arguments - {name}})
+                    arg: ARGUMENTS.get(arg, "0" * 32) for arg in rule.arguments - {name}})
             for method in sorted(rule.methods & {"GET", "POST"}):
                 answer = other.open(path, method=method, follow_redirects=True)
                 assert _closed(answer, path), (method, path, answer.status_code)
