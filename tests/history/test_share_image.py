@@ -34,7 +34,7 @@ def texts(element) -> list[str]:
 
 
 def figures(svg) -> list[tuple[int, ...]]:
-    return [tuple(int(v) for v in g.get("data-totals").split(","))
+    return [tuple(int(v) for v in g.get("data-round-totals").split(","))
             for g in svg.iter(f"{SVG}g") if g.get("data-round")]
 
 
