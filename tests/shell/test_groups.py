@@ -298,3 +298,16 @@ def test_the_groups_page_opens_a_game_through_the_link_this_phone_holds(app, cli
     member = app.test_client()
     page = member.get(f"/group/{group.token}/").text
     assert scorer not in page and 'data-list="in-progress"' in page
+
+
+def test_the_group_history_says_a_duel_was_won_by_the_princess(app, client):
+    """A duel won at once by the Princess meeting the Prince scores 0–0: the history's line says
+    how it was won rather than leave « Ana 0 · Ben 0 » under « Winner: Ana »."""
+    token = finished_duel(client, "Ana", "Ben")
+    group = group_of(app, token)
+    page = client.get(f"/group/{group.token}/history/").text
+    line = re.search(r'<li data-game="[^"]*" data-kind="kanai_duel">.*?</li>', page, re.S)[0]
+    assert "data-by-princess" in line and "the Princess met the Prince" in line, line
+    assert "won at once by Ana" in line
+    french = client.get(f"/group/{group.token}/history/", headers={"Accept-Language": "fr"}).text
+    assert "data-by-princess" in french and "the Princess met the Prince" not in french
