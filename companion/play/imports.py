@@ -64,6 +64,7 @@ from ..models import (
 )
 from . import groups, history, store, totals
 from .players import name_key
+from .tokens import is_token
 
 log = logging.getLogger(__name__)
 
@@ -123,8 +124,9 @@ def new_job(session: Session, *, raw: bytes | None, group_id: int | None,
 
 
 def job_of(session: Session, token: str) -> ImportJob | None:
-    """The job whose progress page is ``token``, if any."""
-    if len(token) > 64:
+    """The job whose progress page is ``token``, if any (a NUL or any byte no token holds: none,
+    never sent to the database)."""
+    if not is_token(token):
         return None
     return session.exec(select(ImportJob).where(ImportJob.token == token)).first()
 

@@ -424,7 +424,7 @@ def link_and_game_to_read(session: Session, token: str) -> tuple[GameLink, Game]
     store): the same query through Core, the rows made into objects the session does not
     track (no identity map, nothing to flush or expire). Never write them: a write reads the
     game with :func:`link_and_game`."""
-    if not token or len(token) > 64:
+    if not is_token(token):  # (a NUL never reaches PostgreSQL, which refuses it with an error)
         return None
     values = session.connection().execute(_LINK_AND_GAME_ROW, {"token": token}).mappings().first()
     if values is None:
