@@ -87,3 +87,38 @@ def test_a_rebel_princess_problem_is_worded_for_the_table_by_problem_text():
     assert counted.text("en", names).startswith("Ben can have taken 0 to 10")
     ranged = CATALOGUE.problem("impossible-round-total", got=7, expected="-10 or 15")
     assert "-10 ou 15" in ranged.text("fr", ["Ana"])
+
+
+def test_the_pages_word_every_problem_with_one_filter(app):
+    """No template filter but ``problem_text`` words a problem: every ``*problem*`` filter the app
+    registers is that one (the trick screen's own ``trick_problem`` is gone)."""
+    from companion.i18n import problem_text
+
+    worded = {name: f for name, f in app.jinja_env.filters.items() if "problem" in name}
+    assert worded == {"problem_text": problem_text}
+    for template in (COMPANION / "templates").rglob("*.html"):
+        assert "trick_problem" not in template.read_text(encoding="utf-8"), template
+
+
+def test_a_refused_tap_words_its_card_and_the_judges_reason_itself():
+    """A refused tap on the trick screen (its own catalogue) names the card as the deck shows it
+    and carries the judge's sentence as its reason, in the page's language: what the one filter
+    shows, with no help from a template."""
+    import companion.scoring.rebel_princess.engine  # noqa: F401  (it names the cards)
+    from companion.play.rebel_princess_tricks import TrickRejected
+    from companion.scoring.rebel_princess import RebelCard
+
+    names = ["Ana", "Ben", "Cy"]
+    played = TrickRejected("card-already-played", card=RebelCard.from_code("P3"), trick=2)
+    assert played.problems[0].text("en", names) == (
+        "The 3 of Princes was already played in trick 2. Nothing was stored.")
+    assert played.problems[0].text("fr", names) == (
+        "Le 3 de Princes a déjà été joué au pli 2. Rien n'a été enregistré.")
+    frog = TrickRejected("card-not-in-deck", card=RebelCard.from_code("A8"))
+    assert frog.problems[0].text("fr", names).startswith("Le 8 d'Animaux, la Grenouille ne fait")
+    judge = CATALOGUE.problem("missing-card", card="P3")
+    refused = TrickRejected("power-refused", problem=judge)
+    assert refused.problems[0].text("en", names) == (
+        "Not stored: The 3 of Princes has not been given to anyone yet.")
+    both = TrickRejected("not-saved", problems=[judge, judge])
+    assert both.problems[0].text("fr", names).count("Personne n'a encore reçu") == 2

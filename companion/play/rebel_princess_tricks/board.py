@@ -5,6 +5,7 @@ read from the round's judge; and :class:`TrickRejected`, why a tap stored nothin
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,8 +33,28 @@ SUITS = (Suit.PRINCE, Suit.QUEEN, Suit.FAIRY, Suit.PET)
 
 
 
+class TrickCatalogue(Catalogue):
+    """The trick screen's sentences: :class:`~companion.scoring.problems.Catalogue`, whose
+    refusals carry the judge's own problem (``problem``) or problems (``problems``), worded as
+    ``{why}`` in the same language, and a card (``card``: a :class:`RebelCard`) named as the
+    deck shows it (« 3 de Princes », never P3)."""
+
+    def text(self, code: str, /, lang: str = "en", names: Sequence[str] | None = None,
+             **params: Any) -> str:
+        inner, found = params.pop("problem", None), params.pop("problems", None)
+        if inner is not None:
+            params["why"] = inner.text(lang, names)
+        elif found:
+            params["why"] = " ".join(problem.text(lang, names) for problem in found)
+        card = params.get("card")
+        if isinstance(card, RebelCard):
+            key = "card@frog" if card.is_frog else f"card@{card.suit.value}"
+            params["card"] = super().text(key, lang, rank=card.rank)
+        return super().text(code, lang, names=names, **params)
+
+
 #: The trick screen's refusals in English and French (``messages.toml`` beside this module).
-CATALOGUE = Catalogue(__package__)
+CATALOGUE = TrickCatalogue(__package__ or "companion.play.rebel_princess_tricks")
 
 
 class TrickRejected(EntryError):

@@ -32,7 +32,6 @@ from ...i18n import current_lang
 from ...play import rebel_princess as play
 from ...play import rebel_princess_tricks as entry
 from ...rulings import rebel_princess as rulings
-from ...scoring.problems import Problem
 from ...scoring.rebel_princess import (
     Edition,
     IncompleteEntryError,
@@ -457,25 +456,6 @@ def power_kind(slug: str, edition: str) -> str:
     if power.entry == "zero":
         return "zero"
     return "frozen" if power.forces_card else ""
-
-
-@bp.app_template_filter("trick_problem")
-def trick_problem(problem: Problem, names: Sequence[str]) -> str:
-    """Any problem of the trick screen in the page's language, naming the players instead of
-    their seats: the judge's (the engine's catalogue) or a refused tap's (the trick screen's,
-    with the judge's own sentence as ``why`` and the card by its name)."""
-    lang, seats = current_lang(), list(names)
-    if problem.catalogue is not entry.CATALOGUE:
-        return problem.text(lang, seats)
-    params = dict(problem.params)
-    inner, found = params.pop("problem", None), params.pop("problems", None)
-    if inner is not None:
-        params["why"] = trick_problem(inner, names)
-    elif found:
-        params["why"] = " ".join(q.text(lang, seats) for q in found)
-    if isinstance(params.get("card"), RebelCard):
-        params["card"] = str(get_template_attribute("_macros.html", "card_name")(params["card"]))
-    return entry.CATALOGUE.text(problem.code, lang, names=seats, **params)
 
 
 @bp.get("/g/<code>/round/<int:number>/tricks", endpoint="tricks")
