@@ -27,8 +27,9 @@ def cut(page: Page, selector: str) -> list[str]:
 @pytest.mark.parametrize(("size", "lang"), SIZES_AND_LANGUAGES, ids=IDS)
 def test_six_names_are_never_cut_on_the_pad_nor_on_the_card_buttons(
         browser: Browser, browser_context_args, live_server, artifacts, size, lang):
-    """A six-player Rebel Princess table: the pad's column heads and the by-cards buttons show
-    every player's label whole (« Élo… » was « Él… » on the pad at 360 px, « Ana… » « A… »)."""
+    """A six-player Rebel Princess table: the pad's column heads, the by-cards buttons and the
+    running score by the Save bar show every player's label whole (« Élo… » was « Él… » on the
+    pad at 360 px, « Ana… » « A… »)."""
     page = browser.new_context(**phone_options(browser_context_args, size, lang)).new_page()
     page.goto(f"{live_server}/rebel-princess/new")
     for seat, name in enumerate(SIX_LONG):
@@ -48,6 +49,12 @@ def test_six_names_are_never_cut_on_the_pad_nor_on_the_card_buttons(
     assert not cut(page, ".cardrow .seg span")
     assert all(box["height"] >= 44 for box in (
         buttons.nth(i).bounding_box() for i in range(6)))  # still a thumb's size
+    # The running score by the Save bar: each label and « to give » whole, by cards and by counts
+    # (« à donner » was « à don… » by counts at 360 px).
+    assert not cut(page, "#live-mini small")
+    page.goto(page.url.rsplit("/", 1)[0] + "/counts")
+    expect(page.locator("#counts-entry #live-mini")).to_be_visible()
+    assert not cut(page, "#live-mini small")
     page.context.close()
 
 
