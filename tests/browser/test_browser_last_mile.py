@@ -479,6 +479,7 @@ def test_the_viewers_pad_has_no_inert_pencils(browser: Browser, browser_context_
     rp_numbers_part(scorer)
     rp_numbers_rest(scorer)
     scorer.locator("[data-action=save]").click()
+    expect(scorer.locator("#pad")).to_be_visible()  # saved: no goto racing the save's navigation
     scorer.goto(game)
     expect(scorer.locator("[data-edit-round='1'] .edit-mark")).to_be_visible()
     tap_in_menu(scorer, "[data-action=share-links]")
