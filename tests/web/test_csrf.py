@@ -113,3 +113,22 @@ def test_json_api_needs_no_token(csrf_client):
     body = {"edition": "deluxe", "round_card": "a", "players": 4, "taken": taken}
     response = csrf_client.post("/api/v1/rebel-princess/score-round", json=body)
     assert response.status_code == 200
+
+
+def test_error_pages_name_the_game_they_were_asked_for(csrf_app, csrf_client):
+    """A refused form and a missing page are titled with the game whose page was asked (or the
+    app's name away from any game), never another game's: they used to say Rebel Princess on
+    every game."""
+    def title(answer) -> str:
+        return re.search(r"<title>(.*?)</title>", answer.text, re.S)[1]
+
+    csrf_client.get("/reveillez/new")
+    refused = csrf_client.post("/reveillez/new", data={})
+    assert refused.status_code == 400
+    assert "Réveillez" in title(refused) or "Wake" in title(refused), title(refused)
+    assert "Rebel" not in title(refused)
+    missing = csrf_client.get("/kanai-duel/g/" + "x" * 22)
+    assert missing.status_code == 404
+    assert "Rebel" not in title(missing) and "Princess Table" not in title(missing), title(missing)
+    nowhere = csrf_client.get("/no/such-page")
+    assert nowhere.status_code == 404 and title(nowhere).endswith("Princess Table")
