@@ -213,7 +213,7 @@ def _init_extensions(app: Flask) -> None:
     """The log and the counts, the page store, security, CSRF, compression, Babel, the
     database and the commands."""
     from . import commands, db, i18n, jobs, logs, metrics, schema, security
-    from .play import history, players
+    from .play import history, players, store
 
     # Before anything else hooks requests: every request is timed, counted and logged, those
     # the rate limits or CSRF refuse included.
@@ -230,8 +230,10 @@ def _init_extensions(app: Flask) -> None:
     schema.init_app(app, db.attach(app))
     commands.init_app(app)  # flask groups …: for the person running the server
     jobs.init_app(app)  # imports outside the request; cleans up after those whose process died
-    # Every session, whichever game stores through it: a seat stored gets its person, a game
-    # stored its summary (in the same transaction).
+    # Every session, whichever game stores through it, hooked here and nowhere else: the rows
+    # and replays it read are forgotten when its transaction ends, a seat stored gets its
+    # person, a game stored its summary (in the same transaction).
+    store.install()
     players.install()
     history.install()
 

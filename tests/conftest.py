@@ -29,19 +29,22 @@ empties them."""
 
 
 def _own_postgres(url: str, worker: str) -> str:
-    """``url``'s database, or for an xdist worker a database of its own beside it (made once)."""
-    if not worker:
-        return url
+    """``url``'s database, or for an xdist worker a database of its own beside it (made once).
+
+    Its commits do not wait for the disk (``synchronous_commit = off``, for this database only):
+    a test database lost in a crash is made again, and each commit is a third of the time. What
+    is committed, and every lock, stays as on a server."""
     import psycopg
     from sqlalchemy.engine import make_url
 
     base = make_url(url)
-    name = f"{base.database}_{worker}"
+    name = f"{base.database}_{worker}" if worker else str(base.database)
     dsn = base.set(drivername="postgresql").render_as_string(hide_password=False)
     with psycopg.connect(dsn, autocommit=True) as connection:
         if connection.execute("SELECT 1 FROM pg_database WHERE datname = %s",
                               (name,)).fetchone() is None:
             connection.execute(f'CREATE DATABASE "{name}"')
+        connection.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
     return base.set(database=name).render_as_string(hide_password=False)
 
 
@@ -109,13 +112,21 @@ def database_config(tmp_path) -> dict[str, str | None]:
 
 
 def empty_tables(app) -> None:
-    """Delete every row (PostgreSQL is shared by the tests; SQLite files are new each time)."""
+    """Delete every row and start every id at 1 again (PostgreSQL is shared by the tests; SQLite
+    files are new each time). ``DELETE``, children first, rather than ``TRUNCATE``: on the few
+    rows a test leaves it takes a tenth of the time (``TRUNCATE`` makes new files for every
+    table); the sequences are set back as ``RESTART IDENTITY`` would."""
     engine = app.extensions["companion.engine"]
     if engine.dialect.name != "postgresql":
         return
-    tables = ", ".join(f'"{t.name}"' for t in SQLModel.metadata.sorted_tables)
     with engine.begin() as connection:
-        connection.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+        for table in reversed(SQLModel.metadata.sorted_tables):
+            connection.execute(text(f'DELETE FROM "{table.name}"'))
+        sequences = connection.execute(text(
+            "SELECT oid::regclass::text FROM pg_class WHERE relkind = 'S'")).scalars().all()
+        for sequence in sequences:
+            connection.execute(text("SELECT setval(:sequence, 1, false)"),
+                               {"sequence": sequence})
 
 
 @pytest.fixture(scope="session")

@@ -281,9 +281,6 @@ def install() -> None:
             event.listen(OrmSession, name, hook)
 
 
-install()
-
-
 def version(session: Session, game: Game) -> int:
     """The number of the game's newest entry (0 before any)."""
     read = _read_entries(session, game)

@@ -122,3 +122,21 @@ def test_a_refused_tap_words_its_card_and_the_judges_reason_itself():
         "Not stored: The 3 of Princes has not been given to anyone yet.")
     both = TrickRejected("not-saved", problems=[judge, judge])
     assert both.problems[0].text("fr", names).count("Personne n'a encore reçu") == 2
+
+
+def test_the_session_hooks_are_installed_in_one_place():
+    """Every module that hooks the database session offers an ``install()`` that the app's
+    factory calls when it builds the app; none hooks sessions on its own when imported."""
+    installers = []
+    for path in sorted((COMPANION / "play").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if any(isinstance(node, ast.FunctionDef) and node.name == "install" for node in tree.body):
+            installers.append(path.stem)
+        called_at_import = [node.lineno for node in tree.body if isinstance(node, ast.Expr)
+                            and isinstance(node.value, ast.Call)
+                            and getattr(node.value.func, "id", None) == "install"]
+        assert not called_at_import, (path.name, called_at_import)
+    assert set(installers) >= {"store", "players", "history"}, installers
+    factory = (COMPANION / "factory.py").read_text(encoding="utf-8")
+    for name in installers:
+        assert f"    {name}.install()\n" in factory, name
