@@ -19,10 +19,10 @@ figures worked out by hand in the tests.
 from __future__ import annotations
 
 import pytest
-from sqlmodel import select
+from sqlmodel import func, select
 
 from companion.db import get_session
-from companion.models import Group, Person
+from companion.models import Entry, Game, Group, Person, Player
 from companion.play import (
     groups,
     kanai_duel,
@@ -34,6 +34,17 @@ from companion.play import (
 from companion.scoring.princesse_princesse import RoundReveal
 from companion.scoring.rebel_princess import Edition, PlayedRound, RebelCard
 from companion.scoring.reveillez import PrincessCard, Wake
+
+#: The tables an import writes to: what "nothing stored" is counted in.
+TABLES = (Game, Player, Person, Entry, Group)
+
+
+def counts(app) -> dict[str, int]:
+    """The number of rows in each of :data:`TABLES`, by model name."""
+    with app.app_context():
+        session = get_session()
+        return {m.__name__: session.exec(select(func.count()).select_from(m)).one()
+                for m in TABLES}
 
 
 def by_cards(*seats: str) -> PlayedRound:

@@ -17,23 +17,15 @@ from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import update
-from sqlmodel import func, select
+from sqlmodel import select
 
 from companion import create_app
 from companion.db import get_session
-from companion.models import Entry, Game, Group, ImportJob, Person, Player
+from companion.models import ImportJob
 from companion.play import imports
 
 from ..conftest import REDIS_URL, database_config, finished_import
-
-TABLES = (Game, Player, Person, Entry, Group)
-
-
-def counts(app) -> dict[str, int]:
-    with app.app_context():
-        session = get_session()
-        return {m.__name__: session.exec(select(func.count()).select_from(m)).one()
-                for m in TABLES}
+from .conftest import counts
 
 
 def backup(client, known, copies: int) -> bytes:

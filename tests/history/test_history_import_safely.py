@@ -13,22 +13,14 @@ import re
 import threading
 import time
 
-from sqlmodel import func, select
+from sqlmodel import select
 
 from companion.db import get_session
-from companion.models import Entry, Game, Group, ImportJob, Person, Player
+from companion.models import ImportJob
 from companion.play import imports
 
 from ..conftest import finished_import
-
-TABLES = (Game, Player, Person, Entry, Group)
-
-
-def counts(app) -> dict[str, int]:
-    with app.app_context():
-        session = get_session()
-        return {m.__name__: session.exec(select(func.count()).select_from(m)).one()
-                for m in TABLES}
+from .conftest import counts
 
 
 def upload(client, base, content: bytes, name="backup.json"):
