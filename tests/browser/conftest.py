@@ -149,3 +149,14 @@ def tap_in_menu(page, selector: str) -> None:
     if menu.count() and not menu.first.evaluate("m => m.open"):
         menu.locator("summary").first.click()
     page.locator(selector).first.click()
+
+
+def delete_the_group(page, live_server: str) -> None:
+    """From the home page, open the phone's group and delete it as a player does (its name typed
+    to confirm)."""
+    page.goto(live_server)
+    page.locator("[data-action=group]").click()
+    name = page.locator("h1[data-group-name]").inner_text()
+    page.goto(page.url.rstrip("/") + "/delete")
+    page.locator("[data-form=delete-group] input[name=confirm]").fill(name)
+    page.locator("[data-action=delete-group]").click()

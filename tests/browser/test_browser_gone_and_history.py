@@ -10,6 +10,7 @@ from playwright.sync_api import Browser, expect
 
 from companion.games import by_key
 
+from .conftest import delete_the_group
 from .test_browser_groups import duel_won_by_the_princess
 from .test_browser_last_mile import IDS, SIZES_AND_LANGUAGES, phone_options
 
@@ -38,12 +39,7 @@ def test_the_page_of_a_deleted_game_names_its_game(browser: Browser, browser_con
     page.locator("[data-action=create]").click()
     expect(page.locator("#board")).to_be_visible()
     princesse = page.url
-    page.goto(live_server)
-    page.locator("[data-action=group]").click()
-    name = page.locator("h1[data-group-name]").inner_text()
-    page.goto(page.url.rstrip("/") + "/delete")
-    page.locator("[data-form=delete-group] input[name=confirm]").fill(name)
-    page.locator("[data-action=delete-group]").click()
+    delete_the_group(page, live_server)
     for key, url in (("kanai_duel", duel), ("princesse_princesse", princesse)):
         page.goto(url)
         expect(page.locator("[data-closed='game'][data-why='deleted']")).to_be_visible()

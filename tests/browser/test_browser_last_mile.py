@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Browser, expect
 
-from .conftest import LANGUAGES, PHONES
+from .conftest import LANGUAGES, PHONES, delete_the_group
 
 pytestmark = pytest.mark.browser
 
@@ -181,12 +181,7 @@ def test_a_page_of_a_game_whose_group_was_deleted_says_so_and_stops_polling(
         page.on("request", lambda r: asked.append(1) if "/live/" in r.url else None)
 
     other = context.new_page()
-    other.goto(live_server)
-    other.locator("[data-action=group]").click()
-    name = other.locator("h1[data-group-name]").inner_text()
-    other.goto(other.url.rstrip("/") + "/delete")
-    other.locator("[data-form=delete-group] input[name=confirm]").fill(name)
-    other.locator("[data-action=delete-group]").click()
+    delete_the_group(other, live_server)
     # /live answers a deleted game's link 410 and the page reloads into the page saying why
     # (issue 28's closed links); a 404 (a link never known) gets the notice at the page's top.
     gone = "[data-live-gone], [data-closed='game'][data-why='deleted']"
