@@ -13,7 +13,6 @@ they fail.
 
 from __future__ import annotations
 
-import http.client
 import os
 import re
 import shutil
@@ -32,6 +31,8 @@ from .test_proxy import (
     Phone,
     _free_port,
     app_servers,
+    check_http2_and_the_redirect_to_https,
+    check_static_files_answered_by_the_proxy,
     new_game,
     self_signed,
 )
@@ -152,29 +153,11 @@ def test_the_app_sees_the_phones_address_not_a_forged_one(stack):
 
 
 def test_caddy_serves_the_static_files_with_a_long_cache(stack):
-    phone = Phone(stack["https"], stack["cert"], "127.0.0.2")
-    _, _, page = phone.request("GET", "/")
-    asset = re.search(r'src="(/static/[^"]+\.js\?v=\w+)"', page)
-    assert asset is not None
-    status, headers, body = phone.request("GET", asset[1])
-    assert status == 200 and body
-    assert headers["Cache-Control"] == "public, max-age=31536000, immutable"
-    assert "X-Request-ID" not in headers  # Caddy answered it, not an app server
+    check_static_files_answered_by_the_proxy(stack)
 
 
 def test_http2_and_the_redirect_to_https(stack):
-    version = subprocess.run(
-        ["curl", "-s", "--http2", "--cacert", str(stack["cert"]), "-o", "/dev/null", "-w",
-         "%{http_version}", f"https://127.0.0.1:{stack['https']}/healthz"],
-        capture_output=True, text=True, timeout=30)
-    assert version.stdout == "2", version
-    connection = http.client.HTTPConnection("127.0.0.1", stack["http"], timeout=10)
-    try:
-        connection.request("GET", "/rules")
-        answer = connection.getresponse()
-        assert answer.status in (301, 308) and answer.headers["Location"].startswith("https://")
-    finally:
-        connection.close()
+    check_http2_and_the_redirect_to_https(stack, redirects=(301, 308))
 
 
 def test_a_body_above_the_limit_is_refused_by_caddy(stack, tmp_path):
