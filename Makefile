@@ -12,7 +12,8 @@ OWN_CATALOGUES := $(filter-out fr,$(notdir $(patsubst %/,%,$(wildcard companion/
 MO := $(PO:.po=.mo)
 HOST ?= 0.0.0.0
 # What `make test-postgres` runs against PostgreSQL: every test that stores something (the pure
-# Rebel Princess rules-core tests, engine/ and scoring/, never open a database: `make test` runs them).
+# Rebel Princess rules-core tests, engine/ and scoring/, never open a database: `make test` runs them;
+# in the games' other folders, tests/conftest.py leaves out the tests that open no database).
 POSTGRES_TESTS ?= tests/shell tests/web tests/history tests/ops $(wildcard tests/rebel_princess tests/princesse_princesse tests/reveillez tests/kanai_duel)
 POSTGRES_SKIP ?= --ignore=tests/rebel_princess/engine --ignore=tests/rebel_princess/scoring
 PORT ?= 5000
@@ -71,11 +72,13 @@ worker: $(STAMP) $(MO)
 	@$(VENV)/bin/flask --app companion worker
 
 # The tests that need no browser run on every core (pytest-xdist: each test has its own SQLite
-# file and app); the browser tests run after them, one at a time, as their timings assume.
+# file and app); the browser tests after them, two at a time (each its own server and browser
+# context; more would only share the same two cores with more Chromium processes).
 TEST_WORKERS ?= auto
+BROWSER_WORKERS ?= 2
 test: $(TEST_STAMP) $(MO) browser proxy
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --ignore=tests/browser
-	$(PY) -m pytest -q tests/browser
+	$(PY) -m pytest -q -n $(BROWSER_WORKERS) tests/browser
 
 # The database tests again against a real PostgreSQL (Debian's package, started on loopback by
 # scripts/postgres.sh), with a Redis beside it (scripts/redis.sh) for the two-server test: a

@@ -106,6 +106,28 @@ def pytest_configure(config):
         pytest.exit(f"TEST_REDIS_URL is not a Redis URL: {REDIS_URL!r}", returncode=4)
 
 
+GAME_TESTS = {"rebel_princess", "princesse_princesse", "reveillez", "kanai_duel"}
+"""The games' own test folders: their rules tests never open a database."""
+
+
+def pytest_collection_modifyitems(config, items):
+    """Against PostgreSQL (``make test-postgres``), a game's test that opens no database (no
+    ``app``: its rules core, its catalogue, its API on an app of its own in SQLite) would only
+    repeat what ``make test`` ran: it is left out. Every test of a game that stores something,
+    and every test of the shell, the web, the history and the operator's files, runs."""
+    if not POSTGRES_URL:
+        return
+    tests = Path(__file__).parent
+    keep, left = [], []
+    for item in items:
+        parts = Path(item.path).relative_to(tests).parts
+        stores = "app" in item.fixturenames
+        (keep if parts[0] not in GAME_TESTS or stores else left).append(item)
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = keep
+
+
 def database_config(tmp_path) -> dict[str, str | None]:
     """The database part of a test app's config: SQLite in ``tmp_path``, or PostgreSQL."""
     return {"DATABASE": str(tmp_path / "test.sqlite"), "DATABASE_URL": POSTGRES_URL}
