@@ -74,6 +74,7 @@ def _group_with_games(app, client) -> tuple[str, list[str], list[str]]:
 
 
 ROUNDS = 5
+DUEL_ROUNDS = (("general", "minister"), ("minister", "general"), ("prince", "wizard"))
 
 
 def _saves(port: int, pads: list[str], duels: list[str]) -> list[tuple[int, str]]:
@@ -85,12 +86,14 @@ def _saves(port: int, pads: list[str], duels: list[str]) -> list[tuple[int, str]
 
     def duel(token: str) -> list[tuple[int, str]]:
         answers = []
-        for _ in range(3):  # four wins end the duel
+        # Three rounds that end nothing (four wins end the duel; the Princess against the
+        # Prince would end it in the first, and the next round would rightly be refused).
+        for first, second in DUEL_ROUNDS:
             page = _get(port, f"/kanai-duel/g/{token}")
             version = re.search(r'data-version="(\d+)"', page[1])
             answers.append(page if version is None else _post(
                 port, f"/kanai-duel/g/{token}/round",
-                {"first": "princess", "second": "prince", "version": version[1]}))
+                {"first": first, "second": second, "version": version[1]}))
         return answers
 
     with ThreadPoolExecutor(len(pads) + len(duels)) as pool:
