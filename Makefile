@@ -11,14 +11,15 @@ PO := $(wildcard companion/translations/*/LC_MESSAGES/messages.po companion/tran
 OWN_CATALOGUES := $(filter-out fr,$(notdir $(patsubst %/,%,$(wildcard companion/translations/*/))))
 MO := $(PO:.po=.mo)
 HOST ?= 0.0.0.0
-# What `make test-postgres` runs against PostgreSQL: every test that stores something (the pure
-# Rebel Princess rules-core tests, engine/ and scoring/, never open a database: `make test` runs them;
-# in the games' other folders, tests/conftest.py leaves out the tests that open no database).
-POSTGRES_TESTS ?= tests/shell tests/web tests/history tests/ops $(wildcard tests/rebel_princess tests/princesse_princesse tests/reveillez tests/kanai_duel)
-POSTGRES_SKIP ?= --ignore=tests/rebel_princess/engine --ignore=tests/rebel_princess/scoring
+# What `make test-postgres` runs against PostgreSQL: the tests of the shell, the web, the history
+# and the operator's files (every query of the store, the links, the imports, the races, the
+# migrations, two servers). Each game's pages and saves go through that same store: their tests run
+# on SQLite in `make test` (on PostgreSQL too: `make test-postgres POSTGRES_TESTS=tests`).
+POSTGRES_TESTS ?= tests/shell tests/web tests/history tests/ops tests/kanai_duel/test_kanai_duel_seats.py
+POSTGRES_SKIP ?= --ignore=tests/browser --ignore=tests/rebel_princess/engine --ignore=tests/rebel_princess/scoring
 PORT ?= 5000
 
-.PHONY: run worker test test-postgres postgres proxy install browser bench bench-tables bench-groups bench-scaling bench-imports bench-polls bench-commands lint clean messages
+.PHONY: run worker test screens test-postgres postgres proxy install browser bench bench-tables bench-groups bench-scaling bench-imports bench-polls bench-commands lint clean messages
 
 # The serving install: what a server needs and nothing else (no test tools, no browser driver).
 $(STAMP): pyproject.toml
@@ -79,6 +80,11 @@ BROWSER_WORKERS ?= 2
 test: $(TEST_STAMP) $(MO) browser proxy
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --ignore=tests/browser
 	$(PY) -m pytest -q -n $(BROWSER_WORKERS) tests/browser
+
+# The browser tests again, keeping the screenshots they take in tests/artifacts/ to look at (both
+# phone sizes, both languages, light and dark); `make test` does not take them.
+screens: $(TEST_STAMP) $(MO) browser
+	SCREENSHOTS=1 $(PY) -m pytest -q -n $(BROWSER_WORKERS) tests/browser
 
 # The database tests again against a real PostgreSQL (Debian's package, started on loopback by
 # scripts/postgres.sh), with a Redis beside it (scripts/redis.sh) for the two-server test: a

@@ -6,12 +6,13 @@ Playwright cannot download its own browser here, so the tests launch /usr/bin/ch
 
 from __future__ import annotations
 
+import os
 import shutil
 import threading
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 from werkzeug.serving import make_server
 
 from companion import create_app
@@ -87,6 +88,30 @@ def french(browser: Browser, browser_context_args):
     page = context.new_page()
     yield page
     context.close()
+
+
+SCREENSHOTS = bool(os.environ.get("SCREENSHOTS"))
+"""``make screens`` (``SCREENSHOTS=1``) keeps the screenshots the tests take for people to look
+at in tests/artifacts/; ``make test`` does not take them (each costs Chromium a PNG of the whole
+phone, a good part of the suite's time on two cores)."""
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _screenshots_when_asked():
+    if SCREENSHOTS:
+        yield
+        return
+    original = Page.screenshot
+
+    def screenshot(self, *args, **kwargs):
+        path = kwargs.get("path")
+        if path is not None and Path(path).resolve().is_relative_to(ARTIFACTS):
+            return b""
+        return original(self, *args, **kwargs)
+
+    Page.screenshot = screenshot
+    yield
+    Page.screenshot = original
 
 
 @pytest.fixture(scope="session", autouse=True)
