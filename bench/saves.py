@@ -1,0 +1,170 @@
+"""A save against its floor (issue 31: "a save ≤ 5× the floor save with its replay").
+
+Run ``python -m bench.saves`` (``--games N``). In one process, alternating, on SQLite (WAL) files
+in a temporary folder:
+
+- **the app's save**: a Kanai duel round (referee mode, three rounds that end nothing) posted
+  through the app as a phone does (``POST /kanai-duel/g/<scorer link>/round`` with the version
+  it was drawn at; CSRF off), timed around the WSGI app (request in, the 303 out): routing, the
+  session cookie, the form, reading the game, checking and replaying it, writing the entry, the
+  game's stamp and its history summary, the after-request hooks and the access log line;
+- **the floor**: what no save can do without, by hand on a bare ``sqlite3`` connection to a file
+  of the same kind: read the game's rounds (one indexed ``SELECT``), replay them and check the
+  new one with the same rules core (``Duel.replay`` then ``Duel.play``), then in one transaction
+  insert the entry and update the game's stamp and summary (one ``INSERT``, one ``UPDATE``,
+  ``COMMIT``).
+
+A plain Flask hello answered in the same process, between the saves, is the cost of any HTTP
+request's cycle: the table gives the ratio to the floor alone and to the floor plus that cycle.
+Median CPU ms of each, and their ratios (same run). Not a test: nothing asserts on a timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sqlite3
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from . import table
+
+ROUNDS = (("general", "minister"), ("minister", "general"), ("prince", "wizard"))
+"""Three referee rounds that end nothing (four wins end the duel)."""
+
+
+class ServerClock:
+    """WSGI middleware: the CPU the app takes from the request in to the whole answer out."""
+
+    def __init__(self, app: Any) -> None:
+        self.app, self.last = app, 0.0
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        cpu = time.process_time()
+        body = b"".join(self.app(environ, start_response))
+        self.last = (time.process_time() - cpu) * 1000
+        return [body]
+
+
+class Floor:
+    """The floor save on a bare sqlite3 connection (WAL, as the app's files)."""
+
+    def __init__(self, path: Path) -> None:
+        self.db = sqlite3.connect(path, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.executescript("""
+            CREATE TABLE game (id INTEGER PRIMARY KEY, version INTEGER NOT NULL,
+                               summary TEXT NOT NULL, stamp TEXT NOT NULL);
+            CREATE TABLE entry (id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL,
+                                number INTEGER NOT NULL, first TEXT NOT NULL,
+                                second TEXT NOT NULL, UNIQUE (game_id, number));
+        """)
+
+    def new_game(self) -> int:
+        cursor = self.db.execute("INSERT INTO game (version, summary, stamp) VALUES (0, '', '')")
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def save(self, game: int, first: str, second: str) -> None:
+        from companion.scoring.kanai_duel.cards import DuelCard
+        from companion.scoring.kanai_duel.state import Duel
+
+        rounds = self.db.execute("SELECT first, second FROM entry WHERE game_id = ? "
+                                 "ORDER BY number", (game,)).fetchall()
+        duel = Duel().replay((DuelCard(a), DuelCard(b)) for a, b in rounds)
+        duel.play(DuelCard(first), DuelCard(second))
+        self.db.execute("BEGIN IMMEDIATE")
+        self.db.execute("INSERT INTO entry (game_id, number, first, second) VALUES (?, ?, ?, ?)",
+                        (game, len(rounds) + 1, first, second))
+        self.db.execute("UPDATE game SET version = version + 1, summary = ?, "
+                        "stamp = datetime('now') WHERE id = ?", (str(duel), game))
+        self.db.execute("COMMIT")
+
+
+def run(games: int = 100) -> dict[str, float]:
+    from companion import create_app
+
+    folder = Path(tempfile.mkdtemp(prefix="bench-saves-"))
+    app = create_app({"DATABASE": str(folder / "app.sqlite"), "SECRET_KEY": "bench",
+                      "WTF_CSRF_ENABLED": False})
+    clock = ServerClock(app.wsgi_app)
+    app.wsgi_app = clock  # type: ignore[method-assign]
+    client = app.test_client()
+    floor = Floor(folder / "floor.sqlite")
+
+    def new_duel(phone: int) -> str:
+        environ = {"REMOTE_ADDR": f"10.1.{phone >> 8 & 255}.{phone & 255}"}
+        answer = client.post("/kanai-duel/new", environ_base=environ, data={
+            "first": "Ana", "second": "Ben", "mode": "referee", "wins": "4",
+            "abilities": "all", "set_aside": "none"})
+        assert answer.status_code == 303, answer.status_code
+        return str(answer.headers["Location"])
+
+    from flask import Flask
+
+    hello = Flask("hello")
+    hello.add_url_rule("/", "hello", lambda: "Hello, World!")
+    hello_clock = ServerClock(hello.wsgi_app)
+    hello.wsgi_app = hello_clock  # type: ignore[method-assign]
+    hello_client = hello.test_client()
+
+    app_ms: list[float] = []
+    floor_ms: list[float] = []
+    hello_ms: list[float] = []
+    for phone in range(games + 5):  # the first five games warm both sides up, untimed
+        url = new_duel(phone)
+        environ = {"REMOTE_ADDR": f"10.2.{phone >> 8 & 255}.{phone & 255}"}
+        game = floor.new_game()
+        for first, second in ROUNDS:
+            page = client.get(url, environ_base=environ)
+            version = re.search(r'data-version="(\d+)"', page.text)
+            assert version is not None
+            answer = client.post(f"{url}/round", environ_base=environ, data={
+                "first": first, "second": second, "version": version[1]})
+            assert answer.status_code == 303, answer.status_code
+            spent = clock.last
+            cpu = time.process_time()
+            floor.save(game, first, second)
+            floor_spent = (time.process_time() - cpu) * 1000
+            hello_client.get("/")
+            if phone >= 5:
+                floor_ms.append(floor_spent)
+                app_ms.append(spent)
+                hello_ms.append(hello_clock.last)
+    return {"app": statistics.median(app_ms), "floor": statistics.median(floor_ms),
+            "app_fastest": min(app_ms), "floor_fastest": min(floor_ms),
+            "hello": statistics.median(hello_ms), "hello_fastest": min(hello_ms),
+            "saves": float(len(app_ms))}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100,
+                        help="duels of three rounds each (default 100: 300 saves of each kind)")
+    arguments = parser.parse_args()
+    load = os.getloadavg()[0]
+    found = run(arguments.games)
+    print(f"A save against its floor: {int(found['saves'])} Kanai duel rounds of each kind, "
+          f"alternating, one process, SQLite (WAL); load average {load:.2f} (1 min) at the "
+          "start on this machine.\n")
+    print(table(["save", "median CPU ms", "fastest CPU ms"], [
+        ["the app's save (POST round, the 303 out)", f"{found['app']:.2f}",
+         f"{found['app_fastest']:.2f}"],
+        ["the floor (SELECT, replay and check, INSERT, UPDATE, COMMIT)", f"{found['floor']:.2f}",
+         f"{found['floor_fastest']:.2f}"],
+        ["a plain Flask hello (GET /, in process)", f"{found['hello']:.2f}",
+         f"{found['hello_fastest']:.2f}"],
+    ], align="lrr"))
+    with_hello = found["floor"] + found["hello"]
+    print(f"\n- app / floor: **{found['app'] / found['floor']:.1f}x** (medians, same run; "
+          f"aim: 5x at most); app / (floor + a hello's request cycle): "
+          f"**{found['app'] / with_hello:.1f}x**.")
+
+
+if __name__ == "__main__":
+    main()
