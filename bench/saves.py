@@ -29,25 +29,12 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 from . import table
+from .trick_tap import ServerClock
 
 ROUNDS = (("general", "minister"), ("minister", "general"), ("prince", "wizard"))
 """Three referee rounds that end nothing (four wins end the duel)."""
-
-
-class ServerClock:
-    """WSGI middleware: the CPU the app takes from the request in to the whole answer out."""
-
-    def __init__(self, app: Any) -> None:
-        self.app, self.last = app, 0.0
-
-    def __call__(self, environ: dict[str, Any], start_response: Any) -> list[bytes]:
-        cpu = time.process_time()
-        body = b"".join(self.app(environ, start_response))
-        self.last = (time.process_time() - cpu) * 1000
-        return [body]
 
 
 class Floor:
@@ -105,13 +92,12 @@ def run(games: int = 100) -> dict[str, float]:
         assert answer.status_code == 303, answer.status_code
         return str(answer.headers["Location"])
 
-    from flask import Flask
+    from werkzeug.test import Client
 
-    hello = Flask("hello")
-    hello.add_url_rule("/", "hello", lambda: "Hello, World!")
+    from .hello import app as hello
+
     hello_clock = ServerClock(hello.wsgi_app)
-    hello.wsgi_app = hello_clock  # type: ignore[method-assign]
-    hello_client = hello.test_client()
+    hello_client = Client(hello_clock)
 
     app_ms: list[float] = []
     floor_ms: list[float] = []
@@ -127,7 +113,7 @@ def run(games: int = 100) -> dict[str, float]:
             answer = client.post(f"{url}/round", environ_base=environ, data={
                 "first": first, "second": second, "version": version[1]})
             assert answer.status_code == 303, answer.status_code
-            spent = clock.last
+            spent = clock.last[1]
             cpu = time.process_time()
             floor.save(game, first, second)
             floor_spent = (time.process_time() - cpu) * 1000
@@ -135,7 +121,7 @@ def run(games: int = 100) -> dict[str, float]:
             if phone >= 5:
                 floor_ms.append(floor_spent)
                 app_ms.append(spent)
-                hello_ms.append(hello_clock.last)
+                hello_ms.append(hello_clock.last[1])
     return {"app": statistics.median(app_ms), "floor": statistics.median(floor_ms),
             "app_fastest": min(app_ms), "floor_fastest": min(floor_ms),
             "hello": statistics.median(hello_ms), "hello_fastest": min(hello_ms),
@@ -157,7 +143,7 @@ def main() -> None:
          f"{found['app_fastest']:.2f}"],
         ["the floor (SELECT, replay and check, INSERT, UPDATE, COMMIT)", f"{found['floor']:.2f}",
          f"{found['floor_fastest']:.2f}"],
-        ["a plain Flask hello (GET /, in process)", f"{found['hello']:.2f}",
+        ["a plain Flask hello (bench/hello.py, GET /, in process)", f"{found['hello']:.2f}",
          f"{found['hello_fastest']:.2f}"],
     ], align="lrr"))
     with_hello = found["floor"] + found["hello"]
