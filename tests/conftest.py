@@ -13,73 +13,16 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from flask import Flask
-from jinja2 import BytecodeCache, Environment
-from jinja2.bccache import Bucket
 from sqlalchemy import text
 from sqlmodel import SQLModel
 
 from companion import create_app
 
+from .compiled_once import compile_once
+
+compile_once()
+
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL") or None
-
-
-def _keep_url_builders() -> None:
-    """Most tests build an app of their own, and four fifths of building one is werkzeug writing
-    and compiling the Python code that builds each route's URL (the same ~100 rules each time).
-    A server builds its app once; the tests keep each rule's compiled builder for the process
-    (it depends only on the rule's text, its defaults and the kind of builder asked for)."""
-    from werkzeug.routing.rules import Rule
-
-    compile_builder = Rule._compile_builder
-    kept: dict[tuple[object, ...], object] = {}
-
-    def kept_builder(self: Rule, append_unknown: bool = True):  # type: ignore[no-untyped-def]
-        defaults = tuple(sorted((name, repr(value), type(self._converters.get(name)).__name__)
-                                for name, value in (self.defaults or {}).items()))
-        key = (self.rule, self.host, self.subdomain, tuple(self._trace), defaults, append_unknown)
-        if key not in kept:
-            kept[key] = compile_builder(self, append_unknown)
-        return kept[key]
-
-    Rule._compile_builder = kept_builder  # type: ignore[method-assign]
-
-
-_keep_url_builders()
-
-
-class _KeptTemplates(BytecodeCache):
-    """Each test's app compiles the templates its pages use again (its own Jinja environment):
-    over half the CPU of a test that draws pages. The tests share the compiled code of each
-    template in the process, keyed by its name and the environment's settings and checked
-    against its source (a template changed on disk is compiled again), as Jinja's own file cache
-    does for a server that restarts."""
-
-    def __init__(self) -> None:
-        self.kept: dict[str, bytes] = {}
-
-    def get_bucket(self, environment: Environment, name: str, filename: str | None,
-                   source: str) -> Bucket:
-        settings = (sorted(environment.extensions), environment.trim_blocks,
-                    environment.lstrip_blocks, environment.keep_trailing_newline,
-                    environment.optimized, getattr(environment, "newstyle_gettext", None),
-                    getattr(environment.autoescape, "__qualname__", environment.autoescape),
-                    environment.is_async)
-        bucket = Bucket(environment, f"{self.get_cache_key(name, filename)}:{settings!r}",
-                        self.get_source_checksum(source))
-        self.load_bytecode(bucket)
-        return bucket
-
-    def load_bytecode(self, bucket: Bucket) -> None:
-        code = self.kept.get(bucket.key)
-        if code is not None:
-            bucket.bytecode_from_string(code)
-
-    def dump_bytecode(self, bucket: Bucket) -> None:
-        self.kept[bucket.key] = bucket.bytecode_to_string()
-
-
-Flask.jinja_options = {**Flask.jinja_options, "bytecode_cache": _KeptTemplates()}
 REDIS_URL = os.environ.get("TEST_REDIS_URL") or None
 """A Redis for the shared rate-limit store (``make test-postgres`` starts one: scripts/redis.sh)."""
 
@@ -165,28 +108,6 @@ def pytest_configure(config):
         pytest.exit(f"TEST_DATABASE_URL is not a PostgreSQL URL: {POSTGRES_URL!r}", returncode=4)
     if REDIS_URL and not re.fullmatch(r"redis://\S+", REDIS_URL):
         pytest.exit(f"TEST_REDIS_URL is not a Redis URL: {REDIS_URL!r}", returncode=4)
-
-
-GAME_TESTS = {"rebel_princess", "princesse_princesse", "reveillez", "kanai_duel"}
-"""The games' own test folders: their rules tests never open a database."""
-
-
-def pytest_collection_modifyitems(config, items):
-    """Against PostgreSQL (``make test-postgres``), a game's test that opens no database (no
-    ``app``: its rules core, its catalogue, its API on an app of its own in SQLite) would only
-    repeat what ``make test`` ran: it is left out. Every test of a game that stores something,
-    and every test of the shell, the web, the history and the operator's files, runs."""
-    if not POSTGRES_URL:
-        return
-    tests = Path(__file__).parent
-    keep, left = [], []
-    for item in items:
-        parts = Path(item.path).relative_to(tests).parts
-        stores = "app" in item.fixturenames
-        (keep if parts[0] not in GAME_TESTS or stores else left).append(item)
-    if left:
-        config.hook.pytest_deselected(items=left)
-        items[:] = keep
 
 
 def database_config(tmp_path) -> dict[str, str | None]:
