@@ -151,8 +151,17 @@ def purge(days: int | None, dry_run: bool) -> None:
                f"{', '.join(map(str, idle)) or 'none'}")
 
 
+@click.command("version")
+def version_command() -> None:
+    """Print this release's version (as /readyz, /metrics and the page footer show it)."""
+    from .version import version
+
+    click.echo(version())
+
+
 def init_app(app: Flask) -> None:
     from . import backup
 
     app.cli.add_command(cli)
+    app.cli.add_command(version_command)
     backup.init_app(app)  # flask backup FILE, flask restore FILE

@@ -242,6 +242,7 @@ def _init_templates(app: Flask) -> None:
     """Jinja's extension and template class, and the helpers every template sees."""
     from . import players
     from .routes import page_store
+    from .version import version
 
     app.jinja_env.add_extension("jinja2.ext.do")
     app.jinja_env.template_class = _Template
@@ -249,6 +250,7 @@ def _init_templates(app: Flask) -> None:
     app.add_template_global(players.seat_class)  # one colour and initial per player
     app.add_template_global(players.initials)
     app.add_template_global(page_store.flash_area)  # in base.html: this request's messages
+    app.add_template_global(version(), "app_version")  # in base.html's footer
 
 
 @dataclass(frozen=True)

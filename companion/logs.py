@@ -97,19 +97,72 @@ def format_line(fields: dict[str, Any], as_json: bool) -> str:
             f'ref="{fields["referer"] or "-"}"')
 
 
+STARTED = "companion.started"
+"""The WSGI environ key holding when :class:`Seen` took the request (``time.perf_counter``)."""
+LOGGED = "companion.logged"
+"""Set in the environ once the request's access line is written (by the Flask hook)."""
+COUNTED = "companion.counted"
+"""Set in the environ once the request is counted in the metrics (by the Flask hook)."""
+
+
+def started_at() -> float:
+    """When this request was taken: by :class:`Seen` (before any lookup), else now."""
+    return float(request.environ.get(STARTED) or time.perf_counter())
+
+
+class Seen:
+    """WSGI middleware, innermost around Flask: the clock starts here, before a link, a group or
+    the session is looked up, and a request that no Flask hook wrote or counted (one that failed
+    before or inside them) is written and counted here, from its status — so every answer the
+    app gives has its access line and its count in ``/metrics``, 404 and 500 included."""
+
+    def __init__(self, app: Any, as_json: bool) -> None:
+        self.app = app
+        self.as_json = as_json
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        environ[STARTED] = started = time.perf_counter()
+        seen: dict[str, Any] = {}
+
+        def capture(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            seen["status"] = int(status.split(" ", 1)[0])
+            seen["headers"] = headers
+            return start_response(status, headers, exc_info)
+
+        try:
+            body = self.app(environ, capture)
+        except BaseException:
+            self._missed(environ, 500, "-", started)
+            raise
+        headers = dict((k.lower(), v) for k, v in seen.get("headers", ()))
+        self._missed(environ, int(seen.get("status", 500)), headers.get("content-length", "-"),
+                     started, headers.get("x-request-id"))
+        return body
+
+    def _missed(self, environ: dict[str, Any], status: int, size: Any, started: float,
+                rid: str | None = None) -> None:
+        seconds = time.perf_counter() - started
+        if not environ.get(COUNTED):
+            from . import metrics
+
+            metrics.count_request(metrics.NO_ROUTE, str(environ.get("REQUEST_METHOD", "-")),
+                                  status, seconds)
+        if not environ.get(LOGGED):
+            log_wsgi_request(environ, status, size, seconds, rid or wsgi_request_id(environ),
+                             self.as_json)
+
+
 def _started() -> None:
-    g.log_started = time.perf_counter()
     request_id()
 
 
 def _answered(response: Response) -> Response:
-    started = g.pop("log_started", None)
-    response.headers["X-Request-ID"] = request_id()
-    if started is not None:
-        from flask import current_app
+    from flask import current_app
 
-        access.info(format_line(access_fields(response, time.perf_counter() - started),
-                                bool(current_app.config.get("ACCESS_LOG_JSON"))))
+    response.headers["X-Request-ID"] = request_id()
+    request.environ[LOGGED] = True
+    access.info(format_line(access_fields(response, time.perf_counter() - started_at()),
+                            bool(current_app.config.get("ACCESS_LOG_JSON"))))
     return response
 
 
@@ -193,6 +246,7 @@ def init_app(app: Flask) -> None:
             logger.addFilter(OUTAGE_FILTER)
     app.logger.addFilter(OUTAGE_FILTER)
     app.log_exception = lambda exc_info: _log_exception(app, exc_info)  # type: ignore[method-assign]
+    app.wsgi_app = Seen(app.wsgi_app, bool(app.config.get("ACCESS_LOG_JSON")))  # type: ignore[method-assign]
     app.before_request(_started)
     app.after_request(_answered)
     app.register_error_handler(InternalServerError, _server_error)

@@ -23,17 +23,22 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 import time
+from collections.abc import Iterable
 
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, current_app, request
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     REGISTRY,
     CollectorRegistry,
     Counter,
     Histogram,
+    ProcessCollector,
     generate_latest,
 )
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
 from prometheus_client import multiprocess as _multiprocess
 
 NO_ROUTE = "(none)"
@@ -92,28 +97,70 @@ def is_allowed(address: str | None) -> bool:
     return any(client in network for network in current_app.extensions["companion.metrics"])
 
 
+class BuildInfo(Collector):
+    """``companion_build_info{version="1.0.0"} 1``: the release this server runs."""
+
+    def collect(self) -> Iterable[Metric]:
+        from .version import version
+
+        info = GaugeMetricFamily("companion_build_info", "The release this server runs.",
+                                 labels=["version"])
+        info.add_metric([version()], 1)
+        yield info
+
+
+_PID = re.compile(r"_(\d+)\.db$")
+
+
+class Workers(Collector):
+    """Each live gunicorn worker's memory, CPU time and open files (prometheus_client's process
+    collector, read from ``/proc`` for every process that has counts in
+    ``PROMETHEUS_MULTIPROC_DIR``), labelled by ``pid`` — whichever worker answers the scrape."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+
+    def pids(self) -> list[int]:
+        found = {int(m[1]) for name in os.listdir(self.folder) if (m := _PID.search(name))}
+        return sorted(pid for pid in found | {os.getpid()} if os.path.exists(f"/proc/{pid}"))
+
+    def collect(self) -> Iterable[Metric]:
+        families: dict[str, Metric] = {}
+        for pid in self.pids():
+            for family in ProcessCollector(pid=lambda pid=pid: pid, registry=None).collect():
+                into = families.setdefault(family.name, Metric(
+                    family.name, family.documentation, family.type))
+                for sample in family.samples:
+                    into.add_sample(sample.name, {**sample.labels, "pid": str(pid)},
+                                    sample.value)
+        yield from families.values()
+
+
+REGISTRY.register(BuildInfo())
+
+
 def exposition() -> tuple[bytes, str]:
     """Every count in Prometheus' text format: summed over gunicorn's workers when
-    ``PROMETHEUS_MULTIPROC_DIR`` is set, else this process's."""
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    ``PROMETHEUS_MULTIPROC_DIR`` is set (with each worker's process figures), else this
+    process's (its process figures included: prometheus_client's default registry)."""
+    folder = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if folder:
         registry = CollectorRegistry()
         # prometheus_client leaves this constructor unannotated (the library is wrong, not us)
         _multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+        registry.register(BuildInfo())
+        registry.register(Workers(folder))
         return generate_latest(registry), CONTENT_TYPE_LATEST
     return generate_latest(REGISTRY), CONTENT_TYPE_LATEST
 
 
-def _started() -> None:
-    g.metrics_started = time.perf_counter()
-
-
 def _answered(response: Response) -> Response:
-    started = g.pop("metrics_started", None)
-    if started is None:
-        return response
+    from .logs import COUNTED, started_at
+
     rule = request.url_rule
+    request.environ[COUNTED] = True
     count_request(rule.rule if rule is not None else NO_ROUTE, request.method,
-                  response.status_code, time.perf_counter() - started)
+                  response.status_code, time.perf_counter() - started_at())
     if request.method not in ("GET", "HEAD", "OPTIONS") and response.status_code < 400:
         game = request.blueprint
         if game is not None and game in current_app.extensions.get("companion.games", ()):
@@ -129,5 +176,4 @@ def init_app(app: Flask) -> None:
 
     app.extensions["companion.metrics"] = allowed_networks(str(app.config["METRICS_ALLOW"]))
     app.extensions["companion.games"] = frozenset(kind.key for kind in registry())
-    app.before_request(_started)
     app.after_request(_answered)

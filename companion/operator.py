@@ -14,7 +14,7 @@ from pathlib import Path
 
 from flask import Flask
 
-COMMANDS = frozenset({"groups", "backup", "restore", "db", "init-db"})
+COMMANDS = frozenset({"groups", "backup", "restore", "db", "init-db", "version"})
 _WITH_VALUE = frozenset({"--app", "-A", "--env-file", "-e"})
 
 

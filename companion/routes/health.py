@@ -19,6 +19,7 @@ from sqlalchemy import text
 
 from .. import metrics, schema
 from ..db import check, get_engine
+from ..version import version
 
 bp = Blueprint("health", __name__)
 
@@ -66,7 +67,8 @@ def _redis() -> str | None:
 def readyz() -> Response:
     """Ready to serve: the database (and its schema) and the configured Redis answer."""
     problems = [p for p in (_database(), _redis()) if p]
-    return _plain("\n".join(problems), 503) if problems else _plain("ready")
+    said = [*problems, f"version: {version()}"] if problems else ["ready", f"version: {version()}"]
+    return _plain("\n".join(said), 503 if problems else 200)
 
 
 @bp.get("/metrics")

@@ -8,6 +8,8 @@ import socket
 import pytest
 from sqlalchemy import create_engine
 
+from companion.version import version
+
 from ..conftest import reveillez_link
 
 
@@ -25,7 +27,7 @@ def test_healthz_answers_without_the_database(app, client, monkeypatch):
 
 def test_readyz_is_ready_with_the_database_up(client):
     answer = client.get("/readyz")
-    assert answer.status_code == 200 and answer.data == b"ready\n"
+    assert answer.status_code == 200 and answer.data == f"ready\nversion: {version()}\n".encode()
 
 
 def test_readyz_answers_503_naming_the_database_when_it_is_stopped(app, client, monkeypatch):
@@ -43,7 +45,8 @@ def test_readyz_answers_503_naming_redis_when_it_is_down(make_app):
     app = make_app(**{"RATELIMIT_STORAGE_URI": f"redis://127.0.0.1:{_closed_port()}"})
     answer = app.test_client().get("/readyz")
     assert answer.status_code == 503
-    assert answer.data.decode().splitlines() == ["redis: unreachable (ConnectionError)"]
+    assert answer.data.decode().splitlines() == ["redis: unreachable (ConnectionError)",
+                                                 f"version: {version()}"]
 
 
 def _metrics(client, **environ) -> str:
@@ -135,3 +138,84 @@ def test_rate_limit_refusals_are_counted(make_app):
 @pytest.mark.parametrize("path", ["/healthz", "/readyz"])
 def test_health_answers_set_no_cookie(client, path):
     assert "Set-Cookie" not in client.get(path).headers
+
+
+def test_the_version_is_the_one_pyproject_names_everywhere(client, app):
+    """``flask --app companion version``, /readyz, /metrics and the page footer: one release."""
+    import tomllib
+    from pathlib import Path
+
+    from companion.commands import version_command
+
+    pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    released = pyproject["project"]["version"]
+    printed = app.test_cli_runner().invoke(version_command).output.strip()
+    assert printed == released == version()
+    assert f"version: {released}" in client.get("/readyz").data.decode()
+    assert _value(_metrics(client), "companion_build_info", version=released) == 1.0
+    assert f'data-version="{released}"' in client.get("/").data.decode()
+
+
+def test_metrics_show_the_process_memory_and_cpu(client):
+    text = _metrics(client)
+    assert _value(text, "process_resident_memory_bytes") > 0
+    assert "process_cpu_seconds_total" in text
+
+
+def test_metrics_show_each_workers_process_figures_under_gunicorn(client, tmp_path, monkeypatch):
+    """With PROMETHEUS_MULTIPROC_DIR (gunicorn), each live process with counts there has its
+    memory under its pid; a dead one's files add no figures."""
+    import os
+
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
+    (tmp_path / "counter_999999999.db").write_bytes(b"\0" * 8)  # no such process (empty counts)
+    text = _metrics(client)
+    assert _value(text, "process_resident_memory_bytes", pid=str(os.getpid())) > 0
+    assert 'pid="999999999"' not in text
+    assert _value(text, "companion_build_info", version=version()) == 1.0
+
+
+def test_a_404_on_an_unknown_link_is_logged_and_counted(client, caplog):
+    """An unknown game link is refused by its lookup, before the view's hooks: still one access
+    line and one count (a link-guessing scan leaves a trace)."""
+    import logging
+
+    before = _value(_metrics(client), "companion_requests_total", route="(none)", method="GET",
+                    status="404")
+    caplog.set_level(logging.INFO, logger="companion.access")
+    token = "0123456789abcdef0123456789abcdef"
+    assert client.get(f"/reveillez/g/{token}").status_code == 404
+    lines = [r.getMessage() for r in caplog.records if r.name == "companion.access"]
+    assert len(lines) == 1 and '" 404 ' in lines[0] and token not in lines[0]
+    after = _metrics(client)
+    counted = sum(_value(after, "companion_requests_total", route=route, method="GET",
+                         status="404") for route in ("(none)", "/reveillez/g/<code>"))
+    assert counted == before + 1
+
+
+def test_a_500_with_the_database_gone_is_logged_and_counted(make_app, caplog, monkeypatch):
+    """The database taken away from a running server: a game's page fails with the app's 500
+    page — and has its access line and its count."""
+    import logging
+
+    app = make_app(**{"TESTING": False, "PROPAGATE_EXCEPTIONS": False})
+    token = reveillez_link(app, "viewer")
+    client = app.test_client()
+    stopped = create_engine(f"postgresql+psycopg://companion:x@127.0.0.1:{_closed_port()}/none",
+                            connect_args={"connect_timeout": 2})
+    before = _metrics(client)
+    monkeypatch.setitem(app.extensions, "companion.engine", stopped)
+    monkeypatch.setattr(logging.getLogger("companion"), "propagate", True)  # to caplog too
+    caplog.set_level(logging.INFO, logger="companion.access")
+    answer = client.get(f"/reveillez/g/{token}")
+    assert answer.status_code in (500, 503)
+    status = str(answer.status_code)
+    lines = [r.getMessage() for r in caplog.records if r.name == "companion.access"]
+    assert len(lines) == 1 and f'" {status} ' in lines[0] and token not in lines[0]
+    after = _metrics(client)
+
+    def total(text: str) -> float:
+        return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+                   if line.startswith("companion_requests_total{") and f'status="{status}"' in line)
+
+    assert total(after) == total(before) + 1
