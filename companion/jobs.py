@@ -6,11 +6,13 @@ cut it short and the phone watches its progress instead (:mod:`companion.play.im
   :data:`QUEUE` — when at least one worker listens on it: ``flask --app companion worker``,
   beside the servers (``make worker``). Any server's phone can then follow any job: its
   progress is in the database.
-- **Otherwise** (one server without Redis, or no worker listening, or Redis not answering)
+- **Otherwise** (one server without Redis, or no worker that beat within :data:`RECENT` —
+  one killed with ``kill -9`` stays registered in Redis — or Redis not answering)
   the job runs in the server process that took the file, on a thread of its own, one job after
   another.
 
-Either way a job whose process dies is cleaned up at the next start of any server (and by its
+A job sent to a worker that died before taking it is run by the server whose progress page
+is asked for it once it has waited :data:`TAKE_OVER` (:func:`take_over`). Either way a job whose process dies is cleaned up at the next start of any server (and by its
 progress page): :func:`companion.play.imports.abandon_stale`.
 """
 
@@ -19,6 +21,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import click
@@ -45,19 +48,79 @@ def _redis(app: Flask) -> Any:
     return Redis.from_url(url, socket_timeout=2, socket_connect_timeout=1)
 
 
-def _queue(app: Flask) -> Any:
-    """The RQ queue when a worker listens on it, else None."""
+WORKER_TTL = 30
+"""Seconds an idle worker's RQ registration lives between its heartbeats (it beats every
+``WORKER_TTL - 15`` s while it waits for a job; RQ's default, 420 s, kept a dead worker looking
+alive for minutes)."""
+RECENT = timedelta(seconds=WORKER_TTL + 15)
+"""A worker whose last heartbeat is older than this is taken for dead (``kill -9`` leaves its
+registration in Redis): imports are not sent to it. (A worker busy with a long import beats
+less often: meanwhile the servers run new imports themselves, which costs nothing.)"""
+TAKE_OVER = timedelta(seconds=60)
+"""A job still waiting this long after it was sent, with no live worker, is run by the server
+whose progress page is asked for it (a job queued to a worker that died since)."""
+
+
+def live_workers(connection: Any, now: datetime | None = None) -> int:
+    """How many RQ workers listening on :data:`QUEUE` have beaten within :data:`RECENT`."""
+    from rq import Queue, Worker
+
+    now = now or datetime.now(UTC)
+    count = 0
+    for worker in Worker.all(queue=Queue(QUEUE, connection=connection)):
+        beat = worker.last_heartbeat
+        if beat is None:
+            continue
+        if beat.tzinfo is None:
+            beat = beat.replace(tzinfo=UTC)
+        count += now - beat <= RECENT
+    return count
+
+
+def workers_state(app: Flask) -> str | None:
+    """For /readyz: ``"2 live"`` (workers with a recent heartbeat), None without Redis."""
     try:
         connection = _redis(app)
         if connection is None:
             return None
-        from rq import Queue, Worker
+        return f"{live_workers(connection)} live"
+    except Exception as error:
+        return f"unknown ({type(error).__name__})"
+
+
+def _queue(app: Flask) -> Any:
+    """The RQ queue when a worker listening on it has beaten recently, else None."""
+    try:
+        connection = _redis(app)
+        if connection is None:
+            return None
+        from rq import Queue
 
         found = Queue(QUEUE, connection=connection)
-        return found if Worker.count(queue=found) else None
+        return found if live_workers(connection) else None
     except Exception as error:  # (Redis away, or RQ not installed: run here)
         log.warning("import queue unavailable, running in this process: %s", error)
         return None
+
+
+def take_over(job: Any) -> bool:
+    """Run ``job`` (an :class:`~companion.models.ImportJob`) here when it has waited
+    :data:`TAKE_OVER` and no live worker would take it (sent to a worker that died since);
+    True if so. The dead worker's copy, if it ever runs, finds the job no longer waiting."""
+    if job.state != "waiting" or job.id is None:
+        return False
+    created = job.created_at if job.created_at.tzinfo else job.created_at.replace(tzinfo=UTC)
+    if datetime.now(UTC) - created < TAKE_OVER:
+        return False
+    app = _this_app()
+    runner = _runner(app)
+    if job.id in runner.taken or _queue(app) is not None:
+        return False
+    runner.taken.add(job.id)
+    log.warning("import job %s waited %s s with no live worker: run in this process",
+                job.id, int((datetime.now(UTC) - created).total_seconds()))
+    runner.put(job.id)
+    return True
 
 
 def start(job_id: int) -> str:
@@ -100,6 +163,7 @@ class _Runner:
         self.jobs: queue.Queue[int] = queue.Queue()
         self.lock = threading.Lock()
         self.thread: threading.Thread | None = None
+        self.taken: set[int] = set()  # jobs taken over from a dead worker (take_over)
 
     def put(self, job_id: int) -> None:
         with self.lock:
@@ -148,7 +212,8 @@ def worker_command(burst: bool) -> None:
     from rq import Queue, SimpleWorker
 
     # SimpleWorker: the jobs run in this process, in this app's context (no fork per job).
-    SimpleWorker([Queue(QUEUE, connection=connection)], connection=connection).work(
+    SimpleWorker([Queue(QUEUE, connection=connection)], connection=connection,
+                 worker_ttl=WORKER_TTL).work(
         burst=burst, with_scheduler=False)
 
 

@@ -4,7 +4,9 @@
   balancer's liveness check must not fail because the database is slow).
 - ``GET /readyz``: 200 when the database answers, holds the schema this code was written for
   (:func:`companion.db.check`), and the configured Redis (if any) answers; else 503 with one
-  line per part that is not ready, naming it (``database: …``, ``schema: …``, ``redis: …``).
+  line per part that is not ready, naming it (``database: …``, ``schema: …``, ``redis: …``);
+  then ``version: 1.0.0`` (:mod:`companion.version`) and, with a shared Redis, ``import
+  workers: 2 live`` (RQ workers with a recent heartbeat: :func:`companion.jobs.live_workers`).
 - ``GET /metrics``: Prometheus' text format (:mod:`companion.metrics`), only to the addresses
   in ``METRICS_ALLOW`` (loopback by default); anyone else gets a 404, as for any unknown page.
 
@@ -17,7 +19,7 @@ from flask import Blueprint, Response, abort, current_app, request
 from flask.blueprints import BlueprintSetupState
 from sqlalchemy import text
 
-from .. import metrics, schema
+from .. import jobs, metrics, schema
 from ..db import check, get_engine
 from ..version import version
 
@@ -66,8 +68,13 @@ def _redis() -> str | None:
 @bp.get("/readyz")
 def readyz() -> Response:
     """Ready to serve: the database (and its schema) and the configured Redis answer."""
-    problems = [p for p in (_database(), _redis()) if p]
-    said = [*problems, f"version: {version()}"] if problems else ["ready", f"version: {version()}"]
+    redis = _redis()
+    problems = [p for p in (_database(), redis) if p]
+    said = [*problems] if problems else ["ready"]
+    said.append(f"version: {version()}")
+    workers = None if redis else jobs.workers_state(current_app)
+    if workers is not None:  # (informative: a server runs imports itself without a worker)
+        said.append(f"import workers: {workers}")
     return _plain("\n".join(said), 503 if problems else 200)
 
 

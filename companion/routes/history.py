@@ -449,6 +449,7 @@ def _job_or_404(token: str, group_id: int | None) -> ImportJob:
         abort(404)
     imports.abandon_stale(get_session(), token)  # its process died: the page says so
     get_session().refresh(job)
+    jobs.take_over(job)  # sent to a worker that died before taking it: run here
     return job
 
 

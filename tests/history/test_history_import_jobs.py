@@ -261,3 +261,75 @@ def test_a_restore_is_read_by_its_job_not_by_the_request(app, client, known, mon
     assert row.skipped == len(json.loads(content)["games"]) > 0 and counts(app) == before
     final = finished_import(client, answer)
     assert final.status_code == 303 and final.headers["Location"].startswith(known.base)
+
+
+def _real_worker(url: str):
+    """An RQ worker in a process of its own, as `flask worker` runs one (registered and beating
+    on the shared Redis), to be killed with SIGKILL."""
+    import subprocess
+    import sys
+
+    from redis import Redis
+    from rq import Queue, Worker
+
+    from companion import jobs
+
+    script = (f"from redis import Redis\nfrom rq import Queue, SimpleWorker\n"
+              f"c = Redis.from_url({url!r})\n"
+              f"SimpleWorker([Queue({jobs.QUEUE!r}, connection=c)], connection=c, "
+              f"worker_ttl={jobs.WORKER_TTL}).work()\n")
+    process = subprocess.Popen([sys.executable, "-c", script])
+    queue = Queue(jobs.QUEUE, connection=Redis.from_url(url))
+    wait_for(lambda: Worker.count(queue=queue) > 0, 60)
+    return process
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="needs a Redis (TEST_REDIS_URL: make test-postgres)")
+def test_a_worker_killed_with_sigkill_gets_no_import_and_its_queued_job_is_taken_over(
+        tmp_path, client, known, monkeypatch):
+    """``kill -9`` leaves the worker registered in Redis: once its heartbeat is stale the next
+    import runs in the server, and the job queued to it meanwhile is taken over by the server
+    its progress page asks."""
+    import signal
+
+    from redis import Redis
+    from rq import Queue, Worker
+
+    from companion import jobs
+
+    shared = create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
+                         "CACHE_REDIS_URL": REDIS_URL, **database_config(tmp_path)})
+    connection = Redis.from_url(REDIS_URL)
+    queue = Queue(jobs.QUEUE, connection=connection)
+    queue.empty()
+    content = backup(client, known, 1)
+    worker = _real_worker(REDIS_URL)
+    try:
+        worker.send_signal(signal.SIGSTOP)  # alive and registered, but takes nothing yet
+        phone = shared.test_client()
+        queued = restore(phone, content)
+        token = queued.headers["Location"].rsplit("/", 1)[1]
+        assert job_row(shared, token).state == "waiting"  # sent to RQ: the stopped worker's
+        assert "companion.import_runner" not in shared.extensions  # pop took it; not run here
+        worker.kill()  # SIGKILL: no goodbye, its registration stays in Redis
+        worker.wait()
+        assert Worker.count(queue=queue) > 0  # still "listening", as far as RQ can tell
+        monkeypatch.setattr(jobs, "RECENT", jobs.timedelta(seconds=1))  # (45 s in service)
+        monkeypatch.setattr(jobs, "TAKE_OVER", jobs.timedelta(seconds=0))
+        time.sleep(1.5)
+        with shared.app_context():
+            assert jobs.live_workers(connection) == 0
+        # The next import runs here and finishes.
+        answer = restore(shared.test_client(), content)
+        assert finished_import(shared.test_client(), answer, 120).status_code == 303
+        # The job queued to the dead worker: taken over when its page is asked, and finishes.
+        assert finished_import(phone, queued, 120).status_code == 303
+        assert job_row(shared, token).state == "done"
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+            worker.wait()
+        for dead in Worker.all(queue=queue):
+            dead.register_death()
+        queue.empty()
+        shared.extensions["companion.engine"].dispose()

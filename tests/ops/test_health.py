@@ -219,3 +219,26 @@ def test_a_500_with_the_database_gone_is_logged_and_counted(make_app, caplog, mo
                    if line.startswith("companion_requests_total{") and f'status="{status}"' in line)
 
     assert total(after) == total(before) + 1
+
+
+def test_readyz_says_how_many_import_workers_beat_recently(make_app):
+    from ..conftest import REDIS_URL
+
+    if not REDIS_URL:
+        pytest.skip("needs a Redis (TEST_REDIS_URL)")
+    from redis import Redis
+    from rq import Queue, SimpleWorker
+
+    from companion import jobs
+
+    app = make_app(**{"CACHE_REDIS_URL": REDIS_URL})
+    connection = Redis.from_url(REDIS_URL)
+    worker = SimpleWorker([Queue(jobs.QUEUE, connection=connection)], connection=connection)
+    before = app.test_client().get("/readyz").data.decode().splitlines()[-1]
+    worker.register_birth()
+    try:
+        after = app.test_client().get("/readyz").data.decode().splitlines()[-1]
+    finally:
+        worker.register_death()
+    assert before.startswith("import workers: ") and after.startswith("import workers: ")
+    assert int(after.split()[2]) == int(before.split()[2]) + 1
