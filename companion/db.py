@@ -189,6 +189,7 @@ class SchemaState:
     code: str
     known: bool  # the database's revision is one of this code's migrations
     empty: bool = False  # no tables at all
+    unreachable: str = ""  # the database did not answer (the error's name): nothing known
 
     @property
     def is_ready(self) -> bool:
@@ -204,6 +205,8 @@ class SchemaState:
     def problem(self) -> str:
         if self.is_ready:
             return ""
+        if self.unreachable:
+            return f"the database does not answer ({self.unreachable})"
         if self.empty:
             return f"the database is empty; this code needs revision {self.code}"
         if self.database is None:

@@ -24,8 +24,9 @@ from typing import Any
 
 from flask import Flask, current_app, render_template, request
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
 
-from .db import check, upgrade
+from .db import SchemaState, check, head, upgrade
 
 log = logging.getLogger("companion.schema")
 
@@ -45,15 +46,32 @@ def redis_url(config: Any) -> str | None:
 
 class Guard:
     """A server's view of its database's schema, looked at again while it is not ready (each
-    worker its own: all of them must agree with ``/readyz`` the moment the schema changes)."""
+    worker its own: all of them must agree with ``/readyz`` the moment the schema changes).
+
+    A database that does not answer at start is not a reason to stop: the server starts, says
+    so once, answers ``/healthz`` and 503 for everything else (``/readyz`` too) and looks again
+    at each request, creating an empty database's schema then, as it would have at start."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.state = check(engine)
+        self.started = False  # the start's work (an empty database's schema) done
+        self.state = self._look()
+
+    def _look(self) -> SchemaState:
+        try:
+            if not self.started:
+                # A fresh install: nothing stored, nothing to migrate. Under the migration lock,
+                # before this process's first connection (several workers starting at once).
+                upgrade(self.engine, only_if_empty=True)
+                self.started = True
+            return check(self.engine)
+        except OperationalError as error:  # (nothing listens, refused, timed out)
+            return SchemaState(database=None, code=head(), known=True,
+                               unreachable=type(error.orig or error).__name__)
 
     def is_ready(self) -> bool:
         if not self.state.is_ready:
-            self.state = check(self.engine)
+            self.state = self._look()
             if self.state.is_ready:
                 log.warning("schema: the database is now at revision %s; writes accepted",
                             self.state.code)
@@ -76,10 +94,7 @@ def _refuse_writes() -> Any:
 def init_app(app: Flask, engine: Engine) -> None:
     """Check the schema at start: create it in an empty database; else, if it is not this code's,
     say so once and refuse writes until it is."""
-    # A fresh install: nothing stored, nothing to migrate. Under the migration lock, before this
-    # process's first connection (several workers starting on a new SQLite file at once).
-    upgrade(engine, only_if_empty=True)
-    guard = Guard(engine)
+    guard = Guard(engine)  # (an empty database's schema created: see Guard)
     state = guard.state
     app.extensions["companion.schema"] = guard
     if not state.is_ready:

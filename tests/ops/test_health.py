@@ -242,3 +242,28 @@ def test_readyz_says_how_many_import_workers_beat_recently(make_app):
         worker.register_death()
     assert before.startswith("import workers: ") and after.startswith("import workers: ")
     assert int(after.split()[2]) == int(before.split()[2]) + 1
+
+
+def test_a_server_started_with_its_database_down_starts_and_says_so(tmp_path, monkeypatch):
+    """No boot loop: the server starts with nothing listening where its database is, answers
+    /healthz 200 and /readyz 503 (naming the database), then 200 once the database answers —
+    the schema of an empty database created then, as at a start."""
+    from companion import create_app
+    from companion.db import make_engine
+
+    url = f"postgresql://companion:x@127.0.0.1:{_closed_port()}/none"
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "x.db"),
+                      "DATABASE_URL": url})
+    client = app.test_client()
+    assert client.get("/healthz").status_code == 200
+    answer = client.get("/readyz")
+    assert answer.status_code == 503 and answer.data.decode().startswith("database: unreachable")
+    assert client.get("/rules").status_code == 503  # pages wait for it, no 500
+    # The database comes up (here: an empty one, as on a first install).
+    up = make_engine(str(tmp_path / "up.db"))
+    monkeypatch.setitem(app.extensions, "companion.engine", up)
+    app.extensions["companion.schema"].engine = up
+    assert client.get("/rules").status_code == 200  # looked at again: schema created
+    answer = client.get("/readyz")
+    assert answer.status_code == 200 and answer.data.decode().startswith("ready")
+    up.dispose()
