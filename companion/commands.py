@@ -12,8 +12,9 @@ configured, or ``--days`` is given).
 
 from __future__ import annotations
 
+import os
 import sys
-from typing import BinaryIO, TextIO
+from typing import BinaryIO
 
 import click
 from flask import Flask, current_app
@@ -69,23 +70,31 @@ def link(group_id: int) -> None:
 
 @cli.command("export")
 @click.argument("group_id", type=click.IntRange(1, 2**31 - 1))
-@click.option("-o", "--output", type=click.File("w", encoding="utf-8"), default="-",
-              help="The file to write (default: standard output).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+              help="The file to write, readable by its owner only (default: standard output).")
 @click.option("--with-links", is_flag=True,
               help="Also the group's link and every game's links (the operator's copy, for "
                    "`groups import` on another server: phones keep their links). Keep it safe: "
                    "whoever has it can open every game.")
-def export(group_id: int, output: TextIO, with_links: bool) -> None:
+def export(group_id: int, output: str, with_links: bool) -> None:
     """Write every game of a group, in progress or finished, as the JSON export (with the
-    group's name)."""
+    group's name). A file is written 0600, as ``flask backup`` writes: with ``--with-links`` it
+    opens every game."""
     from .play import transfer
 
     with _session() as session:
         group = _group(session, group_id)
         games = list(session.exec(select(Game).where(Game.group_id == group_id)
                                   .order_by(col(Game.id))))
-        output.write(transfer.dumps(transfer.export(session, games, group=group,
-                                                    with_links=with_links)))
+        text = transfer.dumps(transfer.export(session, games, group=group,
+                                              with_links=with_links))
+    if output == "-":
+        sys.stdout.write(text)
+    else:
+        descriptor = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.fchmod(descriptor, 0o600)  # (a file that was there before keeps no wider mode)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+            file.write(text)
     click.echo(f"{len(games)} games exported" + (" with their links" if with_links else ""),
                err=True)
 

@@ -8,7 +8,8 @@ id, and an outage of the shared store (Redis) once a minute — never a link tok
 that is: the client's address (as the trusted proxies report it), the method and the path (with
 its query), the status, the body's size in bytes, the time to answer, the request id and the
 Referer. With ``ACCESS_LOG_JSON`` (config or environment) the same fields are one JSON object
-per line: ``{"client", "method", "path", "status", "bytes", "ms", "rid", "referer"}``.
+per line, and nothing else on the line: ``{"time", "client", "method", "path", "status", "bytes",
+"ms", "rid", "referer"}`` (``time`` in UTC, ISO 8601, to the millisecond).
 
 **Link tokens are masked** wherever a path or a Referer is written (:func:`mask`): any run of 20
 or more letters, digits, ``-`` or ``_`` becomes ``…`` and its last four characters, enough to
@@ -33,6 +34,7 @@ import re
 import secrets
 import sys
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import Flask, Response, g, render_template, request
@@ -90,8 +92,9 @@ def log_wsgi_request(environ: dict[str, Any], status: int, size: int, seconds: f
 
 
 def format_line(fields: dict[str, Any], as_json: bool) -> str:
-    if as_json:
-        return json.dumps(fields, ensure_ascii=False)
+    if as_json:  # (its own time: the line is the object alone, see configure_logging)
+        when = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        return json.dumps({"time": when, **fields}, ensure_ascii=False)
     return (f'{fields["client"]} "{fields["method"]} {fields["path"]}" {fields["status"]} '
             f'{fields["bytes"]} {fields["ms"]}ms rid={fields["rid"]} '
             f'ref="{fields["referer"] or "-"}"')
@@ -222,9 +225,17 @@ ours: the page store)."""
 OUTAGE_FILTER = OncePerMinute()
 
 
-def configure_logging() -> None:
+def configure_logging(as_json: bool = False) -> None:
     """Send the access lines and errors to standard error when nothing else is set up (gunicorn
-    passes a process's standard error to its error log; systemd to the journal)."""
+    passes a process's standard error to its error log; systemd to the journal). With
+    ``as_json`` the access lines are written alone, each one JSON object and nothing else (its
+    ``time`` inside), for a log shipper to read as they are."""
+    if as_json and not access.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        access.addHandler(handler)
+        access.setLevel(os.environ.get("LOG_LEVEL", "INFO").upper())
+        access.propagate = False
     for name in ("companion",):
         logger = logging.getLogger(name)
         if not logger.handlers:
@@ -239,7 +250,7 @@ def configure_logging() -> None:
 def init_app(app: Flask) -> None:
     """The request id, the access line, the error log and the error page."""
     if not app.testing:
-        configure_logging()
+        configure_logging(bool(app.config.get("ACCESS_LOG_JSON")))
     for name in OUTAGE_LOGGERS:
         logger = logging.getLogger(name)
         if OUTAGE_FILTER not in logger.filters:

@@ -104,10 +104,13 @@ def test_export_with_links_then_import_twice_on_another_server(app, tmp_path, se
     _play(app)
     links = _links(app)
     file = tmp_path / "group.json"
+    file.write_text("an older copy, once readable by all")
+    file.chmod(0o644)
     group = _group_id(app)
     done = app.test_cli_runner().invoke(args=["groups", "export", str(group), "--with-links",
                                               "-o", str(file)])
     assert done.exit_code == 0, done.output
+    assert file.stat().st_mode & 0o777 == 0o600  # it opens every game: its owner's only
     document = json.loads(file.read_text(encoding="utf-8"))
     assert document["group"]["name"] == "Ana · Ben · Cy · Di"
     assert document["group"]["token"] == links["groups"][0][1]

@@ -51,7 +51,26 @@ def test_the_access_line_as_json(make_app, caplog):
     fields = json.loads(line)
     assert fields["path"] == f"/live/…{token[-4:]}" and fields["status"] == 200
     assert fields["rid"] == "lb-42" and set(fields) == {
-        "client", "method", "path", "status", "bytes", "ms", "rid", "referer"}
+        "time", "client", "method", "path", "status", "bytes", "ms", "rid", "referer"}
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", fields["time"])
+
+
+def test_json_access_lines_are_json_alone_on_a_server(tmp_path):
+    """A server (not a test app) with ACCESS_LOG_JSON writes each access line as one JSON
+    object, with no text before it."""
+    import subprocess
+    import sys
+
+    script = ("import logging\nfrom companion import create_app\n"
+              f"app = create_app({{'TESTING': False, 'SECRET_KEY': 't', 'ACCESS_LOG_JSON': True, "
+              f"'DATABASE': {str(tmp_path / 'x.db')!r}}})\n"
+              "app.test_client().get('/healthz')\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120, env={**__import__("os").environ, "LOG_LEVEL": "INFO"})
+    assert done.returncode == 0, done.stderr
+    [line] = [line for line in done.stderr.splitlines() if '"/healthz"' in line]
+    fields = json.loads(line)  # the whole line: nothing before the object
+    assert fields["path"] == "/healthz" and fields["status"] == 200 and "time" in fields
 
 
 @pytest.fixture
