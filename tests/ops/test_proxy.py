@@ -416,3 +416,31 @@ def test_a_server_stopped_costs_no_request_and_nginx_logs_no_link(stack, tmp_pat
     logs = {str(path): path.read_text(errors="replace") for path in
             [*(tmp_path / "logs").iterdir(), *(stack["folder"] / "logs").iterdir()]}
     assert not [name for name, text in logs.items() if token in text], logs
+
+
+def test_with_no_server_answering_nginx_shows_the_apps_page_and_logs_no_link(stack, tmp_path):
+    """Both app servers down: a phone gets the app's static "back in a moment" page in both
+    languages with the 502, not nginx's bare one; that 502 and a 413 are logged, without the
+    address asked for (no link token)."""
+    token = "0123456789abcdef0123456789abcdef"
+    https, http_port = _free_port(), _free_port()
+    down = start_nginx(tmp_path, site(https=https, http=http_port,
+                                      upstreams=[_free_port(), _free_port()],
+                                      cert=stack["cert"], key=stack["key"],
+                                      logs=tmp_path / "logs"), https)
+    try:
+        phone = Phone(https, stack["cert"], "127.0.0.8")
+        status, _, page = phone.request("GET", f"/rebel-princess/g/{token}")
+        assert status == 502
+        assert "Back in a moment" in page and "De retour dans un instant" in page
+        assert "nginx" not in page
+        assert phone.request("POST", f"/rebel-princess/g/{token}/round/1/numbers",
+                             {"x": "y" * (22 * 1024 * 1024)})[0] == 413
+    finally:
+        down.terminate()
+        down.wait(timeout=30)
+    failures = (tmp_path / "logs" / "companion-failures.log").read_text().splitlines()
+    assert any(" 502 GET upstream=" in line for line in failures), failures
+    assert any(" 413 POST " in line for line in failures), failures
+    logs = {path.name: path.read_text(errors="replace") for path in (tmp_path / "logs").iterdir()}
+    assert not [name for name, text in logs.items() if token in text or token[-4:] in text], logs
