@@ -13,6 +13,7 @@ they fail.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -54,6 +55,7 @@ def caddyfile(*, https: int, http: int, upstreams: list[int], cert: Path, key: P
         ("reverse_proxy 127.0.0.1:8001 127.0.0.1:8002 {",
          "reverse_proxy " + " ".join(f"127.0.0.1:{port}" for port in upstreams) + " {"),
         ("root * /srv/companion/companion/static\n", f"root * {STATIC}\n"),
+        ("root * /srv/companion/companion/static/\n", f"root * {STATIC}/\n"),
     ]
     for old, new in replaced:
         assert text.count(old) == 1, f"the shipped Caddyfile no longer has {old!r} once"
@@ -111,7 +113,8 @@ def stack(tmp_path_factory):
             https=https, http=http_port, upstreams=ports, cert=cert, key=key), https)
         try:
             yield {"https": https, "http": http_port, "cert": cert, "key": key,
-                   "folder": folder, "logs": logs, "upstreams": ports}
+                   "folder": folder, "logs": logs, "upstreams": ports,
+                   "caddy_log": folder / "proxy" / "caddy.log"}
         finally:
             stop(proxy)
 
@@ -175,6 +178,9 @@ def test_a_body_above_the_limit_is_refused_by_caddy(stack, tmp_path):
         capture_output=True, text=True, timeout=120)
     assert answer.stdout == "413", answer
     assert _access_lines(stack, "POST /import?too-large") == []  # never sent on to the app
+    refused = [json.loads(line) for line in stack["caddy_log"].read_text().splitlines()
+               if '"status":413' in line and "too-large" in line]
+    assert refused and refused[-1]["request"]["uri"] == "/import?too-large"  # Caddy logs it
     phone = Phone(stack["https"], stack["cert"], "127.0.0.6")
     status, _, _ = phone.request("POST", "/import?small", {"file": "x"})
     assert status != 413 and len(_access_lines(stack, "POST /import?small")) == 1
@@ -207,10 +213,14 @@ def test_a_server_stopped_costs_no_request_and_caddy_logs_no_link(stack, tmp_pat
         cert=stack["cert"], key=stack["key"]), https)
     try:
         phone = Phone(https, stack["cert"], "127.0.0.7")
-        assert phone.request("GET", game, referer=game)[0] == 502
+        status, headers, page = phone.request("GET", game, referer=game)
+        assert status == 502 and headers["Retry-After"] == "30"
+        assert "Back in a moment" in page and "De retour dans un instant" in page  # the app's
     finally:
         stop(down)
     logs = {folder: (tmp_path / folder / "caddy.log").read_text(errors="replace")
             for folder in ("one", "none")}
     assert f"/rebel-princess/g/…{token[-4:]}" in logs["none"]  # the error was logged, masked
+    assert [json.loads(line)["status"] for line in logs["none"].splitlines()
+            if '"status":502' in line] == [502]  # on Caddy's access log, once
     assert not [folder for folder, text in logs.items() if token in text], logs
