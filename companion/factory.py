@@ -174,9 +174,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     _register_blueprints(app)
     _init_responses(app)
 
-    from . import db
+    from . import db, logs, schema
     from .play import history
 
+    logs.redis_at_start(schema.redis_url(app.config))  # an outage at start is said, once
     if app.extensions["companion.schema"].is_ready():  # (a schema not this code's: no writes)
         with app.app_context():  # summaries missing from an older database: stored now
             history.refresh(db.get_engine())
@@ -250,7 +251,7 @@ def _init_templates(app: Flask) -> None:
     app.add_template_global(players.seat_class)  # one colour and initial per player
     app.add_template_global(players.initials)
     app.add_template_global(page_store.flash_area)  # in base.html: this request's messages
-    app.add_template_global(version(), "app_version")  # in base.html's footer
+    app.jinja_env.globals["app_version"] = version()  # in base.html's footer
 
 
 @dataclass(frozen=True)

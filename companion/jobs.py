@@ -12,8 +12,9 @@ cut it short and the phone watches its progress instead (:mod:`companion.play.im
   another.
 
 A job sent to a worker that died before taking it is run by the server whose progress page
-is asked for it once it has waited :data:`TAKE_OVER` (:func:`take_over`). Either way a job whose process dies is cleaned up at the next start of any server (and by its
-progress page): :func:`companion.play.imports.abandon_stale`.
+is asked for it once it has waited :data:`TAKE_OVER` (:func:`take_over`). Either way a job
+whose process dies is cleaned up at the next start of any server (and by its progress page):
+:func:`companion.play.imports.abandon_stale`.
 """
 
 from __future__ import annotations

@@ -225,6 +225,35 @@ ours: the page store)."""
 OUTAGE_FILTER = OncePerMinute()
 
 
+REDIS_PARTS = {
+    "companion.limits": "the rate limits count in each server process meanwhile",
+    "companion.page_store": "pages are drawn afresh meanwhile",
+    "companion.jobs": "imports run in the server that takes them meanwhile",
+}
+"""The parts that use the shared Redis, and what each does while it does not answer."""
+
+
+def redis_at_start(url: str | None) -> bool:
+    """Whether the shared Redis at ``url`` answers as the server starts; if it does not, each
+    part that uses it says so, once, so a server started during an outage is not silent."""
+    if url is None:
+        return True
+    try:
+        import redis
+
+        client = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except Exception as error:
+        for name, meanwhile in REDIS_PARTS.items():
+            logging.getLogger(name).warning(
+                "redis unreachable at start (%s: %s): %s", type(error).__name__, error, meanwhile)
+        return False
+    return True
+
+
 def configure_logging(as_json: bool = False) -> None:
     """Send the access lines and errors to standard error when nothing else is set up (gunicorn
     passes a process's standard error to its error log; systemd to the journal). With

@@ -25,7 +25,7 @@ import ipaddress
 import os
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from flask import Flask, Response, current_app, request
 from prometheus_client import (
@@ -37,9 +37,9 @@ from prometheus_client import (
     ProcessCollector,
     generate_latest,
 )
+from prometheus_client import multiprocess as _multiprocess
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
-from prometheus_client import multiprocess as _multiprocess
 
 NO_ROUTE = "(none)"
 """The route label of a request that matched no route (a 404): the address is not a label."""
@@ -112,6 +112,10 @@ class BuildInfo(Collector):
 _PID = re.compile(r"_(\d+)\.db$")
 
 
+def _pid_of(pid: int) -> Callable[[], int]:
+    return lambda: pid
+
+
 class Workers(Collector):
     """Each live gunicorn worker's memory, CPU time and open files (prometheus_client's process
     collector, read from ``/proc`` for every process that has counts in
@@ -127,7 +131,7 @@ class Workers(Collector):
     def collect(self) -> Iterable[Metric]:
         families: dict[str, Metric] = {}
         for pid in self.pids():
-            for family in ProcessCollector(pid=lambda pid=pid: pid, registry=None).collect():
+            for family in ProcessCollector(pid=_pid_of(pid), registry=None).collect():
                 into = families.setdefault(family.name, Metric(
                     family.name, family.documentation, family.type))
                 for sample in family.samples:

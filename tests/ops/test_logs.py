@@ -129,3 +129,12 @@ def test_a_redis_outage_is_logged_once_a_minute_without_tracebacks(make_app, cap
     assert len(outage) <= len({r.name for r in outage})  # once per logger, not per request
     assert any("redis" in r.getMessage().lower() or "unreachable" in r.getMessage()
                for r in outage)
+
+
+def test_a_server_started_with_redis_down_says_so_for_each_part(make_app, caplog, monkeypatch):
+    monkeypatch.setattr(logs.OUTAGE_FILTER, "last", {})  # no earlier test's minute
+    caplog.set_level(logging.INFO)
+    make_app(**{"RATELIMIT_STORAGE_URI": f"redis://127.0.0.1:{_closed_port()}"})
+    said = {r.name for r in caplog.records if r.levelno == logging.WARNING
+            and "redis unreachable at start" in r.getMessage()}
+    assert said == set(logs.REDIS_PARTS)  # the rate limits, the page store, the imports
