@@ -163,7 +163,10 @@ def test_http2_and_the_redirect_to_https(stack):
     check_http2_and_the_redirect_to_https(stack, redirects=(301, 308))
 
 
-def test_a_body_above_the_limit_is_refused_by_caddy(stack, tmp_path):
+@pytest.mark.parametrize("version", ["--http1.1", pytest.param("--http2", marks=pytest.mark.xfail(
+    strict=True, reason="not fixed yet (issue 41, item 4): Caddy 2.6.2 answers 413 and resets "
+    "the HTTP/2 stream while the body is still sent; curl gives up (exit 92) without the 413"))])
+def test_a_body_above_the_limit_is_refused_by_caddy(stack, tmp_path, version):
     """A body announced larger than the largest import gets Caddy's 413 before it is sent (curl
     asks ``Expect: 100-continue`` first, as browsers do not: they get the 413 and the rest of the
     upload cut short); the app never sees it."""
@@ -172,7 +175,7 @@ def test_a_body_above_the_limit_is_refused_by_caddy(stack, tmp_path):
         out.write(b"file=")
         out.write(b"x" * (22 * 1024 * 1024))
     answer = subprocess.run(
-        ["curl", "-s", "--http1.1", "--cacert", str(stack["cert"]), "-o", "/dev/null", "-w",
+        ["curl", "-s", version, "--cacert", str(stack["cert"]), "-o", "/dev/null", "-w",
          "%{http_code}", "-H", "Content-Type: application/x-www-form-urlencoded",
          "--data-binary", f"@{body}", f"https://127.0.0.1:{stack['https']}/import?too-large"],
         capture_output=True, text=True, timeout=120)
