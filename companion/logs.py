@@ -40,6 +40,9 @@ from typing import Any
 from flask import Flask, Response, g, render_template, request
 from werkzeug.exceptions import InternalServerError
 
+from . import metrics
+from .metrics import COUNTED, LOGGED, STARTED, started_at
+
 access = logging.getLogger("companion.access")
 errors = logging.getLogger("companion.errors")
 
@@ -100,20 +103,7 @@ def format_line(fields: dict[str, Any], as_json: bool) -> str:
             f'ref="{fields["referer"] or "-"}"')
 
 
-STARTED = "companion.started"
-"""The WSGI environ key holding when :class:`Seen` took the request (``time.perf_counter``)."""
-LOGGED = "companion.logged"
-"""Set in the environ once the request's access line is written (by the Flask hook)."""
-COUNTED = "companion.counted"
-"""Set in the environ once the request is counted in the metrics (by the Flask hook)."""
-
-
-def started_at() -> float:
-    """When this request was taken: by :class:`Seen` (before any lookup), else now."""
-    return float(request.environ.get(STARTED) or time.perf_counter())
-
-
-class Seen:
+class EveryRequest:
     """WSGI middleware, innermost around Flask: the clock starts here, before a link, a group or
     the session is looked up, and a request that no Flask hook wrote or counted (one that failed
     before or inside them) is written and counted here, from its status — so every answer the
@@ -146,8 +136,6 @@ class Seen:
                 rid: str | None = None) -> None:
         seconds = time.perf_counter() - started
         if not environ.get(COUNTED):
-            from . import metrics
-
             metrics.count_request(metrics.NO_ROUTE, str(environ.get("REQUEST_METHOD", "-")),
                                   status, seconds)
         if not environ.get(LOGGED):
@@ -286,7 +274,7 @@ def init_app(app: Flask) -> None:
             logger.addFilter(OUTAGE_FILTER)
     app.logger.addFilter(OUTAGE_FILTER)
     app.log_exception = lambda exc_info: _log_exception(app, exc_info)  # type: ignore[method-assign]
-    app.wsgi_app = Seen(app.wsgi_app, bool(app.config.get("ACCESS_LOG_JSON")))  # type: ignore[method-assign]
+    app.wsgi_app = EveryRequest(app.wsgi_app, bool(app.config.get("ACCESS_LOG_JSON")))  # type: ignore[method-assign]
     app.before_request(_started)
     app.after_request(_answered)
     app.register_error_handler(InternalServerError, _server_error)

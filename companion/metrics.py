@@ -56,6 +56,21 @@ RATE_LIMITED = Counter("companion_rate_limited", "Requests refused by the rate l
 LIVE_POLLS = Counter("companion_live_polls", "Live polls: the game changed (200) or not (304).",
                      ["result"])
 
+STARTED = "companion.started"
+"""The WSGI environ key holding when :class:`companion.logs.EveryRequest` (the middleware the
+access log starts in) took the request (``time.perf_counter``)."""
+LOGGED = "companion.logged"
+"""Set in the environ once the request's access line is written (by the Flask hook)."""
+COUNTED = "companion.counted"
+"""Set in the environ once the request is counted in the metrics (by the Flask hook)."""
+
+
+def started_at() -> float:
+    """When this request was taken: by :class:`companion.logs.EveryRequest` (before any
+    lookup), else now."""
+    return float(request.environ.get(STARTED) or time.perf_counter())
+
+
 def count_save(game: str) -> None:
     """One write accepted by ``game``'s pages (its registry key)."""
     SAVES.labels(game=game).inc()
@@ -159,8 +174,6 @@ def exposition() -> tuple[bytes, str]:
 
 
 def _answered(response: Response) -> Response:
-    from .logs import COUNTED, started_at
-
     rule = request.url_rule
     request.environ[COUNTED] = True
     count_request(rule.rule if rule is not None else NO_ROUTE, request.method,
