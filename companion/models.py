@@ -227,6 +227,10 @@ class GameResult(SQLModel, table=True):
     progress: str = "[]"  # the running totals, for charts
 
 
+JOB_FINISHED = ("done", "refused", "abandoned")
+"""The states of an :class:`ImportJob` that has ended."""
+
+
 class ImportJob(SQLModel, table=True):
     """An import or restore of an export file, run outside the request that sent it
     (:mod:`companion.play.imports`): the file until it is read, how far it got, and what came

@@ -51,6 +51,7 @@ from ..history.transfer import (
     scan,
 )
 from ..models import (
+    JOB_FINISHED,
     Entry,
     Game,
     GameLink,
@@ -85,7 +86,7 @@ STALE_WAITING = timedelta(minutes=10)
 """A job still waiting for a runner after this long will never run (its queue was lost)."""
 
 RUNNING = ("checking", "storing")
-FINISHED = ("done", "refused", "abandoned")
+FINISHED = JOB_FINISHED
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask_babel import gettext as _
@@ -46,7 +47,7 @@ from ..history.transfer import MAX_BYTES, ImportProblem
 from ..i18n import current_lang
 from ..local_time import utc_text, zone_named
 from ..models import Game, Group, ImportJob, Person, stored_id
-from ..play import groups, history, imports, players, store, transfer
+from ..play import closed, groups, history, imports, players, store, transfer
 from . import links
 from .closed import closed_or_404
 from .groups import remember_group, remembered_groups
@@ -433,7 +434,24 @@ def _import_into(group_id: int | None) -> wrappers.Response | tuple[str, int] | 
     job = imports.new_job(get_session(), raw=raw, group_id=group_id,
                           new_group_name=_("Imported games"), known=known)
     jobs.start(stored_id(job.id))
+    _sent(job.token)
     return redirect(_job_url(job), 303)
+
+
+SENT = 4
+"""How many of its own imports a phone remembers (the newest): their finished pages lead it to
+the group they stored into, and only it."""
+
+
+def _sent(token: str) -> None:
+    """Remember on this phone (its signed session) that it sent the job ``token``."""
+    kept = [t for t in session.get("sent_jobs", []) if isinstance(t, str) and t != token]
+    session["sent_jobs"] = [token, *kept][:SENT]
+
+
+def _is_sender(token: str) -> bool:
+    kept = session.get("sent_jobs", [])
+    return isinstance(kept, list) and token in kept
 
 
 def _job_url(job: ImportJob) -> str:
@@ -446,7 +464,9 @@ def _job_url(job: ImportJob) -> str:
 def _job_or_404(token: str, group_id: int | None) -> ImportJob:
     job = imports.job_of(get_session(), token)
     if job is None or job.group_id != group_id:
-        abort(404)
+        closed_or_404(token)  # (its group's links replaced, or the group deleted: said so)
+    if group_id is None and closed.why_closed(get_session(), token) is not None:
+        closed_or_404(token)  # a running restore whose group was closed meanwhile
     imports.abandon_stale(get_session(), token)  # its process died: the page says so
     get_session().refresh(job)
     return job
@@ -482,8 +502,12 @@ def _job_page(job: ImportJob) -> wrappers.Response | tuple[str, int]:
                 skipped=job.skipped))
         group = get_session().get(Group, job.result_group_id)
         if group is None:  # deleted since
-            abort(404)
+            closed_or_404(job.token)
         if job.group_id is None:
+            # A restore's page is reached by its job's token alone: it leads to the group only
+            # the phone that sent the file (its session says so), never whoever holds the token.
+            if not _is_sender(job.token):
+                return render_template("history/import_done.html", job=job), 200
             remember_group(group)
         return redirect(url_for("history.index", group_token=group.token), 303)
     if job.state in imports.FINISHED:
