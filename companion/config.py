@@ -55,6 +55,10 @@ class Config:
     METRICS_ALLOW = "127.0.0.0/8, ::1"
     # One JSON object per access line instead of the plain line (companion.logs).
     ACCESS_LOG_JSON = False
+    JOB_SWEEP_SECONDS: float | None = 30.0
+    """How often each server process (and each worker) looks for imports whose process died
+    (:func:`companion.jobs.init_app`); None: only at start and when a job's page is opened
+    (tests)."""
 
 
 ENVIRONMENT = ("DATABASE_URL", "GROUP_PURGE_DAYS", "PUBLIC_URL", "TRUSTED_PROXIES",

@@ -38,7 +38,7 @@ glue module (``GameKind.play``, ``companion/play/<key>.py``), which exposes:
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -94,6 +94,14 @@ class HasSummary(Protocol):
     def summary(self, session: Any, game: Any) -> Any: ...
 
     def summary_from(self, game: Any, replay: Any) -> Any: ...
+
+
+@runtime_checkable
+class HasEntryShapes(Protocol):
+    """A game's glue module declaring what each kind of its stored entries may hold
+    (:mod:`companion.play.entries`): a save and an import store nothing else."""
+
+    ENTRY_SHAPES: Mapping[str, type[Any]]
 
 
 @runtime_checkable

@@ -64,6 +64,7 @@ from ..models import (
     TrickLog,
 )
 from . import groups, history, store, totals
+from .entries import entry_problem
 from .players import name_key
 from .tokens import is_token
 
@@ -194,6 +195,36 @@ def abandon_stale(session: Session, token: str | None = None) -> int:
     return found
 
 
+QUIET = timedelta(seconds=15)
+"""A running job silent this long may have lost its process: its page says so until the job is
+found stale (:data:`STALE`) and abandoned."""
+
+
+def is_quiet(job: ImportJob) -> bool:
+    """Whether a running job has given no sign of life for :data:`QUIET`."""
+    beat = job.heartbeat_at if job.heartbeat_at.tzinfo else job.heartbeat_at.replace(tzinfo=UTC)
+    return job.state in RUNNING and _now() - beat > QUIET
+
+
+def abandon(session: Session, job_id: int) -> bool:
+    """Mark the job ``job_id`` abandoned now, if it has not ended (its server is stopping), and
+    delete what it staged; whether it was. A runner still storing it finds it abandoned at its
+    next heartbeat and stores nothing more."""
+    staging = session.exec(select(ImportJob.staging_id).where(col(ImportJob.id) == job_id)
+                           ).first()
+    marked = _updated(session.execute(
+        update(ImportJob).where(col(ImportJob.id) == job_id,
+                                col(ImportJob.state).not_in(FINISHED))
+        .values(state="abandoned", file=None)))
+    session.commit()
+    if marked:
+        staging = session.exec(select(ImportJob.staging_id).where(col(ImportJob.id) == job_id)
+                               ).first() or staging
+        if staging is not None:
+            _delete_staging(session, staging)
+    return bool(marked)
+
+
 def _updated(result: object) -> int:
     """The rows an UPDATE changed (SQLAlchemy types ``execute()`` as the wider ``Result``; an
     UPDATE's is a ``CursorResult``)."""
@@ -249,7 +280,8 @@ def import_file(*, session: Session, raw: bytes, group_id: int | None,
         _beat(session, job_id, state="checking", done=0)
         session.commit()
         contents = scan(raw, _kinds(),
-                        progress=lambda n: _beat_and_commit(session, job_id, n))
+                        progress=lambda n: _beat_and_commit(session, job_id, n),
+                        check=entry_problems)
         keys = [name_key(p.name) for p in contents.players]
         doubled = sorted({key for key in keys if keys.count(key) > 1})
         if doubled:
@@ -305,6 +337,17 @@ def _new_group(session: Session, contents: Contents, fallback_name: str) -> Grou
 
 def _kinds() -> frozenset[str]:
     return frozenset(k.key for k in history.kinds_with_history())
+
+
+def entry_problems(game: GameOut) -> list[ImportProblem]:
+    """Each entry of ``game`` that no table could have made: not of a shape its kind of game
+    stores (:mod:`companion.play.entries`, the same shapes every save is held to)."""
+    found = []
+    for entry in game.entries:
+        problem = entry_problem(game.kind, entry.kind, entry.data)
+        if problem is not None:
+            found.append(ImportProblem("bad-entry", game=game.code, detail=problem))
+    return found[:5]
 
 
 def group_of_file(session: Session, raw: bytes) -> Group | None:

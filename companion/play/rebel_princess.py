@@ -9,7 +9,7 @@ checked by replaying the whole game first, so nothing invalid is ever stored.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TypeVar
@@ -39,6 +39,7 @@ from ..scoring.rebel_princess import (
 from ..scoring.rebel_princess.problems import CATALOGUE
 from ..short_names import short_names
 from . import store
+from .entries import EntryShape
 
 _T = TypeVar("_T")
 
@@ -162,6 +163,11 @@ def _current(latest: dict[int, RoundRecord]) -> list[RoundRecord]:
 
 
 KIND = "rebel_princess"
+
+
+ENTRY_SHAPES: Mapping[str, type[EntryShape]] = {}
+"""A Rebel Princess game stores no entries (its rounds are round records, its tricks trick
+logs): an entry in an import is one no table could have made (:mod:`companion.play.entries`)."""
 
 
 def get_game(session: Session, code: str) -> Game | None:

@@ -26,6 +26,7 @@ from sqlmodel import Session, col, func, select
 
 from ..models import Entry, Game, GameLink, Player, table_of
 from . import groups
+from .entries import entry_problem
 from .tokens import is_token
 
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/i/l to misread
@@ -312,6 +313,9 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
     if based_on != current:
         _forget_entries(session)  # a caller that tries again reads the game afresh
         raise StaleWrite(current)
+    problem = entry_problem(game.kind, kind, data)
+    if problem is not None:  # (every form and API call makes its game's shapes: a bug here)
+        raise ValueError(f"an entry no table could have made: {problem}")
     row = Entry(game_id=game.id, seq=based_on + 1, kind=kind,
                 data=json.dumps(data, ensure_ascii=False, sort_keys=True), key=key)
     session.add(row)

@@ -517,7 +517,8 @@ def _job_page(job: ImportJob) -> wrappers.Response | tuple[str, int]:
         return render_template("history/import.html", form=ImportForm(formdata=None),
                                action=action, problems=problems,
                                abandoned=job.state == "abandoned"), 422
-    return render_template("history/import_job.html", job=job, poll=_progress_url(job)), 200
+    return render_template("history/import_job.html", job=job, poll=_progress_url(job),
+                           quiet=imports.is_quiet(job)), 200
 
 
 def _progress_url(job: ImportJob) -> str:
@@ -528,7 +529,7 @@ def _progress_url(job: ImportJob) -> str:
 
 def _progress(job: ImportJob) -> Response | tuple[str, int]:
     response = Response(render_template("history/_import_progress.html", job=job,
-                                        poll=_progress_url(job)))
+                                        poll=_progress_url(job), quiet=imports.is_quiet(job)))
     if job.state in imports.FINISHED:
         response.headers["HX-Refresh"] = "true"  # the page shows what came of it
     response.headers["Cache-Control"] = "no-store"
