@@ -303,6 +303,9 @@ def spoil(document: dict, how: str) -> str:
     elif how == "duplicate-player":
         players.append({**players[0], "id": 50, "name": players[0]["name"].upper()})
     elif how == "does-not-replay":  # the last game is good, this one is not: nothing is kept
+        # (an entry of the duel's own shape that its rules cannot replay: an undo first)
+        kanai["entries"][0] = {**kanai["entries"][0], "kind": "undo", "data": {}}
+    elif how == "bad-entry":  # no duel has such a card: not even of a duel entry's shape
         kanai["entries"][0]["data"]["cards"][0] = "dragon"
     elif how == "does-not-replay-rebel":
         rebel["round_records"][0]["taken"] = "ZZ9|||"
@@ -318,6 +321,7 @@ def spoil(document: dict, how: str) -> str:
     ("unknown-game", "unknown-game"), ("unknown-player", "unknown-player"),
     ("player-twice", "player-twice"), ("bad-seats", "bad-seats"), ("bad-undo", "bad-undo"),
     ("duplicate-player", "duplicate-player"), ("does-not-replay", "does-not-replay"),
+    ("bad-entry", "bad-entry"),
     ("does-not-replay-rebel", "does-not-replay"), ("deep", "bad-shape"),
 ])
 def test_a_bad_file_is_refused_and_nothing_is_stored(client, known, fresh, how, code):
