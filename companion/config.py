@@ -32,6 +32,9 @@ class Config:
     # How many proxies in front (their X-Forwarded-For/-Proto are believed), and a store the
     # rate limits share across processes and servers (see companion.security).
     TRUSTED_PROXIES: int | str = 0
+    PROXY_ADDRESSES = "127.0.0.0/8, ::1"
+    """Where the trusted proxies reach the app from: forwarded headers from anywhere else are
+    not believed (:class:`companion.security.TrustedProxyFix`)."""
     RATELIMIT_STORAGE_URI: str | None = None
     # Where a game's page drawn once is kept for every phone (companion.routes.page_store
     # .cached_page): a Redis every server shares when one is named (CACHE_REDIS_URL, else a
@@ -62,6 +65,7 @@ class Config:
 
 
 ENVIRONMENT = ("DATABASE_URL", "GROUP_PURGE_DAYS", "PUBLIC_URL", "TRUSTED_PROXIES",
+               "PROXY_ADDRESSES",
                "RATELIMIT_STORAGE_URI", "CACHE_REDIS_URL", "METRICS_ALLOW", "ACCESS_LOG_JSON")
 """The settings a server may be given in its environment, under the same names."""
 

@@ -31,6 +31,7 @@ from flask import Flask
 from limits import parse
 from limits.strategies import FixedWindowRateLimiter
 from werkzeug.http import http_date, is_resource_modified
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import logs, metrics
 from .play.store import version_by_token
@@ -125,7 +126,7 @@ def install(app: Flask) -> None:
     the client's address is the real one)."""
     outer = app.wsgi_app
     inner = getattr(outer, "app", None)
-    if inner is not None and type(outer).__name__ == "ProxyFix":
+    if inner is not None and isinstance(outer, ProxyFix):
         polls = LivePolls(inner, app)
         outer.app = polls  # type: ignore[attr-defined]
     else:

@@ -62,7 +62,7 @@ from .entries import Empty, EntryShape, Seat, Short
 KIND = "kanai_duel"
 
 
-class _Round(EntryShape):
+class _DuelRound(EntryShape):
     cards: tuple[DuelCard, DuelCard]
 
 
@@ -85,7 +85,7 @@ class _Pick(EntryShape):
 
 
 ENTRY_SHAPES: Mapping[str, type[EntryShape]] = {
-    "round": _Round, "undo": Empty, "join": _Join, "reinvite": _Reinvite, "pick": _Pick,
+    "round": _DuelRound, "undo": Empty, "join": _Join, "reinvite": _Reinvite, "pick": _Pick,
     "aside": _Pick}
 """What each kind of a duel's entries holds (:mod:`companion.play.entries`)."""
 REFEREE = "referee"

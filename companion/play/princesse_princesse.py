@@ -59,7 +59,7 @@ KIND = "princesse_princesse"
 Seats = Annotated[list[Seat], Field(max_length=16)]
 
 
-class _Round(EntryShape):
+class _RoundEnd(EntryShape):
     first: Seat
     still_in: Seats
     cards: Annotated[list[Annotated[int, Field(ge=0, le=9)] | None], Field(max_length=16)]
@@ -71,7 +71,7 @@ class _Round(EntryShape):
     face_up: Annotated[list[Annotated[int, Field(ge=0, le=9)]], Field(max_length=8)] = []
 
 
-class _Edit(_Round):
+class _Edit(_RoundEnd):
     rid: Annotated[int, Field(ge=1)]
 
 
@@ -89,7 +89,7 @@ class _Turn(EntryShape):
 
 
 ENTRY_SHAPES: Mapping[str, type[EntryShape]] = {
-    "round": _Round, "edit": _Edit, "undo": _Undo, "log-start": _LogStart, "turn": _Turn,
+    "round": _RoundEnd, "edit": _Edit, "undo": _Undo, "log-start": _LogStart, "turn": _Turn,
     "turn-undo": Empty, "log-discard": Empty}
 """What each kind of a game's entries holds (:mod:`companion.play.entries`)."""
 _rng = random.SystemRandom()

@@ -86,7 +86,9 @@ def test_a_refusal_after_several_batches_leaves_nothing(app, client, known, monk
     document = json.loads(many_games(json.loads(client.get(f"{known.base}/export.json").text),
                                      3))
     kanai = [g for g in document["games"] if g["kind"] == "kanai_duel"][-1]
-    kanai["entries"][0]["data"]["cards"][0] = "dragon"  # the last duel does not replay
+    # The last duel does not replay (an undo first: of a duel entry's shape, found only
+    # when the game is replayed, after the batches before it were stored).
+    kanai["entries"][0] = {**kanai["entries"][0], "kind": "undo", "data": {}}
     other = app.test_client()
     base = new_group(other)
     before = counts(app)
