@@ -128,7 +128,7 @@ def install(app: Flask) -> None:
     inner = getattr(outer, "app", None)
     if inner is not None and isinstance(outer, ProxyFix):
         polls = LivePolls(inner, app)
-        outer.app = polls  # type: ignore[attr-defined]
+        outer.app = polls
     else:
         polls = LivePolls(outer, app)
         app.wsgi_app = polls  # type: ignore[method-assign]
