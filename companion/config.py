@@ -30,7 +30,7 @@ class Config:
     # The address other phones open (QR codes); else this machine's network address.
     PUBLIC_URL: str | None = None
     # How many proxies in front (their X-Forwarded-For/-Proto are believed), and a store the
-    # rate limits share across processes and servers (see companion.security).
+    # rate limits share across processes and servers (see companion.web.security).
     TRUSTED_PROXIES: int | str = 0
     RATELIMIT_STORAGE_URI: str | None = None
     # Where a game's page drawn once is kept for every phone (companion.routes.page_store
@@ -51,9 +51,9 @@ class Config:
     PERMANENT_SESSION_LIFETIME = timedelta(days=31)
     # Static files are linked with a content hash (see ``asset``), so phones may keep them.
     SEND_FILE_MAX_AGE_DEFAULT = timedelta(days=365)
-    # Who may read /metrics (addresses or networks, comma-separated; companion.metrics).
+    # Who may read /metrics (addresses or networks, comma-separated; companion.web.metrics).
     METRICS_ALLOW = "127.0.0.0/8, ::1"
-    # One JSON object per access line instead of the plain line (companion.logs).
+    # One JSON object per access line instead of the plain line (companion.web.logs).
     ACCESS_LOG_JSON = False
 
 

@@ -14,7 +14,7 @@ from flask import Blueprint, Response, jsonify, request, url_for
 from pydantic import BaseModel, ValidationError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from ..api_schema import (
+from ..web.api_schema import (
     ErrorResponse,
     Operation,
     api_message,
@@ -113,7 +113,7 @@ def _huge_number(value: object) -> bool:
 
 def parse_body(model: type[Model]) -> Model:
     """The JSON body validated by ``model``; raises :class:`ApiError` (400 or 422) otherwise.
-    Pydantic's errors become problems (:func:`companion.api_schema.problems_from_validation`:
+    Pydantic's errors become problems (:func:`companion.web.api_schema.problems_from_validation`:
     a game's request model may word some itself)."""
     try:
         data = request.get_json(silent=True)

@@ -11,8 +11,8 @@ import pytest
 from companion.games import registry
 
 ROOT = Path(__file__).resolve().parents[2] / "companion"
-SHELL_FILES = [*sorted((ROOT / "history").glob("*.py")), ROOT / "play" / "history.py",
-               ROOT / "play" / "players.py", ROOT / "play" / "transfer.py",
+SHELL_FILES = [*sorted((ROOT / "history").glob("*.py")), ROOT / "play" / "summaries.py",
+               ROOT / "play" / "people.py", ROOT / "play" / "export.py",
                ROOT / "routes" / "history.py", ROOT / "forms" / "history.py",
                *sorted((ROOT / "templates" / "history").glob("*.html"))]
 NAMES = sorted({word for kind in registry() for word in (kind.key, kind.slug)})

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import audit
+from companion.ops import audit
 
 from .test_proxy import (
     ROOT,

@@ -5,7 +5,7 @@ self-signed certificate on a port that is not 443, HTTP/2, HSTS, static files se
 The site file is used as shipped; only its addresses, ports, certificate paths, static folder and
 log folder are replaced. A phone plays a whole Rebel Princess game through it (forms with their
 CSRF token and Referer over HTTPS, Secure cookies), from an address of its own (127.0.0.2: the
-app sees it, through ProxyFix, in its access lines and its rate limits). ``companion.audit``
+app sees it, through ProxyFix, in its access lines and its rate limits). ``companion.ops.audit``
 passes against it, and fails against the same site passing ``Host $host`` (the port dropped).
 With one server stopped no request is lost, and no line of nginx's names a link token.
 
@@ -33,8 +33,9 @@ from pathlib import Path
 
 import pytest
 
-from companion import audit, create_app
-from companion.security import WRITE_LIMITS, limit_figures
+from companion import create_app
+from companion.ops import audit
+from companion.web.security import WRITE_LIMITS, limit_figures
 
 from ..conftest import POSTGRES_URL, REDIS_URL, empty_tables
 

@@ -160,7 +160,7 @@ HEADERS = (
     ("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()"),
 )
 """The security headers every response carries (the live polls' fast path too:
-:mod:`companion.polls`)."""
+:mod:`companion.web.polls`)."""
 
 
 def _headers(response: Response) -> Response:
@@ -170,8 +170,8 @@ def _headers(response: Response) -> Response:
 
 
 def _too_many(error: RateLimitExceeded) -> tuple[Response | str, int, dict[str, str]]:
+    from ..routes import api
     from . import metrics
-    from .routes import api
 
     metrics.count_refusal()
     try:
@@ -203,7 +203,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)  # never a 500 for a lost count
     app.config.setdefault("RATELIMIT_KEY_PREFIX", "companion")
 
-    from .games import registry
+    from ..games import registry
 
     app.extensions["companion.creating"] = frozenset(
         kind.new_endpoint for kind in registry() if kind.new_endpoint) | IMPORTS

@@ -26,8 +26,8 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 from sqlmodel import Session
 
-from .db import get_engine
-from .play import imports
+from ..db import get_engine
+from ..play import imports
 
 log = logging.getLogger(__name__)
 
@@ -155,7 +155,7 @@ def worker_command(burst: bool) -> None:
 def init_app(app: Flask) -> None:
     """Clean up after imports whose process stopped (a server killed mid-import), and add the
     ``worker`` command. A database whose schema is not this code's yet (``flask db upgrade``
-    not run: :mod:`companion.schema`) may have no job table: it is left alone."""
+    not run: :mod:`companion.ops.schema`) may have no job table: it is left alone."""
     guard = app.extensions.get("companion.schema")
     if guard is None or guard.is_ready():
         with app.app_context(), Session(get_engine(), expire_on_commit=False) as session:

@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
 
 from ..models import Game, Person, Player, stored_id
-from . import totals
+from . import group_totals
 
 NAME_MAX = 24
 """The longest name a rename may give: the shortest name field of any game's set-up."""
@@ -165,7 +165,7 @@ def people(session: Session, group_id: int) -> list[PersonRow]:
     the group's totals and its games in progress, whatever the group has finished)."""
     names = dict(session.exec(select(Person.id, Person.name)
                               .where(Person.group_id == group_id)).all())
-    last = totals.last_played(session.connection(), group_id)
+    last = group_totals.last_played(session.connection(), group_id)
     found = [PersonRow(stored_id(pid), name, last.get(stored_id(pid)))
              for pid, name in names.items()]
     return sorted(found, key=lambda p: (p.last_played is None, _desc(p.last_played),
@@ -249,7 +249,7 @@ def merge(*, session: Session, group_id: int, source: int, target: int) -> Perso
         raise PeopleError("played-together", games=len(together), other=gone.name)
     session.execute(update(Player).where(col(Player.person_id) == source)
                     .values(person_id=target, name=kept.name))
-    totals.merge(session.connection(), group_id=group_id, source=source, target=target)
+    group_totals.merge(session.connection(), group_id=group_id, source=source, target=target)
     session.delete(gone)
     session.commit()
     return kept
