@@ -307,7 +307,8 @@ def _register_blueprints(app: Flask) -> None:
 
 def _init_responses(app: Flask) -> None:
     """What every answer goes through: static files buffered, the error pages."""
-    from .routes import api, closed
+    from .routes import closed
+    from .web.api_schema import http_error
 
     @app.after_request
     def _buffer_static(response: Response) -> Response:
@@ -323,7 +324,7 @@ def _init_responses(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http_error(error: HTTPException) -> Any:
         # Under /api/ every refusal has the JSON shape; pages get a page for a missing game.
-        answer = api.http_error(error)
+        answer = http_error(error)
         if answer is not None:
             return answer
         if error.code == 404:

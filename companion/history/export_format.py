@@ -22,7 +22,7 @@ import ijson
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
 from ..common.bounds import DB_INT_MAX
-from ..play.people import name_problem
+from ..common.person_names import name_problem
 from ..scoring.problems import Catalogue
 
 FORMAT = "princess-table-export"

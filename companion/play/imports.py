@@ -40,6 +40,7 @@ from sqlalchemy import CursorResult, delete, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, col, select
 
+from ..common.person_names import name_key
 from ..games import by_key
 from ..history import GameSummary
 from ..history.export_format import (
@@ -63,7 +64,6 @@ from ..models import (
     TrickLog,
 )
 from . import group_totals, groups, store, summaries
-from .people import name_key
 from .tokens import is_token
 
 log = logging.getLogger(__name__)

@@ -16,7 +16,6 @@ two people (a typo) moves every seat of one to the other. Neither touches what w
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -27,6 +26,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
 
+from ..common.person_names import name_key
 from ..models import Game, Person, Player, stored_id
 from . import group_totals
 
@@ -52,32 +52,6 @@ class PersonRow:
     id: int
     name: str
     last_played: datetime | None
-
-
-def name_key(name: str) -> str:
-    """``name`` folded for comparison: no accents, case-folded, single spaces."""
-    decomposed = unicodedata.normalize("NFKD", name)
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(bare.casefold().split())
-
-
-KEY_MAX = 76
-"""The longest folded name (:func:`name_key`) a new name may have: ``Person.key`` holds 80, and
-"Ana 2" … "Ana 99" add up to 3 more. Folding can lengthen a name a lot (one "ﷺ" is 18
-characters folded), so this is measured on the key, not on the name typed."""
-
-
-def name_problem(name: str | None) -> str | None:
-    """Why ``name`` cannot be stored as a player's name, or None: ``name-control`` (a control,
-    surrogate or unassigned character, NUL included: neither database stores all of them alike),
-    ``name-too-long`` (its folded key is longer than :data:`KEY_MAX`)."""
-    if not name:
-        return None
-    if any(unicodedata.category(c) in ("Cc", "Cs", "Cn") for c in name):
-        return "name-control"
-    if len(name_key(name)) > KEY_MAX:
-        return "name-too-long"
-    return None
 
 
 def clean_name(name: str) -> str:

@@ -33,11 +33,11 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
+from ..common.person_names import name_key
 from ..db import get_session
 from ..forms.groups import DeleteGroupForm, GroupNameForm, ReplaceGroupLinkForm
 from ..models import Group
 from ..play import groups, people, store, summaries
-from ..play.people import name_key
 from ..play.tokens import is_token
 from ..web.security import IMPORTS
 from . import addresses, links, qr

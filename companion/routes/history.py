@@ -34,6 +34,7 @@ from werkzeug import wrappers
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..common.bounds import db_id, page_number
+from ..common.person_names import name_key
 from ..db import get_session
 from ..extensions import csrf_exempt
 from ..forms.fields import required
@@ -191,7 +192,7 @@ def _bg_stats_url(record: summaries.Record) -> str:
     data = bgstats.play_data(
         game_name=record.kind.names["en"], game_id=record.kind.key, code=record.game.code,
         started=utc(record.game.created_at), ended=utc(record.game.updated_at), names=names,
-        player_ids=[play_people.name_key(name) for name in names], summary=record.summary,
+        player_ids=[name_key(name) for name in names], summary=record.summary,
         board=record.game.edition or "", zone=_zone())
     return bgstats.play_url(data)
 

@@ -170,8 +170,7 @@ def _headers(response: Response) -> Response:
 
 
 def _too_many(error: RateLimitExceeded) -> tuple[Response | str, int, dict[str, str]]:
-    from ..routes import api
-    from . import metrics
+    from . import api_schema, metrics
 
     metrics.count_refusal()
     try:
@@ -180,7 +179,7 @@ def _too_many(error: RateLimitExceeded) -> tuple[Response | str, int, dict[str, 
     except Exception:  # the store went away meanwhile: a minute is a fair guess
         wait = 60
     retry = {"Retry-After": str(wait)}
-    answer = api.http_error(error)
+    answer = api_schema.http_error(error)
     if answer is not None:
         return answer[0], answer[1], retry
     return render_template("errors/429.html", wait=timedelta(seconds=wait)), 429, retry
