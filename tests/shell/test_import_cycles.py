@@ -47,7 +47,7 @@ def _imports(tree: ast.AST, type_checking: bool = True
         stack.extend(ast.iter_child_nodes(node))
 
 
-def import_graph(root: Path, package: str, type_checking: bool = False) -> Graph:
+def import_graph(root: Path, package: str, type_checking: bool = True) -> Graph:
     """Each module of ``package`` (under ``root``), with the modules of the package it imports
     (those imported only under ``if TYPE_CHECKING:`` too, unless ``type_checking`` is false)."""
     paths = {_module_name(path, root): path for path in (root / package).rglob("*.py")}
@@ -123,6 +123,9 @@ def test_no_import_loop_in_the_package():
     assert loops(graph) == []
 
 
+def test_no_import_loop_in_the_benches():
+    graph = import_graph(ROOT, "bench")
+    assert loops(graph) == []
 
 
 def test_the_graph_sees_the_imports_that_make_loops(tmp_path):
@@ -142,10 +145,10 @@ def test_the_graph_sees_the_imports_that_make_loops(tmp_path):
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text, encoding="utf-8")
-    graph = import_graph(tmp_path, "pkg", type_checking=True)
+    graph = import_graph(tmp_path, "pkg")
     assert graph["pkg.a"] == {"pkg.b"} and graph["pkg.sub"] == {"pkg.a"}
     assert graph["pkg.e"] == {"pkg.f"} and graph["pkg.f"] == {"pkg.e"}
     assert loops(graph) == [["pkg.a", "pkg.b"], ["pkg.c", "pkg.d"], ["pkg.e", "pkg.f"]]
-    without_types = import_graph(tmp_path, "pkg")
+    without_types = import_graph(tmp_path, "pkg", type_checking=False)
     assert without_types["pkg.e"] == set()
     assert loops(without_types) == [["pkg.a", "pkg.b"], ["pkg.c", "pkg.d"]]
