@@ -31,7 +31,7 @@ glue module (``GameKind.play``, ``companion/play/<key>.py``), which exposes:
 - ``summary(session, game)`` (optional): what a game came to, as a
   :class:`companion.history.GameSummary`, for history and statistics; with it
   ``summary_from(game, replay)``, the same summary from what a save replayed and noted (see
-  :func:`companion.play.store.note_replay`). A save stores it (:mod:`companion.play.history`),
+  :func:`companion.play.store.note_replay`). A save stores it (:mod:`companion.play.summaries`),
   never reaching up into the game's pages.
 """
 

@@ -3,7 +3,7 @@
 A :class:`~companion.models.Group` is reached only through its link (a token of 128 random bits
 from ``secrets``); whoever holds it is a member. Every game and every person belongs to one
 group, and every query of history, statistics and players is narrowed to one group here or in
-:mod:`companion.play.history` and :mod:`companion.play.players`.
+:mod:`companion.play.summaries` and :mod:`companion.play.people`.
 
 A game started by a phone that knows no group gets a group of its own, named after its players
 (:func:`default_name`), which the table can rename. The functions for the person running a

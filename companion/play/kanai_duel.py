@@ -496,7 +496,7 @@ def pick(*, session: Session, game: Game, seat: int, card: str, for_stage: int, 
         return
 
 
-# --- history: what a game came to (stored with every save, see companion.play.history) ----
+# --- history: what a game came to (stored with every save, see companion.play.summaries) ----
 
 def summary(session: Session, game: Game) -> GameSummary:
     """What a duel came to, for history and statistics: round wins round by round, the winner

@@ -384,7 +384,7 @@ def finish_log(*, session: Session, view: PrincesseGameView, based_on: int, key:
                       log=[str(t) for t in public.turns], face_up=public.face_up)
 
 
-# --- history: what a game came to (stored with every save, see companion.play.history) ----
+# --- history: what a game came to (stored with every save, see companion.play.summaries) ----
 
 TOKEN_FACTS = (
     (AwardReason.LAST_IN, "tokens-last-in", N_("Tokens: last one still in")),

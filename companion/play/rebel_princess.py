@@ -18,6 +18,7 @@ from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from ..common.short_names import short_names
 from ..history import N_, Fact, GameSummary
 from ..models import Game, Player, RoundRecord
 from ..scoring.rebel_princess import (
@@ -37,7 +38,6 @@ from ..scoring.rebel_princess import (
     tiebreak_rounds,
 )
 from ..scoring.rebel_princess.problems import CATALOGUE
-from ..short_names import short_names
 from . import store
 from .entries import EntryShape
 
@@ -458,7 +458,7 @@ def _touch(session: Session, game: Game) -> None:
     session.add(game)
 
 
-# --- history: what a game came to (stored with every save, see companion.play.history) ----
+# --- history: what a game came to (stored with every save, see companion.play.summaries) ----
 
 TIEBREAK_NAMES = {"rounds_at_or_below_zero": N_("Rounds at zero or below"),
                   "rounds_at_zero": N_("Rounds at exactly 0")}

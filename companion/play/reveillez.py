@@ -351,7 +351,7 @@ def record_draft(*, session: Session, game: Game, draft: Draft, based_on: int, k
     return current, event
 
 
-# --- history: what a game came to (stored with every save, see companion.play.history) ----
+# --- history: what a game came to (stored with every save, see companion.play.summaries) ----
 
 def summary(session: Session, game: Game) -> GameSummary:
     """What a game came to, for history and statistics: the points after every action, the

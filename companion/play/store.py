@@ -253,7 +253,7 @@ _NOTED = "companion.store.replays"
 def note_replay(session: Session, game: Game, replay: Any) -> None:
     """Say what the write about to be committed leaves ``game`` as, replayed by the write itself
     while checking it — the value the game's ``summary_from(game, replay)`` takes (see
-    :mod:`companion.play.history`): the summary stored with the write is made from it instead
+    :mod:`companion.play.summaries`): the summary stored with the write is made from it instead
     of reading and replaying the game again. Forgotten when the transaction ends."""
     session.info.setdefault(_NOTED, {})[id(game)] = (game, replay)
 

@@ -14,8 +14,8 @@ import pytest
 from sqlmodel import func, select
 
 from companion.db import get_session
-from companion.history import transfer
-from companion.history.transfer import MAX_GAME, TransferError, scan, unpack
+from companion.history import export_format as transfer
+from companion.history.export_format import MAX_GAME, TransferError, scan, unpack
 from companion.models import Entry, Game, Group, Person
 from companion.play import imports, store
 from companion.play.entries import entry_problem

@@ -25,7 +25,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(__file__)))
 
 SERVE_JOB = """
 import signal, sys, time
-from companion import create_app, jobs
+from companion import create_app
+from companion.ops import jobs
 from companion.play import imports
 
 app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": sys.argv[1],

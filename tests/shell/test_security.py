@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import text
 
 from companion import create_app
-from companion.security import API_LIMIT, CREATE_LIMIT, WRITE_LIMITS, limit_figures
+from companion.web.security import API_LIMIT, CREATE_LIMIT, WRITE_LIMITS, limit_figures
 
 PER_MINUTE = next(count for count, seconds in limit_figures(WRITE_LIMITS) if seconds == 60)
 NEW_GAMES = limit_figures(CREATE_LIMIT)[0][0]

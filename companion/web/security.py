@@ -167,7 +167,7 @@ HEADERS = (
     ("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()"),
 )
 """The security headers every response carries (the live polls' fast path too:
-:mod:`companion.polls`)."""
+:mod:`companion.web.polls`)."""
 
 
 def _headers(response: Response) -> Response:
@@ -177,8 +177,7 @@ def _headers(response: Response) -> Response:
 
 
 def _too_many(error: RateLimitExceeded) -> tuple[Response | str, int, dict[str, str]]:
-    from . import metrics
-    from .routes import api
+    from . import api_schema, metrics
 
     metrics.count_refusal()
     try:
@@ -187,7 +186,7 @@ def _too_many(error: RateLimitExceeded) -> tuple[Response | str, int, dict[str, 
     except Exception:  # the store went away meanwhile: a minute is a fair guess
         wait = 60
     retry = {"Retry-After": str(wait)}
-    answer = api.http_error(error)
+    answer = api_schema.http_error(error)
     if answer is not None:
         return answer[0], answer[1], retry
     return render_template("errors/429.html", wait=timedelta(seconds=wait)), 429, retry
@@ -245,7 +244,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)  # never a 500 for a lost count
     app.config.setdefault("RATELIMIT_KEY_PREFIX", "companion")
 
-    from .games import registry
+    from ..games import registry
 
     app.extensions["companion.creating"] = frozenset(
         kind.new_endpoint for kind in registry() if kind.new_endpoint) | IMPORTS

@@ -30,8 +30,8 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 from sqlmodel import Session
 
-from .db import get_engine
-from .play import imports
+from ..db import get_engine
+from ..play import imports
 
 log = logging.getLogger(__name__)
 
@@ -185,7 +185,7 @@ def worker_command(burst: bool) -> None:
 def sweep(app: Flask) -> int:
     """Abandon every job whose process stopped (its heartbeat stale) and delete what it
     staged; how many. A database whose schema is not this code's yet (``flask db upgrade``
-    not run: :mod:`companion.schema`) may have no job table: it is left alone."""
+    not run: :mod:`companion.ops.schema`) may have no job table: it is left alone."""
     guard = app.extensions.get("companion.schema")
     if guard is not None and not guard.is_ready():
         return 0

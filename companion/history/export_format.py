@@ -2,7 +2,7 @@
 
 ``docs/export.md`` documents it field by field. This module holds the schema (pydantic models,
 strict, no unknown field) and the checks a file must pass before anything is stored; the glue
-that reads and writes rows is :mod:`companion.play.transfer`.
+that reads and writes rows is :mod:`companion.play.export`.
 
 A refused file is answered with :class:`TransferError` carrying every :class:`ImportProblem` (a
 stable ``code`` and its parameters; the words are in the import page's template).
@@ -21,8 +21,8 @@ from typing import Annotated, Any, Literal, TypeVar
 import ijson
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
-from ..bounds import DB_INT_MAX
-from ..play.players import name_problem
+from ..common.bounds import DB_INT_MAX
+from ..common.person_names import name_problem
 from ..scoring.problems import Catalogue
 
 FORMAT = "princess-table-export"

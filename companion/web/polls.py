@@ -7,7 +7,7 @@ middleware, in front of the Flask app (behind the proxy fix: the client's addres
 one), answers them itself with one indexed read on a pooled connection
 (:func:`companion.play.store.version_by_token`) and the same answer the Flask view gives — the
 version as text, its ETag, ``304 Not Modified`` while ``If-None-Match`` names it, ``no-cache``,
-the same ``Vary`` and the same security headers (:func:`companion.security.headers`).
+the same ``Vary`` and the same security headers (:func:`companion.web.security.headers`).
 
 What it does not answer goes on to Flask unchanged: another method or address, a token that
 opens nothing (Flask's 404 page, in the phone's language), a database that does not answer.
@@ -33,8 +33,8 @@ from limits.strategies import FixedWindowRateLimiter
 from werkzeug.http import http_date, is_resource_modified
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from ..play.store import version_by_token
 from . import logs, metrics
-from .play.store import version_by_token
 from .security import HEADERS, QuietMemoryStorage
 
 PREFIX = "/live/"
