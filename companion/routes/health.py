@@ -5,9 +5,9 @@
 - ``GET /readyz``: 200 when the database answers, holds the schema this code was written for
   (:func:`companion.db.check`), and the configured Redis (if any) answers; else 503 with one
   line per part that is not ready, naming it (``database: …``, ``schema: …``, ``redis: …``);
-  then ``version: 1.0.0`` (:mod:`companion.version`) and, with a shared Redis, ``import
-  workers: 2 live`` (RQ workers with a recent heartbeat: :func:`companion.jobs.live_workers`).
-- ``GET /metrics``: Prometheus' text format (:mod:`companion.metrics`), only to the addresses
+  then ``version: 1.0.0`` (:mod:`companion.common.release`) and, with a shared Redis, ``import
+  workers: 2 live`` (RQ workers with a recent heartbeat: :func:`companion.ops.jobs.live_workers`).
+- ``GET /metrics``: Prometheus' text format (:mod:`companion.web.metrics`), only to the addresses
   in ``METRICS_ALLOW`` (loopback by default); anyone else gets a 404, as for any unknown page.
 
 None of them opens the session, counts against the rate limits or is compressed.
@@ -19,9 +19,10 @@ from flask import Blueprint, Response, abort, current_app, request
 from flask.blueprints import BlueprintSetupState
 from sqlalchemy import text
 
-from .. import jobs, metrics, schema
+from ..common.release import version
 from ..db import check, get_engine
-from ..version import version
+from ..ops import jobs, schema
+from ..web import metrics
 
 bp = Blueprint("health", __name__)
 

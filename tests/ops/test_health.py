@@ -1,4 +1,4 @@
-"""``/healthz``, ``/readyz`` and ``/metrics`` (companion.routes.health, companion.metrics)."""
+"""``/healthz``, ``/readyz`` and ``/metrics`` (companion.routes.health, companion.web.metrics)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import socket
 import pytest
 from sqlalchemy import create_engine
 
-from companion.version import version
+from companion.common.release import version
 
 from ..conftest import reveillez_link
 
@@ -145,7 +145,7 @@ def test_the_version_is_the_one_pyproject_names_everywhere(client, app):
     import tomllib
     from pathlib import Path
 
-    from companion.commands import version_command
+    from companion.ops.cli import version_command
 
     pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
     released = pyproject["project"]["version"]
@@ -229,7 +229,7 @@ def test_readyz_says_how_many_import_workers_beat_recently(make_app):
     from redis import Redis
     from rq import Queue, SimpleWorker
 
-    from companion import jobs
+    from companion.ops import jobs
 
     app = make_app(**{"CACHE_REDIS_URL": REDIS_URL})
     connection = Redis.from_url(REDIS_URL)

@@ -57,7 +57,7 @@ LIVE_POLLS = Counter("companion_live_polls", "Live polls: the game changed (200)
                      ["result"])
 
 STARTED = "companion.started"
-"""The WSGI environ key holding when :class:`companion.logs.EveryRequest` (the middleware the
+"""The WSGI environ key holding when :class:`companion.web.logs.EveryRequest` (the middleware the
 access log starts in) took the request (``time.perf_counter``)."""
 LOGGED = "companion.logged"
 """Set in the environ once the request's access line is written (by the Flask hook)."""
@@ -66,7 +66,7 @@ COUNTED = "companion.counted"
 
 
 def started_at() -> float:
-    """When this request was taken: by :class:`companion.logs.EveryRequest` (before any
+    """When this request was taken: by :class:`companion.web.logs.EveryRequest` (before any
     lookup), else now."""
     return float(request.environ.get(STARTED) or time.perf_counter())
 
@@ -116,7 +116,7 @@ class BuildInfo(Collector):
     """``companion_build_info{version="1.0.0"} 1``: the release this server runs."""
 
     def collect(self) -> Iterable[Metric]:
-        from .version import version
+        from ..common.release import version
 
         info = GaugeMetricFamily("companion_build_info", "The release this server runs.",
                                  labels=["version"])
@@ -189,7 +189,7 @@ def _answered(response: Response) -> Response:
 
 def init_app(app: Flask) -> None:
     """Count every request (its route template, status and time) and every save by game."""
-    from .games import registry
+    from ..games import registry
 
     app.extensions["companion.metrics"] = allowed_networks(str(app.config["METRICS_ALLOW"]))
     app.extensions["companion.games"] = frozenset(kind.key for kind in registry())

@@ -26,7 +26,7 @@ from flask import Flask, current_app, render_template, request
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 
-from .db import SchemaState, check, head, upgrade
+from ..db import SchemaState, check, head, upgrade
 
 log = logging.getLogger("companion.schema")
 

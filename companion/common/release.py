@@ -1,4 +1,5 @@
-"""The release this code is: the ``version`` of ``pyproject.toml`` (``1.0.0``).
+"""The release this code is: the ``version`` of ``pyproject.toml`` (``1.0.0``). Pure: no web
+framework, nothing of the app.
 
 Shown by ``flask --app companion version``, ``/readyz``, ``/metrics``
 (``companion_build_info{version=…}``) and every page's footer; ``CHANGELOG.md`` says what each
@@ -12,7 +13,7 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
-_PYPROJECT = Path(__file__).resolve().parent.parent / "pyproject.toml"
+_PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 _VERSION = re.compile(r'^version\s*=\s*"([^"]+)"', re.MULTILINE)
 
 

@@ -82,7 +82,7 @@ def wsgi_request_id(environ: dict[str, Any]) -> str:
 
 def log_wsgi_request(environ: dict[str, Any], status: int, size: int, seconds: float,
                      rid: str, as_json: bool) -> None:
-    """The access line of a request answered outside Flask (:mod:`companion.polls`): the same
+    """The access line of a request answered outside Flask (:mod:`companion.web.polls`): the same
     fields and masking as :func:`access_fields`."""
     if not access.isEnabledFor(logging.INFO):
         return
@@ -216,7 +216,7 @@ OUTAGE_FILTER = OncePerMinute()
 REDIS_PARTS = {
     "companion.limits": "the rate limits count in each server process meanwhile",
     "companion.page_store": "pages are drawn afresh meanwhile",
-    "companion.jobs": "imports run in the server that takes them meanwhile",
+    "companion.ops.jobs": "imports run in the server that takes them meanwhile",
 }
 """The parts that use the shared Redis, and what each does while it does not answer."""
 
