@@ -153,7 +153,7 @@ def test_the_version_is_the_one_pyproject_names_everywhere(client, app):
     assert printed == released == version()
     assert f"version: {released}" in client.get("/readyz").data.decode()
     assert _value(_metrics(client), "companion_build_info", version=released) == 1.0
-    assert f'data-version="{released}"' in client.get("/").data.decode()
+    assert f'data-release="{released}"' in client.get("/").data.decode()
 
 
 def test_metrics_show_the_process_memory_and_cpu(client):
