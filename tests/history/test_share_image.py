@@ -63,6 +63,20 @@ def test_the_image_names_the_winner_marks_every_player_and_gives_each_rounds_tot
     assert (svg.find(f".//{SVG}g[@data-share-chart]") is not None) == bool(rounds)
 
 
+@pytest.mark.parametrize("name", ["rp1", "rp2", "pp", "rv"])
+def test_the_winners_crown_is_in_the_winners_own_colour(app, client, known, name):
+    """As on the pages, the crown beside a winner is the winner's colour (their mark's), never
+    the site's accent: in the winner line and in the standings (issue 39)."""
+    svg, _ = shared_svg(client, app, known, name)
+    winner = int(GAMES[name][0])
+    own = next(g.find(f"{SVG}circle").get("fill") for g in svg.iter(f"{SVG}g")
+               if g.get("data-share-seat") == str(winner))
+    crowns = [t for t in svg.iter(f"{SVG}tspan") if t.get("data-crown") is not None]
+    assert len(crowns) == 2 and {t.get("data-crown") for t in crowns} == {str(winner)}
+    assert {t.get("fill") for t in crowns} == {own}
+    assert "#b23a6b" not in {t.get("fill") for t in svg.iter(f"{SVG}tspan")}  # the accent
+
+
 def test_the_image_gives_each_players_colour_and_score_best_first(app, client, known):
     svg, _ = shared_svg(client, app, known, "rp1")
     rows = [g for g in svg.iter(f"{SVG}g") if g.get("data-share-seat")]
