@@ -101,8 +101,8 @@ def test_the_image_says_how_the_game_was_decided_in_the_screens_words(app, clien
 
 
 @pytest.mark.parametrize(("lang", "words"), [
-    ("en", ["Rebel Princess", "Winner", "Total after each round", "Round", "Points"]),
-    ("fr", ["Rebelles Princesses", "Gagnant", "Total après chaque manche", "Manche", "Points"]),
+    ("en", ["Rebel Princess Deluxe", "Winner", "Total after each round", "Round", "Points"]),
+    ("fr", ["Rebel Princess Deluxe", "Gagnant", "Total après chaque manche", "Manche", "Points"]),
 ])
 def test_the_image_is_in_the_phones_language(app, client, known, lang, words):
     svg, _ = shared_svg(client, app, known, "rp1", lang)
@@ -160,3 +160,17 @@ def test_a_long_title_is_drawn_smaller_to_fit():
     assert title_size("Rebel Princess") == 20
     long = "Princesse Princesse (Love Letter)"
     assert title_size(long) * 0.62 * len(long) <= WIDTH - 24
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_image_and_text_name_the_edition_played(app, client, known, lang):
+    """A Deluxe game is « Rebel Princess Deluxe » in both languages (companion.games), in the
+    image's title and in the text shared with it: whoever receives them knows which box was
+    played (issue 39: they said « Rebelles Princesses » in French, "Rebel Princess" in
+    English)."""
+    svg, html = shared_svg(client, app, known, "rp1", lang)
+    assert "Rebel Princess Deluxe" in texts(svg)
+    title = re.search(r'data-title="([^"]*)"', html)[1]
+    shared = re.search(r'data-text="([^"]*)"', html)[1]
+    assert title == "Rebel Princess Deluxe" and shared.startswith("Rebel Princess Deluxe ·")
+    assert "Rebelles" not in title + shared + "".join(texts(svg))
