@@ -39,8 +39,8 @@ from flask import (
 from werkzeug.wrappers import Response
 
 from ..games import PACKAGE_DIR
-from ..i18n import COOKIE, LANGUAGES
 from ..rulings import STOP_WORDS
+from ..web.i18n import COOKIE, LANGUAGES
 from .shell import RulingsAddresses, SearchRow, rulings_addresses
 
 bp = Blueprint("pwa", __name__)
@@ -84,7 +84,7 @@ def service_worker() -> Response:
     response = Response(script, mimetype="text/javascript")
     # no-cache: the phone asks each time, and an ETag lets the answer be a 304 while nothing
     # changed (the version is in the script, so its hash changes with every update). The same
-    # script for every language and session: no Vary on either (companion.i18n, the factory).
+    # script for every language and session: no Vary on either (companion.web.i18n, the factory).
     response.headers["Cache-Control"] = "no-cache"
     response.set_etag(hashlib.sha256(script.encode()).hexdigest()[:20])
     return response.make_conditional(request)

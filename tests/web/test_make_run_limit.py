@@ -1,5 +1,5 @@
 """The stated new-games limit holds on the server `make run` starts (issue 39): the app as
-:mod:`companion.serve` serves it — the database upgraded first, then gunicorn as it starts it,
+:mod:`companion.ops.serve` serves it — the database upgraded first, then gunicorn as it starts it,
 CSRF on, no shared store named — takes 30 new games an hour from one address, and the 31st is
 refused with 429 (two worker processes, each counting its own, once let 60 through)."""
 
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.security import CREATE_LIMIT, limit_figures
+from companion.web.security import CREATE_LIMIT, limit_figures
 
 NEW_GAMES = limit_figures(CREATE_LIMIT)[0][0]
 TOKEN = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"|'
@@ -40,7 +40,7 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 @pytest.fixture
 def make_run(tmp_path):
     """`make run`'s two steps with a fresh instance folder: ``flask db upgrade``, then
-    ``python -m companion.serve`` (loopback, a free port); yields the port, then stops it."""
+    ``python -m companion.ops.serve`` (loopback, a free port); yields the port, then stops it."""
     env = {**os.environ, "COMPANION_INSTANCE": str(tmp_path / "instance")}
     for name in ("DATABASE_URL", "RATELIMIT_STORAGE_URI", "CACHE_REDIS_URL"):
         env.pop(name, None)
@@ -48,7 +48,7 @@ def make_run(tmp_path):
     subprocess.run([str(flask), "--app", "companion", "db", "upgrade"], env=env, check=True,
                    capture_output=True, timeout=120)
     port = _free_port()
-    process = subprocess.Popen([sys.executable, "-m", "companion.serve", "--host", "127.0.0.1",
+    process = subprocess.Popen([sys.executable, "-m", "companion.ops.serve", "--host", "127.0.0.1",
                                 "--port", str(port)], env=env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
     try:

@@ -46,7 +46,7 @@ def phone_addresses(host: str) -> list[str] | None:
 
 WORKER_TIMEOUT = 180
 """Seconds a request may take before gunicorn restarts its worker (its default is 30). No request
-needs that long any more: an import runs as a job outside its request (companion/jobs.py), so a
+needs that long any more: an import runs as a job outside its request (companion/ops/jobs.py), so a
 restore of any size works whatever this is; kept generous for a slow phone's upload."""
 
 
@@ -59,7 +59,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--host", default="0.0.0.0")
     parser.add_argument("--port", type=int, default=5000)
-    # One process with threads: the rate limits (companion.security) and the live polls'
+    # One process with threads: the rate limits (companion.web.security) and the live polls'
     # limit are counted in the server's memory, and one process makes that one count for the
     # whole machine (two worker processes counted 30 new games an hour each: 60). A table's
     # load is a few requests a second; a hosted server with several processes names a shared
