@@ -69,10 +69,11 @@ class _Template(Template):
         return super()._get_default_module(ctx)
 
 
-_NO_SESSION = ("/live/", "/api/", "/qr.svg")
+_NO_SESSION = ("/live/", "/api/", "/qr.svg", "/sw.js")
 """Addresses that never open the session: the live poll every open page sends once a second
 reads nothing of it, the JSON API is stateless, and a QR code is the same for everyone. Their
-cookie is not even checked, and no cookie is sent back."""
+cookie is not even checked, and no cookie is sent back. The service worker is the same
+script for everyone too."""
 
 REFRESH_AFTER = timedelta(days=1)
 """An unchanged session cookie is signed and sent again at most once a day (to keep its month,

@@ -50,11 +50,22 @@ needs that long any more: an import runs as a job outside its request (companion
 restore of any size works whatever this is; kept generous for a slow phone's upload."""
 
 
+THREADS = 8
+"""Requests one `make run` process answers at once (gunicorn's threaded worker): six phones
+polling once a second and saving now and then, with room to spare."""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--host", default="0.0.0.0")
     parser.add_argument("--port", type=int, default=5000)
-    parser.add_argument("--workers", type=int, default=2)
+    # One process with threads: the rate limits (companion.web.security) and the live polls'
+    # limit are counted in the server's memory, and one process makes that one count for the
+    # whole machine (two worker processes counted 30 new games an hour each: 60). A table's
+    # load is a few requests a second; a hosted server with several processes names a shared
+    # Redis (RATELIMIT_STORAGE_URI) instead (deploy/).
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=THREADS)
     args = parser.parse_args()
     print("\n  The princess card games companion is starting.")
     addresses = phone_addresses(args.host)
@@ -71,7 +82,8 @@ def main() -> None:
               " (no network address found; is Wi-Fi on?)")
     print("  Stop with Ctrl+C.\n", flush=True)
     gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
-    os.execv(gunicorn, [gunicorn, "--workers", str(args.workers), "--no-control-socket",
+    os.execv(gunicorn, [gunicorn, "--workers", str(args.workers), "--threads", str(args.threads),
+                        "--no-control-socket",
                         "--bind", f"{args.host}:{args.port}", "--access-logfile", "-",
                         "--timeout", str(WORKER_TIMEOUT), "companion:create_app()"])
 

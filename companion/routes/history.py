@@ -93,7 +93,7 @@ def share_image(game: Game, decided: str) -> share.ShareImage | None:
     # the words as text (not Markup.striptags: it would turn French no-break spaces into spaces)
     text = html.unescape(re.sub(r"<[^>]*>", " ", str(decided)))
     return share.share_image(record.names, record.summary, text,
-                             title=record.kind.name(lang),
+                             title=record.kind.game_name(record.game.edition, lang),
                              when=utc_text(record.game.updated_at, "date", lang))
 
 

@@ -82,8 +82,12 @@ def service_worker() -> Response:
     script = (Path(folder) / "sw.js").read_text(encoding="utf-8")
     script = script.replace("__VERSION__", _content_version(folder))
     response = Response(script, mimetype="text/javascript")
+    # no-cache: the phone asks each time, and an ETag lets the answer be a 304 while nothing
+    # changed (the version is in the script, so its hash changes with every update). The same
+    # script for every language and session: no Vary on either (companion.web.i18n, the factory).
     response.headers["Cache-Control"] = "no-cache"
-    return response
+    response.set_etag(hashlib.sha256(script.encode()).hexdigest()[:20])
+    return response.make_conditional(request)
 
 
 # --- the offline copy in one answer -------------------------------------------------------------

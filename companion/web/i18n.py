@@ -29,6 +29,8 @@ LANGUAGES = ("en", "fr")
 DEFAULT = "en"
 COOKIE = "lang"
 COOKIE_AGE = 60 * 60 * 24 * 365
+SAME_IN_EVERY_LANGUAGE = frozenset({"static", "pwa.service_worker"})
+"""Answers that never depend on the language or the session: no ``Vary`` on either."""
 
 babel = Babel()
 bp = Blueprint("i18n", __name__)
@@ -203,7 +205,7 @@ def init_app(app: Flask) -> None:
     @app.after_request
     def _vary_on_language(response: Response) -> Response:
         # The same URL answers in two languages: caches must key on what picks the language.
-        if request.endpoint != "static" and not request.path.startswith("/api/"):
+        if request.endpoint not in SAME_IN_EVERY_LANGUAGE and not request.path.startswith("/api/"):
             response.vary.add("Accept-Language")
             response.vary.add("Cookie")
         return response

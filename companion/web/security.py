@@ -21,7 +21,8 @@ real client address behind a proxy, and rate limits.
   refused ones included, to any address) counts against :data:`WRITE_LIMITS`; each game started,
   of any kind, and each import of an export file, counts against :data:`CREATE_LIMIT` as well
   (a restore, which needs no link, also against :data:`RESTORE_LIMIT`); every request to the
-  JSON API counts against :data:`API_LIMIT`. The counts live in each server process unless
+  JSON API counts against :data:`API_LIMIT`. The counts live in each server process (`make
+  run` starts one process with threads, so one count for the machine) unless
   ``RATELIMIT_STORAGE_URI`` names a shared store (``redis://…``), which makes them one count
   for every process and every
   server. A limited client gets a page (or, under ``/api/``, the JSON error shape) saying to

@@ -52,7 +52,7 @@ CLASSIC_SHARED = [[0, 2, 6, 7], [2, 0, 6, 7], [2, 2, 5, 6], [3, 3, 4, 5], [3, 3,
 
 # game, the page's language, the slug in the file's name, the text line's start, the winners
 GAMES = [
-    ("rp1", "en", "rebel_princess", "Rebel Princess · Winner: Ben (Ben 0,", "1"),
+    ("rp1", "en", "rebel_princess", "Rebel Princess Deluxe · Winner: Ben (Ben 0,", "1"),
     ("classic", "fr", "rebel_princess", "Rebelles Princesses · Gagnants\u00a0: Ana & Ben", "0,1"),
     ("pp", "fr", "princesse_princesse",
      "Princesse Princesse (Love Letter) · Gagnant\u00a0: Ana", "0"),
@@ -157,7 +157,7 @@ def test_share_is_drawn_light_on_a_dark_page(browser, browser_context_args, ende
     button.click()
     shared = _shared(page)
     assert shared["corner"] == LIGHT_PAGE
-    assert shared["text"].startswith("Rebelles Princesses · Gagnant\u00a0: Ben")
+    assert shared["text"].startswith("Rebel Princess Deluxe · Gagnant\u00a0: Ben")
     page.context.close()
 
 

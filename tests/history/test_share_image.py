@@ -63,6 +63,20 @@ def test_the_image_names_the_winner_marks_every_player_and_gives_each_rounds_tot
     assert (svg.find(f".//{SVG}g[@data-share-chart]") is not None) == bool(rounds)
 
 
+@pytest.mark.parametrize("name", ["rp1", "rp2", "pp", "rv"])
+def test_the_winners_crown_is_in_the_winners_own_colour(app, client, known, name):
+    """As on the pages, the crown beside a winner is the winner's colour (their mark's), never
+    the site's accent: in the winner line and in the standings (issue 39)."""
+    svg, _ = shared_svg(client, app, known, name)
+    winner = int(GAMES[name][0])
+    own = next(g.find(f"{SVG}circle").get("fill") for g in svg.iter(f"{SVG}g")
+               if g.get("data-share-seat") == str(winner))
+    crowns = [t for t in svg.iter(f"{SVG}tspan") if t.get("data-crown") is not None]
+    assert len(crowns) == 2 and {t.get("data-crown") for t in crowns} == {str(winner)}
+    assert {t.get("fill") for t in crowns} == {own}
+    assert "#b23a6b" not in {t.get("fill") for t in svg.iter(f"{SVG}tspan")}  # the accent
+
+
 def test_the_image_gives_each_players_colour_and_score_best_first(app, client, known):
     svg, _ = shared_svg(client, app, known, "rp1")
     rows = [g for g in svg.iter(f"{SVG}g") if g.get("data-share-seat")]
@@ -87,8 +101,8 @@ def test_the_image_says_how_the_game_was_decided_in_the_screens_words(app, clien
 
 
 @pytest.mark.parametrize(("lang", "words"), [
-    ("en", ["Rebel Princess", "Winner", "Total after each round", "Round", "Points"]),
-    ("fr", ["Rebelles Princesses", "Gagnant", "Total après chaque manche", "Manche", "Points"]),
+    ("en", ["Rebel Princess Deluxe", "Winner", "Total after each round", "Round", "Points"]),
+    ("fr", ["Rebel Princess Deluxe", "Gagnant", "Total après chaque manche", "Manche", "Points"]),
 ])
 def test_the_image_is_in_the_phones_language(app, client, known, lang, words):
     svg, _ = shared_svg(client, app, known, "rp1", lang)
@@ -146,3 +160,17 @@ def test_a_long_title_is_drawn_smaller_to_fit():
     assert title_size("Rebel Princess") == 20
     long = "Princesse Princesse (Love Letter)"
     assert title_size(long) * 0.62 * len(long) <= WIDTH - 24
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_image_and_text_name_the_edition_played(app, client, known, lang):
+    """A Deluxe game is « Rebel Princess Deluxe » in both languages (companion.games), in the
+    image's title and in the text shared with it: whoever receives them knows which box was
+    played (issue 39: they said « Rebelles Princesses » in French, "Rebel Princess" in
+    English)."""
+    svg, html = shared_svg(client, app, known, "rp1", lang)
+    assert "Rebel Princess Deluxe" in texts(svg)
+    title = re.search(r'data-title="([^"]*)"', html)[1]
+    shared = re.search(r'data-text="([^"]*)"', html)[1]
+    assert title == "Rebel Princess Deluxe" and shared.startswith("Rebel Princess Deluxe ·")
+    assert "Rebelles" not in title + shared + "".join(texts(svg))

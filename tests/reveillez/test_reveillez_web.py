@@ -205,16 +205,29 @@ def test_discard_checks_the_addition_as_cards_are_tapped(client):
     assert act(client, code, do="discard", cards="1 3 4 8", go=1).status_code == 303
 
 
-def test_a_discard_being_built_gets_a_hint_not_a_refusal(client):
-    """While the cards are still being tapped, "not a discard yet" is a hint; the red "Not
-    recorded" box only comes when the discard is really sent and refused."""
+def test_a_discard_that_is_no_discard_is_said_once_in_the_panel(client):
+    """While the cards are still being tapped, "not a discard" is said once, in the discard
+    panel above the cards (issue 39: a box above the table said it again in other words and
+    pushed the cards down); a discard really sent and refused is said there too, once, with
+    nothing recorded."""
     code = start(client)
     building = act(client, code, do="discard", cards="2", add=3)
     assert building.status_code == 200 and 'class="problems"' not in building.text
-    assert re.search(r'data-hints>.*data-problem="discard-invalid"', building.text, re.S)
+    assert "data-hints" not in building.text
+    assert building.text.count('data-problem="discard-invalid"') == 1
+    assert re.search(r'class="rv-discard"[^>]*>.*data-problem="discard-invalid"', building.text,
+                     re.S)
     refused = act(client, code, do="discard", cards="2 3", go=1)
-    assert refused.status_code == 422 and 'class="problems"' in refused.text
+    assert refused.status_code == 422 and 'class="problems"' not in refused.text
     assert "data-hints" not in refused.text
+    assert refused.text.count('data-problem="discard-invalid"') == 1
+
+
+def test_a_card_out_of_range_keeps_its_hint_box(client):
+    """Only the discard's own verdict moved into the panel: other problems keep their box."""
+    code = start(client)
+    building = act(client, code, do="discard", cards="2", add="99")
+    assert re.search(r'data-hints>.*data-problem="number-range"', building.text, re.S)
 
 
 def test_invalid_discard_is_refused(client, app):

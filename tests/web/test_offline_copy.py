@@ -109,3 +109,20 @@ def test_static_files_never_carry_the_session_cookie(client):
     answer = client.get(css)
     assert answer.status_code == 200
     assert "Set-Cookie" not in answer.headers and "Cookie" not in answer.headers.get("Vary", "")
+
+
+def test_the_service_worker_has_a_validator_and_varies_on_nothing(client):
+    """A repeat visit costs a 304: ``/sw.js`` carries an ETag and answers ``If-None-Match``
+    with ``304 Not Modified``; the script is the same in every language and session, so
+    neither ``Accept-Language`` nor ``Cookie`` enters its ``Vary`` and no cookie comes back."""
+    client.get("/", headers={"Accept-Language": "fr"})  # a phone with a session and a language
+    first = client.get("/sw.js", headers={"Accept-Language": "fr"})
+    assert first.status_code == 200 and first.headers["Cache-Control"] == "no-cache"
+    etag = first.headers["ETag"]
+    assert etag and "__VERSION__" not in first.text
+    vary = first.headers.get("Vary", "")
+    assert "Accept-Language" not in vary and "Cookie" not in vary
+    assert "Set-Cookie" not in first.headers
+    again = client.get("/sw.js", headers={"If-None-Match": etag, "Accept-Language": "en"})
+    assert again.status_code == 304 and not again.data
+    assert client.get("/sw.js", headers={"If-None-Match": '"other"'}).status_code == 200

@@ -111,6 +111,10 @@ def _render(template: str, status: int = 200, **context: object) -> tuple[str, i
                            usual_values=USUAL_VALUES, specials=list(Special), **context), status
 
 
+SAID_IN_THE_PANEL = frozenset({"discard-invalid"})
+"""Problems the discard panel says itself (``reveillez/_question.html``), never in a box too."""
+
+
 def _table(view: play.TableView, *, draft: play.Draft | None = None, key: str | None = None,
            problems: list[Problem] | None = None, status: int = 200,
            stale: bool = False, saved: play.LogItem | None = None,
@@ -118,9 +122,14 @@ def _table(view: play.TableView, *, draft: play.Draft | None = None, key: str | 
     form = ActionForm(formdata=None, data={"version": view.version, "key": key or fresh_key()})
     current = play.plan(view.state, draft) if draft is not None else None
     refused = list(problems or [])
+    if current is not None and current.step == "cards":
+        # The discard panel says itself, beside the cards, why these cards are no discard:
+        # said once, where the player looks, never again in a box above.
+        refused = [p for p in refused if p.code not in SAID_IN_THE_PANEL]
     # While an action is being built, what it still lacks is a hint, not a refusal: the red
     # "Not recorded" box is only for a tap the app really refused.
-    hints = [p for p in current.problems if current.step not in ("ready",)] \
+    hints = [p for p in current.problems if current.step not in ("ready",)
+             and not (current.step == "cards" and p.code in SAID_IN_THE_PANEL)] \
         if current is not None and not refused else []
     table = Table(view, form, draft, current, refused, stale, hints)
     undo_form = ReveillezWriteForm(formdata=None,
