@@ -53,12 +53,17 @@ class Config:
     SEND_FILE_MAX_AGE_DEFAULT = timedelta(days=365)
     # Who may read /metrics (addresses or networks, comma-separated; companion.metrics).
     METRICS_ALLOW = "127.0.0.0/8, ::1"
+    # Live updates pushed by the proxy (companion.push, nginx with Nchan): its publisher location
+    # (e.g. http://127.0.0.1:8090/pub/) and the subscriber path pages listen on. Unset: polling.
+    LIVE_PUSH_PUBLISH_URL: str | None = None
+    LIVE_PUSH_SUBSCRIBE_PATH = "/live-push/"
     # One JSON object per access line instead of the plain line (companion.logs).
     ACCESS_LOG_JSON = False
 
 
 ENVIRONMENT = ("DATABASE_URL", "GROUP_PURGE_DAYS", "PUBLIC_URL", "TRUSTED_PROXIES",
-               "RATELIMIT_STORAGE_URI", "CACHE_REDIS_URL", "METRICS_ALLOW", "ACCESS_LOG_JSON")
+               "RATELIMIT_STORAGE_URI", "CACHE_REDIS_URL", "METRICS_ALLOW", "ACCESS_LOG_JSON",
+               "LIVE_PUSH_PUBLISH_URL", "LIVE_PUSH_SUBSCRIBE_PATH")
 """The settings a server may be given in its environment, under the same names."""
 
 

@@ -213,6 +213,7 @@ def _init_extensions(app: Flask) -> None:
     """The log and the counts, the page store, security, CSRF, compression, Babel, the
     database and the commands."""
     from . import commands, db, i18n, jobs, logs, metrics, schema, security
+    from . import push
     from .play import history, players, store
 
     # Before anything else hooks requests: every request is timed, counted and logged, those
@@ -236,6 +237,7 @@ def _init_extensions(app: Flask) -> None:
     store.install()
     players.install()
     history.install()
+    push.install()  # after each commit that changes a game: its version to the proxy
 
 
 def _init_templates(app: Flask) -> None:

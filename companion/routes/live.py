@@ -19,7 +19,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from .. import polls
+from .. import polls, push
 from ..db import get_engine
 from ..play import store
 from .closed import closed_or_404
@@ -41,7 +41,8 @@ def _live_context() -> dict[str, Any]:
     if link is None:
         return {"live_url": None}
     return {"live_url": url_for("live.live", token=link.token),
-            "live_version": version_of(g.link_game)}
+            "live_version": version_of(g.link_game),
+            "push_url": push.subscribe_url(g.link_game.id)}
 
 
 @bp.get("/live/<token>")
