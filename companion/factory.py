@@ -212,8 +212,7 @@ def _configure_page_store(app: Flask) -> None:
 def _init_extensions(app: Flask) -> None:
     """The log and the counts, the page store, security, CSRF, compression, Babel, the
     database and the commands."""
-    from . import commands, db, i18n, jobs, logs, metrics, schema, security
-    from . import push
+    from . import commands, db, i18n, jobs, logs, metrics, push, schema, security
     from .play import history, players, store
 
     # Before anything else hooks requests: every request is timed, counted and logged, those

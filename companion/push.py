@@ -21,17 +21,16 @@ from __future__ import annotations
 import hashlib
 import hmac
 import urllib.request
+from collections.abc import Sequence
 from typing import Any
 
 from flask import current_app, has_app_context
 from sqlalchemy import bindparam, event
 from sqlalchemy.orm import Session as OrmSession
-
-from . import metrics
 from sqlmodel import col, select
 
+from . import metrics
 from .models import Entry, Game, GameLink
-from .play.store import version_string
 
 TIMEOUT = 0.5
 """Seconds a publish may take before it is given up (and counted as failed)."""
@@ -77,7 +76,7 @@ def publish(name: str, message: str, *, delete: bool = False) -> bool:
             base + name, data=message.encode() if method == "POST" else None, method=method,
             headers={"Content-Type": "text/plain"})
         try:
-            with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:  # noqa: S310
+            with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
                 answer.read()
         except Exception:  # the proxy is down or slow: the pages' polling catches up
             ok = False
@@ -107,11 +106,24 @@ def _before_flush(session: OrmSession, _context: object, _instances: object) -> 
             touched[game_id] = channel(secret, game_id, live_ids(session.connection(), game_id))
 
 
+def leaving(session: OrmSession, game_ids: Sequence[int | None]) -> None:
+    """Games about to be deleted in bulk (a group deleted): their phones are told ``gone`` after
+    the commit (row events do not see a bulk ``DELETE``)."""
+    if not enabled():
+        return
+    touched: dict[int, str | None] = session.info.setdefault(_TOUCHED, {})
+    secret = current_app.config["SECRET_KEY"]
+    for game_id in game_ids:
+        if game_id is not None and touched.get(game_id) is None:
+            touched[game_id] = channel(secret, game_id, live_ids(session.connection(), game_id))
+
+
 def _after_commit(session: OrmSession) -> None:
     """Publish each changed game's version (and close the channels that moved)."""
     touched: dict[int, str | None] | None = session.info.pop(_TOUCHED, None)
     if not touched or not enabled():
         return
+    from .play.store import version_string  # (store imports groups, which tells this module)
     secret = current_app.config["SECRET_KEY"]
     engine = current_app.extensions["companion.engine"]
     with engine.connect() as connection:

@@ -22,6 +22,7 @@ from sqlalchemy import delete, func
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col, select
 
+from .. import push
 from ..models import (
     Entry,
     Game,
@@ -190,6 +191,7 @@ def _delete_group(session: Session, group_id: int) -> bool:
     tokens = list(session.exec(select(GameLink.token).where(col(GameLink.game_id).in_(games))))
     closed.close(session, [group.token], what="group", why="deleted")
     closed.close(session, tokens, what="game", why="deleted")
+    push.leaving(session, games)  # their open pages are told, after the commit
     for model in (GameResult, Entry, RoundRecord, TrickLog, GameLink, Player):
         session.execute(delete(model).where(col(model.game_id).in_(games)))
     session.execute(delete(Total).where(col(Total.group_id) == group_id))

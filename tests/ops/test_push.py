@@ -16,7 +16,6 @@ import re
 import ssl
 import subprocess
 import threading
-import time
 from pathlib import Path
 
 import pytest
