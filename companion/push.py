@@ -141,7 +141,7 @@ def _after_commit(session: OrmSession) -> None:
         publish(new, version_string(game_id, row[0]))
 
 
-def _after_rollback(session: OrmSession) -> None:
+def _after_rollback(session: OrmSession, *_args: object) -> None:
     session.info.pop(_TOUCHED, None)
 
 
