@@ -148,6 +148,6 @@ def _after_rollback(session: OrmSession, *_args: object) -> None:
 def install() -> None:
     """Hook every session (once)."""
     for name, hook in (("before_flush", _before_flush), ("after_commit", _after_commit),
-                       ("after_soft_rollback", _after_rollback)):
+                       ("after_rollback", _after_rollback)):
         if not event.contains(OrmSession, name, hook):
             event.listen(OrmSession, name, hook)
