@@ -33,8 +33,9 @@ from .test_proxy import (
     start_nginx,
 )
 
-pytestmark = pytest.mark.skipif(not NCHAN.exists() and not os.environ.get("CI"), reason="needs Debian's libnginx-mod-nchan "
-                                "(scripts/nginx.sh installs it)")
+pytestmark = pytest.mark.skipif(
+    not NCHAN.exists() and not os.environ.get("CI"),
+    reason="needs Debian's libnginx-mod-nchan (scripts/nginx.sh installs it)")
 
 SCORES = {**{f"score_{s}": v for s, v in enumerate(["3", "4", "4", "4"])}, "confirm": "y"}
 
