@@ -22,7 +22,6 @@ from sqlalchemy import delete, func
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col, select
 
-from .. import push
 from ..models import (
     Entry,
     Game,
@@ -191,6 +190,8 @@ def _delete_group(session: Session, group_id: int) -> bool:
     tokens = list(session.exec(select(GameLink.token).where(col(GameLink.game_id).in_(games))))
     closed.close(session, [group.token], what="group", why="deleted")
     closed.close(session, tokens, what="game", why="deleted")
+    from .. import push  # (here: a command line that lists groups loads no metrics)
+
     push.leaving(session, games)  # their open pages are told, after the commit
     for model in (GameResult, Entry, RoundRecord, TrickLog, GameLink, Player):
         session.execute(delete(model).where(col(model.game_id).in_(games)))
