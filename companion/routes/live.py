@@ -1,7 +1,7 @@
 """Live updates: every open page of a game asks ``/live/<token>`` every second whether the game
 changed (a conditional request answered 304 while nothing did) and reloads when it did.
 
-The polls are answered before Flask's request cycle by :mod:`companion.polls` (installed with
+The polls are answered before Flask's request cycle by :mod:`companion.web.polls` (installed with
 this blueprint); the view below gives the same answer, and answers what the fast path leaves to
 Flask (a token that opens nothing: the 404 page)."""
 
@@ -19,9 +19,9 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from .. import polls, push
 from ..db import get_engine
-from ..play import store
+from ..play import push, store
+from ..web import polls
 from .closed import closed_or_404
 from .page_store import version_of
 
@@ -42,7 +42,7 @@ def _live_context() -> dict[str, Any]:
         return {"live_url": None}
     return {"live_url": url_for("live.live", token=link.token),
             "live_version": version_of(g.link_game),
-            "push_url": push.subscribe_url(g.link_game.id)}
+            "push_url": push.subscribe_url(get_engine(), g.link_game.id)}
 
 
 @bp.get("/live/<token>")

@@ -201,7 +201,7 @@ document.addEventListener("click", function (e) {
     seen = version;
     location.reload();
   }
-  /* Pushed (the proxy holds an EventSource, data-push-url: companion.push): each message is the
+  /* Pushed (the proxy holds an EventSource, data-push-url: companion.play.push): each message is the
    * game's new version ("closed": the link was replaced, "gone": the game deleted), and the poll
    * slows to once every 30 s as a catch-up. The stream fails or drops: polling every second
    * again, and a new stream tried after 2, 4 … 60 s; once it opens, one check catches up. */
@@ -268,7 +268,7 @@ document.addEventListener("click", function (e) {
 })();
 
 /* <time datetime="…Z" data-local="style">: the server writes the time in UTC (and says so);
- * here it becomes the phone's own time zone, in the page's language (companion/local_time.py). */
+ * here it becomes the phone's own time zone, in the page's language (companion/web/local_time.py). */
 (function () {
   if (!window.Intl || !Intl.DateTimeFormat) return;
   var styles = {
@@ -299,7 +299,7 @@ document.addEventListener("click", function (e) {
 })();
 
 /* The phone's time zone in the "tz" cookie, for what the server writes without a page around it
- * (the play sent to BG Stats): companion/local_time.py. */
+ * (the play sent to BG Stats): companion/web/local_time.py. */
 (function () {
   try {
     var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;

@@ -1,5 +1,5 @@
-"""A page behind a proxy that pushes (companion.push, app.js): it listens on the stream the page
-names, polls /live every second while the stream cannot open, stops polling once it is open,
+"""A page behind a proxy that pushes (companion.play.push, app.js): it listens on the stream the
+page names, polls /live every second while the stream cannot open, stops polling once it is open,
 reloads on a pushed version without a poll, and falls back to polling when the stream is killed,
 then goes back to the stream. The proxy's subscriber location is played here by a small WSGI
 stand-in in front of the real app (tests/ops/test_push.py runs the real nginx with Nchan)."""

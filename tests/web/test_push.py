@@ -1,6 +1,6 @@
-"""companion.push: what the app publishes to the proxy after each commit that changes a game, to
-which channel, and that a publish never fails a save (a fake publisher here records the POSTs and
-DELETEs; tests/ops/test_push.py runs the real nginx with Nchan)."""
+"""companion.play.push: what the app publishes to the proxy after each commit that changes a
+game, to which channel, and that a publish never fails a save (a fake publisher here records the
+POSTs and DELETEs; tests/ops/test_push.py runs the real nginx with Nchan)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from companion import metrics, push
 from companion.db import get_session
-from companion.play import groups, store
+from companion.play import groups, push, store
+from companion.web import metrics
 
 NEW_GAME = {"edition": "deluxe", "length": "5", "first_leader": "0", "create": "1",
             **{f"names-{s}": n for s, n in enumerate(["Ana", "Ben", "Cy", "Di"])},

@@ -14,6 +14,11 @@ secret picks stay where they are until both are in, as with polling.
 
 A publish never fails a save: a short timeout, every error swallowed and counted
 (``companion_push_publishes_total{result}``).
+
+No Flask here (``play/``): the factory gives each app's engine its :class:`Publisher` (the
+settings, the secret and the counting function, from ``web/metrics``) with :func:`register`;
+the session hooks find it through the session's engine, so a session of an app without a
+publisher (``make run``, a test, a command line) publishes nothing.
 """
 
 from __future__ import annotations
@@ -21,23 +26,70 @@ from __future__ import annotations
 import hashlib
 import hmac
 import urllib.request
-from collections.abc import Sequence
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app, has_app_context
 from sqlalchemy import bindparam, event
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import col, select
 
-from . import metrics
-from .models import Entry, Game, GameLink
+from ..models import Entry, Game, GameLink
 
 TIMEOUT = 0.5
 """Seconds a publish may take before it is given up (and counted as failed)."""
-_TOUCHED = "companion.push.touched"
+_TOUCHED = "companion.play.push.touched"
 _LIVE_IDS = (select(GameLink.id).where(GameLink.game_id == bindparam("game"),
                                        col(GameLink.revoked_at).is_(None)).order_by("id"))
 _UPDATED = select(Game.updated_at).where(Game.id == bindparam("game"))
+
+
+@dataclass(frozen=True)
+class Publisher:
+    """An app's way to publish: its settings (read at each use, so a changed setting counts:
+    ``LIVE_PUSH_PUBLISH_URL``, ``LIVE_PUSH_SUBSCRIBE_PATH``, ``SECRET_KEY``) and what counts
+    each publish (called with ``ok``: the proxy took it)."""
+
+    settings: Mapping[str, Any]
+    count: Callable[..., None]
+
+    @property
+    def url(self) -> str:
+        """The publisher location channels are appended to; empty: nothing is published."""
+        return str(self.settings.get("LIVE_PUSH_PUBLISH_URL") or "")
+
+    @property
+    def subscribe_path(self) -> str:
+        return str(self.settings.get("LIVE_PUSH_SUBSCRIBE_PATH") or "/live-push/")
+
+    @property
+    def secret(self) -> str | bytes:
+        secret: str | bytes = self.settings["SECRET_KEY"]
+        return secret
+
+
+_PUBLISHERS: weakref.WeakKeyDictionary[Engine, Publisher] = weakref.WeakKeyDictionary()
+
+
+def register(engine: Engine, publisher: Publisher) -> None:
+    """Sessions on ``engine`` publish through ``publisher`` (when its URL is set)."""
+    _PUBLISHERS[engine] = publisher
+
+
+def _active(engine: Any) -> Publisher | None:
+    publisher = _PUBLISHERS.get(engine) if isinstance(engine, Engine) else None
+    return publisher if publisher is not None and publisher.url else None
+
+
+def publisher_of(session: OrmSession) -> Publisher | None:
+    """The publisher of the app whose engine ``session`` uses, if it publishes."""
+    try:
+        engine = session.get_bind().engine
+    except Exception:  # an unbound session: no app, nothing to publish
+        return None
+    return _active(engine)
 
 
 def channel(secret: str | bytes, game_id: int, live_ids: list[int] | tuple[int, ...]) -> str:
@@ -47,29 +99,24 @@ def channel(secret: str | bytes, game_id: int, live_ids: list[int] | tuple[int, 
     return hmac.new(key, message, hashlib.sha256).hexdigest()[:32]
 
 
-def enabled() -> bool:
-    return has_app_context() and bool(current_app.config.get("LIVE_PUSH_PUBLISH_URL"))
-
-
 def live_ids(connection: Any, game_id: int) -> list[int]:
     return [int(row[0]) for row in connection.execute(_LIVE_IDS, {"game": game_id})]
 
 
-def subscribe_url(game_id: int | None) -> str | None:
+def subscribe_url(engine: Engine, game_id: int | None) -> str | None:
     """The address a page of game ``game_id`` listens on, or None when nothing is pushed."""
-    if game_id is None or not enabled():
+    publisher = _active(engine)
+    if game_id is None or publisher is None:
         return None
-    engine = current_app.extensions["companion.engine"]
     with engine.connect() as connection:
         ids = live_ids(connection, game_id)
-    path = current_app.config.get("LIVE_PUSH_SUBSCRIBE_PATH") or "/live-push/"
-    return f"{path}{channel(current_app.config['SECRET_KEY'], game_id, ids)}"
+    return f"{publisher.subscribe_path}{channel(publisher.secret, game_id, ids)}"
 
 
-def publish(name: str, message: str, *, delete: bool = False) -> bool:
+def publish(publisher: Publisher, name: str, message: str, *, delete: bool = False) -> bool:
     """POST ``message`` to channel ``name`` (then DELETE it when ``delete``): True when the proxy
     took it. Never raises."""
-    base = str(current_app.config["LIVE_PUSH_PUBLISH_URL"])
+    base = publisher.url
     ok = True
     for method in ("POST", "DELETE") if delete else ("POST",):
         request = urllib.request.Request(
@@ -80,13 +127,14 @@ def publish(name: str, message: str, *, delete: bool = False) -> bool:
                 answer.read()
         except Exception:  # the proxy is down or slow: the pages' polling catches up
             ok = False
-    metrics.count_publish(ok=ok)
+    publisher.count(ok=ok)
     return ok
 
 
 def _before_flush(session: OrmSession, _context: object, _instances: object) -> None:
     """Note the games this flush changes, with their channel as it was before."""
-    if not enabled():
+    publisher = publisher_of(session)
+    if publisher is None:
         return
     touched: dict[int, str | None] = session.info.setdefault(_TOUCHED, {})
     moving: set[int] = set()
@@ -100,7 +148,7 @@ def _before_flush(session: OrmSession, _context: object, _instances: object) -> 
         elif isinstance(row, GameLink) and row.game_id is not None:
             touched.setdefault(row.game_id, None)
             moving.add(row.game_id)
-    secret = current_app.config["SECRET_KEY"]
+    secret = publisher.secret
     for game_id in moving:
         if touched.get(game_id) is None:
             touched[game_id] = channel(secret, game_id, live_ids(session.connection(), game_id))
@@ -109,10 +157,11 @@ def _before_flush(session: OrmSession, _context: object, _instances: object) -> 
 def leaving(session: OrmSession, game_ids: Sequence[int | None]) -> None:
     """Games about to be deleted in bulk (a group deleted): their phones are told ``gone`` after
     the commit (row events do not see a bulk ``DELETE``)."""
-    if not enabled():
+    publisher = publisher_of(session)
+    if publisher is None:
         return
     touched: dict[int, str | None] = session.info.setdefault(_TOUCHED, {})
-    secret = current_app.config["SECRET_KEY"]
+    secret = publisher.secret
     for game_id in game_ids:
         if game_id is not None and touched.get(game_id) is None:
             touched[game_id] = channel(secret, game_id, live_ids(session.connection(), game_id))
@@ -121,10 +170,13 @@ def leaving(session: OrmSession, game_ids: Sequence[int | None]) -> None:
 def _after_commit(session: OrmSession) -> None:
     """Publish each changed game's version (and close the channels that moved)."""
     touched: dict[int, str | None] | None = session.info.pop(_TOUCHED, None)
-    if not touched or not enabled():
+    if not touched:
         return
-    secret = current_app.config["SECRET_KEY"]
-    engine = current_app.extensions["companion.engine"]
+    publisher = publisher_of(session)
+    if publisher is None:
+        return
+    secret = publisher.secret
+    engine = session.get_bind().engine
     with engine.connect() as connection:
         now = {game_id: (connection.execute(_UPDATED, {"game": game_id}).first(),
                          live_ids(connection, game_id)) for game_id in touched}
@@ -132,14 +184,14 @@ def _after_commit(session: OrmSession) -> None:
         row, ids = now[game_id]
         if row is None:  # the game is deleted: its phones say so
             if old is not None:
-                publish(old, "gone", delete=True)
+                publish(publisher, old, "gone", delete=True)
             continue
         new = channel(secret, game_id, ids)
         if old is not None and old != new:
-            publish(old, "closed", delete=True)
+            publish(publisher, old, "closed", delete=True)
         # companion.play.store.version_string's text (not imported: store imports groups, which
         # imports this module); tests/web/test_push.py checks it is the page's live version.
-        publish(new, f"{game_id}-{row[0].timestamp():.6f}")
+        publish(publisher, new, f"{game_id}-{row[0].timestamp():.6f}")
 
 
 def _after_rollback(session: OrmSession, *_args: object) -> None:
