@@ -56,6 +56,11 @@ class Config:
     SEND_FILE_MAX_AGE_DEFAULT = timedelta(days=365)
     # Who may read /metrics (addresses or networks, comma-separated; companion.web.metrics).
     METRICS_ALLOW = "127.0.0.0/8, ::1"
+    # Live updates pushed by the proxy (companion.play.push, nginx with Nchan): its publisher
+    # location (e.g. http://127.0.0.1:8090/pub/) and the subscriber path pages listen on. Unset:
+    # polling.
+    LIVE_PUSH_PUBLISH_URL: str | None = None
+    LIVE_PUSH_SUBSCRIBE_PATH = "/live-push/"
     # One JSON object per access line instead of the plain line (companion.web.logs).
     ACCESS_LOG_JSON = False
     JOB_SWEEP_SECONDS: float | None = 30.0
@@ -66,7 +71,8 @@ class Config:
 
 ENVIRONMENT = ("DATABASE_URL", "GROUP_PURGE_DAYS", "PUBLIC_URL", "TRUSTED_PROXIES",
                "PROXY_ADDRESSES",
-               "RATELIMIT_STORAGE_URI", "CACHE_REDIS_URL", "METRICS_ALLOW", "ACCESS_LOG_JSON")
+               "RATELIMIT_STORAGE_URI", "CACHE_REDIS_URL", "METRICS_ALLOW", "ACCESS_LOG_JSON",
+               "LIVE_PUSH_PUBLISH_URL", "LIVE_PUSH_SUBSCRIBE_PATH")
 """The settings a server may be given in its environment, under the same names."""
 
 

@@ -218,7 +218,7 @@ def _init_extensions(app: Flask) -> None:
     database and the commands."""
     from . import db
     from .ops import cli, jobs, schema
-    from .play import people, store, summaries
+    from .play import people, push, store, summaries
     from .web import i18n, logs, metrics, security
 
     # Before anything else hooks requests: every request is timed, counted and logged, those
@@ -233,7 +233,8 @@ def _init_extensions(app: Flask) -> None:
     i18n.init_app(app)  # Flask-Babel: French or English per request; ``_`` in templates
     # The engine, the session, and the schema check a server makes at start (it never migrates
     # a database that holds anything: `flask db upgrade` does).
-    schema.init_app(app, db.attach(app))
+    engine = db.attach(app)
+    schema.init_app(app, engine)
     cli.init_app(app)  # flask groups …: for the person running the server
     jobs.init_app(app)  # imports outside the request; cleans up after those whose process died
     # Every session, whichever game stores through it, hooked here and nowhere else: the rows
@@ -242,6 +243,9 @@ def _init_extensions(app: Flask) -> None:
     store.install()
     people.install()
     summaries.install()
+    # After each commit that changes a game: its version to the proxy (when the app has one).
+    push.install()
+    push.register(engine, push.Publisher(app.config, metrics.count_publish))
 
 
 def _init_templates(app: Flask) -> None:

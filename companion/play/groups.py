@@ -37,7 +37,7 @@ from ..models import (
     TrickLog,
     stored_id,
 )
-from . import closed
+from . import closed, push
 from .tokens import is_token
 
 NAME_MAX = 40
@@ -208,6 +208,7 @@ def _delete_group(session: Session, group_id: int) -> bool:
     closed.close(session, [group.token, *_job_tokens(session, group_id)], what="group",
                  why="deleted")
     closed.close(session, tokens, what="game", why="deleted")
+    push.leaving(session, games)  # their open pages are told, after the commit
     for model in (GameResult, Entry, RoundRecord, TrickLog, GameLink, Player):
         session.execute(delete(model).where(col(model.game_id).in_(games)))
     session.execute(delete(Total).where(col(Total.group_id) == group_id))

@@ -20,7 +20,7 @@ from flask import (
 from werkzeug.wrappers import Response
 
 from ..db import get_engine
-from ..play import store
+from ..play import push, store
 from ..web import polls
 from .closed import closed_or_404
 from .page_store import version_of
@@ -41,7 +41,8 @@ def _live_context() -> dict[str, Any]:
     if link is None:
         return {"live_url": None}
     return {"live_url": url_for("live.live", token=link.token),
-            "live_version": version_of(g.link_game)}
+            "live_version": version_of(g.link_game),
+            "push_url": push.subscribe_url(get_engine(), g.link_game.id)}
 
 
 @bp.get("/live/<token>")

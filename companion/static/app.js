@@ -193,15 +193,44 @@ document.addEventListener("click", function (e) {
       }
       if (r.status !== 200) return null;
       return r.text();
-    }).then(function (version) {
-      if (!version || version === seen || leaving) return;
-      if (busy || document.querySelector("form[data-once] [data-action=save]:disabled")) return;
-      seen = version;
-      location.reload();
-    }).catch(function () {});
+    }).then(changed).catch(function () {});
   }
-  timer = setInterval(check, 1000);
+  function changed(version) {
+    if (!version || version === seen || leaving) return;
+    if (busy || document.querySelector("form[data-once] [data-action=save]:disabled")) return;
+    seen = version;
+    location.reload();
+  }
+  /* Pushed (the proxy holds an EventSource, data-push-url: companion.play.push): each message is the
+   * game's new version ("closed": the link was replaced, "gone": the game deleted), and the poll
+   * slows to once every 30 s as a catch-up. The stream fails or drops: polling every second
+   * again, and a new stream tried after 2, 4 … 60 s; once it opens, one check catches up. */
+  var push = body.dataset.pushUrl, stream = null, wait = 2000;
+  function poll(every) { if (timer !== null) clearInterval(timer); timer = setInterval(check, every); }
+  function listen() {
+    if (!push || !window.EventSource || timer === null) return;
+    stream = new EventSource(push);
+    stream.onopen = function () { wait = 2000; poll(30000); check(); };
+    stream.onmessage = function (e) {
+      if (e.data === "closed") { location.reload(); return; }
+      if (e.data === "gone") {
+        stream.close(); clearInterval(timer); timer = null;
+        document.dispatchEvent(new CustomEvent("live:gone"));
+        return;
+      }
+      changed(e.data);
+    };
+    stream.onerror = function () {
+      stream.close(); stream = null;
+      if (timer === null) return;
+      poll(1000);
+      setTimeout(listen, wait);
+      wait = Math.min(wait * 2, 60000);
+    };
+  }
+  poll(1000);
   document.addEventListener("visibilitychange", check);
+  listen();
 })();
 
 /* [data-replace-url]: a page answered to a POST gives the address (a GET) that shows it again, so

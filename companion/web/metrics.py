@@ -12,7 +12,8 @@ status codes, game keys and a few fixed words: never a link token, never a name.
 - ``companion_saves_total{game}``: writes a game's pages accepted (2xx/3xx);
 - ``companion_page_store_total{result="hit"|"miss"}``: pages found drawn, or drawn now;
 - ``companion_rate_limited_total``: requests refused by the rate limits (429);
-- ``companion_live_polls_total{result="changed"|"unchanged"}``: the live polls, 200 or 304.
+- ``companion_live_polls_total{result="changed"|"unchanged"}``: the live polls, 200 or 304;
+- ``companion_push_publishes_total{result="ok"|"failed"}``: live updates published to the proxy.
 
 Other modules count through the small functions below (:func:`count_save`,
 :func:`count_page_store`, :func:`count_refusal`, :func:`count_live_poll`), never the metric
@@ -55,6 +56,8 @@ PAGE_STORE = Counter("companion_page_store", "Pages found drawn in the page stor
 RATE_LIMITED = Counter("companion_rate_limited", "Requests refused by the rate limits.")
 LIVE_POLLS = Counter("companion_live_polls", "Live polls: the game changed (200) or not (304).",
                      ["result"])
+PUBLISHES = Counter("companion_push_publishes", "Live updates published to the proxy: taken "
+                    "(ok) or not (failed: the pages' polling catches up).", ["result"])
 
 STARTED = "companion.started"
 """The WSGI environ key holding when :class:`companion.web.logs.EveryRequest` (the middleware the
@@ -89,6 +92,11 @@ def count_refusal() -> None:
 def count_live_poll(*, changed: bool) -> None:
     """A live poll answered: the game changed since the phone's version (200), or not (304)."""
     LIVE_POLLS.labels(result="changed" if changed else "unchanged").inc()
+
+
+def count_publish(*, ok: bool) -> None:
+    """A live update published to the proxy (``ok``) or given up (timeout, refused)."""
+    PUBLISHES.labels(result="ok" if ok else "failed").inc()
 
 
 def count_request(route: str, method: str, status: int, seconds: float) -> None:

@@ -41,6 +41,9 @@ from ..conftest import POSTGRES_URL, REDIS_URL, empty_tables
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "deploy" / "nginx" / "companion.conf"
+PUSH_SITE = ROOT / "deploy" / "nginx" / "companion-push.conf"
+PUSH_SUBSCRIBER = ROOT / "deploy" / "nginx" / "companion-push-subscriber.conf"
+NCHAN = Path("/usr/lib/nginx/modules/ngx_nchan_module.so")
 GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"
 STATIC = ROOT / "companion" / "static"
 NGINX = shutil.which("nginx") or next(
@@ -62,12 +65,26 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def push_site(*, publisher: int, redis: int, logs: Path) -> str:
+    """The shipped publisher site (deploy/nginx/companion-push.conf), with this machine's ports."""
+    text = PUSH_SITE.read_text(encoding="utf-8")
+    for old, new in (("listen 127.0.0.1:8090;", f"listen 127.0.0.1:{publisher};"),
+                     ("redis://127.0.0.1:6379", f"redis://127.0.0.1:{redis}"),
+                     ("/var/log/nginx/", f"{logs}/")):
+        assert old in text, f"the shipped push site no longer has {old!r}"
+        text = text.replace(old, new)
+    return text
+
+
 def site(*, https: int, http: int, upstreams: list[int], cert: Path, key: Path, logs: Path,
-         host_header: str = "$http_host") -> str:
+         host_header: str = "$http_host", publisher: int | None = None,
+         redis: int = 6379) -> str:
     """The shipped site, with this machine's addresses, ports, certificate, static folder and
-    log folder."""
+    log folder; and the shipped push site (Nchan's publisher, on port ``publisher``, through the
+    Redis on port ``redis``) before it."""
     text = SITE.read_text(encoding="utf-8")
     replaced = [
+        ("/etc/nginx/snippets/companion-push-subscriber.conf", str(PUSH_SUBSCRIBER)),
         ("    server 127.0.0.1:8001;\n    server 127.0.0.1:8002;\n",
          "".join(f"    server 127.0.0.1:{port};\n" for port in upstreams)),
         ("listen 443 ssl http2;", f"listen 127.0.0.1:{https} ssl http2;"),
@@ -85,7 +102,7 @@ def site(*, https: int, http: int, upstreams: list[int], cert: Path, key: Path, 
     if host_header != "$http_host":
         text = text.replace("proxy_set_header Host $http_host;",
                             f"proxy_set_header Host {host_header};")
-    return text
+    return push_site(publisher=publisher or _free_port(), redis=redis, logs=logs) + text
 
 
 def nginx_conf(folder: Path, site_text: str) -> Path:
@@ -95,7 +112,8 @@ def nginx_conf(folder: Path, site_text: str) -> Path:
     (folder / "site.conf").write_text(site_text, encoding="utf-8")
     user = "user root;\n" if os.geteuid() == 0 else ""  # (its workers read our files)
     conf = folder / "nginx.conf"
-    conf.write_text(f"""{user}worker_processes 1;
+    conf.write_text(f"""load_module {NCHAN};
+{user}worker_processes 1;
 pid {folder}/nginx.pid;
 error_log {folder}/logs/error.log;
 events {{ worker_connections 256; }}
@@ -160,14 +178,17 @@ def self_signed(folder: Path) -> tuple[Path, Path]:
 
 
 @contextlib.contextmanager
-def app_servers(folder: Path) -> Iterator[tuple[list[int], list[Path]]]:
-    """Two gunicorn servers (the shipped settings) on one database, migrated first as the guide
-    says; yields their ports and their logs, and stops them gracefully."""
+def app_servers(folder: Path, settings: dict[str, str] | None = None
+                ) -> Iterator[tuple[list[int], list[Path]]]:
+    """Two gunicorn servers (the shipped settings, and ``settings`` in their environment) on one
+    database, migrated first as the guide says; yields their ports and their logs, and stops
+    them gracefully."""
     instance = folder / "instance"
     instance.mkdir()
     environment = {**os.environ, "COMPANION_INSTANCE": str(instance), "TRUSTED_PROXIES": "1",
                    "COMPANION_SECRET_KEY": secrets.token_hex(16), "WEB_CONCURRENCY": "2",
-                   "RUNTIME_DIRECTORY": str(folder), "PYTHONUNBUFFERED": "1"}
+                   "RUNTIME_DIRECTORY": str(folder), "PYTHONUNBUFFERED": "1",
+                   **(settings or {})}
     environment.pop("DATABASE_URL", None)
     environment.pop("RATELIMIT_STORAGE_URI", None)
     if POSTGRES_URL:

@@ -1,0 +1,189 @@
+"""Live updates pushed by nginx (Nchan), as deployed: the shipped sites (deploy/nginx/companion.conf
+with its subscriber location, deploy/nginx/companion-push.conf with its publisher) on TWO nginx
+sharing one Redis, in front of two app servers told to publish to the first nginx. A phone's
+stream held by the second nginx gets the game's new version when the scorer saves through the
+first (so across nginx hosts, through Redis, without a poll); a replaced link tells the old
+channel "closed" and ends it; the publisher refuses any address but the app's, and the subscriber
+location never publishes; with the publisher down a save still succeeds (counted as a failed
+publish). The page's fallback to polling (app.js) is checked in tests/browser/test_push_page.py.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import queue
+import re
+import ssl
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+
+from .test_proxy import (
+    NCHAN,
+    ROOT,
+    Phone,
+    _free_port,
+    app_servers,
+    new_game,
+    self_signed,
+    site,
+    start_nginx,
+)
+
+pytestmark = pytest.mark.skipif(
+    not NCHAN.exists() and not os.environ.get("CI"),
+    reason="needs Debian's libnginx-mod-nchan (scripts/nginx.sh installs it)")
+
+SCORES = {**{f"score_{s}": v for s, v in enumerate(["3", "4", "4", "4"])}, "confirm": "y"}
+
+
+class Stream:
+    """An EventSource as a phone holds one: its ``data:`` lines, as they come, in ``messages``."""
+
+    def __init__(self, port: int, cert: Path, path: str) -> None:
+        context = ssl.create_default_context(cafile=str(cert))
+        self.connection = http.client.HTTPSConnection("127.0.0.1", port, timeout=30,
+                                                      context=context)
+        self.connection.request("GET", path, headers={"Accept": "text/event-stream"})
+        self.response = self.connection.getresponse()
+        self.status = self.response.status
+        self.messages: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        try:
+            while line := self.response.fp.readline():
+                text = line.decode().rstrip("\r\n")
+                if text.startswith("data:"):
+                    self.messages.put(text[5:].strip())
+        except OSError:
+            pass
+        self.messages.put(None)  # the stream ended
+
+    def next(self, seconds: float = 10) -> str | None:
+        """The next message (None: the stream ended); fails after ``seconds``."""
+        try:
+            return self.messages.get(timeout=seconds)
+        except queue.Empty:
+            pytest.fail(f"no message in {seconds} s")
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+@pytest.fixture(scope="module")
+def push_stack(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("push")
+    redis_port = _free_port()
+    subprocess.run([str(ROOT / "scripts" / "redis.sh"), str(redis_port)], check=True,
+                   capture_output=True, timeout=120)
+    cert, key = self_signed(folder)
+    https = [_free_port(), _free_port()]
+    publishers = [_free_port(), _free_port()]
+    proxies = []
+    try:
+        with app_servers(folder, {"LIVE_PUSH_PUBLISH_URL":
+                                  f"http://127.0.0.1:{publishers[0]}/pub/"}) as (ports, logs):
+            for number in (0, 1):
+                own = folder / f"nginx{number}"
+                own.mkdir()
+                proxies.append(start_nginx(own, site(
+                    https=https[number], http=_free_port(), upstreams=ports, cert=cert, key=key,
+                    logs=own / "logs", publisher=publishers[number], redis=redis_port),
+                    https[number]))
+            yield {"https": https, "publishers": publishers, "cert": cert, "logs": logs,
+                   "folder": folder}
+    finally:
+        for proxy in proxies:
+            proxy.terminate()
+            proxy.wait(timeout=30)
+        subprocess.run(["redis-cli", "-p", str(redis_port), "shutdown", "nosave"],
+                       capture_output=True, timeout=30)
+
+
+def _push_url(phone: Phone, path: str) -> str:
+    status, _, page = phone.request("GET", path)
+    assert status == 200
+    found = re.search(r'data-push-url="(/live-push/[0-9a-f]{32})"', page)
+    assert found is not None, "the page names no stream"
+    return found[1]
+
+
+def _version(phone: Phone, path: str) -> str:
+    _, _, page = phone.request("GET", path)
+    found = re.search(r'data-live-version="([^"]+)"', page)
+    assert found is not None
+    return found[1]
+
+
+def test_a_save_reaches_a_stream_held_by_the_other_nginx_and_a_replaced_link_closes_it(
+        push_stack):
+    scorer = Phone(push_stack["https"][0], push_stack["cert"], "127.0.0.2")
+    game = new_game(scorer)
+    token = game.rsplit("/", 1)[1]
+    channel = _push_url(scorer, game)
+    assert token not in channel
+    # The other phone listens through the second nginx (the app publishes to the first).
+    stream = Stream(push_stack["https"][1], push_stack["cert"], channel)
+    try:
+        assert stream.status == 200
+        entry = f"/rebel-princess/g/{token}/round/1/numbers"
+        status, _, body = scorer.submit(entry, entry, SCORES)
+        assert status == 302, body[-300:]
+        # The stream may first give the newest message already there (the game's creation).
+        version = _version(scorer, game)
+        for _ in range(3):
+            if stream.next() == version:
+                break
+        else:
+            pytest.fail("the save's version never came")
+        # A replaced link moves the channel: the old one is told and ends.
+        share = f"/share/{token}"
+        status, _, _ = scorer.submit(share, f"{share}/replace/viewer", {})
+        assert status == 303
+        assert stream.next() == "closed"
+        assert stream.next() is None
+    finally:
+        stream.close()
+    moved = _push_url(scorer, game)
+    assert moved != channel
+
+
+def _post(port: int, path: str, source: str, https_cert: Path | None = None) -> int:
+    if https_cert is not None:
+        connection: http.client.HTTPConnection = http.client.HTTPSConnection(
+            "127.0.0.1", port, timeout=10, source_address=(source, 0),
+            context=ssl.create_default_context(cafile=str(https_cert)))
+    else:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10,
+                                                source_address=(source, 0))
+    try:
+        connection.request("POST", path, body=b"forged", headers={"Content-Type": "text/plain"})
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+def test_only_the_app_publishes(push_stack):
+    channel = "0" * 32
+    port = push_stack["publishers"][0]
+    # Another address than the app's (127.0.0.2 stands for any other host): refused.
+    assert _post(port, f"/pub/{channel}", "127.0.0.2") == 403
+    # The app's own address: taken (a channel with no one listening still takes it).
+    assert _post(port, f"/pub/{channel}", "127.0.0.1") in (201, 202)
+    # The phones' side never publishes, from anywhere.
+    status = _post(push_stack["https"][0], f"/live-push/{channel}", "127.0.0.1",
+                   push_stack["cert"])
+    assert status in (403, 405)
+    # Nothing but a channel's name is published to.
+    assert _post(port, "/pub/../live", "127.0.0.1") == 404
+
+
+def test_no_token_in_nginx_logs(push_stack):
+    for number in (0, 1):
+        logs = push_stack["folder"] / f"nginx{number}" / "logs"
+        text = "".join(p.read_text(errors="replace") for p in logs.glob("*.log"))
+        assert "/g/" not in text and "/share/" not in text
