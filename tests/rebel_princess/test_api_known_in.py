@@ -104,3 +104,18 @@ def test_card_scheherazade_gives_is_the_targets(client):
     second = {"plays": plays(2, 4, "Q5 Q7 Q9 F4"), "powers": [power]}  # seat 1 plays F4
     response = check(client, "a", first, second, princesses={"0": "scheherazade"})
     assert violations(response) == [(1, 1, "must-follow-suit", 1)]
+
+
+@pytest.mark.parametrize("edition", ["deluxe", "classic"])
+def test_card_mulan_swaps_back_is_in_her_hand(client, edition):
+    """Mulan (seat 1) swaps her Q2 in the trick for Q4 from her hand: Q2 is back in her hand, so
+    her off-suit play on the Queens led next is a revoke at once; without the swap, nothing."""
+    swap = {"power": "mulan", "seat": 1, "cards": ["Q2", "Q4"]}
+    first = {"plays": plays(0, 4, "Q5 Q2 Q9 Q7"), "powers": [swap]}  # Q9: seat 2 wins
+    second = {"plays": plays(2, 4, "Q6 Q8 Q10 F3")}  # seat 1 (last) plays F3
+    princesses = {"1": "mulan"}
+    response = check(client, "a", first, second, edition=edition, princesses=princesses)
+    assert violations(response) == [(1, 1, "must-follow-suit", 1)]
+    plain = {"plays": plays(0, 4, "Q5 Q2 Q9 Q7")}
+    assert violations(check(client, "a", plain, second, edition=edition,
+                            princesses=princesses)) == []

@@ -941,7 +941,8 @@ class TableRound:
         """The seats (a mask) that may have given cards out of sight of the table since the last
         trick ended: everyone after Musical Chairs or a Wedding Gift pile not entered, the seats
         of the powers used for the coming trick whose cards were not entered (Sleeping Beauty,
-        Scheherazade). Cards only arriving unseen (the set-aside cards, Alice's deal not entered) take none away."""
+        Scheherazade). Cards only arriving unseen (the set-aside cards, Alice's deal not
+        entered) take none away."""
         if not self._tricks:
             return 0
         seats = 0
