@@ -186,7 +186,7 @@ class IcePrincess(Power):
         if use.target is None or not 0 <= use.target < state.players or len(use.cards) != 1:
             return self.bad(use)
         if self.edition in self.target_leader and use.target != state.leader:
-            return self.bad(use, V.NOT_THE_LEADER, use.target)
+            return self.bad(use, V.NOT_THE_LEADER)  # her rule, broken by her seat
         (card_,) = use.cards
         if not _held(state, use.target, card_):
             return self.bad(use, V.NOT_IN_HAND, use.target, card_)

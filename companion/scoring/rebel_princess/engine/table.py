@@ -593,8 +593,9 @@ class TableRound:
         if self._leader != leader:
             undo.append(lambda: setattr(self, "_leader", leader))
         if self.edition in power.target_leader and use.target != self._leader:
-            # The classic Ice Princess draws the card from the leader's hand (French p. 14).
-            self._note(self._problem(V.NOT_THE_LEADER, use.target, rule=use.power), -1,
+            # The classic Ice Princess draws the card from the leader's hand (French p. 14):
+            # used on another seat, her seat broke that rule (the target broke nothing).
+            self._note(self._problem(V.NOT_THE_LEADER, use.seat, rule=use.power), -1,
                        len(self._tricks), undo)
 
     def _after_power(self, power: Power, use: PowerUse, undo: list[Undo]) -> None:
