@@ -119,3 +119,21 @@ def test_card_mulan_swaps_back_is_in_her_hand(client, edition):
     plain = {"plays": plays(0, 4, "Q5 Q2 Q9 Q7")}
     assert violations(check(client, "a", plain, second, edition=edition,
                             princesses=princesses)) == []
+
+
+def test_sleeping_beauty_partly_known_is_used_as_far_as_it_goes(client):
+    """Sleeping Beauty: each seat gives her a card and gets one back. Only the cards received
+    entered (``more``): seat 1 gets Q3, then plays F4 on the Queens led: a revoke at once. Only
+    the cards given entered (``cards``): accepted, and seat 1's Q3 given proves its A2 in trick 0
+    a revoke (issue 30's half)."""
+    princesses = {"0": "sleeping-beauty"}
+    first = {"plays": plays(0, 4, "A2 A3 A9 A4")}  # A9: seat 2 wins
+    got = {"power": "sleeping-beauty", "seat": 0, "more": ["F10", "Q3", "P2", "P3"]}
+    second = {"plays": plays(2, 4, "Q5 Q7 Q9 F4"), "powers": [got]}  # seat 1 plays F4
+    assert violations(check(client, "a", first, second, princesses=princesses)) == [
+        (1, 1, "must-follow-suit", 1)]
+    gave = {"power": "sleeping-beauty", "seat": 0, "cards": ["F10", "Q3", "P2", "P3"]}
+    trick_0 = {"plays": plays(0, 4, "Q5 A2 Q9 Q7")}  # seat 1 plays A2 on Queens
+    trick_1 = {"plays": plays(2, 4, "F5 F2 F3 F9"), "powers": [gave]}
+    assert violations(check(client, "a", trick_0, trick_1, princesses=princesses)) == [
+        (0, 1, "must-follow-suit", 1)]

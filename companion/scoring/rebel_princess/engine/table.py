@@ -511,10 +511,7 @@ class TableRound:
         if number:
             self._return_aside(undo)
             self._close_seats(unseen, number, undo)
-        if lost:  # unseen steps may have taken the cards known in those hands: forget them
-            was = list(self._in)
-            self._in = [cards if not lost >> seat & 1 else 0 for seat, cards in enumerate(was)]
-            undo.append(lambda: setattr(self, "_in", was))
+        self._forget_in(lost, undo)  # unseen steps may have taken the cards known in them
         # What each hand is known to hold now, it held at the start of this trick.
         for seat, cards in enumerate(self._in):
             know.known[seat] |= cards
@@ -579,6 +576,8 @@ class TableRound:
         """A power used before or during the coming trick."""
         found = self._blocker(power, use)
         if found is None:  # what its cards show, before it joins the coming trick's powers
+            # (cards it may take unseen go first: what it is seen to bring stays known)
+            self._forget_in(power.lost_seats(use, self.players), undo)
             self._prove(power.evidence(use, self.players), undo)
         self._coming.append(use)
         undo.append(self._coming.pop)
@@ -940,10 +939,10 @@ class TableRound:
 
     def _lost_unseen(self) -> int:
         """The seats (a mask) that may have given cards out of sight of the table since the last
-        trick ended: everyone after Musical Chairs or a Wedding Gift pile not entered, the seats
-        of the powers used for the coming trick whose cards were not entered (Sleeping Beauty,
-        Scheherazade). Cards only arriving unseen (the set-aside cards, Alice's deal not
-        entered) take none away."""
+        trick ended: everyone after Musical Chairs or a Wedding Gift pile not entered (the
+        powers that take cards unseen, Sleeping Beauty and Scheherazade without their cards,
+        forget at their entry: :meth:`_forget_in`). Cards only arriving unseen (the set-aside
+        cards, Alice's deal not entered) take none away."""
         if not self._tricks:
             return 0
         seats = 0
@@ -952,9 +951,14 @@ class TableRound:
             seats = everyone
         if self.card_rule.gift_before_trick and not self._coming_gift:
             seats = everyone  # each seat laid a card on a Wedding Gift pile not entered
-        for use in self._coming:
-            seats |= self._power(use).unseen_seats(use, self.players)
-        return seats
+        return seats  # (the powers' own losses are applied when they are entered: _forget_in)
+
+    def _forget_in(self, seats: int, undo: list[Undo]) -> None:
+        """Unseen steps may have taken cards from ``seats``: what was known in them is no more."""
+        if seats and any(cards for seat, cards in enumerate(self._in) if seats >> seat & 1):
+            was = list(self._in)
+            self._in = [cards if not seats >> seat & 1 else 0 for seat, cards in enumerate(was)]
+            undo.append(lambda: setattr(self, "_in", was))
 
     def _return_aside(self, undo: list[Undo]) -> None:
         """The hands are empty and set-aside cards wait: they come back into the hands."""
