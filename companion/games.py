@@ -31,14 +31,14 @@ glue module (``GameKind.play``, ``companion/play/<key>.py``), which exposes:
 - ``summary(session, game)`` (optional): what a game came to, as a
   :class:`companion.history.GameSummary`, for history and statistics; with it
   ``summary_from(game, replay)``, the same summary from what a save replayed and noted (see
-  :func:`companion.play.store.note_replay`). A save stores it (:mod:`companion.play.history`),
+  :func:`companion.play.store.note_replay`). A save stores it (:mod:`companion.play.summaries`),
   never reaching up into the game's pages.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -94,6 +94,14 @@ class HasSummary(Protocol):
     def summary(self, session: Any, game: Any) -> Any: ...
 
     def summary_from(self, game: Any, replay: Any) -> Any: ...
+
+
+@runtime_checkable
+class HasEntryShapes(Protocol):
+    """A game's glue module declaring what each kind of its stored entries may hold
+    (:mod:`companion.play.entries`): a save and an import store nothing else."""
+
+    ENTRY_SHAPES: Mapping[str, type[Any]]
 
 
 @runtime_checkable

@@ -9,7 +9,7 @@ checked by replaying the whole game first, so nothing invalid is ever stored.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TypeVar
@@ -18,6 +18,7 @@ from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from ..common.short_names import short_names
 from ..history import N_, Fact, GameSummary
 from ..models import Game, Player, RoundRecord
 from ..scoring.rebel_princess import (
@@ -37,8 +38,8 @@ from ..scoring.rebel_princess import (
     tiebreak_rounds,
 )
 from ..scoring.rebel_princess.problems import CATALOGUE
-from ..short_names import short_names
 from . import store
+from .entries import EntryShape
 
 _T = TypeVar("_T")
 
@@ -162,6 +163,11 @@ def _current(latest: dict[int, RoundRecord]) -> list[RoundRecord]:
 
 
 KIND = "rebel_princess"
+
+
+ENTRY_SHAPES: Mapping[str, type[EntryShape]] = {}
+"""A Rebel Princess game stores no entries (its rounds are round records, its tricks trick
+logs): an entry in an import is one no table could have made (:mod:`companion.play.entries`)."""
 
 
 def get_game(session: Session, code: str) -> Game | None:
@@ -452,7 +458,7 @@ def _touch(session: Session, game: Game) -> None:
     session.add(game)
 
 
-# --- history: what a game came to (stored with every save, see companion.play.history) ----
+# --- history: what a game came to (stored with every save, see companion.play.summaries) ----
 
 TIEBREAK_NAMES = {"rounds_at_or_below_zero": N_("Rounds at zero or below"),
                   "rounds_at_zero": N_("Rounds at exactly 0")}
