@@ -220,8 +220,9 @@ class Power(Modifier):
 
     def lost_seats(self, use: PowerUse, players: int) -> int:
         """The seats (a mask) ``use`` may take cards from out of sight of the table (what was
-        known to be in those hands is known no longer); by default those of :meth:`unseen_seats`."""
-        return self.unseen_seats(use, players)
+        known to be in those hands is known no longer); by default those of :meth:`unseen_seats`,
+        none for a partly known power whose ``cards`` (what each hand gave) were entered."""
+        return 0 if self.partly_known and use.cards else self.unseen_seats(use, players)
 
     def evidence(self, use: PowerUse, players: int) -> tuple[Evidence, ...]:
         """What the cards of ``use`` entered at the table prove about the hands they came from

@@ -480,8 +480,7 @@ class SleepingBeauty(Power):
     card_slots = ("gives" + PER_SEAT,)
     more_slots = ("gets" + PER_SEAT,)
     slot_words = {"gives": "each seat's card", "gets": "the card each seat receives"}
-    cards_seen = False
-    partly_known = True  # a table often knows the cards given and not who got which, or back
+    cards_seen, partly_known = False, True  # the table may know the cards given, not the rest
     before_gift_pile = True
     # Whoever the Ice Princess acted on (Deluxe p. 23).
     blocked_by = (Block("little-mermaid"), Block("ice-princess"), Block("rapunzel"))
@@ -490,11 +489,6 @@ class SleepingBeauty(Power):
         if len(use.more) == players:
             return 0  # entered: who got which card is seen (see evidence)
         return (1 << players) - 1  # every hand gave a card and got one
-
-    def lost_seats(self, use: PowerUse, players: int) -> int:
-        if len(use.cards) == players:
-            return 0  # entered: each seat's contribution is seen (see evidence)
-        return (1 << players) - 1  # every hand gave a card unseen
 
     def evidence(self, use: PowerUse, players: int) -> tuple[Evidence, ...]:
         """Each seat's contribution was in its hand; the card each seat receives arrives."""
