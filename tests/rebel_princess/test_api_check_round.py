@@ -208,7 +208,7 @@ def test_classic_ice_princess_on_another_seat_is_a_violation(client):
     data = check(client, 3, {"plays": plays(0, 3, "F5 Q3 F7"), "powers": [ice]},
                  (2, 3, "F9 F3 F4"), edition="classic", round_card="A",
                  princesses={"2": "ice-princess"}).get_json()
-    assert rules_broken(data) == [(0, 0, "not-the-leader", 1, "ice-princess"),
+    assert rules_broken(data) == [(0, 0, "not-the-leader", 2, "ice-princess"),
                                   (0, 1, "must-follow-suit", 1, "basic")]
     deluxe = check(client, 3, {"plays": plays(0, 3, "F5 Q3 F7"), "powers": [ice]},
                    (2, 3, "F9 F3 F4"), princesses={"2": "ice-princess"}).get_json()

@@ -76,3 +76,23 @@ def test_late_to_the_ball_refuses_the_power_for_the_last_trick(client, make_game
     french = client.post(url(code, "power"), data={"seat": 0, **extra, "version": attr(
         client.get(url(code)).text, "data-version")[0]}, headers={**HX, "Accept-Language": "fr"})
     assert french.status_code == 422 and "dernier pli" in french.text
+
+
+def test_card_taken_in_a_haggle_makes_a_revoke_at_once_on_the_trick_screen(client, make_game):
+    """Issue 37: a card seen ENTERING a hand is there from then on. Trick 0: Q5 Q2 Q9 Q7, the
+    third seat wins and haggles taking Q5 (giving A3); trick 1 (A5 A7 A9 A4) goes to the first
+    seat; in trick 2 the Queens are led and the third seat plays F3 while it holds Q5: the revoke
+    is shown as soon as F3 is tapped, in English and French. Without the haggle, nothing."""
+    code = make_game(cards="pabcd")
+    taps(client, code, "Q5 Q2 Q9 Q7")
+    html = post(client, code, "haggle", cards="Q5.A3").text
+    assert attr(html, "data-refused") == []
+    taps(client, code, "A5 A7 A9 A4 Q8 Q10 F3")
+    assert revokes(client, code) == ["must-follow-suit"]
+    english = client.get(url(code)).text
+    assert "without following suit" in english
+    french = client.get(url(code), headers={"Accept-Language": "fr"}).text
+    assert "sans fournir" in french
+    code = make_game(cards="pabcd")
+    taps(client, code, "Q5 Q2 Q9 Q7 A5 A7 A9 A4 Q8 Q10 F3")
+    assert revokes(client, code) == []

@@ -190,7 +190,7 @@ def _rules(table: TableRound) -> list[tuple[int, str, int | None, str]]:
 
 
 @pytest.mark.parametrize("edition, letter, expected", [
-    ("classic", "A", [(0, "not-the-leader", 1, "ice-princess"),
+    ("classic", "A", [(0, "not-the-leader", 2, "ice-princess"),
                       (0, "must-follow-suit", 1, "basic")]),
     ("deluxe", "a", []),
 ])

@@ -143,6 +143,8 @@ class Power(Modifier):
     needs_target: ClassVar[bool] = False
     #: A ``suit``.
     needs_suit: ClassVar[bool] = False
+    #: Either list of cards (``cards`` or ``more``) may be entered alone: used as far as it goes.
+    partly_known: ClassVar[bool] = False
     #: What each card of ``cards`` is (a slot name the trick screen words); a name ending in
     #: :data:`PER_CARD` or :data:`PER_SEAT` stands for one card per card of the trick or per seat.
     card_slots: ClassVar[tuple[str, ...]] = ()
@@ -215,6 +217,12 @@ class Power(Modifier):
     def unseen_seats(self, use: PowerUse, players: int) -> int:
         """The seats (a mask) whose hands ``use`` may change out of sight of the table."""
         return 0
+
+    def lost_seats(self, use: PowerUse, players: int) -> int:
+        """The seats (a mask) ``use`` may take cards from out of sight of the table (what was
+        known to be in those hands is known no longer); by default those of :meth:`unseen_seats`,
+        none for a partly known power whose ``cards`` (what each hand gave) were entered."""
+        return 0 if self.partly_known and use.cards else self.unseen_seats(use, players)
 
     def evidence(self, use: PowerUse, players: int) -> tuple[Evidence, ...]:
         """What the cards of ``use`` entered at the table prove about the hands they came from
@@ -300,6 +308,8 @@ class Power(Modifier):
         a target, a suit, the right number of cards, a card above :attr:`max_rank`."""
         cards, more = self.slots(players, trick_size)
         counts = {(len(cards), len(more))} | ({(0, 0)} if not self.cards_seen else set())
+        if self.partly_known:  # the table may know one part and not the other
+            counts |= {(len(cards), 0), (0, len(more))}
         given = (len(use.cards) if cards else 0, len(use.more) if more else 0)  # (others unused)
         ok = (not self.needs_target or use.target is not None) and \
             (use.target is None or 0 <= use.target < players) and \

@@ -186,7 +186,7 @@ class IcePrincess(Power):
         if use.target is None or not 0 <= use.target < state.players or len(use.cards) != 1:
             return self.bad(use)
         if self.edition in self.target_leader and use.target != state.leader:
-            return self.bad(use, V.NOT_THE_LEADER, use.target)
+            return self.bad(use, V.NOT_THE_LEADER)  # her rule, broken by her seat
         (card_,) = use.cards
         if not _held(state, use.target, card_):
             return self.bad(use, V.NOT_IN_HAND, use.target, card_)
@@ -480,7 +480,7 @@ class SleepingBeauty(Power):
     card_slots = ("gives" + PER_SEAT,)
     more_slots = ("gets" + PER_SEAT,)
     slot_words = {"gives": "each seat's card", "gets": "the card each seat receives"}
-    cards_seen = False
+    cards_seen, partly_known = False, True  # the table may know the cards given, not the rest
     before_gift_pile = True
     # Whoever the Ice Princess acted on (Deluxe p. 23).
     blocked_by = (Block("little-mermaid"), Block("ice-princess"), Block("rapunzel"))

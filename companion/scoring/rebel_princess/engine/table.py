@@ -117,6 +117,9 @@ class TableRound:
         self._tricks: list[TableTrick] = []
         self._complete = 0  # complete tricks
         self._know: list[Knowledge] = []
+        # The cards each hand is known to hold now: seen arriving in it and not seen leaving it
+        # since, and no unseen step since that may have taken them (see :meth:`_open_trick`).
+        self._in = [0] * players
         self._leader = leader
         self._princes = False
         self._coming: list[PowerUse] = []  # powers used for the coming trick
@@ -353,7 +356,11 @@ class TableRound:
         bit = 1 << cid
         self._out |= bit
         undo.append(lambda: self._take_back(current, bit))
+        seeded = self._know[current.index].known[seat] & bit
         self._prove((Evidence(Seen.PLAYED, seat, bit),), undo)
+        if seeded:  # a card known in the hand since the trick began: judge the play at once
+            for position, problem in self._judge(current.index, seat):
+                self._note(problem, position, current.index, undo)
         if len(current.cards) == self.trick_size:
             self._close_trick(current, undo)
         self._events.append((card, undo))
@@ -492,16 +499,22 @@ class TableRound:
         the seats unseen cards may have reached since the trick before."""
         number = len(self._tricks)
         unseen = self._unseen_since()
+        lost = self._lost_unseen()
         trick = TableTrick(number, self._leader, tuple(self._coming), self._princes,
                            self._coming_gift, blocked=tuple(self._coming_blocked))
         trick.effective = tuple(self._effective(trick.uses, trick.leader, trick.blocked))
         coming, gift, blocked = self._coming, self._coming_gift, self._coming_blocked
         self._coming, self._coming_gift, self._coming_blocked = [], (), []
         self._tricks.append(trick)
-        self._know.append(Knowledge(self.players))
+        know = Knowledge(self.players)
+        self._know.append(know)
         if number:
             self._return_aside(undo)
             self._close_seats(unseen, number, undo)
+        self._forget_in(lost, undo)  # unseen steps may have taken the cards known in them
+        # What each hand is known to hold now, it held at the start of this trick.
+        for seat, cards in enumerate(self._in):
+            know.known[seat] |= cards
 
         def back() -> None:
             self._tricks.pop()
@@ -563,6 +576,8 @@ class TableRound:
         """A power used before or during the coming trick."""
         found = self._blocker(power, use)
         if found is None:  # what its cards show, before it joins the coming trick's powers
+            # (cards it may take unseen go first: what it is seen to bring stays known)
+            self._forget_in(power.lost_seats(use, self.players), undo)
             self._prove(power.evidence(use, self.players), undo)
         self._coming.append(use)
         undo.append(self._coming.pop)
@@ -577,8 +592,9 @@ class TableRound:
         if self._leader != leader:
             undo.append(lambda: setattr(self, "_leader", leader))
         if self.edition in power.target_leader and use.target != self._leader:
-            # The classic Ice Princess draws the card from the leader's hand (French p. 14).
-            self._note(self._problem(V.NOT_THE_LEADER, use.target, rule=use.power), -1,
+            # The classic Ice Princess draws the card from the leader's hand (French p. 14):
+            # used on another seat, her seat broke that rule (the target broke nothing).
+            self._note(self._problem(V.NOT_THE_LEADER, use.seat, rule=use.power), -1,
                        len(self._tricks), undo)
 
     def _after_power(self, power: Power, use: PowerUse, undo: list[Undo]) -> None:
@@ -921,6 +937,29 @@ class TableRound:
             seats |= self._power(use).unseen_seats(use, self.players)
         return seats
 
+    def _lost_unseen(self) -> int:
+        """The seats (a mask) that may have given cards out of sight of the table since the last
+        trick ended: everyone after Musical Chairs or a Wedding Gift pile not entered (the
+        powers that take cards unseen, Sleeping Beauty and Scheherazade without their cards,
+        forget at their entry: :meth:`_forget_in`). Cards only arriving unseen (the set-aside
+        cards, Alice's deal not entered) take none away."""
+        if not self._tricks:
+            return 0
+        seats = 0
+        everyone = (1 << self.players) - 1
+        if self.card_rule.chairs_after_trick and self._tricks[-1].note("chairs") is None:
+            seats = everyone
+        if self.card_rule.gift_before_trick and not self._coming_gift:
+            seats = everyone  # each seat laid a card on a Wedding Gift pile not entered
+        return seats  # (the powers' own losses are applied when they are entered: _forget_in)
+
+    def _forget_in(self, seats: int, undo: list[Undo]) -> None:
+        """Unseen steps may have taken cards from ``seats``: what was known in them is no more."""
+        if seats and any(cards for seat, cards in enumerate(self._in) if seats >> seat & 1):
+            was = list(self._in)
+            self._in = [cards if not seats >> seat & 1 else 0 for seat, cards in enumerate(was)]
+            undo.append(lambda: setattr(self, "_in", was))
+
     def _return_aside(self, undo: list[Undo]) -> None:
         """The hands are empty and set-aside cards wait: they come back into the hands."""
         if self._count <= 0 and self._aside_left:
@@ -940,6 +979,7 @@ class TableRound:
         number = len(self._tricks) - 1
         unseen: int | None = None
         for item in evidence:
+            self._known_in(item, undo)
             if not item.held:
                 self._arrive(item.seat, item.cards, undo)
                 continue
@@ -956,6 +996,20 @@ class TableRound:
                 bit = bits & -bits
                 bits ^= bit
                 self._learn(item.seat, bit, number, undo, proven_in)
+
+    def _known_in(self, item: Evidence, undo: list[Undo]) -> None:
+        """The other half of the evidence: a card seen leaving a hand is in none now; a card
+        seen arriving in one is known to be there until it is seen leaving or an unseen step may
+        have taken it (:meth:`_open_trick` seeds each trick with it, so an off-suit play while
+        it is of the suit led is a revoke at that trick, judged at once)."""
+        was = list(self._in)
+        if item.held:
+            self._in = [cards & ~item.cards for cards in was]
+        else:
+            self._in = list(was)
+            self._in[item.seat] |= item.cards & ~self._out
+        if self._in != was:
+            undo.append(lambda: setattr(self, "_in", was))
 
     def _close_seats(self, seats: int, number: int, undo: list[Undo]) -> None:
         """Unseen cards may have reached ``seats`` before trick ``number``: what they play from
