@@ -76,7 +76,7 @@ def test_grid_and_leader_fit_the_first_screen(phone: Page, live_server: str, art
     expect(phone.locator("#pad [data-total] td").first).to_have_text("5")
     assert phone.evaluate("window.scrollY") == 0 and no_horizontal_scroll(phone)
     name = phone.locator("[data-nav=game]")
-    expect(name).to_have_text("Rebel Princess")
+    expect(name).to_have_text("Rebel Princess Deluxe")  # (a Deluxe game: its edition's name)
     assert name.evaluate("e => e.scrollWidth <= e.clientWidth"), "the game's name is cut"
     shot(phone, artifacts, "pad")
 
