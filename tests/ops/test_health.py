@@ -183,6 +183,7 @@ def test_a_404_on_an_unknown_link_is_logged_and_counted(client, caplog):
     before = _value(_metrics(client), "companion_requests_total", route="(none)", method="GET",
                     status="404")
     caplog.set_level(logging.INFO, logger="companion.access")
+    caplog.clear()  # (the lines of the request below only: not the /metrics read before it)
     token = "0123456789abcdef0123456789abcdef"
     assert client.get(f"/reveillez/g/{token}").status_code == 404
     lines = [r.getMessage() for r in caplog.records if r.name == "companion.access"]
@@ -207,6 +208,7 @@ def test_a_500_with_the_database_gone_is_logged_and_counted(make_app, caplog, mo
     monkeypatch.setitem(app.extensions, "companion.engine", stopped)
     monkeypatch.setattr(logging.getLogger("companion"), "propagate", True)  # to caplog too
     caplog.set_level(logging.INFO, logger="companion.access")
+    caplog.clear()  # (the lines of the request below only: not the /metrics read before it)
     answer = client.get(f"/reveillez/g/{token}")
     assert answer.status_code in (500, 503)
     status = str(answer.status_code)
