@@ -17,6 +17,7 @@ Run: ``python -m bench.push [--tables 200] [--rounds 5] [--every 4]``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import selectors
 import shutil
@@ -26,9 +27,11 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from . import table
+from . import table, tree_cpu_seconds
 from .procstat import children, pss_mb
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,12 +44,11 @@ def _port() -> int:
         return int(s.getsockname()[1])
 
 
-def _cpu(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _site(folder: Path, publisher: int, subscriber: int) -> Path:
+def _site(folder: Path, publisher: int, subscriber: int, upstreams: Sequence[str] = ()) -> Path:
+    """nginx.conf for one nginx (one worker, no Redis): the shipped publisher site on port
+    ``publisher`` and a plain-HTTP server on ``subscriber`` with the shipped subscriber location
+    and, given app servers' base URLs, ``location /`` proxied to them as deploy/nginx/companion.conf
+    does (keepalive, HTTP/1.1)."""
     push = (ROOT / "deploy/nginx/companion-push.conf").read_text()
     start = push.index("upstream companion_push_redis")
     push = push[:start] + push[push.index("server {", start):]  # one nginx: no Redis
@@ -55,6 +57,19 @@ def _site(folder: Path, publisher: int, subscriber: int) -> Path:
     push = push.replace("/var/log/nginx/", f"{folder}/")
     sub = (ROOT / "deploy/nginx/companion-push-subscriber.conf").read_text()
     sub = sub.replace("nchan_redis_pass companion_push_redis;", "")
+    app = ""
+    if upstreams:
+        servers = "".join(f"        server {base.split('//', 1)[1]};\n" for base in upstreams)
+        app = f"""upstream companion {{
+{servers}        keepalive 16;
+    }}"""
+        sub += """
+        location / {
+            proxy_pass http://companion;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $http_host;
+        }"""
     user = "user root;\n" if os.geteuid() == 0 else ""
     conf = folder / "nginx.conf"
     conf.write_text(f"""load_module {NCHAN};
@@ -71,6 +86,7 @@ http {{
     uwsgi_temp_path {folder}/uwsgi;
     scgi_temp_path {folder}/scgi;
     {push}
+    {app}
     server {{
         listen 127.0.0.1:{subscriber};
         access_log off;
@@ -81,13 +97,33 @@ http {{
     return conf
 
 
-def run(tables: int, rounds: int, every: float) -> list[list[str]]:
-    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+@dataclass
+class Nginx:
+    """A running nginx of :func:`nginx`: its public base URL, its publisher's URL (channels are
+    appended to it) and its master's pid."""
+
+    base: str
+    publish: str
+    pid: int
+
+    def cpu_seconds(self) -> float:
+        return tree_cpu_seconds(self.pid)
+
+    def pss_mb(self) -> float:
+        return sum(pss_mb(p) or 0 for p in [self.pid, *children(self.pid)])
+
+
+@contextlib.contextmanager
+def nginx(upstreams: Sequence[str] = (), publisher: int | None = None) -> Iterator[Nginx]:
+    """nginx with Nchan as deploy/ ships it (one host, no Redis), in front of ``upstreams``, its
+    publisher on port ``publisher`` (a free one by default)."""
+    binary = shutil.which("nginx") or "/usr/sbin/nginx"
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
-        publisher, subscriber = _port(), _port()
-        process = subprocess.Popen([nginx, "-p", str(folder), "-c",
-                                    str(_site(folder, publisher, subscriber)), "-g", "daemon off;"])
+        publisher, subscriber = publisher or _port(), _port()
+        process = subprocess.Popen([binary, "-p", str(folder), "-c",
+                                    str(_site(folder, publisher, subscriber, upstreams)),
+                                    "-g", "daemon off;"])
         try:
             for _ in range(100):
                 try:
@@ -96,67 +132,73 @@ def run(tables: int, rounds: int, every: float) -> list[list[str]]:
                 except OSError:
                     time.sleep(0.1)
             time.sleep(0.5)
-            pids = [process.pid, *children(process.pid)]
-            before = sum(pss_mb(p) or 0 for p in pids)
-            channels = [f"{i:032x}" for i in range(tables)]
-            selector = selectors.DefaultSelector()
-            owners: dict[socket.socket, str] = {}
-            for channel in channels:
-                for _ in range(5):
-                    s = socket.create_connection(("127.0.0.1", subscriber))
-                    s.sendall(f"GET /live-push/{channel} HTTP/1.1\r\nHost: x\r\n"
-                              "Accept: text/event-stream\r\n\r\n".encode())
-                    s.setblocking(False)
-                    selector.register(s, selectors.EVENT_READ)
-                    owners[s] = channel
-            time.sleep(2)
-            for key, _ in selector.select(timeout=0.5):  # the headers of the answers
-                try:
-                    key.fileobj.recv(65536)  # type: ignore[union-attr]
-                except BlockingIOError:
-                    pass
-            held = sum(pss_mb(p) or 0 for p in pids)
-            sent: dict[str, float] = {}
-            latencies: list[float] = []
-            done = threading.Event()
-
-            def publish() -> None:
-                for r in range(rounds):
-                    for i, channel in enumerate(channels):
-                        due = start + r * every + i * every / tables
-                        time.sleep(max(0.0, due - time.monotonic()))
-                        message = f"{channel}-{r}"
-                        sent[message] = time.monotonic()
-                        request = urllib.request.Request(
-                            f"http://127.0.0.1:{publisher}/pub/{channel}",
-                            data=message.encode(), method="POST")
-                        urllib.request.urlopen(request, timeout=5).read()
-                done.set()
-
-            cpu_before = sum(_cpu(p) for p in pids)
-            start = time.monotonic()
-            thread = threading.Thread(target=publish)
-            thread.start()
-            expected = tables * 5 * rounds
-            while len(latencies) < expected and not (done.is_set() and
-                                                     time.monotonic() > start + rounds * every + 5):
-                for key, _ in selector.select(timeout=0.5):
-                    try:
-                        data = key.fileobj.recv(65536).decode(errors="replace")  # type: ignore[union-attr]
-                    except BlockingIOError:
-                        continue
-                    now = time.monotonic()
-                    for line in data.splitlines():
-                        if line.startswith("data: ") and line[6:] in sent:
-                            latencies.append(now - sent[line[6:]])
-            thread.join()
-            seconds = time.monotonic() - start
-            cpu = sum(_cpu(p) for p in pids) - cpu_before
-            for s in owners:
-                s.close()
+            yield Nginx(f"http://127.0.0.1:{subscriber}", f"http://127.0.0.1:{publisher}/pub/",
+                        process.pid)
         finally:
             process.terminate()
             process.wait(timeout=30)
+
+
+def run(tables: int, rounds: int, every: float) -> list[list[str]]:
+    with nginx() as proxy:
+        subscriber = int(proxy.base.rsplit(":", 1)[1])
+        before = proxy.pss_mb()
+        channels = [f"{i:032x}" for i in range(tables)]
+        selector = selectors.DefaultSelector()
+        owners: dict[socket.socket, str] = {}
+        for channel in channels:
+            for _ in range(5):
+                s = socket.create_connection(("127.0.0.1", subscriber))
+                s.sendall(f"GET /live-push/{channel} HTTP/1.1\r\nHost: x\r\n"
+                          "Accept: text/event-stream\r\n\r\n".encode())
+                s.setblocking(False)
+                selector.register(s, selectors.EVENT_READ)
+                owners[s] = channel
+        time.sleep(2)
+        for key, _ in selector.select(timeout=0.5):  # the headers of the answers
+            try:
+                key.fileobj.recv(65536)  # type: ignore[union-attr]
+            except BlockingIOError:
+                pass
+        held = proxy.pss_mb()
+        sent: dict[str, float] = {}
+        latencies: list[float] = []
+        done = threading.Event()
+
+        def publish() -> None:
+            for r in range(rounds):
+                for i, channel in enumerate(channels):
+                    due = start + r * every + i * every / tables
+                    time.sleep(max(0.0, due - time.monotonic()))
+                    message = f"{channel}-{r}"
+                    sent[message] = time.monotonic()
+                    request = urllib.request.Request(
+                        proxy.publish + channel,
+                        data=message.encode(), method="POST")
+                    urllib.request.urlopen(request, timeout=5).read()
+            done.set()
+
+        cpu_before = proxy.cpu_seconds()
+        start = time.monotonic()
+        thread = threading.Thread(target=publish)
+        thread.start()
+        expected = tables * 5 * rounds
+        while len(latencies) < expected and not (done.is_set() and
+                                                 time.monotonic() > start + rounds * every + 5):
+            for key, _ in selector.select(timeout=0.5):
+                try:
+                    data = key.fileobj.recv(65536).decode(errors="replace")  # type: ignore[union-attr]
+                except BlockingIOError:
+                    continue
+                now = time.monotonic()
+                for line in data.splitlines():
+                    if line.startswith("data: ") and line[6:] in sent:
+                        latencies.append(now - sent[line[6:]])
+        thread.join()
+        seconds = time.monotonic() - start
+        cpu = proxy.cpu_seconds() - cpu_before
+        for s in owners:
+            s.close()
     latencies.sort()
 
     def q(p: float) -> str:

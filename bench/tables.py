@@ -46,7 +46,10 @@ import heapq
 import http.client
 import math
 import os
+import re
 import resource
+import selectors
+import socket
 import sys
 import tempfile
 import threading
@@ -55,8 +58,9 @@ import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import NAMES4, gunicorn, table
+from . import NAMES4, free_port, gunicorn, table
 from .procstat import PostgresCpu, children, pss_mb
+from .push import Nginx, nginx
 
 VIEWERS = 5
 SAVES = 5
@@ -64,6 +68,8 @@ THREADS = 16
 GAMES = ["rebel-princess", "princesse-princesse", "reveillez", "kanai-duel"]
 RP_SCORES = [[3, 4, 4, 4], [4, 3, 4, 4], [4, 4, 3, 4], [4, 4, 4, 3], [5, 4, 3, 3]]
 RV_VALUES = [5, 10, 15, 5, 10]
+CATCH_UP = 30.0
+"""Seconds between a viewer's polls while its stream is open (app.js: the catch-up check)."""
 DUEL_ROUNDS = [("wizard", "wizard"), ("general", "general"), ("minister", "minister"),
                ("assassin", "assassin"), ("clown", "clown")]
 
@@ -77,6 +83,10 @@ class Table:
     saved: int = 0
     # The version each viewer's page last saw: each viewer loads the page once per change.
     versions: list[str] = field(default_factory=lambda: [""] * VIEWERS)
+    # Push rows: the game's channel path on nginx (its viewer page's data-push-url), and when its
+    # last save was sent (the start of each save → viewer-page-shown time).
+    push_path: str = ""
+    save_started: float = 0.0
 
     def save(self) -> tuple[str, dict[str, str | list[str]]]:
         """The address and form of the scorer's next save (version = entries saved so far)."""
@@ -164,23 +174,80 @@ class Client:
         return status, headers
 
 
+class Streams:
+    """The EventSource each viewer's page holds on nginx (the push rows): one socket per viewer
+    on its table's channel, all read by one thread (:meth:`read`)."""
+
+    def __init__(self, base: str, tables: list[Table]) -> None:
+        parts = urllib.parse.urlsplit(base)
+        self.selector = selectors.DefaultSelector()
+        self.sockets: list[socket.socket] = []
+        self.partial: dict[tuple[int, int], bytes] = {}
+        for number, game in enumerate(tables):
+            for viewer in range(VIEWERS):
+                held = socket.create_connection((parts.hostname, parts.port), timeout=30)
+                held.sendall(f"GET {game.push_path} HTTP/1.1\r\nHost: bench\r\n"
+                             "Accept: text/event-stream\r\n\r\n".encode())
+                held.setblocking(False)
+                self.selector.register(held, selectors.EVENT_READ, (number, viewer))
+                self.sockets.append(held)
+
+    def read(self, timeout: float) -> list[tuple[int, int, str]]:
+        """(table, viewer, message) of every whole message line read within ``timeout``."""
+        found = []
+        for key, _ in self.selector.select(timeout):
+            held: socket.socket = key.fileobj  # type: ignore[assignment]
+            try:
+                data = held.recv(65536)
+            except BlockingIOError:
+                continue
+            if not data:  # nginx closed it: counted as an error of the row
+                self.selector.unregister(held)
+                found.append((*key.data, ""))
+                continue
+            *lines, self.partial[key.data] = (self.partial.get(key.data, b"") + data).split(b"\n")
+            found += [(*key.data, line[6:].decode().strip()) for line in lines
+                      if line.startswith(b"data: ")]
+        return found
+
+    def close(self) -> None:
+        for held in self.sockets:
+            held.close()
+        self.selector.close()
+
+
 def _drive(bases: list[str], tables: list[Table], seconds: float, save_every: float,
-           measures: Measures, hello: bool, saves: bool = True) -> None:
+           measures: Measures, hello: bool, saves: bool = True,
+           streams: Streams | None = None) -> None:
     """Play every table's events on schedule, from a pool of client threads. With several
     servers, table ``n``'s scorer uses server ``n`` and its viewers server ``n + 1`` (modulo
-    their number)."""
+    their number). With ``streams`` (push), a viewer polls only every :data:`CATCH_UP` seconds
+    (app.js, a stream open) and loads its page when its stream brings a new version."""
     start = time.monotonic()
     deadline = start + seconds
     events: list[tuple[float, int, str, int]] = []
     for number, game in enumerate(tables):
         offset = (number / max(len(tables), 1)) % 1.0
+        every = CATCH_UP if streams else game.poll_every
         if saves:
             heapq.heappush(events, (start + offset * save_every + 0.5, number, "save", 0))
         for viewer in range(VIEWERS):
-            heapq.heappush(events, (start + (offset + viewer / VIEWERS) % 1.0 * game.poll_every,
+            heapq.heappush(events, (start + (offset + viewer / VIEWERS) % 1.0 * every,
                                     number, "poll", viewer))
     lock = threading.Lock()
     send = Client(measures, hello)
+
+    def listen() -> None:
+        assert streams is not None
+        while time.monotonic() < deadline:
+            for number, viewer, message in streams.read(0.2):
+                game = tables[number]
+                if not message:
+                    measures.add("stream", 0.0, False)
+                elif message != game.versions[viewer] and message not in ("closed", "gone"):
+                    game.versions[viewer] = message
+                    with lock:
+                        heapq.heappush(events, (time.monotonic(), number, "pushed", viewer))
 
     def worker() -> None:
         while True:
@@ -197,6 +264,7 @@ def _drive(bases: list[str], tables: list[Table], seconds: float, save_every: fl
             base = bases[(number + (kind != "save")) % len(bases)]
             if kind == "save" and game.saved < SAVES:
                 path, body = game.save()
+                game.save_started = time.monotonic()
                 status, _ = send("save", base, "POST", path, (302, 303), body=body)
                 if status in (302, 303) or (hello and status == 200):
                     game.saved += 1
@@ -204,19 +272,25 @@ def _drive(bases: list[str], tables: list[Table], seconds: float, save_every: fl
             elif kind == "poll":
                 seen = game.versions[viewer]
                 status, headers = send("live", base, "GET", game.poll(), (200, 304),
-                                       headers={"If-None-Match": seen} if seen else {})
+                                       headers={"If-None-Match": f'"{seen}"'} if seen else {})
                 if hello:  # the version the app would answer: the saves made so far
                     status, headers = ((304, {}) if seen == str(game.saved)
                                        else (200, {"etag": str(game.saved)}))
                 if status == 200:
                     if seen:
                         send("viewer page", base, "GET", game.viewer_page(), (200,))
-                    game.versions[viewer] = headers.get("etag", "")
-            gap = save_every if kind == "save" else game.poll_every
+                    game.versions[viewer] = headers.get("etag", "").strip('"')
+            elif kind == "pushed":  # a stream told this viewer: its page is loaded at once
+                send("viewer page", base, "GET", game.viewer_page(), (200,))
+                measures.add("save → viewer", time.monotonic() - game.save_started, True)
+                continue
+            gap = (save_every if kind == "save" else CATCH_UP if streams else game.poll_every)
             with lock:
                 heapq.heappush(events, (when + gap, number, kind, viewer))
 
     threads = [threading.Thread(target=worker) for _ in range(THREADS)]
+    if streams is not None:
+        threads.append(threading.Thread(target=listen))
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -327,10 +401,11 @@ class Row:
     stored: str
     polls: int = 0
     background: float = 0.0
+    proxy_cpu: float | None = None  # nginx's, in the push rows
 
     @property
     def cpu(self) -> float:
-        return self.app_cpu + (self.db_cpu or 0.0)
+        return self.app_cpu + (self.db_cpu or 0.0) + (self.proxy_cpu or 0.0)
 
     @property
     def per_table_second(self) -> float:
@@ -339,8 +414,9 @@ class Row:
     def cells(self, hello: Row) -> list[str]:
         p99, hello_p99 = _p(self.entry, .99), _p(hello.entry, .99)
         server = f"{self.cpu / self.took:.2f}"
-        if self.db_cpu is not None:
-            server += f" ({self.app_cpu / self.took:.2f} + {self.db_cpu / self.took:.2f})"
+        parts = [self.app_cpu] + [cpu for cpu in (self.db_cpu, self.proxy_cpu) if cpu is not None]
+        if len(parts) > 1:
+            server += f" ({' + '.join(f'{cpu / self.took:.2f}' for cpu in parts)})"
         return [self.load, self.database, f"{self.requests / self.took:,.0f}",
                 _ms(_p(self.entry, .5)), _ms(p99),
                 f"{p99 / hello_p99:.1f}×" if p99 and hello_p99 and self is not hello else "–",
@@ -357,49 +433,90 @@ def _postgres_database(url: str) -> str:
 
 
 def _measure(bases: list[str], servers: list[object], games: list[Table], seconds: float,
-             save_every: float, hello: bool, saves: bool, postgres: str | None
-             ) -> tuple[Measures, float, float, float, PostgresCpu | None]:
-    """Drive the load; returns (measures, took, gunicorn CPU, load generator CPU, PG CPU)."""
+             save_every: float, hello: bool, saves: bool, postgres: str | None,
+             proxy: Nginx | None = None, streams: Streams | None = None
+             ) -> tuple[Measures, float, float, float, PostgresCpu | None, float | None]:
+    """Drive the load; returns (measures, took, gunicorn CPU, load generator CPU, PG CPU, nginx
+    CPU)."""
     measures = Measures()
     database = PostgresCpu(_postgres_database(postgres)).start() if postgres else None
     cpu = sum(s.cpu_seconds() for s in servers)  # type: ignore[attr-defined]
+    proxy_cpu = proxy.cpu_seconds() if proxy else 0.0
     own, start = _own_cpu(), time.monotonic()
-    _drive(bases, games, seconds, save_every, measures, hello=hello, saves=saves)
+    _drive(bases, games, seconds, save_every, measures, hello=hello, saves=saves, streams=streams)
     took = time.monotonic() - start
     own = _own_cpu() - own
     cpu = sum(s.cpu_seconds() for s in servers) - cpu  # type: ignore[attr-defined]
     if database is not None:
         database.stop()
         own -= database.sampler_cpu
-    return measures, took, cpu, own, database
+    return (measures, took, cpu, own, database,
+            proxy.cpu_seconds() - proxy_cpu if proxy else None)
+
+
+def _page(base: str, path: str) -> str:
+    parts = urllib.parse.urlsplit(base)
+    connection = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=30)
+    try:
+        connection.request("GET", path)
+        return connection.getresponse().read().decode()
+    finally:
+        connection.close()
+
+
+def _follow(base: str, games: list[Table]) -> Streams:
+    """Each viewer opens its page (its version and its stream's address, as a phone's page
+    has them) and holds its stream; then a moment for the streams' first answers (not
+    measured)."""
+    for game in games:
+        page = _page(base, game.page(game.viewer))
+        found = re.search(r'data-push-url="([^"]+)"', page)
+        version = re.search(r'data-live-version="([^"]+)"', page)
+        if not found or not version:
+            raise RuntimeError(f"{game.kind}: the viewer page names no stream (push not set?)")
+        game.push_path, game.versions = found.group(1), [version.group(1)] * VIEWERS
+    streams = Streams(base, games)
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline:
+        for number, viewer, message in streams.read(0.2):
+            if message and message not in ("closed", "gone"):
+                games[number].versions[viewer] = message
+    return streams
 
 
 def run(tables: int, seconds: float, save_every: float, postgres: str | None,
-        kinds: list[str], notes: dict[str, float]) -> list[list[str]]:
+        kinds: list[str], notes: dict[str, float], push: bool = True) -> list[list[str]]:
     rows: list[Row] = []
     with tempfile.TemporaryDirectory() as folder:
         with gunicorn("bench.hello:app", timeout=START) as server:
             for _ in range(20):
                 _request(server.base, "GET", "/")
             fake = [Table(kinds[n % len(kinds)], "", "", n) for n in range(tables)]
-            measures, took, cpu, own, _ = _measure([server.base], [server], fake, seconds,
-                                                   save_every, True, True, None)
+            measures, took, cpu, own, _, _ = _measure([server.base], [server], fake, seconds,
+                                                      save_every, True, True, None)
         hello = Row(f"hello, {tables} tables' worth", "–", measures.count(*measures.latency),
                     took, cpu, None, own, tables * seconds,
                     [t for times in measures.latency.values() for t in times], [],
                     sum(measures.errors.values()), "–")
         rows.append(hello)
         notes[f"hello {tables}"] = cpu / max(measures.count(*measures.latency), 1)
-        backends: list[tuple[str, dict[str, str], int, bool]] = [
-            ("SQLite", {"DATABASE": str(Path(folder) / "tables.sqlite")}, 1, True),
-            (FULL, {"DATABASE": str(Path(folder) / "steady.sqlite")}, 1, True)]
+        backends: list[tuple[str, dict[str, str], int, bool, bool]] = [
+            ("SQLite", {"DATABASE": str(Path(folder) / "tables.sqlite")}, 1, True, False),
+            (FULL, {"DATABASE": str(Path(folder) / "steady.sqlite")}, 1, True, False)]
         if postgres:
-            backends += [("PostgreSQL", {"DATABASE_URL": postgres}, 1, True),
-                         ("PostgreSQL, two servers", {"DATABASE_URL": postgres}, 2, True)]
-        backends += [("SQLite", {"DATABASE": str(Path(folder) / "polls.sqlite")}, 1, False)]
+            backends += [("PostgreSQL", {"DATABASE_URL": postgres}, 1, True, False),
+                         ("PostgreSQL, two servers", {"DATABASE_URL": postgres}, 2, True, False)]
+        backends += [("SQLite", {"DATABASE": str(Path(folder) / "polls.sqlite")}, 1, False, False)]
         if postgres:
-            backends += [("PostgreSQL", {"DATABASE_URL": postgres}, 1, False)]
-        for name, db, count, saves in backends:
+            backends += [("PostgreSQL", {"DATABASE_URL": postgres}, 1, False, False)]
+        if push and postgres:
+            backends += [("PostgreSQL" + PUSH, {"DATABASE_URL": postgres}, 1, True, True),
+                         ("PostgreSQL, two servers" + PUSH, {"DATABASE_URL": postgres}, 2, True,
+                          True)]
+        elif push:
+            backends += [("SQLite" + PUSH, {"DATABASE": str(Path(folder) / "push.sqlite")}, 1,
+                          True, True)]
+        for name, db, count, saves, pushed in backends:
             config = {"SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False,
                       "RATELIMIT_ENABLED": False, "DATABASE": str(Path(folder) / "x.sqlite"),
                       **db}
@@ -413,14 +530,26 @@ def run(tables: int, seconds: float, save_every: float, postgres: str | None,
             env = {"COMPANION_BENCH_DB": str(config["DATABASE"]),
                    "COMPANION_BENCH_DATABASE_URL": str(db.get("DATABASE_URL", "")),
                    "COMPANION_BENCH_CACHE_DIR": str(pages)}
+            publisher = free_port()
+            if pushed:
+                env["COMPANION_BENCH_PUSH_URL"] = f"http://127.0.0.1:{publisher}/pub/"
             with contextlib.ExitStack() as stack:
                 running = [stack.enter_context(gunicorn("bench.wsgi:app", env=env, timeout=START,
                                                         workers=2 // count))
                            for _ in range(count)]
-                _warm([r.base for r in running], spare)
-                measures, took, cpu, own, pg = _measure(
-                    [r.base for r in running], running, games, seconds, save_every, False,
-                    saves, db.get("DATABASE_URL"))
+                proxy = (stack.enter_context(nginx([r.base for r in running], publisher))
+                         if pushed else None)
+                bases = [proxy.base] if proxy else [r.base for r in running]
+                _warm(bases, spare)
+                streams = None
+                if proxy:
+                    before = proxy.pss_mb()
+                    streams = stack.enter_context(contextlib.closing(_follow(proxy.base, games)))
+                    notes[f"nginx kB {name} {tables}"] = ((proxy.pss_mb() - before) * 1024
+                                                          / (len(games) * VIEWERS))
+                measures, took, cpu, own, pg, proxy_cpu = _measure(
+                    bases, running, games, seconds, save_every, False, saves,
+                    db.get("DATABASE_URL"), proxy, streams)
                 if name == "SQLite" and saves:
                     sizes = [pss_mb(pid) for pid in children(running[0].pid)]
                     notes["worker MB"] = max((s for s in sizes if s), default=math.nan)
@@ -431,8 +560,18 @@ def run(tables: int, seconds: float, save_every: float, postgres: str | None,
                       measures.latency.get("live", []) + measures.latency.get("viewer page", []),
                       sum(measures.errors.values()),
                       ("yes" if _stored_once(config, games) else "NO") if saves else "–",
-                      polls=measures.count("live"), background=pg.background if pg else 0.0)
+                      polls=measures.count("live"), background=pg.background if pg else 0.0,
+                      proxy_cpu=proxy_cpu)
             rows.append(row)
+            if pushed:
+                shown = measures.latency.get("save → viewer", [])
+                notes[f"push p50 {name} {tables}"] = _p(shown, .5) or math.nan
+                notes[f"push p95 {name} {tables}"] = _p(shown, .95) or math.nan
+                notes[f"push shown {name} {tables}"] = len(shown)
+                polled = next(r for r in rows if r.database == name.removesuffix(PUSH)
+                              and r.stored != "–")
+                notes[f"push ÷ polls {name} {tables}"] = (row.per_table_second
+                                                          / polled.per_table_second)
             print(f"{row.load}, {name}: took {took:.0f} s", file=sys.stderr, flush=True)
             if name == FULL:
                 notes["store full"] = row.per_table_second / next(
@@ -446,6 +585,11 @@ def run(tables: int, seconds: float, save_every: float, postgres: str | None,
     return [row.cells(hello) for row in rows]
 
 
+PUSH = " behind nginx, push"
+"""The push rows: nginx with Nchan in front of the app (bench.push's site: the shipped publisher
+and subscriber locations), its CPU counted with the app's and PostgreSQL's; each viewer holds an
+EventSource on its table's channel, polls every :data:`CATCH_UP` s, and loads its page on a pushed
+version."""
 STORE_BOUND = 1000  # the app's CACHE_THRESHOLD
 START = 120.0  # seconds a server may take to answer first (a busy shared machine)
 FULL = "SQLite, page store full"
@@ -488,13 +632,16 @@ def main() -> None:
     parser.add_argument("--save-every", type=float, default=4.0)
     parser.add_argument("--games", nargs="+", choices=GAMES, default=GAMES)
     parser.add_argument("--postgres", default=os.environ.get("BENCH_DATABASE_URL"))
+    parser.add_argument("--no-push", dest="push", action="store_false",
+                        help="leave out the push rows (nginx with Nchan in front)")
     args = parser.parse_args()
     load = os.getloadavg()
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     rows: list[list[str]] = []
     notes: dict[str, float] = {}
     for count in args.tables:
-        rows += run(count, args.seconds, args.save_every, args.postgres, args.games, notes)
+        rows += run(count, args.seconds, args.save_every, args.postgres, args.games, notes,
+                    args.push)
     print(table(HEADERS, rows, "ll" + "r" * 6 + "l" + "r" * 6))
     print(f"\n{started}; load average at start {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} "
           f"(1 / 5 / 15 min), at the end {os.getloadavg()[0]:.1f}; {os.cpu_count()} cores. "
@@ -521,6 +668,16 @@ def main() -> None:
             if f"background {name} {count}" in notes:
                 print(f"- {count} tables, {name}: PostgreSQL's background processes are "
                       f"{notes[f'background {name} {count}']:.0%} of its CPU.")
+    for count in args.tables:
+        for name in ("SQLite", "PostgreSQL", "PostgreSQL, two servers"):
+            if f"push ÷ polls {name + PUSH} {count}" in notes:
+                key = f"{name + PUSH} {count}"
+                print(f"- {count} tables, {name} behind nginx with push: "
+                      f"{notes[f'push ÷ polls {key}']:.2f}× the CPU per table-second of the same "
+                      f"tables polling ({name}, this run); save → viewer's page shown p50 "
+                      f"{_ms(notes[f'push p50 {key}'])}, p95 {_ms(notes[f'push p95 {key}'])} "
+                      f"({notes[f'push shown {key}']:.0f} pages); nginx "
+                      f"{notes[f'nginx kB {key}']:.1f} kB per held phone (PSS).")
     if "store full" in notes:
         print(f"- SQLite on a page store already at its bound (1,000 drawings) against an empty "
               f"one, same run: {notes['store full']:.2f}× the CPU per table-second.")

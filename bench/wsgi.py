@@ -18,7 +18,10 @@ app = create_app({"DATABASE": os.environ["COMPANION_BENCH_DB"], "SECRET_KEY": "b
                   "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False,
                   # bench.tables: a page store of the row's own (empty, or filled to its bound)
                   **({"CACHE_DIR": os.environ["COMPANION_BENCH_CACHE_DIR"]}
-                     if os.environ.get("COMPANION_BENCH_CACHE_DIR") else {})})
+                     if os.environ.get("COMPANION_BENCH_CACHE_DIR") else {}),
+                  # bench.tables' push rows: nginx's publisher (companion.play.push)
+                  **({"LIVE_PUSH_PUBLISH_URL": os.environ["COMPANION_BENCH_PUSH_URL"]}
+                     if os.environ.get("COMPANION_BENCH_PUSH_URL") else {})})
 
 if os.environ.get("COMPANION_BENCH_FLASK_LIVE"):  # bench.polls: /live through Flask, as before
     app.wsgi_app = app.extensions["companion.polls"].app  # type: ignore[method-assign]

@@ -201,35 +201,56 @@ document.addEventListener("click", function (e) {
     seen = version;
     location.reload();
   }
-  /* Pushed (the proxy holds an EventSource, data-push-url: companion.play.push): each message is the
-   * game's new version ("closed": the link was replaced, "gone": the game deleted), and the poll
-   * slows to once every 30 s as a catch-up. The stream fails or drops: polling every second
-   * again, and a new stream tried after 2, 4 … 60 s; once it opens, one check catches up. */
-  var push = body.dataset.pushUrl, stream = null, wait = 2000;
+  /* Pushed (the stream below): each message is the game's version ("closed": the link was
+   * replaced, "gone": the game deleted), and the poll slows to once every 30 s as a catch-up; the
+   * stream fails or drops: polling every second again until it is back. */
   function poll(every) { if (timer !== null) clearInterval(timer); timer = setInterval(check, every); }
+  document.addEventListener("live:stream", function (e) {
+    if (timer === null) return;
+    poll(e.detail === "down" ? 1000 : 30000);
+    if (e.detail === "again") check();
+  });
+  document.addEventListener("live:pushed", function (e) {
+    if (timer === null) return;
+    if (e.detail === "closed") { location.reload(); return; }
+    if (e.detail === "gone") {
+      clearInterval(timer); timer = null;
+      document.dispatchEvent(new CustomEvent("live:gone"));
+      return;
+    }
+    changed(e.detail);
+  });
+  poll(1000);
+  document.addEventListener("visibilitychange", check);
+})();
+
+/* The stream of a page that follows a game behind a proxy that pushes (data-push-url: an
+ * EventSource on nginx's Nchan, companion.play.push): it tells the page's live parts on `document`
+ * "live:stream" (detail "open": the first stream of this page, "again": a stream after one that
+ * failed, "down": it failed or dropped) and "live:pushed" (detail: the message). A stream opens
+ * with the channel's newest message (the proxy keeps it), so a first one needs no question; one
+ * opened again asks once (the proxy forgets a message after 10 minutes). A failed stream is tried
+ * again after 2, 4 … 60 s; it stops once the game is gone. Without it (make run, Caddy, an old
+ * browser) the pages poll /live, as they do meanwhile. */
+(function () {
+  var body = document.body, push = body.dataset.pushUrl, stream = null, wait = 2000, over = false;
+  var opened = false;
+  if (!push || !body.dataset.liveUrl || !window.EventSource) return;
+  function tell(name, detail) { document.dispatchEvent(new CustomEvent(name, {detail: detail})); }
   function listen() {
-    if (!push || !window.EventSource || timer === null) return;
+    if (over) return;
     stream = new EventSource(push);
-    stream.onopen = function () { wait = 2000; poll(30000); check(); };
-    stream.onmessage = function (e) {
-      if (e.data === "closed") { location.reload(); return; }
-      if (e.data === "gone") {
-        stream.close(); clearInterval(timer); timer = null;
-        document.dispatchEvent(new CustomEvent("live:gone"));
-        return;
-      }
-      changed(e.data);
-    };
+    stream.onopen = function () { wait = 2000; tell("live:stream", opened ? "again" : "open"); opened = true; };
+    stream.onmessage = function (e) { tell("live:pushed", e.data); };
     stream.onerror = function () {
       stream.close(); stream = null;
-      if (timer === null) return;
-      poll(1000);
+      if (over) return;
+      tell("live:stream", "down");
       setTimeout(listen, wait);
       wait = Math.min(wait * 2, 60000);
     };
   }
-  poll(1000);
-  document.addEventListener("visibilitychange", check);
+  document.addEventListener("live:gone", function () { over = true; if (stream) stream.close(); });
   listen();
 })();
 

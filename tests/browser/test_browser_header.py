@@ -37,6 +37,7 @@ def test_every_header_control_is_a_thumbs_size(phone_in: Page, live_server: str)
     page = phone_in
     code = new_game(page, live_server, SIX)
     page.locator("[data-action=enter-cards]").click()  # the fullest header: ← pad, Rules, EN|FR
+    page.wait_for_url("**/round/1/cards")  # (measured on that page, not the one it leaves)
     check_header(page, "round by cards")
     for path in ("/", "/rebel-princess/new", "/princesse-princesse/new", "/reveillez/new",
                  "/kanai-duel/new", f"/rebel-princess/g/{code}"):

@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, expect
 from companion import create_app
 
 from .conftest import start_server
+from .test_browser_kanai_duel import set_up
 from .test_browser_table import new_game
 
 pytestmark = pytest.mark.browser
@@ -72,9 +73,9 @@ def _until(condition, seconds: float = 20) -> None:
         time.sleep(0.1)
 
 
-def test_stream_then_polling_when_it_drops_then_stream_again(
-        browser: Browser, browser_context_args, tmp_path):
-    with socket.socket() as s:  # the app publishes nowhere: no proxy here
+def _serve(tmp_path):
+    """The app (publishing nowhere: no proxy here) behind the stand-in subscriber."""
+    with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         nowhere = s.getsockname()[1]
     app = create_app({"SECRET_KEY": "browser-tests", "DATABASE": str(tmp_path / "b.sqlite"),
@@ -82,6 +83,12 @@ def test_stream_then_polling_when_it_drops_then_stream_again(
     proxy = FakeSubscriber(app.wsgi_app)
     app.wsgi_app = proxy  # type: ignore[method-assign]
     base, stop = start_server(app)
+    return proxy, base, stop
+
+
+def test_stream_then_polling_when_it_drops_then_stream_again(
+        browser: Browser, browser_context_args, tmp_path):
+    proxy, base, stop = _serve(tmp_path)
     context = browser.new_context(**browser_context_args)
     page = context.new_page()
     try:
@@ -117,6 +124,46 @@ def test_stream_then_polling_when_it_drops_then_stream_again(
         start = proxy.polls
         time.sleep(3)
         assert proxy.polls - start == 0
+    finally:
+        proxy.send(None)
+        context.close()
+        stop()
+
+
+def test_a_duel_swaps_its_board_on_a_pushed_version_without_a_poll(
+        browser: Browser, browser_context_args, tmp_path):
+    """The duel's board listens to the same stream: another phone's round reaches this one by
+    the pushed version alone (its board swapped, the page not reloaded, no poll); the stream
+    killed, the board polls every 1.5 s again."""
+    proxy, base, stop = _serve(tmp_path)
+    proxy.up = True
+    context = browser.new_context(**browser_context_args)
+    one, two = context.new_page(), context.new_page()
+    try:
+        set_up(one, base)
+        _until(lambda: proxy.opened >= 1)
+        two.goto(one.url)
+        _until(lambda: proxy.opened >= 2)
+        two.click("[data-hand='0'] [data-card=clown]")
+        two.click("[data-hand='1'] [data-card=general]")
+        two.click("[data-action=reveal]")
+        expect(two.locator("[data-held='1']")).to_be_visible()
+        version = two.locator("#board").get_attribute("data-version")
+        _until(lambda: proxy.opened >= 3)  # the other phone's new page listens again
+        time.sleep(1)
+        one.evaluate("window.notReloaded = 1")
+        start = proxy.polls
+        expect(one.locator("[data-held='1']")).to_have_count(0)  # nothing told this phone yet
+        proxy.send(version)
+        expect(one.locator("[data-held='1']")).to_be_visible()
+        assert one.evaluate("window.notReloaded") == 1  # swapped in, not reloaded
+        assert proxy.polls == start
+        # The stream is killed: the board asks every 1.5 s again.
+        proxy.up = False
+        proxy.send(None)
+        start = proxy.polls
+        time.sleep(3.5)
+        assert proxy.polls - start >= 2
     finally:
         proxy.send(None)
         context.close()

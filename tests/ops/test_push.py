@@ -152,6 +152,27 @@ def test_a_save_reaches_a_stream_held_by_the_other_nginx_and_a_replaced_link_clo
     assert moved != channel
 
 
+def test_a_phone_that_slept_gets_the_newest_version_as_its_stream_opens(push_stack):
+    """A phone asleep (or changing network) during a save opens its stream again afterwards, on
+    either nginx: the first message is that save's version (Nchan keeps each channel's newest
+    message, through Redis for the other host), so the page catches up at once."""
+    scorer = Phone(push_stack["https"][0], push_stack["cert"], "127.0.0.2")
+    game = new_game(scorer)
+    token = game.rsplit("/", 1)[1]
+    channel = _push_url(scorer, game)
+    entry = f"/rebel-princess/g/{token}/round/1/numbers"
+    status, _, body = scorer.submit(entry, entry, SCORES)
+    assert status == 302, body[-300:]
+    version = _version(scorer, game)
+    for port in push_stack["https"]:
+        stream = Stream(port, push_stack["cert"], channel)
+        try:
+            assert stream.status == 200
+            assert stream.next() == version
+        finally:
+            stream.close()
+
+
 def _post(port: int, path: str, source: str, https_cert: Path | None = None) -> int:
     if https_cert is not None:
         connection: http.client.HTTPConnection = http.client.HTTPSConnection(

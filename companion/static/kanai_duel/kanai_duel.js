@@ -1,11 +1,13 @@
 // Live updates of a duel: every 1.5 s ask the game's version through the page's /live address
 // (one indexed query; 304 while unchanged); when it moved on, fetch the board and swap it in,
-// keeping a card this phone had tapped but not sent.
+// keeping a card this phone had tapped but not sent. Behind a proxy that pushes (app.js's stream:
+// "live:stream", "live:pushed") a pushed version fetches the board at once and the question is
+// asked only every 30 s, as a catch-up, while the stream is open.
 (function () {
   "use strict";
-  var PERIOD = 1500;
+  var PERIOD = 1500, CATCH_UP = 30000;
   var url = document.body.dataset.liveUrl, seen = document.body.dataset.liveVersion;
-  var busy = false, timer = null;
+  var busy = false, timer = null, every = PERIOD, wanted = null;
 
   function board() { return document.getElementById("board"); }
 
@@ -30,31 +32,58 @@
     return true;
   }
 
+  function stop() { if (timer !== null) window.clearInterval(timer); timer = null; }
+
+  function gone() { stop(); document.dispatchEvent(new CustomEvent("live:gone")); }
+
+  // The board of `version` fetched and swapped in (one fetch at a time; a version told meanwhile
+  // is fetched after it).
+  function fetchBoard(version) {
+    if (!version || version === seen || !board()) return null;
+    if (busy) { wanted = version; return null; }
+    busy = true;
+    return fetch(board().dataset.boardUrl, { cache: "no-store", credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (html) { if (html && swap(html)) seen = version; })
+      .catch(function () { /* offline for a moment: the next tick or message tries again */ })
+      .then(function () {
+        busy = false;
+        var next = wanted;
+        wanted = null;
+        if (next) fetchBoard(next);
+      });
+  }
+
   function tick() {
     var el = board();
     if (!el || busy || document.hidden) return;
     busy = true;
     fetch(url, { cache: "no-store", headers: { "If-None-Match": '"' + seen + '"' }, credentials: "same-origin" })
       .then(function (response) {
-        if (response.status === 410) { window.clearInterval(timer); location.reload(); return null; }  // closed: the page says why
-        if (response.status === 404) {  // the game is gone: said, asked no more
-          window.clearInterval(timer);
-          document.dispatchEvent(new CustomEvent("live:gone"));
-        }
+        if (response.status === 410) { stop(); location.reload(); return null; }  // closed: the page says why
+        if (response.status === 404) gone();  // the game is gone: said, asked no more
         return response.status === 200 ? response.text() : null;
       })
-      .then(function (version) {
-        if (!version || version === seen) return null;
-        return fetch(board().dataset.boardUrl, { cache: "no-store", credentials: "same-origin" })
-          .then(function (response) { return response.ok ? response.text() : null; })
-          .then(function (html) { if (html && swap(html)) seen = version; });
-      })
-      .catch(function () { /* offline for a moment: try again next tick */ })
-      .then(function () { busy = false; });
+      .catch(function () { return null; /* offline for a moment: try again next tick */ })
+      .then(function (version) { busy = false; fetchBoard(version); });
   }
 
+  document.addEventListener("live:stream", function (e) {
+    every = e.detail === "down" ? PERIOD : CATCH_UP;
+    if (timer === null) return;
+    window.clearInterval(timer);
+    timer = window.setInterval(tick, every);
+    if (e.detail === "again") tick();  // what changed while the stream was not there
+  });
+  document.addEventListener("live:pushed", function (e) {
+    if (timer === null) return;
+    if (e.detail === "closed") { stop(); location.reload(); return; }
+    if (e.detail === "gone") { gone(); return; }
+    fetchBoard(e.detail);
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
-    if (board() && url) timer = window.setInterval(tick, PERIOD);
+    if (board() && url) timer = window.setInterval(tick, every);
   });
 })();
 
