@@ -5,6 +5,8 @@ from __future__ import annotations
 import fcntl
 import os
 import re
+import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -57,6 +59,28 @@ def make_engine(path: str, url: str | None = None) -> Engine:
     engine = create_engine(f"sqlite:///{path}", connect_args={"check_same_thread": False})
     event.listen(engine, "connect", _sqlite_pragmas)
     return engine
+
+
+_READERS: weakref.WeakKeyDictionary[Engine, Engine] = weakref.WeakKeyDictionary()
+_READERS_LOCK = threading.Lock()
+
+
+def reader(engine: Engine) -> Engine:
+    """The engine of the live polls' one-statement reads (:func:`companion.play.store.
+    version_by_token`): on PostgreSQL a small pool of its own in autocommit, without the
+    pre-ping and the rollback on return (three round trips a poll, where SQLite pays none: a
+    broken connection is tried again once instead); on SQLite ``engine`` itself. Disposed with
+    ``engine``."""
+    if engine.dialect.name != "postgresql":
+        return engine
+    with _READERS_LOCK:
+        found = _READERS.get(engine)
+        if found is None:
+            found = _READERS[engine] = create_engine(
+                engine.url, isolation_level="AUTOCOMMIT", pool_pre_ping=False,
+                pool_reset_on_return=None, pool_size=2, max_overflow=2)
+            event.listen(engine, "engine_disposed", lambda _engine: found.dispose())
+    return found
 
 
 def get_engine() -> Engine:

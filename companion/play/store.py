@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, event, inspect
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, func, select
 
@@ -441,8 +441,14 @@ def version_by_token(engine: Engine, token: str) -> str | None:
     index, on a pooled connection of ``engine`` (no ORM session, nothing to flush or expire)."""
     if not is_token(token):
         return None
-    with engine.connect() as connection:
-        row = connection.execute(_VERSION, {"token": token}).first()
+    for attempt in (1, 2):
+        try:
+            with engine.connect() as connection:
+                row = connection.execute(_VERSION, {"token": token}).first()
+            break
+        except DBAPIError as error:  # a connection the database dropped: once more, on a new one
+            if attempt == 2 or not error.connection_invalidated:
+                raise
     return version_string(row[0], row[1]) if row is not None else None
 
 

@@ -7,7 +7,10 @@ middleware, in front of the Flask app (behind the proxy fix: the client's addres
 one), answers them itself with one indexed read on a pooled connection
 (:func:`companion.play.store.version_by_token`) and the same answer the Flask view gives — the
 version as text, its ETag, ``304 Not Modified`` while ``If-None-Match`` names it, ``no-cache``,
-the same ``Vary`` and the same security headers (:func:`companion.web.security.headers`).
+the same ``Vary`` and the same security headers (:func:`companion.web.security.headers`). On
+PostgreSQL the read goes through :func:`companion.db.reader` (autocommit, no pre-ping: one round
+trip). A ``304`` ("nothing new") is counted in ``/metrics`` but writes no access line: a line
+for each change (``200``) and each refusal.
 
 What it does not answer goes on to Flask unchanged: another method or address, a token that
 opens nothing (Flask's 404 page, in the phone's language), a database that does not answer.
@@ -33,6 +36,7 @@ from limits.strategies import FixedWindowRateLimiter
 from werkzeug.http import http_date, is_resource_modified
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from ..db import reader
 from ..play.store import version_by_token
 from . import logs, metrics
 from .security import HEADERS, QuietMemoryStorage
@@ -77,7 +81,8 @@ class LivePolls:
                                 [("Content-Type", "text/plain; charset=utf-8"),
                                  ("Retry-After", "60")], method, started)
         try:
-            version = version_by_token(self.flask_app.extensions["companion.engine"], token)
+            version = version_by_token(reader(self.flask_app.extensions["companion.engine"]),
+                                       token)
         except Exception:  # the database does not answer: Flask says so
             version = None
         if version is None:
@@ -100,8 +105,8 @@ class LivePolls:
         start_response(reason, [*headers, ("Vary", VARY), ("X-Request-ID", rid), *self.static])
         seconds = time.perf_counter() - started
         _count_poll(method, status, seconds)
-        logs.log_wsgi_request(environ, status, len(body) if status != 304 else 0, seconds, rid,
-                              self.as_json)
+        if status != 304:  # "nothing new": counted, never a line (one a second per open page)
+            logs.log_wsgi_request(environ, status, len(body), seconds, rid, self.as_json)
         for hook in self.hooks:
             hook(status)
         return [] if method == "HEAD" or status == 304 else [body]

@@ -27,18 +27,22 @@ FROM = re.compile(r"\bFROM\s+\"?(\w+)", re.I)
 
 @contextmanager
 def statements(app):
-    """Every SQL statement run while the block runs, as a list."""
-    engine = app.extensions["companion.engine"]
+    """Every SQL statement run while the block runs, as a list (the polls' reader's too)."""
+    from companion.db import reader
+
+    engines = {app.extensions["companion.engine"], reader(app.extensions["companion.engine"])}
     seen: list[str] = []
 
     def note(_conn, _cursor, statement, _params, _context, _many):
         seen.append(statement)
 
-    event.listen(engine, "before_cursor_execute", note)
+    for engine in engines:
+        event.listen(engine, "before_cursor_execute", note)
     try:
         yield seen
     finally:
-        event.remove(engine, "before_cursor_execute", note)
+        for engine in engines:
+            event.remove(engine, "before_cursor_execute", note)
 
 
 def reads(seen: list[str]) -> Counter[str]:

@@ -96,3 +96,74 @@ def test_polls_past_the_limit_wait(app, client, answered):
     assert "X-Frame-Options" in late.headers
     other = client.get(f"/live/{token}", environ_base={"REMOTE_ADDR": "10.0.0.9"})
     assert other.status_code == 200  # each address counts on its own
+
+
+def test_a_poll_with_nothing_new_is_counted_but_writes_no_access_line(app, client, answered,
+                                                                      caplog):
+    """One line per change (200), none per "nothing new" (304): an open page asks once a second,
+    and a line a second per phone would drown the log (issue 36); /metrics still counts it."""
+    import logging
+
+    token = reveillez_link(app, "viewer")
+    caplog.set_level(logging.INFO, logger="companion.access")
+    caplog.clear()
+    first = client.get(f"/live/{token}")
+    client.get(f"/live/{token}", headers={"If-None-Match": first.headers["ETag"]})
+    lines = [r.getMessage() for r in caplog.records if r.name == "companion.access"]
+    assert answered == [200, 304]
+    assert len(lines) == 1 and '" 200 ' in lines[0] and token not in lines[0]
+
+
+def test_on_postgresql_a_poll_is_one_round_trip(app, client, answered, tmp_path):
+    """The poll's read on PostgreSQL: one statement, no pre-ping, no BEGIN, no ROLLBACK on
+    return (companion.db.reader), as on SQLite — read from the client's own protocol trace."""
+    from sqlalchemy import event
+
+    from companion.db import reader
+
+    engine = app.extensions["companion.engine"]
+    if engine.dialect.name != "postgresql":
+        pytest.skip("PostgreSQL only (TEST_DATABASE_URL)")
+    token = reveillez_link(app, "viewer")
+    trace = tmp_path / "trace.txt"
+    traced = []
+    with trace.open("w") as out:
+        def follow(dbapi_connection, *_args):  # type: ignore[no-untyped-def]
+            if dbapi_connection not in traced:  # from its first use (a ping included)
+                dbapi_connection.pgconn.trace(out.fileno())
+                traced.append(dbapi_connection)
+
+        polls = reader(engine)
+        event.listen(polls, "connect", follow)
+        event.listen(polls, "checkout", follow)
+        try:
+            for _ in range(3):
+                assert client.get(f"/live/{token}").status_code == 200
+        finally:
+            for dbapi_connection in traced:
+                dbapi_connection.pgconn.untrace()
+    sent = [line.split("\t")[3] for line in trace.read_text().splitlines()
+            if line.split("\t")[1:2] == ["F"]]
+    round_trips = [kind for kind in sent if kind in ("Query", "Sync")]
+    assert answered == [200, 200, 200]
+    assert len(round_trips) == 3, sent
+    assert "Query" not in sent, sent  # no BEGIN, ROLLBACK or ping: the parametrised read alone
+
+
+def test_on_postgresql_a_dropped_connection_is_tried_again_once(app, client, answered):
+    """Without the pre-ping a poll may meet a connection the database dropped (a restart, an
+    idle timeout): the read is tried once more on a new one, still on the fast path."""
+    from sqlalchemy import text
+
+    engine = app.extensions["companion.engine"]
+    if engine.dialect.name != "postgresql":
+        pytest.skip("PostgreSQL only (TEST_DATABASE_URL)")
+    token = reveillez_link(app, "viewer")
+    assert client.get(f"/live/{token}").status_code == 200
+    with engine.connect() as connection:  # every other connection to this database dropped
+        dropped = connection.execute(text(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()")).scalar()
+    assert dropped and dropped >= 1
+    assert client.get(f"/live/{token}").status_code == 200
+    assert answered == [200, 200]  # both answered by the fast path, not handed to Flask
