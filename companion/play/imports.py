@@ -250,9 +250,10 @@ def _beat(session: Session, job_id: int, **values: object) -> None:
 
 def _finish(session: Session, job_id: int, state: str,
             problems: list[ImportProblem] | None = None, **values: object) -> None:
+    """The job's end (refused, abandoned …), its file dropped in the same commit."""
     session.execute(update(ImportJob).where(col(ImportJob.id) == job_id,
                                             col(ImportJob.state).not_in(FINISHED))
-                    .values(state=state, heartbeat_at=_now(), problems=json.dumps(
+                    .values(state=state, heartbeat_at=_now(), file=None, problems=json.dumps(
                         [{"code": p.code, "game": p.game, "detail": p.detail}
                          for p in problems]) if problems else None, **values))
     session.commit()
@@ -308,7 +309,8 @@ def import_file(*, session: Session, raw: bytes, group_id: int | None,
         session.execute(delete(Group).where(col(Group.id) == staging.id))
         group_totals.rebuild(session.connection(), [target])  # (its totals count the new games)
         _beat(session, job_id, state="done", result_group_id=target, added=len(result.added),
-              skipped=len(result.skipped), done=contents.total, staging_id=None)
+              skipped=len(result.skipped), done=contents.total, staging_id=None,
+              file=None)  # (the file goes in the same commit: a finished job holds none)
         session.commit()
     except Abandoned:
         raise
