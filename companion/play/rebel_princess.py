@@ -18,6 +18,7 @@ from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from ..games import GameGlue
 from ..history import N_, Fact, GameSummary
 from ..models import Game, Player, RoundRecord
 from ..scoring.problems import EntryError
@@ -527,3 +528,6 @@ def summary_from(_game: Game, state: RebelGameState) -> GameSummary:
         ),
         first=state.setup.first_leader)
 
+
+GLUE = GameGlue(RebelGameState, summary, summary_from)
+"""This game in history and statistics (:class:`companion.games.GameGlue`)."""

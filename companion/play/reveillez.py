@@ -22,6 +22,7 @@ from typing import Any
 
 from sqlmodel import Session
 
+from ..games import GameGlue
 from ..history import N_, Aggregate, Fact, GameSummary, StepUnit
 from ..models import Game
 from ..scoring.problems import EntryError, Problem
@@ -365,3 +366,7 @@ def summary_from(game: Game, state: ReveillezGameState) -> GameSummary:
         facts=(Fact("princesses-when-winning", N_("Princesses when winning (average)"),
                     tuple(standings.princesses), Aggregate.MEAN_WHEN_WON),),
         first=settings.first)
+
+
+GLUE = GameGlue(ReveillezGameState, summary, summary_from)
+"""This game in history and statistics (:class:`companion.games.GameGlue`)."""
