@@ -64,11 +64,11 @@ browser:
 # start (two workers migrating one SQLite file at once would race).
 run: $(STAMP) $(MO)
 	@$(VENV)/bin/flask --app companion db upgrade
-	@$(PY) -m companion.serve --host $(HOST) --port $(PORT)
+	@$(PY) -m companion.ops.serve --host $(HOST) --port $(PORT)
 
 # Imports run as jobs: on a single server without Redis, in the server's own process (nothing to
 # start); with several servers sharing a Redis (CACHE_REDIS_URL or a Redis RATELIMIT_STORAGE_URI),
-# this worker takes them from an RQ queue on it (companion/jobs.py).
+# this worker takes them from an RQ queue on it (companion/ops/jobs.py).
 worker: $(STAMP) $(MO)
 	@$(VENV)/bin/flask --app companion worker
 

@@ -22,12 +22,27 @@ import argparse
 import cProfile
 import os
 import pstats
+import random
 import statistics
 import time
 from typing import Any
 
 from . import table
-from .trick_tap import ServerClock, legal_round
+from .server_clock import ServerClock
+
+
+def legal_round(seed: int = 1) -> list[str]:
+    """The 48 cards of a seeded legal 6-player round of Round card a, in play order."""
+    from companion.scoring.rebel_princess.engine import RoundState
+
+    state = RoundState.deal(6, edition="deluxe", round_card="a", seed=seed)
+    rng = random.Random(seed)
+    order = []
+    while not state.is_over():
+        card = rng.choice(sorted(state.legal_plays(), key=str))
+        state.play(card)
+        order.append(str(card))
+    return order
 
 
 def bodies(seed: int = 1) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -103,7 +103,7 @@ def copy_within(app, copies: int) -> None:  # type: ignore[no-untyped-def]
     (one big group: the same people, new ids, codes and link tokens, the cached summaries
     with them), in one transaction, then make the group's totals again (as an import does).
     Called once per database (the copies are numbered from 1)."""
-    from companion.play import totals
+    from companion.play import group_totals
 
     engine = app.extensions["companion.engine"]
     with engine.begin() as connection:
@@ -141,7 +141,7 @@ def copy_within(app, copies: int) -> None:  # type: ignore[no-untyped-def]
             copy("gamelink", {"id": "id + :gamelink_shift", "game_id": "game_id + :game_shift",
                               "token": "substr(token, 1, 26) || printf('%06d', :k)"})
             copy("gameresult", {"game_id": "game_id + :game_shift"})
-        totals.rebuild(connection, [source])
+        group_totals.rebuild(connection, [source])
 
 
 def measure(client, base: str, repeat: int) -> dict[str, float]:  # type: ignore[no-untyped-def]

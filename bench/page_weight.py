@@ -32,6 +32,7 @@ import contextlib
 import gzip
 import logging
 import re
+import shutil
 import tempfile
 import threading
 import time
@@ -46,6 +47,13 @@ from . import NAMES6, table
 
 TARGET_BYTES = 25 * 1000  # kB = 1,000 bytes
 FIRST_VISIT_TARGET = 100 * 1000
+
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 2}
 
 
 @dataclass
@@ -264,8 +272,6 @@ def first_visit(browser, base: str, name: str, path: str, meter: Meter) -> Visit
     """Open ``path`` in a new phone context (cold cache, service workers allowed) and wait until
     app.js says the worker stored the page's files; every request the server answered
     meanwhile. Then the same page once more, until app.js says the rulings are stored."""
-    from .taps import PHONE
-
     context = browser.new_context(**PHONE, service_workers="allow")
     meter.take()
     try:
@@ -286,8 +292,6 @@ def first_visit(browser, base: str, name: str, path: str, meter: Meter) -> Visit
 
 def first_visits(base: str, tokens: dict[str, str], meter: Meter) -> list[Visit]:
     from playwright.sync_api import sync_playwright
-
-    from .taps import CHROMIUM, LAUNCH_ARGS
 
     pages = [("home page", "/"),
              ("a game's viewer link (score pad)", f"/rebel-princess/g/{tokens['viewer']}"),

@@ -7,7 +7,7 @@ the server's CPU (master and workers, from ``/proc``) divided by the answers:
 
 - **hello**: :mod:`bench.hello` (a plain Flask "hello"), first and last: the anchor;
 - **poll, nothing changed**: ``GET /live/<viewer token>`` with ``If-None-Match`` → 304, through
-  the fast path (:mod:`companion.polls`) — what nearly every poll is;
+  the fast path (:mod:`companion.web.polls`) — what nearly every poll is;
 - **poll, changed**: the same without ``If-None-Match`` → 200 and the version;
 - **poll through Flask**: the 304 poll on a server whose fast path is off (``/live`` answered
   by the Flask view, as before issue 31), for comparison in the same run.

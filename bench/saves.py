@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 from . import table
-from .trick_tap import ServerClock
+from .server_clock import ServerClock
 
 ROUNDS = (("general", "minister"), ("minister", "general"), ("prince", "wizard"))
 """Three referee rounds that end nothing (four wins end the duel)."""

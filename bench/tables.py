@@ -455,7 +455,7 @@ drawings, as after a few minutes of play), where the other SQLite row starts emp
 
 def _fill_page_store(folder: Path) -> None:
     """The page store of a row filled to its bound with drawings of a score pad's size."""
-    from companion.page_files import PageFiles
+    from companion.web.page_files import PageFiles
 
     store = PageFiles(str(folder), threshold=STORE_BOUND, default_timeout=2 * 3600)
     for n in range(STORE_BOUND):

@@ -30,7 +30,6 @@ Run: ``python -m bench.taps`` (both), ``python -m bench.taps counts`` (counts on
 from __future__ import annotations
 
 import random
-import shutil
 import statistics
 import tempfile
 from collections import Counter
@@ -38,16 +37,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import NAMES6, table
-from .page_weight import serve
+from .page_weight import CHROMIUM, LAUNCH_ARGS, PHONE, serve
 
 TARGET_TAPS = 14
 PLAYERS = 6
 SCORING = [f"P{rank}" for rank in range(1, 13)] + ["A8"]  # 12 Princes and the Frog
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
-         "device_scale_factor": 2}
 SIMULATED_ROUNDS = 10_000
 
 

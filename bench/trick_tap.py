@@ -24,7 +24,6 @@ Not a test: nothing asserts on a timing.
 from __future__ import annotations
 
 import argparse
-import random
 import re
 import statistics
 import tempfile
@@ -34,22 +33,10 @@ from pathlib import Path
 from typing import Any
 
 from . import NAMES6, table
+from .check_round import legal_round
+from .server_clock import ServerClock
 
 POSITIONS = (("first card", 0), ("middle card", 24), ("last card", 47))
-
-
-def legal_round(seed: int = 1) -> list[str]:
-    """The 48 cards of a seeded legal 6-player round of Round card a, in play order."""
-    from companion.scoring.rebel_princess.engine import RoundState
-
-    state = RoundState.deal(6, edition="deluxe", round_card="a", seed=seed)
-    rng = random.Random(seed)
-    order = []
-    while not state.is_over():
-        card = rng.choice(sorted(state.legal_plays(), key=str))
-        state.play(card)
-        order.append(str(card))
-    return order
 
 
 class Game:
@@ -75,20 +62,6 @@ class Game:
         found = re.search(r'data-version="(\d+)"', response.text)
         assert found is not None
         self.version = int(found.group(1))
-
-
-class ServerClock:
-    """WSGI middleware: the time the app takes from the request coming in to the whole answer
-    going out (the test client's own work around it is left out)."""
-
-    def __init__(self, app: Any) -> None:
-        self.app, self.last = app, (0.0, 0.0)
-
-    def __call__(self, environ: dict[str, Any], start_response: Any) -> list[bytes]:
-        wall, cpu = time.perf_counter(), time.process_time()
-        body = b"".join(self.app(environ, start_response))
-        self.last = ((time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000)
-        return [body]
 
 
 def timed(work: Callable[[], object]) -> tuple[float, float]:

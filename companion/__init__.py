@@ -15,8 +15,8 @@ if TYPE_CHECKING:
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the Flask app (see :func:`companion.factory.create_app`) — or, for the operator's
-    commands on the ``flask`` command line, only what they use (:mod:`companion.operator`)."""
-    from . import operator
+    commands on the ``flask`` command line, only what they use (:mod:`companion.ops.operator`)."""
+    from .ops import operator
 
     if test_config is None and operator.is_operator_command():
         return operator.create_operator_app()

@@ -30,8 +30,11 @@ class Config:
     # The address other phones open (QR codes); else this machine's network address.
     PUBLIC_URL: str | None = None
     # How many proxies in front (their X-Forwarded-For/-Proto are believed), and a store the
-    # rate limits share across processes and servers (see companion.security).
+    # rate limits share across processes and servers (see companion.web.security).
     TRUSTED_PROXIES: int | str = 0
+    PROXY_ADDRESSES = "127.0.0.0/8, ::1"
+    """Where the trusted proxies reach the app from: forwarded headers from anywhere else are
+    not believed (:class:`companion.web.security.TrustedProxyFix`)."""
     RATELIMIT_STORAGE_URI: str | None = None
     # Where a game's page drawn once is kept for every phone (companion.routes.page_store
     # .cached_page): a Redis every server shares when one is named (CACHE_REDIS_URL, else a
@@ -51,13 +54,18 @@ class Config:
     PERMANENT_SESSION_LIFETIME = timedelta(days=31)
     # Static files are linked with a content hash (see ``asset``), so phones may keep them.
     SEND_FILE_MAX_AGE_DEFAULT = timedelta(days=365)
-    # Who may read /metrics (addresses or networks, comma-separated; companion.metrics).
+    # Who may read /metrics (addresses or networks, comma-separated; companion.web.metrics).
     METRICS_ALLOW = "127.0.0.0/8, ::1"
-    # One JSON object per access line instead of the plain line (companion.logs).
+    # One JSON object per access line instead of the plain line (companion.web.logs).
     ACCESS_LOG_JSON = False
+    JOB_SWEEP_SECONDS: float | None = 30.0
+    """How often each server process (and each worker) looks for imports whose process died
+    (:func:`companion.ops.jobs.init_app`); None: only at start and when a job's page is opened
+    (tests)."""
 
 
 ENVIRONMENT = ("DATABASE_URL", "GROUP_PURGE_DAYS", "PUBLIC_URL", "TRUSTED_PROXIES",
+               "PROXY_ADDRESSES",
                "RATELIMIT_STORAGE_URI", "CACHE_REDIS_URL", "METRICS_ALLOW", "ACCESS_LOG_JSON")
 """The settings a server may be given in its environment, under the same names."""
 

@@ -145,7 +145,7 @@ def _one_process_at_a_time(engine: Engine) -> Iterator[None]:
 def upgrade(engine: Engine, *, only_if_empty: bool = False) -> None:
     """Bring the database to the newest schema, keeping every stored game (``flask db
     upgrade``); with ``only_if_empty``, only a database with no table at all (a fresh install,
-    which a server starting creates: :mod:`companion.schema`).
+    which a server starting creates: :mod:`companion.ops.schema`).
 
     An empty database gets every table; one made before migrations existed (tables but no
     ``alembic_version``) is stamped at the baseline first. On SQLite, foreign keys are switched

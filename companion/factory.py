@@ -30,7 +30,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
 from . import config
-from .bounds import DB_INT_MAX
+from .common.bounds import DB_INT_MAX
 from .extensions import compress, csrf, page_store  # (created in extensions.py, bound here)
 from .games import plug_in, registry
 
@@ -95,7 +95,7 @@ class _SessionInterface(SecureCookieSessionInterface):
 
     The cookie is Secure when ``SESSION_COOKIE_SECURE`` says so, and also whenever the request
     came over HTTPS — as the trusted proxy reports it (``TRUSTED_PROXIES``, see
-    :mod:`companion.security`) — so a server behind an HTTPS proxy never sends it in the clear,
+    :mod:`companion.web.security`) — so a server behind an HTTPS proxy never sends it in the clear,
     and the same server over plain HTTP on a home network still keeps its session."""
 
     session_class = _Session
@@ -176,11 +176,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     _init_responses(app)
 
     from . import db
-    from .play import history
+    from .play import summaries
 
     if app.extensions["companion.schema"].is_ready():  # (a schema not this code's: no writes)
         with app.app_context():  # summaries missing from an older database: stored now
-            history.refresh(db.get_engine())
+            summaries.refresh(db.get_engine())
     return app
 
 
@@ -201,7 +201,7 @@ def _configure_page_store(app: Flask) -> None:
             app.config.get("RATELIMIT_STORAGE_URI") or "").startswith(("redis://", "rediss://")):
         app.config["CACHE_REDIS_URL"] = app.config["RATELIMIT_STORAGE_URI"]
     app.config.setdefault("CACHE_TYPE", "RedisCache" if app.config["CACHE_REDIS_URL"] else
-                          "SimpleCache" if app.testing else "companion.page_files.PageFiles")
+                          "SimpleCache" if app.testing else "companion.web.page_files.PageFiles")
     if app.config["CACHE_TYPE"] == "RedisCache":
         # A Redis that stops answering costs a page drawn, never a page that hangs.
         app.config.setdefault("CACHE_OPTIONS", {"socket_timeout": 0.5,
@@ -213,13 +213,15 @@ def _configure_page_store(app: Flask) -> None:
 def _init_extensions(app: Flask) -> None:
     """The log and the counts, the page store, security, CSRF, compression, Babel, the
     database and the commands."""
-    from . import commands, db, i18n, jobs, logs, metrics, schema, security
-    from .play import history, players, store
+    from . import db
+    from .ops import cli, jobs, schema
+    from .play import people, store, summaries
+    from .web import i18n, logs, metrics, security
 
     # Before anything else hooks requests: every request is timed, counted and logged, those
     # the rate limits or CSRF refuse included.
     logs.init_app(app)  # request ids, the access line (tokens masked), the error page
-    metrics.init_app(app)  # /metrics' counts (companion.metrics)
+    metrics.init_app(app)  # /metrics' counts (companion.web.metrics)
     page_store.init_app(app)
     # First, so that its proxy fix and its counting of writes come before anything else.
     security.init_app(app)  # proxy fix, headers, rate limits
@@ -229,26 +231,26 @@ def _init_extensions(app: Flask) -> None:
     # The engine, the session, and the schema check a server makes at start (it never migrates
     # a database that holds anything: `flask db upgrade` does).
     schema.init_app(app, db.attach(app))
-    commands.init_app(app)  # flask groups …: for the person running the server
+    cli.init_app(app)  # flask groups …: for the person running the server
     jobs.init_app(app)  # imports outside the request; cleans up after those whose process died
     # Every session, whichever game stores through it, hooked here and nowhere else: the rows
     # and replays it read are forgotten when its transaction ends, a seat stored gets its
     # person, a game stored its summary (in the same transaction).
     store.install()
-    players.install()
-    history.install()
+    people.install()
+    summaries.install()
 
 
 def _init_templates(app: Flask) -> None:
     """Jinja's extension and template class, and the helpers every template sees."""
-    from . import players
+    from .common import colours
     from .routes import page_store
 
     app.jinja_env.add_extension("jinja2.ext.do")
     app.jinja_env.template_class = _Template
     app.add_template_global(asset_url(app), "asset")
-    app.add_template_global(players.seat_class)  # one colour and initial per player
-    app.add_template_global(players.initials)
+    app.add_template_global(colours.seat_class)  # one colour and initial per player
+    app.add_template_global(colours.initials)
     app.add_template_global(page_store.flash_area)  # in base.html: this request's messages
 
 
@@ -270,8 +272,8 @@ def blueprints() -> list[Mount]:
     addresses after its pages), then the history's, the API's and the offline copy's. A
     blueprint's app-wide hooks (a link or group resolved before a view, the template helpers)
     are declared on it and installed with it."""
-    from . import i18n
     from .routes import api, closed, groups, health, history, links, live, pwa, qr, shell
+    from .web import i18n
 
     mounts = [Mount(i18n.bp), Mount(closed.bp), Mount(shell.bp), Mount(links.bp), Mount(qr.bp),
               Mount(live.bp), Mount(groups.bp)]
@@ -322,7 +324,8 @@ def _register_blueprints(app: Flask) -> None:
 
 def _init_responses(app: Flask) -> None:
     """What every answer goes through: static files buffered, the error pages."""
-    from .routes import api, closed
+    from .routes import closed
+    from .web.api_schema import http_error
 
     @app.after_request
     def _buffer_static(response: Response) -> Response:
@@ -338,7 +341,7 @@ def _init_responses(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http_error(error: HTTPException) -> Any:
         # Under /api/ every refusal has the JSON shape; pages get a page for a missing game.
-        answer = api.http_error(error)
+        answer = http_error(error)
         if answer is not None:
             return answer
         if error.code == 404:

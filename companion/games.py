@@ -26,8 +26,9 @@ plugged in shows as "coming soon".
 - ``GameKind.glue()`` is its :class:`GameGlue` (its glue module's ``GLUE``, no Flask):
   ``summary(session, game)``, what a game came to, as a :class:`companion.history.GameSummary`,
   for history and statistics, and ``summary_from(game, replay)``, the same from what a save
-  replayed and noted (:func:`companion.play.store.note_replay`). A save stores it
-  (:mod:`companion.play.history`), never reaching up into the game's pages.
+  replayed and noted (:func:`companion.play.store.note_replay`); ``entry_shapes``, what each
+  kind of its stored entries may hold (:mod:`companion.play.entries`). A save stores the
+  summary (:mod:`companion.play.summaries`), never reaching up into the game's pages.
 """
 
 from __future__ import annotations
@@ -96,6 +97,11 @@ class Glue(Protocol):
 
     def summary_from(self, game: Game, replay: object) -> GameSummary: ...
 
+    @property
+    def entry_shapes(self) -> Mapping[str, type[BaseModel]]:
+        """What each kind of the game's stored entries may hold (:mod:`companion.play.entries`)."""
+        ...
+
 
 Replay = TypeVar("Replay")
 
@@ -103,11 +109,14 @@ Replay = TypeVar("Replay")
 @dataclass(frozen=True)
 class GameGlue(Generic[Replay]):
     """A game's :class:`Glue`: ``summary`` reads and replays a stored game; ``from_replay``
-    reads what a save of this game replayed and noted, of type ``replay``."""
+    reads what a save of this game replayed and noted, of type ``replay``; ``entry_shapes``, the
+    shape of each kind of its stored entries (its ``ENTRY_SHAPES``): a save and an import store
+    nothing else (:mod:`companion.play.entries`)."""
 
     replay: type[Replay]
     read: Callable[[Session, Game], GameSummary]
     from_replay: Callable[[Game, Replay], GameSummary]
+    entry_shapes: Mapping[str, type[BaseModel]]
 
     def summary(self, session: Session, game: Game) -> GameSummary:
         return self.read(session, game)

@@ -14,7 +14,7 @@ from its entries on every view. Nothing is ever overwritten, so the history show
 - ``Player``: the seats of a game, in play order; each points at the ``Person`` who sat there.
 - ``Person``: a group's players across games (no accounts: a name, unique in its group once case
   and accents are set aside). A new seat finds or creates its person by name
-  (:mod:`companion.play.players`); renaming and merging people keeps every game.
+  (:mod:`companion.play.people`); renaming and merging people keeps every game.
 - ``GameResult``: what each game came to as its rules core says (finished, winners, scores,
   running totals, facts): a cache for history and statistics, rebuilt whenever the game changes
   (its ``stamp``) and never exported; deleting every row loses nothing.
@@ -115,7 +115,7 @@ class Player(SQLModel, table=True):
     seat: int
     name: str = Field(max_length=40)
     princess: str | None = Field(default=None, max_length=40)
-    # Filled when the seat is stored, from the name (companion.play.players); never null in the
+    # Filled when the seat is stored, from the name (companion.play.people); never null in the
     # database.
     person_id: int | None = Field(default=None, foreign_key="person.id", index=True,
                                   nullable=False)
@@ -227,6 +227,10 @@ class GameResult(SQLModel, table=True):
     progress: str = "[]"  # the running totals, for charts
 
 
+JOB_FINISHED = ("done", "refused", "abandoned")
+"""The states of an :class:`ImportJob` that has ended."""
+
+
 class ImportJob(SQLModel, table=True):
     """An import or restore of an export file, run outside the request that sent it
     (:mod:`companion.play.imports`): the file until it is read, how far it got, and what came
@@ -234,7 +238,7 @@ class ImportJob(SQLModel, table=True):
 
     ``state`` is ``waiting``, ``checking`` (the file read once: ``done`` games out of none
     known yet), ``storing`` (``done`` of ``total``), then ``done``, ``refused`` (``problems``:
-    JSON, the codes and details of :class:`companion.history.transfer.ImportProblem`) or
+    JSON, the codes and details of :class:`companion.history.export_format.ImportProblem`) or
     ``abandoned`` (its process stopped: ``heartbeat_at`` went stale, and the games it had
     staged were deleted). Until it is done its games are in the hidden group ``staging_id``,
     which no link opens; ``group_id`` is the group they go to (None: a restore, into a new group
@@ -281,13 +285,13 @@ class Total(SQLModel, table=True):
     holds.
 
     A cache, like :class:`GameResult`, kept in the transaction of every write that changes a
-    game's summary (:mod:`companion.play.totals`): a game that finishes adds its seats, a
+    game's summary (:mod:`companion.play.group_totals`): a game that finishes adds its seats, a
     finished game changed or reopened takes its old seats away first. ``best`` is the best
     score (the lowest when ``lower_wins``) and ``best_count`` how many games scored it;
     ``facts`` holds the game's own counts as JSON (``[[key, label, aggregate, total,
     count], …]``); ``last_at`` when the newest of these games last changed (a game's
     ``updated_at`` only grows: a finished game changed again counts its new time). Never
-    exported; :func:`companion.play.totals.rebuild` makes a group's again from its games'
+    exported; :func:`companion.play.group_totals.rebuild` makes a group's again from its games'
     summaries.
     """
 

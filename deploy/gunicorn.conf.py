@@ -10,7 +10,7 @@ systemd unit (deploy/companion.service). Every value can be changed in the envir
   ones finish what they serve; ``systemctl stop`` (TERM) lets requests in flight finish for up
   to ``graceful_timeout`` seconds.
 - No access log from gunicorn: the app writes one line per request itself, with every link
-  token masked (companion.logs); gunicorn's own lines (start, stop, a worker killed) go to
+  token masked (companion.web.logs); gunicorn's own lines (start, stop, a worker killed) go to
   standard error, so to the journal.
 - ``/metrics`` sums every worker's counts: ``PROMETHEUS_MULTIPROC_DIR`` (default
   ``$RUNTIME_DIRECTORY/metrics``, the unit's ``/run/companion``) is emptied at start and a

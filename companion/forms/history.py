@@ -1,7 +1,7 @@
 """Forms of history and statistics: renaming and merging players, importing a file.
 
 They check shape only (a name of the right length, two people picked, a file sent); the glue
-(:mod:`companion.play.players`, :mod:`companion.play.transfer`) judges the rest.
+(:mod:`companion.play.people`, :mod:`companion.play.export`) judges the rest.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from flask_wtf.file import FileField, FileRequired
 from wtforms import SelectField, StringField
 from wtforms.validators import InputRequired, Length
 
-from ..bounds import db_id
-from ..play.players import NAME_MAX
+from ..common.bounds import db_id
+from ..play.people import NAME_MAX
 from .names import storable_name
 
 

@@ -1,5 +1,5 @@
 """The check every field that names a player (or a princess) shares: no control characters, and
-a folded key both databases store (see :func:`companion.play.players.name_problem`)."""
+a folded key both databases store (see :func:`companion.common.person_names.name_problem`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from flask import request
 from flask_babel import lazy_gettext as _l
 from wtforms.validators import ValidationError
 
-from ..play.players import name_problem
+from ..common.person_names import name_problem
 
 MESSAGES = {
     "name-control": _l("A name cannot hold control characters."),

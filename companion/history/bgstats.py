@@ -16,7 +16,7 @@ push plays do. ``winner`` is always given, true or false: BG Stats' Android app 
 refuse a player without it.
 
 ``playDate`` is the local time of the phone that sends the play (its zone from the "tz" cookie
-app.js keeps, see companion.local_time); UTC when that zone is unknown.
+app.js keeps, see companion.web.local_time); UTC when that zone is unknown.
 """
 
 from __future__ import annotations

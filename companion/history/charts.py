@@ -4,7 +4,7 @@
 Both charts are 340 units wide (a 360-px phone shows them at about their own size, so 12-unit
 text reads as 12-px text) and scale with the page. Each player's line, bar and label share one
 colour of :data:`SEAT_COLOURS` — the colours of the players on every table screen, seat by seat
-(companion.players) — and every chart comes with its figures as a table.
+(companion.common.colours) — and every chart comes with its figures as a table.
 """
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..players import PALETTE  # pure: the players' colours, no web framework
-from ..short_names import shorten
+from ..common.colours import PALETTE  # pure: the players' colours, no web framework
+from ..common.short_names import shorten
 
 SEAT_COLOURS = tuple(colour for colour, _ in PALETTE)
-"""One colour per seat (or per player in a list): the players' colours (companion.players)."""
+"""One colour per seat (or per player in a list): the players' colours
+(companion.common.colours)."""
 
 WIDTH = 340
 LABEL_GAP = 13  # the least vertical distance between two end-of-line names
@@ -28,7 +29,7 @@ def colour(index: int) -> str:
 
 
 def short_label(name: str, size: int = 9) -> str:
-    """A chart's label for ``name``: about ``size`` characters (companion.short_names)."""
+    """A chart's label for ``name``: about ``size`` characters (companion.common.short_names)."""
     return shorten(name, size - 1)
 
 

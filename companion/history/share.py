@@ -17,7 +17,7 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..players import PALETTE, initials
+from ..common.colours import PALETTE, initials
 from .charts import LineChart, line_chart
 from .summary import GameSummary, StepUnit
 

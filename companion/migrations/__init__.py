@@ -1,6 +1,8 @@
 """Alembic migrations of the companion's database (SQLite by default, PostgreSQL too).
 
-``companion.db.upgrade`` runs them on start (``make run``, ``flask --app companion init-db``).
+``flask db upgrade`` (:func:`companion.db.upgrade`) runs them, and nothing else does: a server
+only checks the schema at start (:mod:`companion.ops.schema`). Migrations import the storage
+core (``db``, ``models``), the helpers and the pure layers; only Alembic imports them.
 A database made before migrations existed (release ``c3c3148``, tables made by ``create_all``)
 is recognised by its tables, stamped at the baseline revision, then upgraded.
 

@@ -3,7 +3,7 @@
 A :class:`~companion.models.Group` is reached only through its link (a token of 128 random bits
 from ``secrets``); whoever holds it is a member. Every game and every person belongs to one
 group, and every query of history, statistics and players is narrowed to one group here or in
-:mod:`companion.play.history` and :mod:`companion.play.players`.
+:mod:`companion.play.summaries` and :mod:`companion.play.people`.
 
 A game started by a phone that knows no group gets a group of its own, named after its players
 (:func:`default_name`), which the table can rename. The functions for the person running a
@@ -18,16 +18,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import delete, func
+from sqlalchemy import delete, func, or_
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col, select
 
 from ..models import (
+    JOB_FINISHED,
     Entry,
     Game,
     GameLink,
     GameResult,
     Group,
+    ImportJob,
     Person,
     Player,
     RoundRecord,
@@ -152,9 +154,24 @@ def replace_links(*, session: Session, group: Group) -> dict[str, str]:
         fresh = GameLink(game_id=link.game_id, role=link.role, token=new_token())
         session.add(fresh)
         renamed[link.token] = fresh.token
-    closed.close(session, [old, *renamed], what="group", why="replaced")
+    closed.close(session, [old, *renamed, *_job_tokens(session, group.id)], what="group",
+                 why="replaced")
     session.commit()
     return renamed
+
+
+def _job_tokens(session: Session, group_id: int | None) -> list[str]:
+    """The tokens of the import jobs that stored into the group (or are storing): their
+    progress pages are doors of the group too, closed with its links. A finished job's row
+    goes (its page is then only the closed page); a running one finishes, behind a closed
+    page."""
+    jobs = session.exec(select(ImportJob).where(or_(col(ImportJob.group_id) == group_id,
+                                                    col(ImportJob.result_group_id) == group_id))
+                        ).all()
+    for job in jobs:
+        if job.state in JOB_FINISHED:
+            session.delete(job)
+    return [job.token for job in jobs]
 
 
 def delete_group(*, session: Session, group_id: int) -> bool:
@@ -188,7 +205,8 @@ def _delete_group(session: Session, group_id: int) -> bool:
     games = list(session.exec(select(Game.id).where(Game.group_id == group_id)
                               .order_by(col(Game.id)).with_for_update()))
     tokens = list(session.exec(select(GameLink.token).where(col(GameLink.game_id).in_(games))))
-    closed.close(session, [group.token], what="group", why="deleted")
+    closed.close(session, [group.token, *_job_tokens(session, group_id)], what="group",
+                 why="deleted")
     closed.close(session, tokens, what="game", why="deleted")
     for model in (GameResult, Entry, RoundRecord, TrickLog, GameLink, Player):
         session.execute(delete(model).where(col(model.game_id).in_(games)))

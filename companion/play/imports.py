@@ -1,10 +1,10 @@
-"""Importing an export file (:mod:`companion.history.transfer`) into a group, as a job.
+"""Importing an export file (:mod:`companion.history.export_format`) into a group, as a job.
 
 An import is all or nothing, and costs what the file brings:
 
-- **Read as a stream, twice.** :func:`~companion.history.transfer.scan` reads the file once, a
+- **Read as a stream, twice.** :func:`~companion.history.export_format.scan` reads the file once, a
   game at a time, and checks it whole (shape, caps, codes, players) before anything is stored;
-  then :func:`~companion.history.transfer.games_of` reads it again, a game at a time, to store
+  then :func:`~companion.history.export_format.games_of` reads it again, a game at a time, to store
   it. Memory holds one game, never the file's games.
 - **Staged, then published.** The games are stored a few at a time, each batch in a short
   transaction of its own (each game replayed through its rules core there, its summary kept),
@@ -22,7 +22,7 @@ An import is all or nothing, and costs what the file brings:
   staged, so nothing is ever half imported, and the page says the import did not happen.
 
 :func:`import_file` is the whole import, run where it is called (the job runner of
-:mod:`companion.jobs` calls it through :func:`run_job`; a command line may call it directly).
+:mod:`companion.ops.jobs` calls it through :func:`run_job`; a command line may call it directly).
 """
 
 from __future__ import annotations
@@ -40,9 +40,10 @@ from sqlalchemy import CursorResult, delete, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, col, select
 
+from ..common.person_names import name_key
 from ..games import by_key
 from ..history import GameSummary
-from ..history.transfer import (
+from ..history.export_format import (
     Contents,
     GameOut,
     ImportProblem,
@@ -51,6 +52,7 @@ from ..history.transfer import (
     scan,
 )
 from ..models import (
+    JOB_FINISHED,
     Entry,
     Game,
     GameLink,
@@ -62,8 +64,8 @@ from ..models import (
     RoundRecord,
     TrickLog,
 )
-from . import groups, history, store, totals
-from .players import name_key
+from . import group_totals, groups, store, summaries
+from .entries import entry_problem
 from .tokens import is_token
 
 log = logging.getLogger(__name__)
@@ -85,7 +87,7 @@ STALE_WAITING = timedelta(minutes=10)
 """A job still waiting for a runner after this long will never run (its queue was lost)."""
 
 RUNNING = ("checking", "storing")
-FINISHED = ("done", "refused", "abandoned")
+FINISHED = JOB_FINISHED
 
 
 @dataclass(frozen=True)
@@ -193,6 +195,36 @@ def abandon_stale(session: Session, token: str | None = None) -> int:
     return found
 
 
+QUIET = timedelta(seconds=15)
+"""A running job silent this long may have lost its process: its page says so until the job is
+found stale (:data:`STALE`) and abandoned."""
+
+
+def is_quiet(job: ImportJob) -> bool:
+    """Whether a running job has given no sign of life for :data:`QUIET`."""
+    beat = job.heartbeat_at if job.heartbeat_at.tzinfo else job.heartbeat_at.replace(tzinfo=UTC)
+    return job.state in RUNNING and _now() - beat > QUIET
+
+
+def abandon(session: Session, job_id: int) -> bool:
+    """Mark the job ``job_id`` abandoned now, if it has not ended (its server is stopping), and
+    delete what it staged; whether it was. A runner still storing it finds it abandoned at its
+    next heartbeat and stores nothing more."""
+    staging = session.exec(select(ImportJob.staging_id).where(col(ImportJob.id) == job_id)
+                           ).first()
+    marked = _updated(session.execute(
+        update(ImportJob).where(col(ImportJob.id) == job_id,
+                                col(ImportJob.state).not_in(FINISHED))
+        .values(state="abandoned", file=None)))
+    session.commit()
+    if marked:
+        staging = session.exec(select(ImportJob.staging_id).where(col(ImportJob.id) == job_id)
+                               ).first() or staging
+        if staging is not None:
+            _delete_staging(session, staging)
+    return bool(marked)
+
+
 def _updated(result: object) -> int:
     """The rows an UPDATE changed (SQLAlchemy types ``execute()`` as the wider ``Result``; an
     UPDATE's is a ``CursorResult``)."""
@@ -248,7 +280,8 @@ def import_file(*, session: Session, raw: bytes, group_id: int | None,
         _beat(session, job_id, state="checking", done=0)
         session.commit()
         contents = scan(raw, _kinds(),
-                        progress=lambda n: _beat_and_commit(session, job_id, n))
+                        progress=lambda n: _beat_and_commit(session, job_id, n),
+                        check=entry_problems)
         keys = [name_key(p.name) for p in contents.players]
         doubled = sorted({key for key in keys if keys.count(key) > 1})
         if doubled:
@@ -273,7 +306,7 @@ def import_file(*, session: Session, raw: bytes, group_id: int | None,
             session.execute(update(model).where(col(model.group_id) == staging.id)
                             .values(group_id=target))
         session.execute(delete(Group).where(col(Group.id) == staging.id))
-        totals.rebuild(session.connection(), [target])  # (its totals count the new games)
+        group_totals.rebuild(session.connection(), [target])  # (its totals count the new games)
         _beat(session, job_id, state="done", result_group_id=target, added=len(result.added),
               skipped=len(result.skipped), done=contents.total, staging_id=None)
         session.commit()
@@ -303,7 +336,18 @@ def _new_group(session: Session, contents: Contents, fallback_name: str) -> Grou
 
 
 def _kinds() -> frozenset[str]:
-    return frozenset(k.key for k in history.kinds_with_history())
+    return frozenset(k.key for k in summaries.kinds_with_history())
+
+
+def entry_problems(game: GameOut) -> list[ImportProblem]:
+    """Each entry of ``game`` that no table could have made: not of a shape its kind of game
+    stores (:mod:`companion.play.entries`, the same shapes every save is held to)."""
+    found = []
+    for entry in game.entries:
+        problem = entry_problem(game.kind, entry.kind, entry.data)
+        if problem is not None:
+            found.append(ImportProblem("bad-entry", game=game.code, detail=problem))
+    return found[:5]
 
 
 def group_of_file(session: Session, raw: bytes) -> Group | None:
@@ -404,7 +448,7 @@ def _store(session: Session, raw: bytes, contents: Contents, group_id: int | Non
         code = store.new_code(session) if data.code in taken else data.code
         game = _add_game(session, data, person_of, staging, code)
         # Replayed once to check it; the summary is kept, so statistics need not replay it.
-        session.add(history.cached(game, _check_replays(session, game)))
+        session.add(summaries.cached(game, _check_replays(session, game)))
         added.append(data.code)
         batch += 1
         if batch >= BATCH or time.monotonic() - started >= BATCH_SECONDS:
@@ -465,7 +509,7 @@ def _add_game(session: Session, data: GameOut, person_of: dict[int, int], group_
 def _check_replays(session: Session, game: Game) -> GameSummary:
     """Replay the stored game through its rules core; a game that does not replay refuses the
     whole file."""
-    summarize = history.summarizer(by_key(game.kind))
+    summarize = summaries.summarizer(by_key(game.kind))
     assert summarize is not None
     try:
         return summarize(session, game)

@@ -32,11 +32,12 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Annotated, Any
 
+from pydantic import Field
 from sqlmodel import Session
 
 from ..games import GameGlue
@@ -57,8 +58,37 @@ from ..scoring.kanai_duel import (
 from ..scoring.kanai_duel.problems import CATALOGUE
 from ..scoring.problems import EntryError
 from . import store
+from .entries import Empty, EntryShape, Seat, Short
 
 KIND = "kanai_duel"
+
+
+class _DuelRound(EntryShape):
+    cards: tuple[DuelCard, DuelCard]
+
+
+class _Join(EntryShape):
+    # (A game stored before seat links has a join naming its seat alone; the first joins
+    # named no seat: the second's.)
+    seat: Seat = 1
+    link: Short | None = None
+    browser: Short | None = None
+
+
+class _Reinvite(EntryShape):
+    seat: Seat
+
+
+class _Pick(EntryShape):
+    seat: Seat
+    card: DuelCard
+    round: Annotated[int, Field(ge=0, le=100)] | None = None  # (absent in the first picks)
+
+
+ENTRY_SHAPES: Mapping[str, type[EntryShape]] = {
+    "round": _DuelRound, "undo": Empty, "join": _Join, "reinvite": _Reinvite, "pick": _Pick,
+    "aside": _Pick}
+"""What each kind of a duel's entries holds (:mod:`companion.play.entries`)."""
 REFEREE = "referee"
 PHONES = "phones"
 MODES = (REFEREE, PHONES)
@@ -467,7 +497,7 @@ def pick(*, session: Session, game: Game, seat: int, card: str, for_stage: int, 
         return
 
 
-# --- history: what a game came to (stored with every save, see companion.play.history) ----
+# --- history: what a game came to (stored with every save, see companion.play.summaries) ----
 
 def summary(session: Session, game: Game) -> GameSummary:
     """What a duel came to, for history and statistics: round wins round by round, the winner
@@ -489,5 +519,5 @@ def summary_from(_game: Game, duel: Duel) -> GameSummary:
                     tuple(int(by_princess and seat in winners) for seat in range(2))),))
 
 
-GLUE = GameGlue(Duel, summary, summary_from)
+GLUE = GameGlue(Duel, summary, summary_from, ENTRY_SHAPES)
 """This game in history and statistics (:class:`companion.games.GameGlue`)."""

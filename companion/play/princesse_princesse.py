@@ -26,8 +26,9 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Annotated, Any
 
+from pydantic import Field
 from sqlmodel import Session
 
 from ..games import GameGlue
@@ -51,8 +52,47 @@ from ..scoring.princesse_princesse import (
 )
 from ..scoring.problems import EntryError
 from . import store
+from .entries import Empty, EntryShape, Seat
 
 KIND = "princesse_princesse"
+
+
+Seats = Annotated[list[Seat], Field(max_length=16)]
+
+
+class _RoundEnd(EntryShape):
+    first: Seat
+    still_in: Seats
+    cards: Annotated[list[Annotated[int, Field(ge=0, le=9)] | None], Field(max_length=16)]
+    spies: Seats = []
+    princesses: Seats = []
+    next_first: Seat | None = None
+    drawn: bool = False
+    log: Annotated[list[Annotated[str, Field(max_length=200)]], Field(max_length=200)] = []
+    face_up: Annotated[list[Annotated[int, Field(ge=0, le=9)]], Field(max_length=8)] = []
+
+
+class _Edit(_RoundEnd):
+    rid: Annotated[int, Field(ge=1)]
+
+
+class _Undo(EntryShape):
+    rid: Annotated[int, Field(ge=1)]
+
+
+class _LogStart(EntryShape):
+    first: Seat
+    face_up: Annotated[list[Annotated[int, Field(ge=0, le=9)]], Field(max_length=8)] = []
+
+
+class _Turn(EntryShape):
+    turn: Annotated[str, Field(min_length=1, max_length=200)]  # its notation
+
+
+ENTRY_SHAPES: Mapping[str, type[EntryShape]] = {
+    "round": _RoundEnd, "edit": _Edit, "undo": _Undo, "log-start": _LogStart, "turn": _Turn,
+    "turn-undo": Empty, "log-discard": Empty}
+"""What each kind of a game's entries holds (:mod:`companion.play.entries`)."""
 _rng = random.SystemRandom()
 
 
@@ -345,7 +385,7 @@ def finish_log(*, session: Session, view: PrincesseGameView, based_on: int, key:
                       log=[str(t) for t in public.turns], face_up=public.face_up)
 
 
-# --- history: what a game came to (stored with every save, see companion.play.history) ----
+# --- history: what a game came to (stored with every save, see companion.play.summaries) ----
 
 TOKEN_FACTS = (
     (AwardReason.LAST_IN, "tokens-last-in", N_("Tokens: last one still in")),
@@ -379,5 +419,5 @@ def summary_from(game: Game, progress: GameProgress) -> GameSummary:
         facts=facts, first=first_of(game))
 
 
-GLUE = GameGlue(GameProgress, summary, summary_from)
+GLUE = GameGlue(GameProgress, summary, summary_from, ENTRY_SHAPES)
 """This game in history and statistics (:class:`companion.games.GameGlue`)."""

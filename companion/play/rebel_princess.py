@@ -9,7 +9,7 @@ checked by replaying the whole game first, so nothing invalid is ever stored.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TypeVar
@@ -18,6 +18,7 @@ from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from ..common.short_names import short_names
 from ..games import GameGlue
 from ..history import N_, Fact, GameSummary
 from ..models import Game, Player, RoundRecord
@@ -39,8 +40,8 @@ from ..scoring.rebel_princess import (
     tiebreak_rounds,
 )
 from ..scoring.rebel_princess.problems import CATALOGUE
-from ..short_names import short_names
 from . import store
+from .entries import EntryShape
 
 _T = TypeVar("_T")
 
@@ -163,6 +164,11 @@ def _current(latest: dict[int, RoundRecord]) -> list[RoundRecord]:
 
 
 KIND = "rebel_princess"
+
+
+ENTRY_SHAPES: Mapping[str, type[EntryShape]] = {}
+"""A Rebel Princess game stores no entries (its rounds are round records, its tricks trick
+logs): an entry in an import is one no table could have made (:mod:`companion.play.entries`)."""
 
 
 def get_game(session: Session, code: str) -> Game | None:
@@ -487,7 +493,7 @@ def _touch(session: Session, game: Game) -> None:
     session.add(game)
 
 
-# --- history: what a game came to (stored with every save, see companion.play.history) ----
+# --- history: what a game came to (stored with every save, see companion.play.summaries) ----
 
 TIEBREAK_NAMES = {"rounds_at_or_below_zero": N_("Rounds at zero or below"),
                   "rounds_at_zero": N_("Rounds at exactly 0")}
@@ -529,5 +535,5 @@ def summary_from(_game: Game, state: RebelGameState) -> GameSummary:
         first=state.setup.first_leader)
 
 
-GLUE = GameGlue(RebelGameState, summary, summary_from)
+GLUE = GameGlue(RebelGameState, summary, summary_from, ENTRY_SHAPES)
 """This game in history and statistics (:class:`companion.games.GameGlue`)."""

@@ -17,9 +17,11 @@ action is complete, reading the core's own problems (``value-needed``, ``compani
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Annotated, Any
 
+from pydantic import Field
 from sqlmodel import Session
 
 from ..games import GameGlue
@@ -47,8 +49,17 @@ from ..scoring.reveillez import (
 )
 from ..scoring.reveillez.cards import read_card
 from . import store
+from .entries import Empty, EntryShape
 
 KIND = "reveillez"
+
+
+class _Action(EntryShape):
+    action: Annotated[str, Field(min_length=1, max_length=200)]  # its notation
+
+
+ENTRY_SHAPES: Mapping[str, type[EntryShape]] = {"action": _Action, "undo": Empty}
+"""What each kind of a game's entries holds (:mod:`companion.play.entries`)."""
 MAX_NAME = 24
 ASKS = frozenset({"value-needed", "companion-needed", "jester-wake-needed"})
 """Core problems that mean "not finished yet": the table asks the next question instead."""
@@ -341,7 +352,7 @@ def record_draft(*, session: Session, game: Game, draft: Draft, based_on: int, k
     return current, event
 
 
-# --- history: what a game came to (stored with every save, see companion.play.history) ----
+# --- history: what a game came to (stored with every save, see companion.play.summaries) ----
 
 def summary(session: Session, game: Game) -> GameSummary:
     """What a game came to, for history and statistics: the points after every action, the
@@ -368,5 +379,5 @@ def summary_from(game: Game, state: ReveillezGameState) -> GameSummary:
         first=settings.first)
 
 
-GLUE = GameGlue(ReveillezGameState, summary, summary_from)
+GLUE = GameGlue(ReveillezGameState, summary, summary_from, ENTRY_SHAPES)
 """This game in history and statistics (:class:`companion.games.GameGlue`)."""

@@ -26,6 +26,7 @@ from sqlmodel import Session, col, func, select
 
 from ..models import Entry, Game, GameLink, Player, table_of
 from . import groups
+from .entries import entry_problem
 from .tokens import is_token
 
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/i/l to misread
@@ -252,7 +253,7 @@ _NOTED = "companion.store.replays"
 def note_replay(session: Session, game: Game, replay: Any) -> None:
     """Say what the write about to be committed leaves ``game`` as, replayed by the write itself
     while checking it — the value the game's ``summary_from(game, replay)`` takes (see
-    :mod:`companion.play.history`): the summary stored with the write is made from it instead
+    :mod:`companion.play.summaries`): the summary stored with the write is made from it instead
     of reading and replaying the game again. Forgotten when the transaction ends."""
     session.info.setdefault(_NOTED, {})[id(game)] = (game, replay)
 
@@ -312,6 +313,9 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
     if based_on != current:
         _forget_entries(session)  # a caller that tries again reads the game afresh
         raise StaleWrite(current)
+    problem = entry_problem(game.kind, kind, data)
+    if problem is not None:  # (every form and API call makes its game's shapes: a bug here)
+        raise ValueError(f"an entry no table could have made: {problem}")
     row = Entry(game_id=game.id, seq=based_on + 1, kind=kind,
                 data=json.dumps(data, ensure_ascii=False, sort_keys=True), key=key)
     session.add(row)

@@ -40,7 +40,7 @@ def public_base() -> str:
 @cache
 def _lan_addresses() -> tuple[str, ...]:
     """This machine's network addresses, looked up once per process (it runs a command)."""
-    from ..serve import lan_addresses
+    from ..ops.serve import lan_addresses
 
     return tuple(lan_addresses())
 

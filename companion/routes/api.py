@@ -12,15 +12,14 @@ from typing import Any, TypeVar
 
 from flask import Blueprint, Response, jsonify, request, url_for
 from pydantic import BaseModel, ValidationError
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.exceptions import RequestEntityTooLarge
 
-from ..api_schema import (
-    ErrorResponse,
+from ..web.api_schema import (
     Operation,
     api_message,
     openapi_document,
     problems_from_validation,
-    summary_for,
+    refuse,
 )
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -35,14 +34,6 @@ class ApiError(Exception):
         super().__init__(status, problems)
         self.status = status
         self.problems = problems
-
-
-def refuse(status: int, problems: list[dict[str, Any]]) -> tuple[Response, int]:
-    """The JSON error shape: a summary sentence and every problem."""
-    endpoint = (request.endpoint or "").rpartition(".")[2]
-    body = ErrorResponse.model_validate(
-        {"error": summary_for(endpoint, problems), "problems": problems})
-    return jsonify(body.model_dump(mode="json", exclude_none=True)), status
 
 
 def _api_error(error: ApiError) -> tuple[Response, int]:
@@ -113,7 +104,7 @@ def _huge_number(value: object) -> bool:
 
 def parse_body(model: type[Model]) -> Model:
     """The JSON body validated by ``model``; raises :class:`ApiError` (400 or 422) otherwise.
-    Pydantic's errors become problems (:func:`companion.api_schema.problems_from_validation`:
+    Pydantic's errors become problems (:func:`companion.web.api_schema.problems_from_validation`:
     a game's request model may word some itself)."""
     try:
         data = request.get_json(silent=True)
@@ -133,19 +124,6 @@ def parse_body(model: type[Model]) -> Model:
 def ok(body: BaseModel) -> Response:
     """A 200 answer from a response model."""
     return jsonify(body.model_dump(mode="json"))
-
-
-def http_error(error: HTTPException) -> tuple[Response, int] | None:
-    """404, 405 … under ``/api/`` in the JSON error shape (None elsewhere: the HTML pages)."""
-    if not request.path.startswith("/api/"):
-        return None
-    code = {404: "not-found", 405: "method-not-allowed", 429: "too-many-requests"}.get(
-        error.code or 0, "bad-request")
-    response, status = refuse(error.code or 400, [{"code": code, "message": api_message(code)}])
-    allowed = getattr(error, "valid_methods", None)
-    if status == 405 and allowed:
-        response.headers["Allow"] = ", ".join(allowed)  # as HTTP asks of every 405
-    return response, status
 
 
 @bp.get("/openapi.json")

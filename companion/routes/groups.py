@@ -33,13 +33,13 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
+from ..common.person_names import name_key
 from ..db import get_session
 from ..forms.groups import DeleteGroupForm, GroupNameForm, ReplaceGroupLinkForm
 from ..models import Group
-from ..play import groups, history, players, store
-from ..play.players import name_key
+from ..play import groups, people, store, summaries
 from ..play.tokens import is_token
-from ..security import IMPORTS
+from ..web.security import IMPORTS
 from . import addresses, links, qr
 from .closed import closed_or_404
 
@@ -186,7 +186,7 @@ def known_players() -> list[str]:
     preselected = group_choice()[1]
     if preselected is None or preselected.id is None:
         return []
-    return players.known_names(get_session(), preselected.id)
+    return people.known_names(get_session(), preselected.id)
 
 
 # --- pages ---------------------------------------------------------------------------------------
@@ -205,7 +205,7 @@ def home(form: GroupNameForm | None = None, status: int = 200) -> tuple[str, int
     # any other through its viewer link: a member watches the group's games.
     held = {game.id: (link.role, link.token) for link, game in links.my_links()}
     # What the page shows: the games in progress, and how many are finished (one count).
-    _, in_progress = history.records(get_session(), group_id=group.id, finished=False,
+    _, in_progress = summaries.records(get_session(), group_id=group.id, finished=False,
                                      count=False)
     links.know_viewer_links([r.game for r in in_progress if r.game.id not in held])
     address = group_address(group)
@@ -218,7 +218,7 @@ def home(form: GroupNameForm | None = None, status: int = 200) -> tuple[str, int
             urls[record.game.code] = links.game_url(record.game)
     return render_template(
         "groups/home.html", in_progress=in_progress, urls=urls,
-        finished=history.count_finished(get_session(), group.id), address=address,
+        finished=summaries.count_finished(get_session(), group.id), address=address,
         qr=qr.qr_svg(address), rename=form or GroupNameForm(name=group.name),
         replace=ReplaceGroupLinkForm()), status
 

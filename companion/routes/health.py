@@ -5,7 +5,7 @@
 - ``GET /readyz``: 200 when the database answers, holds the schema this code was written for
   (:func:`companion.db.check`), and the configured Redis (if any) answers; else 503 with one
   line per part that is not ready, naming it (``database: …``, ``schema: …``, ``redis: …``).
-- ``GET /metrics``: Prometheus' text format (:mod:`companion.metrics`), only to the addresses
+- ``GET /metrics``: Prometheus' text format (:mod:`companion.web.metrics`), only to the addresses
   in ``METRICS_ALLOW`` (loopback by default); anyone else gets a 404, as for any unknown page.
 
 None of them opens the session, counts against the rate limits or is compressed.
@@ -17,8 +17,9 @@ from flask import Blueprint, Response, abort, current_app, request
 from flask.blueprints import BlueprintSetupState
 from sqlalchemy import text
 
-from .. import metrics, schema
 from ..db import check, get_engine
+from ..ops import schema
+from ..web import metrics
 
 bp = Blueprint("health", __name__)
 

@@ -27,26 +27,29 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask_babel import gettext as _
 from werkzeug import wrappers
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from .. import jobs
-from ..bounds import db_id, page_number
+from ..common.bounds import db_id, page_number
+from ..common.person_names import name_key
 from ..db import get_session
 from ..extensions import csrf_exempt
 from ..forms.fields import required
 from ..forms.history import ImportForm, MergeForm, RenameForm
 from ..games import GameKind, by_slug, registry
 from ..history import bgstats, charts, share, stats
+from ..history.export_format import MAX_BYTES, ImportProblem
 from ..history.summary import utc
-from ..history.transfer import MAX_BYTES, ImportProblem
-from ..i18n import current_lang
-from ..local_time import utc_text, zone_named
 from ..models import Game, Group, ImportJob, Person, stored_id
-from ..play import groups, history, imports, players, store, transfer
+from ..ops import jobs
+from ..play import closed, export, groups, imports, store, summaries
+from ..play import people as play_people
+from ..web.i18n import current_lang
+from ..web.local_time import utc_text, zone_named
 from . import links
 from .closed import closed_or_404
 from .groups import remember_group, remembered_groups
@@ -72,7 +75,7 @@ def running_chart(game: Game) -> charts.LineChart | None:
     """The running totals of ``game`` as a chart, for ``history/_line_chart.html`` (on a game's
     own score pad: ``{% with chart = running_chart(view.game) %}{% include
     "history/_line_chart.html" %}{% endwith %}``)."""
-    record = history.record_of(get_session(), game)
+    record = summaries.record_of(get_session(), game)
     if record is None:
         return None
     return charts.line_chart(record.names, record.summary.progress, record.summary.winners,
@@ -83,7 +86,7 @@ def running_chart(game: Game) -> charts.LineChart | None:
 def share_image(game: Game, decided: str) -> share.ShareImage | None:
     """The image a finished game's end screen shares (``shell/_share.html``), or None while the
     game goes on; ``decided``: how that screen says the game was decided (its own words)."""
-    record = history.record_of(get_session(), game)
+    record = summaries.record_of(get_session(), game)
     if record is None or not record.summary.finished:
         return None
     lang = current_lang()
@@ -105,7 +108,7 @@ class Filters:
     def read(cls) -> Filters:
         kind = by_slug(request.args.get("game", ""))
         person = request.args.get("player", type=db_id)
-        return cls(kind if kind in history.kinds_with_history() else None, person)
+        return cls(kind if kind in summaries.kinds_with_history() else None, person)
 
     def args(self) -> dict[str, str | int]:
         found: dict[str, str | int] = {}
@@ -122,20 +125,20 @@ def _group() -> int:
 
 
 def _people() -> dict[int, str]:
-    return players.names_by_id(get_session(), _group())
+    return play_people.names_by_id(get_session(), _group())
 
 
 def _kinds() -> list[str]:
-    return [kind.key for kind in history.kinds_with_history()]
+    return [kind.key for kind in summaries.kinds_with_history()]
 
 
-def _record_or_404(token: str) -> history.Record:
+def _record_or_404(token: str) -> summaries.Record:
     """A finished game by one of its own live links (scorer or viewer), never by its code.
     Games in progress open only through their pages: a record is of a finished game."""
     found = store.link_and_game(get_session(), token) if len(token) > links.CODE_MAX else None
     if found is None:
         closed_or_404(token)
-    record = history.record_of(get_session(), found[1])
+    record = summaries.record_of(get_session(), found[1])
     if record is None or not record.summary.finished:
         abort(404)
     return record
@@ -157,14 +160,15 @@ def index() -> str:
     """Every finished game, newest first, filterable by game and player."""
     filters = Filters.read()
     page = request.args.get("page", 1, type=page_number)
-    total, shown = history.records(
+    total, shown = summaries.records(
         get_session(), group_id=_group(), kind=filters.kind.key if filters.kind else None,
         person=filters.person, offset=(page - 1) * PAGE, limit=PAGE)
     know_viewer_links([r.game for r in shown])
     return render_template(
         "history/index.html", records=shown, total=total, page=page,
-        more=total > page * PAGE, filters=filters, people=players.people(get_session(), _group()),
-        kinds=history.kinds_with_history(), urls={r.game.code: game_url(r.game) for r in shown})
+        more=total > page * PAGE, filters=filters,
+        people=play_people.people(get_session(), _group()),
+        kinds=summaries.kinds_with_history(), urls={r.game.code: game_url(r.game) for r in shown})
 
 
 @records_bp.get("/<token>")
@@ -182,14 +186,14 @@ def game(token: str) -> str:
                            bg_stats=_bg_stats_url(record) if summary.finished else None)
 
 
-def _bg_stats_url(record: history.Record) -> str:
-    people = {p: n for p, n in players.names_by_id(get_session(), record.game.group_id).items()
+def _bg_stats_url(record: summaries.Record) -> str:
+    people = {p: n for p, n in play_people.names_by_id(get_session(), record.game.group_id).items()
               if p in record.people}
     names = [people.get(p, record.names[seat]) for seat, p in enumerate(record.people)]
     data = bgstats.play_data(
         game_name=record.kind.names["en"], game_id=record.kind.key, code=record.game.code,
         started=utc(record.game.created_at), ended=utc(record.game.updated_at), names=names,
-        player_ids=[players.name_key(name) for name in names], summary=record.summary,
+        player_ids=[name_key(name) for name in names], summary=record.summary,
         board=record.game.edition or "", zone=_zone())
     return bgstats.play_url(data)
 
@@ -201,19 +205,19 @@ def statistics() -> str:
     """Per game: each player's games, wins, win rate, average and best score, the game's own
     facts, and a win-rate chart."""
     filters = Filters.read()
-    per_kind, games = history.statistics(get_session(), group_id=_group(),
+    per_kind, games = summaries.statistics(get_session(), group_id=_group(),
                                          kind=filters.kind.key if filters.kind else None)
     people = _people()
     bars = {s.kind: charts.bar_chart([(people.get(line.person, "?"), line.wins, line.games)
                                       for line in s.lines]) for s in per_kind}
     return render_template("history/stats.html", per_kind=per_kind, bars=bars, people=people,
-                           filters=filters, kinds=history.kinds_with_history(), games=games)
+                           filters=filters, kinds=summaries.kinds_with_history(), games=games)
 
 
 @bp.get("/players/")
 def people() -> str:
     """The group's players: each one's page, and merging two of them."""
-    everyone = players.people(get_session(), _group())
+    everyone = play_people.people(get_session(), _group())
     return render_template("history/players.html", people=everyone, finished=_finished(),
                            merge=_merge_form(everyone))
 
@@ -222,10 +226,10 @@ def _finished() -> Counter[int]:
     """The finished games each person played, counted as their own page counts them (issue 22:
     the list counted every seat, unfinished games too, and said 24 where the page said 8); one
     grouped query, whatever the group holds."""
-    return Counter(history.finished_by_person(get_session(), _group()))
+    return Counter(summaries.finished_by_person(get_session(), _group()))
 
 
-def _merge_form(everyone: list[players.PersonRow]) -> MergeForm:
+def _merge_form(everyone: list[play_people.PersonRow]) -> MergeForm:
     form = MergeForm()
     choices = [(p.id, p.name) for p in everyone]
     form.source.choices = choices
@@ -234,7 +238,7 @@ def _merge_form(everyone: list[players.PersonRow]) -> MergeForm:
 
 
 def _person_or_404(person_id: int) -> Person:
-    person = players.get_person(get_session(), _group(), person_id)
+    person = play_people.get_person(get_session(), _group(), person_id)
     if person is None:
         abort(404)
     return person
@@ -245,10 +249,10 @@ def person(person_id: int, form: RenameForm | None = None, status: int = 200
            ) -> tuple[str, int]:
     """One player's figures in every game they finished, and head to head with another."""
     who = _person_or_404(person_id)
-    lines = history.lines_of(get_session(), group_id=_group(), person=person_id)
-    games, recent = history.records(get_session(), group_id=_group(), person=person_id, limit=5)
+    lines = summaries.lines_of(get_session(), group_id=_group(), person=person_id)
+    games, recent = summaries.records(get_session(), group_id=_group(), person=person_id, limit=5)
     know_viewer_links([r.game for r in recent])
-    others = [p for p in players.people(get_session(), _group()) if p.id != person_id]
+    others = [p for p in play_people.people(get_session(), _group()) if p.id != person_id]
     rename = form or RenameForm(name=who.name)
     return render_template("history/person.html", person=who, lines=lines, others=others,
                            recent=recent, games=games, rename=rename), status
@@ -261,9 +265,9 @@ def rename(person_id: int) -> wrappers.Response | tuple[str, int]:
     form = RenameForm()
     if form.validate_on_submit():
         try:
-            players.rename(session=get_session(), group_id=_group(), person_id=person_id,
+            play_people.rename(session=get_session(), group_id=_group(), person_id=person_id,
                            name=required(form.name.data))
-        except players.PeopleError as error:
+        except play_people.PeopleError as error:
             form.name.errors = [people_error(error)]
         else:
             flash(_("Renamed."))
@@ -274,13 +278,13 @@ def rename(person_id: int) -> wrappers.Response | tuple[str, int]:
 @bp.post("/players/merge")
 def merge() -> wrappers.Response | tuple[str, int]:
     """Merge two players (a typo): the first one's games become the second one's."""
-    everyone = players.people(get_session(), _group())
+    everyone = play_people.people(get_session(), _group())
     form = _merge_form(everyone)
     if form.validate_on_submit():
         try:
-            kept = players.merge(session=get_session(), group_id=_group(),
+            kept = play_people.merge(session=get_session(), group_id=_group(),
                                  source=form.source.data, target=form.target.data)
-        except players.PeopleError as error:
+        except play_people.PeopleError as error:
             form.target.errors = [people_error(error)]
         else:
             flash(_("Merged: every game is now %(name)s's.", name=kept.name))
@@ -289,7 +293,7 @@ def merge() -> wrappers.Response | tuple[str, int]:
                            merge=form), 422
 
 
-def people_error(error: players.PeopleError) -> str:
+def people_error(error: play_people.PeopleError) -> str:
     """The sentence for a refused rename or merge."""
     params = error.params
     return {
@@ -310,9 +314,9 @@ def versus() -> str:
     first = _person_or_404(request.args.get("a", 0, type=db_id))
     second = _person_or_404(request.args.get("b", 0, type=db_id))
     overall, per = stats.head_to_head(
-        history.played(get_session(), group_id=_group(), person=first.id),
+        summaries.played(get_session(), group_id=_group(), person=first.id),
         first.id or 0, second.id or 0, _kinds())
-    _, together = history.records(get_session(), group_id=_group(), person=first.id,
+    _, together = summaries.records(get_session(), group_id=_group(), person=first.id,
                                   with_person=second.id, limit=10, count=False)
     know_viewer_links([r.game for r in together])
     return render_template("history/versus.html", first=first, second=second, overall=overall,
@@ -342,9 +346,9 @@ def _today() -> str:
 def export_all() -> Response:
     """Every finished game of the group, as the versioned JSON export (docs/export.md)."""
     session = get_session()
-    _, found = history.records(session, group_id=_group())
+    _, found = summaries.records(session, group_id=_group())
     games = sorted((r.game for r in found), key=lambda game: game.id or 0)
-    return _download(transfer.dumps(transfer.export(session, games)),
+    return _download(export.dumps(export.export(session, games)),
                      f"princess-table-{_today()}.json", "application/json")
 
 
@@ -353,9 +357,9 @@ def export_all_packed() -> Response:
     """The same export, gzip-compressed (a tenth of the size): a backup that any import of the
     app takes back, however many games it holds."""
     session = get_session()
-    _, found = history.records(session, group_id=_group())
+    _, found = summaries.records(session, group_id=_group())
     games = sorted((r.game for r in found), key=lambda game: game.id or 0)
-    packed = gzip.compress(transfer.dumps(transfer.export(session, games)).encode(), 6)
+    packed = gzip.compress(export.dumps(export.export(session, games)).encode(), 6)
     response = Response(packed, mimetype="application/gzip")
     response.headers["Content-Disposition"] = \
         f'attachment; filename="princess-table-{_today()}.json.gz"'
@@ -366,8 +370,8 @@ def export_all_packed() -> Response:
 @bp.get("/export.csv")
 def export_all_csv() -> Response:
     """Every finished game of the group, one row per player per game (CSV)."""
-    _, found = history.records(get_session(), group_id=_group())
-    return _download(transfer.export_csv(found, _people(), _zone()),
+    _, found = summaries.records(get_session(), group_id=_group())
+    return _download(export.export_csv(found, _people(), _zone()),
                      f"princess-table-{_today()}.csv", "text/csv")
 
 
@@ -376,7 +380,7 @@ def export_game(token: str) -> Response:
     """One finished game as the JSON export."""
     record = _record_or_404(token)
     code = record.game.code
-    return _download(transfer.dumps(transfer.export(get_session(), [record.game])),
+    return _download(export.dumps(export.export(get_session(), [record.game])),
                      f"princess-table-{code}.json", "application/json")
 
 
@@ -385,9 +389,9 @@ def export_game_csv(token: str) -> Response:
     """One finished game, one row per player (CSV)."""
     record = _record_or_404(token)
     code = record.game.code
-    people = {p: n for p, n in players.names_by_id(get_session(), record.game.group_id).items()
+    people = {p: n for p, n in play_people.names_by_id(get_session(), record.game.group_id).items()
               if p in record.people}
-    return _download(transfer.export_csv([record], people, _zone()),
+    return _download(export.export_csv([record], people, _zone()),
                      f"princess-table-{code}.csv", "text/csv")
 
 
@@ -433,7 +437,24 @@ def _import_into(group_id: int | None) -> wrappers.Response | tuple[str, int] | 
     job = imports.new_job(get_session(), raw=raw, group_id=group_id,
                           new_group_name=_("Imported games"), known=known)
     jobs.start(stored_id(job.id))
+    _sent(job.token)
     return redirect(_job_url(job), 303)
+
+
+SENT = 4
+"""How many of its own imports a phone remembers (the newest): their finished pages lead it to
+the group they stored into, and only it."""
+
+
+def _sent(token: str) -> None:
+    """Remember on this phone (its signed session) that it sent the job ``token``."""
+    kept = [t for t in session.get("sent_jobs", []) if isinstance(t, str) and t != token]
+    session["sent_jobs"] = [token, *kept][:SENT]
+
+
+def _is_sender(token: str) -> bool:
+    kept = session.get("sent_jobs", [])
+    return isinstance(kept, list) and token in kept
 
 
 def _job_url(job: ImportJob) -> str:
@@ -446,7 +467,9 @@ def _job_url(job: ImportJob) -> str:
 def _job_or_404(token: str, group_id: int | None) -> ImportJob:
     job = imports.job_of(get_session(), token)
     if job is None or job.group_id != group_id:
-        abort(404)
+        closed_or_404(token)  # (its group's links replaced, or the group deleted: said so)
+    if group_id is None and closed.why_closed(get_session(), token) is not None:
+        closed_or_404(token)  # a running restore whose group was closed meanwhile
     imports.abandon_stale(get_session(), token)  # its process died: the page says so
     get_session().refresh(job)
     return job
@@ -482,8 +505,12 @@ def _job_page(job: ImportJob) -> wrappers.Response | tuple[str, int]:
                 skipped=job.skipped))
         group = get_session().get(Group, job.result_group_id)
         if group is None:  # deleted since
-            abort(404)
+            closed_or_404(job.token)
         if job.group_id is None:
+            # A restore's page is reached by its job's token alone: it leads to the group only
+            # the phone that sent the file (its session says so), never whoever holds the token.
+            if not _is_sender(job.token):
+                return render_template("history/import_done.html", job=job), 200
             remember_group(group)
         return redirect(url_for("history.index", group_token=group.token), 303)
     if job.state in imports.FINISHED:
@@ -493,7 +520,8 @@ def _job_page(job: ImportJob) -> wrappers.Response | tuple[str, int]:
         return render_template("history/import.html", form=ImportForm(formdata=None),
                                action=action, problems=problems,
                                abandoned=job.state == "abandoned"), 422
-    return render_template("history/import_job.html", job=job, poll=_progress_url(job)), 200
+    return render_template("history/import_job.html", job=job, poll=_progress_url(job),
+                           quiet=imports.is_quiet(job)), 200
 
 
 def _progress_url(job: ImportJob) -> str:
@@ -504,7 +532,7 @@ def _progress_url(job: ImportJob) -> str:
 
 def _progress(job: ImportJob) -> Response | tuple[str, int]:
     response = Response(render_template("history/_import_progress.html", job=job,
-                                        poll=_progress_url(job)))
+                                        poll=_progress_url(job), quiet=imports.is_quiet(job)))
     if job.state in imports.FINISHED:
         response.headers["HX-Refresh"] = "true"  # the page shows what came of it
     response.headers["Cache-Control"] = "no-store"

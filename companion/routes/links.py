@@ -39,7 +39,7 @@ from werkzeug.wrappers import Response
 from ..db import get_session
 from ..games import by_key
 from ..models import Game, GameLink, Group, Person, Player
-from ..play import history, store
+from ..play import store, summaries
 from .addresses import game_address, public_base
 from .closed import closed_or_404
 from .qr import qr_svg
@@ -140,7 +140,7 @@ def know_viewer_links(games: Iterable[Game]) -> None:
     :func:`game_url` and ``record_url`` link each without a query of its own."""
     ids = [game.id for game in games if game.id is not None]
     known = g.setdefault("viewer_tokens", {})
-    known.update(history.viewer_tokens(get_session(), [i for i in ids if i not in known]))
+    known.update(summaries.viewer_tokens(get_session(), [i for i in ids if i not in known]))
 
 
 # --- playing again with the same table ----------------------------------------------------------

@@ -1,7 +1,7 @@
 """Live updates: every open page of a game asks ``/live/<token>`` every second whether the game
 changed (a conditional request answered 304 while nothing did) and reloads when it did.
 
-The polls are answered before Flask's request cycle by :mod:`companion.polls` (installed with
+The polls are answered before Flask's request cycle by :mod:`companion.web.polls` (installed with
 this blueprint); the view below gives the same answer, and answers what the fast path leaves to
 Flask (a token that opens nothing: the 404 page)."""
 
@@ -19,9 +19,9 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from .. import polls
 from ..db import get_engine
 from ..play import store
+from ..web import polls
 from .closed import closed_or_404
 from .page_store import version_of
 

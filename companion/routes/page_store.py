@@ -31,12 +31,12 @@ from flask_caching.backends import NullCache
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
-from .. import metrics
 from ..db import get_session
 from ..extensions import page_store
 from ..models import Game
 from ..play import store
-from ..theme import theme_choice
+from ..web import metrics
+from ..web.theme import theme_choice
 from .addresses import public_base
 from .links import SAFE_METHODS
 

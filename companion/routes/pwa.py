@@ -39,8 +39,8 @@ from flask import (
 from werkzeug.wrappers import Response
 
 from ..games import PACKAGE_DIR, RulingsAddresses, SearchRow
-from ..i18n import COOKIE, LANGUAGES
 from ..rulings import STOP_WORDS
+from ..web.i18n import COOKIE, LANGUAGES
 from .shell import rulings_addresses
 
 bp = Blueprint("pwa", __name__)

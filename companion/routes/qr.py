@@ -70,7 +70,10 @@ def qr() -> Response:
     """The QR code of an address a page of this server showed: drawn once per process, kept by
     the phone (``immutable``, a year) and revalidated without drawing (its ETag is its seal)."""
     text, seal = request.args.get("text", ""), request.args.get("seal", "")
-    if not text or len(text) > 2048 or not hmac.compare_digest(seal, _qr_seal(text)):
+    # The seal is compared as bytes of its one shape (32 hex digits): anything else, non-ASCII
+    # included (``compare_digest`` raises on a non-ASCII str), is an address this server never made.
+    if (not text or len(text) > 2048 or len(seal) != 32
+            or not hmac.compare_digest(seal.encode(), _qr_seal(text).encode())):
         abort(404)
     response = current_app.response_class(mimetype="image/svg+xml")
     response.set_etag(seal)

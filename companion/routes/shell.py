@@ -35,10 +35,10 @@ from ..games import (
     by_slug,
     registry,
 )
-from ..i18n import current_lang
 from ..models import Game
-from ..play import history, store
-from ..theme import theme_choice
+from ..play import store, summaries
+from ..web.i18n import current_lang
+from ..web.theme import theme_choice
 from . import groups, links
 from .links import my_links
 
@@ -97,12 +97,12 @@ def my_games(kind: GameKind | None = None) -> list[RememberedGame]:
     # What each game came to is stored with it: three queries in all, whatever the number of
     # games, and no game replayed (issue 23: five queries and a replay per game).
     games = [game for _, _, game in held]
-    names = history.names_by_game(db, games)
-    summaries = history.summaries(db, games)
+    names = summaries.names_by_game(db, games)
+    stored = summaries.summaries(db, games)
     found = []
     for game_kind, link, game in held:
         pages = game_kind.pages()
-        summary = summaries.get(game.id or 0)
+        summary = stored.get(game.id or 0)
         view = pages.home_view(game, summary) \
             if pages.home_view and summary is not None else None
         found.append(RememberedGame(game_kind, game, list(names.get(game.id or 0, ())),

@@ -1,6 +1,7 @@
 """Rulings content of every game: loading, and a search that forgives accents and small typos.
 
-Pure Python (no Flask, no database). Each game keeps its rulings as data in
+Pure Python (no Flask, no database): it imports the rules cores and the helpers only, and the
+glue, the web and the routes import it. Each game keeps its rulings as data in
 ``companion/rulings/<key>/``. Rebel Princess has its own richer format and loader
 (:mod:`companion.rulings.rebel_princess`); every other game uses the shared format of
 ``rulings.toml`` read here::

@@ -23,7 +23,7 @@ from typing import Any
 
 LANGUAGES = ("en", "fr")
 
-# French elision, for these catalogues and (through companion.french) for the app's own: the
+# French elision, for these catalogues and (through companion.web.french) for the app's own: the
 # rule is defined once, here, where the rules cores may reach it.
 VOWELS = "aeiouàâäéèêëîïôöùûüœæ"
 _BEFORE_BRACE = re.compile(r"\b(de|que|De|Que) \{(\w+)\}")
@@ -42,7 +42,7 @@ def starts_with_vowel_sound(word: str) -> bool:
 
 def format_braces(template: str, values: Mapping[str, Any]) -> str:
     """``template.format(**values)`` for the rules cores' catalogues (``{player}`` fields), with
-    the same elision as ``companion.french.format_sentence``: « le pouvoir d'Alice », « c'est au
+    the same elision as ``companion.web.french.format_sentence``: « le pouvoir d'Alice », « c'est au
     tour d'Ana »."""
     def fix(match: re.Match[str]) -> str:
         word, key = match.group(1), match.group(2)

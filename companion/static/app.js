@@ -239,7 +239,7 @@ document.addEventListener("click", function (e) {
 })();
 
 /* <time datetime="…Z" data-local="style">: the server writes the time in UTC (and says so);
- * here it becomes the phone's own time zone, in the page's language (companion/local_time.py). */
+ * here it becomes the phone's own time zone, in the page's language (companion/web/local_time.py). */
 (function () {
   if (!window.Intl || !Intl.DateTimeFormat) return;
   var styles = {
@@ -270,7 +270,7 @@ document.addEventListener("click", function (e) {
 })();
 
 /* The phone's time zone in the "tz" cookie, for what the server writes without a page around it
- * (the play sent to BG Stats): companion/local_time.py. */
+ * (the play sent to BG Stats): companion/web/local_time.py. */
 (function () {
   try {
     var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;

@@ -14,10 +14,10 @@ from playwright.sync_api import Browser, Page, expect
 from sqlmodel import select
 
 from companion import create_app
+from companion.common.colours import PALETTE
 from companion.db import get_session
 from companion.models import Game
 from companion.play import store
-from companion.players import PALETTE
 from tests.shell.test_group_isolation import store_group
 
 from .conftest import start_server

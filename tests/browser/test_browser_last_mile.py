@@ -201,7 +201,8 @@ def test_a_page_of_a_game_whose_group_was_deleted_says_so_and_stops_polling(
 @pytest.fixture
 def one_game_an_hour(tmp_path, monkeypatch):
     """The real app with its new-game limit at one an hour (rate limits on, as served)."""
-    from companion import create_app, security
+    from companion import create_app
+    from companion.web import security
 
     from .conftest import start_server
     monkeypatch.setattr(security, "CREATE_LIMIT", "1 per hour")
@@ -260,7 +261,7 @@ def colour_of(page, selector: str) -> str:
 
 def seat_ink(page, seat: int) -> str:
     """The colour a name of ``seat`` is drawn in: the seat's colour mixed with the scheme's ink."""
-    from companion.players import seat_colour
+    from companion.common.colours import seat_colour
     return page.evaluate("""colour => {
         const probe = document.createElement("span");
         probe.style.color = `color-mix(in srgb, ${colour} 55%, var(--ink))`;

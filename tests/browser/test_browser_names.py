@@ -1,7 +1,7 @@
 """Players' names at 360×740 and 390×844, in French and English (issue 29): a name, or the label
-that stands for it (companion.short_names), is never cut by the screen. Where six columns cannot
-hold a label on one line (« Ana… », « Élo… » at 360 px) it wraps inside its column or button; on
-the duel's board a long name wraps, whole, with « (you) » under it."""
+that stands for it (companion.common.short_names), is never cut by the screen. Where six columns
+cannot hold a label on one line (« Ana… », « Élo… » at 360 px) it wraps inside its column or
+button; on the duel's board a long name wraps, whole, with « (you) » under it."""
 
 from __future__ import annotations
 

@@ -28,12 +28,12 @@ from companion import create_app
 from companion.db import get_session
 from companion.models import Game
 from companion.play import (
+    export,
     kanai_duel,
     princesse_princesse,
     rebel_princess,
     reveillez,
     store,
-    transfer,
 )
 from companion.scoring.princesse_princesse import RoundReveal
 from companion.scoring.rebel_princess import Card, Edition, PlayedRound
@@ -96,8 +96,8 @@ def main() -> None:
                       for name, game in games.items()}
             codes = {name: game.code for name, game in games.items()}
             finished = [rp, pp, rv, kd]
-            backup = transfer.dumps(transfer.export(session, finished)).encode()
-            restored = transfer.import_file(session=session, raw=backup, group_id=None,
+            backup = export.dumps(export.export(session, finished)).encode()
+            restored = export.import_file(session=session, raw=backup, group_id=None,
                                             new_group_name="Restored")
             restored_codes = sorted(g.code for g in session.exec(
                 select(Game).where(Game.group_id == restored.group_id)))

@@ -1,7 +1,7 @@
 """Hostile files (issue 28): each one refused at the cap it breaks, reading no further, with
 little memory, and through the link-less restore leaving nothing stored.
 
-The file is read as a stream (:func:`companion.history.transfer.scan`): no test here waits for
+The file is read as a stream (:func:`companion.history.export_format.scan`): no test here waits for
 a clock; each shows that the reading stopped where the cap was broken (garbage placed after
 that point is never reached) and measures the memory it took with ``tracemalloc``.
 """
@@ -18,8 +18,8 @@ import pytest
 from sqlmodel import func, select
 
 from companion.db import get_session
-from companion.history import transfer
-from companion.history.transfer import TransferError, scan
+from companion.history import export_format
+from companion.history.export_format import TransferError, scan
 from companion.models import Game, Group, ImportJob, Person
 
 from ..conftest import finished_import
@@ -93,7 +93,7 @@ def test_a_gzip_bomb_of_escaped_quotes_is_one_long_text_too():
 def test_a_gzip_bomb_of_many_small_values_stops_at_the_unpacked_cap(monkeypatch):
     """Short values, so no single one is too long: the unpacked size is the cap (lowered here
     to keep the test short; the real cap is the same code)."""
-    monkeypatch.setattr(transfer, "MAX_UNPACKED", MB // 4)
+    monkeypatch.setattr(export_format, "MAX_UNPACKED", MB // 4)
     game = json.dumps(reveillez_game("aaaa0000")).encode()
     games = (b", ".join(game.replace(b"aaaa0000", b"g%07d" % (n * 1000 + k))
                         for k in range(1000)) for n in range(10))
@@ -106,13 +106,13 @@ def test_a_gzip_bomb_of_many_small_values_stops_at_the_unpacked_cap(monkeypatch)
 def test_a_million_players_stop_at_the_players_cap():
     thousand = b", ".join(PLAYER % (n, n) for n in range(1, 1001)) + b", "
     raw = packed([HEAD, b'"players": [', *([thousand] * 1000), GARBAGE])
-    assert len(raw) < transfer.MAX_BYTES
+    assert len(raw) < export_format.MAX_BYTES
     codes, peak = refused(raw)
     assert codes == ["too-large"] and peak < 20 * MB
 
 
 def test_too_many_games_stop_at_the_games_cap(monkeypatch):
-    monkeypatch.setattr(transfer, "MAX_GAMES", 50)
+    monkeypatch.setattr(export_format, "MAX_GAMES", 50)
     games = b", ".join(json.dumps(reveillez_game(f"game{n:04d}")).encode() for n in range(51))
     raw = HEAD + b'"players": [' + PLAYER % (1, 1) + b", " + PLAYER % (2, 2) + \
         b'], "games": [' + games + b", " + GARBAGE
@@ -130,7 +130,9 @@ def test_deep_nesting_is_refused_before_it_is_built(nested):
 
 
 def test_a_game_with_too_many_rows_stops_at_the_list_cap():
-    entry = b'{"seq": 1, "kind": "wake", "data": {}, "created_at": "2026-01-01T00:00:00Z"}, '
+    """(Rows of one value each: a list of whole entries outweighs the game's cap first, see
+    test_history_import_bounded.py.)"""
+    entry = b'1, '
     raw = packed([HEAD, b'"players": [], "games": [{"entries": [',
                   *([entry * 1000] * 1000), GARBAGE])
     codes, peak = refused(raw)
@@ -140,7 +142,7 @@ def test_a_game_with_too_many_rows_stops_at_the_list_cap():
 def test_a_long_set_up_is_refused():
     game = reveillez_game("game0001")
     game["settings"] = {f"k{n}": n for n in range(2000)}
-    raw = json.dumps({"format": transfer.FORMAT, "version": 1, "games": [game],
+    raw = json.dumps({"format": export_format.FORMAT, "version": 1, "games": [game],
                       "players": [{"id": n, "name": f"P{n}", "created_at": "2026-01-01T00:00:00Z"}
                                   for n in (1, 2)]}).encode()
     codes, _ = refused(raw)
@@ -172,7 +174,7 @@ def test_reading_a_large_file_holds_one_game_at_a_time():
     for game in games:
         game["entries"] = [{"seq": s, "kind": "wake", "data": {"slot": s % 4, "value": 5},
                             "created_at": "2026-01-01T00:00:00Z"} for s in range(1, 6)]
-    raw = json.dumps({"format": transfer.FORMAT, "version": 1, "games": games,
+    raw = json.dumps({"format": export_format.FORMAT, "version": 1, "games": games,
                       "players": [{"id": n, "name": f"P{n}", "created_at": "2026-01-01T00:00:00Z"}
                                   for n in (1, 2)]}).encode()
     del games

@@ -197,7 +197,7 @@ def test_with_a_worker_on_the_shared_redis_the_import_runs_there(tmp_path, clien
     from redis import Redis
     from rq import Queue, SimpleWorker
 
-    from companion import jobs
+    from companion.ops import jobs
 
     shared = create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
                          "CACHE_REDIS_URL": REDIS_URL, **database_config(tmp_path)})
@@ -232,13 +232,13 @@ def test_a_restore_is_read_by_its_job_not_by_the_request(app, client, known, mon
     """A phone that knows a group restores that group's backup: the request only keeps the
     file and the groups the phone knows (reading a large file takes longer than a worker
     timeout); the job reads it, finds the group that holds its games, and adds nothing."""
-    from companion import jobs
-    from companion.history import transfer
+    from companion.history import export_format
+    from companion.ops import jobs
 
     started: list[int] = []
     monkeypatch.setattr(jobs, "start", started.append)  # held: the job runs below
     read: list[int] = []
-    scan = transfer.scan
+    scan = export_format.scan
 
     def counted_scan(*args, **kwargs):
         read.append(1)

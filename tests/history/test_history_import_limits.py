@@ -8,11 +8,12 @@ import json
 
 from sqlmodel import func, select
 
-from companion import create_app, security
+from companion import create_app
 from companion.db import get_session
-from companion.history.transfer import FORMAT, VERSION
+from companion.history.export_format import FORMAT, VERSION
 from companion.models import ImportJob
-from companion.security import RESTORE_LIMIT, limit_figures
+from companion.web import security
+from companion.web.security import RESTORE_LIMIT, limit_figures
 
 from ..conftest import database_config, empty_tables, finished_import
 

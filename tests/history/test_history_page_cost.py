@@ -17,8 +17,8 @@ import pytest
 from sqlalchemy import event, insert, select
 from sqlmodel import SQLModel
 
-from companion.play import history as play_history
-from companion.play import totals
+from companion.play import group_totals
+from companion.play import summaries as play_history
 
 GAME_TABLES = ("player", "entry", "roundrecord", "tricklog", "gamelink", "gameresult")
 
@@ -46,7 +46,7 @@ def copy_games(app, group_id: int, times: int) -> None:
                         if name == "gamelink":
                             values["token"] = secrets.token_hex(16)
                         connection.execute(insert(table).values(**values))
-        totals.rebuild(connection, [group_id])  # (the copies bypass the saves that keep them)
+        group_totals.rebuild(connection, [group_id])  # (the copies bypass the saves that keep them)
 
 
 @contextmanager

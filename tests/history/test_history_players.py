@@ -10,9 +10,10 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
+from companion.common.person_names import name_key
 from companion.db import get_session
 from companion.models import Person, Player
-from companion.play import groups, players, store
+from companion.play import groups, people, store
 
 from .conftest import link
 
@@ -23,7 +24,7 @@ def people_of(app, code):
         game = store.get_game(session, code) or store.game_by_token(session, code)
         rows = session.exec(select(Player).where(Player.game_id == game.id)
                             .order_by(Player.seat)).all()
-        names = players.names_by_id(session, game.group_id)
+        names = people.names_by_id(session, game.group_id)
         return [names[row.person_id] for row in rows]
 
 
@@ -37,7 +38,7 @@ def new_game(client, *names):
 @pytest.mark.parametrize("name, key", [
     ("Zoé", "zoe"), ("  ZOE ", "zoe"), ("Anne  Marie", "anne marie"), ("Ça", "ca")])
 def test_names_fold_case_accents_and_spaces(name, key):
-    assert players.name_key(name) == key
+    assert name_key(name) == key
 
 
 def test_a_name_typed_again_is_the_same_person(app, client):

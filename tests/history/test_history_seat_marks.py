@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.players import initials, seat_colour
+from companion.common.colours import initials, seat_colour
 
 from .conftest import link
 

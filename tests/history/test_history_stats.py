@@ -9,7 +9,7 @@ import pytest
 
 from companion.db import get_session
 from companion.history import stats
-from companion.play import history
+from companion.play import summaries
 
 KINDS = ["rebel_princess", "princesse_princesse", "reveillez", "kanai_duel"]
 
@@ -17,7 +17,7 @@ KINDS = ["rebel_princess", "princesse_princesse", "reveillez", "kanai_duel"]
 @pytest.fixture
 def played(app, known):
     with app.app_context():
-        return history.played(get_session(), group_id=known.group_id)
+        return summaries.played(get_session(), group_id=known.group_id)
 
 
 def line(played, known, name, kind):

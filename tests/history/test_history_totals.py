@@ -2,7 +2,7 @@
 line shown (``total``), kept in the transaction of every save. Whatever happens to the games —
 a game finishing, a finished game reopened and finished again, two people merged, an import —
 the totals are what adding up every finished game afresh gives (:func:`stats.by_kind` over
-:func:`history.played`, the way statistics were counted before), and the pages that read them
+:func:`summaries.played`, the way statistics were counted before), and the pages that read them
 run as many queries for a big group as for a small one.
 """
 
@@ -13,7 +13,7 @@ from sqlmodel import select
 from companion.db import get_session
 from companion.history import stats
 from companion.models import Person, Total
-from companion.play import history, rebel_princess, store, totals, transfer
+from companion.play import export, group_totals, rebel_princess, store, summaries
 
 from .conftest import by_numbers, rv_game
 from .test_history_page_cost import copy_games, queries
@@ -31,9 +31,9 @@ def kept_and_afresh(app, group_id: int) -> tuple[list[tuple], list[tuple]]:
     """The group's statistics from its totals, and from every finished game added up afresh."""
     with app.app_context():
         session = get_session()
-        kept, games = history.statistics(session, group_id=group_id)
-        kinds = [kind.key for kind in history.kinds_with_history()]
-        played = history.played(session, group_id=group_id)
+        kept, games = summaries.statistics(session, group_id=group_id)
+        kinds = [kind.key for kind in summaries.kinds_with_history()]
+        played = summaries.played(session, group_id=group_id)
         afresh = stats.by_kind(played, kinds)
         assert games == sum(1 for game in played if game.summary.finished)
     return _as_data(kept), _as_data(afresh)
@@ -41,7 +41,7 @@ def kept_and_afresh(app, group_id: int) -> tuple[list[tuple], list[tuple]]:
 
 def line_of(app, group_id: int, person: int, kind: str) -> stats.Line | None:
     with app.app_context():
-        found = history.lines_of(get_session(), group_id=group_id, person=person)
+        found = summaries.lines_of(get_session(), group_id=group_id, person=person)
     return next((line for line in found if line.kind == kind), None)
 
 
@@ -101,8 +101,8 @@ def test_an_import_counts_the_imported_games(app, known):
     with app.app_context():
         session = get_session()
         games = [store.get_game(session, code) for code in known.codes.values()]
-        document = transfer.dumps(transfer.export(session, games)).encode()
-        made = transfer.import_file(session=session, raw=document, group_id=None,
+        document = export.dumps(export.export(session, games)).encode()
+        made = export.import_file(session=session, raw=document, group_id=None,
                                     new_group_name="Imported")
     kept, afresh = kept_and_afresh(app, made.group_id)
     assert kept == afresh and kept
@@ -112,7 +112,7 @@ def test_rebuild_gives_what_the_saves_kept(app, known):
     kept, _ = kept_and_afresh(app, known.group_id)
     with app.app_context():
         session = get_session()
-        totals.rebuild(session.connection(), [known.group_id])
+        group_totals.rebuild(session.connection(), [known.group_id])
         session.commit()
     assert kept_and_afresh(app, known.group_id)[0] == kept
 
@@ -127,7 +127,7 @@ def test_statistics_and_players_run_the_same_queries_for_8_times_the_games(app, 
     copy_games(app, known.group_id, 7)
     with app.app_context():
         session = get_session()
-        totals.rebuild(session.connection(), [known.group_id])
+        group_totals.rebuild(session.connection(), [known.group_id])
         session.commit()
     assert {path: queries(app, client, path) for path in pages} == few
     kept, afresh = kept_and_afresh(app, known.group_id)
@@ -141,12 +141,12 @@ def test_people_come_most_recent_first_as_their_games_say(app, client, known):
 
     from companion.history.summary import utc
     from companion.models import Game, Player
-    from companion.play import players
+    from companion.play import people
 
     def both():
         with app.app_context():
             session = get_session()
-            shown = {p.id: p.last_played for p in players.people(session, known.group_id)}
+            shown = {p.id: p.last_played for p in people.people(session, known.group_id)}
             afresh = dict(session.exec(
                 select(Player.person_id, func.max(Game.updated_at))
                 .join(Game, Game.id == Player.game_id)

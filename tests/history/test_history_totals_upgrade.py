@@ -56,7 +56,7 @@ def test_each_persons_last_game_is_known_after_the_upgrade(upgraded):
     from companion.db import get_session
     from companion.history.summary import utc
     from companion.models import Game, Player
-    from companion.play import players
+    from companion.play import people
 
     app, path = upgraded
     with sqlite3.connect(path) as db:
@@ -64,7 +64,7 @@ def test_each_persons_last_game_is_known_after_the_upgrade(upgraded):
     with app.app_context():
         session = get_session()
         for group in groups:
-            shown = {p.id: p.last_played for p in players.people(session, group)}
+            shown = {p.id: p.last_played for p in people.people(session, group)}
             afresh = {p: utc(when) for p, when in session.exec(
                 select(Player.person_id, func.max(Game.updated_at))
                 .join(Game, Game.id == Player.game_id)

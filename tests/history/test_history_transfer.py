@@ -16,17 +16,17 @@ from sqlmodel import col, select
 
 from companion import create_app
 from companion.db import get_session
-from companion.history import transfer as schema
+from companion.history import export_format as schema
 from companion.models import Entry, Game, Group, Person, Player, RoundRecord, TrickLog
 from companion.play import (
+    export,
     groups,
-    history,
     kanai_duel,
     princesse_princesse,
     rebel_princess,
     reveillez,
     store,
-    transfer,
+    summaries,
 )
 from companion.scoring.princesse_princesse import RoundReveal
 from companion.scoring.rebel_princess.engine import RoundState
@@ -105,7 +105,7 @@ def add_edits_undos_and_a_trick_log(app, client, known):
         for number, scores in ((2, (0, 20, 40, 60)), (3, (0, 20, 40, 60))):
             rebel_princess.save_round(session=session, game=game, number=number,
                                       played=by_numbers(*scores), mode="numbers", base_id=None)
-        assert all(history.summary_of(session, store.get_game(session, code)).finished
+        assert all(summaries.summary_of(session, store.get_game(session, code)).finished
                    for code in (pp.code, duel.code, tricks.code, known.codes["open"]))
     return [pp.code, duel.code, tricks.code]
 
@@ -248,7 +248,7 @@ def test_csv_has_one_row_per_player_per_game(client, known):
     answer = client.get(f"{known.base}/export.csv")
     assert answer.mimetype == "text/csv"
     table = list(csv.DictReader(io.StringIO(answer.text)))
-    assert list(table[0]) == list(transfer.CSV_COLUMNS)
+    assert list(table[0]) == list(export.CSV_COLUMNS)
     assert len(table) == 4 + 4 + 5 + 2 + 2 + 2  # every finished game
     rp2 = [row for row in table if row["game_code"] == known.codes["rp2"]]
     assert [(r["player"], r["score"], r["winner"], r["rank"]) for r in rp2] == [
@@ -303,6 +303,9 @@ def spoil(document: dict, how: str) -> str:
     elif how == "duplicate-player":
         players.append({**players[0], "id": 50, "name": players[0]["name"].upper()})
     elif how == "does-not-replay":  # the last game is good, this one is not: nothing is kept
+        # (an entry of the duel's own shape that its rules cannot replay: an undo first)
+        kanai["entries"][0] = {**kanai["entries"][0], "kind": "undo", "data": {}}
+    elif how == "bad-entry":  # no duel has such a card: not even of a duel entry's shape
         kanai["entries"][0]["data"]["cards"][0] = "dragon"
     elif how == "does-not-replay-rebel":
         rebel["round_records"][0]["taken"] = "ZZ9|||"
@@ -318,6 +321,7 @@ def spoil(document: dict, how: str) -> str:
     ("unknown-game", "unknown-game"), ("unknown-player", "unknown-player"),
     ("player-twice", "player-twice"), ("bad-seats", "bad-seats"), ("bad-undo", "bad-undo"),
     ("duplicate-player", "duplicate-player"), ("does-not-replay", "does-not-replay"),
+    ("bad-entry", "bad-entry"),
     ("does-not-replay-rebel", "does-not-replay"), ("deep", "bad-shape"),
 ])
 def test_a_bad_file_is_refused_and_nothing_is_stored(client, known, fresh, how, code):

@@ -19,7 +19,7 @@ from sqlmodel import col, select
 from companion.db import get_session
 from companion.history import stats
 from companion.models import Player
-from companion.play import history, kanai_duel, store
+from companion.play import kanai_duel, store, summaries
 
 from .conftest import game_of_token, link
 
@@ -230,7 +230,7 @@ def test_statistics_count_both_duels_for_the_same_people(client, app, known):
     assert client.post(url + "/round", data={"first": "princess", "second": "prince",
                                              "version": version}).status_code == 303
     with app.app_context():
-        lines = stats.lines(history.played(get_session(), group_id=known.group_id))
+        lines = stats.lines(summaries.played(get_session(), group_id=known.group_id))
     ana, ben = lines[(known.person["Ana"], "kanai_duel")], lines[(known.person["Ben"],
                                                                  "kanai_duel")]
     assert (ana.games, ana.wins) == (2, 2)

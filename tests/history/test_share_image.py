@@ -70,7 +70,7 @@ def test_the_image_gives_each_players_colour_and_score_best_first(app, client, k
     assert [g.find(f"{SVG}text[@data-score]").get("data-score") for g in rows] == [
         "0", "8", "12", "20"]
     assert [g.find(f"{SVG}circle").get("fill") for g in rows] == [
-        "#56B4E9", "#009E73", "#E69F00", "#CC79A7"]  # companion.players.PALETTE, seat by seat
+        "#56B4E9", "#009E73", "#E69F00", "#CC79A7"]  # common.colours.PALETTE, seat by seat
 
 
 def test_the_image_says_how_the_game_was_decided_in_the_screens_words(app, client, known):

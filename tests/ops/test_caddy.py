@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import audit
+from companion.ops import audit
 
 from .test_proxy import (
     ROOT,
@@ -31,6 +31,7 @@ from .test_proxy import (
     Phone,
     _free_port,
     app_servers,
+    check_a_whole_game_through_the_proxy,
     check_http2_and_the_redirect_to_https,
     check_static_files_answered_by_the_proxy,
     new_game,
@@ -122,25 +123,7 @@ def _access_lines(stack, path: str) -> list[str]:
 
 
 def test_a_whole_game_through_caddy(stack):
-    phone = Phone(stack["https"], stack["cert"], "127.0.0.2")
-    game = new_game(phone)
-    token = game.rsplit("/", 1)[1]
-    for number in range(1, 6):
-        scores = {**{f"score_{s}": v for s, v in enumerate(["3", "4", "4", "4"])},
-                  "confirm": "y"}
-        entry = f"/rebel-princess/g/{token}/round/{number}/numbers"
-        status, _, body = phone.submit(entry, entry, scores)
-        assert status == 302, (number, status, body[-500:])  # CSRF and Referer passed
-    status, headers, page = phone.request("GET", game)
-    assert status == 200 and 'data-winners="0"' in page  # Ana, 15 points to 20
-    assert headers["Strict-Transport-Security"] == "max-age=63072000"
-    assert phone.set_cookies and all("; Secure" in c for c in phone.set_cookies)
-    # Both servers served the table and saw the phone's own address, the token masked.
-    logs = [log.read_text(errors="replace") for log in stack["logs"]]
-    assert all('"GET /' in text for text in logs), "a server got no request"
-    lines = [line for text in logs for line in text.splitlines() if f"…{token[-4:]}" in line]
-    assert lines and all(" 127.0.0.2 " in line for line in lines)
-    assert not any(token in text for text in logs)
+    check_a_whole_game_through_the_proxy(stack)
 
 
 def test_the_app_sees_the_phones_address_not_a_forged_one(stack):

@@ -1,5 +1,5 @@
 """The operator's commands: only ``flask db upgrade`` migrates; the others leave the schema as
-they find it, and the read-only ones build no web app (companion.operator)."""
+they find it, and the read-only ones build no web app (companion.ops.operator)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from companion.db import head
-from companion.operator import command_line_command
+from companion.ops.operator import command_line_command
 
 from ..conftest import DATA
 
@@ -83,7 +83,7 @@ def test_a_read_only_command_builds_no_web_app(tmp_path):
         "try:\n    main()\nexcept SystemExit as done:\n    assert not done.code, done.code\n"
         "loaded = sorted(m for m in sys.modules if m.startswith(('companion.factory',"
         " 'companion.routes', 'flask_wtf', 'flask_babel', 'companion.scoring', 'alembic',"
-        " 'prometheus_client', 'companion.play.transfer')))\n"
+        " 'prometheus_client', 'companion.play.export')))\n"
         "print('LOADED', loaded)\n")
     environment = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,

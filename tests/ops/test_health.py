@@ -1,4 +1,4 @@
-"""``/healthz``, ``/readyz`` and ``/metrics`` (companion.routes.health, companion.metrics)."""
+"""``/healthz``, ``/readyz`` and ``/metrics`` (companion.routes.health, companion.web.metrics)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from babel.support import Translations
 
 from companion import create_app
-from companion.catalogues import compile_missing, is_stale
+from companion.web.catalogues import compile_missing, is_stale
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]

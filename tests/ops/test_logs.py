@@ -1,4 +1,4 @@
-"""The log (companion.logs): one access line per request with every link token masked, each
+"""The log (companion.web.logs): one access line per request with every link token masked, each
 error once with the request id its page shows, a Redis outage once a minute."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ import socket
 
 import pytest
 
-from companion import create_app, logs
-from companion.logs import mask
+from companion import create_app
+from companion.web import logs
+from companion.web.logs import mask
 
 from ..conftest import database_config, reveillez_link
 

@@ -32,8 +32,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.catalogues import compile_catalogue
 from companion.db import head
+from companion.web.catalogues import compile_catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
 PREVIOUS = "584e0b5"

@@ -12,7 +12,7 @@ from sqlmodel import select
 from companion import create_app
 from companion.db import get_session
 from companion.models import Player
-from companion.play import players as people
+from companion.play import people as people
 from companion.play import store
 
 from ..web.test_csrf import form_token, header_token

@@ -1,4 +1,4 @@
-"""The audit of the README's safety promises (``python -m companion.audit``) runs against a
+"""The audit of the README's safety promises (``python -m companion.ops.audit``) runs against a
 real server here: every promise kept, over plain HTTP and behind an HTTPS proxy; it notices a
 server that breaks them; and the README states the figures the code uses."""
 
@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import make_server
 
-from companion import audit, create_app
-from companion.security import (
+from companion import create_app
+from companion.ops import audit
+from companion.web.security import (
     API_LIMIT,
     CREATE_LIMIT,
     RESTORE_LIMIT,

@@ -11,7 +11,7 @@ from collections import defaultdict
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "companion"
-WEB = (PACKAGE / "routes", PACKAGE / "api_schema.py")
+WEB = (PACKAGE / "routes", PACKAGE / "web" / "api_schema.py")
 
 
 def classes() -> dict[str, list[Path]]:

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from companion.common.colours import seat_class
 from companion.db import get_session
-from companion.players import seat_class
 from companion.scoring.rebel_princess import Edition, required_cards, round_cards
 from companion.scoring.rebel_princess.cards import MAX_PLAYERS, MIN_PLAYERS, deck
-from companion.security import CSP
+from companion.web.security import CSP
 from tests.shell.test_group_isolation import addresses, member_of, store_group
 
 PACKAGE = Path(__file__).resolve().parents[2] / "companion"

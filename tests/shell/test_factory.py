@@ -82,7 +82,7 @@ def test_counting_writes_starts_no_thread(tmp_path, monkeypatch):
     import threading
     import time
 
-    from companion.security import QuietMemoryStorage
+    from companion.web.security import QuietMemoryStorage
 
     app = create_app({"DATABASE": str(tmp_path / "t.sqlite"), "TESTING": True,
                       "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": True})

@@ -14,7 +14,7 @@ from flask_babel import gettext, ngettext
 from markupsafe import Markup
 
 from companion import create_app
-from companion.french import elide, format_sentence, starts_with_vowel_sound
+from companion.web.french import elide, format_sentence, starts_with_vowel_sound
 
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "companion" / "translations"
 

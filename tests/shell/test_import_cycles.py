@@ -1,10 +1,11 @@
-"""No import loop in ``companion/``: the modules import each other in one direction only.
+"""No import loop in ``companion/`` nor in ``bench/``: the modules import each other in one
+direction only, for types included.
 
 The graph is read from the source with ``ast``: every ``import`` and ``from … import`` naming a
-module of the package, at the top of a module or inside a function (an import deferred to run
-time still makes a loop), except those under ``if TYPE_CHECKING:`` (read by the type checker
-only). ``from package import name`` counts as importing ``package.name`` when that is a module,
-else ``package``.
+module of the package, at the top of a module, inside a function (an import deferred to run time
+still makes a loop) or under ``if TYPE_CHECKING:`` (a reader must hold both modules at once all
+the same: issue 38). ``from package import name`` counts as importing ``package.name`` when that
+is a module, else ``package``.
 """
 
 from __future__ import annotations
@@ -31,12 +32,14 @@ def _type_checking_only(node: ast.If) -> bool:
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
-def _imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
-    """Every import statement of a module, at any depth, outside ``if TYPE_CHECKING:``."""
+def _imports(tree: ast.AST, type_checking: bool = True
+             ) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement of a module, at any depth (those under ``if TYPE_CHECKING:`` only
+    if ``type_checking``)."""
     stack = [tree]
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.If) and _type_checking_only(node):
+        if not type_checking and isinstance(node, ast.If) and _type_checking_only(node):
             stack.extend(node.orelse)
             continue
         if isinstance(node, ast.Import | ast.ImportFrom):
@@ -44,14 +47,15 @@ def _imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
         stack.extend(ast.iter_child_nodes(node))
 
 
-def import_graph(root: Path, package: str) -> Graph:
-    """Each module of ``package`` (under ``root``), with the modules of the package it imports."""
+def import_graph(root: Path, package: str, type_checking: bool = True) -> Graph:
+    """Each module of ``package`` (under ``root``), with the modules of the package it imports
+    (those imported only under ``if TYPE_CHECKING:`` too, unless ``type_checking`` is false)."""
     paths = {_module_name(path, root): path for path in (root / package).rglob("*.py")}
     graph: Graph = {}
     for name, path in paths.items():
         here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
         targets: set[str] = set()
-        for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in _imports(ast.parse(path.read_text(encoding="utf-8")), type_checking):
             if isinstance(node, ast.Import):
                 named = [alias.name for alias in node.names]
             else:
@@ -119,10 +123,15 @@ def test_no_import_loop_in_the_package():
     assert loops(graph) == []
 
 
+def test_no_import_loop_in_the_benches():
+    graph = import_graph(ROOT, "bench")
+    assert loops(graph) == []
+
+
 def test_the_graph_sees_the_imports_that_make_loops(tmp_path):
     """The checker itself: a loop at the top of modules, a loop through an import inside a
-    function, and ``from . import name`` of a module are found; a loop closed only under
-    ``if TYPE_CHECKING:`` is not one."""
+    function, ``from . import name`` of a module and a loop closed under ``if TYPE_CHECKING:``
+    are found (the last one left out only when asked)."""
     files = {
         "pkg/__init__.py": "",
         "pkg/a.py": "from . import b\n",
@@ -138,5 +147,8 @@ def test_the_graph_sees_the_imports_that_make_loops(tmp_path):
         (tmp_path / name).write_text(text, encoding="utf-8")
     graph = import_graph(tmp_path, "pkg")
     assert graph["pkg.a"] == {"pkg.b"} and graph["pkg.sub"] == {"pkg.a"}
-    assert graph["pkg.e"] == set() and graph["pkg.f"] == {"pkg.e"}
-    assert loops(graph) == [["pkg.a", "pkg.b"], ["pkg.c", "pkg.d"]]
+    assert graph["pkg.e"] == {"pkg.f"} and graph["pkg.f"] == {"pkg.e"}
+    assert loops(graph) == [["pkg.a", "pkg.b"], ["pkg.c", "pkg.d"], ["pkg.e", "pkg.f"]]
+    without_types = import_graph(tmp_path, "pkg", type_checking=False)
+    assert without_types["pkg.e"] == set()
+    assert loops(without_types) == [["pkg.a", "pkg.b"], ["pkg.c", "pkg.d"]]

@@ -20,7 +20,7 @@ from sqlmodel import select
 from companion.db import get_session
 from companion.games import by_key
 from companion.models import Game, GameResult
-from companion.play import history
+from companion.play import summaries
 
 FROM = re.compile(r"\bFROM\s+\"?(\w+)", re.I)
 
@@ -74,8 +74,8 @@ def assert_summary_fresh(app, token: str) -> None:
         game = store.game_by_token(session, token)
         assert game is not None
         row = session.get(GameResult, game.id)
-        assert row is not None and row.stamp == history.stamp_of(game)
-        fresh = history.cached(game, by_key(game.kind).glue().summary(session, game))
+        assert row is not None and row.stamp == summaries.stamp_of(game)
+        fresh = summaries.cached(game, by_key(game.kind).glue().summary(session, game))
         assert (row.finished, row.data, row.progress) == (fresh.finished, fresh.data,
                                                           fresh.progress)
 
@@ -298,7 +298,7 @@ def test_duel_picks_on_two_phones_read_the_game_once(app):
         assert_summary_fresh(app, token_of(url))  # the second pick reveals the round
     with app.app_context():
         game = get_session().exec(select(Game).where(Game.kind == "kanai_duel")).one()
-        summary = history.summary_of(get_session(), game)
+        summary = summaries.summary_of(get_session(), game)
         assert summary is not None and len(summary.progress) == 1  # the round was revealed
 
 

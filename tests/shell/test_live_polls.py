@@ -9,7 +9,7 @@ from limits import parse
 from werkzeug.test import Client
 from werkzeug.wrappers import Response
 
-from companion.polls import on_poll
+from companion.web.polls import on_poll
 
 from ..conftest import reveillez_link
 from .test_lean_saves import statements

@@ -19,13 +19,13 @@ from companion.db import get_session
 from companion.games import by_key
 from companion.models import Game, GameResult, Group
 from companion.play import (
-    history,
+    export,
     kanai_duel,
     princesse_princesse,
     rebel_princess,
     reveillez,
     store,
-    transfer,
+    summaries,
 )
 from companion.scoring.princesse_princesse import RoundReveal
 from companion.scoring.rebel_princess import Edition, PlayedRound
@@ -90,7 +90,7 @@ def test_a_save_writes_the_summary_its_pages_read(app):
             session.expire_all()
             game = session.get(Game, game.id)
             row = session.get(GameResult, game.id)
-            return row is not None and row.stamp == history.stamp_of(game)
+            return row is not None and row.stamp == summaries.stamp_of(game)
 
         assert all(fresh(store.get_game(session, code)) for code in a.codes)
         rebel_princess.undo_last(session=session, game=rp)
@@ -121,7 +121,7 @@ def test_a_save_writes_the_summary_its_pages_read(app):
                                   played=PlayedRound(scores=(1, 2, 3)), mode="numbers",
                                   base_id=None)
         assert fresh(game)
-        assert history.summary_of(session, game).progress  # the round is in the summary
+        assert summaries.summary_of(session, game).progress  # the round is in the summary
 
 
 def test_an_emptied_cache_is_read_without_writing_and_refilled_at_start(app):
@@ -142,8 +142,8 @@ def test_an_emptied_cache_is_read_without_writing_and_refilled_at_start(app):
         for page in pages:  # each game's page (Rebel Princess's pad draws its chart)
             assert phone.get(page).status_code == 200, page
     assert found == []
-    assert history.refresh(engine) == len(everything)
-    assert history.refresh(engine) == 0
+    assert summaries.refresh(engine) == len(everything)
+    assert summaries.refresh(engine) == 0
     with Session(engine) as session:
         assert len(session.exec(select(GameResult)).all()) == len(everything)
 
@@ -155,8 +155,8 @@ def test_imported_games_have_their_links_and_summaries_stored_with_them(app):
     with app.app_context():
         session = get_session()
         games = [store.get_game(session, code) for code in a.codes]
-        document = transfer.dumps(transfer.export(session, games)).encode()
-        made = transfer.import_file(session=session, raw=document, group_id=None,
+        document = export.dumps(export.export(session, games)).encode()
+        made = export.import_file(session=session, raw=document, group_id=None,
                                     new_group_name="Imported")
         imported = session.exec(select(Game).where(Game.group_id == made.group_id)).all()
         assert len(imported) == len(a.codes)

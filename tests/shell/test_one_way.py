@@ -96,7 +96,7 @@ def test_a_rebel_princess_problem_is_worded_for_the_table_by_problem_text():
 def test_the_pages_word_every_problem_with_one_filter(app):
     """No template filter but ``problem_text`` words a problem: every ``*problem*`` filter the app
     registers is that one (the trick screen's own ``trick_problem`` is gone)."""
-    from companion.i18n import problem_text
+    from companion.web.i18n import problem_text
 
     worded = {name: f for name, f in app.jinja_env.filters.items() if "problem" in name}
     assert worded == {"problem_text": problem_text}
@@ -140,7 +140,7 @@ def test_the_session_hooks_are_installed_in_one_place():
                             and isinstance(node.value, ast.Call)
                             and getattr(node.value.func, "id", None) == "install"]
         assert not called_at_import, (path.name, called_at_import)
-    assert set(installers) >= {"store", "players", "history"}, installers
+    assert set(installers) >= {"store", "people", "summaries"}, installers
     factory = (COMPANION / "factory.py").read_text(encoding="utf-8")
     for name in installers:
         assert f"    {name}.install()\n" in factory, name

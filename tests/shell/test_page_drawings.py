@@ -21,7 +21,7 @@ from companion import create_app
 from companion.db import get_session
 from companion.extensions import page_store
 from companion.models import Player
-from companion.play import players as people
+from companion.play import people as people
 from companion.play import store
 from companion.routes import page_store as drawings
 
@@ -127,7 +127,8 @@ def shared(tmp_path):
     if REDIS_URL:
         return {"CACHE_TYPE": "RedisCache", "CACHE_REDIS_URL": REDIS_URL,
                 "CACHE_KEY_PREFIX": f"test-{uuid.uuid4().hex}:"}
-    return {"CACHE_TYPE": "companion.page_files.PageFiles", "CACHE_DIR": str(tmp_path / "pages")}
+    return {"CACHE_TYPE": "companion.web.page_files.PageFiles",
+            "CACHE_DIR": str(tmp_path / "pages")}
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from companion.page_files import PageFiles
+from companion.web.page_files import PageFiles
 
 _WATCHED: list[tuple[str, list[str]]] = []
 

@@ -1,12 +1,12 @@
-"""One colour and one initial per player (issue 22): companion.players."""
+"""One colour and one initial per player (issue 22): companion.common.colours."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+from companion.common.colours import PALETTE, initials, seat_class, seat_colour, seat_style
 from companion.history.charts import colour
-from companion.players import PALETTE, initials, seat_class, seat_colour, seat_style
 
 
 def test_initials_are_the_first_letter_of_each_name():

@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import text
 
 from companion import create_app
-from companion.security import API_LIMIT, CREATE_LIMIT, WRITE_LIMITS, limit_figures
+from companion.web.security import API_LIMIT, CREATE_LIMIT, WRITE_LIMITS, limit_figures
 
 PER_MINUTE = next(count for count, seconds in limit_figures(WRITE_LIMITS) if seconds == 60)
 NEW_GAMES = limit_figures(CREATE_LIMIT)[0][0]
@@ -143,6 +143,26 @@ def test_without_a_trusted_proxy_forwarded_headers_are_ignored(tmp_path):
     other = {"REMOTE_ADDR": "198.51.100.7"}  # another address on the socket itself
     assert client.post("/rebel-princess/new", data=NEW_GAME,
                        environ_base=other).status_code == 302
+
+
+def test_forwarded_headers_are_believed_only_from_the_proxys_address(tmp_path):
+    """A server bound to a public address by mistake, with TRUSTED_PROXIES=1: a request that
+    does not come from the proxy (loopback here) keeps its own address, whatever it says it
+    was forwarded for — its limit is its own, and ``/metrics`` stays closed to it."""
+    client = limited_app(tmp_path, TRUSTED_PROXIES=1).test_client()
+    outside = {"REMOTE_ADDR": "203.0.113.5"}
+    for number in range(NEW_GAMES):
+        _new_game(client, headers={"X-Forwarded-For": f"192.0.2.{number}"},
+                  environ_base=outside)
+    assert client.post("/rebel-princess/new", data=NEW_GAME, environ_base=outside,
+                       headers={"X-Forwarded-For": "192.0.2.200"}).status_code == 429
+    forged = client.get("/metrics", environ_base=outside,
+                        headers={"X-Forwarded-For": "127.0.0.1"})
+    assert forged.status_code == 404
+    # Through the proxy (loopback), the address it forwards is the client's.
+    assert client.post("/rebel-princess/new", data=NEW_GAME,
+                       headers={"X-Forwarded-For": "192.0.2.201"}).status_code == 302
+    assert client.get("/metrics", headers={"X-Forwarded-For": "127.0.0.1"}).status_code == 200
 
 
 def _cookies(response) -> dict[str, str]:

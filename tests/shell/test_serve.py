@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from companion import serve
+from companion.ops import serve
 
 
 @pytest.fixture

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from companion.common.short_names import ELLIPSIS, short_names, shorten, syllable_cuts
 from companion.history.charts import short_label
-from companion.short_names import ELLIPSIS, short_names, shorten, syllable_cuts
 
 
 @pytest.mark.parametrize("word, cuts", [

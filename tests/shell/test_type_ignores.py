@@ -14,8 +14,9 @@ import companion
 PACKAGE = Path(companion.__file__).parent
 IGNORE = re.compile(r"#\s*type:\s*ignore\b")
 
-CEILING = 50
-"""The count on this branch (51 on main at 97d13f5; one went with the typed game contract)."""
+CEILING = 49
+"""The count after merging main into the typed game contract (51 on main at 97d13f5; one went
+with the typed game contract, one with main's later work)."""
 
 
 def count_ignores(root: Path = PACKAGE) -> dict[str, int]:

@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from companion.db import get_session
-from companion.local_time import STYLES, time_element, utc_text, zone_named
 from companion.play import store
+from companion.web.local_time import STYLES, time_element, utc_text, zone_named
 
 NINE_O_THREE = datetime(2026, 11, 24, 9, 3, 7, tzinfo=UTC)
 

@@ -8,10 +8,10 @@ import re
 import pytest
 from sqlmodel import col, select
 
-from companion.bounds import DB_INT_MAX, db_id, whole
+from companion.common.bounds import DB_INT_MAX, db_id, whole
+from companion.common.person_names import KEY_MAX, name_key, name_problem
 from companion.db import get_session
 from companion.models import Entry, Game, Person, Player, RoundRecord
-from companion.play.players import KEY_MAX, name_key, name_problem
 
 from .conftest import setup_form
 

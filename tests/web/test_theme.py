@@ -118,7 +118,7 @@ def mix(colour: str, other: str, share: float) -> str:
 def test_the_players_colours_keep_aa_contrast(name):
     """Text on a player's colour (the initial in its mark) and text in a player's colour
     (--seat-ink, mixed with the scheme's ink) keep 4.5:1 in both schemes."""
-    from companion.players import PALETTE, seat_style
+    from companion.common.colours import PALETTE, seat_style
 
     scheme = schemes()[name]
     for seat, (colour, on) in enumerate(PALETTE):

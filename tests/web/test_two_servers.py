@@ -31,7 +31,7 @@ import pytest
 from sqlalchemy import Engine, text
 
 from companion import create_app
-from companion.security import WRITE_LIMITS, limit_figures
+from companion.web.security import WRITE_LIMITS, limit_figures
 
 from ..conftest import POSTGRES_URL, REDIS_URL, empty_tables, stop_server
 

@@ -12,7 +12,7 @@
   so nothing is backfilled).
 
 The folding is written out here rather than imported: a migration must keep doing what it did
-when it was written (``companion.play.players.name_key`` does the same today).
+when it was written (``companion.common.person_names.name_key`` does the same today).
 
 Revision ID: 0005
 Revises: 0004

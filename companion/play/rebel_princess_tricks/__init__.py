@@ -30,6 +30,7 @@ from .board import (
     TrickRejected,
     TrickView,
 )
+from .card_picks import GridPick, Slot, parse_cards, pick_for
 from .commands import (
     accept,
     confirm,
@@ -54,7 +55,6 @@ from .judges import (
     open_round,
     trick_size,
 )
-from .picks import GridPick, Slot, parse_cards, pick_for
 
 __all__ = [
     "CATALOGUE", "HAGGLE", "JUDGES", "SUITS", "VIEWS", "Board", "GridPick", "PlayedCard",

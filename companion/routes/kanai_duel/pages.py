@@ -24,12 +24,12 @@ from werkzeug.wrappers import Response
 
 from ...db import get_session
 from ...forms.fields import required
-from ...i18n import current_lang
 from ...models import Game, GameLink
 from ...play import kanai_duel as play
 from ...play import store
 from ...scoring.kanai_duel import CATALOGUE, DuelCard, DuelSetAside, Step, card_words
 from ...scoring.problems import EntryError, Problem
+from ...web.i18n import current_lang
 from .. import links, page_store, qr
 from ..addresses import public_base
 from ..groups import group_for_new_game

@@ -17,7 +17,6 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ...db import get_session
-from ...i18n import current_lang
 from ...play import princesse_princesse as play
 from ...play import store
 from ...rulings import Ruling
@@ -32,6 +31,7 @@ from ...scoring.princesse_princesse import (
     check_reveal,
 )
 from ...scoring.problems import EntryError, Problem
+from ...web.i18n import current_lang
 from ..groups import group_for_new_game
 from ..links import entry_page, game_to_play_again, opened_game
 from ..page_store import game_page

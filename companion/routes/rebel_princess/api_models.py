@@ -4,7 +4,7 @@ The models check shape only (types, required fields, list sizes); the rules (whi
 the deck, how many players, whether the tricks add up) stay in
 :mod:`companion.scoring.rebel_princess`, which
 reports them as problems with stable codes. Anything pydantic rejects is turned into the same
-kind of problem (:func:`companion.api_schema.problems_from_validation`, with this game's own
+kind of problem (:func:`companion.web.api_schema.problems_from_validation`, with this game's own
 reading of some fields: :class:`RebelRequest`), so a client never sees pydantic's wording.
 """
 
@@ -26,12 +26,12 @@ from pydantic import (
 from pydantic.types import JsonValue
 from pydantic_core import ErrorDetails, PydanticCustomError
 
-from ...api_schema import ApiRequest, ApiResponse, WordsItsProblems, problem_from_error
 from ...scoring.problems import Problem
 from ...scoring.rebel_princess import Edition, Leader, RebelStandings, RoundScore
 from ...scoring.rebel_princess.engine import POWER_SLUGS, Timing, power_class, power_slugs
 from ...scoring.rebel_princess.problems import CATALOGUE
 from ...scoring.rebel_princess.table_check import RoundCheck
+from ...web.api_schema import ApiRequest, ApiResponse, WordsItsProblems, problem_from_error
 
 MAX_SEATS = 6
 MAX_CARDS_PER_SEAT = 48

@@ -38,9 +38,9 @@ from wtforms.validators import (
 
 from ...forms.fields import required
 from ...forms.names import storable_name
-from ...i18n import current_lang
 from ...rulings.rebel_princess import princess_names
 from ...scoring.rebel_princess import Edition, RebelCard, round_cards
+from ...web.i18n import current_lang
 
 MAX_NAME = 24
 MAX_SCORE = 99

@@ -18,9 +18,8 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 from wtforms import Field
 
-from ...bounds import page_number, whole_or_none
+from ...common.bounds import page_number, whole_or_none
 from ...db import get_session
-from ...i18n import current_lang
 from ...models import Game, RoundRecord
 from ...play import rebel_princess as play
 from ...play import rebel_princess_tricks as tricks_entry
@@ -35,6 +34,7 @@ from ...scoring.rebel_princess import (
     round_card,
     round_cards,
 )
+from ...web.i18n import current_lang
 from .. import addresses, page_store, qr
 from ..groups import group_for_new_game
 from ..links import game_to_play_again

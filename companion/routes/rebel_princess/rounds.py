@@ -19,7 +19,7 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from ...bounds import whole_or_none
+from ...common.bounds import whole_or_none
 from ...db import get_session
 from ...models import RoundRecord
 from ...play import rebel_princess as play

@@ -28,7 +28,6 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from ...db import get_session
-from ...i18n import current_lang
 from ...play import rebel_princess as play
 from ...play import rebel_princess_tricks as entry
 from ...rulings import rebel_princess as rulings
@@ -42,6 +41,7 @@ from ...scoring.rebel_princess import (
 )
 from ...scoring.rebel_princess.engine import InvalidEntryError, WinReason, power_class
 from ...scoring.rebel_princess.engine.powers import zero_rank
+from ...web.i18n import current_lang
 from ..replays import refusal
 from .blueprints import bp
 from .forms import TrickForm

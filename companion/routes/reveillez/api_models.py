@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, StrictInt, StrictStr
 
-from ...api_schema import ApiRequest, ApiResponse
+from ...web.api_schema import ApiRequest, ApiResponse
 
 MAX_LIST = 20  # a small body; the core refuses what the game does not allow
 

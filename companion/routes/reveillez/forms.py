@@ -8,7 +8,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, HiddenField, IntegerField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
-from ...bounds import whole_or_none
+from ...common.bounds import whole_or_none
 from ...forms.names import at_most_names, storable_name
 from ...play.reveillez import ACTIONS, MAX_NAME, Draft
 from ...scoring.reveillez import MAX_PLAYERS

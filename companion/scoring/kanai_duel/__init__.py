@@ -30,8 +30,8 @@ values from :data:`CATALOGUE`; step sentences come from :data:`STEPS`.
 from __future__ import annotations
 
 from .abilities import ABILITIES, Abilities, Ability, ability_of
-from .api import Resolution, parse_abilities, resolve
 from .cards import CARDS, HAND, CardInfo, DuelCard, card_words, parse_card
+from .game import Resolution, parse_abilities, resolve
 from .picks import Picks
 from .problems import CATALOGUE, STEPS
 from .resolve import DuelRoundResult, HeldRound, Outcome, Result, finish, resolve_round

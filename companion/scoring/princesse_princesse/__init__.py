@@ -93,8 +93,8 @@ from .round_end import (
     settle_round,
 )
 from .simulate import SimulatedRound, simulate_round
-from .table import FAULT_CODES, EndReason, RoundEnding, Suspicion
-from .turns import PublicRound, Turn, TurnQuestions, check_setup
+from .table import FAULT_CODES, EndReason, RoundEnding, Suspicion, Turn
+from .turns import PublicRound, TurnQuestions, check_setup
 from .verdict import TurnLogVerdict, judge_turn_log
 
 __all__ = [

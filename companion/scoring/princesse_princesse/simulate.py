@@ -25,7 +25,8 @@ from .cards import (
     deck,
     player_count,
 )
-from .turns import PublicRound, Turn
+from .table import Turn
+from .turns import PublicRound
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""The public table of a round between two turns, and what a turn does to it.
+"""The public table of a round between two turns, a turn (:class:`Turn`, as the table saw it) and
+what it does to the table.
 
 :class:`PublicTable` is one immutable snapshot of what everybody can see (who is still in, who is
 protected, the deck count, the cards face up in front of each seat); :func:`apply_turn` gives the
@@ -9,12 +10,12 @@ are stated in :mod:`.turns`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
-from companion.scoring.problems import Problem
+from companion.scoring.problems import EntryError, Problem
 
 from .cards import (
     BIBLIOTHECAIRE,
@@ -33,13 +34,66 @@ from .cards import (
 )
 from .problems import CATALOGUE
 
-if TYPE_CHECKING:
-    from .turns import Turn
-
 VALUES = range(MIN_VALUE, MAX_VALUE + 1)
 # Mistakes a later reveal can prove (« Fautes de jeu »): problem codes, listed in ``faults()``.
 CELESTE_NOT_PLAYED, GARDE_LIE, LIBRARIAN_WRONG, LIBRARIAN_TIE_WRONG = FAULT_CODES = (
     "celeste-not-played", "garde-lie", "librarian-wrong", "librarian-tie-wrong")
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn as the table saw it, with the table's answers.
+
+    ``seat`` played ``card`` (a value 0–9) at ``target``. Garde: ``named`` character and ``hit``
+    (was the guess right). Bibliothécaire: ``loser`` (the seat with the lower card) or ``tie``.
+    ``revealed``: the card discarded face up by the effect — the hand of Vladric's target, the
+    Bibliothécaire loser's card, the Ogre player's other card (a Garde's right guess reveals the
+    named card by itself).
+
+    Notation (``str(turn)`` / :meth:`from_notation`): ``seat:card``, then ``>target``, ``=named``
+    with ``+`` (right guess) or ``-``, ``x`` + loser seat or ``~`` for a tie, ``#`` + revealed card:
+    ``2:1>0=5-``, ``0:3>1x1#2``, ``1:5>1#4``, ``3:9#6``, ``0:4``.
+    """
+
+    seat: int
+    card: int
+    target: int | None = None
+    named: int | None = None
+    hit: bool | None = None
+    loser: int | None = None
+    tie: bool = False
+    revealed: int | None = None
+
+    _NOTATION = re.compile(r"(\d+):(\d+)(?:>(\d+))?(?:=(\d+)([+-])?)?(?:x(\d+)|(~))?(?:#(\d+))?")
+
+    def __str__(self) -> str:
+        text = f"{self.seat}:{self.card}"
+        if self.target is not None:
+            text += f">{self.target}"
+        if self.named is not None:
+            text += f"={self.named}" + {True: "+", False: "-", None: ""}[self.hit]
+        if self.loser is not None:
+            text += f"x{self.loser}"
+        elif self.tie:
+            text += "~"
+        if self.revealed is not None:
+            text += f"#{self.revealed}"
+        return text
+
+    @classmethod
+    def from_notation(cls, text: str) -> Turn:
+        """Parse ``str(turn)``; raises :class:`EntryError` ``bad-notation``."""
+        match = cls._NOTATION.fullmatch(text.strip())
+        if match is None:
+            raise EntryError(CATALOGUE.problem("bad-notation", value=text))
+        seat, card, target, named, sign, loser, tie, revealed = match.groups()
+        return cls(int(seat), int(card), _opt(target), _opt(named),
+                   None if sign is None else sign == "+", _opt(loser), tie is not None,
+                   _opt(revealed))
+
+
+def _opt(text: str | None) -> int | None:
+    return None if text is None else int(text)
 
 
 class EndReason(StrEnum):

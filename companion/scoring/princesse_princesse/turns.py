@@ -44,7 +44,6 @@ A turn refused by the rules comes back as problems (codes), never as an exceptio
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -75,65 +74,10 @@ from .table import (
     VALUES,
     PublicTable,
     RoundEnding,
+    Turn,
     apply_turn,
     revealed_faults,
 )
-
-
-@dataclass(frozen=True)
-class Turn:
-    """One turn as the table saw it, with the table's answers.
-
-    ``seat`` played ``card`` (a value 0–9) at ``target``. Garde: ``named`` character and ``hit``
-    (was the guess right). Bibliothécaire: ``loser`` (the seat with the lower card) or ``tie``.
-    ``revealed``: the card discarded face up by the effect — the hand of Vladric's target, the
-    Bibliothécaire loser's card, the Ogre player's other card (a Garde's right guess reveals the
-    named card by itself).
-
-    Notation (``str(turn)`` / :meth:`from_notation`): ``seat:card``, then ``>target``, ``=named``
-    with ``+`` (right guess) or ``-``, ``x`` + loser seat or ``~`` for a tie, ``#`` + revealed card:
-    ``2:1>0=5-``, ``0:3>1x1#2``, ``1:5>1#4``, ``3:9#6``, ``0:4``.
-    """
-
-    seat: int
-    card: int
-    target: int | None = None
-    named: int | None = None
-    hit: bool | None = None
-    loser: int | None = None
-    tie: bool = False
-    revealed: int | None = None
-
-    _NOTATION = re.compile(r"(\d+):(\d+)(?:>(\d+))?(?:=(\d+)([+-])?)?(?:x(\d+)|(~))?(?:#(\d+))?")
-
-    def __str__(self) -> str:
-        text = f"{self.seat}:{self.card}"
-        if self.target is not None:
-            text += f">{self.target}"
-        if self.named is not None:
-            text += f"={self.named}" + {True: "+", False: "-", None: ""}[self.hit]
-        if self.loser is not None:
-            text += f"x{self.loser}"
-        elif self.tie:
-            text += "~"
-        if self.revealed is not None:
-            text += f"#{self.revealed}"
-        return text
-
-    @classmethod
-    def from_notation(cls, text: str) -> Turn:
-        """Parse ``str(turn)``; raises :class:`EntryError` ``bad-notation``."""
-        match = cls._NOTATION.fullmatch(text.strip())
-        if match is None:
-            raise EntryError(CATALOGUE.problem("bad-notation", value=text))
-        seat, card, target, named, sign, loser, tie, revealed = match.groups()
-        return cls(int(seat), int(card), _opt(target), _opt(named),
-                   None if sign is None else sign == "+", _opt(loser), tie is not None,
-                   _opt(revealed))
-
-
-def _opt(text: str | None) -> int | None:
-    return None if text is None else int(text)
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ from typing import Any
 from companion.scoring.problems import EntryError, Problem
 
 from .round_end import RoundReveal
-from .table import VALUES, RoundEnding
-from .turns import PublicRound, Turn
+from .table import VALUES, RoundEnding, Turn
+from .turns import PublicRound
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from .round_cards import (
     round_card,
     round_cards,
 )
-from .rounds import (
+from .round_score import (
     RoundCounts,
     RoundEntry,
     RoundScore,

@@ -23,7 +23,14 @@ from .errors import IncompleteEntryError, InvalidValueError, Problem
 from .leaders import Leader, check_seat, next_leader_classic, next_leader_deluxe
 from .problems import CATALOGUE
 from .round_cards import round_card
-from .rounds import RoundCounts, RoundEntry, RoundScore, ScoreLine, entry_from_counts, score_entry
+from .round_score import (
+    RoundCounts,
+    RoundEntry,
+    RoundScore,
+    ScoreLine,
+    entry_from_counts,
+    score_entry,
+)
 from .standings import RebelStandings, standings
 from .totals import describe_totals, possible_round_totals
 

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 from .cards import Edition, check_player_count, princes
 from .round_cards import Scoring, round_card
-from .rounds import bathroom_exempt, can_have_rebel
+from .round_score import bathroom_exempt, can_have_rebel
 
 
 def possible_round_totals(edition: Edition, letter: str, players: int,

@@ -1,7 +1,9 @@
 """The engine package's imports (issue 30): its modules import each other in one direction only
-(an import under ``if TYPE_CHECKING:`` is read by the type checker alone), and none imports
-another module's private name (``_name``), by a relative or an absolute import, nor reads one as
-an attribute (``state._hands``, ``module._helper``): what one module offers another is public."""
+(an import under ``if TYPE_CHECKING:`` included, issue 38: the modifiers and powers are handed
+the round as the ``RoundForModifiers`` and ``RoundForPowers`` they declare, not as the state
+that imports them), and none imports another module's private name (``_name``), by a relative
+or an absolute import, nor reads one as an attribute (``state._hands``, ``module._helper``):
+what one module offers another is public."""
 
 from __future__ import annotations
 

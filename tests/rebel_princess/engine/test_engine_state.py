@@ -17,7 +17,7 @@ from companion.scoring.rebel_princess.engine import (
     parse_card,
     parse_cards,
 )
-from companion.scoring.rebel_princess.rounds import score_entry
+from companion.scoring.rebel_princess.round_score import score_entry
 
 V = ViolationCode
 

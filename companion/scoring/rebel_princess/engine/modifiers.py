@@ -44,7 +44,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar, Protocol
 
 from companion.scoring.problems import Problem
 from companion.scoring.rebel_princess.cards import Edition, RebelCard
@@ -52,8 +52,20 @@ from companion.scoring.rebel_princess.round_cards import letters_of
 
 from .errors import InvalidEntryError, ViolationCode, name_rules_with, violation
 
-if TYPE_CHECKING:
-    from .state import RoundState
+
+class RoundForModifiers(Protocol):
+    """What a modifier reads of the round in play (:class:`~.state.RoundState` is one): declared
+    here so that the modifiers need not import the state that calls them."""
+
+    players: int
+    hands: list[int]  # the cards each seat holds
+    trick_ids: list[int]  # card ids of the trick in progress, in play order
+    follow_id: int  # suit index to follow in the trick in progress (-1: none yet)
+    reversed_order: bool  # Cinderella: the order of the numbers is reversed this trick
+
+    def value(self, cid: int) -> int: ...
+
+    def key(self, cid: int) -> int: ...
 
 __all__ = ["HALF", "HOOKS", "Modifier", "NotOn", "Timing", "TrickTime", "WinReason", "barred",
            "display_name", "modifier_class", "overridden", "register", "registered",
@@ -169,15 +181,15 @@ class Modifier:
     def __init__(self, edition: Edition) -> None:
         self.edition = edition
 
-    def legal(self, state: RoundState, seat: int, legal: int) -> int:
+    def legal(self, state: RoundForModifiers, seat: int, legal: int) -> int:
         """The cards (a mask) ``seat`` may play now, given ``legal`` from the layers below."""
         return legal
 
-    def follow(self, state: RoundState, cid: int, follow: int) -> int:
+    def follow(self, state: RoundForModifiers, cid: int, follow: int) -> int:
         """The suit index to follow once card ``cid`` was played on a trick following ``follow``."""
         return follow
 
-    def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
+    def winner(self, state: RoundForModifiers, plays: list[int], winner: int) -> int:
         """The index in ``plays`` (card ids in play order) of the winning play, given ``winner``."""
         return winner
 

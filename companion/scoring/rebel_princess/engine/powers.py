@@ -62,7 +62,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 if TYPE_CHECKING:
     import random
@@ -73,13 +73,38 @@ from companion.scoring.rebel_princess.cards import Edition, RebelCard, Suit
 from .cards import FROG_ID
 from .errors import ViolationCode, violation
 from .evidence import Evidence
-from .modifiers import Modifier, Timing
+from .modifiers import Modifier, RoundForModifiers, Timing
 from .steps import PowerUse
 
-if TYPE_CHECKING:
-    from .state import RoundState
+__all__ = ["Block", "Power", "RoundForPowers", "power_class", "power_slugs", "zero_rank"]
 
-__all__ = ["Block", "Power", "power_class", "power_slugs", "zero_rank"]
+
+class RoundForPowers(RoundForModifiers, Protocol):
+    """What a power reads and changes of the round in play (:class:`~.state.RoundState` is one):
+    declared here so that the powers need not import the state that calls them."""
+
+    leader: int  # the seat that leads (or led) the trick in progress
+    princes_in: bool  # whether the Princes have snuck in
+    taken: list[int]  # the cards each seat won in tricks
+    tricks_won: list[int]  # tricks won per seat
+    revealed: list[int]  # cards shown under Crystal Clear (h / I)
+    history: list[tuple[int, list[int], int, tuple[Any, ...]]]
+    active_powers: list[tuple[Power, PowerUse]]  # powers in effect for this trick
+    zero_id: int  # Snow White: the card id played as a zero this trick (-1: none)
+    cards_left: int  # cards still to be played
+
+    @property
+    def princes_at_lead(self) -> bool: ...
+
+    def hand(self, seat: int) -> frozenset[RebelCard]: ...
+
+    def active_hand(self, seat: int) -> int: ...
+
+    def hold_gift_pile(self, seat: int) -> int: ...
+
+    def release_gift_pile(self, seat: int, pile: int) -> None: ...
+
+    def replay_last_trick(self, old: int, new: int) -> None: ...
 
 V = ViolationCode
 D, C = Edition.DELUXE, Edition.CLASSIC
@@ -174,7 +199,7 @@ class Power(Modifier):
         """Whether ``use`` acts on the player who leads the trick (``leader``)."""
         return False
 
-    def requested_suit(self, state: RoundState, use: PowerUse) -> Suit | None:
+    def requested_suit(self, state: RoundForPowers, use: PowerUse) -> Suit | None:
         """The suit ``use`` makes the leader lead, while it has that effect (the Little Mermaid,
         Rapunzel); Thumbelina cannot escape it."""
         return None
@@ -196,7 +221,7 @@ class Power(Modifier):
         and went to (see :mod:`.evidence`); nothing by default."""
         return ()
 
-    def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
+    def random_use(self, state: RoundForPowers, seat: int, rng: random.Random) -> PowerUse | None:
         """A plausible random use by ``seat`` now, for the simulation (it may still break a
         rule: callers check it); ``None`` when none comes to mind."""
         return PowerUse(seat, self.slug)
@@ -312,22 +337,22 @@ class Power(Modifier):
         """Whether ``card`` is within :attr:`max_rank` (always, for a power without one)."""
         return self.max_rank is None or card.rank <= self.max_rank
 
-    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
+    def check(self, state: RoundForPowers, use: PowerUse) -> list[Problem]:
         """Problems with the arguments of ``use`` (timing, ownership and conflicts are checked by
         the state)."""
         return []
 
-    def apply(self, state: RoundState, use: PowerUse) -> Any:
+    def apply(self, state: RoundForPowers, use: PowerUse) -> Any:
         """Carry out the one-off part of ``use``; returns what :meth:`undo` needs."""
         return None
 
-    def undo(self, state: RoundState, use: PowerUse, data: Any) -> None:
+    def undo(self, state: RoundForPowers, use: PowerUse, data: Any) -> None:
         """Reverse :meth:`apply`."""
 
-    def activate(self, state: RoundState, use: PowerUse) -> None:
+    def activate(self, state: RoundForPowers, use: PowerUse) -> None:
         """Set the trick-wide flags of ``use`` (reversed order, a zero card)."""
 
-    def restrict(self, state: RoundState, seat: int, legal: int, use: PowerUse) -> int:
+    def restrict(self, state: RoundForPowers, seat: int, legal: int, use: PowerUse) -> int:
         """The legality layer of ``use`` for ``seat`` while it is active this trick."""
         return legal
 

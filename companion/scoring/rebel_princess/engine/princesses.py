@@ -55,6 +55,7 @@ from .powers import (
     C,
     D,
     Power,
+    RoundForPowers,
     T,
     V,
 )
@@ -63,14 +64,13 @@ from .steps import PowerUse
 if TYPE_CHECKING:
     import random
 
-    from .state import RoundState
 
 
-def _hand(state: RoundState, seat: int) -> list[RebelCard]:
+def _hand(state: RoundForPowers, seat: int) -> list[RebelCard]:
     return sorted(state.hand(seat), key=card_id)
 
 
-def _held(state: RoundState, seat: int, card_: Any) -> bool:
+def _held(state: RoundForPowers, seat: int, card_: Any) -> bool:
     return bool(state.hands[seat] >> card_id(card_) & 1)
 
 
@@ -89,7 +89,7 @@ class Alice(Power):
     deals_trick_back = True
     not_on = (NotOn(TrickTime.AFTER_LAST_TRICK),)  # nothing is left to replay
 
-    def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
+    def random_use(self, state: RoundForPowers, seat: int, rng: random.Random) -> PowerUse | None:
         if not state.history:
             return None
         cards = [card_at(c) for c in state.history[-1][1]]
@@ -101,7 +101,7 @@ class Alice(Power):
         return tuple(arrived(Seen.DEALT, index % players, card_)
                      for index, card_ in enumerate(use.cards))
 
-    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
+    def check(self, state: RoundForPowers, use: PowerUse) -> list[Problem]:
         leader, ids, winner, _ = state.history[-1]
         if self.edition in self.winner_only and winner != use.seat:
             return self.bad(use, V.NOT_TRICK_WINNER)
@@ -111,7 +111,7 @@ class Alice(Power):
             return self.bad(use, V.WRONG_CARD_COUNT)
         return []
 
-    def apply(self, state: RoundState, use: PowerUse) -> Any:
+    def apply(self, state: RoundForPowers, use: PowerUse) -> Any:
         players = state.players
         ids = state.history[-1][1]
         mask = mask_of(use.cards)
@@ -125,7 +125,7 @@ class Alice(Power):
         pile = state.hold_gift_pile(use.seat)  # Wedding Gift: the pile waits for the redone trick
         return (mask, snuck, pile)
 
-    def undo(self, state: RoundState, use: PowerUse, data: Any) -> None:
+    def undo(self, state: RoundForPowers, use: PowerUse, data: Any) -> None:
         mask, snuck, pile = data
         players = state.players
         for index, card_ in enumerate(use.cards):
@@ -147,7 +147,7 @@ class Cinderella(Power):
     changes_trick = True
     reverses_order = True
 
-    def activate(self, state: RoundState, use: PowerUse) -> None:
+    def activate(self, state: RoundForPowers, use: PowerUse) -> None:
         state.reversed_order = True
 
 
@@ -177,12 +177,12 @@ class IcePrincess(Power):
     def forced_card(self, use: PowerUse, seat: int) -> RebelCard | None:
         return use.cards[0] if use.target == seat and use.cards else None
 
-    def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
+    def random_use(self, state: RoundForPowers, seat: int, rng: random.Random) -> PowerUse | None:
         target = state.leader if self.edition in self.target_leader else \
             rng.randrange(state.players)
         return PowerUse(seat, self.slug, target=target, cards=(rng.choice(_hand(state, target)),))
 
-    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
+    def check(self, state: RoundForPowers, use: PowerUse) -> list[Problem]:
         if use.target is None or not 0 <= use.target < state.players or len(use.cards) != 1:
             return self.bad(use)
         if self.edition in self.target_leader and use.target != state.leader:
@@ -194,18 +194,18 @@ class IcePrincess(Power):
             return self.bad(use, V.CARD_SHOWN, use.target, card_)
         return []
 
-    def apply(self, state: RoundState, use: PowerUse) -> Any:
+    def apply(self, state: RoundForPowers, use: PowerUse) -> Any:
         # A Prince chosen by the Ice Princess brings the Princes in (Deluxe p. 23, RULINGS.md).
         snuck = use.cards[0].suit is Suit.PRINCE and not state.princes_in
         if snuck:
             state.princes_in = True
         return snuck
 
-    def undo(self, state: RoundState, use: PowerUse, data: Any) -> None:
+    def undo(self, state: RoundForPowers, use: PowerUse, data: Any) -> None:
         if data:
             state.princes_in = False
 
-    def restrict(self, state: RoundState, seat: int, legal: int, use: PowerUse) -> int:
+    def restrict(self, state: RoundForPowers, seat: int, legal: int, use: PowerUse) -> int:
         if seat != use.target:
             return legal
         forced = 1 << card_id(use.cards[0])
@@ -225,10 +225,10 @@ class LittleMermaid(Power):
     def acts_on_leader(self, use: PowerUse, leader: int) -> bool:
         return True
 
-    def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
+    def random_use(self, state: RoundForPowers, seat: int, rng: random.Random) -> PowerUse | None:
         return PowerUse(seat, self.slug, suit=rng.choice(_hand(state, state.leader)).suit)
 
-    def requested_suit(self, state: RoundState, use: PowerUse) -> Suit | None:
+    def requested_suit(self, state: RoundForPowers, use: PowerUse) -> Suit | None:
         # Princes named before they snuck in have no effect: the leader leads freely (Deluxe:
         # "may not compel ... unless the lead player only has cards of the Prince suit", and then
         # the basic rules already make them lead one; French: « vous ne pouvez pas faire jouer la
@@ -237,7 +237,7 @@ class LittleMermaid(Power):
             return None
         return use.suit
 
-    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
+    def check(self, state: RoundForPowers, use: PowerUse) -> list[Problem]:
         if use.suit is None:
             return self.bad(use)
         hand = state.hands[state.leader]
@@ -250,7 +250,7 @@ class LittleMermaid(Power):
             return self.bad(use, V.SUIT_NOT_HELD, state.leader)  # name another suit
         return []
 
-    def restrict(self, state: RoundState, seat: int, legal: int, use: PowerUse) -> int:
+    def restrict(self, state: RoundForPowers, seat: int, legal: int, use: PowerUse) -> int:
         suit = self.requested_suit(state, use)
         if state.trick_ids or seat != state.leader or suit is None:
             return legal
@@ -271,7 +271,7 @@ class Mulan(Power):
     first_after_trick = True
     redecides_trick = True
 
-    def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
+    def random_use(self, state: RoundForPowers, seat: int, rng: random.Random) -> PowerUse | None:
         if not state.history:
             return None
         leader, ids = state.history[-1][:2]
@@ -287,7 +287,7 @@ class Mulan(Power):
         old, new = use.cards
         return (held(Seen.PLAYED, use.seat, new), arrived(Seen.PLAYED, use.seat, old))
 
-    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
+    def check(self, state: RoundForPowers, use: PowerUse) -> list[Problem]:
         if len(use.cards) != 2:
             return self.bad(use)
         old, new = use.cards
@@ -303,13 +303,13 @@ class Mulan(Power):
             return self.bad(use, V.POWER_FROG)
         return []
 
-    def apply(self, state: RoundState, use: PowerUse) -> Any:
+    def apply(self, state: RoundForPowers, use: PowerUse) -> Any:
         old, new = card_id(use.cards[0]), card_id(use.cards[1])
         leader, ids, winner, _ = state.history[-1]
         state.replay_last_trick(old, new)
         return (leader, tuple(ids), winner)  # the trick as played, for the record
 
-    def undo(self, state: RoundState, use: PowerUse, data: Any) -> None:
+    def undo(self, state: RoundForPowers, use: PowerUse, data: Any) -> None:
         state.replay_last_trick(card_id(use.cards[1]), card_id(use.cards[0]))
 
 
@@ -322,7 +322,7 @@ class PeaPrincess(Power):
     timing = {D: B, C: T}
     changes_trick = True
 
-    def restrict(self, state: RoundState, seat: int, legal: int, use: PowerUse) -> int:
+    def restrict(self, state: RoundForPowers, seat: int, legal: int, use: PowerUse) -> int:
         if seat == use.seat:
             return legal
         if self.edition is C and len(state.trick_ids) <= (use.seat - state.leader) % state.players:
@@ -346,7 +346,7 @@ class Pocahontas(Power):
     # Choosing another leader would undo their demand on the leader (Deluxe p. 23).
     blocked_by = (Block("little-mermaid"), Block("rapunzel"))
 
-    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
+    def check(self, state: RoundForPowers, use: PowerUse) -> list[Problem]:
         if use.target is None or not 0 <= use.target < state.players:
             return self.bad(use)
         if self.edition in self.winner_only and state.history[-1][2] != use.seat:
@@ -358,15 +358,15 @@ class Pocahontas(Power):
     def new_leader(self, use: PowerUse, leader: int) -> int:
         return use.target if use.target is not None else leader
 
-    def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
+    def random_use(self, state: RoundForPowers, seat: int, rng: random.Random) -> PowerUse | None:
         return PowerUse(seat, self.slug, target=rng.randrange(state.players))
 
-    def apply(self, state: RoundState, use: PowerUse) -> Any:
+    def apply(self, state: RoundForPowers, use: PowerUse) -> Any:
         before = state.leader
         state.leader = self.new_leader(use, before)
         return before
 
-    def undo(self, state: RoundState, use: PowerUse, data: Any) -> None:
+    def undo(self, state: RoundForPowers, use: PowerUse, data: Any) -> None:
         state.leader = data
 
 
@@ -384,10 +384,10 @@ class Rapunzel(Power):
     def acts_on_leader(self, use: PowerUse, leader: int) -> bool:
         return True
 
-    def requested_suit(self, state: RoundState, use: PowerUse) -> Suit | None:
+    def requested_suit(self, state: RoundForPowers, use: PowerUse) -> Suit | None:
         return Suit.PRINCE  # even before the Princes snuck in (Deluxe p. 23)
 
-    def restrict(self, state: RoundState, seat: int, legal: int, use: PowerUse) -> int:
+    def restrict(self, state: RoundForPowers, seat: int, legal: int, use: PowerUse) -> int:
         if state.trick_ids or seat != state.leader:
             return legal
         return state.hands[seat] & PRINCE_MASK or legal
@@ -431,13 +431,13 @@ class Scheherazade(Power):
                 held(Seen.DRAWN, use.seat, given, moment=before),
                 arrived(Seen.DRAWN, use.target, given), arrived(Seen.DRAWN, use.seat, taken))
 
-    def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
+    def random_use(self, state: RoundForPowers, seat: int, rng: random.Random) -> PowerUse | None:
         target = rng.choice([s for s in range(state.players) if s != seat])
         taken = rng.choice(_hand(state, target))
         return PowerUse(seat, self.slug, target=target,
                         cards=(taken, rng.choice([*_hand(state, seat), taken])))
 
-    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
+    def check(self, state: RoundForPowers, use: PowerUse) -> list[Problem]:
         if use.target is None or not 0 <= use.target < state.players or len(use.cards) != 2 \
                 or (self.edition in self.target_other and use.target == use.seat):
             return self.bad(use)
@@ -453,7 +453,7 @@ class Scheherazade(Power):
             return self.bad(use, V.NOT_IN_HAND, card_=given)
         return []
 
-    def apply(self, state: RoundState, use: PowerUse) -> Any:
+    def apply(self, state: RoundForPowers, use: PowerUse) -> Any:
         taken, given = (1 << card_id(c) for c in use.cards)
         target = use.target
         assert target is not None
@@ -462,7 +462,7 @@ class Scheherazade(Power):
             state.hands[use.seat] = state.hands[use.seat] & ~given | taken
         return None
 
-    def undo(self, state: RoundState, use: PowerUse, data: Any) -> None:
+    def undo(self, state: RoundForPowers, use: PowerUse, data: Any) -> None:
         taken, given = (1 << card_id(c) for c in use.cards)
         target = use.target
         assert target is not None
@@ -502,13 +502,13 @@ class SleepingBeauty(Power):
                       if len(use.cards) != players or use.cards[seat] != card_]
         return tuple(found)
 
-    def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
+    def random_use(self, state: RoundForPowers, seat: int, rng: random.Random) -> PowerUse | None:
         given = tuple(rng.choice(_hand(state, s)) for s in range(state.players))
         received = list(given)
         rng.shuffle(received)
         return PowerUse(seat, self.slug, cards=given, more=tuple(received))
 
-    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
+    def check(self, state: RoundForPowers, use: PowerUse) -> list[Problem]:
         players = state.players
         if len(use.cards) != players or len(use.more) != players:
             return self.bad(use, V.WRONG_CARD_COUNT)
@@ -519,14 +519,14 @@ class SleepingBeauty(Power):
             return self.bad(use)
         return []
 
-    def apply(self, state: RoundState, use: PowerUse) -> Any:
+    def apply(self, state: RoundForPowers, use: PowerUse) -> Any:
         for seat, card_ in enumerate(use.cards):
             state.hands[seat] &= ~(1 << card_id(card_))
         for seat, card_ in enumerate(use.more):
             state.hands[seat] |= 1 << card_id(card_)
         return None
 
-    def undo(self, state: RoundState, use: PowerUse, data: Any) -> None:
+    def undo(self, state: RoundForPowers, use: PowerUse, data: Any) -> None:
         for seat, card_ in enumerate(use.more):
             state.hands[seat] &= ~(1 << card_id(card_))
         for seat, card_ in enumerate(use.cards):
@@ -545,11 +545,11 @@ class SnowWhite(Power):
     max_rank = 7
     changes_trick = True
 
-    def random_use(self, state: RoundState, seat: int, rng: random.Random) -> PowerUse | None:
+    def random_use(self, state: RoundForPowers, seat: int, rng: random.Random) -> PowerUse | None:
         low = [c for c in _hand(state, seat) if self.allows_rank(c)]
         return PowerUse(seat, self.slug, cards=(rng.choice(low),)) if low else None
 
-    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
+    def check(self, state: RoundForPowers, use: PowerUse) -> list[Problem]:
         if len(use.cards) != 1:
             return self.bad(use)
         (card_,) = use.cards
@@ -559,10 +559,10 @@ class SnowWhite(Power):
             return self.bad(use, V.BAD_POWER_ARGUMENT, card_=card_)
         return []
 
-    def activate(self, state: RoundState, use: PowerUse) -> None:
+    def activate(self, state: RoundForPowers, use: PowerUse) -> None:
         state.zero_id = card_id(use.cards[0])
 
-    def restrict(self, state: RoundState, seat: int, legal: int, use: PowerUse) -> int:
+    def restrict(self, state: RoundForPowers, seat: int, legal: int, use: PowerUse) -> int:
         if seat != use.seat:
             return legal
         chosen = 1 << card_id(use.cards[0])
@@ -579,12 +579,12 @@ class Thumbelina(Power):
     timing = {D: T}
     changes_trick = True
 
-    def check(self, state: RoundState, use: PowerUse) -> list[Problem]:
+    def check(self, state: RoundForPowers, use: PowerUse) -> list[Problem]:
         if not state.trick_ids and use.seat == state.leader:
             return self.bad(use, V.POWER_NOT_NOW)  # not while leading
         return []
 
-    def restrict(self, state: RoundState, seat: int, legal: int, use: PowerUse) -> int:
+    def restrict(self, state: RoundForPowers, seat: int, legal: int, use: PowerUse) -> int:
         if seat != use.seat or not state.trick_ids:
             return legal
         led = SUIT_OF[state.trick_ids[0] >> 4]

@@ -44,17 +44,14 @@ Masquerade Ball (i / C) changes what the table sees, not the rules of a trick.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from companion.scoring.rebel_princess.cards import Edition, RebelCard, Suit
 from companion.scoring.rebel_princess.round_cards import round_card
 
 from .cards import FAIRY, QUEEN, SUIT_MASKS
 from .errors import ViolationCode
-from .modifiers import HALF, Modifier, NotOn, TrickTime, WinReason, register
-
-if TYPE_CHECKING:
-    from .state import RoundState
+from .modifiers import HALF, Modifier, NotOn, RoundForModifiers, TrickTime, WinReason, register
 
 D, C = Edition.DELUXE, Edition.CLASSIC
 _FAIRY_MASK = SUIT_MASKS[FAIRY]
@@ -178,7 +175,7 @@ class MagicBeans(RoundCardRule):
     slug = "magic-beans"
     restriction = ViolationCode.MUST_PLAY_HIGHEST_OR_LOWEST
 
-    def legal(self, state: RoundState, seat: int, legal: int) -> int:
+    def legal(self, state: RoundForModifiers, seat: int, legal: int) -> int:
         extremes = 0
         for suit_mask in SUIT_MASKS:
             cards = legal & suit_mask
@@ -198,7 +195,7 @@ class RoyalDecree(RoundCardRule):
             return self.card_reason("trump", Suit.QUEEN, reversed_)
         return super().win_reason(cards, card, reversed_)
 
-    def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
+    def winner(self, state: RoundForModifiers, plays: list[int], winner: int) -> int:
         queens = [i for i, cid in enumerate(plays) if cid >> 4 == QUEEN]
         return max(queens, key=lambda i: state.key(plays[i])) if queens else winner
 
@@ -214,7 +211,7 @@ class AlwaysTheBridesmaid(RoundCardRule):
         return self.card_reason("alone" if len(followers) == 1 else "second", cards[0].suit,
                                 reversed_)
 
-    def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
+    def winner(self, state: RoundForModifiers, plays: list[int], winner: int) -> int:
         led = [i for i, cid in enumerate(plays) if cid >> 4 == plays[0] >> 4]
         if len(led) < 2:
             return 0  # everyone else was void: the leader wins
@@ -230,7 +227,7 @@ class Sisterhood(RoundCardRule):
     def win_reason(self, cards: Sequence[RebelCard], card: RebelCard, reversed_: bool) -> WinReason:
         return self.card_reason("furthest", None, reversed_)
 
-    def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
+    def winner(self, state: RoundForModifiers, plays: list[int], winner: int) -> int:
         led, reference = plays[0] >> 4, state.value(plays[0])
         others = range(1, len(plays))
         pool = [i for i in others if plays[i] >> 4 == led] or list(others)
@@ -252,7 +249,7 @@ class PoisonedApple(RoundCardRule):
             return self.card_reason("void", None, reversed_)
         return super().win_reason(cards, card, reversed_)
 
-    def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
+    def winner(self, state: RoundForModifiers, plays: list[int], winner: int) -> int:
         led = plays[0] >> 4
         void = [i for i in range(1, len(plays)) if plays[i] >> 4 != led]
         if not void:
@@ -268,7 +265,7 @@ class OddsAndEvens(RoundCardRule):
     slug = "odds-and-evens"
     restriction = ViolationCode.MUST_MATCH_PARITY
 
-    def legal(self, state: RoundState, seat: int, legal: int) -> int:
+    def legal(self, state: RoundForModifiers, seat: int, legal: int) -> int:
         plays = state.trick_ids
         if not plays:
             return legal  # the leader sets the parity
@@ -286,7 +283,7 @@ class ThePrinceAlwaysRingsTwice(RoundCardRule):
     def win_reason(self, cards: Sequence[RebelCard], card: RebelCard, reversed_: bool) -> WinReason:
         return self.card_reason("sum", cards[0].suit, reversed_)
 
-    def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
+    def winner(self, state: RoundForModifiers, plays: list[int], winner: int) -> int:
         players = state.players
         led = plays[0] >> 4
         values: list[list[int]] = [[] for _ in range(players)]
@@ -311,7 +308,7 @@ class MidnightMakeover(RoundCardRule):
 
     slug = "midnight-makeover"
 
-    def legal(self, state: RoundState, seat: int, legal: int) -> int:
+    def legal(self, state: RoundForModifiers, seat: int, legal: int) -> int:
         if not state.trick_ids:
             return legal
         hand = state.hands[seat]
@@ -323,7 +320,7 @@ class MidnightMakeover(RoundCardRule):
             return self.card_reason("wild", cards[0].suit, reversed_)
         return super().win_reason(cards, card, reversed_)
 
-    def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
+    def winner(self, state: RoundForModifiers, plays: list[int], winner: int) -> int:
         led = state.follow_id
         candidates = [i for i, cid in enumerate(plays) if cid >> 4 in (led, FAIRY)]
         last = self.edition is Edition.CLASSIC
@@ -341,7 +338,7 @@ class PassTheBouquet(RoundCardRule):
             return self.card_reason("bouquet", card.suit, reversed_)
         return super().win_reason(cards, card, reversed_)
 
-    def follow(self, state: RoundState, cid: int, follow: int) -> int:
+    def follow(self, state: RoundForModifiers, cid: int, follow: int) -> int:
         return cid >> 4  # a follower plays the suit to follow, or a void player starts a new one
 
 
@@ -356,7 +353,7 @@ class UpsideDown(RoundCardRule):
             return self.card_reason("highest", card.suit, reversed_, low=not reversed_)
         return super().win_reason(cards, card, reversed_)
 
-    def winner(self, state: RoundState, plays: list[int], winner: int) -> int:
+    def winner(self, state: RoundForModifiers, plays: list[int], winner: int) -> int:
         # Printed 6s count, a 6 played by Snow White as a zero included (engine decision).
         sixes = sum(1 for cid in plays if cid & 15 == 6)
         if not sixes & 1:

@@ -44,7 +44,7 @@ from companion.scoring.rebel_princess.cards import (
 )
 from companion.scoring.rebel_princess.game import GameSetup, PlayedRound, play_through
 from companion.scoring.rebel_princess.round_cards import round_card
-from companion.scoring.rebel_princess.rounds import bathroom_exempt, score_entry
+from companion.scoring.rebel_princess.round_score import bathroom_exempt, score_entry
 
 from .cards import card_id, cards_in_order, cards_of
 from .modifiers import round_card_letters

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.scoring.rebel_princess.cards import Edition, RebelCard
-from companion.scoring.rebel_princess.rounds import RoundEntry
+from companion.scoring.rebel_princess.round_score import RoundEntry
 
 from .cards import format_cards
 

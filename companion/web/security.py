@@ -10,7 +10,8 @@ real client address behind a proxy, and rate limits.
   proxies stand in front of the app: with 1 or more, werkzeug's ``ProxyFix`` takes the client's
   address from ``X-Forwarded-For`` and the scheme from ``X-Forwarded-Proto`` as that many proxies
   set them; with 0 those headers are ignored (anyone could send them) and the socket's address
-  and scheme are used.
+  and scheme are used. They are believed only from the proxy's own addresses
+  (``PROXY_ADDRESSES``, loopback by default: :class:`TrustedProxyFix`).
 - **Cookies.** The session and language cookies are HttpOnly and SameSite=Lax; a request that
   came over HTTPS (directly or, with trusted proxies, through one) gets them Secure — decided
   when Flask writes the cookie (see :class:`companion.factory`'s session interface), so nothing
@@ -30,7 +31,10 @@ real client address behind a proxy, and rate limits.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from datetime import timedelta
+from ipaddress import IPv4Network, IPv6Network, ip_address, ip_network
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask, Response, current_app, render_template, request
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
@@ -38,6 +42,9 @@ from flask_limiter.util import get_remote_address
 from limits import parse_many
 from limits.storage import MemoryStorage
 from werkzeug.middleware.proxy_fix import ProxyFix
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIEnvironment
 
 WRITE_LIMITS = "120 per minute; 3000 per day"
 CREATE_LIMIT = "30 per hour"
@@ -160,7 +167,7 @@ HEADERS = (
     ("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()"),
 )
 """The security headers every response carries (the live polls' fast path too:
-:mod:`companion.polls`)."""
+:mod:`companion.web.polls`)."""
 
 
 def _headers(response: Response) -> Response:
@@ -170,8 +177,7 @@ def _headers(response: Response) -> Response:
 
 
 def _too_many(error: RateLimitExceeded) -> tuple[Response | str, int, dict[str, str]]:
-    from . import metrics
-    from .routes import api
+    from . import api_schema, metrics
 
     metrics.count_refusal()
     try:
@@ -180,10 +186,43 @@ def _too_many(error: RateLimitExceeded) -> tuple[Response | str, int, dict[str, 
     except Exception:  # the store went away meanwhile: a minute is a fair guess
         wait = 60
     retry = {"Retry-After": str(wait)}
-    answer = api.http_error(error)
+    answer = api_schema.http_error(error)
     if answer is not None:
         return answer[0], answer[1], retry
     return render_template("errors/429.html", wait=timedelta(seconds=wait)), 429, retry
+
+
+class TrustedProxyFix(ProxyFix):
+    """werkzeug's ``ProxyFix``, believed only when the request comes from the proxy itself:
+    from an address of ``PROXY_ADDRESSES`` (loopback by default, where the shipped nginx and
+    Caddy sites reach the app). A request from anywhere else — a server bound to a public
+    address by mistake — keeps its socket's address and scheme, whatever it says it was
+    forwarded for (else ``X-Forwarded-For: 127.0.0.1`` would open ``/metrics`` and escape every
+    limit)."""
+
+    def __init__(self, app: Any, *, proxies: int, addresses: str) -> None:
+        super().__init__(app, x_for=proxies, x_proto=proxies)
+        self.networks = networks(addresses)
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse
+                 ) -> Iterable[bytes]:
+        if is_within(environ.get("REMOTE_ADDR", ""), self.networks):
+            return super().__call__(environ, start_response)
+        return self.app(environ, start_response)
+
+
+def networks(addresses: str) -> list[IPv4Network | IPv6Network]:
+    """``"127.0.0.0/8, ::1"`` as networks; raises ValueError for one that is not."""
+    return [ip_network(item.strip(), strict=False) for item in addresses.split(",")
+            if item.strip()]
+
+
+def is_within(address: str, found: list[IPv4Network | IPv6Network]) -> bool:
+    try:
+        ip = ip_address(address)
+    except ValueError:  # (a Unix socket has no address: only the proxy reaches it)
+        return True
+    return any(ip in network for network in found)
 
 
 def init_app(app: Flask) -> None:
@@ -191,7 +230,9 @@ def init_app(app: Flask) -> None:
     a ``before_request`` hook, so that every write is counted, CSRF refusals included."""
     proxies = trusted_proxies(app)
     if proxies:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
+        app.wsgi_app = TrustedProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, proxies=proxies,
+            addresses=str(app.config.get("PROXY_ADDRESSES") or "127.0.0.0/8, ::1"))
     app.config.setdefault("RATELIMIT_ENABLED", not app.config.get("TESTING", False))
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)
     # Counted in each server process unless a shared store such as "redis://…" is named, which
@@ -203,7 +244,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)  # never a 500 for a lost count
     app.config.setdefault("RATELIMIT_KEY_PREFIX", "companion")
 
-    from .games import registry
+    from ..games import registry
 
     app.extensions["companion.creating"] = frozenset(
         kind.new_endpoint for kind in registry() if kind.new_endpoint) | IMPORTS

@@ -173,7 +173,7 @@ def problem_text(problem: Worded, names: Sequence[str] | None = None) -> str:
 def init_app(app: Flask) -> None:
     """Babel with our locale selector and the template helpers (the switch route's blueprint,
     :data:`bp`, is registered with the others by the factory)."""
-    from .games import registry
+    from ..games import registry
 
     # The shell's catalogue, then each game's own (companion/translations/<key>/): Flask-Babel
     # merges them, so a game brings its French without touching the shell's catalogue.
@@ -184,14 +184,14 @@ def init_app(app: Flask) -> None:
     compile_missing([Path(app.root_path) / folder for folder in folders])
     babel.init_app(app, locale_selector=select_locale,
                    default_translation_directories=";".join(folders))
-    # Every message's fields filled with French elision (companion.french): in Python…
+    # Every message's fields filled with French elision (companion.web.french): in Python…
     babel.domain_instance = ElidingDomain()  # the "messages" domain, as Babel's own
     # …and in the templates (Jinja's newstyle _() and ngettext(), with the same escaping).
     app.jinja_env.globals.update(gettext=_template_gettext, _=_template_gettext,
                                  ngettext=_template_ngettext)
     app.add_template_filter(lambda text: localize_source(text, current_lang()), "source")
     app.add_template_filter(problem_text, "problem_text")
-    # A stored (UTC) time, shown in the phone's own time zone by app.js (companion.local_time).
+    # A stored (UTC) time, shown in the phone's own time zone by app.js (companion.web.local_time).
     app.add_template_filter(lambda value, style: time_element(value, style, current_lang()),
                             "local_time")
 

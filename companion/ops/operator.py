@@ -40,11 +40,12 @@ def is_operator_command() -> bool:
 
 def create_operator_app() -> Flask:
     """The configuration (as the server reads it), the database and the commands."""
-    from . import commands, config, db
+    from .. import config, db
+    from . import cli
 
     app = Flask("companion", root_path=str(Path(__file__).parent),
                 instance_relative_config=True, instance_path=config.instance_path())
     config.load(app)
     db.attach(app)
-    commands.init_app(app)
+    cli.init_app(app)
     return app

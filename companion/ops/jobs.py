@@ -10,12 +10,16 @@ cut it short and the phone watches its progress instead (:mod:`companion.play.im
   the job runs in the server process that took the file, on a thread of its own, one job after
   another.
 
-Either way a job whose process dies is cleaned up at the next start of any server (and by its
-progress page): :func:`companion.play.imports.abandon_stale`.
+A server that stops gracefully (gunicorn's TERM, ``systemctl stop`` or a reload) abandons the
+jobs it was running or holding as it exits, deleting what they staged. A job whose process was
+killed is cleaned up by the sweep every server process (and worker) runs every
+``JOB_SWEEP_SECONDS`` once its heartbeat is stale, at the next start of any server, and by its
+progress page: :func:`companion.play.imports.abandon_stale`. Nobody needs to open its page.
 """
 
 from __future__ import annotations
 
+import atexit
 import logging
 import queue
 import threading
@@ -26,8 +30,8 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 from sqlmodel import Session
 
-from .db import get_engine
-from .play import imports
+from ..db import get_engine
+from ..play import imports
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +104,27 @@ class _Runner:
         self.jobs: queue.Queue[int] = queue.Queue()
         self.lock = threading.Lock()
         self.thread: threading.Thread | None = None
+        self.running: int | None = None  # the job being run now
+        atexit.register(self.stop)
+
+    def stop(self) -> None:
+        """This process is exiting (a graceful stop): abandon the job it runs and those it
+        holds, deleting what they staged, rather than leave them for a sweep."""
+        with self.lock:
+            held = [self.running] if self.running is not None else []
+            while True:
+                try:
+                    held.append(self.jobs.get_nowait())
+                except queue.Empty:
+                    break
+        for job_id in held:
+            try:
+                with self.app.app_context(), \
+                        Session(get_engine(), expire_on_commit=False) as session:
+                    if imports.abandon(session, job_id):
+                        log.warning("import job %s abandoned: this server is stopping", job_id)
+            except Exception:  # (the database away too: the sweep of another server will do)
+                log.exception("import job %s left for the sweep", job_id)
 
     def put(self, job_id: int) -> None:
         with self.lock:
@@ -117,10 +142,13 @@ class _Runner:
                 except queue.Empty:
                     self.thread = None
                     return
+            self.running = job_id
             try:
                 run(self.app, job_id)
             except Exception:  # (logged; the job's heartbeat stops, it is abandoned)
                 log.exception("import job %s stopped", job_id)
+            finally:
+                self.running = None
 
     def idle(self, timeout: float) -> bool:
         """Wait until every job put here has run (tests); True if so."""
@@ -131,7 +159,9 @@ class _Runner:
 
 
 def _runner(app: Flask) -> _Runner:
-    runner: _Runner = app.extensions.setdefault("companion.import_runner", _Runner(app))
+    runner: _Runner | None = app.extensions.get("companion.import_runner")
+    if runner is None:
+        runner = app.extensions.setdefault("companion.import_runner", _Runner(app))
     return runner
 
 
@@ -152,12 +182,35 @@ def worker_command(burst: bool) -> None:
         burst=burst, with_scheduler=False)
 
 
-def init_app(app: Flask) -> None:
-    """Clean up after imports whose process stopped (a server killed mid-import), and add the
-    ``worker`` command. A database whose schema is not this code's yet (``flask db upgrade``
-    not run: :mod:`companion.schema`) may have no job table: it is left alone."""
+def sweep(app: Flask) -> int:
+    """Abandon every job whose process stopped (its heartbeat stale) and delete what it
+    staged; how many. A database whose schema is not this code's yet (``flask db upgrade``
+    not run: :mod:`companion.ops.schema`) may have no job table: it is left alone."""
     guard = app.extensions.get("companion.schema")
-    if guard is None or guard.is_ready():
-        with app.app_context(), Session(get_engine(), expire_on_commit=False) as session:
-            imports.abandon_stale(session)
+    if guard is not None and not guard.is_ready():
+        return 0
+    with app.app_context(), Session(get_engine(), expire_on_commit=False) as session:
+        return imports.abandon_stale(session)
+
+
+def _sweeping(app: Flask, every: float, stopped: threading.Event) -> None:
+    while not stopped.wait(every):
+        try:
+            found = sweep(app)
+            if found:
+                log.warning("%s import job(s) abandoned: their process stopped", found)
+        except Exception as error:  # (the database away: said, tried again next time)
+            log.warning("import sweep failed: %s", error)
+
+
+def init_app(app: Flask) -> None:
+    """Clean up after imports whose process stopped (a server killed mid-import), now and
+    every ``JOB_SWEEP_SECONDS`` on a thread of this process; add the ``worker`` command."""
+    sweep(app)
+    every = app.config.get("JOB_SWEEP_SECONDS")
+    # (Test apps are many and short-lived: a test that wants the sweep says so.)
+    if every and (not app.testing or app.config.get("JOB_SWEEP_IN_TESTS")):
+        stopped = app.extensions["companion.import_sweep"] = threading.Event()
+        threading.Thread(target=_sweeping, args=(app, float(every), stopped), daemon=True,
+                         name="companion-import-sweep").start()
     app.cli.add_command(worker_command)

@@ -29,7 +29,7 @@ from flask.cli import with_appcontext
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Engine, make_url
 
-from .db import get_engine
+from ..db import get_engine
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 PG_DUMP_MAGIC = b"PGDMP"
@@ -120,7 +120,7 @@ def backup_command(file: Path) -> None:
     """Write a consistent copy of the whole database to FILE, while the app serves."""
     from flask import current_app
 
-    from .db import check
+    from ..db import check
 
     engine = get_engine()
     if check(engine).database is None:
@@ -148,7 +148,7 @@ def backup_command(file: Path) -> None:
 @with_appcontext
 def restore_command(file: Path) -> None:
     """Put a backup made by `flask backup` into this (empty) instance."""
-    from .db import check
+    from ..db import check
 
     engine = get_engine()
     if not is_empty(engine):

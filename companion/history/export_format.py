@@ -2,7 +2,7 @@
 
 ``docs/export.md`` documents it field by field. This module holds the schema (pydantic models,
 strict, no unknown field) and the checks a file must pass before anything is stored; the glue
-that reads and writes rows is :mod:`companion.play.transfer`.
+that reads and writes rows is :mod:`companion.play.export`.
 
 A refused file is answered with :class:`TransferError` carrying every :class:`ImportProblem` (a
 stable ``code`` and its parameters; the words are in the import page's template).
@@ -21,8 +21,8 @@ from typing import Annotated, Any, Literal, TypeVar
 import ijson
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
-from ..bounds import DB_INT_MAX
-from ..play.players import name_problem
+from ..common.bounds import DB_INT_MAX
+from ..common.person_names import name_problem
 from ..scoring.problems import Catalogue
 
 FORMAT = "princess-table-export"
@@ -47,6 +47,10 @@ MAX_VALUES = 100_000
 """Values (numbers, texts, lists, objects) in one game or player."""
 MAX_SETTINGS = 4096
 """Characters of one game's set-up (``settings``) written as JSON (a real one: under 300)."""
+MAX_GAME = 256 * 1024
+"""The most one game may weigh in the file (its keys and values, counted as they are read, so
+a game is refused before it is held whole): about a hundred times the largest game a table
+makes (a long game of any kind is under 30 kB); memory is bounded per game, not per file."""
 MAX_RUN = 256 * 1024
 """Bytes between two quotes (the longest text, number or white space the parser holds)."""
 CODE_PATTERN = r"^[a-z0-9]{4,16}$"
@@ -153,11 +157,28 @@ class RoundRecordOut(_Strict):
     created_at: Time
 
 
+Code = Annotated[str, Field(min_length=1, max_length=8)]
+"""A card's code in a trick log (``"Q3"``, ``"hp"`` …)."""
+
+
+class PowerOut(_Strict):
+    """A Princess power noted in a trick log (the fields of the trick screen's power note)."""
+
+    at: int = Field(ge=0, le=200)
+    seat: Seat
+    power: str = Field(min_length=1, max_length=24)
+    target: Seat | None = None
+    suit: str | None = Field(default=None, max_length=8)
+    cards: list[Code] = Field(default_factory=list, max_length=16)
+    more: list[Code] = Field(default_factory=list, max_length=16)
+    entered: int | None = Field(default=None, ge=0, le=200)
+
+
 class TrickLogOut(_Strict):
     number: int = Field(ge=1, le=100)
     plays: str = Field(max_length=2000)
-    powers: list[dict[str, JsonValue]]
-    accepted: list[str]
+    powers: list[PowerOut] = Field(max_length=64)
+    accepted: list[Annotated[str, Field(max_length=64)]] = Field(max_length=200)
     checks: bool
     version: int = Field(ge=0, le=DB_INT_MAX)
     updated_at: Time
@@ -236,7 +257,13 @@ class _Inflated:
             self.offset += len(piece)
         else:
             piece = b""
-            while not piece and not self.inflate.eof and (self.tail or self.offset < len(self.raw)):
+            while not piece and (self.tail or self.offset < len(self.raw)
+                                 or not self.inflate.eof or self.inflate.unused_data):
+                if self.inflate.eof:  # a member ended: what follows is the next member
+                    self._next_member()
+                    continue
+                if not self.tail and self.offset >= len(self.raw):
+                    raise TransferError([ImportProblem("bad-archive", detail="cut short")])
                 if not self.tail:
                     self.tail = bytes(self.raw[self.offset:self.offset + PIECE])
                     self.offset += len(self.tail)
@@ -251,6 +278,20 @@ class _Inflated:
                                                detail=f"{MAX_UNPACKED // 2**20} MB unpacked")])
         self._check_runs(piece)
         return piece
+
+    def _next_member(self) -> None:
+        """Go on to the member after the one that ended (``cat a.gz b.gz`` makes a file of
+        two, which gzip reads as one stream, and so does this: under the same unpacked cap).
+        Bytes after the last member that start no member refuse the file, never ignored."""
+        assert self.inflate is not None
+        rest = self.inflate.unused_data + self.tail
+        more = bytes(self.raw[self.offset:self.offset + max(0, 2 - len(rest))])
+        self.offset += len(more)
+        rest += more
+        if rest[:2] != GZIP_MAGIC:
+            raise TransferError([ImportProblem("bad-archive", detail="bytes after its end")])
+        self.inflate = zlib.decompressobj(wbits=31)
+        self.tail = rest
 
     def _check_runs(self, piece: bytes) -> None:
         text = self.escape + piece
@@ -340,9 +381,12 @@ class _Events:
                 if count > cap:
                     raise TransferError([ImportProblem("too-large",
                                                        detail=f"{cap:,} {key}")])
-                yield key, self._build(event, value, f"{key}.{count - 1}")
+                yield key, self._build(event, value, f"{key}.{count - 1}",
+                                       weight=MAX_GAME if key == "games" else None)
         try:  # nothing after the object but white space
             extra = next(self.events, None)
+        except TransferError:
+            raise
         except (ijson.JSONError, ValueError):
             extra = ("garbage", None)
         if extra is not None:
@@ -352,9 +396,10 @@ class _Events:
         event, value = self._next()
         return self._build(event, value, where)
 
-    def _build(self, event: str, value: Any, where: str) -> Any:
+    def _build(self, event: str, value: Any, where: str, weight: int | None = None) -> Any:
         """One value, whole, from its first event; at most :data:`MAX_DEPTH` levels,
-        :data:`MAX_ROWS` items in a list and :data:`MAX_VALUES` values."""
+        :data:`MAX_ROWS` items in a list and :data:`MAX_VALUES` values (and, with ``weight``,
+        at most that many characters of keys and values, counted as they come)."""
         if event not in ("start_map", "start_array"):
             if event in ("end_map", "end_array", "map_key"):
                 raise TransferError([ImportProblem("not-json")])
@@ -362,9 +407,16 @@ class _Events:
         root: Any = {} if event == "start_map" else []
         stack: list[Any] = [root]
         key: str | None = None
-        values = 0
+        values = size = 0
         while stack:
             event, value = self._next()
+            if weight is not None:
+                size += len(value) if isinstance(value, str) else 8
+                if size > weight:
+                    code = root.get("code") if isinstance(root, dict) else None
+                    raise TransferError([ImportProblem(
+                        "game-too-large", game=code if isinstance(code, str) else where,
+                        detail=f"{weight // 1024} kB")])
             if event == "map_key":
                 key = value
                 continue
@@ -421,14 +473,16 @@ class Contents:
 
 
 def scan(raw: bytes, known_kinds: frozenset[str],
-         progress: Callable[[int], None] | None = None) -> Contents:
+         progress: Callable[[int], None] | None = None,
+         check: Callable[[GameOut], list[ImportProblem]] | None = None) -> Contents:
     """Read and check an export file (plain, or gzip-compressed) as a stream, in bounded
     memory: one game at a time, never the whole file. Raises :class:`TransferError` at the
     first problem of shape or size (a cap: :data:`MAX_BYTES` sent, :data:`MAX_UNPACKED`
     unpacked, :data:`MAX_PLAYERS`, :data:`MAX_GAMES`, :data:`MAX_DEPTH`, :data:`MAX_ROWS`,
     :data:`MAX_VALUES`, :data:`MAX_SETTINGS`), or with every problem found across the file
     (codes, seats, players, numbering). ``progress`` is told the games read so far, now and
-    then."""
+    then. ``check`` finds each game's problems that only its own kind knows (the shapes of
+    its entries: :mod:`companion.play.entries`)."""
     players: list[PlayerOut] = []
     seated: dict[str, frozenset[int]] = {}
     problems: list[ImportProblem] = []
@@ -449,6 +503,8 @@ def scan(raw: bytes, known_kinds: frozenset[str],
         elif key == "games":
             game = _shape(GameOut, value, f"games.{len(seated) + len(twice)}")
             problems += check_game(game, known_kinds)
+            if check is not None and game.kind in known_kinds:
+                problems += check(game)
             if game.code in seated:
                 twice.add(game.code)
             seated[game.code] = frozenset(s.player for s in game.seats)

@@ -14,9 +14,11 @@ from functools import cache
 from importlib import resources
 from typing import Any, Literal, cast
 
+from flask import Response, jsonify, request
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.json_schema import models_json_schema
 from pydantic_core import ErrorDetails
+from werkzeug.exceptions import HTTPException
 
 
 @cache
@@ -208,3 +210,24 @@ def openapi_document(operations: Sequence[Operation]) -> dict[str, Any]:
         "paths": paths,
         "components": {"schemas": dict(sorted(schemas.items()))},
     }
+
+
+def refuse(status: int, problems: list[dict[str, Any]]) -> tuple[Response, int]:
+    """The JSON error shape: a summary sentence and every problem."""
+    endpoint = (request.endpoint or "").rpartition(".")[2]
+    body = ErrorResponse.model_validate(
+        {"error": summary_for(endpoint, problems), "problems": problems})
+    return jsonify(body.model_dump(mode="json", exclude_none=True)), status
+
+
+def http_error(error: HTTPException) -> tuple[Response, int] | None:
+    """404, 405 … under ``/api/`` in the JSON error shape (None elsewhere: the HTML pages)."""
+    if not request.path.startswith("/api/"):
+        return None
+    code = {404: "not-found", 405: "method-not-allowed", 429: "too-many-requests"}.get(
+        error.code or 0, "bad-request")
+    response, status = refuse(error.code or 400, [{"code": code, "message": api_message(code)}])
+    allowed = getattr(error, "valid_methods", None)
+    if status == 405 and allowed:
+        response.headers["Allow"] = ", ".join(allowed)  # as HTTP asks of every 405
+    return response, status

@@ -125,7 +125,7 @@ def _answered(response: Response) -> Response:
 
 def init_app(app: Flask) -> None:
     """Count every request (its route template, status and time) and every save by game."""
-    from .games import registry
+    from ..games import registry
 
     app.extensions["companion.metrics"] = allowed_networks(str(app.config["METRICS_ALLOW"]))
     app.extensions["companion.games"] = frozenset(kind.key for kind in registry())

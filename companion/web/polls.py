@@ -7,7 +7,7 @@ middleware, in front of the Flask app (behind the proxy fix: the client's addres
 one), answers them itself with one indexed read on a pooled connection
 (:func:`companion.play.store.version_by_token`) and the same answer the Flask view gives — the
 version as text, its ETag, ``304 Not Modified`` while ``If-None-Match`` names it, ``no-cache``,
-the same ``Vary`` and the same security headers (:func:`companion.security.headers`).
+the same ``Vary`` and the same security headers (:func:`companion.web.security.headers`).
 
 What it does not answer goes on to Flask unchanged: another method or address, a token that
 opens nothing (Flask's 404 page, in the phone's language), a database that does not answer.
@@ -31,9 +31,10 @@ from flask import Flask
 from limits import parse
 from limits.strategies import FixedWindowRateLimiter
 from werkzeug.http import http_date, is_resource_modified
+from werkzeug.middleware.proxy_fix import ProxyFix
 
+from ..play.store import version_by_token
 from . import logs, metrics
-from .play.store import version_by_token
 from .security import HEADERS, QuietMemoryStorage
 
 PREFIX = "/live/"
@@ -125,9 +126,9 @@ def install(app: Flask) -> None:
     the client's address is the real one)."""
     outer = app.wsgi_app
     inner = getattr(outer, "app", None)
-    if inner is not None and type(outer).__name__ == "ProxyFix":
+    if inner is not None and isinstance(outer, ProxyFix):
         polls = LivePolls(inner, app)
-        outer.app = polls  # type: ignore[attr-defined]
+        outer.app = polls
     else:
         polls = LivePolls(outer, app)
         app.wsgi_app = polls  # type: ignore[method-assign]

@@ -32,7 +32,7 @@ from ..history import GameSummary, stats
 from ..history.stats import KindStats, Line, Played
 from ..history.summary import utc
 from ..models import Game, GameLink, GameResult, Player, stored_id, table_of
-from . import store, totals
+from . import group_totals, store
 
 log = logging.getLogger(__name__)
 
@@ -153,7 +153,7 @@ def _keep_summaries(session: OrmSession) -> None:
     """Before a commit: the summary of every game the transaction touched, written in it (one
     UPDATE; a finished game's, or a game's first, after reading what it replaces), and the
     group's totals moved with it when the game was or is finished
-    (:func:`companion.play.totals.changed`)."""
+    (:func:`companion.play.group_totals.changed`)."""
     _note_touched(session, None, None)  # (what is not flushed yet)
     if not session.info.get(_TOUCHED):
         return
@@ -186,7 +186,7 @@ def _keep_summaries(session: OrmSession) -> None:
                 connection.execute(insert(_RESULTS).values(game_id=game.id,
                                                            group_id=game.group_id, **values))
         if before[0] or summary.finished:
-            totals.changed(connection, game_id=game.id, group_id=game.group_id,
+            group_totals.changed(connection, game_id=game.id, group_id=game.group_id,
                            kind=game.kind, when=game.updated_at,
                            people=_seated(session, game.id, summary),
                            before=GameSummary.from_json(before[1]) if before[0] else None,
@@ -243,7 +243,7 @@ def refresh(engine: Engine) -> int:
         for start in range(0, len(stale), 500):
             group_ids.update(session.connection().execute(select(Game.group_id).distinct().where(
                 col(Game.id).in_(stale[start:start + 500]))).scalars())
-        totals.rebuild(session.connection(), sorted(group_ids))
+        group_totals.rebuild(session.connection(), sorted(group_ids))
         try:
             session.commit()
         except IntegrityError:  # another process starting rebuilt them at the same moment
@@ -381,7 +381,7 @@ def records(session: Session, *, group_id: int, finished: bool | None = True,
         # Finished games are counted by the group's totals (one indexed read, whatever the
         # group holds): its own lines for a game kind or all, a person's lines for a player.
         keys = {k.key for k in kinds_with_history()}
-        lines, games = totals.read(session.connection(), group_id, kind=kind, person=person)
+        lines, games = group_totals.read(session.connection(), group_id, kind=kind, person=person)
         total = sum(line.games for line in lines if line.person == person and line.kind in keys) \
             if person is not None else sum(n for key, n in games.items() if key in keys)
     elif count:
@@ -413,28 +413,28 @@ def records(session: Session, *, group_id: int, finished: bool | None = True,
 def finished_by_person(session: Session, group_id: int) -> dict[int, int]:
     """How many finished games each person of the group sat in, from the group's totals (one
     query, whatever the group holds)."""
-    return totals.games_by_person(session.connection(), group_id)
+    return group_totals.games_by_person(session.connection(), group_id)
 
 
 def statistics(session: Session, *, group_id: int, kind: str | None = None
                ) -> tuple[list[KindStats], int]:
     """Each game's statistics in the group (one game's, when ``kind``), in the registry's
     order, and how many finished games they count: from the group's totals, one query."""
-    found, games = totals.read(session.connection(), group_id, kind=kind)
+    found, games = group_totals.read(session.connection(), group_id, kind=kind)
     keys = [k.key for k in kinds_with_history()]
     return stats.gathered(found, games, keys), sum(games.get(key, 0) for key in keys)
 
 
 def lines_of(session: Session, *, group_id: int, person: int) -> list[Line]:
     """One person's line in each game they finished, in the registry's order (one query)."""
-    found, _ = totals.read(session.connection(), group_id, person=person)
+    found, _ = group_totals.read(session.connection(), group_id, person=person)
     by_kind = {line.kind: line for line in found}
     return [by_kind[k.key] for k in kinds_with_history() if k.key in by_kind]
 
 
 def count_finished(session: Session, group_id: int) -> int:
     """How many finished games the group holds, from its totals (one query)."""
-    return totals.finished_games(session.connection(), group_id)
+    return group_totals.finished_games(session.connection(), group_id)
 
 
 def summaries(session: Session, games: Sequence[Game]) -> dict[int, GameSummary]:

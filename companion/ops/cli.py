@@ -20,9 +20,9 @@ from flask import Flask, current_app
 from flask.cli import AppGroup
 from sqlmodel import Session, col, select
 
-from .db import get_engine
-from .models import Game, Group
-from .play import groups
+from ..db import get_engine
+from ..models import Game, Group
+from ..play import groups
 
 cli = AppGroup("groups", help="List, export, delete or purge groups (figures only, no names).")
 
@@ -30,7 +30,7 @@ cli = AppGroup("groups", help="List, export, delete or purge groups (figures onl
 def _session() -> Session:
     """A session on the database, once its schema is this code's (a command never migrates:
     `flask db upgrade` does)."""
-    from .db import check
+    from ..db import check
 
     state = check(get_engine())
     if not state.is_ready:
@@ -78,13 +78,13 @@ def link(group_id: int) -> None:
 def export(group_id: int, output: TextIO, with_links: bool) -> None:
     """Write every game of a group, in progress or finished, as the JSON export (with the
     group's name)."""
-    from .play import transfer
+    from ..play import export
 
     with _session() as session:
         group = _group(session, group_id)
         games = list(session.exec(select(Game).where(Game.group_id == group_id)
                                   .order_by(col(Game.id))))
-        output.write(transfer.dumps(transfer.export(session, games, group=group,
+        output.write(export.dumps(export.export(session, games, group=group,
                                                     with_links=with_links)))
     click.echo(f"{len(games)} games exported" + (" with their links" if with_links else ""),
                err=True)
@@ -98,8 +98,8 @@ def export(group_id: int, output: TextIO, with_links: bool) -> None:
 def import_(file: BinaryIO, group_id: int | None) -> None:
     """Put an export back into a group; games already in it (same code) are left as they are,
     so importing the same file twice adds nothing."""
-    from .history.transfer import TransferError
-    from .play import transfer
+    from ..history.export_format import TransferError
+    from ..play import export
 
     raw = file.read()
     with _session() as session:
@@ -107,9 +107,9 @@ def import_(file: BinaryIO, group_id: int | None) -> None:
             if group_id is not None:
                 _group(session, group_id)
             else:
-                found = transfer.group_of_file(session, raw)
+                found = export.group_of_file(session, raw)
                 group_id = found.id if found is not None else None
-            done = transfer.import_file(session=session, raw=raw, group_id=group_id,
+            done = export.import_file(session=session, raw=raw, group_id=group_id,
                                         new_group_name="Imported games")
         except TransferError as error:
             raise click.ClickException("nothing imported: " + "; ".join(

@@ -3,7 +3,7 @@
 Statistics and the players' pages read :class:`~companion.models.Total` rows — one per line
 they show, whatever the group holds — instead of every finished game's summary. The rows are
 kept in the transaction of the write that changes a game's summary (:func:`changed`, called by
-:mod:`companion.play.history`'s commit hook): a game that finishes adds its seats (one line
+:mod:`companion.play.summaries`'s commit hook): a game that finishes adds its seats (one line
 per person who sat there, and the group's count of that game), a finished game edited or
 reopened takes its old seats away first. Merging two people adds one's lines to the other's
 (:func:`merge`); an import and a summary rebuilt at start-up make the group's rows again from

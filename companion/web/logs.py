@@ -77,7 +77,7 @@ def wsgi_request_id(environ: dict[str, Any]) -> str:
 
 def log_wsgi_request(environ: dict[str, Any], status: int, size: int, seconds: float,
                      rid: str, as_json: bool) -> None:
-    """The access line of a request answered outside Flask (:mod:`companion.polls`): the same
+    """The access line of a request answered outside Flask (:mod:`companion.web.polls`): the same
     fields and masking as :func:`access_fields`."""
     if not access.isEnabledFor(logging.INFO):
         return

@@ -1,4 +1,4 @@
-"""Export: games as the versioned JSON of :mod:`companion.history.transfer`, and CSV.
+"""Export: games as the versioned JSON of :mod:`companion.history.export_format`, and CSV.
 
 An export holds every row players' entries made — the game and its set-up, its seats and the
 group's players, the append-only entries, Rebel Princess's round records (an undo names the
@@ -27,10 +27,10 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from ..history.export_format import FORMAT, VERSION
 from ..history.summary import utc
-from ..history.transfer import FORMAT, VERSION
 from ..models import Entry, Game, GameLink, Group, Person, Player, RoundRecord, TrickLog
-from . import history
+from . import summaries
 from .imports import Imported, group_of_file, import_file, restore_target
 
 __all__ = ["Imported", "export", "export_csv", "dumps", "group_of_file", "import_file",
@@ -107,7 +107,7 @@ def _game(session: Session, game: Game, seats: list[Player], number: dict[int, i
           entries: list[Entry], records: list[RoundRecord], logs: list[TrickLog],
           links: list[dict[str, str]] | None = None) -> dict[str, Any]:
     seq_of = {r.id: r.seq for r in records}
-    summary = history.summary_of(session, game)
+    summary = summaries.summary_of(session, game)
     return {
         "code": game.code,
         "kind": game.kind,
@@ -156,7 +156,7 @@ def _cell(value: Any) -> Any:
     return value
 
 
-def export_csv(records: Sequence[history.Record], people: dict[int, str],
+def export_csv(records: Sequence[summaries.Record], people: dict[int, str],
                zone: tzinfo = UTC) -> str:
     """One row per player per game (:data:`CSV_COLUMNS`), the most recent game first; times in
     ``zone`` (the phone's, for a spreadsheet read at the table) with their offset."""

@@ -33,7 +33,7 @@ SUFFIX = ".page"
 
 
 class PageFiles(BaseCache):
-    """``CACHE_TYPE = "companion.page_files.PageFiles"``: files in ``CACHE_DIR``, at most about
+    """``CACHE_TYPE = "companion.web.page_files.PageFiles"``: files in ``CACHE_DIR``, at most about
     ``CACHE_THRESHOLD``, each kept ``CACHE_DEFAULT_TIMEOUT`` seconds after it was written."""
 
     def __init__(self, folder: str, threshold: int = 1000, default_timeout: int = 300) -> None:

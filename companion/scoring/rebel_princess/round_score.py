@@ -27,6 +27,7 @@ turns counts into an entry scored like any other (tests prove both against every
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cache
 
@@ -307,15 +308,24 @@ def parse_taken(players: int, taken: Sequence[Iterable[str]]) -> tuple[
                 problems.append(CATALOGUE.problem("unknown-card", seat=seat, card=str(code)))
                 del error
                 continue
-            if card not in in_deck:
-                problems.append(CATALOGUE.problem("card-not-in-deck", seat=seat, card=card.code))
-            elif card in owner:
-                problems.append(CATALOGUE.problem("duplicate-card", seat=seat, card=card.code))
-            else:
-                owner[card] = seat
+            if _placed(card, seat, in_deck, owner, problems):
                 cards.add(card)
         result.append(frozenset(cards))
     return tuple(result), problems
+
+
+def _placed(card: RebelCard, seat: int, in_deck: AbstractSet[RebelCard],
+            owner: dict[RebelCard, int], problems: list[Problem]) -> bool:
+    """Note ``card`` as taken by ``seat`` in ``owner``; a card not in this deck
+    (``card-not-in-deck``) or already taken (``duplicate-card``) is a problem instead."""
+    if card not in in_deck:
+        problems.append(CATALOGUE.problem("card-not-in-deck", seat=seat, card=card.code))
+        return False
+    if card in owner:
+        problems.append(CATALOGUE.problem("duplicate-card", seat=seat, card=card.code))
+        return False
+    owner[card] = seat
+    return True
 
 
 @cache
@@ -339,12 +349,7 @@ def check_entry(entry: RoundEntry) -> list[Problem]:
     in_deck = _deck_set(players)
     for seat, cards in enumerate(entry.taken):
         for card in sorted(cards):
-            if card not in in_deck:
-                problems.append(CATALOGUE.problem("card-not-in-deck", seat=seat, card=card.code))
-            elif card in seen:
-                problems.append(CATALOGUE.problem("duplicate-card", seat=seat, card=card.code))
-            else:
-                seen[card] = seat
+            _placed(card, seat, in_deck, seen, problems)
     for card in required_cards(entry.edition, entry.round_card, players):
         if card not in seen:
             problems.append(CATALOGUE.problem("missing-card", card=card.code))

@@ -25,7 +25,7 @@ from typing import Any
 from flask import Flask, current_app, render_template, request
 from sqlalchemy.engine import Engine
 
-from .db import check, upgrade
+from ..db import check, upgrade
 
 log = logging.getLogger("companion.schema")
 

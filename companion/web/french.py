@@ -4,8 +4,8 @@
 name follows « de » or « que » and starts with a vowel sound (a vowel, a mute h, or a y before a
 consonant: « d'Yves », « de Yann »), it writes the elided form. Only the words just before a field
 change: the catalogue's own words (« de huit ») are never touched. Pure: every message goes
-through it (companion.i18n installs it for the templates and for ``gettext`` in Python; the rules
-cores' ``messages.toml`` catalogues fill their ``{player}`` fields with :func:`format_braces`,
+through it (companion.web.i18n installs it for the templates and for ``gettext`` in Python; the
+rules cores' ``messages.toml`` catalogues fill their ``{player}`` fields with :func:`format_braces`,
 which lives with them in ``companion.scoring.problems``, as the vowel rule does).
 
 The rule for names: a name is taken as starting with a vowel sound when it starts with a vowel,

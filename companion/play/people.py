@@ -16,7 +16,6 @@ two people (a typo) moves every seat of one to the other. Neither touches what w
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -27,8 +26,9 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
 
+from ..common.person_names import name_key
 from ..models import Game, Person, Player, stored_id
-from . import totals
+from . import group_totals
 
 NAME_MAX = 24
 """The longest name a rename may give: the shortest name field of any game's set-up."""
@@ -52,32 +52,6 @@ class PersonRow:
     id: int
     name: str
     last_played: datetime | None
-
-
-def name_key(name: str) -> str:
-    """``name`` folded for comparison: no accents, case-folded, single spaces."""
-    decomposed = unicodedata.normalize("NFKD", name)
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(bare.casefold().split())
-
-
-KEY_MAX = 76
-"""The longest folded name (:func:`name_key`) a new name may have: ``Person.key`` holds 80, and
-"Ana 2" … "Ana 99" add up to 3 more. Folding can lengthen a name a lot (one "ﷺ" is 18
-characters folded), so this is measured on the key, not on the name typed."""
-
-
-def name_problem(name: str | None) -> str | None:
-    """Why ``name`` cannot be stored as a player's name, or None: ``name-control`` (a control,
-    surrogate or unassigned character, NUL included: neither database stores all of them alike),
-    ``name-too-long`` (its folded key is longer than :data:`KEY_MAX`)."""
-    if not name:
-        return None
-    if any(unicodedata.category(c) in ("Cc", "Cs", "Cn") for c in name):
-        return "name-control"
-    if len(name_key(name)) > KEY_MAX:
-        return "name-too-long"
-    return None
 
 
 def clean_name(name: str) -> str:
@@ -165,7 +139,7 @@ def people(session: Session, group_id: int) -> list[PersonRow]:
     the group's totals and its games in progress, whatever the group has finished)."""
     names = dict(session.exec(select(Person.id, Person.name)
                               .where(Person.group_id == group_id)).all())
-    last = totals.last_played(session.connection(), group_id)
+    last = group_totals.last_played(session.connection(), group_id)
     found = [PersonRow(stored_id(pid), name, last.get(stored_id(pid)))
              for pid, name in names.items()]
     return sorted(found, key=lambda p: (p.last_played is None, _desc(p.last_played),
@@ -249,7 +223,7 @@ def merge(*, session: Session, group_id: int, source: int, target: int) -> Perso
         raise PeopleError("played-together", games=len(together), other=gone.name)
     session.execute(update(Player).where(col(Player.person_id) == source)
                     .values(person_id=target, name=kept.name))
-    totals.merge(session.connection(), group_id=group_id, source=source, target=target)
+    group_totals.merge(session.connection(), group_id=group_id, source=source, target=target)
     session.delete(gone)
     session.commit()
     return kept

@@ -46,7 +46,7 @@ def phone_addresses(host: str) -> list[str] | None:
 
 WORKER_TIMEOUT = 180
 """Seconds a request may take before gunicorn restarts its worker (its default is 30). No request
-needs that long any more: an import runs as a job outside its request (companion/jobs.py), so a
+needs that long any more: an import runs as a job outside its request (companion/ops/jobs.py), so a
 restore of any size works whatever this is; kept generous for a slow phone's upload."""
 
 

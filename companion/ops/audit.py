@@ -18,8 +18,8 @@ The limit checks use up this machine's own allowance on that server for the next
 — except with ``--create-games``, which starts 30 Rebel Princess games (players "Audit 1" to
 "Audit 3") and uses up the hour's new games. Run against a server you run::
 
-    python -m companion.audit https://games.example.org/
-    python -m companion.audit http://127.0.0.1:5000/ --no-limits
+    python -m companion.ops.audit https://games.example.org/
+    python -m companion.ops.audit http://127.0.0.1:5000/ --no-limits
 
 It prints one line per promise and exits 1 if any is not kept.
 """
@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
-from .security import API_LIMIT, CREATE_LIMIT, WRITE_LIMITS, limit_figures
+from ..web.security import API_LIMIT, CREATE_LIMIT, WRITE_LIMITS, limit_figures
 
 BODY_LIMIT = 64 * 1024
 PAGES = ("/", "/new", "/rules", "/rebel-princess/new", "/api/v1/openapi.json")
