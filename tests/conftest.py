@@ -17,6 +17,7 @@ from sqlalchemy import text
 from sqlmodel import SQLModel
 
 from companion import create_app
+from companion.factory import plug_in_games
 
 from .compiled_once import compile_once
 
@@ -131,6 +132,13 @@ def empty_tables(app) -> None:
         for sequence in sequences:
             connection.execute(text("SELECT setval(:sequence, 1, false)"),
                                {"sequence": sequence})
+
+
+@pytest.fixture(scope="session", autouse=True)
+def games_plugged_in() -> None:
+    """Every game's parts registered, as ``create_app`` does first: a test of the glue without
+    an app (an import's entries held to each game's shapes) sees the games the app would."""
+    plug_in_games()
 
 
 @pytest.fixture(scope="session")

@@ -27,7 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
 
-from ..games import GameKind, HasSummary, by_key, registry
+from ..games import GameKind, Glue, by_key, registry
 from ..history import GameSummary, stats
 from ..history.stats import KindStats, Line, Played
 from ..history.summary import utc
@@ -68,12 +68,9 @@ def summarizer(kind: GameKind | None) -> Summarize | None:
     return module.summary if module is not None else None
 
 
-def _glue(kind: GameKind | None) -> HasSummary | None:
-    """The glue module of a game with a history (``GameKind.play``), or None."""
-    if kind is None or not kind.available:
-        return None
-    module = kind.play_module()
-    return module if isinstance(module, HasSummary) else None
+def _glue(kind: GameKind | None) -> Glue | None:
+    """The glue of a game with a history (``GameKind.glue``), or None."""
+    return kind.glue() if kind is not None else None
 
 
 def kinds_with_history() -> list[GameKind]:
@@ -137,7 +134,7 @@ def _summary_at_save(session: OrmSession, game: Game) -> GameSummary:
     if replay is None or module is None:
         return _summarize(session, game)  # type: ignore[arg-type]
     try:
-        return module.summary_from(game, replay)  # type: ignore[no-any-return]
+        return module.summary_from(game, replay)
     except Exception:  # as _summarize: never a failed save for the sake of history
         log.exception("summary of game %s (%s) failed", game.code, game.kind)
         return GameSummary(finished=False, winners=(), scores=())

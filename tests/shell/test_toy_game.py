@@ -17,7 +17,7 @@ from companion.games import GameKind
 TOY = GameKind(
     key="toy_game", slug="toy-game", names={"en": "Toy game", "fr": "Jeu jouet"},
     pitch={"en": "Higher card wins.", "fr": "La plus forte carte gagne."}, players=(2, 2),
-    routes="toy_game.routes", new_endpoint="toy_game.new_game", show_endpoint="toy_game.show",
+    new_endpoint="toy_game.new_game", show_endpoint="toy_game.show",
     emblem="T")
 
 
@@ -25,6 +25,10 @@ TOY = GameKind(
 def toy_client(monkeypatch, tmp_path):
     monkeypatch.syspath_prepend(str(Path(__file__).parent))
     monkeypatch.setattr(games, "GAMES", [*games.GAMES, TOY])
+    from toy_game.routes import PAGES  # the test tree, on sys.path now
+
+    monkeypatch.setattr(games, "_PLUGGED", dict(games._PLUGGED))  # (undone after the test)
+    games.plug_in(TOY.key, PAGES)  # how a game registers its parts
     app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "t",
                       "DATABASE": str(tmp_path / "toy.sqlite")})
     return app.test_client()

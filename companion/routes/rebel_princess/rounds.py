@@ -21,11 +21,10 @@ from werkzeug.wrappers import Response
 
 from ...common.bounds import whole_or_none
 from ...db import get_session
+from ...models import RoundRecord
 from ...play import rebel_princess as play
 from ...scoring.rebel_princess import (
     Edition,
-    IncompleteEntryError,
-    InvalidValueError,
     PlayedRound,
     Problem,
     RebelCard,
@@ -40,6 +39,7 @@ from ...scoring.rebel_princess import (
     tally,
     tally_counts,
 )
+from ..replays import refusal
 from .blueprints import bp
 from .forms import (
     ASCII_NUMBER,
@@ -376,24 +376,23 @@ def _save(ctx: RoundPage, played: PlayedRound, mode: str, base: str | None
     base_id = whole_or_none(text, 1) if text else None
     if text and base_id is None:
         abort(400)  # not a record number (the page never sends one)
-    try:
-        saved = play.save_round(session=get_session(), game=view.game, number=number,
-                                played=played, mode=mode, base_id=base_id, view=view)
-    except play.EntryRejected as error:
-        # Judged on the game as it now is (save_round reads it again when the request's view
-        # refuses): the round it found stored tells a double tap, with nothing read again.
-        if error.is_double_tap(played, mode):
-            # A double tap: the first tap already stored exactly this entry.
-            flash(_saved_message(number, base_id))
-            return redirect(url_for("rebel_princess.show", code=view.game.code))
-        return error.problems
-    except (IncompleteEntryError, InvalidValueError) as error:
-        return list(error.problems)
-    if base_id is not None and saved.id == base_id:
+    saved: list[RoundRecord] = []
+    refused: list[Problem] | None = refusal(
+        lambda: saved.append(play.enter_round(
+            session=get_session(), game=view.game, number=number, played=played, mode=mode,
+            base_id=base_id, view=view)),
+        problems=_as_given, stale=list[Problem], conflict=lambda _found: None)
+    if refused is not None:
+        return refused
+    if base_id is not None and saved[0].id == base_id:
         flash(_("Round %(n)s unchanged: nothing to save.", n=number))
         return redirect(url_for("rebel_princess.show", code=view.game.code))
     flash(_saved_message(number, base_id))
     return redirect(url_for("rebel_princess.show", code=view.game.code))
+
+
+def _as_given(problems: list[Problem]) -> list[Problem]:
+    return problems
 
 
 def _saved_message(number: int, base_id: int | None) -> str:
