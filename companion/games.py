@@ -10,8 +10,10 @@ list; adding a game changes nothing else in the shell (see the README, "How to a
 A game plugs in through two typed objects, registered under its key with :func:`plug_in` by the
 app's assembly (:func:`companion.factory.plug_in_games`, one line per game) and checked by
 ``mypy --strict`` where the game builds them and where they are plugged in. The registry imports
-no game: the games' pages read it (an import loop otherwise). A registry line with nothing
-plugged in shows as "coming soon".
+no game: the games' pages read it (an import loop otherwise). Whether a game is playable is a
+fact of its registry line (``coming_soon`` marks one that is listed only), so the registry tells
+the same before any app is built; a playable game whose parts were never plugged in fails
+loudly when they are read (LookupError), never shows as nothing.
 
 - ``GameKind.pages()`` is its :class:`GamePages` (its routes package's ``PAGES``): ``bp``, the
   blueprint of its pages, without a prefix (the shell mounts it under ``/<slug>/``; its name is
@@ -143,6 +145,7 @@ class GameKind:
     rulings: str | None = None  # a package holding rulings.toml in the shared format
     emblem: str = "♛"
     short: dict[str, str] | None = None  # for the phone's header, where space is short
+    coming_soon: bool = False  # listed, not yet playable: no parts to plug in
     # A game sold in editions of their own names: each edition's name (a game's ``edition``).
     editions: dict[str, dict[str, str]] = field(default_factory=dict, compare=False)
     extra: dict[str, object] = field(default_factory=dict, compare=False)
@@ -166,16 +169,28 @@ class GameKind:
 
     @property
     def available(self) -> bool:
-        """Plugged in (:func:`plug_in`); a registry line alone shows "coming soon"."""
-        return self.key in _PLUGGED
+        """Playable: a fact of the registry line (not ``coming_soon``), true before any app is
+        built, so whoever reads the registry first (a command, a test's parameters) sees every
+        game; its parts are plugged in by the app's assembly (:func:`plug_in`)."""
+        return not self.coming_soon
+
+    def _parts(self) -> _Parts:
+        """The plugged-in parts of a playable game; one not plugged in is a missing line in
+        :func:`companion.factory.plug_in_games` (LookupError, never a silent "nothing")."""
+        if not self.available:
+            raise LookupError(f"{self.key} is coming soon: it has no parts")
+        if self.key not in _PLUGGED:
+            raise LookupError(f"{self.key} is not plugged in: companion.factory.plug_in_games "
+                              "plugs in every game (create_app runs it first)")
+        return _PLUGGED[self.key]
 
     def pages(self) -> GamePages:
-        """What the game's pages offer the shell (KeyError: not plugged in)."""
-        return _PLUGGED[self.key].pages
+        """What the game's pages offer the shell (LookupError: not playable or not plugged in)."""
+        return self._parts().pages
 
     def glue(self) -> Glue | None:
-        """The game's summaries for history (None: it is not in the history)."""
-        return _PLUGGED[self.key].glue if self.key in _PLUGGED else None
+        """The game's summaries for history (None: it is not in the history, or not playable)."""
+        return self._parts().glue if self.available else None
 
     @property
     def player_range(self) -> str:
@@ -259,7 +274,11 @@ _PLUGGED: dict[str, _Parts] = {}
 def plug_in(key: str, pages: GamePages, glue: Glue | None = None) -> None:
     """Register a game's parts under its registry line's ``key``: the app's assembly does it
     for every game (:func:`companion.factory.plug_in_games`) before it mounts the blueprints,
-    so the registry itself imports no game (the games' pages import the registry)."""
+    so the registry itself imports no game (the games' pages import the registry). A key with
+    no playable registry line is a mistake (LookupError)."""
+    kind = by_key(key)
+    if kind is None or not kind.available:
+        raise LookupError(f"no playable registry line for {key!r}")
     _PLUGGED[key] = _Parts(pages, glue)
 
 

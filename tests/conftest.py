@@ -21,6 +21,11 @@ from companion.factory import plug_in_games
 
 from .compiled_once import compile_once
 
+# Every game's parts registered, as ``create_app`` does first, before any test module is
+# collected: modules that read the registry at import (the games a test is parametrized over,
+# the API's response models) and tests of the glue without an app see the games the app would.
+plug_in_games()
+
 compile_once()
 
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL") or None
@@ -133,12 +138,6 @@ def empty_tables(app) -> None:
             connection.execute(text("SELECT setval(:sequence, 1, false)"),
                                {"sequence": sequence})
 
-
-@pytest.fixture(scope="session", autouse=True)
-def games_plugged_in() -> None:
-    """Every game's parts registered, as ``create_app`` does first: a test of the glue without
-    an app (an import's entries held to each game's shapes) sees the games the app would."""
-    plug_in_games()
 
 
 @pytest.fixture(scope="session")
