@@ -9,6 +9,7 @@ checked by replaying the whole game first, so nothing invalid is ever stored.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -364,12 +365,23 @@ def save_round(*, session: Session, game: Game, number: int, played: PlayedRound
 
 
 def enter_round(*, session: Session, game: Game, number: int, played: PlayedRound, mode: str,
-                base_id: int | None, view: RebelGameView | None = None) -> RoundRecord:
+                base_id: int | None, view: RebelGameView | None = None,
+                shown: Sequence[RebelCard] | None = None) -> RoundRecord:
     """:func:`save_round` as a page's form saves it: a refusal that finds this very entry
     stored already (the first tap of a double tap, or a retry: the same round, entered the same
     way) is answered with that stored record, as a save; any other refusal is raised
     (:class:`EntryRejected`, :class:`IncompleteEntryError`: both an
-    :class:`~companion.scoring.problems.EntryError`), nothing stored."""
+    :class:`~companion.scoring.problems.EntryError`), nothing stored.
+
+    ``shown``: the by-cards form's rows (the cards the round's card scores). An edit saved as
+    that form showed the stored round is the stored entry, unchanged: a round confirmed from the
+    trick screen also holds the cards that score nothing, which have no row."""
+    if shown is not None:
+        current = (view or view_game(session, game)).record(number)
+        if current is not None:
+            stored = played_from_record(current)
+            if as_shown(stored, shown) == played:
+                played = stored
     try:
         return save_round(session=session, game=game, number=number, played=played, mode=mode,
                           base_id=base_id, view=view)
@@ -379,6 +391,31 @@ def enter_round(*, session: Session, game: Game, number: int, played: PlayedRoun
         if error.stored is not None and error.is_double_tap(played, mode):
             return error.stored
         raise
+
+
+def as_shown(played: PlayedRound, cards: Sequence[RebelCard]) -> PlayedRound:
+    """A stored entry as the by-cards form shows it: only the cards it has a row for."""
+    if played.taken is None:
+        return played
+    rows = set(cards)
+    return dataclasses.replace(played, taken=tuple(frozenset(c for c in t if c in rows)
+                                                   for t in played.taken))
+
+
+def shown_scores(view: RebelGameView, number: int, played: PlayedRound) -> tuple[int, ...]:
+    """The scores a stored round shows in the by-numbers form: those typed, or those it came
+    to (a round entered another way)."""
+    if played.scores:
+        return tuple(played.scores)
+    return view.state.rounds[number - 1].scores if number <= len(view.state.rounds) else ()
+
+
+def numbers_warnings(view: RebelGameView, number: int, played: PlayedRound) -> list[Problem]:
+    """What a round typed as numbers would be warned of (scores the Round card cannot give),
+    judged on the game replayed with it; stores nothing. The page asks to confirm them."""
+    trial = (replay(view, replace=(number, played)) if view.record(number) is not None
+             else replay(view, extra=played))
+    return list(trial.rounds[number - 1].warnings) if number <= len(trial.rounds) else []
 
 
 def undo_entry(*, session: Session, game: Game, based_on: int | None) -> RoundRecord | None:
