@@ -176,15 +176,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     _register_blueprints(app)
     _init_responses(app)
 
-    from . import db
     from .ops import schema
-    from .play import summaries
     from .web import logs
 
     logs.redis_at_start(schema.redis_url(app.config))  # an outage at start is said, once
-    if app.extensions["companion.schema"].is_ready():  # (a schema not this code's: no writes)
-        with app.app_context():  # summaries missing from an older database: stored now
-            summaries.refresh(db.get_engine())
+    # Nothing is written at start: summaries missing from an older database are stored by
+    # `flask db upgrade` (or `flask summaries`), the step before a server starts.
     return app
 
 
@@ -304,19 +301,18 @@ def blueprints() -> list[Mount]:
 
 def plug_in_games() -> None:
     """Register every game's parts with the registry (:func:`companion.games.plug_in`): its
-    pages (``PAGES``, a :class:`~companion.games.GamePages`) and its summaries for history
-    (``GLUE``, a :class:`~companion.games.GameGlue`), each checked by ``mypy --strict`` here.
-    The registry imports no game itself: the games' pages read the registry."""
-    from .play import kanai_duel as kanai_duel_glue
-    from .play import princesse_princesse as princesse_princesse_glue
-    from .play import rebel_princess as rebel_princess_glue
-    from .play import reveillez as reveillez_glue
+    summaries and entry shapes for history (``GLUE``, a :class:`~companion.games.GameGlue`,
+    :func:`companion.ops.operator.plug_in_glue`, which the operator's app uses alone), then its
+    pages (``PAGES``, a :class:`~companion.games.GamePages`), each checked by ``mypy --strict``
+    here. The registry imports no game itself: the games' pages read the registry."""
+    from .ops.operator import plug_in_glue
     from .routes import kanai_duel, princesse_princesse, rebel_princess, reveillez
 
-    plug_in("rebel_princess", rebel_princess.PAGES, rebel_princess_glue.GLUE)
-    plug_in("princesse_princesse", princesse_princesse.PAGES, princesse_princesse_glue.GLUE)
-    plug_in("reveillez", reveillez.PAGES, reveillez_glue.GLUE)
-    plug_in("kanai_duel", kanai_duel.PAGES, kanai_duel_glue.GLUE)
+    plug_in_glue()
+    plug_in("rebel_princess", rebel_princess.PAGES)
+    plug_in("princesse_princesse", princesse_princesse.PAGES)
+    plug_in("reveillez", reveillez.PAGES)
+    plug_in("kanai_duel", kanai_duel.PAGES)
 
 
 def _register_blueprints(app: Flask) -> None:

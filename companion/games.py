@@ -175,18 +175,25 @@ class GameKind:
         return not self.coming_soon
 
     def _parts(self) -> _Parts:
-        """The plugged-in parts of a playable game; one not plugged in is a missing line in
+        """The plugged-in parts of a playable game (those :func:`plug_in_later` promised are
+        plugged in now); one not plugged in is a missing line in
         :func:`companion.factory.plug_in_games` (LookupError, never a silent "nothing")."""
         if not self.available:
             raise LookupError(f"{self.key} is coming soon: it has no parts")
+        while self.key not in _PLUGGED and _LATER:
+            _LATER.pop(0)()
         if self.key not in _PLUGGED:
             raise LookupError(f"{self.key} is not plugged in: companion.factory.plug_in_games "
                               "plugs in every game (create_app runs it first)")
         return _PLUGGED[self.key]
 
     def pages(self) -> GamePages:
-        """What the game's pages offer the shell (LookupError: not playable or not plugged in)."""
-        return self._parts().pages
+        """What the game's pages offer the shell (LookupError: not playable or not plugged in,
+        as in the operator's app, which has no pages)."""
+        pages = self._parts().pages
+        if pages is None:
+            raise LookupError(f"{self.key}'s pages are not plugged in (its glue only)")
+        return pages
 
     def glue(self) -> Glue | None:
         """The game's summaries for history (None: it is not in the history, or not playable)."""
@@ -263,23 +270,36 @@ plugged in by :func:`companion.factory.plug_in_games`."""
 
 @dataclass(frozen=True)
 class _Parts:
-    pages: GamePages
+    pages: GamePages | None
     glue: Glue | None
 
 
 _PLUGGED: dict[str, _Parts] = {}
 """Each plugged-in game's parts, by key (:func:`plug_in`)."""
 
+_LATER: list[Callable[[], None]] = []
+"""What :func:`plug_in_later` promised, run the first time a part not plugged in is read."""
 
-def plug_in(key: str, pages: GamePages, glue: Glue | None = None) -> None:
+
+def plug_in(key: str, pages: GamePages | None = None, glue: Glue | None = None) -> None:
     """Register a game's parts under its registry line's ``key``: the app's assembly does it
     for every game (:func:`companion.factory.plug_in_games`) before it mounts the blueprints,
-    so the registry itself imports no game (the games' pages import the registry). A key with
+    so the registry itself imports no game (the games' pages import the registry). A part
+    given as None keeps what was plugged in before (the glue alone, then the pages). A key with
     no playable registry line is a mistake (LookupError)."""
     kind = by_key(key)
     if kind is None or not kind.available:
         raise LookupError(f"no playable registry line for {key!r}")
-    _PLUGGED[key] = _Parts(pages, glue)
+    before = _PLUGGED.get(key, _Parts(None, None))
+    _PLUGGED[key] = _Parts(pages or before.pages, glue or before.glue)
+
+
+def plug_in_later(plug: Callable[[], None]) -> None:
+    """Have ``plug`` (which calls :func:`plug_in`) run the first time a game's parts are read
+    before they were plugged in: the operator's app plugs in the games' glue this way, so a
+    command that reads no game (``flask groups list``) loads no game either."""
+    if plug not in _LATER:
+        _LATER.append(plug)
 
 
 def registry() -> list[GameKind]:

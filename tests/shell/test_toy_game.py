@@ -71,7 +71,8 @@ def test_a_toy_game_page_needs_one_of_its_links(toy_client):
     assert toy_client.get("/toy-game/g/abc234").status_code == 404
 
 
-def test_the_toy_game_rule():
+def test_the_toy_game_rule(monkeypatch):
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))  # (not left by another test)
     from toy_game.core import winner
 
     assert (winner(5, 3), winner(3, 5), winner(4, 4)) == (0, 1, None)
