@@ -60,7 +60,8 @@ browser:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
-# The database is created or upgraded to the newest migration once, before the server's workers
+# The database is created or upgraded to the newest migration once (and the games' summaries
+# missing or out of date stored: a server's start writes nothing), before the server's workers
 # start (two workers migrating one SQLite file at once would race).
 run: $(STAMP) $(MO)
 	@$(VENV)/bin/flask --app companion db upgrade

@@ -255,6 +255,12 @@ def check(engine: Engine) -> SchemaState:
                        empty=not tables)
 
 
+AFTER_UPGRADE = "companion.after_upgrade"
+"""The app extension listing what `flask db upgrade` runs once the schema is the newest, each
+``step(engine) -> str`` (what it did, said on the command line): the storage core names no
+layer above it; the operator's commands add the summaries (:mod:`companion.ops.cli`)."""
+
+
 def _upgrade_and_say() -> None:
     before = check(get_engine())
     upgrade(get_engine())
@@ -264,6 +270,8 @@ def _upgrade_and_say() -> None:
     where = "PostgreSQL" if current_app.config.get("DATABASE_URL") else \
         current_app.config["DATABASE"]
     click.echo(f"Database ready: {where} (revision {before.database or 'none'} -> {head()})")
+    for step in current_app.extensions.get(AFTER_UPGRADE, ()):
+        click.echo(step(get_engine()))
 
 
 db_cli = AppGroup("db", help="The database's schema: `flask db upgrade` is the one step that "

@@ -32,7 +32,7 @@ from werkzeug.routing import IntegerConverter
 from . import config
 from .common.bounds import DB_INT_MAX
 from .extensions import compress, csrf, page_store  # (created in extensions.py, bound here)
-from .games import GameRoutes, HasApi, HasOldAddresses, registry
+from .games import plug_in, registry
 
 
 def _secret_key(instance: Path) -> str:
@@ -169,21 +169,19 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # it names nothing (404), instead of overflowing a query (500).
     app.url_map.converters["int"] = StoredIntConverter
     app.session_interface = _SessionInterface()
+    plug_in_games()
     _configure(app, test_config)
     _init_extensions(app)
     _init_templates(app)
     _register_blueprints(app)
     _init_responses(app)
 
-    from . import db
     from .ops import schema
-    from .play import summaries
     from .web import logs
 
     logs.redis_at_start(schema.redis_url(app.config))  # an outage at start is said, once
-    if app.extensions["companion.schema"].is_ready():  # (a schema not this code's: no writes)
-        with app.app_context():  # summaries missing from an older database: stored now
-            summaries.refresh(db.get_engine())
+    # Nothing is written at start: summaries missing from an older database are stored by
+    # `flask db upgrade` (or `flask summaries`), the step before a server starts.
     return app
 
 
@@ -287,19 +285,34 @@ def blueprints() -> list[Mount]:
     mounts = [Mount(i18n.bp), Mount(closed.bp), Mount(shell.bp), Mount(links.bp), Mount(qr.bp),
               Mount(live.bp), Mount(groups.bp)]
     for kind in registry():
-        module = kind.module()
-        if module is None:
+        if not kind.available:
             continue
-        assert isinstance(module, GameRoutes), kind.routes
-        mounts.append(Mount(module.bp, f"/{kind.slug}"))
-        if isinstance(module, HasApi):
-            api.install_error_handlers(module.api_bp)
-            mounts.append(Mount(module.api_bp, f"/api/v1/{kind.slug}", stateless=True))
-        if isinstance(module, HasOldAddresses):
-            mounts.append(Mount(shell.old_addresses(kind, tuple(module.OLD_ADDRESSES)),
+        pages = kind.pages()
+        mounts.append(Mount(pages.bp, f"/{kind.slug}"))
+        if pages.api_bp is not None:
+            api.install_error_handlers(pages.api_bp)
+            mounts.append(Mount(pages.api_bp, f"/api/v1/{kind.slug}", stateless=True))
+        if pages.old_addresses:
+            mounts.append(Mount(shell.old_addresses(kind, tuple(pages.old_addresses)),
                                 stateless=True))
     return [*mounts, Mount(history.bp), Mount(history.records_bp), Mount(history.restore_bp),
             Mount(api.bp, stateless=True), Mount(pwa.bp), Mount(health.bp, stateless=True)]
+
+
+def plug_in_games() -> None:
+    """Register every game's parts with the registry (:func:`companion.games.plug_in`): its
+    summaries and entry shapes for history (``GLUE``, a :class:`~companion.games.GameGlue`,
+    :func:`companion.ops.operator.plug_in_glue`, which the operator's app uses alone), then its
+    pages (``PAGES``, a :class:`~companion.games.GamePages`), each checked by ``mypy --strict``
+    here. The registry imports no game itself: the games' pages read the registry."""
+    from .ops.operator import plug_in_glue
+    from .routes import kanai_duel, princesse_princesse, rebel_princess, reveillez
+
+    plug_in_glue()
+    plug_in("rebel_princess", rebel_princess.PAGES)
+    plug_in("princesse_princesse", princesse_princesse.PAGES)
+    plug_in("reveillez", reveillez.PAGES)
+    plug_in("kanai_duel", kanai_duel.PAGES)
 
 
 def _register_blueprints(app: Flask) -> None:

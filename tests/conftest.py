@@ -17,8 +17,14 @@ from sqlalchemy import text
 from sqlmodel import SQLModel
 
 from companion import create_app
+from companion.factory import plug_in_games
 
 from .compiled_once import compile_once
+
+# Every game's parts registered, as ``create_app`` does first, before any test module is
+# collected: modules that read the registry at import (the games a test is parametrized over,
+# the API's response models) and tests of the glue without an app see the games the app would.
+plug_in_games()
 
 compile_once()
 
@@ -131,6 +137,7 @@ def empty_tables(app) -> None:
         for sequence in sequences:
             connection.execute(text("SELECT setval(:sequence, 1, false)"),
                                {"sequence": sequence})
+
 
 
 @pytest.fixture(scope="session")

@@ -1,9 +1,9 @@
 """What a game came to, in terms the shell understands without knowing the game.
 
-Each game's glue module (``companion/play/<key>.py``, ``GameKind.play``) may define
+Each game's glue (``GLUE`` in ``companion/play/<key>.py``, ``GameKind.glue()``) gives
 ``summary(session, game) -> GameSummary``. The shell's history, statistics, charts, CSV export
 and BG Stats link read only this: whether the game is finished, who won, each seat's score and
-how it grew, and a few facts the game wants counted. A game without ``summary`` is simply not
+how it grew, and a few facts the game wants counted. A game without glue is simply not
 in the history.
 
 Words never travel as translated text: a fact's ``label`` is its English message id, marked with

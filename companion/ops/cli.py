@@ -18,7 +18,8 @@ from typing import BinaryIO
 
 import click
 from flask import Flask, current_app
-from flask.cli import AppGroup
+from flask.cli import AppGroup, with_appcontext
+from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from ..db import get_engine
@@ -167,9 +168,32 @@ def version_command() -> None:
     click.echo(version())
 
 
+def store_summaries(engine: Engine) -> str:
+    """Store every game's summary that is missing or out of date, and the totals of their
+    groups (:func:`companion.play.summaries.refresh`); what it did, in words."""
+    from ..play import summaries
+
+    return f"Summaries stored: {summaries.refresh(engine)} games"
+
+
+@click.command("summaries")
+@with_appcontext
+def summaries_command() -> None:
+    """Store the games' summaries that are missing or out of date (`flask db upgrade` does it
+    after migrating; run it after a rolling upgrade's last old server stopped)."""
+    from ..db import check
+
+    if not check(get_engine()).is_ready:
+        raise click.ClickException("schema not ready: run flask db upgrade")
+    click.echo(store_summaries(get_engine()))
+
+
 def init_app(app: Flask) -> None:
+    from ..db import AFTER_UPGRADE
     from . import backup
 
     app.cli.add_command(cli)
     app.cli.add_command(version_command)
+    app.cli.add_command(summaries_command)
+    app.extensions.setdefault(AFTER_UPGRADE, []).append(store_summaries)
     backup.init_app(app)  # flask backup FILE, flask restore FILE

@@ -14,7 +14,9 @@ from pathlib import Path
 
 from flask import Flask
 
-COMMANDS = frozenset({"groups", "backup", "restore", "db", "init-db", "version"})
+from ..games import plug_in, plug_in_later
+
+COMMANDS = frozenset({"groups", "backup", "restore", "db", "init-db", "version", "summaries"})
 _WITH_VALUE = frozenset({"--app", "-A", "--env-file", "-e"})
 
 
@@ -48,4 +50,15 @@ def create_operator_app() -> Flask:
     config.load(app)
     db.attach(app)
     cli.init_app(app)
+    plug_in_later(plug_in_glue)  # (a command that reads a game's entries or summaries)
     return app
+
+
+def plug_in_glue() -> None:
+    """Every game's glue (``GLUE`` in ``companion/play/<key>.py``: its summaries and the shape
+    of its entries) registered with the registry, without its pages: the operator's app has
+    none. :func:`companion.factory.plug_in_games` runs it, then plugs in the pages."""
+    from ..play import kanai_duel, princesse_princesse, rebel_princess, reveillez
+
+    for glue in (rebel_princess, princesse_princesse, reveillez, kanai_duel):
+        plug_in(glue.KIND, glue=glue.GLUE)

@@ -1,9 +1,10 @@
 """What a stored entry of each game may hold: one shape per kind of entry, declared by each
-game's glue module (``ENTRY_SHAPES``, see :class:`companion.games.HasEntryShapes`) and read by
-every way an entry comes in — a save (:func:`companion.play.store.append`) and an import
-(:mod:`companion.play.imports`). An entry that no form or API call could have made (an unknown
-kind, a field too many, a value of the wrong type or too long) is refused with its problem, so
-nothing is stored that no table could have made.
+game's glue module (``ENTRY_SHAPES``, handed to its :class:`companion.games.GameGlue` as
+``entry_shapes``) and read by every way an entry comes in — a save
+(:func:`companion.play.store.append`) and an import (:mod:`companion.play.imports`). An entry
+that no form or API call could have made (an unknown kind, a field too many, a value of the
+wrong type or too long) is refused with its problem, so nothing is stored that no table could
+have made.
 
 The shapes are strict: no field beyond those listed, numbers as numbers, texts bounded.
 """
@@ -16,7 +17,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..games import HasEntryShapes, by_key
+from ..games import by_key
 
 Seat = Annotated[int, Field(ge=0, le=15)]
 """A seat at the table (at most 16 seats in any game)."""
@@ -34,12 +35,12 @@ class Empty(EntryShape):
     """An entry that holds nothing but its kind (an undo, a log discarded)."""
 
 
-def shapes_of(kind: str) -> Mapping[str, type[EntryShape]] | None:
+def shapes_of(kind: str) -> Mapping[str, type[BaseModel]] | None:
     """The entry shapes of the game ``kind`` (its key), or None for a game with no entries
-    of its own declared (a toy game): its entries are not checked."""
+    of its own declared (a toy game, plugged in with no glue): its entries are not checked."""
     game = by_key(kind)
-    module = game.play_module() if game is not None and game.available else None
-    return module.ENTRY_SHAPES if isinstance(module, HasEntryShapes) else None
+    glue = game.glue() if game is not None else None
+    return glue.entry_shapes if glue is not None else None
 
 
 def entry_problem(kind: str, entry: str, data: Any) -> str | None:

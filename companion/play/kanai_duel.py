@@ -40,6 +40,7 @@ from typing import Annotated, Any
 from pydantic import Field
 from sqlmodel import Session
 
+from ..games import GameGlue
 from ..history import N_, Fact, GameSummary, ScoreUnit
 from ..history.summary import running_totals
 from ..models import Game, GameLink
@@ -516,3 +517,7 @@ def summary_from(_game: Game, duel: Duel) -> GameSummary:
         progress=running_totals([r.points for r in duel.results]),
         facts=(Fact("wins-by-princess", N_("Wins by the Princess"),
                     tuple(int(by_princess and seat in winners) for seat in range(2))),))
+
+
+GLUE = GameGlue(Duel, summary, summary_from, ENTRY_SHAPES)
+"""This game in history and statistics (:class:`companion.games.GameGlue`)."""

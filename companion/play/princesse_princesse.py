@@ -31,6 +31,7 @@ from typing import Annotated, Any
 from pydantic import Field
 from sqlmodel import Session
 
+from ..games import GameGlue
 from ..history import N_, Fact, GameSummary, ScoreUnit
 from ..models import Game
 from ..scoring.princesse_princesse import (
@@ -416,3 +417,7 @@ def summary_from(game: Game, progress: GameProgress) -> GameSummary:
         scores=tuple(progress.tokens), unit=ScoreUnit.TOKENS,
         progress=tuple(tuple(line.settlement.tokens_after) for line in progress.rounds),
         facts=facts, first=first_of(game))
+
+
+GLUE = GameGlue(GameProgress, summary, summary_from, ENTRY_SHAPES)
+"""This game in history and statistics (:class:`companion.games.GameGlue`)."""

@@ -9,6 +9,7 @@ checked by replaying the whole game first, so nothing invalid is ever stored.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -19,8 +20,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from ..common.short_names import short_names
+from ..games import GameGlue
 from ..history import N_, Fact, GameSummary
 from ..models import Game, Player, RoundRecord
+from ..scoring.problems import EntryError
 from ..scoring.rebel_princess import (
     TIEBREAKS,
     Edition,
@@ -44,7 +47,7 @@ from .entries import EntryShape
 _T = TypeVar("_T")
 
 
-class EntryRejected(ValueError):
+class EntryRejected(EntryError):
     """A write that would break the game; ``problems`` says why. Nothing was stored.
 
     ``stored``: for a round saved already (``round-already-saved``, ``stale-edit``), that
@@ -52,9 +55,8 @@ class EntryRejected(ValueError):
     tap (:meth:`is_double_tap`) without reading or replaying the game again."""
 
     def __init__(self, problems: list[Problem], stored: RoundRecord | None = None) -> None:
-        self.problems = problems
+        super().__init__(problems)
         self.stored = stored
-        super().__init__("; ".join(p.code for p in problems))
 
     def is_double_tap(self, played: PlayedRound, mode: str) -> bool:
         """Was this very entry (the same round, entered the same way) stored already — by the
@@ -362,6 +364,76 @@ def save_round(*, session: Session, game: Game, number: int, played: PlayedRound
     return _atomically(session, write)
 
 
+def enter_round(*, session: Session, game: Game, number: int, played: PlayedRound, mode: str,
+                base_id: int | None, view: RebelGameView | None = None,
+                shown: Sequence[RebelCard] | None = None) -> RoundRecord:
+    """:func:`save_round` as a page's form saves it: a refusal that finds this very entry
+    stored already (the first tap of a double tap, or a retry: the same round, entered the same
+    way) is answered with that stored record, as a save; any other refusal is raised
+    (:class:`EntryRejected`, :class:`IncompleteEntryError`: both an
+    :class:`~companion.scoring.problems.EntryError`), nothing stored.
+
+    ``shown``: the by-cards form's rows (the cards the round's card scores). An edit saved as
+    that form showed the stored round is the stored entry, unchanged: a round confirmed from the
+    trick screen also holds the cards that score nothing, which have no row."""
+    if shown is not None:
+        current = (view or view_game(session, game)).record(number)
+        if current is not None:
+            stored = played_from_record(current)
+            if as_shown(stored, shown) == played:
+                played = stored
+    try:
+        return save_round(session=session, game=game, number=number, played=played, mode=mode,
+                          base_id=base_id, view=view)
+    except EntryRejected as error:
+        # Judged on the game as it now is (save_round reads it again when the request's view
+        # refuses): the round it found stored tells a double tap, with nothing read again.
+        if error.stored is not None and error.is_double_tap(played, mode):
+            return error.stored
+        raise
+
+
+def as_shown(played: PlayedRound, cards: Sequence[RebelCard]) -> PlayedRound:
+    """A stored entry as the by-cards form shows it: only the cards it has a row for."""
+    if played.taken is None:
+        return played
+    rows = set(cards)
+    return dataclasses.replace(played, taken=tuple(frozenset(c for c in t if c in rows)
+                                                   for t in played.taken))
+
+
+def shown_scores(view: RebelGameView, number: int, played: PlayedRound) -> tuple[int, ...]:
+    """The scores a stored round shows in the by-numbers form: those typed, or those it came
+    to (a round entered another way)."""
+    if played.scores:
+        return tuple(played.scores)
+    return view.state.rounds[number - 1].scores if number <= len(view.state.rounds) else ()
+
+
+def numbers_warnings(view: RebelGameView, number: int, played: PlayedRound) -> list[Problem]:
+    """What a round typed as numbers would be warned of (scores the Round card cannot give),
+    judged on the game replayed with it; stores nothing. The page asks to confirm them."""
+    trial = (replay(view, replace=(number, played)) if view.record(number) is not None
+             else replay(view, extra=played))
+    return list(trial.rounds[number - 1].warnings) if number <= len(trial.rounds) else []
+
+
+def undo_entry(*, session: Session, game: Game, based_on: int | None) -> RoundRecord | None:
+    """:func:`undo_last` as the pad's Undo button sends it: when the game moved on since
+    ``based_on`` only by the undo this very version asked for (the first tap of a double tap),
+    that undo's record is returned as if just made; any other move raises
+    :class:`EntryRejected` (``stale-undo``), nothing undone."""
+    try:
+        return undo_last(session=session, game=game, based_on=based_on)
+    except EntryRejected:
+        history = _history(session, game.id) if game.id is not None else []
+        latest = history[-1] if history else None
+        if (based_on is not None and latest is not None and latest.action == "undone"
+                and latest.seq == based_on + 1):
+            return latest  # a double tap: the first tap undid it
+        raise
+
+
 def _save_round(session: Session, game: Game, number: int, played: PlayedRound, mode: str,
                 base_id: int | None, view: RebelGameView) -> RoundRecord:
     current = view.record(number)
@@ -498,3 +570,7 @@ def summary_from(_game: Game, state: RebelGameState) -> GameSummary:
             tiebreak_fact(state),
         ),
         first=state.setup.first_leader)
+
+
+GLUE = GameGlue(RebelGameState, summary, summary_from, ENTRY_SHAPES)
+"""This game in history and statistics (:class:`companion.games.GameGlue`)."""

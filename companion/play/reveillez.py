@@ -24,6 +24,7 @@ from typing import Annotated, Any
 from pydantic import Field
 from sqlmodel import Session
 
+from ..games import GameGlue
 from ..history import N_, Aggregate, Fact, GameSummary, StepUnit
 from ..models import Game
 from ..scoring.problems import EntryError, Problem
@@ -376,3 +377,7 @@ def summary_from(game: Game, state: ReveillezGameState) -> GameSummary:
         facts=(Fact("princesses-when-winning", N_("Princesses when winning (average)"),
                     tuple(standings.princesses), Aggregate.MEAN_WHEN_WON),),
         first=settings.first)
+
+
+GLUE = GameGlue(ReveillezGameState, summary, summary_from, ENTRY_SHAPES)
+"""This game in history and statistics (:class:`companion.games.GameGlue`)."""

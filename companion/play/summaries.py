@@ -9,7 +9,8 @@ statistics read every row of the group in one query, 1,000 games in a few millis
 1,000 replays; the history list, a player's latest games, the group's page and home read only the
 games they show (:func:`records` pages in SQL, :func:`summaries` reads a list's in one query).
 The cache is never exported and can be emptied: a page then replays the games it lacks (without
-storing them), and :func:`refresh` — run when the app starts — stores them again.
+storing them), and :func:`refresh` — run by ``flask db upgrade`` after it migrates, and by
+``flask summaries`` (:mod:`companion.ops.cli`), never by a server's start — stores them again.
 
 Every list is one group's (``group_id``): its cost follows the group, not the server (one index,
 ``ix_game_group_updated``, serves the group and the order).
@@ -27,7 +28,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
 
-from ..games import GameKind, HasSummary, by_key, registry
+from ..games import GameKind, Glue, by_key, registry
 from ..history import GameSummary, stats
 from ..history.stats import KindStats, Line, Played
 from ..history.summary import utc
@@ -68,12 +69,9 @@ def summarizer(kind: GameKind | None) -> Summarize | None:
     return module.summary if module is not None else None
 
 
-def _glue(kind: GameKind | None) -> HasSummary | None:
-    """The glue module of a game with a history (``GameKind.play``), or None."""
-    if kind is None or not kind.available:
-        return None
-    module = kind.play_module()
-    return module if isinstance(module, HasSummary) else None
+def _glue(kind: GameKind | None) -> Glue | None:
+    """The glue of a game with a history (``GameKind.glue``), or None."""
+    return kind.glue() if kind is not None else None
 
 
 def kinds_with_history() -> list[GameKind]:
@@ -137,7 +135,7 @@ def _summary_at_save(session: OrmSession, game: Game) -> GameSummary:
     if replay is None or module is None:
         return _summarize(session, game)  # type: ignore[arg-type]
     try:
-        return module.summary_from(game, replay)  # type: ignore[no-any-return]
+        return module.summary_from(game, replay)
     except Exception:  # as _summarize: never a failed save for the sake of history
         log.exception("summary of game %s (%s) failed", game.code, game.kind)
         return GameSummary(finished=False, winners=(), scores=())
@@ -220,9 +218,10 @@ def install() -> None:
 
 def refresh(engine: Engine) -> int:
     """Store the summaries missing or out of date (a database from before summaries were kept
-    at save time, a cache emptied, a new :data:`FORMAT`): run when the app starts, never by a
-    page. Returns how many were stored; a race with another process starting changes nothing
-    (both computed the same summaries)."""
+    at save time, a cache emptied, a new :data:`FORMAT`): run by ``flask db upgrade`` and
+    ``flask summaries``, never by a page or a server's start. Returns how many were stored; a
+    race with another process doing the same changes nothing (both computed the same
+    summaries)."""
     keys = [k.key for k in kinds_with_history()]
     with Session(engine) as session:
         rows = session.connection().execute(

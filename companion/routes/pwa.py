@@ -38,10 +38,10 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from ..games import PACKAGE_DIR
+from ..games import PACKAGE_DIR, RulingsAddresses, SearchRow
 from ..rulings import STOP_WORDS
 from ..web.i18n import COOKIE, LANGUAGES
-from .shell import RulingsAddresses, SearchRow, rulings_addresses
+from .shell import rulings_addresses
 
 bp = Blueprint("pwa", __name__)
 

@@ -9,8 +9,7 @@ the server never lists every stored game to whoever opens ``/``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from flask import (
@@ -30,8 +29,8 @@ from .. import rulings
 from ..db import get_session
 from ..games import (
     GameKind,
-    HasHomeView,
-    HasRulingsAddresses,
+    RulingsAddresses,
+    SearchRow,
     by_key,
     by_slug,
     registry,
@@ -102,10 +101,10 @@ def my_games(kind: GameKind | None = None) -> list[RememberedGame]:
     stored = summaries.summaries(db, games)
     found = []
     for game_kind, link, game in held:
-        module = game_kind.module()
+        pages = game_kind.pages()
         summary = stored.get(game.id or 0)
-        view = module.home_view(game, summary) \
-            if isinstance(module, HasHomeView) and summary is not None else None
+        view = pages.home_view(game, summary) \
+            if pages.home_view and summary is not None else None
         found.append(RememberedGame(game_kind, game, list(names.get(game.id or 0, ())),
                                     url_for(game_kind.show_endpoint or "shell.index",
                                             code=link.token), view, link.role, link.token,
@@ -179,24 +178,9 @@ def game_rule(kind: GameKind, slug: str) -> str:
 
 # --- the rulings a phone keeps for offline use ------------------------------------------------
 
-SearchRow = tuple[str, ...]
 """One entry in a phone's offline search index: its address, title, a note (the edition), its
 summary, the edition it belongs to ("" for any), then :meth:`rulings.SearchTerms.as_row` (its
 names joined, its exact forms)."""
-
-
-@dataclass(frozen=True)
-class RulingsAddresses:
-    """Addresses of rulings pages, for a phone's offline copy (:mod:`companion.routes.pwa`):
-    each of ``pages`` answers a page; each of ``aliases`` redirects to one of them; ``search``
-    holds, for each search page, its entries for searching offline (``static/rulings_search.js``).
-    """
-
-    pages: tuple[str, ...]
-    aliases: Mapping[str, str] = field(default_factory=dict)
-    search: Mapping[str, tuple[SearchRow, ...]] = field(default_factory=dict)
-    weigh_summary: tuple[str, ...] = ()
-    """Search pages whose search also counts a word's times in the summary (Rebel Princess)."""
 
 
 def rulings_addresses(lang: str = "en") -> RulingsAddresses:
@@ -208,9 +192,9 @@ def rulings_addresses(lang: str = "en") -> RulingsAddresses:
     search: dict[str, tuple[SearchRow, ...]] = {}
     weigh_summary: list[str] = []
     for kind in registry():
-        module = kind.module()
-        if isinstance(module, HasRulingsAddresses):
-            found = module.rulings_addresses(lang)
+        own = kind.pages() if kind.available else None
+        if own and own.rulings_addresses:
+            found = own.rulings_addresses(lang)
             pages += found.pages
             aliases.update(found.aliases)
             search.update(found.search)

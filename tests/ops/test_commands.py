@@ -90,3 +90,30 @@ def test_a_read_only_command_builds_no_web_app(tmp_path):
                           env={**environment, "COMPANION_INSTANCE": str(tmp_path)})
     assert done.returncode == 0, done.stderr
     assert "0 groups" in done.stdout and "LOADED []" in done.stdout
+
+
+def test_the_operators_app_holds_imports_to_each_games_shapes(tmp_path):
+    """The command line's app (no pages) still reads every game's glue when a command needs it:
+    ``flask groups import`` holds each entry to its game's shape as the web import does, and
+    history's games are the same four (a glue never plugged in would leave them unchecked)."""
+    probe = (
+        "import sys\n"
+        "sys.argv = ['flask', '--app', 'companion', 'groups', 'import', 'x.json']\n"
+        "from companion import create_app\n"
+        "app = create_app()\n"
+        "assert 'companion.routes' not in sys.modules\n"
+        "from companion.play.entries import shapes_of\n"
+        "from companion.play.summaries import kinds_with_history\n"
+        "with app.app_context():\n"
+        "    print('CHECKED', [shapes_of(kind) is not None for kind in ('rebel_princess',"
+        " 'princesse_princesse', 'reveillez', 'kanai_duel')])\n"
+        "    print('HISTORY', [kind.key for kind in kinds_with_history()])\n"
+        "print('ROUTES', sorted(m for m in sys.modules if m.startswith('companion.routes')))\n")
+    environment = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          env={**environment, "COMPANION_INSTANCE": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    assert "CHECKED [True, True, True, True]" in done.stdout, done.stdout
+    assert ("HISTORY ['rebel_princess', 'princesse_princesse', 'reveillez', 'kanai_duel']"
+            in done.stdout), done.stdout
+    assert "ROUTES []" in done.stdout

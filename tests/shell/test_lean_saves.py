@@ -79,7 +79,7 @@ def assert_summary_fresh(app, token: str) -> None:
         assert game is not None
         row = session.get(GameResult, game.id)
         assert row is not None and row.stamp == summaries.stamp_of(game)
-        fresh = summaries.cached(game, by_key(game.kind).play_module().summary(session, game))
+        fresh = summaries.cached(game, by_key(game.kind).glue().summary(session, game))
         assert (row.finished, row.data, row.progress) == (fresh.finished, fresh.data,
                                                           fresh.progress)
 

@@ -12,9 +12,10 @@ import re
 from contextlib import contextmanager
 
 from flask import url_for
-from sqlalchemy import delete, event
+from sqlalchemy import Engine, delete, event
 from sqlmodel import Session, select
 
+from companion import create_app
 from companion.db import get_session
 from companion.games import by_key
 from companion.models import Game, GameResult, Group
@@ -124,7 +125,7 @@ def test_a_save_writes_the_summary_its_pages_read(app):
         assert summaries.summary_of(session, game).progress  # the round is in the summary
 
 
-def test_an_emptied_cache_is_read_without_writing_and_refilled_at_start(app):
+def test_an_emptied_cache_is_read_without_writing_and_refilled_by_refresh(app):
     groups = stored(app)
     a, everything = groups["A"], [*groups["A"].codes, *groups["B"].codes]
     engine = app.extensions["companion.engine"]
@@ -146,6 +147,44 @@ def test_an_emptied_cache_is_read_without_writing_and_refilled_at_start(app):
     assert summaries.refresh(engine) == 0
     with Session(engine) as session:
         assert len(session.exec(select(GameResult)).all()) == len(everything)
+
+
+def test_a_server_start_writes_nothing_and_the_upgrade_stores_missing_summaries(app):
+    """``create_app`` sends no INSERT, UPDATE or DELETE, even on a database whose summaries are
+    missing; ``flask db upgrade`` (the step before a server starts) stores them, and ``flask
+    summaries`` finds nothing left to do."""
+    groups = stored(app)
+    everything = [*groups["A"].codes, *groups["B"].codes]
+    engine = app.extensions["companion.engine"]
+    with Session(engine) as session:
+        session.exec(delete(GameResult))
+        session.commit()
+    found: list[str] = []
+
+    def seen(_connection, _cursor, statement, _parameters, _context, _many) -> None:
+        if WRITE.match(statement):
+            found.append(statement)
+
+    event.listen(Engine, "before_cursor_execute", seen)  # (every engine: the new app's own)
+    try:
+        started = create_app({"TESTING": True, "SECRET_KEY": "test",
+                              "DATABASE": app.config["DATABASE"],
+                              "DATABASE_URL": app.config.get("DATABASE_URL")})
+    finally:
+        event.remove(Engine, "before_cursor_execute", seen)
+    try:
+        assert found == []
+        with Session(engine) as session:
+            assert session.exec(select(GameResult)).all() == []
+        upgraded = started.test_cli_runner().invoke(args=["db", "upgrade"])
+        assert upgraded.exit_code == 0, upgraded.output
+        assert f"Summaries stored: {len(everything)} games" in upgraded.output
+        with Session(engine) as session:
+            assert len(session.exec(select(GameResult)).all()) == len(everything)
+        again = started.test_cli_runner().invoke(args=["summaries"])
+        assert again.exit_code == 0 and "Summaries stored: 0 games" in again.output
+    finally:
+        started.extensions["companion.engine"].dispose()
 
 
 def test_imported_games_have_their_links_and_summaries_stored_with_them(app):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...games import GamePages
 from ...history import GameSummary
 from ...models import Game
 from . import api, pages  # noqa: F401  (register the views)
@@ -33,3 +34,7 @@ def home_view(game: Game, summary: GameSummary) -> DuelHome:
                     summary.winners[0] if summary.winners else None, len(summary.progress) + 1,
                     by_princess)
 
+
+
+PAGES = GamePages(bp=bp, api_bp=api_bp, operations=OPERATIONS, home_view=home_view)
+"""What the shell mounts and calls of this game (:class:`companion.games.GamePages`)."""

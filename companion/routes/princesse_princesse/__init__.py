@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from ...games import GamePages
 from ...history import GameSummary
 from ...models import Game
 from . import api, pages  # noqa: F401  (register the views)
@@ -17,3 +18,7 @@ def home_view(game: Game, summary: GameSummary) -> GameSummary:
     """What the home page shows of a game (who won, else the round being played): its stored
     summary, no replay."""
     return summary
+
+
+PAGES = GamePages(bp=bp, api_bp=api_bp, operations=OPERATIONS, home_view=home_view)
+"""What the shell mounts and calls of this game (:class:`companion.games.GamePages`)."""

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 from flask import url_for
 
+from ...games import GamePages, RulingsAddresses
 from ...history import GameSummary
 from ...models import Game
 from ...rulings import rebel_princess as rulings
-from ..shell import RulingsAddresses
 from . import api, pages, rounds, trick_pages  # noqa: F401  (register the views)
 from .blueprints import api_bp as api_bp  # (the registry asks the package for both)
 from .blueprints import bp as bp
@@ -63,3 +63,8 @@ def rulings_addresses(lang: str = "en") -> RulingsAddresses:
          EDITION_NOTES.get(e.edition or "", ""), e.summary(lang), e.edition or "",
          *rulings.search_terms(e.slug).as_row()) for e in entries)
     return RulingsAddresses(addresses, aliases, {index: rows}, weigh_summary=(index,))
+
+
+PAGES = GamePages(bp=bp, api_bp=api_bp, operations=OPERATIONS, home_view=home_view,
+                  old_addresses=OLD_ADDRESSES, rulings_addresses=rulings_addresses)
+"""What the shell mounts and calls of this game (:class:`companion.games.GamePages`)."""

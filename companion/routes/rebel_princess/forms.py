@@ -2,7 +2,10 @@
 
 Every write goes through a ``FlaskForm`` so every form carries a CSRF token. The round-entry forms
 depend on the game (which cards the Round card scores, how many players), so they are built per
-request by :func:`cards_form`, :func:`counts_form` and :func:`numbers_form`.
+request by :func:`cards_form`, :func:`counts_form` and :func:`numbers_form`; what such a form
+holds is read into the round it says (:func:`played_from_cards`, :func:`played_from_counts`,
+:func:`played_from_numbers`) and a stored round shown in it (``prefill_…``) here too, so a round
+page parses, calls its glue once and renders.
 """
 
 from __future__ import annotations
@@ -39,7 +42,14 @@ from wtforms.validators import (
 from ...forms.fields import required
 from ...forms.names import storable_name
 from ...rulings.rebel_princess import princess_names
-from ...scoring.rebel_princess import Edition, RebelCard, round_cards
+from ...scoring.rebel_princess import (
+    Edition,
+    PlayedRound,
+    RebelCard,
+    RoundCounts,
+    counts_from_taken,
+    round_cards,
+)
 from ...web.i18n import current_lang
 
 MAX_NAME = 24
@@ -308,6 +318,108 @@ def counts_form(*, players: int, most: int, ask_no_tricks: bool, ask_last_trick:
         for seat in range(players):
             setattr(form, f"no_trick_{seat}", BooleanField(_("Won no trick")))
     return form
+
+
+# --- a round form read into a round, and a stored round shown in its form ---------------------
+# Every value that is not one of the seats, counts or cards on offer is left out (the form
+# reports it), so a tampered or stale form can never crash the live tally or the save.
+
+def seat(value: object, players: int) -> int | None:
+    """A seat number from a form value, or None for anything that is not one of the seats
+    (ASCII digits only: "²" and "١" are not seats)."""
+    text = str(value) if value is not None else ""
+    return int(text) if ASCII_NUMBER.fullmatch(text) and int(text) < players else None
+
+
+def _shared(form: Any, players: int) -> dict[str, Any]:
+    """What every round form says besides the scores: who led, who won the last trick, which
+    Round card a play-off drew."""
+    return {"leader": seat(form.leader.data, players),
+            "last_trick_winner": (seat(form.last_trick.data, players) if "last_trick" in form
+                                  else None),
+            "round_card": form.round_card.data if "round_card" in form else None}
+
+
+def _no_tricks(form: Any, players: int) -> frozenset[int] | None:
+    if "no_trick_0" not in form:
+        return None
+    return frozenset(s for s in range(players) if form[f"no_trick_{s}"].data)
+
+
+def played_from_cards(form: Any, players: int, cards: Sequence[RebelCard]) -> PlayedRound:
+    """The by-cards entry as tapped so far (:func:`cards_form`, its rows ``cards``)."""
+    taken: list[set[RebelCard]] = [set() for _ in range(players)]
+    for card in cards:
+        at = seat(form[card.code].data, players)
+        if at is not None:
+            taken[at].add(card)
+    return PlayedRound(taken=tuple(frozenset(t) for t in taken),
+                       no_tricks=_no_tricks(form, players), **_shared(form, players))
+
+
+def played_from_counts(form: Any, players: int) -> PlayedRound:
+    """The by-counts entry as tapped so far (:func:`counts_form`): Princes per seat, the Frog."""
+    def count(at: int) -> int | None:
+        value = form[f"princes_{at}"].data
+        return int(value) if value is not None and ASCII_NUMBER.fullmatch(str(value)) else None
+    counts = RoundCounts(tuple(count(s) for s in range(players)), seat(form.frog.data, players))
+    return PlayedRound(counts=counts, no_tricks=_no_tricks(form, players),
+                       **_shared(form, players))
+
+
+def played_from_numbers(form: Any, players: int) -> PlayedRound:
+    """The by-numbers entry of a validated :func:`numbers_form`: each seat's score."""
+    return PlayedRound(scores=tuple(int(form[f"score_{s}"].data) for s in range(players)),
+                       **_shared(form, players))
+
+
+def _prefill_shared(form: Any, base: int, round_card: str | None, played: PlayedRound) -> None:
+    form.base.data = str(base)
+    if played.leader is not None:
+        form.leader.data = str(played.leader)
+    if "last_trick" in form and played.last_trick_winner is not None:
+        form.last_trick.data = str(played.last_trick_winner)
+    if "round_card" in form and round_card:
+        form.round_card.data = round_card
+
+
+def _prefill_no_tricks(form: Any, players: int, played: PlayedRound) -> None:
+    if played.no_tricks is not None and "no_trick_0" in form:
+        for at in range(players):
+            form[f"no_trick_{at}"].data = at in played.no_tricks
+
+
+def prefill_cards(form: Any, base: int, round_card: str | None, played: PlayedRound,
+                  players: int) -> None:
+    """Fill the by-cards form from the stored version ``base`` being edited (its ``played``)."""
+    _prefill_shared(form, base, round_card, played)
+    for at, taken in enumerate(played.taken or ()):
+        for card in taken:
+            if card.code in form:
+                form[card.code].data = str(at)
+    _prefill_no_tricks(form, players, played)
+
+
+def prefill_counts(form: Any, base: int, round_card: str | None, played: PlayedRound,
+                   players: int) -> None:
+    """Fill the by-counts form from a stored version (a card entry is counted, too)."""
+    _prefill_shared(form, base, round_card, played)
+    counts = played.counts
+    if counts is None and played.taken is not None:
+        counts = counts_from_taken(players, played.taken)
+    if counts is not None:
+        for at, number in enumerate(counts.princes):
+            form[f"princes_{at}"].data = None if number is None else str(number)
+        form.frog.data = None if counts.frog is None else str(counts.frog)
+    _prefill_no_tricks(form, players, played)
+
+
+def prefill_numbers(form: Any, base: int, round_card: str | None, played: PlayedRound,
+                    scores: Sequence[int]) -> None:
+    """Fill the by-numbers form from a stored version and the ``scores`` it came to."""
+    _prefill_shared(form, base, round_card, played)
+    for at, value in enumerate(scores):
+        form[f"score_{at}"].data = value
 
 
 # --- the trick screen's form: every tap posts it; it checks shapes only (the judge does the rules)

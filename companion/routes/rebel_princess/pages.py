@@ -20,7 +20,7 @@ from wtforms import Field
 
 from ...common.bounds import page_number, whole_or_none
 from ...db import get_session
-from ...models import Game
+from ...models import Game, RoundRecord
 from ...play import rebel_princess as play
 from ...play import rebel_princess_tricks as tricks_entry
 from ...play import store
@@ -38,6 +38,7 @@ from ...web.i18n import current_lang
 from .. import addresses, page_store, qr
 from ..groups import group_for_new_game
 from ..links import game_to_play_again
+from ..replays import refusal
 from ..shell import remember
 from .blueprints import bp
 from .forms import (
@@ -260,18 +261,20 @@ def undo(code: str) -> Response:
     if not EmptyForm().validate_on_submit():
         abort(400)
     based_on = whole_or_none(request.form.get("version", ""))
-    try:
-        record = play.undo_last(session=get_session(), game=view.game, based_on=based_on)
-    except play.EntryRejected:
-        history = play.history_of(get_session(), view.game)
-        latest = history[-1] if history else None
-        if (based_on is not None and latest is not None and latest.action == "undone"
-                and latest.seq == based_on + 1):
-            record = latest  # a double tap: the first tap undid it
-        else:
-            flash(_("Someone else changed the game meanwhile: nothing was undone. Check the "
-                    "pad, then undo again if you still need to."))
-            return redirect(url_for("rebel_princess.show", code=code))
+    undone: list[RoundRecord | None] = []
+
+    def moved_on(_problems: object = None) -> Response:
+        flash(_("Someone else changed the game meanwhile: nothing was undone. Check the "
+                "pad, then undo again if you still need to."))
+        return redirect(url_for("rebel_princess.show", code=code))
+
+    refused = refusal(
+        lambda: undone.append(play.undo_entry(session=get_session(), game=view.game,
+                                              based_on=based_on)),
+        problems=moved_on, stale=moved_on, conflict=lambda _found: None)
+    if refused is not None:
+        return refused
+    record = undone[0]
     flash(_("Undone: round %(n)s.", n=record.number) if record else _("Nothing to undo."))
     return redirect(url_for("rebel_princess.show", code=code))
 

@@ -1,10 +1,12 @@
 """Rebel Princess's round entry pages: a round entered by cards, by counts or by numbers,
-with the live tally while it is tapped (htmx), saved through the glue as one entry."""
+with the live tally while it is tapped (htmx), saved through the glue as one entry. A page
+reads its form into a round (:mod:`.forms`), calls the glue once (``play.enter_round``, its
+refusals through :func:`companion.routes.replays.refusal`) and renders."""
 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 from typing import Any
 
@@ -21,17 +23,14 @@ from werkzeug.wrappers import Response
 
 from ...common.bounds import whole_or_none
 from ...db import get_session
+from ...models import RoundRecord
 from ...play import rebel_princess as play
 from ...scoring.rebel_princess import (
     Edition,
-    IncompleteEntryError,
-    InvalidValueError,
     PlayedRound,
     Problem,
     RebelCard,
-    RoundCounts,
     RoundEntry,
-    counts_from_taken,
     is_counted_by_princes,
     needs_no_tricks,
     princes,
@@ -40,13 +39,19 @@ from ...scoring.rebel_princess import (
     tally,
     tally_counts,
 )
+from ..replays import refusal
 from .blueprints import bp
 from .forms import (
-    ASCII_NUMBER,
     card_choices,
     cards_form,
     counts_form,
     numbers_form,
+    played_from_cards,
+    played_from_counts,
+    played_from_numbers,
+    prefill_cards,
+    prefill_counts,
+    prefill_numbers,
 )
 from .pages import _view_or_404
 
@@ -75,7 +80,7 @@ class RoundPage:
 
     view: play.RebelGameView
     number: int
-    record: Any
+    record: RoundRecord | None
     playoff: bool
     letter: str
     leader: Any
@@ -125,32 +130,6 @@ def _playoff_letters(view: play.RebelGameView, number: int) -> list[str]:
     return [c.letter for c in round_cards(view.edition) if c.letter not in used]
 
 
-def _seat(value: object, players: int) -> int | None:
-    """A seat number from a form value, or None for anything that is not one of the seats
-    (ASCII digits only: "²" and "١" are not seats)."""
-    text = str(value) if value is not None else ""
-    return int(text) if ASCII_NUMBER.fullmatch(text) and int(text) < players else None
-
-
-def _played_from_cards(form: Any, ctx: RoundPage, cards: list[RebelCard]) -> PlayedRound:
-    """The entry as tapped so far; values that are not seats are left out (the form reports
-    them), so a tampered or stale form can never crash the live tally."""
-    players = len(ctx.view.players)
-    taken: list[set[RebelCard]] = [set() for _ in range(players)]
-    for card in cards:
-        seat = _seat(form[card.code].data, players)
-        if seat is not None:
-            taken[seat].add(card)
-    no_tricks = None
-    if "no_trick_0" in form:
-        no_tricks = frozenset(s for s in range(players) if form[f"no_trick_{s}"].data)
-    return PlayedRound(
-        taken=tuple(frozenset(t) for t in taken), no_tricks=no_tricks,
-        leader=_seat(form.leader.data, players),
-        last_trick_winner=_seat(form.last_trick.data, players) if "last_trick" in form else None,
-        round_card=form.round_card.data if "round_card" in form else None)
-
-
 def _letter_for(ctx: RoundPage) -> str:
     return ctx.letter or ("a" if ctx.edition is Edition.DELUXE else "A")
 
@@ -174,55 +153,19 @@ def _drawable_choices(ctx: RoundPage) -> list[Any] | None:
     return card_choices(ctx.edition, only=ctx.drawable)
 
 
-def _as_shown(played: PlayedRound, cards: list[RebelCard]) -> PlayedRound:
-    """A stored entry as the by-cards form shows it: only the cards it has a row for."""
-    if played.taken is None:
-        return played
-    rows = set(cards)
-    return replace(played, taken=tuple(frozenset(c for c in t if c in rows)
-                                       for t in played.taken))
-
-
-def _prefill_shared(form: Any, record: Any, played: PlayedRound) -> None:
-    """Fill the fields both round forms share from the stored version being edited."""
-    form.base.data = str(record.id)
-    if played.leader is not None:
-        form.leader.data = str(played.leader)
-    if "last_trick" in form and played.last_trick_winner is not None:
-        form.last_trick.data = str(played.last_trick_winner)
-    if "round_card" in form and record.round_card:
-        form.round_card.data = record.round_card
-
-
-def _prefill_cards(form: Any, record: Any, players: int) -> None:
-    played = play.played_from_record(record)
-    _prefill_shared(form, record, played)
-    if played.taken is not None:
-        for seat, cards in enumerate(played.taken):
-            for card in cards:
-                if card.code in form:
-                    form[card.code].data = str(seat)
-    if played.no_tricks is not None and "no_trick_0" in form:
-        for seat in range(players):
-            form[f"no_trick_{seat}"].data = seat in played.no_tricks
-
-
 @bp.route("/g/<code>/round/<int:number>/cards", methods=["GET", "POST"])
 def enter_cards(code: str, number: int) -> Response | tuple[str, int]:
     """Enter (or edit) a round by tapping who took each card that scores."""
     ctx = _round_context(_view_or_404(code), number)
     form, cards = _build_cards_form(ctx)
+    players = len(ctx.view.players)
     if request.method == "GET" and ctx.record is not None:
-        _prefill_cards(form, ctx.record, len(ctx.view.players))
+        prefill_cards(form, _id(ctx.record), ctx.record.round_card,
+                      play.played_from_record(ctx.record), players)
     problems: list[Problem] = []
     if request.method == "POST" and _validate(form):
-        played = _played_from_cards(form, ctx, cards)
-        record = ctx.record
-        if record is not None and _as_shown(play.played_from_record(record), cards) == played:
-            # Saved as the edit page showed it: the stored entry, unchanged (a round confirmed
-            # from the trick screen also holds the cards that score nothing, which have no row).
-            played = play.played_from_record(record)
-        outcome = _save(ctx, played, "cards", form.base.data)
+        outcome = _save(ctx, played_from_cards(form, players, cards), "cards", form.base.data,
+                        shown=cards)
         if isinstance(outcome, Response):
             return outcome
         problems = outcome
@@ -251,7 +194,7 @@ def _totals_before(ctx: RoundPage) -> tuple[int, ...]:
 
 def _live(ctx: RoundPage, form: Any, cards: list[RebelCard]) -> dict[str, Any]:
     """Running scores and lines for the cards given out so far, and what is still missing."""
-    played = _played_from_cards(form, ctx, cards)
+    played = played_from_cards(form, len(ctx.view.players), cards)
     letter = _letter_for(ctx)
     found = tally(RoundEntry(ctx.edition, letter, len(ctx.view.players),
                              played.taken or (), played.no_tricks, _totals_before(ctx)))
@@ -265,27 +208,6 @@ def _build_counts_form(ctx: RoundPage) -> Any:
     return counts_form(players=players, most=len(princes(players)),
                        ask_no_tricks=needs_no_tricks(ctx.edition, ctx.letter),
                        ask_last_trick=ctx.classic, ask_round_card=_drawable_choices(ctx))
-
-
-def _counts_from_form(form: Any, players: int) -> RoundCounts:
-    """The counts tapped so far; anything that is not a count or a seat is left out (the form
-    reports it)."""
-    def count(seat: int) -> int | None:
-        value = form[f"princes_{seat}"].data
-        return int(value) if value is not None and ASCII_NUMBER.fullmatch(str(value)) else None
-    return RoundCounts(tuple(count(s) for s in range(players)), _seat(form.frog.data, players))
-
-
-def _played_from_counts(form: Any, ctx: RoundPage) -> PlayedRound:
-    players = len(ctx.view.players)
-    no_tricks = None
-    if "no_trick_0" in form:
-        no_tricks = frozenset(s for s in range(players) if form[f"no_trick_{s}"].data)
-    return PlayedRound(
-        counts=_counts_from_form(form, players), no_tricks=no_tricks,
-        leader=_seat(form.leader.data, players),
-        last_trick_winner=_seat(form.last_trick.data, players) if "last_trick" in form else None,
-        round_card=form.round_card.data if "round_card" in form else None)
 
 
 def _counts_allowed(ctx: RoundPage) -> bool:
@@ -303,11 +225,13 @@ def enter_counts(code: str, number: int) -> Response | tuple[str, int]:
                                 **drawn))
     form = _build_counts_form(ctx)
     record = ctx.record
+    players = len(ctx.view.players)
     if request.method == "GET" and record is not None:
-        _prefill_counts(form, record, len(ctx.view.players))
+        prefill_counts(form, _id(record), record.round_card, play.played_from_record(record),
+                       players)
     problems: list[Problem] = []
     if request.method == "POST" and _validate(form):
-        outcome = _save(ctx, _played_from_counts(form, ctx), "counts", form.base.data)
+        outcome = _save(ctx, played_from_counts(form, players), "counts", form.base.data)
         if isinstance(outcome, Response):
             return outcome
         problems = outcome
@@ -315,22 +239,6 @@ def enter_counts(code: str, number: int) -> Response | tuple[str, int]:
     return render_template("rebel_princess/rounds/counts.html", form=form, problems=problems,
                            live=_live_counts(ctx, form),
                            most=len(princes(len(ctx.view.players))), **ctx.fields()), status
-
-
-def _prefill_counts(form: Any, record: Any, players: int) -> None:
-    """Fill the counts form from a stored version (a card entry is counted, too)."""
-    played = play.played_from_record(record)
-    _prefill_shared(form, record, played)
-    counts = played.counts
-    if counts is None and played.taken is not None:
-        counts = counts_from_taken(players, played.taken)
-    if counts is not None:
-        for seat, count in enumerate(counts.princes):
-            form[f"princes_{seat}"].data = None if count is None else str(count)
-        form.frog.data = None if counts.frog is None else str(counts.frog)
-    if played.no_tricks is not None and "no_trick_0" in form:
-        for seat in range(players):
-            form[f"no_trick_{seat}"].data = seat in played.no_tricks
 
 
 @bp.post("/g/<code>/round/<int:number>/counts/preview")
@@ -348,7 +256,7 @@ def preview_counts(code: str, number: int) -> str:
 def _live_counts(ctx: RoundPage, form: Any) -> dict[str, Any]:
     """Running scores for the counts tapped so far, and what is still missing: Princes not
     counted yet, the Frog, or counts that add up to too many."""
-    played = _played_from_counts(form, ctx)
+    played = played_from_counts(form, len(ctx.view.players))
     assert played.counts is not None
     letter = _letter_for(ctx)
     found = tally_counts(ctx.edition, letter, len(ctx.view.players), played.counts,
@@ -368,32 +276,36 @@ def _validate(form: Any) -> bool:
     return valid
 
 
-def _save(ctx: RoundPage, played: PlayedRound, mode: str, base: str | None
-          ) -> Response | list[Problem]:
+def _id(record: RoundRecord) -> int:
+    assert record.id is not None  # (a stored record)
+    return record.id
+
+
+def _save(ctx: RoundPage, played: PlayedRound, mode: str, base: str | None,
+          shown: list[RebelCard] | None = None) -> Response | list[Problem]:
     """Store the entry and go back to the pad, or return the problems (nothing stored)."""
     view, number = ctx.view, ctx.number
     text = (base or "").strip()  # Optional() lets blank text through unchecked
     base_id = whole_or_none(text, 1) if text else None
     if text and base_id is None:
         abort(400)  # not a record number (the page never sends one)
-    try:
-        saved = play.save_round(session=get_session(), game=view.game, number=number,
-                                played=played, mode=mode, base_id=base_id, view=view)
-    except play.EntryRejected as error:
-        # Judged on the game as it now is (save_round reads it again when the request's view
-        # refuses): the round it found stored tells a double tap, with nothing read again.
-        if error.is_double_tap(played, mode):
-            # A double tap: the first tap already stored exactly this entry.
-            flash(_saved_message(number, base_id))
-            return redirect(url_for("rebel_princess.show", code=view.game.code))
-        return error.problems
-    except (IncompleteEntryError, InvalidValueError) as error:
-        return list(error.problems)
-    if base_id is not None and saved.id == base_id:
+    saved: list[RoundRecord] = []
+    refused: list[Problem] | None = refusal(
+        lambda: saved.append(play.enter_round(
+            session=get_session(), game=view.game, number=number, played=played, mode=mode,
+            base_id=base_id, view=view, shown=shown)),
+        problems=_as_given, stale=list[Problem], conflict=lambda _found: None)
+    if refused is not None:
+        return refused
+    if base_id is not None and saved[0].id == base_id:
         flash(_("Round %(n)s unchanged: nothing to save.", n=number))
         return redirect(url_for("rebel_princess.show", code=view.game.code))
     flash(_saved_message(number, base_id))
     return redirect(url_for("rebel_princess.show", code=view.game.code))
+
+
+def _as_given(problems: list[Problem]) -> list[Problem]:
+    return problems
 
 
 def _saved_message(number: int, base_id: int | None) -> str:
@@ -412,24 +324,13 @@ def enter_numbers(code: str, number: int) -> Response | tuple[str, int]:
     record = ctx.record
     if request.method == "GET" and record is not None:
         stored = play.played_from_record(record)
-        _prefill_shared(form, record, stored)
-        scores = stored.scores or (view.state.rounds[number - 1].scores
-                                   if number <= len(view.state.rounds) else ())
-        for seat, value in enumerate(scores):
-            form[f"score_{seat}"].data = value
+        prefill_numbers(form, _id(record), record.round_card, stored,
+                        play.shown_scores(view, number, stored))
     problems: list[Problem] = []
     warnings: list[Problem] = []
     if request.method == "POST" and _validate(form):
-        played = PlayedRound(
-            scores=tuple(int(form[f"score_{s}"].data) for s in range(players)),
-            leader=_seat(form.leader.data, players),
-            last_trick_winner=_seat(form.last_trick.data, players) if "last_trick" in form
-            else None,
-            round_card=form.round_card.data if "round_card" in form else None)
-        trial = (play.replay(view, replace=(number, played)) if record is not None
-                 else play.replay(view, extra=played))
-        if number <= len(trial.rounds):
-            warnings = list(trial.rounds[number - 1].warnings)
+        played = played_from_numbers(form, players)
+        warnings = play.numbers_warnings(view, number, played)
         if not warnings or form.confirm.data:
             outcome = _save(ctx, played, "numbers", form.base.data)
             if isinstance(outcome, Response):

@@ -31,9 +31,9 @@ from ...db import get_session
 from ...play import rebel_princess as play
 from ...play import rebel_princess_tricks as entry
 from ...rulings import rebel_princess as rulings
+from ...scoring.problems import Problem
 from ...scoring.rebel_princess import (
     Edition,
-    IncompleteEntryError,
     InvalidValueError,
     RebelCard,
     deck,
@@ -42,6 +42,7 @@ from ...scoring.rebel_princess import (
 from ...scoring.rebel_princess.engine import InvalidEntryError, WinReason, power_class
 from ...scoring.rebel_princess.engine.powers import zero_rank
 from ...web.i18n import current_lang
+from ..replays import refusal
 from .blueprints import bp
 from .forms import TrickForm
 from .pages import render_page_or_partial
@@ -508,15 +509,23 @@ def act(code: str, number: int, action: str) -> Response | tuple[str, int]:
         return _render(ctx, pick=PickRequest(form.pick.data, form.seat.data, form.target.data,
                                              form.tapped()))
     round_ = ctx.open()
-    try:
-        ACTIONS[action](round_, form)
-    except entry.TrickRejected as error:
-        if error.code == "saved":
-            round_.done()
-            return redirect(url_for("rebel_princess.show", code=code))
-        return _render(ctx, round_, 422, error)
-    except (play.EntryRejected, IncompleteEntryError, InvalidValueError) as error:
-        return _render(ctx, round_, 422, entry.TrickRejected("not-saved", problems=error.problems))
+
+    def refused(problems: list[Problem]) -> Response | tuple[str, int]:
+        # A tap the board refuses names its one problem (``saved``: the round was stored
+        # already, by a double tap of Confirm); a save the game refuses is "not saved".
+        if len(problems) == 1 and problems[0].catalogue is entry.CATALOGUE:
+            if problems[0].code == "saved":
+                round_.done()
+                return redirect(url_for("rebel_princess.show", code=code))
+            return _render(ctx, round_, 422, entry.TrickRejected(problems[0].code,
+                                                                 **problems[0].params))
+        return _render(ctx, round_, 422, entry.TrickRejected("not-saved", problems=problems))
+
+    answer = refusal(lambda: ACTIONS[action](round_, form),
+                     problems=refused, stale=lambda: refused([]),
+                     conflict=lambda _found: None)
+    if answer is not None:
+        return answer
     if action == "confirm":
         round_.done()
         flash(gettext("Round %(n)s saved from the tricks.", n=number))

@@ -3,6 +3,7 @@ JSON API under ``/api/v1/reveillez/`` (standings, jester, discard)."""
 
 from __future__ import annotations
 
+from ...games import GamePages
 from ...history import GameSummary
 from ...models import Game
 from ...scoring.reveillez import PRINCESSES
@@ -19,3 +20,7 @@ def home_view(game: Game, summary: GameSummary) -> int:
     ``princesses-when-winning`` fact holds each seat's), with no replay."""
     held = next((f.values for f in summary.facts if f.key == "princesses-when-winning"), ())
     return PRINCESSES - sum(held)
+
+
+PAGES = GamePages(bp=bp, api_bp=api_bp, operations=OPERATIONS, home_view=home_view)
+"""What the shell mounts and calls of this game (:class:`companion.games.GamePages`)."""

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Blueprint
+from flask import Blueprint, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from companion.games import ApiOperation
+from companion.games import ApiOperation, GamePages
 from companion.routes.api import ok, parse_body
 
 from .core import winner
@@ -38,10 +38,13 @@ class CompareResponse(BaseModel):
 
 
 @api_bp.post("/compare")
-def compare():
+def compare() -> Response:
     body = parse_body(CompareRequest)
     return ok(CompareResponse(winner=winner(*body.cards)))
 
 
 OPERATIONS = (ApiOperation("toy_game_api.compare", "toyCompare", "Compare two cards",
                            CompareRequest, CompareResponse),)
+
+PAGES = GamePages(bp=bp, api_bp=api_bp, operations=OPERATIONS)
+"""The toy game plugs in here: ``mypy --strict`` checks this line (pyproject.toml, ``files``)."""
