@@ -105,7 +105,9 @@ def _queue(app: Flask) -> Any:
         found = Queue(QUEUE, connection=connection)
         return found if live_workers(connection) else None
     except Exception as error:  # (Redis away, or RQ not installed: run here)
-        log.warning("import queue unavailable, running in this process: %s", error)
+        from ..web import logs
+
+        logs.redis_down(__name__, error)  # once a minute, with what happens meanwhile
         return None
 
 
