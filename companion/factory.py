@@ -176,14 +176,21 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     _init_responses(app)
 
     from . import db
-    from .ops import schema
+    from .ops import jobs, schema
     from .play import summaries
     from .web import logs
 
     logs.redis_at_start(schema.redis_url(app.config))  # an outage at start is said, once
-    if app.extensions["companion.schema"].is_ready():  # (a schema not this code's: no writes)
+
+    def refresh() -> None:
         with app.app_context():  # summaries missing from an older database: stored now
             summaries.refresh(db.get_engine())
+
+    guard = app.extensions["companion.schema"]
+    if guard.is_ready():  # (a schema not this code's: no writes)
+        refresh()
+    else:  # done when the database comes up or is upgraded, with the start's job sweep
+        guard.when_ready.extend([refresh, lambda: jobs.sweep(app)])
     return app
 
 
