@@ -176,12 +176,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     _register_blueprints(app)
     _init_responses(app)
 
-    from .ops import schema
+    from .ops import jobs, schema
     from .web import logs
 
     logs.redis_at_start(schema.redis_url(app.config))  # an outage at start is said, once
     # Nothing is written at start: summaries missing from an older database are stored by
-    # `flask db upgrade` (or `flask summaries`), the step before a server starts.
+    # `flask db upgrade` (or `flask summaries`), the step before a server starts. A database
+    # down at start gets the start's sweep of dead processes' imports once it comes up.
+    guard = app.extensions["companion.schema"]
+    if not guard.is_ready():
+        guard.when_ready.append(lambda: jobs.sweep(app))
     return app
 
 

@@ -24,6 +24,7 @@ progress page: :func:`companion.play.imports.abandon_stale`. Nobody needs to ope
 from __future__ import annotations
 
 import atexit
+import hashlib
 import logging
 import queue
 import threading
@@ -33,9 +34,10 @@ from typing import Any
 import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from ..db import get_engine
+from ..models import ImportJob
 from ..play import imports
 
 log = logging.getLogger(__name__)
@@ -105,14 +107,94 @@ def _queue(app: Flask) -> Any:
         found = Queue(QUEUE, connection=connection)
         return found if live_workers(connection) else None
     except Exception as error:  # (Redis away, or RQ not installed: run here)
-        log.warning("import queue unavailable, running in this process: %s", error)
+        from ..web import logs
+
+        logs.redis_down(__name__, error)  # once a minute, with what happens meanwhile
         return None
 
 
+def rq_id(token: str) -> str:
+    """The RQ job id of the import whose progress page is ``token``: a digest of it (RQ logs
+    its job ids; the token itself opens the page), the same on every server."""
+    return "companion-import-" + hashlib.sha256(token.encode()).hexdigest()[:24]
+
+
+RUNNERS = ("worker-waiting", "worker", "no-worker", "taken-over", "server-no-worker", "server")
+"""What the progress page says of who runs an import (:func:`runner_of`)."""
+
+
+def runner_of(job: Any) -> str | None:
+    """Who runs ``job`` (an :class:`~companion.models.ImportJob` not finished), for its progress
+    page: one of :data:`RUNNERS` — sent to a live worker that has not taken it yet
+    (``worker-waiting``) or is running it (``worker``); sent to a worker that no longer beats
+    (``no-worker``: a server takes it over after :data:`TAKE_OVER`); taken over from such a
+    worker by a server (``taken-over``); run by the server that took the file, no worker having
+    beaten when it came (``server-no-worker``) or no Redis configured (``server``). None when
+    it has ended or the shared Redis does not answer (nothing to say for sure)."""
+    if job.state in imports.FINISHED:
+        return None
+    app = _this_app()
+    runner = app.extensions.get("companion.import_runner")
+    if runner is not None and job.id in runner.taken:
+        return "taken-over"
+    try:
+        connection = _redis(app)
+        if connection is None:
+            return "server"
+        from rq.exceptions import NoSuchJobError
+        from rq.job import Job
+
+        try:
+            sent = Job.fetch(rq_id(job.token), connection=connection)
+        except NoSuchJobError:
+            return "server-no-worker"  # (start() ran it in the server that took the file)
+        if sent.meta.get("taken_over"):
+            return "taken-over"
+        if job.state != "waiting":
+            return "worker"
+        return "worker-waiting" if live_workers(connection) else "no-worker"
+    except Exception as error:
+        from ..web import logs
+
+        logs.redis_down(__name__, error)
+        return None
+
+
+def _sent_to_rq(app: Flask, token: str) -> bool:
+    """Whether the import ``token`` was sent to RQ (True too when Redis does not answer: no
+    worker can take it then either)."""
+    try:
+        connection = _redis(app)
+        if connection is None:
+            return False
+        from rq.job import Job
+
+        return bool(Job.exists(rq_id(token), connection=connection))
+    except Exception:
+        return True
+
+
+def _mark_taken_over(app: Flask, token: str) -> None:
+    """Note on the RQ job that a server took it over, for every server's progress page."""
+    try:
+        connection = _redis(app)
+        if connection is None:
+            return
+        from rq.job import Job
+
+        sent = Job.fetch(rq_id(token), connection=connection)
+        sent.meta["taken_over"] = True
+        sent.save_meta()  # type: ignore[no-untyped-call]
+    except Exception as error:  # (gone, or Redis away: only this server's page says it)
+        log.info("import job taken over, not noted in Redis: %s", type(error).__name__)
+
+
 def take_over(job: Any) -> bool:
-    """Run ``job`` (an :class:`~companion.models.ImportJob`) here when it has waited
-    :data:`TAKE_OVER` and no live worker would take it (sent to a worker that died since);
-    True if so. The dead worker's copy, if it ever runs, finds the job no longer waiting."""
+    """Run ``job`` (an :class:`~companion.models.ImportJob`) here when it was sent to RQ, has
+    waited :data:`TAKE_OVER` and no live worker would take it (sent to a worker that died
+    since); True if so. A job a server runs itself (waiting behind another on its runner) is
+    not taken. Whoever runs it second — the dead worker's copy if it ever runs, another server
+    that took it over too — finds it claimed (:func:`companion.play.imports.claim`)."""
     if job.state != "waiting" or job.id is None:
         return False
     created = job.created_at if job.created_at.tzinfo else job.created_at.replace(tzinfo=UTC)
@@ -120,9 +202,10 @@ def take_over(job: Any) -> bool:
         return False
     app = _this_app()
     runner = _runner(app)
-    if job.id in runner.taken or _queue(app) is not None:
+    if job.id in runner.taken or not _sent_to_rq(app, job.token) or _queue(app) is not None:
         return False
     runner.taken.add(job.id)
+    _mark_taken_over(app, job.token)
     log.warning("import job %s waited %s s with no live worker: run in this process",
                 job.id, int((datetime.now(UTC) - created).total_seconds()))
     runner.put(job.id)
@@ -130,12 +213,16 @@ def take_over(job: Any) -> bool:
 
 
 def start(job_id: int) -> str:
-    """Run the waiting job ``job_id``: on RQ (``"rq"``) or in this process (``"thread"``)."""
+    """Run the waiting job ``job_id``: on RQ (``"rq"``, under :func:`rq_id` of its token) or in
+    this process (``"thread"``)."""
     app = _this_app()
     found = _queue(app)
     if found is not None:
-        found.enqueue(perform, job_id, job_timeout=JOB_TIMEOUT, result_ttl=0,
-                      failure_ttl=24 * 3600)
+        with Session(get_engine()) as session:
+            token = session.exec(select(ImportJob.token).where(col(ImportJob.id) == job_id)
+                                 ).one()
+        found.enqueue(perform, job_id, job_id=rq_id(token), job_timeout=JOB_TIMEOUT,
+                      result_ttl=0, failure_ttl=24 * 3600)
         return "rq"
     _runner(app).put(job_id)
     return "thread"

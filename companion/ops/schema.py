@@ -20,6 +20,7 @@ with the newest migration this code has (:func:`check`):
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, current_app, render_template, request
@@ -56,6 +57,10 @@ class Guard:
         self.engine = engine
         self.started = False  # the start's work (an empty database's schema) done
         self.state = self._look()
+        self.when_ready: list[Callable[[], object]] = []
+        """Work a start does on a ready database (stored summaries brought up to date, jobs of
+        dead processes cleaned up): run once the database becomes ready after the start —
+        come up, or upgraded — as it would have been at start (:meth:`is_ready`)."""
 
     def _look(self) -> SchemaState:
         try:
@@ -75,6 +80,12 @@ class Guard:
             if self.state.is_ready:
                 log.warning("schema: the database is now at revision %s; writes accepted",
                             self.state.code)
+                for work in self.when_ready:
+                    try:
+                        work()
+                    except Exception:  # (logged; the next start does it again)
+                        log.exception("schema: the start's work failed once the database "
+                                      "was ready")
         return self.state.is_ready
 
 

@@ -148,6 +148,8 @@ def run_job(session: Session, job_id: int) -> None:
     raw, target = job.file, job.group_id
     known = [int(n) for n in json.loads(job.known_groups or "[]")]
     session.expunge(job)
+    if not claim(session, job_id):
+        return  # another runner took it between the read and now (a worker back from the dead)
     try:
         if target is None and known:  # (read here, not in the request: a large file takes long)
             _beat(session, job_id, state="checking", done=0)
@@ -166,6 +168,17 @@ def run_job(session: Session, job_id: int) -> None:
         session.rollback()
         session.execute(update(ImportJob).where(col(ImportJob.id) == job_id).values(file=None))
         session.commit()
+
+
+def claim(session: Session, job_id: int) -> bool:
+    """Take the waiting job ``job_id`` for this runner: one UPDATE from ``waiting`` to
+    ``checking``, which only one of two runners can make (the other changes no row); whether
+    this one did. Committed."""
+    taken = _updated(session.execute(
+        update(ImportJob).where(col(ImportJob.id) == job_id, col(ImportJob.state) == "waiting")
+        .values(state="checking", done=0, heartbeat_at=_now())))
+    session.commit()
+    return bool(taken)
 
 
 def abandon_stale(session: Session, token: str | None = None) -> int:

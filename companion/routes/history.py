@@ -522,7 +522,7 @@ def _job_page(job: ImportJob) -> wrappers.Response | tuple[str, int]:
                                action=action, problems=problems,
                                abandoned=job.state == "abandoned"), 422
     return render_template("history/import_job.html", job=job, poll=_progress_url(job),
-                           quiet=imports.is_quiet(job)), 200
+                           quiet=imports.is_quiet(job), runner=jobs.runner_of(job)), 200
 
 
 def _progress_url(job: ImportJob) -> str:
@@ -533,7 +533,8 @@ def _progress_url(job: ImportJob) -> str:
 
 def _progress(job: ImportJob) -> Response | tuple[str, int]:
     response = Response(render_template("history/_import_progress.html", job=job,
-                                        poll=_progress_url(job), quiet=imports.is_quiet(job)))
+                                        poll=_progress_url(job), quiet=imports.is_quiet(job),
+                                        runner=jobs.runner_of(job)))
     if job.state in imports.FINISHED:
         response.headers["HX-Refresh"] = "true"  # the page shows what came of it
     response.headers["Cache-Control"] = "no-store"

@@ -214,11 +214,27 @@ OUTAGE_FILTER = OncePerMinute()
 
 
 REDIS_PARTS = {
-    "companion.limits": "the rate limits count in each server process meanwhile",
+    "companion.limits": "the rate limits count in each server process meanwhile (same limits, "
+                        "one count per process: never a refusal for the outage)",
     "companion.page_store": "pages are drawn afresh meanwhile",
     "companion.ops.jobs": "imports run in the server that takes them meanwhile",
 }
 """The parts that use the shared Redis, and what each does while it does not answer."""
+
+
+def redis_down(part: str, error: object = None, *, at_start: bool = False) -> bool:
+    """Say that the shared Redis does not answer ``part`` (a name of :data:`REDIS_PARTS`) and
+    what that part does meanwhile — at most once a minute per part (:data:`OUTAGE_FILTER`'s
+    clock, shared with the other outage lines); whether it was said now."""
+    logger = logging.getLogger(part)
+    if OUTAGE_FILTER not in logger.filters:
+        logger.addFilter(OUTAGE_FILTER)
+    why = f" ({type(error).__name__}: {error})" if isinstance(error, BaseException) else (
+        f" ({error})" if error else "")
+    before = OUTAGE_FILTER.last.get(part)
+    logger.warning("redis unreachable%s%s: %s", " at start" if at_start else "", why,
+                   REDIS_PARTS[part])
+    return OUTAGE_FILTER.last.get(part) != before
 
 
 def redis_at_start(url: str | None) -> bool:
@@ -235,9 +251,8 @@ def redis_at_start(url: str | None) -> bool:
         finally:
             client.close()
     except Exception as error:
-        for name, meanwhile in REDIS_PARTS.items():
-            logging.getLogger(name).warning(
-                "redis unreachable at start (%s: %s): %s", type(error).__name__, error, meanwhile)
+        for name in REDIS_PARTS:
+            redis_down(name, error, at_start=True)
         return False
     return True
 

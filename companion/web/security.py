@@ -25,8 +25,10 @@ real client address behind a proxy, and rate limits.
   run` starts one process with threads, so one count for the machine) unless
   ``RATELIMIT_STORAGE_URI`` names a shared store (``redis://…``), which makes them one count
   for every process and every
-  server. A limited client gets a page (or, under ``/api/``, the JSON error shape) saying to
-  wait, with ``Retry-After``.
+  server. While that store does not answer, each process counts on its own (the same limits,
+  per process: a client can make that many requests in each process, and is never refused for
+  the outage), and says so in the log once a minute (:func:`_say_an_outage`). A limited client
+  gets a page (or, under ``/api/``, the JSON error shape) saying to wait, with ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -177,6 +179,19 @@ def _headers(response: Response) -> Response:
     return response
 
 
+def _say_an_outage(response: Response) -> Response:
+    """While the shared store of the counts (Redis) does not answer, Flask-Limiter counts in this
+    process (its in-memory fallback: the same limits, one count per process, so no request is
+    refused for the outage and none goes uncounted) and says so once, to a logger with no
+    handler: say it here, once a minute, with what the limits do meanwhile."""
+    limiter = current_app.extensions["companion.limiter"]
+    if getattr(limiter, "_storage_dead", False):  # (Flask-Limiter's own flag: no public one)
+        from . import logs
+
+        logs.redis_down("companion.limits", "the rate limits' store")
+    return response
+
+
 def _too_many(error: RateLimitExceeded) -> tuple[Response | str, int, dict[str, str]]:
     from . import api_schema, metrics
 
@@ -254,4 +269,6 @@ def init_app(app: Flask) -> None:
     app.extensions["companion.limiter"] = limiter
     limiter.init_app(app)
     app.after_request(_headers)
+    if str(app.config["RATELIMIT_STORAGE_URI"]).startswith(("redis", "rediss")):
+        app.after_request(_say_an_outage)
     app.register_error_handler(RateLimitExceeded, _too_many)

@@ -8,6 +8,7 @@ import copy
 import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -335,3 +336,125 @@ def test_a_worker_killed_with_sigkill_gets_no_import_and_its_queued_job_is_taken
             dead.register_death()
         queue.empty()
         shared.extensions["companion.engine"].dispose()
+
+
+def _held(monkeypatch) -> list[int]:
+    """Jobs put on a server's own runner are held there, not run (the page is read meanwhile)."""
+    from companion.ops import jobs
+
+    held: list[int] = []
+    monkeypatch.setattr(jobs._Runner, "put", lambda self, job_id: held.append(job_id))
+    return held
+
+
+def _runner_said(phone, page: str, language: str = "en") -> tuple[str, str]:
+    html = phone.get(page, headers={"Accept-Language": language}).text
+    found = re.search(r'data-runner="([a-z-]+)">(.*?)</p>', html, re.S)
+    assert found, html
+    return found.group(1), " ".join(found.group(2).split())
+
+
+def test_the_progress_page_says_this_server_runs_it_without_redis(app, client, known,
+                                                                  monkeypatch):
+    held = _held(monkeypatch)
+    answer = restore(client, backup(client, known, 1))
+    page = answer.headers["Location"]
+    assert held  # run by this server (held here for the test)
+    assert _runner_said(client, page) == ("server", "This server runs it itself.")
+    assert _runner_said(client, page, "fr") == ("server", "Ce serveur s’en occupe lui-même.")
+    assert 'data-runner="server"' in client.get(f"{page}/progress").text  # the polled part
+
+
+def test_the_progress_page_says_which_runs_it_worker_or_server(tmp_path, client, known,
+                                                              monkeypatch):
+    """Sent to a live worker (waiting for it, then run by it); that worker gone (a server will
+    take it); taken over (said by every server, not only the one that took it); and no live
+    worker when the file came (the server that took it runs it)."""
+    if not REDIS_URL:
+        pytest.skip("needs a Redis (TEST_REDIS_URL)")
+    from redis import Redis
+    from rq import Queue, SimpleWorker
+    from rq.job import Job
+
+    from companion.ops import jobs
+
+    config = {"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
+              "CACHE_REDIS_URL": REDIS_URL, **database_config(tmp_path)}
+    shared = create_app(config)
+    other = create_app(config)  # a second server on the same database and Redis
+    connection = Redis.from_url(REDIS_URL)
+    queue = Queue(jobs.QUEUE, connection=connection)
+    held = _held(monkeypatch)
+    content = backup(client, known, 1)
+    listening = SimpleWorker([queue], connection=connection)  # `flask worker`, elsewhere
+    listening.register_birth()
+    try:
+        phone = shared.test_client()
+        page = restore(phone, content).headers["Location"]
+        token = page.rsplit("/", 1)[1]
+        assert Job.fetch(jobs.rq_id(token), connection=connection).id == jobs.rq_id(token)
+        assert token not in jobs.rq_id(token)  # (RQ logs its ids: never the page's token)
+        assert _runner_said(phone, page) == (
+            "worker-waiting", "Sent to an import worker, which has not taken it yet.")
+        assert _runner_said(phone, page, "fr")[1] == (
+            "Confié à un processus d’import, qui ne l’a pas encore pris.")
+        with shared.app_context():  # the worker has taken it (its first heartbeat)
+            get_session().execute(update(ImportJob).where(ImportJob.token == token)
+                                  .values(state="checking", heartbeat_at=datetime.now(UTC)))
+            get_session().commit()
+        assert _runner_said(phone, page) == ("worker", "An import worker is running it.")
+        with shared.app_context():
+            get_session().execute(update(ImportJob).where(ImportJob.token == token)
+                                  .values(state="waiting"))
+            get_session().commit()
+        listening.register_death()  # (as good as a worker whose heartbeat went stale)
+        assert _runner_said(phone, page)[0] == "no-worker" and not held  # within TAKE_OVER
+        monkeypatch.setattr(jobs, "TAKE_OVER", jobs.timedelta(seconds=0))
+        assert _runner_said(phone, page) == (
+            "taken-over",
+            "The import worker it was sent to stopped: a server took it over and is running it.")
+        assert len(held) == 1
+        assert Job.fetch(jobs.rq_id(token), connection=connection).meta["taken_over"]
+        assert _runner_said(other.test_client(), page)[0] == "taken-over"  # any server says it
+        # No live worker when the file comes: the server that took it runs it, and says so.
+        queue.empty()
+        again = restore(shared.test_client(), content).headers["Location"]
+        assert _runner_said(phone, again) == (
+            "server-no-worker",
+            "No import worker is running: the server that received the file runs it itself.")
+    finally:
+        listening.register_death()
+        queue.empty()
+        for app in (shared, other):
+            app.extensions["companion.engine"].dispose()
+
+
+def test_two_runners_never_both_run_one_job(app, client, known, monkeypatch):
+    """A job read as waiting by two runners at once (a worker back from the dead, and the server
+    that took the job over): only the one whose claim changes the row runs it."""
+    from sqlmodel import Session
+
+    from companion.db import get_engine
+
+    content = backup(client, known, 1)
+    with app.app_context():
+        job = imports.new_job(get_session(), raw=content, group_id=None, new_group_name="x")
+        job_id = job.id
+        before = counts(app)
+        with Session(get_engine()) as late:
+            read = late.get
+
+            def read_then_lose_the_race(model, ident, **options):
+                found = read(model, ident, **options)  # read as waiting here...
+                with Session(get_engine()) as first:  # ...as the other runner starts it
+                    assert imports.claim(first, job_id)
+                return found
+
+            monkeypatch.setattr(late, "get", read_then_lose_the_race)
+            imports.run_job(late, job_id)
+        row = get_session().get(ImportJob, job_id)
+        get_session().refresh(row)
+        assert row.state == "checking" and row.file is not None  # left to the other runner
+    assert counts(app) == before  # nothing stored by the one that lost
+    with app.app_context(), Session(get_engine()) as session:
+        assert not imports.claim(session, job_id)  # claimed once only

@@ -269,3 +269,41 @@ def test_a_server_started_with_its_database_down_starts_and_says_so(tmp_path, mo
     answer = client.get("/readyz")
     assert answer.status_code == 200 and answer.data.decode().startswith("ready")
     up.dispose()
+
+
+def test_the_starts_work_is_done_when_the_database_comes_up(tmp_path, monkeypatch):
+    """What a start does on a ready database — the jobs of dead processes cleaned up — is done
+    when a database that was down at start comes up; and, as at any start, no summary is
+    written by the server (`flask db upgrade` stores them: issue 38)."""
+    from datetime import UTC, datetime, timedelta
+
+    from sqlmodel import Session
+
+    from companion import create_app
+    from companion.db import make_engine
+    from companion.models import ImportJob
+    from companion.play import summaries
+
+    path = tmp_path / "up.db"
+    create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(path)}
+               ).extensions["companion.engine"].dispose()  # a database with its schema
+    up = make_engine(str(path))
+    long_ago = datetime.now(UTC) - timedelta(hours=2)
+    with Session(up) as session:  # a job whose server died while it waited
+        session.add(ImportJob(token="ab" * 16, state="waiting", created_at=long_ago,
+                              heartbeat_at=long_ago))
+        session.commit()
+    refreshed: list[object] = []
+    monkeypatch.setattr(summaries, "refresh", lambda engine: refreshed.append(engine) or 0)
+    url = f"postgresql://companion:x@127.0.0.1:{_closed_port()}/none"
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "x.db"),
+                      "DATABASE_URL": url})
+    client = app.test_client()
+    assert client.get("/rules").status_code == 503 and refreshed == []
+    monkeypatch.setitem(app.extensions, "companion.engine", up)
+    app.extensions["companion.schema"].engine = up
+    assert client.get("/rules").status_code == 200
+    with Session(up) as session:
+        assert session.get(ImportJob, 1).state == "abandoned"  # the sweep a start does
+    assert client.get("/rules").status_code == 200 and refreshed == []  # no start-up write
+    up.dispose()

@@ -139,3 +139,44 @@ def test_a_server_started_with_redis_down_says_so_for_each_part(make_app, caplog
     said = {r.name for r in caplog.records if r.levelno == logging.WARNING
             and "redis unreachable at start" in r.getMessage()}
     assert said == set(logs.REDIS_PARTS)  # the rate limits, the page store, the imports
+
+
+def test_the_rate_limits_say_a_redis_outage_once_a_minute_and_what_they_do(make_app, caplog,
+                                                                           monkeypatch):
+    """Flask-Limiter says its store is gone once, to a logger nobody reads: the limits say it
+    themselves, once a minute while it lasts, with what they do meanwhile — and they still count
+    (in this process), never refusing a request for the outage."""
+    app = make_app(**{"WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": True,
+                      "RATELIMIT_STORAGE_URI": f"redis://127.0.0.1:{_closed_port()}"})
+    monkeypatch.setattr(logs.OUTAGE_FILTER, "last", {})  # (the start's line said already)
+    client = app.test_client()
+    caplog.set_level(logging.INFO)
+    caplog.clear()
+
+    def said() -> list[str]:
+        return [r.getMessage() for r in caplog.records
+                if r.name == "companion.limits" and r.levelno == logging.WARNING]
+
+    assert [client.post("/rules").status_code for _ in range(5)] == [405] * 5
+    assert len(said()) == 1
+    assert "redis unreachable" in said()[0] and "each server process" in said()[0]
+    monkeypatch.setitem(logs.OUTAGE_FILTER.last, "companion.limits",
+                        logs.OUTAGE_FILTER.last["companion.limits"] - 61)  # a minute later
+    assert [client.post("/rules").status_code for _ in range(3)] == [405] * 3
+    assert len(said()) == 2
+    # Counted meanwhile, in this process: the write limit still refuses the 121st write.
+    statuses = [client.post("/rules").status_code for _ in range(120)]
+    assert statuses[-1] == 429 and 405 in statuses
+
+
+def test_an_import_queue_outage_is_said_once_a_minute(make_app, caplog, monkeypatch):
+    from companion.ops import jobs
+
+    app = make_app(**{"CACHE_REDIS_URL": f"redis://127.0.0.1:{_closed_port()}"})
+    monkeypatch.setattr(logs.OUTAGE_FILTER, "last", {})
+    caplog.set_level(logging.INFO)
+    caplog.clear()
+    for _ in range(3):
+        assert jobs._queue(app) is None  # runs here meanwhile
+    lines = [r.getMessage() for r in caplog.records if r.name == "companion.ops.jobs"]
+    assert len(lines) == 1 and "imports run in the server" in lines[0]
