@@ -45,7 +45,8 @@ def test_the_registry_is_the_one_place():
 
 @pytest.fixture(scope="module")
 def tables(tmp_path_factory):
-    """One group; per edition a finished game (3 rounds Deluxe, 5 classic) and a game at its first round."""
+    """One group; per edition a finished game (3 rounds Deluxe, 5 classic) and a game at its
+    first round."""
     app = create_app({"SECRET_KEY": "browser-tests",
                       "DATABASE": str(tmp_path_factory.mktemp("names") / "n.sqlite")})
     found: dict[str, str] = {}
@@ -152,7 +153,7 @@ def test_history_statistics_export_and_bg_stats(browser, browser_context_args, t
         page.goto(tables[where])
         games = page.locator("[data-list=history] li[data-game], li[data-game]")
         text = " ".join(games.all_inner_texts())
-        for edition, name in NAMES.items():
+        for name in NAMES.values():
             assert name in text, f"{where}: {name} missing in {text!r}"
         assert "Deluxe ·" not in text.replace("Rebel Princess Deluxe ·", "")
     for edition, name in NAMES.items():

@@ -49,7 +49,8 @@ MEASURE = """() => {
     if (el.closest("[inert], [aria-hidden=true]")) continue;
     const r = target.getBoundingClientRect();
     if (r.width < 43.5 || r.height < 43.5) {
-      seen.push(`${el.tagName.toLowerCase()}${el.dataset.action ? "[" + el.dataset.action + "]" : ""}`
+      const action = el.dataset.action ? "[" + el.dataset.action + "]" : "";
+      seen.push(`${el.tagName.toLowerCase()}${action}`
                 + ` «${(el.innerText || el.value || el.name || "").trim().slice(0, 30)}»`
                 + ` ${Math.round(r.width)}x${Math.round(r.height)}`);
     }
@@ -65,7 +66,9 @@ OPEN_EVERYTHING = """() => {
 # ellipsis.
 NAMES_BROKEN = """(names) => {
   const parts = new Set();
-  for (const n of names) for (const p of n.split(/[\\s-]+/)) if (p.length > 1) parts.add(p.toLowerCase());
+  for (const n of names) {
+    for (const p of n.split(/[\\s-]+/)) if (p.length > 1) parts.add(p.toLowerCase());
+  }
   const isName = (word) => {
     const w = word.replace(/[….,:;!?()«»“”"'’]+$/u, "").replace(/^[(«“"']+/u, "").toLowerCase();
     if (w.length < 2) return false;
@@ -90,16 +93,22 @@ NAMES_BROKEN = """(names) => {
       range.setEnd(node, m.index + m[0].length);
       const tops = new Set([...range.getClientRects()].filter(r => r.width > 0)
                            .map(r => Math.round(r.top / 4)));
-      if (tops.size > 1) found.push(`broken: «${m[0]}» in <${el.tagName.toLowerCase()} class="${el.className}">`);
+      if (tops.size > 1) {
+        found.push(`broken: «${m[0]}» in <${el.tagName.toLowerCase()} class="${el.className}">`);
+      }
     }
     // clipped: the element holding the name is narrower than its text, with no ellipsis
     let holder = el;
     while (holder && getComputedStyle(holder).display === "inline") holder = holder.parentElement;
     if (holder && holder.scrollWidth > holder.clientWidth + 1) {
       const s = getComputedStyle(holder);
-      const ellipsis = s.textOverflow === "ellipsis" && s.whiteSpace === "nowrap" && !/flex|grid/.test(s.display);
-      if (s.overflowX !== "visible" && !ellipsis && [...text.matchAll(re)].some(w => isName(w[0])))
-        found.push(`clipped: «${text.trim()}» in <${holder.tagName.toLowerCase()} class="${holder.className}">`);
+      const ellipsis = s.textOverflow === "ellipsis" && s.whiteSpace === "nowrap"
+        && !/flex|grid/.test(s.display);
+      const named = [...text.matchAll(re)].some(w => isName(w[0]));
+      if (s.overflowX !== "visible" && !ellipsis && named) {
+        const tag = holder.tagName.toLowerCase();
+        found.push(`clipped: «${text.trim()}» in <${tag} class="${holder.className}">`);
+      }
     }
   }
   return [...new Set(found)];
