@@ -169,7 +169,7 @@ def export_csv(records: Sequence[summaries.Record], people: dict[int, str],
         for seat, name in enumerate(record.names):
             person = record.people[seat] if seat < len(record.people) else None
             writer.writerow([_cell(v) for v in (
-                record.game.code, record.kind.names["en"],
+                record.game.code, record.kind.game_name(record.game.edition, "en"),
                 utc(record.game.created_at).astimezone(zone).isoformat(),
                 utc(record.game.updated_at).astimezone(zone).isoformat(), seat + 1,
                 people.get(person or 0, name), name,

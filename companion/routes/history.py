@@ -191,7 +191,8 @@ def _bg_stats_url(record: summaries.Record) -> str:
               if p in record.people}
     names = [people.get(p, record.names[seat]) for seat, p in enumerate(record.people)]
     data = bgstats.play_data(
-        game_name=record.kind.names["en"], game_id=record.kind.key, code=record.game.code,
+        game_name=record.kind.game_name(record.game.edition, "en"), game_id=record.kind.key,
+        code=record.game.code,
         started=utc(record.game.created_at), ended=utc(record.game.updated_at), names=names,
         player_ids=[name_key(name) for name in names], summary=record.summary,
         board=record.game.edition or "", zone=_zone())

@@ -234,11 +234,24 @@ def rules_url(kind: GameKind | None) -> str:
     return url_for("shell.rules")
 
 
+def current_edition(kind: GameKind | None) -> str | None:
+    """The edition of the game this request opened (through its link), if it is of ``kind``."""
+    game = g.get("link_game")
+    return game.edition if kind is not None and game is not None and game.kind == kind.key \
+        else None
+
+
 @bp.app_context_processor
 def _shell_context() -> dict[str, Any]:
     kind = current_game()
+    lang = current_lang()
+    edition = current_edition(kind)
+    # What this page's game is called (its edition's name where it has one): the header, the
+    # page's <title> and every game page read these two, from the registry's game_name only.
+    names = {"current_game_name": kind.game_name(edition, lang),
+             "current_game_short": kind.game_name(edition, lang, short=True)} if kind else {}
     return {"current_game": kind, "rules_url": rules_url(kind), "game_kinds": registry(),
-            "lang_name": current_lang(), "theme": theme_choice()}
+            "lang_name": lang, "theme": theme_choice(), **names}
 
 
 # --- a game's addresses from before it moved ----------------------------------------------------

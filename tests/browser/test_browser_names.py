@@ -1,7 +1,8 @@
 """Players' names at 360×740 and 390×844, in French and English (issue 29): a name, or the label
-that stands for it (companion.common.short_names), is never cut by the screen. Where six columns
-cannot hold a label on one line (« Ana… », « Élo… » at 360 px) it wraps inside its column or
-button; on the duel's board a long name wraps, whole, with « (you) » under it."""
+that stands for it (companion.common.short_names), is never cut by the screen: six columns hold
+« Ana… » and « Élo… » whole at 360 px, on one line (issue 39: a name never breaks inside a word;
+see test_browser_fit_360.py); on the duel's board a long name wraps, whole, with « (you) » under
+it."""
 
 from __future__ import annotations
 
@@ -40,13 +41,13 @@ def test_six_names_are_never_cut_on_the_pad_nor_on_the_card_buttons(
     expect(heads).to_have_count(6)
     assert heads.nth(4).get_attribute("title") == "Éloïse"
     assert "Élo" in heads.nth(4).inner_text()
-    assert not cut(page, "#pad thead th[data-seat]")
+    assert not cut(page, "#pad thead th[data-seat], #pad thead .nm")
     page.screenshot(path=str(artifacts / f"names-pad-{size['width']}-{lang}.png"))
     page.locator("[data-action=enter-cards]").click()
     buttons = page.locator(".cardrow .seg span")
     expect(buttons.first).to_be_visible()
     assert buttons.count() >= 6 * 13
-    assert not cut(page, ".cardrow .seg span")
+    assert not cut(page, ".cardrow .seg span, .cardrow .seg .nm")
     assert all(box["height"] >= 44 for box in (
         buttons.nth(i).bounding_box() for i in range(6)))  # still a thumb's size
     # The running score by the Save bar: each label and « to give » whole, by cards and by counts

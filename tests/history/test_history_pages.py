@@ -58,7 +58,7 @@ def test_a_game_page_and_its_bg_stats_link(client, known):
     link = link.replace("&amp;", "&")
     assert link.startswith(bgstats.URL + "?data=")
     data = json.loads(parse_qs(urlsplit(link).query)["data"][0])
-    assert data["game"] == {"name": "Rebel Princess", "sourceGameId": "rebel_princess",
+    assert data["game"] == {"name": "Rebel Princess Deluxe", "sourceGameId": "rebel_princess",
                             "highestWins": False, "noPoints": False}
     assert data["sourceName"] == "Princess Table" and data["sourcePlayId"] == known.codes["rp2"]
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", data["playDate"])
