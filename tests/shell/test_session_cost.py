@@ -60,22 +60,15 @@ def test_live_and_the_api_never_open_the_session(app, client, viewer, monkeypatc
 
 
 def test_live_is_one_query_without_the_orm(app, client, viewer, monkeypatch):
-    engine = app.extensions["companion.engine"]
-    statements: list[str] = []
-
-    def seen(_connection, _cursor, statement, *_args) -> None:
-        statements.append(statement)
+    from .test_lean_saves import statements as run
 
     def no_orm():
         raise AssertionError("/live opened an ORM session")
 
     monkeypatch.setattr("companion.routes.links.get_session", no_orm)
-    event.listen(engine, "before_cursor_execute", seen)
-    try:
+    with run(app) as statements:  # (on PostgreSQL the polls' reader's statements too)
         answer = client.get(f"/live/{viewer}")
         again = client.get(f"/live/{viewer}", headers={"If-None-Match": answer.headers["ETag"]})
-    finally:
-        event.remove(engine, "before_cursor_execute", seen)
     assert answer.status_code == 200 and again.status_code == 304
     assert len(statements) == 2, statements  # one each
     assert "gamelink.token" in statements[0]
