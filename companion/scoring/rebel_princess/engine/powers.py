@@ -214,6 +214,12 @@ class Power(Modifier):
         """Who leads the coming trick once ``use`` took effect."""
         return leader
 
+    def entry_refusal(self, use: PowerUse, leader: int, princes_in: bool) -> ViolationCode | None:
+        """Why ``use`` breaks this power's own text in a way the table knows as it is entered
+        (the player who leads, whether the Princes are in), with hands unknown; ``None`` when
+        nothing known forbids it. The refusal is the power's seat's: the rule is hers."""
+        return None
+
     def unseen_seats(self, use: PowerUse, players: int) -> int:
         """The seats (a mask) whose hands ``use`` may change out of sight of the table."""
         return 0

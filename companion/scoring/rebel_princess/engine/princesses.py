@@ -87,7 +87,8 @@ class Alice(Power):
     winner_only = BOTH_EDITIONS
     never_frog = True
     deals_trick_back = True
-    not_on = (NotOn(TrickTime.AFTER_LAST_TRICK),)  # nothing is left to replay
+    # No limit on the last trick: neither rulebook sets one, and its cards dealt back are the
+    # cards played again (« pour les rejouer »): the round gets one trick more.
 
     def random_use(self, state: RoundForPowers, seat: int, rng: random.Random) -> PowerUse | None:
         if not state.history:
@@ -177,6 +178,13 @@ class IcePrincess(Power):
     def forced_card(self, use: PowerUse, seat: int) -> RebelCard | None:
         return use.cards[0] if use.target == seat and use.cards else None
 
+    def entry_refusal(self, use: PowerUse, leader: int, princes_in: bool) -> V | None:
+        # Classic: « vous piochez aléatoirement dans sa main » - the hand of the Princess who
+        # opens the trick (French p. 14); Deluxe: any player.
+        if self.edition in self.target_leader and use.target is not None and use.target != leader:
+            return V.NOT_THE_LEADER
+        return None
+
     def random_use(self, state: RoundForPowers, seat: int, rng: random.Random) -> PowerUse | None:
         target = state.leader if self.edition in self.target_leader else \
             rng.randrange(state.players)
@@ -237,14 +245,23 @@ class LittleMermaid(Power):
             return None
         return use.suit
 
+    def entry_refusal(self, use: PowerUse, leader: int, princes_in: bool) -> V | None:
+        # Classic: « vous ne pouvez pas faire jouer la couleur des Princes s'ils ne sont pas
+        # encore apparus dans la manche », with no exception (French p. 14): the table knows it as
+        # the suit is named. Deluxe's exception (a leader holding only Princes) needs the hand.
+        if self.edition is C and use.suit is Suit.PRINCE and not princes_in:
+            return V.PRINCES_NOT_YET
+        return None
+
     def check(self, state: RoundForPowers, use: PowerUse) -> list[Problem]:
         if use.suit is None:
             return self.bad(use)
         hand = state.hands[state.leader]
         suit_mask = SUIT_MASKS[SUIT_INDEX[use.suit]]
         only_princes = not hand & ~PRINCE_MASK
-        if use.suit is Suit.PRINCE and not state.princes_in and not (
-                self.edition is D and only_princes):
+        if self.edition is C and use.suit is Suit.PRINCE and not state.princes_in:
+            return self.bad(use, V.PRINCES_NOT_YET)  # her rule, whatever the leader holds
+        if use.suit is Suit.PRINCE and not state.princes_in and not only_princes:
             return self.bad(use, V.PRINCES_NOT_INVITED, state.leader)
         if self.edition is D and not hand & suit_mask:
             return self.bad(use, V.SUIT_NOT_HELD, state.leader)  # name another suit
@@ -420,13 +437,14 @@ class Scheherazade(Power):
 
     def evidence(self, use: PowerUse, players: int) -> tuple[Evidence, ...]:
         """The card drawn was in the target's hand, the card given in hers; each lands in the
-        other hand (nothing moves when she gives the same card back)."""
+        other hand; a card given back is in the target's hand again, known there from then on."""
         if len(use.cards) != 2 or use.target is None:
             return ()
         taken, given = use.cards
         before = Moment.BEFORE_NEXT
         if taken == given:
-            return (held(Seen.DRAWN, use.target, taken, moment=before),)
+            return (held(Seen.DRAWN, use.target, taken, moment=before),
+                    arrived(Seen.DRAWN, use.target, taken))
         return (held(Seen.DRAWN, use.target, taken, moment=before),
                 held(Seen.DRAWN, use.seat, given, moment=before),
                 arrived(Seen.DRAWN, use.target, given), arrived(Seen.DRAWN, use.seat, taken))
