@@ -70,8 +70,8 @@ def pick_for(entry: TrickEntry, *, kind: str, seat: int | None, target: int | No
     ``picked`` so far: the slots come from the power's declaration. Raises
     :class:`TrickRejected` when it cannot be entered now."""
     board = entry.board
-    if board.current is None:
-        raise TrickRejected("round-over")
+    if board.current is None and board.after_trick is None:
+        raise TrickRejected("round-over")  # (once over, only the last trick's after-powers)
     players, hand = board.players, frozenset(deck(board.players)) - board.played
     slots: list[tuple[Slot, frozenset[RebelCard]]] = []
     picked = tuple(picked)

@@ -791,7 +791,7 @@ class TableRound:
         last = self._tricks[-1] if self._tricks and self.current is None else None
         if not self.card_rule.haggle_after_trick or last is None or not last.complete or \
                 last.redone or last.note("haggle") is not None or self._coming or \
-                self._coming_gift:
+                self._coming_gift or self.is_over():  # (none after the last trick)
             return None
         assert last.winner is not None
         final = last.final
