@@ -166,7 +166,7 @@ def test_wedding_gift_pile_and_a_card_known_in(client, edition, letter, gift, ex
                             princesses=princesses)) == expected
 
 
-# --- Classic powers refused at entry on their own text, on their own seat --------------------------
+# --- Classic powers refused at entry on their own text, on their own seat ---------------------
 
 def test_classic_little_mermaid_cannot_name_princes_before_one_appeared(client):
     mermaid = {"power": "little-mermaid", "seat": 1, "suit": "P"}

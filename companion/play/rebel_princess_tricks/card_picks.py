@@ -88,7 +88,8 @@ def pick_for(entry: TrickEntry, *, kind: str, seat: int | None, target: int | No
         if power is None or power.slug != kind or power.entry not in ("cards", "hidden", "after"):
             raise TrickRejected("power-not-entered")
         assert seat is not None
-        if power.needs_target and entry.edition in power.target_leader:
+        if power.needs_target and entry.edition in power.target_leader and \
+                board.current is not None:  # (once the round is over the judge refuses it)
             target = board.current.leader
         refused = entry.judge.power_refusal(seat, target)
         if refused is not None:

@@ -3,8 +3,10 @@ full-information state and by table entry.
 
 - Late to the Ball (Deluxe b): « Sleeping Beauty and Scheherazade may not use their powers on the
   last card of this round »; RULINGS.md and the app's rulings read the classic G alike.
-- After the last trick the round is over: classic Pocahontas has no next trick to hand over (« désignez une autre Princesse qui ouvrira le pli suivant »), the haggling
-  winner no card left « from their hand »."""
+- After the last trick the round is over: classic Pocahontas has no next trick to hand over
+  (« désignez une autre Princesse qui ouvrira le pli suivant »), the haggling winner no card left
+  « from their hand ». Alice is not limited there (neither rulebook limits her; the cards she
+  deals back are played again: the round gets its replay)."""
 
 from __future__ import annotations
 
