@@ -17,7 +17,7 @@ from companion.scoring.rebel_princess.engine import TableRound, parse_card
 from .conftest import attr
 from .test_trick_entry import url
 from .test_trick_evidence import HX, revokes, taps
-from .test_trick_powers import game, power, refused, winners
+from .test_trick_powers import game, post, power, refused, winners
 
 ROUNDS = {"deluxe": "abcde", "classic": "ABCDE"}
 
@@ -82,3 +82,37 @@ def test_alice_after_the_last_trick_on_the_screen(client, make_game, edition):
     assert "Trick 11 of 11" in html
     html = taps(client, code, " ".join(dealt[(winner + i) % 4] for i in range(4)))
     assert attr(html, "data-turn") == [] and attr(html, "data-over") == ["1"]  # over again
+
+
+@pytest.mark.parametrize("edition", ["deluxe", "classic"])
+def test_card_alice_deals_makes_a_revoke_show_at_once(client, make_game, edition):
+    """Ana (Alice) wins Q9 Q1 Q2 Q3 and deals it back, one card per seat from Ana: Q1, Q2, Q9
+    (Cy), Q3. In the replay Ana leads Q1, Ben Q2, and Cy plays F4 while she holds Q9: shown as
+    F4 is tapped, in English and French."""
+    code = game(make_game, edition=edition, cards=ROUNDS[edition], s0="alice")
+    taps(client, code, "Q9 Q1 Q2 Q3")
+    html = power(client, code, 0, cards="Q1.Q2", card="Q9").text
+    assert attr(html, "data-refused") == [] and attr(html, "data-turn") == ["0"]
+    taps(client, code, "Q1 Q2")
+    assert revokes(client, code) == []
+    taps(client, code, "F4")
+    assert revokes(client, code) == ["must-follow-suit"]
+    assert "without following suit" in client.get(url(code)).text
+    assert "sans fournir" in client.get(url(code), headers={"Accept-Language": "fr"}).text
+
+
+@pytest.mark.parametrize(("edition", "cards"), [("deluxe", "pabcd"), ("classic", "TABCD")])
+def test_card_taken_in_a_haggle_in_both_editions(client, make_game, edition, cards):
+    """Haggle with the Hag (p) / Marché magique (T): the third seat takes Q5 from the trick; in
+    trick 2 it plays F3 on the Queens: a revoke at once. Without the haggle: nothing."""
+    code = make_game(edition=edition, cards=cards)
+    taps(client, code, "Q5 Q2 Q9 Q7")
+
+    assert attr(post(client, code, "haggle", cards="Q5.A3").text, "data-refused") == []
+    taps(client, code, "A5 A7 A9 A4 Q8 Q10 F3")
+    assert revokes(client, code) == ["must-follow-suit"]
+    code = make_game(edition=edition, cards=cards)
+    taps(client, code, "Q5 Q2 Q9 Q7")
+    post(client, code, "haggle")  # no haggle
+    taps(client, code, "A5 A7 A9 A4 Q8 Q10 F3")
+    assert revokes(client, code) == []
