@@ -755,3 +755,20 @@ def test_scheherazade_cannot_draw_the_frozen_card():
     assert codes(s.check_step(PowerUse(1, "scheherazade", target=2,
                                        cards=(card("Q4"), card("Q3"))))) == []
     shown("deluxe-scheherazade", "froze")
+
+
+@pytest.mark.parametrize(("hands", "princes_first"), [(["P2P4", "Q5Q3", "Q6Q7"], False),
+                                                       (["P2Q4", "Q5Q3", "A6P7"], True)])
+def test_classic_little_mermaid_names_princes_only_once_they_snuck_in(hands, princes_first):
+    """Classic: « vous ne pouvez pas faire jouer la couleur des Princes s'ils ne sont pas encore
+    apparus dans la manche », no exception: refused on her seat even to a leader holding only
+    Princes; once a Prince snuck in (seat 2, void in Queens, plays P7), Princes may be named."""
+    s = state(hands, [None, "little-mermaid", None], edition="classic")
+    if princes_first:
+        play(s, "Q4 Q5 P7")  # seat 1's Q5 wins; the Princes snuck in
+        assert s.princes_in
+        assert codes(s.check_step(PowerUse(1, "little-mermaid", suit=Suit.PRINCE))) == []
+    else:
+        found = s.check_step(PowerUse(1, "little-mermaid", suit=Suit.PRINCE))
+        assert codes(found) == ["princes-not-yet"] and found[0].seat == 1
+    shown("classic-little-mermaid", "snuck in", "no exception")
