@@ -65,7 +65,6 @@ if TYPE_CHECKING:
     import random
 
 
-
 def _hand(state: RoundForPowers, seat: int) -> list[RebelCard]:
     return sorted(state.hand(seat), key=card_id)
 
@@ -87,8 +86,6 @@ class Alice(Power):
     winner_only = BOTH_EDITIONS
     never_frog = True
     deals_trick_back = True
-    # No limit on the last trick: neither rulebook sets one, and its cards dealt back are the
-    # cards played again (« pour les rejouer »): the round gets one trick more.
 
     def random_use(self, state: RoundForPowers, seat: int, rng: random.Random) -> PowerUse | None:
         if not state.history:
@@ -178,13 +175,6 @@ class IcePrincess(Power):
     def forced_card(self, use: PowerUse, seat: int) -> RebelCard | None:
         return use.cards[0] if use.target == seat and use.cards else None
 
-    def entry_refusal(self, use: PowerUse, leader: int, princes_in: bool) -> V | None:
-        # Classic: « vous piochez aléatoirement dans sa main » - the hand of the Princess who
-        # opens the trick (French p. 14); Deluxe: any player.
-        if self.edition in self.target_leader and use.target is not None and use.target != leader:
-            return V.NOT_THE_LEADER
-        return None
-
     def random_use(self, state: RoundForPowers, seat: int, rng: random.Random) -> PowerUse | None:
         target = state.leader if self.edition in self.target_leader else \
             rng.randrange(state.players)
@@ -227,6 +217,7 @@ class LittleMermaid(Power):
     slug = "little-mermaid"
     names = {"en": "The Little Mermaid", "fr": "La petite Sirène"}
     needs_suit = True
+    no_early_princes = CLASSIC_ONLY  # « s'ils ne sont pas encore apparus », no exception
     blocked_by = (Block("ice-princess", on_leader=True), Block("rapunzel"))
     changes_trick = True
 
@@ -245,23 +236,15 @@ class LittleMermaid(Power):
             return None
         return use.suit
 
-    def entry_refusal(self, use: PowerUse, leader: int, princes_in: bool) -> V | None:
-        # Classic: « vous ne pouvez pas faire jouer la couleur des Princes s'ils ne sont pas
-        # encore apparus dans la manche », with no exception (French p. 14): the table knows it as
-        # the suit is named. Deluxe's exception (a leader holding only Princes) needs the hand.
-        if self.edition is C and use.suit is Suit.PRINCE and not princes_in:
-            return V.PRINCES_NOT_YET
-        return None
-
     def check(self, state: RoundForPowers, use: PowerUse) -> list[Problem]:
         if use.suit is None:
             return self.bad(use)
         hand = state.hands[state.leader]
         suit_mask = SUIT_MASKS[SUIT_INDEX[use.suit]]
-        only_princes = not hand & ~PRINCE_MASK
-        if self.edition is C and use.suit is Suit.PRINCE and not state.princes_in:
+        early = use.suit is Suit.PRINCE and not state.princes_in
+        if early and self.edition in self.no_early_princes:
             return self.bad(use, V.PRINCES_NOT_YET)  # her rule, whatever the leader holds
-        if use.suit is Suit.PRINCE and not state.princes_in and not only_princes:
+        if early and hand & ~PRINCE_MASK:  # (Deluxe: unless the leader holds only Princes)
             return self.bad(use, V.PRINCES_NOT_INVITED, state.leader)
         if self.edition is D and not hand & suit_mask:
             return self.bad(use, V.SUIT_NOT_HELD, state.leader)  # name another suit
@@ -436,8 +419,7 @@ class Scheherazade(Power):
         return 1 << use.seat | 1 << target
 
     def evidence(self, use: PowerUse, players: int) -> tuple[Evidence, ...]:
-        """The card drawn was in the target's hand, the card given in hers; each lands in the
-        other hand; a card given back is in the target's hand again, known there from then on."""
+        """The card drawn was the target's and is now hers, the card given the reverse (or back)."""
         if len(use.cards) != 2 or use.target is None:
             return ()
         taken, given = use.cards
