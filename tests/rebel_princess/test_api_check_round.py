@@ -201,15 +201,17 @@ def rules_broken(data):
             for v in data["violations"]]
 
 
-def test_classic_ice_princess_on_another_seat_is_a_violation(client):
-    """Classic Ice Princess draws from the leader's hand: a use on another seat breaks her rule
-    and does not excuse that seat's off-suit card (a revoke once it shows the suit)."""
+def test_classic_ice_princess_on_another_seat_is_refused_at_entry(client):
+    """Classic Ice Princess draws from the leader's hand (« vous piochez aléatoirement dans sa
+    main »): the table knows who leads, so a use on another seat is refused at entry, on her
+    seat (the target broke nothing)."""
     ice = {"power": "ice-princess", "seat": 2, "target": 1, "cards": ["Q3"]}
-    data = check(client, 3, {"plays": plays(0, 3, "F5 Q3 F7"), "powers": [ice]},
-                 (2, 3, "F9 F3 F4"), edition="classic", round_card="A",
-                 princesses={"2": "ice-princess"}).get_json()
-    assert rules_broken(data) == [(0, 0, "not-the-leader", 2, "ice-princess"),
-                                  (0, 1, "must-follow-suit", 1, "basic")]
+    response = check(client, 3, {"plays": plays(0, 3, "F5 Q3 F7"), "powers": [ice]},
+                     (2, 3, "F9 F3 F4"), edition="classic", round_card="A",
+                     princesses={"2": "ice-princess"})
+    assert response.status_code == 422
+    assert [(p["code"], p["seat"], p["field"]) for p in response.get_json()["problems"]] == [
+        ("not-the-leader", 2, "tricks[0].powers[0]")]
     deluxe = check(client, 3, {"plays": plays(0, 3, "F5 Q3 F7"), "powers": [ice]},
                    (2, 3, "F9 F3 F4"), princesses={"2": "ice-princess"}).get_json()
     assert deluxe["violations"] == []  # Deluxe: any player's card may be frozen

@@ -6,24 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-URL = "/api/v1/rebel-princess/check-round"
-
-
-def plays(leader, players, cards):
-    return [{"seat": (leader + i) % players, "card": card} for i, card in enumerate(cards.split())]
-
-
-def check(client, round_card, *tricks, edition="deluxe", players=4, **extra):
-    body = {"edition": edition, "round_card": round_card, "players": players, "leader": 0,
-            "tricks": list(tricks), **extra}
-    return client.post(URL, json=body)
-
-
-def violations(response):
-    assert response.status_code == 200, response.get_json()
-    return [(v["trick"], v["proven_in"], v["code"], v["seat"])
-            for v in response.get_json()["violations"]]
-
+from .check_round_api import URL, check, plays, violations
 
 TRICK_0 = {"plays": plays(0, 4, "Q5 A2 Q9 Q7")}  # seat 1 plays A2 on a Queen lead; seat 2 wins
 REVOKE = (0, 1, "must-follow-suit", 1)

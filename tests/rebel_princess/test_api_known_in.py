@@ -13,24 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-URL = "/api/v1/rebel-princess/check-round"
-
-
-def plays(leader, players, cards):
-    return [{"seat": (leader + i) % players, "card": card} for i, card in enumerate(cards.split())]
-
-
-def check(client, round_card, *tricks, edition="deluxe", players=4, **extra):
-    body = {"edition": edition, "round_card": round_card, "players": players, "leader": 0,
-            "tricks": list(tricks), **extra}
-    return client.post(URL, json=body)
-
-
-def violations(response):
-    assert response.status_code == 200, response.get_json()
-    return [(v["trick"], v["proven_in"], v["code"], v["seat"])
-            for v in response.get_json()["violations"]]
-
+from .check_round_api import check, plays, violations
 
 # Musical Chairs: after trick 0 (F9 wins for seat 2) seat 2 passes Q3 to its right, seat 1.
 CHAIRS_0 = {"step": "chairs", "cards": ["P2", "P3", "Q3", "P5"]}

@@ -290,10 +290,18 @@ def test_mermaid_naming_princes_before_they_snuck_in_leaves_the_lead_free(editio
 
 @pytest.mark.parametrize("edition", ["deluxe", "classic"])
 def test_check_round_calls_the_free_lead_legal(client, edition):
+    """Deluxe: accepted, the lead stays free. Classic: « vous ne pouvez pas faire jouer la
+    couleur des Princes s'ils ne sont pas encore apparus dans la manche », no exception, so the
+    table knows at entry that she cannot name them: refused there, on her seat."""
     tricks = [{"plays": plays(0, FREE_LEAD[0]),
                "powers": [api_use(FIRST, "little-mermaid", {"suit": "P"})]},
               {"plays": plays(3, FREE_LEAD[1][0][1])}]
-    data = client.post(API, json=body(edition, {FIRST: "little-mermaid"}, tricks)).get_json()
+    response = client.post(API, json=body(edition, {FIRST: "little-mermaid"}, tricks))
+    data = response.get_json()
+    if edition == "classic":
+        assert response.status_code == 422
+        assert [(p["code"], p["seat"]) for p in data["problems"]] == [("princes-not-yet", FIRST)]
+        return
     assert (data["legal"], data["violations"]) == (True, [])
 
 

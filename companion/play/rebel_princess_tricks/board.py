@@ -206,8 +206,8 @@ class Board:
     @property
     def after_trick(self) -> TrickView | None:
         """The trick just finished while the next one has not started: Alice, Mulan and the
-        haggle act now."""
-        if self.current is None or self.current.plays or not self.tricks:
+        haggle act now (the last trick too, once the round is over: the judge says which)."""
+        if not self.tricks or self.current is not None and self.current.plays:
             return None
         return self.tricks[-1]
 

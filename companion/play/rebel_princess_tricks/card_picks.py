@@ -70,8 +70,8 @@ def pick_for(entry: TrickEntry, *, kind: str, seat: int | None, target: int | No
     ``picked`` so far: the slots come from the power's declaration. Raises
     :class:`TrickRejected` when it cannot be entered now."""
     board = entry.board
-    if board.current is None:
-        raise TrickRejected("round-over")
+    if board.current is None and board.after_trick is None:
+        raise TrickRejected("round-over")  # (once over, only the last trick's after-powers)
     players, hand = board.players, frozenset(deck(board.players)) - board.played
     slots: list[tuple[Slot, frozenset[RebelCard]]] = []
     picked = tuple(picked)
@@ -88,7 +88,8 @@ def pick_for(entry: TrickEntry, *, kind: str, seat: int | None, target: int | No
         if power is None or power.slug != kind or power.entry not in ("cards", "hidden", "after"):
             raise TrickRejected("power-not-entered")
         assert seat is not None
-        if power.needs_target and entry.edition in power.target_leader:
+        if power.needs_target and entry.edition in power.target_leader and \
+                board.current is not None:  # (once the round is over the judge refuses it)
             target = board.current.leader
         refused = entry.judge.power_refusal(seat, target)
         if refused is not None:

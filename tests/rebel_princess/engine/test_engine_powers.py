@@ -195,12 +195,25 @@ def test_little_mermaid_names_the_lead_suit(edition, suit, allowed):
 
 @pytest.mark.parametrize("edition, suit, expected", [
     ("deluxe", Suit.PET, ["suit-not-held"]), ("deluxe", Suit.PRINCE, ["princes-not-invited"]),
-    ("classic", Suit.PRINCE, ["princes-not-invited"]),
+    ("classic", Suit.PRINCE, ["princes-not-yet"]),
 ])
 def test_little_mermaid_limits(edition, suit, expected):
-    """Deluxe: name a suit the leader holds; never Princes before they snuck in."""
+    """Deluxe: name a suit the leader holds; never Princes before they snuck in (unless the
+    leader holds only Princes). Classic: never Princes before one appeared, her own rule."""
     s = state(["Q2F3P4", "Q5", "Q6"], [None, "little-mermaid", None], edition=edition)
-    assert codes(s.check_step(PowerUse(1, "little-mermaid", suit=suit))) == expected
+    found = s.check_step(PowerUse(1, "little-mermaid", suit=suit))
+    assert codes(found) == expected
+    if edition == "classic":
+        assert found[0].seat == 1  # the Little Mermaid's seat: the leader broke nothing
+
+
+@pytest.mark.parametrize("edition, expected", [("deluxe", []), ("classic", ["princes-not-yet"])])
+def test_little_mermaid_princes_to_a_leader_holding_only_princes(edition, expected):
+    """Deluxe: « unless the lead player only has cards of the Prince suit »; the classic text
+    (« vous ne pouvez pas faire jouer la couleur des Princes s'ils ne sont pas encore apparus »)
+    has no such exception."""
+    s = state(["P2P4", "Q5Q3", "Q6Q7"], [None, "little-mermaid", None], edition=edition)
+    assert codes(s.check_step(PowerUse(1, "little-mermaid", suit=Suit.PRINCE))) == expected
 
 
 def test_rapunzel_leader_leads_a_prince_without_sneaking_in():

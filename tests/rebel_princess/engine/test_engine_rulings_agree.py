@@ -441,13 +441,22 @@ def test_alice_undone_trick_is_not_won():
 
 
 @pytest.mark.parametrize("edition", ["deluxe", "classic"])
-def test_alice_cannot_act_after_the_last_trick(edition):
-    """Alice: after the last trick the round is over; nothing is dealt back."""
+def test_alice_may_act_after_the_last_trick(edition):
+    """Alice: neither rulebook limits her on the last trick, and the cards she deals back are
+    dealt « pour les rejouer » / back into the hands: the round gets one trick more, the replay,
+    which she leads. Her seat won no trick then (the trick dealt back is not won)."""
     s = state(["Q5", "Q9", "Q7"], [None, "alice", None], edition=edition)
     play(s, "Q5 Q9 Q7")
-    assert codes(s.check_step(PowerUse(1, "alice", cards=parse_cards("Q5 Q9 Q7")))) == [
-        "round-over"]
-    shown(f"{edition}-alice", "after the last trick")
+    assert s.is_over()
+    dealt = PowerUse(1, "alice", cards=parse_cards("Q7 Q5 Q9"))  # seat 0 gets Q7, 1 Q5, 2 Q9
+    assert codes(s.check_step(dealt)) == []
+    use(s, 1, "alice", cards=dealt.cards)
+    assert not s.is_over() and s.leader == 1
+    assert s.hand(0) == frozenset(parse_cards("Q7")) and s.hand(1) == frozenset(
+        parse_cards("Q5"))
+    assert play(s, "1: Q5 Q9 Q7") == 2  # the replay: seat 2's 9 wins
+    assert s.is_over() and s.outcome().tricks_won == (0, 0, 1)
+    shown(f"{edition}-alice", "after the last trick", "one trick more")
 
 
 def test_alice_under_wedding_gift_no_new_gift_before_the_replay():
@@ -746,3 +755,20 @@ def test_scheherazade_cannot_draw_the_frozen_card():
     assert codes(s.check_step(PowerUse(1, "scheherazade", target=2,
                                        cards=(card("Q4"), card("Q3"))))) == []
     shown("deluxe-scheherazade", "froze")
+
+
+@pytest.mark.parametrize(("hands", "princes_first"), [(["P2P4", "Q5Q3", "Q6Q7"], False),
+                                                       (["P2Q4", "Q5Q3", "A6P7"], True)])
+def test_classic_little_mermaid_names_princes_only_once_they_snuck_in(hands, princes_first):
+    """Classic: « vous ne pouvez pas faire jouer la couleur des Princes s'ils ne sont pas encore
+    apparus dans la manche », no exception: refused on her seat even to a leader holding only
+    Princes; once a Prince snuck in (seat 2, void in Queens, plays P7), Princes may be named."""
+    s = state(hands, [None, "little-mermaid", None], edition="classic")
+    if princes_first:
+        play(s, "Q4 Q5 P7")  # seat 1's Q5 wins; the Princes snuck in
+        assert s.princes_in
+        assert codes(s.check_step(PowerUse(1, "little-mermaid", suit=Suit.PRINCE))) == []
+    else:
+        found = s.check_step(PowerUse(1, "little-mermaid", suit=Suit.PRINCE))
+        assert codes(found) == ["princes-not-yet"] and found[0].seat == 1
+    shown("classic-little-mermaid", "snuck in", "no exception")

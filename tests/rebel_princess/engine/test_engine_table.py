@@ -196,11 +196,16 @@ def _rules(table: TableRound) -> list[tuple[int, str, int | None, str]]:
 ])
 def test_classic_ice_princess_draws_from_the_leaders_hand(edition, letter, expected):
     """Classic Ice Princess: she draws the card from the hand of the player who leads, so a use
-    on another seat is refused by its own rule and excuses nothing (that seat's off-suit card is
-    a revoke once it shows the suit); in Deluxe she may freeze any player's card."""
+    on another seat is refused at entry, on her seat (the table knows who leads); entered all
+    the same (a stored round), it is her rule broken and it excuses nothing (that seat's
+    off-suit card is a revoke once it shows the suit); in Deluxe she may freeze any player's
+    card."""
     table = TableRound(3, edition=edition, round_card=letter,
                        princesses=[None, None, "ice-princess"])
-    assert table.check_power(PowerUse(2, "ice-princess", target=1, cards=parse_cards("Q3"))) \
+    refused = table.check_power(PowerUse(2, "ice-princess", target=1, cards=parse_cards("Q3")))
+    assert [(p.code.value, p.seat) for p in refused] == [
+        (code, seat) for _, code, seat, rule in expected if rule == "ice-princess"]
+    assert table.check_power(PowerUse(2, "ice-princess", target=0, cards=parse_cards("F5"))) \
         == []
     table.push_step(PowerUse(2, "ice-princess", target=1, cards=parse_cards("Q3")))
     table.push(trick("0: F5 Q3 F7"))  # seat 1 plays the frozen Queen on a Fairy lead

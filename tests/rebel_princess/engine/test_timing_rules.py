@@ -3,9 +3,10 @@ full-information state and by table entry.
 
 - Late to the Ball (Deluxe b): « Sleeping Beauty and Scheherazade may not use their powers on the
   last card of this round »; RULINGS.md and the app's rulings read the classic G alike.
-- After the last trick the round is over: Alice has nothing to replay, classic Pocahontas no next
-  trick to hand over (« désignez une autre Princesse qui ouvrira le pli suivant »), the haggling
-  winner no card left « from their hand »."""
+- After the last trick the round is over: classic Pocahontas has no next trick to hand over
+  (« désignez une autre Princesse qui ouvrira le pli suivant »), the haggling winner no card left
+  « from their hand ». Alice is not limited there (neither rulebook limits her; the cards she
+  deals back are played again: the round gets its replay)."""
 
 from __future__ import annotations
 
@@ -147,11 +148,23 @@ def finished(edition, letter, slug):
 
 
 @pytest.mark.parametrize(("edition", "letter"), [("deluxe", "a"), ("classic", "A")])
-def test_alice_cannot_act_after_the_last_trick_at_the_table(edition, letter):
+def test_alice_may_act_after_the_last_trick_at_the_table(edition, letter):
+    """Alice is not limited on the last trick (neither rulebook limits her; the cards are dealt
+    back « pour les rejouer »): the round gets one trick more, led by her."""
     judge, winner = finished(edition, letter, "alice")
     assert judge.trick_time() is TrickTime.AFTER_LAST_TRICK
     use = PowerUse(winner, "alice", cards=tuple(judge.tricks[-1].cards))
-    assert [p.code for p in judge.check_power(use)] == ["round-over"]
+    assert winner in judge.after_trick_seats()
+    assert judge.check_power(use) == []
+    judge.push_power(use)
+    assert not judge.is_over() and judge.turn == winner
+    assert judge.expected_tricks == judge.base_tricks + 1
+    for index in range(3):  # each seat plays the card dealt to it (seat s: cards[s])
+        judge.push_card(use.cards[(winner + index) % 3])
+    assert judge.is_over() and judge.findings() == []
+    assert judge.outcome() is not None
+    judge.pop()
+    assert not judge.is_over()
 
 
 def test_classic_pocahontas_cannot_hand_over_a_lead_after_the_last_trick():

@@ -71,6 +71,7 @@ class ViolationCode(StrEnum):
     POWER_RESTRICTION = "power-restriction"  # a power in effect forbids this card
     BAD_POWER_ARGUMENT = "bad-power-argument"
     NOT_THE_LEADER = "not-the-leader"
+    PRINCES_NOT_YET = "princes-not-yet"  # classic Little Mermaid: no Prince has appeared yet
     POWER_FROG = "power-frog"  # Alice and Mulan never move the Frog
     CARD_SHOWN = "card-shown"  # Crystal Clear: shown cards cannot be picked at random
     # Outcome of a trick entered at the table.

@@ -159,6 +159,8 @@ class Power(Modifier):
     max_rank: ClassVar[int | None] = None
     #: Editions in which the target can only be the player who leads the trick.
     target_leader: ClassVar[frozenset[Edition]] = frozenset()
+    #: Editions in which Princes may not be named before they snuck in, with no exception.
+    no_early_princes: ClassVar[frozenset[Edition]] = frozenset()
     #: Editions in which the target must be another player than her.
     target_other: ClassVar[frozenset[Edition]] = frozenset()
     #: Editions in which she must have won the trick just finished.
@@ -213,6 +215,18 @@ class Power(Modifier):
     def new_leader(self, use: PowerUse, leader: int) -> int:
         """Who leads the coming trick once ``use`` took effect."""
         return leader
+
+    def entry_refusal(self, use: PowerUse, leader: int, princes_in: bool) -> ViolationCode | None:
+        """Why ``use`` breaks this power's own text in a way the table knows as it is entered
+        (the player who leads, whether the Princes are in), with hands unknown; ``None`` when
+        nothing known forbids it. The refusal is the power's seat's: the rule is hers. From the
+        declarations: :attr:`target_leader` (classic Ice Princess: « vous piochez aléatoirement
+        dans sa main », the leader's) and :attr:`no_early_princes` (classic Little Mermaid)."""
+        if self.edition in self.target_leader and use.target is not None and use.target != leader:
+            return V.NOT_THE_LEADER
+        if self.edition in self.no_early_princes and use.suit is Suit.PRINCE and not princes_in:
+            return V.PRINCES_NOT_YET
+        return None
 
     def unseen_seats(self, use: PowerUse, players: int) -> int:
         """The seats (a mask) whose hands ``use`` may change out of sight of the table."""

@@ -65,7 +65,6 @@ if TYPE_CHECKING:
     import random
 
 
-
 def _hand(state: RoundForPowers, seat: int) -> list[RebelCard]:
     return sorted(state.hand(seat), key=card_id)
 
@@ -87,7 +86,6 @@ class Alice(Power):
     winner_only = BOTH_EDITIONS
     never_frog = True
     deals_trick_back = True
-    not_on = (NotOn(TrickTime.AFTER_LAST_TRICK),)  # nothing is left to replay
 
     def random_use(self, state: RoundForPowers, seat: int, rng: random.Random) -> PowerUse | None:
         if not state.history:
@@ -219,6 +217,7 @@ class LittleMermaid(Power):
     slug = "little-mermaid"
     names = {"en": "The Little Mermaid", "fr": "La petite Sirène"}
     needs_suit = True
+    no_early_princes = CLASSIC_ONLY  # « s'ils ne sont pas encore apparus », no exception
     blocked_by = (Block("ice-princess", on_leader=True), Block("rapunzel"))
     changes_trick = True
 
@@ -242,9 +241,10 @@ class LittleMermaid(Power):
             return self.bad(use)
         hand = state.hands[state.leader]
         suit_mask = SUIT_MASKS[SUIT_INDEX[use.suit]]
-        only_princes = not hand & ~PRINCE_MASK
-        if use.suit is Suit.PRINCE and not state.princes_in and not (
-                self.edition is D and only_princes):
+        early = use.suit is Suit.PRINCE and not state.princes_in
+        if early and self.edition in self.no_early_princes:
+            return self.bad(use, V.PRINCES_NOT_YET)  # her rule, whatever the leader holds
+        if early and hand & ~PRINCE_MASK:  # (Deluxe: unless the leader holds only Princes)
             return self.bad(use, V.PRINCES_NOT_INVITED, state.leader)
         if self.edition is D and not hand & suit_mask:
             return self.bad(use, V.SUIT_NOT_HELD, state.leader)  # name another suit
@@ -419,14 +419,14 @@ class Scheherazade(Power):
         return 1 << use.seat | 1 << target
 
     def evidence(self, use: PowerUse, players: int) -> tuple[Evidence, ...]:
-        """The card drawn was in the target's hand, the card given in hers; each lands in the
-        other hand (nothing moves when she gives the same card back)."""
+        """The card drawn was the target's and is now hers, the card given the reverse (or back)."""
         if len(use.cards) != 2 or use.target is None:
             return ()
         taken, given = use.cards
         before = Moment.BEFORE_NEXT
         if taken == given:
-            return (held(Seen.DRAWN, use.target, taken, moment=before),)
+            return (held(Seen.DRAWN, use.target, taken, moment=before),
+                    arrived(Seen.DRAWN, use.target, taken))
         return (held(Seen.DRAWN, use.target, taken, moment=before),
                 held(Seen.DRAWN, use.seat, given, moment=before),
                 arrived(Seen.DRAWN, use.target, given), arrived(Seen.DRAWN, use.seat, taken))

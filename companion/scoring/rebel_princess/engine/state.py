@@ -919,6 +919,8 @@ class RoundState:
         players = self.players
         rule = BASIC if isinstance(step, Pass) else self._card_slug
         not_due = [self._violation(ViolationCode.STEP_NOT_DUE, rule=rule)]
+        if isinstance(step, PowerUse) and self.cards_left == 0 and self._deals_back(step):
+            return self._check_power(step)  # Alice after the last trick: it is played again
         if self.cards_left == 0:
             return [self._violation(ViolationCode.ROUND_OVER)]
         if isinstance(step, PowerUse):
@@ -974,6 +976,11 @@ class RoundState:
                 if not self.hands[seat] >> card_id(card) & 1:
                     violations.append(self._violation(ViolationCode.NOT_IN_HAND, seat, card))
         return violations
+
+    def _deals_back(self, use: PowerUse) -> bool:
+        """Whether ``use`` is by a seat whose power deals the trick just won back (Alice)."""
+        power = self.powers[use.seat] if 0 <= use.seat < self.players else None
+        return power is not None and power.slug == use.power and power.deals_trick_back
 
     def _check_haggle(self, step: Haggle) -> list[Problem]:
         rule = self._card_slug

@@ -735,6 +735,9 @@ class TableRound:
         blocker = self._blocker(power, use)
         if blocker is not None:
             return [power.blocked(use, blocker, self._leader, self._number())]
+        code = power.entry_refusal(use, self._leader, self._princes) if shape else None
+        if code is not None:  # her own text forbids it, as far as the table already knows
+            return [self._problem(code, use.seat, rule=use.power)]
         return []
 
     def trick_time(self) -> TrickTime | None:
@@ -776,8 +779,8 @@ class TableRound:
             if power.redecides_trick and not any(last.seat_of(i, self.players) == seat
                                                  for i in range(len(last.cards))):
                 continue
-            if power.deals_trick_back and (self.is_over() or power.never_frog and any(
-                    card_id(card) == FROG_ID for card in last.final)):
+            if power.deals_trick_back and power.never_frog and any(
+                    card_id(card) == FROG_ID for card in last.final):
                 continue
             seats.append(seat)
         return tuple(seats)
@@ -788,7 +791,7 @@ class TableRound:
         last = self._tricks[-1] if self._tricks and self.current is None else None
         if not self.card_rule.haggle_after_trick or last is None or not last.complete or \
                 last.redone or last.note("haggle") is not None or self._coming or \
-                self._coming_gift:
+                self._coming_gift or self.is_over():  # (none after the last trick)
             return None
         assert last.winner is not None
         final = last.final
@@ -853,8 +856,6 @@ class TableRound:
             if sorted(use.cards, key=card_id) != sorted(final, key=card_id):
                 return [replace(self._problem(V.BAD_POWER_ARGUMENT, use.seat, rule=use.power),
                                 field="cards")]
-            if self.is_over():
-                return [self._problem(V.POWER_NOT_NOW, use.seat, rule=use.power)]
         return []
 
     def check_haggle(self, step: Haggle) -> list[Problem]:
