@@ -188,8 +188,11 @@ def test_a_404_on_an_unknown_link_is_logged_and_counted(client, caplog):
     caplog.set_level(logging.INFO, logger="companion.access")
     caplog.clear()  # (the lines of the request below only: not the /metrics read before it)
     token = "0123456789abcdef0123456789abcdef"
-    assert client.get(f"/reveillez/g/{token}").status_code == 404
-    lines = [r.getMessage() for r in caplog.records if r.name == "companion.access"]
+    answer = client.get(f"/reveillez/g/{token}")
+    assert answer.status_code == 404
+    rid = answer.headers["X-Request-ID"]  # (this request's lines only, as below)
+    lines = [r.getMessage() for r in caplog.records
+             if r.name == "companion.access" and f"rid={rid}" in r.getMessage()]
     assert len(lines) == 1 and '" 404 ' in lines[0] and token not in lines[0]
     assert counted(_metrics(client)) == before + 1
 
@@ -211,8 +214,10 @@ def test_a_500_with_the_database_gone_is_logged_and_counted(make_app, caplog, mo
     caplog.clear()  # (the lines of the request below only: not the /metrics read before it)
     answer = client.get(f"/reveillez/g/{token}")
     assert answer.status_code in (500, 503)
-    status = str(answer.status_code)
-    lines = [r.getMessage() for r in caplog.records if r.name == "companion.access"]
+    status, rid = str(answer.status_code), answer.headers["X-Request-ID"]
+    # (this request's lines: a server thread another test left may write lines meanwhile)
+    lines = [r.getMessage() for r in caplog.records
+             if r.name == "companion.access" and f"rid={rid}" in r.getMessage()]
     assert len(lines) == 1 and f'" {status} ' in lines[0] and token not in lines[0]
     after = _metrics(client)
 
