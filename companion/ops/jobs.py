@@ -113,6 +113,11 @@ def _queue(app: Flask) -> Any:
         return None
 
 
+TAKEN_FOR = 24 * 3600
+"""Seconds the note that a server took an import over is kept (a progress page is read while
+the import runs, and a little after)."""
+
+
 def rq_id(token: str) -> str:
     """The RQ job id of the import whose progress page is ``token``: a digest of it (RQ logs
     its job ids; the token itself opens the page), the same on every server."""
@@ -141,14 +146,11 @@ def runner_of(job: Any) -> str | None:
         connection = _redis(app)
         if connection is None:
             return "server"
-        from rq.exceptions import NoSuchJobError
         from rq.job import Job
 
-        try:
-            sent = Job.fetch(rq_id(job.token), connection=connection)
-        except NoSuchJobError:
+        if not Job.exists(rq_id(job.token), connection=connection):
             return "server-no-worker"  # (start() ran it in the server that took the file)
-        if sent.meta.get("taken_over"):
+        if connection.exists(_taken_key(job.token)):
             return "taken-over"
         if job.state != "waiting":
             return "worker"
@@ -174,18 +176,21 @@ def _sent_to_rq(app: Flask, token: str) -> bool:
         return True
 
 
+def _taken_key(token: str) -> str:
+    """The shared Redis key that says a server took the import ``token`` over (beside its RQ
+    job, named by the same digest; kept as long as RQ keeps a finished job's result)."""
+    return rq_id(token) + ":taken-over"
+
+
 def _mark_taken_over(app: Flask, token: str) -> None:
-    """Note on the RQ job that a server took it over, for every server's progress page."""
+    """Note in the shared Redis that a server took the import over, for every server's progress
+    page."""
     try:
         connection = _redis(app)
         if connection is None:
             return
-        from rq.job import Job
-
-        sent = Job.fetch(rq_id(token), connection=connection)
-        sent.meta["taken_over"] = True
-        sent.save_meta()  # type: ignore[no-untyped-call]
-    except Exception as error:  # (gone, or Redis away: only this server's page says it)
+        connection.set(_taken_key(token), 1, ex=TAKEN_FOR)
+    except Exception as error:  # (Redis away: only this server's page says it)
         log.info("import job taken over, not noted in Redis: %s", type(error).__name__)
 
 
