@@ -5,7 +5,8 @@ names, in English and French:
   ways, with every menu (``details``) and popover open;
 - no name is broken inside a word, and no name is clipped unless the clip is the ellipsis rule
   the app chose for a name that does not fit (one line, ``text-overflow: ellipsis``), on every
-  page that shows names: the entry pages, the score tables, the end screen and the history.
+  page that shows names: the entry pages, the score tables, every game's end screen, the
+  history, the statistics, the players, a player's page and head to head.
 
 Screenshots land in tests/artifacts/ (``fit-*.png``)."""
 
@@ -13,12 +14,16 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Browser, Page
+from sqlmodel import select
 
 from companion import create_app
 from companion.db import get_session
+from companion.models import Person
 from companion.play import groups, kanai_duel, princesse_princesse, rebel_princess, reveillez, store
+from companion.scoring.princesse_princesse import RoundReveal
 from companion.scoring.rebel_princess import Edition, PlayedRound
 
+from ..history.conftest import kd_game, pp_game, rv_game
 from .conftest import PHONES, no_horizontal_scroll, start_server
 
 pytestmark = pytest.mark.browser
@@ -146,6 +151,7 @@ def tables(tmp_path_factory):
                                                         code=code, number=2)
                 found[f"rp-{key}-tricks"] = url_for("rebel_princess.tricks", code=code,
                                                     number=2)
+                found[f"rp-{key}-share"] = url_for("links.share", token=code)  # seats' links
             done = rebel_princess.create_game(
                 session=session, edition=Edition.DELUXE, names=names, first_leader=0,
                 round_cards=list("ady"), group_id=group.id)
@@ -170,8 +176,29 @@ def tables(tmp_path_factory):
                                       variants=[], group_id=group.id)
             found["kd-show"] = url_for("kanai_duel.show",
                                        code=store.links_of(session, kd)["scorer"].token)
+            # the other games' end screens, with the same long names
+            ended = {"pp-end": pp_game(session, LONG[:5], [
+                         RoundReveal.of([None] * 5, still_in={0}, spies={0}),
+                         RoundReveal.of([None, 8, 5, None, None], princesses={1, 2}),
+                         RoundReveal.of([5, None, None, 5, None])], group_id=group.id),
+                     "rv-end": rv_game(session, names[:2], [20, 10, 20, 5, 15],
+                                       group_id=group.id),
+                     "kd-end": kd_game(session, names[:2], ["princess/prince"],
+                                       group_id=group.id)}
+            for where, game in ended.items():
+                viewer = store.links_of(session, game)["viewer"].token
+                found[where] = url_for(f"{game.kind.replace('-', '_')}.show", code=viewer)
+        people = {person.name: person.id for person in session.exec(
+            select(Person).where(Person.group_id == group.id))}
         for count in COUNTS:
             pages[count]["history"] = url_for("history.index", group_token=group.token)
+            # the group's pages that show names: statistics, the players, one player, versus
+            pages[count]["stats"] = url_for("history.statistics", group_token=group.token)
+            pages[count]["people"] = url_for("history.people", group_token=group.token)
+            pages[count]["person"] = url_for("history.person", group_token=group.token,
+                                             person_id=people[LONG[count - 1]])
+            pages[count]["versus"] = url_for("history.versus", group_token=group.token,
+                                             a=people[LONG[0]], b=people[LONG[count - 1]])
         news = {f"new-{kind}": url_for(f"{kind}.new_game") for kind in (
             "rebel_princess", "princesse_princesse", "reveillez", "kanai_duel")}
     url, stop = start_server(app)
