@@ -108,7 +108,7 @@ def test_stream_then_polling_when_it_drops_then_stream_again(
         # A pushed version reloads the page, with no poll before it.
         page.evaluate("window.beforePush = 1")
         proxy.send("1-2.000000")
-        _until(lambda: page.evaluate("window.beforePush") is None)
+        page.wait_for_function("window.beforePush === undefined", timeout=20000)
         expect(page.locator("#this-round")).to_be_visible()
         # The stream is killed: polling every second at once, then the stream again.
         _until(lambda: len(proxy.streams) >= 1)
@@ -137,8 +137,9 @@ def test_a_duel_swaps_its_board_on_a_pushed_version_without_a_poll(
     killed, the board polls every 1.5 s again."""
     proxy, base, stop = _serve(tmp_path)
     proxy.up = True
-    context = browser.new_context(**browser_context_args)
-    one, two = context.new_page(), context.new_page()
+    context = browser.new_context(**browser_context_args)  # this phone
+    other = browser.new_context(**browser_context_args)  # the other phone at the table
+    one, two = context.new_page(), other.new_page()
     try:
         set_up(one, base)
         _until(lambda: proxy.opened >= 1)
@@ -156,7 +157,7 @@ def test_a_duel_swaps_its_board_on_a_pushed_version_without_a_poll(
         expect(one.locator("[data-held='1']")).to_have_count(0)  # nothing told this phone yet
         proxy.send(version)
         expect(one.locator("[data-held='1']")).to_be_visible()
-        assert one.evaluate("window.notReloaded") == 1  # swapped in, not reloaded
+        one.wait_for_function("window.notReloaded === 1", timeout=5000)  # swapped, not reloaded
         assert proxy.polls == start
         # The stream is killed: the board asks every 1.5 s again.
         proxy.up = False
@@ -167,4 +168,5 @@ def test_a_duel_swaps_its_board_on_a_pushed_version_without_a_poll(
     finally:
         proxy.send(None)
         context.close()
+        other.close()
         stop()
