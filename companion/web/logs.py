@@ -134,11 +134,18 @@ class EveryRequest:
 
     def _missed(self, environ: dict[str, Any], status: int, size: Any, started: float,
                 rid: str | None = None) -> None:
+        """The request's count and access line, once: those the Flask hooks kept for its final
+        answer (:func:`_answered`, :func:`companion.web.metrics._answered`), else made here."""
         seconds = time.perf_counter() - started
-        if not environ.get(COUNTED):
+        counted, line = environ.get(COUNTED), environ.get(LOGGED)
+        if callable(counted):
+            counted()
+        else:
             metrics.count_request(metrics.NO_ROUTE, str(environ.get("REQUEST_METHOD", "-")),
                                   status, seconds)
-        if not environ.get(LOGGED):
+        if isinstance(line, str):
+            access.info(line)
+        else:
             log_wsgi_request(environ, status, size, seconds, rid or wsgi_request_id(environ),
                              self.as_json)
 
@@ -151,9 +158,11 @@ def _answered(response: Response) -> Response:
     from flask import current_app
 
     response.headers["X-Request-ID"] = request_id()
-    request.environ[LOGGED] = True
-    access.info(format_line(access_fields(response, time.perf_counter() - started_at()),
-                            bool(current_app.config.get("ACCESS_LOG_JSON"))))
+    # Kept for EveryRequest to write once the answer is final (a second run of the hooks, after
+    # one of them failed, replaces it: one line per request, the answer's own).
+    request.environ[LOGGED] = format_line(access_fields(response, time.perf_counter()
+                                                        - started_at()),
+                                          bool(current_app.config.get("ACCESS_LOG_JSON")))
     return response
 
 

@@ -182,16 +182,25 @@ def exposition() -> tuple[bytes, str]:
 
 
 def _answered(response: Response) -> Response:
+    """The request's counts, kept in its environ for :class:`companion.web.logs.EveryRequest` to
+    add once the answer is final: Flask runs these hooks a second time when one of them fails
+    (its error page), and only that last answer is counted."""
     rule = request.url_rule
-    request.environ[COUNTED] = True
-    count_request(rule.rule if rule is not None else NO_ROUTE, request.method,
-                  response.status_code, time.perf_counter() - started_at())
-    if request.method not in ("GET", "HEAD", "OPTIONS") and response.status_code < 400:
-        game = request.blueprint
-        if game is not None and game in current_app.extensions.get("companion.games", ()):
-            count_save(game)
-    if rule is not None and rule.rule.startswith("/live/") and response.status_code in (200, 304):
-        count_live_poll(changed=response.status_code == 200)
+    route = rule.rule if rule is not None else NO_ROUTE
+    method, status = request.method, response.status_code
+    seconds = time.perf_counter() - started_at()
+    game = request.blueprint
+    saved = (game if method not in ("GET", "HEAD", "OPTIONS") and status < 400 and game is not None
+             and game in current_app.extensions.get("companion.games", ()) else None)
+
+    def count() -> None:
+        count_request(route, method, status, seconds)
+        if saved is not None:
+            count_save(saved)
+        if route.startswith("/live/") and status in (200, 304):
+            count_live_poll(changed=status == 200)
+
+    request.environ[COUNTED] = count
     return response
 
 

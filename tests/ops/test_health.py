@@ -175,6 +175,17 @@ def test_metrics_show_each_workers_process_figures_under_gunicorn(client, tmp_pa
     assert _value(text, "companion_build_info", version=version()) == 1.0
 
 
+def _to_caplog(caplog, monkeypatch) -> None:
+    """The app's lines reach caplog once: a server's app makes the "companion" logger keep its
+    lines (no propagation), and pytest hands its capture to such loggers only when a test starts
+    — so it is added here when missing, never twice (a second path doubled every line)."""
+    import logging
+
+    companion = logging.getLogger("companion")
+    if not companion.propagate and caplog.handler not in companion.handlers:
+        monkeypatch.setattr(companion, "handlers", [*companion.handlers, caplog.handler])
+
+
 def test_a_404_on_an_unknown_link_is_logged_and_counted(client, caplog):
     """An unknown game link is refused by its lookup, before the view's hooks: still one access
     line and one count (a link-guessing scan leaves a trace)."""
@@ -209,7 +220,7 @@ def test_a_500_with_the_database_gone_is_logged_and_counted(make_app, caplog, mo
                             connect_args={"connect_timeout": 2})
     before = _metrics(client)
     monkeypatch.setitem(app.extensions, "companion.engine", stopped)
-    monkeypatch.setattr(logging.getLogger("companion"), "propagate", True)  # to caplog too
+    _to_caplog(caplog, monkeypatch)
     caplog.set_level(logging.INFO, logger="companion.access")
     caplog.clear()  # (the lines of the request below only: not the /metrics read before it)
     answer = client.get(f"/reveillez/g/{token}")
@@ -312,3 +323,42 @@ def test_the_starts_work_is_done_when_the_database_comes_up(tmp_path, monkeypatc
         assert session.get(ImportJob, 1).state == "abandoned"  # the sweep a start does
     assert client.get("/rules").status_code == 200 and refreshed == []  # no start-up write
     up.dispose()
+
+
+def test_a_hook_failing_after_the_access_line_leaves_one_line_and_one_count(make_app, caplog,
+                                                                            monkeypatch):
+    """A hook that fails after the access line's own (the database gone under an answer already
+    drawn): Flask runs the hooks again on its error page — still one line and one count for the
+    request, those of its final answer (a CI run on PostgreSQL saw the 500 line twice)."""
+    import logging
+
+    app = make_app(**{"TESTING": False, "PROPAGATE_EXCEPTIONS": False})
+    failed: list[int] = []
+
+    def fail_once(response):
+        from flask import request
+
+        if request.path == "/rules" and not failed:
+            failed.append(response.status_code)
+            raise RuntimeError("a hook meets a database gone")
+        return response
+
+    app.after_request_funcs.setdefault(None, []).insert(0, fail_once)  # runs after the others
+    client = app.test_client()
+    before = _metrics(client)
+    _to_caplog(caplog, monkeypatch)
+    caplog.set_level(logging.INFO, logger="companion.access")
+    caplog.clear()
+    answer = client.get("/rules")
+    assert answer.status_code == 500 and failed == [200]
+    rid = answer.headers["X-Request-ID"]
+    lines = [r.getMessage() for r in caplog.records
+             if r.name == "companion.access" and f"rid={rid}" in r.getMessage()]
+    assert len(lines) == 1 and '" 500 ' in lines[0]
+    after = _metrics(client)
+    assert (_value(after, "companion_requests_total", route="/rules", method="GET", status="500")
+            == _value(before, "companion_requests_total", route="/rules", method="GET",
+                      status="500") + 1)
+    assert (_value(after, "companion_requests_total", route="/rules", method="GET", status="200")
+            == _value(before, "companion_requests_total", route="/rules", method="GET",
+                      status="200"))
