@@ -236,7 +236,10 @@ document.addEventListener("click", function (e) {
   var body = document.body, push = body.dataset.pushUrl, stream = null, wait = 2000, over = false;
   var opened = false;
   if (!push || !body.dataset.liveUrl || !window.EventSource) return;
-  function tell(name, detail) { document.dispatchEvent(new CustomEvent(name, {detail: detail})); }
+  function tell(name, detail) {
+    if (name === "live:stream") body.dataset.stream = detail;  // (what a test or a look can read)
+    document.dispatchEvent(new CustomEvent(name, {detail: detail}));
+  }
   function listen() {
     if (over) return;
     stream = new EventSource(push);
