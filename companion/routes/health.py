@@ -22,7 +22,7 @@ from sqlalchemy import text
 from ..common.release import version
 from ..db import check, get_engine
 from ..ops import jobs, schema
-from ..web import metrics
+from ..web import logs, metrics
 
 bp = Blueprint("health", __name__)
 
@@ -53,17 +53,8 @@ def _redis() -> str | None:
     url = schema.redis_url(current_app.config)
     if url is None:
         return None
-    try:
-        import redis
-
-        client = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
-        try:
-            client.ping()
-        finally:
-            client.close()
-    except Exception as error:
-        return f"redis: unreachable ({type(error).__name__})"
-    return None
+    error = logs.redis_ping(url)
+    return None if error is None else f"redis: unreachable ({type(error).__name__})"
 
 
 @bp.get("/readyz")

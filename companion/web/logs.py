@@ -246,11 +246,9 @@ def redis_down(part: str, error: object = None, *, at_start: bool = False) -> bo
     return OUTAGE_FILTER.last.get(part) != before
 
 
-def redis_at_start(url: str | None) -> bool:
-    """Whether the shared Redis at ``url`` answers as the server starts; if it does not, each
-    part that uses it says so, once, so a server started during an outage is not silent."""
-    if url is None:
-        return True
+def redis_ping(url: str) -> Exception | None:
+    """Ask the shared Redis at ``url`` once (half a second at most): None when it answers, else
+    what went wrong (the start's warnings and ``/readyz`` read it)."""
     try:
         import redis
 
@@ -260,6 +258,17 @@ def redis_at_start(url: str | None) -> bool:
         finally:
             client.close()
     except Exception as error:
+        return error
+    return None
+
+
+def redis_at_start(url: str | None) -> bool:
+    """Whether the shared Redis at ``url`` answers as the server starts; if it does not, each
+    part that uses it says so, once, so a server started during an outage is not silent."""
+    if url is None:
+        return True
+    error = redis_ping(url)
+    if error is not None:
         for name in REDIS_PARTS:
             redis_down(name, error, at_start=True)
         return False
