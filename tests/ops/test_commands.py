@@ -72,6 +72,13 @@ def test_the_schema_check_reads_the_head_alembic_reads():
     assert revisions() == {script.revision for script in scripts.walk_revisions()}
 
 
+def _probe(probe: str, instance) -> subprocess.CompletedProcess[str]:
+    """Run ``probe`` in a fresh Python, as a command starts (SQLite in ``instance``)."""
+    environment = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
+    return subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          env={**environment, "COMPANION_INSTANCE": str(instance)})
+
+
 def test_a_read_only_command_builds_no_web_app(tmp_path):
     """(Flask's command line itself loads every installed ``flask.commands`` plugin, such as
     Flask-Limiter's, whatever the app: not counted here.)"""
@@ -85,9 +92,7 @@ def test_a_read_only_command_builds_no_web_app(tmp_path):
         " 'companion.routes', 'flask_wtf', 'flask_babel', 'companion.scoring', 'alembic',"
         " 'prometheus_client', 'companion.play.export')))\n"
         "print('LOADED', loaded)\n")
-    environment = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                          env={**environment, "COMPANION_INSTANCE": str(tmp_path)})
+    done = _probe(probe, tmp_path)
     assert done.returncode == 0, done.stderr
     assert "0 groups" in done.stdout and "LOADED []" in done.stdout
 
@@ -109,9 +114,7 @@ def test_the_operators_app_holds_imports_to_each_games_shapes(tmp_path):
         " 'princesse_princesse', 'reveillez', 'kanai_duel')])\n"
         "    print('HISTORY', [kind.key for kind in kinds_with_history()])\n"
         "print('ROUTES', sorted(m for m in sys.modules if m.startswith('companion.routes')))\n")
-    environment = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                          env={**environment, "COMPANION_INSTANCE": str(tmp_path)})
+    done = _probe(probe, tmp_path)
     assert done.returncode == 0, done.stderr
     assert "CHECKED [True, True, True, True]" in done.stdout, done.stdout
     assert ("HISTORY ['rebel_princess', 'princesse_princesse', 'reveillez', 'kanai_duel']"
