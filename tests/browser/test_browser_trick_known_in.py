@@ -11,7 +11,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import LANGUAGES, PHONES, no_horizontal_scroll
-from .test_browser_tricks import NAMES, tap
+from .test_browser_trick_powers import create_game
+from .test_browser_tricks import tap
 
 pytestmark = pytest.mark.browser
 
@@ -43,15 +44,8 @@ def _shoot(browser, browser_context_args, artifacts, address, name, selector, wo
 def test_sleeping_beauty_form_and_alice_after_the_last_trick(page: Page, browser: Browser,
                                                              browser_context_args, live_server,
                                                              artifacts):
-    page.goto(f"{live_server}/rebel-princess/new")
-    for seat, name in enumerate(NAMES):
-        page.locator(f"input[name='names-{seat}']").fill(name)
-    page.locator("#first_leader").select_option("0")
-    page.locator("select[name='cards-0']").select_option("a")
-    page.locator("details:has(#princess-0) > summary").click()
-    page.locator(f"#princess-{SLEEPING_BEAUTY}").select_option("sleeping-beauty")
-    page.locator(f"#princess-{ALICE}").select_option("alice")
-    page.locator("[data-action=create]").click()
+    create_game(page, live_server, {SLEEPING_BEAUTY: "sleeping-beauty", ALICE: "alice"},
+                card="a")
     page.locator("[data-action=enter-tricks]").click()
     entry = page.locator("#trick-entry")
     expect(entry).to_have_attribute("data-turn", "0")

@@ -14,15 +14,18 @@ pytestmark = pytest.mark.browser
 PRINCESSES = ["snow-white", "mulan", "alice", "ice-princess"]
 
 
-def create_game(page: Page, base: str) -> None:
-    """Ana Snow White, Ben Mulan, Cy Alice, Di the Ice Princess; round 1 is Haggle with the Hag."""
+def create_game(page: Page, base: str, princesses: dict[int, str] | None = None,
+                card: str = "p") -> None:
+    """A Deluxe game, Ana leading round 1 (``card``); by default Ana Snow White, Ben Mulan, Cy
+    Alice, Di the Ice Princess, and round 1 is Haggle with the Hag."""
     page.goto(f"{base}/rebel-princess/new")
     for seat, name in enumerate(NAMES):
         page.locator(f"input[name='names-{seat}']").fill(name)
     page.locator("#first_leader").select_option("0")
-    page.locator("select[name='cards-0']").select_option("p")
+    page.locator("select[name='cards-0']").select_option(card)
     page.locator("details:has(#princess-0) > summary").click()
-    for seat, slug in enumerate(PRINCESSES):
+    chosen = dict(enumerate(PRINCESSES)) if princesses is None else princesses
+    for seat, slug in chosen.items():
         page.locator(f"#princess-{seat}").select_option(slug)
     page.locator("[data-action=create]").click()
     expect(page.locator("#this-round")).to_be_visible()
