@@ -221,6 +221,7 @@ def _init_extensions(app: Flask) -> None:
     from . import db
     from .ops import cli, jobs, schema
     from .play import people, push, store, summaries
+    from .routes import live
     from .web import i18n, logs, metrics, security
 
     # Before anything else hooks requests: every request is timed, counted and logged, those
@@ -247,7 +248,9 @@ def _init_extensions(app: Flask) -> None:
     summaries.install()
     # After each commit that changes a game: its version to the proxy (when the app has one).
     push.install()
-    push.register(engine, push.Publisher(app.config, metrics.count_publish))
+    # A viewer's page in each language gets its live part drawn with the version.
+    push.register(engine, push.Publisher(app.config, metrics.count_publish,
+                                         draw=live.viewer_part(app), languages=i18n.LANGUAGES))
 
 
 def _init_templates(app: Flask) -> None:

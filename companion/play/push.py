@@ -10,7 +10,8 @@ Unset (``make run``, Caddy): nothing is published and pages poll ``/live`` as be
 A channel's name is ``HMAC(SECRET_KEY, game id + its live links' ids)``: never guessable, never a
 link token, and it moves when a link is replaced — the old channel is told ``closed`` (a deleted
 game's: ``gone``) and deleted. Only the version is published, never a pick or a score: the duel's
-secret picks stay where they are until both are in, as with polling.
+secret picks stay where they are until both are in, as with polling (a viewer's drawn part
+is what that viewer would load: the duel's board never shows a pick before both are in).
 
 A publish never fails a save: a short timeout, every error swallowed and counted
 (``companion_push_publishes_total{result}``).
@@ -25,7 +26,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import urllib.request
+import http.client
+import json
+import threading
+import urllib.parse
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -54,6 +58,10 @@ class Publisher:
 
     settings: Mapping[str, Any]
     count: Callable[..., None]
+    draw: Callable[[int, str], str | None] | None = None
+    """The viewers' live part of game ``id`` in language ``lang`` (None: not drawn)."""
+    languages: Sequence[str] = ()
+    """The languages a viewer's page may be in: one viewers' channel each."""
 
     @property
     def url(self) -> str:
@@ -92,43 +100,135 @@ def publisher_of(session: OrmSession) -> Publisher | None:
     return _active(engine)
 
 
-def channel(secret: str | bytes, game_id: int, live_ids: list[int] | tuple[int, ...]) -> str:
-    """The channel of a game whose live links are ``live_ids``: 32 hex digits."""
+def channel(secret: str | bytes, game_id: int, live_ids: list[int] | tuple[int, ...],
+            part: str = "") -> str:
+    """The channel of a game whose live links are ``live_ids``: 32 hex digits. ``part`` names
+    one of its other channels (``viewer-en``: the viewers' pages in English)."""
     key = secret if isinstance(secret, bytes) else secret.encode()
-    message = f"{game_id}:{','.join(str(i) for i in sorted(live_ids))}".encode()
-    return hmac.new(key, message, hashlib.sha256).hexdigest()[:32]
+    message = f"{game_id}:{','.join(str(i) for i in sorted(live_ids))}"
+    if part:
+        message += f":{part}"
+    return hmac.new(key, message.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def viewers_part(lang: str) -> str:
+    """The ``part`` of the channel the viewers' pages in ``lang`` listen on."""
+    return f"viewer-{lang}"
+
+
+def _channels(publisher: Publisher, game_id: int, ids: list[int]) -> list[str]:
+    """Every channel of a game with live links ``ids``: its own, then its viewers' per language."""
+    secret = publisher.secret
+    return [channel(secret, game_id, ids)] + [
+        channel(secret, game_id, ids, viewers_part(lang)) for lang in publisher.languages]
 
 
 def live_ids(connection: Any, game_id: int) -> list[int]:
     return [int(row[0]) for row in connection.execute(_LIVE_IDS, {"game": game_id})]
 
 
-def subscribe_url(engine: Engine, game_id: int | None) -> str | None:
-    """The address a page of game ``game_id`` listens on, or None when nothing is pushed."""
+def subscribe_url(engine: Engine, game_id: int | None, viewer_lang: str | None = None
+                  ) -> str | None:
+    """The address a page of game ``game_id`` listens on, or None when nothing is pushed; a
+    viewer's page in ``viewer_lang`` listens on that language's viewers' channel."""
     publisher = _active(engine)
     if game_id is None or publisher is None:
         return None
     with engine.connect() as connection:
         ids = live_ids(connection, game_id)
-    return f"{publisher.subscribe_path}{channel(publisher.secret, game_id, ids)}"
+    part = viewers_part(viewer_lang) if viewer_lang and viewer_lang in publisher.languages else ""
+    return f"{publisher.subscribe_path}{channel(publisher.secret, game_id, ids, part)}"
+
+
+class _Calls(threading.local):
+    """One kept-alive connection to the publisher location per thread (a change makes up to
+    five calls: a new connection for each would cost more than the calls)."""
+
+    connection: http.client.HTTPConnection | None = None
+    address: tuple[str, int] | None = None
+
+
+_CALLS = _Calls()
+
+
+def _call(base: str, method: str, name: str, body: str | None = None) -> tuple[int, bytes]:
+    """One request to the publisher location ``base`` on this thread's kept connection (made
+    again once if the proxy closed it): its status and body. Raises ``OSError`` and
+    ``http.client.HTTPException`` as the proxy fails."""
+    parts = urllib.parse.urlsplit(base)
+    address = (parts.hostname or "127.0.0.1", parts.port or 80)
+    for attempt in (1, 2):
+        if _CALLS.connection is None or _CALLS.address != address:
+            if _CALLS.connection is not None:
+                _CALLS.connection.close()
+            _CALLS.connection = http.client.HTTPConnection(*address, timeout=TIMEOUT)
+            _CALLS.address = address
+        try:
+            _CALLS.connection.request(
+                method, parts.path + name, body=body.encode() if body is not None else None,
+                headers={"Content-Type": "text/plain", "Accept": "text/json"})
+            answer = _CALLS.connection.getresponse()
+            return answer.status, answer.read()
+        except (OSError, http.client.HTTPException):
+            _CALLS.connection.close()
+            _CALLS.connection = None
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
 
 
 def publish(publisher: Publisher, name: str, message: str, *, delete: bool = False) -> bool:
     """POST ``message`` to channel ``name`` (then DELETE it when ``delete``): True when the proxy
     took it. Never raises."""
-    base = publisher.url
     ok = True
     for method in ("POST", "DELETE") if delete else ("POST",):
-        request = urllib.request.Request(
-            base + name, data=message.encode() if method == "POST" else None, method=method,
-            headers={"Content-Type": "text/plain"})
         try:
-            with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
-                answer.read()
+            status, _ = _call(publisher.url, method, name,
+                              message if method == "POST" else None)
+            ok = ok and (status < 400 or (method == "DELETE" and status == 404))
         except Exception:  # the proxy is down or slow: the pages' polling catches up
             ok = False
     publisher.count(ok=ok)
     return ok
+
+
+def listeners(publisher: Publisher, name: str) -> int:
+    """How many streams channel ``name`` holds now (0 when the proxy does not say)."""
+    try:
+        status, body = _call(publisher.url, "GET", name)
+        return int(json.loads(body)["subscribers"]) if status == 200 else 0
+    except Exception:  # no answer: publish the version alone, as to nobody
+        return 0
+
+
+def _publish_version(publisher: Publisher, game_id: int, ids: list[int], version: str) -> None:
+    """The new version to the game's channel, and to each language's viewers' channel the
+    version with the viewers' part drawn in that language when someone listens there."""
+    own, *viewers = _channels(publisher, game_id, ids)
+    publish(publisher, own, version)
+    for lang, name in zip(publisher.languages, viewers, strict=True):
+        part = None
+        if publisher.draw is not None and listeners(publisher, name):
+            part = _drawn(publisher, game_id, lang)
+        publish(publisher, name, version if part is None else f"{version}\n{part}")
+
+
+_DRAWING = threading.local()
+
+
+def _drawn(publisher: Publisher, game_id: int, lang: str) -> str | None:
+    """The viewers' part, or None when drawing fails (the viewers then reload as before). A
+    drawing never publishes itself (a page that wrote would come back here)."""
+    assert publisher.draw is not None
+    if getattr(_DRAWING, "on", False):
+        return None
+    _DRAWING.on = True
+    try:
+        return publisher.draw(game_id, lang)
+    except Exception:  # never fail a save for a drawing
+        return None
+    finally:
+        _DRAWING.on = False
 
 
 def _before_flush(session: OrmSession, _context: object, _instances: object) -> None:
@@ -136,7 +236,7 @@ def _before_flush(session: OrmSession, _context: object, _instances: object) -> 
     publisher = publisher_of(session)
     if publisher is None:
         return
-    touched: dict[int, str | None] = session.info.setdefault(_TOUCHED, {})
+    touched: dict[int, list[int] | None] = session.info.setdefault(_TOUCHED, {})
     moving: set[int] = set()
     for row in (*session.new, *session.dirty, *session.deleted):
         if isinstance(row, Entry) and row.game_id is not None:
@@ -148,10 +248,9 @@ def _before_flush(session: OrmSession, _context: object, _instances: object) -> 
         elif isinstance(row, GameLink) and row.game_id is not None:
             touched.setdefault(row.game_id, None)
             moving.add(row.game_id)
-    secret = publisher.secret
     for game_id in moving:
         if touched.get(game_id) is None:
-            touched[game_id] = channel(secret, game_id, live_ids(session.connection(), game_id))
+            touched[game_id] = live_ids(session.connection(), game_id)
 
 
 def leaving(session: OrmSession, game_ids: Sequence[int | None]) -> None:
@@ -160,22 +259,20 @@ def leaving(session: OrmSession, game_ids: Sequence[int | None]) -> None:
     publisher = publisher_of(session)
     if publisher is None:
         return
-    touched: dict[int, str | None] = session.info.setdefault(_TOUCHED, {})
-    secret = publisher.secret
+    touched: dict[int, list[int] | None] = session.info.setdefault(_TOUCHED, {})
     for game_id in game_ids:
         if game_id is not None and touched.get(game_id) is None:
-            touched[game_id] = channel(secret, game_id, live_ids(session.connection(), game_id))
+            touched[game_id] = live_ids(session.connection(), game_id)
 
 
 def _after_commit(session: OrmSession) -> None:
     """Publish each changed game's version (and close the channels that moved)."""
-    touched: dict[int, str | None] | None = session.info.pop(_TOUCHED, None)
+    touched: dict[int, list[int] | None] | None = session.info.pop(_TOUCHED, None)
     if not touched:
         return
     publisher = publisher_of(session)
     if publisher is None:
         return
-    secret = publisher.secret
     engine = session.get_bind().engine
     with engine.connect() as connection:
         now = {game_id: (connection.execute(_UPDATED, {"game": game_id}).first(),
@@ -183,15 +280,15 @@ def _after_commit(session: OrmSession) -> None:
     for game_id, old in touched.items():
         row, ids = now[game_id]
         if row is None:  # the game is deleted: its phones say so
-            if old is not None:
-                publish(publisher, old, "gone", delete=True)
+            for name in _channels(publisher, game_id, old) if old is not None else ():
+                publish(publisher, name, "gone", delete=True)
             continue
-        new = channel(secret, game_id, ids)
-        if old is not None and old != new:
-            publish(publisher, old, "closed", delete=True)
+        if old and sorted(old) != sorted(ids):  # (a new game's links: nothing to close)
+            for name in _channels(publisher, game_id, old):
+                publish(publisher, name, "closed", delete=True)
         # companion.play.store.version_string's text (not imported: store imports groups, which
         # imports this module); tests/web/test_push.py checks it is the page's live version.
-        publish(publisher, new, f"{game_id}-{row[0].timestamp():.6f}")
+        _publish_version(publisher, game_id, ids, f"{game_id}-{row[0].timestamp():.6f}")
 
 
 def _after_rollback(session: OrmSession, *_args: object) -> None:

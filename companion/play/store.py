@@ -381,6 +381,17 @@ def links_of(session: Session, game: Game) -> dict[str, GameLink]:
     return {link.role: link for link in live_links(session, game)}
 
 
+_VIEWER = (select(Game.kind, GameLink.token).join(GameLink, col(GameLink.game_id) == col(Game.id))
+           .where(Game.id == bindparam("game"), GameLink.role == "viewer",
+                  col(GameLink.revoked_at).is_(None)))
+
+
+def viewer_link(session: Session, game_id: int) -> tuple[str, str] | None:
+    """The game's kind and its live viewer link's token (None: no such game or link)."""
+    row = session.exec(_VIEWER, params={"game": game_id}).first()
+    return (str(row[0]), str(row[1])) if row is not None else None
+
+
 def link_by_token(session: Session, token: str) -> GameLink | None:
     """The live link with this token, or None (unknown, or replaced)."""
     if not is_token(token):

@@ -1,12 +1,17 @@
 """Live updates: every open page of a game asks ``/live/<token>`` every second whether the game
 changed (a conditional request answered 304 while nothing did) and reloads when it did.
 
+Behind a proxy that pushes (:mod:`companion.play.push`), a viewer's page swaps in the live part
+each change brings, drawn here once per change and language (:func:`viewer_part`): the part of
+the page between ``LIVE_PART`` and ``LIVE_PART_END`` (base.html), as that viewer would load it.
+
 The polls are answered before Flask's request cycle by :mod:`companion.web.polls` (installed with
 this blueprint); the view below gives the same answer, and answers what the fast path leaves to
 Flask (a token that opens nothing: the 404 page)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import (
@@ -14,14 +19,17 @@ from flask import (
     Flask,
     current_app,
     g,
+    has_request_context,
     request,
     url_for,
 )
 from werkzeug.wrappers import Response
 
-from ..db import get_engine
+from ..db import get_engine, get_session
+from ..games import by_key
 from ..play import push, store
 from ..web import polls
+from ..web.i18n import current_lang
 from .closed import closed_or_404
 from .page_store import version_of
 
@@ -40,9 +48,50 @@ def _live_context() -> dict[str, Any]:
     link = g.get("link")
     if link is None:
         return {"live_url": None}
+    viewer = link.role == "viewer"
     return {"live_url": url_for("live.live", token=link.token),
             "live_version": version_of(g.link_game),
-            "push_url": push.subscribe_url(get_engine(), g.link_game.id)}
+            "live_part": viewer,
+            "push_url": push.subscribe_url(get_engine(), g.link_game.id,
+                                           current_lang() if viewer else None)}
+
+
+LIVE_PART = '<div class="live-part" data-live-part>'
+LIVE_PART_END = "<!--/live-part-->"
+"""Around a viewer's page's live part (base.html): what a pushed change swaps in (app.js)."""
+
+
+def viewer_part(app: Flask) -> Callable[[int, str], str | None]:
+    """What draws the viewers' live part of a game in a language for ``app``'s publisher: the
+    game's page opened through its viewer link, as a phone in that language with no cookie
+    would load it — through the same view, page store included (the viewers who load the page
+    afterwards find it drawn) — cut to its live part. The address is the one the change came
+    through (its host and scheme), else ``PUBLIC_URL``. What belongs to one browser (its CSRF
+    token, its forms' keys) is the drawing request's: each page puts its own back (app.js)."""
+
+    def draw(game_id: int, lang: str) -> str | None:
+        base = request.host_url if has_request_context() else str(
+            app.config.get("PUBLIC_URL") or "http://localhost/")
+        with app.app_context():
+            found = store.viewer_link(get_session(), game_id)
+            kind = by_key(found[0]) if found is not None else None
+            if found is None or kind is None:
+                return None
+            with app.test_request_context(base_url=base, headers={"Accept-Language": lang}):
+                path = url_for(f"{kind.pages().bp.name}.show", code=found[1])
+            # A context of its own (its own g, session and request): the change's request, if
+            # any, goes on untouched once this one is popped.
+            with app.test_request_context(path, base_url=base,
+                                          headers={"Accept-Language": lang}):
+                response = app.full_dispatch_request()
+        if response.status_code != 200:
+            return None
+        page = response.get_data(as_text=True)
+        start = page.find(LIVE_PART)
+        end = page.find(LIVE_PART_END, start)
+        return page[start + len(LIVE_PART):end] if 0 <= start < end else None
+
+    return draw
 
 
 @bp.get("/live/<token>")

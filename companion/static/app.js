@@ -147,6 +147,49 @@ document.addEventListener("click", function (e) {
   if (back && history.length > 1) { e.preventDefault(); history.back(); }
 });
 
+/* What a pushed message tells (companion.play.push): the game's version, then — on a viewer's
+ * page — after a line break, the page's live part as drawn for every viewer in its language. */
+var companionLive = {
+  told: function (text) {
+    var cut = text.indexOf("\n");
+    return cut < 0 ? {version: text, part: null} : {version: text.slice(0, cut), part: text.slice(cut + 1)};
+  },
+  /* A version ("<game>-<seconds>") later than `seen`: a message older than the page (a stream
+   * opened just before the change reached the proxy) never puts an older part over a newer one. */
+  newer: function (version, seen) {
+    var a = parseFloat(version.split("-")[1]), b = parseFloat(String(seen).split("-")[1]);
+    return !isNaN(a) && (isNaN(b) || a > b);
+  },
+  /* This page's own CSRF token and fresh form keys put in the forms of `el` (a drawing pushed for
+   * every viewer holds another request's). */
+  own: function (el) {
+    var token = null;
+    try { token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"]; } catch (err) { token = null; }
+    el.querySelectorAll("input[name=csrf_token]").forEach(function (input) { if (token) input.value = token; });
+    el.querySelectorAll("input[name=key]").forEach(function (input) {
+      var bytes = new Uint8Array(16);
+      window.crypto.getRandomValues(bytes);
+      input.value = Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+    });
+  },
+  /* `part`'s content replaced by `html` (made this page's own), its scripts run once and htmx
+   * told: true when done. */
+  swap: function (part, html) {
+    part.innerHTML = html;
+    companionLive.own(part);
+    part.querySelectorAll("script[src]").forEach(function (script) {
+      var src = script.getAttribute("src");
+      if (document.querySelector("head script[src='" + src + "']")) return;
+      var run = document.createElement("script");
+      run.src = src;
+      document.head.appendChild(run);
+    });
+    if (window.htmx) window.htmx.process(part);
+    part.dispatchEvent(new CustomEvent("live:swapped", {bubbles: true}));
+    return true;
+  }
+};
+
 /* Live: a page opened through a game's link asks every second whether the game changed (a 304 while
  * nothing did) and reloads when it did — unless the player is typing or tapping in a form, which
  * must never be lost: then it waits until the form is left alone. A page that swaps in its own
@@ -218,7 +261,15 @@ document.addEventListener("click", function (e) {
       document.dispatchEvent(new CustomEvent("live:gone"));
       return;
     }
-    changed(e.detail);
+    var told = companionLive.told(e.detail);
+    if (told.part !== null && !busy && !leaving && companionLive.newer(told.version, seen)) {
+      var part = document.querySelector("[data-live-part]");
+      if (part && companionLive.swap(part, told.part)) {
+        seen = body.dataset.liveVersion = told.version;
+        return;
+      }
+    }
+    changed(told.version);
   });
   poll(1000);
   document.addEventListener("visibilitychange", check);

@@ -7,6 +7,7 @@ stand-in in front of the real app (tests/ops/test_push.py runs the real nginx wi
 from __future__ import annotations
 
 import queue
+import re
 import socket
 import time
 
@@ -17,34 +18,52 @@ from companion import create_app
 
 from .conftest import start_server
 from .test_browser_kanai_duel import set_up
-from .test_browser_table import new_game
+from .test_browser_table import by_numbers, new_game
 
 pytestmark = pytest.mark.browser
 
 
 class FakeSubscriber:
-    """``/live-push/…`` answered here (503 while ``up`` is False, else an event stream fed by
-    :meth:`send`); every other request goes to the app, ``/live/…`` polls counted."""
+    """``/live-push/<channel>`` answered here (503 while ``up`` is False, else an event stream fed
+    by :meth:`send`, or by the app's publishes to ``/pub/<channel>``, answered here too, as
+    Nchan's publisher location does); every other request goes to the app, ``/live/…`` polls
+    counted."""
 
     def __init__(self, app) -> None:
         self.app, self.up, self.polls, self.opened = app, False, 0, 0
-        self.streams: list[queue.Queue[str | None]] = []
+        self.streams: list[tuple[str, queue.Queue[str | None]]] = []
 
-    def send(self, data: str | None) -> None:
-        for stream in self.streams:
-            stream.put(data)
+    def send(self, data: str | None, channel: str | None = None) -> None:
+        for name, stream in list(self.streams):
+            if channel is None or name == channel:
+                stream.put(data)
+
+    def _publisher(self, environ, start_response):
+        channel = environ["PATH_INFO"].rsplit("/", 1)[1]
+        body = b""
+        if environ["REQUEST_METHOD"] == "GET":
+            count = sum(1 for name, _ in self.streams if name == channel)
+            body = b'{"messages": 1, "requested": 0, "subscribers": %d}' % count
+        elif environ["REQUEST_METHOD"] == "POST":
+            size = int(environ.get("CONTENT_LENGTH") or 0)
+            self.send(environ["wsgi.input"].read(size).decode(), channel)
+        start_response("200 OK", [("Content-Length", str(len(body)))])
+        return [body]
 
     def __call__(self, environ, start_response):
         path = environ.get("PATH_INFO", "")
         if path.startswith("/live/"):
             self.polls += 1
+        if path.startswith("/pub/"):
+            return self._publisher(environ, start_response)
         if not path.startswith("/live-push/"):
             return self.app(environ, start_response)
         if not self.up:
             start_response("503 Service Unavailable", [("Content-Length", "0")])
             return [b""]
         mine: queue.Queue[str | None] = queue.Queue()
-        self.streams.append(mine)
+        entry = (path.rsplit("/", 1)[1], mine)
+        self.streams.append(entry)
         self.opened += 1
         start_response("200 OK", [("Content-Type", "text/event-stream"),
                                   ("Cache-Control", "no-cache")])
@@ -58,9 +77,10 @@ class FakeSubscriber:
                     yield b": beat\n\n"
                     continue
                 if data is None:  # the stream is killed
-                    self.streams.remove(mine)
+                    self.streams.remove(entry)
                     return
-                yield f"data: {data}\n\n".encode()
+                lines = "".join(f"data: {line}\n" for line in data.split("\n"))
+                yield f"{lines}\n".encode()
 
         return stream()
 
@@ -73,8 +93,9 @@ def _until(condition, seconds: float = 20) -> None:
         time.sleep(0.1)
 
 
-def _serve(tmp_path):
-    """The app (publishing nowhere: no proxy here) behind the stand-in subscriber."""
+def _serve(tmp_path, publish: bool = False):
+    """The app behind the stand-in subscriber, publishing to the stand-in's publisher location
+    when ``publish`` (else nowhere: a port nothing listens on)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         nowhere = s.getsockname()[1]
@@ -83,6 +104,8 @@ def _serve(tmp_path):
     proxy = FakeSubscriber(app.wsgi_app)
     app.wsgi_app = proxy  # type: ignore[method-assign]
     base, stop = start_server(app)
+    if publish:
+        app.config["LIVE_PUSH_PUBLISH_URL"] = f"{base}/pub/"
     return proxy, base, stop
 
 
@@ -160,4 +183,55 @@ def test_a_duel_swaps_its_board_on_a_pushed_version_without_a_poll(
     finally:
         proxy.send(None)
         context.close()
+        stop()
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_viewers_page_swaps_in_its_pushed_part_with_no_request(
+        browser: Browser, browser_context_args, tmp_path, artifacts, lang):
+    """A viewer's page (another phone, in its own language) gets the scorer's save as its live
+    part drawn in that language, on its stream: swapped in, with no reload, no poll and no
+    request of its own; what it shows is the new round and the scores just saved."""
+    proxy, base, stop = _serve(tmp_path, publish=True)
+    proxy.up = True
+    scorer_context = browser.new_context(**browser_context_args)
+    viewer_context = browser.new_context(**{**browser_context_args,
+                                            "locale": "fr-FR" if lang == "fr" else "en-GB"})
+    try:
+        scorer = scorer_context.new_page()
+        token = new_game(scorer, base, ["Ana", "Ben", "Cy", "Di"])
+        scorer.goto(f"{base}/share/{token}")
+        viewers = set(re.findall(r"/rebel-princess/g/([0-9a-f]{32})", scorer.content()))
+        viewers -= {token}
+        assert len(viewers) == 1
+        scorer.goto(f"{base}/rebel-princess/g/{token}")
+        viewer = viewer_context.new_page()
+        viewer.goto(f"{base}/rebel-princess/g/{viewers.pop()}")
+        viewer.wait_for_selector("body[data-stream=open]")
+        expect(viewer.locator("#this-round")).to_have_attribute("data-round", "1")
+        viewer.evaluate("window.notReloaded = 1")
+        asked: list[str] = []
+        viewer.on("request", lambda request: asked.append(request.url))
+        by_numbers(scorer, [3, 4, 4, 4])
+        expect(viewer.locator("#this-round")).to_have_attribute("data-round", "2",
+                                                                 timeout=10000)
+        assert viewer.evaluate("window.notReloaded") == 1
+        assert asked == []  # not the page, not a poll: the stream brought it all
+        expect(viewer.locator("[data-role-note=viewer]")).to_be_visible()
+        # What it shows is what the page shows when loaded now, word for word, in its language.
+        fresh = viewer_context.new_page()
+        fresh.goto(viewer.url)
+        expect(fresh.locator("html")).to_have_attribute("lang", lang)
+        assert viewer.inner_text("main") == fresh.inner_text("main")
+        assert "3" in viewer.inner_text("[data-totals]")
+        viewer.screenshot(path=str(artifacts / f"push-viewer-swapped-{lang}-390.png"),
+                          full_page=True)
+        viewer.set_viewport_size({"width": 360, "height": 740})
+        viewer.emulate_media(color_scheme="dark")
+        viewer.screenshot(path=str(artifacts / f"push-viewer-swapped-{lang}-360-dark.png"),
+                          full_page=True)
+    finally:
+        proxy.send(None)
+        scorer_context.close()
+        viewer_context.close()
         stop()

@@ -41,7 +41,7 @@ SCORES = {**{f"score_{s}": v for s, v in enumerate(["3", "4", "4", "4"])}, "conf
 
 
 class Stream:
-    """An EventSource as a phone holds one: its ``data:`` lines, as they come, in ``messages``."""
+    """An EventSource as a phone holds one: its messages, as they come, in ``messages``."""
 
     def __init__(self, port: int, cert: Path, path: str) -> None:
         context = ssl.create_default_context(cafile=str(cert))
@@ -54,11 +54,16 @@ class Stream:
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
+        """Each event's ``data:`` lines joined with line breaks, as EventSource gives them."""
+        data: list[str] = []
         try:
             while line := self.response.fp.readline():
                 text = line.decode().rstrip("\r\n")
                 if text.startswith("data:"):
-                    self.messages.put(text[5:].strip())
+                    data.append(text[6:] if text.startswith("data: ") else text[5:])
+                elif not text and data:
+                    self.messages.put("\n".join(data))
+                    data = []
         except OSError:
             pass
         self.messages.put(None)  # the stream ended
@@ -171,6 +176,50 @@ def test_a_phone_that_slept_gets_the_newest_version_as_its_stream_opens(push_sta
             assert stream.next() == version
         finally:
             stream.close()
+
+
+def test_a_viewers_stream_brings_its_page_part_in_its_language(push_stack):
+    """A viewer's page in French listens on its own channel (through the other nginx): a save
+    brings the version and the page's live part drawn in French, the new scores in it, so the
+    phone needs no request to show the change; the English viewers' channel, with nobody on
+    it, gets the version alone."""
+    scorer = Phone(push_stack["https"][0], push_stack["cert"], "127.0.0.2")
+    game = new_game(scorer)
+    token = game.rsplit("/", 1)[1]
+    status, _, share = scorer.request("GET", f"/share/{token}")
+    assert status == 200
+    viewers = set(re.findall(r"/rebel-princess/g/([0-9a-f]{32})", share)) - {token}
+    assert len(viewers) == 1
+    viewer = game.replace(token, viewers.pop())
+    phone = Phone(push_stack["https"][1], push_stack["cert"], "127.0.0.3")
+    status, _, page = phone.request("GET", viewer, headers={"Accept-Language": "fr"})
+    assert status == 200 and 'data-live-part' in page
+    found = re.search(r'data-push-url="(/live-push/[0-9a-f]{32})"', page)
+    assert found is not None and found[1] != _push_url(scorer, game)
+    stream = Stream(push_stack["https"][1], push_stack["cert"], found[1])
+    try:
+        assert stream.status == 200
+        entry = f"/rebel-princess/g/{token}/round/1/numbers"
+        status, _, body = scorer.submit(entry, entry, SCORES)
+        assert status == 302, body[-300:]
+        version = _version(scorer, game)
+        for _ in range(3):  # (the newest message already there may come first)
+            told, _, part = (stream.next() or "").partition("\n")
+            if told == version:
+                break
+        else:
+            pytest.fail("the save's message never came")
+        assert "Manche" in part and 'data-round="2"' in part and token not in part
+    finally:
+        stream.close()
+    status, _, page = phone.request("GET", viewer, headers={"Accept-Language": "en"})
+    english = re.search(r'data-push-url="(/live-push/[0-9a-f]{32})"', page)
+    assert status == 200 and english is not None and english[1] != found[1]
+    stream = Stream(push_stack["https"][0], push_stack["cert"], english[1])
+    try:
+        assert stream.next() == version  # (its newest message: no one listened then)
+    finally:
+        stream.close()
 
 
 def _post(port: int, path: str, source: str, https_cert: Path | None = None) -> int:

@@ -4,6 +4,7 @@ POSTs and DELETEs; tests/ops/test_push.py runs the real nginx with Nchan)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import socket
 import threading
@@ -13,6 +14,7 @@ import pytest
 
 from companion.db import get_session
 from companion.play import groups, push, store
+from companion.routes import live
 from companion.web import metrics
 
 NEW_GAME = {"edition": "deluxe", "length": "5", "first_leader": "0", "create": "1",
@@ -23,17 +25,32 @@ VERSION = re.compile(r"^\d+-\d+\.\d{6}$")
 
 
 class Publisher(ThreadingHTTPServer):
+    """Records what the app sends the publisher location, and answers a channel's ``GET`` as
+    Nchan does, with its streams: one on each channel of ``listening``, none elsewhere."""
+
     def __init__(self) -> None:
         self.seen: list[tuple[str, str, str]] = []
+        self.listening: set[str] = set()
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # kept alive, as nginx does
+
             def _record(self) -> None:
                 size = int(self.headers.get("Content-Length") or 0)
                 outer.seen.append((self.command, self.path, self.rfile.read(size).decode()))
                 self.send_response(202)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
+
+            def do_GET(self) -> None:
+                name = self.path.rsplit("/", 1)[1]
+                body = b'{"messages": 1, "requested": 0, "subscribers": %d}' % (
+                    name in outer.listening)
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
 
             do_POST = do_DELETE = _record
 
@@ -140,3 +157,157 @@ def test_a_publisher_down_never_fails_a_save_and_is_counted(app, client):
     assert answer.status_code == 302
     assert metrics.PUBLISHES.labels(result="failed")._value.get() > before
     assert 'data-winners' in client.get(path).text or client.get(path).status_code == 200
+
+
+# --- a viewer's page: its live part pushed, drawn once per change and language ------------------
+
+KEYS = re.compile(r'(name="(?:key|csrf_token)"[^>]*value=")[^"]*"'
+                  r'|(value=")[^"]*("[^>]*name="(?:key|csrf_token)")')
+
+
+def _part(page: str) -> str:
+    """The live part of a viewer's page, each browser's own values (form keys, CSRF) blanked."""
+    start = page.index(live.LIVE_PART) + len(live.LIVE_PART)
+    part = page[start:page.index(live.LIVE_PART_END, start)]
+    return KEYS.sub(lambda m: (m[1] or m[2]) + '"' + (m[3] or ""), part)
+
+
+def _viewer(client, path: str) -> str:
+    token = path.rsplit("/", 1)[1]
+    share = client.get(f"/share/{token}").text
+    found = re.search(r'/rebel-princess/g/([0-9a-f]{32})"[^>]*data-role="viewer"|'
+                      r'data-role="viewer"[^>]*/rebel-princess/g/([0-9a-f]{32})', share)
+    with client.application.app_context():
+        session = get_session()
+        game = store.game_by_token(session, token)
+        assert game is not None
+        viewer = store.links_of(session, game)["viewer"].token
+    assert found is None or viewer in found[0]
+    return path.replace(token, viewer)
+
+
+def test_a_viewers_page_listens_on_its_languages_channel_and_marks_its_live_part(
+        app, client, publisher):
+    path, token = _new_game(client)
+    viewer = _viewer(client, path)
+    with app.app_context():
+        session = get_session()
+        game = store.game_by_token(session, token)
+        assert game is not None and game.id is not None
+        ids = [link.id for link in store.live_links(session, game)]
+    for lang in ("en", "fr"):
+        page = client.get(viewer, headers={"Accept-Language": lang}).text
+        url = re.search(r'data-push-url="([^"]+)"', page)
+        assert url is not None
+        assert url[1] == "/live-push/" + push.channel("test", game.id, ids, f"viewer-{lang}")
+        assert live.LIVE_PART in page and live.LIVE_PART_END in page
+    # The scorer's page listens on the game's own channel and has no part swapped in.
+    scorer = client.get(path).text
+    assert f'data-push-url="/live-push/{push.channel("test", game.id, ids)}"' in scorer
+    assert live.LIVE_PART not in scorer
+
+
+def test_a_save_pushes_the_viewers_part_drawn_in_their_language(app, client, publisher):
+    path, token = _new_game(client)
+    viewer = _viewer(client, path)
+    fr = re.search(r'data-push-url="/live-push/([0-9a-f]+)"',
+                   client.get(viewer, headers={"Accept-Language": "fr"}).text)
+    en = re.search(r'data-push-url="/live-push/([0-9a-f]+)"', client.get(viewer).text)
+    own = re.search(r'data-push-url="/live-push/([0-9a-f]+)"', client.get(path).text)
+    assert fr is not None and en is not None and own is not None
+    publisher.listening = {fr[1]}  # French phones watch; nobody in English
+    publisher.seen.clear()
+    assert client.post(f"{path}/round/1/numbers", data=SCORES).status_code == 302
+    version = _version(client, path)
+    posts = {name: body for method, name, body in publisher.seen if method == "POST"}
+    assert posts[f"/pub/{own[1]}"] == version
+    assert posts[f"/pub/{en[1]}"] == version  # nobody listens: the version alone
+    told, _, part = posts[f"/pub/{fr[1]}"].partition("\n")
+    assert told == version
+    # The part is the one a French viewer loads now: the new scores, in French, nothing more.
+    page = client.get(viewer, headers={"Accept-Language": "fr"}).text
+    assert _part(f"{live.LIVE_PART}{part}{live.LIVE_PART_END}") == _part(page)
+    assert "Manche" in part and token not in part
+    assert 'data-push-url' not in part and "data-theme-pick" not in part
+
+
+def test_a_viewers_part_of_a_duel_holds_no_pick_before_both_are_in(app, publisher):
+    from tests.kanai_duel.test_kanai_duel_web import (
+        join,
+        join_path,
+        new_game,
+        version_of,
+        viewer_url,
+    )
+    first, second = app.test_client(), app.test_client()
+    url = new_game(first, mode="phones")
+    url2 = join(second, join_path(first, url))
+    watch = viewer_url(first, url)
+    channel = re.search(r'data-push-url="/live-push/([0-9a-f]+)"', first.get(watch).text)
+    assert channel is not None
+    publisher.listening = {channel[1]}
+    publisher.seen.clear()
+    answer = second.post(url2 + "/pick", data={"card": "assassin", "round": 1,
+                                                "version": version_of(second, url2)})
+    assert answer.status_code == 303
+    pushed = [body for method, name, body in publisher.seen
+              if method == "POST" and name == f"/pub/{channel[1]}"]
+    assert pushed and "\n" in pushed[-1]
+    part = pushed[-1].partition("\n")[2]
+    assert _part(f"{live.LIVE_PART}{part}{live.LIVE_PART_END}") == _part(
+        app.test_client().get(watch).text)
+    assert "assassin" not in part.lower() and "Assassin" not in part
+
+
+@pytest.mark.parametrize("way", ["raises", "no answer"])
+def test_a_drawing_or_a_proxy_that_fails_sends_the_version_alone(app, client, publisher,
+                                                                  monkeypatch, way):
+    path, token = _new_game(client)
+    viewer = _viewer(client, path)
+    en = re.search(r'data-push-url="/live-push/([0-9a-f]+)"', client.get(viewer).text)
+    assert en is not None
+    publisher.listening = {en[1]}
+    if way == "raises":
+        engine = app.extensions["companion.engine"]
+
+        def broken(game_id: int, lang: str) -> str:
+            raise RuntimeError("a template that fails")
+        monkeypatch.setitem(push._PUBLISHERS, engine,
+                            dataclasses.replace(push._PUBLISHERS[engine], draw=broken))
+    else:
+        monkeypatch.setattr(push, "listeners", lambda publisher, name: 0)
+    publisher.seen.clear()
+    assert client.post(f"{path}/round/1/numbers", data=SCORES).status_code == 302
+    posts = {name: body for method, name, body in publisher.seen if method == "POST"}
+    assert posts[f"/pub/{en[1]}"] == _version(client, path)
+
+
+def test_a_replaced_link_closes_every_channel_of_the_game(app, client, publisher):
+    path, token = _new_game(client)
+    viewer = _viewer(client, path)
+    old = {re.search(r'data-push-url="/live-push/([0-9a-f]+)"',
+                     client.get(p, headers={"Accept-Language": lang}).text)[1]
+           for p, lang in ((path, "en"), (viewer, "en"), (viewer, "fr"))}
+    assert len(old) == 3
+    publisher.seen.clear()
+    assert client.post(f"/share/{token}/replace/viewer").status_code == 303
+    for name in old:
+        assert ("POST", f"/pub/{name}", "closed") in publisher.seen
+        assert ("DELETE", f"/pub/{name}", "") in publisher.seen
+
+
+def test_a_deleted_group_tells_every_channel_of_its_games_gone(app, client, publisher):
+    path, token = _new_game(client)
+    viewer = _viewer(client, path)
+    names = {re.search(r'data-push-url="/live-push/([0-9a-f]+)"',
+                       client.get(p, headers={"Accept-Language": lang}).text)[1]
+             for p, lang in ((path, "en"), (viewer, "en"), (viewer, "fr"))}
+    publisher.seen.clear()
+    with app.app_context():
+        session = get_session()
+        game = store.game_by_token(session, token)
+        assert game is not None
+        assert groups.delete_group(session=session, group_id=game.group_id)
+    for name in names:
+        assert ("POST", f"/pub/{name}", "gone") in publisher.seen
+        assert ("DELETE", f"/pub/{name}", "") in publisher.seen

@@ -2,7 +2,8 @@
 // (one indexed query; 304 while unchanged); when it moved on, fetch the board and swap it in,
 // keeping a card this phone had tapped but not sent. Behind a proxy that pushes (app.js's stream:
 // "live:stream", "live:pushed") a pushed version fetches the board at once and the question is
-// asked only every 30 s, as a catch-up, while the stream is open.
+// asked only every 30 s, as a catch-up, while the stream is open. A viewer's message brings the
+// board itself (drawn once for every viewer: companion.play.push), swapped in with no fetch.
 (function () {
   "use strict";
   var PERIOD = 1500, CATCH_UP = 30000;
@@ -79,7 +80,14 @@
     if (timer === null) return;
     if (e.detail === "closed") { stop(); location.reload(); return; }
     if (e.detail === "gone") { gone(); return; }
-    fetchBoard(e.detail);
+    // A viewer's message brings the board drawn for every viewer: swapped in, nothing fetched.
+    var live = window.companionLive, told = live ? live.told(e.detail) : {version: e.detail, part: null};
+    if (told.part !== null && !busy && live.newer(told.version, seen) && swap(told.part)) {
+      live.own(board());
+      seen = told.version;
+      return;
+    }
+    fetchBoard(told.version);
   });
 
   document.addEventListener("DOMContentLoaded", function () {
