@@ -205,9 +205,15 @@ class Streams:
                 self.selector.unregister(held)
                 found.append((*key.data, ""))
                 continue
-            *lines, self.partial[key.data] = (self.partial.get(key.data, b"") + data).split(b"\n")
-            found += [(*key.data, line[6:].decode().strip()) for line in lines
-                      if line.startswith(b"data: ")]
+            # One message per event: its data lines joined (a viewer's version, then its page's
+            # part), as EventSource gives it to the page.
+            *events, self.partial[key.data] = (self.partial.get(key.data, b"")
+                                               + data).split(b"\n\n")
+            for event in events:
+                lines = [line[6:].decode() for line in event.split(b"\n")
+                         if line.startswith(b"data: ")]
+                if lines:
+                    found.append((*key.data, "\n".join(lines)))
         return found
 
     def close(self) -> None:
@@ -242,10 +248,15 @@ def _drive(bases: list[str], tables: list[Table], seconds: float, save_every: fl
         while time.monotonic() < deadline:
             for number, viewer, message in streams.read(0.2):
                 game = tables[number]
+                version, _, part = message.partition("\n")
                 if not message:
                     measures.add("stream", 0.0, False)
-                elif message != game.versions[viewer] and message not in ("closed", "gone"):
-                    game.versions[viewer] = message
+                elif version != game.versions[viewer] and version not in ("closed", "gone"):
+                    game.versions[viewer] = version
+                    if part:  # the page's part came with it: swapped in, nothing asked
+                        measures.add("save → viewer", time.monotonic() - game.save_started,
+                                     True)
+                        continue
                     with lock:
                         heapq.heappush(events, (time.monotonic(), number, "pushed", viewer))
 
@@ -479,8 +490,9 @@ def _follow(base: str, games: list[Table]) -> Streams:
     deadline = time.monotonic() + 2
     while time.monotonic() < deadline:
         for number, viewer, message in streams.read(0.2):
-            if message and message not in ("closed", "gone"):
-                games[number].versions[viewer] = message
+            version = message.partition("\n")[0]
+            if version and version not in ("closed", "gone"):
+                games[number].versions[viewer] = version
     return streams
 
 
@@ -588,8 +600,9 @@ def run(tables: int, seconds: float, save_every: float, postgres: str | None,
 PUSH = " behind nginx, push"
 """The push rows: nginx with Nchan in front of the app (bench.push's site: the shipped publisher
 and subscriber locations), its CPU counted with the app's and PostgreSQL's; each viewer holds an
-EventSource on its table's channel, polls every :data:`CATCH_UP` s, and loads its page on a pushed
-version."""
+EventSource on its table's viewers' channel (its page's language), polls every :data:`CATCH_UP` s,
+and takes the page's part a pushed message brings (no request; a message with the version alone
+loads the page, as app.js reloads)."""
 STORE_BOUND = 1000  # the app's CACHE_THRESHOLD
 START = 120.0  # seconds a server may take to answer first (a busy shared machine)
 FULL = "SQLite, page store full"
