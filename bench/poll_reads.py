@@ -7,7 +7,8 @@ Rows, each the same lookup of one game's version by its viewer token
 - **the app's engine**: the pool every page and save uses (``pool_pre_ping``, a transaction per
   checkout, a rollback on return: what the polls used before issue 36);
 - **the polls' reader**: :func:`companion.db.reader` (autocommit, no pre-ping, no reset on
-  return);
+  return; since issue 36's second step the SELECT goes to the pooled driver connection's cursor,
+  not through SQLAlchemy's statement execution);
 - **floor**: the same SELECT on one bare psycopg connection in autocommit (no SQLAlchemy).
 
 Blocks of ``--block`` lookups take turns (A, B, floor, then B, floor, A …) for ``--rounds``
@@ -64,7 +65,7 @@ def run(url: str, rounds: int, block: int) -> list[list[str]]:
     rows: dict[str, Callable[[], object]] = {
         "the app's engine (pre-ping, a transaction, a rollback on return)":
             lambda: version_by_token(engine, token),
-        "the polls' reader (autocommit, no pre-ping, no reset)":
+        "the polls' reader (autocommit, no pre-ping, no reset; the driver's cursor)":
             lambda: version_by_token(polls, token),
         "floor: the SELECT on a bare psycopg connection": lambda: bare.execute(
             sql, (token,), prepare=True).fetchone()}

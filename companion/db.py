@@ -65,6 +65,11 @@ _READERS: weakref.WeakKeyDictionary[Engine, Engine] = weakref.WeakKeyDictionary(
 _READERS_LOCK = threading.Lock()
 
 
+READER = "companion_polls_reader"
+"""The execution option that marks :func:`reader`'s engine (its reads may skip SQLAlchemy's
+statement machinery: :func:`companion.play.store.version_by_token`)."""
+
+
 def reader(engine: Engine) -> Engine:
     """The engine of the live polls' one-statement reads (:func:`companion.play.store.
     version_by_token`): on PostgreSQL a small pool of its own in autocommit, without the
@@ -78,7 +83,8 @@ def reader(engine: Engine) -> Engine:
         if found is None:
             found = _READERS[engine] = create_engine(
                 engine.url, isolation_level="AUTOCOMMIT", pool_pre_ping=False,
-                pool_reset_on_return=None, pool_size=2, max_overflow=2)
+                pool_reset_on_return=None, pool_size=2, max_overflow=2,
+                execution_options={READER: True})
             event.listen(engine, "engine_disposed", lambda _engine: found.dispose())
     return found
 

@@ -24,6 +24,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, func, select
 
+from ..db import READER
 from ..models import Entry, Game, GameLink, Player, table_of
 from . import groups
 from .entries import entry_problem
@@ -446,21 +447,58 @@ def link_and_game_to_read(session: Session, token: str) -> tuple[GameLink, Game]
     return link, game
 
 
+_VERSION_SQL = ("SELECT game.id, game.updated_at FROM game JOIN gamelink "
+                "ON gamelink.game_id = game.id "
+                "WHERE gamelink.token = %s AND gamelink.revoked_at IS NULL")
+""":data:`_VERSION` as PostgreSQL's driver takes it (psycopg prepares it on a connection after
+its fifth use): the polls' reads skip SQLAlchemy's statement machinery."""
+
+
 def version_by_token(engine: Engine, token: str) -> str | None:
     """The version of the game this live link opens (as :func:`version_string` gives it): what
     every open page asks once a second, so one query of two columns through the unique token
-    index, on a pooled connection of ``engine`` (no ORM session, nothing to flush or expire)."""
+    index, on a pooled connection of ``engine`` (no ORM session, nothing to flush or expire).
+    On the polls' reader (:func:`companion.db.reader`: PostgreSQL in autocommit) the statement
+    goes straight to the pooled driver connection; a connection the database dropped is tried
+    once more on a new one."""
     if not is_token(token):
         return None
+    direct = engine.dialect.name == "postgresql" and bool(
+        engine.get_execution_options().get(READER))
     for attempt in (1, 2):
         try:
-            with engine.connect() as connection:
-                row = connection.execute(_VERSION, {"token": token}).first()
+            if direct:
+                row = _read_direct(engine, token)
+            else:
+                with engine.connect() as connection:
+                    row = connection.execute(_VERSION, {"token": token}).first()
             break
         except DBAPIError as error:  # a connection the database dropped: once more, on a new one
             if attempt == 2 or not error.connection_invalidated:
                 raise
     return version_string(row[0], row[1]) if row is not None else None
+
+
+def _read_direct(engine: Engine, token: str) -> Any:
+    """:data:`_VERSION_SQL` on a pooled driver connection of ``engine``; a driver error is
+    raised as SQLAlchemy's (``connection_invalidated`` when the connection is lost, and then it
+    leaves the pool)."""
+    connection = engine.raw_connection()
+    try:
+        cursor = connection.cursor()
+        try:
+            cursor.execute(_VERSION_SQL, (token,))
+            return cursor.fetchone()
+        finally:
+            cursor.close()
+    except Exception as error:
+        lost = engine.dialect.is_disconnect(error, connection.dbapi_connection, None)
+        if lost:
+            connection.invalidate(error)
+        raise DBAPIError.instance(_VERSION_SQL, (token,), error, Exception,
+                                  connection_invalidated=lost) from error
+    finally:
+        connection.close()
 
 
 def version_string(game_id: int | None, updated_at: datetime) -> str:

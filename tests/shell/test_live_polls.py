@@ -64,12 +64,49 @@ def test_a_save_changes_the_answer(app, client, answered):
     assert again.status_code == 200 and again.text != first.text
 
 
-def test_a_poll_is_one_query(app, client, answered):
+def test_a_poll_is_one_query(app, client, answered, tmp_path):
+    """One read of the link's game per poll: on SQLite as SQLAlchemy runs it; on PostgreSQL the
+    polls' reader hands it straight to the driver, so it is read from the protocol trace (one
+    Execute, of the statement that names the link's table)."""
     token = reveillez_link(app, "viewer")
     client.get(f"/live/{token}")
+    if app.extensions["companion.engine"].dialect.name == "postgresql":
+        sent = protocol(app, tmp_path, lambda: client.get(f"/live/{token}").status_code)
+        assert [kind for kind, _ in sent].count("Execute") == 1, sent
+        assert all("gamelink" in text for kind, text in sent if kind == "Parse"), sent
+        return
     with statements(app) as seen:
         assert client.get(f"/live/{token}").status_code == 200
     assert len(seen) == 1 and "gamelink" in seen[0]
+
+
+def protocol(app, folder, do) -> list[tuple[str, str]]:
+    """What the polls' reader sent PostgreSQL while ``do()`` ran (each answered 200): the
+    client's protocol trace, as (message kind, its text) of each message sent."""
+    from sqlalchemy import event
+
+    from companion.db import reader
+
+    trace = folder / "trace.txt"
+    traced = []
+    with trace.open("w") as out:
+        def follow(dbapi_connection, *_args):  # type: ignore[no-untyped-def]
+            if dbapi_connection not in traced:  # from its first use (a ping included)
+                dbapi_connection.pgconn.trace(out.fileno())
+                traced.append(dbapi_connection)
+
+        polls = reader(app.extensions["companion.engine"])
+        event.listen(polls, "connect", follow)
+        event.listen(polls, "checkout", follow)
+        try:
+            assert do() == 200
+        finally:
+            event.remove(polls, "connect", follow)
+            event.remove(polls, "checkout", follow)
+            for dbapi_connection in traced:
+                dbapi_connection.pgconn.untrace()
+    lines = [line.split("\t") for line in trace.read_text().splitlines()]
+    return [(parts[3], "\t".join(parts[4:])) for parts in lines if parts[1:2] == ["F"]]
 
 
 @pytest.mark.parametrize("path", ["/live/" + "0" * 32, "/live/", "/live/" + "x" * 300])
@@ -117,33 +154,12 @@ def test_a_poll_with_nothing_new_is_counted_but_writes_no_access_line(app, clien
 def test_on_postgresql_a_poll_is_one_round_trip(app, client, answered, tmp_path):
     """The poll's read on PostgreSQL: one statement, no pre-ping, no BEGIN, no ROLLBACK on
     return (companion.db.reader), as on SQLite — read from the client's own protocol trace."""
-    from sqlalchemy import event
-
-    from companion.db import reader
-
     engine = app.extensions["companion.engine"]
     if engine.dialect.name != "postgresql":
         pytest.skip("PostgreSQL only (TEST_DATABASE_URL)")
     token = reveillez_link(app, "viewer")
-    trace = tmp_path / "trace.txt"
-    traced = []
-    with trace.open("w") as out:
-        def follow(dbapi_connection, *_args):  # type: ignore[no-untyped-def]
-            if dbapi_connection not in traced:  # from its first use (a ping included)
-                dbapi_connection.pgconn.trace(out.fileno())
-                traced.append(dbapi_connection)
-
-        polls = reader(engine)
-        event.listen(polls, "connect", follow)
-        event.listen(polls, "checkout", follow)
-        try:
-            for _ in range(3):
-                assert client.get(f"/live/{token}").status_code == 200
-        finally:
-            for dbapi_connection in traced:
-                dbapi_connection.pgconn.untrace()
-    sent = [line.split("\t")[3] for line in trace.read_text().splitlines()
-            if line.split("\t")[1:2] == ["F"]]
+    sent = [kind for kind, _ in protocol(app, tmp_path, lambda: min(
+        client.get(f"/live/{token}").status_code for _ in range(3)))]
     round_trips = [kind for kind in sent if kind in ("Query", "Sync")]
     assert answered == [200, 200, 200]
     assert len(round_trips) == 3, sent
