@@ -16,7 +16,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import bindparam, event, inspect
 from sqlalchemy.engine import Engine
@@ -483,6 +483,7 @@ def _read_direct(engine: Engine, token: str) -> Any:
     """:data:`_VERSION_SQL` on a pooled driver connection of ``engine``; a driver error is
     raised as SQLAlchemy's (``connection_invalidated`` when the connection is lost, and then it
     leaves the pool)."""
+    driver_error: type[Exception] = engine.dialect.loaded_dbapi.Error
     connection = engine.raw_connection()
     try:
         cursor = connection.cursor()
@@ -491,11 +492,11 @@ def _read_direct(engine: Engine, token: str) -> Any:
             return cursor.fetchone()
         finally:
             cursor.close()
-    except Exception as error:
-        lost = engine.dialect.is_disconnect(error, connection.dbapi_connection, None)
+    except driver_error as error:
+        lost = engine.dialect.is_disconnect(cast(Any, error), connection.dbapi_connection, None)
         if lost:
             connection.invalidate(error)
-        raise DBAPIError.instance(_VERSION_SQL, (token,), error, Exception,
+        raise DBAPIError.instance(_VERSION_SQL, (token,), error, driver_error,
                                   connection_invalidated=lost) from error
     finally:
         connection.close()
