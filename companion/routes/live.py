@@ -48,12 +48,19 @@ def _live_context() -> dict[str, Any]:
     link = g.get("link")
     if link is None:
         return {"live_url": None}
-    viewer = link.role == "viewer"
+    # The game's own page through the viewer link: the one page every viewer holds alike.
+    viewer = link.role == "viewer" and request.endpoint == _page_endpoint(g.link_game.kind)
     return {"live_url": url_for("live.live", token=link.token),
             "live_version": version_of(g.link_game),
             "live_part": viewer,
             "push_url": push.subscribe_url(get_engine(), g.link_game.id,
                                            current_lang() if viewer else None)}
+
+
+def _page_endpoint(kind_key: str) -> str | None:
+    """The endpoint of a game's own page (``/g/<code>``), whose viewers get its part pushed."""
+    kind = by_key(kind_key)
+    return f"{kind.pages().bp.name}.show" if kind is not None else None
 
 
 LIVE_PART = '<div class="live-part" data-live-part>'
@@ -74,11 +81,11 @@ def viewer_part(app: Flask) -> Callable[[int, str], str | None]:
             app.config.get("PUBLIC_URL") or "http://localhost/")
         with app.app_context():
             found = store.viewer_link(get_session(), game_id)
-            kind = by_key(found[0]) if found is not None else None
-            if found is None or kind is None:
+            endpoint = _page_endpoint(found[0]) if found is not None else None
+            if found is None or endpoint is None:
                 return None
             with app.test_request_context(base_url=base, headers={"Accept-Language": lang}):
-                path = url_for(f"{kind.pages().bp.name}.show", code=found[1])
+                path = url_for(endpoint, code=found[1])
             # A context of its own (its own g, session and request): the change's request, if
             # any, goes on untouched once this one is popped.
             with app.test_request_context(path, base_url=base,

@@ -311,3 +311,16 @@ def test_a_deleted_group_tells_every_channel_of_its_games_gone(app, client, publ
     for name in names:
         assert ("POST", f"/pub/{name}", "gone") in publisher.seen
         assert ("DELETE", f"/pub/{name}", "") in publisher.seen
+
+
+def test_a_viewers_other_pages_listen_on_the_games_own_channel(app, client, publisher):
+    """Only the game's own page gets the viewers' part: a viewer's history page (another page,
+    drawn alike for every viewer but not the part pushed) listens on the game's own channel and
+    reloads on a change."""
+    path, token = _new_game(client)
+    viewer = _viewer(client, path)
+    own = re.search(r'data-push-url="([^"]+)"', client.get(path).text)
+    history = client.get(f"{viewer}/history", headers={"Accept-Language": "fr"})
+    assert history.status_code == 200 and own is not None
+    assert f'data-push-url="{own[1]}"' in history.text
+    assert live.LIVE_PART not in history.text
