@@ -13,18 +13,19 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
 from sqlalchemy import bindparam, event, inspect
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, func, select
 
-from ..db import READER
+from ..db import READER, reader
 from ..models import Entry, Game, GameLink, Player, table_of
 from . import groups
 from .entries import entry_problem
@@ -432,6 +433,20 @@ _LINK_AND_GAME_ROW = (
     .where(_LINK.c.token == bindparam("token"), _LINK.c.revoked_at.is_(None)))
 
 
+@contextmanager
+def reading(session: Session) -> Iterator[Connection]:
+    """A connection for one read of a page: on PostgreSQL, while ``session`` has begun nothing
+    (so holds no write of its own to see), the polls' reader (:func:`companion.db.reader`:
+    autocommit, no pre-ping, no rollback on return — one round trip where the session's
+    connection pays a ping, a ``BEGIN`` and a ``ROLLBACK``); else the session's own."""
+    engine = session.get_bind().engine
+    if engine.dialect.name == "postgresql" and not session.in_transaction():
+        with reader(engine).connect() as connection:
+            yield connection
+    else:
+        yield session.connection()
+
+
 def link_and_game_to_read(session: Session, token: str) -> tuple[GameLink, Game] | None:
     """:func:`link_and_game` for a request that only reads (a page, a drawing from the page
     store): the same query through Core, the rows made into objects the session does not
@@ -439,7 +454,8 @@ def link_and_game_to_read(session: Session, token: str) -> tuple[GameLink, Game]
     game with :func:`link_and_game`."""
     if not is_token(token):  # (a NUL never reaches PostgreSQL, which refuses it with an error)
         return None
-    values = session.connection().execute(_LINK_AND_GAME_ROW, {"token": token}).mappings().first()
+    with reading(session) as connection:
+        values = connection.execute(_LINK_AND_GAME_ROW, {"token": token}).mappings().first()
     if values is None:
         return None
     link = GameLink(**{c.name: values[f"link__{c.name}"] for c in _LINK.c})
@@ -536,6 +552,7 @@ def names_and_links(session: Session, game: Game) -> tuple[tuple[str, ...], tupl
     query of three columns: what can change a game's page without moving its version (a rename,
     a merge, a replaced link), read for every load of a page drawn once
     (:func:`companion.routes.page_store.game_page`)."""
-    rows = session.connection().execute(_NAMES_AND_LINKS, {"game": game.id}).all()
+    with reading(session) as connection:
+        rows = connection.execute(_NAMES_AND_LINKS, {"game": game.id}).all()
     return (tuple(name for seat, name in rows if seat >= 0),
             tuple(token for seat, token in rows if seat < 0))

@@ -59,14 +59,30 @@ def test_live_and_the_api_never_open_the_session(app, client, viewer, monkeypatc
         assert "Set-Cookie" not in answer.headers
 
 
-def test_live_is_one_query_without_the_orm(app, client, viewer, monkeypatch):
+def test_live_is_one_query_without_the_orm(app, client, viewer, monkeypatch, tmp_path):
     from .test_lean_saves import statements as run
 
     def no_orm():
         raise AssertionError("/live opened an ORM session")
 
     monkeypatch.setattr("companion.routes.links.get_session", no_orm)
-    with run(app) as statements:  # (on PostgreSQL the polls' reader's statements too)
+    if app.extensions["companion.engine"].dialect.name == "postgresql":
+        # The polls' reader hands its SELECT to the driver: read from the protocol trace.
+        from .test_live_polls import protocol
+
+        answers: list[int] = []
+
+        def two_polls() -> int:
+            answer = client.get(f"/live/{viewer}")
+            answers.extend([answer.status_code, client.get(f"/live/{viewer}", headers={
+                "If-None-Match": answer.headers["ETag"]}).status_code])
+            return answer.status_code
+
+        sent = protocol(app, tmp_path, two_polls)
+        assert answers == [200, 304]
+        assert [kind for kind, _ in sent].count("Execute") == 2, sent  # one each
+        return
+    with run(app) as statements:
         answer = client.get(f"/live/{viewer}")
         again = client.get(f"/live/{viewer}", headers={"If-None-Match": answer.headers["ETag"]})
     assert answer.status_code == 200 and again.status_code == 304
@@ -81,8 +97,11 @@ def test_a_page_from_the_store_is_two_queries_without_the_orm(app, client, viewe
     from flask import template_rendered
     from sqlalchemy.orm import Mapper
 
+    from companion.db import reader
+
     client.get(f"/reveillez/g/{viewer}")  # drawn once, and kept
-    engine = app.extensions["companion.engine"]
+    # (on PostgreSQL a page's reads go through the polls' reader: both engines listened to)
+    engines = {app.extensions["companion.engine"], reader(app.extensions["companion.engine"])}
     statements: list[str] = []
     loaded: list[object] = []
     drawn: list[object] = []
@@ -93,14 +112,38 @@ def test_a_page_from_the_store_is_two_queries_without_the_orm(app, client, viewe
     def load(target, _context) -> None:
         loaded.append(target)
 
-    event.listen(engine, "before_cursor_execute", seen)
+    for engine in engines:
+        event.listen(engine, "before_cursor_execute", seen)
     event.listen(Mapper, "load", load)
     template_rendered.connect(lambda *_a, **_k: drawn.append(1), app)
     try:
         page = client.get(f"/reveillez/g/{viewer}")
     finally:
-        event.remove(engine, "before_cursor_execute", seen)
+        for engine in engines:
+            event.remove(engine, "before_cursor_execute", seen)
         event.remove(Mapper, "load", load)
     assert page.status_code == 200 and drawn == []
     assert len(statements) == 2, statements
     assert "gamelink" in statements[0] and loaded == []
+
+
+def test_on_postgresql_a_page_from_the_store_begins_no_transaction(app, client, viewer):
+    """On PostgreSQL a page drawn already reads through the polls' reader (autocommit): the
+    app's engine lends no connection, so no pre-ping, no BEGIN, no ROLLBACK — what SQLite
+    does not pay either (issue 36, item 2)."""
+    engine = app.extensions["companion.engine"]
+    if engine.dialect.name != "postgresql":
+        pytest.skip("PostgreSQL only (TEST_DATABASE_URL)")
+    client.get(f"/reveillez/g/{viewer}")  # drawn once, and kept
+    lent: list[object] = []
+
+    def checkout(*_args) -> None:
+        lent.append(1)
+
+    event.listen(engine, "checkout", checkout)
+    try:
+        page = client.get(f"/reveillez/g/{viewer}")
+    finally:
+        event.remove(engine, "checkout", checkout)
+    assert page.status_code == 200
+    assert lent == []
