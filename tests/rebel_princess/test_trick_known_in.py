@@ -301,3 +301,78 @@ def test_sleeping_beauty_new_cards_alone_refused_with_the_reason(client, make_ga
                          headers={**HX, "Accept-Language": "fr"})
     assert french.status_code == 422 and "déjà joué" in french.text
     assert 'data-power="sleeping-beauty"' not in client.get(url(code)).text
+
+
+@pytest.mark.parametrize("edition", ["deluxe", "classic"])
+def test_card_mulan_swaps_back_makes_her_revoke_show_at_once(client, make_game, edition):
+    """Trick 0: Q1 Q5 Q7 Q2; Ben (Mulan) swaps his Q5 for Q9 from his hand and wins: Q5 is back
+    in his hand. Trick 1, he leads A3 and Ana wins with A6; trick 2, Ana leads Q4 and Ben plays
+    F3 while he holds Q5: shown at once, in English and French. Without the swap: nothing."""
+    code = game(make_game, edition=edition, cards=ROUNDS[edition], s1="mulan")
+    taps(client, code, "Q1 Q5 Q7 Q2")
+    html = power(client, code, 1, cards="", card="Q9").text
+    assert attr(html, "data-refused") == [] and attr(html, "data-turn") == ["1"]
+    taps(client, code, "A3 A4 A5 A6 Q4")
+    assert revokes(client, code) == []
+    taps(client, code, "F3")
+    assert revokes(client, code) == ["must-follow-suit"]
+    assert "Ben played" in client.get(url(code)).text
+    assert "sans fournir" in client.get(url(code), headers={"Accept-Language": "fr"}).text
+    code = game(make_game, edition=edition, cards=ROUNDS[edition], s1="mulan")
+    taps(client, code, "Q1 Q5 Q7 Q2 Q4 Q6 Q8 F3")  # Cy wins and leads; Ben's hand unknown
+    assert revokes(client, code) == []
+
+
+@pytest.mark.parametrize("edition", ["deluxe", "classic"])
+@pytest.mark.parametrize(("drawn", "given"), [("F10", "Q3"), ("Q3", "Q3")])
+def test_card_scheherazade_gives_or_gives_back_is_known_in_the_targets_hand(
+        client, make_game, edition, drawn, given):
+    """Trick 0: A2 A3 A9 A4, Cy wins. Ana (Scheherazade) draws ``drawn`` from Ben and gives him
+    ``given`` (Q3: a new card, or the drawn one given back): Ben holds Q3. Trick 1: Q5 Q7 Q8 led
+    by Cy, Ben plays F4: shown at once. Her cards not entered: nothing."""
+    code = game(make_game, edition=edition, cards=ROUNDS[edition], s0="scheherazade")
+    taps(client, code, "A2 A3 A9 A4")
+    html = power(client, code, 0, target="1", cards=drawn, card=given).text
+    assert attr(html, "data-refused") == []
+    taps(client, code, "Q5 Q7 Q8 F4")
+    assert revokes(client, code) == ["must-follow-suit"]
+    assert "Ben played" in client.get(url(code)).text
+    assert "sans fournir" in client.get(url(code), headers={"Accept-Language": "fr"}).text
+    code = game(make_game, edition=edition, cards=ROUNDS[edition], s0="scheherazade")
+    taps(client, code, "A2 A3 A9 A4")
+    power(client, code, 0, target="1")
+    taps(client, code, "Q5 Q7 Q8 F4")
+    assert revokes(client, code) == []
+
+
+@pytest.mark.parametrize(("edition", "cards"), [("deluxe", "pabcd"), ("classic", "TABCD")])
+def test_card_shown_in_a_haggle_proves_an_earlier_revoke_in_both_editions(client, make_game,
+                                                                          edition, cards):
+    """Known out: Ben plays A2 on the Queens of trick 0, wins trick 1 and gives Q3 in a haggle:
+    he held it in trick 0, shown once the haggle is entered. No haggle: nothing."""
+    code = make_game(edition=edition, cards=cards)
+    taps(client, code, "Q5 A2 Q9 Q7 F5 F2 F3 F9")
+    assert revokes(client, code) == []
+    assert attr(post(client, code, "haggle", cards="F5.Q3").text, "data-refused") == []
+    assert revokes(client, code) == ["must-follow-suit"]
+    assert "sans fournir" in client.get(url(code), headers={"Accept-Language": "fr"}).text
+    code = make_game(edition=edition, cards=cards)
+    taps(client, code, "Q5 A2 Q9 Q7 F5 F2 F3 F9")
+    post(client, code, "haggle")
+    assert revokes(client, code) == []
+
+
+@pytest.mark.parametrize("edition", ["deluxe", "classic"])
+def test_card_drawn_by_scheherazade_proves_an_earlier_revoke_in_both_editions(client, make_game,
+                                                                              edition):
+    """Known out: Ben plays A2 on the Queens of trick 0; Scheherazade then draws Q3 from him: he
+    held it in trick 0. Her cards not entered: nothing."""
+    code = game(make_game, edition=edition, cards=ROUNDS[edition], s0="scheherazade")
+    taps(client, code, "Q5 A2 Q9 Q7")
+    assert attr(power(client, code, 0, target="1", cards="Q3", card="F10").text,
+                "data-refused") == []
+    assert revokes(client, code) == ["must-follow-suit"]
+    code = game(make_game, edition=edition, cards=ROUNDS[edition], s0="scheherazade")
+    taps(client, code, "Q5 A2 Q9 Q7")
+    power(client, code, 0, target="1")
+    assert revokes(client, code) == []
