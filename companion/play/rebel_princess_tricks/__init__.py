@@ -22,6 +22,7 @@ What each power needs, when it acts and what limits it are read from its declara
 
 from .board import (
     CATALOGUE,
+    CHAIRS,
     HAGGLE,
     SUITS,
     Board,
@@ -33,6 +34,7 @@ from .board import (
 from .card_picks import GridPick, Slot, parse_cards, pick_for
 from .commands import (
     accept,
+    chairs,
     confirm,
     fix_card,
     haggle,
@@ -57,9 +59,9 @@ from .judges import (
 )
 
 __all__ = [
-    "CATALOGUE", "HAGGLE", "JUDGES", "SUITS", "VIEWS", "Board", "GridPick", "PlayedCard",
+    "CATALOGUE", "CHAIRS", "HAGGLE", "JUDGES", "SUITS", "VIEWS", "Board", "GridPick", "PlayedCard",
     "PowerNote", "Slot", "TrickEntry", "TrickRejected", "TrickView", "accept", "acts_after",
-    "board_of", "confirm", "events_of", "fix_card", "game_view", "get_log", "haggle",
+    "board_of", "chairs", "confirm", "events_of", "fix_card", "game_view", "get_log", "haggle",
     "is_supported", "open_round", "parse_cards", "pick_for", "play_card", "preview",
     "set_validation", "trick_size", "undo", "use_power",
 ]

@@ -20,6 +20,7 @@ from ...scoring.rebel_princess import (
     needs_no_tricks,
 )
 from ...scoring.rebel_princess.engine import (
+    Chairs,
     Haggle,
     PowerUse,
     WinReason,
@@ -27,6 +28,8 @@ from ...scoring.rebel_princess.engine import (
 )
 
 HAGGLE = "haggle"
+#: The Musical Chairs passes after a trick (k / E), stored as a note like the haggle.
+CHAIRS = "chairs"
 #: Round cards whose hidden cards (kept cards, gift piles) the trick screen cannot see.
 _UNSEEN = frozenset({Scoring.KEPT, Scoring.GIFTS})
 SUITS = (Suit.PRINCE, Suit.QUEEN, Suit.FAIRY, Suit.PET)
@@ -80,7 +83,9 @@ class PowerNote:
     haggle: the end of the trick they follow), entered after ``entered`` cards (``at`` unless
     later). ``power`` is ``"haggle"`` for a Haggle with the Hag step: ``seat`` the trick's
     winner, ``cards`` (the card taken from the trick, the card given from the hand), empty when
-    the winner did not haggle. ``cards`` and ``more`` are the power's cards (codes)."""
+    the winner did not haggle; ``"chairs"`` for the Musical Chairs passes after a trick: ``seat``
+    the trick's winner, ``cards`` the card each seat passed to its right (in seat order), empty
+    when the table did not see them. ``cards`` and ``more`` are the power's cards (codes)."""
 
     at: int
     seat: int
@@ -104,9 +109,16 @@ class PowerNote:
     def card_list(self) -> tuple[RebelCard, ...]:
         return tuple(RebelCard.from_code(code) for code in self.cards)
 
-    def to_step(self) -> PowerUse | Haggle | None:
-        """The engine's step (``None`` for a declined haggle)."""
+    @property
+    def is_step(self) -> bool:
+        """A Round-card step (the haggle, the passes), not a Princess power."""
+        return self.power in (HAGGLE, CHAIRS)
+
+    def to_step(self) -> PowerUse | Haggle | Chairs | None:
+        """The engine's step (``None`` for a declined haggle or passes not seen)."""
         cards = self.card_list
+        if self.power == CHAIRS:
+            return Chairs(cards) if cards else None
         if self.power == HAGGLE:
             return Haggle(self.seat, cards[1], cards[0]) if cards else None
         return PowerUse(self.seat, self.power, self.target,
@@ -143,12 +155,13 @@ class TrickView:
     powers: tuple[PowerNote, ...]
     winner: int | None = None
     reason: WinReason | None = None
-    after: tuple[PowerNote, ...] = ()  # Mulan, Alice, classic Pocahontas, the haggle
+    after: tuple[PowerNote, ...] = ()  # Mulan, Alice, classic Pocahontas, the haggle, passes
     final: tuple[RebelCard, ...] = ()  # the cards as the trick ended (the judge's: Mulan's swap in)
     redone: bool = False  # dealt back to be played again (Alice)
 
     def note(self, power: str) -> PowerNote | None:
-        """The after-trick note of ``power`` (a Princess slug or ``haggle``), if any."""
+        """The after-trick note of ``power`` (a Princess slug, ``haggle`` or ``chairs``), if
+        any."""
         return next((n for n in self.after if n.power == power), None)
 
     @property
@@ -181,6 +194,7 @@ class Board:
     powers_used: frozenset[int] = frozenset()
     out: frozenset[RebelCard] = frozenset()  # cards in no hand: played (and not back) or given away
     forced: RebelCard | None = None  # the card the seat to play must play (the judge's answer)
+    chairs_due: bool = False  # the passes after the trick just finished may be entered (k / E)
 
     @property
     def over(self) -> bool:
@@ -202,6 +216,10 @@ class Board:
     @property
     def haggle_round(self) -> bool:
         return round_card_class(self.edition, self.letter).haggle_after_trick
+
+    @property
+    def chairs_round(self) -> bool:
+        return round_card_class(self.edition, self.letter).chairs_after_trick
 
     @property
     def after_trick(self) -> TrickView | None:

@@ -15,7 +15,7 @@ from ...scoring.rebel_princess import (
 from ...scoring.rebel_princess.engine import (
     Timing,
 )
-from .board import HAGGLE, TrickRejected
+from .board import CHAIRS, HAGGLE, TrickRejected
 from .commands import _refused, _seat_ok
 from .judges import TrickEntry
 
@@ -24,8 +24,9 @@ from .judges import TrickEntry
 @dataclass(frozen=True)
 class Slot:
     """One card to tap: ``what`` it is (a power's card slot: ``swapped-out``, ``swapped-in``,
-    ``dealt``, ``ice``, ``taken``, ``given``, ``gives``, ``gets``; or the haggle's ``take``,
-    ``give``) and whose card (a seat)."""
+    ``dealt``, ``ice``, ``taken``, ``given``, ``gives``, ``gets``; the haggle's ``take``,
+    ``give``; or ``passes``, the card a seat passed to its right under Musical Chairs) and whose
+    card (a seat)."""
 
     what: str
     seat: int | None
@@ -35,7 +36,7 @@ class Slot:
 class GridPick:
     """Cards being tapped for a power or a haggle: nothing is stored until the last tap."""
 
-    kind: str  # a Princess slug or "haggle"
+    kind: str  # a Princess slug, "haggle" or "chairs"
     seat: int
     target: int | None
     picked: tuple[RebelCard, ...]
@@ -43,10 +44,13 @@ class GridPick:
     candidates: frozenset[RebelCard]
     final: bool  # the next tap stores the entry
     seats: tuple[int | None, ...] = ()  # whose card each tap is
+    part: str = ""  # "more": Sleeping Beauty's new cards alone
+    stop: bool = False  # the taps so far may be stored as they are (a part of the cards alone)
+    split: bool = False  # two parts, each may be entered alone (Sleeping Beauty)
 
     @property
     def action(self) -> str:
-        return "haggle" if self.kind == HAGGLE else "power"
+        return self.kind if self.kind in (HAGGLE, CHAIRS) else "power"
 
     @property
     def codes(self) -> str:
@@ -65,10 +69,11 @@ def parse_cards(text: str | None) -> tuple[RebelCard, ...]:
 
 
 def pick_for(entry: TrickEntry, *, kind: str, seat: int | None, target: int | None,
-             picked: Sequence[RebelCard]) -> GridPick:
-    """The next card to tap for ``kind`` (a power needing cards, or ``haggle``), given the cards
-    ``picked`` so far: the slots come from the power's declaration. Raises
-    :class:`TrickRejected` when it cannot be entered now."""
+             picked: Sequence[RebelCard], part: str | None = None) -> GridPick:
+    """The next card to tap for ``kind`` (a power needing cards, ``haggle`` or ``chairs``),
+    given the cards ``picked`` so far: the slots come from the power's declaration. Sleeping
+    Beauty's cards may stop once each seat's card is tapped (``stop``), or be the new cards
+    alone (``part="more"``). Raises :class:`TrickRejected` when it cannot be entered now."""
     board = entry.board
     if board.current is None and board.after_trick is None:
         raise TrickRejected("round-over")  # (once over, only the last trick's after-powers)
@@ -77,7 +82,14 @@ def pick_for(entry: TrickEntry, *, kind: str, seat: int | None, target: int | No
     picked = tuple(picked)
     auto = 0  # cards the last taps leave implied
     trick = board.after_trick
-    if kind == HAGGLE:
+    stop = split = False
+    part = "more" if part == "more" else ""
+    if kind == CHAIRS:  # each seat's card, passed to its right
+        if trick is None or not board.chairs_due:
+            raise TrickRejected("chairs-not-now")
+        seat = trick.winner
+        slots = [(Slot("passes", s), hand - frozenset(picked)) for s in range(players)]
+    elif kind == HAGGLE:
         if not board.haggle_round or trick is None or trick.note(HAGGLE) or trick.redone:
             raise TrickRejected("haggle-not-now")
         seat = trick.winner
@@ -95,6 +107,8 @@ def pick_for(entry: TrickEntry, *, kind: str, seat: int | None, target: int | No
         if refused is not None:
             raise _refused(refused)
         names, more = power.slots(players, board.trick_size)
+        split = bool(more)
+        part = part if split else ""
         if power.when() is Timing.AFTER:
             if trick is None:
                 raise TrickRejected("power-after-trick")
@@ -112,8 +126,11 @@ def pick_for(entry: TrickEntry, *, kind: str, seat: int | None, target: int | No
                 slots = [(Slot(names[i], i % players), frozenset(dealt) - frozenset(picked))
                          for i in range(len(dealt))]
                 auto = 1
+        elif more and part:  # Sleeping Beauty, the new cards alone: the card each seat got
+            slots = [(Slot(more[s], s), hand - frozenset(picked)) for s in range(players)]
         elif more:  # Sleeping Beauty: each seat's card, then the card each seat gets back
             gives = picked[:players]
+            stop = len(picked) == players  # (the new cards may not have been seen)
             slots = [(Slot(names[s], s), hand - frozenset(gives)) for s in range(players)]
             slots += [(Slot(more[s], s), frozenset(gives) - frozenset(picked[players:]))
                       for s in range(players)]
@@ -129,4 +146,5 @@ def pick_for(entry: TrickEntry, *, kind: str, seat: int | None, target: int | No
     slot, candidates = slots[len(picked)]
     assert seat is not None
     return GridPick(kind, seat, target, picked, slot, candidates,
-                    len(picked) + 1 >= len(slots) - auto, tuple(s.seat for s, _ in slots))
+                    len(picked) + 1 >= len(slots) - auto, tuple(s.seat for s, _ in slots), part,
+                    stop and len(picked) == players, split)

@@ -29,7 +29,7 @@ from ...scoring.rebel_princess.engine import (
     round_card_class,
 )
 from .. import rebel_princess as play
-from .board import HAGGLE, SUITS, Board, PowerNote, TrickRejected, TrickView
+from .board import CHAIRS, HAGGLE, SUITS, Board, PowerNote, TrickRejected, TrickView
 from .judges import VIEWS, TrickEntry, _write, acts_after, is_supported
 
 # --- writing ---------------------------------------------------------------------------------
@@ -102,8 +102,7 @@ def _check_card(board: Board, card: RebelCard) -> None:
 
 
 def _rule_slug(board: Board, note: PowerNote) -> str:
-    return round_card_class(board.edition, board.letter).slug if note.power == HAGGLE \
-        else note.power
+    return round_card_class(board.edition, board.letter).slug if note.is_step else note.power
 
 
 def _card_or_none(code: str | None) -> RebelCard | None:
@@ -201,7 +200,7 @@ def fix_card(entry: TrickEntry, *, version: int, position: int, card: RebelCard)
     plays[position] = card
     notes = []
     for note in entry.notes:
-        power = entry.judge.power_of(note.seat) if note.power != HAGGLE else None
+        power = entry.judge.power_of(note.seat) if not note.is_step else None
         if power is not None and power.when() is Timing.TURN and power.card_slots and \
                 note.at == position:
             if not power.allows_rank(card):
@@ -232,7 +231,7 @@ def undo(entry: TrickEntry, *, version: int) -> None:
     bound = len(plays) - 1  # the last card's position
 
     def is_zero(note: PowerNote) -> bool:
-        power = entry.judge.power_of(note.seat) if note.power != HAGGLE else None
+        power = entry.judge.power_of(note.seat) if not note.is_step else None
         return power is not None and power.when() is Timing.TURN and bool(power.card_slots)
 
     if notes and notes[-1].since >= len(plays) and not (is_zero(notes[-1]) and
@@ -260,10 +259,13 @@ def _refused(problem: Problem) -> TrickRejected:
 
 
 def use_power(entry: TrickEntry, *, version: int, seat: int, target: int | None = None,
-              suit: str | None = None, cards: Sequence[RebelCard] = ()) -> None:
+              suit: str | None = None, cards: Sequence[RebelCard] = (),
+              part: str | None = None) -> None:
     """Record the power of ``seat``'s Princess with what was tapped (``cards`` on the grid,
     completed with what the taps leave implied); the judge alone says whether it may act now
-    and with these arguments (its refusal stores nothing)."""
+    and with these arguments (its refusal stores nothing). Sleeping Beauty's cards may be one
+    part alone: each seat's card only (no more taps than seats), or with ``part="more"`` the
+    card each seat got only."""
     board = entry.board
     _check_version(entry, version)
     power = entry.judge.power_of(seat)
@@ -285,6 +287,8 @@ def use_power(entry: TrickEntry, *, version: int, seat: int, target: int | None 
     trick = board.after_trick
     if power.entry == "after" and trick is not None:
         codes = _complete(power, seat, trick, codes)
+    elif slots and more_slots and part == "more":  # (Sleeping Beauty: the new cards alone)
+        codes, more = (), codes
     elif slots and more_slots:  # (Sleeping Beauty: each seat's card, then each seat's new one)
         players = board.players
         if len(codes) == len(slots) + len(more_slots) - 1:
@@ -339,6 +343,26 @@ def haggle(entry: TrickEntry, *, version: int, cards: Sequence[RebelCard] = ()) 
     assert trick.winner is not None
     note = PowerNote(len(entry.plays), trick.winner, HAGGLE, cards=tuple(c.code for c in cards))
     _store_note(entry, note)
+
+
+def chairs(entry: TrickEntry, *, version: int, cards: Sequence[RebelCard] = ()) -> None:
+    """The Musical Chairs passes after the trick just finished (k / E): ``cards`` the card each
+    seat passed to its right, in seat order, or empty when the table did not see them (nothing
+    is then known of the hands: the judge forgets what it knew, never guesses)."""
+    board = entry.board
+    _check_version(entry, version)
+    if not board.chairs_round:
+        raise TrickRejected("no-chairs-here")
+    trick = board.after_trick
+    if trick is not None and trick.note(CHAIRS) is not None:
+        raise TrickRejected("chairs-done")
+    if trick is None or not board.chairs_due:
+        raise TrickRejected("chairs-not-now")
+    if len(cards) not in (0, board.players):
+        raise TrickRejected("chairs-one-each", count=board.players)
+    assert trick.winner is not None
+    _store_note(entry, PowerNote(len(entry.plays), trick.winner, CHAIRS,
+                                 cards=tuple(c.code for c in cards)))
 
 
 def _store_note(entry: TrickEntry, note: PowerNote) -> None:

@@ -24,6 +24,7 @@ from ...scoring.rebel_princess import (
     round_card,
 )
 from ...scoring.rebel_princess.engine import (
+    Chairs,
     Haggle,
     Power,
     PowerUse,
@@ -34,13 +35,14 @@ from ...scoring.rebel_princess.engine import (
     round_card_class,
 )
 from ...scoring.rebel_princess.engine.cards import cards_of
+from ...scoring.rebel_princess.engine.errors import ViolationCode
 from ...scoring.rebel_princess.engine.table_trick import TableTrick
 from .. import rebel_princess as play
-from .board import _UNSEEN, HAGGLE, Board, PlayedCard, PowerNote, TrickView
+from .board import _UNSEEN, CHAIRS, HAGGLE, Board, PlayedCard, PowerNote, TrickView
 
 # --- the judge of a round, kept between requests --------------------------------------------------
 
-Event = RebelCard | PowerUse | Haggle
+Event = RebelCard | PowerUse | Haggle | Chairs
 Views = dict[tuple[Any, ...], "TrickView"]
 
 
@@ -84,9 +86,9 @@ def _power(edition: Edition, slug: str) -> Power | None:
 
 
 def acts_after(edition: Edition, note: PowerNote) -> bool:
-    """Whether ``note`` acts right after the trick before it (its power's timing, or the
-    haggle) rather than before or during the trick it is in."""
-    if note.power == HAGGLE:
+    """Whether ``note`` acts right after the trick before it (its power's timing, the haggle
+    or the passes) rather than before or during the trick it is in."""
+    if note.is_step:
         return True
     power = _power(edition, note.power)
     return power is not None and power.when() is Timing.AFTER and note.at > 0
@@ -94,8 +96,11 @@ def acts_after(edition: Edition, note: PowerNote) -> bool:
 
 def _after_order(edition: Edition, note: PowerNote) -> int:
     """After a trick, the power that comes first (Mulan, before the winner is settled), then
-    the others, the haggle last."""
+    the others, the passes (k / E: the powers before the next trick act once they are done),
+    the haggle last."""
     if note.power == HAGGLE:
+        return 3
+    if note.power == CHAIRS:
         return 2
     power = _power(edition, note.power)
     return 0 if power is not None and power.first_after_trick else 1
@@ -133,6 +138,8 @@ def _refusal(judge: TableRound, event: Event) -> list[Problem]:
         return judge.check_card(event)
     if isinstance(event, Haggle):
         return judge.check_haggle(event)
+    if isinstance(event, Chairs):
+        return judge.check_chairs(event)
     return judge.check_power(event)
 
 
@@ -141,6 +148,8 @@ def _push(judge: TableRound, event: Event) -> None:
         judge.push_card(event)
     elif isinstance(event, Haggle):
         judge.push_haggle(event)
+    elif isinstance(event, Chairs):
+        judge.push_chairs(event)
     else:
         judge.push_power(event)
 
@@ -414,6 +423,10 @@ def board_of(entry: TrickEntry) -> Board:
     board.out = judge.cards_out
     turn = judge.turn
     board.forced = judge.forced_card(turn) if turn is not None else None
+    if judge.card_rule.chairs_after_trick and board.current is not None and \
+            not board.current.plays and board.tricks and \
+            board.tricks[-1].note(CHAIRS) is None:  # (and the judge says they are due now)
+        board.chairs_due = judge.check_chairs(Chairs(()))[0].code != ViolationCode.STEP_NOT_DUE
     if entry.validate:
         board.issues = judge.findings()
     if board.current is None:

@@ -455,6 +455,7 @@ class TrickForm(FlaskForm):
     on = HiddenField()
     cards = StringField(validators=[Optional(), Length(max=80)])  # cards tapped, "Q3.F2"
     pick = StringField(validators=[Optional(), Length(max=20)])  # go on to tap the cards
+    part = StringField(validators=[Optional(), Length(max=8)])  # "more": her new cards alone
     zero = HiddenField()  # Snow White plays this card as a zero
 
     def based_on(self) -> int:

@@ -288,11 +288,13 @@ class HaggleOption:
 @dataclass(frozen=True)
 class AfterOptions:
     """What can happen right after the trick just finished: Mulan's swap (if she played in it),
-    Alice's deal (if she won it without the Frog) and the haggle (p / T)."""
+    Alice's deal (if she won it without the Frog), the haggle (p / T) and the Musical Chairs
+    passes (k / E: ``chairs``, until entered or said not seen)."""
 
     trick: entry.TrickView
     powers: tuple[PowerOption, ...]
     haggle: HaggleOption | None
+    chairs: bool = False
 
 
 @dataclass(frozen=True)
@@ -303,6 +305,7 @@ class PickRequest:
     seat: int | None
     target: int | None
     cards: str
+    part: str | None = None
 
 
 def _context(code: str, number: int) -> TrickContext:
@@ -332,11 +335,12 @@ def _render(ctx: TrickContext, round_: entry.TrickEntry | None = None, status: i
         pick = PickRequest(request.args.get("pick", ""), request.args.get("seat", type=int),
                            request.args.get("target", type=int),
                            " ".join(filter(None, (request.args.get("cards"),
-                                                  request.args.get("card")))))
+                                                  request.args.get("card")))),
+                           request.args.get("part"))
     if pick is not None and supported and fix is None:
         try:
             chosen = entry.pick_for(round_, kind=pick.kind, seat=pick.seat, target=pick.target,
-                                    picked=entry.parse_cards(pick.cards))
+                                    picked=entry.parse_cards(pick.cards), part=pick.part)
         except entry.TrickRejected as error:
             problem = problem or error
     options = _power_options(view, round_)
@@ -380,7 +384,7 @@ def _power_options(view: play.RebelGameView, round_: entry.TrickEntry) -> list[P
 def _after_options(round_: entry.TrickEntry,
                    options: Sequence[PowerOption]) -> AfterOptions | None:
     """What the judge lets happen right after the trick just finished: the after-trick powers
-    entered with cards (Mulan, Alice) and the haggle (p / T)."""
+    entered with cards (Mulan, Alice), the haggle (p / T) and the passes (k / E)."""
     trick = round_.board.after_trick
     if trick is None:
         return None
@@ -390,9 +394,10 @@ def _after_options(round_: entry.TrickEntry,
     option = judge.haggle_option()  # (a declined haggle is only in the table's record)
     haggle = HaggleOption(*option) if option is not None and trick.note(entry.HAGGLE) is None \
         else None
-    if not powers and haggle is None:
+    chairs = round_.board.chairs_due
+    if not powers and haggle is None and not chairs:
         return None
-    return AfterOptions(trick, powers, haggle)
+    return AfterOptions(trick, powers, haggle, chairs)
 
 
 def _zero_option(round_: entry.TrickEntry,
@@ -444,7 +449,7 @@ def power_kind(slug: str, edition: str) -> str:
     ``swap`` (it swaps a card of the trick: Mulan), ``dealt`` (it deals the trick back: Alice),
     ``zero`` (a card played as a zero: Snow White), ``frozen`` (a card someone must play: the
     Ice Princess), else ``""``; ``haggle`` for the haggle."""
-    if slug == entry.HAGGLE:
+    if slug in (entry.HAGGLE, entry.CHAIRS):
         return slug
     try:
         power = power_class(slug)(Edition(edition))
@@ -485,8 +490,11 @@ ACTIONS: dict[str, Callable[[entry.TrickEntry, TrickForm], None]] = {
     "undo": lambda r, f: entry.undo(r, version=f.based_on()),
     "power": lambda r, f: entry.use_power(
         r, version=f.based_on(), seat=f.seat.data if f.seat.data is not None else -1,
-        target=f.target.data, suit=f.suit.data or None, cards=entry.parse_cards(f.tapped())),
+        target=f.target.data, suit=f.suit.data or None, cards=entry.parse_cards(f.tapped()),
+        part=f.part.data or None),
     "haggle": lambda r, f: entry.haggle(r, version=f.based_on(),
+                                        cards=entry.parse_cards(f.tapped())),
+    "chairs": lambda r, f: entry.chairs(r, version=f.based_on(),
                                         cards=entry.parse_cards(f.tapped())),
     "accept": lambda r, f: entry.accept(r, version=f.based_on(), key=f.key.data or ""),
     "validation": lambda r, f: entry.set_validation(r, version=f.based_on(),
@@ -505,9 +513,9 @@ def act(code: str, number: int, action: str) -> Response | tuple[str, int]:
     form = TrickForm()
     if not form.validate_on_submit():
         return _render(ctx, status=422, problem=entry.TrickRejected("bad-form"))
-    if action in ("power", "haggle") and form.pick.data:  # on to tap the cards: no change
+    if action in ("power", "haggle", "chairs") and form.pick.data:  # on to tap the cards
         return _render(ctx, pick=PickRequest(form.pick.data, form.seat.data, form.target.data,
-                                             form.tapped()))
+                                             form.tapped(), form.part.data or None))
     round_ = ctx.open()
 
     def refused(problems: list[Problem]) -> Response | tuple[str, int]:

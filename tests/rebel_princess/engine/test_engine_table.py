@@ -307,3 +307,43 @@ def test_a_finished_tricks_watch_never_changes_a_verdict(letter):
             fast.pop()
             slow.pop()
             assert found(fast) == found(slow), seed
+
+
+@pytest.mark.parametrize("letter", ["k", "E"])
+def test_musical_chairs_passes_are_checked_at_entry(letter):
+    """The passes (one card per seat, passed to the right, after each trick but the last) are
+    refused when not due, short, naming a card twice or a card already played."""
+    from companion.scoring.rebel_princess.engine import Chairs
+
+    edition = Edition.DELUXE if letter == "k" else Edition.CLASSIC
+    table = TableRound(4, edition=edition, round_card=letter)
+    passes = Chairs(parse_cards("F2 F3 F4 F5"))
+    assert codes(table.check_chairs(passes)) == ["step-not-due"]  # no trick yet
+    table.play_trick(trick("0: Q3 Q7 Q9 Q5"))
+    assert codes(table.check_chairs(Chairs(parse_cards("F2 F3 F4")))) == ["wrong-card-count"]
+    assert codes(table.check_chairs(Chairs(parse_cards("F2 F2 F4 F5")))) == ["duplicate-card"]
+    assert codes(table.check_chairs(Chairs(parse_cards("F2 Q3 F4 F5")))) == ["card-already-played"]
+    assert table.check_chairs(passes) == []
+    table.push_chairs(passes)
+    assert codes(table.check_chairs(passes)) == ["step-not-due"]  # entered already
+    table.pop()
+    table.push_card(parse_card("A2"))
+    assert codes(table.check_chairs(passes)) == ["step-not-due"]  # the next trick has begun
+    table = TableRound(4, edition=edition, round_card="a" if letter == "k" else "A")
+    table.play_trick(trick("0: Q3 Q7 Q9 Q5"))
+    assert codes(table.check_chairs(passes)) == ["step-not-due"]  # no passes here
+
+
+@pytest.mark.parametrize("edition", [Edition.DELUXE, Edition.CLASSIC])
+def test_a_power_before_a_trick_takes_no_card_already_played(edition):
+    """Sleeping Beauty's cards (either part) and Scheherazade's come from hands: a card already
+    played is refused at entry."""
+    table = TableRound(4, edition=edition, round_card="a" if edition is Edition.DELUXE else "A",
+                       princesses=["sleeping-beauty", "scheherazade", None, None])
+    table.play_trick(trick("0: Q3 Q7 Q9 Q5"))
+    for cards, more in ((parse_cards("F2 Q3 F4 F5"), ()), ((), parse_cards("F2 F3 F4 Q9"))):
+        found = table.check_power(PowerUse(0, "sleeping-beauty", cards=cards, more=more))
+        assert codes(found) == ["card-already-played"]
+    assert table.check_power(PowerUse(0, "sleeping-beauty", more=parse_cards("F2 F3 F4 F5"))) == []
+    found = table.check_power(PowerUse(1, "scheherazade", target=2, cards=parse_cards("Q7 F2")))
+    assert codes(found) == ["card-already-played"]

@@ -732,6 +732,13 @@ class TableRound:
             return self._check_after(power, use, last) if shape else []
         if self.is_over() or self.current is not None:
             return not_now  # before or during a trick: entered before its first card
+        if shape and power.when() is Timing.BEFORE:  # its cards are in hands (not played)
+            for card in (*use.cards, *use.more):
+                bit = 1 << card_id(card)
+                if not bit & self._deck:
+                    return [self._problem(V.CARD_NOT_IN_DECK, use.seat, card)]
+                if bit & self._out:
+                    return [self._problem(V.CARD_ALREADY_PLAYED, use.seat, card)]
         blocker = self._blocker(power, use)
         if blocker is not None:
             return [power.blocked(use, blocker, self._leader, self._number())]
@@ -887,6 +894,33 @@ class TableRound:
         if last.seat_of(final.index(step.take), self.players) == step.seat:
             return [self._problem(V.HAGGLE_OWN_CARD, step.seat, step.take)]
         return []
+
+    def check_chairs(self, step: Chairs) -> list[Problem]:
+        """Why the Musical Chairs passes ``step`` (the card each seat passed to its right, k / E)
+        cannot be entered now: not under this Round card, not right after a trick (or after the
+        last: no pass then), already entered, after a power used for the coming trick (those
+        act once the cards are passed), the wrong number of cards, a card in no hand or named
+        twice. Never raises."""
+        rule = self.card_rule.slug
+        last = self._tricks[-1] if self._tricks else None
+        if not self.card_rule.chairs_after_trick or last is None or self.current is not None or \
+                self.is_over() or last.note("chairs") is not None or self._coming or \
+                self._coming_gift:
+            return [self._problem(V.STEP_NOT_DUE, rule=rule)]
+        if len(step.cards) != self.players:
+            return [self._problem(V.WRONG_CARD_COUNT, rule=rule)]
+        problems = []
+        seen: set[RebelCard] = set()
+        for seat, card in enumerate(step.cards):
+            bit = 1 << card_id(card)
+            if not bit & self._deck:
+                problems.append(self._problem(V.CARD_NOT_IN_DECK, seat, card))
+            elif card in seen:
+                problems.append(self._problem(V.DUPLICATE_CARD, seat, card))
+            elif bit & self._out:
+                problems.append(self._problem(V.CARD_ALREADY_PLAYED, seat, card))
+            seen.add(card)
+        return problems
 
     def check_gift(self, step: Gift) -> list[Problem]:
         """Why the Wedding Gift pile ``step`` (one card per seat) cannot be laid now: not under
