@@ -84,8 +84,7 @@ def viewer_part(app: Flask) -> Callable[[int, str], str | None]:
             endpoint = _page_endpoint(found[0]) if found is not None else None
             if found is None or endpoint is None:
                 return None
-            with app.test_request_context(base_url=base, headers={"Accept-Language": lang}):
-                path = url_for(endpoint, code=found[1])
+            path = app.url_map.bind("localhost").build(endpoint, {"code": found[1]})
             # A context of its own (its own g, session and request): the change's request, if
             # any, goes on untouched once this one is popped.
             with app.test_request_context(path, base_url=base,
