@@ -26,7 +26,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, func, select
 
 from ..models import Entry, Game, GameLink, Player, table_of
-from . import groups
+from . import groups, push
 from .entries import entry_problem
 from .tokens import is_token
 
@@ -326,6 +326,7 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
             "data": json.dumps(data, ensure_ascii=False, sort_keys=True), "created_at": now})
         connection.execute(_TOUCH_GAME, {"game": game.id, "now": now})
         set_committed_value(game, "updated_at", now)
+        push.changed(session, game.id)  # (published after the commit, as an ORM write is)
         for keep in AT_SAVE:
             keep(session, game, replay)
         session.commit()
