@@ -42,6 +42,7 @@ from pathlib import Path
 
 from . import PYTHON, ROOT, wait_http
 from .stats import fill
+from .wsgi_note import NOT_AS_SHIPPED
 
 PORTS = [18150, 18151, 18152]
 MB = 2**20
@@ -289,6 +290,7 @@ def main() -> None:
                   f"{found['peak_mb']:.0f} MB")
     load = "/".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"Load average {load} at the end.")
+    print(NOT_AS_SHIPPED)
 
 
 if __name__ == "__main__":

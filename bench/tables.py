@@ -61,6 +61,7 @@ from pathlib import Path
 from . import NAMES4, free_port, gunicorn, table
 from .procstat import PostgresCpu, children, pss_mb
 from .push import Nginx, nginx
+from .wsgi_note import NOT_AS_SHIPPED
 
 VIEWERS = 5
 SAVES = 5
@@ -656,6 +657,7 @@ def main() -> None:
         rows += run(count, args.seconds, args.save_every, args.postgres, args.games, notes,
                     args.push)
     print(table(HEADERS, rows, "ll" + "r" * 6 + "l" + "r" * 6))
+    print(f"\n{NOT_AS_SHIPPED}")
     print(f"\n{started}; load average at start {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} "
           f"(1 / 5 / 15 min), at the end {os.getloadavg()[0]:.1f}; {os.cpu_count()} cores. "
           f"Tables: {', '.join(args.games)} in turn; {args.seconds:.0f} s of load per row; "

@@ -3,8 +3,9 @@ PostgreSQL at ``COMPANION_BENCH_DATABASE_URL``).
 
 CSRF protection and the rate limits are switched off here, and only here, so that the load
 generator (one address, thousands of requests) can post the round-entry form without first
-fetching a token per request. The bench creates the database in its own process before gunicorn
-starts, so the workers never race to migrate it.
+fetching a token per request; each bench served by it says so in its output
+(:data:`bench.wsgi_note.NOT_AS_SHIPPED`). The bench creates the database in its own process
+before gunicorn starts, so the workers never race to migrate it.
 """
 
 from __future__ import annotations

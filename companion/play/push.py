@@ -253,6 +253,14 @@ def _before_flush(session: OrmSession, _context: object, _instances: object) -> 
             touched[game_id] = live_ids(session.connection(), game_id)
 
 
+def changed(session: OrmSession, game_id: int) -> None:
+    """A game that a write through Core changed (:func:`companion.play.store.append`: no ORM row
+    for :func:`_before_flush` to see): its new version is published after the commit, as any
+    other write's."""
+    if publisher_of(session) is not None:
+        session.info.setdefault(_TOUCHED, {}).setdefault(game_id, None)
+
+
 def leaving(session: OrmSession, game_ids: Sequence[int | None]) -> None:
     """Games about to be deleted in bulk (a group deleted): their phones are told ``gone`` after
     the commit (row events do not see a bulk ``DELETE``)."""

@@ -13,21 +13,22 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import bindparam, event, inspect
+from sqlalchemy import bindparam, event, insert, inspect, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session as OrmSession
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, func, select
 
 from ..db import READER, reader
 from ..models import Entry, Game, GameLink, Player, table_of
-from . import groups
+from . import groups, push
 from .entries import entry_problem
 from .tokens import is_token
 
@@ -97,20 +98,9 @@ def replayed(session: Session, game: Game, key: str | None) -> Stored | None:
     content."""
     if not key:
         return None
-    read = _read_entries(session, game)
-    if read is not None:  # the entries this transaction read already hold every key
-        return _replayed_in(read, key)
-    earlier = _by_key(session, game, key)
-    if earlier is not None:
-        return earlier
-    if KEY_MARK in key:
-        prefix = key.split(KEY_MARK, 1)[0] + KEY_MARK
-        row = session.exec(select(Entry).where(Entry.game_id == game.id,
-                                               col(Entry.key).startswith(prefix, autoescape=True))
-                           .order_by(col(Entry.seq))).first()
-        if row is not None:
-            raise KeyConflict(_stored(row))
-    return None
+    # The game's entries, read once for the transaction (one query: the save that follows
+    # checks and replays from them), hold every key.
+    return _replayed_in(entries(session, game), key)
 
 
 def _replayed_in(read: Sequence[Stored], key: str) -> Stored | None:
@@ -227,7 +217,9 @@ def entries(session: Session, game: Game) -> list[Stored]:
     """Every entry of the game, oldest first (read once per transaction, see :data:`_READ`)."""
     read = _read_entries(session, game)
     if read is None:
-        rows = session.execute(_ENTRIES, {"game": game.id})  # (flushes what is pending)
+        if session.new or session.dirty or session.deleted:
+            session.flush()  # (what is pending is read too; then no ORM round of a query)
+        rows = session.connection().execute(_ENTRIES, {"game": game.id})
         read = [Stored(seq, kind, json.loads(data), key, created_at)
                 for seq, kind, data, key, created_at in rows]
         session.info.setdefault(_READ, {})[game.id] = read
@@ -247,6 +239,11 @@ def _forget_all(session: OrmSession, *_args: object) -> None:
     session.info.pop(_READ, None)
     session.info.pop(_NOTED, None)
 
+
+AT_SAVE: list[Callable[[Session, Game, Any], None]] = []
+"""What :func:`append` writes with each entry, in its transaction, after the game's stamp:
+``(session, game, replay)`` — the game's summary and its group's totals
+(:func:`companion.play.summaries.keep_at_save`, put here by its ``install``)."""
 
 _NOTED = "companion.store.replays"
 """Where a session keeps, until its commit, what each write leaves its game as (by game)."""
@@ -318,31 +315,40 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
     problem = entry_problem(game.kind, kind, data)
     if problem is not None:  # (every form and API call makes its game's shapes: a bug here)
         raise ValueError(f"an entry no table could have made: {problem}")
-    row = Entry(game_id=game.id, seq=based_on + 1, kind=kind,
-                data=json.dumps(data, ensure_ascii=False, sort_keys=True), key=key)
-    session.add(row)
-    game.updated_at = datetime.now(UTC)
-    session.add(game)
-    if replay is not None:
-        note_replay(session, game, replay)
+    # Written through Core in the session's transaction (no ORM object built, nothing to
+    # flush): the entry, the game's stamp, then its summary and the group's totals
+    # (:data:`AT_SAVE`), one COMMIT.
+    now = datetime.now(UTC)
+    before = game.updated_at
+    _forget_entries(session)  # (the entries read are no longer all of them)
     try:
+        connection = session.connection()
+        connection.execute(_INSERT_ENTRY, {
+            "game_id": game.id, "seq": based_on + 1, "kind": kind, "key": key,
+            "data": json.dumps(data, ensure_ascii=False, sort_keys=True), "created_at": now})
+        connection.execute(_TOUCH_GAME, {"game": game.id, "now": now})
+        set_committed_value(game, "updated_at", now)
+        push.changed(session, game.id)  # (published after the commit, as an ORM write is)
+        for keep in AT_SAVE:
+            keep(session, game, replay)
         session.commit()
     except IntegrityError:
+        set_committed_value(game, "updated_at", before)
         check_still_there(session, game)
         earlier = replayed(session, game, key)
         if earlier is not None:
             return earlier
         raise StaleWrite(version(session, game)) from None
-    return Stored(row.seq, row.kind, data, key, row.created_at)
+    except BaseException:
+        set_committed_value(game, "updated_at", before)
+        raise
+    return Stored(based_on + 1, kind, data, key, now)
 
 
-def _by_key(session: Session, game: Game, key: str) -> Stored | None:
-    row = session.exec(select(Entry).where(Entry.game_id == game.id, Entry.key == key)).first()
-    return None if row is None else _stored(row)
-
-
-def _stored(row: Entry) -> Stored:
-    return Stored(row.seq, row.kind, json.loads(row.data), row.key, row.created_at)
+_ENTRY = table_of(Entry)
+_INSERT_ENTRY = insert(_ENTRY)
+_TOUCH_GAME = update(table_of(Game)).where(table_of(Game).c.id == bindparam("game")).values(
+    updated_at=bindparam("now"))
 
 
 # --- links: who may open a game, and as what -----------------------------------------------------

@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import ColumnElement, bindparam, event, func, insert, inspect, or_, update
 from sqlalchemy.engine import Engine
@@ -126,11 +127,12 @@ def _note_touched(session: OrmSession, _context: object, _instances: object) -> 
             session.info.setdefault(_TOUCHED, {})[id(row)] = row
 
 
-def _summary_at_save(session: OrmSession, game: Game) -> GameSummary:
+def _summary_at_save(session: OrmSession, game: Game, replay: Any = None) -> GameSummary:
     """The summary of a game a write moved: made from the replay the write did to check itself
-    (:func:`companion.play.store.note_replay`, read by the game's ``summary_from``), or — for a
-    write that noted none — by reading and replaying the game."""
-    replay = store.noted_replay(session, game)
+    (``replay``, or :func:`companion.play.store.note_replay`; read by the game's
+    ``summary_from``), or — for a write that gave none — by reading and replaying the game."""
+    if replay is None:
+        replay = store.noted_replay(session, game)
     module = _glue(by_key(game.kind))
     if replay is None or module is None:
         return _summarize(session, game)  # type: ignore[arg-type]
@@ -151,47 +153,59 @@ _OLD_RESULT = select(_RESULTS.c.finished, _RESULTS.c.data).where(
 
 
 def _keep_summaries(session: OrmSession) -> None:
-    """Before a commit: the summary of every game the transaction touched, written in it (one
-    UPDATE; a finished game's, or a game's first, after reading what it replaces), and the
-    group's totals moved with it when the game was or is finished
-    (:func:`companion.play.group_totals.changed`)."""
+    """Before a commit: the summary of every game the transaction touched, written in it
+    (:func:`_keep`)."""
     _note_touched(session, None, None)  # (what is not flushed yet)
     if not session.info.get(_TOUCHED):
         return
     session.flush()
     touched = session.info.pop(_TOUCHED, {})
     for game in touched.values():
-        if summarizer(by_key(game.kind)) is None or game.id is None:
-            continue
-        row = session.identity_map.get(session.identity_key(GameResult, game.id))
-        if row is not None and row.stamp == stamp_of(game):
-            continue  # already written with it (an import, whose groups' totals it rebuilds)
-        summary = _summary_at_save(session, game)
-        fresh = cached(game, summary)
-        values = {"stamp": fresh.stamp, "finished": fresh.finished, "data": fresh.data,
-                  "progress": fresh.progress}
-        connection = session.connection()
-        if row is not None:  # loaded in this session: kept in step
-            before = (row.finished, row.data)
-            row.stamp, row.finished = fresh.stamp, fresh.finished
-            row.data, row.progress = fresh.data, fresh.progress
-            session.flush()
-        elif connection.execute(_UPDATE_OPEN_RESULT, {"id": game.id, **values}).rowcount:
-            before = (False, "")  # a game in progress (every save but a finished game's)
-        else:  # a finished game changed, or its first summary: what it replaces is read
-            old = connection.execute(_OLD_RESULT, {"id": game.id}).first()
-            before = (old.finished, old.data) if old is not None else (False, "")
-            if old is not None:
-                connection.execute(_UPDATE_RESULT, {"id": game.id, **values})
-            else:
-                connection.execute(insert(_RESULTS).values(game_id=game.id,
-                                                           group_id=game.group_id, **values))
-        if before[0] or summary.finished:
-            group_totals.changed(connection, game_id=game.id, group_id=game.group_id,
-                           kind=game.kind, when=game.updated_at,
-                           people=_seated(session, game.id, summary),
-                           before=GameSummary.from_json(before[1]) if before[0] else None,
-                           after=summary)
+        _keep(session, game)
+
+
+def keep_at_save(session: OrmSession, game: Game, replay: Any) -> None:
+    """A save written through Core (:func:`companion.play.store.append`): the summary of
+    ``game`` (its ``updated_at`` already the save's) made from ``replay`` — what the save leaves
+    the game as, replayed while checking it, or None — and written in the save's transaction,
+    with the group's totals, as :func:`_keep_summaries` writes it for an ORM write."""
+    _keep(session, game, replay)
+
+
+def _keep(session: OrmSession, game: Game, replay: Any = None) -> None:
+    """One game's summary written in the transaction (one UPDATE; a finished game's, or a
+    game's first, after reading what it replaces), and the group's totals moved with it when
+    the game was or is finished (:func:`companion.play.group_totals.changed`)."""
+    if summarizer(by_key(game.kind)) is None or game.id is None:
+        return
+    row = session.identity_map.get(session.identity_key(GameResult, game.id))
+    if row is not None and row.stamp == stamp_of(game):
+        return  # already written with it (an import, whose groups' totals it rebuilds)
+    summary = _summary_at_save(session, game, replay)
+    values = {"stamp": stamp_of(game), "finished": summary.finished, "data": summary.to_json(),
+              "progress": summary.progress_json()}  # (:func:`cached`'s, no ORM object built)
+    connection = session.connection()
+    if row is not None:  # loaded in this session: kept in step
+        before = (row.finished, row.data)
+        row.stamp, row.finished = values["stamp"], values["finished"]
+        row.data, row.progress = values["data"], values["progress"]
+        session.flush()
+    elif connection.execute(_UPDATE_OPEN_RESULT, {"id": game.id, **values}).rowcount:
+        before = (False, "")  # a game in progress (every save but a finished game's)
+    else:  # a finished game changed, or its first summary: what it replaces is read
+        old = connection.execute(_OLD_RESULT, {"id": game.id}).first()
+        before = (old.finished, old.data) if old is not None else (False, "")
+        if old is not None:
+            connection.execute(_UPDATE_RESULT, {"id": game.id, **values})
+        else:
+            connection.execute(insert(_RESULTS).values(game_id=game.id,
+                                                       group_id=game.group_id, **values))
+    if before[0] or summary.finished:
+        group_totals.changed(connection, game_id=game.id, group_id=game.group_id,
+                             kind=game.kind, when=game.updated_at,
+                             people=_seated(session, game.id, summary),
+                             before=GameSummary.from_json(before[1]) if before[0] else None,
+                             after=summary)
 
 
 def _seated(session: OrmSession, game_id: int, summary: GameSummary) -> list[int] | None:
@@ -209,11 +223,14 @@ def _forget_touched(session: OrmSession, *_args: object) -> None:
 
 def install() -> None:
     """Hook every session (once): a commit that stores a game or moves its ``updated_at`` writes
-    its summary too, in the same transaction."""
+    its summary too, in the same transaction; so does every entry :func:`store.append` writes
+    through Core (:data:`store.AT_SAVE`)."""
     for name, hook in (("before_flush", _note_touched), ("before_commit", _keep_summaries),
                        ("after_rollback", _forget_touched)):
         if not event.contains(OrmSession, name, hook):
             event.listen(OrmSession, name, hook)
+    if keep_at_save not in store.AT_SAVE:
+        store.AT_SAVE.append(keep_at_save)
 
 
 def refresh(engine: Engine) -> int:

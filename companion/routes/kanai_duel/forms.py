@@ -3,6 +3,9 @@ rules. Every write form carries the game version it was based on and an idempote
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from flask import Request
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringField
@@ -16,6 +19,7 @@ from ..page_store import page_form_key
 
 MAX_NAME = 24
 CARD_VALUES = [card.value for card in DuelCard]
+CARD_SET = frozenset(CARD_VALUES)
 
 
 def _strip(value: str | None) -> str | None:
@@ -55,6 +59,34 @@ class RoundForm(KanaiDuelWriteForm):
 
     first = RadioField(choices=_card_choices(), validators=[InputRequired()])
     second = RadioField(choices=_card_choices(), validators=[InputRequired()])
+
+
+@dataclass(frozen=True)
+class RoundSent:
+    """A referee's round as its page sends it, read without binding a form (a save's fixed
+    shape: two cards, the version, the key): what :class:`RoundForm` would accept."""
+
+    first: str
+    second: str
+    version: str
+    key: str | None
+
+    def based_on(self) -> int:
+        return small_int(self.version)
+
+
+def round_sent(request: Request) -> RoundSent | None:
+    """The round of a POST whose fields :class:`RoundForm` accepts as they are — each card one
+    of the eight, a version given — read in a few lookups; None for anything else (a file sent,
+    a card missing or unknown, no version), which the view hands to :class:`RoundForm` for the
+    same refusal as ever. CSRF is checked before the view (``CSRFProtect``) either way."""
+    if request.files:
+        return None
+    form = request.form
+    first, second, version = form.get("first"), form.get("second"), form.get("version")
+    if first not in CARD_SET or second not in CARD_SET or not version:
+        return None
+    return RoundSent(str(first), str(second), version, form.get("key"))
 
 
 class PickForm(KanaiDuelWriteForm):

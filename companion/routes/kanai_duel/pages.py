@@ -37,7 +37,16 @@ from ..links import entry_page, for_seats, game_to_play_again
 from ..replays import form_key, refusal
 from ..shell import remember
 from .blueprints import bp
-from .forms import JoinForm, KanaiDuelNewGameForm, PickForm, ReinviteForm, RoundForm, UndoForm
+from .forms import (
+    JoinForm,
+    KanaiDuelNewGameForm,
+    PickForm,
+    ReinviteForm,
+    RoundForm,
+    RoundSent,
+    UndoForm,
+    round_sent,
+)
 
 SEATS = "kanai_duel_links"
 """The session's secrets of the seat links this browser took: ``{link token: secret}``."""
@@ -335,15 +344,19 @@ def _replayed(game: Game, conflict: store.KeyConflict) -> tuple[str, int]:
 def play_round(code: str) -> Response | tuple[str, int]:
     """Referee mode: the two revealed cards (two-phone games refuse it)."""
     game = _game_or_404(code)
-    form = RoundForm()
-    if not form.validate_on_submit():
-        problem = CATALOGUE.problem("tap-both-cards")
-        return _page(game, 422, problems=[problem], round_form=form)
+    sent = round_sent(request)  # (the page's fixed shape, read without binding a form)
+    if sent is None:
+        form = RoundForm()
+        if not form.validate_on_submit():
+            problem = CATALOGUE.problem("tap-both-cards")
+            return _page(game, 422, problems=[problem], round_form=form)
+        sent = RoundSent(form.first.data or "", form.second.data or "", form.version.data or "",
+                         form.key.data)
     refused = refusal(
         lambda: play.play_round(session=get_session(), game=game,
-                                cards=[form.first.data or "", form.second.data or ""],
-                                based_on=form.based_on(), key=form_key(form.key.data)),
-        problems=lambda found: _page(game, 422, problems=found, round_form=form),
+                                cards=[sent.first, sent.second],
+                                based_on=sent.based_on(), key=form_key(sent.key)),
+        problems=lambda found: _page(game, 422, problems=found, round_form=RoundForm()),
         stale=lambda: _page(game, 409, stale=True), conflict=lambda c: _replayed(game, c))
     return refused or redirect(url_for("kanai_duel.show", code=code), 303)
 

@@ -1,0 +1,65 @@
+"""The statements of a save, counted on the database the suite runs on (SQLite, or PostgreSQL
+under ``make test-postgres``): a Kanai duel round (the save of ``bench/saves.py``) reads the
+link with its game and the game's entries once, then writes the entry, the game's stamp and its
+summary, and commits once — pinned here, so a statement added to every save shows up as a
+failure, not as a slower bench.
+
+Counted with a ``before_cursor_execute`` listener (every statement sent) and a ``commit``
+listener (every COMMIT) on the app's engine.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqlalchemy import event
+
+from .test_lean_saves import statements, token_of, version_of
+
+SAVE = [
+    "SELECT gamelink",  # the link and its game, one query (the request's link lookup)
+    "SELECT entry",  # the game's entries: the key's replay check, the version, the replay
+    "INSERT entry",
+    "UPDATE game",  # its stamp
+    "UPDATE gameresult",  # its summary (a game in progress: one UPDATE, nothing read first)
+]
+"""A referee's round of a duel in progress, statement by statement."""
+
+
+def shape(statement: str) -> str:
+    """``SELECT <first table after FROM>``, ``INSERT <table>``, ``UPDATE <table>`` …"""
+    words = statement.split()
+    verb = words[0].upper()
+    if verb == "SELECT":
+        found = re.search(r"\bFROM\s+\"?(\w+)", statement, re.I)
+        return f"SELECT {found[1].lower() if found else '?'}"
+    table = re.sub(r"\W", "", words[2] if verb in ("INSERT", "DELETE") else words[1])
+    return f"{verb} {table.lower()}"
+
+
+def test_a_duel_round_is_five_statements_and_one_commit(app, client):
+    new = client.post("/kanai-duel/new", data={
+        "first": "Ana", "second": "Ben", "mode": "referee", "wins": "4", "abilities": "all",
+        "set_aside": "none"})
+    assert new.status_code == 303
+    url = f"/kanai-duel/g/{token_of(new.headers['Location'])}"
+    engine = app.extensions["companion.engine"]
+    for cards in (("general", "minister"), ("minister", "general")):
+        version = version_of(client, url)
+        commits: list[int] = []
+
+        def committed(_connection, commits: list[int] = commits) -> None:
+            commits.append(1)
+
+        event.listen(engine, "commit", committed)
+        try:
+            with statements(app) as seen:
+                answer = client.post(f"{url}/round", data={
+                    "first": cards[0], "second": cards[1], "version": str(version),
+                    "key": f"k{version}"})
+        finally:
+            event.remove(engine, "commit", committed)
+        assert answer.status_code == 303, answer.text
+        assert [shape(s) for s in seen] == SAVE, seen
+        assert len(commits) == 1
+    assert version_of(client, url) == 2
