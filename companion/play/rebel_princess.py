@@ -74,9 +74,7 @@ class RebelGameView:
     records: list[RoundRecord]
     state: RebelGameState
     seq: int = 0  # the number of the game's newest record: the version this view is of
-    keys: Mapping[str, RoundRecord] = dataclasses.field(default_factory=dict)
-    """The game's records made by a form with an idempotency key, by key (every record read,
-    current or not: a form sent again finds its record without reading the game again)."""
+    keys: Mapping[str, RoundRecord] = dataclasses.field(default_factory=dict)  # by form key
 
     @property
     def edition(self) -> Edition:
@@ -343,12 +341,8 @@ def save_round(*, session: Session, game: Game, number: int, played: PlayedRound
                base_id: int | None, view: RebelGameView | None = None,
                key: str | None = None) -> RoundRecord:
     """Store a round entry: a new round (``base_id`` None) or an edit of the version ``base_id``.
-
-    ``key``: the idempotency key of the form (:func:`companion.play.store.keyed`), stored with
-    the record. The form sent again finds the record it stored, which is returned and nothing
-    new is stored (a double tap, a retry, the outbox sending a save whose answer was lost); the
-    same form sent with other content raises :class:`~companion.play.store.KeyConflict`,
-    nothing stored. Both are judged before anything else, on every attempt.
+    ``key``, the form's (:func:`~companion.play.store.keyed`), is stored with it: the form sent
+    again gets the record it stored, changed it raises :class:`~companion.play.store.KeyConflict`.
 
     Raises :class:`EntryRejected` (``round-already-saved``, ``round-not-next``, ``stale-edit``,
     ``game-over``) or :class:`IncompleteEntryError` when the game would not replay; nothing is
@@ -380,14 +374,10 @@ def enter_round(*, session: Session, game: Game, number: int, played: PlayedRoun
                 base_id: int | None, view: RebelGameView | None = None,
                 shown: Sequence[RebelCard] | None = None, key: str | None = None
                 ) -> RoundRecord:
-    """:func:`save_round` as a page's form saves it. A form with a ``key`` is known by it, as
-    every game's forms are: sent again, it is answered with the record it stored; sent again
-    changed, :class:`~companion.play.store.KeyConflict`; any refusal is raised. A form without
-    one (drawn by a server of the release before keys, or sent by hand) is told by what it says:
-    a refusal that finds this very entry stored already (the same round, entered the same way)
-    is answered with that stored record, as a save. Any other refusal is raised
-    (:class:`EntryRejected`, :class:`IncompleteEntryError`: both an
-    :class:`~companion.scoring.problems.EntryError`), nothing stored.
+    """:func:`save_round` as a page's form saves it. A form with a ``key`` is known by it; one
+    without (drawn before keys) by what it says: a refusal that finds this very entry stored
+    (the same round, entered the same way) is answered with that record, as a save. Any other
+    refusal is raised (:class:`~companion.scoring.problems.EntryError`), nothing stored.
 
     ``shown``: the by-cards form's rows (the cards the round's card scores). An edit saved as
     that form showed the stored round is the stored entry, unchanged: a round confirmed from the
@@ -436,11 +426,9 @@ def numbers_warnings(view: RebelGameView, number: int, played: PlayedRound) -> l
 
 def undo_entry(*, session: Session, game: Game, based_on: int | None,
                key: str | None = None) -> RoundRecord | None:
-    """:func:`undo_last` as the pad's Undo button sends it. A form with a ``key`` is known by
-    it (see :func:`undo_last`). Without one, when the game moved on since ``based_on`` only by
-    the undo this very version asked for (the first tap of a double tap), that undo's record is
-    returned as if just made; any other move raises :class:`EntryRejected` (``stale-undo``),
-    nothing undone."""
+    """:func:`undo_last` as the pad's Undo sends it. A form without a ``key``: when the game
+    moved on since ``based_on`` only by the undo this very version asked for, that undo's record
+    is returned as if just made; any other move raises :class:`EntryRejected`, nothing undone."""
     try:
         return undo_last(session=session, game=game, based_on=based_on, key=key)
     except EntryRejected:
@@ -453,39 +441,17 @@ def undo_entry(*, session: Session, game: Game, based_on: int | None,
         raise
 
 
-def _replayed(keys: Mapping[str, RoundRecord], key: str | None) -> RoundRecord | None:
-    """The record this very form stored already (``keys``: the game's records by key), or None
-    (a new write). Raises :class:`~companion.play.store.KeyConflict` when the form's key was
-    stored with other content (:func:`companion.play.store.keyed`)."""
-    if not key:
-        return None
-    found = keys.get(key)
-    if found is not None:
-        return found
-    if store.KEY_MARK in key:
-        prefix = key.split(store.KEY_MARK, 1)[0] + store.KEY_MARK
-        for stored_key, record in sorted(keys.items(), key=lambda item: item[1].seq):
-            if stored_key.startswith(prefix):
-                raise store.KeyConflict(as_stored(record))
-    return None
-
-
-def replayed_round(view: RebelGameView, key: str | None) -> RoundRecord | None:
-    """The record the form with this idempotency key stored in the game of ``view``, or None;
-    :class:`~companion.play.store.KeyConflict` when that key was stored with other content."""
-    return _replayed(view.keys, key)
-
-
-def as_stored(record: RoundRecord) -> store.Stored:
-    """A round record as :class:`~companion.play.store.KeyConflict` tells what a form stored:
-    its number, what it did (``entered``, ``edited``, ``undone``) and which round."""
-    return store.Stored(record.seq, record.action, {"number": record.number}, record.key,
-                        record.created_at)
+def replayed_round(keys: Mapping[str, RoundRecord], key: str | None) -> RoundRecord | None:
+    """The record the form with this key stored (``keys``: the game's, by key), or None;
+    :class:`~companion.play.store.KeyConflict` when its key was stored with other content."""
+    read = sorted(map(store.stored_round, keys.values()), key=lambda s: s.seq)
+    found = store.replayed_in(read, key) if key else None
+    return keys[found.key] if found is not None and found.key is not None else None
 
 
 def _save_round(session: Session, game: Game, number: int, played: PlayedRound, mode: str,
                 base_id: int | None, view: RebelGameView, key: str | None) -> RoundRecord:
-    earlier = _replayed(view.keys, key)
+    earlier = replayed_round(view.keys, key)
     if earlier is not None:
         return earlier
     current = view.record(number)
@@ -529,9 +495,7 @@ def undo_last(*, session: Session, game: Game, based_on: int | None = None,
 
     ``based_on`` is the version (newest record number) the phone showed: if the game has moved
     on since, :class:`EntryRejected` (``stale-undo``) and nothing is undone, so a double tap on
-    Undo never takes back two entries. ``key``: the form's idempotency key, stored with the
-    undo (as :func:`save_round` stores it): the form sent again is answered with the undo it
-    made, changed it raises :class:`~companion.play.store.KeyConflict`.
+    Undo never takes back two entries. ``key``: the form's, as :func:`save_round` keeps it.
     """
     return _atomically(session, lambda: _undo_last(session, game, based_on, key))
 
@@ -540,7 +504,7 @@ def _undo_last(session: Session, game: Game, based_on: int | None,
                key: str | None) -> RoundRecord | None:
     assert game.id is not None
     history = _history(session, game.id)
-    earlier = _replayed({r.key: r for r in history if r.key is not None}, key)
+    earlier = replayed_round({r.key: r for r in history if r.key is not None}, key)
     if earlier is not None:
         return earlier
     seq = history[-1].seq if history else 0

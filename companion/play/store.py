@@ -24,7 +24,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, func, select
 
-from ..models import Entry, Game, GameLink, Player, table_of
+from ..models import Entry, Game, GameLink, Player, RoundRecord, table_of
 from . import groups
 from .entries import entry_problem
 from .tokens import is_token
@@ -97,7 +97,7 @@ def replayed(session: Session, game: Game, key: str | None) -> Stored | None:
         return None
     read = _read_entries(session, game)
     if read is not None:  # the entries this transaction read already hold every key
-        return _replayed_in(read, key)
+        return replayed_in(read, key)
     earlier = _by_key(session, game, key)
     if earlier is not None:
         return earlier
@@ -111,8 +111,9 @@ def replayed(session: Session, game: Game, key: str | None) -> Stored | None:
     return None
 
 
-def _replayed_in(read: Sequence[Stored], key: str) -> Stored | None:
-    """:func:`replayed` on the game's entries as read (oldest first)."""
+def replayed_in(read: Sequence[Stored], key: str) -> Stored | None:
+    """:func:`replayed` on the game's entries as read (oldest first; Rebel Princess's round
+    records too, as :func:`stored_round` gives them)."""
     for stored in read:
         if stored.key == key:
             return stored
@@ -122,6 +123,13 @@ def _replayed_in(read: Sequence[Stored], key: str) -> Stored | None:
             if stored.key is not None and stored.key.startswith(prefix):
                 raise KeyConflict(stored)
     return None
+
+
+def stored_round(record: RoundRecord) -> Stored:
+    """A Rebel Princess round record as an entry: its number, what it did (``entered``,
+    ``edited``, ``undone``) and which round (``{"number": n}``), with its form's key."""
+    return Stored(record.seq, record.action, {"number": record.number}, record.key,
+                  record.created_at)
 
 
 @dataclass(frozen=True)

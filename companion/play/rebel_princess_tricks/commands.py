@@ -375,7 +375,7 @@ def confirm(entry: TrickEntry, *, version: int, key: str | None = None) -> None:
     record = entry.view.record(entry.number)
     if record is not None:
         if key is not None:
-            if play.replayed_round(entry.view, key) is not None:
+            if play.replayed_round(entry.view.keys, key) is not None:
                 raise TrickRejected("saved")  # a double tap: the first one stored it
         elif played is not None and play.played_from_record(record) == played:
             raise TrickRejected("saved")  # (a form without a key: told by its cards)

@@ -57,13 +57,13 @@ MAX_NAME = 24
 MAX_SCORE = 99
 
 
-class UndoForm(FlaskForm):
+class PadUndoForm(FlaskForm):
     """The pad's Undo button: the version the pad showed (``version``, read by the page) and a
     fresh idempotency key per drawn form (see :func:`companion.routes.replays.form_key`)."""
 
     key = HiddenField()
 
-    def fresh(self) -> UndoForm:
+    def fresh(self) -> PadUndoForm:
         """Give the form about to be drawn its key."""
         self.key.data = page_form_key()
         return self

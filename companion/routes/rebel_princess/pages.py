@@ -42,8 +42,8 @@ from ..replays import form_key, refusal
 from ..shell import remember
 from .blueprints import bp
 from .forms import (
+    PadUndoForm,
     RebelPrincessNewGameForm,
-    UndoForm,
     card_choices,
 )
 
@@ -201,7 +201,7 @@ def show(code: str) -> str:
 def _render_show(view: play.RebelGameView, share_url: str) -> str:
     letter = view.state.next_round_card or ""  # ("": none to enter)
     return render_template("rebel_princess/games/show.html", view=view,
-                           undo_form=UndoForm().fresh(),
+                           undo_form=PadUndoForm().fresh(),
                            reminder=_reminder(view), share_url=share_url,
                            qr_svg=qr_svg(share_url),
                            can_enter_tricks=bool(letter) and not view.state.next_is_playoff
@@ -259,7 +259,7 @@ def history(code: str) -> str:
 def undo(code: str) -> Response:
     """Undo the last entry or edit."""
     view = _view_or_404(code)
-    form = UndoForm()
+    form = PadUndoForm()
     if not form.validate_on_submit():
         abort(400)
     based_on = whole_or_none(request.form.get("version", ""))

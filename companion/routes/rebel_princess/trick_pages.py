@@ -328,7 +328,7 @@ def _confirmed_by_this_form(view: play.RebelGameView) -> bool:
     not found."""
     key = form_key(request.form.get("save_key")) if request.method == "POST" else None
     try:
-        return key is not None and play.replayed_round(view, key) is not None
+        return key is not None and play.replayed_round(view.keys, key) is not None
     except KeyConflict:  # a changed copy of it: a tap on a saved round, as any other
         return False
 
