@@ -126,10 +126,12 @@ class RoundRecord(SQLModel, table=True):
 
     ``seq`` numbers a game's records 1, 2, 3 … in the order they were made; the database refuses
     a second record with the same number, so two writes based on the same version of the game
-    can never both be stored (the loser re-reads the game and is judged again).
+    can never both be stored (the loser re-reads the game and is judged again), and a second
+    record with the same ``key`` (a form sent again is stored once, as ``Entry`` does).
     """
 
-    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_roundrecord_game_seq"),)
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_roundrecord_game_seq"),
+                      UniqueConstraint("game_id", "key", name="uq_roundrecord_game_key"))
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
@@ -146,6 +148,9 @@ class RoundRecord(SQLModel, table=True):
     counts: str | None = Field(default=None, max_length=64)  # Princes per seat / Frog, "3,2,0,4/1"
     leader: int | None = None  # who led the first trick, when a power changed it
     last_trick_winner: int | None = None  # classic: leads the next round
+    # The idempotency key of the form that made this record (see companion.play.store.keyed):
+    # None for records made before migration 0013, by an import, or by a form without one.
+    key: str | None = Field(default=None, max_length=64)
     created_at: datetime = Field(default_factory=_now)
 
 

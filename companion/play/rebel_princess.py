@@ -74,6 +74,7 @@ class RebelGameView:
     records: list[RoundRecord]
     state: RebelGameState
     seq: int = 0  # the number of the game's newest record: the version this view is of
+    keys: Mapping[str, RoundRecord] = dataclasses.field(default_factory=dict)  # by form key
 
     @property
     def edition(self) -> Edition:
@@ -199,10 +200,12 @@ def view_game(session: Session, game: Game, *, replace: tuple[int, PlayedRound] 
     history = _history(session, game.id)
     records = current_records(history)
     seq = history[-1].seq if history else 0
-    view = RebelGameView(game, players, records, replay_records(game, players, records), seq)
+    keys = {r.key: r for r in history if r.key is not None}
+    view = RebelGameView(game, players, records, replay_records(game, players, records), seq,
+                         keys)
     if replace is None and extra is None:
         return view
-    return RebelGameView(game, players, records, replay(view, replace=replace, extra=extra), seq)
+    return dataclasses.replace(view, state=replay(view, replace=replace, extra=extra))
 
 
 def edition_of(game: Game) -> Edition:
@@ -335,8 +338,11 @@ def create_game(*, session: Session, edition: Edition, names: Sequence[str], fir
 
 
 def save_round(*, session: Session, game: Game, number: int, played: PlayedRound, mode: str,
-               base_id: int | None, view: RebelGameView | None = None) -> RoundRecord:
+               base_id: int | None, view: RebelGameView | None = None,
+               key: str | None = None) -> RoundRecord:
     """Store a round entry: a new round (``base_id`` None) or an edit of the version ``base_id``.
+    ``key``, the form's (:func:`~companion.play.store.keyed`), is stored with it: the form sent
+    again gets the record it stored, changed it raises :class:`~companion.play.store.KeyConflict`.
 
     Raises :class:`EntryRejected` (``round-already-saved``, ``round-not-next``, ``stale-edit``,
     ``game-over``) or :class:`IncompleteEntryError` when the game would not replay; nothing is
@@ -355,23 +361,23 @@ def save_round(*, session: Session, game: Game, number: int, played: PlayedRound
         seen, view = view, None  # only the first attempt: a retry reads the game again
         if seen is not None:
             try:
-                return _save_round(session, game, number, played, mode, base_id, seen)
+                return _save_round(session, game, number, played, mode, base_id, seen, key)
             except (EntryRejected, IncompleteEntryError):
                 pass
         return _save_round(session, game, number, played, mode, base_id,
-                           view_game(session, game))
+                           view_game(session, game), key)
 
     return _atomically(session, write)
 
 
 def enter_round(*, session: Session, game: Game, number: int, played: PlayedRound, mode: str,
                 base_id: int | None, view: RebelGameView | None = None,
-                shown: Sequence[RebelCard] | None = None) -> RoundRecord:
-    """:func:`save_round` as a page's form saves it: a refusal that finds this very entry
-    stored already (the first tap of a double tap, or a retry: the same round, entered the same
-    way) is answered with that stored record, as a save; any other refusal is raised
-    (:class:`EntryRejected`, :class:`IncompleteEntryError`: both an
-    :class:`~companion.scoring.problems.EntryError`), nothing stored.
+                shown: Sequence[RebelCard] | None = None, key: str | None = None
+                ) -> RoundRecord:
+    """:func:`save_round` as a page's form saves it. A form with a ``key`` is known by it; one
+    without (drawn before keys) by what it says: a refusal that finds this very entry stored
+    (the same round, entered the same way) is answered with that record, as a save. Any other
+    refusal is raised (:class:`~companion.scoring.problems.EntryError`), nothing stored.
 
     ``shown``: the by-cards form's rows (the cards the round's card scores). An edit saved as
     that form showed the stored round is the stored entry, unchanged: a round confirmed from the
@@ -384,11 +390,11 @@ def enter_round(*, session: Session, game: Game, number: int, played: PlayedRoun
                 played = stored
     try:
         return save_round(session=session, game=game, number=number, played=played, mode=mode,
-                          base_id=base_id, view=view)
+                          base_id=base_id, view=view, key=key)
     except EntryRejected as error:
         # Judged on the game as it now is (save_round reads it again when the request's view
         # refuses): the round it found stored tells a double tap, with nothing read again.
-        if error.stored is not None and error.is_double_tap(played, mode):
+        if key is None and error.stored is not None and error.is_double_tap(played, mode):
             return error.stored
         raise
 
@@ -418,24 +424,36 @@ def numbers_warnings(view: RebelGameView, number: int, played: PlayedRound) -> l
     return list(trial.rounds[number - 1].warnings) if number <= len(trial.rounds) else []
 
 
-def undo_entry(*, session: Session, game: Game, based_on: int | None) -> RoundRecord | None:
-    """:func:`undo_last` as the pad's Undo button sends it: when the game moved on since
-    ``based_on`` only by the undo this very version asked for (the first tap of a double tap),
-    that undo's record is returned as if just made; any other move raises
-    :class:`EntryRejected` (``stale-undo``), nothing undone."""
+def undo_entry(*, session: Session, game: Game, based_on: int | None,
+               key: str | None = None) -> RoundRecord | None:
+    """:func:`undo_last` as the pad's Undo sends it. A form without a ``key``: when the game
+    moved on since ``based_on`` only by the undo this very version asked for, that undo's record
+    is returned as if just made; any other move raises :class:`EntryRejected`, nothing undone."""
     try:
-        return undo_last(session=session, game=game, based_on=based_on)
+        return undo_last(session=session, game=game, based_on=based_on, key=key)
     except EntryRejected:
         history = _history(session, game.id) if game.id is not None else []
         latest = history[-1] if history else None
-        if (based_on is not None and latest is not None and latest.action == "undone"
+        if (key is None and based_on is not None and latest is not None
+                and latest.action == "undone"
                 and latest.seq == based_on + 1):
             return latest  # a double tap: the first tap undid it
         raise
 
 
+def replayed_round(keys: Mapping[str, RoundRecord], key: str | None) -> RoundRecord | None:
+    """The record the form with this key stored (``keys``: the game's, by key), or None;
+    :class:`~companion.play.store.KeyConflict` when its key was stored with other content."""
+    read = sorted(map(store.stored_round, keys.values()), key=lambda s: s.seq)
+    found = store.replayed_in(read, key) if key else None
+    return keys[found.key] if found is not None and found.key is not None else None
+
+
 def _save_round(session: Session, game: Game, number: int, played: PlayedRound, mode: str,
-                base_id: int | None, view: RebelGameView) -> RoundRecord:
+                base_id: int | None, view: RebelGameView, key: str | None) -> RoundRecord:
+    earlier = replayed_round(view.keys, key)
+    if earlier is not None:
+        return earlier
     current = view.record(number)
     if base_id is None:
         if current is not None:
@@ -462,7 +480,7 @@ def _save_round(session: Session, game: Game, number: int, played: PlayedRound, 
         raise EntryRejected([CATALOGUE.problem("game-over")])
     assert game.id is not None
     record = _fill_record(RoundRecord(game_id=game.id, seq=view.seq + 1, number=number,
-                                      action=action), played, mode)
+                                      action=action, key=key), played, mode)
     session.add(record)
     _touch(session, game)
     store.note_replay(session, game, trial)  # the summary is the trial's: no second replay
@@ -470,21 +488,25 @@ def _save_round(session: Session, game: Game, number: int, played: PlayedRound, 
     return record
 
 
-def undo_last(*, session: Session, game: Game, based_on: int | None = None
-              ) -> RoundRecord | None:
+def undo_last(*, session: Session, game: Game, based_on: int | None = None,
+              key: str | None = None) -> RoundRecord | None:
     """Undo the last entry or edit not undone yet, by adding a record that restores the version
     before it. Returns the new record, or None when there is nothing to undo.
 
     ``based_on`` is the version (newest record number) the phone showed: if the game has moved
     on since, :class:`EntryRejected` (``stale-undo``) and nothing is undone, so a double tap on
-    Undo never takes back two entries.
+    Undo never takes back two entries. ``key``: the form's, as :func:`save_round` keeps it.
     """
-    return _atomically(session, lambda: _undo_last(session, game, based_on))
+    return _atomically(session, lambda: _undo_last(session, game, based_on, key))
 
 
-def _undo_last(session: Session, game: Game, based_on: int | None) -> RoundRecord | None:
+def _undo_last(session: Session, game: Game, based_on: int | None,
+               key: str | None) -> RoundRecord | None:
     assert game.id is not None
     history = _history(session, game.id)
+    earlier = replayed_round({r.key: r for r in history if r.key is not None}, key)
+    if earlier is not None:
+        return earlier
     seq = history[-1].seq if history else 0
     if based_on is not None and based_on != seq:
         raise EntryRejected([CATALOGUE.problem("stale-undo")])
@@ -495,7 +517,7 @@ def _undo_last(session: Session, game: Game, based_on: int | None) -> RoundRecor
         previous = [r for r in history if r.number == record.number and r.id is not None
                     and record.id is not None and r.id < record.id]
         restore = RoundRecord(game_id=game.id, seq=seq + 1, number=record.number,
-                              action="undone", undoes=record.id)
+                              action="undone", undoes=record.id, key=key)
         if record.action == "entered" or not previous:
             restore.deleted = True
         else:

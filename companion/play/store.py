@@ -27,7 +27,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, func, select
 
 from ..db import READER, reader
-from ..models import Entry, Game, GameLink, Player, table_of
+from ..models import Entry, Game, GameLink, Player, RoundRecord, table_of
 from . import groups, push
 from .entries import entry_problem
 from .tokens import is_token
@@ -100,11 +100,12 @@ def replayed(session: Session, game: Game, key: str | None) -> Stored | None:
         return None
     # The game's entries, read once for the transaction (one query: the save that follows
     # checks and replays from them), hold every key.
-    return _replayed_in(entries(session, game), key)
+    return replayed_in(entries(session, game), key)
 
 
-def _replayed_in(read: Sequence[Stored], key: str) -> Stored | None:
-    """:func:`replayed` on the game's entries as read (oldest first)."""
+def replayed_in(read: Sequence[Stored], key: str) -> Stored | None:
+    """:func:`replayed` on the game's entries as read (oldest first; Rebel Princess's round
+    records too, as :func:`stored_round` gives them)."""
     for stored in read:
         if stored.key == key:
             return stored
@@ -114,6 +115,13 @@ def _replayed_in(read: Sequence[Stored], key: str) -> Stored | None:
             if stored.key is not None and stored.key.startswith(prefix):
                 raise KeyConflict(stored)
     return None
+
+
+def stored_round(record: RoundRecord) -> Stored:
+    """A Rebel Princess round record as an entry: its number, what it did (``entered``,
+    ``edited``, ``undone``) and which round (``{"number": n}``), with its form's key."""
+    return Stored(record.seq, record.action, {"number": record.number}, record.key,
+                  record.created_at)
 
 
 @dataclass(frozen=True)

@@ -307,6 +307,33 @@ def test_a_save_whose_answer_was_lost_is_stored_once(phone: Page, live_server: s
     assert lost and pp_stored(page) == 1
 
 
+def test_a_rebel_princess_save_whose_answer_was_lost_is_known_by_its_key(phone: Page,
+                                                                          live_server: str):
+    """The same for a Rebel Princess round: the outbox sends the very form again, with the key
+    the page drew in it, and the server answers it as stored (one round on the pad)."""
+    page = phone
+    rp_numbers_open(page, live_server)
+    rp_numbers_part(page)
+    rp_numbers_rest(page)
+    sent: list[str] = []
+
+    def drop_the_answer(route):
+        if route.request.method == "POST":
+            sent.append(route.request.post_data or "")
+        if route.request.method == "POST" and len(sent) == 1:
+            route.fetch()  # the server stores it...
+            route.abort("internetdisconnected")  # ...and the phone never hears back
+        else:
+            route.continue_()
+
+    page.route(lambda url: url.split("?")[0].endswith("/round/1/numbers"), drop_the_answer)
+    page.locator("[data-action=save]").click()
+    expect(page.locator("#pad")).to_be_visible()  # sent again a few seconds later: stored
+    keys = [re.search(r"(?:^|&)key=([^&]+)", body) for body in sent]
+    assert len(sent) == 2 and all(keys) and keys[0][1] == keys[1][1]
+    assert rp_stored(page) == 1
+
+
 def board_text(page: Page, board: str) -> str:
     """The game's state as its page says it, without the history of rounds (which keeps an
     undone round, marked undone: the duel's « Every round »)."""

@@ -19,9 +19,18 @@ from ..web.test_csrf import form_token, header_token
 from .conftest import attr, code_of, setup_form
 
 
+def form_keys(html):
+    """The idempotency keys of the page's forms (the pad's Undo): new on every request."""
+    return re.findall(r'name="key" type="hidden" value="([^"]+)"', html)
+
+
 def without_token(html):
-    """The page with its CSRF token (signed with the time: new on every request) left out."""
-    return html.replace(header_token(html), "")
+    """The page with its CSRF token (signed with the time: new on every request) and its
+    forms' idempotency keys (drawn for each request) left out."""
+    html = html.replace(header_token(html), "")
+    for key in form_keys(html):
+        html = html.replace(key, "")
+    return html
 
 
 def totals_of(html):
@@ -147,6 +156,7 @@ def test_each_browser_gets_its_own_csrf_token(csrf_app):
     theirs = second.get(f"/rebel-princess/g/{code}").text
     mine = first.get(f"/rebel-princess/g/{code}").text
     assert form_token(mine) != form_token(theirs)
+    assert form_keys(mine) and set(form_keys(mine)).isdisjoint(form_keys(theirs))
     assert header_token(theirs) == form_token(theirs) != header_token(mine)
     assert "\x00" not in theirs
     assert without_token(mine) == without_token(theirs)

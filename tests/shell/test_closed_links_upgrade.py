@@ -26,8 +26,14 @@ def test_the_upgrade_adds_an_empty_table_and_changes_nothing_stored(upgraded):
     with sqlite3.connect(DATA / "db_584e0b5.sqlite") as before, sqlite3.connect(path) as after:
         assert after.execute("SELECT count(*) FROM closedlink").fetchone() == (0,)
         for table in ("playgroup", "game", "entry", "roundrecord", "person", "player"):
-            query = f"SELECT * FROM {table} ORDER BY 1"  # (our own table names)
+            old = [row[1] for row in before.execute(f"PRAGMA table_info({table})")]
+            query = f"SELECT {', '.join(old)} FROM {table} ORDER BY 1"  # (our own names)
             assert after.execute(query).fetchall() == before.execute(query).fetchall(), table
+            # a column a later migration added (roundrecord.key, 0013) holds nothing old
+            for added in {row[1] for row in after.execute(f"PRAGMA table_info({table})")} \
+                    - set(old):
+                assert after.execute(f"SELECT count(*) FROM {table} "
+                                     f"WHERE {added} IS NOT NULL").fetchone() == (0,), added
 
 
 def test_links_of_that_release_close_when_their_group_replaces_them(upgraded):

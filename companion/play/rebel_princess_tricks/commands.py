@@ -386,18 +386,23 @@ def set_validation(entry: TrickEntry, *, version: int, on: bool) -> None:
     _store(entry, checks=on)
 
 
-def confirm(entry: TrickEntry, *, version: int) -> None:
+def confirm(entry: TrickEntry, *, version: int, key: str | None = None) -> None:
     """Save the round to the score pad from the cards each seat took. Raises
-    :class:`TrickRejected` (``round-not-over``, ``issues-open``, ``saved``: already stored with
-    these very cards) or the errors of :func:`companion.play.rebel_princess.save_round`."""
+    :class:`TrickRejected` (``round-not-over``, ``issues-open``, ``saved``: already stored by
+    this very form, known by its idempotency ``key``, or — a form without one — with these very
+    cards), :class:`~companion.play.store.KeyConflict` (the form's key stored with other
+    content) or the errors of :func:`companion.play.rebel_princess.save_round`."""
     if not is_supported(entry.edition, entry.letter):
         raise TrickRejected("round-card-not-supported")
     board = entry.board
     played = board.played_round()
     record = entry.view.record(entry.number)
     if record is not None:
-        if played is not None and play.played_from_record(record) == played:
-            raise TrickRejected("saved")  # a double tap: the first one stored it
+        if key is not None:
+            if play.replayed_round(entry.view.keys, key) is not None:
+                raise TrickRejected("saved")  # a double tap: the first one stored it
+        elif played is not None and play.played_from_record(record) == played:
+            raise TrickRejected("saved")  # (a form without a key: told by its cards)
         raise TrickRejected("stale")
     _check_version(entry, version)
     if played is None:
@@ -408,7 +413,7 @@ def confirm(entry: TrickEntry, *, version: int) -> None:
     game = play.get_game(entry.session, entry.view.game.code)  # (loaded afresh: it is written)
     assert game is not None
     play.save_round(session=entry.session, game=game, number=entry.number, played=played,
-                    mode="cards", base_id=None)
+                    mode="cards", base_id=None, key=key)
 
 
 def preview(entry: TrickEntry) -> RebelRoundResult | None:

@@ -51,13 +51,22 @@ from ...scoring.rebel_princess import (
     round_cards,
 )
 from ...web.i18n import current_lang
+from ..page_store import page_form_key
 
 MAX_NAME = 24
 MAX_SCORE = 99
 
 
-class EmptyForm(FlaskForm):
-    """A POST that is only a button (undo): the CSRF token is the whole form."""
+class PadUndoForm(FlaskForm):
+    """The pad's Undo button: the version the pad showed (``version``, read by the page) and a
+    fresh idempotency key per drawn form (see :func:`companion.routes.replays.form_key`)."""
+
+    key = HiddenField()
+
+    def fresh(self) -> PadUndoForm:
+        """Give the form about to be drawn its key."""
+        self.key.data = page_form_key()
+        return self
 
 
 def _strip(value: str | None) -> str | None:
@@ -215,10 +224,18 @@ class RebelPrincessNewGameForm(FlaskForm):
 
 
 class _RoundForm(FlaskForm):
-    """What every round entry asks besides the scores: the version being edited and, when a
-    power changed it, who led the first trick."""
+    """What every round entry asks besides the scores: the version being edited, the form's
+    idempotency key and, when a power changed it, who led the first trick."""
 
     base = HiddenField(validators=[Optional(), Regexp(ASCII_NUMBER.pattern + r"\Z")])
+    key = HiddenField()
+
+    def keyed(self) -> _RoundForm:
+        """The form about to be drawn, with its idempotency key: a new one for a new form, the
+        one sent for a form drawn again (a refused save: sent again fixed, it is a new save)."""
+        if not self.key.data:
+            self.key.data = page_form_key()
+        return self
 
 
 def _round_form(name: str, *, players: int, ask_last_trick: bool,
@@ -451,7 +468,8 @@ class TrickForm(FlaskForm):
     seat = TapNumber(validators=[Optional(), NumberRange(min=0, max=5)])
     target = TapNumber(validators=[Optional(), NumberRange(min=0, max=5)])
     suit = StringField(validators=[Optional(), Length(max=1)])
-    key = StringField(validators=[Optional(), Length(max=80)])
+    key = StringField(validators=[Optional(), Length(max=80)])  # a breach's (accept)
+    save_key = HiddenField()  # Confirm's idempotency key (see companion.routes.replays)
     on = HiddenField()
     cards = StringField(validators=[Optional(), Length(max=80)])  # cards tapped, "Q3.F2"
     pick = StringField(validators=[Optional(), Length(max=20)])  # go on to tap the cards

@@ -38,11 +38,11 @@ from ...web.i18n import current_lang
 from .. import addresses, page_store, qr
 from ..groups import group_for_new_game
 from ..links import game_to_play_again
-from ..replays import refusal
+from ..replays import form_key, refusal
 from ..shell import remember
 from .blueprints import bp
 from .forms import (
-    EmptyForm,
+    PadUndoForm,
     RebelPrincessNewGameForm,
     card_choices,
 )
@@ -200,7 +200,8 @@ def show(code: str) -> str:
 
 def _render_show(view: play.RebelGameView, share_url: str) -> str:
     letter = view.state.next_round_card or ""  # ("": none to enter)
-    return render_template("rebel_princess/games/show.html", view=view, undo_form=EmptyForm(),
+    return render_template("rebel_princess/games/show.html", view=view,
+                           undo_form=PadUndoForm().fresh(),
                            reminder=_reminder(view), share_url=share_url,
                            qr_svg=qr_svg(share_url),
                            can_enter_tricks=bool(letter) and not view.state.next_is_playoff
@@ -258,7 +259,8 @@ def history(code: str) -> str:
 def undo(code: str) -> Response:
     """Undo the last entry or edit."""
     view = _view_or_404(code)
-    if not EmptyForm().validate_on_submit():
+    form = PadUndoForm()
+    if not form.validate_on_submit():
         abort(400)
     based_on = whole_or_none(request.form.get("version", ""))
     undone: list[RoundRecord | None] = []
@@ -270,8 +272,8 @@ def undo(code: str) -> Response:
 
     refused = refusal(
         lambda: undone.append(play.undo_entry(session=get_session(), game=view.game,
-                                              based_on=based_on)),
-        problems=moved_on, stale=moved_on, conflict=lambda _found: None)
+                                              based_on=based_on, key=form_key(form.key.data))),
+        problems=moved_on, stale=moved_on, conflict=moved_on)
     if refused is not None:
         return refused
     record = undone[0]

@@ -25,6 +25,7 @@ from ...common.bounds import whole_or_none
 from ...db import get_session
 from ...models import RoundRecord
 from ...play import rebel_princess as play
+from ...play.store import KeyConflict
 from ...scoring.rebel_princess import (
     Edition,
     PlayedRound,
@@ -39,7 +40,8 @@ from ...scoring.rebel_princess import (
     tally,
     tally_counts,
 )
-from ..replays import refusal
+from ...scoring.rebel_princess.problems import CATALOGUE
+from ..replays import form_key, refusal
 from .blueprints import bp
 from .forms import (
     card_choices,
@@ -164,13 +166,13 @@ def enter_cards(code: str, number: int) -> Response | tuple[str, int]:
                       play.played_from_record(ctx.record), players)
     problems: list[Problem] = []
     if request.method == "POST" and _validate(form):
-        outcome = _save(ctx, played_from_cards(form, players, cards), "cards", form.base.data,
+        outcome = _save(ctx, played_from_cards(form, players, cards), "cards", form,
                         shown=cards)
         if isinstance(outcome, Response):
             return outcome
         problems = outcome
     status = 422 if request.method == "POST" else 200
-    return render_template("rebel_princess/rounds/cards.html", form=form, cards=cards,
+    return render_template("rebel_princess/rounds/cards.html", form=form.keyed(), cards=cards,
                            problems=problems,
                            live=_live(ctx, form, cards), can_count=_counts_allowed(ctx),
                            **ctx.fields()), status
@@ -231,12 +233,13 @@ def enter_counts(code: str, number: int) -> Response | tuple[str, int]:
                        players)
     problems: list[Problem] = []
     if request.method == "POST" and _validate(form):
-        outcome = _save(ctx, played_from_counts(form, players), "counts", form.base.data)
+        outcome = _save(ctx, played_from_counts(form, players), "counts", form)
         if isinstance(outcome, Response):
             return outcome
         problems = outcome
     status = 422 if request.method == "POST" else 200
-    return render_template("rebel_princess/rounds/counts.html", form=form, problems=problems,
+    return render_template("rebel_princess/rounds/counts.html", form=form.keyed(),
+                           problems=problems,
                            live=_live_counts(ctx, form),
                            most=len(princes(len(ctx.view.players))), **ctx.fields()), status
 
@@ -281,11 +284,13 @@ def _id(record: RoundRecord) -> int:
     return record.id
 
 
-def _save(ctx: RoundPage, played: PlayedRound, mode: str, base: str | None,
+def _save(ctx: RoundPage, played: PlayedRound, mode: str, form: Any,
           shown: list[RebelCard] | None = None) -> Response | list[Problem]:
-    """Store the entry and go back to the pad, or return the problems (nothing stored)."""
+    """Store the entry and go back to the pad, or return the problems (nothing stored). The
+    form is known by its key, as every game's are: sent again, it is answered like the first
+    sending; sent again changed, it is told the round is saved already (nothing stored)."""
     view, number = ctx.view, ctx.number
-    text = (base or "").strip()  # Optional() lets blank text through unchecked
+    text = (form.base.data or "").strip()  # Optional() lets blank text through unchecked
     base_id = whole_or_none(text, 1) if text else None
     if text and base_id is None:
         abort(400)  # not a record number (the page never sends one)
@@ -293,8 +298,8 @@ def _save(ctx: RoundPage, played: PlayedRound, mode: str, base: str | None,
     refused: list[Problem] | None = refusal(
         lambda: saved.append(play.enter_round(
             session=get_session(), game=view.game, number=number, played=played, mode=mode,
-            base_id=base_id, view=view, shown=shown)),
-        problems=_as_given, stale=list[Problem], conflict=lambda _found: None)
+            base_id=base_id, view=view, shown=shown, key=form_key(form.key.data))),
+        problems=_as_given, stale=list[Problem], conflict=_already_saved)
     if refused is not None:
         return refused
     if base_id is not None and saved[0].id == base_id:
@@ -306,6 +311,13 @@ def _save(ctx: RoundPage, played: PlayedRound, mode: str, base: str | None,
 
 def _as_given(problems: list[Problem]) -> list[Problem]:
     return problems
+
+
+def _already_saved(conflict: KeyConflict) -> list[Problem]:
+    """A changed copy of a round form already saved: the round it saved is there (the pad
+    shows it; its row edits it), and nothing of this copy was stored."""
+    number = conflict.stored.data.get("number")
+    return [CATALOGUE.problem("round-already-saved", number=number)]
 
 
 def _saved_message(number: int, base_id: int | None) -> str:
@@ -332,10 +344,11 @@ def enter_numbers(code: str, number: int) -> Response | tuple[str, int]:
         played = played_from_numbers(form, players)
         warnings = play.numbers_warnings(view, number, played)
         if not warnings or form.confirm.data:
-            outcome = _save(ctx, played, "numbers", form.base.data)
+            outcome = _save(ctx, played, "numbers", form)
             if isinstance(outcome, Response):
                 return outcome
             problems = outcome
     status = 422 if request.method == "POST" else 200
-    return render_template("rebel_princess/rounds/numbers.html", form=form, problems=problems,
+    return render_template("rebel_princess/rounds/numbers.html", form=form.keyed(),
+                           problems=problems,
                            warnings=warnings, **ctx.fields()), status

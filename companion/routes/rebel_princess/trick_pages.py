@@ -30,6 +30,7 @@ from werkzeug.wrappers import Response
 from ...db import get_session
 from ...play import rebel_princess as play
 from ...play import rebel_princess_tricks as entry
+from ...play.store import KeyConflict
 from ...rulings import rebel_princess as rulings
 from ...scoring.problems import Problem
 from ...scoring.rebel_princess import (
@@ -42,7 +43,8 @@ from ...scoring.rebel_princess import (
 from ...scoring.rebel_princess.engine import InvalidEntryError, WinReason, power_class
 from ...scoring.rebel_princess.engine.powers import zero_rank
 from ...web.i18n import current_lang
-from ..replays import refusal
+from ..page_store import page_form_key
+from ..replays import form_key, refusal
 from .blueprints import bp
 from .forms import TrickForm
 from .pages import render_page_or_partial
@@ -315,9 +317,23 @@ def _context(code: str, number: int) -> TrickContext:
     ctx = _round_context(view, number)
     if ctx.record is not None and request.method == "GET":  # saved: Back after Confirm scores
         abort(redirect(url_for("rebel_princess.show", code=code), 303))
+    if ctx.record is not None and _confirmed_by_this_form(view):  # Confirm sent again
+        flash(gettext("Round %(n)s saved from the tricks.", n=number))
+        abort(redirect(url_for("rebel_princess.show", code=code)))
     if ctx.record is not None or ctx.playoff or not ctx.leader:
         abort(404)  # trick entry is for the next planned round; saved rounds edit by cards
     return TrickContext(ctx.view, number, ctx.letter, ctx.leader)
+
+
+def _confirmed_by_this_form(view: play.RebelGameView) -> bool:
+    """Is this request a Confirm whose form (known by its idempotency key) saved the round?
+    Sent again, it is answered as the first sending was; any other tap on a saved round is
+    not found."""
+    key = form_key(request.form.get("save_key")) if request.method == "POST" else None
+    try:
+        return key is not None and play.replayed_round(view.keys, key) is not None
+    except KeyConflict:  # a changed copy of it: a tap on a saved round, as any other
+        return False
 
 
 def _render(ctx: TrickContext, round_: entry.TrickEntry | None = None, status: int = 200,
@@ -358,6 +374,7 @@ def _render(ctx: TrickContext, round_: entry.TrickEntry | None = None, status: i
         powers=[o for o in options if o.arg not in ("after", "zero")],
         later=_after_options(round_, options), zero=_zero_option(round_, options),
         view=view, number=ctx.number, letter=ctx.letter, leader=ctx.leader,
+        save_key=page_form_key,
         seat_leader=ctx.seat_leader, edition=ctx.edition,
         classic=ctx.edition is Edition.CLASSIC, record=None, playoff=False)
 
@@ -499,7 +516,8 @@ ACTIONS: dict[str, Callable[[entry.TrickEntry, TrickForm], None]] = {
     "accept": lambda r, f: entry.accept(r, version=f.based_on(), key=f.key.data or ""),
     "validation": lambda r, f: entry.set_validation(r, version=f.based_on(),
                                                     on=f.on.data == "1"),
-    "confirm": lambda r, f: entry.confirm(r, version=f.based_on()),
+    "confirm": lambda r, f: entry.confirm(r, version=f.based_on(),
+                                          key=form_key(f.save_key.data)),
 }
 
 
@@ -531,7 +549,8 @@ def act(code: str, number: int, action: str) -> Response | tuple[str, int]:
 
     answer = refusal(lambda: ACTIONS[action](round_, form),
                      problems=refused, stale=lambda: refused([]),
-                     conflict=lambda _found: None)
+                     # (a changed copy of a Confirm already saved: the round is on the pad)
+                     conflict=lambda _found: refused(entry.TrickRejected("stale").problems))
     if answer is not None:
         return answer
     if action == "confirm":
