@@ -434,6 +434,14 @@ def lines_of(session: Session, *, group_id: int, person: int) -> list[Line]:
     return [by_kind[k.key] for k in kinds_with_history() if k.key in by_kind]
 
 
+def versus(session: Session, *, group_id: int, first: int, second: int
+           ) -> tuple[stats.Versus, list[stats.Versus]]:
+    """Two people's head-to-head record, over every game and per game in the registry's
+    order, from the group's kept pair totals (one query, whatever the group holds)."""
+    counts = group_totals.pair_counts(session.connection(), group_id, first, second)
+    return stats.versus_of(counts, first, second, [k.key for k in kinds_with_history()])
+
+
 def count_finished(session: Session, group_id: int) -> int:
     """How many finished games the group holds, from its totals (one query)."""
     return group_totals.finished_games(session.connection(), group_id)

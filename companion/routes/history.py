@@ -41,7 +41,7 @@ from ..extensions import csrf_exempt
 from ..forms.fields import required
 from ..forms.history import ImportForm, MergeForm, RenameForm
 from ..games import GameKind, by_slug, registry
-from ..history import bgstats, charts, share, stats
+from ..history import bgstats, charts, share
 from ..history.export_format import MAX_BYTES, ImportProblem
 from ..history.summary import utc
 from ..models import Game, Group, ImportJob, Person, stored_id
@@ -126,10 +126,6 @@ def _group() -> int:
 
 def _people() -> dict[int, str]:
     return play_people.names_by_id(get_session(), _group())
-
-
-def _kinds() -> list[str]:
-    return [kind.key for kind in summaries.kinds_with_history()]
 
 
 def _record_or_404(token: str) -> summaries.Record:
@@ -314,9 +310,8 @@ def versus() -> str:
     """Head to head: two players' finished games together, who won and who finished ahead."""
     first = _person_or_404(request.args.get("a", 0, type=db_id))
     second = _person_or_404(request.args.get("b", 0, type=db_id))
-    overall, per = stats.head_to_head(
-        summaries.played(get_session(), group_id=_group(), person=first.id),
-        first.id or 0, second.id or 0, _kinds())
+    overall, per = summaries.versus(get_session(), group_id=_group(), first=first.id or 0,
+                                    second=second.id or 0)
     _, together = summaries.records(get_session(), group_id=_group(), person=first.id,
                                   with_person=second.id, limit=10, count=False)
     know_viewer_links([r.game for r in together])
