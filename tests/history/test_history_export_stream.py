@@ -104,6 +104,24 @@ def test_each_chunk_reads_only_its_own_games(app, many, monkeypatch):
     assert asked == [4] * 9 + [0] and len(json.loads(text)["games"]) == 36
 
 
+def test_the_answer_starts_before_the_export_is_made(app, client, many, monkeypatch):
+    """No hook makes the streamed answer whole before it is sent (the access log asked for its
+    length once, which read every chunk into memory): when the response starts, one chunk at
+    most has been read; the rest are read as the body is."""
+    asked: list[int] = []
+    real = summaries.finished_ids
+
+    def counted(session, **kw):
+        found = real(session, **kw)
+        asked.append(len(found))
+        return found
+
+    monkeypatch.setattr(summaries, "finished_ids", counted)
+    response = client.get(f"{many.base}/export.json")
+    assert response.status_code == 200 and len(asked) <= 1
+    assert json.loads(response.get_data(as_text=True))["games"] and asked == [4] * 9 + [0]
+
+
 # --- the limit per link ---------------------------------------------------------------------
 
 def limited(tmp_path):
@@ -130,7 +148,7 @@ def test_exports_are_counted_per_link_whatever_the_address(tmp_path):
              f"/group/{group}/history/export.json.gz"]
     for n in range(per_minute):  # every export of the group's link counts once, from anywhere
         answer = client.get(paths[n % 3], environ_base={"REMOTE_ADDR": f"10.0.0.{n + 1}"})
-        assert answer.status_code == 200
+        assert answer.status_code == 200 and answer.data  # (read, as a phone does)
     refused = client.get(paths[0], environ_base={"REMOTE_ADDR": "10.9.9.9"})
     assert refused.status_code == 429 and "Retry-After" in refused.headers
     # other pages of the same link, and another link's exports, are not counted with them
@@ -142,7 +160,7 @@ def test_exports_are_counted_per_link_whatever_the_address(tmp_path):
 def test_the_limits_key_holds_no_token(tmp_path):
     app, group, _ = limited(tmp_path)
     client = app.test_client()
-    assert client.get(f"/group/{group}/history/export.json").status_code == 200
+    assert client.get(f"/group/{group}/history/export.json").data
     storage = app.extensions["limiter"]
     keys = []
     for limiter in (storage if isinstance(storage, set) else {storage}):
@@ -156,6 +174,6 @@ def test_a_refused_export_says_to_wait(tmp_path, monkeypatch):
     monkeypatch.setattr(security, "EXPORT_LIMIT", "1 per minute")
     app, group, _ = limited(tmp_path)
     client = app.test_client()
-    assert client.get(f"/group/{group}/history/export.json").status_code == 200
+    assert client.get(f"/group/{group}/history/export.json").data
     refused = client.get(f"/group/{group}/history/export.csv")
     assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
