@@ -124,7 +124,10 @@ def test_the_answer_starts_before_the_export_is_made(app, client, many, monkeypa
 
 # --- the limit per link ---------------------------------------------------------------------
 
+@pytest.fixture
 def limited(tmp_path):
+    """An app with its rate limits on, the known games stored: it, the group's token and a
+    finished game's viewer token."""
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
                       "RATELIMIT_ENABLED": True, **database_config(tmp_path)})
     empty_tables(app)
@@ -137,11 +140,12 @@ def limited(tmp_path):
 
         group = session.get(Group, game.group_id).token
         viewer = store.links_of(session, game)["viewer"].token
-    return app, group, viewer
+    yield app, group, viewer
+    app.extensions["companion.engine"].dispose()
 
 
-def test_exports_are_counted_per_link_whatever_the_address(tmp_path):
-    app, group, viewer = limited(tmp_path)
+def test_exports_are_counted_per_link_whatever_the_address(limited):
+    app, group, viewer = limited
     per_minute = limit_figures(EXPORT_LIMIT)[0][0]
     client = app.test_client()
     paths = [f"/group/{group}/history/export.json", f"/group/{group}/history/export.csv",
@@ -157,8 +161,8 @@ def test_exports_are_counted_per_link_whatever_the_address(tmp_path):
     assert client.get(f"/record/{viewer}/export.csv").status_code == 200
 
 
-def test_the_limits_key_holds_no_token(tmp_path):
-    app, group, _ = limited(tmp_path)
+def test_the_limits_key_holds_no_token(limited):
+    app, group, _ = limited
     client = app.test_client()
     assert client.get(f"/group/{group}/history/export.json").data
     storage = app.extensions["limiter"]
@@ -170,9 +174,13 @@ def test_the_limits_key_holds_no_token(tmp_path):
     assert all(group not in key for key in keys)
 
 
-def test_a_refused_export_says_to_wait(tmp_path, monkeypatch):
+@pytest.fixture
+def one_a_minute(monkeypatch):
     monkeypatch.setattr(security, "EXPORT_LIMIT", "1 per minute")
-    app, group, _ = limited(tmp_path)
+
+
+def test_a_refused_export_says_to_wait(one_a_minute, limited):
+    app, group, _ = limited
     client = app.test_client()
     assert client.get(f"/group/{group}/history/export.json").data
     refused = client.get(f"/group/{group}/history/export.csv")
