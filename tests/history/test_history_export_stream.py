@@ -11,12 +11,13 @@ import io
 import json
 
 import pytest
-from sqlmodel import col, select
+from sqlmodel import Session, col, select
 
 from companion import create_app
 from companion.db import get_session
-from companion.models import Game
-from companion.play import export, people, summaries
+from companion.models import Game, Group
+from companion.play import export, people, store, summaries
+from companion.play.groups import new_group
 from companion.web import security
 from companion.web.security import EXPORT_LIMIT, limit_figures
 
@@ -72,10 +73,8 @@ def test_the_streamed_csv_is_the_csv_made_in_one_piece(app, client, many):
 
 def test_an_empty_group_exports_an_empty_document(app, client):
     with app.app_context():
-        from companion.play import groups
-
         session = get_session()
-        group = groups.new_group(session, name="Nobody yet")
+        group = new_group(session, name="Nobody yet")
         session.commit()
         token = group.token
     text = client.get(f"/group/{token}/history/export.json").get_data(as_text=True)
@@ -97,8 +96,6 @@ def test_each_chunk_reads_only_its_own_games(app, many, monkeypatch):
 
     monkeypatch.setattr(summaries, "finished_ids", counted)
     with app.app_context():
-        from sqlmodel import Session
-
         with Session(app.extensions["companion.engine"]) as reader:
             text = "".join(export.stream(reader, many.group_id))
     assert asked == [4] * 9 + [0] and len(json.loads(text)["games"]) == 36
@@ -135,9 +132,6 @@ def limited(tmp_path):
         session = get_session()
         codes = store_known_games(session)
         game = session.exec(select(Game).where(col(Game.code) == codes["rp1"])).one()
-        from companion.play import store
-        from companion.models import Group
-
         group = session.get(Group, game.group_id).token
         viewer = store.links_of(session, game)["viewer"].token
     yield app, group, viewer
