@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from sqlalchemy import (
     ColumnElement,
@@ -39,6 +39,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
 
+from ..common.bounds import db_id
 from ..games import GameKind, Glue, by_key, registry
 from ..history import GameSummary, stats
 from ..history.stats import KindStats, Line, Played
@@ -470,6 +471,25 @@ PageKey = tuple[datetime, int]
 def page_key(game: Game) -> PageKey:
     """Where ``game`` stands in a list of :func:`records` (for ``older_than``/``newer_than``)."""
     return utc(game.updated_at).replace(tzinfo=None), stored_id(game.id)
+
+
+def key_text(game: Game) -> str:
+    """A page link's key: where ``game`` stands in the list (``<updated_at>~<id>``)."""
+    when, game_id = page_key(game)
+    return f"{when.isoformat()}~{game_id}"
+
+
+def parse_key(value: object) -> PageKey:
+    """A page link's key (:func:`key_text`; a time with an offset is taken in UTC), else
+    :class:`ValueError` (the first page is shown)."""
+    text = str(value)
+    if len(text) > 64 or text.count("~") != 1:
+        raise ValueError("not a page key")
+    when_text, id_text = text.split("~")
+    when = datetime.fromisoformat(when_text)
+    if when.tzinfo is not None:
+        when = when.astimezone(UTC).replace(tzinfo=None)
+    return when, db_id(id_text)
 
 
 def finished_by_person(session: Session, group_id: int) -> dict[int, int]:

@@ -17,7 +17,7 @@ import zlib
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime, tzinfo
+from datetime import datetime, tzinfo
 from typing import Any
 
 from flask import (
@@ -30,7 +30,6 @@ from flask import (
     render_template,
     request,
     session,
-    stream_with_context,
     url_for,
 )
 from flask_babel import gettext as _
@@ -165,8 +164,8 @@ def index() -> str:
     games from the newest). A malformed key is ignored (the first page)."""
     filters = Filters.read()
     page = request.args.get("page", 1, type=page_number)
-    older = request.args.get("older", None, type=_page_key)
-    newer = None if older is not None else request.args.get("newer", None, type=_page_key)
+    older = request.args.get("older", None, type=summaries.parse_key)
+    newer = None if older is not None else request.args.get("newer", None, type=summaries.parse_key)
     oldest = older is None and newer is None and request.args.get("oldest") == "1"
     session, kind = get_session(), filters.kind.key if filters.kind else None
     keyed = older is not None or newer is not None
@@ -189,9 +188,9 @@ def index() -> str:
     pager = {
         "newer": None if page <= 1 else
         url_for("history.index", **args) if page == 2 or not shown else
-        url_for("history.index", **args, page=page - 1, newer=_key_text(shown[0].game)),
+        url_for("history.index", **args, page=page - 1, newer=summaries.key_text(shown[0].game)),
         "older": url_for("history.index", **args, page=page + 1,
-                         older=_key_text(shown[-1].game)) if more else None,
+                         older=summaries.key_text(shown[-1].game)) if more else None,
         "oldest": url_for("history.index", **args, oldest=1)
         if total > (page + 1) * PAGE else None,
     }
@@ -199,24 +198,6 @@ def index() -> str:
         "history/index.html", records=shown, total=total, page=page, pager=pager,
         filters=filters, people=play_people.people(session, _group()),
         kinds=summaries.kinds_with_history(), urls={r.game.code: game_url(r.game) for r in shown})
-
-
-def _key_text(game: Game) -> str:
-    """A page link's key: where ``game`` stands in the list (``<updated_at>~<id>``)."""
-    when, game_id = summaries.page_key(game)
-    return f"{when.isoformat()}~{game_id}"
-
-
-def _page_key(value: object) -> summaries.PageKey:
-    """A page link's key (:func:`_key_text`), else :class:`ValueError` (the first page)."""
-    text = str(value)
-    if len(text) > 64 or text.count("~") != 1:
-        raise ValueError("not a page key")
-    when_text, id_text = text.split("~")
-    when = datetime.fromisoformat(when_text)
-    if when.tzinfo is not None:
-        when = when.astimezone(UTC).replace(tzinfo=None)
-    return when, db_id(id_text)
 
 
 @records_bp.get("/<token>")
@@ -394,7 +375,8 @@ def _streamed(pieces: Callable[[Session], Iterator[str]], name: str, mimetype: s
               packed: bool = False) -> Response:
     """A group's export sent as it is made (:data:`companion.play.export.CHUNK` games at a
     time, on a session of its own that lets each chunk go): the request holds one chunk, not the
-    group. ``packed``: gzip-compressed as it goes."""
+    group. ``packed``: gzip-compressed as it goes. Outside the request's context (nothing it
+    calls needs one): an answer dropped unread closes its session wherever it is let go."""
     engine = get_engine()
 
     def made() -> Iterator[bytes]:
@@ -409,7 +391,7 @@ def _streamed(pieces: Callable[[Session], Iterator[str]], name: str, mimetype: s
                     yield block
             yield gzip_stream.flush()
 
-    response = Response(stream_with_context(made()), mimetype=mimetype)
+    response = Response(made(), mimetype=mimetype)
     response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
     response.headers["Cache-Control"] = "no-store"
     return response
