@@ -19,18 +19,25 @@ so that a change in the machine's load hits every size alike. Aim: at most 1.5×
 
 ``--one-group`` measures **one big group** instead (issue 31): the group itself holds 1,000 and
 10,000 games (its games copied into it in SQL, ``bench/groups.py``'s ``copy_within``, its totals
-made again as an import does); aim: at most 1.5× from 1,000 to 10,000.
+made again as an import does); aim: at most 1.5× from 1,000 to 10,000. Issue 36 adds the pages
+that grew with it: head to head (two of its players), history's last page (its "Oldest" link)
+and its second page (the first page's "Older" link), a person's page; and the export
+(``export.json``, sent as it is made): CPU ms to its first chunk, CPU ms of the whole export,
+and the most memory the export's request held (``tracemalloc`` peak, MB; one request, outside
+the timings).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import statistics
 import subprocess
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
 from sqlalchemy import text
@@ -100,9 +107,14 @@ def measure(app, group_token: str, saves: list[str], repeat: int  # type: ignore
     found = {}
     client = app.test_client()
     base = f"/group/{group_token}"
-    for label, path in PAGES:
+    for label, path in (*PAGES, *_deep_pages(app, client, group_token)):
         _timed(client, base + path)
         found[label] = statistics.median(_timed(client, base + path)[1] for _ in range(repeat))
+    export = f"{base}/history/export.json"
+    first, whole = zip(*(_export(client, export) for _ in range(max(3, repeat // 3))),
+                       strict=True)
+    found["export.json: to its first chunk"] = statistics.median(first)
+    found["export.json: the whole export"] = statistics.median(whole)
     phone = app.test_client()
     with phone.session_transaction() as cookie:
         cookie["games"] = _remembered(app, group_token)
@@ -113,6 +125,57 @@ def measure(app, group_token: str, saves: list[str], repeat: int  # type: ignore
     found["a save (round by scores, pad drawn)"] = statistics.median(
         _save(client, saves.pop()) for _ in range(repeat))
     return found
+
+
+def _deep_pages(app, client, group_token: str  # type: ignore[no-untyped-def]
+                ) -> list[tuple[str, str]]:
+    """The pages issue 36 measures, by their paths under the group's: head to head of the
+    group's two first players, a person's page, history's last and second pages (by the links
+    its first page shows)."""
+    with app.extensions["companion.engine"].connect() as connection:
+        first, second = connection.execute(text(
+            "SELECT person.id FROM person JOIN playgroup ON playgroup.id = person.group_id"
+            " WHERE playgroup.token = :t ORDER BY person.id LIMIT 2"), {"t": group_token}
+        ).scalars().all()
+    page = client.get(f"/group/{group_token}/history/").text
+    older = re.search(r'href="([^"]+)" data-action="older"', page)
+    oldest = re.search(r'href="([^"]+)" data-action="oldest"', page)
+    assert older and oldest, "the group has fewer than three pages of history"
+    prefix = f"/group/{group_token}"
+    return [("head to head (versus)", f"/history/versus?a={first}&b={second}"),
+            ("a person's page", f"/history/players/{first}"),
+            ("history's second page (Older)",
+             older.group(1).replace("&amp;", "&").removeprefix(prefix)),
+            ("history's last page (Oldest)",
+             oldest.group(1).replace("&amp;", "&").removeprefix(prefix))]
+
+
+def _export(client, path: str) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    """CPU ms of a streamed export to its first chunk, and to its end."""
+    cpu = time.process_time()
+    response = client.get(path)
+    assert response.status_code == 200, response.status_code
+    chunks = response.iter_encoded()
+    next(chunks)
+    first = (time.process_time() - cpu) * 1000
+    for _ in chunks:
+        pass
+    response.close()
+    return first, (time.process_time() - cpu) * 1000
+
+
+def export_memory(app, group_token: str) -> tuple[float, int]:  # type: ignore[no-untyped-def]
+    """The most memory (MB, ``tracemalloc``) one export request held, and its size in bytes."""
+    client = app.test_client()
+    tracemalloc.start()
+    try:
+        response = client.get(f"/group/{group_token}/history/export.json")
+        size = sum(len(chunk) for chunk in response.iter_encoded())
+        response.close()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return peak / 2**20, size
 
 
 def _commit() -> str:
@@ -161,15 +224,25 @@ def run(repeat: int = 15, rounds: int = 2, sizes: tuple[int, ...] = SIZES,
             for size, app in apps.items():
                 for label, value in measure(app, token, saves[size], repeat).items():
                     results.setdefault(size, {}).setdefault(label, []).append(value)
+        memory = {size: export_memory(app, token) for size, app in apps.items()}
         for app in apps.values():
             app.extensions["companion.engine"].dispose()
     labels = list(results[sizes[0]])
-    rows, worst = [], 0.0
+    rows, worst, whole_export = [], 0.0, False
     for label in labels:
         best = [min(results[size][label]) for size in sizes]
         ratio = best[-1] / best[0]
-        worst = max(worst, ratio)
+        if label.endswith("the whole export"):
+            whole_export = True  # (linear by nature: not a page)
+        else:
+            worst = max(worst, ratio)
         rows.append((label, *(f"{value:.1f}" for value in best), f"{ratio:.2f}×"))
+    rows.append(("export.json: most memory held (MB, tracemalloc)",
+                 *(f"{memory[size][0]:.1f}" for size in sizes),
+                 f"{memory[sizes[-1]][0] / memory[sizes[0]][0]:.2f}×"))
+    rows.append(("export.json: its size (MB)",
+                 *(f"{memory[size][1] / 2**20:.1f}" for size in sizes),
+                 f"{memory[sizes[-1]][1] / memory[sizes[0]][1]:.2f}×"))
     heads = [f"{counted[size][1]:,} games ({counted[size][0]:,} groups)" for size in sizes]
     what = (f"Pages of one group as it grows from {sizes[0]:,} to {sizes[-1]:,} games (its "
             f"{games} finished games copied into it in SQL; stored in {stored:.0f} s)"
@@ -182,7 +255,8 @@ def run(repeat: int = 15, rounds: int = 2, sizes: tuple[int, ...] = SIZES,
             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.", "",
             table(["CPU ms", *heads, "ratio"], rows), "",
             f"- Aim: within {AIM}× from {sizes[0]:,} to {sizes[-1]:,} games — "
-            f"{'met' if worst <= AIM else 'NOT met'} (worst {worst:.2f}×).",
+            f"{'met' if worst <= AIM else 'NOT met'} (worst {worst:.2f}×"
+            f"{', the whole export aside: it reads every game' if whole_export else ''}).",
             f"- Load average (1 min): {load_start:.2f} at the start, "
             f"{os.getloadavg()[0]:.2f} at the end, on {os.cpu_count()} cores."]
     print("\n".join(out), flush=True)

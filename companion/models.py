@@ -316,3 +316,31 @@ class Total(SQLModel, table=True):
     lower_wins: bool = False
     facts: str = "[]"
     last_at: datetime | None = None  # when the newest of these games last changed
+
+
+class PairTotal(SQLModel, table=True):
+    """Two people's finished games together in one game kind (``low`` < ``high``: person ids),
+    added up for the head-to-head page: games, each one's wins, each one's games finished ahead
+    of the other, and games level. One row per pair and kind, whatever the group holds.
+
+    A cache kept with :class:`Total` in the same transaction
+    (:mod:`companion.play.group_totals`): a game that finishes adds each pair of its seats, one
+    changed or reopened takes its old counts away first; merging two people moves the one's
+    pairs to the other; :func:`companion.play.group_totals.rebuild` makes a group's again from
+    its games' summaries. Never exported.
+    """
+
+    __table_args__ = (UniqueConstraint("group_id", "low", "high", "kind",
+                                       name="uq_pairtotal_group_pair_kind"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    group_id: int = Field(foreign_key="playgroup.id")
+    kind: str = Field(max_length=32)
+    low: int
+    high: int
+    games: int = 0
+    wins_low: int = 0
+    wins_high: int = 0
+    ahead_low: int = 0
+    ahead_high: int = 0
+    level: int = 0

@@ -248,3 +248,49 @@ def head_to_head(games: Iterable[Played], first: int, second: int,
             versus.ahead = (versus.ahead[0] + ahead[0], versus.ahead[1] + ahead[1])
             versus.level += ranks[a] == ranks[b]
     return overall, [per[kind] for kind in kinds if kind in per]
+
+
+PairCounts = tuple[int, int, int, int, int, int]
+"""One pair's head-to-head counts, the lower person id first: games, wins (low, high), finished
+ahead (low, high), level — what a kept pair total (``pairtotal``) holds."""
+
+
+def pairs(summary: GameSummary, people: Sequence[int]) -> dict[tuple[int, int], PairCounts]:
+    """Each pair of people of a finished game (``people`` by seat) and its head-to-head counts,
+    as :func:`head_to_head` counts that game, the pair keyed lower id first (empty for a game
+    not finished)."""
+    if not summary.finished:
+        return {}
+    ranks = summary.ranks()
+    seat_of: dict[int, int] = {}
+    for seat, who in enumerate(people[:len(ranks)]):
+        seat_of.setdefault(who, seat)
+    found: dict[tuple[int, int], PairCounts] = {}
+    persons = sorted(seat_of)
+    for index, low in enumerate(persons):
+        for high in persons[index + 1:]:
+            a, b = seat_of[low], seat_of[high]
+            found[(low, high)] = (1, int(a in summary.winners), int(b in summary.winners),
+                                  int(ranks[a] < ranks[b]), int(ranks[b] < ranks[a]),
+                                  int(ranks[a] == ranks[b]))
+    return found
+
+
+def versus_of(counts: Iterable[tuple[str, int, int, PairCounts]], first: int, second: int,
+              kinds: Sequence[str]) -> tuple[Versus, list[Versus]]:
+    """:func:`head_to_head` from kept pair counts (``(kind, low, high, counts)``, the pair of
+    ``first`` and ``second`` in either order): the same record, read from one row per game."""
+    overall = Versus(None)
+    per: dict[str, Versus] = {}
+    for kind, low, high, (games, win_low, win_high, ahead_low, ahead_high, level) in counts:
+        if {low, high} != {first, second} or games <= 0:
+            continue
+        flip = low != first
+        won = (win_high, win_low) if flip else (win_low, win_high)
+        ahead = (ahead_high, ahead_low) if flip else (ahead_low, ahead_high)
+        for versus in (overall, per.setdefault(kind, Versus(kind))):
+            versus.games += games
+            versus.wins = (versus.wins[0] + won[0], versus.wins[1] + won[1])
+            versus.ahead = (versus.ahead[0] + ahead[0], versus.ahead[1] + ahead[1])
+            versus.level += level
+    return overall, [per[kind] for kind in kinds if kind in per]

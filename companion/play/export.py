@@ -21,13 +21,14 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from sqlmodel import Session, col, select
 
 from ..history.export_format import FORMAT, VERSION
+from ..history.paging import PageKey
 from ..history.summary import utc
 from ..models import Entry, Game, GameLink, Group, Person, Player, RoundRecord, TrickLog
 from . import summaries
@@ -58,31 +59,88 @@ def export(session: Session, games: Sequence[Game], *, group: Group | None = Non
     --with-links``; never a phone's download) adds the group's link and each game's live links,
     so that a server the file is imported into opens the games at the links phones hold."""
     ids = [g.id for g in games if g.id is not None]
-    seats: dict[int, list[Player]] = {}
-    for row in session.exec(select(Player).where(col(Player.game_id).in_(ids))
-                            .order_by(col(Player.game_id), col(Player.seat))):
-        seats.setdefault(row.game_id, []).append(row)
-    people_ids = sorted({p.person_id for rows in seats.values() for p in rows
-                         if p.person_id is not None})
-    people = {p.id: p for p in session.exec(select(Person).where(col(Person.id).in_(people_ids)))}
-    number = {pid: n for n, pid in enumerate(people_ids, start=1)}
-    entries = _by_game(session, Entry, ids, Entry.seq)
-    records = _by_game(session, RoundRecord, ids, RoundRecord.seq)
-    logs = _by_game(session, TrickLog, ids, TrickLog.number)
-    links = _links_by_game(session, ids) if with_links else {}
+    people_ids = sorted({pid for pid in session.exec(
+        select(Player.person_id).where(col(Player.game_id).in_(ids))) if pid is not None})
     document: dict[str, Any] = {"format": FORMAT, "version": VERSION}
     if group is not None:
         document["group"] = {"name": group.name,
                              **({"token": group.token} if with_links else {})}
-    return {
-        **document,
-        "players": [{"id": number[pid], "name": people[pid].name,
-                     "created_at": _time(people[pid].created_at)} for pid in people_ids],
-        "games": [_game(session, game, seats.get(game.id or 0, []), number,
-                        entries.get(game.id or 0, []), records.get(game.id or 0, []),
-                        logs.get(game.id or 0, []), links.get(game.id or 0))
-                  for game in games],
-    }
+    return {**document, **_players(session, people_ids),
+            "games": _games(session, games, _numbers(people_ids), with_links)}
+
+
+def _numbers(people_ids: Sequence[int]) -> dict[int, int]:
+    """Each person's number in the file (1, 2 …, in id order): the file holds no database id."""
+    return {pid: n for n, pid in enumerate(people_ids, start=1)}
+
+
+def _players(session: Session, people_ids: Sequence[int]) -> dict[str, Any]:
+    people = {p.id: p for p in session.exec(select(Person).where(col(Person.id).in_(people_ids)))}
+    number = _numbers(people_ids)
+    return {"players": [{"id": number[pid], "name": people[pid].name,
+                         "created_at": _time(people[pid].created_at)} for pid in people_ids]}
+
+
+def _games(session: Session, games: Sequence[Game], number: dict[int, int],
+           with_links: bool = False) -> list[dict[str, Any]]:
+    ids = [g.id for g in games if g.id is not None]
+    seats: dict[int, list[Player]] = {}
+    for row in session.exec(select(Player).where(col(Player.game_id).in_(ids))
+                            .order_by(col(Player.game_id), col(Player.seat))):
+        seats.setdefault(row.game_id, []).append(row)
+    entries = _by_game(session, Entry, ids, Entry.seq)
+    records = _by_game(session, RoundRecord, ids, RoundRecord.seq)
+    logs = _by_game(session, TrickLog, ids, TrickLog.number)
+    links = _links_by_game(session, ids) if with_links else {}
+    return [_game(session, game, seats.get(game.id or 0, []), number,
+                  entries.get(game.id or 0, []), records.get(game.id or 0, []),
+                  logs.get(game.id or 0, []), links.get(game.id or 0)) for game in games]
+
+
+CHUNK = 200
+"""Games an export reads (and holds) at a time."""
+
+
+def stream(session: Session, group_id: int) -> Iterator[str]:
+    """The group's export (every finished game, in id order), the same text as
+    ``dumps(export(session, games))``, made :data:`CHUNK` games at a time: a request's memory
+    holds one chunk of games, whatever the group holds. ``session`` is the stream's own (its
+    objects are let go after each chunk)."""
+    people_ids = summaries.finished_people(session, group_id)
+    number = _numbers(people_ids)
+    head = dumps({"format": FORMAT, "version": VERSION, **_players(session, people_ids),
+                  "games": []})
+    assert head.endswith("[]\n}\n")
+    yield head[:-len("[]\n}\n")] + "["
+    after, first = 0, True
+    while ids := summaries.finished_ids(session, group_id=group_id, after=after, limit=CHUNK):
+        games = list(session.exec(select(Game).where(col(Game.id).in_(ids))
+                                  .order_by(col(Game.id))))
+        pieces = []
+        for game in _games(session, games, number):
+            text = json.dumps(game, ensure_ascii=False, indent=1).replace("\n", "\n  ")
+            pieces.append(("\n  " if first else ",\n  ") + text)
+            first = False
+        yield "".join(pieces)
+        after = ids[-1]
+        session.expunge_all()
+    yield "]\n}\n" if first else "\n ]\n}\n"
+
+
+def stream_csv(session: Session, group_id: int, people: dict[int, str],
+               zone: tzinfo = UTC) -> Iterator[str]:
+    """The group's finished games as :func:`export_csv` writes them (the most recent first),
+    :data:`CHUNK` games at a time, each chunk read by key from where the last one ended."""
+    yield export_csv([], people, zone)
+    key: PageKey | None = None
+    while True:
+        _, found = summaries.records(session, group_id=group_id, limit=CHUNK, count=False,
+                                     older_than=key)
+        if not found:
+            return
+        yield export_csv(found, people, zone, header=False)
+        key = summaries.page_key(found[-1].game)
+        session.expunge_all()
 
 
 def _links_by_game(session: Session, ids: Sequence[int]) -> dict[int, list[dict[str, str]]]:
@@ -157,12 +215,13 @@ def _cell(value: Any) -> Any:
 
 
 def export_csv(records: Sequence[summaries.Record], people: dict[int, str],
-               zone: tzinfo = UTC) -> str:
+               zone: tzinfo = UTC, *, header: bool = True) -> str:
     """One row per player per game (:data:`CSV_COLUMNS`), the most recent game first; times in
     ``zone`` (the phone's, for a spreadsheet read at the table) with their offset."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(CSV_COLUMNS)
+    if header:
+        writer.writerow(CSV_COLUMNS)
     for record in records:
         summary = record.summary
         ranks = summary.ranks() if summary.scores else ()

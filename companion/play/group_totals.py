@@ -7,7 +7,9 @@ kept in the transaction of the write that changes a game's summary (:func:`chang
 per person who sat there, and the group's count of that game), a finished game edited or
 reopened takes its old seats away first. Merging two people adds one's lines to the other's
 (:func:`merge`); an import and a summary rebuilt at start-up make the group's rows again from
-its games (:func:`rebuild`), as migration 0011 did for the games stored before.
+its games (:func:`rebuild`), as migration 0011 did for the games stored before. Each pair of
+people's head-to-head counts (:class:`~companion.models.PairTotal`, one row per pair and game
+kind) are kept alongside, by the same functions (migration 0014 filled them).
 
 The rows are counted by :mod:`companion.history.stats`' :class:`~companion.history.stats.Line`
 (pure code): this module only reads and writes them, with Core statements (no ORM objects).
@@ -19,18 +21,20 @@ import json
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
-from sqlalchemy import delete, insert, select, text, update
+from sqlalchemy import and_, delete, insert, or_, select, text, update
 from sqlalchemy.engine import Connection, Row
 
 from ..history import Aggregate, GameSummary, ScoreUnit
-from ..history.stats import FactTotal, Line, Played, lines
+from ..history.stats import FactTotal, Line, PairCounts, Played, lines, pairs
 from ..history.summary import utc
-from ..models import Game, GameResult, Player, Total, table_of
+from ..models import Game, GameResult, PairTotal, Player, Total, table_of
 
 GROUP_LINE = 0
 """The ``person_id`` of a group's own line of a game: its count of finished games."""
 
 _TOTAL = table_of(Total)
+_PAIR = table_of(PairTotal)
+_COUNTS = ("games", "wins_low", "wins_high", "ahead_low", "ahead_high", "level")
 _RESULT = table_of(GameResult)
 _GAME = table_of(Game)
 _PLAYER = table_of(Player)
@@ -161,6 +165,53 @@ def changed(connection: Connection, *, game_id: int, group_id: int, kind: str,
         if who != GROUP_LINE and line.best_lost:
             line.best, line.best_count = _best(connection, group_id, kind, who, line.lower_wins)
     _write(connection, group_id, stored, found)
+    moved: dict[tuple[int, int], list[int]] = {}
+    for summary, sign in ((before, -1), (after, 1)):
+        if summary is not None:
+            for pair, counts in pairs(summary, people).items():
+                kept = moved.setdefault(pair, [0] * len(_COUNTS))
+                for index, value in enumerate(counts):
+                    kept[index] += sign * value
+    _add_pairs(connection, group_id, kind, moved)
+
+
+def _add_pairs(connection: Connection, group_id: int, kind: str,
+               moved: dict[tuple[int, int], list[int]]) -> None:
+    """Add ``moved`` (counts by pair, lower id first) to the group's pair totals of ``kind``:
+    one read of the rows to change, then a write per pair (a row left with no game deleted)."""
+    moved = {pair: counts for pair, counts in moved.items() if any(counts)}
+    if not moved:
+        return
+    stored = {(row.low, row.high): row for row in connection.execute(
+        select(_PAIR).where(_PAIR.c.group_id == group_id, _PAIR.c.kind == kind, or_(*(
+            and_(_PAIR.c.low == low, _PAIR.c.high == high) for low, high in sorted(moved)))))}
+    for (low, high), counts in sorted(moved.items()):
+        row = stored.get((low, high))
+        where = (_PAIR.c.group_id == group_id, _PAIR.c.kind == kind, _PAIR.c.low == low,
+                 _PAIR.c.high == high)
+        if row is None:
+            if counts[0] > 0:
+                connection.execute(insert(_PAIR).values(
+                    group_id=group_id, kind=kind, low=low, high=high,
+                    **dict(zip(_COUNTS, counts, strict=True))))
+            continue
+        total = [getattr(row, name) + value for name, value in zip(_COUNTS, counts, strict=True)]
+        if total[0] <= 0:
+            connection.execute(delete(_PAIR).where(*where))
+        else:
+            connection.execute(update(_PAIR).where(*where).values(
+                **dict(zip(_COUNTS, total, strict=True))))
+
+
+def pair_counts(connection: Connection, group_id: int, first: int, second: int
+                ) -> list[tuple[str, int, int, PairCounts]]:
+    """Two people's kept head-to-head counts in each game kind (one indexed query):
+    ``(kind, low, high, counts)``, for :func:`companion.history.stats.versus_of`."""
+    low, high = sorted((first, second))
+    return [(row.kind, row.low, row.high,
+             (row.games, row.wins_low, row.wins_high, row.ahead_low, row.ahead_high, row.level))
+            for row in connection.execute(select(_PAIR).where(
+                _PAIR.c.group_id == group_id, _PAIR.c.low == low, _PAIR.c.high == high))]
 
 
 def _best(connection: Connection, group_id: int, kind: str, person: int,
@@ -191,6 +242,34 @@ def merge(connection: Connection, *, group_id: int, source: int, target: int) ->
         kept.merge(line)
         line.games = 0  # (deleted)
     _write(connection, group_id, stored, found)
+    _merge_pairs(connection, group_id, source=source, target=target)
+
+
+def _merge_pairs(connection: Connection, group_id: int, *, source: int, target: int) -> None:
+    """``source``'s pair totals become ``target``'s (added to those of the same pair), the
+    counts turned round where the other person's place in the pair changes."""
+    rows = connection.execute(select(_PAIR).where(
+        _PAIR.c.group_id == group_id,
+        or_(_PAIR.c.low == source, _PAIR.c.high == source))).all()
+    if not rows:
+        return
+    connection.execute(delete(_PAIR).where(
+        _PAIR.c.group_id == group_id, or_(_PAIR.c.low == source, _PAIR.c.high == source)))
+    by_kind: dict[str, dict[tuple[int, int], list[int]]] = {}
+    for row in rows:
+        other = row.high if row.low == source else row.low
+        if other == target:  # (never: people who sat at one game are not merged)
+            continue
+        games, wins, ahead, level = row.games, (row.wins_low, row.wins_high), \
+            (row.ahead_low, row.ahead_high), row.level
+        if row.low != source:  # the source's counts first
+            wins, ahead = wins[::-1], ahead[::-1]
+        if target > other:  # the target is the pair's higher id: its counts second
+            wins, ahead = wins[::-1], ahead[::-1]
+        pair = (min(target, other), max(target, other))
+        by_kind.setdefault(row.kind, {})[pair] = [games, *wins, *ahead, level]
+    for kind, moved in by_kind.items():
+        _add_pairs(connection, group_id, kind, moved)
 
 
 def rows_of(games: Iterable[Played]) -> list[dict[str, object]]:
@@ -211,6 +290,7 @@ def rebuild(connection: Connection, group_ids: Sequence[int]) -> None:
     rebuilt at start-up): one pass over each group's finished games."""
     for group_id in group_ids:
         connection.execute(delete(_TOTAL).where(_TOTAL.c.group_id == group_id))
+        connection.execute(delete(_PAIR).where(_PAIR.c.group_id == group_id))
         rows = connection.execute(
             select(_GAME.c.id, _GAME.c.kind, _RESULT.c.data)
             .join(_RESULT, _RESULT.c.game_id == _GAME.c.id)
@@ -229,6 +309,22 @@ def rebuild(connection: Connection, group_ids: Sequence[int]) -> None:
         values = rows_of(played)
         connection.execute(insert(_TOTAL), [{"group_id": group_id, **v} for v in values])
         connection.execute(_LAST_AT, {"group": group_id})
+        paired = pair_rows(played)
+        if paired:
+            connection.execute(insert(_PAIR), [{"group_id": group_id, **v} for v in paired])
+
+
+def pair_rows(games: Iterable[Played]) -> list[dict[str, object]]:
+    """The rows of one group's pair totals from its games (kind, summary, people by seat;
+    only the finished ones count), without ``group_id`` (also migration 0014's)."""
+    counted: dict[tuple[str, int, int], list[int]] = {}
+    for game in games:
+        for (low, high), counts in pairs(game.summary, game.people).items():
+            kept = counted.setdefault((game.kind, low, high), [0] * len(_COUNTS))
+            for index, value in enumerate(counts):
+                kept[index] += value
+    return [{"kind": kind, "low": low, "high": high, **dict(zip(_COUNTS, counts, strict=True))}
+            for (kind, low, high), counts in counted.items()]
 
 
 _LAST_AT = text(

@@ -30,6 +30,7 @@ from ..models import (
     GameResult,
     Group,
     ImportJob,
+    PairTotal,
     Person,
     Player,
     RoundRecord,
@@ -212,6 +213,7 @@ def _delete_group(session: Session, group_id: int) -> bool:
     for model in (GameResult, Entry, RoundRecord, TrickLog, GameLink, Player):
         session.execute(delete(model).where(col(model.game_id).in_(games)))
     session.execute(delete(Total).where(col(Total.group_id) == group_id))
+    session.execute(delete(PairTotal).where(col(PairTotal.group_id) == group_id))
     session.execute(delete(Game).where(col(Game.group_id) == group_id))
     session.execute(delete(Person).where(col(Person.group_id) == group_id))
     session.execute(delete(Group).where(col(Group.id) == group_id))

@@ -23,14 +23,25 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, bindparam, event, func, insert, inspect, or_, update
+from sqlalchemy import (
+    ColumnElement,
+    bindparam,
+    event,
+    func,
+    insert,
+    inspect,
+    or_,
+    tuple_,
+    update,
+)
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
 
 from ..games import GameKind, Glue, by_key, registry
-from ..history import GameSummary, stats
+from ..history import GameSummary, paging, stats
+from ..history.paging import PageKey
 from ..history.stats import KindStats, Line, Played
 from ..history.summary import utc
 from ..models import Game, GameLink, GameResult, Player, stored_id, table_of
@@ -379,8 +390,9 @@ def _listed(*, group_id: int, finished: bool | None, kind: str | None,
 def records(session: Session, *, group_id: int, finished: bool | None = True,
             kind: str | None = None, person: int | None = None,
             with_person: int | None = None, codes: Sequence[str] | None = None,
-            offset: int = 0, limit: int | None = None, count: bool = True
-            ) -> tuple[int, list[Record]]:
+            offset: int = 0, limit: int | None = None, count: bool = True,
+            older_than: PageKey | None = None, newer_than: PageKey | None = None,
+            oldest: bool = False) -> tuple[int, list[Record]]:
     """The group's stored games with their summaries, the most recently changed first (ties
     by id, newest first: the order is total, so pages never skip nor repeat a game): how many
     there are (when ``count``; else -1), and those from ``offset`` (at most ``limit``).
@@ -390,6 +402,12 @@ def records(session: Session, *, group_id: int, finished: bool | None = True,
     they both sat in) and ``codes`` narrow the list. The database pages it (``LIMIT``): a page
     reads its own games, whatever the group holds — three queries (the count, the page, its
     seats).
+
+    Pages are read by key rather than by ``offset`` (which reads and skips every game before
+    the page): ``older_than`` lists the games after that one (a :func:`page_key`),
+    ``newer_than`` those just before it (read oldest first from the key, shown newest first),
+    and ``oldest`` the list's oldest ``limit`` games (its last page, read from the other end):
+    each read from the (group, updated_at) index, a deep page costs what the first does.
     """
     where = _listed(group_id=group_id, finished=finished, kind=kind, person=person,
                     with_person=with_person, codes=codes)
@@ -407,12 +425,21 @@ def records(session: Session, *, group_id: int, finished: bool | None = True,
         total = int(session.exec(
             select(func.count()).select_from(Game).join(GameResult, joined, isouter=outer)
             .where(*where)).one())
+    when, game_id = col(Game.updated_at), col(Game.id)
+    if older_than is not None:
+        where = [*where, tuple_(when, game_id) < tuple_(*older_than)]
+    if newer_than is not None:
+        where = [*where, tuple_(when, game_id) > tuple_(*newer_than)]
+    upwards = newer_than is not None or oldest  # read oldest first, shown newest first
+    order = (when.asc(), game_id.asc()) if upwards else (when.desc(), game_id.desc())
     query = (select(Game, GameResult.stamp, GameResult.data, GameResult.progress)
              .join(GameResult, joined, isouter=outer).where(*where)
-             .order_by(col(Game.updated_at).desc(), col(Game.id).desc()).offset(offset))
+             .order_by(*order).offset(offset))
     if limit is not None:
         query = query.limit(limit)
     rows = list(session.exec(query))
+    if upwards:
+        rows.reverse()
     seats = _seats(session, [stored_id(game.id) for game, *_ in rows]) if rows else {}
     found = []
     for game, stamp, data, progress in rows:
@@ -427,6 +454,40 @@ def records(session: Session, *, group_id: int, finished: bool | None = True,
         people, names = seats.get(stored_id(game.id), ((), ()))
         found.append(Record(game, kind_of, summary, people, names))
     return total, found
+
+
+def finished_ids(session: Session, *, group_id: int, after: int = 0, limit: int = 200
+                 ) -> list[int]:
+    """The ids of the group's finished games (as :func:`records` lists them: a game whose
+    summary is missing too), in id order, from just after ``after``, at most ``limit``: an
+    export reads a group a few games at a time."""
+    where = _listed(group_id=group_id, finished=True, kind=None, person=None, with_person=None,
+                    codes=None)
+    return [stored_id(game_id) for game_id in session.exec(
+        select(Game.id).join(GameResult, col(GameResult.game_id) == col(Game.id), isouter=True)
+        .where(*where, col(Game.id) > after).order_by(col(Game.id)).limit(limit))]
+
+
+def finished_people(session: Session, group_id: int) -> list[int]:
+    """The people who sat in the group's finished games (those of :func:`finished_ids`), by
+    id: the players of its export."""
+    where = _listed(group_id=group_id, finished=True, kind=None, person=None, with_person=None,
+                    codes=None)
+    games = (select(Game.id).join(GameResult, col(GameResult.game_id) == col(Game.id),
+                                  isouter=True).where(*where))
+    return sorted(int(person) for person in session.exec(
+        select(Player.person_id).where(col(Player.game_id).in_(games)).distinct())
+        if person is not None)
+
+
+def page_key(game: Game) -> PageKey:
+    """Where ``game`` stands in a list of :func:`records` (for ``older_than``/``newer_than``)."""
+    return utc(game.updated_at).replace(tzinfo=None), stored_id(game.id)
+
+
+def key_text(game: Game) -> str:
+    """A page link's key for ``game`` (:func:`companion.history.paging.key_text`)."""
+    return paging.key_text(page_key(game))
 
 
 def finished_by_person(session: Session, group_id: int) -> dict[int, int]:
@@ -449,6 +510,14 @@ def lines_of(session: Session, *, group_id: int, person: int) -> list[Line]:
     found, _ = group_totals.read(session.connection(), group_id, person=person)
     by_kind = {line.kind: line for line in found}
     return [by_kind[k.key] for k in kinds_with_history() if k.key in by_kind]
+
+
+def versus(session: Session, *, group_id: int, first: int, second: int
+           ) -> tuple[stats.Versus, list[stats.Versus]]:
+    """Two people's head-to-head record, over every game and per game in the registry's
+    order, from the group's kept pair totals (one query, whatever the group holds)."""
+    counts = group_totals.pair_counts(session.connection(), group_id, first, second)
+    return stats.versus_of(counts, first, second, [k.key for k in kinds_with_history()])
 
 
 def count_finished(session: Session, group_id: int) -> int:

@@ -11,12 +11,14 @@ here names a game. Games are linked with :func:`companion.routes.links.game_url`
 
 from __future__ import annotations
 
-import gzip
 import html
 import re
+import zlib
 from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
+from typing import Any
 
 from flask import (
     Blueprint,
@@ -31,17 +33,18 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from sqlmodel import Session
 from werkzeug import wrappers
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..common.bounds import db_id, page_number
 from ..common.person_names import name_key
-from ..db import get_session
+from ..db import get_engine, get_session
 from ..extensions import csrf_exempt
 from ..forms.fields import required
 from ..forms.history import ImportForm, MergeForm, RenameForm
 from ..games import GameKind, by_slug, registry
-from ..history import bgstats, charts, share, stats
+from ..history import bgstats, charts, paging, share
 from ..history.export_format import MAX_BYTES, ImportProblem
 from ..history.summary import utc
 from ..models import Game, Group, ImportJob, Person, stored_id
@@ -128,10 +131,6 @@ def _people() -> dict[int, str]:
     return play_people.names_by_id(get_session(), _group())
 
 
-def _kinds() -> list[str]:
-    return [kind.key for kind in summaries.kinds_with_history()]
-
-
 def _record_or_404(token: str) -> summaries.Record:
     """A finished game by one of its own live links (scorer or viewer), never by its code.
     Games in progress open only through their pages: a record is of a finished game."""
@@ -157,17 +156,47 @@ def record_url(game: Game, endpoint: str = "records.game") -> str:
 
 @bp.get("/")
 def index() -> str:
-    """Every finished game, newest first, filterable by game and player."""
+    """Every finished game, newest first, filterable by game and player.
+
+    The pager's links name the game a page starts after (``older``) or before (``newer``), and
+    the last page is read from the oldest end (``oldest``): every page reads its own games from
+    the (group, updated_at) index, however deep (a bare ``page`` — an old link — still counts
+    games from the newest). A malformed key is ignored (the first page)."""
     filters = Filters.read()
     page = request.args.get("page", 1, type=page_number)
-    total, shown = summaries.records(
-        get_session(), group_id=_group(), kind=filters.kind.key if filters.kind else None,
-        person=filters.person, offset=(page - 1) * PAGE, limit=PAGE)
+    older = request.args.get("older", None, type=paging.parse_key)
+    newer = None if older is not None else request.args.get("newer", None, type=paging.parse_key)
+    oldest = older is None and newer is None and request.args.get("oldest") == "1"
+    session, kind = get_session(), filters.kind.key if filters.kind else None
+    keyed = older is not None or newer is not None
+    if oldest:
+        total, _ = summaries.records(session, group_id=_group(), kind=kind,
+                                     person=filters.person, limit=0)
+        page = max(1, -(-total // PAGE))
+        limit = total - (page - 1) * PAGE or PAGE
+        _, shown = summaries.records(session, group_id=_group(), kind=kind,
+                                     person=filters.person, limit=limit, count=False,
+                                     oldest=True)
+    else:
+        total, shown = summaries.records(
+            session, group_id=_group(), kind=kind, person=filters.person,
+            offset=0 if keyed else (page - 1) * PAGE, limit=PAGE,
+            older_than=older, newer_than=newer)
     know_viewer_links([r.game for r in shown])
+    more = total > page * PAGE and bool(shown)
+    args: dict[str, Any] = dict(filters.args())
+    pager = {
+        "newer": None if page <= 1 else
+        url_for("history.index", **args) if page == 2 or not shown else
+        url_for("history.index", **args, page=page - 1, newer=summaries.key_text(shown[0].game)),
+        "older": url_for("history.index", **args, page=page + 1,
+                         older=summaries.key_text(shown[-1].game)) if more else None,
+        "oldest": url_for("history.index", **args, oldest=1)
+        if total > (page + 1) * PAGE else None,
+    }
     return render_template(
-        "history/index.html", records=shown, total=total, page=page,
-        more=total > page * PAGE, filters=filters,
-        people=play_people.people(get_session(), _group()),
+        "history/index.html", records=shown, total=total, page=page, pager=pager,
+        filters=filters, people=play_people.people(session, _group()),
         kinds=summaries.kinds_with_history(), urls={r.game.code: game_url(r.game) for r in shown})
 
 
@@ -314,9 +343,8 @@ def versus() -> str:
     """Head to head: two players' finished games together, who won and who finished ahead."""
     first = _person_or_404(request.args.get("a", 0, type=db_id))
     second = _person_or_404(request.args.get("b", 0, type=db_id))
-    overall, per = stats.head_to_head(
-        summaries.played(get_session(), group_id=_group(), person=first.id),
-        first.id or 0, second.id or 0, _kinds())
+    overall, per = summaries.versus(get_session(), group_id=_group(), first=first.id or 0,
+                                    second=second.id or 0)
     _, together = summaries.records(get_session(), group_id=_group(), person=first.id,
                                   with_person=second.id, limit=10, count=False)
     know_viewer_links([r.game for r in together])
@@ -343,13 +371,38 @@ def _today() -> str:
     return datetime.now(_zone()).strftime("%Y-%m-%d")
 
 
+def _streamed(pieces: Callable[[Session], Iterator[str]], name: str, mimetype: str,
+              packed: bool = False) -> Response:
+    """A group's export sent as it is made (:data:`companion.play.export.CHUNK` games at a
+    time, on a session of its own that lets each chunk go): the request holds one chunk, not the
+    group. ``packed``: gzip-compressed as it goes. Outside the request's context (nothing it
+    calls needs one): an answer dropped unread closes its session wherever it is let go."""
+    engine = get_engine()
+
+    def made() -> Iterator[bytes]:
+        with Session(engine, expire_on_commit=False) as reader:
+            if not packed:
+                for piece in pieces(reader):
+                    yield piece.encode()
+                return
+            gzip_stream = zlib.compressobj(6, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+            for piece in pieces(reader):
+                if block := gzip_stream.compress(piece.encode()):
+                    yield block
+            yield gzip_stream.flush()
+
+    response = Response(made(), mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.get("/export.json")
 def export_all() -> Response:
-    """Every finished game of the group, as the versioned JSON export (docs/export.md)."""
-    session = get_session()
-    _, found = summaries.records(session, group_id=_group())
-    games = sorted((r.game for r in found), key=lambda game: game.id or 0)
-    return _download(export.dumps(export.export(session, games)),
+    """Every finished game of the group, as the versioned JSON export (docs/export.md), sent as
+    it is made."""
+    group_id = _group()
+    return _streamed(lambda reader: export.stream(reader, group_id),
                      f"princess-table-{_today()}.json", "application/json")
 
 
@@ -357,22 +410,17 @@ def export_all() -> Response:
 def export_all_packed() -> Response:
     """The same export, gzip-compressed (a tenth of the size): a backup that any import of the
     app takes back, however many games it holds."""
-    session = get_session()
-    _, found = summaries.records(session, group_id=_group())
-    games = sorted((r.game for r in found), key=lambda game: game.id or 0)
-    packed = gzip.compress(export.dumps(export.export(session, games)).encode(), 6)
-    response = Response(packed, mimetype="application/gzip")
-    response.headers["Content-Disposition"] = \
-        f'attachment; filename="princess-table-{_today()}.json.gz"'
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    group_id = _group()
+    return _streamed(lambda reader: export.stream(reader, group_id),
+                     f"princess-table-{_today()}.json.gz", "application/gzip", packed=True)
 
 
 @bp.get("/export.csv")
 def export_all_csv() -> Response:
-    """Every finished game of the group, one row per player per game (CSV)."""
-    _, found = summaries.records(get_session(), group_id=_group())
-    return _download(export.export_csv(found, _people(), _zone()),
+    """Every finished game of the group, one row per player per game (CSV), sent as it is
+    made."""
+    group_id, people, zone = _group(), _people(), _zone()
+    return _streamed(lambda reader: export.stream_csv(reader, group_id, people, zone),
                      f"princess-table-{_today()}.csv", "text/csv")
 
 

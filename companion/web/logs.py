@@ -67,7 +67,8 @@ def request_id() -> str:
 def access_fields(response: Response, seconds: float) -> dict[str, Any]:
     """The access line's fields for the current request and its ``response``, tokens masked."""
     path = request.full_path if request.query_string else request.path
-    size = response.calculate_content_length()
+    # (a streamed answer's size is not known yet: asking would make it whole, in memory, first)
+    size = None if response.is_streamed else response.calculate_content_length()
     return {"client": request.remote_addr or "-", "method": request.method, "path": mask(path),
             "status": response.status_code, "bytes": size if size is not None else "-",
             "ms": round(seconds * 1000, 1), "rid": request_id(),

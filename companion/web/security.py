@@ -21,7 +21,9 @@ real client address behind a proxy, and rate limits.
   refused ones included, to any address) counts against :data:`WRITE_LIMITS`; each game started,
   of any kind, and each import of an export file, counts against :data:`CREATE_LIMIT` as well
   (a restore, which needs no link, also against :data:`RESTORE_LIMIT`); every request to the
-  JSON API counts against :data:`API_LIMIT`. The counts live in each server process (`make
+  JSON API counts against :data:`API_LIMIT`; every export counts against :data:`EXPORT_LIMIT`
+  per link (the group's or the game's, hashed: a counter's key never holds a token), whoever
+  asks. The counts live in each server process (`make
   run` starts one process with threads, so one count for the machine) unless
   ``RATELIMIT_STORAGE_URI`` names a shared store (``redis://…``), which makes them one count
   for every process and every
@@ -33,6 +35,7 @@ real client address behind a proxy, and rate limits.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Iterable
 from datetime import timedelta
@@ -56,6 +59,13 @@ RESTORE_LIMIT = "4 per hour; 12 per day"
 against :data:`CREATE_LIMIT` too, as every import does."""
 API_LIMIT = "600 per minute"
 """Generous: the JSON API stores nothing; this only keeps one client from taking every worker."""
+EXPORT_LIMIT = "10 per minute; 60 per hour"
+"""Exports (a group's or a game's: JSON, packed or CSV) fetched through one link, from any
+address: an export reads every game the link shows, so it is counted per link (a link passed
+around a table counts once, and many addresses do not multiply it)."""
+EXPORTS = frozenset({"history.export_all", "history.export_all_packed", "history.export_all_csv",
+                     "records.export_game", "records.export_game_csv"})
+"""The endpoints :data:`EXPORT_LIMIT` counts."""
 
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
 IMPORTS = frozenset({"history.import_page", "restore.restore"})
@@ -122,10 +132,23 @@ def _not_the_api() -> bool:
     return not request.path.startswith("/api/")
 
 
+def _not_an_export() -> bool:
+    return request.endpoint not in EXPORTS
+
+
+def export_link() -> str:
+    """The export limit's key: the link the export was fetched through, hashed (a counter's key
+    never holds a token, nor does the store that keeps it)."""
+    args = request.view_args or {}
+    token = str(args.get("group_token") or args.get("token") or "")
+    return "export:" + hashlib.sha256(token.encode()).hexdigest()[:32]
+
+
 def _counted_by_none() -> bool:
-    """A request no limit counts (a read outside the JSON API): Flask-Limiter is told so before
-    it weighs each limit's exemption (a third of a page's request cycle otherwise, issue 36)."""
-    return _not_a_write() and _not_the_api()
+    """A request no limit counts (a read outside the JSON API that is not an export):
+    Flask-Limiter is told so before it weighs each limit's exemption (a third of a page's
+    request cycle otherwise, issue 36)."""
+    return _not_a_write() and _not_the_api() and _not_an_export()
 
 
 def make_limiter() -> Limiter:
@@ -146,6 +169,9 @@ def make_limiter() -> Limiter:
             ApplicationLimit(RESTORE_LIMIT, scope="restore", exempt_when=_not_a_restore,
                              deduct_when=_started),
             ApplicationLimit(API_LIMIT, scope="api", exempt_when=_not_the_api),
+            # Exports: per link, from any address (see EXPORT_LIMIT).
+            ApplicationLimit(EXPORT_LIMIT, scope="export", key_function=export_link,
+                             exempt_when=_not_an_export),
         ],
     )
     # Keep in step with the limits above: a request this lets through, no limit may count.

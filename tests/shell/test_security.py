@@ -232,7 +232,8 @@ def test_a_405_says_which_methods_are_allowed(client):
 @pytest.mark.parametrize("method", ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"])
 @pytest.mark.parametrize("path", ["/", "/rebel-princess/new", "/rebel-princess/g/" + "a" * 32,
                                   "/live/" + "a" * 32, "/api/v1/rebel-princess/score-round",
-                                  "/history/" + "a" * 32 + "/export.json", "/no/such/page"])
+                                  "/group/" + "a" * 32 + "/history/export.json",
+                                  "/record/" + "a" * 32 + "/export.csv", "/no/such/page"])
 def test_a_request_let_through_before_the_limits_is_one_no_limit_counts(tmp_path, method, path):
     """Reads outside the JSON API skip Flask-Limiter at once (its request filter: issue 36,
     a third of a page's cycle otherwise); every limit must agree that such a request is not
