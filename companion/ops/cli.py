@@ -177,15 +177,23 @@ def store_summaries(engine: Engine) -> str:
 
 
 @click.command("summaries")
+@click.option("--totals", is_flag=True,
+              help="Also make every group's totals again from its games' summaries.")
 @with_appcontext
-def summaries_command() -> None:
+def summaries_command(totals: bool) -> None:
     """Store the games' summaries that are missing or out of date (`flask db upgrade` does it
-    after migrating; run it after a rolling upgrade's last old server stopped)."""
+    after migrating; run it after a rolling upgrade's last old server stopped). ``--totals``
+    also makes every group's totals (per person, per pair) again: after an upgrade from a
+    release that did not keep them all (1.0.0 kept no pair totals)."""
     from ..db import check
 
     if not check(get_engine()).is_ready:
         raise click.ClickException("schema not ready: run flask db upgrade")
     click.echo(store_summaries(get_engine()))
+    if totals:
+        from ..play import group_totals
+
+        click.echo(f"Totals made again: {group_totals.rebuild_all(get_engine())} groups")
 
 
 def init_app(app: Flask) -> None:

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from sqlalchemy import and_, delete, insert, or_, select, text, update
-from sqlalchemy.engine import Connection, Row
+from sqlalchemy.engine import Connection, Engine, Row
 
 from ..history import Aggregate, GameSummary, ScoreUnit
 from ..history.stats import FactTotal, Line, PairCounts, Played, lines, pairs
@@ -353,3 +353,12 @@ def last_played(connection: Connection, group_id: int) -> dict[int, datetime]:
         if when is not None and (person not in found or utc(when) > found[person]):
             found[int(person)] = utc(when)
     return found
+
+
+def rebuild_all(engine: Engine) -> int:
+    """Every group's totals made again from its games' stored summaries (``flask summaries
+    --totals``); how many groups."""
+    with engine.begin() as connection:
+        ids = sorted(connection.execute(select(_GAME.c.group_id).distinct()).scalars())
+        rebuild(connection, ids)
+    return len(ids)

@@ -133,3 +133,20 @@ def test_the_versus_page_shows_the_kept_record_and_runs_the_same_queries_for_8_t
         session.commit()
     assert queries(app, client, path) == few
     assert 'data-kind="rebel_princess" data-games="16" data-wins="16,0"' in client.get(path).text
+
+
+def test_the_summaries_command_makes_the_totals_again(app, known):
+    """A game a 1.0.0 server finished during a rolling upgrade left no pair totals (that release
+    did not keep them): `flask summaries --totals` makes every group's again."""
+    before, afresh = kept_and_afresh(app, known.group_id)
+    with app.app_context():
+        session = get_session()
+        for pair in session.exec(select(PairTotal)):
+            session.delete(pair)
+        session.commit()
+    emptied, _ = kept_and_afresh(app, known.group_id)
+    assert emptied != afresh  # (what the old server left)
+    answer = app.test_cli_runner().invoke(args=["summaries", "--totals"])
+    assert answer.exit_code == 0, answer.output
+    assert "Totals made again:" in answer.output
+    assert kept_and_afresh(app, known.group_id) == (before, afresh)
