@@ -235,3 +235,42 @@ def test_a_viewers_page_swaps_in_its_pushed_part_with_no_request(
         scorer_context.close()
         viewer_context.close()
         stop()
+
+
+def test_a_duels_viewer_swaps_in_the_pushed_board_with_no_request(
+        browser: Browser, browser_context_args, tmp_path):
+    """The duel's viewer (another phone) gets the referee's round as the board drawn for every
+    viewer, on its stream: the board swapped in, not reloaded, nothing asked of the app."""
+    proxy, base, stop = _serve(tmp_path, publish=True)
+    proxy.up = True
+    referee_context = browser.new_context(**browser_context_args)
+    viewer_context = browser.new_context(**browser_context_args)
+    try:
+        referee = referee_context.new_page()
+        set_up(referee, base)
+        token = referee.url.rstrip("/").rsplit("/", 1)[1]
+        referee.goto(f"{base}/share/{token}")
+        viewers = set(re.findall(r"/kanai-duel/g/([0-9a-f]{32})", referee.content())) - {token}
+        assert len(viewers) == 1
+        referee.goto(f"{base}/kanai-duel/g/{token}")
+        viewer = viewer_context.new_page()
+        viewer.goto(f"{base}/kanai-duel/g/{viewers.pop()}")
+        viewer.wait_for_selector("body[data-stream=open]")
+        viewer.evaluate("window.notReloaded = 1; document.getElementById('board').old = 1")
+        asked: list[str] = []
+        viewer.on("request", lambda request: asked.append(request.url))
+        referee.click("[data-hand='0'] [data-card=prince]")
+        referee.click("[data-hand='1'] [data-card=spy]")
+        referee.click("[data-action=reveal]")
+        viewer.wait_for_function("() => document.getElementById('board').old === undefined",
+                                 timeout=10000)
+        assert viewer.evaluate("window.notReloaded") == 1
+        assert asked == []
+        fresh = viewer_context.new_page()
+        fresh.goto(viewer.url)
+        assert viewer.inner_text("#board") == fresh.inner_text("#board")
+    finally:
+        proxy.send(None)
+        referee_context.close()
+        viewer_context.close()
+        stop()
