@@ -55,7 +55,22 @@ def _own_postgres(url: str, worker: str) -> str:
                               (name,)).fetchone() is None:
             connection.execute(f'CREATE DATABASE "{name}"')
         connection.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
-    return base.set(database=name).render_as_string(hide_password=False)
+    own = base.set(database=name).render_as_string(hide_password=False)
+    _upgraded(own)
+    return own
+
+
+def _upgraded(url: str) -> None:
+    """Bring a test database kept from an earlier run up to this code's schema, as ``flask db
+    upgrade`` does on a server (a new one is made by the first app; one left at an older
+    revision would otherwise make every app refuse its pages as "being updated")."""
+    from companion.db import make_engine, upgrade
+
+    engine = make_engine("", url)
+    try:
+        upgrade(engine)
+    finally:
+        engine.dispose()
 
 
 def _own_redis(url: str, worker: str) -> str:
