@@ -621,12 +621,15 @@ def _fill_page_store(folder: Path) -> None:
 
 
 def _empty_postgres(config: dict[str, object]) -> None:
+    """The bench's PostgreSQL database at this code's schema, every table emptied."""
     from sqlalchemy import text
     from sqlmodel import SQLModel
 
     from companion import create_app
+    from companion.db import upgrade
 
     app = create_app(config)
+    upgrade(app.extensions["companion.engine"])  # a bench database kept from an older release
     names = ", ".join(f'"{t.name}"' for t in SQLModel.metadata.sorted_tables)
     with app.extensions["companion.engine"].begin() as db:
         db.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
