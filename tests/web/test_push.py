@@ -282,13 +282,20 @@ def test_a_drawing_or_a_proxy_that_fails_sends_the_version_alone(app, client, pu
     assert posts[f"/pub/{en[1]}"] == _version(client, path)
 
 
+def _every_channel(client, path: str) -> set[str]:
+    """The channels the game's pages listen on: the scorer's, and its viewers' in English and in
+    French (three, all different)."""
+    viewer = _viewer(client, path)
+    names = {re.search(r'data-push-url="/live-push/([0-9a-f]+)"',
+                       client.get(p, headers={"Accept-Language": lang}).text)[1]
+             for p, lang in ((path, "en"), (viewer, "en"), (viewer, "fr"))}
+    assert len(names) == 3
+    return names
+
+
 def test_a_replaced_link_closes_every_channel_of_the_game(app, client, publisher):
     path, token = _new_game(client)
-    viewer = _viewer(client, path)
-    old = {re.search(r'data-push-url="/live-push/([0-9a-f]+)"',
-                     client.get(p, headers={"Accept-Language": lang}).text)[1]
-           for p, lang in ((path, "en"), (viewer, "en"), (viewer, "fr"))}
-    assert len(old) == 3
+    old = _every_channel(client, path)
     publisher.seen.clear()
     assert client.post(f"/share/{token}/replace/viewer").status_code == 303
     for name in old:
@@ -298,10 +305,7 @@ def test_a_replaced_link_closes_every_channel_of_the_game(app, client, publisher
 
 def test_a_deleted_group_tells_every_channel_of_its_games_gone(app, client, publisher):
     path, token = _new_game(client)
-    viewer = _viewer(client, path)
-    names = {re.search(r'data-push-url="/live-push/([0-9a-f]+)"',
-                       client.get(p, headers={"Accept-Language": lang}).text)[1]
-             for p, lang in ((path, "en"), (viewer, "en"), (viewer, "fr"))}
+    names = _every_channel(client, path)
     publisher.seen.clear()
     with app.app_context():
         session = get_session()
