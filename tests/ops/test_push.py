@@ -124,6 +124,22 @@ def _version(phone: Phone, path: str) -> str:
     return found[1]
 
 
+def _save_and_hear(scorer: Phone, game: str, stream: Stream) -> tuple[str, str]:
+    """The scorer saves round 1 by numbers; the stream's message of that save: the new version
+    and what follows it (a viewer's part, or nothing). The stream may first give the newest
+    message already there (the game's creation)."""
+    token = game.rsplit("/", 1)[1]
+    entry = f"/rebel-princess/g/{token}/round/1/numbers"
+    status, _, body = scorer.submit(entry, entry, SCORES)
+    assert status == 302, body[-300:]
+    version = _version(scorer, game)
+    for _ in range(3):
+        told, _, part = (stream.next() or "").partition("\n")
+        if told == version:
+            return version, part
+    pytest.fail("the save's message never came")
+
+
 def test_a_save_reaches_a_stream_held_by_the_other_nginx_and_a_replaced_link_closes_it(
         push_stack):
     scorer = Phone(push_stack["https"][0], push_stack["cert"], "127.0.0.2")
@@ -135,16 +151,7 @@ def test_a_save_reaches_a_stream_held_by_the_other_nginx_and_a_replaced_link_clo
     stream = Stream(push_stack["https"][1], push_stack["cert"], channel)
     try:
         assert stream.status == 200
-        entry = f"/rebel-princess/g/{token}/round/1/numbers"
-        status, _, body = scorer.submit(entry, entry, SCORES)
-        assert status == 302, body[-300:]
-        # The stream may first give the newest message already there (the game's creation).
-        version = _version(scorer, game)
-        for _ in range(3):
-            if stream.next() == version:
-                break
-        else:
-            pytest.fail("the save's version never came")
+        assert _save_and_hear(scorer, game, stream)[1] == ""  # the scorer's channel: the version
         # A replaced link moves the channel: the old one is told and ends.
         share = f"/share/{token}"
         status, _, _ = scorer.submit(share, f"{share}/replace/viewer", {})
@@ -199,16 +206,7 @@ def test_a_viewers_stream_brings_its_page_part_in_its_language(push_stack):
     stream = Stream(push_stack["https"][1], push_stack["cert"], found[1])
     try:
         assert stream.status == 200
-        entry = f"/rebel-princess/g/{token}/round/1/numbers"
-        status, _, body = scorer.submit(entry, entry, SCORES)
-        assert status == 302, body[-300:]
-        version = _version(scorer, game)
-        for _ in range(3):  # (the newest message already there may come first)
-            told, _, part = (stream.next() or "").partition("\n")
-            if told == version:
-                break
-        else:
-            pytest.fail("the save's message never came")
+        version, part = _save_and_hear(scorer, game, stream)
         assert "Manche" in part and 'data-round="2"' in part and token not in part
     finally:
         stream.close()

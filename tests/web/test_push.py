@@ -131,21 +131,6 @@ def test_a_replaced_link_closes_the_old_channel_and_moves_to_a_new_one(app, clie
     assert ("POST", f"/pub/{new_channel}", _version(client, path)) in publisher.seen
 
 
-def test_a_deleted_group_tells_its_games_channels_gone(app, client, publisher):
-    path, token = _new_game(client)
-    url = _push_url(client, path)
-    assert url is not None
-    publisher.seen.clear()
-    with app.app_context():
-        session = get_session()
-        game = store.game_by_token(session, token)
-        assert game is not None
-        assert groups.delete_group(session=session, group_id=game.group_id)
-    old = url.replace("/live-push/", "/pub/")
-    assert ("POST", old, "gone") in publisher.seen
-    assert ("DELETE", old, "") in publisher.seen
-
-
 def test_a_publisher_down_never_fails_a_save_and_is_counted(app, client):
     with socket.socket() as s:  # a port nothing listens on
         s.bind(("127.0.0.1", 0))
