@@ -149,11 +149,13 @@ class _Calls(threading.local):
 
 
 _CALLS = _Calls()
+_CLOSED = (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError)
+"""What a kept connection the proxy closed meanwhile raises."""
 
 
 def _call(base: str, method: str, name: str, body: str | None = None) -> tuple[int, bytes]:
     """One request to the publisher location ``base`` on this thread's kept connection (made
-    again once if the proxy closed it): its status and body. Raises ``OSError`` and
+    again once if the proxy had closed it): its status and body. Raises ``OSError`` and
     ``http.client.HTTPException`` as the proxy fails."""
     parts = urllib.parse.urlsplit(base)
     address = (parts.hostname or "127.0.0.1", parts.port or 80)
@@ -169,10 +171,12 @@ def _call(base: str, method: str, name: str, body: str | None = None) -> tuple[i
                 headers={"Content-Type": "text/plain", "Accept": "text/json"})
             answer = _CALLS.connection.getresponse()
             return answer.status, answer.read()
-        except (OSError, http.client.HTTPException):
+        except (OSError, http.client.HTTPException) as error:
             _CALLS.connection.close()
             _CALLS.connection = None
-            if attempt == 2:
+            # Once more only when the proxy had closed the kept connection; a proxy that is
+            # slow or down is not waited for twice (a save never waits on it for long).
+            if attempt == 2 or not isinstance(error, _CLOSED):
                 raise
     raise AssertionError("unreachable")
 
