@@ -724,6 +724,8 @@
     showOutbox();
     offerUndo();
     flush();
+    // Set up: a Save tapped from now on is known as sent (what a test or a look can read).
+    document.documentElement.setAttribute("data-drafts", "ready");
   }
   // After htmx has set the page up (its DOMContentLoaded handler), so that a restored entry's
   // running score is asked for.

@@ -27,6 +27,12 @@ BIG = {"width": 390, "height": 844}
 SMALL = {"width": 360, "height": 740}
 
 
+def ready(page: Page) -> None:
+    """Wait until the page's drafts are set up (drafts.js marks <html>): a phone tapping Save
+    in the page's first milliseconds, before its script ran, is not what this file tests."""
+    expect(page.locator("html[data-drafts=ready]")).to_have_count(1)
+
+
 def tap(page: Page, selector: str) -> None:
     """Tap the label around a (visually hidden) radio or box."""
     page.locator(f"label:has({selector})").first.click()
@@ -65,6 +71,7 @@ def rp_counts_open(page: Page, base: str) -> str:
     game = rp_new(page, base)
     page.goto(f"{game}/round/1/counts")
     expect(page.locator("#counts-entry")).to_be_visible()
+    ready(page)
     return game
 
 
@@ -86,6 +93,7 @@ def rp_numbers_open(page: Page, base: str) -> str:
     game = rp_new(page, base)
     page.locator("[data-action=enter-numbers]").click()
     expect(page.locator("#numbers-entry")).to_be_visible()
+    ready(page)
     return game
 
 
@@ -122,6 +130,7 @@ def pp_open(page: Page, base: str) -> str:
     tap(page, '[data-in-seat="2"]')
     page.locator('[data-action="next"]').click()
     expect(page.locator("#round-step-2")).to_be_visible()
+    ready(page)
     return game
 
 
@@ -150,6 +159,7 @@ def kd_open(page: Page, base: str) -> str:
     page.fill("#second", "Ben")
     page.click("[data-action=create]")
     expect(page.locator("[data-form=round]")).to_be_visible()
+    ready(page)
     return page.url
 
 
@@ -353,6 +363,7 @@ def test_undo_right_after_a_save_restores_the_game_exactly(game, live_server):
         page.goto(url)
         before = board_text(page, spec.board)
         page.go_back()
+        ready(page)
     spec.part(page)
     spec.rest(page)
     page.locator("form[data-draft] .savebar button.primary").click()
