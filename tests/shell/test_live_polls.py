@@ -183,3 +183,35 @@ def test_on_postgresql_a_dropped_connection_is_tried_again_once(app, client, ans
     assert dropped and dropped >= 1
     assert client.get(f"/live/{token}").status_code == 200
     assert answered == [200, 200]  # both answered by the fast path, not handed to Flask
+
+
+@pytest.mark.parametrize(("sent", "status"), [
+    ("{etag}", 304), ("W/{etag}", 304), ('"other", {etag}', 304), ("*", 304), ("{bare}", 304),
+    ('"other"', 200), ('W/"other"', 200)])
+def test_every_form_of_if_none_match_is_read_as_the_view_reads_it(app, client, answered, sent,
+                                                                   status):
+    """The fast path compares the ETag it gave as a string first (what a page sends back); a
+    list, a weak tag, ``*``, a tag without its quotes or another tag are read by werkzeug, as
+    the Flask view reads them."""
+    token = reveillez_link(app, "viewer")
+    etag = client.get(f"/live/{token}").headers["ETag"]
+    header = {"If-None-Match": sent.format(etag=etag, bare=etag.strip('"'))}
+    fast = client.get(f"/live/{token}", headers=header)
+    same_answer(fast, flask_alone(app).get(f"/live/{token}", headers=header))
+    assert fast.status_code == status
+
+
+def test_the_date_header_is_the_time_of_the_answer(app, client, answered, monkeypatch):
+    """The Date header is made once a second (kept between polls): it is still this second's."""
+    import time
+
+    from werkzeug.http import http_date
+
+    token = reveillez_link(app, "viewer")
+    now = [1_800_000_000.2]
+    monkeypatch.setattr(time, "time", lambda: now[0])
+    assert client.get(f"/live/{token}").headers["Date"] == http_date(1_800_000_000)
+    now[0] += 0.5
+    assert client.get(f"/live/{token}").headers["Date"] == http_date(1_800_000_000)
+    now[0] += 1
+    assert client.get(f"/live/{token}").headers["Date"] == http_date(1_800_000_001)
