@@ -88,15 +88,21 @@ class Server:
         return tree_cpu_seconds(self.pid)
 
 
+SHIPPED_CONFIG = ROOT / "deploy" / "gunicorn.conf.py"
+"""The shipped gunicorn settings (its workers: ``WEB_CONCURRENCY``, else 2 per core)."""
+
+
 @contextlib.contextmanager
-def gunicorn(app: str, env: dict[str, str] | None = None, workers: int = 2,
-             probe: str = "/", cwd: Path | None = None, timeout: float = 20.0
-             ) -> Iterator[Server]:
+def gunicorn(app: str, env: dict[str, str] | None = None, workers: int | None = 2,
+             probe: str = "/", cwd: Path | None = None, timeout: float = 20.0,
+             config: Path | None = None) -> Iterator[Server]:
     """Serve ``app`` ("module:variable") with ``gunicorn -w N --no-control-socket`` on a free
     loopback port (from ``cwd``, this checkout by default); yields the :class:`Server` and stops
-    it (only its own process group) on exit."""
+    it (only its own process group) on exit. With ``config`` (:data:`SHIPPED_CONFIG`) gunicorn
+    reads that file first (the address, the app and ``-w``, when given, still win)."""
     port = free_port()
-    cmd = [PYTHON, "-m", "gunicorn", "-w", str(workers), "--no-control-socket",
+    cmd = [PYTHON, "-m", "gunicorn", *(["-c", str(config)] if config else []),
+           *(["-w", str(workers)] if workers else []), "--no-control-socket",
            "-b", f"127.0.0.1:{port}", "--log-level", "warning", app]
     proc = subprocess.Popen(cmd, cwd=cwd or ROOT, env={**os.environ, **(env or {})},
                             start_new_session=True)

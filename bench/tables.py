@@ -15,11 +15,12 @@ tables take the four games in turn (``--games``; Rebel Princess alone with
   the same every 1.5 s, with ``If-None-Match`` (304 while nothing changed) — and loads the page
   (the duel: its board) once per change.
 
-On two servers (each ``gunicorn -w 1``, so the same two workers as the one-server rows, on the
-same machine) a table's scorer uses one server and its viewers the other, so every change is
-seen across servers, as behind a proxy that spreads the phones of a table. The **live polls
-only** rows run the same tables with no saves: every poll a 304, what following the games costs
-on its own.
+Every server is gunicorn with the shipped settings (``deploy/gunicorn.conf.py``: sync workers,
+2 per core), the hello's too. On two servers (each with half the workers, so the same workers in
+all as the one-server rows, on the same machine) a table's scorer uses one server and its
+viewers the other, so every change is seen across servers, as behind a proxy that spreads the
+phones of a table. The **live polls only** rows run the same tables with no saves: every poll a
+304, what following the games costs on its own.
 
 **CPU per table-second**: the CPU of the gunicorn processes plus PostgreSQL's (the backends of
 the bench's database and the cluster's background processes, read from ``/proc``:
@@ -58,7 +59,7 @@ import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import NAMES4, free_port, gunicorn, table
+from . import NAMES4, SHIPPED_CONFIG, free_port, gunicorn, table
 from .procstat import PostgresCpu, children, pss_mb
 from .push import Nginx, nginx
 from .wsgi_note import NOT_AS_SHIPPED
@@ -440,6 +441,18 @@ class Row:
                 f"{self.generator_cpu / self.took:.2f}", f"{self.took:.0f} s"]
 
 
+WORKERS = 2 * (os.cpu_count() or 1)
+"""deploy/gunicorn.conf.py's workers when ``WEB_CONCURRENCY`` is not set: 2 per core."""
+
+
+def _shipped(folder: str, name: str, servers: int) -> dict[str, str]:
+    """The environment of a server with the shipped settings: :data:`WORKERS` in all (shared
+    by ``servers``), its /metrics counts in a folder of its own in the run's (as the unit's
+    /run/companion; the shipped file empties it at start)."""
+    return {"WEB_CONCURRENCY": str(max(WORKERS // servers, 1)),
+            "PROMETHEUS_MULTIPROC_DIR": str(Path(folder) / f"metrics-{name}")}
+
+
 def _postgres_database(url: str) -> str:
     return urllib.parse.urlsplit(url).path.lstrip("/")
 
@@ -501,7 +514,8 @@ def run(tables: int, seconds: float, save_every: float, postgres: str | None,
         kinds: list[str], notes: dict[str, float], push: bool = True) -> list[list[str]]:
     rows: list[Row] = []
     with tempfile.TemporaryDirectory() as folder:
-        with gunicorn("bench.hello:app", timeout=START) as server:
+        with gunicorn("bench.hello:app", env=_shipped(folder, "hello", 1), timeout=START,
+                      workers=None, config=SHIPPED_CONFIG) as server:
             for _ in range(20):
                 _request(server.base, "GET", "/")
             fake = [Table(kinds[n % len(kinds)], "", "", n) for n in range(tables)]
@@ -547,9 +561,9 @@ def run(tables: int, seconds: float, save_every: float, postgres: str | None,
             if pushed:
                 env["COMPANION_BENCH_PUSH_URL"] = f"http://127.0.0.1:{publisher}/pub/"
             with contextlib.ExitStack() as stack:
-                running = [stack.enter_context(gunicorn("bench.wsgi:app", env=env, timeout=START,
-                                                        workers=2 // count))
-                           for _ in range(count)]
+                running = [stack.enter_context(gunicorn(
+                    "bench.wsgi:app", env={**env, **_shipped(folder, f"{len(rows)}-{n}", count)},
+                    timeout=START, workers=None, config=SHIPPED_CONFIG)) for n in range(count)]
                 proxy = (stack.enter_context(nginx([r.base for r in running], publisher))
                          if pushed else None)
                 bases = [proxy.base] if proxy else [r.base for r in running]
@@ -664,7 +678,8 @@ def main() -> None:
     print(f"\n{started}; load average at start {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} "
           f"(1 / 5 / 15 min), at the end {os.getloadavg()[0]:.1f}; {os.cpu_count()} cores. "
           f"Tables: {', '.join(args.games)} in turn; {args.seconds:.0f} s of load per row; "
-          f"gunicorn -w 2 (sync), or two servers of -w 1 (a table's scorer on one, its viewers "
+          f"gunicorn with deploy/gunicorn.conf.py ({WORKERS} sync workers), or two servers of "
+          f"{WORKERS // 2} (a table's scorer on one, its viewers "
           f"on the other); a save every {args.save_every:.0f} s per table ({SAVES} in all); "
           f"{VIEWERS} viewers per table; *server CPU s/s*: CPU seconds of the gunicorn processes "
           f"plus PostgreSQL's (its backends for this database and its background processes, "
