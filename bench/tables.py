@@ -441,8 +441,8 @@ class Row:
                 f"{self.generator_cpu / self.took:.2f}", f"{self.took:.0f} s"]
 
 
-WORKERS = 2 * (os.cpu_count() or 1)
-"""deploy/gunicorn.conf.py's workers when ``WEB_CONCURRENCY`` is not set: 2 per core."""
+WORKERS = int(os.environ.get("WEB_CONCURRENCY") or 2 * (os.cpu_count() or 1))
+"""The workers of deploy/gunicorn.conf.py: ``WEB_CONCURRENCY``, else 2 per core."""
 
 
 def _shipped(folder: str, name: str, servers: int) -> dict[str, str]:
