@@ -151,6 +151,67 @@ def _counted_by_none() -> bool:
     return _not_a_write() and _not_the_api() and _not_an_export()
 
 
+class WriteLimitExceeded(RateLimitExceeded):
+    """A write refused by :class:`WriteCount`: Flask-Limiter's own refusal (the same handler,
+    :func:`_too_many`), with when the limit's window ends (its ``Retry-After``)."""
+
+    def __init__(self, limit: Any, reset_at: float) -> None:
+        super().__init__(limit)
+        self.reset_at = reset_at
+
+
+class WriteCount:
+    """The count of a write that :data:`WRITE_LIMITS` alone counts (any write outside the JSON
+    API that starts no game, restores nothing and is no export: a tap at the table), as one of
+    Flask-Limiter's request filters: the same counters as Flask-Limiter keeps for the limit
+    (its limits' own key and scope, its key prefix, its store and strategy — the in-memory
+    fallback during an outage included), hit in turn, shortest window first, the first one
+    used up refusing the write (:class:`WriteLimitExceeded`, answered by :func:`_too_many` as
+    Flask-Limiter's refusals are); then the request is let through Flask-Limiter, which has
+    nothing left to count. Flask-Limiter's own check resolves every application limit, their
+    exemptions and the blueprint's on each request (a fifth of a save's request cycle: issue
+    36); this counts the two counters only.
+
+    Left to Flask-Limiter (this answers False): every other request, and every request while
+    the shared store is down (it checks whether the store is back). A store that fails during
+    the count raises here, inside Flask-Limiter's check, which then falls back to its
+    in-memory store and asks again, as for its own counts. Keep in step with the limits of
+    :func:`make_limiter`: no route or blueprint limit of Flask-Limiter's own
+    (``limiter.limit``) may apply to such a write; a blueprint exempted (``limiter.exempt``)
+    is named in ``app.extensions["companion.unlimited"]``."""
+
+    def __init__(self, limiter: Limiter) -> None:
+        self.limiter = limiter
+        self.limits: list[Any] | None = None
+
+    def _write_limits(self) -> list[Any]:
+        if self.limits is None:  # (bound to the limiter once it is set up: at the first write)
+            self.limits = sorted((limit for limit in self.limiter.limit_manager.application_limits
+                                  if limit.scope == "writes"), key=lambda limit: limit.limit)
+        return self.limits
+
+    def __call__(self) -> bool:
+        method = request.method
+        if (method in READS or request.path.startswith("/api/") or not _not_a_new_game()
+                or not _not_a_restore() or not _not_an_export()
+                or request.blueprint in current_app.extensions.get("companion.unlimited", ())
+                or getattr(self.limiter, "_storage_dead", False)):
+            return False
+        endpoint = request.endpoint or request.path
+        prefix = current_app.config.get("RATELIMIT_KEY_PREFIX")
+        strategy = self.limiter.limiter
+        for limit in self._write_limits():
+            args = [limit.key_func(), limit.scope_for(endpoint, method)]
+            if prefix:
+                args.insert(0, prefix)
+            if not strategy.hit(limit.limit, *args, cost=limit.deduction_amount):
+                self.limiter.logger.info("ratelimit %s (%s) exceeded at endpoint: %s",
+                                         limit.limit, args[-2], args[-1])
+                window = strategy.get_window_stats(limit.limit, *args)
+                raise WriteLimitExceeded(limit, int(window.reset_time + 1))  # (as its reset_at)
+        return True
+
+
 def make_limiter() -> Limiter:
     """A limiter for one app (its own store, and its own memory of whether that store answers)."""
     limiter = Limiter(
@@ -176,6 +237,8 @@ def make_limiter() -> Limiter:
     )
     # Keep in step with the limits above: a request this lets through, no limit may count.
     limiter.request_filter(_counted_by_none)
+    # A tap at the table: counted here, in two counters (see WriteCount).
+    limiter.request_filter(WriteCount(limiter))
     return limiter
 
 
@@ -232,8 +295,12 @@ def _too_many(error: RateLimitExceeded) -> tuple[Response | str, int, dict[str, 
 
     metrics.count_refusal()
     try:
-        current = current_app.extensions["companion.limiter"].current_limit
-        wait = max(1, int(current.reset_at - time.time())) if current else 60
+        if isinstance(error, WriteLimitExceeded):
+            reset_at: float | None = error.reset_at
+        else:
+            current = current_app.extensions["companion.limiter"].current_limit
+            reset_at = current.reset_at if current else None
+        wait = max(1, int(reset_at - time.time())) if reset_at is not None else 60
     except Exception:  # the store went away meanwhile: a minute is a fair guess
         wait = 60
     retry = {"Retry-After": str(wait)}
