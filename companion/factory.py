@@ -22,7 +22,7 @@ from flask import (
 )
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask_wtf.csrf import CSRFError
-from itsdangerous import BadSignature
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 from jinja2 import Template
 from jinja2.runtime import Context
 from werkzeug import Request
@@ -100,6 +100,17 @@ class _SessionInterface(SecureCookieSessionInterface):
     and the same server over plain HTTP on a home network still keeps its session."""
 
     session_class = _Session
+
+    def __init__(self) -> None:
+        self._signer: tuple[tuple[Any, ...], URLSafeTimedSerializer | None] | None = None
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        """Flask's serializer, made once for the app's keys (Flask makes it afresh for each
+        request: a tenth of opening the session) and again only when they change."""
+        keys = (app.secret_key, *(app.config.get("SECRET_KEY_FALLBACKS") or ()))
+        if self._signer is None or self._signer[0] != keys:
+            self._signer = (keys, super().get_signing_serializer(app))
+        return self._signer[1]
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(super().get_cookie_secure(app)) or (

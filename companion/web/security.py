@@ -271,9 +271,15 @@ HEADERS = (
 :mod:`companion.web.polls`)."""
 
 
+_HEADER_NAMES = tuple((name.lower(), name, value) for name, value in HEADERS)
+
+
 def _headers(response: Response) -> Response:
-    for name, value in HEADERS:
-        response.headers.setdefault(name, value)
+    # (each one the answer does not set itself: the answer's names read once, not per header)
+    headers = response.headers
+    present = {name.lower() for name, _ in headers}
+    headers.extend([(name, value) for lower, name, value in _HEADER_NAMES
+                    if lower not in present])
     return response
 
 
