@@ -6,6 +6,8 @@ import hashlib
 import os
 import secrets
 import time
+import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -172,6 +174,27 @@ class StoredIntConverter(IntegerConverter):
         super().__init__(map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
 
 
+def _sync_known(ensure_sync: Callable[[Callable[..., Any]], Callable[..., Any]]
+                ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Flask's ``ensure_sync`` (every hook and view of a request goes through it: an
+    ``inspect`` of each, some twenty a request), remembering the plain functions it has seen
+    (weakly: a function made for one request is not kept)."""
+    plain: weakref.WeakKeyDictionary[Callable[..., Any], bool] = weakref.WeakKeyDictionary()
+
+    def sync(func: Callable[..., Any]) -> Callable[..., Any]:
+        try:
+            if func in plain:
+                return func
+        except TypeError:  # (a callable that takes no weak reference: asked each time)
+            return ensure_sync(func)
+        found = ensure_sync(func)
+        if found is func:
+            plain[func] = True
+        return found
+
+    return sync
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: its settings (:mod:`companion.config`), the extensions, the blueprints."""
     app = Flask(__name__, instance_relative_config=True,
@@ -180,6 +203,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # it names nothing (404), instead of overflowing a query (500).
     app.url_map.converters["int"] = StoredIntConverter
     app.session_interface = _SessionInterface()
+    app.ensure_sync = _sync_known(app.ensure_sync)  # type: ignore[method-assign,assignment]
     plug_in_games()
     _configure(app, test_config)
     _init_extensions(app)
