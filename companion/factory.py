@@ -174,36 +174,36 @@ class StoredIntConverter(IntegerConverter):
         super().__init__(map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
 
 
-def _sync_known(ensure_sync: Callable[[Callable[..., Any]], Callable[..., Any]]
-                ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Flask's ``ensure_sync`` (every hook and view of a request goes through it: an
-    ``inspect`` of each, some twenty a request), remembering the plain functions it has seen
+class _App(Flask):
+    """Flask, whose ``ensure_sync`` (every hook and view of a request goes through it: an
+    ``inspect`` of each, some twenty a request) remembers the plain functions it has seen
     (weakly: a function made for one request is not kept)."""
-    plain: weakref.WeakKeyDictionary[Callable[..., Any], bool] = weakref.WeakKeyDictionary()
 
-    def sync(func: Callable[..., Any]) -> Callable[..., Any]:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.plain_functions: weakref.WeakKeyDictionary[Callable[..., Any], bool] = \
+            weakref.WeakKeyDictionary()
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
         try:
-            if func in plain:
+            if func in self.plain_functions:
                 return func
         except TypeError:  # (a callable that takes no weak reference: asked each time)
-            return ensure_sync(func)
-        found = ensure_sync(func)
+            return super().ensure_sync(func)
+        found = super().ensure_sync(func)
         if found is func:
-            plain[func] = True
+            self.plain_functions[func] = True
         return found
-
-    return sync
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: its settings (:mod:`companion.config`), the extensions, the blueprints."""
-    app = Flask(__name__, instance_relative_config=True,
-                instance_path=config.instance_path(test_config))
+    app = _App(__name__, instance_relative_config=True,
+               instance_path=config.instance_path(test_config))
     # ``<int:…>`` in an address is a row id or a number we store: above what the databases hold
     # it names nothing (404), instead of overflowing a query (500).
     app.url_map.converters["int"] = StoredIntConverter
     app.session_interface = _SessionInterface()
-    app.ensure_sync = _sync_known(app.ensure_sync)  # type: ignore[method-assign,assignment]
     plug_in_games()
     _configure(app, test_config)
     _init_extensions(app)
