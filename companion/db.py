@@ -7,22 +7,27 @@ import os
 import re
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 from flask import Flask, current_app, g
 from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError, InvalidatePoolError
 from sqlmodel import Session, create_engine
 
 if TYPE_CHECKING:  # Alembic is imported when a migration is looked at, not by every command
     from alembic.config import Config
+
+
+T = TypeVar("T")
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
@@ -43,14 +48,72 @@ def database_url(url: str) -> str:
     return url
 
 
+UNPINGED: ContextVar[bool] = ContextVar("companion_unpinged", default=False)
+"""Set while :func:`first_statement` takes its connection: the pool's ping is skipped."""
+_FRESH = "companion_fresh"
+
+
+def _fresh(_dbapi_connection: Any, record: Any) -> None:
+    record.info[_FRESH] = True
+
+
+def _ping_on_checkout(engine: Engine) -> Callable[[Any, Any, Any], None]:
+    """SQLAlchemy's ``pool_pre_ping``, as a checkout hook that :data:`UNPINGED` turns off: a
+    pooled connection (not one made just now) is pinged when it is taken; a connection the
+    database dropped makes the pool drop it, and every connection older, and take another."""
+    dialect = engine.dialect
+
+    def ping(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        if record.info.pop(_FRESH, False) or UNPINGED.get():
+            return
+        try:
+            alive = dialect.do_ping(dbapi_connection)
+        except dialect.loaded_dbapi.Error as error:
+            if not dialect.is_disconnect(error, dbapi_connection, None):
+                raise
+            alive = False
+        if not alive:
+            raise InvalidatePoolError()
+
+    return ping
+
+
+def first_statement(session: Session, run: Callable[[], T]) -> T:
+    """``run()``, the first statement of ``session``, on a pooled connection taken without the
+    pool's ping (on PostgreSQL a round trip that every write through a link paid, issue 36): a
+    connection the database dropped meanwhile (a restart, an idle timeout) is tried once more,
+    on a new one — nothing was read or written before it to lose. A session that has begun
+    already runs it as it is."""
+    if session.in_transaction():
+        return run()
+    attempt = 1
+    while True:
+        unpinged = UNPINGED.set(True)
+        try:
+            return run()
+        except DBAPIError as error:
+            if attempt == 2 or not error.connection_invalidated:
+                raise
+            session.rollback()
+            attempt = 2
+        finally:
+            UNPINGED.reset(unpinged)
+
+
 def make_engine(path: str, url: str | None = None) -> Engine:
     """PostgreSQL when ``url`` is given (``DATABASE_URL``), else SQLite at ``path``.
+
+    On PostgreSQL a pooled connection is pinged when it is taken (a connection the database
+    dropped is replaced: ``pool_pre_ping``, see :func:`_ping_on_checkout`), except by
+    :func:`first_statement`, which tries again instead.
 
     A new SQLite file is created readable by its owner only (SQLite gives its -wal and -shm
     files the same permissions)."""
     if url:
-        return create_engine(database_url(url), pool_pre_ping=True, pool_size=5,
-                             max_overflow=5)
+        engine = create_engine(database_url(url), pool_size=5, max_overflow=5)
+        event.listen(engine, "connect", _fresh)
+        event.listen(engine, "checkout", _ping_on_checkout(engine))
+        return engine
     if path != ":memory:" and not os.path.exists(path):
         try:
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))

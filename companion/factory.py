@@ -6,6 +6,8 @@ import hashlib
 import os
 import secrets
 import time
+import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -22,7 +24,7 @@ from flask import (
 )
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask_wtf.csrf import CSRFError
-from itsdangerous import BadSignature
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 from jinja2 import Template
 from jinja2.runtime import Context
 from werkzeug import Request
@@ -101,6 +103,17 @@ class _SessionInterface(SecureCookieSessionInterface):
 
     session_class = _Session
 
+    def __init__(self) -> None:
+        self._signer: tuple[tuple[Any, ...], URLSafeTimedSerializer | None] | None = None
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        """Flask's serializer, made once for the app's keys (Flask makes it afresh for each
+        request: a tenth of opening the session) and again only when they change."""
+        keys = (app.secret_key, *(app.config.get("SECRET_KEY_FALLBACKS") or ()))
+        if self._signer is None or self._signer[0] != keys:
+            self._signer = (keys, super().get_signing_serializer(app))
+        return self._signer[1]
+
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(super().get_cookie_secure(app)) or (
             has_request_context() and request.is_secure)
@@ -161,10 +174,32 @@ class StoredIntConverter(IntegerConverter):
         super().__init__(map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
 
 
+class _App(Flask):
+    """Flask, whose ``ensure_sync`` (every hook and view of a request goes through it: an
+    ``inspect`` of each, some twenty a request) remembers the plain functions it has seen
+    (weakly: a function made for one request is not kept)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.plain_functions: weakref.WeakKeyDictionary[Callable[..., Any], bool] = \
+            weakref.WeakKeyDictionary()
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        try:
+            if func in self.plain_functions:
+                return func
+        except TypeError:  # (a callable that takes no weak reference: asked each time)
+            return super().ensure_sync(func)
+        found = super().ensure_sync(func)
+        if found is func:
+            self.plain_functions[func] = True
+        return found
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: its settings (:mod:`companion.config`), the extensions, the blueprints."""
-    app = Flask(__name__, instance_relative_config=True,
-                instance_path=config.instance_path(test_config))
+    app = _App(__name__, instance_relative_config=True,
+               instance_path=config.instance_path(test_config))
     # ``<int:…>`` in an address is a row id or a number we store: above what the databases hold
     # it names nothing (404), instead of overflowing a query (500).
     app.url_map.converters["int"] = StoredIntConverter

@@ -312,4 +312,7 @@ def by_slug(slug: str) -> GameKind | None:
 
 
 def by_key(key: str) -> GameKind | None:
-    return next((game for game in registry() if game.key == key), None)
+    for game in registry():  # (a loop, not a generator: asked a few times by every request)
+        if game.key == key:
+            return game
+    return None

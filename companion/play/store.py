@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, func, select
 
-from ..db import READER, reader
+from ..db import READER, first_statement, reader
 from ..models import Entry, Game, GameLink, Player, RoundRecord, table_of
 from . import groups, push
 from .entries import entry_problem
@@ -433,7 +433,9 @@ def link_and_game(session: Session, token: str) -> tuple[GameLink, Game] | None:
     replaced token."""
     if not is_token(token):
         return None
-    row = session.exec(_LINK_AND_GAME, params={"token": token}).first()
+    # (a write's first statement: tried again on a dropped connection, not pinged first)
+    row = first_statement(
+        session, lambda: session.exec(_LINK_AND_GAME, params={"token": token}).first())
     return (row[0], row[1]) if row is not None else None
 
 
@@ -465,11 +467,19 @@ def link_and_game_to_read(session: Session, token: str) -> tuple[GameLink, Game]
     """:func:`link_and_game` for a request that only reads (a page, a drawing from the page
     store): the same query through Core, the rows made into objects the session does not
     track (no identity map, nothing to flush or expire). Never write them: a write reads the
-    game with :func:`link_and_game`."""
+    game with :func:`link_and_game`. On the polls' reader (no ping) a connection the database
+    dropped is tried once more, on a new one."""
     if not is_token(token):  # (a NUL never reaches PostgreSQL, which refuses it with an error)
         return None
-    with reading(session) as connection:
-        values = connection.execute(_LINK_AND_GAME_ROW, {"token": token}).mappings().first()
+    for attempt in (1, 2):
+        try:
+            with reading(session) as connection:
+                values = connection.execute(_LINK_AND_GAME_ROW,
+                                            {"token": token}).mappings().first()
+            break
+        except DBAPIError as error:  # the reader's connection was dropped: once more, anew
+            if attempt == 2 or not error.connection_invalidated or session.in_transaction():
+                raise
     if values is None:
         return None
     link = GameLink(**{c.name: values[f"link__{c.name}"] for c in _LINK.c})

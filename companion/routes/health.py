@@ -87,3 +87,4 @@ def _not_rate_limited(state: BlueprintSetupState) -> None:
     limiter = state.app.extensions.get("companion.limiter")
     if limiter is not None:
         limiter.exempt(bp)
+        state.app.extensions.setdefault("companion.unlimited", set()).add(bp.name)

@@ -206,6 +206,8 @@ def init_app(app: Flask) -> None:
     def _vary_on_language(response: Response) -> Response:
         # The same URL answers in two languages: caches must key on what picks the language.
         if request.endpoint not in SAME_IN_EVERY_LANGUAGE and not request.path.startswith("/api/"):
-            response.vary.add("Accept-Language")
-            response.vary.add("Cookie")
+            if "Vary" in response.headers:
+                response.vary.update(("Accept-Language", "Cookie"))  # (one header rewrite)
+            else:
+                response.headers["Vary"] = "Accept-Language, Cookie"
         return response

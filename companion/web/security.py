@@ -23,8 +23,10 @@ real client address behind a proxy, and rate limits.
   (a restore, which needs no link, also against :data:`RESTORE_LIMIT`); every request to the
   JSON API counts against :data:`API_LIMIT`; every export counts against :data:`EXPORT_LIMIT`
   per link (the group's or the game's, hashed: a counter's key never holds a token), whoever
-  asks. The counts live in each server process (`make
-  run` starts one process with threads, so one count for the machine) unless
+  asks. A tap at the table (a write that only :data:`WRITE_LIMITS` counts) is counted before
+  Flask-Limiter's own check, in the same counters (:class:`WriteCount`). The counts live in
+  each server process (`make run` starts one process with threads, so one count for the
+  machine) unless
   ``RATELIMIT_STORAGE_URI`` names a shared store (``redis://…``), which makes them one count
   for every process and every
   server. While that store does not answer, each process counts on its own (the same limits,
@@ -151,9 +153,91 @@ def _counted_by_none() -> bool:
     return _not_a_write() and _not_the_api() and _not_an_export()
 
 
+class WriteLimitExceeded(RateLimitExceeded):
+    """A write refused by :class:`WriteCount`: Flask-Limiter's own refusal (the same handler,
+    :func:`_too_many`), with when the limit's window ends (its ``Retry-After``)."""
+
+    def __init__(self, limit: Any, reset_at: float) -> None:
+        super().__init__(limit)
+        self.reset_at = reset_at
+
+
+class WriteCount:
+    """The count of a write that :data:`WRITE_LIMITS` alone counts (any write outside the JSON
+    API that starts no game, restores nothing and is no export: a tap at the table), before
+    Flask-Limiter's own check (:class:`CompanionLimiter`): the same counters as Flask-Limiter
+    keeps for the limit (its limits' own key and scope, its key prefix, its store and
+    strategy), hit in turn, shortest window first, the first one used up refusing the write
+    (:class:`WriteLimitExceeded`, answered by :func:`_too_many` as Flask-Limiter's refusals
+    are). Flask-Limiter's check resolves every application limit, their exemptions and the
+    blueprint's on each request (a fifth of a save's request cycle: issue 36); this counts the
+    two counters only.
+
+    Left to Flask-Limiter (this answers False, having counted nothing): every other request;
+    every request while the shared store is down (it counts in its in-memory fallback, and
+    checks whether the store is back); a write the store failed to count (Flask-Limiter's
+    check then meets the failure itself, and falls back). Keep in step with the limits of
+    :func:`make_limiter`: no route or blueprint limit of Flask-Limiter's own
+    (``limiter.limit``) may apply to such a write; a blueprint exempted (``limiter.exempt``)
+    is named in ``app.extensions["companion.unlimited"]``."""
+
+    def __init__(self, limiter: Limiter) -> None:
+        self.limiter = limiter
+        self.limits: list[Any] | None = None
+
+    def _write_limits(self) -> list[Any]:
+        if self.limits is None:  # (bound to the limiter once it is set up: at the first write)
+            self.limits = sorted((limit for limit in self.limiter.limit_manager.application_limits
+                                  if limit.scope == "writes"), key=lambda limit: limit.limit)
+        return self.limits
+
+    def __call__(self) -> bool:
+        """True when the request was such a write, and counted (else False, nothing counted)."""
+        method = request.method
+        endpoint = request.endpoint or request.path
+        if (method in READS or request.path.startswith("/api/") or not _not_a_new_game()
+                or not _not_a_restore() or not _not_an_export()
+                or endpoint.rsplit(".", 1)[-1] == "static"  # (Flask-Limiter never counts those)
+                or request.blueprint in current_app.extensions.get("companion.unlimited", ())
+                or getattr(self.limiter, "_storage_dead", False)):
+            return False
+        prefix = current_app.config.get("RATELIMIT_KEY_PREFIX")
+        strategy = self.limiter.limiter
+        for limit in self._write_limits():
+            args = [limit.key_func(), limit.scope_for(endpoint, method)]
+            if prefix:
+                args.insert(0, prefix)
+            try:
+                counted = strategy.hit(limit.limit, *args, cost=limit.deduction_amount)
+            except Exception:  # the store failed: Flask-Limiter's check meets it and falls back
+                return False
+            if not counted:
+                self.limiter.logger.info("ratelimit %s (%s) exceeded at endpoint: %s",
+                                         limit.limit, args[-2], args[-1])
+                window = strategy.get_window_stats(limit.limit, *args)
+                raise WriteLimitExceeded(limit, int(window.reset_time + 1))  # (as its reset_at)
+        return True
+
+
+class CompanionLimiter(Limiter):
+    """Flask-Limiter's limiter, a tap at the table counted by :class:`WriteCount` before (and
+    instead of) its own check; every other request checked by Flask-Limiter as it is."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.write_count = WriteCount(self)
+
+    def _check_request_limit(self, callable_name: str | None = None,
+                             in_middleware: bool = True) -> None:
+        if (in_middleware and callable_name is None and self.enabled and self.initialized
+                and self.write_count()):
+            return
+        super()._check_request_limit(callable_name, in_middleware)
+
+
 def make_limiter() -> Limiter:
     """A limiter for one app (its own store, and its own memory of whether that store answers)."""
-    limiter = Limiter(
+    limiter = CompanionLimiter(
         key_func=get_remote_address,  # the real client's address once ProxyFix has run
         # Every request counts, even one to an address that does not exist (Flask-Limiter
         # would otherwise skip a request with no endpoint); the scopes below are shared, so
@@ -208,9 +292,15 @@ HEADERS = (
 :mod:`companion.web.polls`)."""
 
 
+_HEADER_NAMES = tuple((name.lower(), name, value) for name, value in HEADERS)
+
+
 def _headers(response: Response) -> Response:
-    for name, value in HEADERS:
-        response.headers.setdefault(name, value)
+    # (each one the answer does not set itself: the answer's names read once, not per header)
+    headers = response.headers
+    present = {name.lower() for name, _ in headers}
+    headers.extend([(name, value) for lower, name, value in _HEADER_NAMES
+                    if lower not in present])
     return response
 
 
@@ -232,8 +322,12 @@ def _too_many(error: RateLimitExceeded) -> tuple[Response | str, int, dict[str, 
 
     metrics.count_refusal()
     try:
-        current = current_app.extensions["companion.limiter"].current_limit
-        wait = max(1, int(current.reset_at - time.time())) if current else 60
+        if isinstance(error, WriteLimitExceeded):
+            reset_at: float | None = error.reset_at
+        else:
+            current = current_app.extensions["companion.limiter"].current_limit
+            reset_at = current.reset_at if current else None
+        wait = max(1, int(reset_at - time.time())) if reset_at is not None else 60
     except Exception:  # the store went away meanwhile: a minute is a fair guess
         wait = 60
     retry = {"Retry-After": str(wait)}
