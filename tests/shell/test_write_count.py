@@ -55,3 +55,36 @@ def test_a_tap_from_another_address_has_its_own_count(tmp_path):
     other = client.post(f"/rebel-princess/g/{token}/undo",
                         environ_base={"REMOTE_ADDR": "10.9.9.9"})
     assert other.status_code == 302
+
+
+def test_a_tap_is_counted_by_the_write_count_not_by_flask_limiters_check(tmp_path, monkeypatch):
+    """The write count hooks into a method of Flask-Limiter's own (its check of a request): a
+    Flask-Limiter that renamed it would still count every tap, through its slower path; this
+    says so instead of letting the saving go unnoticed."""
+    from flask_limiter import Limiter
+
+    from companion.web import security
+
+    seen: list[bool] = []
+    counted = security.WriteCount.__call__
+
+    def spy(self):
+        seen.append(counted(self))
+        return seen[-1]
+
+    monkeypatch.setattr(security.WriteCount, "__call__", spy)
+    flask_limiters_check: list[str] = []
+    original = Limiter._check_request_limit
+
+    def check(self, *args, **kwargs):
+        flask_limiters_check.append("checked")
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Limiter, "_check_request_limit", check)
+    app = limited_app(tmp_path)
+    client = app.test_client()
+    token = client.post("/rebel-princess/new", data=NEW_GAME).location.rsplit("/", 1)[1]
+    seen.clear()
+    flask_limiters_check.clear()
+    assert client.post(f"/rebel-princess/g/{token}/undo").status_code == 302
+    assert seen == [True] and flask_limiters_check == []
