@@ -64,8 +64,9 @@ EXPORT_LIMIT = "10 per minute; 60 per hour"
 address: an export reads every game the link shows, so it is counted per link (a link passed
 around a table counts once, and many addresses do not multiply it)."""
 EXPORTS = frozenset({"history.export_all", "history.export_all_packed", "history.export_all_csv",
-                     "records.export_game", "records.export_game_csv"})
-"""The endpoints :data:`EXPORT_LIMIT` counts."""
+                     "records.export_game", "records.export_game_csv", "exports.download"})
+"""The endpoints :data:`EXPORT_LIMIT` counts: a group's export asked for (sent at once, or a job
+started or found), a game's, and a job's file downloaded (its progress page is not counted)."""
 
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
 IMPORTS = frozenset({"history.import_page", "restore.restore"})
