@@ -42,7 +42,7 @@ from datetime import timedelta
 from ipaddress import IPv4Network, IPv6Network, ip_address, ip_network
 from typing import TYPE_CHECKING, Any
 
-from flask import Flask, Response, current_app, render_template, request
+from flask import Flask, Response, current_app, g, render_template, request
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from limits import parse_many
@@ -141,7 +141,8 @@ def export_link() -> str:
     """The export limit's key: the link the export was fetched through, hashed (a counter's key
     never holds a token, nor does the store that keeps it)."""
     args = request.view_args or {}
-    token = str(args.get("group_token") or args.get("token") or "")
+    group = g.get("group")  # (a group's page: its link was taken out of the view's arguments)
+    token = str(group.token if group is not None else args.get("token") or "")
     return "export:" + hashlib.sha256(token.encode()).hexdigest()[:32]
 
 
