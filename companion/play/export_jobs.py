@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from datetime import UTC, tzinfo
 from pathlib import Path
+from typing import BinaryIO
 from zoneinfo import ZoneInfo
 
 from sqlmodel import Session
@@ -153,6 +154,12 @@ def pieces(session: Session, kind: Kind, group_id: int, zone: tzinfo,
     yield packer.flush()
 
 
+def _private(path: Path) -> BinaryIO:
+    """``path`` opened to write, made readable by this user only (0600: exports hold a group's
+    games; SECURITY.md)."""
+    return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb")
+
+
 class Folder:
     """The export folder: its jobs' notes and files."""
 
@@ -177,7 +184,8 @@ class Folder:
         """Write ``text`` whole or not at all (another process may read it meanwhile)."""
         self.path.mkdir(mode=0o700, parents=True, exist_ok=True)
         temporary = path.with_name(path.name + f".{secrets.token_hex(4)}.tmp")
-        temporary.write_text(text, encoding="utf-8")
+        with _private(temporary) as out:
+            out.write(text.encode())
         temporary.replace(path)
 
     def save(self, job: ExportJob) -> None:
@@ -268,7 +276,7 @@ class Folder:
         self.save(job)
         part = self.part(job)
         try:
-            with part.open("wb") as out:
+            with _private(part) as out:
                 made = [0]
                 for block in pieces(session, job.kind, job.group_id, zone_of(job.zone),
                                     made=made):

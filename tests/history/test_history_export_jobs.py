@@ -188,6 +188,8 @@ def test_no_token_is_written_in_the_logs_or_file_names(app, client, big, caplog)
     assert lines and all(token not in line and job not in line for line in lines)
     names = os.listdir(app.config["EXPORT_DIR"])
     assert all(token not in name for name in names)
+    folder = Path(app.config["EXPORT_DIR"])  # the folder and its files: this user's only
+    assert all(path.stat().st_mode & 0o077 == 0 for path in (folder, *folder.iterdir()))
     note = next(Path(app.config["EXPORT_DIR"]).glob("*.note")).read_text()
     assert token not in note
 
