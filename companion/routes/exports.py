@@ -77,7 +77,7 @@ def asked(kind_name: str) -> wrappers.Response:
         job = folder.new(group_id=group_id, group_token=group_token, kind=kind.name,
                          zone=zone, filename=_filename(kind), stamp=stamp, total=total)
         jobs.start_export(job.token)
-    return redirect(url_for("exports.job", job=job.token), 303)
+    return redirect(url_for("exports.job", token=job.token), 303)
 
 
 def _streamed(kind: export_jobs.Kind, group_id: int, name: str) -> Response:
@@ -98,8 +98,8 @@ def _streamed(kind: export_jobs.Kind, group_id: int, name: str) -> Response:
     return response
 
 
-def _job_or_404(job: str) -> export_jobs.ExportJob:
-    found = jobs.export_folder(current_app).of_link(job, int(g.group.id), str(g.group.token))
+def _job_or_404(token: str) -> export_jobs.ExportJob:
+    found = jobs.export_folder(current_app).of_link(token, int(g.group.id), str(g.group.token))
     if found is None:
         abort(404)
     return found
@@ -110,7 +110,7 @@ def _progress_of(found: export_jobs.ExportJob) -> Markup:
                            stopped=found.stopped(),
                            megabytes=format_decimal(round(found.size / 2**20, 1)),
                            kilobytes=format_decimal(max(1, round(found.size / 2**10))),
-                           poll=url_for("exports.progress", job=found.token),
+                           poll=url_for("exports.progress", token=found.token),
                            again=url_for(_AGAIN[found.format])))
 
 
@@ -118,18 +118,18 @@ _AGAIN = {"json": "history.export_all", "json.gz": "history.export_all_packed",
           "csv": "history.export_all_csv"}
 
 
-@bp.get("/<job>")
-def job(job: str) -> tuple[str, int]:
+@bp.get("/<token>")
+def job(token: str) -> tuple[str, int]:
     """An export's progress (games written out of the total), then its download link."""
-    found = _job_or_404(job)
+    found = _job_or_404(token)
     return render_template("history/export_job.html", job=found, progress=_progress_of(found),
                            done=found.state == "done"), 200
 
 
-@bp.get("/<job>/progress")
-def progress(job: str) -> Response:
+@bp.get("/<token>/progress")
+def progress(token: str) -> Response:
     """The progress bar alone (polled by its page every second)."""
-    found = _job_or_404(job)
+    found = _job_or_404(token)
     response = Response(str(_progress_of(found)))
     if found.state == "done" or found.stopped():
         response.headers["HX-Refresh"] = "true"  # the page shows the download, or the failure
@@ -141,13 +141,13 @@ SENT_AS = {"json": "application/octet-stream"}
 """The type a job's file is sent as, when not its format's own."""
 
 
-@bp.get("/<job>/file")
-def download(job: str) -> wrappers.Response:
+@bp.get("/<token>/file")
+def download(token: str) -> wrappers.Response:
     """The written export, from the disk."""
-    found = _job_or_404(job)
+    found = _job_or_404(token)
     path = jobs.export_folder(current_app).file(found)
     if found.state != "done" or not path.is_file():
-        return redirect(url_for("exports.job", job=found.token), 303)
+        return redirect(url_for("exports.job", token=found.token), 303)
     # JSON goes as bytes to save: the app compresses JSON it sends (Flask-Compress), which
     # here would cost the CPU the job saved (the .json.gz is the packed one; CSV is left be).
     mimetype = SENT_AS.get(found.format, found.kind.mimetype)

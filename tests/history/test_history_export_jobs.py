@@ -25,7 +25,7 @@ from companion.play.export_jobs import KEEP, STALE
 from companion.routes import exports
 from companion.web import security
 
-from ..conftest import database_config, empty_tables
+from ..conftest import REDIS_URL, database_config, empty_tables
 from .conftest import store_known_games
 from .test_history_export_stream import in_one_piece
 from .test_history_page_cost import copy_games
@@ -51,6 +51,13 @@ def via_job(app, client, path: str, **kw):
     answer.get_data()  # read whole, then let the file go (as a server does)
     answer.close()
     return page, answer
+
+
+@pytest.fixture(autouse=True)
+def _every_job_written(app):
+    """No export job outlives its test (its thread would read the next test's tables)."""
+    yield
+    written(app)
 
 
 @pytest.fixture
@@ -282,3 +289,32 @@ def test_starting_a_job_and_downloading_count_as_exports(three_a_minute, limited
     assert client.get(f"/group/{token}/history/export.csv").status_code == 429
     # another group's link counts on its own
     assert client.get(f"/group/{other}/history/export.json").status_code == 200
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="needs a Redis (TEST_REDIS_URL: make test-postgres)")
+def test_with_a_worker_on_the_shared_redis_the_export_is_written_there(tmp_path, app, big):
+    from redis import Redis
+    from rq import Queue, SimpleWorker
+
+    shared = create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
+                         "CACHE_REDIS_URL": REDIS_URL, "DATABASE": app.config["DATABASE"],
+                         "DATABASE_URL": app.config.get("DATABASE_URL")})
+    connection = Redis.from_url(REDIS_URL)
+    queue = Queue(jobs.QUEUE, connection=connection)
+    queue.empty()
+    listening = SimpleWorker([queue], connection=connection)  # `flask worker`, elsewhere
+    listening.register_birth()
+    phone = shared.test_client()
+    try:
+        page = phone.get(f"{big.base}/export.json").headers["Location"]
+        assert queue.count == 1 and "companion.export_runner" not in shared.extensions
+        assert 'data-state="waiting"' in phone.get(page).text
+        with shared.app_context():  # the worker takes the job (in this process, for the test)
+            SimpleWorker([queue], connection=connection).work(burst=True)
+        answer = phone.get(page + "/file")
+        assert answer.get_data(as_text=True) == in_one_piece(app, big.group_id)
+        answer.close()
+    finally:
+        listening.register_death()
+        queue.empty()
+        shared.extensions["companion.engine"].dispose()
