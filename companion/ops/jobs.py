@@ -342,8 +342,11 @@ def start_export(token: str) -> str:
     app = _this_app()
     found = _queue(app)
     if found is not None:
+        # (described by its digest: RQ's worker logs a job's description, by default its call
+        # with the token in it)
         found.enqueue(perform_export, token, job_id=export_rq_id(token),
-                      job_timeout=JOB_TIMEOUT, result_ttl=0, failure_ttl=3600)
+                      description=export_rq_id(token), job_timeout=JOB_TIMEOUT, result_ttl=0,
+                      failure_ttl=3600)
         return "rq"
     runner: _ExportRunner | None = app.extensions.get("companion.export_runner")
     if runner is None:

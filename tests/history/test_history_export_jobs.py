@@ -308,6 +308,8 @@ def test_with_a_worker_on_the_shared_redis_the_export_is_written_there(tmp_path,
     try:
         page = phone.get(f"{big.base}/export.json").headers["Location"]
         assert queue.count == 1 and "companion.export_runner" not in shared.extensions
+        token = page.rsplit("/", 1)[1]
+        assert all(token not in (job.description or "") for job in queue.jobs)  # (RQ logs it)
         assert 'data-state="waiting"' in phone.get(page).text
         with shared.app_context():  # the worker takes the job (in this process, for the test)
             SimpleWorker([queue], connection=connection).work(burst=True)
