@@ -103,8 +103,8 @@ def _save(client, token: str) -> float:  # type: ignore[no-untyped-def]
     return (time.process_time() - cpu) * 1000
 
 
-def measure(app, group_token: str, saves: list[str], repeat: int  # type: ignore[no-untyped-def]
-            ) -> dict[str, float]:
+def measure(app, group_token: str, saves: list[str], repeat: int,  # type: ignore[no-untyped-def]
+            exports: bool = True) -> dict[str, float]:
     """Median CPU ms of each page and of a save, warm."""
     found = {}
     client = app.test_client()
@@ -113,12 +113,16 @@ def measure(app, group_token: str, saves: list[str], repeat: int  # type: ignore
         _timed(client, base + path)
         found[label] = statistics.median(_timed(client, base + path)[1] for _ in range(repeat))
     export = f"{base}/history/export.json"
-    starts, written, first, sent = zip(
-        *(_export(app, client, export) for _ in range(max(3, repeat // 3))), strict=True)
-    found["export.json: the tap that starts its job"] = statistics.median(starts)
-    found["export.json: download, to its first chunk"] = statistics.median(first)
-    found["export.json: download, read whole in process (no request)"] = statistics.median(sent)
-    found["export.json: the job writing it (no request)"] = statistics.median(written)
+    if not exports:  # the tap alone (its job not run)
+        found["export.json: the tap that starts its job"] = statistics.median(
+            _tap(app, client, export)[0] for _ in range(repeat))
+    else:
+        starts, written, first, sent = zip(
+            *(_export(app, client, export) for _ in range(max(3, repeat // 3))), strict=True)
+        found["export.json: the tap that starts its job"] = statistics.median(starts)
+        found["export.json: download, to its first chunk"] = statistics.median(first)
+        found["export.json: download, read whole in process (no request)"] = statistics.median(sent)
+        found["export.json: the job writing it (no request)"] = statistics.median(written)
     phone = app.test_client()
     with phone.session_transaction() as cookie:
         cookie["games"] = _remembered(app, group_token)
@@ -154,17 +158,12 @@ def _deep_pages(app, client, group_token: str  # type: ignore[no-untyped-def]
              oldest.group(1).replace("&amp;", "&").removeprefix(prefix))]
 
 
-def _export(app, client, path: str  # type: ignore[no-untyped-def]
-            ) -> tuple[float, float, float, float]:
-    """CPU ms of the tap that starts an export's job (a new job: the folder emptied first), of
-    the job writing the file (run here, after the request: on a server it runs on the export
-    runner or a worker, in no request), and of the request that sends the written file, to its
-    first chunk and whole (the test client reads it in Python, 8 kB at a time; gunicorn hands
-    the file to the kernel, ``sendfile``: no request reads it so)."""
+def _tap(app, client, path: str) -> tuple[float, str, object]:  # type: ignore[no-untyped-def]
+    """CPU ms of the tap that starts an export's job (a new one: the folder emptied first), its
+    job's token (not run), and the answer."""
     from companion.ops import jobs
 
-    folder = Path(app.config["EXPORT_DIR"])
-    shutil.rmtree(folder, ignore_errors=True)
+    shutil.rmtree(app.config["EXPORT_DIR"], ignore_errors=True)
     started: list[str] = []
     real = jobs.start_export
     jobs.start_export = started.append  # type: ignore[assignment]
@@ -175,10 +174,23 @@ def _export(app, client, path: str  # type: ignore[no-untyped-def]
     finally:
         jobs.start_export = real
     assert response.status_code == 303 and len(started) == 1, response.status_code
+    return tap, started[0], response
+
+
+def _export(app, client, path: str  # type: ignore[no-untyped-def]
+            ) -> tuple[float, float, float, float]:
+    """CPU ms of the tap that starts an export's job (a new job: the folder emptied first), of
+    the job writing the file (run here, after the request: on a server it runs on the export
+    runner or a worker, in no request), and of the request that sends the written file, to its
+    first chunk and whole (the test client reads it in Python, 8 kB at a time; gunicorn hands
+    the file to the kernel, ``sendfile``: no request reads it so)."""
+    from companion.ops import jobs
+
+    tap, started, response = _tap(app, client, path)
     cpu = time.process_time()
-    jobs.run_export(app, started[0])
+    jobs.run_export(app, started)
     written = (time.process_time() - cpu) * 1000
-    page = response.headers["Location"]
+    page = response.headers["Location"]  # type: ignore[attr-defined]
     cpu = time.process_time()
     sent = client.get(page + "/file")
     assert sent.status_code == 200, sent.status_code
@@ -229,8 +241,8 @@ def _commit() -> str:
 
 
 def run(repeat: int = 15, rounds: int = 2, sizes: tuple[int, ...] = SIZES,
-        out: list[str] | None = None, games: int = GAMES, one_group: bool = False
-        ) -> list[str]:
+        out: list[str] | None = None, games: int = GAMES, one_group: bool = False,
+        exports: bool = True) -> list[str]:
     out = [] if out is None else out
     load_start = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as folder:
@@ -264,9 +276,11 @@ def run(repeat: int = 15, rounds: int = 2, sizes: tuple[int, ...] = SIZES,
         results: dict[int, dict[str, list[float]]] = {}
         for _ in range(rounds):  # in turns, so that the machine's load hits every size alike
             for size, app in apps.items():
-                for label, value in measure(app, token, saves[size], repeat).items():
+                for label, value in measure(app, token, saves[size], repeat,
+                                            exports).items():
                     results.setdefault(size, {}).setdefault(label, []).append(value)
-        memory = {size: export_memory(app, token) for size, app in apps.items()}
+        memory = ({size: export_memory(app, token) for size, app in apps.items()} if exports
+                  else {})
         for app in apps.values():
             app.extensions["companion.engine"].dispose()
     labels = list(results[sizes[0]])
@@ -281,7 +295,8 @@ def run(repeat: int = 15, rounds: int = 2, sizes: tuple[int, ...] = SIZES,
                 worst[size] = max(worst[size], value / best[0])
         rows.append((label, *(f"{value:.1f}" for value in best),
                      *(f"{value / best[0]:.2f}×" for value in best[1:])))
-    for row, at in ((0, "most memory its job held (MB, tracemalloc)"), (1, "its size (MB)")):
+    for row, at in ((0, "most memory its job held (MB, tracemalloc)"), (1, "its size (MB)")
+                    ) if exports else ():
         figures = [memory[size][row] / (1 if row == 0 else 2**20) for size in sizes]
         rows.append((f"export.json: {at}", *(f"{value:.1f}" for value in figures),
                      *(f"{value / figures[0]:.2f}×" for value in figures[1:])))
@@ -317,11 +332,14 @@ def main() -> None:
                         "--games)")
     parser.add_argument("--games", type=int, default=GAMES,
                         help="finished games in the group measured (and in each copy)")
+    parser.add_argument("--pages-only", action="store_true",
+                        help="no export rows (the 100,000-game export job alone takes minutes)")
     parser.add_argument("--one-group", action="store_true",
                         help="one big group of each size (default sizes 1,000 and 10,000)")
     args = parser.parse_args()
     sizes = args.sizes or (ONE_GROUP_SIZES if args.one_group else SIZES)
-    run(args.repeat, args.rounds, sizes, games=args.games, one_group=args.one_group)
+    run(args.repeat, args.rounds, sizes, games=args.games, one_group=args.one_group,
+        exports=not args.pages_only)
 
 
 if __name__ == "__main__":
