@@ -31,6 +31,11 @@ from . import table
 from .stats import _timed, fill
 
 AIM = 1.5
+COPIED_TOKEN = "printf('k%dl%d', :k, id)"
+"""A copied link's token: the copy's number and the first link's id. Unique however many copies
+are made (a copy number and a link id name one copy of one link), and never a stored token's
+(those are hex digits: no ``k``, no ``l``). Cutting the first token and adding the copy number
+was not: a token whose last six hex digits happened to read ``000540`` was its own copy 540."""
 TABLES = ("game", "person", "player", "entry", "roundrecord", "tricklog", "gamelink", "total")
 
 
@@ -62,7 +67,7 @@ def copy_group(app, copies: int) -> None:  # type: ignore[no-untyped-def]
             group = source + k
             connection.execute(text(
                 "INSERT INTO playgroup (id, name, token, created_at) SELECT :g, name || :k, "
-                "substr(token, 1, 26) || printf('%06d', :k), created_at FROM playgroup "
+                "printf('g%d', :k), created_at FROM playgroup "
                 "WHERE id = :s"), {"g": group, "k": k, "s": source})
 
             params = {"s": source, "g": group, "k": k,
@@ -89,7 +94,7 @@ def copy_group(app, copies: int) -> None:  # type: ignore[no-untyped-def]
                                  "undoes": "undoes + :roundrecord_shift"})
             copy("tricklog", {"id": "id + :tricklog_shift", "game_id": "game_id + :game_shift"})
             copy("gamelink", {"id": "id + :gamelink_shift", "game_id": "game_id + :game_shift",
-                              "token": "substr(token, 1, 26) || printf('%06d', :k)"})
+                              "token": COPIED_TOKEN})
             copy("gameresult", {"game_id": "game_id + :game_shift", "group_id": ":g"})
             copy("total", {"id": "id + :total_shift", "group_id": ":g", "person_id":
                            "CASE WHEN person_id = 0 THEN 0 ELSE person_id + :person_shift END"})
@@ -139,7 +144,7 @@ def copy_within(app, copies: int) -> None:  # type: ignore[no-untyped-def]
                                  "undoes": "undoes + :roundrecord_shift"})
             copy("tricklog", {"id": "id + :tricklog_shift", "game_id": "game_id + :game_shift"})
             copy("gamelink", {"id": "id + :gamelink_shift", "game_id": "game_id + :game_shift",
-                              "token": "substr(token, 1, 26) || printf('%06d', :k)"})
+                              "token": COPIED_TOKEN})
             copy("gameresult", {"game_id": "game_id + :game_shift"})
         group_totals.rebuild(connection, [source])
 

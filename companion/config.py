@@ -63,6 +63,11 @@ class Config:
     LIVE_PUSH_SUBSCRIBE_PATH = "/live-push/"
     # One JSON object per access line instead of the plain line (companion.web.logs).
     ACCESS_LOG_JSON = False
+    # A group's export is written by a job into this folder (default: exports/ beside the
+    # SQLite database, in the instance folder), kept an hour (companion.play.export_jobs);
+    # new exports wait while the folder holds more than EXPORT_DIR_MAX_BYTES.
+    EXPORT_DIR: str | None = None
+    EXPORT_DIR_MAX_BYTES = 2 * 2**30
     JOB_SWEEP_SECONDS: float | None = 30.0
     """How often each server process (and each worker) looks for imports whose process died
     (:func:`companion.ops.jobs.init_app`); None: only at start and when a job's page is opened
@@ -72,7 +77,7 @@ class Config:
 ENVIRONMENT = ("DATABASE_URL", "GROUP_PURGE_DAYS", "PUBLIC_URL", "TRUSTED_PROXIES",
                "PROXY_ADDRESSES",
                "RATELIMIT_STORAGE_URI", "CACHE_REDIS_URL", "METRICS_ALLOW", "ACCESS_LOG_JSON",
-               "LIVE_PUSH_PUBLISH_URL", "LIVE_PUSH_SUBSCRIBE_PATH")
+               "LIVE_PUSH_PUBLISH_URL", "LIVE_PUSH_SUBSCRIBE_PATH", "EXPORT_DIR")
 """The settings a server may be given in its environment, under the same names."""
 
 

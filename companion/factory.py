@@ -247,6 +247,8 @@ def _configure_page_store(app: Flask) -> None:
         app.config.setdefault("CACHE_OPTIONS", {"socket_timeout": 0.5,
                                                 "socket_connect_timeout": 0.5})
     app.config.setdefault("CACHE_DIR", str(Path(app.config["DATABASE"]).parent / "pages"))
+    if not app.config.get("EXPORT_DIR"):  # (a group's exports: companion.play.export_jobs)
+        app.config["EXPORT_DIR"] = str(Path(app.config["DATABASE"]).parent / "exports")
     app.config.setdefault("CACHE_NO_NULL_WARNING", True)  # NullCache: every page drawn afresh
 
 
@@ -321,7 +323,7 @@ def blueprints() -> list[Mount]:
     addresses after its pages), then the history's, the API's and the offline copy's. A
     blueprint's app-wide hooks (a link or group resolved before a view, the template helpers)
     are declared on it and installed with it."""
-    from .routes import api, closed, groups, health, history, links, live, pwa, qr, shell
+    from .routes import api, closed, exports, groups, health, history, links, live, pwa, qr, shell
     from .web import i18n
 
     mounts = [Mount(i18n.bp), Mount(closed.bp), Mount(shell.bp), Mount(links.bp), Mount(qr.bp),
@@ -337,7 +339,8 @@ def blueprints() -> list[Mount]:
         if pages.old_addresses:
             mounts.append(Mount(shell.old_addresses(kind, tuple(pages.old_addresses)),
                                 stateless=True))
-    return [*mounts, Mount(history.bp), Mount(history.records_bp), Mount(history.restore_bp),
+    return [*mounts, Mount(history.bp), Mount(exports.bp), Mount(history.records_bp),
+            Mount(history.restore_bp),
             Mount(api.bp, stateless=True), Mount(pwa.bp), Mount(health.bp, stateless=True)]
 
 

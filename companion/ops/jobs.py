@@ -38,7 +38,7 @@ from sqlmodel import Session, col, select
 
 from ..db import get_engine
 from ..models import ImportJob
-from ..play import imports
+from ..play import export_jobs, imports
 
 log = logging.getLogger(__name__)
 
@@ -323,6 +323,88 @@ def _runner(app: Flask) -> _Runner:
     return runner
 
 
+# --- a group's export, as a job (issue 36) -----------------------------------------------------
+
+def export_folder(app: Flask) -> export_jobs.Folder:
+    """The export folder of ``app`` (``EXPORT_DIR``)."""
+    return export_jobs.Folder(app.config["EXPORT_DIR"])
+
+
+def export_rq_id(token: str) -> str:
+    """The RQ job id of the export job ``token``: a digest (RQ logs its ids)."""
+    return "companion-export-" + hashlib.sha256(token.encode()).hexdigest()[:24]
+
+
+def start_export(token: str) -> str:
+    """Write the waiting export job ``token``: on RQ when a worker listens (``"rq"``; it runs
+    on this machine, beside the servers, and writes to the same folder), else on this
+    process's export thread (``"thread"``), one export after another."""
+    app = _this_app()
+    found = _queue(app)
+    if found is not None:
+        # (described by its digest: RQ's worker logs a job's description, by default its call
+        # with the token in it)
+        found.enqueue(perform_export, token, job_id=export_rq_id(token),
+                      description=export_rq_id(token), job_timeout=JOB_TIMEOUT, result_ttl=0,
+                      failure_ttl=3600)
+        return "rq"
+    runner: _ExportRunner | None = app.extensions.get("companion.export_runner")
+    if runner is None:
+        runner = app.extensions.setdefault("companion.export_runner", _ExportRunner(app))
+    runner.put(token)
+    return "thread"
+
+
+def perform_export(token: str) -> None:
+    """RQ's entry point for an export job (in a worker, inside the app's context)."""
+    run_export(_this_app(), token)
+
+
+def run_export(app: Flask, token: str) -> None:
+    """Write one export job, on a database session of its own (reads only)."""
+    with app.app_context(), Session(get_engine(), expire_on_commit=False) as session:
+        export_folder(app).run(session, token)
+
+
+class _ExportRunner:
+    """One thread per server process writing its export jobs one after another (apart from
+    the imports' runner: a long import does not hold an export back)."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.jobs: queue.Queue[str] = queue.Queue()
+        self.lock = threading.Lock()
+        self.thread: threading.Thread | None = None
+
+    def put(self, token: str) -> None:
+        with self.lock:
+            self.jobs.put(token)
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(target=self._work, name="companion-exports",
+                                               daemon=True)
+                self.thread.start()
+
+    def _work(self) -> None:
+        while True:
+            with self.lock:
+                try:
+                    token = self.jobs.get_nowait()
+                except queue.Empty:
+                    self.thread = None
+                    return
+            try:
+                run_export(self.app, token)
+            except Exception:  # (logged by a digest; the job's note says it failed)
+                log.exception("export job %s stopped", export_rq_id(token))
+
+    def idle(self, timeout: float) -> bool:
+        """Wait until every export put here is written (tests); True if so."""
+        thread = self.thread
+        if thread is not None:
+            thread.join(timeout)
+        return self.thread is None and self.jobs.empty()
+
+
 @click.command("worker")
 @click.option("--burst", is_flag=True, help="Run the jobs waiting, then stop.")
 @with_appcontext
@@ -352,8 +434,17 @@ def sweep(app: Flask) -> int:
         return imports.abandon_stale(session)
 
 
+def sweep_exports(app: Flask) -> int:
+    """Delete the export files kept past :data:`companion.play.export_jobs.KEEP`; how many."""
+    return export_folder(app).sweep()
+
+
 def _sweeping(app: Flask, every: float, stopped: threading.Event) -> None:
     while not stopped.wait(every):
+        try:
+            sweep_exports(app)
+        except OSError as error:  # (the folder unreadable: said, tried again next time)
+            log.warning("export sweep failed: %s", error)
         try:
             found = sweep(app)
             if found:
@@ -363,9 +454,11 @@ def _sweeping(app: Flask, every: float, stopped: threading.Event) -> None:
 
 
 def init_app(app: Flask) -> None:
-    """Clean up after imports whose process stopped (a server killed mid-import), now and
-    every ``JOB_SWEEP_SECONDS`` on a thread of this process; add the ``worker`` command."""
+    """Clean up after imports whose process stopped (a server killed mid-import), and the
+    export files kept past their hour, now and every ``JOB_SWEEP_SECONDS`` on a thread of this
+    process; add the ``worker`` command."""
     sweep(app)
+    sweep_exports(app)
     every = app.config.get("JOB_SWEEP_SECONDS")
     # (Test apps are many and short-lived: a test that wants the sweep says so.)
     if every and (not app.testing or app.config.get("JOB_SWEEP_IN_TESTS")):

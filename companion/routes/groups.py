@@ -47,7 +47,7 @@ bp = Blueprint("groups", __name__, url_prefix="/group/<group_token>")
 
 REMEMBERED = 12
 """How many groups a phone remembers (the last used first)."""
-GROUPED = ("groups", "history")
+GROUPED = ("groups", "history", "exports")
 NEW = "new"
 """The set-up form's choice of a new group (the other choices are the groups' tokens)."""
 """The blueprints whose pages belong to one group (their URLs start with its token)."""

@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import html
 import re
-import zlib
 from collections import Counter
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import datetime, tzinfo
+from datetime import tzinfo
 from typing import Any
 
 from flask import (
@@ -33,13 +31,12 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
-from sqlmodel import Session
 from werkzeug import wrappers
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..common.bounds import db_id, page_number
 from ..common.person_names import name_key
-from ..db import get_engine, get_session
+from ..db import get_session
 from ..extensions import csrf_exempt
 from ..forms.fields import required
 from ..forms.history import ImportForm, MergeForm, RenameForm
@@ -53,7 +50,7 @@ from ..play import closed, export, groups, imports, store, summaries
 from ..play import people as play_people
 from ..web.i18n import current_lang
 from ..web.local_time import utc_text, zone_named
-from . import links
+from . import exports, links
 from .closed import closed_or_404
 from .groups import remember_group, remembered_groups
 from .links import game_url, know_viewer_links
@@ -366,62 +363,24 @@ def _zone() -> tzinfo:
     return zone_named(request.cookies.get("tz"))
 
 
-def _today() -> str:
-    """Today's date on the phone, for a downloaded file's name."""
-    return datetime.now(_zone()).strftime("%Y-%m-%d")
-
-
-def _streamed(pieces: Callable[[Session], Iterator[str]], name: str, mimetype: str,
-              packed: bool = False) -> Response:
-    """A group's export sent as it is made (:data:`companion.play.export.CHUNK` games at a
-    time, on a session of its own that lets each chunk go): the request holds one chunk, not the
-    group. ``packed``: gzip-compressed as it goes. Outside the request's context (nothing it
-    calls needs one): an answer dropped unread closes its session wherever it is let go."""
-    engine = get_engine()
-
-    def made() -> Iterator[bytes]:
-        with Session(engine, expire_on_commit=False) as reader:
-            if not packed:
-                for piece in pieces(reader):
-                    yield piece.encode()
-                return
-            gzip_stream = zlib.compressobj(6, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
-            for piece in pieces(reader):
-                if block := gzip_stream.compress(piece.encode()):
-                    yield block
-            yield gzip_stream.flush()
-
-    response = Response(made(), mimetype=mimetype)
-    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
 @bp.get("/export.json")
-def export_all() -> Response:
-    """Every finished game of the group, as the versioned JSON export (docs/export.md), sent as
-    it is made."""
-    group_id = _group()
-    return _streamed(lambda reader: export.stream(reader, group_id),
-                     f"princess-table-{_today()}.json", "application/json")
+def export_all() -> wrappers.Response:
+    """Every finished game of the group, as the versioned JSON export (docs/export.md): sent at
+    once for a small group, else written by a job (:mod:`companion.routes.exports`)."""
+    return exports.asked("json")
 
 
 @bp.get("/export.json.gz")
-def export_all_packed() -> Response:
+def export_all_packed() -> wrappers.Response:
     """The same export, gzip-compressed (a tenth of the size): a backup that any import of the
     app takes back, however many games it holds."""
-    group_id = _group()
-    return _streamed(lambda reader: export.stream(reader, group_id),
-                     f"princess-table-{_today()}.json.gz", "application/gzip", packed=True)
+    return exports.asked("json.gz")
 
 
 @bp.get("/export.csv")
-def export_all_csv() -> Response:
-    """Every finished game of the group, one row per player per game (CSV), sent as it is
-    made."""
-    group_id, people, zone = _group(), _people(), _zone()
-    return _streamed(lambda reader: export.stream_csv(reader, group_id, people, zone),
-                     f"princess-table-{_today()}.csv", "text/csv")
+def export_all_csv() -> wrappers.Response:
+    """Every finished game of the group, one row per player per game (CSV)."""
+    return exports.asked("csv")
 
 
 @records_bp.get("/<token>/export.json")

@@ -44,7 +44,7 @@ from datetime import timedelta
 from ipaddress import IPv4Network, IPv6Network, ip_address, ip_network
 from typing import TYPE_CHECKING, Any
 
-from flask import Flask, Response, current_app, render_template, request
+from flask import Flask, Response, current_app, g, render_template, request
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from limits import parse_many
@@ -66,8 +66,9 @@ EXPORT_LIMIT = "10 per minute; 60 per hour"
 address: an export reads every game the link shows, so it is counted per link (a link passed
 around a table counts once, and many addresses do not multiply it)."""
 EXPORTS = frozenset({"history.export_all", "history.export_all_packed", "history.export_all_csv",
-                     "records.export_game", "records.export_game_csv"})
-"""The endpoints :data:`EXPORT_LIMIT` counts."""
+                     "records.export_game", "records.export_game_csv", "exports.download"})
+"""The endpoints :data:`EXPORT_LIMIT` counts: a group's export asked for (sent at once, or a job
+started or found), a game's, and a job's file downloaded (its progress page is not counted)."""
 
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
 IMPORTS = frozenset({"history.import_page", "restore.restore"})
@@ -142,7 +143,8 @@ def export_link() -> str:
     """The export limit's key: the link the export was fetched through, hashed (a counter's key
     never holds a token, nor does the store that keeps it)."""
     args = request.view_args or {}
-    token = str(args.get("group_token") or args.get("token") or "")
+    group = g.get("group")  # (a group's page: its link was taken out of the view's arguments)
+    token = str(group.token if group is not None else args.get("token") or "")
     return "export:" + hashlib.sha256(token.encode()).hexdigest()[:32]
 
 

@@ -1,4 +1,4 @@
-"""A group's export sent as it is made (issue 36, item 4): a few games at a time
+"""A small group's export sent as it is made (issue 36, item 4): a few games at a time
 (:data:`export.CHUNK`), on a session of its own, so that a request holds one chunk of games,
 not the group — the same bytes as the export made in one piece, and exports counted per link
 (the link hashed in the counter's key), whoever asks."""
@@ -18,6 +18,7 @@ from companion.db import get_session
 from companion.models import Game, Group
 from companion.play import export, people, store, summaries
 from companion.play.groups import new_group
+from companion.routes import exports
 from companion.web import security
 from companion.web.security import EXPORT_LIMIT, limit_figures
 
@@ -37,9 +38,12 @@ def in_one_piece(app, group_id: int) -> str:
 
 @pytest.fixture
 def many(app, known, monkeypatch):
-    """The known group with 5 more copies of its games (36 finished), streamed 4 at a time."""
+    """The known group with 5 more copies of its games (36 finished), streamed 4 at a time,
+    sent at once (a group this size is a job: test_history_export_jobs.py; the stream is the
+    answer of a small group, made the same way)."""
     copy_games(app, known.group_id, 5)
     monkeypatch.setattr(export, "CHUNK", 4)
+    monkeypatch.setattr(exports, "IMMEDIATE", 100)
     return known
 
 
