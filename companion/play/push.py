@@ -44,6 +44,11 @@ from ..models import Entry, Game, GameLink
 
 TIMEOUT = 0.5
 """Seconds a publish may take before it is given up (and counted as failed)."""
+PART_MAX_BYTES = 64 * 1024
+"""The largest message published (a viewers' part with its version); a larger part is not
+sent (the version alone: the viewers reload). The publisher location keeps a body up to this
+size in memory (deploy/nginx/companion-push.conf: ``client_body_buffer_size``): Nchan frames a
+body nginx wrote to a temporary file wrongly for EventSource."""
 _TOUCHED = "companion.play.push.touched"
 _LIVE_IDS = (select(GameLink.id).where(GameLink.game_id == bindparam("game"),
                                        col(GameLink.revoked_at).is_(None)).order_by("id"))
@@ -214,7 +219,10 @@ def _publish_version(publisher: Publisher, game_id: int, ids: list[int], version
         part = None
         if publisher.draw is not None and listeners(publisher, name):
             part = _drawn(publisher, game_id, lang)
-        publish(publisher, name, version if part is None else f"{version}\n{part}")
+        message = version if part is None else f"{version}\n{part}"
+        if len(message.encode()) > PART_MAX_BYTES:  # more than the proxy takes whole
+            message = version
+        publish(publisher, name, message)
 
 
 _DRAWING = threading.local()

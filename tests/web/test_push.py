@@ -241,7 +241,7 @@ def test_a_viewers_part_of_a_duel_holds_no_pick_before_both_are_in(app, publishe
     assert "assassin" not in part.lower() and "Assassin" not in part
 
 
-@pytest.mark.parametrize("way", ["raises", "no answer"])
+@pytest.mark.parametrize("way", ["raises", "no answer", "too large"])
 def test_a_drawing_or_a_proxy_that_fails_sends_the_version_alone(app, client, publisher,
                                                                   monkeypatch, way):
     path, token = _new_game(client)
@@ -256,6 +256,8 @@ def test_a_drawing_or_a_proxy_that_fails_sends_the_version_alone(app, client, pu
             raise RuntimeError("a template that fails")
         monkeypatch.setitem(push._PUBLISHERS, engine,
                             dataclasses.replace(push._PUBLISHERS[engine], draw=broken))
+    elif way == "too large":  # a part the proxy would not take whole (deploy/nginx)
+        monkeypatch.setattr(push, "PART_MAX_BYTES", 1000)
     else:
         monkeypatch.setattr(push, "listeners", lambda publisher, name: 0)
     publisher.seen.clear()
