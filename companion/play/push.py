@@ -40,6 +40,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import col, select
 
+from ..db import reader
 from ..models import Entry, Game, GameLink
 
 TIMEOUT = 0.5
@@ -139,7 +140,7 @@ def subscribe_url(engine: Engine, game_id: int | None, viewer_lang: str | None =
     publisher = _active(engine)
     if game_id is None or publisher is None:
         return None
-    with engine.connect() as connection:
+    with reader(engine).connect() as connection:  # (one round trip on PostgreSQL)
         ids = live_ids(connection, game_id)
     part = viewers_part(viewer_lang) if viewer_lang and viewer_lang in publisher.languages else ""
     return f"{publisher.subscribe_path}{channel(publisher.secret, game_id, ids, part)}"
@@ -294,7 +295,7 @@ def _after_commit(session: OrmSession) -> None:
     if publisher is None:
         return
     engine = session.get_bind().engine
-    with engine.connect() as connection:
+    with reader(engine).connect() as connection:  # what the commit stored, read at once
         now = {game_id: (connection.execute(_UPDATED, {"game": game_id}).first(),
                          live_ids(connection, game_id)) for game_id in touched}
     for game_id, old in touched.items():
