@@ -33,16 +33,18 @@ import urllib.parse
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import bindparam, event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import col, select
 
 from ..db import reader
 from ..models import Entry, Game, GameLink
 
+_T = TypeVar("_T")
 TIMEOUT = 0.5
 """Seconds a publish may take before it is given up (and counted as failed)."""
 PART_MAX_BYTES = 64 * 1024
@@ -133,6 +135,20 @@ def live_ids(connection: Any, game_id: int) -> list[int]:
     return [int(row[0]) for row in connection.execute(_LIVE_IDS, {"game": game_id})]
 
 
+def _read(engine: Engine, read: Callable[[Any], _T]) -> _T:
+    """``read(connection)`` on the polls' reader (:func:`companion.db.reader`: on PostgreSQL one
+    round trip, no ping, no rollback); a connection the database dropped, which the reader does
+    not ping for, is tried once more on a new one."""
+    for attempt in (1, 2):
+        try:
+            with reader(engine).connect() as connection:
+                return read(connection)
+        except DBAPIError as error:
+            if attempt == 2 or not error.connection_invalidated:
+                raise
+    raise AssertionError("unreachable")
+
+
 def subscribe_url(engine: Engine, game_id: int | None, viewer_lang: str | None = None
                   ) -> str | None:
     """The address a page of game ``game_id`` listens on, or None when nothing is pushed; a
@@ -140,8 +156,7 @@ def subscribe_url(engine: Engine, game_id: int | None, viewer_lang: str | None =
     publisher = _active(engine)
     if game_id is None or publisher is None:
         return None
-    with reader(engine).connect() as connection:  # (one round trip on PostgreSQL)
-        ids = live_ids(connection, game_id)
+    ids = _read(engine, lambda connection: live_ids(connection, game_id))
     part = viewers_part(viewer_lang) if viewer_lang and viewer_lang in publisher.languages else ""
     return f"{publisher.subscribe_path}{channel(publisher.secret, game_id, ids, part)}"
 
@@ -295,9 +310,9 @@ def _after_commit(session: OrmSession) -> None:
     if publisher is None:
         return
     engine = session.get_bind().engine
-    with reader(engine).connect() as connection:  # what the commit stored, read at once
-        now = {game_id: (connection.execute(_UPDATED, {"game": game_id}).first(),
-                         live_ids(connection, game_id)) for game_id in touched}
+    now = _read(engine, lambda connection: {
+        game_id: (connection.execute(_UPDATED, {"game": game_id}).first(),
+                  live_ids(connection, game_id)) for game_id in touched})
     for game_id, old in touched.items():
         row, ids = now[game_id]
         if row is None:  # the game is deleted: its phones say so
