@@ -511,7 +511,8 @@ def _follow(base: str, games: list[Table]) -> Streams:
 
 
 def run(tables: int, seconds: float, save_every: float, postgres: str | None,
-        kinds: list[str], notes: dict[str, float], push: bool = True) -> list[list[str]]:
+        kinds: list[str], notes: dict[str, float], push: bool = True,
+        only: list[str] | None = None) -> list[list[str]]:
     rows: list[Row] = []
     with tempfile.TemporaryDirectory() as folder:
         with gunicorn("bench.hello:app", env=_shipped(folder, "hello", 1), timeout=START,
@@ -543,6 +544,9 @@ def run(tables: int, seconds: float, save_every: float, postgres: str | None,
         elif push:
             backends += [("SQLite" + PUSH, {"DATABASE": str(Path(folder) / "push.sqlite")}, 1,
                           True, True)]
+        if only:  # --rows: the rows named, in that order (the hello row is always run first)
+            backends = [b for row in only for b in backends
+                        if (b[0] if b[3] else b[0] + POLLS_ONLY) == row]
         for name, db, count, saves, pushed in backends:
             config = {"SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False,
                       "RATELIMIT_ENABLED": False, "DATABASE": str(Path(folder) / "x.sqlite"),
@@ -595,10 +599,14 @@ def run(tables: int, seconds: float, save_every: float, postgres: str | None,
                 notes[f"push p50 {name} {tables}"] = _p(shown, .5) or math.nan
                 notes[f"push p95 {name} {tables}"] = _p(shown, .95) or math.nan
                 notes[f"push shown {name} {tables}"] = len(shown)
-                polled = next(r for r in rows if r.database == name.removesuffix(PUSH)
-                              and r.stored != "–")
-                notes[f"push ÷ polls {name} {tables}"] = (row.per_table_second
-                                                          / polled.per_table_second)
+                # Pages a viewer loaded: after a message with the version alone, or a catch-up
+                # poll that found a change (none while every part comes whole).
+                notes[f"push loaded {name} {tables}"] = measures.count("viewer page")
+                polled = next((r for r in rows if r.database == name.removesuffix(PUSH)
+                               and r.stored != "–"), None)
+                if polled is not None:  # (--rows may leave the polling row out)
+                    notes[f"push ÷ polls {name} {tables}"] = (row.per_table_second
+                                                              / polled.per_table_second)
             print(f"{row.load}, {name}: took {took:.0f} s", file=sys.stderr, flush=True)
             if name == FULL:
                 notes["store full"] = row.per_table_second / next(
@@ -612,6 +620,8 @@ def run(tables: int, seconds: float, save_every: float, postgres: str | None,
     return [row.cells(hello) for row in rows]
 
 
+POLLS_ONLY = ", live polls only"
+"""What ``--rows`` adds to a backend's name for its row without saves."""
 PUSH = " behind nginx, push"
 """The push rows: nginx with Nchan in front of the app (bench.push's site: the shipped publisher
 and subscriber locations), its CPU counted with the app's and PostgreSQL's; each viewer holds an
@@ -665,6 +675,11 @@ def main() -> None:
     parser.add_argument("--postgres", default=os.environ.get("BENCH_DATABASE_URL"))
     parser.add_argument("--no-push", dest="push", action="store_false",
                         help="leave out the push rows (nginx with Nchan in front)")
+    parser.add_argument("--rows", nargs="+", metavar="ROW",
+                        help="only these rows, in this order (after the hello row), by their "
+                             "database column, "
+                             "e.g. 'PostgreSQL, two servers behind nginx, push'; the rows "
+                             "without saves end in ', live polls only'")
     args = parser.parse_args()
     load = os.getloadavg()
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
@@ -672,7 +687,7 @@ def main() -> None:
     notes: dict[str, float] = {}
     for count in args.tables:
         rows += run(count, args.seconds, args.save_every, args.postgres, args.games, notes,
-                    args.push)
+                    args.push, args.rows)
     print(table(HEADERS, rows, "ll" + "r" * 6 + "l" + "r" * 6))
     print(f"\n{NOT_AS_SHIPPED}")
     print(f"\n{started}; load average at start {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} "
@@ -703,13 +718,16 @@ def main() -> None:
                       f"{notes[f'background {name} {count}']:.0%} of its CPU.")
     for count in args.tables:
         for name in ("SQLite", "PostgreSQL", "PostgreSQL, two servers"):
-            if f"push ÷ polls {name + PUSH} {count}" in notes:
-                key = f"{name + PUSH} {count}"
-                print(f"- {count} tables, {name} behind nginx with push: "
-                      f"{notes[f'push ÷ polls {key}']:.2f}× the CPU per table-second of the same "
-                      f"tables polling ({name}, this run); save → viewer's page shown p50 "
+            key = f"{name + PUSH} {count}"
+            if f"push p50 {key}" in notes:
+                ratio = (f"{notes[f'push ÷ polls {key}']:.2f}× the CPU per table-second of the "
+                         f"same tables polling ({name}, this run); "
+                         if f"push ÷ polls {key}" in notes else "")
+                print(f"- {count} tables, {name} behind nginx with push: {ratio}save → viewer's "
+                      f"page shown p50 "
                       f"{_ms(notes[f'push p50 {key}'])}, p95 {_ms(notes[f'push p95 {key}'])} "
-                      f"({notes[f'push shown {key}']:.0f} pages); nginx "
+                      f"({notes[f'push shown {key}']:.0f} pages, "
+                      f"{notes[f'push loaded {key}']:.0f} of them loaded by a request); nginx "
                       f"{notes[f'nginx kB {key}']:.1f} kB per held phone (PSS).")
     if "store full" in notes:
         print(f"- SQLite on a page store already at its bound (1,000 drawings) against an empty "

@@ -33,17 +33,25 @@ import urllib.parse
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import bindparam, event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import col, select
 
+from ..db import reader
 from ..models import Entry, Game, GameLink
 
+_T = TypeVar("_T")
 TIMEOUT = 0.5
 """Seconds a publish may take before it is given up (and counted as failed)."""
+PART_MAX_BYTES = 64 * 1024
+"""The largest message published (a viewers' part with its version); a larger part is not
+sent (the version alone: the viewers reload). The publisher location keeps a body up to this
+size in memory (deploy/nginx/companion-push.conf: ``client_body_buffer_size``): Nchan frames a
+body nginx wrote to a temporary file wrongly for EventSource."""
 _TOUCHED = "companion.play.push.touched"
 _LIVE_IDS = (select(GameLink.id).where(GameLink.game_id == bindparam("game"),
                                        col(GameLink.revoked_at).is_(None)).order_by("id"))
@@ -127,6 +135,20 @@ def live_ids(connection: Any, game_id: int) -> list[int]:
     return [int(row[0]) for row in connection.execute(_LIVE_IDS, {"game": game_id})]
 
 
+def _read(engine: Engine, read: Callable[[Any], _T]) -> _T:
+    """``read(connection)`` on the polls' reader (:func:`companion.db.reader`: on PostgreSQL one
+    round trip, no ping, no rollback); a connection the database dropped, which the reader does
+    not ping for, is tried once more on a new one."""
+    for attempt in (1, 2):
+        try:
+            with reader(engine).connect() as connection:
+                return read(connection)
+        except DBAPIError as error:
+            if attempt == 2 or not error.connection_invalidated:
+                raise
+    raise AssertionError("unreachable")
+
+
 def subscribe_url(engine: Engine, game_id: int | None, viewer_lang: str | None = None
                   ) -> str | None:
     """The address a page of game ``game_id`` listens on, or None when nothing is pushed; a
@@ -134,8 +156,7 @@ def subscribe_url(engine: Engine, game_id: int | None, viewer_lang: str | None =
     publisher = _active(engine)
     if game_id is None or publisher is None:
         return None
-    with engine.connect() as connection:
-        ids = live_ids(connection, game_id)
+    ids = _read(engine, lambda connection: live_ids(connection, game_id))
     part = viewers_part(viewer_lang) if viewer_lang and viewer_lang in publisher.languages else ""
     return f"{publisher.subscribe_path}{channel(publisher.secret, game_id, ids, part)}"
 
@@ -214,7 +235,10 @@ def _publish_version(publisher: Publisher, game_id: int, ids: list[int], version
         part = None
         if publisher.draw is not None and listeners(publisher, name):
             part = _drawn(publisher, game_id, lang)
-        publish(publisher, name, version if part is None else f"{version}\n{part}")
+        message = version if part is None else f"{version}\n{part}"
+        if len(message.encode()) > PART_MAX_BYTES:  # more than the proxy takes whole
+            message = version
+        publish(publisher, name, message)
 
 
 _DRAWING = threading.local()
@@ -286,9 +310,9 @@ def _after_commit(session: OrmSession) -> None:
     if publisher is None:
         return
     engine = session.get_bind().engine
-    with engine.connect() as connection:
-        now = {game_id: (connection.execute(_UPDATED, {"game": game_id}).first(),
-                         live_ids(connection, game_id)) for game_id in touched}
+    now = _read(engine, lambda connection: {
+        game_id: (connection.execute(_UPDATED, {"game": game_id}).first(),
+                  live_ids(connection, game_id)) for game_id in touched})
     for game_id, old in touched.items():
         row, ids = now[game_id]
         if row is None:  # the game is deleted: its phones say so

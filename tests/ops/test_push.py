@@ -21,8 +21,11 @@ from pathlib import Path
 
 import pytest
 
+from companion.play import push
+
 from .test_proxy import (
     NCHAN,
+    PUSH_SUBSCRIBER,
     ROOT,
     Phone,
     _free_port,
@@ -216,6 +219,68 @@ def test_a_viewers_stream_brings_its_page_part_in_its_language(push_stack):
     stream = Stream(push_stack["https"][0], push_stack["cert"], english[1])
     try:
         assert stream.next() == version  # (its newest message: no one listened then)
+    finally:
+        stream.close()
+
+
+def _without_redis(text: str, folder: Path) -> str:
+    """The shipped sites as their header says to run them on one nginx: the two
+    ``nchan_redis_pass`` lines and the Redis upstream deleted (the subscriber location's in a
+    copy of its file, in ``folder``)."""
+    def cut(text: str) -> str:
+        return "".join(line for line in text.splitlines(keepends=True)
+                       if "nchan_redis_pass" not in line)
+
+    start = text.index("upstream companion_push_redis {")
+    text = text[:start] + text[text.index("}", start) + 1:]
+    subscriber = folder / PUSH_SUBSCRIBER.name
+    subscriber.write_text(cut(PUSH_SUBSCRIBER.read_text(encoding="utf-8")), encoding="utf-8")
+    assert f"include {PUSH_SUBSCRIBER};" in text
+    return cut(text.replace(f"include {PUSH_SUBSCRIBER};", f"include {subscriber};"))
+
+
+@pytest.fixture(scope="module")
+def one_nginx(push_stack):
+    """One nginx with Nchan and no Redis (its publisher and the phones' side)."""
+    folder = push_stack["folder"] / "alone"
+    folder.mkdir()
+    https, publisher = _free_port(), _free_port()
+    proxy = start_nginx(folder, _without_redis(site(
+        https=https, http=_free_port(), upstreams=[_free_port()], cert=push_stack["cert"],
+        key=push_stack["cert"].with_name("key.pem"), logs=folder / "logs",
+        publisher=publisher), folder), https)
+    try:
+        yield {"https": https, "publisher": publisher}
+    finally:
+        proxy.terminate()
+        proxy.wait(timeout=30)
+
+
+@pytest.mark.parametrize("hosts", ["two nginx through Redis", "one nginx"])
+def test_a_part_as_large_as_the_app_sends_reaches_a_stream_as_one_message(hosts, push_stack,
+                                                                          one_nginx):
+    """A viewer's part of the largest size the app publishes (push.PART_MAX_BYTES), indented
+    and with blank lines as a drawn page is, comes to a stream as ONE message, word for word.
+    (Without Redis, Nchan framed a body nginx had kept in a temporary file wrongly: its lines
+    came without their ``data:``, the browser took the version alone as a message and the
+    page reloaded; the publisher location keeps such bodies in memory.)"""
+    channel = "1" * 32
+    line = '    <td class="score">42</td>\n\n'
+    body = "9-1.000000\n" + line * ((push.PART_MAX_BYTES - 40) // len(line)) + "</table>"
+    assert push.PART_MAX_BYTES - 100 < len(body.encode()) <= push.PART_MAX_BYTES
+    if hosts == "one nginx":
+        listen, publish = one_nginx["https"], one_nginx["publisher"]
+    else:
+        listen, publish = push_stack["https"][1], push_stack["publishers"][0]
+    stream = Stream(listen, push_stack["cert"], f"/live-push/{channel}")
+    try:
+        assert stream.status == 200
+        connection = http.client.HTTPConnection("127.0.0.1", publish, timeout=10)
+        connection.request("POST", f"/pub/{channel}", body=body.encode(),
+                           headers={"Content-Type": "text/plain"})
+        assert connection.getresponse().status in (201, 202)
+        connection.close()
+        assert stream.next() == body
     finally:
         stream.close()
 

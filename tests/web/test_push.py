@@ -116,6 +116,31 @@ def test_a_save_publishes_the_new_version_to_the_games_unguessable_channel(
     assert all(VERSION.match(body) for _, _, body in publisher.seen)
 
 
+def test_on_postgresql_a_connection_the_database_dropped_fails_no_save_nor_publish(
+        app, client, publisher):
+    """The game's new version is read after the commit on the polls' reader, which does not
+    ping its connections: one the database dropped (a restart, an idle timeout) is tried once
+    more on a new one, so the save is answered and its version published."""
+    from sqlalchemy import text
+
+    engine = app.extensions["companion.engine"]
+    if engine.dialect.name != "postgresql":
+        pytest.skip("PostgreSQL only (TEST_DATABASE_URL)")
+    path, token = _new_game(client)
+    url = _push_url(client, path)  # (the reader's pool now holds a connection)
+    assert url is not None
+    with engine.connect() as connection:  # every other connection to this database dropped
+        dropped = connection.execute(text(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()")).scalar()
+    assert dropped and dropped >= 1
+    publisher.seen.clear()
+    answer = client.post(f"{path}/round/1/numbers", data=SCORES)
+    assert answer.status_code == 302, answer.text[-300:]
+    posts = [(name, body) for method, name, body in publisher.seen if method == "POST"]
+    assert (url.replace("/live-push/", "/pub/"), _version(client, path)) in posts
+
+
 def test_a_replaced_link_closes_the_old_channel_and_moves_to_a_new_one(app, client, publisher):
     path, token = _new_game(client)
     old = _push_url(client, path)
@@ -241,7 +266,7 @@ def test_a_viewers_part_of_a_duel_holds_no_pick_before_both_are_in(app, publishe
     assert "assassin" not in part.lower() and "Assassin" not in part
 
 
-@pytest.mark.parametrize("way", ["raises", "no answer"])
+@pytest.mark.parametrize("way", ["raises", "no answer", "too large"])
 def test_a_drawing_or_a_proxy_that_fails_sends_the_version_alone(app, client, publisher,
                                                                   monkeypatch, way):
     path, token = _new_game(client)
@@ -256,6 +281,8 @@ def test_a_drawing_or_a_proxy_that_fails_sends_the_version_alone(app, client, pu
             raise RuntimeError("a template that fails")
         monkeypatch.setitem(push._PUBLISHERS, engine,
                             dataclasses.replace(push._PUBLISHERS[engine], draw=broken))
+    elif way == "too large":  # a part the proxy would not take whole (deploy/nginx)
+        monkeypatch.setattr(push, "PART_MAX_BYTES", 1000)
     else:
         monkeypatch.setattr(push, "listeners", lambda publisher, name: 0)
     publisher.seen.clear()
