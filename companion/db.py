@@ -78,6 +78,20 @@ def _ping_on_checkout(engine: Engine) -> Callable[[Any, Any, Any], None]:
     return ping
 
 
+def once_more_if_dropped(run: Callable[[], T], first: Callable[[], None] | None = None) -> T:
+    """``run()``; when the database had dropped the connection it ran on (a restart, an idle
+    timeout: a connection nothing pinged), ``first()`` and then ``run()`` once more, on a new
+    one. Any other error, or a second drop, is raised."""
+    try:
+        return run()
+    except DBAPIError as error:
+        if not error.connection_invalidated:
+            raise
+    if first is not None:
+        first()
+    return run()
+
+
 def first_statement(session: Session, run: Callable[[], T]) -> T:
     """``run()``, the first statement of ``session``, on a pooled connection taken without the
     pool's ping (on PostgreSQL a round trip that every write through a link paid, issue 36): a
@@ -86,18 +100,15 @@ def first_statement(session: Session, run: Callable[[], T]) -> T:
     already runs it as it is."""
     if session.in_transaction():
         return run()
-    attempt = 1
-    while True:
-        unpinged = UNPINGED.set(True)
+
+    def unpinged() -> T:
+        token = UNPINGED.set(True)
         try:
             return run()
-        except DBAPIError as error:
-            if attempt == 2 or not error.connection_invalidated:
-                raise
-            session.rollback()
-            attempt = 2
         finally:
-            UNPINGED.reset(unpinged)
+            UNPINGED.reset(token)
+
+    return once_more_if_dropped(unpinged, session.rollback)
 
 
 def make_engine(path: str, url: str | None = None) -> Engine:

@@ -37,11 +37,10 @@ from typing import Any, TypeVar
 
 from sqlalchemy import bindparam, event
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import col, select
 
-from ..db import reader
+from ..db import once_more_if_dropped, reader
 from ..models import Entry, Game, GameLink
 
 _T = TypeVar("_T")
@@ -139,14 +138,11 @@ def _read(engine: Engine, read: Callable[[Any], _T]) -> _T:
     """``read(connection)`` on the polls' reader (:func:`companion.db.reader`: on PostgreSQL one
     round trip, no ping, no rollback); a connection the database dropped, which the reader does
     not ping for, is tried once more on a new one."""
-    for attempt in (1, 2):
-        try:
-            with reader(engine).connect() as connection:
-                return read(connection)
-        except DBAPIError as error:
-            if attempt == 2 or not error.connection_invalidated:
-                raise
-    raise AssertionError("unreachable")
+    def run() -> _T:
+        with reader(engine).connect() as connection:
+            return read(connection)
+
+    return once_more_if_dropped(run)
 
 
 def subscribe_url(engine: Engine, game_id: int | None, viewer_lang: str | None = None

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, func, select
 
-from ..db import READER, first_statement, reader
+from ..db import READER, first_statement, once_more_if_dropped, reader
 from ..models import Entry, Game, GameLink, Player, RoundRecord, table_of
 from . import groups, push
 from .entries import entry_problem
@@ -471,15 +471,11 @@ def link_and_game_to_read(session: Session, token: str) -> tuple[GameLink, Game]
     dropped is tried once more, on a new one."""
     if not is_token(token):  # (a NUL never reaches PostgreSQL, which refuses it with an error)
         return None
-    for attempt in (1, 2):
-        try:
-            with reading(session) as connection:
-                values = connection.execute(_LINK_AND_GAME_ROW,
-                                            {"token": token}).mappings().first()
-            break
-        except DBAPIError as error:  # the reader's connection was dropped: once more, anew
-            if attempt == 2 or not error.connection_invalidated or session.in_transaction():
-                raise
+    def read() -> Any:
+        with reading(session) as connection:
+            return connection.execute(_LINK_AND_GAME_ROW, {"token": token}).mappings().first()
+
+    values = read() if session.in_transaction() else once_more_if_dropped(read)
     if values is None:
         return None
     link = GameLink(**{c.name: values[f"link__{c.name}"] for c in _LINK.c})
@@ -505,17 +501,13 @@ def version_by_token(engine: Engine, token: str) -> str | None:
         return None
     direct = engine.dialect.name == "postgresql" and bool(
         engine.get_execution_options().get(READER))
-    for attempt in (1, 2):
-        try:
-            if direct:
-                row = _read_direct(engine, token)
-            else:
-                with engine.connect() as connection:
-                    row = connection.execute(_VERSION, {"token": token}).first()
-            break
-        except DBAPIError as error:  # a connection the database dropped: once more, on a new one
-            if attempt == 2 or not error.connection_invalidated:
-                raise
+    def read() -> Any:
+        if direct:
+            return _read_direct(engine, token)
+        with engine.connect() as connection:
+            return connection.execute(_VERSION, {"token": token}).first()
+
+    row = once_more_if_dropped(read)
     return version_string(row[0], row[1]) if row is not None else None
 
 
