@@ -29,7 +29,7 @@ import logging
 import queue
 import threading
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import click
 from flask import Flask, current_app
@@ -252,15 +252,57 @@ def run(app: Flask, job_id: int) -> None:
         imports.run_job(session, job_id)
 
 
-class _Runner:
+J = TypeVar("J")
+
+
+class _OneThread(Generic[J]):
     """One thread per server process running its jobs one after another; it ends when it has
-    nothing left to do and starts again with the next job."""
+    nothing left to do and starts again with the next job. ``_run_one`` runs a job."""
+
+    name = "companion-jobs"
 
     def __init__(self, app: Flask) -> None:
         self.app = app
-        self.jobs: queue.Queue[int] = queue.Queue()
+        self.jobs: queue.Queue[J] = queue.Queue()
         self.lock = threading.Lock()
         self.thread: threading.Thread | None = None
+
+    def put(self, job: J) -> None:
+        with self.lock:
+            self.jobs.put(job)
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(target=self._work, name=self.name, daemon=True)
+                self.thread.start()
+
+    def _work(self) -> None:
+        while True:
+            with self.lock:
+                try:
+                    job = self.jobs.get_nowait()
+                except queue.Empty:
+                    self.thread = None
+                    return
+            self._run_one(job)
+
+    def _run_one(self, job: J) -> None:
+        raise NotImplementedError
+
+    def idle(self, timeout: float) -> bool:
+        """Wait until every job put here has run (tests); True if so."""
+        thread = self.thread
+        if thread is not None:
+            thread.join(timeout)
+        return self.thread is None and self.jobs.empty()
+
+
+class _Runner(_OneThread[int]):
+    """The imports' thread (:class:`_OneThread`), which abandons its jobs when the process
+    stops."""
+
+    name = "companion-imports"
+
+    def __init__(self, app: Flask) -> None:
+        super().__init__(app)
         self.taken: set[int] = set()  # jobs taken over from a dead worker (take_over)
         self.running: int | None = None  # the job being run now
         atexit.register(self.stop)
@@ -284,36 +326,14 @@ class _Runner:
             except Exception:  # (the database away too: the sweep of another server will do)
                 log.exception("import job %s left for the sweep", job_id)
 
-    def put(self, job_id: int) -> None:
-        with self.lock:
-            self.jobs.put(job_id)
-            if self.thread is None or not self.thread.is_alive():
-                self.thread = threading.Thread(target=self._work, name="companion-imports",
-                                               daemon=True)
-                self.thread.start()
-
-    def _work(self) -> None:
-        while True:
-            with self.lock:
-                try:
-                    job_id = self.jobs.get_nowait()
-                except queue.Empty:
-                    self.thread = None
-                    return
-            self.running = job_id
-            try:
-                run(self.app, job_id)
-            except Exception:  # (logged; the job's heartbeat stops, it is abandoned)
-                log.exception("import job %s stopped", job_id)
-            finally:
-                self.running = None
-
-    def idle(self, timeout: float) -> bool:
-        """Wait until every job put here has run (tests); True if so."""
-        thread = self.thread
-        if thread is not None:
-            thread.join(timeout)
-        return self.thread is None and self.jobs.empty()
+    def _run_one(self, job_id: int) -> None:
+        self.running = job_id
+        try:
+            run(self.app, job_id)
+        except Exception:  # (logged; the job's heartbeat stops, it is abandoned)
+            log.exception("import job %s stopped", job_id)
+        finally:
+            self.running = None
 
 
 def _runner(app: Flask) -> _Runner:
@@ -366,43 +386,17 @@ def run_export(app: Flask, token: str) -> None:
         export_folder(app).run(session, token)
 
 
-class _ExportRunner:
-    """One thread per server process writing its export jobs one after another (apart from
-    the imports' runner: a long import does not hold an export back)."""
+class _ExportRunner(_OneThread[str]):
+    """The export jobs' thread (:class:`_OneThread`), apart from the imports' runner: a long
+    import does not hold an export back."""
 
-    def __init__(self, app: Flask) -> None:
-        self.app = app
-        self.jobs: queue.Queue[str] = queue.Queue()
-        self.lock = threading.Lock()
-        self.thread: threading.Thread | None = None
+    name = "companion-exports"
 
-    def put(self, token: str) -> None:
-        with self.lock:
-            self.jobs.put(token)
-            if self.thread is None or not self.thread.is_alive():
-                self.thread = threading.Thread(target=self._work, name="companion-exports",
-                                               daemon=True)
-                self.thread.start()
-
-    def _work(self) -> None:
-        while True:
-            with self.lock:
-                try:
-                    token = self.jobs.get_nowait()
-                except queue.Empty:
-                    self.thread = None
-                    return
-            try:
-                run_export(self.app, token)
-            except Exception:  # (logged by a digest; the job's note says it failed)
-                log.exception("export job %s stopped", export_rq_id(token))
-
-    def idle(self, timeout: float) -> bool:
-        """Wait until every export put here is written (tests); True if so."""
-        thread = self.thread
-        if thread is not None:
-            thread.join(timeout)
-        return self.thread is None and self.jobs.empty()
+    def _run_one(self, token: str) -> None:
+        try:
+            run_export(self.app, token)
+        except Exception:  # (logged by a digest; the job's note says it failed)
+            log.exception("export job %s stopped", export_rq_id(token))
 
 
 @click.command("worker")
