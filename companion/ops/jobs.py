@@ -375,6 +375,26 @@ def start_export(token: str) -> str:
     return "thread"
 
 
+def export_job(app: Flask, session: Session, *, group_id: int, group_token: str, kind: str,
+               zone: str, filename: str, total: int) -> export_jobs.ExportJob | None:
+    """The job that makes this export of the group: the newest one of this link, format and
+    time zone when the group has not changed since it started (done or under way), else a new
+    one, started. None when the export folder is over ``EXPORT_DIR_MAX_BYTES`` (nothing
+    started: the phone is told to try again later)."""
+    folder = export_folder(app)
+    stamp = export_jobs.group_stamp(session, group_id)
+    job = folder.reusable(group_id, group_token, kind, zone, stamp)
+    if job is not None:
+        return job
+    folder.sweep()
+    if folder.size() > app.config["EXPORT_DIR_MAX_BYTES"]:
+        return None
+    job = folder.new(group_id=group_id, group_token=group_token, kind=kind, zone=zone,
+                     filename=filename, stamp=stamp, total=total)
+    start_export(job.token)
+    return job
+
+
 def perform_export(token: str) -> None:
     """RQ's entry point for an export job (in a worker, inside the app's context)."""
     run_export(_this_app(), token)

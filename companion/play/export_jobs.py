@@ -297,10 +297,3 @@ class Folder:
         job.state, job.done, job.beat = "done", job.total, time.time()
         self.save(job)
         return job
-
-
-def game_count(session: Session, group_id: int) -> int:
-    """How many finished games an export of the group holds (from its totals: one query)."""
-    return summaries.count_finished(session, group_id)
-
-

@@ -32,7 +32,7 @@ from werkzeug import wrappers
 
 from ..db import get_engine, get_session
 from ..ops import jobs
-from ..play import export_jobs, people
+from ..play import export_jobs, people, summaries
 from ..web.local_time import zone_named
 
 bp = Blueprint("exports", __name__, url_prefix="/group/<group_token>/history/export")
@@ -59,24 +59,18 @@ def asked(kind_name: str) -> wrappers.Response:
     it (one already made or under way for this link, format and time zone, when the group has
     not changed since it started; else a new one)."""
     kind = export_jobs.FORMATS[kind_name]
-    group_id, group_token = int(g.group.id), str(g.group.token)
-    session = get_session()
-    total = export_jobs.game_count(session, group_id)
+    group_id = int(g.group.id)
+    total = summaries.count_finished(get_session(), group_id)
     if total <= IMMEDIATE:
         return _streamed(kind, group_id, _filename(kind))
-    folder = jobs.export_folder(current_app)
-    zone = export_jobs.zone_name(_zone())
-    stamp = export_jobs.group_stamp(session, group_id)
-    job = folder.reusable(group_id, group_token, kind.name, zone, stamp)
-    if job is None:
-        folder.sweep()
-        if folder.size() > current_app.config["EXPORT_DIR_MAX_BYTES"]:
-            response = Response(render_template("history/export_busy.html"), 503)
-            response.headers["Retry-After"] = "600"
-            return response
-        job = folder.new(group_id=group_id, group_token=group_token, kind=kind.name,
-                         zone=zone, filename=_filename(kind), stamp=stamp, total=total)
-        jobs.start_export(job.token)
+    job = jobs.export_job(current_app, get_session(), group_id=group_id,
+                          group_token=str(g.group.token), kind=kind.name,
+                          zone=export_jobs.zone_name(_zone()), filename=_filename(kind),
+                          total=total)
+    if job is None:  # the export folder is full
+        response = Response(render_template("history/export_busy.html"), 503)
+        response.headers["Retry-After"] = "600"
+        return response
     return redirect(url_for("exports.job", token=job.token), 303)
 
 
