@@ -88,3 +88,15 @@ def test_a_tap_is_counted_by_the_write_count_not_by_flask_limiters_check(tmp_pat
     flask_limiters_check.clear()
     assert client.post(f"/rebel-princess/g/{token}/undo").status_code == 302
     assert seen == [True] and flask_limiters_check == []
+
+
+def test_no_limit_of_flask_limiters_own_applies_to_a_tap(tmp_path):
+    """The write count stands in for Flask-Limiter's check of a tap only while no route or
+    blueprint has a limit of its own, and every blueprint exempted is known to it: a
+    ``limiter.limit`` or ``limiter.exempt`` added later fails here until WriteCount is kept in
+    step (companion.web.security)."""
+    app = limited_app(tmp_path)
+    manager = app.extensions["companion.limiter"].limit_manager
+    assert manager._decorated_limits == {} and manager._blueprint_limits == {}
+    assert manager._route_exemptions == {}
+    assert set(manager._blueprint_exemptions) <= app.extensions.get("companion.unlimited", set())
