@@ -294,6 +294,25 @@ def test_a_queued_save_refused_on_arrival_says_why_and_gives_the_entry_back(
     expect(page.locator("[data-outbox]")).to_be_hidden()
 
 
+def lose_the_first_answer(page: Page, path_end: str) -> list[str]:
+    """The first save posted to an address ending in ``path_end`` reaches the server, but its
+    answer never comes back (the network dropped on the way); every save posted there is
+    listed (its body), the lost one first."""
+    sent: list[str] = []
+
+    def drop_the_answer(route):
+        if route.request.method == "POST":
+            sent.append(route.request.post_data or "")
+        if route.request.method == "POST" and len(sent) == 1:
+            route.fetch()  # the server stores it...
+            route.abort("internetdisconnected")  # ...and the phone never hears back
+        else:
+            route.continue_()
+
+    page.route(lambda url: url.split("?")[0].endswith(path_end), drop_the_answer)
+    return sent
+
+
 def test_a_save_whose_answer_was_lost_is_stored_once(phone: Page, live_server: str):
     """The save reached the server but its answer never came back (the network dropped on the
     way): the phone keeps it, sends it again, and the round is stored once."""
@@ -301,17 +320,7 @@ def test_a_save_whose_answer_was_lost_is_stored_once(phone: Page, live_server: s
     pp_open(page, live_server)
     pp_part(page)
     pp_rest(page)
-    lost = []
-
-    def drop_the_answer(route):
-        if route.request.method == "POST" and not lost:
-            route.fetch()  # the server stores it...
-            lost.append(route.request.url)
-            route.abort("internetdisconnected")  # ...and the phone never hears back
-        else:
-            route.continue_()
-
-    page.route(lambda url: url.split("?")[0].endswith("/round"), drop_the_answer)
+    lost = lose_the_first_answer(page, "/round")
     page.locator("[data-action=save]").click()
     expect(page.locator("#board")).to_be_visible()  # sent again a few seconds later: stored
     assert lost and pp_stored(page) == 1
@@ -325,18 +334,7 @@ def test_a_rebel_princess_save_whose_answer_was_lost_is_known_by_its_key(phone: 
     rp_numbers_open(page, live_server)
     rp_numbers_part(page)
     rp_numbers_rest(page)
-    sent: list[str] = []
-
-    def drop_the_answer(route):
-        if route.request.method == "POST":
-            sent.append(route.request.post_data or "")
-        if route.request.method == "POST" and len(sent) == 1:
-            route.fetch()  # the server stores it...
-            route.abort("internetdisconnected")  # ...and the phone never hears back
-        else:
-            route.continue_()
-
-    page.route(lambda url: url.split("?")[0].endswith("/round/1/numbers"), drop_the_answer)
+    sent = lose_the_first_answer(page, "/round/1/numbers")
     page.locator("[data-action=save]").click()
     expect(page.locator("#pad")).to_be_visible()  # sent again a few seconds later: stored
     keys = [re.search(r"(?:^|&)key=([^&]+)", body) for body in sent]
