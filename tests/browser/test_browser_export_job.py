@@ -11,15 +11,11 @@ import shutil
 
 import pytest
 from playwright.sync_api import Browser, expect
-from sqlmodel import select
 
 from companion import create_app
-from companion.db import get_session
-from companion.models import Group
 from companion.ops import jobs
 
-from ..history.conftest import store_known_games
-from ..history.test_history_page_cost import copy_games
+from ..history.test_history_page_cost import known_group
 from .conftest import LANGUAGES, PHONES, no_horizontal_scroll, start_server
 
 pytestmark = pytest.mark.browser
@@ -31,12 +27,7 @@ def held(tmp_path, monkeypatch):
     them run: the app, its history's address, and the jobs held."""
     app = create_app({"SECRET_KEY": "browser-tests", "DATABASE": str(tmp_path / "e.sqlite"),
                       "RATELIMIT_ENABLED": False})  # (16 exports in a minute, by design)
-    with app.app_context():
-        session = get_session()
-        store_known_games(session)
-        group = session.exec(select(Group)).one()
-        group_id, token = group.id, group.token
-    copy_games(app, group_id, 3)
+    group_id, token = known_group(app, 3)
     waiting: list[str] = []
     monkeypatch.setattr(jobs, "start_export", waiting.append)
     url, stop = start_server(app)

@@ -11,14 +11,10 @@ import json
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from sqlmodel import select
 
 from companion import create_app
-from companion.db import get_session
-from companion.models import Group
 
-from ..history.conftest import store_known_games
-from ..history.test_history_page_cost import copy_games
+from ..history.test_history_page_cost import known_group
 from .conftest import LANGUAGES, no_horizontal_scroll, start_server
 
 pytestmark = pytest.mark.browser
@@ -29,12 +25,7 @@ def big_group(tmp_path):
     """A server whose one group holds 66 finished games (the known games, 11 times): its
     history's address."""
     app = create_app({"SECRET_KEY": "browser-tests", "DATABASE": str(tmp_path / "b.sqlite")})
-    with app.app_context():
-        session = get_session()
-        store_known_games(session)
-        group = session.exec(select(Group)).one()
-        group_id, token = group.id, group.token
-    copy_games(app, group_id, 10)
+    group_id, token = known_group(app, 10)
     url, stop = start_server(app)
     yield f"{url}/group/{token}/history/"
     stop()

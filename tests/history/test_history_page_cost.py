@@ -14,13 +14,30 @@ import secrets
 from contextlib import contextmanager
 
 import pytest
+import sqlmodel
 from sqlalchemy import event, insert, select
 from sqlmodel import SQLModel
 
+from companion.db import get_session
+from companion.models import Group
 from companion.play import group_totals
 from companion.play import summaries as play_history
 
+from .conftest import store_known_games
+
 GAME_TABLES = ("player", "entry", "roundrecord", "tricklog", "gamelink", "gameresult")
+
+
+def known_group(app, copies: int) -> tuple[int, str]:
+    """A new app's one group holding the known games and ``copies`` more copies of each: its id
+    and its link's token."""
+    with app.app_context():
+        session = get_session()
+        store_known_games(session)
+        group = session.exec(sqlmodel.select(Group)).one()
+        group_id, token = int(group.id), str(group.token)
+    copy_games(app, group_id, copies)
+    return group_id, token
 
 
 def copy_games(app, group_id: int, times: int) -> None:
