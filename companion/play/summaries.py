@@ -44,7 +44,7 @@ from ..history import GameSummary, paging, stats
 from ..history.paging import PageKey
 from ..history.stats import KindStats, Line, Played
 from ..history.summary import utc
-from ..models import Game, GameLink, GameResult, Player, stored_id, table_of
+from ..models import Game, GameLink, GameResult, PlayedBy, Player, stored_id, table_of
 from . import group_totals, store
 
 log = logging.getLogger(__name__)
@@ -409,8 +409,13 @@ def records(session: Session, *, group_id: int, finished: bool | None = True,
     and ``oldest`` the list's oldest ``limit`` games (its last page, read from the other end):
     each read from the (group, updated_at) index, a deep page costs what the first does.
     """
-    where = _listed(group_id=group_id, finished=finished, kind=kind, person=person,
-                    with_person=with_person, codes=codes)
+    # A person's (two people's) finished games are read from their own list, newest first
+    # (``playedby``: one index, whatever the group holds), not from the group's games until
+    # enough of theirs are found; the conditions on the game are the same.
+    by_people = finished is True and person is not None
+    where = _listed(group_id=group_id, finished=finished, kind=kind,
+                    person=None if by_people else person,
+                    with_person=None if by_people else with_person, codes=codes)
     joined = (col(GameResult.game_id) == col(Game.id))
     outer = finished is not False  # (games in progress: from their summaries, joined inner)
     total = -1
@@ -424,16 +429,24 @@ def records(session: Session, *, group_id: int, finished: bool | None = True,
     elif count:
         total = int(session.exec(
             select(func.count()).select_from(Game).join(GameResult, joined, isouter=outer)
-            .where(*where)).one())
+            .where(*_listed(group_id=group_id, finished=finished, kind=kind, person=person,
+                            with_person=with_person, codes=codes))).one())
     when, game_id = col(Game.updated_at), col(Game.id)
+    if by_people:
+        assert person is not None
+        low, high = sorted((person, person if with_person is None else with_person))
+        when, game_id = col(PlayedBy.updated_at), col(PlayedBy.game_id)
+        where = [*where, col(PlayedBy.low) == low, col(PlayedBy.high) == high]
     if older_than is not None:
         where = [*where, tuple_(when, game_id) < tuple_(*older_than)]
     if newer_than is not None:
         where = [*where, tuple_(when, game_id) > tuple_(*newer_than)]
     upwards = newer_than is not None or oldest  # read oldest first, shown newest first
     order = (when.asc(), game_id.asc()) if upwards else (when.desc(), game_id.desc())
-    query = (select(Game, GameResult.stamp, GameResult.data, GameResult.progress)
-             .join(GameResult, joined, isouter=outer).where(*where)
+    query = select(Game, GameResult.stamp, GameResult.data, GameResult.progress)
+    if by_people:
+        query = query.select_from(PlayedBy).join(Game, col(Game.id) == game_id)
+    query = (query.join(GameResult, joined, isouter=outer).where(*where)
              .order_by(*order).offset(offset))
     if limit is not None:
         query = query.limit(limit)
