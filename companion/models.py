@@ -364,7 +364,9 @@ class PlayedBy(SQLModel, table=True):
     __table_args__ = (Index("ix_playedby_people_updated", "low", "high", "updated_at",
                             "game_id"),)
 
-    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    # (Deleted with its game by the database too: a server of the release before this table,
+    # during a rolling upgrade, deletes a group's games without knowing it.)
+    game_id: int = Field(foreign_key="game.id", primary_key=True, ondelete="CASCADE")
     low: int = Field(primary_key=True)
     high: int = Field(primary_key=True)
     updated_at: datetime

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from sqlalchemy import event, or_, tuple_
+from sqlalchemy import event, or_, text, tuple_
 from sqlmodel import col, select
 
 from companion.db import get_session
@@ -226,3 +226,18 @@ def test_the_lists_read_the_peoples_index(app, known, monkeypatch):
             assert len(plans) == 1, query
             assert "ix_playedby_people_updated" in plans[0], plans[0]
             assert "TEMP B-TREE" not in plans[0] and "SCAN game" not in plans[0], plans[0]
+
+
+def test_a_server_of_the_previous_release_deletes_a_group_without_knowing_the_lists(app, known):
+    """During a rolling upgrade a 1.1.0 server deletes a group as it did (its statements,
+    which name no ``playedby``): the database deletes the group's lists with its games."""
+    assert played_by(app)[0]
+    group = {"g": known.group_id}
+    games = "(SELECT id FROM game WHERE group_id = :g)"
+    with app.extensions["companion.engine"].begin() as connection:
+        for table in ("gameresult", "entry", "roundrecord", "tricklog", "gamelink", "player"):
+            connection.execute(text(f"DELETE FROM {table} WHERE game_id IN {games}"), group)
+        for table in ("total", "pairtotal", "game", "person"):
+            connection.execute(text(f"DELETE FROM {table} WHERE group_id = :g"), group)
+        connection.execute(text("DELETE FROM playgroup WHERE id = :g"), group)
+    assert played_by(app) == (set(), set())

@@ -24,7 +24,10 @@ depends_on = None
 def upgrade() -> None:
     op.create_table(
         "playedby",
-        sa.Column("game_id", sa.Integer(), sa.ForeignKey("game.id"), nullable=False),
+        # Deleted with its game by the database: a 1.1.0 server (during a rolling upgrade)
+        # deletes a group's games without knowing this table.
+        sa.Column("game_id", sa.Integer(), sa.ForeignKey("game.id", ondelete="CASCADE"),
+                  nullable=False),
         sa.Column("low", sa.Integer(), nullable=False),
         sa.Column("high", sa.Integer(), nullable=False),
         sa.Column("updated_at", sa.DateTime(), nullable=False),
