@@ -13,7 +13,8 @@ storing them), and :func:`refresh` — run by ``flask db upgrade`` after it migr
 ``flask summaries`` (:mod:`companion.ops.cli`), never by a server's start — stores them again.
 
 Every list is one group's (``group_id``): its cost follows the group, not the server (one index,
-``ix_game_group_updated``, serves the group and the order).
+``ix_game_group_updated``, serves the group and the order); a person's or a pair's finished
+games are read from their own list (``playedby``, :func:`records`): their cost is their own.
 """
 
 from __future__ import annotations
@@ -408,6 +409,10 @@ def records(session: Session, *, group_id: int, finished: bool | None = True,
     ``newer_than`` those just before it (read oldest first from the key, shown newest first),
     and ``oldest`` the list's oldest ``limit`` games (its last page, read from the other end):
     each read from the (group, updated_at) index, a deep page costs what the first does.
+    A person's finished games (``person``, and ``with_person``: two people's) are read from
+    their own list instead (:class:`~companion.models.PlayedBy`, kept with the group's
+    totals: its (people, updated_at) index, in the same order), not from the group's games
+    until enough of theirs turn up: the same games, whatever the group holds.
     """
     # A person's (two people's) finished games are read from their own list, newest first
     # (``playedby``: one index, whatever the group holds), not from the group's games until
