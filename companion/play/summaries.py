@@ -12,9 +12,8 @@ The cache is never exported and can be emptied: a page then replays the games it
 storing them), and :func:`refresh` — run by ``flask db upgrade`` after it migrates, and by
 ``flask summaries`` (:mod:`companion.ops.cli`), never by a server's start — stores them again.
 
-Every list is one group's (``group_id``): its cost follows the group, not the server (one index,
-``ix_game_group_updated``, serves the group and the order); a person's or a pair's finished
-games are read from their own list (``playedby``, :func:`records`): their cost is their own.
+Every list is one group's (``group_id``), read from the group's index (``ix_game_group_updated``)
+or a person's or a pair's (``playedby``, :func:`records`): its cost follows them, not the server.
 """
 
 from __future__ import annotations
@@ -408,19 +407,11 @@ def records(session: Session, *, group_id: int, finished: bool | None = True,
     the page): ``older_than`` lists the games after that one (a :func:`page_key`),
     ``newer_than`` those just before it (read oldest first from the key, shown newest first),
     and ``oldest`` the list's oldest ``limit`` games (its last page, read from the other end):
-    each read from the (group, updated_at) index, a deep page costs what the first does.
-    A person's finished games (``person``, and ``with_person``: two people's) are read from
-    their own list instead (:class:`~companion.models.PlayedBy`, kept with the group's
-    totals: its (people, updated_at) index, in the same order), not from the group's games
-    until enough of theirs turn up: the same games, whatever the group holds.
+    each read from the (group, updated_at) index, a deep page costs what the first does. A
+    person's (two people's) finished games come from their own list (``playedby``) instead.
     """
-    # A person's (two people's) finished games are read from their own list, newest first
-    # (``playedby``: one index, whatever the group holds), not from the group's games until
-    # enough of theirs are found; the conditions on the game are the same.
-    by_people = finished is True and person is not None
-    where = _listed(group_id=group_id, finished=finished, kind=kind,
-                    person=None if by_people else person,
-                    with_person=None if by_people else with_person, codes=codes)
+    where = _listed(group_id=group_id, finished=finished, kind=kind, person=person,
+                    with_person=with_person, codes=codes)
     joined = (col(GameResult.game_id) == col(Game.id))
     outer = finished is not False  # (games in progress: from their summaries, joined inner)
     total = -1
@@ -434,24 +425,23 @@ def records(session: Session, *, group_id: int, finished: bool | None = True,
     elif count:
         total = int(session.exec(
             select(func.count()).select_from(Game).join(GameResult, joined, isouter=outer)
-            .where(*_listed(group_id=group_id, finished=finished, kind=kind, person=person,
-                            with_person=with_person, codes=codes))).one())
+            .where(*where)).one())
     when, game_id = col(Game.updated_at), col(Game.id)
-    if by_people:
-        assert person is not None
-        low, high = sorted((person, person if with_person is None else with_person))
+    if by_people := finished is True and person is not None:  # (their list, not the group's)
+        low, high = sorted((person or 0, with_person or person or 0))
         when, game_id = col(PlayedBy.updated_at), col(PlayedBy.game_id)
-        where = [*where, col(PlayedBy.low) == low, col(PlayedBy.high) == high]
+        where = [*_listed(group_id=group_id, finished=True, kind=kind, person=None,
+                          with_person=None, codes=codes),
+                 col(PlayedBy.low) == low, col(PlayedBy.high) == high]
     if older_than is not None:
         where = [*where, tuple_(when, game_id) < tuple_(*older_than)]
     if newer_than is not None:
         where = [*where, tuple_(when, game_id) > tuple_(*newer_than)]
     upwards = newer_than is not None or oldest  # read oldest first, shown newest first
     order = (when.asc(), game_id.asc()) if upwards else (when.desc(), game_id.desc())
-    query = select(Game, GameResult.stamp, GameResult.data, GameResult.progress)
-    if by_people:
-        query = query.select_from(PlayedBy).join(Game, col(Game.id) == game_id)
-    query = (query.join(GameResult, joined, isouter=outer).where(*where)
+    read = table_of(PlayedBy).join(table_of(Game), col(Game.id) == game_id) if by_people else Game
+    query = (select(Game, GameResult.stamp, GameResult.data, GameResult.progress)
+             .select_from(read).join(GameResult, joined, isouter=outer).where(*where)
              .order_by(*order).offset(offset))
     if limit is not None:
         query = query.limit(limit)
