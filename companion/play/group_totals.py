@@ -144,7 +144,6 @@ def changed(connection: Connection, *, game_id: int, group_id: int, kind: str,
         people = list(connection.execute(select(_PLAYER.c.person_id).where(
             _PLAYER.c.game_id == game_id).order_by(_PLAYER.c.seat)).scalars())
     listed(connection, game_id=game_id, when=when, people=people,
-           was_finished=before is not None and before.finished,
            finished=after is not None and after.finished)
     found = _locked(connection, group_id, kind, [GROUP_LINE, *people])
     stored = set(found)
@@ -321,15 +320,15 @@ def rebuild(connection: Connection, group_ids: Sequence[int]) -> None:
 
 
 def listed(connection: Connection, *, game_id: int, when: datetime, people: Sequence[int],
-           was_finished: bool, finished: bool) -> None:
+           finished: bool) -> None:
     """A game's rows in the lists of its people's and pairs' finished games
     (:class:`~companion.models.PlayedBy`), written in the transaction of the write that
-    changed it: taken away when it was finished, written again with its new time ``when``
-    (its ``updated_at``) when it is. ``people``: every seat's person. One statement for a
-    game that finishes or reopens, two for a finished game changed; none for a game in
-    progress (:func:`changed` is not called for it)."""
-    if was_finished:
-        connection.execute(delete(_PLAYED).where(_PLAYED.c.game_id == game_id))
+    changed it: taken away, and written again with its new time ``when`` (its ``updated_at``)
+    when it is finished. ``people``: every seat's person. Two statements for a game that
+    finishes or a finished game changed, one for a game reopened; none for a game in progress
+    (:func:`changed` is not called for it). (Taken away even when it was not finished: a game
+    whose summary was emptied by hand may still be listed.)"""
+    connection.execute(delete(_PLAYED).where(_PLAYED.c.game_id == game_id))
     if finished:
         seated = sorted(set(people))
         connection.execute(insert(_PLAYED), [

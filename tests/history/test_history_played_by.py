@@ -241,3 +241,20 @@ def test_a_server_of_the_previous_release_deletes_a_group_without_knowing_the_li
             connection.execute(text(f"DELETE FROM {table} WHERE group_id = :g"), group)
         connection.execute(text("DELETE FROM playgroup WHERE id = :g"), group)
     assert played_by(app) == (set(), set())
+
+
+def test_a_finished_game_whose_summary_was_emptied_by_hand_can_be_corrected(app, known):
+    """The summary cache may be emptied by hand: a correction of such a finished game (its
+    summary then written as a first one) lists it again once, not twice (a save refused by
+    the table's key would have lost the correction)."""
+    code = known.codes["rp1"]
+    with app.app_context():
+        session = get_session()
+        game_id = store.get_game(session, code).id
+    with app.extensions["companion.engine"].begin() as connection:
+        connection.execute(text("DELETE FROM gameresult WHERE game_id = :g"), {"g": game_id})
+    with app.app_context():
+        _correct_round_one(get_session(), code)
+    kept, made = played_by(app)
+    assert kept == made and {row for row in kept if row[0] == game_id}
+    assert lists_as_before(app, known.group_id) > 20
