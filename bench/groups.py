@@ -61,7 +61,7 @@ def copy_group(app, copies: int) -> None:  # type: ignore[no-untyped-def]
             low, high = int(low or 0), int(high or 0)
             start[t], span[t] = top + 1 - low, high - low + 1
         columns = {t: [row[1] for row in connection.exec_driver_sql(f"PRAGMA table_info({t})")]
-                   for t in (*TABLES, "gameresult")}
+                   for t in (*TABLES, "gameresult", "playedby")}
         for copy_number in range(1, copies + 1):
             k = made + copy_number  # unique over every call: codes, tokens, names
             group = source + k
@@ -98,6 +98,8 @@ def copy_group(app, copies: int) -> None:  # type: ignore[no-untyped-def]
             copy("gameresult", {"game_id": "game_id + :game_shift", "group_id": ":g"})
             copy("total", {"id": "id + :total_shift", "group_id": ":g", "person_id":
                            "CASE WHEN person_id = 0 THEN 0 ELSE person_id + :person_shift END"})
+            copy("playedby", {"game_id": "game_id + :game_shift", "low": "low + :person_shift",
+                              "high": "high + :person_shift"})
 
 
 GAME_TABLES = ("player", "entry", "roundrecord", "tricklog", "gamelink")

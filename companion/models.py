@@ -344,3 +344,30 @@ class PairTotal(SQLModel, table=True):
     ahead_low: int = 0
     ahead_high: int = 0
     level: int = 0
+
+
+class PlayedBy(SQLModel, table=True):
+    """A finished game listed under one person (``low`` == ``high``: a person id) or under two
+    people who both sat in it (``low`` < ``high``), with the game's ``updated_at``: what a
+    person's last games, history filtered by a player and the head-to-head page's games
+    together read, newest first, from one index whatever the group holds (their own games, not
+    the group's newer ones).
+
+    A cache like :class:`Total`, kept in the same transaction by the same functions
+    (:mod:`companion.play.group_totals`): a game that finishes adds its rows, a finished game
+    changed or reopened has its rows written again or taken away, a merge moves them, a rebuild
+    makes a group's again from its games (finished as their stored summaries say, each row's
+    time the game's). Never exported.
+    """
+
+    __tablename__ = "playedby"
+    __table_args__ = (Index("ix_playedby_people_updated", "low", "high", "updated_at",
+                            "game_id"),)
+
+    # (Deleted with its game by the database too: a server of the release before this table,
+    # during a rolling upgrade, deletes a group's games without knowing it.)
+    game_id: int = Field(foreign_key="game.id", primary_key=True, ondelete="CASCADE")
+    low: int = Field(primary_key=True)
+    high: int = Field(primary_key=True)
+    updated_at: datetime
+

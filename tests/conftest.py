@@ -184,7 +184,35 @@ def app(tmp_path, empty_sqlite):
     runner = app.extensions.get("companion.import_runner")
     if runner is not None:  # an import a test started in the background ends before the next
         assert runner.idle(900)
+    if not getattr(app, "lists_left_stale", False):
+        kept, made = played_by(app)
+        assert kept == made, (f"the people's lists of finished games (playedby) left wrong by a "
+                              f"write: {sorted(kept - made)[:5]} kept but not made from the "
+                              f"games, {sorted(made - kept)[:5]} made but not kept")
     app.extensions["companion.engine"].dispose()
+
+
+PLAYED_BY = text(
+    "SELECT first.game_id, first.person_id, second.person_id, game.updated_at"
+    " FROM player AS first JOIN player AS second ON second.game_id = first.game_id"
+    " AND second.person_id >= first.person_id JOIN game ON game.id = first.game_id"
+    " JOIN gameresult ON gameresult.game_id = first.game_id WHERE gameresult.finished = :yes"
+).bindparams(yes=True)
+"""What ``playedby`` holds by definition: each finished game (as its stored summary says)
+under each of its people (``low`` = ``high``) and each pair of them, at the game's time."""
+
+
+def played_by(app) -> tuple[set[tuple], set[tuple]]:
+    """The rows of ``playedby`` the writes kept, and those its definition makes from the
+    games: every test's app is checked after the test (whatever it wrote: a save, an undo, a
+    correction, a deletion, an import, a merge, a rebuild…), so a write that forgets the lists
+    fails the test that makes it. A test that leaves the caches stale on purpose (a cache
+    emptied by hand) sets ``app.lists_left_stale``."""
+    with app.extensions["companion.engine"].connect() as connection:
+        kept = {tuple(row) for row in connection.execute(text(
+            "SELECT game_id, low, high, updated_at FROM playedby"))}
+        made = {tuple(row) for row in connection.execute(PLAYED_BY)}
+    return kept, made
 
 
 @pytest.fixture

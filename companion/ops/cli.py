@@ -178,13 +178,14 @@ def store_summaries(engine: Engine) -> str:
 
 @click.command("summaries")
 @click.option("--totals", is_flag=True,
-              help="Also make every group's totals again from its games' summaries.")
+              help="Also make every group's totals and lists again from its games' summaries.")
 @with_appcontext
 def summaries_command(totals: bool) -> None:
     """Store the games' summaries that are missing or out of date (`flask db upgrade` does it
     after migrating; run it after a rolling upgrade's last old server stopped). ``--totals``
-    also makes every group's totals (per person, per pair) again: after an upgrade from a
-    release that did not keep them all (1.0.0 kept no pair totals)."""
+    also makes every group's totals (per person, per pair) and its people's lists of finished
+    games again: after an upgrade from a release that did not keep them all (1.0.0 kept no
+    pair totals, 1.1.0 no lists)."""
     from ..db import check
 
     if not check(get_engine()).is_ready:

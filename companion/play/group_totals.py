@@ -21,13 +21,13 @@ import json
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
-from sqlalchemy import and_, delete, insert, or_, select, text, update
+from sqlalchemy import Select, and_, delete, insert, or_, select, text, update
 from sqlalchemy.engine import Connection, Engine, Row
 
 from ..history import Aggregate, GameSummary, ScoreUnit
 from ..history.stats import FactTotal, Line, PairCounts, Played, lines, pairs
 from ..history.summary import utc
-from ..models import Game, GameResult, PairTotal, Player, Total, table_of
+from ..models import Game, GameResult, PairTotal, PlayedBy, Player, Total, table_of
 
 GROUP_LINE = 0
 """The ``person_id`` of a group's own line of a game: its count of finished games."""
@@ -38,6 +38,7 @@ _COUNTS = ("games", "wins_low", "wins_high", "ahead_low", "ahead_high", "level")
 _RESULT = table_of(GameResult)
 _GAME = table_of(Game)
 _PLAYER = table_of(Player)
+_PLAYED = table_of(PlayedBy)
 _UNITS = {unit.value: unit for unit in ScoreUnit}
 _AGGREGATES = {aggregate.value: aggregate for aggregate in Aggregate}
 
@@ -142,6 +143,8 @@ def changed(connection: Connection, *, game_id: int, group_id: int, kind: str,
     if people is None:
         people = list(connection.execute(select(_PLAYER.c.person_id).where(
             _PLAYER.c.game_id == game_id).order_by(_PLAYER.c.seat)).scalars())
+    listed(connection, game_id=game_id, when=when, people=people,
+           finished=after is not None and after.finished)
     found = _locked(connection, group_id, kind, [GROUP_LINE, *people])
     stored = set(found)
     unit, lower = counted[-1].unit, counted[-1].lower_wins
@@ -243,6 +246,7 @@ def merge(connection: Connection, *, group_id: int, source: int, target: int) ->
         line.games = 0  # (deleted)
     _write(connection, group_id, stored, found)
     _merge_pairs(connection, group_id, source=source, target=target)
+    _relist(connection, select(_PLAYER.c.game_id).where(_PLAYER.c.person_id == target))
 
 
 def _merge_pairs(connection: Connection, group_id: int, *, source: int, target: int) -> None:
@@ -291,6 +295,7 @@ def rebuild(connection: Connection, group_ids: Sequence[int]) -> None:
     for group_id in group_ids:
         connection.execute(delete(_TOTAL).where(_TOTAL.c.group_id == group_id))
         connection.execute(delete(_PAIR).where(_PAIR.c.group_id == group_id))
+        _relist(connection, select(_GAME.c.id).where(_GAME.c.group_id == group_id))
         rows = connection.execute(
             select(_GAME.c.id, _GAME.c.kind, _RESULT.c.data)
             .join(_RESULT, _RESULT.c.game_id == _GAME.c.id)
@@ -312,6 +317,40 @@ def rebuild(connection: Connection, group_ids: Sequence[int]) -> None:
         paired = pair_rows(played)
         if paired:
             connection.execute(insert(_PAIR), [{"group_id": group_id, **v} for v in paired])
+
+
+def listed(connection: Connection, *, game_id: int, when: datetime, people: Sequence[int],
+           finished: bool) -> None:
+    """A game's rows in the lists of its people's and pairs' finished games
+    (:class:`~companion.models.PlayedBy`), written in the transaction of the write that
+    changed it: taken away, and written again with its new time ``when`` (its ``updated_at``)
+    when it is finished. ``people``: every seat's person. Two statements for a game that
+    finishes or a finished game changed, one for a game reopened; none for a game in progress
+    (:func:`changed` is not called for it). (Taken away even when it was not finished: a game
+    whose summary was emptied by hand may still be listed.)"""
+    connection.execute(delete(_PLAYED).where(_PLAYED.c.game_id == game_id))
+    if finished:
+        seated = sorted(set(people))
+        connection.execute(insert(_PLAYED), [
+            {"game_id": game_id, "low": low, "high": high, "updated_at": when}
+            for index, low in enumerate(seated) for high in seated[index:]])
+
+
+def _relist(connection: Connection, games: Select[tuple[int]]) -> None:
+    """The rows of ``games`` (a query of game ids) in the people's and pairs' lists made
+    again from the games: each finished game (as its stored summary says) under each of its
+    people and each pair of them, with its ``updated_at`` (a rebuild, a merge; migration
+    0015 filled the table with the same statement)."""
+    connection.execute(delete(_PLAYED).where(_PLAYED.c.game_id.in_(games)))
+    first, second = _PLAYER.alias("first"), _PLAYER.alias("second")
+    connection.execute(insert(_PLAYED).from_select(
+        ["game_id", "low", "high", "updated_at"],
+        select(first.c.game_id, first.c.person_id, second.c.person_id, _GAME.c.updated_at)
+        .join(second, and_(second.c.game_id == first.c.game_id,
+                           second.c.person_id >= first.c.person_id))
+        .join(_GAME, _GAME.c.id == first.c.game_id)
+        .join(_RESULT, _RESULT.c.game_id == first.c.game_id)
+        .where(_RESULT.c.finished.is_(True), first.c.game_id.in_(games))))
 
 
 def pair_rows(games: Iterable[Played]) -> list[dict[str, object]]:

@@ -32,6 +32,7 @@ from ..models import (
     ImportJob,
     PairTotal,
     Person,
+    PlayedBy,
     Player,
     RoundRecord,
     Total,
@@ -210,7 +211,7 @@ def _delete_group(session: Session, group_id: int) -> bool:
                  why="deleted")
     closed.close(session, tokens, what="game", why="deleted")
     push.leaving(session, games)  # their open pages are told, after the commit
-    for model in (GameResult, Entry, RoundRecord, TrickLog, GameLink, Player):
+    for model in (GameResult, PlayedBy, Entry, RoundRecord, TrickLog, GameLink, Player):
         session.execute(delete(model).where(col(model.game_id).in_(games)))
     session.execute(delete(Total).where(col(Total.group_id) == group_id))
     session.execute(delete(PairTotal).where(col(PairTotal.group_id) == group_id))
@@ -224,7 +225,7 @@ def _delete_group(session: Session, group_id: int) -> bool:
 def delete_games(*, session: Session, game_ids: Sequence[int]) -> None:
     """Delete some games of a group and everything in them, in one transaction (an import
     refused half-way deletes what it staged this way, a few games at a time)."""
-    for model in (GameResult, Entry, RoundRecord, TrickLog, GameLink, Player):
+    for model in (GameResult, PlayedBy, Entry, RoundRecord, TrickLog, GameLink, Player):
         session.execute(delete(model).where(col(model.game_id).in_(game_ids)))
     session.execute(delete(Game).where(col(Game.id).in_(game_ids)))
     session.commit()

@@ -12,8 +12,8 @@ The cache is never exported and can be emptied: a page then replays the games it
 storing them), and :func:`refresh` — run by ``flask db upgrade`` after it migrates, and by
 ``flask summaries`` (:mod:`companion.ops.cli`), never by a server's start — stores them again.
 
-Every list is one group's (``group_id``): its cost follows the group, not the server (one index,
-``ix_game_group_updated``, serves the group and the order).
+Every list is one group's (``group_id``), read from the group's index (``ix_game_group_updated``)
+or a person's or a pair's (``playedby``, :func:`records`): its cost follows them, not the server.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from ..history import GameSummary, paging, stats
 from ..history.paging import PageKey
 from ..history.stats import KindStats, Line, Played
 from ..history.summary import utc
-from ..models import Game, GameLink, GameResult, Player, stored_id, table_of
+from ..models import Game, GameLink, GameResult, PlayedBy, Player, stored_id, table_of
 from . import group_totals, store
 
 log = logging.getLogger(__name__)
@@ -407,7 +407,8 @@ def records(session: Session, *, group_id: int, finished: bool | None = True,
     the page): ``older_than`` lists the games after that one (a :func:`page_key`),
     ``newer_than`` those just before it (read oldest first from the key, shown newest first),
     and ``oldest`` the list's oldest ``limit`` games (its last page, read from the other end):
-    each read from the (group, updated_at) index, a deep page costs what the first does.
+    each read from the (group, updated_at) index, a deep page costs what the first does. A
+    person's (two people's) finished games come from their own list (``playedby``) instead.
     """
     where = _listed(group_id=group_id, finished=finished, kind=kind, person=person,
                     with_person=with_person, codes=codes)
@@ -426,14 +427,21 @@ def records(session: Session, *, group_id: int, finished: bool | None = True,
             select(func.count()).select_from(Game).join(GameResult, joined, isouter=outer)
             .where(*where)).one())
     when, game_id = col(Game.updated_at), col(Game.id)
+    if by_people := finished is True and person is not None:  # (their list, not the group's)
+        low, high = sorted((person or 0, with_person or person or 0))
+        when, game_id = col(PlayedBy.updated_at), col(PlayedBy.game_id)
+        where = [*_listed(group_id=group_id, finished=True, kind=kind, person=None,
+                          with_person=None, codes=codes),
+                 col(PlayedBy.low) == low, col(PlayedBy.high) == high]
     if older_than is not None:
         where = [*where, tuple_(when, game_id) < tuple_(*older_than)]
     if newer_than is not None:
         where = [*where, tuple_(when, game_id) > tuple_(*newer_than)]
     upwards = newer_than is not None or oldest  # read oldest first, shown newest first
     order = (when.asc(), game_id.asc()) if upwards else (when.desc(), game_id.desc())
+    read = table_of(PlayedBy).join(table_of(Game), col(Game.id) == game_id) if by_people else Game
     query = (select(Game, GameResult.stamp, GameResult.data, GameResult.progress)
-             .join(GameResult, joined, isouter=outer).where(*where)
+             .select_from(read).join(GameResult, joined, isouter=outer).where(*where)
              .order_by(*order).offset(offset))
     if limit is not None:
         query = query.limit(limit)

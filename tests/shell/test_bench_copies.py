@@ -53,3 +53,18 @@ def test_copies_of_a_group_keep_tokens_unique(tmp_path: Path) -> None:
         groups = list(connection.execute(text("SELECT token FROM playgroup")).scalars())
     assert len(set(groups)) == len(groups) == 4
     app.extensions["companion.engine"].dispose()
+
+
+def test_copies_keep_the_peoples_lists(tmp_path: Path) -> None:
+    """The copies' ``playedby`` rows are what the table's definition makes from their games
+    (the bench's lists read the same table a server's do)."""
+    from ..conftest import played_by
+
+    for name, copy in (("groups", copy_group), ("within", copy_within)):
+        app = _app(tmp_path / f"{name}-lists.sqlite")
+        fill(app, 4)
+        before = len(played_by(app)[0])
+        copy(app, 2)
+        kept, made = played_by(app)
+        assert kept == made and len(kept) == 3 * before > 0, name
+        app.extensions["companion.engine"].dispose()

@@ -1,0 +1,149 @@
+"""A person's and a pair's latest finished games, read as before and as now, in one process.
+
+Head to head's "latest games together" (10) and a person's page's last games (5) were read
+from the group's (group, updated_at) index: from its newest game, keeping the games the
+person (both people) sat in, until the list was full — the cost was the group's games newer
+than that person's (pair's) latest one. They are now read from the people's own list
+(``playedby``, migration 0015). This bench times both reads on the same database, taken in
+turns (before, now, before, now …), so that the machine's load hits both alike: one group of
+100 finished games (``bench/stats.py``) copied into itself in SQL (``bench/groups.py``'s
+``copy_within``: the copies keep their times and players, so the first two people's shared
+games fall further behind the group's newest as it grows) to each size; the first two people
+of the group, as ``bench/scaling.py``'s head-to-head page. Median CPU ms of ``--repeat``
+reads of each list (the query and its rows; the page around it is ``bench.scaling``'s).
+
+Run: ``python -m bench.people_lists [--sizes 1000,10000,100000] [--repeat 31]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from sqlalchemy import or_, text
+from sqlmodel import col, select
+
+from . import table
+from .groups import copy_within
+from .scaling import _app, _commit
+from .stats import fill
+
+GAMES = 100
+
+
+def _before(group_id: int, person: int, with_person: int | None, limit: int):  # type: ignore[no-untyped-def]
+    """The list's query as ``summaries.records`` wrote it before ``playedby``."""
+    from companion.models import Game, GameResult, Player
+    from companion.play import summaries
+
+    keys = [kind.key for kind in summaries.kinds_with_history()]
+    where = [col(Game.kind).in_(keys), col(Game.group_id) == group_id,
+             or_(col(GameResult.finished).is_(True), col(GameResult.game_id).is_(None))]
+    for someone in (person, with_person):
+        if someone is not None:
+            where.append(col(Game.id).in_(select(Player.game_id).where(
+                Player.person_id == someone)))
+    return (select(Game, GameResult.stamp, GameResult.data, GameResult.progress)
+            .join(GameResult, col(GameResult.game_id) == col(Game.id), isouter=True)
+            .where(*where).order_by(col(Game.updated_at).desc(), col(Game.id).desc())
+            .limit(limit))
+
+
+def _now(group_id: int, person: int, with_person: int | None, limit: int):  # type: ignore[no-untyped-def]
+    """The same list as ``summaries.records`` reads it now (through ``playedby``)."""
+    from companion.models import Game, GameResult, PlayedBy
+    from companion.play import summaries
+
+    keys = [kind.key for kind in summaries.kinds_with_history()]
+    low, high = sorted((person, person if with_person is None else with_person))
+    return (select(Game, GameResult.stamp, GameResult.data, GameResult.progress)
+            .select_from(PlayedBy).join(Game, col(Game.id) == col(PlayedBy.game_id))
+            .join(GameResult, col(GameResult.game_id) == col(Game.id), isouter=True)
+            .where(col(Game.kind).in_(keys), col(Game.group_id) == group_id,
+                   or_(col(GameResult.finished).is_(True), col(GameResult.game_id).is_(None)),
+                   col(PlayedBy.low) == low, col(PlayedBy.high) == high)
+            .order_by(col(PlayedBy.updated_at).desc(), col(PlayedBy.game_id).desc())
+            .limit(limit))
+
+
+def _read(session, statement) -> tuple[float, list[int]]:  # type: ignore[no-untyped-def]
+    cpu = time.process_time()
+    rows = list(session.exec(statement))
+    return (time.process_time() - cpu) * 1000, [game.id for game, *_ in rows]
+
+
+def measure(app, repeat: int) -> dict[str, tuple[float, float]]:  # type: ignore[no-untyped-def]
+    """Median CPU ms of each list, before and now (taken in turns); the two lists must be
+    equal."""
+    from companion.db import get_session
+
+    with app.extensions["companion.engine"].connect() as connection:
+        group_id, first, second = connection.execute(text(
+            "SELECT p.group_id, MIN(p.id), (SELECT id FROM person WHERE group_id = p.group_id"
+            " ORDER BY id LIMIT 1 OFFSET 1) FROM person p WHERE p.group_id ="
+            " (SELECT MIN(id) FROM playgroup)")).one()
+    found = {}
+    with app.app_context():
+        session = get_session()
+        for label, args in (("head to head: latest 10 together", (first, second, 10)),
+                            ("a person's page: last 5", (first, None, 5))):
+            before, now = _before(group_id, *args), _now(group_id, *args)
+            assert _read(session, before)[1] == _read(session, now)[1], label
+            times: dict[str, list[float]] = {"before": [], "now": []}
+            for _ in range(repeat):
+                times["before"].append(_read(session, before)[0])
+                times["now"].append(_read(session, now)[0])
+            found[label] = (statistics.median(times["before"]), statistics.median(times["now"]))
+    return found
+
+
+def run(sizes: tuple[int, ...], repeat: int) -> list[str]:
+    load_start = os.getloadavg()[0]
+    results: dict[int, dict[str, tuple[float, float]]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        seed = Path(folder) / "seed.sqlite"
+        app = _app(seed)
+        fill(app, GAMES)
+        app.extensions["companion.engine"].dispose()
+        for size in sizes:
+            path = Path(folder) / f"games-{size}.sqlite"
+            shutil.copyfile(seed, path)
+            app = _app(path)
+            copy_within(app, size // GAMES - 1)
+            results[size] = measure(app, repeat)
+            app.extensions["companion.engine"].dispose()
+            path.unlink()
+    rows = []
+    for label in results[sizes[0]]:
+        for which, index in (("before", 0), ("now", 1)):
+            figures = [results[size][label][index] for size in sizes]
+            rows.append((f"{label}, {which}", *(f"{value:.2f}" for value in figures),
+                         *(f"{value / figures[0]:.2f}×" for value in figures[1:])))
+    out = [f"A person's and a pair's latest finished games in one group of {sizes[0]:,} to "
+           f"{sizes[-1]:,} games, read as before (the group's index) and now (playedby), "
+           f"taken in turns; SQLite, median CPU ms of {repeat} reads; commit {_commit()}, "
+           f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.", "",
+           table(["CPU ms", *(f"{size:,} games" for size in sizes),
+                  *(f"{size:,} / {sizes[0]:,}" for size in sizes[1:])], rows), "",
+           f"- Load average (1 min): {load_start:.2f} at the start, "
+           f"{os.getloadavg()[0]:.2f} at the end, on {os.cpu_count()} cores."]
+    print("\n".join(out), flush=True)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=lambda s: tuple(int(n) for n in s.split(",")),
+                        default=(1_000, 10_000, 100_000))
+    parser.add_argument("--repeat", type=int, default=31)
+    arguments = parser.parse_args()
+    run(arguments.sizes, arguments.repeat)
+
+
+if __name__ == "__main__":
+    main()
