@@ -7,8 +7,9 @@ Rows, each the same lookup of one game's version by its viewer token
 - **the app's engine**: the pool every page and save uses (``pool_pre_ping``, a transaction per
   checkout, a rollback on return: what the polls used before issue 36);
 - **the polls' reader**: :func:`companion.db.reader` (autocommit, no pre-ping, no reset on
-  return; since issue 36's second step the SELECT goes to the pooled driver connection's cursor,
-  not through SQLAlchemy's statement execution);
+  return; since issue 36's second step the SELECT skips SQLAlchemy's statement execution, and
+  since session 8 psycopg's cursor too: libpq runs it, prepared by name on each connection after
+  five uses, :func:`companion.db.read_row`);
 - **floor**: the same SELECT on one bare psycopg connection in autocommit (no SQLAlchemy).
 
 Blocks of ``--block`` lookups take turns (A, B, floor, then B, floor, A …) for ``--rounds``
@@ -65,7 +66,7 @@ def run(url: str, rounds: int, block: int) -> list[list[str]]:
     rows: dict[str, Callable[[], object]] = {
         "the app's engine (pre-ping, a transaction, a rollback on return)":
             lambda: version_by_token(engine, token),
-        "the polls' reader (autocommit, no pre-ping, no reset; the driver's cursor)":
+        "the polls' reader (autocommit, no pre-ping, no reset; libpq, prepared)":
             lambda: version_by_token(polls, token),
         "floor: the SELECT on a bare psycopg connection": lambda: bare.execute(
             sql, (token,), prepare=True).fetchone()}
