@@ -39,6 +39,9 @@ from .procstat import _all, _title
 from .wsgi_note import NOT_AS_SHIPPED
 
 THREADS = 8
+DIFFERENCES: dict[str, tuple[float, int]] = {}
+"""Per database: the median over the rounds of (this checkout − the older commit) server CPU per
+request, and in how many rounds this checkout cost less."""
 TABLES = 40  # games polled (each poll names one of them in turn)
 
 
@@ -163,6 +166,12 @@ def run(url: str, against: str, rate: float, seconds: float, rounds: int,
                 per[key].append(((sum(map(_cpu, pids)) - app) / count,
                                  (sum(map(_cpu, backends)) - pg) / count, load))
     hello_total = statistics.median(a + p for a, p, _ in per["hello"])
+    for name in stores:  # each round's two checkouts side by side: their difference's median
+        this, older = per[f"{name}, this checkout"], per[f"{name}, {against}"]
+        paired = statistics.median((a + p) - (b + q) for (a, p, _), (b, q, _) in
+                                   zip(this, older, strict=True))
+        DIFFERENCES[name] = (paired, sum((a + p) < (b + q) for (a, p, _), (b, q, _) in
+                                         zip(this, older, strict=True)))
     rows = []
     for key, values in per.items():
         app = statistics.median(a for a, _, _ in values)
@@ -195,6 +204,10 @@ def main() -> None:
           f"{os.getloadavg()[0]:.1f} at the end; {os.cpu_count()} cores; {args.rounds} rounds "
           f"of {args.seconds:.0f} s per server at {args.rate:.0f} requests/s, the order turning "
           f"each round; medians over the rounds; gunicorn with deploy/gunicorn.conf.py.")
+    for name, (paired, fewer) in DIFFERENCES.items():
+        print(f"- {name}: this checkout − {args.against}, round by round: median "
+              f"{paired * 1e6:+.0f} µs per request; this checkout cost less in {fewer} of "
+              f"{args.rounds} rounds.")
     print(f"\n{NOT_AS_SHIPPED}")
 
 
