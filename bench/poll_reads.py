@@ -7,8 +7,11 @@ Rows, each the same lookup of one game's version by its viewer token
 - **the app's engine**: the pool every page and save uses (``pool_pre_ping``, a transaction per
   checkout, a rollback on return: what the polls used before issue 36);
 - **the polls' reader**: :func:`companion.db.reader` (autocommit, no pre-ping, no reset on
-  return; since issue 36's second step the SELECT goes to the pooled driver connection's cursor,
-  not through SQLAlchemy's statement execution);
+  return; since issue 36's second step the SELECT skips SQLAlchemy's statement execution, and
+  since session 8 psycopg's cursor too: libpq runs it, prepared by name on each connection after
+  five uses, :func:`companion.db.read_row`);
+- **the polls' reader before session 8**: a reader pool of its own, the SELECT on the pooled
+  driver connection's cursor (psycopg prepares it after five uses): the A/B of that change;
 - **floor**: the same SELECT on one bare psycopg connection in autocommit (no SQLAlchemy).
 
 Blocks of ``--block`` lookups take turns (A, B, floor, then B, floor, A …) for ``--rounds``
@@ -62,11 +65,24 @@ def run(url: str, rounds: int, block: int) -> list[list[str]]:
     bare = psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True)
     sql = ("SELECT game.id, game.updated_at FROM game JOIN gamelink ON gamelink.game_id = "
            "game.id WHERE gamelink.token = %s AND gamelink.revoked_at IS NULL")
+    before = reader(make_engine("", url))  # (a pool of its own: the old row's connections)
+
+    def cursor_read() -> object:
+        """The polls' read before session 8: the pooled driver connection's cursor."""
+        connection = before.raw_connection()
+        try:
+            cursor = connection.cursor()
+            cursor.execute(sql, (token,))
+            return cursor.fetchone()
+        finally:
+            connection.close()
+
     rows: dict[str, Callable[[], object]] = {
         "the app's engine (pre-ping, a transaction, a rollback on return)":
             lambda: version_by_token(engine, token),
-        "the polls' reader (autocommit, no pre-ping, no reset; the driver's cursor)":
+        "the polls' reader (autocommit, no pre-ping, no reset; libpq, prepared)":
             lambda: version_by_token(polls, token),
+        "the polls' reader before session 8 (psycopg's cursor)": cursor_read,
         "floor: the SELECT on a bare psycopg connection": lambda: bare.execute(
             sql, (token,), prepare=True).fetchone()}
     with engine.connect() as connection:
@@ -88,7 +104,8 @@ def run(url: str, rounds: int, block: int) -> list[list[str]]:
             per[name].append((time.process_time() - own + _cpu(pids) - server) / block)
     bare.close()
     engine.dispose()
-    floor = statistics.median(per[names[2]])
+    before.dispose()
+    floor = statistics.median(per[names[-1]])
     return [[name, f"{statistics.median(values) * 1e6:.0f} µs",
              f"{statistics.median(values) / floor:.2f}×"] for name, values in per.items()]
 

@@ -612,8 +612,9 @@ def run(tables: int, seconds: float, save_every: float, postgres: str | None,
                 notes["store full"] = row.per_table_second / next(
                     r for r in rows if r.database == "SQLite").per_table_second
             if not saves:
-                full = next(r for r in rows if r.database == name and r.stored != "–")
-                notes[f"polls {name} {tables}"] = row.per_table_second / full.per_table_second
+                full = next((r for r in rows if r.database == name and r.stored != "–"), None)
+                if full is not None:  # (--rows may leave the row with saves out)
+                    notes[f"polls {name} {tables}"] = row.per_table_second / full.per_table_second
                 notes[f"poll ms {name} {tables}"] = row.cpu / max(row.polls, 1)
             if pg:
                 notes[f"background {name} {tables}"] = pg.background / max(pg.seconds, 1e-9)
@@ -707,9 +708,10 @@ def main() -> None:
           f"sent, late; req/s is over this time).")
     for count in args.tables:
         for name in ("SQLite", "PostgreSQL"):
-            if f"polls {name} {count}" in notes:
-                print(f"- {count} tables, {name}: the live polls alone cost "
-                      f"{notes[f'polls {name} {count}']:.0%} of a table's CPU; one poll answered "
+            if f"poll ms {name} {count}" in notes:
+                share = (f"the live polls alone cost {notes[f'polls {name} {count}']:.0%} of a "
+                         f"table's CPU; " if f"polls {name} {count}" in notes else "")
+                print(f"- {count} tables, {name}: {share}one poll answered "
                       f"304 costs {notes[f'poll ms {name} {count}'] * 1000:.2f} ms of server "
                       f"CPU (a hello: {notes[f'hello {count}'] * 1000:.2f} ms per request).")
         for name in ("PostgreSQL", "PostgreSQL, two servers"):

@@ -17,16 +17,16 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import bindparam, event, insert, inspect, update
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, func, select
 
-from ..db import READER, first_statement, once_more_if_dropped, reader
+from ..db import READER, first_statement, once_more_if_dropped, read_row, reader
 from ..models import Entry, Game, GameLink, Player, RoundRecord, table_of
 from . import groups, push
 from .entries import entry_problem
@@ -485,9 +485,10 @@ def link_and_game_to_read(session: Session, token: str) -> tuple[GameLink, Game]
 
 _VERSION_SQL = ("SELECT game.id, game.updated_at FROM game JOIN gamelink "
                 "ON gamelink.game_id = game.id "
-                "WHERE gamelink.token = %s AND gamelink.revoked_at IS NULL")
-""":data:`_VERSION` as PostgreSQL's driver takes it (psycopg prepares it on a connection after
-its fifth use): the polls' reads skip SQLAlchemy's statement machinery."""
+                "WHERE gamelink.token = $1 AND gamelink.revoked_at IS NULL")
+""":data:`_VERSION` as PostgreSQL takes it: the polls' reads go to libpq alone
+(:func:`companion.db.read_row`, prepared on a connection as :data:`_VERSION_NAME`)."""
+_VERSION_NAME = "companion_poll_version"
 
 
 def version_by_token(engine: Engine, token: str) -> str | None:
@@ -495,43 +496,20 @@ def version_by_token(engine: Engine, token: str) -> str | None:
     every open page asks once a second, so one query of two columns through the unique token
     index, on a pooled connection of ``engine`` (no ORM session, nothing to flush or expire).
     On the polls' reader (:func:`companion.db.reader`: PostgreSQL in autocommit) the statement
-    goes straight to the pooled driver connection; a connection the database dropped is tried
-    once more on a new one."""
+    goes to libpq alone (:func:`companion.db.read_row`); a connection the database dropped is
+    tried once more on a new one."""
     if not is_token(token):
         return None
     direct = engine.dialect.name == "postgresql" and bool(
         engine.get_execution_options().get(READER))
     def read() -> Any:
         if direct:
-            return _read_direct(engine, token)
+            return read_row(engine, _VERSION_NAME, _VERSION_SQL, (token,))
         with engine.connect() as connection:
             return connection.execute(_VERSION, {"token": token}).first()
 
     row = once_more_if_dropped(read)
     return version_string(row[0], row[1]) if row is not None else None
-
-
-def _read_direct(engine: Engine, token: str) -> Any:
-    """:data:`_VERSION_SQL` on a pooled driver connection of ``engine``; a driver error is
-    raised as SQLAlchemy's (``connection_invalidated`` when the connection is lost, and then it
-    leaves the pool)."""
-    driver_error: type[Exception] = engine.dialect.loaded_dbapi.Error
-    connection = engine.raw_connection()
-    try:
-        cursor = connection.cursor()
-        try:
-            cursor.execute(_VERSION_SQL, (token,))
-            return cursor.fetchone()
-        finally:
-            cursor.close()
-    except driver_error as error:
-        lost = engine.dialect.is_disconnect(cast(Any, error), connection.dbapi_connection, None)
-        if lost:
-            connection.invalidate(error)
-        raise DBAPIError.instance(_VERSION_SQL, (token,), error, driver_error,
-                                  connection_invalidated=lost) from error
-    finally:
-        connection.close()
 
 
 def version_string(game_id: int | None, updated_at: datetime) -> str:

@@ -215,3 +215,61 @@ def test_the_date_header_is_the_time_of_the_answer(app, client, answered, monkey
     assert client.get(f"/live/{token}").headers["Date"] == http_date(1_800_000_000)
     now[0] += 1
     assert client.get(f"/live/{token}").headers["Date"] == http_date(1_800_000_001)
+
+
+def postgresql_only(app) -> None:
+    if app.extensions["companion.engine"].dialect.name != "postgresql":
+        pytest.skip("PostgreSQL only (TEST_DATABASE_URL)")
+
+
+def test_on_postgresql_the_read_is_prepared_once_then_run_by_name(app, client, answered,
+                                                                 tmp_path):
+    """The polls' read goes to libpq alone (companion.db.read_row): sent whole for its first
+    uses on a connection, then prepared there once and run by name — each poll still one
+    round trip, no BEGIN, ping or ROLLBACK — and the answer is the view's all along."""
+    from companion.db import PREPARE_AFTER
+
+    postgresql_only(app)
+    token = reveillez_link(app, "viewer")
+    view = flask_alone(app).get(f"/live/{token}").text
+    uses = PREPARE_AFTER + 4
+    sent = protocol(app, tmp_path, lambda: max(
+        (r.status_code, r.text == view) for r in
+        (client.get(f"/live/{token}") for _ in range(uses)))[0])
+    kinds = [kind for kind, _ in sent]
+    assert answered == [200] * uses
+    assert all(client.get(f"/live/{token}").text == view for _ in range(3))
+    assert "Query" not in kinds, sent
+    assert kinds.count("Execute") == uses and kinds.count("Sync") == uses + 1, sent
+    parsed = [text for kind, text in sent if kind == "Parse"]
+    assert len(parsed) == PREPARE_AFTER + 1, sent  # (one of them the named statement's)
+    assert sum("companion_poll_version" in text for text in parsed) == 1, sent
+
+
+def test_on_postgresql_a_prepared_read_survives_a_dropped_connection_and_a_discard(
+        app, client, answered):
+    """A connection the database dropped after the read was prepared on it: the poll is tried
+    once more on a new one, which prepares it afresh (nothing of the old connection's kept);
+    a connection whose prepared statements went (``DEALLOCATE ALL``) prepares it again."""
+    from sqlalchemy import text
+
+    from companion.db import PREPARE_AFTER, reader
+
+    postgresql_only(app)
+    engine = app.extensions["companion.engine"]
+    token = reveillez_link(app, "viewer")
+    view = flask_alone(app).get(f"/live/{token}").text
+    for _ in range(PREPARE_AFTER + 2):
+        assert client.get(f"/live/{token}").text == view
+    with engine.connect() as connection:  # every other connection to this database dropped
+        dropped = connection.execute(text(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()")).scalar()
+    assert dropped and dropped >= 1
+    for _ in range(PREPARE_AFTER + 2):
+        assert client.get(f"/live/{token}").text == view
+    with reader(engine).connect() as connection:  # the pooled connection the polls use
+        connection.exec_driver_sql("DEALLOCATE ALL")
+    for _ in range(2):
+        assert client.get(f"/live/{token}").text == view
+    assert answered == [200] * (2 * PREPARE_AFTER + 6)  # every one by the fast path
