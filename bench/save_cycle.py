@@ -17,8 +17,8 @@ Run: ``python -m bench.save_cycle [--tables 8] [--database-url postgresql://…]
 from __future__ import annotations
 
 import argparse
-import cProfile
 import contextlib
+import cProfile
 import pstats
 import re
 import statistics
@@ -48,8 +48,8 @@ def _fake_calls(monkey: dict[str, Any], listening: set[str]) -> None:
             return 200, b'{"messages": 1, "requested": 0, "subscribers": %d}' % (
                 5 if name in listening else 0)
         return 202, b""
-    monkey["call"] = push._call
-    push._call = call  # type: ignore[assignment]
+    monkey["call"] = push._call  # noqa: SLF001  (the proxy's calls, answered here)
+    push._call = call  # noqa: SLF001
 
 
 @contextlib.contextmanager
@@ -86,7 +86,7 @@ def run(tables: int, database_url: str | None, profile: bool) -> None:
         app = create_app(config)
         engine = app.extensions["companion.engine"]
         engines = [engine] + ([reader(engine)] if reader(engine) is not engine else [])
-        publisher = push._PUBLISHERS[engine]
+        publisher = push._PUBLISHERS[engine]  # noqa: SLF001  (its drawing timed)
         drawn: list[float] = []
         draw = publisher.draw
         assert draw is not None
@@ -97,7 +97,7 @@ def run(tables: int, database_url: str | None, profile: bool) -> None:
                 return draw(game_id, lang)
             finally:
                 drawn.append(time.thread_time() - start)
-        push._PUBLISHERS[engine] = publisher.__class__(
+        push._PUBLISHERS[engine] = publisher.__class__(  # noqa: SLF001
             publisher.settings, publisher.count, draw=timed_draw, languages=publisher.languages)
         client = app.test_client()
         viewers = app.test_client()
@@ -112,7 +112,7 @@ def run(tables: int, database_url: str | None, profile: bool) -> None:
         warm = games[:len(GAMES)]
         for game in warm:  # a worker's first pages compile templates: not measured
             _cycle(client, viewers, game, [], [], [], None)
-        for round_ in range(SAVES):
+        for _ in range(SAVES):
             for game in games[len(GAMES):]:
                 if game.saved >= SAVES:
                     continue
@@ -125,12 +125,12 @@ def run(tables: int, database_url: str | None, profile: bool) -> None:
                 counts = queries.setdefault(game.kind, {})
                 for kind, value in _split(seen).items():
                     counts.setdefault(kind, []).append(value)
-        push._call = monkey["call"]
+        push._call = monkey["call"]  # noqa: SLF001
         rows = []
         for kind in GAMES:
-            mine = figures.get(kind)
-            if not mine:
+            if kind not in figures:
                 continue
+            mine = figures[kind]
             rows.append([KINDS[kind]] + [f"{statistics.median(mine[k]) * 1000:.2f}"
                                          for k in COLUMNS]
                         + [f"{statistics.median(queries[kind]['all']):.0f}"])

@@ -31,7 +31,7 @@ from ..play import push, store
 from ..web import polls
 from ..web.i18n import current_lang
 from .closed import closed_or_404
-from .page_store import version_of
+from .page_store import live_links_read, version_of
 
 bp = Blueprint("live", __name__)
 
@@ -54,7 +54,8 @@ def _live_context() -> dict[str, Any]:
             "live_version": version_of(g.link_game),
             "live_part": viewer,
             "push_url": push.subscribe_url(get_engine(), g.link_game.id,
-                                           current_lang() if viewer else None)}
+                                           current_lang() if viewer else None,
+                                           live_links_read(g.link_game.id))}
 
 
 def _page_endpoint(kind_key: str) -> str | None:
@@ -80,7 +81,8 @@ def viewer_part(app: Flask) -> Callable[[int, str], str | None]:
         base = request.host_url if has_request_context() else str(
             app.config.get("PUBLIC_URL") or "http://localhost/")
         with app.app_context():
-            found = store.viewer_link(get_session(), game_id)
+            # (read with the version after the commit; else, drawn another way, read here)
+            found = push.viewer_being_drawn(game_id) or store.viewer_link(get_session(), game_id)
             endpoint = _page_endpoint(found[0]) if found is not None else None
             if found is None or endpoint is None:
                 return None
