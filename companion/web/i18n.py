@@ -132,23 +132,34 @@ class ElidingDomain(Domain):
 def _translations() -> Any:
     """Flask-Babel's catalogue for this request's locale, kept for the request (its own lookup
     also finds the domain and formats the locale at every ``_()``: a tenth of drawing the trick
-    screen). Keyed by the locale, so a locale forced for a while still gets its own."""
-    locale = get_locale()
+    screen). Keyed by the locale, so a locale forced for a while still gets its own. The locale
+    is read where Flask-Babel keeps it for the request (``g._flask_babel.babel_locale``, which
+    ``force_locale`` sets too) before asking Flask-Babel (three lookups through ``g`` a call, at
+    every ``_()`` of a page); not kept there yet, or kept elsewhere by another Flask-Babel:
+    ``get_locale()``."""
     try:
-        kept = g.get("template_translations")
-        if kept is not None and kept[0] is locale:
-            return kept[1]
-        translations = get_translations()
-        g.template_translations = (locale, translations)
-        return translations
+        kept_here = g._get_current_object()
     except RuntimeError:  # no app context: Flask-Babel's answer (no translation)
         return get_translations()
+    locale = getattr(getattr(kept_here, "_flask_babel", None), "babel_locale", None)
+    if locale is None:
+        locale = get_locale()
+    kept = getattr(kept_here, "template_translations", None)
+    if kept is not None and kept[0] is locale:
+        return kept[1]
+    translations = get_translations()
+    kept_here.template_translations = (locale, translations)
+    return translations
 
 
 @pass_context
 def _template_gettext(context: Context, string: str, /, **variables: Any) -> str:
-    text = _translations().ugettext(string)
-    return format_sentence(Markup(text) if context.eval_ctx.autoescape else text, variables)
+    text: str = _translations().ugettext(string)
+    if context.eval_ctx.autoescape:
+        text = Markup(text)
+    if not variables and "%" not in text:
+        return text  # what ``text % {}`` gives (most of a page's words: no field to fill)
+    return format_sentence(text, variables)
 
 
 @pass_context
