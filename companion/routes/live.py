@@ -46,13 +46,14 @@ def _fast_path(state: Any) -> None:
 def _live_context() -> dict[str, Any]:
     """What a page opened through a link follows: the address it polls, the version it shows."""
     link = g.get("link")
+    part_only = bool(g.get("live_part_only"))
     if link is None:
-        return {"live_url": None}
+        return {"live_url": None, "live_part_only": part_only}
     # The game's own page through the viewer link: the one page every viewer holds alike.
     viewer = link.role == "viewer" and request.endpoint == _page_endpoint(g.link_game.kind)
     return {"live_url": url_for("live.live", token=link.token),
             "live_version": version_of(g.link_game),
-            "live_part": viewer,
+            "live_part": viewer, "live_part_only": part_only and viewer,
             "push_url": push.subscribe_url(get_engine(), g.link_game.id,
                                            current_lang() if viewer else None,
                                            live_links_read(g.link_game.id))}
@@ -72,8 +73,10 @@ LIVE_PART_END = "<!--/live-part-->"
 def viewer_part(app: Flask) -> Callable[[int, str], str | None]:
     """What draws the viewers' live part of a game in a language for ``app``'s publisher: the
     game's page opened through its viewer link, as a phone in that language with no cookie
-    would load it — through the same view, page store included (the viewers who load the page
-    afterwards find it drawn) — cut to its live part. The address is the one the change came
+    would load it — through the same view — and only its live part: base.html draws the content
+    alone (``live_part_only``), without the page around it, and the page store is neither read
+    nor written (a phone that holds a stream is sent the part and loads no page; one that loads
+    the page draws and keeps it, as after any change). The address is the one the change came
     through (its host and scheme), else ``PUBLIC_URL``. What belongs to one browser (its CSRF
     token, its forms' keys) is the drawing request's: each page puts its own back (app.js)."""
 
@@ -91,6 +94,7 @@ def viewer_part(app: Flask) -> Callable[[int, str], str | None]:
             # any, goes on untouched once this one is popped.
             with app.test_request_context(path, base_url=base,
                                           headers={"Accept-Language": lang}):
+                g.live_part_only = True
                 # The checks a load passes and the view; not the after-request steps: their
                 # headers, access line and counts are for an answer sent, and this one never is
                 # (about 8 % of a drawing's CPU).
@@ -100,6 +104,8 @@ def viewer_part(app: Flask) -> Callable[[int, str], str | None]:
         if response.status_code != 200:
             return None
         page = response.get_data(as_text=True)
+        if not page.lstrip().startswith("<!doctype"):
+            return page  # the part alone (base.html)
         start = page.find(LIVE_PART)
         end = page.find(LIVE_PART_END, start)
         return page[start + len(LIVE_PART):end] if 0 <= start < end else None

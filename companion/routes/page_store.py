@@ -149,7 +149,8 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
     drawn.
     """
     link = g.get("link")
-    if link is None or request.method not in SAFE_METHODS or not _drawn_once():
+    if (link is None or request.method not in SAFE_METHODS or not _drawn_once()
+            or g.get("live_part_only")):  # (a viewers' part drawn alone: routes/live.py)
         return render()
     name = _store_key((link.token, str(get_locale()), theme_choice(), request.host_url,
                        public_base(), request.full_path,

@@ -129,3 +129,33 @@ def test_a_correction_and_an_undo_push_the_part_a_viewer_then_loads(app, client,
         part = _pushed(publisher, name)
         _same_as_loaded(client, viewer, part, lang)
         assert ">5<" not in part.replace(" ", "")
+
+
+def test_the_viewers_part_is_drawn_alone_without_the_page_around_it_nor_the_page_store(
+        app, client, publisher, monkeypatch):  # noqa: F811
+    """The drawing after a save renders the content alone (base.html's ``live_part_only``) and
+    neither reads nor writes the page store: the phones it is for load no page."""
+    from companion.extensions import page_store
+
+    path, token = _new_game(client)
+    viewer = _viewer(client, path)
+    name = _channel(client, viewer)
+    publisher.listening = {name}
+    used: list[str] = []
+
+    def counting(method: str):
+        real = getattr(page_store, method)
+
+        def counted(*args, **kwargs):
+            used.append(method)
+            return real(*args, **kwargs)
+        return counted
+    for method in ("get", "set"):
+        monkeypatch.setattr(page_store, method, counting(method))
+    publisher.seen.clear()
+    assert client.post(f"{path}/round/1/numbers", data=SCORES).status_code == 302
+    part = _pushed(publisher, name)
+    assert used == []
+    assert "<body" not in part and "data-theme-pick" not in part
+    _same_as_loaded(client, viewer, part)
+    assert used == ["get", "set"]  # the viewer's load: drawn then, and kept
