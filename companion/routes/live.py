@@ -54,9 +54,10 @@ def _live_context() -> dict[str, Any]:
     return {"live_url": url_for("live.live", token=link.token),
             "live_version": version_of(g.link_game),
             "live_part": viewer, "live_part_only": part_only and viewer,
-            "push_url": push.subscribe_url(get_engine(), g.link_game.id,
-                                           current_lang() if viewer else None,
-                                           live_links_read(g.link_game.id))}
+            # (the part drawn alone has no page around it to listen)
+            "push_url": None if part_only else push.subscribe_url(
+                get_engine(), g.link_game.id, current_lang() if viewer else None,
+                live_links_read(g.link_game.id))}
 
 
 def _page_endpoint(kind_key: str) -> str | None:

@@ -192,6 +192,8 @@ def game_page(game: Game, render: Callable[[], str], *extra: object) -> str:
     """A game's page every phone at the table reloads after each change, drawn once per version
     (:func:`cached_page`), with what changes it without moving the version in its key: the
     players' names (a rename, a merge) and the game's links (a replaced one)."""
+    if g.get("live_part_only"):  # a viewers' part drawn alone: no store, no key to read
+        return render()
     names, tokens, ids = store.names_and_links(get_session(), game)
     live_links_are(game, ids)
     endpoint = request.endpoint or ""

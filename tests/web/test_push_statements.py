@@ -18,13 +18,18 @@ AFTER_COMMIT = ["SELECT game"]
 viewer link its part is drawn through)."""
 DRAWING = [
     "SELECT gamelink",  # the viewer link and its game (the drawing's request opens it)
-    "SELECT player",  # the players' names and the game's live links: the page store's key
     "SELECT entry",  # the game's entries, replayed for the board
     "SELECT player",  # the players
 ]
-"""The viewers' page drawn through their link (its live part is published)."""
-PAGE = DRAWING
-"""The scorer's page after the save: the same reads through the scorer link."""
+"""The viewers' part drawn through their link and published (drawn alone: no page-store key
+to read)."""
+PAGE = [
+    "SELECT gamelink",  # the scorer link and its game
+    "SELECT player",  # the players' names and the game's live links: the page store's key
+    "SELECT entry",
+    "SELECT player",
+]
+"""The scorer's page after the save."""
 
 
 def test_a_push_save_cycle_of_a_duel_round_is_pinned_statement_by_statement(app, client,
