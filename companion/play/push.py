@@ -35,7 +35,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy import bindparam, event
+from sqlalchemy import and_, bindparam, event
+from sqlalchemy import select as select_columns
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import col, select
@@ -54,7 +55,15 @@ body nginx wrote to a temporary file wrongly for EventSource."""
 _TOUCHED = "companion.play.push.touched"
 _LIVE_IDS = (select(GameLink.id).where(GameLink.game_id == bindparam("game"),
                                        col(GameLink.revoked_at).is_(None)).order_by("id"))
-_UPDATED = select(Game.updated_at).where(Game.id == bindparam("game"))
+_NOW = (select_columns(col(Game.updated_at), col(Game.kind), col(GameLink.id), col(GameLink.role),
+                       col(GameLink.token))
+        .select_from(Game)
+        .outerjoin(GameLink, and_(col(GameLink.game_id) == col(Game.id),
+                                  col(GameLink.revoked_at).is_(None)))
+        .where(col(Game.id) == bindparam("game")).order_by(col(GameLink.id)))
+"""A changed game as it is after the commit, in one statement: its stamp (the version), its kind,
+and its live links (their ids name its channels; the viewer link's token opens the page whose
+part the viewers get): one row per live link, none when the game is gone."""
 
 
 @dataclass(frozen=True)
@@ -145,14 +154,18 @@ def _read(engine: Engine, read: Callable[[Any], _T]) -> _T:
     return once_more_if_dropped(run)
 
 
-def subscribe_url(engine: Engine, game_id: int | None, viewer_lang: str | None = None
-                  ) -> str | None:
+def subscribe_url(engine: Engine, game_id: int | None, viewer_lang: str | None = None,
+                  ids: Sequence[int] | None = None) -> str | None:
     """The address a page of game ``game_id`` listens on, or None when nothing is pushed; a
-    viewer's page in ``viewer_lang`` listens on that language's viewers' channel."""
+    viewer's page in ``viewer_lang`` listens on that language's viewers' channel. ``ids``: the
+    game's live links' ids when the page has read them already (else they are read here)."""
     publisher = _active(engine)
     if game_id is None or publisher is None:
         return None
-    ids = _read(engine, lambda connection: live_ids(connection, game_id))
+    if ids is None:
+        ids = _read(engine, lambda connection: live_ids(connection, game_id))
+    else:
+        ids = list(ids)
     part = viewers_part(viewer_lang) if viewer_lang and viewer_lang in publisher.languages else ""
     return f"{publisher.subscribe_path}{channel(publisher.secret, game_id, ids, part)}"
 
@@ -222,15 +235,17 @@ def listeners(publisher: Publisher, name: str) -> int:
         return 0
 
 
-def _publish_version(publisher: Publisher, game_id: int, ids: list[int], version: str) -> None:
+def _publish_version(publisher: Publisher, game_id: int, ids: list[int], version: str,
+                     viewer: tuple[str, str] | None = None) -> None:
     """The new version to the game's channel, and to each language's viewers' channel the
-    version with the viewers' part drawn in that language when someone listens there."""
+    version with the viewers' part drawn in that language when someone listens there
+    (``viewer``: the game's kind and viewer link, as read after the commit)."""
     own, *viewers = _channels(publisher, game_id, ids)
     publish(publisher, own, version)
     for lang, name in zip(publisher.languages, viewers, strict=True):
         part = None
         if publisher.draw is not None and listeners(publisher, name):
-            part = _drawn(publisher, game_id, lang)
+            part = _drawn(publisher, game_id, lang, viewer)
         message = version if part is None else f"{version}\n{part}"
         if len(message.encode()) > PART_MAX_BYTES:  # more than the proxy takes whole
             message = version
@@ -240,19 +255,30 @@ def _publish_version(publisher: Publisher, game_id: int, ids: list[int], version
 _DRAWING = threading.local()
 
 
-def _drawn(publisher: Publisher, game_id: int, lang: str) -> str | None:
+def _drawn(publisher: Publisher, game_id: int, lang: str,
+           viewer: tuple[str, str] | None = None) -> str | None:
     """The viewers' part, or None when drawing fails (the viewers then reload as before). A
     drawing never publishes itself (a page that wrote would come back here)."""
     assert publisher.draw is not None
     if getattr(_DRAWING, "on", False):
         return None
     _DRAWING.on = True
+    _DRAWING.viewer = (game_id, viewer) if viewer is not None else None
     try:
         return publisher.draw(game_id, lang)
     except Exception:  # never fail a save for a drawing
         return None
     finally:
         _DRAWING.on = False
+        _DRAWING.viewer = None
+
+
+def viewer_being_drawn(game_id: int) -> tuple[str, str] | None:
+    """While the viewers' part of game ``game_id`` is drawn after a commit: the game's kind and
+    its viewer link's token as read with its version (the drawing need not read them again);
+    else None."""
+    found = getattr(_DRAWING, "viewer", None)
+    return found[1] if found is not None and found[0] == game_id else None
 
 
 def _before_flush(session: OrmSession, _context: object, _instances: object) -> None:
@@ -307,20 +333,23 @@ def _after_commit(session: OrmSession) -> None:
         return
     engine = session.get_bind().engine
     now = _read(engine, lambda connection: {
-        game_id: (connection.execute(_UPDATED, {"game": game_id}).first(),
-                  live_ids(connection, game_id)) for game_id in touched})
+        game_id: connection.execute(_NOW, {"game": game_id}).all() for game_id in touched})
     for game_id, old in touched.items():
-        row, ids = now[game_id]
-        if row is None:  # the game is deleted: its phones say so
+        rows = now[game_id]
+        if not rows:  # the game is deleted: its phones say so
             for name in _channels(publisher, game_id, old) if old is not None else ():
                 publish(publisher, name, "gone", delete=True)
             continue
+        ids = [int(row.id) for row in rows if row.id is not None]
+        viewer = next(((str(row.kind), str(row.token)) for row in rows if row.role == "viewer"),
+                      None)
         if old and sorted(old) != sorted(ids):  # (a new game's links: nothing to close)
             for name in _channels(publisher, game_id, old):
                 publish(publisher, name, "closed", delete=True)
         # companion.play.store.version_string's text (not imported: store imports groups, which
         # imports this module); tests/web/test_push.py checks it is the page's live version.
-        _publish_version(publisher, game_id, ids, f"{game_id}-{row[0].timestamp():.6f}")
+        _publish_version(publisher, game_id, ids, f"{game_id}-{rows[0][0].timestamp():.6f}",
+                         viewer)
 
 
 def _after_rollback(session: OrmSession, *_args: object) -> None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import bindparam, event, insert, inspect, update
+from sqlalchemy import bindparam, event, insert, inspect, literal, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
@@ -535,18 +535,22 @@ def replace_link(session: Session, game: Game, role: str, *, commit: bool = True
 
 
 _NAMES_AND_LINKS = (
-    select(Player.seat, Player.name).where(Player.game_id == bindparam("game"))
-    .union_all(select(-1, GameLink.token).where(GameLink.game_id == bindparam("game"),
-                                                col(GameLink.revoked_at).is_(None)))
+    select(Player.seat, Player.name, literal(0).label("link"))
+    .where(Player.game_id == bindparam("game"))
+    .union_all(select(-1, GameLink.token, GameLink.id).where(
+        GameLink.game_id == bindparam("game"), col(GameLink.revoked_at).is_(None)))
     .order_by("seat", "name"))
 
 
-def names_and_links(session: Session, game: Game) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The players' names in seat order and the tokens of the game's live links (sorted), in one
-    query of three columns: what can change a game's page without moving its version (a rename,
-    a merge, a replaced link), read for every load of a page drawn once
-    (:func:`companion.routes.page_store.game_page`)."""
+def names_and_links(session: Session, game: Game
+                    ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]]:
+    """The players' names in seat order, the tokens of the game's live links (sorted) and those
+    links' ids (in the same order), in one query: what can change a game's page without moving
+    its version (a rename, a merge, a replaced link), read for every load of a page drawn once
+    (:func:`companion.routes.page_store.game_page`); the ids name its live stream
+    (:mod:`companion.play.push`)."""
     with reading(session) as connection:
         rows = connection.execute(_NAMES_AND_LINKS, {"game": game.id}).all()
-    return (tuple(name for seat, name in rows if seat >= 0),
-            tuple(token for seat, token in rows if seat < 0))
+    return (tuple(name for seat, name, _ in rows if seat >= 0),
+            tuple(token for seat, token, _ in rows if seat < 0),
+            tuple(int(link) for seat, _, link in rows if seat < 0))

@@ -31,7 +31,7 @@ from ..play import push, store
 from ..web import polls
 from ..web.i18n import current_lang
 from .closed import closed_or_404
-from .page_store import version_of
+from .page_store import live_links_read, version_of
 
 bp = Blueprint("live", __name__)
 
@@ -46,15 +46,18 @@ def _fast_path(state: Any) -> None:
 def _live_context() -> dict[str, Any]:
     """What a page opened through a link follows: the address it polls, the version it shows."""
     link = g.get("link")
+    part_only = bool(g.get("live_part_only"))
     if link is None:
-        return {"live_url": None}
+        return {"live_url": None, "live_part_only": part_only}
     # The game's own page through the viewer link: the one page every viewer holds alike.
     viewer = link.role == "viewer" and request.endpoint == _page_endpoint(g.link_game.kind)
     return {"live_url": url_for("live.live", token=link.token),
             "live_version": version_of(g.link_game),
-            "live_part": viewer,
-            "push_url": push.subscribe_url(get_engine(), g.link_game.id,
-                                           current_lang() if viewer else None)}
+            "live_part": viewer, "live_part_only": part_only and viewer,
+            # (the part drawn alone has no page around it to listen)
+            "push_url": None if part_only else push.subscribe_url(
+                get_engine(), g.link_game.id, current_lang() if viewer else None,
+                live_links_read(g.link_game.id))}
 
 
 def _page_endpoint(kind_key: str) -> str | None:
@@ -71,8 +74,10 @@ LIVE_PART_END = "<!--/live-part-->"
 def viewer_part(app: Flask) -> Callable[[int, str], str | None]:
     """What draws the viewers' live part of a game in a language for ``app``'s publisher: the
     game's page opened through its viewer link, as a phone in that language with no cookie
-    would load it — through the same view, page store included (the viewers who load the page
-    afterwards find it drawn) — cut to its live part. The address is the one the change came
+    would load it — through the same view — and only its live part: base.html draws the content
+    alone (``live_part_only``), without the page around it, and the page store is neither read
+    nor written (a phone that holds a stream is sent the part and loads no page; one that loads
+    the page draws and keeps it, as after any change). The address is the one the change came
     through (its host and scheme), else ``PUBLIC_URL``. What belongs to one browser (its CSRF
     token, its forms' keys) is the drawing request's: each page puts its own back (app.js)."""
 
@@ -80,7 +85,8 @@ def viewer_part(app: Flask) -> Callable[[int, str], str | None]:
         base = request.host_url if has_request_context() else str(
             app.config.get("PUBLIC_URL") or "http://localhost/")
         with app.app_context():
-            found = store.viewer_link(get_session(), game_id)
+            # (read with the version after the commit; else, drawn another way, read here)
+            found = push.viewer_being_drawn(game_id) or store.viewer_link(get_session(), game_id)
             endpoint = _page_endpoint(found[0]) if found is not None else None
             if found is None or endpoint is None:
                 return None
@@ -89,6 +95,7 @@ def viewer_part(app: Flask) -> Callable[[int, str], str | None]:
             # any, goes on untouched once this one is popped.
             with app.test_request_context(path, base_url=base,
                                           headers={"Accept-Language": lang}):
+                g.live_part_only = True
                 # The checks a load passes and the view; not the after-request steps: their
                 # headers, access line and counts are for an answer sent, and this one never is
                 # (about 8 % of a drawing's CPU).
@@ -98,6 +105,8 @@ def viewer_part(app: Flask) -> Callable[[int, str], str | None]:
         if response.status_code != 200:
             return None
         page = response.get_data(as_text=True)
+        if not page.lstrip().startswith("<!doctype"):
+            return page  # the part alone (base.html)
         start = page.find(LIVE_PART)
         end = page.find(LIVE_PART_END, start)
         return page[start + len(LIVE_PART):end] if 0 <= start < end else None

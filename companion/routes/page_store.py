@@ -13,7 +13,7 @@ import hashlib
 import re
 import secrets
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 
@@ -39,6 +39,18 @@ from ..web import metrics
 from ..web.theme import theme_choice
 from .addresses import public_base
 from .links import SAFE_METHODS
+
+
+def live_links_are(game: Game, ids: Sequence[int]) -> None:
+    """This request has read the ids of ``game``'s live links (with what keys its page): the
+    page's live stream is named from them (:func:`live_links_read`), in step with the key."""
+    g.live_links_read = (game.id, tuple(ids))
+
+
+def live_links_read(game_id: int | None) -> tuple[int, ...] | None:
+    """The ids of game ``game_id``'s live links if this request read them already, else None."""
+    found: tuple[int | None, tuple[int, ...]] | None = g.get("live_links_read")
+    return found[1] if found is not None and found[0] == game_id else None
 
 
 def version_of(game: Game) -> str:
@@ -137,7 +149,8 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
     drawn.
     """
     link = g.get("link")
-    if link is None or request.method not in SAFE_METHODS or not _drawn_once():
+    if (link is None or request.method not in SAFE_METHODS or not _drawn_once()
+            or g.get("live_part_only")):  # (a viewers' part drawn alone: routes/live.py)
         return render()
     name = _store_key((link.token, str(get_locale()), theme_choice(), request.host_url,
                        public_base(), request.full_path,
@@ -179,6 +192,9 @@ def game_page(game: Game, render: Callable[[], str], *extra: object) -> str:
     """A game's page every phone at the table reloads after each change, drawn once per version
     (:func:`cached_page`), with what changes it without moving the version in its key: the
     players' names (a rename, a merge) and the game's links (a replaced one)."""
-    names, tokens = store.names_and_links(get_session(), game)
+    if g.get("live_part_only"):  # a viewers' part drawn alone: no store, no key to read
+        return render()
+    names, tokens, ids = store.names_and_links(get_session(), game)
+    live_links_are(game, ids)
     endpoint = request.endpoint or ""
     return cached_page((endpoint, game.id, version_of(game), names, tokens, *extra), render)

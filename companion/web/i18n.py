@@ -11,16 +11,29 @@ Templates get ``_``/``gettext``/``ngettext`` (Jinja's i18n extension, installed 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, abort, g, has_request_context, redirect, request, url_for
+from babel import support
+from flask import (
+    Blueprint,
+    Flask,
+    Request,
+    abort,
+    g,
+    has_request_context,
+    redirect,
+    request,
+    url_for,
+)
 from flask_babel import Babel, Domain, get_locale, get_translations
 from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 from werkzeug.wrappers import Response
+from wtforms.i18n import messages_path
 
 from .french import format_sentence
 from .local_time import time_element
@@ -132,23 +145,34 @@ class ElidingDomain(Domain):
 def _translations() -> Any:
     """Flask-Babel's catalogue for this request's locale, kept for the request (its own lookup
     also finds the domain and formats the locale at every ``_()``: a tenth of drawing the trick
-    screen). Keyed by the locale, so a locale forced for a while still gets its own."""
-    locale = get_locale()
+    screen). Keyed by the locale, so a locale forced for a while still gets its own. The locale
+    is read where Flask-Babel keeps it for the request (``g._flask_babel.babel_locale``, which
+    ``force_locale`` sets too) before asking Flask-Babel (three lookups through ``g`` a call, at
+    every ``_()`` of a page); not kept there yet, or kept elsewhere by another Flask-Babel:
+    ``get_locale()``."""
     try:
-        kept = g.get("template_translations")
-        if kept is not None and kept[0] is locale:
-            return kept[1]
-        translations = get_translations()
-        g.template_translations = (locale, translations)
-        return translations
+        kept_here = g._get_current_object()  # noqa: SLF001  (werkzeug: documented, public)
     except RuntimeError:  # no app context: Flask-Babel's answer (no translation)
         return get_translations()
+    locale = getattr(getattr(kept_here, "_flask_babel", None), "babel_locale", None)
+    if locale is None:
+        locale = get_locale()
+    kept = getattr(kept_here, "template_translations", None)
+    if kept is not None and kept[0] is locale:
+        return kept[1]
+    translations = get_translations()
+    kept_here.template_translations = (locale, translations)
+    return translations
 
 
 @pass_context
 def _template_gettext(context: Context, string: str, /, **variables: Any) -> str:
-    text = _translations().ugettext(string)
-    return format_sentence(Markup(text) if context.eval_ctx.autoescape else text, variables)
+    text: str = _translations().ugettext(string)
+    if context.eval_ctx.autoescape:
+        text = Markup(text)
+    if not variables and "%" not in text:
+        return text  # what ``text % {}`` gives (most of a page's words: no field to fill)
+    return format_sentence(text, variables)
 
 
 @pass_context
@@ -157,6 +181,31 @@ def _template_ngettext(context: Context, singular: str, plural: str, num: int, /
     variables.setdefault("num", num)
     text = _translations().ungettext(singular, plural, num)
     return format_sentence(Markup(text) if context.eval_ctx.autoescape else text, variables)
+
+
+@cache
+def _wtforms_catalogue(locale: str) -> Any:
+    """WTForms' own messages (a field's "This field is required." …) in ``locale``, read once per
+    process (Flask-WTF reads the catalogue file again for every request that builds a form)."""
+    return support.Translations.load(messages_path(), [locale], domain="wtforms")
+
+
+class _WtformsWords:
+    """WTForms' messages in the language of the request that asks (a locale forced for a while
+    included), each language's catalogue read once (:func:`_wtforms_catalogue`)."""
+
+    def ugettext(self, string: str) -> str:
+        return str(_wtforms_catalogue(str(get_locale())).ugettext(string))
+
+    def ungettext(self, singular: str, plural: str, n: int) -> str:
+        return str(_wtforms_catalogue(str(get_locale())).ungettext(singular, plural, n))
+
+
+class WordedRequest(Request):
+    """The app's request: Flask-WTF takes WTForms' messages from ``wtforms_translations`` when
+    the request has them (else it reads the catalogue file for this request)."""
+
+    wtforms_translations = _WtformsWords()
 
 
 class Worded(Protocol):
@@ -186,6 +235,8 @@ def init_app(app: Flask) -> None:
     compile_missing([Path(app.root_path) / folder for folder in folders])
     babel.init_app(app, locale_selector=select_locale,
                    default_translation_directories=";".join(folders))
+    if app.request_class is Request:  # (a request class of another kind is left as it is)
+        app.request_class = WordedRequest
     # Every message's fields filled with French elision (companion.web.french): in Python…
     babel.domain_instance = ElidingDomain()  # the "messages" domain, as Babel's own
     # …and in the templates (Jinja's newstyle _() and ngettext(), with the same escaping).

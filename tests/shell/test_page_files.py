@@ -103,3 +103,22 @@ def test_a_drawing_past_its_time_is_not_served(tmp_path):
 def test_only_bytes_are_kept(tmp_path):
     with pytest.raises(TypeError):
         PageFiles(str(tmp_path)).set("page", "text")
+
+
+def test_a_new_version_is_never_renamed_over_the_old_file(tmp_path, monkeypatch):
+    """A drawing replacing another is renamed to the key's name once the old file is gone: on
+    ext4 a rename over a file makes the process wait for the new file's data to be written out
+    (module docstring). A reader in between finds nothing (a miss), never half a drawing."""
+    store = PageFiles(str(tmp_path), threshold=50, default_timeout=3600)
+    renamed_over: list[bool] = []
+    replace = os.replace
+
+    def watched(source, target):
+        renamed_over.append(os.path.exists(target))
+        replace(source, target)
+    monkeypatch.setattr(os, "replace", watched)
+    for version in range(3):
+        assert store.set("a link's page", b"version %d" % version)
+        assert store.get("a link's page") == b"version %d" % version
+    assert renamed_over == [False, False, False]
+    assert files(tmp_path) == 1 and not [n for n in os.listdir(tmp_path) if n.endswith(".tmp")]

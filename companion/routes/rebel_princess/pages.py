@@ -191,7 +191,9 @@ def show(code: str) -> str:
     game = _game_or_404(code)
     players = play.players_of(session, game)
     # Other phones at the table get the viewer link: they watch, they cannot change the pad.
-    share_url = addresses.game_address(game, store.links_of(session, game)["viewer"])
+    links = store.live_links(session, game)
+    page_store.live_links_are(game, [link.id for link in links if link.id is not None])
+    share_url = addresses.game_address(game, {link.role: link for link in links}["viewer"])
     key = ("rebel_princess.show", game.id, page_store.version_of(game), share_url,
            tuple((p.seat, p.name, p.princess, p.person_id) for p in players))
     return page_store.cached_page(key, lambda: _render_show(

@@ -1,0 +1,61 @@
+"""A template's ``_()`` (companion.web.i18n): a message without fields is given as it is
+translated, without going through ``%`` (most of a page's words) — which must change nothing:
+``%%`` still gives ``%``, a translation is Markup where the template escapes, a locale forced
+for a while is followed and the request's own is back after it."""
+
+from __future__ import annotations
+
+from flask import render_template_string
+from flask_babel import force_locale
+from markupsafe import Markup
+
+
+def test_a_message_without_fields_is_given_as_percent_would_give_it(app):
+    with app.test_request_context("/", headers={"Accept-Language": "en"}):
+        assert render_template_string('{{ _("50%% done") }}') == "50% done"
+        assert render_template_string('{{ _("<b>%(n)s</b>", n="<i>") }}') == (
+            "<b>&lt;i&gt;</b>")
+        assert render_template_string('{{ _("<b>bold</b>") }}') == "<b>bold</b>"
+        shown = app.jinja_env.globals["_"]
+        context = app.jinja_env.from_string("").new_context({})
+        assert isinstance(shown(context, "Rules"), Markup)
+
+
+def test_a_forced_locale_is_followed_and_the_requests_own_comes_back(app):
+    with app.test_request_context("/", headers={"Accept-Language": "en"}):
+        assert render_template_string('{{ _("Rules") }}') == "Rules"
+        with force_locale("fr"):
+            assert render_template_string('{{ _("Rules") }}') == "Règles"
+        assert render_template_string('{{ _("Rules") }}') == "Rules"
+    with app.test_request_context("/", headers={"Accept-Language": "fr"}):
+        assert render_template_string('{{ _("Rules") }}') == "Règles"
+
+
+def test_wtforms_messages_are_in_the_requests_language_read_once_per_process(app, monkeypatch):
+    from babel import support
+    from flask_wtf import FlaskForm
+    from wtforms import IntegerField
+    from wtforms.validators import InputRequired
+
+    from companion.web import i18n
+
+    class Form(FlaskForm):
+        number = IntegerField(validators=[InputRequired()])
+
+    loads: list[str] = []
+    load = support.Translations.load
+
+    def counted(dirname=None, locales=None, domain=None):
+        loads.append(str(domain))
+        return load(dirname, locales, domain)
+    monkeypatch.setattr(support.Translations, "load", counted)
+    i18n._wtforms_catalogue.cache_clear()
+    said = {}
+    for lang in ("fr", "en", "fr", "en", "fr"):
+        with app.test_request_context("/", method="POST", data={"number": ""},
+                                      headers={"Accept-Language": lang}):
+            form = Form(meta={"csrf": False})
+            assert not form.validate()
+            said.setdefault(lang, set()).add(form.number.errors[0])
+    assert said == {"fr": {"Ce champ est requis."}, "en": {"This field is required."}}
+    assert loads.count("wtforms") == 2  # once per language, not once per request
