@@ -39,6 +39,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
 
+from ..db import Prepared
 from ..games import GameKind, Glue, by_key, registry
 from ..history import GameSummary, paging, stats
 from ..history.paging import PageKey
@@ -158,7 +159,8 @@ _RESULTS = table_of(GameResult)
 _UPDATE_RESULT = update(_RESULTS).where(_RESULTS.c.game_id == bindparam("id")).values(
     stamp=bindparam("stamp"), finished=bindparam("finished"), data=bindparam("data"),
     progress=bindparam("progress"))
-_UPDATE_OPEN_RESULT = _UPDATE_RESULT.where(_RESULTS.c.finished.is_(False))
+_UPDATE_OPEN_RESULT = Prepared(_UPDATE_RESULT.where(_RESULTS.c.finished.is_(False)),
+                               ("id", "stamp", "finished", "data", "progress"))
 _OLD_RESULT = select(_RESULTS.c.finished, _RESULTS.c.data).where(
     _RESULTS.c.game_id == bindparam("id"))
 
@@ -201,7 +203,7 @@ def _keep(session: OrmSession, game: Game, replay: Any = None) -> None:
         row.stamp, row.finished = values["stamp"], values["finished"]
         row.data, row.progress = values["data"], values["progress"]
         session.flush()
-    elif connection.execute(_UPDATE_OPEN_RESULT, {"id": game.id, **values}).rowcount:
+    elif _UPDATE_OPEN_RESULT.run(connection, {"id": game.id, **values}):
         before = (False, "")  # a game in progress (every save but a finished game's)
     else:  # a finished game changed, or its first summary: what it replaces is read
         old = connection.execute(_OLD_RESULT, {"id": game.id}).first()
