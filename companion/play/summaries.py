@@ -191,7 +191,8 @@ def _keep(session: OrmSession, game: Game, replay: Any = None) -> None:
     the game was or is finished (:func:`companion.play.group_totals.changed`)."""
     if summarizer(by_key(game.kind)) is None or game.id is None:
         return
-    row = session.identity_map.get(session.identity_key(GameResult, game.id))
+    row = session.identity_map.get(session.identity_key(GameResult, game.id)) \
+        if session.identity_map else None  # (a save through Core loads no ORM object)
     if row is not None and row.stamp == stamp_of(game):
         return  # already written with it (an import, whose groups' totals it rebuilds)
     summary = _summary_at_save(session, game, replay)
