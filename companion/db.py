@@ -409,8 +409,9 @@ class Prepared:
         if found is None:
             compiled = self.statement.compile(dialect=dialect, column_keys=list(self.keys))
             order = tuple(compiled.positiontup) if compiled.positional else None
-            processors = {name: process for name, process in compiled._bind_processors.items()
-                          if process is not None}
+            processors = {name: process for name, process in (
+                (name, bind.type.dialect_impl(dialect).bind_processor(dialect))
+                for name, bind in compiled.binds.items()) if process is not None}
             found = self._compiled[dialect] = (compiled.string, order, processors)
         return found
 
