@@ -27,7 +27,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, func, select
 
 from ..db import READER, Prepared, first_statement, once_more_if_dropped, reader
-from ..models import Entry, Game, GameLink, Player, RoundRecord, table_of
+from ..models import Entry, Game, GameLink, Player, RoundRecord, loaded, table_of
 from . import groups, push
 from .entries import entry_problem
 from .tokens import is_token
@@ -494,21 +494,10 @@ def link_and_game_to_append(session: Session, token: str) -> tuple[GameLink, Gam
     return _link_and_game_of(row) if row is not None else None
 
 
-_LINK_KEYS = tuple(c.name for c in _LINK.c)
-_GAME_KEYS = tuple(c.name for c in _GAME.c)
-_NEW_LINK = inspect(GameLink).class_manager.new_instance
-_NEW_GAME = inspect(Game).class_manager.new_instance
-
-
 def _link_and_game_of(row: Sequence[Any]) -> tuple[GameLink, Game]:
-    """The link and the game of a row of :data:`_LINK_AND_GAME_ROW`, made as SQLAlchemy's loader
-    makes an object (its values put in place: no constructor, no validation of what was
-    stored), tracked by no session."""
-    link = _NEW_LINK()
-    link.__dict__.update(zip(_LINK_KEYS, row, strict=False))
-    game = _NEW_GAME()
-    game.__dict__.update(zip(_GAME_KEYS, row[len(_LINK_KEYS):], strict=True))
-    return link, game
+    """The link and the game of a row of :data:`_LINK_AND_GAME_ROW` (tracked by no session)."""
+    width = len(_LINK.c)
+    return loaded(GameLink, _LINK, row[:width]), loaded(Game, _GAME, row[width:])
 
 
 _VERSION_SQL = ("SELECT game.id, game.updated_at FROM game JOIN gamelink "
