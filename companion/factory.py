@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import os
 import secrets
@@ -103,16 +104,25 @@ class _SessionInterface(SecureCookieSessionInterface):
 
     session_class = _Session
 
+    OPENED_KEPT = 4096
+    """How many cookies :meth:`open_session` remembers having verified (then it starts again)."""
+
     def __init__(self) -> None:
-        self._signer: tuple[tuple[Any, ...], URLSafeTimedSerializer | None] | None = None
+        self._signer: tuple[tuple[Any, ...], URLSafeTimedSerializer | None,
+                            dict[str, tuple[Any, int]]] | None = None
 
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
         """Flask's serializer, made once for the app's keys (Flask makes it afresh for each
         request: a tenth of opening the session) and again only when they change."""
         keys = (app.secret_key, *(app.config.get("SECRET_KEY_FALLBACKS") or ()))
         if self._signer is None or self._signer[0] != keys:
-            self._signer = (keys, super().get_signing_serializer(app))
+            self._signer = (keys, super().get_signing_serializer(app), {})
         return self._signer[1]
+
+    def _opened(self, signer: URLSafeTimedSerializer) -> dict[str, tuple[Any, int]]:
+        """The cookies ``signer`` verified (their data, when signed), by their text."""
+        kept = self._signer
+        return kept[2] if kept is not None and kept[1] is signer else {}
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(super().get_cookie_secure(app)) or (
@@ -124,15 +134,26 @@ class _SessionInterface(SecureCookieSessionInterface):
         signer = self.get_signing_serializer(app)
         if signer is None:
             return None
+        opened = self._opened(signer)
         value = request.cookies.get(self.get_cookie_name(app))
         if not value:
             return self.session_class()
+        max_age = int(app.permanent_session_lifetime.total_seconds())
+        # A cookie verified before under these keys (a phone sends the same one with every
+        # request until its session changes) is not verified again: the same text carries the
+        # same signature, and its age is checked as the serializer checks it.
+        known = opened.get(value)
+        if known is not None and 0 <= int(time.time()) - known[1] <= max_age:
+            found = self.session_class(copy.deepcopy(known[0]))
+            found.signed_at = float(known[1])
+            return found
         try:
-            data, signed = signer.loads(
-                value, max_age=int(app.permanent_session_lifetime.total_seconds()),
-                return_timestamp=True)
+            data, signed = signer.loads(value, max_age=max_age, return_timestamp=True)
         except BadSignature:
             return self.session_class()
+        if len(opened) >= self.OPENED_KEPT:
+            opened.clear()
+        opened[value] = (copy.deepcopy(data), int(signed.timestamp()))
         found = self.session_class(data)
         found.signed_at = signed.timestamp()
         return found

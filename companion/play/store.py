@@ -26,8 +26,8 @@ from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, func, select
 
-from ..db import READER, first_statement, once_more_if_dropped, read_row, reader
-from ..models import Entry, Game, GameLink, Player, RoundRecord, table_of
+from ..db import READER, Prepared, first_statement, once_more_if_dropped, read_row, reader
+from ..models import Entry, Game, GameLink, Player, RoundRecord, loaded, table_of
 from . import groups, push
 from .entries import entry_problem
 from .tokens import is_token
@@ -331,10 +331,10 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
     _forget_entries(session)  # (the entries read are no longer all of them)
     try:
         connection = session.connection()
-        connection.execute(_INSERT_ENTRY, {
+        _INSERT_ENTRY.run(connection, {
             "game_id": game.id, "seq": based_on + 1, "kind": kind, "key": key,
             "data": json.dumps(data, ensure_ascii=False, sort_keys=True), "created_at": now})
-        connection.execute(_TOUCH_GAME, {"game": game.id, "now": now})
+        _TOUCH_GAME.run(connection, {"game": game.id, "now": now})
         set_committed_value(game, "updated_at", now)
         push.changed(session, game.id)  # (published after the commit, as an ORM write is)
         for keep in AT_SAVE:
@@ -354,9 +354,9 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
 
 
 _ENTRY = table_of(Entry)
-_INSERT_ENTRY = insert(_ENTRY)
-_TOUCH_GAME = update(table_of(Game)).where(table_of(Game).c.id == bindparam("game")).values(
-    updated_at=bindparam("now"))
+_INSERT_ENTRY = Prepared(insert(_ENTRY), ("game_id", "seq", "kind", "key", "data", "created_at"))
+_TOUCH_GAME = Prepared(update(table_of(Game)).where(table_of(Game).c.id == bindparam("game"))
+                       .values(updated_at=bindparam("now")), ("game", "now"))
 
 
 # --- links: who may open a game, and as what -----------------------------------------------------
@@ -473,14 +473,31 @@ def link_and_game_to_read(session: Session, token: str) -> tuple[GameLink, Game]
         return None
     def read() -> Any:
         with reading(session) as connection:
-            return connection.execute(_LINK_AND_GAME_ROW, {"token": token}).mappings().first()
+            return connection.execute(_LINK_AND_GAME_ROW, {"token": token}).first()
 
-    values = read() if session.in_transaction() else once_more_if_dropped(read)
-    if values is None:
+    row = read() if session.in_transaction() else once_more_if_dropped(read)
+    return _link_and_game_of(row) if row is not None else None
+
+
+def link_and_game_to_append(session: Session, token: str) -> tuple[GameLink, Game] | None:
+    """:func:`link_and_game` for a write that only appends entries through
+    :func:`append` (a duel's round, its undo: views marked
+    :func:`companion.routes.links.appends`): the same query, the request's first statement, in
+    the session's transaction, but the rows made into objects the session does not track (no
+    ORM load, no identity map to expire at the commit). Never change them: :func:`append`
+    writes the entry, the game's stamp and its summary through Core."""
+    if not is_token(token):
         return None
-    link = GameLink(**{c.name: values[f"link__{c.name}"] for c in _LINK.c})
-    game = Game(**{c.name: values[f"game__{c.name}"] for c in _GAME.c})
-    return link, game
+    row = first_statement(
+        session, lambda: session.connection().execute(_LINK_AND_GAME_ROW, {"token": token})
+        .first())
+    return _link_and_game_of(row) if row is not None else None
+
+
+def _link_and_game_of(row: Sequence[Any]) -> tuple[GameLink, Game]:
+    """The link and the game of a row of :data:`_LINK_AND_GAME_ROW` (tracked by no session)."""
+    width = len(_LINK.c)
+    return loaded(GameLink, _LINK, row[:width]), loaded(Game, _GAME, row[width:])
 
 
 _VERSION_SQL = ("SELECT game.id, game.updated_at FROM game JOIN gamelink "

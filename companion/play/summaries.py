@@ -2,18 +2,14 @@
 
 Every game that can say what it came to (``summary(session, game)`` in its glue module, see
 :mod:`companion.history.summary`) gets a :class:`~companion.models.GameResult` row holding that
-summary as JSON, stamped with the game's ``updated_at`` (every write to a game moves it). The row
-is written in the transaction of the write that moves the stamp — whichever game, save, undo or
-import it is (:func:`install` hooks every session's commit) — so no page ever writes: the
-statistics read every row of the group in one query, 1,000 games in a few milliseconds instead of
-1,000 replays; the history list, a player's latest games, the group's page and home read only the
-games they show (:func:`records` pages in SQL, :func:`summaries` reads a list's in one query).
-The cache is never exported and can be emptied: a page then replays the games it lacks (without
-storing them), and :func:`refresh` — run by ``flask db upgrade`` after it migrates, and by
-``flask summaries`` (:mod:`companion.ops.cli`), never by a server's start — stores them again.
-
-Every list is one group's (``group_id``), read from the group's index (``ix_game_group_updated``)
-or a person's or a pair's (``playedby``, :func:`records`): its cost follows them, not the server.
+summary as JSON, stamped with the game's ``updated_at`` (every write moves it), written in the
+transaction of the write that moves the stamp, whichever it is (:func:`install` hooks every
+session's commit): no page ever writes. Statistics read every row of the group in one query; the
+history list, a player's latest games, the group's page and home read only the games they show
+(:func:`records` pages in SQL, :func:`summaries` reads a list's in one query), each from the
+group's index (``ix_game_group_updated``) or a person's or a pair's (``playedby``): its cost
+follows them, not the server. The cache is never exported and can be emptied: a page then replays
+the games it lacks, and :func:`refresh` (``flask db upgrade``, ``flask summaries``) stores them.
 """
 
 from __future__ import annotations
@@ -39,6 +35,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
 
+from ..db import Prepared
 from ..games import GameKind, Glue, by_key, registry
 from ..history import GameSummary, paging, stats
 from ..history.paging import PageKey
@@ -158,7 +155,8 @@ _RESULTS = table_of(GameResult)
 _UPDATE_RESULT = update(_RESULTS).where(_RESULTS.c.game_id == bindparam("id")).values(
     stamp=bindparam("stamp"), finished=bindparam("finished"), data=bindparam("data"),
     progress=bindparam("progress"))
-_UPDATE_OPEN_RESULT = _UPDATE_RESULT.where(_RESULTS.c.finished.is_(False))
+_UPDATE_OPEN_RESULT = Prepared(_UPDATE_RESULT.where(_RESULTS.c.finished.is_(False)),
+                               ("id", "stamp", "finished", "data", "progress"))
 _OLD_RESULT = select(_RESULTS.c.finished, _RESULTS.c.data).where(
     _RESULTS.c.game_id == bindparam("id"))
 
@@ -189,7 +187,8 @@ def _keep(session: OrmSession, game: Game, replay: Any = None) -> None:
     the game was or is finished (:func:`companion.play.group_totals.changed`)."""
     if summarizer(by_key(game.kind)) is None or game.id is None:
         return
-    row = session.identity_map.get(session.identity_key(GameResult, game.id))
+    row = session.identity_map.get(session.identity_key(GameResult, game.id)) \
+        if session.identity_map else None  # (a save through Core loads no ORM object)
     if row is not None and row.stamp == stamp_of(game):
         return  # already written with it (an import, whose groups' totals it rebuilds)
     summary = _summary_at_save(session, game, replay)
@@ -201,7 +200,7 @@ def _keep(session: OrmSession, game: Game, replay: Any = None) -> None:
         row.stamp, row.finished = values["stamp"], values["finished"]
         row.data, row.progress = values["data"], values["progress"]
         session.flush()
-    elif connection.execute(_UPDATE_OPEN_RESULT, {"id": game.id, **values}).rowcount:
+    elif _UPDATE_OPEN_RESULT.run(connection, {"id": game.id, **values}):
         before = (False, "")  # a game in progress (every save but a finished game's)
     else:  # a finished game changed, or its first summary: what it replaces is read
         old = connection.execute(_OLD_RESULT, {"id": game.id}).first()

@@ -182,7 +182,10 @@ def _open_by_link(endpoint: str | None, values: dict[str, Any] | None) -> None:
     db = get_session()
     # A page only reads: its link and game through Core (a page from the page store then
     # loads no ORM object); a write reads them into the session it writes with.
+    # A write that only appends entries (:func:`appends`) reads them through Core too, in its
+    # transaction; any other write reads them into the session it writes with.
     found = store.link_and_game_to_read(db, token) if request.method in SAFE_METHODS \
+        else store.link_and_game_to_append(db, token) if _appends(endpoint) \
         else store.link_and_game(db, token)
     if found is not None:
         link, game = found
@@ -214,6 +217,20 @@ def for_seats(view: Callable[..., Any]) -> Callable[..., Any]:
 
 def _for_seats(endpoint: str) -> bool:
     return bool(getattr(current_app.view_functions.get(endpoint), "for_seats", False))
+
+
+def appends(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a game's write view whose every write is :func:`companion.play.store.append` (an
+    entry, the game's stamp and summary, through Core) and which changes no ORM object of the
+    link or the game: its link and game are read without loading them into the session (see
+    :func:`companion.play.store.link_and_game_to_append`). Every check of the link (its role,
+    its game's kind) is the same."""
+    vars(view)["appends"] = True
+    return view
+
+
+def _appends(endpoint: str) -> bool:
+    return bool(getattr(current_app.view_functions.get(endpoint), "appends", False))
 
 
 @bp.app_url_defaults

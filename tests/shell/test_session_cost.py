@@ -147,3 +147,51 @@ def test_on_postgresql_a_page_from_the_store_begins_no_transaction(app, client, 
         event.remove(engine, "checkout", checkout)
     assert page.status_code == 200
     assert lent == []
+
+
+
+def _open(app, cookie: str):
+    """The session a request with this cookie opens."""
+    with app.test_request_context("/", headers={"Cookie": f"session={cookie}"}) as context:
+        return app.session_interface.open_session(app, context.request)
+
+
+def test_a_cookie_verified_once_is_not_trusted_changed_expired_or_under_new_keys(app, client,
+                                                                                viewer,
+                                                                                monkeypatch):
+    """A cookie verified before is not verified again (issue 36), but only that very text,
+    under those keys, within the session's lifetime: a changed cookie, an expired one and one
+    signed with a key since replaced open an empty session, as they did before."""
+    import itsdangerous.timed
+
+    client.get(f"/reveillez/g/{viewer}")  # the browser's session: this game's link remembered
+    value = client.get_cookie("session").value
+    first = dict(_open(app, value))
+    assert first.get("games")  # verified, and now remembered
+    assert dict(_open(app, value)) == first  # the same text: the same session
+    head, _, signature = value.rpartition(".")
+    tampered = f"{head}.{'A' if signature[0] != 'A' else 'B'}{signature[1:]}"
+    assert dict(_open(app, tampered)) == {}
+    later = time.time() + app.permanent_session_lifetime.total_seconds() + 60
+    monkeypatch.setattr(factory.time, "time", lambda: later)
+    monkeypatch.setattr(itsdangerous.timed.time, "time", lambda: later)
+    assert dict(_open(app, value)) == {}  # too old, remembered or not
+    monkeypatch.undo()
+    assert dict(_open(app, value)) == first
+    app.secret_key = "another"
+    assert dict(_open(app, value)) == {}  # the key that signed it is no longer the app's
+
+
+def test_a_session_changed_by_one_request_is_not_what_the_next_opens(app, client, viewer):
+    """The session a remembered cookie opens is a copy: a request that changes its session
+    (and fails before sending a new cookie) leaves the next request's session as signed."""
+    client.get(f"/reveillez/g/{viewer}")
+    value = client.get_cookie("session").value
+    first = _open(app, value)
+    signed = {key: list(item) if isinstance(item, list) else item for key, item in first.items()}
+    for item in first.values():
+        if isinstance(item, list):
+            item.append("spoiled")
+    assert any(isinstance(item, list) for item in first.values())
+    for _ in range(2):
+        assert dict(_open(app, value)) == signed

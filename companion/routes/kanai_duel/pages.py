@@ -33,7 +33,7 @@ from ...web.i18n import current_lang
 from .. import links, page_store, qr
 from ..addresses import public_base
 from ..groups import group_for_new_game
-from ..links import entry_page, for_seats, game_to_play_again
+from ..links import appends, entry_page, for_seats, game_to_play_again
 from ..replays import form_key, refusal
 from ..shell import remember
 from .blueprints import bp
@@ -158,7 +158,7 @@ def _unclaimed_seat() -> bool:
 
 
 def _game_or_404(code: str) -> Game:
-    game = store.get_game(get_session(), code, kind=play.KIND)
+    game = links.opened_game(code, play.KIND)  # (the game read with the request's link)
     if game is None:
         abort(404)
     return game
@@ -341,6 +341,7 @@ def _replayed(game: Game, conflict: store.KeyConflict) -> tuple[str, int]:
 
 
 @bp.post("/g/<code>/round")
+@appends
 def play_round(code: str) -> Response | tuple[str, int]:
     """Referee mode: the two revealed cards (two-phone games refuse it)."""
     game = _game_or_404(code)
@@ -362,6 +363,7 @@ def play_round(code: str) -> Response | tuple[str, int]:
 
 
 @bp.post("/g/<code>/undo")
+@appends
 def undo(code: str) -> Response | tuple[str, int]:
     """Referee mode: take back the last round (two-phone games refuse it: a revealed round is
     never reopened)."""
