@@ -134,3 +134,9 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]],
     rule = "|" + "|".join(("-" * (w + 1) + ":") if a == "r" else ("-" * (w + 2))
                           for w, a in zip(widths, align, strict=True)) + "|"
     return "\n".join([fmt(cells[0]), rule] + [fmt(row) for row in cells[1:]])
+
+
+def load_line(load_start: float) -> str:
+    """The closing line of a bench's table: the load average beside its figures."""
+    return (f"- Load average (1 min): {load_start:.2f} at the start, "
+            f"{os.getloadavg()[0]:.2f} at the end, on {os.cpu_count()} cores.")

@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import table
+from . import load_line, table
 from .scaling import _app, _save, _save_games
 from .stats import fill
 
@@ -69,8 +69,7 @@ def run(repeat: int = 30) -> list[str]:
            f"ms of {repeat} warm requests each, taken in turns; "
            f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.", "",
            table(["CPU ms", "median", "/ a save"], rows), "",
-           f"- Load average (1 min): {load_start:.2f} at the start, "
-           f"{os.getloadavg()[0]:.2f} at the end, on {os.cpu_count()} cores."]
+           load_line(load_start)]
     print("\n".join(out), flush=True)
     return out
 

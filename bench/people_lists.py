@@ -28,7 +28,7 @@ from pathlib import Path
 from sqlalchemy import or_, text
 from sqlmodel import col, select
 
-from . import table
+from . import load_line, table
 from .groups import copy_within
 from .scaling import _app, _commit
 from .stats import fill
@@ -130,8 +130,7 @@ def run(sizes: tuple[int, ...], repeat: int) -> list[str]:
            f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.", "",
            table(["CPU ms", *(f"{size:,} games" for size in sizes),
                   *(f"{size:,} / {sizes[0]:,}" for size in sizes[1:])], rows), "",
-           f"- Load average (1 min): {load_start:.2f} at the start, "
-           f"{os.getloadavg()[0]:.2f} at the end, on {os.cpu_count()} cores."]
+           load_line(load_start)]
     print("\n".join(out), flush=True)
     return out
 

@@ -44,7 +44,7 @@ from pathlib import Path
 
 from sqlalchemy import text
 
-from . import table
+from . import load_line, table
 from .groups import copy_group, copy_within
 from .stats import _timed, fill
 
@@ -317,8 +317,7 @@ def run(repeat: int = 15, rounds: int = 2, sizes: tuple[int, ...] = SIZES,
               f"{worst[size]:.2f}×"
               f"{', the rows marked (no request) aside' if whole_export else ''})."
               for size in sizes[1:]),
-            f"- Load average (1 min): {load_start:.2f} at the start, "
-            f"{os.getloadavg()[0]:.2f} at the end, on {os.cpu_count()} cores."]
+            load_line(load_start)]
     print("\n".join(out), flush=True)
     return out
 
