@@ -92,13 +92,15 @@ class Group(SQLModel, table=True):
 
 
 class Game(SQLModel, table=True):
-    # A group's history lists its games newest first: one index serves the group and the order.
-    __table_args__ = (Index("ix_game_group_updated", "group_id", "updated_at"),)
+    # A group's history lists its games newest first: one index serves the group and the order;
+    # filtered by a game kind, another serves the group, the kind and the order.
+    __table_args__ = (Index("ix_game_group_updated", "group_id", "updated_at"),
+                      Index("ix_game_group_kind_updated", "group_id", "kind", "updated_at"))
 
     id: int | None = Field(default=None, primary_key=True)
     code: str = Field(index=True, unique=True, max_length=16)
     group_id: int = Field(foreign_key="playgroup.id")
-    kind: str = Field(default="rebel_princess", max_length=32, index=True,
+    kind: str = Field(default="rebel_princess", max_length=32,
                       sa_column_kwargs={"server_default": "rebel_princess"})
     settings: str | None = None  # JSON: the set-up of a game other than Rebel Princess
     # Rebel Princess only:
