@@ -144,6 +144,10 @@ def run(games: int = 100, database_url: str | None = None) -> dict[str, float]:
     folder = Path(tempfile.mkdtemp(prefix="bench-saves-"))
     app = create_app({"DATABASE": str(folder / "app.sqlite"), "SECRET_KEY": "bench",
                       "DATABASE_URL": database_url})  # as shipped: CSRF and rate limits on
+    if database_url:
+        from companion.db import upgrade
+
+        upgrade(app.extensions["companion.engine"])  # a bench database kept from an older release
     clock = ServerClock(app.wsgi_app)
     app.wsgi_app = clock  # type: ignore[method-assign]
     floor: Floor | PostgresFloor = (PostgresFloor(database_url) if database_url
