@@ -1,5 +1,7 @@
 """The documented upgrade of a two-server install (docs/hosting.md, "Upgrade"), against the
-previous release's own code (584e0b5, taken from this repository's history):
+previous releases' own code (1.1.0, 59c609a, the last one; and 584e0b5, a release from before
+version numbers, whose schema is the oldest a server upgrades from here), taken from this
+repository's history:
 
 1. server A runs the previous release; a table plays on it;
 2. server B is started with this release's code before the database is migrated: it serves
@@ -10,8 +12,10 @@ previous release's own code (584e0b5, taken from this repository's history):
    goes on saving on the upgraded schema (a migration keeps the previous release working);
 4. B becomes ready by itself (no restart) and serves the games A stored, and A's game goes on
    on B;
-5. a server of the previous release started after the migration refuses to start (it does not
-   know the database's revision) rather than answering 500s.
+5. a server of the previous release started after the migration does not serve the games: 1.1.0
+   starts, refuses writes (503) and its ``/readyz`` answers 503 naming the schema, so the load
+   balancer sends it nothing; 584e0b5 refuses to start (it does not know the database's
+   revision) — rather than answering 500s.
 
 On SQLite (both servers share the file; ``make test``) and on PostgreSQL (``make test-postgres``).
 """
@@ -36,21 +40,24 @@ from companion.db import head
 from companion.web.catalogues import compile_catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
-PREVIOUS = "584e0b5"
-"""The previous release (the last one landed before this one; tests/data/make_db_584e0b5.py)."""
+PREVIOUS = {"59c609a": ("/rebel-princess/g/", "0014", True), "584e0b5": ("/g/", "0007", False)}
+"""Earlier releases (tests/data/make_db_<release>.py): where their game pages are, the revision
+of the schema they make, and whether one started on a newer schema starts (and waits, not
+ready) rather than exits."""
 NEW_GAME = {"edition": "deluxe", "length": "5", "first_leader": "0", "create": "1",
             **{f"names-{s}": n for s, n in enumerate(["Ana", "Ben", "Cy", "Di"])},
             **{f"cards-{i}": c for i, c in enumerate("abcde")}}
 
 
-def _has_previous_release() -> bool:
-    found = subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e", f"{PREVIOUS}^{{commit}}"],
+def _in_history(release: str) -> bool:
+    found = subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e", f"{release}^{{commit}}"],
                            capture_output=True)
     return found.returncode == 0
 
 
-pytestmark = pytest.mark.skipif(not _has_previous_release(),
-                                reason=f"release {PREVIOUS} is not in this clone's history")
+RELEASES = [pytest.param(release, marks=pytest.mark.skipif(
+    not _in_history(release), reason=f"release {release} is not in this clone's history"))
+    for release in PREVIOUS]
 
 
 def _free_port() -> int:
@@ -111,13 +118,13 @@ def _new_game(server: Server) -> str:
     return headers["Location"].rsplit("/", 1)[1]
 
 
-@pytest.fixture
-def install(tmp_path, second_database):
-    """The previous release's code in a folder of its own, and the environment both releases'
+@pytest.fixture(params=RELEASES)
+def install(request, tmp_path, second_database):
+    """A previous release's code in a folder of its own, and the environment both releases'
     servers read (one database, one secret key; CSRF off as in the other server tests)."""
-    old = tmp_path / PREVIOUS
+    old = tmp_path / request.param
     old.mkdir()
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", PREVIOUS,
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", request.param,
                               "companion"], check=True, capture_output=True).stdout
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(old, filter="data")
@@ -138,14 +145,14 @@ def install(tmp_path, second_database):
                            "init-db"], cwd=old, env={**environment, "PYTHONPATH": str(old)},
                           capture_output=True, text=True)
     assert made.returncode == 0, made.stderr
-    return old, environment
+    return old, environment, PREVIOUS[request.param]
 
 
 def test_the_documented_upgrade_of_two_servers(install, tmp_path):
-    old, environment = install
+    old, environment, (games, revision, late_starts) = install
     running: list[Server] = []
     try:
-        a = Server(old, environment, tmp_path / "a.log", games="/g/")  # 1. the previous release
+        a = Server(old, environment, tmp_path / "a.log", games=games)  # 1. the previous release
         running.append(a)
         a.wait()
         token = _new_game(a)
@@ -160,7 +167,7 @@ def test_the_documented_upgrade_of_two_servers(install, tmp_path):
         assert b.request("GET", f"/rebel-princess/g/{token}")[0] == 503
         status, _, page = b.request("POST", "/rebel-princess/new", NEW_GAME)
         assert status == 503 and 'data-error="503"' in page  # a write refused, not a 500
-        assert "schema: the database is at revision 0007" in b.log.read_text()
+        assert f"schema: the database is at revision {revision}" in b.log.read_text()
 
         migrated = subprocess.run(  # 3. the one step that migrates, while A serves
             [str(Path(sys.executable).with_name("flask")), "--app", "companion", "db",
@@ -169,7 +176,7 @@ def test_the_documented_upgrade_of_two_servers(install, tmp_path):
         assert migrated.returncode == 0, migrated.stderr
         assert _save(a, token, 2) == 302  # the previous release saves on the new schema
         second = _new_game(a)
-        assert a.request("GET", f"/g/{second}")[0] == 200
+        assert a.request("GET", f"{games}{second}")[0] == 200
 
         deadline = time.monotonic() + 30  # 4. B ready by itself
         while b.request("GET", "/readyz")[0] != 200:
@@ -181,11 +188,18 @@ def test_the_documented_upgrade_of_two_servers(install, tmp_path):
         assert status == 200 and "Ana" in page
         assert _save(a, token, 4) == 302  # and A, until it is upgraded in its turn
 
-        # 5. the previous release, started after the migration: it does not start
-        late = Server(old, environment, tmp_path / "late.log", games="/g/")
+        # 5. the previous release, started after the migration: it serves no game
+        late = Server(old, environment, tmp_path / "late.log", games=games)
         running.append(late)
-        assert late.process.wait(timeout=90) != 0
-        assert head() in late.log.read_text()  # (the revision it does not know)
+        if late_starts:
+            late.wait()
+            status, _, body = late.request("GET", "/readyz")
+            assert status == 503 and head() in body  # (the revision it does not know)
+            assert late.request("POST", f"{games}{token}/round/5/numbers", {})[0] == 503
+            assert late.process.poll() is None
+        else:
+            assert late.process.wait(timeout=90) != 0
+        assert head() in late.log.read_text()
     finally:
         for server in running:
             server.stop()
