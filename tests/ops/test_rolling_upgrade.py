@@ -1,7 +1,6 @@
 """The documented upgrade of a two-server install (docs/hosting.md, "Upgrade"), against the
 previous releases' own code (1.1.0, 59c609a, the last one; and 584e0b5, a release from before
-version numbers, whose schema is the oldest a server upgrades from here), taken from this
-repository's history:
+version numbers, at schema 0007), taken from this repository's history:
 
 1. server A runs the previous release; a table plays on it;
 2. server B is started with this release's code before the database is migrated: it serves
