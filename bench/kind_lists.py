@@ -19,18 +19,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
-import tempfile
 import time
-from pathlib import Path
 
 from sqlalchemy import text
 
 from . import load_line, table
-from .groups import copy_within
-from .scaling import _app, _commit
-from .stats import fill
+from .scaling import _commit, one_group_at_each_size
 
 GAMES = 100
 RARE, OTHER = "reveillez", "rebel_princess"
@@ -87,19 +82,8 @@ def measure(app, group: int, repeat: int, turns: int = 3) -> tuple[float, float]
 def run(sizes: tuple[int, ...], repeat: int) -> list[str]:
     load_start = os.getloadavg()[0]
     results: dict[int, tuple[float, float]] = {}
-    with tempfile.TemporaryDirectory() as folder:
-        seed = Path(folder) / "seed.sqlite"
-        app = _app(seed)
-        fill(app, GAMES)
-        app.extensions["companion.engine"].dispose()
-        for size in sizes:
-            path = Path(folder) / f"games-{size}.sqlite"
-            shutil.copyfile(seed, path)
-            app = _app(path)
-            copy_within(app, size // GAMES - 1)
-            results[size] = measure(app, _make_rare(app), repeat)
-            app.extensions["companion.engine"].dispose()
-            path.unlink()
+    for size, app in one_group_at_each_size(sizes, GAMES):
+        results[size] = measure(app, _make_rare(app), repeat)
     rows = [(label, *(f"{results[size][index]:.2f}" for size in sizes),
              *(f"{results[size][index] / results[sizes[0]][index]:.2f}×" for size in sizes[1:]))
             for label, index in (("the group's index (before 0016)", 0),

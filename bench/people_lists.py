@@ -19,19 +19,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
-import tempfile
 import time
-from pathlib import Path
 
 from sqlalchemy import or_, text
 from sqlmodel import col, select
 
 from . import load_line, table
-from .groups import copy_within
-from .scaling import _app, _commit
-from .stats import fill
+from .scaling import _commit, one_group_at_each_size
 
 GAMES = 100
 
@@ -105,19 +100,8 @@ def measure(app, repeat: int) -> dict[str, tuple[float, float]]:  # type: ignore
 def run(sizes: tuple[int, ...], repeat: int) -> list[str]:
     load_start = os.getloadavg()[0]
     results: dict[int, dict[str, tuple[float, float]]] = {}
-    with tempfile.TemporaryDirectory() as folder:
-        seed = Path(folder) / "seed.sqlite"
-        app = _app(seed)
-        fill(app, GAMES)
-        app.extensions["companion.engine"].dispose()
-        for size in sizes:
-            path = Path(folder) / f"games-{size}.sqlite"
-            shutil.copyfile(seed, path)
-            app = _app(path)
-            copy_within(app, size // GAMES - 1)
-            results[size] = measure(app, repeat)
-            app.extensions["companion.engine"].dispose()
-            path.unlink()
+    for size, app in one_group_at_each_size(sizes, GAMES):
+        results[size] = measure(app, repeat)
     rows = []
     for label in results[sizes[0]]:
         for which, index in (("before", 0), ("now", 1)):

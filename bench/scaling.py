@@ -40,7 +40,9 @@ import subprocess
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import text
 
@@ -63,6 +65,26 @@ def _app(path: Path):  # type: ignore[no-untyped-def]
     return create_app({"SECRET_KEY": "bench", "TESTING": True, "WTF_CSRF_ENABLED": False,
                        "RATELIMIT_ENABLED": False, "DATABASE": str(path)})
 
+
+def one_group_at_each_size(sizes: Sequence[int], games: int) -> Iterator[tuple[int, Any]]:
+    """``(size, app)`` for each of ``sizes``: an app on its own SQLite database holding one group
+    of ``games`` finished games (:func:`bench.stats.fill`, made once) copied into itself
+    (:func:`copy_within`) to that size; the database is deleted once the caller moves on."""
+    with tempfile.TemporaryDirectory() as folder:
+        seed = Path(folder) / "seed.sqlite"
+        app = _app(seed)
+        fill(app, games)
+        app.extensions["companion.engine"].dispose()
+        for size in sizes:
+            path = Path(folder) / f"games-{size}.sqlite"
+            shutil.copyfile(seed, path)
+            app = _app(path)
+            copy_within(app, size // games - 1)
+            try:
+                yield size, app
+            finally:
+                app.extensions["companion.engine"].dispose()
+                path.unlink()
 
 def _save_games(app, count: int) -> list[str]:  # type: ignore[no-untyped-def]
     """``count`` new Rebel Princess games (in a group of their own), their scorer tokens."""
