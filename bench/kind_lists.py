@@ -24,8 +24,7 @@ import time
 
 from sqlalchemy import text
 
-from . import load_line, table
-from .scaling import _commit, one_group_at_each_size
+from .scaling import by_size, one_group_at_each_size, sizes_of
 
 GAMES = 100
 RARE, OTHER = "reveillez", "rebel_princess"
@@ -84,24 +83,18 @@ def run(sizes: tuple[int, ...], repeat: int) -> list[str]:
     results: dict[int, tuple[float, float]] = {}
     for size, app in one_group_at_each_size(sizes, GAMES):
         results[size] = measure(app, _make_rare(app), repeat)
-    rows = [(label, *(f"{results[size][index]:.2f}" for size in sizes),
-             *(f"{results[size][index] / results[sizes[0]][index]:.2f}×" for size in sizes[1:]))
-            for label, index in (("the group's index (before 0016)", 0),
-                                 ("the kind's index (0016)", 1))]
-    out = [f"History filtered by a kind played rarely (its {GAMES} first games, the oldest), "
-           f"first page of 30, in one group of {sizes[0]:,} to {sizes[-1]:,} games; SQLite, "
-           f"median CPU ms of {repeat} reads in each of 3 turns; commit {_commit()}, "
-           f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.", "",
-           table(["CPU ms", *(f"{size:,} games" for size in sizes),
-                  *(f"{size:,} / {sizes[0]:,}" for size in sizes[1:])], rows), "",
-           load_line(load_start)]
-    print("\n".join(out), flush=True)
-    return out
+    return by_size(
+        f"History filtered by a kind played rarely (its {GAMES} first games, the oldest), "
+        f"first page of 30, in one group of {sizes[0]:,} to {sizes[-1]:,} games; SQLite, "
+        f"median CPU ms of {repeat} reads in each of 3 turns", sizes,
+        {label: [results[size][index] for size in sizes]
+         for label, index in (("the group's index (before 0016)", 0),
+                              ("the kind's index (0016)", 1))}, load_start)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=lambda s: tuple(int(n) for n in s.split(",")),
+    parser.add_argument("--sizes", type=sizes_of,
                         default=(1_000, 10_000, 100_000))
     parser.add_argument("--repeat", type=int, default=15)
     arguments = parser.parse_args()

@@ -25,8 +25,7 @@ import time
 from sqlalchemy import or_, text
 from sqlmodel import col, select
 
-from . import load_line, table
-from .scaling import _commit, one_group_at_each_size
+from .scaling import by_size, one_group_at_each_size, sizes_of
 
 GAMES = 100
 
@@ -102,26 +101,18 @@ def run(sizes: tuple[int, ...], repeat: int) -> list[str]:
     results: dict[int, dict[str, tuple[float, float]]] = {}
     for size, app in one_group_at_each_size(sizes, GAMES):
         results[size] = measure(app, repeat)
-    rows = []
-    for label in results[sizes[0]]:
-        for which, index in (("before", 0), ("now", 1)):
-            figures = [results[size][label][index] for size in sizes]
-            rows.append((f"{label}, {which}", *(f"{value:.2f}" for value in figures),
-                         *(f"{value / figures[0]:.2f}×" for value in figures[1:])))
-    out = [f"A person's and a pair's latest finished games in one group of {sizes[0]:,} to "
-           f"{sizes[-1]:,} games, read as before (the group's index) and now (playedby), "
-           f"taken in turns; SQLite, median CPU ms of {repeat} reads; commit {_commit()}, "
-           f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.", "",
-           table(["CPU ms", *(f"{size:,} games" for size in sizes),
-                  *(f"{size:,} / {sizes[0]:,}" for size in sizes[1:])], rows), "",
-           load_line(load_start)]
-    print("\n".join(out), flush=True)
-    return out
+    return by_size(
+        f"A person's and a pair's latest finished games in one group of {sizes[0]:,} to "
+        f"{sizes[-1]:,} games, read as before (the group's index) and now (playedby), taken in "
+        f"turns; SQLite, median CPU ms of {repeat} reads", sizes,
+        {f"{label}, {which}": [results[size][label][index] for size in sizes]
+         for label in results[sizes[0]] for which, index in (("before", 0), ("now", 1))},
+        load_start)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=lambda s: tuple(int(n) for n in s.split(",")),
+    parser.add_argument("--sizes", type=sizes_of,
                         default=(1_000, 10_000, 100_000))
     parser.add_argument("--repeat", type=int, default=31)
     arguments = parser.parse_args()

@@ -86,6 +86,26 @@ def one_group_at_each_size(sizes: Sequence[int], games: int) -> Iterator[tuple[i
                 app.extensions["companion.engine"].dispose()
                 path.unlink()
 
+
+def sizes_of(text: str) -> tuple[int, ...]:
+    """``--sizes 1000,10000,100000``."""
+    return tuple(int(n) for n in text.split(","))
+
+
+def by_size(title: str, sizes: Sequence[int], lines: dict[str, list[float]],
+            load_start: float) -> list[str]:
+    """A bench's report of figures at each size (one line each, in ``sizes``' order), with
+    each size against the first, under ``title`` and over the load average; printed too."""
+    rows = [(label, *(f"{value:.2f}" for value in figures),
+             *(f"{value / figures[0]:.2f}×" for value in figures[1:]))
+            for label, figures in lines.items()]
+    out = [f"{title}; commit {_commit()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.",
+           "", table(["CPU ms", *(f"{size:,} games" for size in sizes),
+                      *(f"{size:,} / {sizes[0]:,}" for size in sizes[1:])], rows), "",
+           load_line(load_start)]
+    print("\n".join(out), flush=True)
+    return out
+
 def _save_games(app, count: int) -> list[str]:  # type: ignore[no-untyped-def]
     """``count`` new Rebel Princess games (in a group of their own), their scorer tokens."""
     from companion.db import get_session
@@ -348,7 +368,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--sizes", type=lambda s: tuple(int(n) for n in s.split(",")),
+    parser.add_argument("--sizes", type=sizes_of,
                         default=None, help="stored games, comma-separated (multiples of "
                         "--games)")
     parser.add_argument("--games", type=int, default=GAMES,
