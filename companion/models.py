@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any, TypeVar, cast
 
 from sqlalchemy import Index, LargeBinary, Table, UniqueConstraint, inspect
@@ -63,7 +64,13 @@ def table_of(model: type[SQLModel]) -> Table:
 
 
 Loaded = TypeVar("Loaded", bound=SQLModel)
-_CONFIGURED: list[bool] = []
+
+
+@cache
+def _mappers_ready() -> None:
+    """SQLAlchemy's mappers set up, once (the first ORM use does it; :func:`loaded` may come
+    first)."""
+    configure_mappers()
 
 
 def loaded(model: type[Loaded], table: Table, values: Sequence[Any]) -> Loaded:
@@ -71,9 +78,7 @@ def loaded(model: type[Loaded], table: Table, values: Sequence[Any]) -> Loaded:
     SQLAlchemy's loader makes one (the values put in place: no constructor, no validation of
     what was stored), tracked by no session: a page's or a save's link and game read through
     Core (:mod:`companion.play.store`) for a fraction of the constructor's cost."""
-    if not _CONFIGURED:  # (the mappers are set up by the first ORM use; this may come first)
-        configure_mappers()
-        _CONFIGURED.append(True)
+    _mappers_ready()
     made = cast(Loaded, inspect(model).class_manager.new_instance())
     made.__dict__.update(zip((c.name for c in table.c), values, strict=True))
     return made

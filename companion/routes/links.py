@@ -181,11 +181,11 @@ def _open_by_link(endpoint: str | None, values: dict[str, Any] | None) -> None:
     token = str(values["code"])
     db = get_session()
     # A page only reads: its link and game through Core (a page from the page store then
-    # loads no ORM object); a write reads them into the session it writes with.
-    # A write that only appends entries (:func:`appends`) reads them through Core too, in its
-    # transaction; any other write reads them into the session it writes with.
+    # loads no ORM object); a write that only appends entries (:func:`appends`) reads them
+    # through Core too, in its transaction; any other write reads them into the session it
+    # writes with.
     found = store.link_and_game_to_read(db, token) if request.method in SAFE_METHODS \
-        else store.link_and_game_to_append(db, token) if _appends(endpoint) \
+        else store.link_and_game_to_append(db, token) if _marked(endpoint, "appends") \
         else store.link_and_game(db, token)
     if found is not None:
         link, game = found
@@ -194,7 +194,7 @@ def _open_by_link(endpoint: str | None, values: dict[str, Any] | None) -> None:
         g.link, g.link_game = link, game
         values["code"] = game.code
         if link.role != "scorer" and request.method not in SAFE_METHODS and not (
-                link.role in store.SEAT_ROLES and _for_seats(endpoint)):
+                link.role in store.SEAT_ROLES and _marked(endpoint, "for_seats")):
             abort(403)
         return
     if token in remembered():  # the creator's browser, with an address from before links
@@ -211,12 +211,8 @@ def for_seats(view: Callable[..., Any]) -> Callable[..., Any]:
     """Mark a game's write view that a seat's link may post to (it acts for that seat only; the
     view checks which seat, see :mod:`companion.play.kanai_duel`). Every other write refuses a
     seat's link, as it refuses a viewer's."""
-    view.for_seats = True  # type: ignore[attr-defined]
+    vars(view)["for_seats"] = True
     return view
-
-
-def _for_seats(endpoint: str) -> bool:
-    return bool(getattr(current_app.view_functions.get(endpoint), "for_seats", False))
 
 
 def appends(view: Callable[..., Any]) -> Callable[..., Any]:
@@ -229,8 +225,9 @@ def appends(view: Callable[..., Any]) -> Callable[..., Any]:
     return view
 
 
-def _appends(endpoint: str) -> bool:
-    return bool(getattr(current_app.view_functions.get(endpoint), "appends", False))
+def _marked(endpoint: str, mark: str) -> bool:
+    """Whether the view of ``endpoint`` carries ``mark`` (:func:`for_seats`, :func:`appends`)."""
+    return bool(getattr(current_app.view_functions.get(endpoint), mark, False))
 
 
 @bp.app_url_defaults
