@@ -14,7 +14,7 @@ import companion
 PACKAGE = Path(companion.__file__).parent
 IGNORE = re.compile(r"#\s*type:\s*ignore\b")
 
-CEILING = 50
+CEILING = 49
 """The count after the typed game contract on today's main (51 on main before it: the contract
 took away the ``summary_from`` one)."""
 
