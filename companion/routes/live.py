@@ -152,16 +152,18 @@ def _shared_part(app: Flask, game_id: int, lang: str) -> str | None:
     once for both, when this request is the scorer's write to that game in that language (a
     game of :data:`SHARED_KINDS`), else None.
 
-    The scorer's browser is sent to its page after the write: that page is drawn here, as its
-    next request would draw it (the same link, cookies, language, colours, host and htmx-ness:
-    the page store's name for it), and kept in the page store, so that request finds it drawn.
+    The scorer's browser is sent to its page after the write (a form's, not htmx's: that one
+    answers a partial): that page is drawn here, as its next request would draw it (the same
+    link, cookies, language, colours and host: the page store's name for it), and kept in the
+    page store, so that request finds it drawn.
     The drawing has a mark for the link's token in its game URLs and its content marked
     (:func:`page_store.shared_drawing`); the viewers' part is that content with the viewer
     link's token in the mark's places and the scorer's bits dropped. Nobody where they don't
     belong: a part that holds any other live link's token, or this request's, is never
     published (counted ``refused``; the part is drawn through the viewer link)."""
-    if not has_request_context() or request.method in SAFE_METHODS:
-        return None
+    if (not has_request_context() or request.method in SAFE_METHODS
+            or request.headers.get("HX-Request") == "true"):
+        return None  # (an htmx write answers a partial: the scorer's page is not asked next)
     link, game = g.get("link"), g.get("link_game")
     viewer = push.viewer_being_drawn(game_id)
     tokens = push.tokens_being_drawn(game_id)
@@ -188,8 +190,10 @@ def _shared_part(app: Flask, game_id: int, lang: str) -> str | None:
     if response.status_code != 200 or drawing is None:
         return None
     part = page_store.viewers_part(drawing, viewer[1])
+    if part is None:
+        return None
     kept_out = [token for role, token in tokens if token != viewer[1]] + [link.token]
-    if part is None or any(token in part for token in kept_out):
+    if any(token in part for token in kept_out):
         metrics.count_push_part("refused")
         app.logger.warning("viewers' part taken from the scorer's page refused: drawn again")
         return None

@@ -253,6 +253,38 @@ def test_a_viewers_write_nor_a_language_other_than_the_scorers_shares_nothing(
     answer = client.post(f"{viewer}/round", data={"version": "1", "step": "2", "in": ["1"]})
     assert answer.status_code == 403
     assert (_parts("shared") - shared, _parts("drawn") - drawn) == (0, 1)
+    # An htmx write answers a partial (the scorer's page is not asked next): drawn as before.
+    publisher.listening = set(names.values())
+    answer = client.post(f"{path}/round", data={"version": "1", "step": "2", "in": ["1"]},
+                         headers={"HX-Request": "true"})
+    assert answer.status_code in (200, 302, 303)
+    assert (_parts("shared") - shared, _parts("drawn") - drawn) == (0, 3)
+
+
+def test_a_page_that_linked_this_browsers_own_games_is_not_shared(
+        app, client, publisher):  # noqa: F811
+    """Such a page is this browser's own (page_store.cached_page keeps it for nobody): its part
+    would carry that browser's links to the viewers. Here the scorer's page is made to say so."""
+    from flask import g
+
+    phones = app.test_client()
+    path = _new(client, "rebel-princess")
+    viewer = _viewer(client, path)
+    name = _channel(phones, viewer)
+    publisher.listening = {name}
+
+    def own(text):
+        g.urls_of_this_browser = True
+        return live._for_scorer(text)
+    app.jinja_env.filters["for_scorer"] = own
+    try:
+        shared, drawn, refused = _parts("shared"), _parts("drawn"), _parts("refused")
+        _save(client, path, "rebel-princess", 0)
+        assert (_parts("shared") - shared, _parts("drawn") - drawn,
+                _parts("refused") - refused) == (0, 1, 0)
+    finally:
+        app.jinja_env.filters["for_scorer"] = live._for_scorer
+    _same_as_loaded(phones, viewer, _pushed(publisher, name))
 
 
 def test_the_duel_keeps_its_own_drawing(app, client, publisher):  # noqa: F811
