@@ -30,7 +30,7 @@ from flask.globals import request_ctx
 from flask_babel import get_locale
 from flask_caching.backends import NullCache
 from flask_wtf.csrf import generate_csrf
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..db import get_session
 from ..extensions import page_store
@@ -102,11 +102,12 @@ def for_role(text: str, role: str) -> Markup:
     """``text`` shown only to a page opened through the scorer link (``role`` "scorer"), or only
     to the others ("viewers"): while a page is drawn to be shared, both sides are drawn, each
     marked, and each side keeps its own (:func:`_resolved`)."""
+    shown = escape(text)  # (a template's block is Markup already: kept as it is)
     if sharing():
-        return Markup(f"\x00{role}\x00{text}\x00/{role}\x00")
+        return Markup(f"\x00{role}\x00{shown}\x00/{role}\x00")
     link = g.get("link")
     scorer = link is not None and link.role == "scorer"
-    return Markup(text) if scorer == (role == "scorer") else Markup("")
+    return shown if scorer == (role == "scorer") else Markup("")
 
 
 def _resolved(drawing: str, role: str, token: str) -> str:
