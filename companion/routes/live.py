@@ -159,8 +159,9 @@ def _shared_part(app: Flask, game_id: int, lang: str) -> str | None:
     The drawing has a mark for the link's token in its game URLs and its content marked
     (:func:`page_store.shared_drawing`); the viewers' part is that content with the viewer
     link's token in the mark's places and the scorer's bits dropped. Nobody where they don't
-    belong: a part that holds any other live link's token, or this request's, is never
-    published (counted ``refused``; the part is drawn through the viewer link)."""
+    belong: a part that holds any other live link's token, or this request's, or the CSRF
+    token of the scorer's browser, is never published (counted ``refused``; the part is drawn
+    through the viewer link)."""
     if (not has_request_context() or request.method in SAFE_METHODS
             or request.headers.get("HX-Request") == "true"):
         return None  # (an htmx write answers a partial: the scorer's page is not asked next)
@@ -192,7 +193,9 @@ def _shared_part(app: Flask, game_id: int, lang: str) -> str | None:
     part = page_store.viewers_part(drawing, viewer[1])
     if part is None:
         return None
-    kept_out = [token for role, token in tokens if token != viewer[1]] + [link.token]
+    # (and the CSRF token of the scorer's browser the page was drawn with: marked out above)
+    kept_out = [token for role, token in tokens if token != viewer[1]] + [
+        link.token, drawn.get("csrf") or link.token]
     if any(token in part for token in kept_out):
         metrics.count_push_part("refused")
         app.logger.warning("viewers' part taken from the scorer's page refused: drawn again")

@@ -250,7 +250,7 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
         drawing = drawing.replace(form_key, f"\x00key{number}\x00")
     if shared is not None:  # one drawing for the scorer's page and the viewers' part
         if not g.urls_of_this_browser:  # (a page of this browser's own is never shared)
-            shared["drawing"] = drawing
+            shared["drawing"], shared["csrf"] = drawing, csrf
         page, drawing = _resolved(page, link.role, link.token), _resolved(drawing, link.role,
                                                                           link.token)
     if not g.urls_of_this_browser and "\x00" not in _MARK.sub("", drawing):
@@ -270,8 +270,8 @@ def shared_drawing() -> dict[str, str]:
     content between :data:`PART` marks, the bits of one role only marked (:func:`for_role`). The
     page store keeps it as the link's own page (the marks resolved, its token put back), and
     the dict returned gets the drawing under ``"drawing"`` (each browser's own parts marked as
-    in the store) — unless the page was not drawn now (found in the store, or no store), or
-    linked this browser's own games."""
+    in the store) and the CSRF token it was drawn with under ``"csrf"`` — unless the page was
+    not drawn now (found in the store, or no store), or linked this browser's own games."""
     found: dict[str, str] = {}
     g.shared_drawing = found
     return found

@@ -311,3 +311,32 @@ def test_the_mark_is_the_apps_own_and_never_left_in_a_page(app, client):
         assert re.fullmatch(r"[0-9a-f]{32}", mark)
         app.config["SECRET_KEY"] = "another"
         assert page_store.link_mark() != mark
+
+
+def test_with_csrf_on_the_scorers_token_never_reaches_the_viewers(app, client,
+                                                                  publisher):  # noqa: F811
+    """As served (CSRF on): the page drawn with the scorer's session has that session's CSRF
+    token in its forms; the part the viewers get has none (each page puts its own in: app.js),
+    and is otherwise what a viewer loads."""
+    phones = app.test_client()
+    path = _new(client, "rebel-princess")
+    viewer = _viewer(client, path)
+    name = _channel(phones, viewer)
+    publisher.listening = {name}
+    app.config["WTF_CSRF_ENABLED"] = True
+    page = client.get(path).text
+    found = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
+    assert found is not None
+    shared = _parts("shared")
+    answer = client.post(f"{path}/round/1/numbers", data={**SCORES, "csrf_token": found[1]})
+    assert answer.status_code == 302
+    assert _parts("shared") == shared + 1
+    part = _pushed(publisher, name)
+    values = re.findall(r'name="csrf_token" type="hidden" value="([^"]*)"', part)
+    assert values and set(values) == {""}
+    assert found[1] not in part
+    _same_as_loaded(phones, viewer, part)
+    # The scorer's page kept for its request carries that request's own token.
+    again = client.get(path).text
+    mine = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', again)
+    assert mine is not None and "\x00" not in again
