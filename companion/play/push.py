@@ -236,16 +236,18 @@ def listeners(publisher: Publisher, name: str) -> int:
 
 
 def _publish_version(publisher: Publisher, game_id: int, ids: list[int], version: str,
-                     viewer: tuple[str, str] | None = None) -> None:
+                     viewer: tuple[str, str] | None = None,
+                     tokens: tuple[tuple[str, str], ...] | None = None) -> None:
     """The new version to the game's channel, and to each language's viewers' channel the
     version with the viewers' part drawn in that language when someone listens there
-    (``viewer``: the game's kind and viewer link, as read after the commit)."""
+    (``viewer``: the game's kind and viewer link, ``tokens``: the role and token of each of its
+    live links, as read after the commit)."""
     own, *viewers = _channels(publisher, game_id, ids)
     publish(publisher, own, version)
     for lang, name in zip(publisher.languages, viewers, strict=True):
         part = None
         if publisher.draw is not None and listeners(publisher, name):
-            part = _drawn(publisher, game_id, lang, viewer)
+            part = _drawn(publisher, game_id, lang, viewer, tokens)
         message = version if part is None else f"{version}\n{part}"
         if len(message.encode()) > PART_MAX_BYTES:  # more than the proxy takes whole
             message = version
@@ -256,7 +258,8 @@ _DRAWING = threading.local()
 
 
 def _drawn(publisher: Publisher, game_id: int, lang: str,
-           viewer: tuple[str, str] | None = None) -> str | None:
+           viewer: tuple[str, str] | None = None,
+           tokens: tuple[tuple[str, str], ...] | None = None) -> str | None:
     """The viewers' part, or None when drawing fails (the viewers then reload as before). A
     drawing never publishes itself (a page that wrote would come back here)."""
     assert publisher.draw is not None
@@ -264,13 +267,14 @@ def _drawn(publisher: Publisher, game_id: int, lang: str,
         return None
     _DRAWING.on = True
     _DRAWING.viewer = (game_id, viewer) if viewer is not None else None
+    _DRAWING.tokens = (game_id, tokens) if tokens is not None else None
     try:
         return publisher.draw(game_id, lang)
     except Exception:  # never fail a save for a drawing
         return None
     finally:
         _DRAWING.on = False
-        _DRAWING.viewer = None
+        _DRAWING.viewer = _DRAWING.tokens = None
 
 
 def viewer_being_drawn(game_id: int) -> tuple[str, str] | None:
@@ -278,6 +282,13 @@ def viewer_being_drawn(game_id: int) -> tuple[str, str] | None:
     its viewer link's token as read with its version (the drawing need not read them again);
     else None."""
     found = getattr(_DRAWING, "viewer", None)
+    return found[1] if found is not None and found[0] == game_id else None
+
+
+def tokens_being_drawn(game_id: int) -> tuple[tuple[str, str], ...] | None:
+    """While the viewers' part of game ``game_id`` is drawn after a commit: the role and token
+    of each of its live links as read with its version; else None."""
+    found = getattr(_DRAWING, "tokens", None)
     return found[1] if found is not None and found[0] == game_id else None
 
 
@@ -343,13 +354,14 @@ def _after_commit(session: OrmSession) -> None:
         ids = [int(row.id) for row in rows if row.id is not None]
         viewer = next(((str(row.kind), str(row.token)) for row in rows if row.role == "viewer"),
                       None)
+        tokens = tuple((str(row.role), str(row.token)) for row in rows if row.token is not None)
         if old and sorted(old) != sorted(ids):  # (a new game's links: nothing to close)
             for name in _channels(publisher, game_id, old):
                 publish(publisher, name, "closed", delete=True)
         # companion.play.store.version_string's text (not imported: store imports groups, which
         # imports this module); tests/web/test_push.py checks it is the page's live version.
         _publish_version(publisher, game_id, ids, f"{game_id}-{rows[0][0].timestamp():.6f}",
-                         viewer)
+                         viewer, tokens)
 
 
 def _after_rollback(session: OrmSession, *_args: object) -> None:

@@ -232,14 +232,16 @@ def _marked(endpoint: str, mark: str) -> bool:
 
 @bp.app_url_defaults
 def _token_in_urls(endpoint: str, values: dict[str, Any]) -> None:
-    """A game URL built with the game's code gets the token this page was opened with."""
+    """A game URL built with the game's code gets the token this page was opened with (while a
+    page is drawn to be shared by the link's roles, the mark each puts its own token in:
+    :func:`companion.routes.page_store.link_mark`)."""
     if "code" not in values or by_key(endpoint.partition(".")[0]) is None:
         return
     if len(str(values["code"])) > CODE_MAX:
         return  # already a link token (32 hex digits): no game code is that long
     game = g.get("link_game")
     if game is not None and values["code"] == game.code:
-        values["code"] = g.link.token
+        values["code"] = g.get("link_mark") or g.link.token
         return
     mine = g.get("mine_by_code")
     if mine is None and session.get("games"):

@@ -11,6 +11,7 @@ Flask (a token that opens nothing: the 404 page)."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from typing import Any
 
@@ -28,9 +29,11 @@ from werkzeug.wrappers import Response
 from ..db import get_engine, get_session
 from ..games import by_key
 from ..play import push, store
-from ..web import polls
+from ..web import metrics, polls
 from ..web.i18n import current_lang
+from . import page_store
 from .closed import closed_or_404
+from .links import SAFE_METHODS
 from .page_store import live_links_read, version_of
 
 bp = Blueprint("live", __name__)
@@ -48,16 +51,30 @@ def _live_context() -> dict[str, Any]:
     link = g.get("link")
     part_only = bool(g.get("live_part_only"))
     if link is None:
-        return {"live_url": None, "live_part_only": part_only}
+        return {"live_url": None, "live_part_only": part_only, "part_marks": None}
     # The game's own page through the viewer link: the one page every viewer holds alike.
     viewer = link.role == "viewer" and request.endpoint == _page_endpoint(g.link_game.kind)
     return {"live_url": url_for("live.live", token=link.token),
             "live_version": version_of(g.link_game),
             "live_part": viewer, "live_part_only": part_only and viewer,
+            # (a scorer's page drawn to be shared with the viewers: its content marked)
+            "part_marks": (page_store.PART, page_store.PART_END) if page_store.sharing() else None,
             # (the part drawn alone has no page around it to listen)
             "push_url": None if part_only else push.subscribe_url(
                 get_engine(), g.link_game.id, current_lang() if viewer else None,
                 live_links_read(g.link_game.id))}
+
+
+@bp.app_template_filter("for_scorer")
+def _for_scorer(text: str) -> str:
+    """A page's bits for its scorer only (``{% filter for_scorer %}…{% endfilter %}``)."""
+    return page_store.for_role(text, "scorer")
+
+
+@bp.app_template_filter("for_viewers")
+def _for_viewers(text: str) -> str:
+    """A page's bits for everyone but its scorer (``{% filter for_viewers %}…{% endfilter %}``)."""
+    return page_store.for_role(text, "viewers")
 
 
 def _page_endpoint(kind_key: str) -> str | None:
@@ -69,6 +86,13 @@ def _page_endpoint(kind_key: str) -> str | None:
 LIVE_PART = '<div class="live-part" data-live-part>'
 LIVE_PART_END = "<!--/live-part-->"
 """Around a viewer's page's live part (base.html): what a pushed change swaps in (app.js)."""
+SHARED_KINDS = frozenset({"rebel_princess", "princesse_princesse", "reveillez"})
+"""The games whose own page (``/g/<code>``) is the same page through the scorer link and the
+viewer link, but for the bits each role's templates mark (``for_scorer``, ``for_viewers``): the
+viewers' part is taken from the scorer's page a save draws (:func:`_shared_part`). Not the
+duel: its viewers watch another page (``/board``), and its seats' pages differ by seat."""
+_BODY = ("CONTENT_TYPE", "CONTENT_LENGTH", "HTTP_CONTENT_TYPE", "HTTP_CONTENT_LENGTH",
+         "werkzeug.request")
 
 
 def viewer_part(app: Flask) -> Callable[[int, str], str | None]:
@@ -82,6 +106,15 @@ def viewer_part(app: Flask) -> Callable[[int, str], str | None]:
     token, its forms' keys) is the drawing request's: each page puts its own back (app.js)."""
 
     def draw(game_id: int, lang: str) -> str | None:
+        try:
+            shared = _shared_part(app, game_id, lang)
+        except Exception:  # (drawn through the viewer link instead, as without it)
+            app.logger.warning("viewers' part not shared: drawing it", exc_info=True)
+            shared = None
+        if shared is not None:
+            metrics.count_push_part("shared")
+            return shared
+        metrics.count_push_part("drawn")
         base = request.host_url if has_request_context() else str(
             app.config.get("PUBLIC_URL") or "http://localhost/")
         with app.app_context():
@@ -112,6 +145,62 @@ def viewer_part(app: Flask) -> Callable[[int, str], str | None]:
         return page[start + len(LIVE_PART):end] if 0 <= start < end else None
 
     return draw
+
+
+def _shared_part(app: Flask, game_id: int, lang: str) -> str | None:
+    """The viewers' part of game ``game_id`` in ``lang`` taken from the scorer's page, drawn
+    once for both, when this request is the scorer's write to that game in that language (a
+    game of :data:`SHARED_KINDS`), else None.
+
+    The scorer's browser is sent to its page after the write (a form's, not htmx's: that one
+    answers a partial): that page is drawn here, as its next request would draw it (the same
+    link, cookies, language, colours and host: the page store's name for it), and kept in the
+    page store, so that request finds it drawn.
+    The drawing has a mark for the link's token in its game URLs and its content marked
+    (:func:`page_store.shared_drawing`); the viewers' part is that content with the viewer
+    link's token in the mark's places and the scorer's bits dropped. Nobody where they don't
+    belong: a part that holds any other live link's token, or this request's, or the CSRF
+    token of the scorer's browser, is never published (counted ``refused``; the part is drawn
+    through the viewer link)."""
+    if (not has_request_context() or request.method in SAFE_METHODS
+            or request.headers.get("HX-Request") == "true"):
+        return None  # (an htmx write answers a partial: the scorer's page is not asked next)
+    link, game = g.get("link"), g.get("link_game")
+    viewer = push.viewer_being_drawn(game_id)
+    tokens = push.tokens_being_drawn(game_id)
+    if (link is None or game is None or game.id != game_id or link.role != "scorer"
+            or viewer is None or tokens is None or viewer[0] not in SHARED_KINDS
+            or ("scorer", link.token) not in tokens or current_lang() != lang
+            or not page_store.drawn_once()):
+        return None
+    endpoint = _page_endpoint(viewer[0])
+    if endpoint is None:
+        return None
+    environ = {key: value for key, value in request.environ.items() if key not in _BODY}
+    environ.update({"REQUEST_METHOD": "GET", "QUERY_STRING": "", "wsgi.input": io.BytesIO(),
+                    "PATH_INFO": app.url_map.bind("localhost").build(
+                        endpoint, {"code": link.token})})
+    with app.app_context():
+        # Its own context (g, session, request) over a copy of the write's: the scorer's GET.
+        with app.request_context(environ):
+            drawn = page_store.shared_drawing()
+            answer = app.preprocess_request()
+            response = app.make_response(answer if answer is not None
+                                         else app.dispatch_request())
+    drawing = drawn.get("drawing")
+    if response.status_code != 200 or drawing is None:
+        return None
+    part = page_store.viewers_part(drawing, viewer[1])
+    if part is None:
+        return None
+    # (and the CSRF token of the scorer's browser the page was drawn with: marked out above)
+    kept_out = [token for role, token in tokens if token != viewer[1]] + [
+        link.token, drawn.get("csrf") or link.token]
+    if any(token in part for token in kept_out):
+        metrics.count_push_part("refused")
+        app.logger.warning("viewers' part taken from the scorer's page refused: drawn again")
+        return None
+    return part
 
 
 @bp.get("/live/<token>")

@@ -10,6 +10,7 @@ server processes, Redis for several servers), with a place left for each browser
 from __future__ import annotations
 
 import hashlib
+import hmac
 import re
 import secrets
 import zlib
@@ -29,7 +30,7 @@ from flask.globals import request_ctx
 from flask_babel import get_locale
 from flask_caching.backends import NullCache
 from flask_wtf.csrf import generate_csrf
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..db import get_session
 from ..extensions import page_store
@@ -67,8 +68,75 @@ _MARK = re.compile("\x00(csrf|flashes|key[0-9]+)\x00")
 idempotency key of each of its forms. No page holds a NUL otherwise: names refuse control
 characters (a page that does is never kept)."""
 _CSRF_MARK, _FLASH_MARK = "\x00csrf\x00", Markup("\x00flashes\x00")
+PART, PART_END = Markup("\x00part\x00"), Markup("\x00/part\x00")
+"""Around the content of a page drawn to be shared (:func:`shared_drawing`): the part the
+viewers' pages swap in (base.html's content block)."""
+_ROLE_ONLY = re.compile("\x00(scorer|viewers)\x00(.*?)\x00/\\1\x00", re.S)
+"""What a page drawn to be shared shows its scorer only, or its viewers only
+(:func:`for_role`): each side keeps its own and drops the other's."""
 VERSION_BYTES = 32
 """A kept drawing starts with the digest of the version it was drawn for (:func:`cached_page`)."""
+
+
+@cache
+def _link_mark(secret: str) -> str:
+    return hmac.new(secret.encode(), b"companion: the link a page is drawn through",
+                    hashlib.sha256).hexdigest()[:32]
+
+
+def link_mark() -> str:
+    """What a page drawn to be shared (:func:`shared_drawing`) has in every game URL instead of
+    the token of the link it is drawn through: 32 hex digits (a URL keeps them as they are) that
+    the app's secret derives, so every server agrees on them and no page, input or token holds
+    them otherwise. The scorer's page gets the scorer's token put back, the viewers' part the
+    viewer link's."""
+    return _link_mark(str(current_app.config["SECRET_KEY"]))
+
+
+def sharing() -> bool:
+    """Whether the page being drawn is drawn to be shared (:func:`shared_drawing`)."""
+    return bool(g.get("link_mark")) if has_app_context() else False
+
+
+def for_role(text: str, role: str) -> Markup:
+    """``text`` shown only to a page opened through the scorer link (``role`` "scorer"), or only
+    to the others ("viewers"): while a page is drawn to be shared, both sides are drawn, each
+    marked, and each side keeps its own (:func:`_resolved`)."""
+    shown = escape(text)  # (a template's block is Markup already: kept as it is)
+    if sharing():
+        return Markup(f"\x00{role}\x00{shown}\x00/{role}\x00")
+    link = g.get("link")
+    scorer = link is not None and link.role == "scorer"
+    return shown if scorer == (role == "scorer") else Markup("")
+
+
+def _resolved(drawing: str, role: str, token: str) -> str:
+    """A drawing shared between roles as the page of a link of ``role`` with ``token``: the
+    other side's bits dropped, the marks out, the token in every game URL."""
+    keep = "scorer" if role == "scorer" else "viewers"
+    drawing = _ROLE_ONLY.sub(lambda found: found[2] if found[1] == keep else "", drawing)
+    return drawing.replace(PART, "").replace(PART_END, "").replace(link_mark(), token)
+
+
+def viewers_part(drawing: str, token: str) -> str | None:
+    """The viewers' live part out of a page drawn to be shared (:func:`shared_drawing`) as a
+    viewer link with ``token`` loads it: its content, the scorer's bits dropped, the viewer
+    link's token in every game URL, fresh form keys and no CSRF token (each page puts its own
+    in: app.js). None when the drawing has no such part, or holds a mark of anything else."""
+    start = drawing.find(PART)
+    end = drawing.find(PART_END, start)
+    if not 0 <= start < end:
+        return None
+    part = _resolved(drawing[start + len(PART):end], "viewer", token)
+    keys: dict[str, str] = {}
+
+    def own(found: re.Match[str]) -> str:
+        name = found[1]
+        if name.startswith("key"):
+            return keys.setdefault(name, secrets.token_urlsafe(16))
+        return ""  # (a CSRF token: the page's own; flashes: never in a part)
+    part = _MARK.sub(own, part)
+    return None if "\x00" in part else part
 
 
 @cache
@@ -92,7 +160,7 @@ def _store_key(key: tuple[object, ...]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _drawn_once() -> bool:
+def drawn_once() -> bool:
     """Whether pages are kept at all (``CACHE_TYPE = "NullCache"`` draws each one afresh)."""
     return not isinstance(page_store.cache, NullCache)
 
@@ -149,7 +217,7 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
     drawn.
     """
     link = g.get("link")
-    if (link is None or request.method not in SAFE_METHODS or not _drawn_once()
+    if (link is None or request.method not in SAFE_METHODS or not drawn_once()
             or g.get("live_part_only")):  # (a viewers' part drawn alone: routes/live.py)
         return render()
     name = _store_key((link.token, str(get_locale()), theme_choice(), request.host_url,
@@ -170,13 +238,21 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
     g.urls_of_this_browser = False
     keys: list[str] = []
     g.page_keys = keys
+    shared: dict[str, str] | None = g.get("shared_drawing")
+    if shared is not None:
+        g.link_mark, g.shared_drawing = link_mark(), None
     try:
         page = render()
     finally:
-        g.page_keys = None
+        g.page_keys = g.link_mark = None
     drawing = page.replace(csrf, _CSRF_MARK)
     for number, form_key in enumerate(keys):
         drawing = drawing.replace(form_key, f"\x00key{number}\x00")
+    if shared is not None:  # one drawing for the scorer's page and the viewers' part
+        if not g.urls_of_this_browser:  # (a page of this browser's own is never shared)
+            shared["drawing"], shared["csrf"] = drawing, csrf
+        page, drawing = _resolved(page, link.role, link.token), _resolved(drawing, link.role,
+                                                                          link.token)
     if not g.urls_of_this_browser and "\x00" not in _MARK.sub("", drawing):
         packed = zlib.compress(drawing.encode(), 1)
         if len(packed) <= PAGE_MAX_BYTES:
@@ -186,6 +262,19 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
                 current_app.logger.warning("page store unreachable: page not kept",
                                            exc_info=True)
     return page.replace(_FLASH_MARK, flash_area())
+
+
+def shared_drawing() -> dict[str, str]:
+    """Ask that the game page this request draws next be drawn to be shared between its link
+    and the viewers (routes/live.py): game URLs with :func:`link_mark` for the link's token, the
+    content between :data:`PART` marks, the bits of one role only marked (:func:`for_role`). The
+    page store keeps it as the link's own page (the marks resolved, its token put back), and
+    the dict returned gets the drawing under ``"drawing"`` (each browser's own parts marked as
+    in the store) and the CSRF token it was drawn with under ``"csrf"`` — unless the page was
+    not drawn now (found in the store, or no store), or linked this browser's own games."""
+    found: dict[str, str] = {}
+    g.shared_drawing = found
+    return found
 
 
 def game_page(game: Game, render: Callable[[], str], *extra: object) -> str:

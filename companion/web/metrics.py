@@ -13,7 +13,10 @@ status codes, game keys and a few fixed words: never a link token, never a name.
 - ``companion_page_store_total{result="hit"|"miss"}``: pages found drawn, or drawn now;
 - ``companion_rate_limited_total``: requests refused by the rate limits (429);
 - ``companion_live_polls_total{result="changed"|"unchanged"}``: the live polls, 200 or 304;
-- ``companion_push_publishes_total{result="ok"|"failed"}``: live updates published to the proxy.
+- ``companion_push_publishes_total{result="ok"|"failed"}``: live updates published to the proxy;
+- ``companion_push_parts_total{how="shared"|"drawn"|"refused"}``: viewers' parts taken from the
+  scorer's page drawn in the save (shared), drawn through the viewer link (drawn), or refused
+  (a part taken from the scorer's page held a link's token: drawn through the viewer link).
 
 Other modules count through the small functions below (:func:`count_save`,
 :func:`count_page_store`, :func:`count_refusal`, :func:`count_live_poll`), never the metric
@@ -59,6 +62,9 @@ LIVE_POLLS = Counter("companion_live_polls", "Live polls: the game changed (200)
                      ["result"])
 PUBLISHES = Counter("companion_push_publishes", "Live updates published to the proxy: taken "
                     "(ok) or not (failed: the pages' polling catches up).", ["result"])
+PUSH_PARTS = Counter("companion_push_parts", "Viewers' parts taken from the scorer's page drawn "
+                     "in the save (shared), drawn through the viewer link (drawn), or refused "
+                     "(it held a link's token: drawn through the viewer link instead).", ["how"])
 
 STARTED = "companion.started"
 """The WSGI environ key holding when :class:`companion.web.logs.EveryRequest` (the middleware the
@@ -83,6 +89,11 @@ def count_save(game: str) -> None:
 def count_page_store(*, hit: bool) -> None:
     """A page found in the page store (``hit``) or drawn because it was not there."""
     PAGE_STORE.labels(result="hit" if hit else "miss").inc()
+
+
+def count_push_part(how: str) -> None:
+    """A viewers' part made: ``"shared"``, ``"drawn"`` or ``"refused"`` (see PUSH_PARTS)."""
+    PUSH_PARTS.labels(how=how).inc()
 
 
 def count_refusal() -> None:

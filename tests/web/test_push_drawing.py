@@ -133,13 +133,15 @@ def test_a_correction_and_an_undo_push_the_part_a_viewer_then_loads(app, client,
 
 def test_the_viewers_part_is_drawn_alone_without_the_page_around_it_nor_the_page_store(
         app, client, publisher, monkeypatch):  # noqa: F811
-    """The drawing after a save renders the content alone (base.html's ``live_part_only``) and
-    neither reads nor writes the page store: the phones it is for load no page."""
+    """The drawing after a save through the viewer link (here: viewers in French, the scorer's
+    phone in English, so nothing to share: tests/web/test_push_shared.py) renders the content
+    alone (base.html's ``live_part_only``) and neither reads nor writes the page store: the
+    phones it is for load no page."""
     from companion.extensions import page_store
 
     path, token = _new_game(client)
     viewer = _viewer(client, path)
-    name = _channel(client, viewer)
+    name = _channel(client, viewer, "fr")
     publisher.listening = {name}
     used: list[str] = []
 
@@ -157,5 +159,5 @@ def test_the_viewers_part_is_drawn_alone_without_the_page_around_it_nor_the_page
     part = _pushed(publisher, name)
     assert used == []
     assert "<body" not in part and "data-theme-pick" not in part
-    _same_as_loaded(client, viewer, part)
+    _same_as_loaded(client, viewer, part, "fr")
     assert used == ["get", "set"]  # the viewer's load: drawn then, and kept
