@@ -21,6 +21,7 @@ from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, InvalidatePoolError
+from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, create_engine
 
 if TYPE_CHECKING:  # Alembic is imported when a migration is looked at, not by every command
@@ -252,6 +253,82 @@ def close_session(_error: BaseException | None = None) -> None:
     session = g.pop("db_session", None)
     if session is not None:
         session.close()
+        _end_save(session)
+
+
+SAVE = "companion.save_connection"
+"""Where a session keeps the Core connection its request's save runs on (:func:`open_save`)."""
+
+
+def open_save(session: OrmSession, run: Callable[[Connection], T]) -> T:
+    """``run(connection)``: the first statement of a save that only appends through Core
+    (:func:`companion.play.store.append`), on a pooled connection of its own rather than in an
+    ORM transaction of ``session`` — its begin, flush, commit and close machinery are a tenth of
+    such a save (issue 36). Taken as :func:`first_statement` takes it: no ping, a connection the
+    database dropped tried once more on a new one. ``session`` is bound to it until the request
+    ends (:func:`close_session` closes it): anything the request reads through the session after
+    (a refusal's page) reads on the same connection, in the same transaction. The save commits
+    with :func:`commit_save`. A session that has begun already runs ``run`` on its own
+    connection (the save is then the session's, as any other write)."""
+    if session.in_transaction() or SAVE in session.info:
+        return run(connection_of(session))
+    engine = session.get_bind()
+    assert isinstance(engine, Engine)
+
+    def taken() -> T:
+        token = UNPINGED.set(True)
+        try:
+            connection = engine.connect()
+        finally:
+            UNPINGED.reset(token)
+        session.info[SAVE] = connection
+        session.bind = connection
+        return run(connection)
+
+    return once_more_if_dropped(taken, lambda: _end_save(session))
+
+
+def saving_on(session: OrmSession) -> Connection | None:
+    """The connection of the save :func:`open_save` opened for ``session``, or None."""
+    return cast(Connection | None, session.info.get(SAVE))
+
+
+def connection_of(session: OrmSession) -> Connection:
+    """Where the session's statements go: its save's connection, else its own transaction's."""
+    found = session.info.get(SAVE)
+    return cast(Connection, found) if found is not None else session.connection()
+
+
+def commit_save(session: OrmSession) -> None:
+    """COMMIT the save :func:`open_save` opened and give its connection back to the pool (as an
+    ORM commit gives back the session's; what the request reads after goes through the session
+    as usual), then run what an ORM commit of ``session`` runs after it: its ``after_commit``
+    hooks (the entries read forgotten, the new version published by :mod:`companion.play.push`).
+    Nothing of the session itself may be pending: an appending save changes no ORM object (one
+    that did is refused here, never committed by half)."""
+    if session.new or session.dirty or session.deleted:
+        raise RuntimeError("an ORM change in a save on its own connection: it would be lost")
+    connection = saving_on(session)
+    assert connection is not None
+    connection.commit()
+    _end_save(session)
+    session.dispatch.after_commit(session)
+
+
+def rollback_save(session: OrmSession) -> None:
+    """ROLLBACK the save :func:`open_save` opened (its connection stays, for what the request
+    reads next), and run the session's ``after_rollback`` hooks, as an ORM rollback would."""
+    connection = saving_on(session)
+    assert connection is not None
+    connection.rollback()
+    session.dispatch.after_rollback(session)
+
+
+def _end_save(session: OrmSession) -> None:
+    connection = session.info.pop(SAVE, None)
+    if connection is not None:
+        session.bind = connection.engine
+        connection.close()
 
 
 MIGRATIONS = Path(__file__).parent / "migrations"

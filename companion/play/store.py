@@ -26,7 +26,19 @@ from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, func, select
 
-from ..db import READER, Prepared, first_statement, once_more_if_dropped, read_row, reader
+from ..db import (
+    READER,
+    Prepared,
+    commit_save,
+    connection_of,
+    first_statement,
+    once_more_if_dropped,
+    open_save,
+    read_row,
+    reader,
+    rollback_save,
+    saving_on,
+)
 from ..models import Entry, Game, GameLink, Player, RoundRecord, loaded, table_of
 from . import groups, push
 from .entries import entry_problem
@@ -67,8 +79,14 @@ def check_still_there(session: Session, game: Game) -> None:
     # the session: no identity) keeps its id as it is.
     identity = inspect(game).identity
     game_id = identity[0] if identity is not None else game.id
-    session.rollback()
-    if session.exec(select(Game.id).where(Game.id == game_id)).first() is None:
+    connection = saving_on(session)
+    if connection is None:
+        session.rollback()
+        gone = session.exec(select(Game.id).where(Game.id == game_id)).first() is None
+    else:  # (a save on its own connection: that connection's transaction)
+        rollback_save(session)
+        gone = connection.execute(select(Game.id).where(Game.id == game_id)).first() is None
+    if gone:
         raise GameGone
 
 
@@ -227,7 +245,7 @@ def entries(session: Session, game: Game) -> list[Stored]:
     if read is None:
         if session.new or session.dirty or session.deleted:
             session.flush()  # (what is pending is read too; then no ORM round of a query)
-        rows = session.connection().execute(_ENTRIES, {"game": game.id})
+        rows = connection_of(session).execute(_ENTRIES, {"game": game.id})
         read = [Stored(seq, kind, json.loads(data), key, created_at)
                 for seq, kind, data, key, created_at in rows]
         session.info.setdefault(_READ, {})[game.id] = read
@@ -323,14 +341,16 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
     problem = entry_problem(game.kind, kind, data)
     if problem is not None:  # (every form and API call makes its game's shapes: a bug here)
         raise ValueError(f"an entry no table could have made: {problem}")
-    # Written through Core in the session's transaction (no ORM object built, nothing to
-    # flush): the entry, the game's stamp, then its summary and the group's totals
-    # (:data:`AT_SAVE`), one COMMIT.
+    # Written through Core (no ORM object built, nothing to flush): the entry, the game's
+    # stamp, then its summary and the group's totals (:data:`AT_SAVE`), one COMMIT — in the
+    # session's transaction, or (a view marked ``appends``) on the save's own connection with
+    # the session's after-commit hooks run by :func:`companion.db.commit_save`.
     now = datetime.now(UTC)
     before = game.updated_at
     _forget_entries(session)  # (the entries read are no longer all of them)
     try:
-        connection = session.connection()
+        own = saving_on(session)
+        connection = own if own is not None else session.connection()
         _INSERT_ENTRY.run(connection, {
             "game_id": game.id, "seq": based_on + 1, "kind": kind, "key": key,
             "data": json.dumps(data, ensure_ascii=False, sort_keys=True), "created_at": now})
@@ -339,7 +359,10 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
         push.changed(session, game.id)  # (published after the commit, as an ORM write is)
         for keep in AT_SAVE:
             keep(session, game, replay)
-        session.commit()
+        if own is None:
+            session.commit()
+        else:
+            commit_save(session)
     except IntegrityError:
         set_committed_value(game, "updated_at", before)
         check_still_there(session, game)
@@ -483,14 +506,14 @@ def link_and_game_to_append(session: Session, token: str) -> tuple[GameLink, Gam
     """:func:`link_and_game` for a write that only appends entries through
     :func:`append` (a duel's round, its undo: views marked
     :func:`companion.routes.links.appends`): the same query, the request's first statement, in
-    the session's transaction, but the rows made into objects the session does not track (no
-    ORM load, no identity map to expire at the commit). Never change them: :func:`append`
-    writes the entry, the game's stamp and its summary through Core."""
+    the save's own connection (:func:`companion.db.open_save`: no ORM transaction at all), the
+    rows made into objects the session does not track (no ORM load, no identity map to expire
+    at the commit). Never change them: :func:`append` writes the entry, the game's stamp and
+    its summary through Core."""
     if not is_token(token):
         return None
-    row = first_statement(
-        session, lambda: session.connection().execute(_LINK_AND_GAME_ROW, {"token": token})
-        .first())
+    row = open_save(session, lambda connection: connection.execute(
+        _LINK_AND_GAME_ROW, {"token": token}).first())
     return _link_and_game_of(row) if row is not None else None
 
 

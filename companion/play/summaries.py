@@ -35,7 +35,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
 
-from ..db import Prepared
+from ..db import Prepared, connection_of
 from ..games import GameKind, Glue, by_key, registry
 from ..history import GameSummary, paging, stats
 from ..history.paging import PageKey
@@ -194,7 +194,7 @@ def _keep(session: OrmSession, game: Game, replay: Any = None) -> None:
     summary = _summary_at_save(session, game, replay)
     values = {"stamp": stamp_of(game), "finished": summary.finished, "data": summary.to_json(),
               "progress": summary.progress_json()}  # (:func:`cached`'s, no ORM object built)
-    connection = session.connection()
+    connection = connection_of(session)  # (a save on its own connection: that one)
     if row is not None:  # loaded in this session: kept in step
         before = (row.finished, row.data)
         row.stamp, row.finished = values["stamp"], values["finished"]

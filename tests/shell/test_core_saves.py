@@ -1,0 +1,121 @@
+"""A save that only appends (a duel's round: a view marked ``links.appends``) runs on a Core
+connection of its own, with no ORM transaction (:func:`companion.db.open_save`): its begin,
+flush and commit machinery were a tenth of such a save's cost (issue 36). Pinned here: such a
+save begins no ORM transaction and gives its connection back; one that loses a race at its
+INSERT (the database's unique key refusing it) is rolled back on that connection and refused as
+stale, storing nothing; and a save on its own connection refuses to commit an ORM change it
+would otherwise drop.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import event, insert, select
+from sqlalchemy.orm import Session as OrmSession
+
+from companion.db import commit_save, get_session, open_save
+from companion.models import Entry, Person, table_of
+
+from .test_lean_saves import statements, token_of, version_of
+
+
+def _duel(client) -> str:
+    new = client.post("/kanai-duel/new", data={
+        "first": "Ana", "second": "Ben", "mode": "referee", "wins": "4", "abilities": "all",
+        "set_aside": "none"})
+    assert new.status_code == 303
+    return f"/kanai-duel/g/{token_of(new.headers['Location'])}"
+
+
+def _entries(app, url: str) -> list[tuple[int, str, str]]:
+    engine = app.extensions["companion.engine"]
+    token = url.rsplit("/", 1)[1]
+    with engine.connect() as connection:
+        return [tuple(row) for row in connection.exec_driver_sql(
+            "SELECT e.seq, e.kind, e.data FROM entry e JOIN gamelink k ON k.game_id = e.game_id "
+            f"WHERE k.token = '{token}' ORDER BY e.seq")]
+
+
+def test_a_duel_round_begins_no_orm_transaction_and_gives_its_connection_back(app, client):
+    url = _duel(client)
+    engine = app.extensions["companion.engine"]
+    begun: list[object] = []
+
+    def began(session, _transaction, _connection) -> None:
+        begun.append(session)
+
+    event.listen(OrmSession, "after_begin", began)
+    try:
+        for cards in (("general", "minister"), ("minister", "general")):
+            version = version_of(client, url)
+            begun.clear()
+            with statements(app) as seen:
+                answer = client.post(f"{url}/round", data={
+                    "first": cards[0], "second": cards[1], "version": str(version),
+                    "key": f"k{version}"})
+            assert answer.status_code == 303, answer.text
+            assert begun == []  # the whole save on its own connection
+            assert any(s.startswith("INSERT INTO entry") for s in seen)
+            assert engine.pool.checkedout() == 0
+    finally:
+        event.remove(OrmSession, "after_begin", began)
+    assert [seq for seq, _, _ in _entries(app, url)] == [1, 2]
+
+
+@pytest.mark.parametrize("rival_kind", ["round", "undo"])
+def test_a_round_that_loses_the_race_at_its_insert_stores_nothing_and_is_told_so(
+        app, client, rival_kind):
+    url = _duel(client)
+    engine = app.extensions["companion.engine"]
+    assert client.post(f"{url}/round", data={
+        "first": "general", "second": "minister", "version": "0", "key": "a"}).status_code == 303
+    with engine.connect() as connection:
+        game_id = connection.exec_driver_sql(
+            f"SELECT game_id FROM gamelink WHERE token = '{url.rsplit('/', 1)[1]}'").scalar()
+    rival = json.dumps({"cards": ["prince", "wizard"]} if rival_kind == "round" else {})
+    fired: list[bool] = []
+
+    def rival_first(_conn, _cursor, statement, _params, _context, _many) -> None:
+        """Another phone's entry stored (and committed) between this save's read and its
+        INSERT: the database's unique key, not the version check, refuses this one."""
+        if fired or not statement.startswith("INSERT INTO entry"):
+            return
+        fired.append(True)
+        with engine.connect() as other:
+            other.execute(insert(table_of(Entry)).values(
+                game_id=game_id, seq=2, kind=rival_kind, key=None, data=rival,
+                created_at=datetime.now(UTC)))
+            other.commit()
+
+    event.listen(engine, "before_cursor_execute", rival_first)
+    try:
+        answer = client.post(f"{url}/round", data={
+            "first": "minister", "second": "general", "version": "1", "key": "b"})
+    finally:
+        event.remove(engine, "before_cursor_execute", rival_first)
+    assert fired
+    assert answer.status_code == 409, answer.text
+    assert 'data-problem="stale-write"' in answer.text
+    assert [(seq, kind) for seq, kind, _ in _entries(app, url)] == [(1, "round"),
+                                                                     (2, rival_kind)]
+    assert engine.pool.checkedout() == 0
+    # The same form again, on the game as it is now, is a new round stored after the rival's.
+    version = version_of(client, url)
+    assert version == 2
+    assert client.post(f"{url}/round", data={
+        "first": "minister", "second": "general", "version": "2", "key": "b"}).status_code == 303
+    assert [seq for seq, _, _ in _entries(app, url)] == [1, 2, 3]
+
+
+def test_a_save_on_its_own_connection_refuses_to_commit_an_orm_change(app):
+    with app.test_request_context():
+        session = get_session()
+        open_save(session, lambda connection: connection.exec_driver_sql("SELECT 1").scalar())
+        session.add(Person(group_id=1, name="Lost", key="lost"))
+        with pytest.raises(RuntimeError):
+            commit_save(session)
+    with app.app_context():
+        assert get_session().exec(select(Person).where(Person.name == "Lost")).first() is None
