@@ -198,9 +198,9 @@ def games_by_codes(session: Session, codes: Sequence[str]) -> list[Game]:
 def names_of(session: Session, game: Game) -> list[str]:
     """The players' names in seat order; :class:`GameGone` if there are none (every stored game
     has its seats: none means its group was deleted between reading the game and its seats)."""
-    players = session.exec(select(Player).where(Player.game_id == game.id)
-                           .order_by(col(Player.seat)))
-    names = [p.name for p in players]
+    known: dict[int | None, tuple[str, ...]] = session.info.get(_NAMES, {})
+    names = list(known[game.id]) if game.id in known else list(session.exec(
+        select(Player.name).where(Player.game_id == game.id).order_by(col(Player.seat))))
     if not names:
         raise GameGone
     return names
@@ -246,6 +246,7 @@ def _forget_entries(session: OrmSession, *_args: object) -> None:
 def _forget_all(session: OrmSession, *_args: object) -> None:
     session.info.pop(_READ, None)
     session.info.pop(_NOTED, None)
+    session.info.pop(_NAMES, None)
 
 
 AT_SAVE: list[Callable[[Session, Game, Any], None]] = []
@@ -274,10 +275,18 @@ def noted_replay(session: OrmSession, game: Game) -> Any:
 
 
 def _forget_written(session: OrmSession, _context: object, _instances: object) -> None:
-    """Before a flush that writes an entry: forget the entries read (they are not all)."""
+    """Before a flush: forget the names :func:`names_and_links` read (a rename may be in it);
+    if it writes an entry, the entries read too (they are not all)."""
+    session.info.pop(_NAMES, None)
     if _READ in session.info and any(
             isinstance(row, Entry) for row in (*session.new, *session.dirty, *session.deleted)):
         _forget_entries(session)
+
+
+_NAMES = "companion.store.names"
+"""Where a session keeps the names :func:`names_and_links` read, by game, for :func:`names_of`
+(a page drawn after its key was read: one read of the seats), until it flushes or its
+transaction ends."""
 
 
 def install() -> None:
@@ -565,9 +574,11 @@ def names_and_links(session: Session, game: Game
     links' ids (in the same order), in one query: what can change a game's page without moving
     its version (a rename, a merge, a replaced link), read for every load of a page drawn once
     (:func:`companion.routes.page_store.game_page`); the ids name its live stream
-    (:mod:`companion.play.push`)."""
+    (:mod:`companion.play.push`). The names are kept for :func:`names_of` (see :data:`_NAMES`)."""
     with reading(session) as connection:
         rows = connection.execute(_NAMES_AND_LINKS, {"game": game.id}).all()
-    return (tuple(name for seat, name, _ in rows if seat >= 0),
+    names = session.info.setdefault(_NAMES, {})[game.id] = tuple(
+        name for seat, name, _ in rows if seat >= 0)
+    return (names,
             tuple(token for seat, token, _ in rows if seat < 0),
             tuple(int(link) for seat, _, link in rows if seat < 0))

@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response
 from wtforms import Field
 
 from ...common.bounds import page_number, whole_or_none
-from ...db import get_session
+from ...db import get_session, reads_only
 from ...models import Game, RoundRecord
 from ...play import rebel_princess as play
 from ...play import rebel_princess_tricks as tricks_entry
@@ -182,6 +182,7 @@ def card_help() -> str:
 # --- the score pad ---------------------------------------------------------------------------
 
 @bp.get("/g/<code>")
+@reads_only
 def show(code: str) -> str:
     """The game: this round's card and leader, the score pad, and the result at the end.
 

@@ -9,7 +9,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from ...db import get_session
+from ...db import get_session, reads_only
 from ...models import Game
 from ...play import reveillez as play
 from ...play.store import KeyConflict
@@ -188,6 +188,7 @@ def _fill_again(form: ReveillezNewGameForm) -> None:
 # --- the table ----------------------------------------------------------------------------------
 
 @bp.get("/g/<code>")
+@reads_only
 @entry_page
 def show(code: str) -> str:
     """The table: the 12 princesses, each player's points, and the next action's first step.
