@@ -22,9 +22,7 @@ PAGES = {
         "SELECT gamelink",  # the scorer link and its game
         "SELECT player",  # the seats (princesses, people)
         "SELECT gamelink",  # the live links: the viewer link shared, the page's stream
-        "SELECT roundrecord",
-        "SELECT gameresult",  # the running chart: the kept summary and the seats' people
-        "SELECT player",
+        "SELECT roundrecord",  # (the running chart: from their replay, nothing read again)
     ],
     **dict.fromkeys(["princesse-princesse", "reveillez", "kanai-duel"], [
         "SELECT gamelink",  # the scorer link and its game
@@ -77,3 +75,32 @@ def test_the_names_kept_for_a_page_are_forgotten_by_a_flush(app, client):
         assert store.names_of(session, game) == ["Ana", "Bea", "Cy"]
         session.rollback()
         assert store.names_of(session, game) == ["Ana", "Ben", "Cy"]
+
+
+def test_the_score_pads_chart_is_the_one_its_kept_summary_draws(app, client):
+    """Rebel Princess's pad draws its running totals from the replay it made for the pad, not
+    from the game's kept summary read again: the same chart, in either language."""
+    from flask import render_template
+
+    from companion.history import charts
+    from companion.play import summaries
+
+    from .test_push import SCORES, _new_game
+
+    path, token = _new_game(client)
+    for number in (1, 2):
+        scores = dict(SCORES, **{f"score_{number - 1}": "5", f"score_{number % 4}": "2"})
+        assert client.post(f"{path}/round/{number}/numbers", data=scores).status_code == 302
+    for lang in ("en", "fr"):
+        page = client.get(path, headers={"Accept-Language": lang}).text
+        with app.test_request_context(headers={"Accept-Language": lang}):
+            session = get_session()
+            game = store.game_by_token(session, token)
+            assert game is not None
+            record = summaries.record_of(session, game)
+            assert record is not None and len(record.summary.progress) == 2
+            chart = charts.line_chart(record.names, record.summary.progress,
+                                      record.summary.winners, record.summary.step)
+            drawn = render_template("history/_line_chart.html", chart=chart)
+        assert 'data-chart="running" data-steps="2"' in drawn
+        assert drawn.strip() in page
