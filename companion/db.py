@@ -171,13 +171,22 @@ _USES = "companion_uses"
 
 
 def read_row(engine: Engine, name: str, sql: str, params: Sequence[str]) -> tuple[Any, ...] | None:
-    """The first row of ``sql`` (PostgreSQL's ``$1`` parameters, given as text) on a pooled
-    connection of :func:`reader`'s ``engine``, through libpq alone: neither SQLAlchemy's
+    """The first row of ``sql`` (:func:`read_rows`), or None."""
+    rows = read_rows(engine, name, sql, params, first=True)
+    return rows[0] if rows else None
+
+
+def read_rows(engine: Engine, name: str, sql: str, params: Sequence[str], *,
+              first: bool = False) -> list[tuple[Any, ...]]:
+    """The rows of ``sql`` (only the first with ``first``; PostgreSQL's ``$1`` parameters, given
+    as text) on a pooled connection of :func:`reader`'s ``engine``, through libpq alone:
+    neither SQLAlchemy's
     statement machinery nor psycopg's cursor (most of a poll's own work on PostgreSQL, issue
     36). One round trip a read: the statement is sent with its values for its first
     :data:`PREPARE_AFTER` uses on a connection, then prepared there once, as ``name``, and run
-    by name (planned once, where the plain statement is parsed and planned each time). The row
-    comes back in binary and is loaded by psycopg's own loaders (the same values as a cursor's).
+    by name (planned once, where the plain statement is parsed and planned each time). The rows
+    come back in binary and are loaded by psycopg's own loaders (the same values as a
+    cursor's).
     A driver error is raised as SQLAlchemy's (``connection_invalidated`` when the connection
     was lost; it then leaves the pool): :func:`once_more_if_dropped` tries again."""
     from psycopg import errors, pq
@@ -203,10 +212,11 @@ def read_row(engine: Engine, name: str, sql: str, params: Sequence[str]) -> tupl
         _check(result, errors, pq)
         connection.info[(_USES, name)] = min(uses + 1, PREPARE_AFTER + 1)
         if result.ntuples == 0:
-            return None
+            return []
         loader = Transformer(driver)
         loader.set_pgresult(result, format=pq.Format.BINARY)
-        return loader.load_row(0, tuple)
+        return [loader.load_row(0, tuple)] if first else loader.load_rows(
+            0, result.ntuples, tuple)
     except driver_error as error:
         lost = engine.dialect.is_disconnect(cast(Any, error), connection.dbapi_connection, None)
         if lost:

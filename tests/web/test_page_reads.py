@@ -11,7 +11,7 @@ from sqlalchemy import event
 
 from companion.db import get_session, reader
 from companion.models import Player
-from companion.play import store
+from companion.play import page_reads, store
 from tests.shell.test_lean_saves import statements
 from tests.shell.test_save_statements import shape
 
@@ -53,6 +53,65 @@ def test_a_games_page_drawn_afresh_reads_each_thing_once(app, client, kind):
     if engine.dialect.name == "postgresql":
         assert reader(engine) is not engine and reader(reader(engine)) is reader(engine)
         assert taken == []  # the app's engine untouched: its ping, BEGIN and ROLLBACK
+        alone = {read.sql for read in (page_reads.LINK_AND_GAME, page_reads.NAMES_AND_LINKS,
+                                       page_reads.ENTRIES)}
+        assert sum(s in alone for s in seen) == (1 if kind == "rebel-princess" else 3), seen
+
+
+def _postgresql_only(app) -> None:
+    if app.extensions["companion.engine"].dialect.name != "postgresql":
+        pytest.skip("PostgreSQL only (TEST_DATABASE_URL)")
+
+
+def test_on_postgresql_the_reads_sent_to_libpq_alone_give_sqlalchemys_rows(app, client):
+    """Each of page_reads' statements gives the rows store's own statement gives through
+    SQLAlchemy, value for value, type for type (before and after it is prepared)."""
+    from sqlalchemy import text
+
+    from companion.db import PREPARE_AFTER
+
+    _postgresql_only(app)
+    token = _new(client, "reveillez").rsplit("/", 1)[1]
+    assert client.post(f"/reveillez/g/{token}/act", data={
+        "do": "wake", "slot": "0", "value": "5", "version": "0", "key": "k" * 16}).status_code \
+        in (200, 303)
+    engine = app.extensions["companion.engine"]
+    with engine.connect() as connection:
+        game_id = connection.execute(text(
+            "SELECT game_id FROM gamelink WHERE token = :t"), {"t": token}).scalar()
+        expected = {
+            page_reads.LINK_AND_GAME: connection.execute(
+                store._LINK_AND_GAME_ROW, {"token": token}).all(),
+            page_reads.NAMES_AND_LINKS: connection.execute(
+                store._NAMES_AND_LINKS, {"game": game_id}).all(),
+            page_reads.ENTRIES: connection.execute(
+                store._ENTRIES, {"game": game_id}).all()}
+    assert all(expected.values())
+    for statement, rows in expected.items():
+        value = token if statement is page_reads.LINK_AND_GAME else game_id
+        for _ in range(PREPARE_AFTER + 2):
+            found = page_reads.rows(reader(engine), statement, value)
+            assert found == [tuple(row) for row in rows]
+            assert [[type(v) for v in row] for row in found] == \
+                [[type(v) for v in row] for row in rows]
+
+
+def test_on_postgresql_a_page_survives_a_dropped_connection(app, client):
+    """The reader's connections are never pinged: one the database dropped is tried once more,
+    on a new one, and the page is drawn as before."""
+    from sqlalchemy import text
+
+    _postgresql_only(app)
+    path = _new(client, "kanai-duel")
+    first = client.get(path)
+    engine = app.extensions["companion.engine"]
+    with engine.connect() as connection:  # every other connection to this database dropped
+        dropped = connection.execute(text(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()")).scalar()
+    assert dropped and dropped >= 1
+    again = client.get(path)
+    assert first.status_code == again.status_code == 200
 
 
 def test_the_names_kept_for_a_page_are_forgotten_by_a_flush(app, client):
@@ -104,3 +163,24 @@ def test_the_score_pads_chart_is_the_one_its_kept_summary_draws(app, client):
             drawn = render_template("history/_line_chart.html", chart=chart)
         assert 'data-chart="running" data-steps="2"' in drawn
         assert drawn.strip() in page
+
+
+def test_a_pages_version_is_the_polls_whatever_the_servers_time_zone(app, client,
+                                                                     monkeypatch):
+    """The version a page follows and the one its polls answer are the same number in a server
+    process whose local time is not UTC (PostgreSQL's ``timestamp`` comes back from libpq
+    without its zone: read as UTC, as it is stored, never as local time)."""
+    import re
+    import time
+
+    monkeypatch.setenv("TZ", "Europe/Paris")
+    time.tzset()
+    try:
+        path = _new(client, "kanai-duel")
+        page = client.get(path).text
+        followed = re.search(r'data-live-version="([^"]+)"', page)
+        assert followed is not None
+        assert client.get(path.replace("/kanai-duel/g/", "/live/")).text == followed[1]
+    finally:
+        monkeypatch.undo()
+        time.tzset()
