@@ -180,15 +180,14 @@ def read_rows(engine: Engine, name: str, sql: str, params: Sequence[str], *,
               first: bool = False) -> list[tuple[Any, ...]]:
     """The rows of ``sql`` (only the first with ``first``; PostgreSQL's ``$1`` parameters, given
     as text) on a pooled connection of :func:`reader`'s ``engine``, through libpq alone:
-    neither SQLAlchemy's
-    statement machinery nor psycopg's cursor (most of a poll's own work on PostgreSQL, issue
-    36). One round trip a read: the statement is sent with its values for its first
-    :data:`PREPARE_AFTER` uses on a connection, then prepared there once, as ``name``, and run
-    by name (planned once, where the plain statement is parsed and planned each time). The rows
-    come back in binary and are loaded by psycopg's own loaders (the same values as a
-    cursor's).
-    A driver error is raised as SQLAlchemy's (``connection_invalidated`` when the connection
-    was lost; it then leaves the pool): :func:`once_more_if_dropped` tries again."""
+    neither SQLAlchemy's statement machinery nor psycopg's cursor (most of a poll's own work
+    on PostgreSQL, issue 36). One round trip a read: the statement is sent with its values for
+    its first :data:`PREPARE_AFTER` uses on a connection, then prepared there once, as
+    ``name``, and run by name (planned once, where the plain statement is parsed and planned
+    each time). The rows come back in binary and are loaded by psycopg's own loaders (the same
+    values as a cursor's). A driver error is raised as SQLAlchemy's
+    (``connection_invalidated`` when the connection was lost; it then leaves the pool):
+    :func:`once_more_if_dropped` tries again."""
     from psycopg import errors, pq
     from psycopg.adapt import Transformer
 
