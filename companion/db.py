@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
-from flask import Flask, current_app, g
+from flask import Flask, current_app, g, has_request_context, request
 from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Connection, Engine
@@ -149,9 +149,10 @@ def reader(engine: Engine) -> Engine:
     """The engine of the live polls' one-statement reads (:func:`companion.play.store.
     version_by_token`): on PostgreSQL a small pool of its own in autocommit, without the
     pre-ping and the rollback on return (three round trips a poll, where SQLite pays none: a
-    broken connection is tried again once instead); on SQLite ``engine`` itself. Disposed with
+    broken connection is tried again once instead); on SQLite ``engine`` itself, as for the
+    reader itself (a :func:`reads_only` page's session is bound to it). Disposed with
     ``engine``."""
-    if engine.dialect.name != "postgresql":
+    if engine.dialect.name != "postgresql" or engine.get_execution_options().get(READER):
         return engine
     with _READERS_LOCK:
         found = _READERS.get(engine)
@@ -171,15 +172,23 @@ _USES = "companion_uses"
 
 
 def read_row(engine: Engine, name: str, sql: str, params: Sequence[str]) -> tuple[Any, ...] | None:
-    """The first row of ``sql`` (PostgreSQL's ``$1`` parameters, given as text) on a pooled
-    connection of :func:`reader`'s ``engine``, through libpq alone: neither SQLAlchemy's
-    statement machinery nor psycopg's cursor (most of a poll's own work on PostgreSQL, issue
-    36). One round trip a read: the statement is sent with its values for its first
-    :data:`PREPARE_AFTER` uses on a connection, then prepared there once, as ``name``, and run
-    by name (planned once, where the plain statement is parsed and planned each time). The row
-    comes back in binary and is loaded by psycopg's own loaders (the same values as a cursor's).
-    A driver error is raised as SQLAlchemy's (``connection_invalidated`` when the connection
-    was lost; it then leaves the pool): :func:`once_more_if_dropped` tries again."""
+    """The first row of ``sql`` (:func:`read_rows`), or None."""
+    rows = read_rows(engine, name, sql, params, first=True)
+    return rows[0] if rows else None
+
+
+def read_rows(engine: Engine, name: str, sql: str, params: Sequence[str], *,
+              first: bool = False) -> list[tuple[Any, ...]]:
+    """The rows of ``sql`` (only the first with ``first``; PostgreSQL's ``$1`` parameters, given
+    as text) on a pooled connection of :func:`reader`'s ``engine``, through libpq alone:
+    neither SQLAlchemy's statement machinery nor psycopg's cursor (most of a poll's own work
+    on PostgreSQL, issue 36). One round trip a read: the statement is sent with its values for
+    its first :data:`PREPARE_AFTER` uses on a connection, then prepared there once, as
+    ``name``, and run by name (planned once, where the plain statement is parsed and planned
+    each time). The rows come back in binary and are loaded by psycopg's own loaders (the same
+    values as a cursor's). A driver error is raised as SQLAlchemy's
+    (``connection_invalidated`` when the connection was lost; it then leaves the pool):
+    :func:`once_more_if_dropped` tries again."""
     from psycopg import errors, pq
     from psycopg.adapt import Transformer
 
@@ -203,10 +212,11 @@ def read_row(engine: Engine, name: str, sql: str, params: Sequence[str]) -> tupl
         _check(result, errors, pq)
         connection.info[(_USES, name)] = min(uses + 1, PREPARE_AFTER + 1)
         if result.ntuples == 0:
-            return None
+            return []
         loader = Transformer(driver)
         loader.set_pgresult(result, format=pq.Format.BINARY)
-        return loader.load_row(0, tuple)
+        return [loader.load_row(0, tuple)] if first else loader.load_rows(
+            0, result.ntuples, tuple)
     except driver_error as error:
         lost = engine.dialect.is_disconnect(cast(Any, error), connection.dbapi_connection, None)
         if lost:
@@ -242,10 +252,32 @@ def get_engine() -> Engine:
     return cast(Engine, current_app.extensions["companion.engine"])
 
 
+def reads_only(view: Callable[..., T]) -> Callable[..., T]:
+    """Mark a page's view whose GET only reads the database (a game's page, which every phone
+    at the table loads after each change): on PostgreSQL its request's session reads through
+    the polls' reader (:func:`reader`: autocommit, no ping, no rollback on return), one round
+    trip a statement where the session's own connection adds a ping, a ``BEGIN`` and a
+    ``ROLLBACK`` (issue 36). Every statement sees what was committed before it, as in a
+    transaction at PostgreSQL's READ COMMITTED; such a view never writes."""
+    vars(view)["reads_only"] = True
+    return view
+
+
+def _bind() -> Engine:
+    """The engine of this request's session: :func:`reader`'s for a :func:`reads_only` view's
+    GET, else the app's."""
+    engine = get_engine()
+    if (engine.dialect.name == "postgresql" and has_request_context()
+            and request.method in ("GET", "HEAD") and getattr(
+                current_app.view_functions.get(request.endpoint or ""), "reads_only", False)):
+        return reader(engine)
+    return engine
+
+
 def get_session() -> Session:
     """The request's database session, opened on first use and closed at teardown."""
     if "db_session" not in g:
-        g.db_session = Session(get_engine(), expire_on_commit=False)
+        g.db_session = Session(_bind(), expire_on_commit=False)
     return cast(Session, g.db_session)
 
 

@@ -40,7 +40,7 @@ from ..db import (
     saving_on,
 )
 from ..models import Entry, Game, GameLink, Player, RoundRecord, loaded, table_of
-from . import groups, push
+from . import groups, page_reads, push
 from .entries import entry_problem
 from .tokens import is_token
 
@@ -216,9 +216,9 @@ def games_by_codes(session: Session, codes: Sequence[str]) -> list[Game]:
 def names_of(session: Session, game: Game) -> list[str]:
     """The players' names in seat order; :class:`GameGone` if there are none (every stored game
     has its seats: none means its group was deleted between reading the game and its seats)."""
-    players = session.exec(select(Player).where(Player.game_id == game.id)
-                           .order_by(col(Player.seat)))
-    names = [p.name for p in players]
+    known: dict[int | None, tuple[str, ...]] = session.info.get(_NAMES, {})
+    names = list(known[game.id]) if game.id in known else list(session.exec(
+        select(Player.name).where(Player.game_id == game.id).order_by(col(Player.seat))))
     if not names:
         raise GameGone
     return names
@@ -245,7 +245,9 @@ def entries(session: Session, game: Game) -> list[Stored]:
     if read is None:
         if session.new or session.dirty or session.deleted:
             session.flush()  # (what is pending is read too; then no ORM round of a query)
-        rows = connection_of(session).execute(_ENTRIES, {"game": game.id})
+        direct = page_reads.direct(session)
+        rows = page_reads.rows(direct, page_reads.ENTRIES, game.id) if direct is not None \
+            else connection_of(session).execute(_ENTRIES, {"game": game.id})
         read = [Stored(seq, kind, json.loads(data), key, created_at)
                 for seq, kind, data, key, created_at in rows]
         session.info.setdefault(_READ, {})[game.id] = read
@@ -261,9 +263,16 @@ def _forget_entries(session: OrmSession, *_args: object) -> None:
     session.info.pop(_READ, None)
 
 
+def _forget_read(session: OrmSession, *_args: object) -> None:
+    """As a transaction begins: what was read outside it (:mod:`.page_reads`) is read again."""
+    session.info.pop(_READ, None)
+    session.info.pop(_NAMES, None)
+
+
 def _forget_all(session: OrmSession, *_args: object) -> None:
     session.info.pop(_READ, None)
     session.info.pop(_NOTED, None)
+    session.info.pop(_NAMES, None)
 
 
 AT_SAVE: list[Callable[[Session, Game, Any], None]] = []
@@ -292,17 +301,26 @@ def noted_replay(session: OrmSession, game: Game) -> Any:
 
 
 def _forget_written(session: OrmSession, _context: object, _instances: object) -> None:
-    """Before a flush that writes an entry: forget the entries read (they are not all)."""
+    """Before a flush: forget the names :func:`names_and_links` read (a rename may be in it);
+    if it writes an entry, the entries read too (they are not all)."""
+    session.info.pop(_NAMES, None)
     if _READ in session.info and any(
             isinstance(row, Entry) for row in (*session.new, *session.dirty, *session.deleted)):
         _forget_entries(session)
 
 
+_NAMES = "companion.store.names"
+"""Where a session keeps the names :func:`names_and_links` read, by game, for :func:`names_of`
+(a page drawn after its key was read: one read of the seats), until it flushes or its
+transaction ends."""
+
+
 def install() -> None:
     """Hook every session (once): the entries it read, and the replays noted, are forgotten
-    when its transaction ends (commit or rollback); the entries also when it writes one."""
+    when its transaction ends (commit or rollback); the entries also when it writes one, and
+    what was read outside a transaction when one begins."""
     for name, hook in (("after_commit", _forget_all), ("after_rollback", _forget_all),
-                       ("before_flush", _forget_written)):
+                       ("after_begin", _forget_read), ("before_flush", _forget_written)):
         if not event.contains(OrmSession, name, hook):
             event.listen(OrmSession, name, hook)
 
@@ -494,6 +512,9 @@ def link_and_game_to_read(session: Session, token: str) -> tuple[GameLink, Game]
     dropped is tried once more, on a new one."""
     if not is_token(token):  # (a NUL never reaches PostgreSQL, which refuses it with an error)
         return None
+    if (direct := page_reads.direct(session)) is not None:
+        found = page_reads.rows(direct, page_reads.LINK_AND_GAME, token)
+        return _link_and_game_of(found[0]) if found else None
     def read() -> Any:
         with reading(session) as connection:
             return connection.execute(_LINK_AND_GAME_ROW, {"token": token}).first()
@@ -555,7 +576,8 @@ def version_by_token(engine: Engine, token: str) -> str | None:
 def version_string(game_id: int | None, updated_at: datetime) -> str:
     """A game's version for pages that follow it: it changes whenever anything is stored for
     the game (every write touches ``updated_at``)."""
-    return f"{game_id}-{updated_at.timestamp():.6f}"
+    stamp = updated_at if updated_at.tzinfo else updated_at.replace(tzinfo=UTC)  # (libpq's)
+    return f"{game_id}-{stamp.timestamp():.6f}"
 
 
 def replace_link(session: Session, game: Game, role: str, *, commit: bool = True) -> GameLink:
@@ -588,9 +610,14 @@ def names_and_links(session: Session, game: Game
     links' ids (in the same order), in one query: what can change a game's page without moving
     its version (a rename, a merge, a replaced link), read for every load of a page drawn once
     (:func:`companion.routes.page_store.game_page`); the ids name its live stream
-    (:mod:`companion.play.push`)."""
-    with reading(session) as connection:
-        rows = connection.execute(_NAMES_AND_LINKS, {"game": game.id}).all()
-    return (tuple(name for seat, name, _ in rows if seat >= 0),
+    (:mod:`companion.play.push`). The names are kept for :func:`names_of` (see :data:`_NAMES`)."""
+    if (direct := page_reads.direct(session)) is not None:
+        rows: Sequence[Any] = page_reads.rows(direct, page_reads.NAMES_AND_LINKS, game.id)
+    else:
+        with reading(session) as connection:
+            rows = connection.execute(_NAMES_AND_LINKS, {"game": game.id}).all()
+    names = session.info.setdefault(_NAMES, {})[game.id] = tuple(
+        name for seat, name, _ in rows if seat >= 0)
+    return (names,
             tuple(token for seat, token, _ in rows if seat < 0),
             tuple(int(link) for seat, _, link in rows if seat < 0))

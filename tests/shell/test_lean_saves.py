@@ -27,8 +27,10 @@ FROM = re.compile(r"\bFROM\s+\"?(\w+)", re.I)
 
 @contextmanager
 def statements(app):
-    """Every SQL statement run while the block runs, as a list (the polls' reader's too)."""
+    """Every SQL statement run while the block runs, as a list (the polls' reader's too, and a
+    page's reads sent to libpq alone: companion.play.page_reads)."""
     from companion.db import reader
+    from companion.play import page_reads
 
     engines = {app.extensions["companion.engine"], reader(app.extensions["companion.engine"])}
     seen: list[str] = []
@@ -36,11 +38,19 @@ def statements(app):
     def note(_conn, _cursor, statement, _params, _context, _many):
         seen.append(statement)
 
+    sent = page_reads.read_rows
+
+    def read_rows(engine, name, sql, params, **options):
+        seen.append(sql)
+        return sent(engine, name, sql, params, **options)
+
     for engine in engines:
         event.listen(engine, "before_cursor_execute", note)
+    page_reads.read_rows = read_rows
     try:
         yield seen
     finally:
+        page_reads.read_rows = sent
         for engine in engines:
             event.remove(engine, "before_cursor_execute", note)
 

@@ -97,30 +97,22 @@ def test_a_page_from_the_store_is_two_queries_without_the_orm(app, client, viewe
     from flask import template_rendered
     from sqlalchemy.orm import Mapper
 
-    from companion.db import reader
+    from .test_lean_saves import statements as every_statement
 
     client.get(f"/reveillez/g/{viewer}")  # drawn once, and kept
-    # (on PostgreSQL a page's reads go through the polls' reader: both engines listened to)
-    engines = {app.extensions["companion.engine"], reader(app.extensions["companion.engine"])}
-    statements: list[str] = []
+    # (on PostgreSQL a page's reads go through the polls' reader, to libpq alone: counted too)
     loaded: list[object] = []
     drawn: list[object] = []
-
-    def seen(_connection, _cursor, statement, *_args) -> None:
-        statements.append(statement)
 
     def load(target, _context) -> None:
         loaded.append(target)
 
-    for engine in engines:
-        event.listen(engine, "before_cursor_execute", seen)
     event.listen(Mapper, "load", load)
     template_rendered.connect(lambda *_a, **_k: drawn.append(1), app)
     try:
-        page = client.get(f"/reveillez/g/{viewer}")
+        with every_statement(app) as statements:
+            page = client.get(f"/reveillez/g/{viewer}")
     finally:
-        for engine in engines:
-            event.remove(engine, "before_cursor_execute", seen)
         event.remove(Mapper, "load", load)
     assert page.status_code == 200 and drawn == []
     assert len(statements) == 2, statements

@@ -27,9 +27,8 @@ PAGE = [
     "SELECT gamelink",  # the scorer link and its game
     "SELECT player",  # the players' names and the game's live links: the page store's key
     "SELECT entry",
-    "SELECT player",
 ]
-"""The scorer's page after the save."""
+"""The scorer's page after the save (its players' names: those the page store's key read)."""
 
 
 def test_a_push_save_cycle_of_a_duel_round_is_pinned_statement_by_statement(app, client,

@@ -22,7 +22,7 @@ from flask import abort, g, make_response, redirect, render_template, request, s
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from ...db import get_session
+from ...db import get_session, reads_only
 from ...forms.fields import required
 from ...models import Game, GameLink
 from ...play import kanai_duel as play
@@ -283,6 +283,7 @@ def _page(game: Game, status: int = 200, **kwargs: Any) -> tuple[str, int]:
 
 
 @bp.get("/g/<code>")
+@reads_only
 @entry_page
 def show(code: str) -> str:
     """A game: score, holds, what carries over, the last round's reasoning, and the entry.

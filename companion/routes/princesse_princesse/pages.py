@@ -16,7 +16,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from ...db import get_session
+from ...db import get_session, reads_only
 from ...play import princesse_princesse as play
 from ...play import store
 from ...rulings import Ruling
@@ -188,6 +188,7 @@ def _fill_again(form: PrincessePrincesseNewGameForm) -> None:
 
 
 @bp.get("/g/<code>")
+@reads_only
 @entry_page
 def show(code: str) -> str:
     """The tokens board: tokens against the threshold, the round, who starts and why.

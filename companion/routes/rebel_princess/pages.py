@@ -19,7 +19,8 @@ from werkzeug.wrappers import Response
 from wtforms import Field
 
 from ...common.bounds import page_number, whole_or_none
-from ...db import get_session
+from ...db import get_session, reads_only
+from ...history.charts import line_chart
 from ...models import Game, RoundRecord
 from ...play import rebel_princess as play
 from ...play import rebel_princess_tricks as tricks_entry
@@ -182,6 +183,7 @@ def card_help() -> str:
 # --- the score pad ---------------------------------------------------------------------------
 
 @bp.get("/g/<code>")
+@reads_only
 def show(code: str) -> str:
     """The game: this round's card and leader, the score pad, and the result at the end.
 
@@ -202,7 +204,12 @@ def show(code: str) -> str:
 
 def _render_show(view: play.RebelGameView, share_url: str) -> str:
     letter = view.state.next_round_card or ""  # ("": none to enter)
-    return render_template("rebel_princess/games/show.html", view=view,
+    # The running totals' chart from the replay just made (what the game's kept summary
+    # holds, made by the same function at each save), not read and decoded again.
+    summary = play.summary_from(view.game, view.state)
+    return render_template("rebel_princess/games/show.html", view=view, chart=line_chart(
+                               [p.name for p in view.players], summary.progress,
+                               summary.winners, summary.step),
                            undo_form=PadUndoForm().fresh(),
                            reminder=_reminder(view), share_url=share_url,
                            qr_svg=qr_svg(share_url),

@@ -9,7 +9,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from ...db import get_session
+from ...db import get_session, reads_only
 from ...models import Game
 from ...play import reveillez as play
 from ...play.store import KeyConflict
@@ -37,7 +37,7 @@ class Table:
     """What the table template shows: the game, the action being built and its question."""
 
     view: play.TableView
-    form: ActionForm
+    form: ReveillezWriteForm  # (an ActionForm while an action is being built)
     draft: play.Draft | None = None
     plan: play.Plan | None = None
     problems: list[Problem] = field(default_factory=list)  # why a tap was refused
@@ -119,7 +119,10 @@ def _table(view: play.TableView, *, draft: play.Draft | None = None, key: str | 
            problems: list[Problem] | None = None, status: int = 200,
            stale: bool = False, saved: play.LogItem | None = None,
            already_saved: bool = False) -> tuple[str, int]:
-    form = ActionForm(formdata=None, data={"version": view.version, "key": key or fresh_key()})
+    # The action's form is drawn only while an action is being built (its twenty fields are
+    # most of a drawing's forms); the table without one shows the undo form alone.
+    form = (ActionForm if draft is not None else ReveillezWriteForm)(
+        formdata=None, data={"version": view.version, "key": key or fresh_key()})
     current = play.plan(view.state, draft) if draft is not None else None
     refused = list(problems or [])
     if current is not None and current.step == "cards":
@@ -188,6 +191,7 @@ def _fill_again(form: ReveillezNewGameForm) -> None:
 # --- the table ----------------------------------------------------------------------------------
 
 @bp.get("/g/<code>")
+@reads_only
 @entry_page
 def show(code: str) -> str:
     """The table: the 12 princesses, each player's points, and the next action's first step.
