@@ -9,7 +9,7 @@ Rows, each the same lookup of one game's version by its viewer token
 - **the polls' reader**: :func:`companion.db.reader` (autocommit, no pre-ping, no reset on
   return; since issue 36's second step the SELECT skips SQLAlchemy's statement execution, and
   since session 8 psycopg's cursor too: libpq runs it, prepared by name on each connection after
-  five uses, :func:`companion.db.read_row`);
+  five uses, :func:`companion.play.page_reads.read_row`);
 - **the polls' reader before session 8**: a reader pool of its own, the SELECT on the pooled
   driver connection's cursor (psycopg prepares it after five uses): the A/B of that change;
 - **floor**: the same SELECT on one bare psycopg connection in autocommit (no SQLAlchemy).

@@ -7,7 +7,7 @@ import os
 import re
 import threading
 import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -163,89 +163,6 @@ def reader(engine: Engine) -> Engine:
                 execution_options={READER: True})
             event.listen(engine, "engine_disposed", lambda _engine: found.dispose())
     return found
-
-
-PREPARE_AFTER = 5
-"""A statement's uses on one connection before :func:`read_row` prepares it there (psycopg's
-own threshold: a connection that serves a few reads and goes never pays the ``Parse``)."""
-_USES = "companion_uses"
-
-
-def read_row(engine: Engine, name: str, sql: str, params: Sequence[str]) -> tuple[Any, ...] | None:
-    """The first row of ``sql`` (:func:`read_rows`), or None."""
-    rows = read_rows(engine, name, sql, params, first=True)
-    return rows[0] if rows else None
-
-
-def read_rows(engine: Engine, name: str, sql: str, params: Sequence[str], *,
-              first: bool = False) -> list[tuple[Any, ...]]:
-    """The rows of ``sql`` (only the first with ``first``; PostgreSQL's ``$1`` parameters, given
-    as text) on a pooled connection of :func:`reader`'s ``engine``, through libpq alone:
-    neither SQLAlchemy's statement machinery nor psycopg's cursor (most of a poll's own work
-    on PostgreSQL, issue 36). One round trip a read: the statement is sent with its values for
-    its first :data:`PREPARE_AFTER` uses on a connection, then prepared there once, as
-    ``name``, and run by name (planned once, where the plain statement is parsed and planned
-    each time). The rows come back in binary and are loaded by psycopg's own loaders (the same
-    values as a cursor's). A driver error is raised as SQLAlchemy's
-    (``connection_invalidated`` when the connection was lost; it then leaves the pool):
-    :func:`once_more_if_dropped` tries again."""
-    from psycopg import errors, pq
-    from psycopg.adapt import Transformer
-
-    driver_error: type[Exception] = engine.dialect.loaded_dbapi.Error
-    connection = engine.raw_connection()
-    try:
-        driver = cast(Any, connection.dbapi_connection)
-        pgconn = driver.pgconn
-        values = [value.encode() for value in params]
-        uses = connection.info.get((_USES, name), 0)
-        if uses < PREPARE_AFTER:
-            result = pgconn.exec_params(sql.encode(), values, result_format=pq.Format.BINARY)
-        else:
-            if uses == PREPARE_AFTER:
-                _prepare(pgconn, name, sql, errors, pq)
-            result = pgconn.exec_prepared(name.encode(), values, result_format=pq.Format.BINARY)
-            if _state(result, pq) == "26000":  # gone (a DEALLOCATE ALL, a DISCARD ALL): again
-                _prepare(pgconn, name, sql, errors, pq)
-                result = pgconn.exec_prepared(name.encode(), values,
-                                              result_format=pq.Format.BINARY)
-        _check(result, errors, pq)
-        connection.info[(_USES, name)] = min(uses + 1, PREPARE_AFTER + 1)
-        if result.ntuples == 0:
-            return []
-        loader = Transformer(driver)
-        loader.set_pgresult(result, format=pq.Format.BINARY)
-        return [loader.load_row(0, tuple)] if first else loader.load_rows(
-            0, result.ntuples, tuple)
-    except driver_error as error:
-        lost = engine.dialect.is_disconnect(cast(Any, error), connection.dbapi_connection, None)
-        if lost:
-            connection.invalidate(error)
-        raise DBAPIError.instance(sql, tuple(params), error, driver_error,
-                                  hide_parameters=True,  # (a link token: never in a log)
-                                  connection_invalidated=lost) from error
-    finally:
-        connection.close()
-
-
-def _prepare(pgconn: Any, name: str, sql: str, errors: Any, pq: Any) -> None:
-    """``sql`` prepared on the connection as ``name`` (already there: kept)."""
-    result = pgconn.prepare(name.encode(), sql.encode())
-    if _state(result, pq) != "42P05":  # duplicate_prepared_statement
-        _check(result, errors, pq)
-
-
-def _state(result: Any, pq: Any) -> str:
-    """The SQLSTATE of a failed result ("" for one that did not fail)."""
-    if result.status != pq.ExecStatus.FATAL_ERROR:
-        return ""
-    return bytes(result.error_field(pq.DiagnosticField.SQLSTATE) or b"").decode()
-
-
-def _check(result: Any, errors: Any, pq: Any) -> None:
-    """Raise the driver's error for a result that is one (a lost connection included)."""
-    if result.status not in (pq.ExecStatus.TUPLES_OK, pq.ExecStatus.COMMAND_OK):
-        raise errors.error_from_result(result)
 
 
 def get_engine() -> Engine:

@@ -1,23 +1,29 @@
-"""A game page's reads on PostgreSQL through libpq alone (:func:`companion.db.read_rows`): the
-link and its game, the players' names with the live links, the entries — what a page drawn for
-every phone reads (and, the first two, what a page from the page store reads) — each one round
-trip on the polls' reader, prepared there after a few uses, without SQLAlchemy's statement
-machinery (issue 36: entry p99 on PostgreSQL). The statements are :mod:`companion.play.store`'s
-own, written for PostgreSQL; the rows are the same values (psycopg's loaders)."""
+"""A game's reads on PostgreSQL through libpq alone (:func:`read_rows`): what every open page
+asks once a second (the polls' version, :func:`companion.play.store.version_by_token`) and what
+a page reads — the link and its game, the players' names with the live links, the entries: what
+a page drawn for every phone reads (and, the first two, what a page from the page store reads)
+— each one round trip on the polls' reader, prepared there after a few uses, without
+SQLAlchemy's statement machinery (issue 36: a 304 and entry p99 on PostgreSQL). The statements
+are :mod:`companion.play.store`'s own, written for PostgreSQL; the rows are the same values
+(psycopg's loaders). On SQLite, or while a session has begun (or a save has opened its own
+connection: :func:`companion.db.open_save`), each read goes through the session's connection."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Column
-from sqlalchemy.engine import Dialect, Engine
+from sqlalchemy import Column, bindparam, select
+from sqlalchemy.engine import Connection, Dialect, Engine
+from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session
 
-from ..db import once_more_if_dropped, read_rows, reader
-from ..models import Entry, Game, GameLink, table_of
+from ..db import once_more_if_dropped, reader, saving_on
+from ..models import Entry, Game, GameLink, loaded, table_of
+from .tokens import is_token
 
 _LINK, _GAME, _ENTRY = table_of(GameLink), table_of(Game), table_of(Entry)
 
@@ -39,7 +45,7 @@ LINK_AND_GAME = Read(
                           + [f"game.{c.name}" for c in _GAME.c])
     + " FROM gamelink JOIN game ON game.id = gamelink.game_id "
     "WHERE gamelink.token = $1 AND gamelink.revoked_at IS NULL", (*_LINK.c, *_GAME.c))
-"""``store._LINK_AND_GAME_ROW``: the link's columns, then its game's, in the tables' order."""
+"""``LINK_AND_GAME_ROW``: the link's columns, then its game's, in the tables' order."""
 NAMES_AND_LINKS = Read(
     "companion_page_names",
     "SELECT seat, name, 0 AS link FROM player WHERE game_id = $1 "
@@ -61,10 +67,11 @@ def _converters(read: Read, dialect: Dialect) -> tuple[Callable[[Any], Any] | No
 
 def direct(session: Session) -> Engine | None:
     """The polls' reader when a read of ``session`` may go there through libpq: PostgreSQL,
-    while the session has begun nothing and holds nothing to write (no write of its own to
-    see); else None (the session's own connection)."""
+    while the session has begun nothing, opened no save and holds nothing to write (no
+    write of its own to see); else None (the session's own connection)."""
     engine = session.get_bind().engine
     if (engine.dialect.name != "postgresql" or session.in_transaction()
+            or saving_on(session) is not None  # (a save's reads: in its own transaction)
             or session.new or session.dirty or session.deleted):
         return None
     return reader(engine)
@@ -79,3 +86,137 @@ def rows(engine: Engine, read: Read, value: object) -> list[tuple[Any, ...]]:
         return found
     return [tuple(v if c is None else c(v) for c, v in zip(convert, row, strict=True))
             for row in found]
+
+
+# (the row's columns are labelled so one select reads both objects)
+LINK_AND_GAME_ROW = (
+    select(*(c.label(f"link__{c.name}") for c in _LINK.c),
+           *(c.label(f"game__{c.name}") for c in _GAME.c))
+    .join_from(_LINK, _GAME, _LINK.c.game_id == _GAME.c.id)
+    .where(_LINK.c.token == bindparam("token"), _LINK.c.revoked_at.is_(None)))
+"""A link and its game by the link's token, as Core rows (:func:`link_and_game_of`)."""
+
+
+@contextmanager
+def reading(session: Session) -> Iterator[Connection]:
+    """A connection for one read of a page: on PostgreSQL, while ``session`` has begun nothing
+    and opened no save (so holds no write of its own to see), the polls' reader
+    (:func:`companion.db.reader`: autocommit, no pre-ping, no rollback on return — one round
+    trip where the session's connection pays a ping, a ``BEGIN`` and a ``ROLLBACK``); else the
+    session's own."""
+    engine = session.get_bind().engine
+    if (engine.dialect.name == "postgresql" and not session.in_transaction()
+            and saving_on(session) is None):
+        with reader(engine).connect() as connection:
+            yield connection
+    else:
+        yield session.connection()
+
+
+def link_and_game_to_read(session: Session, token: str) -> tuple[GameLink, Game] | None:
+    """:func:`companion.play.store.link_and_game` for a request that only reads (a page, a
+    drawing from the page store): the same query through Core, the rows made into objects the
+    session does not track (no identity map, nothing to flush or expire). Never write them: a
+    write reads the game with ``link_and_game``. On the polls' reader (no ping) a connection the
+    database dropped is tried once more, on a new one."""
+    if not is_token(token):  # (a NUL never reaches PostgreSQL, which refuses it with an error)
+        return None
+    if (engine := direct(session)) is not None:
+        found = rows(engine, LINK_AND_GAME, token)
+        return link_and_game_of(found[0]) if found else None
+
+    def read() -> Any:
+        with reading(session) as connection:
+            return connection.execute(LINK_AND_GAME_ROW, {"token": token}).first()
+
+    row = read() if session.in_transaction() else once_more_if_dropped(read)
+    return link_and_game_of(row) if row is not None else None
+
+
+def link_and_game_of(row: Sequence[Any]) -> tuple[GameLink, Game]:
+    """The link and the game of a row of :data:`LINK_AND_GAME_ROW` (tracked by no session)."""
+    width = len(_LINK.c)
+    return loaded(GameLink, _LINK, row[:width]), loaded(Game, _GAME, row[width:])
+
+
+PREPARE_AFTER = 5
+"""A statement's uses on one connection before :func:`read_row` prepares it there (psycopg's
+own threshold: a connection that serves a few reads and goes never pays the ``Parse``)."""
+_USES = "companion_uses"
+
+
+def read_row(engine: Engine, name: str, sql: str, params: Sequence[str]) -> tuple[Any, ...] | None:
+    """The first row of ``sql`` (:func:`read_rows`), or None."""
+    rows = read_rows(engine, name, sql, params, first=True)
+    return rows[0] if rows else None
+
+
+def read_rows(engine: Engine, name: str, sql: str, params: Sequence[str], *,
+              first: bool = False) -> list[tuple[Any, ...]]:
+    """The rows of ``sql`` (only the first with ``first``; PostgreSQL's ``$1`` parameters, given
+    as text) on a pooled connection of :func:`reader`'s ``engine``, through libpq alone:
+    neither SQLAlchemy's statement machinery nor psycopg's cursor (most of a poll's own work
+    on PostgreSQL, issue 36). One round trip a read: the statement is sent with its values for
+    its first :data:`PREPARE_AFTER` uses on a connection, then prepared there once, as
+    ``name``, and run by name (planned once, where the plain statement is parsed and planned
+    each time). The rows come back in binary and are loaded by psycopg's own loaders (the same
+    values as a cursor's). A driver error is raised as SQLAlchemy's
+    (``connection_invalidated`` when the connection was lost; it then leaves the pool):
+    :func:`once_more_if_dropped` tries again."""
+    from psycopg import errors, pq
+    from psycopg.adapt import Transformer
+
+    driver_error: type[Exception] = engine.dialect.loaded_dbapi.Error
+    connection = engine.raw_connection()
+    try:
+        driver = cast(Any, connection.dbapi_connection)
+        pgconn = driver.pgconn
+        values = [value.encode() for value in params]
+        uses = connection.info.get((_USES, name), 0)
+        if uses < PREPARE_AFTER:
+            result = pgconn.exec_params(sql.encode(), values, result_format=pq.Format.BINARY)
+        else:
+            if uses == PREPARE_AFTER:
+                _prepare(pgconn, name, sql, errors, pq)
+            result = pgconn.exec_prepared(name.encode(), values, result_format=pq.Format.BINARY)
+            if _state(result, pq) == "26000":  # gone (a DEALLOCATE ALL, a DISCARD ALL): again
+                _prepare(pgconn, name, sql, errors, pq)
+                result = pgconn.exec_prepared(name.encode(), values,
+                                              result_format=pq.Format.BINARY)
+        _check(result, errors, pq)
+        connection.info[(_USES, name)] = min(uses + 1, PREPARE_AFTER + 1)
+        if result.ntuples == 0:
+            return []
+        loader = Transformer(driver)
+        loader.set_pgresult(result, format=pq.Format.BINARY)
+        return [loader.load_row(0, tuple)] if first else loader.load_rows(
+            0, result.ntuples, tuple)
+    except driver_error as error:
+        lost = engine.dialect.is_disconnect(cast(Any, error), connection.dbapi_connection, None)
+        if lost:
+            connection.invalidate(error)
+        raise DBAPIError.instance(sql, tuple(params), error, driver_error,
+                                  hide_parameters=True,  # (a link token: never in a log)
+                                  connection_invalidated=lost) from error
+    finally:
+        connection.close()
+
+
+def _prepare(pgconn: Any, name: str, sql: str, errors: Any, pq: Any) -> None:
+    """``sql`` prepared on the connection as ``name`` (already there: kept)."""
+    result = pgconn.prepare(name.encode(), sql.encode())
+    if _state(result, pq) != "42P05":  # duplicate_prepared_statement
+        _check(result, errors, pq)
+
+
+def _state(result: Any, pq: Any) -> str:
+    """The SQLSTATE of a failed result ("" for one that did not fail)."""
+    if result.status != pq.ExecStatus.FATAL_ERROR:
+        return ""
+    return bytes(result.error_field(pq.DiagnosticField.SQLSTATE) or b"").decode()
+
+
+def _check(result: Any, errors: Any, pq: Any) -> None:
+    """Raise the driver's error for a result that is one (a lost connection included)."""
+    if result.status not in (pq.ExecStatus.TUPLES_OK, pq.ExecStatus.COMMAND_OK):
+        raise errors.error_from_result(result)

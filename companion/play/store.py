@@ -13,14 +13,13 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import bindparam, event, insert, inspect, literal, update
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm.attributes import set_committed_value
@@ -34,12 +33,10 @@ from ..db import (
     first_statement,
     once_more_if_dropped,
     open_save,
-    read_row,
-    reader,
     rollback_save,
     saving_on,
 )
-from ..models import Entry, Game, GameLink, Player, RoundRecord, loaded, table_of
+from ..models import Entry, Game, GameLink, Player, RoundRecord, table_of
 from . import groups, page_reads, push
 from .entries import entry_problem
 from .tokens import is_token
@@ -480,49 +477,6 @@ def link_and_game(session: Session, token: str) -> tuple[GameLink, Game] | None:
     return (row[0], row[1]) if row is not None else None
 
 
-_LINK = table_of(GameLink)
-_GAME = table_of(Game)
-# (the row's columns are labelled so one select reads both objects)
-_LINK_AND_GAME_ROW = (
-    select(*(c.label(f"link__{c.name}") for c in _LINK.c),
-           *(c.label(f"game__{c.name}") for c in _GAME.c))
-    .join_from(_LINK, _GAME, _LINK.c.game_id == _GAME.c.id)
-    .where(_LINK.c.token == bindparam("token"), _LINK.c.revoked_at.is_(None)))
-
-
-@contextmanager
-def reading(session: Session) -> Iterator[Connection]:
-    """A connection for one read of a page: on PostgreSQL, while ``session`` has begun nothing
-    (so holds no write of its own to see), the polls' reader (:func:`companion.db.reader`:
-    autocommit, no pre-ping, no rollback on return — one round trip where the session's
-    connection pays a ping, a ``BEGIN`` and a ``ROLLBACK``); else the session's own."""
-    engine = session.get_bind().engine
-    if engine.dialect.name == "postgresql" and not session.in_transaction():
-        with reader(engine).connect() as connection:
-            yield connection
-    else:
-        yield session.connection()
-
-
-def link_and_game_to_read(session: Session, token: str) -> tuple[GameLink, Game] | None:
-    """:func:`link_and_game` for a request that only reads (a page, a drawing from the page
-    store): the same query through Core, the rows made into objects the session does not
-    track (no identity map, nothing to flush or expire). Never write them: a write reads the
-    game with :func:`link_and_game`. On the polls' reader (no ping) a connection the database
-    dropped is tried once more, on a new one."""
-    if not is_token(token):  # (a NUL never reaches PostgreSQL, which refuses it with an error)
-        return None
-    if (direct := page_reads.direct(session)) is not None:
-        found = page_reads.rows(direct, page_reads.LINK_AND_GAME, token)
-        return _link_and_game_of(found[0]) if found else None
-    def read() -> Any:
-        with reading(session) as connection:
-            return connection.execute(_LINK_AND_GAME_ROW, {"token": token}).first()
-
-    row = read() if session.in_transaction() else once_more_if_dropped(read)
-    return _link_and_game_of(row) if row is not None else None
-
-
 def link_and_game_to_append(session: Session, token: str) -> tuple[GameLink, Game] | None:
     """:func:`link_and_game` for a write that only appends entries through
     :func:`append` (a duel's round, its undo: views marked
@@ -534,21 +488,15 @@ def link_and_game_to_append(session: Session, token: str) -> tuple[GameLink, Gam
     if not is_token(token):
         return None
     row = open_save(session, lambda connection: connection.execute(
-        _LINK_AND_GAME_ROW, {"token": token}).first())
-    return _link_and_game_of(row) if row is not None else None
-
-
-def _link_and_game_of(row: Sequence[Any]) -> tuple[GameLink, Game]:
-    """The link and the game of a row of :data:`_LINK_AND_GAME_ROW` (tracked by no session)."""
-    width = len(_LINK.c)
-    return loaded(GameLink, _LINK, row[:width]), loaded(Game, _GAME, row[width:])
+        page_reads.LINK_AND_GAME_ROW, {"token": token}).first())
+    return page_reads.link_and_game_of(row) if row is not None else None
 
 
 _VERSION_SQL = ("SELECT game.id, game.updated_at FROM game JOIN gamelink "
                 "ON gamelink.game_id = game.id "
                 "WHERE gamelink.token = $1 AND gamelink.revoked_at IS NULL")
 """:data:`_VERSION` as PostgreSQL takes it: the polls' reads go to libpq alone
-(:func:`companion.db.read_row`, prepared on a connection as :data:`_VERSION_NAME`)."""
+(:func:`companion.play.page_reads.read_row`, prepared on a connection as :data:`_VERSION_NAME`)."""
 _VERSION_NAME = "companion_poll_version"
 
 
@@ -557,7 +505,7 @@ def version_by_token(engine: Engine, token: str) -> str | None:
     every open page asks once a second, so one query of two columns through the unique token
     index, on a pooled connection of ``engine`` (no ORM session, nothing to flush or expire).
     On the polls' reader (:func:`companion.db.reader`: PostgreSQL in autocommit) the statement
-    goes to libpq alone (:func:`companion.db.read_row`); a connection the database dropped is
+    goes to libpq alone (:func:`.page_reads.read_row`); a connection the database dropped is
     tried once more on a new one."""
     if not is_token(token):
         return None
@@ -565,7 +513,7 @@ def version_by_token(engine: Engine, token: str) -> str | None:
         engine.get_execution_options().get(READER))
     def read() -> Any:
         if direct:
-            return read_row(engine, _VERSION_NAME, _VERSION_SQL, (token,))
+            return page_reads.read_row(engine, _VERSION_NAME, _VERSION_SQL, (token,))
         with engine.connect() as connection:
             return connection.execute(_VERSION, {"token": token}).first()
 
@@ -614,7 +562,7 @@ def names_and_links(session: Session, game: Game
     if (direct := page_reads.direct(session)) is not None:
         rows: Sequence[Any] = page_reads.rows(direct, page_reads.NAMES_AND_LINKS, game.id)
     else:
-        with reading(session) as connection:
+        with page_reads.reading(session) as connection:
             rows = connection.execute(_NAMES_AND_LINKS, {"game": game.id}).all()
     names = session.info.setdefault(_NAMES, {})[game.id] = tuple(
         name for seat, name, _ in rows if seat >= 0)

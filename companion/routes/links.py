@@ -39,7 +39,7 @@ from werkzeug.wrappers import Response
 from ..db import get_session
 from ..games import by_key
 from ..models import Game, GameLink, Group, Person, Player
-from ..play import store, summaries
+from ..play import page_reads, store, summaries
 from .addresses import game_address, public_base
 from .closed import closed_or_404
 from .qr import qr_svg
@@ -184,7 +184,7 @@ def _open_by_link(endpoint: str | None, values: dict[str, Any] | None) -> None:
     # loads no ORM object); a write that only appends entries (:func:`appends`) reads them
     # through Core too, in its transaction; any other write reads them into the session it
     # writes with.
-    found = store.link_and_game_to_read(db, token) if request.method in SAFE_METHODS \
+    found = page_reads.link_and_game_to_read(db, token) if request.method in SAFE_METHODS \
         else store.link_and_game_to_append(db, token) if _marked(endpoint, "appends") \
         else store.link_and_game(db, token)
     if found is not None:

@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import event, insert, select
 from sqlalchemy.orm import Session as OrmSession
 
-from companion.db import commit_save, get_session, open_save
+from companion.db import commit_save, get_session, open_save, rollback_save, saving_on
 from companion.models import Entry, Person, table_of
 
 from .test_lean_saves import statements, token_of, version_of
@@ -119,3 +119,34 @@ def test_a_save_on_its_own_connection_refuses_to_commit_an_orm_change(app):
             commit_save(session)
     with app.app_context():
         assert get_session().exec(select(Person).where(Person.name == "Lost")).first() is None
+
+
+def test_what_a_save_reads_after_its_own_write_is_read_in_its_own_transaction(app, client):
+    """Between a save's first statement and its COMMIT, every read of the request's session —
+    the entries, a page's reads — goes through the save's connection, never the polls' reader
+    (on PostgreSQL a read there would not see the save's own write, nor be in its transaction)."""
+    from companion.play import page_reads, store
+
+    url = _duel(client)
+    token = url.rsplit("/", 1)[1]
+    with app.test_request_context():
+        session = get_session()
+        found = store.link_and_game_to_append(session, token)
+        assert found is not None
+        game = found[1]
+        connection = saving_on(session)
+        assert connection is not None
+        before = len(store.entries(session, game))
+        session.info.pop(store._READ, None)  # (read again below, not from memory)
+        connection.execute(insert(table_of(Entry)).values(
+            game_id=game.id, seq=before + 1, kind="round", key="mine",
+            data=json.dumps({"first": "general", "second": "minister"}),
+            created_at=datetime.now(UTC)))
+        assert page_reads.direct(session) is None
+        assert [e.key for e in store.entries(session, game)][-1] == "mine"
+        with page_reads.reading(session) as reading:
+            assert reading.exec_driver_sql(
+                f"SELECT count(*) FROM entry WHERE game_id = {game.id} AND key = 'mine'"
+            ).scalar() == 1
+        rollback_save(session)
+    assert [seq for seq, _, _ in _entries(app, url)] == list(range(1, before + 1))

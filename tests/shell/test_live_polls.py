@@ -224,10 +224,10 @@ def postgresql_only(app) -> None:
 
 def test_on_postgresql_the_read_is_prepared_once_then_run_by_name(app, client, answered,
                                                                  tmp_path):
-    """The polls' read goes to libpq alone (companion.db.read_row): sent whole for its first
-    uses on a connection, then prepared there once and run by name — each poll still one
-    round trip, no BEGIN, ping or ROLLBACK — and the answer is the view's all along."""
-    from companion.db import PREPARE_AFTER
+    """The polls' read goes to libpq alone (companion.play.page_reads.read_row): sent whole for
+    its first uses on a connection, then prepared there once and run by name — each poll still
+    one round trip, no BEGIN, ping or ROLLBACK — and the answer is the view's all along."""
+    from companion.play.page_reads import PREPARE_AFTER
 
     postgresql_only(app)
     token = reveillez_link(app, "viewer")
@@ -253,7 +253,8 @@ def test_on_postgresql_a_prepared_read_survives_a_dropped_connection_and_a_disca
     a connection whose prepared statements went (``DEALLOCATE ALL``) prepares it again."""
     from sqlalchemy import text
 
-    from companion.db import PREPARE_AFTER, reader
+    from companion.db import reader
+    from companion.play.page_reads import PREPARE_AFTER
 
     postgresql_only(app)
     engine = app.extensions["companion.engine"]

@@ -68,7 +68,7 @@ def test_on_postgresql_the_reads_sent_to_libpq_alone_give_sqlalchemys_rows(app, 
     SQLAlchemy, value for value, type for type (before and after it is prepared)."""
     from sqlalchemy import text
 
-    from companion.db import PREPARE_AFTER
+    from companion.play.page_reads import PREPARE_AFTER
 
     _postgresql_only(app)
     token = _new(client, "reveillez").rsplit("/", 1)[1]
@@ -81,7 +81,7 @@ def test_on_postgresql_the_reads_sent_to_libpq_alone_give_sqlalchemys_rows(app, 
             "SELECT game_id FROM gamelink WHERE token = :t"), {"t": token}).scalar()
         expected = {
             page_reads.LINK_AND_GAME: connection.execute(
-                store._LINK_AND_GAME_ROW, {"token": token}).all(),
+                page_reads.LINK_AND_GAME_ROW, {"token": token}).all(),
             page_reads.NAMES_AND_LINKS: connection.execute(
                 store._NAMES_AND_LINKS, {"game": game_id}).all(),
             page_reads.ENTRIES: connection.execute(
