@@ -19,15 +19,8 @@ from sqlalchemy.orm import Session as OrmSession
 from companion.db import commit_save, get_session, open_save, rollback_save, saving_on
 from companion.models import Entry, Person, table_of
 
-from .test_lean_saves import statements, token_of, version_of
-
-
-def _duel(client) -> str:
-    new = client.post("/kanai-duel/new", data={
-        "first": "Ana", "second": "Ben", "mode": "referee", "wins": "4", "abilities": "all",
-        "set_aside": "none"})
-    assert new.status_code == 303
-    return f"/kanai-duel/g/{token_of(new.headers['Location'])}"
+from .test_lean_saves import statements, version_of
+from .test_save_round_trips import new_duel
 
 
 def _entries(app, url: str) -> list[tuple[int, str, str]]:
@@ -40,7 +33,7 @@ def _entries(app, url: str) -> list[tuple[int, str, str]]:
 
 
 def test_a_duel_round_begins_no_orm_transaction_and_gives_its_connection_back(app, client):
-    url = _duel(client)
+    url = new_duel(client)
     engine = app.extensions["companion.engine"]
     begun: list[object] = []
 
@@ -68,7 +61,7 @@ def test_a_duel_round_begins_no_orm_transaction_and_gives_its_connection_back(ap
 @pytest.mark.parametrize("rival_kind", ["round", "undo"])
 def test_a_round_that_loses_the_race_at_its_insert_stores_nothing_and_is_told_so(
         app, client, rival_kind):
-    url = _duel(client)
+    url = new_duel(client)
     engine = app.extensions["companion.engine"]
     assert client.post(f"{url}/round", data={
         "first": "general", "second": "minister", "version": "0", "key": "a"}).status_code == 303
@@ -127,7 +120,7 @@ def test_what_a_save_reads_after_its_own_write_is_read_in_its_own_transaction(ap
     (on PostgreSQL a read there would not see the save's own write, nor be in its transaction)."""
     from companion.play import page_reads, store
 
-    url = _duel(client)
+    url = new_duel(client)
     token = url.rsplit("/", 1)[1]
     with app.test_request_context():
         session = get_session()
