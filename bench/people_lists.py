@@ -17,7 +17,6 @@ Run: ``python -m bench.people_lists [--sizes 1000,10000,100000] [--repeat 31]``.
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import time
@@ -25,7 +24,7 @@ import time
 from sqlalchemy import or_, text
 from sqlmodel import col, select
 
-from .scaling import by_size, one_group_at_each_size, sizes_of
+from .scaling import by_size, one_group_at_each_size, sizes_main
 
 GAMES = 100
 
@@ -111,12 +110,7 @@ def run(sizes: tuple[int, ...], repeat: int) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=sizes_of,
-                        default=(1_000, 10_000, 100_000))
-    parser.add_argument("--repeat", type=int, default=31)
-    arguments = parser.parse_args()
-    run(arguments.sizes, arguments.repeat)
+    sizes_main(__doc__, run, repeat=31)
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ import subprocess
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +90,16 @@ def one_group_at_each_size(sizes: Sequence[int], games: int) -> Iterator[tuple[i
 def sizes_of(text: str) -> tuple[int, ...]:
     """``--sizes 1000,10000,100000``."""
     return tuple(int(n) for n in text.split(","))
+
+
+def sizes_main(doc: str, run: Callable[[tuple[int, ...], int], object], repeat: int) -> None:
+    """The command line of a bench that measures one big group at each size (``--sizes``,
+    ``--repeat``): ``run(sizes, repeat)``."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--sizes", type=sizes_of, default=(1_000, 10_000, 100_000))
+    parser.add_argument("--repeat", type=int, default=repeat)
+    arguments = parser.parse_args()
+    run(arguments.sizes, arguments.repeat)
 
 
 def by_size(title: str, sizes: Sequence[int], lines: dict[str, list[float]],
