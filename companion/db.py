@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
-from flask import Flask, current_app, g, has_request_context, request
+from flask import Flask, current_app, g
 from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Connection, Engine
@@ -150,7 +150,7 @@ def reader(engine: Engine) -> Engine:
     version_by_token`): on PostgreSQL a small pool of its own in autocommit, without the
     pre-ping and the rollback on return (three round trips a poll, where SQLite pays none: a
     broken connection is tried again once instead); on SQLite ``engine`` itself, as for the
-    reader itself (a :func:`reads_only` page's session is bound to it). Disposed with
+    reader itself (a page's session opened ``reads_only`` is bound to it). Disposed with
     ``engine``."""
     if engine.dialect.name != "postgresql" or engine.get_execution_options().get(READER):
         return engine
@@ -169,32 +169,17 @@ def get_engine() -> Engine:
     return cast(Engine, current_app.extensions["companion.engine"])
 
 
-def reads_only(view: Callable[..., T]) -> Callable[..., T]:
-    """Mark a page's view whose GET only reads the database (a game's page, which every phone
-    at the table loads after each change): on PostgreSQL its request's session reads through
-    the polls' reader (:func:`reader`: autocommit, no ping, no rollback on return), one round
-    trip a statement where the session's own connection adds a ping, a ``BEGIN`` and a
-    ``ROLLBACK`` (issue 36). Every statement sees what was committed before it, as in a
-    transaction at PostgreSQL's READ COMMITTED; such a view never writes."""
-    vars(view)["reads_only"] = True
-    return view
-
-
-def _bind() -> Engine:
-    """The engine of this request's session: :func:`reader`'s for a :func:`reads_only` view's
-    GET, else the app's."""
-    engine = get_engine()
-    if (engine.dialect.name == "postgresql" and has_request_context()
-            and request.method in ("GET", "HEAD") and getattr(
-                current_app.view_functions.get(request.endpoint or ""), "reads_only", False)):
-        return reader(engine)
-    return engine
-
-
-def get_session() -> Session:
-    """The request's database session, opened on first use and closed at teardown."""
+def get_session(*, reads_only: bool = False) -> Session:
+    """The request's database session, opened on first use and closed at teardown. Opened with
+    ``reads_only`` (a page's GET that only reads the database: a game's page, which every phone
+    at the table loads after each change; :func:`companion.routes.links.reads_only`), on
+    PostgreSQL it reads through the polls' reader (:func:`reader`: autocommit, no ping, no
+    rollback on return), one round trip a statement where the app's own connection adds a
+    ping, a ``BEGIN`` and a ``ROLLBACK`` (issue 36); every statement sees what was committed
+    before it, as in a transaction at PostgreSQL's READ COMMITTED."""
     if "db_session" not in g:
-        g.db_session = Session(_bind(), expire_on_commit=False)
+        engine = get_engine()
+        g.db_session = Session(reader(engine) if reads_only else engine, expire_on_commit=False)
     return cast(Session, g.db_session)
 
 

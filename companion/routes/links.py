@@ -179,7 +179,7 @@ def _open_by_link(endpoint: str | None, values: dict[str, Any] | None) -> None:
     if kind is None:
         return
     token = str(values["code"])
-    db = get_session()
+    db = get_session(reads_only=request.method in SAFE_METHODS and _marked(endpoint, "reads_only"))
     # A page only reads: its link and game through Core (a page from the page store then
     # loads no ORM object); a write that only appends entries (:func:`appends`) reads them
     # through Core too, in its transaction; any other write reads them into the session it
@@ -225,8 +225,18 @@ def appends(view: Callable[..., Any]) -> Callable[..., Any]:
     return view
 
 
+def reads_only(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a game's page whose GET only reads the database (its own page, which every phone at
+    the table loads after each change): the request's session reads through the polls' reader
+    on PostgreSQL (:func:`companion.db.get_session`'s ``reads_only``). Such a view never
+    writes."""
+    vars(view)["reads_only"] = True
+    return view
+
+
 def _marked(endpoint: str, mark: str) -> bool:
-    """Whether the view of ``endpoint`` carries ``mark`` (:func:`for_seats`, :func:`appends`)."""
+    """Whether the view of ``endpoint`` carries ``mark`` (:func:`for_seats`, :func:`appends`,
+    :func:`reads_only`)."""
     return bool(getattr(current_app.view_functions.get(endpoint), mark, False))
 
 

@@ -22,7 +22,7 @@ from flask import abort, g, make_response, redirect, render_template, request, s
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from ...db import get_session, reads_only
+from ...db import get_session
 from ...forms.fields import required
 from ...models import Game, GameLink
 from ...play import kanai_duel as play
@@ -33,7 +33,7 @@ from ...web.i18n import current_lang
 from .. import links, page_store, qr
 from ..addresses import public_base
 from ..groups import group_for_new_game
-from ..links import appends, entry_page, for_seats, game_to_play_again
+from ..links import appends, entry_page, for_seats, game_to_play_again, reads_only
 from ..replays import form_key, refusal
 from ..shell import remember
 from .blueprints import bp

@@ -16,7 +16,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from ...db import get_session, reads_only
+from ...db import get_session
 from ...play import princesse_princesse as play
 from ...play import store
 from ...rulings import Ruling
@@ -33,7 +33,7 @@ from ...scoring.princesse_princesse import (
 from ...scoring.problems import EntryError, Problem
 from ...web.i18n import current_lang
 from ..groups import group_for_new_game
-from ..links import entry_page, game_to_play_again, opened_game
+from ..links import entry_page, game_to_play_again, opened_game, reads_only
 from ..page_store import game_page
 from ..replays import form_key, refusal
 from ..shell import remember

@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response
 from wtforms import Field
 
 from ...common.bounds import page_number, whole_or_none
-from ...db import get_session, reads_only
+from ...db import get_session
 from ...history.charts import line_chart
 from ...models import Game, RoundRecord
 from ...play import rebel_princess as play
@@ -38,7 +38,7 @@ from ...scoring.rebel_princess import (
 from ...web.i18n import current_lang
 from .. import addresses, page_store, qr
 from ..groups import group_for_new_game
-from ..links import game_to_play_again
+from ..links import game_to_play_again, reads_only
 from ..replays import form_key, refusal
 from ..shell import remember
 from .blueprints import bp

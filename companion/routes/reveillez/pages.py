@@ -9,7 +9,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from ...db import get_session, reads_only
+from ...db import get_session
 from ...models import Game
 from ...play import reveillez as play
 from ...play.store import KeyConflict
@@ -24,7 +24,7 @@ from ...scoring.reveillez import (
     target,
 )
 from ..groups import group_for_new_game
-from ..links import entry_page, game_to_play_again, opened_game
+from ..links import entry_page, game_to_play_again, opened_game, reads_only
 from ..page_store import game_page
 from ..replays import form_key, refusal
 from ..shell import remember
