@@ -26,3 +26,8 @@ app = create_app({"DATABASE": os.environ["COMPANION_BENCH_DB"], "SECRET_KEY": "b
 
 if os.environ.get("COMPANION_BENCH_FLASK_LIVE"):  # bench.polls: /live through Flask, as before
     app.wsgi_app = app.extensions["companion.polls"].app  # type: ignore[method-assign]
+
+if os.environ.get("COMPANION_BENCH_COSTS"):  # bench.push_costs: each request's CPU, by kind
+    from bench.cost_probe import install
+
+    install(app, os.environ["COMPANION_BENCH_COSTS"])

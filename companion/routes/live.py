@@ -86,11 +86,13 @@ def _page_endpoint(kind_key: str) -> str | None:
 LIVE_PART = '<div class="live-part" data-live-part>'
 LIVE_PART_END = "<!--/live-part-->"
 """Around a viewer's page's live part (base.html): what a pushed change swaps in (app.js)."""
-SHARED_KINDS = frozenset({"rebel_princess", "princesse_princesse", "reveillez"})
+SHARED_KINDS = frozenset({"rebel_princess", "princesse_princesse", "reveillez", "kanai_duel"})
 """The games whose own page (``/g/<code>``) is the same page through the scorer link and the
 viewer link, but for the bits each role's templates mark (``for_scorer``, ``for_viewers``): the
-viewers' part is taken from the scorer's page a save draws (:func:`_shared_part`). Not the
-duel: its viewers watch another page (``/board``), and its seats' pages differ by seat."""
+viewers' part is taken from the scorer's page a save draws (:func:`_shared_part`). The duel's
+too: its scorer link holds no seat (its page shows what the viewer link's shows, hands and picks
+of neither seat); a seat's link (two phones) is not the scorer link, so a seat's write never
+shares its page, which shows that seat's own hand."""
 _BODY = ("CONTENT_TYPE", "CONTENT_LENGTH", "HTTP_CONTENT_TYPE", "HTTP_CONTENT_LENGTH",
          "werkzeug.request")
 

@@ -19,7 +19,7 @@ from prometheus_client import REGISTRY
 from companion.db import get_session
 from companion.extensions import page_store as store_backend
 from companion.models import Game
-from companion.play import princesse_princesse, push, reveillez, store
+from companion.play import princesse_princesse, reveillez, store
 from companion.routes import live, page_store
 from companion.scoring.princesse_princesse import RoundReveal
 from companion.scoring.reveillez import PrincessCard, Wake
@@ -27,7 +27,8 @@ from companion.scoring.reveillez import PrincessCard, Wake
 from .test_push import KEYS, SCORES, _part, _viewer, publisher  # noqa: F401  (a fixture)
 from .test_push_drawing import _channel, _new, _pushed, _same_as_loaded
 
-SHARED_KINDS = ["rebel-princess", "princesse-princesse", "reveillez"]
+SHARED_KINDS = ["rebel-princess", "princesse-princesse", "reveillez", "kanai-duel"]
+DUEL_ROUNDS = [("wizard", "general"), ("minister", "minister"), ("assassin", "clown")]
 
 
 class _Everyone:
@@ -47,6 +48,9 @@ def _save(client, path: str, kind: str, n: int) -> None:
         url, form = f"{path}/round/{n + 1}/numbers", SCORES
     elif kind == "princesse-princesse":
         url, form = f"{path}/round", {"version": str(n), "step": "2", "in": [str(n % 3)]}
+    elif kind == "kanai-duel":  # (a referee's round: both cards from the scorer's phone)
+        first, second = DUEL_ROUNDS[n]
+        url, form = f"{path}/round", {"version": str(n), "first": first, "second": second}
     else:
         found = re.search(r'data-version="(\d+)"', client.get(path).text)
         assert found is not None
@@ -158,7 +162,7 @@ def _finished(app, kind: str) -> str:
     return f"/{kind}/g/{token}"
 
 
-@pytest.mark.parametrize("kind", SHARED_KINDS)
+@pytest.mark.parametrize("kind", ["rebel-princess", "princesse-princesse", "reveillez"])
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_finished_game_shares_its_drawing_without_the_scorers_play_again_after_a_replaced_link(
         app, client, publisher, monkeypatch, kind, lang):  # noqa: F811
@@ -287,22 +291,44 @@ def test_a_page_that_linked_this_browsers_own_games_is_not_shared(
     _same_as_loaded(phones, viewer, _pushed(publisher, name))
 
 
-def test_the_duel_keeps_its_own_drawing(app, client, publisher):  # noqa: F811
-    """The duel's viewers watch its board, another page than the scorer's: no shared drawing."""
-    path = _new(client, "kanai-duel")
+def test_a_two_phone_duel_shares_only_the_scorer_links_writes_never_a_seats(
+        app, publisher, monkeypatch):  # noqa: F811
+    """On two phones each seat's page shows its own hand and secret pick: a seat's write (its
+    pick) draws the viewers' part through the viewer link, never from the seat's page. The
+    scorer link holds no seat: its write (here: the viewer link replaced) shares its drawing,
+    which is, byte for byte, what a viewer loads, and holds neither seat's token nor a pick."""
+    from tests.kanai_duel.test_kanai_duel_web import join, join_path, new_game, version_of
+
+    first, second, phones = app.test_client(), app.test_client(), app.test_client()
+    seat1 = new_game(first, mode="phones")
+    seat2 = join(second, join_path(first, seat1))
     with app.app_context():
         session = get_session()
-        game = store.game_by_token(session, path.rsplit("/", 1)[1])
-        assert isinstance(game, Game) and game.id is not None
-        ids = [link.id for link in store.live_links(session, game) if link.id is not None]
-        publisher.listening = {push.channel(app.config["SECRET_KEY"], game.id, ids,
-                                            push.viewers_part("en"))}
-    shared = _parts("shared")
-    answer = client.post(f"{path}/round", data={"version": "0", "first": "wizard",
-                                                "second": "wizard"})
-    assert answer.status_code in (302, 303)
-    assert _parts("shared") == shared
-    assert "kanai_duel" not in live.SHARED_KINDS
+        game = store.game_by_token(session, seat1.rsplit("/", 1)[1])
+        assert isinstance(game, Game)
+        links = store.links_of(session, game)
+        scorer, seats = links["scorer"].token, [links["seat1"].token, links["seat2"].token]
+    publisher.listening = _Everyone()
+    shared, drawn = _parts("shared"), _parts("drawn")
+    answer = second.post(seat2 + "/pick", data={"card": "assassin", "round": 1,
+                                                 "version": version_of(second, seat2)})
+    assert answer.status_code == 303
+    assert (_parts("shared") - shared, _parts("drawn") - drawn) == (0, 2)
+    path = f"/kanai-duel/g/{scorer}"
+    viewer = _viewer(phones, path)
+    part = _pushed(publisher, _channel(phones, viewer))
+    assert "assassin" not in part.lower()
+    _same_as_loaded(phones, viewer, part)
+    publisher.seen.clear()
+    assert first.post(f"/share/{scorer}/replace/viewer").status_code == 303
+    assert _parts("shared") - shared == 1
+    viewer = _viewer(phones, path)
+    part = _pushed(publisher, _channel(phones, viewer))
+    assert viewer.rsplit("/", 1)[1] in part
+    assert not any(token in part for token in [scorer, *seats])
+    assert "assassin" not in part.lower()
+    _same_as_loaded(phones, viewer, part)
+    _scorer_page_kept(app, first, path, "en", monkeypatch)
 
 
 def test_the_mark_is_the_apps_own_and_never_left_in_a_page(app, client):

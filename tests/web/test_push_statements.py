@@ -17,18 +17,18 @@ AFTER_COMMIT = ["SELECT game"]
 """The game's version, kind and live links, read once after the commit (its channels and the
 viewer link its part is drawn through)."""
 DRAWING = [
-    "SELECT gamelink",  # the viewer link and its game (the drawing's request opens it)
+    "SELECT gamelink",  # the scorer link and its game (the drawing's request opens it)
+    "SELECT player",  # the players' names and the game's live links: the page store's key
     "SELECT entry",  # the game's entries, replayed for the board
-    "SELECT player",  # the players
 ]
-"""The viewers' part drawn through their link and published (drawn alone: no page-store key
-to read)."""
+"""The scorer's page drawn once, in the save, for the scorer and the viewers (routes/live.py's
+shared drawing): kept in the page store, and the viewers' part taken from it and published."""
 PAGE = [
     "SELECT gamelink",  # the scorer link and its game
     "SELECT player",  # the players' names and the game's live links: the page store's key
-    "SELECT entry",
 ]
-"""The scorer's page after the save (its players' names: those the page store's key read)."""
+"""The scorer's page after the save: found in the page store (the save drew it), so no entry
+is read."""
 
 
 def test_a_push_save_cycle_of_a_duel_round_is_pinned_statement_by_statement(app, client,
