@@ -21,7 +21,7 @@ from sqlalchemy.engine import Connection, Dialect, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session
 
-from ..db import once_more_if_dropped, reader, saving_on
+from ..db import on_driver, once_more_if_dropped, reader, saving_on
 from ..models import Entry, Game, GameLink, loaded, table_of
 from .tokens import is_token
 
@@ -82,6 +82,30 @@ def rows(engine: Engine, read: Read, value: object) -> list[tuple[Any, ...]]:
     SQLAlchemy gives it; a connection the database dropped is tried once more, on a new one."""
     found = once_more_if_dropped(lambda: read_rows(engine, read.name, read.sql, (str(value),)))
     convert = _converters(read, engine.dialect)
+    if not any(convert):
+        return found
+    return [tuple(v if c is None else c(v) for c, v in zip(convert, row, strict=True))
+            for row in found]
+
+
+@cache
+def _on_sqlite(read: Read) -> str:
+    """``read``'s SQL as SQLite takes it (its ``$1`` numbered ``?1``)."""
+    return read.sql.replace("$1", "?1")
+
+
+def save_rows(connection: Connection, read: Read, value: object) -> list[tuple[Any, ...]]:
+    """The rows of ``read`` for ``value`` ($1) on a save's own connection on SQLite
+    (:func:`companion.db.open_save`), sent to its ``sqlite3`` connection alone: SQLAlchemy's
+    statement and result machinery was most of a save's link lookup (issue 36). The same
+    connection, so the same transaction and locks as the connection's own ``execute`` (which
+    sends a SELECT to that very cursor; the driver begins nothing before a SELECT), through
+    :func:`companion.db.on_driver` (statement events see it); each value as SQLAlchemy gives
+    it (the columns' own result conversion)."""
+    assert connection.dialect.name == "sqlite"
+    found: list[tuple[Any, ...]] = on_driver(connection, _on_sqlite(read), (value,),
+                                             fetch=True)
+    convert = _converters(read, connection.dialect)
     if not any(convert):
         return found
     return [tuple(v if c is None else c(v) for c, v in zip(convert, row, strict=True))
