@@ -6,7 +6,9 @@ a page drawn for every phone reads (and, the first two, what a page from the pag
 SQLAlchemy's statement machinery (issue 36: a 304 and entry p99 on PostgreSQL). The statements
 are :mod:`companion.play.store`'s own, written for PostgreSQL; the rows are the same values
 (psycopg's loaders). On SQLite, or while a session has begun (or a save has opened its own
-connection: :func:`companion.db.open_save`), each read goes through the session's connection."""
+connection: :func:`companion.db.open_save`), each read goes through the session's connection —
+on SQLite, a save's two reads (the link and its game, the entries) to that connection's own
+``sqlite3`` cursor (:func:`save_rows`)."""
 
 from __future__ import annotations
 
