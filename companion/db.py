@@ -476,6 +476,33 @@ def attach(app: Flask) -> Engine:
     return engine
 
 
+def on_driver(connection: Connection, sql: str, params: Any, *,
+              fetch: bool = False) -> Any:
+    """``sql`` with ``params`` (values the driver takes as they are) sent to ``connection``'s
+    own DBAPI connection through a cursor of its own, without SQLAlchemy's statement and result
+    machinery (most of what a save's statement costs on SQLite, issue 36): the same connection,
+    so the same transaction and locks as ``connection``'s own execution of it. Its rows (as the
+    driver gives them) with ``fetch``, else its row count. The statement events
+    (``before_cursor_execute``, ``after_cursor_execute``) see it as any other (without an
+    execution context); a driver error is raised as SQLAlchemy's (an ``IntegrityError`` as
+    one; ``hide_parameters``: a link token is never in a log)."""
+    driver_error: type[Exception] = connection.dialect.loaded_dbapi.Error
+    cursor = cast(Any, connection.connection.driver_connection).cursor()
+    try:
+        events = connection.dispatch
+        for before in events.before_cursor_execute:
+            sql, params = before(connection, cursor, sql, params, None, False)
+        cursor.execute(sql, params)
+        for after in events.after_cursor_execute:
+            after(connection, cursor, sql, params, None, False)
+        return cursor.fetchall() if fetch else int(cursor.rowcount)
+    except driver_error as error:
+        raise DBAPIError.instance(sql, params, error, driver_error,
+                                  hide_parameters=True) from error
+    finally:
+        cursor.close()
+
+
 class Prepared:
     """A Core write (INSERT, UPDATE) compiled once per dialect and sent with
     ``Connection.exec_driver_sql``: the statement SQLAlchemy would send, with the same values
@@ -505,6 +532,11 @@ class Prepared:
         sql, order, processors = self._for(connection.dialect)
         bound = {name: processors[name](value) if name in processors else value
                  for name, value in values.items()}
+        if connection.dialect.name == "sqlite":  # (SQLite: through its sqlite3 cursor alone)
+            if not connection.in_transaction():
+                connection.begin()  # (so the connection's COMMIT commits it)
+            return cast(int, on_driver(connection, sql, tuple(bound[name] for name in order)
+                                       if order is not None else bound))
         result = connection.exec_driver_sql(
             sql, tuple(bound[name] for name in order) if order is not None else bound)
         rows = int(result.rowcount)

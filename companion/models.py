@@ -32,7 +32,7 @@ The schema is changed only by migrations (``companion/migrations/``), never by `
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from functools import cache
 from typing import Any, TypeVar, cast
@@ -78,10 +78,19 @@ def loaded(model: type[Loaded], table: Table, values: Sequence[Any]) -> Loaded:
     SQLAlchemy's loader makes one (the values put in place: no constructor, no validation of
     what was stored), tracked by no session: a page's or a save's link and game read through
     Core (:mod:`companion.play.store`) for a fraction of the constructor's cost."""
-    _mappers_ready()
-    made = cast(Loaded, inspect(model).class_manager.new_instance())
-    made.__dict__.update(zip((c.name for c in table.c), values, strict=True))
+    make, names = _maker(model, table)
+    made = cast(Loaded, make())
+    made.__dict__.update(zip(names, values, strict=True))
     return made
+
+
+@cache
+def _maker(model: type[SQLModel], table: Table) -> tuple[Callable[[], Any], tuple[str, ...]]:
+    """How :func:`loaded` makes an object of ``model`` (its class manager's ``new_instance``,
+    the mappers set up first) and the names of ``table``'s columns, in their order: looked up
+    once (a save's link and game are made on every save, issue 36)."""
+    _mappers_ready()
+    return inspect(model).class_manager.new_instance, tuple(c.name for c in table.c)
 
 
 class Group(SQLModel, table=True):

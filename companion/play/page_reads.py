@@ -6,7 +6,9 @@ a page drawn for every phone reads (and, the first two, what a page from the pag
 SQLAlchemy's statement machinery (issue 36: a 304 and entry p99 on PostgreSQL). The statements
 are :mod:`companion.play.store`'s own, written for PostgreSQL; the rows are the same values
 (psycopg's loaders). On SQLite, or while a session has begun (or a save has opened its own
-connection: :func:`companion.db.open_save`), each read goes through the session's connection."""
+connection: :func:`companion.db.open_save`), each read goes through the session's connection —
+on SQLite, a save's two reads (the link and its game, the entries) to that connection's own
+``sqlite3`` cursor (:func:`save_rows`)."""
 
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from sqlalchemy.engine import Connection, Dialect, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session
 
-from ..db import once_more_if_dropped, reader, saving_on
+from ..db import on_driver, once_more_if_dropped, reader, saving_on
 from ..models import Entry, Game, GameLink, loaded, table_of
 from .tokens import is_token
 
@@ -82,6 +84,30 @@ def rows(engine: Engine, read: Read, value: object) -> list[tuple[Any, ...]]:
     SQLAlchemy gives it; a connection the database dropped is tried once more, on a new one."""
     found = once_more_if_dropped(lambda: read_rows(engine, read.name, read.sql, (str(value),)))
     convert = _converters(read, engine.dialect)
+    if not any(convert):
+        return found
+    return [tuple(v if c is None else c(v) for c, v in zip(convert, row, strict=True))
+            for row in found]
+
+
+@cache
+def _on_sqlite(read: Read) -> str:
+    """``read``'s SQL as SQLite takes it (its ``$1`` numbered ``?1``)."""
+    return read.sql.replace("$1", "?1")
+
+
+def save_rows(connection: Connection, read: Read, value: object) -> list[tuple[Any, ...]]:
+    """The rows of ``read`` for ``value`` ($1) on a save's own connection on SQLite
+    (:func:`companion.db.open_save`), sent to its ``sqlite3`` connection alone: SQLAlchemy's
+    statement and result machinery was most of a save's link lookup (issue 36). The same
+    connection, so the same transaction and locks as the connection's own ``execute`` (which
+    sends a SELECT to that very cursor; the driver begins nothing before a SELECT), through
+    :func:`companion.db.on_driver` (statement events see it); each value as SQLAlchemy gives
+    it (the columns' own result conversion)."""
+    assert connection.dialect.name == "sqlite"
+    found: list[tuple[Any, ...]] = on_driver(connection, _on_sqlite(read), (value,),
+                                             fetch=True)
+    convert = _converters(read, connection.dialect)
     if not any(convert):
         return found
     return [tuple(v if c is None else c(v) for c, v in zip(convert, row, strict=True))

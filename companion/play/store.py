@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import bindparam, event, insert, inspect, literal, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm.attributes import set_committed_value
@@ -242,8 +242,10 @@ def entries(session: Session, game: Game) -> list[Stored]:
     if read is None:
         if session.new or session.dirty or session.deleted:
             session.flush()  # (what is pending is read too; then no ORM round of a query)
-        direct = page_reads.direct(session)
+        direct, own = page_reads.direct(session), saving_on(session)
         rows = page_reads.rows(direct, page_reads.ENTRIES, game.id) if direct is not None \
+            else page_reads.save_rows(own, page_reads.ENTRIES, game.id) \
+            if own is not None and own.dialect.name == "sqlite" \
             else connection_of(session).execute(_ENTRIES, {"game": game.id})
         read = [Stored(seq, kind, json.loads(data), key, created_at)
                 for seq, kind, data, key, created_at in rows]
@@ -487,9 +489,15 @@ def link_and_game_to_append(session: Session, token: str) -> tuple[GameLink, Gam
     its summary through Core."""
     if not is_token(token):
         return None
-    row = open_save(session, lambda connection: connection.execute(
-        page_reads.LINK_AND_GAME_ROW, {"token": token}).first())
+    row = open_save(session, lambda connection: _link_and_game_row(connection, token))
     return page_reads.link_and_game_of(row) if row is not None else None
+
+
+def _link_and_game_row(connection: Connection, token: str) -> Any:
+    if connection.dialect.name == "sqlite":  # (its sqlite3 cursor alone: same connection)
+        found = page_reads.save_rows(connection, page_reads.LINK_AND_GAME, token)
+        return found[0] if found else None
+    return connection.execute(page_reads.LINK_AND_GAME_ROW, {"token": token}).first()
 
 
 _VERSION_SQL = ("SELECT game.id, game.updated_at FROM game JOIN gamelink "

@@ -143,3 +143,61 @@ def test_what_a_save_reads_after_its_own_write_is_read_in_its_own_transaction(ap
             ).scalar() == 1
         rollback_save(session)
     assert [seq for seq, _, _ in _entries(app, url)] == list(range(1, before + 1))
+
+
+def _sqlite_only(app) -> None:
+    if app.extensions["companion.engine"].dialect.name != "sqlite":
+        pytest.skip("SQLite only (its saves' statements go to the sqlite3 cursor alone)")
+
+
+def test_on_sqlite_a_saves_reads_sent_to_its_driver_give_sqlalchemys_rows(app, client):
+    """A save's link lookup and entries read on SQLite go to the sqlite3 cursor alone
+    (page_reads.save_rows): row for row, value for value, type for type what SQLAlchemy's
+    statements give (aware datetimes included)."""
+    from companion.play import page_reads, store
+
+    _sqlite_only(app)
+    url = new_duel(client)
+    token = url.rsplit("/", 1)[1]
+    assert client.post(f"{url}/round", data={
+        "first": "general", "second": "minister", "version": "0", "key": "a"}).status_code == 303
+    with app.extensions["companion.engine"].connect() as connection:
+        link = connection.execute(page_reads.LINK_AND_GAME_ROW, {"token": token}).all()
+        assert len(link) == 1
+        game_id = link[0][len(page_reads._LINK.c)]  # (the game's id: its first column)
+        entries = connection.execute(store._ENTRIES, {"game": game_id}).all()
+        assert entries
+        for read, value, rows in ((page_reads.LINK_AND_GAME, token, link),
+                                  (page_reads.ENTRIES, game_id, entries)):
+            found = page_reads.save_rows(connection, read, value)
+            assert found == [tuple(row) for row in rows]
+            assert [[type(v) for v in row] for row in found] == \
+                [[type(v) for v in row] for row in rows]
+        assert page_reads.save_rows(connection, page_reads.LINK_AND_GAME, "0" * 32) == []
+
+
+def test_on_sqlite_a_statement_sent_to_the_driver_fails_as_sqlalchemys_error(app):
+    """A driver error of a statement sent to the sqlite3 cursor alone (db.on_driver) is
+    SQLAlchemy's: a unique key's refusal an IntegrityError (what a save's race is read from),
+    without the values sent (a link token is never in a log); nothing is left written."""
+    from sqlalchemy.exc import IntegrityError, OperationalError
+
+    from companion.db import on_driver
+
+    _sqlite_only(app)
+    secret = "f" * 32
+    with app.extensions["companion.engine"].connect() as connection:
+        with pytest.raises(OperationalError) as failed:
+            on_driver(connection, "SELECT nothing FROM nowhere WHERE token = ?", (secret,),
+                      fetch=True)
+        assert secret not in str(failed.value)
+        connection.begin()
+        assert on_driver(connection, "INSERT INTO playgroup (name, token, created_at) "
+                         "VALUES ('A', ?, '2026-01-01 00:00:00')", (secret,)) == 1
+        with pytest.raises(IntegrityError) as refused:
+            on_driver(connection, "INSERT INTO playgroup (name, token, created_at) "
+                      "VALUES ('B', ?, '2026-01-01 00:00:00')", (secret,))
+        assert secret not in str(refused.value)
+        connection.rollback()
+        assert connection.exec_driver_sql(
+            f"SELECT count(*) FROM playgroup WHERE token = '{secret}'").scalar() == 0
