@@ -311,12 +311,17 @@ def _drive(bases: list[str], tables: list[Table], seconds: float, save_every: fl
 
 
 def _warm(bases: list[str], tables: list[Table]) -> None:
-    """Open every page and poll of the given spare tables (one per game) a few times on every
-    server, and make their saves, before a row is measured: a fresh worker imports, compiles
-    templates and fills its caches on its first requests, which no real server does every 20 s.
-    Not measured; these tables are not in the row."""
+    """Open every page and poll of the given spare tables (:data:`WARM_EACH` per game) a few
+    times on every server, and make their saves, before a row is measured: a fresh worker
+    imports, compiles templates and fills its caches on its first requests, which no real server
+    does every 20 s. The spare tables are warmed all at once, one thread each, so that every
+    worker takes every game's requests: one after another they mostly reached the same worker,
+    and the first save of a game in each other worker fell in the measured row (9–12 ms of CPU
+    against 4–5; at a quiet moment, most of the PostgreSQL row's entry p99: issue 36, session
+    10). Not measured; these tables are not in the row."""
     send = Client(Measures(), hello=False)
-    for game in tables:
+
+    def warm(game: Table) -> None:
         for base in bases:
             for _ in range(4):
                 send("live", base, "GET", game.poll(), (200, 304))
@@ -328,6 +333,12 @@ def _warm(bases: list[str], tables: list[Table]) -> None:
             game.saved += 1
             for base in bases:
                 send("viewer page", base, "GET", game.viewer_page(), (200,))
+
+    threads = [threading.Thread(target=warm, args=(game,)) for game in tables]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
 
 
 def _games(config: dict[str, object], count: int, kinds: list[str]) -> list[Table]:
@@ -443,6 +454,9 @@ class Row:
 
 WORKERS = int(os.environ.get("WEB_CONCURRENCY") or 2 * (os.cpu_count() or 1))
 """The workers of deploy/gunicorn.conf.py: ``WEB_CONCURRENCY``, else 2 per core."""
+WARM_EACH = 2 * WORKERS
+"""Spare tables of each game warmed at once before a row (:func:`_warm`): twice as many
+requests at a time as the workers, so that every worker takes some of each game's."""
 
 
 def _shipped(folder: str, name: str, servers: int) -> dict[str, str]:
@@ -553,7 +567,7 @@ def run(tables: int, seconds: float, save_every: float, postgres: str | None,
                       **db}
             if "DATABASE_URL" in db:
                 _empty_postgres(config)
-            games = _games(config, tables + len(kinds), kinds)
+            games = _games(config, tables + len(kinds) * WARM_EACH, kinds)
             games, spare = games[:tables], games[tables:]
             pages = Path(folder) / f"pages-{len(rows)}"  # each row's own page store
             if name == FULL:
