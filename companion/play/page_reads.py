@@ -24,10 +24,11 @@ from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session
 
 from ..db import on_driver, once_more_if_dropped, reader, saving_on
-from ..models import Entry, Game, GameLink, loaded, table_of
+from ..models import Entry, Game, GameLink, Player, loaded, table_of
 from .tokens import is_token
 
 _LINK, _GAME, _ENTRY = table_of(GameLink), table_of(Game), table_of(Entry)
+_PLAYER = table_of(Player)
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,15 @@ NAMES_AND_LINKS = Read(
     "UNION ALL SELECT -1, token, id FROM gamelink "
     "WHERE game_id = $1 AND revoked_at IS NULL ORDER BY seat, name", ())
 """``store._NAMES_AND_LINKS`` (integers and text: nothing to convert)."""
+SEATS_AND_LINKS = Read(
+    "companion_page_seats",
+    "SELECT 0, id, seat, name, princess, person_id, NULL::timestamp FROM player "
+    "WHERE game_id = $1 UNION ALL SELECT 1, id, -1, token, role, NULL, created_at FROM gamelink "
+    "WHERE game_id = $1 AND revoked_at IS NULL ORDER BY 1, 3, 2",
+    (_PLAYER.c.seat, _PLAYER.c.id, _PLAYER.c.seat, _PLAYER.c.name, _PLAYER.c.princess,
+     _PLAYER.c.person_id, _LINK.c.created_at))
+"""A game's seats (every column, in seat order) then its live links (every column but
+``revoked_at``, empty for a live link), in one round trip: :func:`seats_and_links`."""
 ENTRIES = Read(
     "companion_page_entries",
     'SELECT seq, kind, data, "key", created_at FROM entry WHERE game_id = $1 ORDER BY seq',
@@ -112,6 +122,24 @@ def save_rows(connection: Connection, read: Read, value: object) -> list[tuple[A
         return found
     return [tuple(v if c is None else c(v) for c, v in zip(convert, row, strict=True))
             for row in found]
+
+
+def seats_and_links(session: Session, game_id: int) -> tuple[list[Player], list[GameLink]] | None:
+    """On PostgreSQL's reader (:func:`direct`): game ``game_id``'s seats in play order and its
+    live links, read in one round trip, as objects tracked by no session (never write them: a
+    page that only reads); else None, and the caller reads them through the session (Rebel
+    Princess's page: its players' Princesses and persons are part of its drawing's name)."""
+    if (engine := direct(session)) is None:
+        return None
+    players: list[Player] = []
+    links: list[GameLink] = []
+    for what, row_id, seat, text, other, person, created in rows(engine, SEATS_AND_LINKS,
+                                                                 game_id):
+        if what == 0:
+            players.append(loaded(Player, _PLAYER, (row_id, game_id, seat, text, other, person)))
+        else:
+            links.append(loaded(GameLink, _LINK, (row_id, game_id, other, text, created, None)))
+    return players, links
 
 
 # (the row's columns are labelled so one select reads both objects)

@@ -49,13 +49,17 @@ def test_a_games_page_drawn_afresh_reads_each_thing_once(app, client, kind):
         event.remove(engine, "checkout", note)
     assert page.status_code == 200
     assert "Ana" in page.text  # (the names read for the key are the names shown)
-    assert [shape(s) for s in seen] == PAGES[kind], seen
-    if engine.dialect.name == "postgresql":
+    postgresql = engine.dialect.name == "postgresql"
+    expected = PAGES[kind]
+    if postgresql and kind == "rebel-princess":  # the seats and the live links: one read
+        expected = ["SELECT gamelink", "SELECT player", "SELECT roundrecord"]
+    assert [shape(s) for s in seen] == expected, seen
+    if postgresql:
         assert reader(engine) is not engine and reader(reader(engine)) is reader(engine)
         assert taken == []  # the app's engine untouched: its ping, BEGIN and ROLLBACK
         alone = {read.sql for read in (page_reads.LINK_AND_GAME, page_reads.NAMES_AND_LINKS,
-                                       page_reads.ENTRIES)}
-        assert sum(s in alone for s in seen) == (1 if kind == "rebel-princess" else 3), seen
+                                       page_reads.SEATS_AND_LINKS, page_reads.ENTRIES)}
+        assert sum(s in alone for s in seen) == (2 if kind == "rebel-princess" else 3), seen
 
 
 def _postgresql_only(app) -> None:
@@ -94,6 +98,43 @@ def test_on_postgresql_the_reads_sent_to_libpq_alone_give_sqlalchemys_rows(app, 
             assert found == [tuple(row) for row in rows]
             assert [[type(v) for v in row] for row in found] == \
                 [[type(v) for v in row] for row in rows]
+
+
+def test_on_postgresql_the_seats_and_links_read_at_once_are_the_sessions(app, client):
+    """Rebel Princess's page reads its seats and its live links in one round trip on the reader:
+    the same objects, column for column, as the session's two reads (a replaced link left out,
+    the seats in play order), before and after the statement is prepared; elsewhere, nothing
+    (the page reads them through its session)."""
+    from companion.models import Game, GameLink
+    from companion.play import rebel_princess
+    from companion.play.page_reads import PREPARE_AFTER
+
+    token = _new(client, "rebel-princess").rsplit("/", 1)[1]
+    with app.app_context():
+        session = get_session()
+        link = store.link_by_token(session, token)
+        assert link is not None
+        game = session.get(Game, link.game_id)
+        assert game is not None
+        store.replace_link(session, game, "viewer", commit=True)
+        session.close()
+        if app.extensions["companion.engine"].dialect.name != "postgresql":
+            assert page_reads.seats_and_links(get_session(), link.game_id) is None
+            return
+        players = [p.model_dump() for p in rebel_princess.players_of(session, game)]
+        links = sorted((k.model_dump() for k in store.live_links(session, game)),
+                       key=lambda k: k["id"])
+        session.close()
+        assert len(links) == 2 and [p["seat"] for p in players] == sorted(
+            p["seat"] for p in players)
+        for _ in range(PREPARE_AFTER + 2):
+            found = page_reads.seats_and_links(get_session(), link.game_id)
+            assert found is not None
+            seats, live = found
+            assert [p.model_dump() for p in seats] == players
+            assert [k.model_dump() for k in live] == links
+            assert all(isinstance(k, GameLink) and k.created_at.tzinfo for k in live)
+            get_session().close()
 
 
 def test_on_postgresql_a_page_survives_a_dropped_connection(app, client):

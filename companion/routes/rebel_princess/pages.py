@@ -22,9 +22,9 @@ from ...common.bounds import page_number, whole_or_none
 from ...db import get_session
 from ...history.charts import line_chart
 from ...models import Game, RoundRecord
+from ...play import page_reads, store
 from ...play import rebel_princess as play
 from ...play import rebel_princess_tricks as tricks_entry
-from ...play import store
 from ...rulings import rebel_princess as rulings
 from ...scoring.rebel_princess import (
     BATHROOM_BREAK,
@@ -191,9 +191,13 @@ def show(code: str) -> str:
     link and language for all of them (:func:`page_store.cached_page`)."""
     session = get_session()
     game = _game_or_404(code)
-    players = play.players_of(session, game)
+    assert game.id is not None
+    # (on PostgreSQL one round trip on the polls' reader; else through the session)
+    players, links = (page_reads.seats_and_links(session, game.id)
+                      or (play.players_of(session, game), store.live_links(session, game)))
+    if not players:  # (deleted with its group since its link was read)
+        raise store.GameGone
     # Other phones at the table get the viewer link: they watch, they cannot change the pad.
-    links = store.live_links(session, game)
     page_store.live_links_are(game, [link.id for link in links if link.id is not None])
     share_url = addresses.game_address(game, {link.role: link for link in links}["viewer"])
     key = ("rebel_princess.show", game.id, page_store.version_of(game), share_url,
