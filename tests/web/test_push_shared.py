@@ -19,7 +19,7 @@ from prometheus_client import REGISTRY
 from companion.db import get_session
 from companion.extensions import page_store as store_backend
 from companion.models import Game
-from companion.play import princesse_princesse, push, reveillez, store
+from companion.play import princesse_princesse, reveillez, store
 from companion.routes import live, page_store
 from companion.scoring.princesse_princesse import RoundReveal
 from companion.scoring.reveillez import PrincessCard, Wake
