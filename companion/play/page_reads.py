@@ -93,7 +93,14 @@ def rows(engine: Engine, read: Read, value: object) -> list[tuple[Any, ...]]:
     """The rows of ``read`` for ``value`` ($1) on ``engine`` (:func:`direct`), each value as
     SQLAlchemy gives it; a connection the database dropped is tried once more, on a new one."""
     found = once_more_if_dropped(lambda: read_rows(engine, read.name, read.sql, (str(value),)))
-    convert = _converters(read, engine.dialect)
+    return _as_sqlalchemy(read, engine.dialect, found)
+
+
+def _as_sqlalchemy(read: Read, dialect: Dialect,
+                   found: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """``found``, the driver's rows of ``read``, with each value as SQLAlchemy gives it (the
+    columns' own result conversion)."""
+    convert = _converters(read, dialect)
     if not any(convert):
         return found
     return [tuple(v if c is None else c(v) for c, v in zip(convert, row, strict=True))
@@ -117,11 +124,7 @@ def save_rows(connection: Connection, read: Read, value: object) -> list[tuple[A
     assert connection.dialect.name == "sqlite"
     found: list[tuple[Any, ...]] = on_driver(connection, _on_sqlite(read), (value,),
                                              fetch=True)
-    convert = _converters(read, connection.dialect)
-    if not any(convert):
-        return found
-    return [tuple(v if c is None else c(v) for c, v in zip(convert, row, strict=True))
-            for row in found]
+    return _as_sqlalchemy(read, connection.dialect, found)
 
 
 def seats_and_links(session: Session, game_id: int) -> tuple[list[Player], list[GameLink]] | None:

@@ -243,10 +243,13 @@ def entries(session: Session, game: Game) -> list[Stored]:
         if session.new or session.dirty or session.deleted:
             session.flush()  # (what is pending is read too; then no ORM round of a query)
         direct, own = page_reads.direct(session), saving_on(session)
-        rows = page_reads.rows(direct, page_reads.ENTRIES, game.id) if direct is not None \
-            else page_reads.save_rows(own, page_reads.ENTRIES, game.id) \
-            if own is not None and own.dialect.name == "sqlite" \
-            else connection_of(session).execute(_ENTRIES, {"game": game.id})
+        rows: Sequence[Any]
+        if direct is not None:  # (a page on PostgreSQL: libpq alone, on the polls' reader)
+            rows = page_reads.rows(direct, page_reads.ENTRIES, game.id)
+        elif own is not None and own.dialect.name == "sqlite":  # (a save: its sqlite3 cursor)
+            rows = page_reads.save_rows(own, page_reads.ENTRIES, game.id)
+        else:
+            rows = connection_of(session).execute(_ENTRIES, {"game": game.id}).all()
         read = [Stored(seq, kind, json.loads(data), key, created_at)
                 for seq, kind, data, key, created_at in rows]
         session.info.setdefault(_READ, {})[game.id] = read
