@@ -55,6 +55,10 @@ NAMES_AND_LINKS = Read(
     "UNION ALL SELECT -1, token, id FROM gamelink "
     "WHERE game_id = $1 AND revoked_at IS NULL ORDER BY seat, name", ())
 """``store._NAMES_AND_LINKS`` (integers and text: nothing to convert)."""
+SEAT_NAMES = Read(
+    "companion_page_seat_names", "SELECT name FROM player WHERE game_id = $1 ORDER BY seat", ())
+"""A game's players' names in seat order (a save's read of them on its own connection:
+:func:`companion.play.store.names_of`)."""
 SEATS_AND_LINKS = Read(
     "companion_page_seats",
     "SELECT 0, id, seat, name, princess, person_id, NULL::timestamp FROM player "

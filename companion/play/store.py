@@ -210,12 +210,23 @@ def games_by_codes(session: Session, codes: Sequence[str]) -> list[Game]:
     return [found[code] for code in codes if code in found]
 
 
+_SEAT_NAMES = select(Player.name).where(Player.game_id == bindparam("game")).order_by(
+    col(Player.seat))
+
+
 def names_of(session: Session, game: Game) -> list[str]:
     """The players' names in seat order; :class:`GameGone` if there are none (every stored game
     has its seats: none means its group was deleted between reading the game and its seats)."""
     known: dict[int | None, tuple[str, ...]] = session.info.get(_NAMES, {})
-    names = list(known[game.id]) if game.id in known else list(session.exec(
-        select(Player.name).where(Player.game_id == game.id).order_by(col(Player.seat))))
+    own = saving_on(session)
+    if game.id in known:
+        names = list(known[game.id])
+    elif own is not None:  # (a save on its own connection: read there, no ORM transaction)
+        names = [row[0] for row in (
+            page_reads.save_rows(own, page_reads.SEAT_NAMES, game.id)
+            if own.dialect.name == "sqlite" else own.execute(_SEAT_NAMES, {"game": game.id}))]
+    else:
+        names = list(session.exec(_SEAT_NAMES, params={"game": game.id}))
     if not names:
         raise GameGone
     return names

@@ -10,6 +10,7 @@ would otherwise drop.
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -201,3 +202,142 @@ def test_on_sqlite_a_statement_sent_to_the_driver_fails_as_sqlalchemys_error(app
         connection.rollback()
         assert connection.exec_driver_sql(
             f"SELECT count(*) FROM playgroup WHERE token = '{secret}'").scalar() == 0
+
+
+# --- Princesse Princesse and Réveillez: every save appends (issue 36) ---------------------------
+
+def _new_game(client, kind: str, names: tuple[str, ...] = ("Ana", "Ben", "Cléo")) -> str:
+    new = client.post(f"/{kind}/new", data={
+        **{f"names-{seat}": name for seat, name in enumerate(names)}, "first": "0"})
+    assert new.status_code == 303
+    return f"/{kind}/g/{new.headers['Location'].rsplit('/', 1)[1]}"
+
+
+def _pp_saves(client, url: str) -> list:
+    """Each write of a Princesse Princesse table, in an order a table can send them: a round,
+    its edit, its undo, a turn log started, a turn, its undo, the log dropped, a log to the
+    round's end. Each item reads what its form needs (the version, a round's id) and gives
+    the POST to send."""
+    keys = iter(range(1, 100))
+
+    def post(path: str, **data):
+        def prepare():
+            form = {"version": version_of(client, url), "key": f"key-{next(keys):08}", **data}
+            return lambda: client.post(f"{url}/{path}", data=form)
+        return prepare
+
+    def edit():
+        rid = re.search(r"round\?edit=(\d+)", client.get(f"{url}/history").text)[1]
+        return post(f"round?edit={rid}", step="2", **{"in": ["1"], "card-1": "7"})()
+
+    def undo():
+        rid = re.search(r"round/(\d+)/undo", client.get(f"{url}/history").text)[1]
+        return post(f"round/{rid}/undo")()
+
+    face_up = {"face-up-0": "1", "face-up-1": "1", "face-up-2": "2"}
+    return [post("round", step="2", **{"in": ["0", "1"], "card-0": "3", "card-1": "5"}),
+            edit, undo, post("log/start", **face_up), post("log/turn", card="4"),
+            post("log/undo"), post("log/discard"), post("log/start", **face_up),
+            post("log/turn", card="0"),
+            post("log/turn", card="1", target="0", named="9", hit="yes"), post("log/finish")]
+
+
+def _reveillez_saves(client, url: str) -> list:
+    def post(path: str, key: str, **data):
+        def prepare():
+            form = {"version": version_of(client, url), "key": key, **data}
+            return lambda: client.post(f"{url}/{path}", data=form)
+        return prepare
+
+    return [post("act", "key-00000001", do="wake", slot="3", value="15"),
+            post("undo", "key-00000002"),
+            post("act", "key-00000003", do="wake", slot="4", value="10")]
+
+
+@pytest.mark.parametrize("kind", ["princesse-princesse", "reveillez"])
+def test_every_save_of_the_entry_games_begins_no_orm_transaction_and_loads_no_object(
+        app, client, kind):
+    """Princesse Princesse's and Réveillez's writes only append (views marked
+    ``links.appends``): each runs on its own connection — no ORM transaction begun, no ORM
+    object loaded (the link, the game, the seats read through Core), one COMMIT, the connection
+    given back — and stores its entry."""
+    from sqlalchemy.orm import Mapper
+
+    url = _new_game(client, kind, ("Ana", "Ben") if kind == "princesse-princesse" else
+                    ("Ana", "Ben", "Cléo"))
+    engine = app.extensions["companion.engine"]
+    saves = _pp_saves(client, url) if kind == "princesse-princesse" else \
+        _reveillez_saves(client, url)
+    begun: list[object] = []
+    loaded: list[object] = []
+    committed: list[int] = []
+
+    def began(session, _transaction, _connection) -> None:
+        begun.append(session)
+
+    def load(target, _context) -> None:
+        loaded.append(target)
+
+    event.listen(OrmSession, "after_begin", began)
+    event.listen(Mapper, "load", load)
+    event.listen(engine, "commit", lambda _c: committed.append(1))
+    try:
+        for number, prepare in enumerate(saves, 1):
+            save = prepare()
+            begun.clear()
+            loaded.clear()
+            committed.clear()
+            answer = save()
+            assert answer.status_code == 303, (number, answer.text)
+            assert begun == [] and loaded == [], number
+            assert committed == [1], number
+            assert engine.pool.checkedout() == 0
+            assert len(_entries(app, url)) == number
+    finally:
+        event.remove(OrmSession, "after_begin", began)
+        event.remove(Mapper, "load", load)
+
+
+@pytest.mark.parametrize("kind", ["princesse-princesse", "reveillez"])
+def test_an_entry_games_save_that_loses_the_race_at_its_insert_stores_nothing(app, client,
+                                                                              kind):
+    """As a duel's round: another phone's entry committed between this save's read and its
+    INSERT — the database refuses it, it is rolled back on its own connection and answered as
+    stale (409, the page drawn afresh on that connection), nothing of it stored."""
+    url = _new_game(client, kind)
+    engine = app.extensions["companion.engine"]
+    with engine.connect() as connection:
+        game_id = connection.exec_driver_sql(
+            f"SELECT game_id FROM gamelink WHERE token = '{url.rsplit('/', 1)[1]}'").scalar()
+    fired: list[bool] = []
+
+    def rival_first(_conn, _cursor, statement, _params, _context, _many) -> None:
+        if fired or not statement.startswith("INSERT INTO entry"):
+            return
+        fired.append(True)
+        with engine.connect() as other:
+            other.execute(insert(table_of(Entry)).values(
+                game_id=game_id, seq=1, kind="log-start" if kind == "princesse-princesse"
+                else "undo", key=None,
+                data=json.dumps({"first": 0} if kind == "princesse-princesse" else {}),
+                created_at=datetime.now(UTC)))
+            other.commit()
+
+    form = {"version": "0", "key": "key-00000001"}
+    if kind == "princesse-princesse":
+        path, form = "round", {**form, "step": "2", "in": ["0", "1"], "card-0": "3",
+                               "card-1": "5"}
+    else:
+        path, form = "act", {**form, "do": "wake", "slot": "3", "value": "15"}
+    event.listen(engine, "before_cursor_execute", rival_first)
+    try:
+        answer = client.post(f"{url}/{path}", data=form)
+    finally:
+        event.remove(engine, "before_cursor_execute", rival_first)
+    assert fired
+    assert answer.status_code == 409, answer.text
+    assert ('data-problem="stale-write"' if kind == "princesse-princesse"
+            else 'data-problem="stale"') in answer.text, answer.text
+    assert [seq for seq, _, _ in _entries(app, url)] == [1]
+    assert engine.pool.checkedout() == 0
+    assert version_of(client, url) == 1

@@ -63,3 +63,46 @@ def test_a_duel_round_is_five_statements_and_one_commit(app, client):
         assert [shape(s) for s in seen] == SAVE, seen
         assert len(commits) == 1
     assert version_of(client, url) == 2
+
+
+ENTRY_GAME_SAVE = [
+    "SELECT gamelink",  # the link and its game
+    "SELECT player",  # the names (the game's replay shows them)
+    "SELECT entry",  # the entries: the key's replay check, the version, the replay
+    "INSERT entry",
+    "UPDATE game",
+    "UPDATE gameresult",
+]
+"""A Princesse Princesse round of a game in progress: six statements, on the save's own
+connection (views marked ``links.appends``); a Réveillez action the same, its entries read
+before its names."""
+
+
+def test_an_entry_games_round_is_six_statements_and_one_commit(app, client):
+    engine = app.extensions["companion.engine"]
+    for kind, form in (("princesse-princesse", {"step": "2", "in": ["0", "1"], "card-0": "3",
+                                                "card-1": "5"}),
+                       ("reveillez", {"do": "wake", "slot": "3", "value": "15"})):
+        new = client.post(f"/{kind}/new", data={
+            "names-0": "Ana", "names-1": "Ben", "names-2": "Cléo", "first": "0"})
+        assert new.status_code == 303
+        url = f"/{kind}/g/{token_of(new.headers['Location'])}"
+        path = "round" if kind == "princesse-princesse" else "act"
+        version = version_of(client, url)
+        commits: list[int] = []
+
+        def committed(_connection, commits: list[int] = commits) -> None:
+            commits.append(1)
+
+        event.listen(engine, "commit", committed)
+        try:
+            with statements(app) as seen:
+                answer = client.post(f"{url}/{path}", data={
+                    **form, "version": str(version), "key": f"key-{version:08}"})
+        finally:
+            event.remove(engine, "commit", committed)
+        assert answer.status_code == 303, answer.text
+        expected = ENTRY_GAME_SAVE if kind == "princesse-princesse" else [
+            ENTRY_GAME_SAVE[0], ENTRY_GAME_SAVE[2], ENTRY_GAME_SAVE[1], *ENTRY_GAME_SAVE[3:]]
+        assert [shape(s) for s in seen] == expected, (kind, [shape(s) for s in seen])
+        assert len(commits) == 1, kind

@@ -33,7 +33,7 @@ from ...scoring.princesse_princesse import (
 from ...scoring.problems import EntryError, Problem
 from ...web.i18n import current_lang
 from ..groups import group_for_new_game
-from ..links import entry_page, game_to_play_again, opened_game, reads_only
+from ..links import appends, entry_page, game_to_play_again, opened_game, reads_only
 from ..page_store import game_page
 from ..replays import form_key, refusal
 from ..shell import remember
@@ -107,11 +107,10 @@ def short_name(value: int) -> str:
 
 
 def _view_or_404(code: str) -> play.PrincesseGameView:
-    session = get_session()
-    game = play.get_game(session, code)
+    game = opened_game(code, play.KIND)  # (the game read with the request's link)
     if game is None:
         abort(404)
-    return play.view_game(session, game)
+    return play.view_game(get_session(), game)
 
 
 def _write(code: str, action: Callable[[play.PrincesseGameView, PrincessePrincesseWriteForm], Any],
@@ -220,6 +219,7 @@ def _history_again(view: play.PrincesseGameView, problems: list[Problem], status
 
 
 @bp.post("/g/<code>/round/<int:rid>/undo")
+@appends
 def undo_round(code: str, rid: int) -> Response | tuple[str, int]:
     """Take a round out of the game (the history keeps it)."""
     def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
@@ -277,6 +277,7 @@ def _reveal(ctx: dict[str, Any], players: int) -> RoundReveal:
 
 
 @bp.route("/g/<code>/round", methods=["GET", "POST"])
+@appends
 @entry_page
 def round_end(code: str) -> Response | tuple[str, int] | str:
     """Round end, fast path: who is still in, their cards, then the bonus questions."""
@@ -356,6 +357,7 @@ def _log_again(view: play.PrincesseGameView, problems: list[Problem],
 
 
 @bp.post("/g/<code>/log/start")
+@appends
 def start_log(code: str) -> Response | tuple[str, int]:
     """Start the turn log of this round (at two players, with the three face-up cards)."""
     def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
@@ -365,6 +367,7 @@ def start_log(code: str) -> Response | tuple[str, int]:
 
 
 @bp.post("/g/<code>/log/turn")
+@appends
 def play_turn(code: str) -> Response | tuple[str, int]:
     """One turn: the card, its target and the table's answers."""
     def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
@@ -379,6 +382,7 @@ def play_turn(code: str) -> Response | tuple[str, int]:
 
 
 @bp.post("/g/<code>/log/undo")
+@appends
 def undo_turn(code: str) -> Response | tuple[str, int]:
     """Take back the last turn of the log."""
     def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
@@ -388,6 +392,7 @@ def undo_turn(code: str) -> Response | tuple[str, int]:
 
 
 @bp.post("/g/<code>/log/discard")
+@appends
 def discard_log(code: str) -> Response | tuple[str, int]:
     """Abandon the turn log; the round end can still be entered by the fast path."""
     def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
@@ -397,6 +402,7 @@ def discard_log(code: str) -> Response | tuple[str, int]:
 
 
 @bp.post("/g/<code>/log/finish")
+@appends
 def finish_log(code: str) -> Response | tuple[str, int]:
     """The round the log ended: only the final cards are tapped."""
     def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:

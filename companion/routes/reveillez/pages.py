@@ -24,7 +24,7 @@ from ...scoring.reveillez import (
     target,
 )
 from ..groups import group_for_new_game
-from ..links import entry_page, game_to_play_again, opened_game, reads_only
+from ..links import appends, entry_page, game_to_play_again, opened_game, reads_only
 from ..page_store import game_page
 from ..replays import form_key, refusal
 from ..shell import remember
@@ -100,7 +100,7 @@ ASKED = {
 
 
 def _game_or_404(code: str) -> Game:
-    game = play.get_game(get_session(), code)
+    game = opened_game(code, play.KIND)  # (the game read with the request's link)
     if game is None:
         abort(404)
     return game
@@ -223,6 +223,7 @@ def _show(game: Game) -> str:
 
 
 @bp.post("/g/<code>/act")
+@appends
 def act(code: str) -> Response | tuple[str, int]:
     """One tap of an action: ask the next question, or store the complete action."""
     session = get_session()
@@ -254,6 +255,7 @@ def act(code: str) -> Response | tuple[str, int]:
 
 
 @bp.post("/g/<code>/undo")
+@appends
 def undo(code: str) -> Response | tuple[str, int]:
     """Take back the last action (the history keeps it, struck through)."""
     session = get_session()
