@@ -341,3 +341,116 @@ def test_an_entry_games_save_that_loses_the_race_at_its_insert_stores_nothing(ap
     assert [seq for seq, _, _ in _entries(app, url)] == [1]
     assert engine.pool.checkedout() == 0
     assert version_of(client, url) == 1
+
+
+# --- Rebel Princess: a round's record written through Core (issue 36) ---------------------------
+
+def _new_rebel(client) -> str:
+    from .test_lean_saves import RP_NAMES
+
+    new = client.post("/rebel-princess/new", data={
+        "edition": "deluxe", "length": "5", "first_leader": "0", **RP_NAMES,
+        **{f"cards-{i}": letter for i, letter in enumerate("abcde")}})
+    assert new.status_code == 302
+    return f"/rebel-princess/g/{new.headers['Location'].rsplit('/', 1)[1]}"
+
+
+def _records(app, url: str) -> list[tuple[int, int, str]]:
+    engine = app.extensions["companion.engine"]
+    token = url.rsplit("/", 1)[1]
+    with engine.connect() as connection:
+        return [tuple(row) for row in connection.exec_driver_sql(
+            "SELECT r.seq, r.number, r.action FROM roundrecord r "
+            f"JOIN gamelink k ON k.game_id = r.game_id WHERE k.token = '{token}' ORDER BY r.seq")]
+
+
+def test_every_rebel_princess_round_save_begins_no_orm_transaction_and_loads_no_object(
+        app, client):
+    """Rebel Princess's round saves (by cards, by counts, by numbers, an edit, the pad's undo:
+    views marked ``links.appends``) write the round's record, the game's stamp and its summary
+    through Core on their own connection: no ORM transaction begun, no ORM object loaded, one
+    COMMIT, the connection given back; what is stored is what the ORM wrote before."""
+    from sqlalchemy.orm import Mapper
+
+    from .test_lean_saves import ROUND_A, assert_summary_fresh
+
+    url = _new_rebel(client)
+    engine = app.extensions["companion.engine"]
+    numbers = {"base": "", "leader": "", "confirm": "y",
+               **{f"score_{s}": v for s, v in enumerate(["3", "2", "4", "1"])}}
+
+    def counts() -> dict[str, str]:
+        page = client.get(f"{url}/round/1/counts").text
+        base = re.search(r'name="base"[^>]*value="(\d+)"', page)[1]
+        return {"base": base, "leader": "", "princes_0": "4", "princes_1": "2",
+                "princes_2": "2", "princes_3": "2", "frog": "1"}
+
+    saves = [(lambda: ROUND_A, "round/1/cards", (1, 1, "entered")),
+             (counts, "round/1/counts", (2, 1, "edited")),
+             (lambda: numbers, "round/2/numbers", (3, 2, "entered")),
+             (lambda: {}, "undo", (4, 2, "undone"))]
+    begun: list[object] = []
+    loaded: list[object] = []
+    committed: list[int] = []
+
+    def began(session, _transaction, _connection) -> None:
+        begun.append(session)
+
+    def load(target, _context) -> None:
+        loaded.append(target)
+
+    event.listen(OrmSession, "after_begin", began)
+    event.listen(Mapper, "load", load)
+    event.listen(engine, "commit", lambda _c: committed.append(1))
+    try:
+        for number, (form, path, stored) in enumerate(saves, 1):
+            data = form()
+            begun.clear()
+            loaded.clear()
+            committed.clear()
+            answer = client.post(f"{url}/{path}", data=data)
+            assert answer.status_code == 302, (path, answer.text)
+            assert begun == [] and loaded == [], path
+            assert committed == [1], path
+            assert engine.pool.checkedout() == 0
+            assert len(_records(app, url)) == number and _records(app, url)[-1] == stored
+            assert_summary_fresh(app, url.rsplit("/", 1)[1])
+    finally:
+        event.remove(OrmSession, "after_begin", began)
+        event.remove(Mapper, "load", load)
+
+
+def test_a_rebel_princess_round_that_loses_the_race_at_its_insert_is_judged_again(app, client):
+    """Another phone's round 1 committed between this save's read and its INSERT: the database
+    refuses the record number, the save is rolled back on its own connection and judged again
+    on the game read afresh there — round 1 is saved already (422), nothing of it stored."""
+    url = _new_rebel(client)
+    engine = app.extensions["companion.engine"]
+    with engine.connect() as connection:
+        game_id = connection.exec_driver_sql(
+            f"SELECT game_id FROM gamelink WHERE token = '{url.rsplit('/', 1)[1]}'").scalar()
+    fired: list[bool] = []
+
+    def rival_first(_conn, _cursor, statement, _params, _context, _many) -> None:
+        if fired or not statement.startswith("INSERT INTO roundrecord"):
+            return
+        fired.append(True)
+        with engine.connect() as other:
+            other.exec_driver_sql(
+                "INSERT INTO roundrecord (game_id, seq, number, action, deleted, mode, scores, "
+                f"created_at) VALUES ({game_id}, 1, 1, 'entered', false, 'numbers', '0,3,8,4', "
+                "CURRENT_TIMESTAMP)")
+            other.commit()
+
+    event.listen(engine, "before_cursor_execute", rival_first)
+    try:
+        answer = client.post(f"{url}/round/1/numbers", data={
+            "base": "", "leader": "", "confirm": "y", "key": "key-00000001",
+            **{f"score_{s}": v for s, v in enumerate(["3", "2", "4", "1"])}})
+    finally:
+        event.remove(engine, "before_cursor_execute", rival_first)
+    assert fired
+    assert answer.status_code == 422, answer.text
+    assert 'data-problem="round-already-saved"' in answer.text
+    assert _records(app, url) == [(1, 1, "entered")]
+    assert engine.pool.checkedout() == 0

@@ -106,3 +106,43 @@ def test_an_entry_games_round_is_six_statements_and_one_commit(app, client):
             ENTRY_GAME_SAVE[0], ENTRY_GAME_SAVE[2], ENTRY_GAME_SAVE[1], *ENTRY_GAME_SAVE[3:]]
         assert [shape(s) for s in seen] == expected, (kind, [shape(s) for s in seen])
         assert len(commits) == 1, kind
+
+
+REBEL_SAVE = [
+    "SELECT gamelink",  # the link and its game
+    "SELECT player",  # the seats
+    "SELECT roundrecord",  # the rounds: the key's replay check, the version, the replay
+    "INSERT roundrecord",
+    "UPDATE game",
+    "UPDATE gameresult",
+]
+"""A Rebel Princess round of a game in progress, by numbers: six statements on the save's own
+connection (a view marked ``links.appends``), the record written through Core."""
+
+
+def test_a_rebel_princess_round_is_six_statements_and_one_commit(app, client):
+    from .test_lean_saves import RP_NAMES
+
+    new = client.post("/rebel-princess/new", data={
+        "edition": "deluxe", "length": "5", "first_leader": "0", **RP_NAMES,
+        **{f"cards-{i}": letter for i, letter in enumerate("abcde")}})
+    assert new.status_code == 302
+    url = f"/rebel-princess/g/{token_of(new.headers['Location'])}"
+    engine = app.extensions["companion.engine"]
+    for number in (1, 2):
+        commits: list[int] = []
+
+        def committed(_connection, commits: list[int] = commits) -> None:
+            commits.append(1)
+
+        event.listen(engine, "commit", committed)
+        try:
+            with statements(app) as seen:
+                answer = client.post(f"{url}/round/{number}/numbers", data={
+                    "base": "", "leader": "", "confirm": "y", "key": f"key-{number:08}",
+                    **{f"score_{s}": v for s, v in enumerate(["3", "2", "4", "1"])}})
+        finally:
+            event.remove(engine, "commit", committed)
+        assert answer.status_code == 302, answer.text
+        assert [shape(s) for s in seen] == REBEL_SAVE, [shape(s) for s in seen]
+        assert len(commits) == 1
