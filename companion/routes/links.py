@@ -217,10 +217,12 @@ def for_seats(view: Callable[..., Any]) -> Callable[..., Any]:
 
 def appends(view: Callable[..., Any]) -> Callable[..., Any]:
     """Mark a game's write view whose every write is :func:`companion.play.store.append` (an
-    entry, the game's stamp and summary, through Core) and which changes no ORM object of the
-    link or the game: its link and game are read without loading them into the session (see
-    :func:`companion.play.store.link_and_game_to_append`). Every check of the link (its role,
-    its game's kind) is the same."""
+    entry, the game's stamp and summary, through Core; Rebel Princess's round record is written
+    the same way) and which changes no ORM object of the link or the game: its link and game
+    are read without loading them into the session (see
+    :func:`companion.play.store.link_and_game_to_append`), and the save runs on a connection of
+    its own (:func:`companion.db.open_save`). Every check of the link (its role, its game's
+    kind) is the same."""
     vars(view)["appends"] = True
     return view
 
