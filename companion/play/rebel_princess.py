@@ -12,20 +12,17 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from sqlalchemy import bindparam, insert, update
-from sqlalchemy.engine import Connection
+from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 from ..common.short_names import short_names
-from ..db import Prepared, commit_save, rollback_save, saving_on
+from ..db import rollback_save, saving_on
 from ..games import GameGlue
 from ..history import N_, Fact, GameSummary
-from ..models import Game, Player, RoundRecord, loaded, table_of
+from ..models import Game, Player, RoundRecord
 from ..scoring.problems import EntryError
 from ..scoring.rebel_princess import (
     TIEBREAKS,
@@ -44,11 +41,10 @@ from ..scoring.rebel_princess import (
     tiebreak_rounds,
 )
 from ..scoring.rebel_princess.problems import CATALOGUE
-from . import push, store
+from . import round_records, store
 from .entries import EntryShape
 
 _T = TypeVar("_T")
-_M = TypeVar("_M", Player, RoundRecord)
 
 
 class EntryRejected(EntryError):
@@ -149,26 +145,12 @@ def _fill_record(record: RoundRecord, played: PlayedRound, mode: str) -> RoundRe
 
 # --- reading ---------------------------------------------------------------------------------
 
-_RECORDS = table_of(RoundRecord)
-_PLAYER_ROWS = table_of(Player)
-
-
 def _history(session: Session, game_id: int) -> list[RoundRecord]:
     own = saving_on(session)
     if own is not None:  # (a save on its own connection: read there, no ORM object tracked)
-        return _rows(own, _RECORDS, RoundRecord, _RECORDS.c.id, game_id)
+        return round_records.rounds(own, game_id)
     return list(session.exec(select(RoundRecord).where(RoundRecord.game_id == game_id)
                              .order_by(col(RoundRecord.id))))
-
-
-def _rows(connection: Connection, table: Any, model: type[_M], order: Any,
-          game_id: int | None) -> list[_M]:
-    """``model``'s rows of game ``game_id`` in ``order``, read on a save's own connection
-    (:func:`companion.db.open_save`) and made into objects no session tracks (as a save's link
-    and game are): never changed — a save writes its record through Core."""
-    found = connection.execute(select(*table.c).where(table.c.game_id == game_id)
-                               .order_by(order)).all()
-    return [loaded(model, table, row) for row in found]
 
 
 def current_records(history: Sequence[RoundRecord]) -> list[RoundRecord]:
@@ -205,8 +187,8 @@ def players_of(session: Session, game: Game) -> list[Player]:
     """The game's seats in play order; :class:`store.GameGone` if there are none (deleted with
     its group between reading the game and its seats: a page answers 410, not a 500)."""
     own = saving_on(session)
-    players = _rows(own, _PLAYER_ROWS, Player, _PLAYER_ROWS.c.seat, game.id) \
-        if own is not None else list(session.exec(_PLAYERS, params={"game": game.id}))
+    players = round_records.seats(own, game.id) if own is not None \
+        else list(session.exec(_PLAYERS, params={"game": game.id}))
     if not players:
         raise store.GameGone
     return players
@@ -504,7 +486,7 @@ def _save_round(session: Session, game: Game, number: int, played: PlayedRound, 
     assert game.id is not None
     record = _fill_record(RoundRecord(game_id=game.id, seq=view.seq + 1, number=number,
                                       action=action, key=key), played, mode)
-    _store(session, game, record, trial)  # the summary is the trial's: no second replay
+    round_records.write(session, game, record, trial)  # (the summary: the trial's)
     return record
 
 
@@ -544,7 +526,7 @@ def _undo_last(session: Session, game: Game, based_on: int | None,
             before = previous[-1]
             _fill_record(restore, played_from_record(before), before.mode)
             restore.deleted = before.deleted
-        _store(session, game, restore, None)
+        round_records.write(session, game, restore, None)
         return restore
     return None
 
@@ -566,51 +548,6 @@ def _atomically(session: Session, write: Callable[[], _T]) -> _T:
             if attempt == _ATTEMPTS - 1:
                 raise
     raise AssertionError("unreachable")
-
-
-def _store(session: Session, game: Game, record: RoundRecord, replay: Any) -> None:
-    """Write ``record`` and the game's stamp, with the game's summary made from ``replay`` (the
-    game as the record leaves it, or None: read and replayed again), and commit. In a save on
-    its own connection (a view marked :func:`companion.routes.links.appends`): through Core,
-    as :func:`companion.play.store.append` writes an entry — no ORM object built or changed;
-    else through the session. A record that loses a race (the database's unique keys) raises
-    ``IntegrityError``, nothing stored. (A game read through Core by a session begun before
-    the save — the request's own, already in a transaction — is written through Core on that
-    session's connection, and committed with it, as :func:`~companion.play.store.append`
-    does.)"""
-    own = saving_on(session)
-    if own is None and game in session:  # (the game loaded in the session: an ORM write)
-        session.add(record)
-        game.updated_at = datetime.now(UTC)
-        session.add(game)
-        if replay is not None:
-            store.note_replay(session, game, replay)
-        session.commit()
-        return
-    assert game.id is not None
-    now, before = datetime.now(UTC), game.updated_at
-    try:
-        # (a session begun before the save opened: its own connection and commit, as append's)
-        connection = own if own is not None else session.connection()
-        _INSERT_RECORD.run(connection,
-                           {name: getattr(record, name) for name in _INSERT_RECORD.keys})
-        _TOUCH_GAME.run(connection, {"game": game.id, "now": now})
-        set_committed_value(game, "updated_at", now)
-        push.changed(session, game.id)  # (published after the commit)
-        for keep in store.AT_SAVE:
-            keep(session, game, replay)
-        if own is None:
-            session.commit()
-        else:
-            commit_save(session)
-    except BaseException:
-        set_committed_value(game, "updated_at", before)
-        raise
-
-
-_INSERT_RECORD = Prepared(insert(_RECORDS), tuple(c.name for c in _RECORDS.c if c.name != "id"))
-_TOUCH_GAME = Prepared(update(table_of(Game)).where(table_of(Game).c.id == bindparam("game"))
-                       .values(updated_at=bindparam("now")), ("game", "now"))
 
 
 # --- history: what a game came to (stored with every save, see companion.play.summaries) ----

@@ -1,0 +1,93 @@
+"""Rebel Princess's round records on a save's own connection: its seats and rounds read, and a
+round's record written with the game's stamp and summary, through Core.
+
+A Rebel Princess round entry or undo through a view marked
+:func:`companion.routes.links.appends` runs on the pooled connection
+:func:`companion.db.open_save` took for it, without an ORM transaction (issue 36), as an entry
+of the other games does (:func:`companion.play.store.append`): what it reads is made into
+objects no session tracks, never changed; what it writes goes through Core. Every other caller
+(the trick screen's confirm, a session that loaded the game) writes through the session as
+before.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlmodel import Session
+
+from ..db import Prepared, commit_save, saving_on
+from ..models import Game, Player, RoundRecord, loaded, table_of
+from . import push, store
+
+_RECORDS, _PLAYERS, _GAMES = table_of(RoundRecord), table_of(Player), table_of(Game)
+_SEATS = select(*_PLAYERS.c).where(_PLAYERS.c.game_id == bindparam("game")).order_by(
+    _PLAYERS.c.seat)
+_ROUNDS = select(*_RECORDS.c).where(_RECORDS.c.game_id == bindparam("game")).order_by(
+    _RECORDS.c.id)
+
+
+def seats(connection: Connection, game_id: int | None) -> list[Player]:
+    """The game's seats in play order, read on a save's own connection (tracked by no
+    session)."""
+    return [loaded(Player, _PLAYERS, row)
+            for row in connection.execute(_SEATS, {"game": game_id})]
+
+
+def rounds(connection: Connection, game_id: int) -> list[RoundRecord]:
+    """The game's round records in the order they were made, read on a save's own connection
+    (tracked by no session)."""
+    return [loaded(RoundRecord, _RECORDS, row)
+            for row in connection.execute(_ROUNDS, {"game": game_id})]
+
+
+def write(session: Session, game: Game, record: RoundRecord, replay: Any) -> None:
+    """Write ``record`` (a new round record of ``game``) and the game's stamp, with the game's
+    summary made from ``replay`` (the game as the record leaves it, or None: read and replayed
+    again), and commit. In a save on its own connection (a view marked
+    :func:`companion.routes.links.appends`): through Core, as
+    :func:`companion.play.store.append` writes an entry — no ORM object built or changed; for a
+    game loaded in the session, through the session. A record that loses a race (the
+    database's unique keys) raises ``IntegrityError``, nothing stored. (A game read through
+    Core by a session begun before the save — the request's own, already in a transaction — is
+    written through Core on that session's connection, and committed with it, as
+    :func:`~companion.play.store.append` does.)"""
+    own = saving_on(session)
+    if own is None and game in session:  # (the game loaded in the session: an ORM write)
+        session.add(record)
+        game.updated_at = datetime.now(UTC)
+        session.add(game)
+        if replay is not None:
+            store.note_replay(session, game, replay)
+        session.commit()
+        return
+    assert game.id is not None
+    now, before = datetime.now(UTC), game.updated_at
+    try:
+        # (a session begun before the save opened: its own connection and commit, as append's)
+        connection = own if own is not None else session.connection()
+        _INSERT_RECORD.run(connection,
+                           {name: getattr(record, name) for name in _INSERT_RECORD.keys})
+        _TOUCH_GAME.run(connection, {"game": game.id, "now": now})
+        set_committed_value(game, "updated_at", now)
+        push.changed(session, game.id)  # (published after the commit)
+        for keep in store.AT_SAVE:
+            keep(session, game, replay)
+        if own is None:
+            session.commit()
+        else:
+            commit_save(session)
+    except BaseException:
+        set_committed_value(game, "updated_at", before)
+        raise
+
+
+_INSERT_RECORD = Prepared(insert(_RECORDS), tuple(c.name for c in _RECORDS.c if c.name != "id"))
+_TOUCH_GAME = Prepared(update(_GAMES).where(_GAMES.c.id == bindparam("game"))
+                       .values(updated_at=bindparam("now")), ("game", "now"))
+"""The game's stamp (the statement :func:`companion.play.store.append` sends)."""
+
