@@ -144,10 +144,12 @@
       var named = response.status === 200 && response.headers.get(PAGE_HEADER);
       if ((response.redirected && response.ok) || named) {
         var url = response.url;
-        try {
-          if (named) url = new URL(named, location.href).href;
-          if (new URL(url).origin !== location.origin) url = "";
-        } catch (e) { url = ""; }
+        if (named) {
+          try {
+            url = new URL(named, location.href).href;
+            if (new URL(url).origin !== location.origin) url = "";  // (this site's pages only)
+          } catch (e) { url = ""; }
+        }
         // The page it leads to said its flash message to this fetch: keep it for the page shown.
         if (url) return response.text().then(function (html) {
           keepFlash(html);
