@@ -37,6 +37,7 @@ from .test_browser_drafts import (
     rp_numbers_part,
     rp_numbers_rest,
 )
+from .test_browser_offline import Meter as OfflineMeter
 from .test_browser_offline import wait_for_worker
 
 pytestmark = [
@@ -49,41 +50,19 @@ pytestmark = [
 SAVED = re.compile(r"saved|enregistr", re.I)
 
 
-class Meter:
-    """Every request the server answers: (method, path, status, bytes sent)."""
-
-    def __init__(self, app) -> None:
-        self.app, self.seen, self.lock = app, [], threading.Lock()
-
-    def __call__(self, environ, start_response):
-        found = {"status": 0, "bytes": 0}
-
-        def start(status, headers, exc_info=None):
-            found["status"] = int(status.split()[0])
-            found["bytes"] += len(f"HTTP/1.1 {status}\r\n\r\n") + sum(
-                len(f"{name}: {value}\r\n") for name, value in headers)
-            return start_response(status, headers, exc_info)
-
-        body = self.app(environ, start)
-        try:
-            for chunk in body:
-                found["bytes"] += len(chunk)
-                yield chunk
-        finally:
-            if hasattr(body, "close"):
-                body.close()
-            with self.lock:
-                self.seen.append((environ["REQUEST_METHOD"], environ["PATH_INFO"],
-                                  found["status"], found["bytes"]))
+class Meter(OfflineMeter):
+    """Every request the server answers (test_browser_offline's meter), read as (method, path,
+    status, bytes sent)."""
 
     def of(self, game: str) -> list[tuple[str, str, int, int]]:
         """The requests about the game at ``game`` (its page and its writes, not its polls)."""
         with self.lock:
-            return [seen for seen in self.seen if seen[1].startswith(game)]
+            return [(seen["method"], seen["path"], seen.get("status", 0), seen["bytes"])
+                    for seen in self.answers if seen["path"].startswith(game)]
 
     def clear(self) -> None:
         with self.lock:
-            self.seen.clear()
+            self.answers.clear()
 
 
 def _server(tmp_path, push: bool):
