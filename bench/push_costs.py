@@ -1,7 +1,8 @@
 """Where the app's CPU goes in a push row of ``bench.tables``: the same row (PostgreSQL behind
 nginx with Nchan, the same tables, saves, streams and catch-up polls), with each gunicorn worker
 timing every request it answers (thread CPU around the WSGI app, :mod:`bench.cost_probe`) by
-kind — a save of each game, the scorer's page after it (from the page store), a catch-up poll —
+kind — a save of each game, the scorer's page after it (from the page store; none where the
+save was answered with the page, as the phone's outbox asks), a catch-up poll —
 and inside a save its publisher calls (each HTTP call to nginx's publisher location: how many
 per save) and the viewers' part drawn for the stream. What the workers spent outside the app
 (gunicorn reading the request and writing the answer, its loop) is the workers' CPU minus the
@@ -94,14 +95,18 @@ def report(sums: dict[str, list[float]], worker: float, seconds: float) -> str:
         publish = sum(sums.get(f"publisher {m} in save {game}", [0, 0.0])[1]
                       for m in ("GET", "POST", "DELETE"))
         drawn = sums.get(f"viewers' part in save {game}", [0, 0.0])[1]
+        # (a save answered with its page is followed by no GET: bench.tables' scorer; a
+        # viewer's page loaded by a request, a stream's message late, is counted here too)
+        asked = 1 + page[0] / count
         cycle.append([game, f"{cpu / count * 1000:.2f}", f"{drawn / count * 1000:.2f}",
                       f"{publish / count * 1000:.2f} ({calls / count:.1f} calls)",
-                      f"{page[1] / max(page[0], 1) * 1000:.2f}",
-                      f"{(cpu + page[1]) / count * 1000 + 2 * floor * 1000:.2f}"])
+                      f"{page[1] / max(page[0], 1) * 1000:.2f} ({page[0] / count:.2f} per save)",
+                      f"{(cpu + page[1]) / count * 1000 + asked * floor * 1000:.2f} "
+                      f"({asked:.2f} requests)"])
     lines.append("")
     lines.append(table(["game", "save (POST) ms", "of which the viewers' part", "of which "
-                        "publishing", "scorer's page (GET) ms",
-                        "cycle ms (POST + GET + 2 × gunicorn)"], cycle))
+                        "publishing", "game's page (GET) ms",
+                        "cycle ms (POST + its GETs + gunicorn each)"], cycle))
     return "\n".join(lines)
 
 

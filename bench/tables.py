@@ -6,10 +6,15 @@ same requests in the same run.
 tables take the four games in turn (``--games``; Rebel Princess alone with
 ``--games rebel-princess``):
 
-* the **scorer** saves the next entry every ``--save-every`` seconds, five in all, and loads the
-  page the save sends it to: Rebel Princess a round by numbers, Princesse Princesse a round end
-  (one player still in), Réveillez the waking of a Princess (one tap with the slot and value),
-  the duel a referee round (two equal cards: on hold, so the game never ends);
+* the **scorer** saves the next entry every ``--save-every`` seconds, five in all, and gets the
+  page the save leads to as the phone does (drafts.js' outbox, with its service worker): the
+  save asks for the page in its answer (``Companion-Outbox: page``); where the server drew that
+  page with the save (a push row: the viewers' part is cut from it) the answer is the page (200,
+  ``Companion-Page``) and nothing more is asked, else the answer is a redirect and the page is
+  loaded once (the fetch that follows it; the worker shows that page without asking again).
+  The entries: Rebel Princess a round by numbers, Princesse Princesse a round end (one player
+  still in), Réveillez the waking of a Princess (one tap with the slot and value), the duel a
+  referee round (two equal cards: on hold, so the game never ends);
 * each of the five **viewers** asks whether the game changed as that game's pages do — Rebel
   Princess, Princesse Princesse and Réveillez ``GET /live/<viewer token>`` once a second, the duel
   the same every 1.5 s, with ``If-None-Match`` (304 while nothing changed) — and loads the page
@@ -26,9 +31,11 @@ phones of a table. The **live polls only** rows run the same tables with no save
 the bench's database and the cluster's background processes, read from ``/proc``:
 :mod:`bench.procstat`; SQLite's work is inside gunicorn's), divided by tables × ``--seconds``
 (the work due, even when the server falls behind and takes longer to answer it). The **hello**
-row of each size sends a plain Flask view exactly the requests the tables send (a save and its
-page, a poll and the page loaded after a change: two requests), spread the same way, under the
-same gunicorn settings, in the same run: the floor of this stack for that traffic.
+row of each size sends a plain Flask view exactly the requests the polling tables send (a save
+and its page, a poll and the page loaded after a change: two requests), spread the same way,
+under the same gunicorn settings, in the same run: the floor of this stack for that traffic.
+(A push row's scorer, answered with its page, sends one request per save where the hello sends
+two: its "÷ hello-equivalent" is against the polling traffic's floor, as its polls already were.)
 *tables per busy core* is 1,000 ms over the CPU per table-second. The **load generator** (this
 process's threads) shares the machine's cores: its CPU is shown beside.
 
@@ -56,6 +63,7 @@ import tempfile
 import threading
 import time
 import urllib.parse
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -153,6 +161,11 @@ def _request(base: str, method: str, path: str, body: dict[str, str | list[str]]
         connection.close()
 
 
+def _stored(status: int, headers: dict[str, str]) -> bool:
+    """A save stored: its redirect, or its page (200 naming its address, live.PAGE_HEADER)."""
+    return status in (302, 303) or (status == 200 and "companion-page" in headers)
+
+
 class Client:
     """Sends a table's requests and times them; with ``hello``, sends ``GET /`` of the hello app
     instead of each, keeping the table's versions itself, so that the hello run sends exactly
@@ -162,7 +175,8 @@ class Client:
         self.measures = measures
         self.hello = hello
 
-    def __call__(self, kind: str, base: str, method: str, path: str, ok: tuple[int, ...],
+    def __call__(self, kind: str, base: str, method: str, path: str,
+                 ok: tuple[int, ...] | Callable[[int, dict[str, str]], bool],
                  **kwargs: object) -> tuple[int, dict[str, str]]:
         if self.hello:
             method, path, ok, kwargs = "GET", "/", (200,), {}
@@ -172,7 +186,8 @@ class Client:
         except OSError:
             self.measures.add(kind, time.perf_counter() - start, False)
             return 0, {}
-        self.measures.add(kind, time.perf_counter() - start, status in ok)
+        self.measures.add(kind, time.perf_counter() - start,
+                          ok(status, headers) if callable(ok) else status in ok)
         return status, headers
 
 
@@ -278,10 +293,14 @@ def _drive(bases: list[str], tables: list[Table], seconds: float, save_every: fl
             if kind == "save" and game.saved < SAVES:
                 path, body = game.save()
                 game.save_started = time.monotonic()
-                status, _ = send("save", base, "POST", path, (302, 303), body=body)
-                if status in (302, 303) or (hello and status == 200):
+                # As the phone's outbox sends it (drafts.js): asking for the page in the answer.
+                status, headers = send("save", base, "POST", path, _stored, body=body,
+                                       headers={"Companion-Outbox": "page"})
+                answered = status == 200 and "companion-page" in headers
+                if status in (302, 303) or answered or (hello and status == 200):
                     game.saved += 1
-                    send("page", base, "GET", game.page(game.scorer), (200,))
+                    if not answered:  # (the phone's fetch follows the redirect: one GET)
+                        send("page", base, "GET", game.page(game.scorer), (200,))
             elif kind == "poll":
                 seen = game.versions[viewer]
                 status, headers = send("live", base, "GET", game.poll(), (200, 304),

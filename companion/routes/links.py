@@ -271,20 +271,29 @@ def entry_page(view: Callable[..., Any]) -> Callable[..., Any]:
     return view
 
 
+def opened(token: str) -> None:
+    """This browser was shown the page of the link with ``token``: first on its list."""
+    _put_first(token)
+
+
 @bp.after_app_request
 def _remember_opened(response: Response) -> Response:
     link = g.get("link")
     if link is not None and response.status_code == 200 and request.method == "GET":
-        _put_first(link.token)
+        opened(link.token)
     return response
+
+
+def not_stored(endpoint: str) -> bool:
+    """Whether the page of ``endpoint`` is answered ``no-store`` (:func:`entry_page`)."""
+    view = current_app.view_functions.get(endpoint)
+    return bool(getattr(view, "entry_page", False) or endpoint.endswith(".new_game"))
 
 
 @bp.after_app_request
 def _entry_pages_not_stored(response: Response) -> Response:
-    endpoint = request.endpoint or ""
-    view = current_app.view_functions.get(endpoint)
-    if response.mimetype == "text/html" and "Cache-Control" not in response.headers and (
-            getattr(view, "entry_page", False) or endpoint.endswith(".new_game")):
+    if (response.mimetype == "text/html" and "Cache-Control" not in response.headers
+            and not_stored(request.endpoint or "")):
         response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -12,6 +12,7 @@ Flask (a token that opens nothing: the 404 page)."""
 from __future__ import annotations
 
 import io
+import urllib.parse
 from collections.abc import Callable
 from typing import Any
 
@@ -31,7 +32,7 @@ from ..games import by_key
 from ..play import push, store
 from ..web import metrics, polls
 from ..web.i18n import current_lang
-from . import page_store
+from . import links, page_store
 from .closed import closed_or_404
 from .links import SAFE_METHODS
 from .page_store import live_links_read, version_of
@@ -192,6 +193,8 @@ def _shared_part(app: Flask, game_id: int, lang: str) -> str | None:
     drawing = drawn.get("drawing")
     if response.status_code != 200 or drawing is None:
         return None
+    # (the write's own g again: its answer may be this page, :func:`_answer_with_the_page`)
+    g.page_of_the_write = (environ["PATH_INFO"], endpoint, drawing, link.role, link.token)
     part = page_store.viewers_part(drawing, viewer[1])
     if part is None:
         return None
@@ -203,6 +206,51 @@ def _shared_part(app: Flask, game_id: int, lang: str) -> str | None:
         app.logger.warning("viewers' part taken from the scorer's page refused: drawn again")
         return None
     return part
+
+
+OUTBOX_HEADER = "Companion-Outbox"
+"""Sent with a save by the phone's outbox (drafts.js) with the value ``page``: it can take the
+page the save leads to in the answer (:func:`_answer_with_the_page`)."""
+PAGE_HEADER = "Companion-Page"
+"""On a save answered with its page (200): the address of that page."""
+
+
+@bp.after_app_request
+def _answer_with_the_page(response: Response) -> Response:
+    """A save the outbox sent (:data:`OUTBOX_HEADER`) that drew the page it leads to while it
+    was stored — the scorer link's write of a game of :data:`SHARED_KINDS`, drawn for the
+    viewers' part (:func:`_shared_part`) and kept in the page store for the scorer's next
+    request — is answered 200 with that page and its address (:data:`PAGE_HEADER`) instead of
+    its redirect (302 or 303): the phone shows it without asking for it. It is the page that
+    request would get: this browser's CSRF token and flashed messages, new form keys, the
+    page's own ``Cache-Control``, the game first on this phone's list. Any other answer (a
+    refusal, a seat's write, a page not drawn, a redirect elsewhere, a client that did not
+    ask) goes as it is."""
+    kept = g.get("page_of_the_write")
+    if (kept is None or response.status_code not in (302, 303)
+            or request.headers.get(OUTBOX_HEADER) != "page"):
+        return response
+    path, endpoint, drawing, role, token = kept
+    location = response.headers.get("Location", "")
+    where = urllib.parse.urlsplit(location)
+    if ((where.scheme and where.scheme != request.scheme) or where.netloc not in ("", request.host)
+            or where.path != request.script_root + path or where.query):
+        return response
+    try:
+        page = page_store.page_of(drawing, role, token)
+    except Exception:  # (the save is stored: its redirect, as without this)
+        current_app.logger.warning("page not put in the save's answer", exc_info=True)
+        return response
+    if "\x00" in page:  # (a mark left: not a page to show)
+        return response
+    answer = current_app.response_class(page, mimetype="text/html")
+    answer.headers[PAGE_HEADER] = location
+    if links.not_stored(endpoint):
+        answer.headers["Cache-Control"] = "no-store"
+    for cookie in response.headers.getlist("Set-Cookie"):
+        answer.headers.add("Set-Cookie", cookie)
+    links.opened(token)
+    return answer
 
 
 @bp.get("/live/<token>")

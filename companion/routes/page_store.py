@@ -277,6 +277,14 @@ def shared_drawing() -> dict[str, str]:
     return found
 
 
+def page_of(drawing: str, role: str, token: str) -> str:
+    """The page of a link of ``role`` with ``token`` out of a drawing made to be shared
+    (:func:`shared_drawing`), as this request's browser gets it from the store: the other
+    role's bits dropped, the token in every game URL, this request's CSRF token, flashed
+    messages and new form keys in their places."""
+    return _put_back(_resolved(drawing, role, token), generate_csrf())
+
+
 def game_page(game: Game, render: Callable[[], str], *extra: object) -> str:
     """A game's page every phone at the table reloads after each change, drawn once per version
     (:func:`cached_page`), with what changes it without moving the version in its key: the

@@ -18,6 +18,9 @@
  * answer was lost is sent again with the same key, which the server recognises). A queued save
  * the server refuses on arrival (someone changed the game meanwhile, or the entry is invalid)
  * leaves the outbox with the server's reason and comes back as a draft on its form.
+ * A save stored is shown with the page its fetch brought back (the redirect's page, or the
+ * page the server answered the save with when it had it drawn): with a service worker, that
+ * page is not asked of the server a second time (showSaved, sw.js).
  *
  * The texts are the page's own (translated): <div id="draft-texts" data-text-*> in base.html.
  */
@@ -127,17 +130,30 @@
     return "";
   }
 
-  /* Send one save: "stored" (a redirect, to .url), "refused" (.reason), or "offline". */
+  /* Send one save: "stored" (a redirect, to .url, with the .page it led to), "refused"
+   * (.reason), or "offline". The save asks for its page in the answer (OUTBOX_HEADER): where the
+   * server has it drawn already it answers 200 with the page and its address (PAGE_HEADER),
+   * else 303 to it, which this fetch follows. */
   function send(item) {
+    var headers = {"Content-Type": "application/x-www-form-urlencoded"};
+    headers[OUTBOX_HEADER] = "page";
     return fetch(item.url, {
       method: "POST", body: item.body, credentials: "same-origin", redirect: "follow",
-      headers: {"Content-Type": "application/x-www-form-urlencoded"}
+      headers: headers
     }).then(function (response) {
-      if (response.redirected && response.ok) {
+      var named = response.status === 200 && response.headers.get(PAGE_HEADER);
+      if ((response.redirected && response.ok) || named) {
+        var url = response.url;
+        if (named) {
+          try {
+            url = new URL(named, location.href).href;
+            if (new URL(url).origin !== location.origin) url = "";  // (this site's pages only)
+          } catch (e) { url = ""; }
+        }
         // The page it leads to said its flash message to this fetch: keep it for the page shown.
-        return response.text().then(function (html) {
+        if (url) return response.text().then(function (html) {
           keepFlash(html);
-          return {status: "stored", url: response.url};
+          return {status: "stored", url: url, page: {html: html, headers: response.headers}};
         });
       }
       if (response.status >= 500 || response.status === 429) return {status: "offline"};
@@ -160,6 +176,48 @@
         return {status: "refused", reason: reasonOf(html) || text("refused")};
       });
     }, function () { return {status: "offline"}; });
+  }
+
+  /* ---- the page a save led to --------------------------------------------------------------
+   * The fetch that sent a save has its page already (the page its redirect led to, or the save's
+   * own answer). Where a service worker controls this page, that page is kept for it (the cache
+   * NEXT, with the time it was kept) and the worker answers the one navigation that follows from
+   * it (sw.js), so the phone does not download the page a second time. Its flash messages are
+   * taken out (keepFlash has them: the page opened says them once, as after a page loaded from
+   * the server, which has said them already to the fetch). Without a worker, or if keeping
+   * fails, the page is asked of the server, as before. */
+  var OUTBOX_HEADER = "Companion-Outbox", PAGE_HEADER = "Companion-Page";
+  var NEXT = "companion-next", KEPT_AT = "Companion-Kept-At", NEXT_FOR = 30000;
+  var FLASH_BOX = /<div class="flash" role="status">(?:<p>[^<]*<\/p>)*<\/div>/;
+  var DROPPED = {"content-encoding": 1, "content-length": 1, "set-cookie": 1};
+
+  function keptFor(page) {
+    var html = page.html.replace(FLASH_BOX, "");
+    if (html.indexOf('class="flash"') >= 0) return null;  // (not the shape expected: not kept)
+    var headers = new Headers();
+    page.headers.forEach(function (value, name) { if (!DROPPED[name.toLowerCase()]) headers.set(name, value); });
+    headers.set(KEPT_AT, String(Date.now()));
+    return new Response(html, {status: 200, headers: headers});
+  }
+
+  function showSaved(result) {
+    var go = function () { location.assign(result.url); };
+    var worker = navigator.serviceWorker;
+    if (!result.page || !window.caches || !worker || !worker.controller) { go(); return; }
+    var kept;
+    try { kept = keptFor(result.page); } catch (e) { kept = null; }
+    if (!kept) { go(); return; }
+    caches.open(NEXT).then(function (cache) {
+      return cache.keys().then(function (old) {
+        // (a page kept and not opened in time, by this tab or another: gone)
+        return Promise.all(old.map(function (request) {
+          return cache.match(request).then(function (found) {
+            var at = found ? Number(found.headers.get(KEPT_AT)) : 0;
+            if (!(Date.now() - at < NEXT_FOR)) return cache.delete(request);
+          });
+        }));
+      }).then(function () { return cache.put(result.url, kept); });
+    }).then(go, go);
   }
 
   /* The flash messages of a page fetched (a save's redirect), said again by the page opened. */
@@ -208,7 +266,7 @@
         write(SENT, {t: Date.now()});
         if (!result.step) justSaved(result.url);
         if (samePage(next.page) && !now.some(function (it) { return !it.refused; })) {
-          location.assign(result.url);  // the game as stored, with the "sent" notice
+          showSaved(result);  // the game as stored, with the "sent" notice
           return;
         }
         showOutbox("sent");
@@ -458,7 +516,7 @@
             remove(key);
             if (!result.step) justSaved(result.url);
             saveOutbox(outbox().filter(function (it) { return it.draft !== item.draft; }));
-            location.assign(result.url);
+            showSaved(result);
           } else if (result.status === "offline") {
             // Kept on this phone, in order; a second Save of the same form replaces its first.
             var items = outbox().filter(function (it) { return it.draft !== item.draft; });

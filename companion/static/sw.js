@@ -19,6 +19,13 @@
  * - Pages (GET navigations): network first; a good answer is cached, so the score pad of a game you
  *   opened is there when the Wi-Fi drops. With no network: the cached copy (for a rulings search,
  *   the stored search page), else the offline page.
+ * - The page a save led to (drafts.js, showSaved): the fetch that sent the save brought it back
+ *   already, and drafts.js keeps it in the cache NEXT, with the time it was kept, just before it
+ *   opens it. The next navigation to that address is answered from it, once (it is deleted
+ *   then; the offline copy is updated from it as from the network), so the phone does not
+ *   download the page twice. A page kept more than NEXT_FOR ago, or asked for by anything but a
+ *   navigation (or a reload), is deleted and the network asked. A reload, Back and Forward
+ *   afterwards ask the server, as before.
  * - Static files carry a content hash in their URL: cache first.
  * - Anything else (saving a round, the API) goes to the network only. A save of an entry form is
  *   sent by drafts.js with fetch (not a navigation): with no network it fails here and drafts.js
@@ -29,6 +36,9 @@ const VERSION = "__VERSION__";
 const CACHE = "companion-" + VERSION;
 const STORED = "/offline/pages.json?stored";  // not an address: the language of the copy stored
 const SEARCH = "/offline/search.json?stored";  // not an address: the offline search index
+const NEXT = "companion-next";  // the page a save led to, for the one navigation that follows
+const KEPT_AT = "Companion-Kept-At";  // (when drafts.js kept it, in ms)
+const NEXT_FOR = 30000;
 const SLOT = "\u0000";
 const ARTICLE = /<article[^>]*data-entry[^>]*>([\s\S]*?)<\/article>/;
 const ENTITIES = {amp: "&", lt: "<", gt: ">", quot: "\""};
@@ -136,6 +146,32 @@ async function networkFirst(request) {
   }
 }
 
+/* The page a save led to, kept by drafts.js for this navigation: answered once, else null. */
+async function savedPage(request) {
+  const next = await caches.open(NEXT);
+  const kept = await next.match(request.url, {ignoreVary: true});
+  if (!kept) return null;
+  await next.delete(request.url, {ignoreVary: true});
+  const age = Date.now() - Number(kept.headers.get(KEPT_AT));
+  if (request.mode !== "navigate" || request.cache === "reload" || request.cache === "no-cache"
+      || !(age >= 0 && age <= NEXT_FOR)) return null;
+  const headers = new Headers(kept.headers);
+  headers.delete(KEPT_AT);
+  const page = new Response(await kept.blob(), {status: 200, headers});
+  await (await caches.open(CACHE)).put(request, page.clone());
+  return page;
+}
+
+async function pageOf(request) {
+  let page = null;
+  try {
+    page = await savedPage(request);
+  } catch (error) {
+    page = null;  // (no cache to read: the network, as before)
+  }
+  return page || networkFirst(request);
+}
+
 async function cacheFirst(request) {
   const cache = await caches.open(CACHE);
   const hit = await cache.match(request, {ignoreVary: true});
@@ -165,6 +201,6 @@ self.addEventListener("fetch", (event) => {
   }
   if (url.pathname.startsWith("/static/")) event.respondWith(cacheFirst(request));
   else if (request.mode === "navigate" || request.headers.get("accept")?.includes("text/html")) {
-    event.respondWith(networkFirst(request));
+    event.respondWith(pageOf(request));
   }
 });

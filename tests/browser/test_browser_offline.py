@@ -51,9 +51,10 @@ class Meter:
         self.app, self.answers, self.lock = app, [], threading.Lock()
 
     def __call__(self, environ, start_response):
-        sizes = {"path": environ["PATH_INFO"], "bytes": 0}
+        sizes = {"path": environ["PATH_INFO"], "bytes": 0, "method": environ["REQUEST_METHOD"]}
 
         def start(status, headers, exc_info=None):
+            sizes["status"] = int(status.split()[0])
             sizes["bytes"] += len(f"HTTP/1.1 {status}\r\n\r\n") + sum(
                 len(f"{name}: {value}\r\n") for name, value in headers)
             return start_response(status, headers, exc_info)
