@@ -281,8 +281,9 @@ def _remember_opened(response: Response) -> Response:
 def _entry_pages_not_stored(response: Response) -> Response:
     endpoint = request.endpoint or ""
     view = current_app.view_functions.get(endpoint)
-    if response.mimetype == "text/html" and "Cache-Control" not in response.headers and (
-            getattr(view, "entry_page", False) or endpoint.endswith(".new_game")):
+    # (the view's mark first: the answer's type is read only for an entry page's answers)
+    if (getattr(view, "entry_page", False) or endpoint.endswith(".new_game")) and (
+            response.mimetype == "text/html" and "Cache-Control" not in response.headers):
         response.headers["Cache-Control"] = "no-store"
     return response
 
