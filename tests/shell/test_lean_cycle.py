@@ -126,3 +126,18 @@ def test_a_request_has_its_access_line_through_the_shorter_way(tmp_path, caplog)
     assert line.getMessage().startswith('127.0.0.1 "GET /" 200 ')
     assert line.funcName == "_missed" and line.pathname == logs.__file__
     assert line.created >= started
+
+
+# --- the session cookie ---------------------------------------------------------------------
+
+def test_a_session_kept_as_it_was_still_varies_on_the_cookie_and_sends_none(tmp_path):
+    """An answer whose session was read and kept as it was (no cookie to send) says so in its
+    Vary, as Flask's own saving says it; one whose session changed sends the cookie."""
+    client = limited_app(tmp_path).test_client()
+    page = client.post("/rebel-princess/new", data=NEW_GAME).location
+    first = client.get(page)  # (the page is this browser's first: it is remembered)
+    assert any(v.startswith("session=") for v in first.headers.getlist("Set-Cookie"))
+    again = client.get(page)
+    assert not any(v.startswith("session=") for v in again.headers.getlist("Set-Cookie"))
+    assert "Cookie" in again.vary
+    assert again.headers["Vary"] == first.headers["Vary"]
