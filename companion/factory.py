@@ -170,6 +170,13 @@ class _SessionInterface(SecureCookieSessionInterface):
             return
         if session.modified and session and not session.permanent:
             session.permanent = True  # kept a month, not until the browser closes
+        if session and not session.modified and not self.should_set_cookie(app, session):
+            # Most answers: what Flask's save_session does for a session kept as it was (its
+            # Vary when it was read, no cookie), without first working out the cookie's
+            # name, domain, path and flags for a cookie it does not send.
+            if session.accessed:
+                response.vary.add("Cookie")
+            return
         super().save_session(app, session, response)
 
 

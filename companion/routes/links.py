@@ -292,8 +292,9 @@ def not_stored(endpoint: str) -> bool:
 
 @bp.after_app_request
 def _entry_pages_not_stored(response: Response) -> Response:
-    if (response.mimetype == "text/html" and "Cache-Control" not in response.headers
-            and not_stored(request.endpoint or "")):
+    # (the view's mark first: the answer's type is read only for an entry page's answers)
+    if not_stored(request.endpoint or "") and (
+            response.mimetype == "text/html" and "Cache-Control" not in response.headers):
         response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -15,7 +15,7 @@ import re
 import secrets
 import zlib
 from collections.abc import Callable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from flask import (
@@ -155,9 +155,15 @@ def _code_stamp() -> str:
 def _store_key(key: tuple[object, ...]) -> str:
     """The store's name for a drawing: ``key`` with this app's code and secret (the QR codes'
     seals and the tokens depend on it), hashed."""
-    secret = str(current_app.config["SECRET_KEY"])
-    text = repr((_code_stamp(), hashlib.sha256(secret.encode()).hexdigest(), key))
+    text = repr((_code_stamp(), _secret_digest(str(current_app.config["SECRET_KEY"])), key))
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+@lru_cache(maxsize=16)
+def _secret_digest(secret: str) -> str:
+    """The app's secret as it enters a store key (hashed: the store never holds it), worked
+    out once per secret rather than twice per page."""
+    return hashlib.sha256(secret.encode()).hexdigest()
 
 
 def drawn_once() -> bool:

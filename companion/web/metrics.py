@@ -83,17 +83,17 @@ def started_at() -> float:
 
 def count_save(game: str) -> None:
     """One write accepted by ``game``'s pages (its registry key)."""
-    SAVES.labels(game=game).inc()
+    _child(SAVES, game).inc()
 
 
 def count_page_store(*, hit: bool) -> None:
     """A page found in the page store (``hit``) or drawn because it was not there."""
-    PAGE_STORE.labels(result="hit" if hit else "miss").inc()
+    _child(PAGE_STORE, "hit" if hit else "miss").inc()
 
 
 def count_push_part(how: str) -> None:
     """A viewers' part made: ``"shared"``, ``"drawn"`` or ``"refused"`` (see PUSH_PARTS)."""
-    PUSH_PARTS.labels(how=how).inc()
+    _child(PUSH_PARTS, how).inc()
 
 
 def count_refusal() -> None:
@@ -108,7 +108,7 @@ def count_live_poll(*, changed: bool) -> None:
 
 def count_publish(*, ok: bool) -> None:
     """A live update published to the proxy (``ok``) or given up (timeout, refused)."""
-    PUBLISHES.labels(result="ok" if ok else "failed").inc()
+    _child(PUBLISHES, "ok" if ok else "failed").inc()
 
 
 def count_request(route: str, method: str, status: int, seconds: float) -> None:

@@ -223,7 +223,16 @@ class WriteCount:
 
 class CompanionLimiter(Limiter):
     """Flask-Limiter's limiter, a tap at the table counted by :class:`WriteCount` before (and
-    instead of) its own check; every other request checked by Flask-Limiter as it is."""
+    instead of) its own check; a request no limit counts (:func:`_counted_by_none`: a page, a
+    read outside the JSON API that is no export) let through at once; every other request
+    checked by Flask-Limiter as it is.
+
+    Letting such a request through is what Flask-Limiter's check does with it, the same filter
+    deciding (:func:`make_limiter` installs it), without what it does before asking: the view's
+    name, the exemptions of the endpoint and the blueprint, an empty list of limits to weigh
+    (issue 35: a page read from the page store pays it on every request). Only while no meta
+    limit is set: Flask-Limiter tests those on every request, even one its filters let
+    through."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -231,9 +240,12 @@ class CompanionLimiter(Limiter):
 
     def _check_request_limit(self, callable_name: str | None = None,
                              in_middleware: bool = True) -> None:
-        if (in_middleware and callable_name is None and self.enabled and self.initialized
-                and self.write_count()):
-            return
+        if in_middleware and callable_name is None and self.enabled and self.initialized:
+            if self.write_count():
+                return
+            if (not self._meta_limits and _counted_by_none in self._request_filters
+                    and _counted_by_none()):
+                return
         super()._check_request_limit(callable_name, in_middleware)
 
 
