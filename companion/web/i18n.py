@@ -29,8 +29,8 @@ from flask import (
     url_for,
 )
 from flask_babel import Babel, Domain, get_locale, get_translations
-from jinja2 import pass_context
-from jinja2.runtime import Context
+from jinja2 import pass_eval_context
+from jinja2.nodes import EvalContext
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 from wtforms.i18n import messages_path
@@ -65,8 +65,19 @@ def current_lang() -> str:
     """``"en"`` or ``"fr"``: the language of this request (English outside a request)."""
     if not has_request_context():
         return DEFAULT
-    locale = get_locale()
+    locale = _request_locale(g._get_current_object())  # noqa: SLF001  (werkzeug: public)
     return locale.language if locale is not None and locale.language in LANGUAGES else DEFAULT
+
+
+def _request_locale(kept_here: Any) -> Any:
+    """The locale of this request: where Flask-Babel keeps it for the request
+    (``g._flask_babel.babel_locale``, which ``force_locale`` sets too), read with one lookup of
+    ``g`` (``kept_here``, the context's own object) where ``get_locale()`` makes three (a page
+    asks for its language some fifty times: each card's name, each step of the duel's
+    reasoning); not kept there yet, or kept elsewhere by another Flask-Babel: ``get_locale()``,
+    which keeps it."""
+    locale = getattr(getattr(kept_here, "_flask_babel", None), "babel_locale", None)
+    return locale if locale is not None else get_locale()
 
 
 def _safe_next(target: str | None) -> str:
@@ -148,15 +159,12 @@ def _translations() -> Any:
     screen). Keyed by the locale, so a locale forced for a while still gets its own. The locale
     is read where Flask-Babel keeps it for the request (``g._flask_babel.babel_locale``, which
     ``force_locale`` sets too) before asking Flask-Babel (three lookups through ``g`` a call, at
-    every ``_()`` of a page); not kept there yet, or kept elsewhere by another Flask-Babel:
-    ``get_locale()``."""
+    every ``_()`` of a page): :func:`_request_locale`."""
     try:
         kept_here = g._get_current_object()  # noqa: SLF001  (werkzeug: documented, public)
     except RuntimeError:  # no app context: Flask-Babel's answer (no translation)
         return get_translations()
-    locale = getattr(getattr(kept_here, "_flask_babel", None), "babel_locale", None)
-    if locale is None:
-        locale = get_locale()
+    locale = _request_locale(kept_here)
     kept = getattr(kept_here, "template_translations", None)
     if kept is not None and kept[0] is locale:
         return kept[1]
@@ -165,22 +173,26 @@ def _translations() -> Any:
     return translations
 
 
-@pass_context
-def _template_gettext(context: Context, string: str, /, **variables: Any) -> str:
+@pass_eval_context
+def _template_gettext(eval_ctx: EvalContext, string: str, /, **variables: Any) -> str:
+    """Jinja's ``_()``: given the evaluation context only (what escaping is on), not the template's
+    context: Jinja hands a function that asks for the latter, called inside a loop or a block that
+    sets a variable, a copy of the whole context made for that call."""
     text: str = _translations().ugettext(string)
-    if context.eval_ctx.autoescape:
+    if eval_ctx.autoescape:
         text = Markup(text)
     if not variables and "%" not in text:
         return text  # what ``text % {}`` gives (most of a page's words: no field to fill)
     return format_sentence(text, variables)
 
 
-@pass_context
-def _template_ngettext(context: Context, singular: str, plural: str, num: int, /,
+@pass_eval_context
+def _template_ngettext(eval_ctx: EvalContext, singular: str, plural: str, num: int, /,
                        **variables: Any) -> str:
+    """Jinja's ``ngettext()``, given the evaluation context only (as :func:`_template_gettext`)."""
     variables.setdefault("num", num)
     text = _translations().ungettext(singular, plural, num)
-    return format_sentence(Markup(text) if context.eval_ctx.autoescape else text, variables)
+    return format_sentence(Markup(text) if eval_ctx.autoescape else text, variables)
 
 
 @cache
