@@ -117,14 +117,12 @@ def run(tables: int, langs: list[str], database_url: str | None, profile: bool) 
         push._call = monkey["call"]  # noqa: SLF001
         engine.dispose()
     rows = []
-    names = [KINDS[kind] for kind in GAMES] + [f"{BOARD}, viewer", f"{BOARD}, scorer"]
     for kind in [*GAMES, f"{BOARD}, viewer", f"{BOARD}, scorer"]:
         row = [KINDS.get(kind, kind)]
         for lang in langs:
             values = figures.get((kind, lang), [])
             row.append(f"{statistics.median(values) * 1000:.2f}" if values else "–")
         rows.append(row)
-    del names
     load = os.getloadavg()
     print(f"{'PostgreSQL' if database_url else 'SQLite'}: median CPU ms per drawing (thread CPU, "
           f"in process): the viewers' part in a save (the scorer's page drawn to be shared) and "
