@@ -41,7 +41,7 @@ from ..scoring.rebel_princess import (
     tiebreak_rounds,
 )
 from ..scoring.rebel_princess.problems import CATALOGUE
-from . import store
+from . import page_reads, store
 from .entries import EntryShape
 
 _T = TypeVar("_T")
@@ -146,6 +146,8 @@ def _fill_record(record: RoundRecord, played: PlayedRound, mode: str) -> RoundRe
 # --- reading ---------------------------------------------------------------------------------
 
 def _history(session: Session, game_id: int) -> list[RoundRecord]:
+    if (found := page_reads.round_records(session, game_id)) is not None:  # (PostgreSQL)
+        return found
     return list(session.exec(select(RoundRecord).where(RoundRecord.game_id == game_id)
                              .order_by(col(RoundRecord.id))))
 

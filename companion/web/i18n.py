@@ -29,8 +29,8 @@ from flask import (
     url_for,
 )
 from flask_babel import Babel, Domain, get_locale, get_translations
-from jinja2 import pass_eval_context
-from jinja2.nodes import EvalContext
+from jinja2 import pass_context
+from jinja2.runtime import Context
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 from wtforms.i18n import messages_path
@@ -173,26 +173,22 @@ def _translations() -> Any:
     return translations
 
 
-@pass_eval_context
-def _template_gettext(eval_ctx: EvalContext, string: str, /, **variables: Any) -> str:
-    """Jinja's ``_()``: given the evaluation context only (what escaping is on), not the template's
-    context: Jinja hands a function that asks for the latter, called inside a loop or a block that
-    sets a variable, a copy of the whole context made for that call."""
+@pass_context
+def _template_gettext(context: Context, string: str, /, **variables: Any) -> str:
     text: str = _translations().ugettext(string)
-    if eval_ctx.autoescape:
+    if context.eval_ctx.autoescape:
         text = Markup(text)
     if not variables and "%" not in text:
         return text  # what ``text % {}`` gives (most of a page's words: no field to fill)
     return format_sentence(text, variables)
 
 
-@pass_eval_context
-def _template_ngettext(eval_ctx: EvalContext, singular: str, plural: str, num: int, /,
+@pass_context
+def _template_ngettext(context: Context, singular: str, plural: str, num: int, /,
                        **variables: Any) -> str:
-    """Jinja's ``ngettext()``, given the evaluation context only (as :func:`_template_gettext`)."""
     variables.setdefault("num", num)
     text = _translations().ungettext(singular, plural, num)
-    return format_sentence(Markup(text) if eval_ctx.autoescape else text, variables)
+    return format_sentence(Markup(text) if context.eval_ctx.autoescape else text, variables)
 
 
 @cache

@@ -197,19 +197,3 @@ def test_every_problem_message_has_a_french_version_with_the_same_fields():
         assert _fields(french[code]) == _fields(sentence), code
 
 
-
-
-def test_translating_in_a_loop_copies_no_context(app, monkeypatch):
-    """``_()`` and ``ngettext()`` need only whether escaping is on: given the template's context,
-    Jinja would copy the whole context for each call made inside a loop or a block that sets a
-    variable (a score pad's rows). Translated and escaped as before, with no copy."""
-    from jinja2.runtime import Context
-
-    def copied(*_args: object, **_kwargs: object) -> None:
-        raise AssertionError("a copy of the template's context was made")
-    monkeypatch.setattr(Context, "derived", copied)
-    template = app.jinja_env.from_string(
-        '{% for n in [1, 2] %}{% set m = n %}{{ _("Round %(n)s", n=m) }} '
-        '{{ ngettext("%(num)d token", "%(num)d tokens", m) }} {{ _("Total") }}|{% endfor %}')
-    with app.test_request_context("/", headers={"Accept-Language": "fr"}):
-        assert template.render() == "Manche 1 1 jeton Total|Manche 2 2 jetons Total|"
