@@ -24,11 +24,11 @@ from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session
 
 from ..db import on_driver, once_more_if_dropped, reader, saving_on
-from ..models import Entry, Game, GameLink, Player, loaded, table_of
+from ..models import Entry, Game, GameLink, Player, RoundRecord, loaded, table_of
 from .tokens import is_token
 
 _LINK, _GAME, _ENTRY = table_of(GameLink), table_of(Game), table_of(Entry)
-_PLAYER = table_of(Player)
+_PLAYER, _ROUND = table_of(Player), table_of(RoundRecord)
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,11 @@ ENTRIES = Read(
     'SELECT seq, kind, data, "key", created_at FROM entry WHERE game_id = $1 ORDER BY seq',
     (_ENTRY.c.seq, _ENTRY.c.kind, _ENTRY.c.data, _ENTRY.c.key, _ENTRY.c.created_at))
 """``store._ENTRIES``."""
+ROUND_RECORDS = Read(
+    "companion_page_rounds",
+    "SELECT " + ", ".join(f'"{c.name}"' for c in _ROUND.c)
+    + " FROM roundrecord WHERE game_id = $1 ORDER BY id", tuple(_ROUND.c))
+"""A Rebel Princess game's round records, every column, oldest first (its ``_history``)."""
 
 
 @cache
@@ -147,6 +152,17 @@ def seats_and_links(session: Session, game_id: int) -> tuple[list[Player], list[
         else:
             links.append(loaded(GameLink, _LINK, (row_id, game_id, other, text, created, None)))
     return players, links
+
+
+def round_records(session: Session, game_id: int) -> list[RoundRecord] | None:
+    """On PostgreSQL's reader (:func:`direct`): game ``game_id``'s round records, oldest first,
+    read in one round trip to libpq, as objects tracked by no session (never write them: a page
+    that only reads; a write, in its transaction, reads through its session); else None, and
+    the caller reads them through the session. Through the ORM, this read was a quarter of
+    Rebel Princess's drawing on PostgreSQL."""
+    if (engine := direct(session)) is None:
+        return None
+    return [loaded(RoundRecord, _ROUND, row) for row in rows(engine, ROUND_RECORDS, game_id)]
 
 
 # (the row's columns are labelled so one select reads both objects)

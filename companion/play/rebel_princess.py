@@ -41,7 +41,7 @@ from ..scoring.rebel_princess import (
     tiebreak_rounds,
 )
 from ..scoring.rebel_princess.problems import CATALOGUE
-from . import round_records, store
+from . import page_reads, round_records, store
 from .entries import EntryShape
 
 _T = TypeVar("_T")
@@ -146,9 +146,10 @@ def _fill_record(record: RoundRecord, played: PlayedRound, mode: str) -> RoundRe
 # --- reading ---------------------------------------------------------------------------------
 
 def _history(session: Session, game_id: int) -> list[RoundRecord]:
-    own = saving_on(session)
-    if own is not None:  # (a save on its own connection: read there, no ORM object tracked)
+    if (own := saving_on(session)) is not None:  # (a save's own connection: no ORM object)
         return round_records.rounds(own, game_id)
+    if (found := page_reads.round_records(session, game_id)) is not None:  # (a PostgreSQL page)
+        return found
     return list(session.exec(select(RoundRecord).where(RoundRecord.game_id == game_id)
                              .order_by(col(RoundRecord.id))))
 

@@ -231,20 +231,22 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
                        request.headers.get("HX-Request") == "true"))
     version = bytes.fromhex(_store_key(key))
     csrf = generate_csrf()
-    try:
-        kept = page_store.get(name)
-    except Exception:  # a store that does not answer: draw, as without one
-        current_app.logger.warning("page store unreachable: drawing the page", exc_info=True)
-        kept = None
-    hit = isinstance(kept, bytes) and kept[:VERSION_BYTES] == version
-    metrics.count_page_store(hit=hit)
-    if hit:
-        assert isinstance(kept, bytes)
-        return _put_back(zlib.decompress(kept[VERSION_BYTES:]).decode(), csrf)
+    shared: dict[str, str] | None = g.get("shared_drawing")
+    if shared is None:  # (drawn to be shared: after a write, which moved the version)
+        try:
+            kept = page_store.get(name)
+        except Exception:  # a store that does not answer: draw, as without one
+            current_app.logger.warning("page store unreachable: drawing the page",
+                                       exc_info=True)
+            kept = None
+        hit = isinstance(kept, bytes) and kept[:VERSION_BYTES] == version
+        metrics.count_page_store(hit=hit)
+        if hit:
+            assert isinstance(kept, bytes)
+            return _put_back(zlib.decompress(kept[VERSION_BYTES:]).decode(), csrf)
     g.urls_of_this_browser = False
     keys: list[str] = []
     g.page_keys = keys
-    shared: dict[str, str] | None = g.get("shared_drawing")
     if shared is not None:
         g.link_mark, g.shared_drawing = link_mark(), None
     try:
@@ -257,8 +259,7 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
     if shared is not None:  # one drawing for the scorer's page and the viewers' part
         if not g.urls_of_this_browser:  # (a page of this browser's own is never shared)
             shared["drawing"], shared["csrf"] = drawing, csrf
-        page, drawing = _resolved(page, link.role, link.token), _resolved(drawing, link.role,
-                                                                          link.token)
+        drawing = _resolved(drawing, link.role, link.token)
     if not g.urls_of_this_browser and "\x00" not in _MARK.sub("", drawing):
         packed = zlib.compress(drawing.encode(), 1)
         if len(packed) <= PAGE_MAX_BYTES:
@@ -267,6 +268,8 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
             except Exception:
                 current_app.logger.warning("page store unreachable: page not kept",
                                            exc_info=True)
+    if shared is not None:
+        return ""  # (kept, and the viewers' part cut from it: this answer is never sent)
     return page.replace(_FLASH_MARK, flash_area())
 
 
@@ -277,7 +280,10 @@ def shared_drawing() -> dict[str, str]:
     page store keeps it as the link's own page (the marks resolved, its token put back), and
     the dict returned gets the drawing under ``"drawing"`` (each browser's own parts marked as
     in the store) and the CSRF token it was drawn with under ``"csrf"`` — unless the page was
-    not drawn now (found in the store, or no store), or linked this browser's own games."""
+    not drawn now (no store), or linked this browser's own games. It is drawn without looking
+    in the store first (the write before it moved the version: what the store holds is an
+    older drawing), and the request's own answer is empty: it is never sent (the scorer's
+    browser loads its page from the store)."""
     found: dict[str, str] = {}
     g.shared_drawing = found
     return found

@@ -65,8 +65,19 @@ def current_lang() -> str:
     """``"en"`` or ``"fr"``: the language of this request (English outside a request)."""
     if not has_request_context():
         return DEFAULT
-    locale = get_locale()
+    locale = _request_locale(g._get_current_object())  # noqa: SLF001  (werkzeug: public)
     return locale.language if locale is not None and locale.language in LANGUAGES else DEFAULT
+
+
+def _request_locale(kept_here: Any) -> Any:
+    """The locale of this request: where Flask-Babel keeps it for the request
+    (``g._flask_babel.babel_locale``, which ``force_locale`` sets too), read with one lookup of
+    ``g`` (``kept_here``, the context's own object) where ``get_locale()`` makes three (a page
+    asks for its language some fifty times: each card's name, each step of the duel's
+    reasoning); not kept there yet, or kept elsewhere by another Flask-Babel: ``get_locale()``,
+    which keeps it."""
+    locale = getattr(getattr(kept_here, "_flask_babel", None), "babel_locale", None)
+    return locale if locale is not None else get_locale()
 
 
 def _safe_next(target: str | None) -> str:
@@ -148,15 +159,12 @@ def _translations() -> Any:
     screen). Keyed by the locale, so a locale forced for a while still gets its own. The locale
     is read where Flask-Babel keeps it for the request (``g._flask_babel.babel_locale``, which
     ``force_locale`` sets too) before asking Flask-Babel (three lookups through ``g`` a call, at
-    every ``_()`` of a page); not kept there yet, or kept elsewhere by another Flask-Babel:
-    ``get_locale()``."""
+    every ``_()`` of a page): :func:`_request_locale`."""
     try:
         kept_here = g._get_current_object()  # noqa: SLF001  (werkzeug: documented, public)
     except RuntimeError:  # no app context: Flask-Babel's answer (no translation)
         return get_translations()
-    locale = getattr(getattr(kept_here, "_flask_babel", None), "babel_locale", None)
-    if locale is None:
-        locale = get_locale()
+    locale = _request_locale(kept_here)
     kept = getattr(kept_here, "template_translations", None)
     if kept is not None and kept[0] is locale:
         return kept[1]

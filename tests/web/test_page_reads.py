@@ -58,8 +58,9 @@ def test_a_games_page_drawn_afresh_reads_each_thing_once(app, client, kind):
         assert reader(engine) is not engine and reader(reader(engine)) is reader(engine)
         assert taken == []  # the app's engine untouched: its ping, BEGIN and ROLLBACK
         alone = {read.sql for read in (page_reads.LINK_AND_GAME, page_reads.NAMES_AND_LINKS,
-                                       page_reads.SEATS_AND_LINKS, page_reads.ENTRIES)}
-        assert sum(s in alone for s in seen) == (2 if kind == "rebel-princess" else 3), seen
+                                       page_reads.SEATS_AND_LINKS, page_reads.ENTRIES,
+                                       page_reads.ROUND_RECORDS)}
+        assert sum(s in alone for s in seen) == len(expected), seen  # (every read)
 
 
 def _postgresql_only(app) -> None:
@@ -134,6 +135,41 @@ def test_on_postgresql_the_seats_and_links_read_at_once_are_the_sessions(app, cl
             assert [p.model_dump() for p in seats] == players
             assert [k.model_dump() for k in live] == links
             assert all(isinstance(k, GameLink) and k.created_at.tzinfo for k in live)
+            get_session().close()
+
+
+def test_on_postgresql_the_round_records_read_at_once_are_the_sessions(app, client):
+    """Rebel Princess's page reads its round records in one round trip on the reader: the same
+    objects, column for column (an aware ``created_at`` included), in the same order, as the
+    session's read, before and after the statement is prepared; inside a transaction (a
+    write), or elsewhere than PostgreSQL, nothing (the session reads them)."""
+    from sqlmodel import col, select
+
+    from companion.models import RoundRecord
+    from companion.play.page_reads import PREPARE_AFTER
+    from tests.web.test_push import SCORES
+
+    path = _new(client, "rebel-princess")
+    for number in (1, 2):
+        assert client.post(f"{path}/round/{number}/numbers", data=SCORES).status_code == 302
+    with app.app_context():
+        session = get_session()
+        link = store.link_by_token(session, path.rsplit("/", 1)[1])
+        assert link is not None
+        stored = [r.model_dump() for r in session.exec(
+            select(RoundRecord).where(RoundRecord.game_id == link.game_id)
+            .order_by(col(RoundRecord.id)))]
+        assert [r["number"] for r in stored] == [1, 2]
+        assert page_reads.round_records(session, link.game_id) is None  # (in a transaction)
+        session.close()
+        if app.extensions["companion.engine"].dialect.name != "postgresql":
+            assert page_reads.round_records(get_session(), link.game_id) is None
+            return
+        for _ in range(PREPARE_AFTER + 2):
+            found = page_reads.round_records(get_session(), link.game_id)
+            assert found is not None
+            assert [r.model_dump() for r in found] == stored
+            assert all(r.created_at.tzinfo for r in found)
             get_session().close()
 
 

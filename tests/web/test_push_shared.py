@@ -366,3 +366,23 @@ def test_with_csrf_on_the_scorers_token_never_reaches_the_viewers(app, client,
     again = client.get(path).text
     mine = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', again)
     assert mine is not None and "\x00" not in again
+
+
+def test_a_drawing_to_be_shared_never_looks_in_the_page_store_first(
+        app, client, publisher, monkeypatch):  # noqa: F811
+    """The write before it moved the game's version: what the store holds for the scorer's page is
+    an older drawing, so the save draws without reading it — and keeps the new one, which the
+    scorer's next request then finds (one read, a hit)."""
+    path = _new(client, "princesse-princesse")
+    viewer = _viewer(client, path)
+    publisher.listening = {_channel(client, viewer)}
+    client.get(path)  # the scorer's page of the version before the save, kept
+    backend = store_backend.cache
+    reads: list[str] = []
+    real_get = backend.get
+    monkeypatch.setattr(backend, "get", lambda key: (reads.append(key), real_get(key))[1])
+    shared = _parts("shared")
+    _save(client, path, "princesse-princesse", 0)
+    assert _parts("shared") == shared + 1
+    assert reads == []
+    _scorer_page_kept(app, client, path, "en", monkeypatch)  # (a hit: the save kept it)

@@ -253,16 +253,20 @@ def _context(game: Game, seat: int | None, *, problems: list[Problem] | None = N
              stale: bool = False, round_form: RoundForm | None = None,
              pick_form: PickForm | None = None) -> dict[str, Any]:
     view = play.view_game(get_session(), game, seat)
-    pick_form = (pick_form or PickForm(formdata=None)).fresh(view.version)
-    pick_form.round.data = str(view.stage)
     context: dict[str, Any] = {
         "view": view, "problems": problems or [], "stale": stale,
-        "round_form": (round_form or RoundForm(formdata=None)).fresh(view.version),
-        "pick_form": pick_form,
-        "undo_form": UndoForm(formdata=None).fresh(view.version),
-        "reinvite_form": ReinviteForm(formdata=None).fresh(view.version),
         "DuelSetAside": DuelSetAside, "cards": list(DuelCard),
     }
+    # The forms of this mode's page only (_referee.html and the undo: one phone; _phones.html:
+    # two), each for this version.
+    if view.mode == play.PHONES:
+        pick_form = (pick_form or PickForm(formdata=None)).fresh(view.version)
+        pick_form.round.data = str(view.stage)
+        context.update(pick_form=pick_form,
+                       reinvite_form=ReinviteForm(formdata=None).fresh(view.version))
+    else:
+        context.update(round_form=(round_form or RoundForm(formdata=None)).fresh(view.version),
+                       undo_form=UndoForm(formdata=None).fresh(view.version))
     if view.mode == play.PHONES and seat is not None:  # others at the table may watch
         watch_url = public_base() + url_for("kanai_duel.show", code=store.links_of(
             get_session(), game)["viewer"].token)
