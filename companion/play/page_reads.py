@@ -23,7 +23,7 @@ from sqlalchemy.engine import Connection, Dialect, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session
 
-from ..db import on_driver, once_more_if_dropped, reader, saving_on
+from ..db import on_driver, once_more_if_dropped, read_together, reader, saving_on
 from ..models import Entry, Game, GameLink, Player, loaded, table_of
 from .tokens import is_token
 
@@ -69,6 +69,13 @@ ENTRIES = Read(
     'SELECT seq, kind, data, "key", created_at FROM entry WHERE game_id = $1 ORDER BY seq',
     (_ENTRY.c.seq, _ENTRY.c.kind, _ENTRY.c.data, _ENTRY.c.key, _ENTRY.c.created_at))
 """``store._ENTRIES``."""
+SAVE_ENTRIES = Read(
+    "companion_save_entries",
+    'SELECT seq, kind, data, "key", created_at FROM entry WHERE game_id = '
+    "(SELECT game_id FROM gamelink WHERE token = $1 AND revoked_at IS NULL) ORDER BY seq",
+    ENTRIES.columns)
+""":data:`ENTRIES` of the game a live link opens, by the link's token: read with the link and
+its game (:func:`save_reads`)."""
 
 
 @cache
@@ -125,6 +132,20 @@ def save_rows(connection: Connection, read: Read, value: object) -> list[tuple[A
     found: list[tuple[Any, ...]] = on_driver(connection, _on_sqlite(read), (value,),
                                              fetch=True)
     return _as_sqlalchemy(read, connection.dialect, found)
+
+
+def save_reads(connection: Connection, token: str
+               ) -> tuple[tuple[Any, ...] | None, list[tuple[Any, ...]]]:
+    """A save's first reads on its own connection on PostgreSQL
+    (:func:`companion.db.open_save`): the link of ``token`` with its game (a row of
+    :data:`LINK_AND_GAME`, or None) and that game's entries (:data:`SAVE_ENTRIES`), sent
+    together, one round trip (:func:`companion.db.read_together`), each value as SQLAlchemy
+    gives it."""
+    link, entries = read_together(connection, [(LINK_AND_GAME.sql, (token,)),
+                                               (SAVE_ENTRIES.sql, (token,))])
+    found = _as_sqlalchemy(LINK_AND_GAME, connection.dialect, link)
+    return (found[0] if found else None), _as_sqlalchemy(SAVE_ENTRIES, connection.dialect,
+                                                         entries)
 
 
 def seats_and_links(session: Session, game_id: int) -> tuple[list[Player], list[GameLink]] | None:
