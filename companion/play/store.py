@@ -493,24 +493,28 @@ def link_and_game_to_append(session: Session, token: str) -> tuple[GameLink, Gam
     its summary through Core."""
     if not is_token(token):
         return None
-    row, read = open_save(session, lambda connection: _link_and_game_row(connection, token))
+    row, read, names = open_save(session,
+                                 lambda connection: _link_and_game_row(connection, token))
     if row is None:
         return None
     link, game = page_reads.link_and_game_of(row)
-    if read is not None:  # (PostgreSQL: its entries came with it, kept for the save's checks)
+    if read is not None:  # (PostgreSQL: its entries and names came with it, kept for the save)
         session.info.setdefault(_READ, {})[game.id] = [
             Stored(seq, kind, json.loads(data), key, created_at)
             for seq, kind, data, key, created_at in read]
+        if names is not None:
+            session.info.setdefault(_NAMES, {})[game.id] = names
     return link, game
 
 
 def _link_and_game_row(connection: Connection, token: str
-                       ) -> tuple[Any, Sequence[Any] | None]:
+                       ) -> tuple[Any, Sequence[Any] | None, tuple[str, ...] | None]:
     """The link and game's row (None: no live link of this token); on PostgreSQL with the
-    game's entries, read in the same round trip (:func:`.page_reads.save_reads`), else None."""
+    game's entries and its players' names, read in the same round trip
+    (:func:`.page_reads.save_reads`), else None and None."""
     if connection.dialect.name == "sqlite":  # (its sqlite3 cursor alone: same connection)
         found = page_reads.save_rows(connection, page_reads.LINK_AND_GAME, token)
-        return (found[0] if found else None), None
+        return (found[0] if found else None), None, None
     return page_reads.save_reads(connection, token)
 
 

@@ -300,3 +300,27 @@ def test_a_write_through_sqlalchemy_on_a_save_s_connection_is_in_its_transaction
         rollback_save(session)
     assert _entries(app, url) == []
     assert_pool_as_it_came(engine)
+
+
+def test_a_save_s_first_reads_bring_the_entries_and_the_names_its_glue_asks_for(app, client,
+                                                                                 engine):
+    """The entries and the players' names (seat order) come with the link and game in the
+    save's first round trip: the glue's reads of them (store.entries, store.names_of) send
+    nothing, and give what a read of their own gives."""
+    from companion.play import store
+
+    url = new_duel(client)
+    assert save(client, url, 0).status_code == 303
+    with app.test_request_context():
+        session = get_session()
+        with statements(app) as seen:
+            link, game = store.link_and_game_to_append(session, url.rsplit("/", 1)[1])
+            names = store.names_of(session, game)
+            read = store.entries(session, game)
+        assert len(seen) == 2  # the link with its game and names; the entries
+        assert names == ["Ana", "Ben"]
+        session.info.pop(store._READ)
+        session.info.pop(store._NAMES)
+        assert store.entries(session, game) == read  # (read again, on the save's connection)
+        assert [e.seq for e in read] == [1]
+        assert store.names_of(session, game) == names
