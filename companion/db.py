@@ -7,10 +7,10 @@ import os
 import re
 import threading
 import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -125,7 +125,6 @@ def make_engine(path: str, url: str | None = None) -> Engine:
         engine = create_engine(database_url(url), pool_size=5, max_overflow=5)
         event.listen(engine, "connect", _fresh)
         event.listen(engine, "checkout", _ping_on_checkout(engine))
-        event.listen(engine, "before_execute", _writes_first)
         return engine
     if path != ":memory:" and not os.path.exists(path):
         try:
@@ -204,16 +203,7 @@ def open_save(session: OrmSession, run: Callable[[Connection], T]) -> T:
     ends (:func:`close_session` closes it): anything the request reads through the session after
     (a refusal's page) reads on the same connection, in the same transaction. The save commits
     with :func:`commit_save`. A session that has begun already runs ``run`` on its own
-    connection (the save is then the session's, as any other write).
-
-    On PostgreSQL the save goes in three round trips where each statement, and psycopg's
-    ``BEGIN``, took one (issue 36: eight, each waiting for a core on a busy server): its first
-    reads sent together before the transaction (:func:`read_together`), its writes queued and
-    sent together with the ``BEGIN`` (:meth:`Prepared.queue`, :func:`send_writes`), then the
-    ``COMMIT`` — through psycopg's pipeline mode, on a connection in autocommit (psycopg then
-    sends no ``BEGIN`` of its own; SQLAlchemy puts the connection back as it was when it goes
-    back to the pool). Every other statement on it is sent after the writes queued, in the
-    transaction (:func:`_writes_first`)."""
+    connection (the save is then the session's, as any other write)."""
     if session.in_transaction() or SAVE in session.info:
         return run(connection_of(session))
     engine = session.get_bind()
@@ -225,9 +215,6 @@ def open_save(session: OrmSession, run: Callable[[Connection], T]) -> T:
             connection = engine.connect()
         finally:
             UNPINGED.reset(token)
-        if connection.dialect.name == "postgresql":
-            connection.execution_options(isolation_level="AUTOCOMMIT")
-            _WRITES[connection] = _Writes()
         session.info[SAVE] = connection
         session.bind = connection
         return run(connection)
@@ -257,9 +244,6 @@ def commit_save(session: OrmSession) -> None:
         raise RuntimeError("an ORM change in a save on its own connection: it would be lost")
     connection = saving_on(session)
     assert connection is not None
-    writes = _WRITES.get(connection)
-    if writes is not None and writes.queued:
-        send_writes(connection)
     connection.commit()
     _end_save(session)
     session.dispatch.after_commit(session)
@@ -270,10 +254,6 @@ def rollback_save(session: OrmSession) -> None:
     reads next), and run the session's ``after_rollback`` hooks, as an ORM rollback would."""
     connection = saving_on(session)
     assert connection is not None
-    writes = _WRITES.get(connection)
-    if writes is not None:  # (what was queued is never sent; the next write begins anew)
-        writes.queued.clear()
-        writes.begun = False
     connection.rollback()
     session.dispatch.after_rollback(session)
 
@@ -281,113 +261,8 @@ def rollback_save(session: OrmSession) -> None:
 def _end_save(session: OrmSession) -> None:
     connection = session.info.pop(SAVE, None)
     if connection is not None:
-        _WRITES.pop(connection, None)
         session.bind = connection.engine
         connection.close()
-
-
-@dataclass
-class _Writes:
-    """A save's connection on PostgreSQL (:func:`open_save`): whether its transaction has begun
-    (its ``BEGIN`` sent), and its writes queued, not sent yet (:meth:`Prepared.queue`)."""
-
-    begun: bool = False
-    queued: list[tuple[str, Any]] = field(default_factory=list)
-
-
-_WRITES: weakref.WeakKeyDictionary[Connection, _Writes] = weakref.WeakKeyDictionary()
-
-
-def _writes_first(connection: Connection, *_args: Any) -> None:
-    """Before any statement SQLAlchemy sends on a save's connection on PostgreSQL (a read of
-    the game for its summary, a refusal's page, the group's totals): the save's transaction
-    begun and its writes queued sent first, so that the statement runs after them, in the same
-    transaction, and sees them (only the save's own first reads, :func:`read_together`, go
-    before its ``BEGIN``)."""
-    writes = _WRITES.get(connection)
-    if writes is not None and (writes.queued or not writes.begun):
-        send_writes(connection)
-
-
-def _driver_error(connection: Connection, error: Exception, sql: str,
-                  params: Any) -> Exception:
-    """A psycopg error of statements sent to ``connection``'s driver alone, as SQLAlchemy's (a
-    unique key's refusal an ``IntegrityError``; ``connection_invalidated`` when the database had
-    dropped the connection, which then leaves the pool: :func:`once_more_if_dropped` tries
-    again). Never with the values sent: a link token is never in a log."""
-    driver = connection.connection.dbapi_connection
-    lost = connection.dialect.is_disconnect(cast(Any, error), driver, None)
-    if lost:
-        connection.invalidate(error)
-    return DBAPIError.instance(sql, params, error, connection.dialect.loaded_dbapi.Error,
-                               hide_parameters=True, connection_invalidated=lost)
-
-
-def _pipelined(connection: Connection, statements: Sequence[tuple[str, Any]], *,
-               begin: bool = False, raw: bool = False) -> list[Any]:
-    """``statements`` sent to ``connection``'s psycopg connection in one pipeline (after a
-    ``BEGIN`` with ``begin``): one round trip for all; their cursors, in order, results read.
-    The statement events see each as any other (without an execution context; the ``BEGIN``,
-    like psycopg's own, is no statement of theirs). ``raw``: PostgreSQL's ``$1`` placeholders."""
-    import psycopg
-
-    driver = cast(Any, connection.connection.driver_connection)
-    events = connection.dispatch
-    cursors: list[Any] = []
-    sent = [(sql, params) for sql, params in statements]
-    try:
-        with driver.pipeline():
-            if begin:
-                driver.cursor().execute("BEGIN")
-            for index, (sql, params) in enumerate(sent):
-                cursor = psycopg.RawCursor(driver) if raw else driver.cursor()
-                cursors.append(cursor)
-                for before in events.before_cursor_execute:
-                    sql, params = before(connection, cursor, sql, params, None, False)
-                sent[index] = (sql, params)
-                cursor.execute(sql, params)
-    except connection.dialect.loaded_dbapi.Error as error:
-        for cursor in cursors:
-            cursor.close()
-        raise _driver_error(connection, error, "; ".join(sql for sql, _ in sent),
-                            [params for _, params in sent]) from error
-    for cursor, (sql, params) in zip(cursors, sent, strict=True):
-        for after in events.after_cursor_execute:
-            after(connection, cursor, sql, params, None, False)
-    return cursors
-
-
-def read_together(connection: Connection,
-                  reads: Sequence[tuple[str, Sequence[Any]]]) -> list[list[tuple[Any, ...]]]:
-    """The rows of each of ``reads`` (SQL with PostgreSQL's ``$1`` placeholders, and its
-    values): a save's first reads on its own connection on PostgreSQL (:func:`open_save`), sent
-    together in one round trip, before its transaction (each sees what was committed before it,
-    as at READ COMMITTED inside one; they take no lock). The rows as the driver gives them."""
-    found: list[list[tuple[Any, ...]]] = []
-    for cursor in _pipelined(connection, reads, raw=True):
-        found.append(cursor.fetchall() if cursor.description is not None else [])
-        cursor.close()
-    return found
-
-
-def send_writes(connection: Connection, last: tuple[str, Any] | None = None) -> int:
-    """Send a save's writes queued on its connection on PostgreSQL (:meth:`Prepared.queue`),
-    and ``last`` after them, in one round trip, with the ``BEGIN`` of its transaction if it has
-    not begun; the number of rows ``last`` wrote (-1 without it). A write the database refuses
-    (a unique key: a race lost) is raised as SQLAlchemy's error, and nothing after it in the
-    batch is run: the transaction is rolled back as a whole (:func:`rollback_save`)."""
-    writes = _WRITES[connection]
-    statements = [*writes.queued, *([last] if last is not None else [])]
-    writes.queued = []
-    begin = not writes.begun
-    if not connection.in_transaction():
-        connection.begin()  # (so that its COMMIT commits what is sent)
-    writes.begun = True
-    cursors = _pipelined(connection, statements, begin=begin)
-    rows = int(cursors[-1].rowcount) if last is not None else -1
-    for cursor in cursors:
-        cursor.close()
-    return rows
 
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -652,33 +527,21 @@ class Prepared:
             found = self._compiled[dialect] = (compiled.string, order, processors)
         return found
 
-    def _bound(self, connection: Connection, values: dict[str, Any]) -> tuple[str, Any]:
+    def bound(self, connection: Connection, values: dict[str, Any]) -> tuple[str, Any]:
+        """Its SQL for ``connection``'s database and ``values`` as its driver takes them (each
+        through its column type's conversion)."""
         sql, order, processors = self._for(connection.dialect)
         bound = {name: processors[name](value) if name in processors else value
                  for name, value in values.items()}
         return sql, tuple(bound[name] for name in order) if order is not None else bound
 
-    def queue(self, connection: Connection, values: dict[str, Any]) -> None:
-        """Run it with ``values`` — on a save's own connection on PostgreSQL
-        (:func:`open_save`), queued: sent with the next write whose answer is read, the
-        ``COMMIT`` or any other statement, whichever comes first, in one round trip
-        (:func:`send_writes`)."""
-        writes = _WRITES.get(connection)
-        if writes is None:
-            self.run(connection, values)
-        else:
-            writes.queued.append(self._bound(connection, values))
-
     def run(self, connection: Connection, values: dict[str, Any]) -> int:
-        """Run it with ``values`` (every one of :attr:`keys`); the number of rows written (on a
-        save's own connection on PostgreSQL, sent after the writes queued: :meth:`queue`)."""
-        sql, params = self._bound(connection, values)
+        """Run it with ``values`` (every one of :attr:`keys`); the number of rows written."""
+        sql, params = self.bound(connection, values)
         if connection.dialect.name == "sqlite":  # (SQLite: through its sqlite3 cursor alone)
             if not connection.in_transaction():
                 connection.begin()  # (so the connection's COMMIT commits it)
             return cast(int, on_driver(connection, sql, params))
-        if connection in _WRITES:
-            return send_writes(connection, (sql, params))
         result = connection.exec_driver_sql(sql, params)
         rows = int(result.rowcount)
         result.close()  # (an INSERT's RETURNING of its key, as SQLAlchemy sends it: not read)

@@ -23,8 +23,9 @@ from sqlalchemy.engine import Connection, Dialect, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session
 
-from ..db import on_driver, once_more_if_dropped, read_together, reader, saving_on
+from ..db import on_driver, once_more_if_dropped, reader, saving_on
 from ..models import Entry, Game, GameLink, Player, loaded, table_of
+from .save_pipeline import read_together
 from .tokens import is_token
 
 _LINK, _GAME, _ENTRY = table_of(GameLink), table_of(Game), table_of(Entry)
@@ -144,8 +145,8 @@ def save_rows(connection: Connection, read: Read, value: object) -> list[tuple[A
 
 def save_reads(connection: Connection, token: str
                ) -> tuple[tuple[Any, ...] | None, list[tuple[Any, ...]], tuple[str, ...] | None]:
-    """A save's first reads on its own connection on PostgreSQL
-    (:func:`companion.db.open_save`): the link of ``token`` with its game (a row of
+    """A save's first reads on its own connection on PostgreSQL (:func:`companion.db.open_save`,
+    :func:`.save_pipeline.begin_save`): the link of ``token`` with its game (a row of
     :data:`LINK_AND_GAME`, or None), that game's entries (:data:`SAVE_ENTRIES`) and its
     players' names in seat order (None: none read), sent together, one round trip
     (:func:`companion.db.read_together`), each value as SQLAlchemy gives it."""

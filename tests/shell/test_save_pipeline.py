@@ -1,7 +1,7 @@
 """A save on PostgreSQL in three round trips (issue 36: eight, each waiting for a core on a busy
 server): its first reads — the link with its game, the game's entries — sent together before its
 transaction; its writes queued and sent together with the ``BEGIN``, in one psycopg pipeline;
-then the ``COMMIT`` (:func:`companion.db.open_save`). Pinned here on PostgreSQL, with every
+then the ``COMMIT`` (:mod:`companion.play.save_pipeline`). Pinned here on PostgreSQL, with every
 guarantee of a save kept: two saves of one version racing store one (the other is told it is
 stale, or is answered as the replay it is), a refusal stores nothing, a connection the database
 drops in the middle of a save stores nothing, a write the database refuses inside the pipeline
@@ -29,6 +29,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from companion.db import commit_save, get_session, open_save, rollback_save
 from companion.models import Entry, table_of
+from companion.play import save_pipeline
 
 from .test_core_saves import _entries
 from .test_lean_saves import statements, version_of
@@ -68,6 +69,12 @@ def round_trips(engine):
             handle.close()
             counted.append(sum(1 for line in path.read_text().splitlines()
                                if "\tB\t" in line and "ReadyForQuery" in line))
+
+
+def pipelined(connection):
+    """A save's connection made a pipelined one (as store.link_and_game_to_append does)."""
+    assert save_pipeline.begin_save(connection)
+    return connection
 
 
 def save(client, url: str, version: int, cards=("general", "minister"), key: str | None = None):
@@ -270,10 +277,11 @@ def test_a_statement_after_writes_queued_runs_after_them_in_their_transaction(ap
     count = text("SELECT count(*) FROM entry WHERE game_id = :game")
     with app.test_request_context():
         session = get_session()
-        connection = open_save(session, lambda connection: connection)
-        write.queue(connection, {"game_id": game_id, "seq": 1, "kind": "round", "key": "q",
-                                 "data": json.dumps({"cards": ["general", "minister"]}),
-                                 "created_at": datetime.now(UTC)})
+        connection = open_save(session, pipelined)
+        save_pipeline.queue(write, connection, {
+            "game_id": game_id, "seq": 1, "kind": "round", "key": "q",
+            "data": json.dumps({"cards": ["general", "minister"]}),
+            "created_at": datetime.now(UTC)})
         assert connection.execute(count, {"game": game_id}).scalar() == 1  # sent first
         connection.exec_driver_sql(f"UPDATE game SET code = 'zzzzzz' WHERE id = {game_id}")
         rollback_save(session)
@@ -293,7 +301,7 @@ def test_a_write_through_sqlalchemy_on_a_save_s_connection_is_in_its_transaction
     game_id = game_id_of(engine, url)
     with app.test_request_context():
         session = get_session()
-        connection = open_save(session, lambda connection: connection)
+        connection = open_save(session, pipelined)
         connection.execute(insert(table_of(Entry)).values(
             game_id=game_id, seq=1, kind="round", key="w",
             data=json.dumps({"cards": ["general", "minister"]}), created_at=datetime.now(UTC)))
@@ -324,3 +332,24 @@ def test_a_save_s_first_reads_bring_the_entries_and_the_names_its_glue_asks_for(
         assert store.entries(session, game) == read  # (read again, on the save's connection)
         assert [e.seq for e in read] == [1]
         assert store.names_of(session, game) == names
+
+
+def test_a_commit_sends_what_is_still_queued_first(app, client, engine):
+    """A write queued and never followed by another statement is sent before the COMMIT (the
+    ``commit`` event): nothing queued is ever dropped by a commit."""
+    from companion.db import Prepared
+
+    url = new_duel(client)
+    game_id = game_id_of(engine, url)
+    write = Prepared(insert(table_of(Entry)), ("game_id", "seq", "kind", "key", "data",
+                                               "created_at"))
+    with app.test_request_context():
+        session = get_session()
+        connection = open_save(session, pipelined)
+        save_pipeline.queue(write, connection, {
+            "game_id": game_id, "seq": 1, "kind": "round", "key": "c",
+            "data": json.dumps({"cards": ["general", "minister"]}),
+            "created_at": datetime.now(UTC)})
+        commit_save(session)
+    assert [seq for seq, _, _ in _entries(app, url)] == [1]
+    assert_pool_as_it_came(engine)
