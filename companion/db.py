@@ -527,18 +527,22 @@ class Prepared:
             found = self._compiled[dialect] = (compiled.string, order, processors)
         return found
 
-    def run(self, connection: Connection, values: dict[str, Any]) -> int:
-        """Run it with ``values`` (every one of :attr:`keys`); the number of rows written."""
+    def bound(self, connection: Connection, values: dict[str, Any]) -> tuple[str, Any]:
+        """Its SQL for ``connection``'s database and ``values`` as its driver takes them (each
+        through its column type's conversion)."""
         sql, order, processors = self._for(connection.dialect)
         bound = {name: processors[name](value) if name in processors else value
                  for name, value in values.items()}
+        return sql, tuple(bound[name] for name in order) if order is not None else bound
+
+    def run(self, connection: Connection, values: dict[str, Any]) -> int:
+        """Run it with ``values`` (every one of :attr:`keys`); the number of rows written."""
+        sql, params = self.bound(connection, values)
         if connection.dialect.name == "sqlite":  # (SQLite: through its sqlite3 cursor alone)
             if not connection.in_transaction():
                 connection.begin()  # (so the connection's COMMIT commits it)
-            return cast(int, on_driver(connection, sql, tuple(bound[name] for name in order)
-                                       if order is not None else bound))
-        result = connection.exec_driver_sql(
-            sql, tuple(bound[name] for name in order) if order is not None else bound)
+            return cast(int, on_driver(connection, sql, params))
+        result = connection.exec_driver_sql(sql, params)
         rows = int(result.rowcount)
         result.close()  # (an INSERT's RETURNING of its key, as SQLAlchemy sends it: not read)
         return rows

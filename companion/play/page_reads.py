@@ -25,6 +25,7 @@ from sqlmodel import Session
 
 from ..db import on_driver, once_more_if_dropped, reader, saving_on
 from ..models import Entry, Game, GameLink, Player, RoundRecord, loaded, table_of
+from .save_pipeline import read_together
 from .tokens import is_token
 
 _LINK, _GAME, _ENTRY = table_of(GameLink), table_of(Game), table_of(Entry)
@@ -42,12 +43,13 @@ class Read:
     columns: tuple[Column[Any], ...]
 
 
+_LINK_AND_GAME_COLUMNS = ", ".join([f"gamelink.{c.name}" for c in _LINK.c]
+                                   + [f"game.{c.name}" for c in _GAME.c])
+_BY_TOKEN = "WHERE gamelink.token = $1 AND gamelink.revoked_at IS NULL"
 LINK_AND_GAME = Read(
     "companion_page_link",
-    "SELECT " + ", ".join([f"gamelink.{c.name}" for c in _LINK.c]
-                          + [f"game.{c.name}" for c in _GAME.c])
-    + " FROM gamelink JOIN game ON game.id = gamelink.game_id "
-    "WHERE gamelink.token = $1 AND gamelink.revoked_at IS NULL", (*_LINK.c, *_GAME.c))
+    f"SELECT {_LINK_AND_GAME_COLUMNS} FROM gamelink JOIN game ON game.id = gamelink.game_id "
+    + _BY_TOKEN, (*_LINK.c, *_GAME.c))
 """``LINK_AND_GAME_ROW``: the link's columns, then its game's, in the tables' order."""
 NAMES_AND_LINKS = Read(
     "companion_page_names",
@@ -78,6 +80,20 @@ ROUND_RECORDS = Read(
     "SELECT " + ", ".join(f'"{c.name}"' for c in _ROUND.c)
     + " FROM roundrecord WHERE game_id = $1 ORDER BY id", tuple(_ROUND.c))
 """A Rebel Princess game's round records, every column, oldest first (its ``_history``)."""
+SAVE_ENTRIES = Read(
+    "companion_save_entries",
+    'SELECT seq, kind, data, "key", created_at FROM entry WHERE game_id = '
+    "(SELECT game_id FROM gamelink WHERE token = $1 AND revoked_at IS NULL) ORDER BY seq",
+    ENTRIES.columns)
+""":data:`ENTRIES` of the game a live link opens, by the link's token: read with the link and
+its game (:func:`save_reads`)."""
+SAVE_LINK = (
+    f"SELECT {_LINK_AND_GAME_COLUMNS}, seats.names FROM gamelink "
+    "JOIN game ON game.id = gamelink.game_id LEFT JOIN LATERAL (SELECT array_agg(name ORDER BY "
+    "seat) AS names FROM player WHERE player.game_id = game.id) AS seats ON true " + _BY_TOKEN)
+""":data:`LINK_AND_GAME`'s row, then its game's players' names in seat order (an array; NULL
+when it has none), in the same statement: what a save's glue asks of
+:func:`companion.play.store.names_of` (:func:`save_reads`)."""
 
 
 @cache
@@ -134,6 +150,23 @@ def save_rows(connection: Connection, read: Read, value: object) -> list[tuple[A
     found: list[tuple[Any, ...]] = on_driver(connection, _on_sqlite(read), (value,),
                                              fetch=True)
     return _as_sqlalchemy(read, connection.dialect, found)
+
+
+def save_reads(connection: Connection, token: str
+               ) -> tuple[tuple[Any, ...] | None, list[tuple[Any, ...]], tuple[str, ...] | None]:
+    """A save's first reads on its own connection on PostgreSQL (:func:`companion.db.open_save`,
+    :func:`.save_pipeline.begin_save`): the link of ``token`` with its game (a row of
+    :data:`LINK_AND_GAME`, or None), that game's entries (:data:`SAVE_ENTRIES`) and its
+    players' names in seat order (None: none read), sent together, one round trip
+    (:func:`companion.db.read_together`), each value as SQLAlchemy gives it."""
+    link, entries = read_together(connection, [(SAVE_LINK, (token,)),
+                                               (SAVE_ENTRIES.sql, (token,))])
+    if not link:
+        return None, [], None
+    *row, names = link[0]
+    found = _as_sqlalchemy(LINK_AND_GAME, connection.dialect, [tuple(row)])[0]
+    return found, _as_sqlalchemy(SAVE_ENTRIES, connection.dialect, entries), \
+        tuple(names) if names else None
 
 
 def seats_and_links(session: Session, game_id: int) -> tuple[list[Player], list[GameLink]] | None:

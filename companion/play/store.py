@@ -37,7 +37,7 @@ from ..db import (
     saving_on,
 )
 from ..models import Entry, Game, GameLink, Player, RoundRecord, table_of
-from . import groups, page_reads, push
+from . import groups, page_reads, push, save_pipeline
 from .entries import entry_problem
 from .tokens import is_token
 
@@ -382,10 +382,11 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
     try:
         own = saving_on(session)
         connection = own if own is not None else session.connection()
-        _INSERT_ENTRY.run(connection, {
+        # (on PostgreSQL, queued: sent with the summary's write, in one round trip)
+        save_pipeline.queue(_INSERT_ENTRY, connection, {
             "game_id": game.id, "seq": based_on + 1, "kind": kind, "key": key,
             "data": json.dumps(data, ensure_ascii=False, sort_keys=True), "created_at": now})
-        _TOUCH_GAME.run(connection, {"game": game.id, "now": now})
+        save_pipeline.queue(_TOUCH_GAME, connection, {"game": game.id, "now": now})
         set_committed_value(game, "updated_at", now)
         push.changed(session, game.id)  # (published after the commit, as an ORM write is)
         for keep in AT_SAVE:
@@ -393,6 +394,7 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
         if own is None:
             session.commit()
         else:
+            save_pipeline.flush(own)  # (anything still queued: a refusal raised here)
             commit_save(session)
     except IntegrityError:
         set_committed_value(game, "updated_at", before)
@@ -503,15 +505,31 @@ def link_and_game_to_append(session: Session, token: str) -> tuple[GameLink, Gam
     its summary through Core."""
     if not is_token(token):
         return None
-    row = open_save(session, lambda connection: _link_and_game_row(connection, token))
-    return page_reads.link_and_game_of(row) if row is not None else None
+    row, read, names = open_save(
+        session, lambda connection: _link_and_game_row(session, connection, token))
+    if row is None:
+        return None
+    link, game = page_reads.link_and_game_of(row)
+    if read is not None:  # (PostgreSQL: its entries and names came with it, kept for the save)
+        session.info.setdefault(_READ, {})[game.id] = [
+            Stored(seq, kind, json.loads(data), key, created_at)
+            for seq, kind, data, key, created_at in read]
+        if names is not None:
+            session.info.setdefault(_NAMES, {})[game.id] = names
+    return link, game
 
 
-def _link_and_game_row(connection: Connection, token: str) -> Any:
+def _link_and_game_row(session: Session, connection: Connection, token: str
+                       ) -> tuple[Any, Sequence[Any] | None, tuple[str, ...] | None]:
+    """The link and game's row (None: no live link of this token); on PostgreSQL, on a save's
+    own connection (:mod:`.save_pipeline`), with the game's entries and its players' names
+    read in the same round trip (:func:`.page_reads.save_reads`), else None and None."""
     if connection.dialect.name == "sqlite":  # (its sqlite3 cursor alone: same connection)
         found = page_reads.save_rows(connection, page_reads.LINK_AND_GAME, token)
-        return found[0] if found else None
-    return connection.execute(page_reads.LINK_AND_GAME_ROW, {"token": token}).first()
+        return (found[0] if found else None), None, None
+    if saving_on(session) is connection and save_pipeline.begin_save(connection):
+        return page_reads.save_reads(connection, token)
+    return connection.execute(page_reads.LINK_AND_GAME_ROW, {"token": token}).first(), None, None
 
 
 _VERSION_SQL = ("SELECT game.id, game.updated_at FROM game JOIN gamelink "

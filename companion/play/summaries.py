@@ -42,7 +42,7 @@ from ..history.paging import PageKey
 from ..history.stats import KindStats, Line, Played
 from ..history.summary import utc
 from ..models import Game, GameLink, GameResult, PlayedBy, Player, stored_id, table_of
-from . import group_totals, store
+from . import group_totals, save_pipeline, store
 
 log = logging.getLogger(__name__)
 
@@ -200,7 +200,7 @@ def _keep(session: OrmSession, game: Game, replay: Any = None) -> None:
         row.stamp, row.finished = values["stamp"], values["finished"]
         row.data, row.progress = values["data"], values["progress"]
         session.flush()
-    elif _UPDATE_OPEN_RESULT.run(connection, {"id": game.id, **values}):
+    elif save_pipeline.run(_UPDATE_OPEN_RESULT, connection, {"id": game.id, **values}):
         before = (False, "")  # a game in progress (every save but a finished game's)
     else:  # a finished game changed, or its first summary: what it replaces is read
         old = connection.execute(_OLD_RESULT, {"id": game.id}).first()

@@ -1,0 +1,188 @@
+"""A save on its own connection on PostgreSQL (:func:`companion.db.open_save`) in three round
+trips, where each statement and psycopg's own ``BEGIN`` took one (issue 36: a duel's round made
+seven, each waiting for a core on a busy server), through psycopg's pipeline mode:
+
+1. its first reads sent together, before any transaction (:func:`read_together`: the link with
+   its game and names, and the game's entries, :func:`companion.play.page_reads.save_reads`; at
+   READ COMMITTED a read sees the same outside a transaction as inside one, and takes no lock);
+2. its writes queued (:func:`queue`: the entry, the game's stamp) and sent with the ``BEGIN`` and
+   the first write whose answer is read (:func:`run`: the summary's UPDATE, whose row count
+   decides what follows), in one pipeline;
+3. the ``COMMIT``.
+
+The connection is taken in autocommit (:func:`begin_save`: psycopg then sends no ``BEGIN`` of its
+own; SQLAlchemy puts the connection back as it was when it returns to the pool). Any statement
+SQLAlchemy sends on it first sends what is queued, beginning the transaction if it has not begun
+(:func:`_writes_first`): a read of the game for its summary, a refusal's page, the group's
+totals all run after the writes, in their transaction; a ``COMMIT`` sends what is still queued
+first; a ``ROLLBACK`` drops it. A write the database refuses in a pipeline stops the rest of it
+and is raised as SQLAlchemy's error (a unique key's refusal an ``IntegrityError``: the race is
+read as before); a connection lost is invalidated and said so (``connection_invalidated``: the
+first reads are tried once more on a new connection, as the link lookup was).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from sqlalchemy import event
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
+
+from ..db import Prepared
+
+
+@dataclass
+class _Writes:
+    """A save's connection on PostgreSQL: whether its transaction has begun (its ``BEGIN``
+    sent), and its writes queued, not sent yet."""
+
+    begun: bool = False
+    queued: list[tuple[str, Any]] = field(default_factory=list)
+
+
+_WRITES: weakref.WeakKeyDictionary[Connection, _Writes] = weakref.WeakKeyDictionary()
+
+
+def begin_save(connection: Connection) -> bool:
+    """Make ``connection`` (a save's own, just taken, nothing sent) a pipelined save's: on
+    PostgreSQL, in autocommit, its writes queued (True); elsewhere nothing (False)."""
+    if connection.dialect.name != "postgresql":
+        return False
+    engine = connection.engine
+    for name, hook in (("before_execute", _writes_first), ("commit", flush),
+                       ("rollback", _dropped)):
+        if not event.contains(engine, name, hook):
+            event.listen(engine, name, hook)
+    connection.execution_options(isolation_level="AUTOCOMMIT")
+    _WRITES[connection] = _Writes()
+    return True
+
+
+def _writes_first(connection: Connection, *_args: Any) -> None:
+    """Before a statement SQLAlchemy sends, or a ``COMMIT``, on a pipelined save's connection:
+    the writes queued sent first, with the ``BEGIN`` if the transaction has not begun."""
+    writes = _WRITES.get(connection)
+    if writes is not None and (writes.queued or not writes.begun):
+        send_writes(connection)
+
+
+def flush(connection: Connection) -> None:
+    """The writes still queued on a pipelined save's connection sent (before its ``COMMIT``:
+    :func:`companion.play.store.append` sends them itself, so that a refusal among them is
+    raised there; the ``commit`` event does it too, so that nothing queued is ever lost)."""
+    writes = _WRITES.get(connection)
+    if writes is not None and writes.queued:
+        send_writes(connection)
+
+
+def _dropped(connection: Connection) -> None:
+    """A ``ROLLBACK``: what was queued is never sent; the next write begins anew."""
+    writes = _WRITES.get(connection)
+    if writes is not None:
+        writes.queued.clear()
+        writes.begun = False
+
+
+def queue(prepared: Prepared, connection: Connection, values: dict[str, Any]) -> None:
+    """``prepared`` run with ``values``: on a pipelined save's connection, queued (sent with the
+    next write whose answer is read, the ``COMMIT`` or any other statement, whichever comes
+    first, in one round trip); elsewhere run at once."""
+    writes = _WRITES.get(connection)
+    if writes is None:
+        prepared.run(connection, values)
+        return
+    if not connection.in_transaction():
+        connection.begin()  # (so that its COMMIT, and the ``commit`` event, come)
+    writes.queued.append(prepared.bound(connection, values))
+
+
+def run(prepared: Prepared, connection: Connection, values: dict[str, Any]) -> int:
+    """``prepared`` run with ``values`` (on a pipelined save's connection, after the writes
+    queued, in one round trip); the number of rows it wrote."""
+    if connection not in _WRITES:
+        return prepared.run(connection, values)
+    return send_writes(connection, prepared.bound(connection, values))
+
+
+def send_writes(connection: Connection, last: tuple[str, Any] | None = None) -> int:
+    """The writes queued on a pipelined save's connection, and ``last`` after them, sent in one
+    round trip, with the ``BEGIN`` if the transaction has not begun; the number of rows ``last``
+    wrote (-1 without it). A write the database refuses stops the rest of the batch and is
+    raised as SQLAlchemy's error: the transaction is then rolled back as a whole."""
+    writes = _WRITES[connection]
+    statements = [*writes.queued, *([last] if last is not None else [])]
+    writes.queued = []
+    begin = not writes.begun
+    if not connection.in_transaction():
+        connection.begin()  # (so that its COMMIT commits what is sent)
+    writes.begun = True
+    cursors = _pipelined(connection, statements, begin=begin)
+    rows = int(cursors[-1].rowcount) if last is not None else -1
+    for cursor in cursors:
+        cursor.close()
+    return rows
+
+
+def read_together(connection: Connection,
+                  reads: Sequence[tuple[str, Sequence[Any]]]) -> list[list[tuple[Any, ...]]]:
+    """The rows of each of ``reads`` (SQL with PostgreSQL's ``$1`` placeholders, and its
+    values), sent together in one round trip on a pipelined save's connection, before its
+    transaction; the rows as the driver gives them."""
+    found: list[list[tuple[Any, ...]]] = []
+    for cursor in _pipelined(connection, reads, raw=True):
+        found.append(cursor.fetchall() if cursor.description is not None else [])
+        cursor.close()
+    return found
+
+
+def _pipelined(connection: Connection, statements: Sequence[tuple[str, Any]], *,
+               begin: bool = False, raw: bool = False) -> list[Any]:
+    """``statements`` sent to ``connection``'s psycopg connection in one pipeline (after a
+    ``BEGIN`` with ``begin``), their results read: their cursors, in order. The statement
+    events see each as any other (without an execution context, as
+    :func:`companion.db.on_driver` fires them; the ``BEGIN``, like psycopg's own, is no
+    statement of theirs). ``raw``: PostgreSQL's ``$1`` placeholders."""
+    import psycopg
+
+    driver = cast(Any, connection.connection.driver_connection)
+    events = connection.dispatch
+    cursors: list[Any] = []
+    sent = list(statements)
+    try:
+        with driver.pipeline():
+            if begin:
+                driver.cursor().execute("BEGIN")
+            for index, (sql, params) in enumerate(sent):
+                cursor = psycopg.RawCursor(driver) if raw else driver.cursor()
+                cursors.append(cursor)
+                for before in events.before_cursor_execute:
+                    sql, params = before(connection, cursor, sql, params, None, False)
+                sent[index] = (sql, params)
+                cursor.execute(sql, params)
+    except connection.dialect.loaded_dbapi.Error as error:
+        for cursor in cursors:
+            cursor.close()
+        raise _as_sqlalchemy_error(connection, error, sent) from error
+    for cursor, (sql, params) in zip(cursors, sent, strict=True):
+        for after in events.after_cursor_execute:
+            after(connection, cursor, sql, params, None, False)
+    return cursors
+
+
+def _as_sqlalchemy_error(connection: Connection, error: Exception,
+                         sent: Sequence[tuple[str, Any]]) -> Exception:
+    """A psycopg error of a pipeline, as SQLAlchemy's (a unique key's refusal an
+    ``IntegrityError``; ``connection_invalidated`` when the database had dropped the
+    connection, which then leaves the pool). Never with the values sent: a link token is never
+    in a log."""
+    lost = connection.dialect.is_disconnect(cast(Any, error),
+                                            connection.connection.dbapi_connection, None)
+    if lost:
+        connection.invalidate(error)
+    return DBAPIError.instance("; ".join(sql for sql, _ in sent), [p for _, p in sent], error,
+                               connection.dialect.loaded_dbapi.Error, hide_parameters=True,
+                               connection_invalidated=lost)

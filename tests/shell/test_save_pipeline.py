@@ -1,0 +1,355 @@
+"""A save on PostgreSQL in three round trips (issue 36: eight, each waiting for a core on a busy
+server): its first reads — the link with its game, the game's entries — sent together before its
+transaction; its writes queued and sent together with the ``BEGIN``, in one psycopg pipeline;
+then the ``COMMIT`` (:mod:`companion.play.save_pipeline`). Pinned here on PostgreSQL, with every
+guarantee of a save kept: two saves of one version racing store one (the other is told it is
+stale, or is answered as the replay it is), a refusal stores nothing, a connection the database
+drops in the middle of a save stores nothing, a write the database refuses inside the pipeline
+leaves nothing of the others, any other statement on the save's connection runs after the writes
+queued and in their transaction, and the connection goes back to the pool as it came (not in
+autocommit).
+
+Round trips are counted with libpq's own trace (psycopg's ``pgconn.trace``): every answer the
+server closes with ``ReadyForQuery`` ends one. PostgreSQL only (``make test-postgres``:
+TEST_DATABASE_URL); SQLite's save is unchanged (its statements: test_save_statements).
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import threading
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from sqlalchemy import event, insert, text
+from sqlalchemy.exc import DBAPIError, IntegrityError
+
+from companion.db import commit_save, get_session, open_save, rollback_save
+from companion.models import Entry, table_of
+from companion.play import save_pipeline
+
+from .test_core_saves import _entries
+from .test_lean_saves import statements, version_of
+from .test_save_round_trips import new_duel
+
+
+@pytest.fixture
+def engine(app):
+    engine = app.extensions["companion.engine"]
+    if engine.dialect.name != "postgresql":
+        pytest.skip("PostgreSQL only (TEST_DATABASE_URL)")
+    return engine
+
+
+@contextmanager
+def round_trips(engine):
+    """Every round trip of every connection the app's pool hands out while the block runs,
+    counted from libpq's trace of its messages: a list filled when the block ends."""
+    folder = Path(tempfile.mkdtemp(prefix="trips-"))
+    traced: list[tuple[object, object, Path]] = []
+    counted: list[int] = []
+
+    def trace(dbapi_connection, _record, _proxy) -> None:
+        path = folder / f"{len(traced)}.trace"
+        handle = path.open("w")
+        dbapi_connection.pgconn.trace(handle.fileno())
+        traced.append((dbapi_connection, handle, path))
+
+    event.listen(engine, "checkout", trace)
+    try:
+        yield counted
+    finally:
+        event.remove(engine, "checkout", trace)
+        for dbapi_connection, handle, path in traced:
+            if not dbapi_connection.closed:
+                dbapi_connection.pgconn.untrace()  # (writes out what libpq kept)
+            handle.close()
+            counted.append(sum(1 for line in path.read_text().splitlines()
+                               if "\tB\t" in line and "ReadyForQuery" in line))
+
+
+def pipelined(connection):
+    """A save's connection made a pipelined one (as store.link_and_game_to_append does)."""
+    assert save_pipeline.begin_save(connection)
+    return connection
+
+
+def save(client, url: str, version: int, cards=("general", "minister"), key: str | None = None):
+    return client.post(f"{url}/round", data={"first": cards[0], "second": cards[1],
+                                             "version": str(version), "key": key or f"k{version}"})
+
+
+def game_id_of(engine, url: str) -> int:
+    with engine.connect() as connection:
+        return int(connection.exec_driver_sql(
+            f"SELECT game_id FROM gamelink WHERE token = '{url.rsplit('/', 1)[1]}'").scalar())
+
+
+def stamp_of(engine, game_id: int) -> datetime:
+    with engine.connect() as connection:
+        return connection.exec_driver_sql(
+            f"SELECT updated_at FROM game WHERE id = {game_id}").scalar()
+
+
+def assert_pool_as_it_came(engine) -> None:
+    """Nothing checked out, and every pooled connection out of autocommit (a save's connection
+    goes back as it came: the next user's transaction is one)."""
+    assert engine.pool.checkedout() == 0
+    taken = [engine.raw_connection() for _ in range(engine.pool.checkedin())]
+    try:
+        assert all(not c.dbapi_connection.autocommit for c in taken)
+    finally:
+        for connection in taken:
+            connection.close()
+
+
+def test_a_duel_round_on_postgresql_is_three_round_trips(app, client, engine):
+    url = new_duel(client)
+    assert save(client, url, 0).status_code == 303  # (the pool holds a used connection)
+    with round_trips(engine) as trips, statements(app) as seen:
+        answer = save(client, url, 1, ("minister", "general"))
+    assert answer.status_code == 303, answer.text
+    assert trips == [3]  # reads; BEGIN and writes; COMMIT (was 7: BEGIN and each statement)
+    assert len(seen) == 5  # the same five statements (test_save_statements)
+    assert version_of(client, url) == 2
+    assert_pool_as_it_came(engine)
+
+
+def test_two_saves_of_one_version_racing_store_one_and_the_other_is_told_so(app, client,
+                                                                            engine):
+    """Another phone's save of the same version made and committed while this one is between
+    its reads and its writes: the database's unique key refuses this one's pipelined INSERT;
+    nothing of it is stored (its stamp and summary writes were in the same batch)."""
+    url = new_duel(client)
+    assert save(client, url, 0).status_code == 303
+    other = client.application.test_client()
+    answers: list[int] = []
+    started: list[bool] = []
+
+    def rival(_conn, _cursor, statement, _params, _context, _many) -> None:
+        if started or not statement.startswith("INSERT INTO entry"):
+            return
+        started.append(True)  # (the rival's own INSERT passes here too)
+        thread = threading.Thread(target=lambda: answers.append(
+            save(other, url, 1, ("prince", "wizard"), key="theirs").status_code))
+        thread.start()
+        thread.join()
+
+    event.listen(engine, "before_cursor_execute", rival)
+    try:
+        mine = save(client, url, 1, ("minister", "general"), key="mine")
+    finally:
+        event.remove(engine, "before_cursor_execute", rival)
+    assert answers == [303]
+    assert mine.status_code == 409, mine.text
+    assert 'data-problem="stale-write"' in mine.text
+    stored = _entries(app, url)
+    assert [(seq, json.loads(data)["cards"]) for seq, _, data in stored] == [
+        (1, ["general", "minister"]), (2, ["prince", "wizard"])]
+    assert_pool_as_it_came(engine)
+
+
+def test_the_same_form_racing_itself_is_stored_once_and_answered_as_a_replay(app, client,
+                                                                             engine):
+    """A double tap: the same form (same key, same content) stored by the first sending while
+    the second is between its reads and its writes: the second's INSERT is refused, and it is
+    answered as the first was (a replay), nothing stored twice."""
+    url = new_duel(client)
+    game_id = game_id_of(engine, url)
+    first = client.application.test_client()
+    answers: list[int] = []
+    started: list[bool] = []
+
+    def first_tap(_conn, _cursor, statement, _params, _context, _many) -> None:
+        if started or not statement.startswith("INSERT INTO entry"):
+            return
+        started.append(True)  # (the first tap's own INSERT passes here too)
+        thread = threading.Thread(target=lambda: answers.append(
+            save(first, url, 0, key="tap").status_code))
+        thread.start()
+        thread.join()
+
+    event.listen(engine, "before_cursor_execute", first_tap)
+    try:
+        second = save(client, url, 0, key="tap")
+    finally:
+        event.remove(engine, "before_cursor_execute", first_tap)
+    assert answers == [303]
+    assert second.status_code == 303, second.text
+    assert [seq for seq, _, _ in _entries(app, url)] == [1]
+    assert version_of(client, url) == 1
+    assert game_id_of(engine, url) == game_id
+    assert_pool_as_it_came(engine)
+
+
+def test_a_refused_save_stores_nothing(app, client, engine):
+    """A stale version, and a changed copy of a form already saved: refused from the entries
+    read with the link (no write sent), nothing stored, the connection back as it came."""
+    url = new_duel(client)
+    assert save(client, url, 0, key="once").status_code == 303
+    game_id = game_id_of(engine, url)
+    stamp = stamp_of(engine, game_id)
+    stale = save(client, url, 0, ("minister", "general"), key="late")
+    assert stale.status_code == 409 and 'data-problem="stale-write"' in stale.text
+    changed = save(client, url, 0, ("minister", "general"), key="once")
+    assert changed.status_code == 409, changed.text
+    replay = save(client, url, 0, key="once")  # the same form again: answered as the first
+    assert replay.status_code == 303
+    assert [seq for seq, _, _ in _entries(app, url)] == [1]
+    assert stamp_of(engine, game_id) == stamp
+    assert_pool_as_it_came(engine)
+
+
+def test_a_connection_dropped_in_the_middle_of_a_save_stores_nothing(app, client, engine):
+    """The database drops the save's connection after its reads, before its writes reach it:
+    the save fails (it is not tried again: its reads were on the lost connection), nothing is
+    stored, and the next save is stored on a new connection."""
+    url = new_duel(client)
+    assert save(client, url, 0).status_code == 303
+    game_id = game_id_of(engine, url)
+    stamp = stamp_of(engine, game_id)
+    dropped: list[int] = []
+
+    def drop(_conn, cursor, statement, _params, _context, _many) -> None:
+        if dropped or not statement.startswith("INSERT INTO entry"):
+            return
+        dropped.append(cursor.connection.info.backend_pid)
+        with engine.connect() as other:
+            other.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": dropped[0]})
+
+    event.listen(engine, "before_cursor_execute", drop)
+    try:
+        with pytest.raises(DBAPIError) as failed:
+            save(client, url, 1, ("minister", "general"))
+    finally:
+        event.remove(engine, "before_cursor_execute", drop)
+    assert dropped and failed.value.connection_invalidated
+    assert [seq for seq, _, _ in _entries(app, url)] == [1]
+    assert stamp_of(engine, game_id) == stamp
+    assert save(client, url, 1, ("minister", "general")).status_code == 303
+    assert [seq for seq, _, _ in _entries(app, url)] == [1, 2]
+    assert_pool_as_it_came(engine)
+
+
+def test_a_write_refused_inside_the_pipeline_leaves_nothing_of_the_others(app, client, engine):
+    """The summary's UPDATE refused by the database (a trigger here) after the entry's INSERT and
+    the game's stamp ran in the same batch: the transaction is rolled back as a whole."""
+    url = new_duel(client)
+    assert save(client, url, 0).status_code == 303
+    game_id = game_id_of(engine, url)
+    stamp = stamp_of(engine, game_id)
+    with engine.begin() as connection:
+        connection.exec_driver_sql(
+            "CREATE FUNCTION refuse_summary() RETURNS trigger LANGUAGE plpgsql AS "
+            "$$ BEGIN RAISE EXCEPTION 'summary refused'; END $$")
+        connection.exec_driver_sql(
+            "CREATE TRIGGER refuse_summary BEFORE UPDATE ON gameresult "
+            "FOR EACH ROW EXECUTE FUNCTION refuse_summary()")
+    try:
+        with pytest.raises(DBAPIError) as failed:
+            save(client, url, 1, ("minister", "general"))
+        assert "summary refused" in str(failed.value)
+        assert not isinstance(failed.value, IntegrityError)  # (not a race: never a 409)
+    finally:
+        with engine.begin() as connection:
+            connection.exec_driver_sql("DROP TRIGGER refuse_summary ON gameresult")
+            connection.exec_driver_sql("DROP FUNCTION refuse_summary()")
+    assert [seq for seq, _, _ in _entries(app, url)] == [1]
+    assert stamp_of(engine, game_id) == stamp
+    assert_pool_as_it_came(engine)
+    assert save(client, url, 1, ("minister", "general")).status_code == 303
+
+
+def test_a_statement_after_writes_queued_runs_after_them_in_their_transaction(app, client,
+                                                                               engine):
+    """Any statement SQLAlchemy sends on a save's connection (a read of the game for its
+    summary, a refusal's page, the totals) goes after the writes queued, in their transaction:
+    it sees them, and a rollback takes them back with everything else."""
+    from companion.db import Prepared
+
+    url = new_duel(client)
+    game_id = game_id_of(engine, url)
+    write = Prepared(insert(table_of(Entry)), ("game_id", "seq", "kind", "key", "data",
+                                               "created_at"))
+    count = text("SELECT count(*) FROM entry WHERE game_id = :game")
+    with app.test_request_context():
+        session = get_session()
+        connection = open_save(session, pipelined)
+        save_pipeline.queue(write, connection, {
+            "game_id": game_id, "seq": 1, "kind": "round", "key": "q",
+            "data": json.dumps({"cards": ["general", "minister"]}),
+            "created_at": datetime.now(UTC)})
+        assert connection.execute(count, {"game": game_id}).scalar() == 1  # sent first
+        connection.exec_driver_sql(f"UPDATE game SET code = 'zzzzzz' WHERE id = {game_id}")
+        rollback_save(session)
+        assert connection.execute(count, {"game": game_id}).scalar() == 0
+        commit_save(session)  # (nothing left to commit)
+    with engine.connect() as connection:
+        assert connection.exec_driver_sql(
+            f"SELECT code FROM game WHERE id = {game_id}").scalar() != "zzzzzz"
+    assert_pool_as_it_came(engine)
+
+
+def test_a_write_through_sqlalchemy_on_a_save_s_connection_is_in_its_transaction(app, client,
+                                                                                  engine):
+    """A write sent through SQLAlchemy before any write queued (the connection is in autocommit
+    for the save's first reads) begins the save's transaction first: a rollback takes it back."""
+    url = new_duel(client)
+    game_id = game_id_of(engine, url)
+    with app.test_request_context():
+        session = get_session()
+        connection = open_save(session, pipelined)
+        connection.execute(insert(table_of(Entry)).values(
+            game_id=game_id, seq=1, kind="round", key="w",
+            data=json.dumps({"cards": ["general", "minister"]}), created_at=datetime.now(UTC)))
+        rollback_save(session)
+    assert _entries(app, url) == []
+    assert_pool_as_it_came(engine)
+
+
+def test_a_save_s_first_reads_bring_the_entries_and_the_names_its_glue_asks_for(app, client,
+                                                                                 engine):
+    """The entries and the players' names (seat order) come with the link and game in the
+    save's first round trip: the glue's reads of them (store.entries, store.names_of) send
+    nothing, and give what a read of their own gives."""
+    from companion.play import store
+
+    url = new_duel(client)
+    assert save(client, url, 0).status_code == 303
+    with app.test_request_context():
+        session = get_session()
+        with statements(app) as seen:
+            link, game = store.link_and_game_to_append(session, url.rsplit("/", 1)[1])
+            names = store.names_of(session, game)
+            read = store.entries(session, game)
+        assert len(seen) == 2  # the link with its game and names; the entries
+        assert names == ["Ana", "Ben"]
+        session.info.pop(store._READ)
+        session.info.pop(store._NAMES)
+        assert store.entries(session, game) == read  # (read again, on the save's connection)
+        assert [e.seq for e in read] == [1]
+        assert store.names_of(session, game) == names
+
+
+def test_a_commit_sends_what_is_still_queued_first(app, client, engine):
+    """A write queued and never followed by another statement is sent before the COMMIT (the
+    ``commit`` event): nothing queued is ever dropped by a commit."""
+    from companion.db import Prepared
+
+    url = new_duel(client)
+    game_id = game_id_of(engine, url)
+    write = Prepared(insert(table_of(Entry)), ("game_id", "seq", "kind", "key", "data",
+                                               "created_at"))
+    with app.test_request_context():
+        session = get_session()
+        connection = open_save(session, pipelined)
+        save_pipeline.queue(write, connection, {
+            "game_id": game_id, "seq": 1, "kind": "round", "key": "c",
+            "data": json.dumps({"cards": ["general", "minister"]}),
+            "created_at": datetime.now(UTC)})
+        commit_save(session)
+    assert [seq for seq, _, _ in _entries(app, url)] == [1]
+    assert_pool_as_it_came(engine)
