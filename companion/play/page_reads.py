@@ -25,7 +25,7 @@ from sqlmodel import Session
 
 from ..db import on_driver, once_more_if_dropped, reader, saving_on
 from ..models import Entry, Game, GameLink, Player, RoundRecord, loaded, table_of
-from .save_pipeline import read_together
+from .save_pipeline import begin_save, read_together
 from .tokens import is_token
 
 _LINK, _GAME, _ENTRY = table_of(GameLink), table_of(Game), table_of(Entry)
@@ -167,6 +167,32 @@ def save_reads(connection: Connection, token: str
     found = _as_sqlalchemy(LINK_AND_GAME, connection.dialect, [tuple(row)])[0]
     return found, _as_sqlalchemy(SAVE_ENTRIES, connection.dialect, entries), \
         tuple(names) if names else None
+
+
+def save_link_and_game(session: Session, connection: Connection, token: str
+                       ) -> tuple[Any, Sequence[Any] | None, tuple[str, ...] | None]:
+    """A save's first read (:func:`companion.play.store.link_and_game_to_append`): the link and
+    game's row (None: no live link of this token); on PostgreSQL, on a save's own connection
+    (:mod:`.save_pipeline`), with the game's entries and its players' names read in the same
+    round trip (:func:`save_reads`), else None and None."""
+    if connection.dialect.name == "sqlite":  # (its sqlite3 cursor alone: same connection)
+        found = save_rows(connection, LINK_AND_GAME, token)
+        return (found[0] if found else None), None, None
+    if saving_on(session) is connection and begin_save(connection):
+        return save_reads(connection, token)
+    return connection.execute(LINK_AND_GAME_ROW, {"token": token}).first(), None, None
+
+
+def seat_names(connection: Connection, game_id: int | None) -> list[str]:
+    """Game ``game_id``'s players' names in seat order, read on a save's own connection
+    (:func:`companion.play.store.names_of`): on SQLite through its sqlite3 cursor."""
+    if connection.dialect.name == "sqlite":
+        return [row[0] for row in save_rows(connection, SEAT_NAMES, game_id)]
+    return [row[0] for row in connection.execute(_SEAT_NAMES, {"game": game_id})]
+
+
+_SEAT_NAMES = select(_PLAYER.c.name).where(_PLAYER.c.game_id == bindparam("game")).order_by(
+    _PLAYER.c.seat)
 
 
 def seats_and_links(session: Session, game_id: int) -> tuple[list[Player], list[GameLink]] | None:

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import bindparam, event, insert, inspect, literal, update
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm.attributes import set_committed_value
@@ -210,10 +210,6 @@ def games_by_codes(session: Session, codes: Sequence[str]) -> list[Game]:
     return [found[code] for code in codes if code in found]
 
 
-_SEAT_NAMES = select(Player.name).where(Player.game_id == bindparam("game")).order_by(
-    col(Player.seat))
-
-
 def names_of(session: Session, game: Game) -> list[str]:
     """The players' names in seat order; :class:`GameGone` if there are none (every stored game
     has its seats: none means its group was deleted between reading the game and its seats)."""
@@ -222,11 +218,10 @@ def names_of(session: Session, game: Game) -> list[str]:
     if game.id in known:
         names = list(known[game.id])
     elif own is not None:  # (a save on its own connection: read there, no ORM transaction)
-        names = [row[0] for row in (
-            page_reads.save_rows(own, page_reads.SEAT_NAMES, game.id)
-            if own.dialect.name == "sqlite" else own.execute(_SEAT_NAMES, {"game": game.id}))]
+        names = page_reads.seat_names(own, game.id)
     else:
-        names = list(session.exec(_SEAT_NAMES, params={"game": game.id}))
+        names = list(session.exec(select(Player.name).where(Player.game_id == game.id)
+                                  .order_by(col(Player.seat))))
     if not names:
         raise GameGone
     return names
@@ -506,7 +501,7 @@ def link_and_game_to_append(session: Session, token: str) -> tuple[GameLink, Gam
     if not is_token(token):
         return None
     row, read, names = open_save(
-        session, lambda connection: _link_and_game_row(session, connection, token))
+        session, lambda connection: page_reads.save_link_and_game(session, connection, token))
     if row is None:
         return None
     link, game = page_reads.link_and_game_of(row)
@@ -517,19 +512,6 @@ def link_and_game_to_append(session: Session, token: str) -> tuple[GameLink, Gam
         if names is not None:
             session.info.setdefault(_NAMES, {})[game.id] = names
     return link, game
-
-
-def _link_and_game_row(session: Session, connection: Connection, token: str
-                       ) -> tuple[Any, Sequence[Any] | None, tuple[str, ...] | None]:
-    """The link and game's row (None: no live link of this token); on PostgreSQL, on a save's
-    own connection (:mod:`.save_pipeline`), with the game's entries and its players' names
-    read in the same round trip (:func:`.page_reads.save_reads`), else None and None."""
-    if connection.dialect.name == "sqlite":  # (its sqlite3 cursor alone: same connection)
-        found = page_reads.save_rows(connection, page_reads.LINK_AND_GAME, token)
-        return (found[0] if found else None), None, None
-    if saving_on(session) is connection and save_pipeline.begin_save(connection):
-        return page_reads.save_reads(connection, token)
-    return connection.execute(page_reads.LINK_AND_GAME_ROW, {"token": token}).first(), None, None
 
 
 _VERSION_SQL = ("SELECT game.id, game.updated_at FROM game JOIN gamelink "
