@@ -76,6 +76,18 @@ ENTRY_GAME_SAVE = [
 """A Princesse Princesse round of a game in progress: six statements, on the save's own
 connection (views marked ``links.appends``); a Réveillez action the same, its entries read
 before its names."""
+ENTRY_GAME_SAVE_ON_POSTGRESQL = [
+    "SELECT gamelink",  # the link, its game and its players' names (one statement)
+    "SELECT entry",  # sent with it, in one round trip (companion.play.save_pipeline)
+    "INSERT entry",
+    "UPDATE game",
+    "UPDATE gameresult",
+]
+"""The same round on PostgreSQL, either game: five statements, the names read with the link."""
+
+
+def _on_postgresql(app) -> bool:
+    return app.extensions["companion.engine"].dialect.name == "postgresql"
 
 
 def test_an_entry_games_round_is_six_statements_and_one_commit(app, client):
@@ -102,8 +114,9 @@ def test_an_entry_games_round_is_six_statements_and_one_commit(app, client):
         finally:
             event.remove(engine, "commit", committed)
         assert answer.status_code == 303, answer.text
-        expected = ENTRY_GAME_SAVE if kind == "princesse-princesse" else [
-            ENTRY_GAME_SAVE[0], ENTRY_GAME_SAVE[2], ENTRY_GAME_SAVE[1], *ENTRY_GAME_SAVE[3:]]
+        expected = ENTRY_GAME_SAVE_ON_POSTGRESQL if _on_postgresql(app) \
+            else ENTRY_GAME_SAVE if kind == "princesse-princesse" else [
+                ENTRY_GAME_SAVE[0], ENTRY_GAME_SAVE[2], ENTRY_GAME_SAVE[1], *ENTRY_GAME_SAVE[3:]]
         assert [shape(s) for s in seen] == expected, (kind, [shape(s) for s in seen])
         assert len(commits) == 1, kind
 
@@ -118,6 +131,10 @@ REBEL_SAVE = [
 ]
 """A Rebel Princess round of a game in progress, by numbers: six statements on the save's own
 connection (a view marked ``links.appends``), the record written through Core."""
+REBEL_SAVE_ON_POSTGRESQL = [REBEL_SAVE[0], "SELECT entry", *REBEL_SAVE[1:]]
+"""The same round on PostgreSQL: the save's first round trip reads the link with the game's
+entries, whatever the game (a Rebel Princess game has none: its rounds are records), so seven
+statements; the entries' read rides in the link's round trip."""
 
 
 def test_a_rebel_princess_round_is_six_statements_and_one_commit(app, client):
@@ -144,5 +161,6 @@ def test_a_rebel_princess_round_is_six_statements_and_one_commit(app, client):
         finally:
             event.remove(engine, "commit", committed)
         assert answer.status_code == 302, answer.text
-        assert [shape(s) for s in seen] == REBEL_SAVE, [shape(s) for s in seen]
+        expected = REBEL_SAVE_ON_POSTGRESQL if _on_postgresql(app) else REBEL_SAVE
+        assert [shape(s) for s in seen] == expected, [shape(s) for s in seen]
         assert len(commits) == 1
