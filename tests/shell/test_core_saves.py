@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import event, insert, select
+from sqlalchemy.orm import Mapper
 from sqlalchemy.orm import Session as OrmSession
 
 from companion.db import commit_save, get_session, open_save, rollback_save, saving_on
@@ -254,20 +257,10 @@ def _reveillez_saves(client, url: str) -> list:
             post("act", "key-00000003", do="wake", slot="4", value="10")]
 
 
-@pytest.mark.parametrize("kind", ["princesse-princesse", "reveillez"])
-def test_every_save_of_the_entry_games_begins_no_orm_transaction_and_loads_no_object(
-        app, client, kind):
-    """Princesse Princesse's and Réveillez's writes only append (views marked
-    ``links.appends``): each runs on its own connection — no ORM transaction begun, no ORM
-    object loaded (the link, the game, the seats read through Core), one COMMIT, the connection
-    given back — and stores its entry."""
-    from sqlalchemy.orm import Mapper
-
-    url = _new_game(client, kind, ("Ana", "Ben") if kind == "princesse-princesse" else
-                    ("Ana", "Ben", "Cléo"))
-    engine = app.extensions["companion.engine"]
-    saves = _pp_saves(client, url) if kind == "princesse-princesse" else \
-        _reveillez_saves(client, url)
+@contextmanager
+def _orm_watched(engine) -> Iterator[tuple[list[object], list[object], list[int]]]:
+    """What happens meanwhile: the ORM transactions begun (their sessions), the ORM objects
+    loaded, and ``engine``'s COMMITs (one 1 each)."""
     begun: list[object] = []
     loaded: list[object] = []
     committed: list[int] = []
@@ -278,10 +271,33 @@ def test_every_save_of_the_entry_games_begins_no_orm_transaction_and_loads_no_ob
     def load(target, _context) -> None:
         loaded.append(target)
 
+    def commit(_connection) -> None:
+        committed.append(1)
+
     event.listen(OrmSession, "after_begin", began)
     event.listen(Mapper, "load", load)
-    event.listen(engine, "commit", lambda _c: committed.append(1))
+    event.listen(engine, "commit", commit)
     try:
+        yield begun, loaded, committed
+    finally:
+        event.remove(OrmSession, "after_begin", began)
+        event.remove(Mapper, "load", load)
+        event.remove(engine, "commit", commit)
+
+
+@pytest.mark.parametrize("kind", ["princesse-princesse", "reveillez"])
+def test_every_save_of_the_entry_games_begins_no_orm_transaction_and_loads_no_object(
+        app, client, kind):
+    """Princesse Princesse's and Réveillez's writes only append (views marked
+    ``links.appends``): each runs on its own connection — no ORM transaction begun, no ORM
+    object loaded (the link, the game, the seats read through Core), one COMMIT, the connection
+    given back — and stores its entry."""
+    url = _new_game(client, kind, ("Ana", "Ben") if kind == "princesse-princesse" else
+                    ("Ana", "Ben", "Cléo"))
+    engine = app.extensions["companion.engine"]
+    saves = _pp_saves(client, url) if kind == "princesse-princesse" else \
+        _reveillez_saves(client, url)
+    with _orm_watched(engine) as (begun, loaded, committed):
         for number, prepare in enumerate(saves, 1):
             save = prepare()
             begun.clear()
@@ -293,9 +309,6 @@ def test_every_save_of_the_entry_games_begins_no_orm_transaction_and_loads_no_ob
             assert committed == [1], number
             assert engine.pool.checkedout() == 0
             assert len(_entries(app, url)) == number
-    finally:
-        event.remove(OrmSession, "after_begin", began)
-        event.remove(Mapper, "load", load)
 
 
 @pytest.mark.parametrize("kind", ["princesse-princesse", "reveillez"])
@@ -370,8 +383,6 @@ def test_every_rebel_princess_round_save_begins_no_orm_transaction_and_loads_no_
     views marked ``links.appends``) write the round's record, the game's stamp and its summary
     through Core on their own connection: no ORM transaction begun, no ORM object loaded, one
     COMMIT, the connection given back; what is stored is what the ORM wrote before."""
-    from sqlalchemy.orm import Mapper
-
     from .test_lean_saves import ROUND_A, assert_summary_fresh
 
     url = _new_rebel(client)
@@ -389,20 +400,7 @@ def test_every_rebel_princess_round_save_begins_no_orm_transaction_and_loads_no_
              (counts, "round/1/counts", (2, 1, "edited")),
              (lambda: numbers, "round/2/numbers", (3, 2, "entered")),
              (lambda: {}, "undo", (4, 2, "undone"))]
-    begun: list[object] = []
-    loaded: list[object] = []
-    committed: list[int] = []
-
-    def began(session, _transaction, _connection) -> None:
-        begun.append(session)
-
-    def load(target, _context) -> None:
-        loaded.append(target)
-
-    event.listen(OrmSession, "after_begin", began)
-    event.listen(Mapper, "load", load)
-    event.listen(engine, "commit", lambda _c: committed.append(1))
-    try:
+    with _orm_watched(engine) as (begun, loaded, committed):
         for number, (form, path, stored) in enumerate(saves, 1):
             data = form()
             begun.clear()
@@ -415,9 +413,6 @@ def test_every_rebel_princess_round_save_begins_no_orm_transaction_and_loads_no_
             assert engine.pool.checkedout() == 0
             assert len(_records(app, url)) == number and _records(app, url)[-1] == stored
             assert_summary_fresh(app, url.rsplit("/", 1)[1])
-    finally:
-        event.remove(OrmSession, "after_begin", began)
-        event.remove(Mapper, "load", load)
 
 
 def test_a_rebel_princess_round_that_loses_the_race_at_its_insert_is_judged_again(app, client):

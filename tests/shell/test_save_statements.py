@@ -11,6 +11,8 @@ listener (every COMMIT) on the app's engine.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from sqlalchemy import event
 
@@ -37,6 +39,21 @@ def shape(statement: str) -> str:
     return f"{verb} {table.lower()}"
 
 
+@contextmanager
+def _commits(engine) -> Iterator[list[int]]:
+    """The COMMITs ``engine`` sends meanwhile (one 1 each)."""
+    commits: list[int] = []
+
+    def committed(_connection) -> None:
+        commits.append(1)
+
+    event.listen(engine, "commit", committed)
+    try:
+        yield commits
+    finally:
+        event.remove(engine, "commit", committed)
+
+
 def test_a_duel_round_is_five_statements_and_one_commit(app, client):
     new = client.post("/kanai-duel/new", data={
         "first": "Ana", "second": "Ben", "mode": "referee", "wins": "4", "abilities": "all",
@@ -46,19 +63,11 @@ def test_a_duel_round_is_five_statements_and_one_commit(app, client):
     engine = app.extensions["companion.engine"]
     for cards in (("general", "minister"), ("minister", "general")):
         version = version_of(client, url)
-        commits: list[int] = []
-
-        def committed(_connection, commits: list[int] = commits) -> None:
-            commits.append(1)
-
-        event.listen(engine, "commit", committed)
-        try:
+        with _commits(engine) as commits:
             with statements(app) as seen:
                 answer = client.post(f"{url}/round", data={
                     "first": cards[0], "second": cards[1], "version": str(version),
                     "key": f"k{version}"})
-        finally:
-            event.remove(engine, "commit", committed)
         assert answer.status_code == 303, answer.text
         assert [shape(s) for s in seen] == SAVE, seen
         assert len(commits) == 1
@@ -101,18 +110,10 @@ def test_an_entry_games_round_is_six_statements_and_one_commit(app, client):
         url = f"/{kind}/g/{token_of(new.headers['Location'])}"
         path = "round" if kind == "princesse-princesse" else "act"
         version = version_of(client, url)
-        commits: list[int] = []
-
-        def committed(_connection, commits: list[int] = commits) -> None:
-            commits.append(1)
-
-        event.listen(engine, "commit", committed)
-        try:
+        with _commits(engine) as commits:
             with statements(app) as seen:
                 answer = client.post(f"{url}/{path}", data={
                     **form, "version": str(version), "key": f"key-{version:08}"})
-        finally:
-            event.remove(engine, "commit", committed)
         assert answer.status_code == 303, answer.text
         expected = ENTRY_GAME_SAVE_ON_POSTGRESQL if _on_postgresql(app) \
             else ENTRY_GAME_SAVE if kind == "princesse-princesse" else [
@@ -147,19 +148,11 @@ def test_a_rebel_princess_round_is_six_statements_and_one_commit(app, client):
     url = f"/rebel-princess/g/{token_of(new.headers['Location'])}"
     engine = app.extensions["companion.engine"]
     for number in (1, 2):
-        commits: list[int] = []
-
-        def committed(_connection, commits: list[int] = commits) -> None:
-            commits.append(1)
-
-        event.listen(engine, "commit", committed)
-        try:
+        with _commits(engine) as commits:
             with statements(app) as seen:
                 answer = client.post(f"{url}/round/{number}/numbers", data={
                     "base": "", "leader": "", "confirm": "y", "key": f"key-{number:08}",
                     **{f"score_{s}": v for s, v in enumerate(["3", "2", "4", "1"])}})
-        finally:
-            event.remove(engine, "commit", committed)
         assert answer.status_code == 302, answer.text
         expected = REBEL_SAVE_ON_POSTGRESQL if _on_postgresql(app) else REBEL_SAVE
         assert [shape(s) for s in seen] == expected, [shape(s) for s in seen]
