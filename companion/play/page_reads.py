@@ -152,34 +152,37 @@ def save_rows(connection: Connection, read: Read, value: object) -> list[tuple[A
     return _as_sqlalchemy(read, connection.dialect, found)
 
 
-def save_reads(connection: Connection, token: str
-               ) -> tuple[tuple[Any, ...] | None, list[tuple[Any, ...]], tuple[str, ...] | None]:
+def save_reads(connection: Connection, token: str, entries: bool = True
+               ) -> tuple[tuple[Any, ...] | None, list[tuple[Any, ...]] | None,
+                          tuple[str, ...] | None]:
     """A save's first reads on its own connection on PostgreSQL (:func:`companion.db.open_save`,
     :func:`.save_pipeline.begin_save`): the link of ``token`` with its game (a row of
-    :data:`LINK_AND_GAME`, or None), that game's entries (:data:`SAVE_ENTRIES`) and its
-    players' names in seat order (None: none read), sent together, one round trip
+    :data:`LINK_AND_GAME`, or None), that game's entries (:data:`SAVE_ENTRIES`; None when
+    ``entries`` is false: a game that keeps its rounds as records) and its players' names in
+    seat order (None: none read), sent together, one round trip
     (:func:`companion.db.read_together`), each value as SQLAlchemy gives it."""
-    link, entries = read_together(connection, [(SAVE_LINK, (token,)),
-                                               (SAVE_ENTRIES.sql, (token,))])
+    reads = [(SAVE_LINK, (token,)), (SAVE_ENTRIES.sql, (token,))]
+    link, *read = read_together(connection, reads if entries else reads[:1])
     if not link:
-        return None, [], None
+        return None, [] if entries else None, None
     *row, names = link[0]
     found = _as_sqlalchemy(LINK_AND_GAME, connection.dialect, [tuple(row)])[0]
-    return found, _as_sqlalchemy(SAVE_ENTRIES, connection.dialect, entries), \
-        tuple(names) if names else None
+    return (found, _as_sqlalchemy(SAVE_ENTRIES, connection.dialect, read[0]) if entries else None,
+            tuple(names) if names else None)
 
 
-def save_link_and_game(session: Session, connection: Connection, token: str
+def save_link_and_game(session: Session, connection: Connection, token: str,
+                       entries: bool = True
                        ) -> tuple[Any, Sequence[Any] | None, tuple[str, ...] | None]:
     """A save's first read (:func:`companion.play.store.link_and_game_to_append`): the link and
     game's row (None: no live link of this token); on PostgreSQL, on a save's own connection
-    (:mod:`.save_pipeline`), with the game's entries and its players' names read in the same
-    round trip (:func:`save_reads`), else None and None."""
+    (:mod:`.save_pipeline`), with the game's entries (unless ``entries`` is false) and its
+    players' names read in the same round trip (:func:`save_reads`), else None and None."""
     if connection.dialect.name == "sqlite":  # (its sqlite3 cursor alone: same connection)
         found = save_rows(connection, LINK_AND_GAME, token)
         return (found[0] if found else None), None, None
     if saving_on(session) is connection and begin_save(connection):
-        return save_reads(connection, token)
+        return save_reads(connection, token, entries)
     return connection.execute(LINK_AND_GAME_ROW, {"token": token}).first(), None, None
 
 

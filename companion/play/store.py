@@ -490,18 +490,20 @@ def link_and_game(session: Session, token: str) -> tuple[GameLink, Game] | None:
     return (row[0], row[1]) if row is not None else None
 
 
-def link_and_game_to_append(session: Session, token: str) -> tuple[GameLink, Game] | None:
+def link_and_game_to_append(session: Session, token: str, *, entries: bool = True
+                            ) -> tuple[GameLink, Game] | None:
     """:func:`link_and_game` for a write that only appends entries through
     :func:`append` (a duel's round, its undo: views marked
     :func:`companion.routes.links.appends`): the same query, the request's first statement, in
     the save's own connection (:func:`companion.db.open_save`: no ORM transaction at all), the
     rows made into objects the session does not track (no ORM load, no identity map to expire
     at the commit). Never change them: :func:`append` writes the entry, the game's stamp and
-    its summary through Core."""
+    its summary through Core. ``entries`` false: the game keeps its rounds as records (Rebel
+    Princess), so none are read with the link."""
     if not is_token(token):
         return None
-    row, read, names = open_save(
-        session, lambda connection: page_reads.save_link_and_game(session, connection, token))
+    row, read, names = open_save(session, lambda connection: page_reads.save_link_and_game(
+        session, connection, token, entries))
     if row is None:
         return None
     link, game = page_reads.link_and_game_of(row)

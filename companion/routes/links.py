@@ -185,7 +185,8 @@ def _open_by_link(endpoint: str | None, values: dict[str, Any] | None) -> None:
     # through Core too, in its transaction; any other write reads them into the session it
     # writes with.
     found = page_reads.link_and_game_to_read(db, token) if request.method in SAFE_METHODS \
-        else store.link_and_game_to_append(db, token) if _marked(endpoint, "appends") \
+        else store.link_and_game_to_append(db, token, entries=not _marked(
+            endpoint, "appends_records")) if _marked(endpoint, "appends") \
         else store.link_and_game(db, token)
     if found is not None:
         link, game = found
@@ -225,6 +226,13 @@ def appends(view: Callable[..., Any]) -> Callable[..., Any]:
     kind) is the same."""
     vars(view)["appends"] = True
     return view
+
+
+def appends_records(view: Callable[..., Any]) -> Callable[..., Any]:
+    """:func:`appends` for a view of a game that keeps its rounds as records, not entries
+    (Rebel Princess's round saves and undo): its first read brings no entries."""
+    vars(view)["appends_records"] = True
+    return appends(view)
 
 
 def reads_only(view: Callable[..., Any]) -> Callable[..., Any]:

@@ -38,7 +38,7 @@ from ...scoring.rebel_princess import (
 from ...web.i18n import current_lang
 from .. import addresses, page_store, qr
 from ..groups import group_for_new_game
-from ..links import appends, game_to_play_again, reads_only
+from ..links import appends_records, game_to_play_again, reads_only
 from ..replays import form_key, refusal
 from ..shell import remember
 from .blueprints import bp
@@ -269,7 +269,7 @@ def history(code: str) -> str:
 
 
 @bp.post("/g/<code>/undo")
-@appends
+@appends_records
 def undo(code: str) -> Response:
     """Undo the last entry or edit."""
     view = _view_or_404(code)

@@ -41,7 +41,7 @@ from ...scoring.rebel_princess import (
     tally_counts,
 )
 from ...scoring.rebel_princess.problems import CATALOGUE
-from ..links import appends
+from ..links import appends_records
 from ..replays import form_key, refusal
 from .blueprints import bp
 from .forms import (
@@ -157,7 +157,7 @@ def _drawable_choices(ctx: RoundPage) -> list[Any] | None:
 
 
 @bp.route("/g/<code>/round/<int:number>/cards", methods=["GET", "POST"])
-@appends
+@appends_records
 def enter_cards(code: str, number: int) -> Response | tuple[str, int]:
     """Enter (or edit) a round by tapping who took each card that scores."""
     ctx = _round_context(_view_or_404(code), number)
@@ -220,7 +220,7 @@ def _counts_allowed(ctx: RoundPage) -> bool:
 
 
 @bp.route("/g/<code>/round/<int:number>/counts", methods=["GET", "POST"])
-@appends
+@appends_records
 def enter_counts(code: str, number: int) -> Response | tuple[str, int]:
     """Enter (or edit) a round by how many Princes each player took and who took the Frog."""
     ctx = _round_context(_view_or_404(code), number)
@@ -329,7 +329,7 @@ def _saved_message(number: int, base_id: int | None) -> str:
 
 
 @bp.route("/g/<code>/round/<int:number>/numbers", methods=["GET", "POST"])
-@appends
+@appends_records
 def enter_numbers(code: str, number: int) -> Response | tuple[str, int]:
     """Enter (or edit) a round by typing each player's score, as on paper."""
     ctx = _round_context(_view_or_404(code), number)
