@@ -53,6 +53,7 @@ def test_counts_that_reach_the_total_fill_in_zeros(phone: Page, live_server: str
     """A Rebel of the Ball: 12 Princes to one player leaves 0 for everyone else."""
     new_game(phone, live_server, SIX)
     phone.locator("[data-action=enter-counts]").click()
+    phone.wait_for_load_state()  # (the page's scripts have run: a tap before them fills nothing)
     phone.locator("[data-count-seat='1'] .picker label:has(input[value='12'])").click()
     for seat in (0, 2, 3, 4, 5):
         zero = phone.locator(f"[data-count-seat='{seat}'] .picker input[value='0']")
