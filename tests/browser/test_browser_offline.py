@@ -52,6 +52,11 @@ class Meter:
 
     def __call__(self, environ, start_response):
         sizes = {"path": environ["PATH_INFO"], "bytes": 0, "method": environ["REQUEST_METHOD"]}
+        # Counted on arrival, each byte before it is sent: the client can have the whole answer
+        # before the server's thread comes back to finish the body, so an answer appended at the
+        # end could land after a test's clear() (two CI runs counted the previous request).
+        with self.lock:
+            self.answers.append(sizes)
 
         def start(status, headers, exc_info=None):
             sizes["status"] = int(status.split()[0])
@@ -67,8 +72,6 @@ class Meter:
         finally:
             if hasattr(body, "close"):
                 body.close()
-            with self.lock:
-                self.answers.append(sizes)
 
 
 @pytest.fixture
