@@ -10,6 +10,7 @@ Templates get ``_``/``gettext``/``ngettext`` (Jinja's i18n extension, installed 
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -156,26 +157,55 @@ class ElidingDomain(Domain):
 def _translations() -> Any:
     """Flask-Babel's catalogue for this request's locale, kept for the request (its own lookup
     also finds the domain and formats the locale at every ``_()``: a tenth of drawing the trick
-    screen). Keyed by the locale, so a locale forced for a while still gets its own. The locale
-    is read where Flask-Babel keeps it for the request (``g._flask_babel.babel_locale``, which
-    ``force_locale`` sets too) before asking Flask-Babel (three lookups through ``g`` a call, at
-    every ``_()`` of a page): :func:`_request_locale`."""
+    screen): :func:`_words`."""
+    return _words()[0]
+
+
+_WORDS: weakref.WeakKeyDictionary[Any, dict[str, Markup]] = weakref.WeakKeyDictionary()
+"""Each catalogue's words as templates print them (a message without fields, translated and
+marked safe), kept for as long as Flask-Babel keeps the catalogue: the words of a page are the
+same on every drawing of it, in each language."""
+
+
+def _words() -> tuple[Any, dict[str, Markup]]:
+    """This request's catalogue (Flask-Babel's, for its locale) and its words as templates
+    print them (:data:`_WORDS`), kept for the request. Keyed by the locale, so a locale forced
+    for a while still gets its own. The locale is read where Flask-Babel keeps it for the
+    request (``g._flask_babel.babel_locale``, which ``force_locale`` sets too) before asking
+    Flask-Babel (three lookups through ``g`` a call, at every ``_()`` of a page):
+    :func:`_request_locale`."""
     try:
         kept_here = g._get_current_object()  # noqa: SLF001  (werkzeug: documented, public)
-    except RuntimeError:  # no app context: Flask-Babel's answer (no translation)
-        return get_translations()
+    except RuntimeError:  # no app context: Flask-Babel's answer (no translation), unkept
+        return get_translations(), {}
     locale = _request_locale(kept_here)
-    kept = getattr(kept_here, "template_translations", None)
+    kept = getattr(kept_here, "template_words", None)
     if kept is not None and kept[0] is locale:
-        return kept[1]
+        return kept[1], kept[2]
     translations = get_translations()
-    kept_here.template_translations = (locale, translations)
-    return translations
+    try:
+        words = _WORDS.setdefault(translations, {})
+    except TypeError:  # (a catalogue that takes no weak reference: its words kept per request)
+        words = {}
+    kept_here.template_words = (locale, translations, words)
+    return translations, words
 
 
 @pass_context
 def _template_gettext(context: Context, string: str, /, **variables: Any) -> str:
-    text: str = _translations().ugettext(string)
+    if not variables and context.eval_ctx.autoescape:
+        # (most of a page's words: no field to fill, what ``text % {}`` gives, kept once made)
+        translations, words = _words()
+        try:
+            return words[string]
+        except KeyError:
+            pass
+        text = Markup(translations.ugettext(string))
+        if "%" not in text:
+            words[string] = text
+            return text
+        return format_sentence(text, variables)
+    text = _translations().ugettext(string)
     if context.eval_ctx.autoescape:
         text = Markup(text)
     if not variables and "%" not in text:
