@@ -59,3 +59,29 @@ def test_wtforms_messages_are_in_the_requests_language_read_once_per_process(app
             said.setdefault(lang, set()).add(form.number.errors[0])
     assert said == {"fr": {"Ce champ est requis."}, "en": {"This field is required."}}
     assert loads.count("wtforms") == 2  # once per language, not once per request
+
+
+def test_a_catalogues_words_are_kept_once_made_and_each_language_keeps_its_own(app):
+    from companion.web import i18n
+
+    for lang, said in (("fr", "Règles"), ("en", "Rules"), ("fr", "Règles")):
+        with app.test_request_context("/", headers={"Accept-Language": lang}):
+            assert render_template_string('{{ _("Rules") }}') == said
+            translations, words = i18n._words()
+            assert words["Rules"] == said and isinstance(words["Rules"], Markup)
+            assert i18n._WORDS[translations] is words
+            with force_locale("en" if lang == "fr" else "fr"):
+                assert render_template_string('{{ _("Rules") }}') != said
+            words["Rules"] = Markup("kept")  # (what is kept is what is said)
+            assert render_template_string('{{ _("Rules") }}') == "kept"
+            del words["Rules"]
+    with app.test_request_context("/", headers={"Accept-Language": "en"}):
+        render_template_string('{{ _("50%% done") }}{{ _("%(n)s left", n=2) }}')
+        assert "50%% done" not in i18n._words()[1]  # (a message with a % is never kept)
+
+
+def test_a_number_is_printed_with_the_minus_sign(app):
+    with app.test_request_context("/"):
+        shown = render_template_string(
+            "{{ -3 | number }} {{ 0 | number }} {{ 12 | number }} {{ -2.5 | number }}")
+    assert shown == "\u22123 0 12 \u22122.5"
