@@ -230,8 +230,14 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
                        public_base(), request.full_path,
                        request.headers.get("HX-Request") == "true"))
     version = bytes.fromhex(_store_key(key))
-    csrf = generate_csrf()
     shared: dict[str, str] | None = g.get("shared_drawing")
+    if shared is not None:
+        # Drawn with no browser's token: its place marked where Flask-WTF keeps this request's
+        # (every form and ``csrf_token()`` reads it there), not signed only to be marked out.
+        csrf = _CSRF_MARK
+        setattr(g, current_app.config.get("WTF_CSRF_FIELD_NAME") or "csrf_token", csrf)
+    else:
+        csrf = generate_csrf()
     if shared is None:  # (drawn to be shared: after a write, which moved the version)
         try:
             kept = page_store.get(name)
@@ -253,7 +259,7 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
         page = render()
     finally:
         g.page_keys = g.link_mark = None
-    drawing = page.replace(csrf, _CSRF_MARK)
+    drawing = page if shared is not None else page.replace(csrf, _CSRF_MARK)
     for number, form_key in enumerate(keys):
         drawing = drawing.replace(form_key, f"\x00key{number}\x00")
     if shared is not None:  # one drawing for the scorer's page and the viewers' part
@@ -279,7 +285,8 @@ def shared_drawing() -> dict[str, str]:
     content between :data:`PART` marks, the bits of one role only marked (:func:`for_role`). The
     page store keeps it as the link's own page (the marks resolved, its token put back), and
     the dict returned gets the drawing under ``"drawing"`` (each browser's own parts marked as
-    in the store) and the CSRF token it was drawn with under ``"csrf"`` — unless the page was
+    in the store) and the CSRF token it was drawn with under ``"csrf"`` (none: its mark, each
+    page's own is put in its place) — unless the page was
     not drawn now (no store), or linked this browser's own games. It is drawn without looking
     in the store first (the write before it moved the version: what the store holds is an
     older drawing), and the request's own answer is empty: it is never sent (the scorer's
