@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlsplit
@@ -162,9 +162,9 @@ def _translations() -> Any:
 
 
 _WORDS: weakref.WeakKeyDictionary[Any, dict[str, Markup]] = weakref.WeakKeyDictionary()
-"""Each catalogue's words as templates print them (a message without fields, translated and
-marked safe), kept for as long as Flask-Babel keeps the catalogue: the words of a page are the
-same on every drawing of it, in each language."""
+"""Each catalogue's messages as templates start from them (translated and marked safe), kept for
+as long as Flask-Babel keeps the catalogue: the words of a page are the same on every drawing of
+it, in each language (a message's fields are filled by :func:`_sentence`)."""
 
 
 def _words() -> tuple[Any, dict[str, Markup]]:
@@ -191,26 +191,46 @@ def _words() -> tuple[Any, dict[str, Markup]]:
     return translations, words
 
 
+FILLED = 4096
+"""How many filled messages (:func:`_filled`) a process keeps: a page's few dozen, per game and
+language, with its players' names; past it the least recently used is dropped."""
+
+_PLAIN_FIELDS = frozenset({str, Markup, int, bool, float, type(None)})
+
+
+@lru_cache(maxsize=FILLED, typed=True)
+def _filled(text: str, fields: tuple[tuple[str, type, Any], ...]) -> str:
+    """``format_sentence(text, fields)``, kept: a message filled with the same values (of the
+    same types: a Markup value is not escaped, a str is) is the same sentence."""
+    return format_sentence(text, {name: value for name, _, value in fields})
+
+
+def _sentence(text: str, variables: dict[str, Any]) -> str:
+    """``text`` with its fields filled (:func:`format_sentence`), kept when every value is plain
+    (:func:`_filled`)."""
+    fields = []
+    for name, value in variables.items():
+        kind = type(value)
+        if kind not in _PLAIN_FIELDS:
+            return format_sentence(text, variables)
+        fields.append((name, kind, value))
+    fields.sort(key=lambda field: field[0])
+    return _filled(text, tuple(fields))
+
+
 @pass_context
 def _template_gettext(context: Context, string: str, /, **variables: Any) -> str:
-    if not variables and context.eval_ctx.autoescape:
-        # (most of a page's words: no field to fill, what ``text % {}`` gives, kept once made)
+    if context.eval_ctx.autoescape:
         translations, words = _words()
         try:
-            return words[string]
+            text: str = words[string]
         except KeyError:
-            pass
-        text = Markup(translations.ugettext(string))
-        if "%" not in text:
-            words[string] = text
-            return text
-        return format_sentence(text, variables)
-    text = _translations().ugettext(string)
-    if context.eval_ctx.autoescape:
-        text = Markup(text)
+            text = words[string] = Markup(translations.ugettext(string))
+    else:
+        text = _translations().ugettext(string)
     if not variables and "%" not in text:
         return text  # what ``text % {}`` gives (most of a page's words: no field to fill)
-    return format_sentence(text, variables)
+    return _sentence(text, variables)
 
 
 @pass_context
@@ -218,7 +238,7 @@ def _template_ngettext(context: Context, singular: str, plural: str, num: int, /
                        **variables: Any) -> str:
     variables.setdefault("num", num)
     text = _translations().ungettext(singular, plural, num)
-    return format_sentence(Markup(text) if context.eval_ctx.autoescape else text, variables)
+    return _sentence(Markup(text) if context.eval_ctx.autoescape else text, variables)
 
 
 @cache

@@ -75,9 +75,28 @@ def test_a_catalogues_words_are_kept_once_made_and_each_language_keeps_its_own(a
             words["Rules"] = Markup("kept")  # (what is kept is what is said)
             assert render_template_string('{{ _("Rules") }}') == "kept"
             del words["Rules"]
+
+
+def test_a_filled_message_is_kept_under_its_values_and_their_types(app):
+    """``_()`` with fields: the sentence is kept (companion.web.i18n._filled) under the values
+    and their types: a Markup value is not escaped where the same text as a str is, 1 is not
+    True; and a value of another type is filled afresh each time."""
+    from companion.web import i18n
+
+    class Name(str):
+        pass
     with app.test_request_context("/", headers={"Accept-Language": "en"}):
-        render_template_string('{{ _("50%% done") }}{{ _("%(n)s left", n=2) }}')
-        assert "50%% done" not in i18n._words()[1]  # (a message with a % is never kept)
+        for _twice in range(2):
+            shown = render_template_string(
+                '{{ _("<b>%(n)s</b>", n=a) }}|{{ _("<b>%(n)s</b>", n=b) }}|'
+                '{{ _("%(n)s left", n=1) }}|{{ _("%(n)s left", n=True) }}|'
+                '{{ _("%(n)s left", n=c) }}|{{ _("50%% done") }}',
+                a="<i>", b=Markup("<i>"), c=Name("<i>"))
+            assert shown == ("<b>&lt;i&gt;</b>|<b><i></b>|1 left|True left|&lt;i&gt; left|"
+                             "50% done")
+        kept = i18n._filled.cache_info().currsize
+        render_template_string('{{ _("%(n)s left", n=c) }}', c=Name("x"))
+        assert i18n._filled.cache_info().currsize == kept
 
 
 def test_a_number_is_printed_with_the_minus_sign(app):
