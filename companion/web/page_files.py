@@ -17,8 +17,9 @@ modification time, so:
   than ``threshold`` files are left, the oldest until ``threshold`` remain. Between two such
   passes the folder may hold ``threshold // 10`` more files than the bound, per process.
 
-Only ``bytes`` values are kept (a page drawing, zlib-compressed): that is all the page store is
-given (:func:`companion.routes.links.cached_page`).
+Only ``bytes`` values are kept (a page drawing, as drawn: ``packed = False`` asks the page store
+not to zlib-compress what it gives, :func:`companion.routes.page_store.packs_drawings`): that is
+all the page store is given (:func:`companion.routes.page_store.cached_page`).
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 class PageFiles(BaseCache):
     """``CACHE_TYPE = "companion.web.page_files.PageFiles"``: files in ``CACHE_DIR``, at most about
     ``CACHE_THRESHOLD``, each kept ``CACHE_DEFAULT_TIMEOUT`` seconds after it was written."""
+
+    packed = False
+    """Drawings are given as drawn, not zlib-compressed (routes/page_store.packs_drawings)."""
 
     def __init__(self, folder: str, threshold: int = 1000, default_timeout: int = 300) -> None:
         super().__init__(default_timeout=default_timeout)
