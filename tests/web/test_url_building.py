@@ -68,3 +68,11 @@ def test_the_table_keeps_the_most_recent_urls_only(app, monkeypatch):
         kept = [dict(zip(key[9::3], key[11::3], strict=True))["next"]
                 for key in app.url_map.built]
         assert kept == ["/4", "/2", "/5"]
+
+
+def test_a_rule_added_forgets_the_urls_built(app):
+    with app.test_request_context("/"):
+        url_for("shell.index")
+        assert app.url_map.built
+        app.url_map.add(type(next(app.url_map.iter_rules()))("/elsewhere", endpoint="x.y"))
+        assert not app.url_map.built
