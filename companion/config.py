@@ -42,7 +42,7 @@ class Config:
     # (instance/pages) that this machine's server processes share; tests keep theirs in the
     # app (SimpleCache).
     CACHE_REDIS_URL: str | None = None
-    CACHE_THRESHOLD = 1000  # drawings kept (files), at most 32 kB each (page_store.PAGE_MAX_BYTES)
+    CACHE_THRESHOLD = 1000  # drawings kept (files), at most 128 kB each (page_store.RAW_FACTOR)
     CACHE_DEFAULT_TIMEOUT = 2 * 3600  # an old version is never asked for again: let it go
     CACHE_KEY_PREFIX = "companion-page:"
     # Game nights outlast Flask-WTF's one-hour default: tie the token to the session instead.

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from flask import (
     Blueprint,
@@ -35,7 +35,8 @@ from werkzeug.routing import IntegerConverter
 from . import config
 from .common.bounds import DB_INT_MAX
 from .extensions import compress, csrf, page_store  # (created in extensions.py, bound here)
-from .games import plug_in, registry
+from .games import GameKind, plug_in, registry
+from .web.urls import RememberingMap
 
 
 def _secret_key(instance: Path) -> str:
@@ -194,6 +195,13 @@ def asset_url(app: Flask):  # type: ignore[no-untyped-def]
     return asset
 
 
+def number(value: float) -> str:
+    """A number as every page prints it (``{{ total | number }}``): a negative one with the
+    minus sign (U+2212, as the rulebooks print it), not a hyphen. A filter rather than a
+    macro: a score pad prints some forty."""
+    return f"\u2212{-value}" if value < 0 else str(value)
+
+
 class StoredIntConverter(IntegerConverter):
     """Werkzeug's ``int`` converter, bounded by what an integer column stores (2^31 - 1)."""
 
@@ -205,7 +213,10 @@ class StoredIntConverter(IntegerConverter):
 class _App(Flask):
     """Flask, whose ``ensure_sync`` (every hook and view of a request goes through it: an
     ``inspect`` of each, some twenty a request) remembers the plain functions it has seen
-    (weakly: a function made for one request is not kept)."""
+    (weakly: a function made for one request is not kept), and whose URL map remembers the
+    URLs it has built (:mod:`companion.web.urls`)."""
+
+    url_map_class = RememberingMap
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -330,6 +341,7 @@ def _init_templates(app: Flask) -> None:
     app.add_template_global(colours.seat_class)  # one colour and initial per player
     app.add_template_global(colours.initials)
     app.add_template_global(page_store.flash_area)  # in base.html: this request's messages
+    app.add_template_filter(number)  # every score, total and figure a page prints
     app.jinja_env.globals["app_version"] = version()  # in base.html's footer
 
 
@@ -393,6 +405,8 @@ def _register_blueprints(app: Flask) -> None:
     from .routes.shell import GameConverter
 
     app.url_map.converters["game"] = GameConverter
+    # (a URL built with a game kind is remembered under its slug: all the converter reads)
+    cast(RememberingMap, app.url_map).remember_values_of(GameKind, lambda kind: kind.slug)
     for mount in blueprints():
         if mount.blueprint.name in app.blueprints:
             continue  # one routes module for two registry lines: mounted once

@@ -62,7 +62,13 @@ def version_of(game: Game) -> str:
 PAGE_MAX_BYTES = 32 * 1024
 """A drawing is kept zlib-compressed (a score pad: about 7 kB of its 28 kB) when it is at most
 this big; the store keeps at most ``CACHE_THRESHOLD`` of them (1,000: at most 32 MB, about 8 MB
-for score pads), or, in Redis, each for ``CACHE_DEFAULT_TIMEOUT`` (2 hours)."""
+for score pads), or, in Redis, each for ``CACHE_DEFAULT_TIMEOUT`` (2 hours). A store that keeps
+drawings as drawn (:func:`packs_drawings`: this machine's files) keeps one when it is at most
+:data:`RAW_FACTOR` times as big."""
+RAW_FACTOR = 4
+"""How much bigger than :data:`PAGE_MAX_BYTES` a drawing kept as drawn may be (about what zlib
+saves on a page): the same pages are kept either way (1,000 files: at most 128 MB of disk,
+about 28 MB for score pads)."""
 _MARK = re.compile("\x00(csrf|flashes|key[0-9]+)\x00")
 """Where a drawing leaves a place for one browser's part: its CSRF token, its flashed messages, the
 idempotency key of each of its forms. No page holds a NUL otherwise: names refuse control
@@ -166,6 +172,14 @@ def _secret_digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+def packs_drawings() -> bool:
+    """Whether the store is given drawings zlib-compressed: Redis (its memory, its network)
+    and the others, but not this machine's files (:class:`~companion.web.page_files.PageFiles`
+    says ``packed = False``), where zlib would cost 0.1–0.2 ms of CPU a drawing (some 4 %) to
+    save disk the system's page cache holds anyway, and 0.06 ms on every page served from it."""
+    return bool(getattr(page_store.cache, "packed", True))
+
+
 def drawn_once() -> bool:
     """Whether pages are kept at all (``CACHE_TYPE = "NullCache"`` draws each one afresh)."""
     return not isinstance(page_store.cache, NullCache)
@@ -230,8 +244,14 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
                        public_base(), request.full_path,
                        request.headers.get("HX-Request") == "true"))
     version = bytes.fromhex(_store_key(key))
-    csrf = generate_csrf()
     shared: dict[str, str] | None = g.get("shared_drawing")
+    if shared is not None:
+        # Drawn with no browser's token: its place marked where Flask-WTF keeps this request's
+        # (every form and ``csrf_token()`` reads it there), not signed only to be marked out.
+        csrf = _CSRF_MARK
+        setattr(g, current_app.config.get("WTF_CSRF_FIELD_NAME") or "csrf_token", csrf)
+    else:
+        csrf = generate_csrf()
     if shared is None:  # (drawn to be shared: after a write, which moved the version)
         try:
             kept = page_store.get(name)
@@ -243,7 +263,9 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
         metrics.count_page_store(hit=hit)
         if hit:
             assert isinstance(kept, bytes)
-            return _put_back(zlib.decompress(kept[VERSION_BYTES:]).decode(), csrf)
+            held = kept[VERSION_BYTES:]
+            return _put_back((zlib.decompress(held) if packs_drawings() else held).decode(),
+                             csrf)
     g.urls_of_this_browser = False
     keys: list[str] = []
     g.page_keys = keys
@@ -253,7 +275,7 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
         page = render()
     finally:
         g.page_keys = g.link_mark = None
-    drawing = page.replace(csrf, _CSRF_MARK)
+    drawing = page if shared is not None else page.replace(csrf, _CSRF_MARK)
     for number, form_key in enumerate(keys):
         drawing = drawing.replace(form_key, f"\x00key{number}\x00")
     if shared is not None:  # one drawing for the scorer's page and the viewers' part
@@ -261,8 +283,9 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
             shared["drawing"], shared["csrf"] = drawing, csrf
         drawing = _resolved(drawing, link.role, link.token)
     if not g.urls_of_this_browser and "\x00" not in _MARK.sub("", drawing):
-        packed = zlib.compress(drawing.encode(), 1)
-        if len(packed) <= PAGE_MAX_BYTES:
+        packs = packs_drawings()
+        packed = zlib.compress(drawing.encode(), 1) if packs else drawing.encode()
+        if len(packed) <= (PAGE_MAX_BYTES if packs else PAGE_MAX_BYTES * RAW_FACTOR):
             try:
                 page_store.set(name, version + packed)
             except Exception:
@@ -279,7 +302,8 @@ def shared_drawing() -> dict[str, str]:
     content between :data:`PART` marks, the bits of one role only marked (:func:`for_role`). The
     page store keeps it as the link's own page (the marks resolved, its token put back), and
     the dict returned gets the drawing under ``"drawing"`` (each browser's own parts marked as
-    in the store) and the CSRF token it was drawn with under ``"csrf"`` — unless the page was
+    in the store) and the CSRF token it was drawn with under ``"csrf"`` (none: its mark, each
+    page's own is put in its place) — unless the page was
     not drawn now (no store), or linked this browser's own games. It is drawn without looking
     in the store first (the write before it moved the version: what the store holds is an
     older drawing), and the request's own answer is empty: it is never sent (the scorer's

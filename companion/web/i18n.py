@@ -10,8 +10,9 @@ Templates get ``_``/``gettext``/``ngettext`` (Jinja's i18n extension, installed 
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlsplit
@@ -156,31 +157,80 @@ class ElidingDomain(Domain):
 def _translations() -> Any:
     """Flask-Babel's catalogue for this request's locale, kept for the request (its own lookup
     also finds the domain and formats the locale at every ``_()``: a tenth of drawing the trick
-    screen). Keyed by the locale, so a locale forced for a while still gets its own. The locale
-    is read where Flask-Babel keeps it for the request (``g._flask_babel.babel_locale``, which
-    ``force_locale`` sets too) before asking Flask-Babel (three lookups through ``g`` a call, at
-    every ``_()`` of a page): :func:`_request_locale`."""
+    screen): :func:`_words`."""
+    return _words()[0]
+
+
+_WORDS: weakref.WeakKeyDictionary[Any, dict[str, Markup]] = weakref.WeakKeyDictionary()
+"""Each catalogue's messages as templates start from them (translated and marked safe), kept for
+as long as Flask-Babel keeps the catalogue: the words of a page are the same on every drawing of
+it, in each language (a message's fields are filled by :func:`_sentence`)."""
+
+
+def _words() -> tuple[Any, dict[str, Markup]]:
+    """This request's catalogue (Flask-Babel's, for its locale) and its words as templates
+    print them (:data:`_WORDS`), kept for the request. Keyed by the locale, so a locale forced
+    for a while still gets its own. The locale is read where Flask-Babel keeps it for the
+    request (``g._flask_babel.babel_locale``, which ``force_locale`` sets too) before asking
+    Flask-Babel (three lookups through ``g`` a call, at every ``_()`` of a page):
+    :func:`_request_locale`."""
     try:
         kept_here = g._get_current_object()  # noqa: SLF001  (werkzeug: documented, public)
-    except RuntimeError:  # no app context: Flask-Babel's answer (no translation)
-        return get_translations()
+    except RuntimeError:  # no app context: Flask-Babel's answer (no translation), unkept
+        return get_translations(), {}
     locale = _request_locale(kept_here)
-    kept = getattr(kept_here, "template_translations", None)
+    kept = getattr(kept_here, "template_words", None)
     if kept is not None and kept[0] is locale:
-        return kept[1]
+        return kept[1], kept[2]
     translations = get_translations()
-    kept_here.template_translations = (locale, translations)
-    return translations
+    try:
+        words = _WORDS.setdefault(translations, {})
+    except TypeError:  # (a catalogue that takes no weak reference: its words kept per request)
+        words = {}
+    kept_here.template_words = (locale, translations, words)
+    return translations, words
+
+
+FILLED = 4096
+"""How many filled messages (:func:`_filled`) a process keeps: a page's few dozen, per game and
+language, with its players' names; past it the least recently used is dropped."""
+
+_PLAIN_FIELDS = frozenset({str, Markup, int, bool, float, type(None)})
+
+
+@lru_cache(maxsize=FILLED, typed=True)
+def _filled(text: str, fields: tuple[tuple[str, type, Any], ...]) -> str:
+    """``format_sentence(text, fields)``, kept: a message filled with the same values (of the
+    same types: a Markup value is not escaped, a str is) is the same sentence."""
+    return format_sentence(text, {name: value for name, _, value in fields})
+
+
+def _sentence(text: str, variables: dict[str, Any]) -> str:
+    """``text`` with its fields filled (:func:`format_sentence`), kept when every value is plain
+    (:func:`_filled`)."""
+    fields = []
+    for name, value in variables.items():
+        kind = type(value)
+        if kind not in _PLAIN_FIELDS:
+            return format_sentence(text, variables)
+        fields.append((name, kind, value))
+    fields.sort(key=lambda field: field[0])
+    return _filled(text, tuple(fields))
 
 
 @pass_context
 def _template_gettext(context: Context, string: str, /, **variables: Any) -> str:
-    text: str = _translations().ugettext(string)
     if context.eval_ctx.autoescape:
-        text = Markup(text)
+        translations, words = _words()
+        try:
+            text: str = words[string]
+        except KeyError:
+            text = words[string] = Markup(translations.ugettext(string))
+    else:
+        text = _translations().ugettext(string)
     if not variables and "%" not in text:
         return text  # what ``text % {}`` gives (most of a page's words: no field to fill)
-    return format_sentence(text, variables)
+    return _sentence(text, variables)
 
 
 @pass_context
@@ -188,7 +238,7 @@ def _template_ngettext(context: Context, singular: str, plural: str, num: int, /
                        **variables: Any) -> str:
     variables.setdefault("num", num)
     text = _translations().ungettext(singular, plural, num)
-    return format_sentence(Markup(text) if context.eval_ctx.autoescape else text, variables)
+    return _sentence(Markup(text) if context.eval_ctx.autoescape else text, variables)
 
 
 @cache

@@ -17,15 +17,16 @@ modification time, so:
   than ``threshold`` files are left, the oldest until ``threshold`` remain. Between two such
   passes the folder may hold ``threshold // 10`` more files than the bound, per process.
 
-Only ``bytes`` values are kept (a page drawing, zlib-compressed): that is all the page store is
-given (:func:`companion.routes.links.cached_page`).
+Only ``bytes`` values are kept (a page drawing, as drawn: ``packed = False`` asks the page store
+not to zlib-compress what it gives, :func:`companion.routes.page_store.packs_drawings`): that is
+all the page store is given (:func:`companion.routes.page_store.cached_page`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
-import tempfile
 import time
 from datetime import timedelta
 from typing import Any
@@ -34,11 +35,15 @@ from flask import Flask
 from flask_caching.backends.base import BaseCache
 
 SUFFIX = ".page"
+_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 class PageFiles(BaseCache):
     """``CACHE_TYPE = "companion.web.page_files.PageFiles"``: files in ``CACHE_DIR``, at most about
     ``CACHE_THRESHOLD``, each kept ``CACHE_DEFAULT_TIMEOUT`` seconds after it was written."""
+
+    packed = False
+    """Drawings are given as drawn, not zlib-compressed (routes/page_store.packs_drawings)."""
 
     def __init__(self, folder: str, threshold: int = 1000, default_timeout: int = 300) -> None:
         super().__init__(default_timeout=default_timeout)
@@ -46,6 +51,7 @@ class PageFiles(BaseCache):
         self.threshold = max(threshold, 1)
         self.sweep_every = max(self.threshold // 10, 1)
         self._sets = 0
+        self._temporaries = itertools.count(1)  # (next() is one step: threads never share one)
         os.makedirs(folder, mode=0o700, exist_ok=True)
 
     @classmethod
@@ -74,11 +80,23 @@ class PageFiles(BaseCache):
     def set(self, key: str, value: Any, timeout: int | timedelta | None = None) -> bool:
         if not isinstance(value, bytes):
             raise TypeError("the page store keeps bytes only")
-        descriptor, temporary = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
+        path = self._path(key)
+        # A name no other writer uses (this process's id and count; ``O_EXCL`` refuses one
+        # left by a process whose id came back): what ``mkstemp`` gives, without its random
+        # name and file object (a tenth of storing a page).
+        temporary = f"{path}.{os.getpid()}.{next(self._temporaries)}.tmp"
         try:
-            with os.fdopen(descriptor, "wb") as file:
-                file.write(value)
-            path = self._path(key)
+            descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC,
+                                 0o600)
+        except OSError:
+            return False
+        try:
+            try:
+                written = 0
+                while written < len(value):  # (a write may take only part: the rest again)
+                    written += os.write(descriptor, value[written:] if written else value)
+            finally:
+                os.close(descriptor)
             self._unlink(path)  # (see the module's docstring: never renamed over a file)
             os.replace(temporary, path)
         except OSError:

@@ -186,8 +186,12 @@ def viewer_path(app, path: str) -> str:
 
 
 def stored(app) -> list[str]:
-    """Every drawing the store was given by ``app`` since :func:`watch_store` (decompressed)."""
-    return [zlib.decompress(value[drawings.VERSION_BYTES:]).decode()  # (after its version)
+    """Every drawing the store was given by ``app`` since :func:`watch_store` (decompressed
+    where the store is given them compressed)."""
+    with app.app_context():
+        packed = drawings.packs_drawings()  # (files: kept as drawn)
+    return [(zlib.decompress(value[drawings.VERSION_BYTES:]) if packed  # (after its version)
+             else value[drawings.VERSION_BYTES:]).decode()
             for value in app.config["_stored_drawings"] if isinstance(value, bytes)]
 
 
@@ -392,3 +396,37 @@ def test_a_store_that_does_not_answer_costs_a_drawing_not_a_page(tmp_path):
     path = _kd_make(client)
     assert client.get(path).status_code == 200 and client.get(path).status_code == 200
     app.extensions["companion.engine"].dispose()
+
+
+def test_files_keep_drawings_as_drawn_and_redis_compressed(tmp_path, monkeypatch):
+    """This machine's files are given each drawing as drawn (no zlib: its CPU for disk the
+    page cache holds anyway), served as kept; a page over ``RAW_FACTOR`` times
+    ``PAGE_MAX_BYTES`` is drawn for its request and not kept. The other stores (Redis, and
+    the tests' own) are given them compressed."""
+    files = {"CACHE_TYPE": "companion.web.page_files.PageFiles",
+             "CACHE_DIR": str(tmp_path / "pages")}
+    app = create_app(_config(tmp_path, files))
+    empty_tables(app)
+    with app.app_context():
+        assert not drawings.packs_drawings()
+    client = app.test_client()
+    path = _pp_make(client)
+    watch_store(app, monkeypatch)
+    draws = Draws(app)
+    page, drawn = draws(client, path)
+    assert drawn == 1
+    kept = app.config["_stored_drawings"]
+    assert len(kept) == 1 and kept[0][drawings.VERSION_BYTES:].decode().startswith("<!doctype")
+    again, drawn = draws(client, path)
+    assert drawn == 0 and own_parts_out(again) == own_parts_out(page)
+    size = len(kept[0]) - drawings.VERSION_BYTES
+    # (another address: the page holds it in its links, a few bytes more or less)
+    monkeypatch.setattr(drawings, "PAGE_MAX_BYTES", (size - 200) // drawings.RAW_FACTOR)
+    assert draws(client, f"{path}?n=big")[1] == 1 and len(kept) == 1
+    monkeypatch.setattr(drawings, "PAGE_MAX_BYTES", (size + 200) // drawings.RAW_FACTOR)
+    assert draws(client, f"{path}?n=kept")[1] == 1 and len(kept) == 2
+    app.extensions["companion.engine"].dispose()
+    packed = create_app(_config(tmp_path, {"CACHE_TYPE": "SimpleCache"}))
+    with packed.app_context():
+        assert drawings.packs_drawings()
+    packed.extensions["companion.engine"].dispose()

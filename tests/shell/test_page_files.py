@@ -122,3 +122,21 @@ def test_a_new_version_is_never_renamed_over_the_old_file(tmp_path, monkeypatch)
         assert store.get("a link's page") == b"version %d" % version
     assert renamed_over == [False, False, False]
     assert files(tmp_path) == 1 and not [n for n in os.listdir(tmp_path) if n.endswith(".tmp")]
+
+
+def test_a_drawing_is_written_under_a_name_of_its_own_or_not_at_all(tmp_path, monkeypatch):
+    """Each drawing is written to a temporary file named after this process and a count, never
+    over one already there (left by a process whose id came back): that drawing is not kept (a
+    miss), the file found is left alone, and the next drawing gets the next name."""
+    store = PageFiles(str(tmp_path), threshold=50, default_timeout=3600)
+    path = store._path("a link's page")
+    monkeypatch.setattr(store, "_temporaries", iter([7, 7, 8]))
+    assert store.set("a link's page", b"first")
+    left = f"{path}.{os.getpid()}.7.tmp"
+    with open(left, "wb") as file:
+        file.write(b"someone else's")
+    assert not store.set("a link's page", b"second")
+    assert store.get("a link's page") == b"first"
+    with open(left, "rb") as file:
+        assert file.read() == b"someone else's"
+    assert store.set("a link's page", b"third") and store.get("a link's page") == b"third"

@@ -59,3 +59,48 @@ def test_wtforms_messages_are_in_the_requests_language_read_once_per_process(app
             said.setdefault(lang, set()).add(form.number.errors[0])
     assert said == {"fr": {"Ce champ est requis."}, "en": {"This field is required."}}
     assert loads.count("wtforms") == 2  # once per language, not once per request
+
+
+def test_a_catalogues_words_are_kept_once_made_and_each_language_keeps_its_own(app):
+    from companion.web import i18n
+
+    for lang, said in (("fr", "Règles"), ("en", "Rules"), ("fr", "Règles")):
+        with app.test_request_context("/", headers={"Accept-Language": lang}):
+            assert render_template_string('{{ _("Rules") }}') == said
+            translations, words = i18n._words()
+            assert words["Rules"] == said and isinstance(words["Rules"], Markup)
+            assert i18n._WORDS[translations] is words
+            with force_locale("en" if lang == "fr" else "fr"):
+                assert render_template_string('{{ _("Rules") }}') != said
+            words["Rules"] = Markup("kept")  # (what is kept is what is said)
+            assert render_template_string('{{ _("Rules") }}') == "kept"
+            del words["Rules"]
+
+
+def test_a_filled_message_is_kept_under_its_values_and_their_types(app):
+    """``_()`` with fields: the sentence is kept (companion.web.i18n._filled) under the values
+    and their types: a Markup value is not escaped where the same text as a str is, 1 is not
+    True; and a value of another type is filled afresh each time."""
+    from companion.web import i18n
+
+    class Name(str):
+        pass
+    with app.test_request_context("/", headers={"Accept-Language": "en"}):
+        for _twice in range(2):
+            shown = render_template_string(
+                '{{ _("<b>%(n)s</b>", n=a) }}|{{ _("<b>%(n)s</b>", n=b) }}|'
+                '{{ _("%(n)s left", n=1) }}|{{ _("%(n)s left", n=True) }}|'
+                '{{ _("%(n)s left", n=c) }}|{{ _("50%% done") }}',
+                a="<i>", b=Markup("<i>"), c=Name("<i>"))
+            assert shown == ("<b>&lt;i&gt;</b>|<b><i></b>|1 left|True left|&lt;i&gt; left|"
+                             "50% done")
+        kept = i18n._filled.cache_info().currsize
+        render_template_string('{{ _("%(n)s left", n=c) }}', c=Name("x"))
+        assert i18n._filled.cache_info().currsize == kept
+
+
+def test_a_number_is_printed_with_the_minus_sign(app):
+    with app.test_request_context("/"):
+        shown = render_template_string(
+            "{{ -3 | number }} {{ 0 | number }} {{ 12 | number }} {{ -2.5 | number }}")
+    assert shown == "\u22123 0 12 \u22122.5"
