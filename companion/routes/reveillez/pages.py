@@ -136,7 +136,8 @@ def _table(view: play.TableView, *, draft: play.Draft | None = None, key: str | 
         if current is not None and not refused else []
     undo_form = ReveillezWriteForm(formdata=None,
                                    data={"version": view.version, "key": fresh_key()})
-    table = Table(view, form if form is not None else undo_form, draft, current, refused, stale, hints)
+    table = Table(view, form if form is not None else undo_form, draft, current, refused, stale,
+                  hints)
     return _render("reveillez/table.html", status, table=table, view=view, saved=saved,
                    already_saved=already_saved, undo_form=undo_form)
 
