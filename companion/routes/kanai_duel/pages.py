@@ -16,6 +16,7 @@ and the creator's re-invite); the referee's round and undo refuse two-phone game
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import abort, g, make_response, redirect, render_template, request, session, url_for
@@ -28,7 +29,7 @@ from ...models import Game, GameLink
 from ...play import kanai_duel as play
 from ...play import store
 from ...scoring.kanai_duel import CATALOGUE, DuelCard, DuelSetAside, Step, card_words
-from ...scoring.problems import EntryError, Problem
+from ...scoring.problems import LANGUAGES, EntryError, Problem
 from ...web.i18n import current_lang
 from .. import links, page_store, qr
 from ..addresses import public_base
@@ -56,14 +57,35 @@ SEATS = "kanai_duel_links"
 
 @bp.app_template_filter("kd_step")
 def step_text(step: Step, names: list[str]) -> str:
-    """A reasoning step in the page's language, naming the players."""
-    return step.text(current_lang(), names)
+    """A reasoning step in the page's language, naming the players, as a sentence (its first
+    letter a capital)."""
+    said = step.text(current_lang(), names)
+    return said[:1].upper() + said[1:]
+
+
+_LABELS = {lang: {card.value: card.label(lang) for card in DuelCard} for lang in LANGUAGES}
+"""Each card's printed name (:meth:`DuelCard.label`) by language and notation: a page names
+the same eight cards some thirty times."""
 
 
 @bp.app_template_filter("kd_card")
 def card_label(card: DuelCard | str) -> str:
     """A card's printed name in the page's language."""
-    return DuelCard(card).label(current_lang())
+    return _LABELS[current_lang()][card]
+
+
+@bp.app_template_global("kd_rule_urls")
+def rule_urls() -> Callable[[str], str]:
+    """The address of a rulings entry of the duel, made once per entry for the drawing that
+    asks (a page links the same few entries from each round's steps)."""
+    made: dict[str, str] = {}
+
+    def rule_url(slug: str) -> str:
+        url = made.get(slug)
+        if url is None:
+            url = made[slug] = url_for("shell.game_rule", kind="kanai-duel", slug=slug)
+        return url
+    return rule_url
 
 
 qr_svg = qr.qr_svg  # bounded: each Host header would make another address to draw

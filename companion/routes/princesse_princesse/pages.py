@@ -200,7 +200,9 @@ def show(code: str) -> str:
 
     def draw() -> str:
         view = play.view_game(get_session(), game)
-        return render_template("princesse_princesse/show.html", view=view, form=_fresh(view))
+        # (the one form of the board: the last round's undo, offered once a round is saved)
+        return render_template("princesse_princesse/show.html", view=view,
+                               form=_fresh(view) if view.last else None)
     return game_page(game, draw)
 
 

@@ -37,7 +37,7 @@ class Table:
     """What the table template shows: the game, the action being built and its question."""
 
     view: play.TableView
-    form: ReveillezWriteForm  # (an ActionForm while an action is being built)
+    form: ReveillezWriteForm  # an ActionForm while an action is being built, else the undo form
     draft: play.Draft | None = None
     plan: play.Plan | None = None
     problems: list[Problem] = field(default_factory=list)  # why a tap was refused
@@ -121,8 +121,8 @@ def _table(view: play.TableView, *, draft: play.Draft | None = None, key: str | 
            already_saved: bool = False) -> tuple[str, int]:
     # The action's form is drawn only while an action is being built (its twenty fields are
     # most of a drawing's forms); the table without one shows the undo form alone.
-    form = (ActionForm if draft is not None else ReveillezWriteForm)(
-        formdata=None, data={"version": view.version, "key": key or fresh_key()})
+    form = ActionForm(formdata=None, data={"version": view.version, "key": key or fresh_key()}
+                      ) if draft is not None else None
     current = play.plan(view.state, draft) if draft is not None else None
     refused = list(problems or [])
     if current is not None and current.step == "cards":
@@ -134,9 +134,10 @@ def _table(view: play.TableView, *, draft: play.Draft | None = None, key: str | 
     hints = [p for p in current.problems if current.step not in ("ready",)
              and not (current.step == "cards" and p.code in SAID_IN_THE_PANEL)] \
         if current is not None and not refused else []
-    table = Table(view, form, draft, current, refused, stale, hints)
     undo_form = ReveillezWriteForm(formdata=None,
                                    data={"version": view.version, "key": fresh_key()})
+    table = Table(view, form if form is not None else undo_form, draft, current, refused, stale,
+                  hints)
     return _render("reveillez/table.html", status, table=table, view=view, saved=saved,
                    already_saved=already_saved, undo_form=undo_form)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
@@ -110,21 +111,30 @@ class Step:
     def text(self, lang: str = "en", names: Sequence[str] | None = None) -> str:
         """The step as a short sentence in ``lang``; ``names`` are the players' names by seat
         (default "player 1" / « joueur 1 »)."""
-        def player(seat: int) -> str:
-            return names[seat] if names is not None else STEPS.text("player", lang, n=seat + 1)
-
-        shown: dict[str, Any] = {
-            key: _value(*value) if isinstance(value, tuple) else value
-            for key, value in self.params.items()}
-        if self.card is not None:
-            shown.update(card=self.card.label(lang), the_card=self.card.the(lang),
-                         cards=self.card.plural(lang))
-        if self.seat is not None:
-            shown["player"] = player(self.seat)
-        return STEPS.text(self.code.value, lang, **shown)
+        return _sentence(self.code, self.seat, self.card, tuple(self.params.items()), lang,
+                         None if names is None else tuple(names))
 
     def __str__(self) -> str:
         return self.text("en")
+
+
+@lru_cache(maxsize=4096)
+def _sentence(code: StepCode, seat: int | None, card: DuelCard | None,
+              params: tuple[tuple[str, Any], ...], lang: str,
+              names: tuple[str, ...] | None) -> str:
+    """:meth:`Step.text`, kept for the steps last worded: a game's page words every round it
+    has played each time it is drawn, with the same names (a few thousand sentences: the
+    rounds of the games being played)."""
+    def player(seat: int) -> str:
+        return names[seat] if names is not None else STEPS.text("player", lang, n=seat + 1)
+
+    shown: dict[str, Any] = {
+        key: _value(*value) if isinstance(value, tuple) else value for key, value in params}
+    if card is not None:
+        shown.update(card=card.label(lang), the_card=card.the(lang), cards=card.plural(lang))
+    if seat is not None:
+        shown["player"] = player(seat)
+    return STEPS.text(code.value, lang, **shown)
 
 
 def _value(strength: int, bonus: int) -> str:
