@@ -33,16 +33,18 @@ import urllib.parse
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from datetime import UTC
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import and_, bindparam, event
 from sqlalchemy import select as select_columns
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session as OrmSession
-from sqlmodel import col, select
+from sqlmodel import Session, col, select
 
 from ..db import once_more_if_dropped, reader
 from ..models import Entry, Game, GameLink
+from . import saved_games
 
 _T = TypeVar("_T")
 TIMEOUT = 0.5
@@ -237,7 +239,8 @@ def listeners(publisher: Publisher, name: str) -> int:
 
 def _publish_version(publisher: Publisher, game_id: int, ids: list[int], version: str,
                      viewer: tuple[str, str] | None = None,
-                     tokens: tuple[tuple[str, str], ...] | None = None) -> None:
+                     tokens: tuple[tuple[str, str], ...] | None = None,
+                     saved: saved_games.SavedGame | None = None) -> None:
     """The new version to the game's channel, and to each language's viewers' channel the
     version with the viewers' part drawn in that language when someone listens there
     (``viewer``: the game's kind and viewer link, ``tokens``: the role and token of each of its
@@ -247,7 +250,7 @@ def _publish_version(publisher: Publisher, game_id: int, ids: list[int], version
     for lang, name in zip(publisher.languages, viewers, strict=True):
         part = None
         if publisher.draw is not None and listeners(publisher, name):
-            part = _drawn(publisher, game_id, lang, viewer, tokens)
+            part = _drawn(publisher, game_id, lang, viewer, tokens, saved)
         message = version if part is None else f"{version}\n{part}"
         if len(message.encode()) > PART_MAX_BYTES:  # more than the proxy takes whole
             message = version
@@ -259,7 +262,8 @@ _DRAWING = threading.local()
 
 def _drawn(publisher: Publisher, game_id: int, lang: str,
            viewer: tuple[str, str] | None = None,
-           tokens: tuple[tuple[str, str], ...] | None = None) -> str | None:
+           tokens: tuple[tuple[str, str], ...] | None = None,
+           saved: saved_games.SavedGame | None = None) -> str | None:
     """The viewers' part, or None when drawing fails (the viewers then reload as before). A
     drawing never publishes itself (a page that wrote would come back here)."""
     assert publisher.draw is not None
@@ -268,13 +272,21 @@ def _drawn(publisher: Publisher, game_id: int, lang: str,
     _DRAWING.on = True
     _DRAWING.viewer = (game_id, viewer) if viewer is not None else None
     _DRAWING.tokens = (game_id, tokens) if tokens is not None else None
+    _DRAWING.saved = saved
     try:
         return publisher.draw(game_id, lang)
     except Exception:  # never fail a save for a drawing
         return None
     finally:
         _DRAWING.on = False
-        _DRAWING.viewer = _DRAWING.tokens = None
+        _DRAWING.viewer = _DRAWING.tokens = _DRAWING.saved = None
+
+
+def saved_being_drawn(game_id: int) -> saved_games.SavedGame | None:
+    """While the viewers' part of game ``game_id`` is drawn after the commit of a save that
+    noted its game (:mod:`.saved_games`): what it noted; else None."""
+    found: saved_games.SavedGame | None = getattr(_DRAWING, "saved", None)
+    return found if found is not None and found.game.id == game_id else None
 
 
 def viewer_being_drawn(game_id: int) -> tuple[str, str] | None:
@@ -335,12 +347,23 @@ def leaving(session: OrmSession, game_ids: Sequence[int | None]) -> None:
 
 
 def _after_commit(session: OrmSession) -> None:
-    """Publish each changed game's version (and close the channels that moved)."""
+    """Publish each changed game's version (and close the channels that moved). A save that
+    changed one game and noted it (:mod:`.saved_games`) is published as it noted it: its
+    stamp, its live links, nothing read again (and its viewers' part drawn from it)."""
     touched: dict[int, list[int] | None] | None = session.info.pop(_TOUCHED, None)
+    saved = saved_games.taken(cast(Session, session))
     if not touched:
         return
     publisher = publisher_of(session)
     if publisher is None:
+        return
+    if saved is not None and saved.game.id is not None and touched == {saved.game.id: None}:
+        game_id, stamp = saved.game.id, saved.game.updated_at
+        stamp = stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
+        viewer = next(((saved.game.kind, token) for _, role, token in saved.links
+                       if role == "viewer"), None)
+        _publish_version(publisher, game_id, [link_id for link_id, _, _ in saved.links],
+                         f"{game_id}-{stamp.timestamp():.6f}", viewer, saved.tokens(), saved)
         return
     engine = session.get_bind().engine
     now = _read(engine, lambda connection: {
@@ -366,6 +389,7 @@ def _after_commit(session: OrmSession) -> None:
 
 def _after_rollback(session: OrmSession, *_args: object) -> None:
     session.info.pop(_TOUCHED, None)
+    saved_games.drop(cast(Session, session))
 
 
 def install() -> None:
