@@ -98,7 +98,7 @@ def test_a_save_that_draws_reads_and_replays_nothing_after_its_commit_and_draws_
     # (the publisher's drawing made again with the counting one)
     engine = app.extensions["companion.engine"]
     replays = _replays_while_drawing(monkeypatch)
-    found = push._PUBLISHERS[engine]  # noqa: SLF001
+    found = push._PUBLISHERS[engine]
     push.register(engine, push.Publisher(found.settings, found.count,
                                          live.viewer_part(app), found.languages))
     for n in range(3):
@@ -167,7 +167,7 @@ def test_a_save_that_lost_a_race_notes_nothing_and_the_winners_page_is_pushed(
     publisher.listening = {name}
     url, form = _save_request(client, path, "rebel-princess", 0)
     form = {**form, "key": "the-same-tap-twice"}
-    real = rebel_princess._save_round  # noqa: SLF001
+    real = rebel_princess._save_round
     raced: list[int] = []
 
     def racing(session, game, number, played, mode, base_id, view, key):
@@ -175,19 +175,19 @@ def test_a_save_that_lost_a_race_notes_nothing_and_the_winners_page_is_pushed(
             raced.append(0)
             def tap() -> None:
                 raced[0] = app.test_client().post(url, data=form).status_code
-                if push._CALLS.connection is not None:  # noqa: SLF001  (that thread's own)
-                    push._CALLS.connection.close()  # noqa: SLF001
+                if push._CALLS.connection is not None:
+                    push._CALLS.connection.close()
             other = threading.Thread(target=tap)
             other.start()
             other.join()
         return real(session, game, number, played, mode, base_id, view, key)
 
-    rebel_princess._save_round = racing  # noqa: SLF001
+    rebel_princess._save_round = racing
     try:
         publisher.seen.clear()
         answer = client.post(url, data=form, headers={live.OUTBOX_HEADER: "page"})
     finally:
-        rebel_princess._save_round = real  # noqa: SLF001
+        rebel_princess._save_round = real
     assert raced == [302] and answer.status_code == 302
     assert len([body for _, path_, body in publisher.seen if path_ == f"/pub/{name}"]) == 1
     _same_as_loaded(client, viewer, _pushed(publisher, name))
