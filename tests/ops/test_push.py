@@ -17,6 +17,7 @@ import re
 import ssl
 import subprocess
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -235,7 +236,10 @@ def test_a_publishs_answer_says_how_many_streams_hold_the_channel_on_every_nginx
                for port in push_stack["https"]]
     try:
         assert [stream.status for stream in streams] == [200, 200]
-        assert push.listeners(publisher, channel) == 2  # (the GET: both nginx's streams)
+        for _ in range(100):  # (the other nginx's stream reaches Redis a moment later)
+            if push.listeners(publisher, channel) == 2:  # (the GET: both nginx's streams)
+                break
+            time.sleep(0.1)
         assert push.publish(publisher, channel, "1-1.000000")
         assert push._LISTENING[(publisher.url, channel)][0] == 2
         for stream in streams:
