@@ -43,14 +43,16 @@ KINDS = {"rebel-princess": "Rebel Princess", "princesse-princesse": "Princesse P
 
 def _fake_calls(monkey: dict[str, Any], listening: set[str]) -> None:
     """The publisher location answered in process: the channels of ``listening`` have five
-    listeners each (the viewers' channel of their page's language), the others none."""
+    listeners each (the viewers' channel of their page's language), the others none; a
+    channel's ``GET`` and a publish answered with its channel info, as Nchan answers them."""
     from companion.play import push
 
     def call(base: str, method: str, name: str, body: str | None = None) -> tuple[int, bytes]:
+        info = b'{"messages": 1, "requested": 0, "subscribers": %d}' % (
+            5 if name in listening else 0)
         if method == "GET":
-            return 200, b'{"messages": 1, "requested": 0, "subscribers": %d}' % (
-                5 if name in listening else 0)
-        return 202, b""
+            return 200, info
+        return (202, info) if method == "POST" else (200, b"")
     monkey["call"] = push._call  # noqa: SLF001  (the proxy's calls, answered here)
     push._call = call  # noqa: SLF001
 

@@ -477,12 +477,13 @@ def attach(app: Flask) -> Engine:
 
 
 def on_driver(connection: Connection, sql: str, params: Any, *,
-              fetch: bool = False) -> Any:
+              fetch: bool = False, key: bool = False) -> Any:
     """``sql`` with ``params`` (values the driver takes as they are) sent to ``connection``'s
     own DBAPI connection through a cursor of its own, without SQLAlchemy's statement and result
     machinery (most of what a save's statement costs on SQLite, issue 36): the same connection,
     so the same transaction and locks as ``connection``'s own execution of it. Its rows (as the
-    driver gives them) with ``fetch``, else its row count. The statement events
+    driver gives them) with ``fetch``, else its row count (with ``key``: the key of the row
+    an INSERT made). The statement events
     (``before_cursor_execute``, ``after_cursor_execute``) see it as any other (without an
     execution context); a driver error is raised as SQLAlchemy's (an ``IntegrityError`` as
     one; ``hide_parameters``: a link token is never in a log)."""
@@ -495,7 +496,7 @@ def on_driver(connection: Connection, sql: str, params: Any, *,
         cursor.execute(sql, params)
         for after in events.after_cursor_execute:
             after(connection, cursor, sql, params, None, False)
-        return cursor.fetchall() if fetch else int(cursor.rowcount)
+        return cursor.fetchall() if fetch else int(cursor.lastrowid if key else cursor.rowcount)
     except driver_error as error:
         raise DBAPIError.instance(sql, params, error, driver_error,
                                   hide_parameters=True) from error
@@ -535,14 +536,16 @@ class Prepared:
                  for name, value in values.items()}
         return sql, tuple(bound[name] for name in order) if order is not None else bound
 
-    def run(self, connection: Connection, values: dict[str, Any]) -> int:
-        """Run it with ``values`` (every one of :attr:`keys`); the number of rows written."""
+    def run(self, connection: Connection, values: dict[str, Any], *, key: bool = False) -> int:
+        """Run it with ``values`` (every one of :attr:`keys`); the number of rows written, or
+        with ``key`` (an INSERT of one row) the key of the row it made."""
         sql, params = self.bound(connection, values)
         if connection.dialect.name == "sqlite":  # (SQLite: through its sqlite3 cursor alone)
             if not connection.in_transaction():
                 connection.begin()  # (so the connection's COMMIT commits it)
-            return cast(int, on_driver(connection, sql, params))
+            return cast(int, on_driver(connection, sql, params, key=key))
         result = connection.exec_driver_sql(sql, params)
-        rows = int(result.rowcount)
-        result.close()  # (an INSERT's RETURNING of its key, as SQLAlchemy sends it: not read)
+        # (an INSERT's RETURNING of its key, as SQLAlchemy sends it: read only when asked)
+        rows = int(result.scalar_one()) if key else int(result.rowcount)
+        result.close()
         return rows

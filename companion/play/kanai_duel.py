@@ -35,7 +35,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from pydantic import Field
 from sqlmodel import Session
@@ -57,7 +57,7 @@ from ..scoring.kanai_duel import (
 )
 from ..scoring.kanai_duel.problems import CATALOGUE
 from ..scoring.problems import EntryError
-from . import store
+from . import saved_games, store
 from .entries import Empty, EntryShape, Seat, Short
 
 KIND = "kanai_duel"
@@ -346,8 +346,15 @@ def _seat_view(duel: Duel, picks: Picks, seat: int | None) -> SeatView:
 
 
 def view_game(session: Session, game: Game, seat: int | None = None) -> DuelView:
-    """The game as phone ``seat`` may see it (``None``: the referee phone or an onlooker)."""
-    state = _replay(session, game)
+    """The game as phone ``seat`` may see it (``None``: the referee phone or an onlooker;
+    drawn after a referee's save: the view it left, :mod:`.saved_games`)."""
+    if seat is None and (known := saved_games.known_view(session, game)) is not None:
+        return cast(DuelView, known)
+    return _view_of(_replay(session, game), game, store.names_of(session, game), seat)
+
+
+def _view_of(state: _Replay, game: Game, names: list[str], seat: int | None) -> DuelView:
+    """:func:`view_game` of the game replayed as ``state``."""
     duel = state.duel
     mode = settings(game).get("mode", REFEREE)
     out = duel.out  # under B on two phones: (None, None) until both cards are revealed
@@ -355,7 +362,7 @@ def view_game(session: Session, game: Game, seat: int | None = None) -> DuelView
     rules = duel.rules
     if rules.set_aside is DuelSetAside.RANDOM:
         out = (out[0] if seat == 0 else None, out[1] if seat == 1 else None)
-    return DuelView(game=game, names=store.names_of(session, game), mode=mode, rules=rules,
+    return DuelView(game=game, names=names, mode=mode, rules=rules,
                     duel=duel, version=state.version, joined=1 in state.claims,
                     seat=_seat_view(duel, state.picks, seat), out_known=out,
                     picked=(state.picks.has_picked(0), state.picks.has_picked(1)),
@@ -380,10 +387,12 @@ def play_round(*, session: Session, game: Game, cards: Sequence[str], based_on: 
     _referee_only(game)
     if store.replayed(session, game, key) is not None:
         return
-    duel = _replay(session, game).duel
+    state = _replay(session, game)
+    duel = state.duel
     first, second = (parse_card(text, seat=seat, round=duel.round_number())
                      for seat, text in enumerate(cards))
-    duel.play(first, second)
+    state.played.append(DuelRoundLine(duel.play(first, second)))  # (as _apply pushes it)
+    _leaves(session, state, based_on + 1)
     store.append(session=session, game=game, kind="round", based_on=based_on, key=key,
                  data={"cards": [first.value, second.value]}, replay=duel)
 
@@ -395,10 +404,19 @@ def undo(*, session: Session, game: Game, based_on: int, key: str | None) -> Non
     _referee_only(game)
     if store.replayed(session, game, key) is not None:
         return
-    duel = _replay(session, game).duel
-    duel.pop()
+    state = _replay(session, game)
+    state.pop()  # (as _apply takes it back: nothing-to-undo raised first, nothing changed)
+    state.opened_at = based_on + 1
+    _leaves(session, state, based_on + 1)
     store.append(session=session, game=game, kind="undo", based_on=based_on, key=key, data={},
-                 replay=duel)
+                 replay=state.duel)
+
+
+def _leaves(session: Session, state: _Replay, version: int) -> None:
+    """The game a referee's write leaves, ``state`` at ``version``, as the page after the
+    commit shows it (:func:`companion.play.saved_games.leaves`): nothing replayed again."""
+    state.version = version
+    saved_games.leaves(session, lambda game, names, _: _view_of(state, game, list(names), None))
 
 
 def claim(*, session: Session, game: Game, link: GameLink, secret: str | None = None) -> str:

@@ -12,6 +12,7 @@ on SQLite, a save's two reads (the link and its game, the entries) to that conne
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from sqlmodel import Session
 
 from ..db import on_driver, once_more_if_dropped, reader, saving_on
 from ..models import Entry, Game, GameLink, Player, RoundRecord, loaded, table_of
+from . import saved_games
 from .save_pipeline import begin_save, read_together
 from .tokens import is_token
 
@@ -88,12 +90,27 @@ SAVE_ENTRIES = Read(
 """:data:`ENTRIES` of the game a live link opens, by the link's token: read with the link and
 its game (:func:`save_reads`)."""
 SAVE_LINK = (
-    f"SELECT {_LINK_AND_GAME_COLUMNS}, seats.names FROM gamelink "
-    "JOIN game ON game.id = gamelink.game_id LEFT JOIN LATERAL (SELECT array_agg(name ORDER BY "
-    "seat) AS names FROM player WHERE player.game_id = game.id) AS seats ON true " + _BY_TOKEN)
+    f"SELECT {_LINK_AND_GAME_COLUMNS}, seats.names, live.ids, live.roles, live.tokens "
+    "FROM gamelink JOIN game ON game.id = gamelink.game_id LEFT JOIN LATERAL (SELECT "
+    "array_agg(name ORDER BY seat) AS names FROM player WHERE player.game_id = game.id) AS seats "
+    "ON true LEFT JOIN LATERAL (SELECT array_agg(id ORDER BY id) AS ids, array_agg(role ORDER BY "
+    "id) AS roles, array_agg(token ORDER BY id) AS tokens FROM gamelink AS other WHERE "
+    "other.game_id = game.id AND other.revoked_at IS NULL) AS live ON true " + _BY_TOKEN)
 """:data:`LINK_AND_GAME`'s row, then its game's players' names in seat order (an array; NULL
-when it has none), in the same statement: what a save's glue asks of
-:func:`companion.play.store.names_of` (:func:`save_reads`)."""
+when it has none) and its live links' ids, roles and tokens, oldest first (three arrays), in
+the same statement: what a save's glue asks of :func:`companion.play.store.names_of`, and what
+the publisher and the page drawn after the commit need (:mod:`.saved_games`): :func:`save_reads`."""
+SAVE_LINK_ON_SQLITE = Read(
+    "companion_save_link",
+    f"SELECT {_LINK_AND_GAME_COLUMNS}, seats.names, live.links FROM gamelink "
+    "JOIN game ON game.id = gamelink.game_id, (SELECT json_group_array(json_array(seat, name)) "
+    "AS names FROM player WHERE game_id = (SELECT game_id FROM gamelink WHERE token = $1 AND "
+    "revoked_at IS NULL)) AS seats, (SELECT json_group_array(json_array(id, role, token)) AS "
+    "links FROM gamelink WHERE revoked_at IS NULL AND game_id = (SELECT game_id FROM gamelink "
+    f"WHERE token = $1 AND revoked_at IS NULL)) AS live {_BY_TOKEN}",
+    (*_LINK.c, *_GAME.c))
+""":data:`SAVE_LINK` as SQLite takes it: the names (with their seats) and the live links as JSON
+arrays (each sorted here: SQLite's aggregates keep no order)."""
 
 
 @cache
@@ -152,38 +169,50 @@ def save_rows(connection: Connection, read: Read, value: object) -> list[tuple[A
     return _as_sqlalchemy(read, connection.dialect, found)
 
 
+Links = tuple[tuple[int, str, str], ...]
+"""A game's live links, oldest first: (id, role, token)."""
+
+
 def save_reads(connection: Connection, token: str, entries: bool = True
                ) -> tuple[tuple[Any, ...] | None, list[tuple[Any, ...]] | None,
-                          tuple[str, ...] | None]:
+                          tuple[str, ...] | None, Links | None]:
     """A save's first reads on its own connection on PostgreSQL (:func:`companion.db.open_save`,
     :func:`.save_pipeline.begin_save`): the link of ``token`` with its game (a row of
     :data:`LINK_AND_GAME`, or None), that game's entries (:data:`SAVE_ENTRIES`; None when
-    ``entries`` is false: a game that keeps its rounds as records) and its players' names in
-    seat order (None: none read), sent together, one round trip
-    (:func:`companion.db.read_together`), each value as SQLAlchemy gives it."""
+    ``entries`` is false: a game that keeps its rounds as records), its players' names in
+    seat order (None: none read) and its live links (:data:`SAVE_LINK`), sent together, one
+    round trip (:func:`companion.db.read_together`), each value as SQLAlchemy gives it."""
     reads = [(SAVE_LINK, (token,)), (SAVE_ENTRIES.sql, (token,))]
     link, *read = read_together(connection, reads if entries else reads[:1])
     if not link:
-        return None, [] if entries else None, None
-    *row, names = link[0]
+        return None, [] if entries else None, None, None
+    *row, names, ids, roles, tokens = link[0]
     found = _as_sqlalchemy(LINK_AND_GAME, connection.dialect, [tuple(row)])[0]
+    live = tuple(zip(ids, roles, tokens, strict=True)) if ids else None
     return (found, _as_sqlalchemy(SAVE_ENTRIES, connection.dialect, read[0]) if entries else None,
-            tuple(names) if names else None)
+            tuple(names) if names else None, live)
 
 
 def save_link_and_game(session: Session, connection: Connection, token: str,
                        entries: bool = True
-                       ) -> tuple[Any, Sequence[Any] | None, tuple[str, ...] | None]:
+                       ) -> tuple[Any, Sequence[Any] | None, tuple[str, ...] | None, Links | None]:
     """A save's first read (:func:`companion.play.store.link_and_game_to_append`): the link and
-    game's row (None: no live link of this token); on PostgreSQL, on a save's own connection
-    (:mod:`.save_pipeline`), with the game's entries (unless ``entries`` is false) and its
-    players' names read in the same round trip (:func:`save_reads`), else None and None."""
+    game's row (None: no live link of this token), with its players' names and its live links
+    (None: not read); on PostgreSQL, on a save's own connection (:mod:`.save_pipeline`), with
+    the game's entries (unless ``entries`` is false) in the same round trip
+    (:func:`save_reads`), else None for them."""
     if connection.dialect.name == "sqlite":  # (its sqlite3 cursor alone: same connection)
-        found = save_rows(connection, LINK_AND_GAME, token)
-        return (found[0] if found else None), None, None
+        found = on_driver(connection, _on_sqlite(SAVE_LINK_ON_SQLITE), (token,), fetch=True)
+        if not found:
+            return None, None, None, None
+        *row, names, links = found[0]
+        seats = sorted(json.loads(names))
+        return (_as_sqlalchemy(SAVE_LINK_ON_SQLITE, connection.dialect, [tuple(row)])[0], None,
+                tuple(name for _, name in seats) or None,
+                tuple((int(i), str(r), str(t)) for i, r, t in sorted(json.loads(links))) or None)
     if saving_on(session) is connection and begin_save(connection):
         return save_reads(connection, token, entries)
-    return connection.execute(LINK_AND_GAME_ROW, {"token": token}).first(), None, None
+    return connection.execute(LINK_AND_GAME_ROW, {"token": token}).first(), None, None, None
 
 
 def seat_names(connection: Connection, game_id: int | None) -> list[str]:
@@ -203,6 +232,8 @@ def seats_and_links(session: Session, game_id: int) -> tuple[list[Player], list[
     live links, read in one round trip, as objects tracked by no session (never write them: a
     page that only reads); else None, and the caller reads them through the session (Rebel
     Princess's page: its players' Princesses and persons are part of its drawing's name)."""
+    if (saved := saved_games.known(session, game_id)) is not None and saved.players is not None:
+        return list(saved.players), saved.link_rows()  # (drawn after a save: as it left them)
     if (engine := direct(session)) is None:
         return None
     players: list[Player] = []

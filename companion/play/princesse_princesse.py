@@ -26,7 +26,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from pydantic import Field
 from sqlmodel import Session
@@ -51,7 +51,7 @@ from ..scoring.princesse_princesse import (
     settle_round,
 )
 from ..scoring.problems import EntryError
-from . import store
+from . import saved_games, store
 from .entries import Empty, EntryShape, Seat
 
 KIND = "princesse_princesse"
@@ -197,7 +197,10 @@ def first_of(game: Game) -> int:
 
 
 def view_game(session: Session, game: Game) -> PrincesseGameView:
-    """Replay every stored entry of ``game`` through the rules core."""
+    """Replay every stored entry of ``game`` through the rules core (drawn after a save: the
+    view it left, :mod:`.saved_games`)."""
+    if (known := saved_games.known_view(session, game)) is not None:
+        return cast(PrincesseGameView, known)
     names = store.names_of(session, game)
     entries = store.entries(session, game)
     return replay(game, names, first_of(game), entries)
@@ -305,6 +308,8 @@ def save_round(*, session: Session, view: PrincesseGameView, based_on: int, key:
         next_first, drawn = _settle_next_first(after.rounds[-1].settlement)
         data = {"first": first, **reveal_data(reveal), "next_first": next_first,
                 "drawn": drawn, "log": list(log or []), "face_up": list(face_up)}
+        saved_games.leaves(session, lambda game, names, entries: _after_round(
+            view, game, names, entries, after))
         return store.append(session=session, game=view.game, kind="round", data=data,
                             based_on=based_on, key=key, replay=after)
     old = view.round_by_id(rid)
@@ -321,6 +326,18 @@ def save_round(*, session: Session, view: PrincesseGameView, based_on: int, key:
                                                  datetime.now(UTC))])
     return store.append(session=session, game=view.game, kind="edit", data=data,
                         based_on=based_on, key=key, replay=edited.progress)
+
+
+def _after_round(view: PrincesseGameView, game: Game, names: Sequence[str],
+                 entries: Sequence[store.Stored], after: GameProgress) -> PrincesseGameView:
+    """The game a new round leaves (:func:`companion.play.saved_games.leaves`), as
+    :func:`replay` makes it of ``entries``, the round's the last: ``view``'s rounds and the
+    round, whose tokens the save worked out (``after``); no turn log."""
+    new = entries[-1]
+    rounds = [*view.rounds, RoundView(new.seq, after.rounds[-1], new.data, 0)]
+    starter, reason, candidates = _next_starter(view.game_first, after, rounds)
+    return PrincesseGameView(game, list(names), new.seq, after, rounds, starter, reason,
+                             candidates, None, view.game_first, list(entries), view.undone)
 
 
 def undo_round(*, session: Session, view: PrincesseGameView, based_on: int, key: str | None,

@@ -29,20 +29,23 @@ import hmac
 import http.client
 import json
 import threading
+import time
 import urllib.parse
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from datetime import UTC
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import and_, bindparam, event
 from sqlalchemy import select as select_columns
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session as OrmSession
-from sqlmodel import col, select
+from sqlmodel import Session, col, select
 
 from ..db import once_more_if_dropped, reader
 from ..models import Entry, Game, GameLink
+from . import saved_games
 
 _T = TypeVar("_T")
 TIMEOUT = 0.5
@@ -171,8 +174,9 @@ def subscribe_url(engine: Engine, game_id: int | None, viewer_lang: str | None =
 
 
 class _Calls(threading.local):
-    """One kept-alive connection to the publisher location per thread (a change makes up to
-    five calls: a new connection for each would cost more than the calls)."""
+    """One kept-alive connection to the publisher location per thread (a change makes three to
+    five calls — three when both languages' viewers listen — a new connection for each would
+    cost more than the calls)."""
 
     connection: http.client.HTTPConnection | None = None
     address: tuple[str, int] | None = None
@@ -213,13 +217,16 @@ def _call(base: str, method: str, name: str, body: str | None = None) -> tuple[i
 
 def publish(publisher: Publisher, name: str, message: str, *, delete: bool = False) -> bool:
     """POST ``message`` to channel ``name`` (then DELETE it when ``delete``): True when the proxy
-    took it. Never raises."""
+    took it. Never raises. The proxy's answer to the POST says how many streams the channel
+    holds (Nchan's channel info): kept for :func:`_is_listened`."""
     ok = True
     for method in ("POST", "DELETE") if delete else ("POST",):
         try:
-            status, _ = _call(publisher.url, method, name,
-                              message if method == "POST" else None)
+            status, body = _call(publisher.url, method, name,
+                                 message if method == "POST" else None)
             ok = ok and (status < 400 or (method == "DELETE" and status == 404))
+            if method == "POST" and status < 400 and not delete:
+                _keep(publisher, name, _subscribers(body))
         except Exception:  # the proxy is down or slow: the pages' polling catches up
             ok = False
     publisher.count(ok=ok)
@@ -230,14 +237,58 @@ def listeners(publisher: Publisher, name: str) -> int:
     """How many streams channel ``name`` holds now (0 when the proxy does not say)."""
     try:
         status, body = _call(publisher.url, "GET", name)
-        return int(json.loads(body)["subscribers"]) if status == 200 else 0
+        found = _subscribers(body) if status == 200 else None
     except Exception:  # no answer: publish the version alone, as to nobody
         return 0
+    _keep(publisher, name, found)
+    return found or 0
+
+
+def _subscribers(body: bytes) -> int | None:
+    """The streams a channel holds, from the proxy's channel info (None: it did not say)."""
+    try:
+        return int(json.loads(body)["subscribers"])
+    except (ValueError, TypeError, KeyError):
+        return None
+
+
+LISTENERS_KEPT = 30.0
+"""Seconds a channel's streams, as the proxy counted them in its answer to this process's last
+publish to it (or a ``GET``), are taken as still there: a save 4 s after the last one asks
+nothing before it draws its viewers' part. A channel nobody listened to is asked again before
+each change (a phone may have begun to listen since: it gets its part); one whose phones left
+meanwhile is drawn a part once for nobody, then the publish's answer says so (nginx counts a
+stream until a message finds it gone, so a ``GET`` would have said the same)."""
+_KEPT_MAX = 4096
+"""Channels whose counts a process keeps (the oldest forgotten first)."""
+_LISTENING: dict[tuple[str, str], tuple[int, float]] = {}
+_LISTENING_LOCK = threading.Lock()
+
+
+def _keep(publisher: Publisher, name: str, streams: int | None) -> None:
+    """Channel ``name`` of ``publisher``'s proxy holds ``streams`` now (None: not said)."""
+    key = (publisher.url, name)
+    with _LISTENING_LOCK:
+        _LISTENING.pop(key, None)  # (newest last: the first is the one forgotten)
+        if streams is not None:
+            _LISTENING[key] = (streams, time.monotonic())
+        while len(_LISTENING) > _KEPT_MAX:
+            del _LISTENING[next(iter(_LISTENING))]
+
+
+def _is_listened(publisher: Publisher, name: str) -> bool:
+    """Whether channel ``name`` holds a stream: yes if the proxy said so within
+    :data:`LISTENERS_KEPT`, else asked (a ``GET``)."""
+    found = _LISTENING.get((publisher.url, name))
+    if found is not None and found[0] > 0 and time.monotonic() - found[1] < LISTENERS_KEPT:
+        return True
+    return listeners(publisher, name) > 0
 
 
 def _publish_version(publisher: Publisher, game_id: int, ids: list[int], version: str,
                      viewer: tuple[str, str] | None = None,
-                     tokens: tuple[tuple[str, str], ...] | None = None) -> None:
+                     tokens: tuple[tuple[str, str], ...] | None = None,
+                     saved: saved_games.SavedGame | None = None) -> None:
     """The new version to the game's channel, and to each language's viewers' channel the
     version with the viewers' part drawn in that language when someone listens there
     (``viewer``: the game's kind and viewer link, ``tokens``: the role and token of each of its
@@ -246,8 +297,8 @@ def _publish_version(publisher: Publisher, game_id: int, ids: list[int], version
     publish(publisher, own, version)
     for lang, name in zip(publisher.languages, viewers, strict=True):
         part = None
-        if publisher.draw is not None and listeners(publisher, name):
-            part = _drawn(publisher, game_id, lang, viewer, tokens)
+        if publisher.draw is not None and _is_listened(publisher, name):
+            part = _drawn(publisher, game_id, lang, viewer, tokens, saved)
         message = version if part is None else f"{version}\n{part}"
         if len(message.encode()) > PART_MAX_BYTES:  # more than the proxy takes whole
             message = version
@@ -259,7 +310,8 @@ _DRAWING = threading.local()
 
 def _drawn(publisher: Publisher, game_id: int, lang: str,
            viewer: tuple[str, str] | None = None,
-           tokens: tuple[tuple[str, str], ...] | None = None) -> str | None:
+           tokens: tuple[tuple[str, str], ...] | None = None,
+           saved: saved_games.SavedGame | None = None) -> str | None:
     """The viewers' part, or None when drawing fails (the viewers then reload as before). A
     drawing never publishes itself (a page that wrote would come back here)."""
     assert publisher.draw is not None
@@ -268,13 +320,21 @@ def _drawn(publisher: Publisher, game_id: int, lang: str,
     _DRAWING.on = True
     _DRAWING.viewer = (game_id, viewer) if viewer is not None else None
     _DRAWING.tokens = (game_id, tokens) if tokens is not None else None
+    _DRAWING.saved = saved
     try:
         return publisher.draw(game_id, lang)
     except Exception:  # never fail a save for a drawing
         return None
     finally:
         _DRAWING.on = False
-        _DRAWING.viewer = _DRAWING.tokens = None
+        _DRAWING.viewer = _DRAWING.tokens = _DRAWING.saved = None
+
+
+def saved_being_drawn(game_id: int) -> saved_games.SavedGame | None:
+    """While the viewers' part of game ``game_id`` is drawn after the commit of a save that
+    noted its game (:mod:`.saved_games`): what it noted; else None."""
+    found: saved_games.SavedGame | None = getattr(_DRAWING, "saved", None)
+    return found if found is not None and found.game.id == game_id else None
 
 
 def viewer_being_drawn(game_id: int) -> tuple[str, str] | None:
@@ -335,12 +395,23 @@ def leaving(session: OrmSession, game_ids: Sequence[int | None]) -> None:
 
 
 def _after_commit(session: OrmSession) -> None:
-    """Publish each changed game's version (and close the channels that moved)."""
+    """Publish each changed game's version (and close the channels that moved). A save that
+    changed one game and noted it (:mod:`.saved_games`) is published as it noted it: its
+    stamp, its live links, nothing read again (and its viewers' part drawn from it)."""
     touched: dict[int, list[int] | None] | None = session.info.pop(_TOUCHED, None)
+    saved = saved_games.taken(cast(Session, session))
     if not touched:
         return
     publisher = publisher_of(session)
     if publisher is None:
+        return
+    if saved is not None and saved.game.id is not None and touched == {saved.game.id: None}:
+        game_id, stamp = saved.game.id, saved.game.updated_at
+        stamp = stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
+        viewer = next(((saved.game.kind, token) for _, role, token in saved.links
+                       if role == "viewer"), None)
+        _publish_version(publisher, game_id, [link_id for link_id, _, _ in saved.links],
+                         f"{game_id}-{stamp.timestamp():.6f}", viewer, saved.tokens(), saved)
         return
     engine = session.get_bind().engine
     now = _read(engine, lambda connection: {
@@ -366,6 +437,7 @@ def _after_commit(session: OrmSession) -> None:
 
 def _after_rollback(session: OrmSession, *_args: object) -> None:
     session.info.pop(_TOUCHED, None)
+    saved_games.drop(cast(Session, session))
 
 
 def install() -> None:

@@ -3,16 +3,14 @@
 Rows never enter the scoring core: this module turns stored round records into
 :class:`~companion.scoring.rebel_princess.PlayedRound` values, replays the game with
 :func:`~companion.scoring.rebel_princess.play_through`, and turns accepted entries back into rows.
-Every write is
-checked by replaying the whole game first, so nothing invalid is ever stored.
-"""
+Every write is checked by replaying the whole game first, so nothing invalid is ever stored."""
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
@@ -41,7 +39,7 @@ from ..scoring.rebel_princess import (
     tiebreak_rounds,
 )
 from ..scoring.rebel_princess.problems import CATALOGUE
-from . import page_reads, round_records, store
+from . import page_reads, round_records, saved_games, store
 from .entries import EntryShape
 
 _T = TypeVar("_T")
@@ -146,6 +144,8 @@ def _fill_record(record: RoundRecord, played: PlayedRound, mode: str) -> RoundRe
 # --- reading ---------------------------------------------------------------------------------
 
 def _history(session: Session, game_id: int) -> list[RoundRecord]:
+    if (saved := saved_games.known(session, game_id)) is not None and saved.view is None:
+        return list(saved.entries)  # (a page drawn after an undo: the records it left)
     if (own := saving_on(session)) is not None:  # (a save's own connection: no ORM object)
         return round_records.rounds(own, game_id)
     if (found := page_reads.round_records(session, game_id)) is not None:  # (a PostgreSQL page)
@@ -201,6 +201,8 @@ def view_game(session: Session, game: Game, *, replace: tuple[int, PlayedRound] 
     """Load a game and replay it; ``replace``/``extra`` replay a proposed change without storing
     it. ``players`` saves reading the seats again when the caller has them."""
     assert game.id is not None
+    if not (replace or extra) and (known := saved_games.known_view(session, game)) is not None:
+        return cast(RebelGameView, known)  # (a page drawn after a save: the view it left)
     if players is None:
         players = players_of(session, game)
     history = _history(session, game.id)
@@ -255,11 +257,9 @@ class HistoryLine:
     3 → 5, Dev 2 → 0".
 
     ``way`` is how the version was entered (``cards``, ``counts``, ``numbers`` or ``tricks``);
-    ``changes``
-    holds (seat, score before, score after) for the seats whose score of that round changed
-    (``None`` where the round was not there); ``scores`` is the round's scores after the record
-    (``None`` when it removed the round or the game could not be replayed).
-    """
+    ``changes`` holds (seat, score before, score after) for the seats whose score of that round
+    changed (``None`` where the round was not there); ``scores`` is the round's scores after the
+    record (``None`` when it removed the round or the game could not be replayed)."""
 
     record: RoundRecord
     way: str
@@ -487,7 +487,9 @@ def _save_round(session: Session, game: Game, number: int, played: PlayedRound, 
     assert game.id is not None
     record = _fill_record(RoundRecord(game_id=game.id, seq=view.seq + 1, number=number,
                                       action=action, key=key), played, mode)
-    round_records.write(session, game, record, trial)  # (the summary: the trial's)
+    round_records.write(session, game, record, trial, view.players, lambda saved, *_: (
+        RebelGameView(saved, view.players, current_records([*view.records, record]), trial,
+                      record.seq, {**view.keys, key: record} if key else view.keys)))
     return record
 
 
@@ -527,7 +529,7 @@ def _undo_last(session: Session, game: Game, based_on: int | None,
             before = previous[-1]
             _fill_record(restore, played_from_record(before), before.mode)
             restore.deleted = before.deleted
-        round_records.write(session, game, restore, None)
+        round_records.write(session, game, restore, None, history=[*history, restore])
         return restore
     return None
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from pydantic import Field
 from sqlmodel import Session
@@ -48,7 +48,7 @@ from ..scoring.reveillez import (
     read_princess,
 )
 from ..scoring.reveillez.cards import read_card
-from . import store
+from . import saved_games, store
 from .entries import Empty, EntryShape
 
 KIND = "reveillez"
@@ -124,7 +124,10 @@ def get_game(session: Session, code: str) -> Game | None:
 
 
 def view_game(session: Session, game: Game) -> TableView:
-    """Replay the game's entries through the rules core."""
+    """Replay the game's entries through the rules core (drawn after a save: the view it
+    left, :mod:`.saved_games`)."""
+    if (known := saved_games.known_view(session, game)) is not None:
+        return cast(TableView, known)
     settings = Settings.of(game)
     state = ReveillezGameState(settings.setup)
     log: list[LogItem] = []
@@ -158,6 +161,7 @@ def record(*, session: Session, game: Game, action: Action, based_on: int, key: 
     if view.version != based_on:
         raise store.StaleWrite(view.version)
     event = view.state.play(action)
+    _leaves(session, view, event, based_on + 1)
     store.append(session=session, game=game, kind="action", data={"action": str(event.action)},
                  based_on=based_on, key=key, replay=view.state)
     return event
@@ -174,9 +178,24 @@ def undo(*, session: Session, game: Game, based_on: int, key: str) -> bool:
         return False
     if len(view.state):
         view.state.pop()
+    _leaves(session, view, None, based_on + 1)
     store.append(session=session, game=game, kind="undo", data={}, based_on=based_on, key=key,
                  replay=view.state)
     return True
+
+
+def _leaves(session: Session, view: TableView, event: Event | None, version: int) -> None:
+    """The table a write leaves (:func:`companion.play.saved_games.leaves`): ``view`` (its
+    state already played on) with ``event`` logged, or (None: an undo) its last action still in
+    effect marked undone, at ``version`` — what :func:`view_game` makes of the entries then."""
+    log = list(view.log)
+    if event is not None:
+        log.append(LogItem(version, event, cards={
+            m.princess: view.state.card(m.princess) for m in event.moves}))
+    elif live := [index for index, item in enumerate(log) if not item.undone]:
+        log[live[-1]] = replace(log[live[-1]], undone=True)
+    saved_games.leaves(session, lambda game, names, _: TableView(
+        game, list(names), view.settings, view.state, version, log))
 
 
 def _event_of(view: TableView, seq: int) -> Event | None:
@@ -347,6 +366,7 @@ def record_draft(*, session: Session, game: Game, draft: Draft, based_on: int, k
     if current.problems:
         raise EntryError(current.problems)
     event = view.state.play(current.action)
+    _leaves(session, view, event, based_on + 1)
     store.append(session=session, game=game, kind="action", data={"action": str(event.action)},
                  based_on=based_on, key=key, replay=view.state)
     return current, event

@@ -12,6 +12,7 @@ before.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,7 +23,7 @@ from sqlmodel import Session
 
 from ..db import Prepared, commit_save, saving_on
 from ..models import Game, Player, RoundRecord, loaded, table_of
-from . import push, store
+from . import push, saved_games, store
 
 _RECORDS, _PLAYERS, _GAMES = table_of(RoundRecord), table_of(Player), table_of(Game)
 _SEATS = select(*_PLAYERS.c).where(_PLAYERS.c.game_id == bindparam("game")).order_by(
@@ -45,7 +46,9 @@ def rounds(connection: Connection, game_id: int) -> list[RoundRecord]:
             for row in connection.execute(_ROUNDS, {"game": game_id})]
 
 
-def write(session: Session, game: Game, record: RoundRecord, replay: Any) -> None:
+def write(session: Session, game: Game, record: RoundRecord, replay: Any,
+          players: Sequence[Player] | None = None, view: saved_games.View | None = None,
+          *, history: Sequence[RoundRecord] = ()) -> None:
     """Write ``record`` (a new round record of ``game``) and the game's stamp, with the game's
     summary made from ``replay`` (the game as the record leaves it, or None: read and replayed
     again), and commit. In a save on its own connection (a view marked
@@ -55,7 +58,11 @@ def write(session: Session, game: Game, record: RoundRecord, replay: Any) -> Non
     database's unique keys) raises ``IntegrityError``, nothing stored. (A game read through
     Core by a session begun before the save — the request's own, already in a transaction — is
     written through Core on that session's connection, and committed with it, as
-    :func:`~companion.play.store.append` does.)"""
+    :func:`~companion.play.store.append` does.)
+
+    On its own connection, the save notes the game it leaves for after its commit
+    (:mod:`.saved_games`): its seats ``players`` and ``view(game)``, the game's view as the
+    record leaves it (a round saved), or its records then, ``history`` (an undo)."""
     own = saving_on(session)
     if own is None and game in session:  # (the game loaded in the session: an ORM write)
         session.add(record)
@@ -70,8 +77,8 @@ def write(session: Session, game: Game, record: RoundRecord, replay: Any) -> Non
     try:
         # (a session begun before the save opened: its own connection and commit, as append's)
         connection = own if own is not None else session.connection()
-        _INSERT_RECORD.run(connection,
-                           {name: getattr(record, name) for name in _INSERT_RECORD.keys})
+        record.id = _INSERT_RECORD.run(
+            connection, {name: getattr(record, name) for name in _INSERT_RECORD.keys}, key=True)
         _TOUCH_GAME.run(connection, {"game": game.id, "now": now})
         set_committed_value(game, "updated_at", now)
         push.changed(session, game.id)  # (published after the commit)
@@ -80,6 +87,8 @@ def write(session: Session, game: Game, record: RoundRecord, replay: Any) -> Non
         if own is None:
             session.commit()
         else:
+            saved_games.entry_written(session, game, history, players=players, view=view,
+                                      records=True)
             commit_save(session)
     except BaseException:
         set_committed_value(game, "updated_at", before)

@@ -37,7 +37,7 @@ from ..db import (
     saving_on,
 )
 from ..models import Entry, Game, GameLink, Player, RoundRecord, table_of
-from . import groups, page_reads, push, save_pipeline
+from . import groups, page_reads, push, save_pipeline, saved_games
 from .entries import entry_problem
 from .tokens import is_token
 
@@ -202,14 +202,6 @@ def get_game(session: Session, code: str, kind: str | None = None) -> Game | Non
     return session.exec(query).first()
 
 
-def games_by_codes(session: Session, codes: Sequence[str]) -> list[Game]:
-    """The stored games among ``codes``, in the order of ``codes``."""
-    if not codes:
-        return []
-    found = {g.code: g for g in session.exec(select(Game).where(col(Game.code).in_(codes)))}
-    return [found[code] for code in codes if code in found]
-
-
 def names_of(session: Session, game: Game) -> list[str]:
     """The players' names in seat order; :class:`GameGone` if there are none (every stored game
     has its seats: none means its group was deleted between reading the game and its seats)."""
@@ -225,6 +217,15 @@ def names_of(session: Session, game: Game) -> list[str]:
     if not names:
         raise GameGone
     return names
+
+
+def know_saved(session: Session, saved: saved_games.SavedGame) -> None:
+    """A page drawn after a save that noted its game (:mod:`.saved_games`): its names and
+    entries as the save left them (Rebel Princess's round records: its glue asks for them)."""
+    saved_games.know(session, saved)
+    session.info.setdefault(_NAMES, {})[saved.game.id] = saved.names
+    if not saved.records:
+        session.info.setdefault(_READ, {})[saved.game.id] = list(saved.entries)
 
 
 def settings_of(game: Game) -> dict[str, Any]:
@@ -372,15 +373,16 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
     # session's transaction, or (a view marked ``appends``) on the save's own connection with
     # the session's after-commit hooks run by :func:`companion.db.commit_save`.
     now = datetime.now(UTC)
-    before = game.updated_at
+    before, read = game.updated_at, _read_entries(session, game)
     _forget_entries(session)  # (the entries read are no longer all of them)
     try:
         own = saving_on(session)
         connection = own if own is not None else session.connection()
         # (on PostgreSQL, queued: sent with the summary's write, in one round trip)
+        text = json.dumps(data, ensure_ascii=False, sort_keys=True)
         save_pipeline.queue(_INSERT_ENTRY, connection, {
-            "game_id": game.id, "seq": based_on + 1, "kind": kind, "key": key,
-            "data": json.dumps(data, ensure_ascii=False, sort_keys=True), "created_at": now})
+            "game_id": game.id, "seq": based_on + 1, "kind": kind, "key": key, "data": text,
+            "created_at": now})
         save_pipeline.queue(_TOUCH_GAME, connection, {"game": game.id, "now": now})
         set_committed_value(game, "updated_at", now)
         push.changed(session, game.id)  # (published after the commit, as an ORM write is)
@@ -390,6 +392,8 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
             session.commit()
         else:
             save_pipeline.flush(own)  # (anything still queued: a refusal raised here)
+            saved_games.entry_written(session, game, read, Stored(  # (for after the commit)
+                based_on + 1, kind, json.loads(text), key, saved_games.as_read(now)))
             commit_save(session)
     except IntegrityError:
         set_committed_value(game, "updated_at", before)
@@ -502,17 +506,18 @@ def link_and_game_to_append(session: Session, token: str, *, entries: bool = Tru
     Princess), so none are read with the link."""
     if not is_token(token):
         return None
-    row, read, names = open_save(session, lambda connection: page_reads.save_link_and_game(
-        session, connection, token, entries))
+    row, read, names, links = open_save(session, lambda connection: (
+        page_reads.save_link_and_game(session, connection, token, entries)))
     if row is None:
         return None
     link, game = page_reads.link_and_game_of(row)
-    if read is not None:  # (PostgreSQL: its entries and names came with it, kept for the save)
+    if read is not None:  # (PostgreSQL: its entries came with it, kept for the save)
         session.info.setdefault(_READ, {})[game.id] = [
             Stored(seq, kind, json.loads(data), key, created_at)
             for seq, kind, data, key, created_at in read]
-        if names is not None:
-            session.info.setdefault(_NAMES, {})[game.id] = names
+    if names is not None:  # (and its names and live links: saved_games)
+        session.info.setdefault(_NAMES, {})[game.id] = names
+    saved_games.read_with_link(session, link, game, names, links)
     return link, game
 
 

@@ -184,10 +184,16 @@ def _open_by_link(endpoint: str | None, values: dict[str, Any] | None) -> None:
     # loads no ORM object); a write that only appends entries (:func:`appends`) reads them
     # through Core too, in its transaction; any other write reads them into the session it
     # writes with.
-    found = page_reads.link_and_game_to_read(db, token) if request.method in SAFE_METHODS \
-        else store.link_and_game_to_append(db, token, entries=not _marked(
-            endpoint, "appends_records")) if _marked(endpoint, "appends") \
-        else store.link_and_game(db, token)
+    # (a page drawn after a save that noted its game, routes/live.py: nothing read again)
+    saved = g.get("saved_game") if request.method in SAFE_METHODS else None
+    found = saved.opened_by(token) if saved is not None else None
+    if saved is not None and found is not None:
+        store.know_saved(db, saved)
+    else:
+        found = page_reads.link_and_game_to_read(db, token) if request.method in SAFE_METHODS \
+            else store.link_and_game_to_append(db, token, entries=not _marked(
+                endpoint, "appends_records")) if _marked(endpoint, "appends") \
+            else store.link_and_game(db, token)
     if found is not None:
         link, game = found
         if game.kind != kind.key:

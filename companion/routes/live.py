@@ -132,6 +132,7 @@ def viewer_part(app: Flask) -> Callable[[int, str], str | None]:
             with app.test_request_context(path, base_url=base,
                                           headers={"Accept-Language": lang}):
                 g.live_part_only = True
+                g.saved_game = push.saved_being_drawn(game_id)  # (if noted: nothing read)
                 # The checks a load passes and the view; not the after-request steps: their
                 # headers, access line and counts are for an answer sent, and this one never is
                 # (about 8 % of a drawing's CPU).
@@ -186,6 +187,8 @@ def _shared_part(app: Flask, game_id: int, lang: str) -> str | None:
     with app.app_context():
         # Its own context (g, session, request) over a copy of the write's: the scorer's GET.
         with app.request_context(environ):
+            # (what the save left, if it noted it: nothing read or replayed again, links.py)
+            g.saved_game = push.saved_being_drawn(game_id)
             drawn = page_store.shared_drawing()
             answer = app.preprocess_request()
             response = app.make_response(answer if answer is not None

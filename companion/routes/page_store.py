@@ -35,7 +35,7 @@ from markupsafe import Markup, escape
 from ..db import get_session
 from ..extensions import page_store
 from ..models import Game
-from ..play import store
+from ..play import saved_games, store
 from ..web import metrics
 from ..web.theme import theme_choice
 from .addresses import public_base
@@ -327,7 +327,13 @@ def game_page(game: Game, render: Callable[[], str], *extra: object) -> str:
     players' names (a rename, a merge) and the game's links (a replaced one)."""
     if g.get("live_part_only"):  # a viewers' part drawn alone: no store, no key to read
         return render()
-    names, tokens, ids = store.names_and_links(get_session(), game)
+    saved = saved_games.known(get_session(), game.id)  # (drawn after a save: as it left them)
+    if saved is not None:
+        links = sorted(saved.links, key=lambda link: link[2])  # (by token, as the read orders)
+        names, tokens, ids = (saved.names, tuple(token for _, _, token in links),
+                              tuple(link_id for link_id, _, _ in links))
+    else:
+        names, tokens, ids = store.names_and_links(get_session(), game)
     live_links_are(game, ids)
     endpoint = request.endpoint or ""
     return cached_page((endpoint, game.id, version_of(game), names, tokens, *extra), render)

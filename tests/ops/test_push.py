@@ -17,6 +17,7 @@ import re
 import ssl
 import subprocess
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -219,6 +220,66 @@ def test_a_viewers_stream_brings_its_page_part_in_its_language(push_stack):
     stream = Stream(push_stack["https"][0], push_stack["cert"], english[1])
     try:
         assert stream.next() == version  # (its newest message: no one listened then)
+    finally:
+        stream.close()
+
+
+def test_a_publishs_answer_says_how_many_streams_hold_the_channel_on_every_nginx(push_stack):
+    """What the app takes from Nchan's answer to each publish (companion.play.push: the next
+    change asks nobody first when someone listened): the streams the channel holds, those held
+    by the other nginx (through Redis) counted too, as a ``GET`` counts them."""
+    channel = "ab" * 16
+    publisher = push.Publisher({"LIVE_PUSH_PUBLISH_URL":
+                                f"http://127.0.0.1:{push_stack['publishers'][0]}/pub/",
+                                "SECRET_KEY": "s"}, count=lambda **_: None)
+    streams = [Stream(port, push_stack["cert"], f"/live-push/{channel}")
+               for port in push_stack["https"]]
+    try:
+        assert [stream.status for stream in streams] == [200, 200]
+        for _ in range(100):  # (the other nginx's stream reaches Redis a moment later)
+            if push.listeners(publisher, channel) == 2:  # (the GET: both nginx's streams)
+                break
+            time.sleep(0.1)
+        assert push.publish(publisher, channel, "1-1.000000")
+        assert push._LISTENING[(publisher.url, channel)][0] == 2
+        for stream in streams:
+            assert stream.next() == "1-1.000000"
+    finally:
+        for stream in streams:
+            stream.close()
+        if push._CALLS.connection is not None:  # (this thread's kept connection)
+            push._CALLS.connection.close()
+            push._CALLS.connection = None
+
+
+def test_each_save_in_a_row_brings_a_viewers_part(push_stack):
+    """Saves one after the other, each on either app server: every message on the viewer's
+    stream (held by the other nginx) brings its part, the ones whose server knew from its last
+    publish that someone listens as well as the ones that asked."""
+    scorer = Phone(push_stack["https"][0], push_stack["cert"], "127.0.0.2")
+    game = new_game(scorer)
+    token = game.rsplit("/", 1)[1]
+    status, _, share = scorer.request("GET", f"/share/{token}")
+    assert status == 200
+    viewer = game.replace(token, (set(re.findall(r"/rebel-princess/g/([0-9a-f]{32})", share))
+                                  - {token}).pop())
+    phone = Phone(push_stack["https"][1], push_stack["cert"], "127.0.0.3")
+    status, _, page = phone.request("GET", viewer, headers={"Accept-Language": "en"})
+    found = re.search(r'data-push-url="(/live-push/[0-9a-f]{32})"', page)
+    assert status == 200 and found is not None
+    stream = Stream(push_stack["https"][1], push_stack["cert"], found[1])
+    try:
+        assert stream.status == 200
+        for number in range(1, 5):
+            entry = f"/rebel-princess/g/{token}/round/{number}/numbers"
+            status, _, body = scorer.submit(entry, entry, SCORES)
+            assert status == 302, body[-300:]
+            version = _version(scorer, game)
+            for _ in range(3):
+                told, _, part = (stream.next() or "").partition("\n")
+                if told == version:
+                    break
+            assert told == version and f'data-round="{number + 1}"' in part, number
     finally:
         stream.close()
 

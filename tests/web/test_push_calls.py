@@ -183,3 +183,94 @@ def test_a_proxy_that_does_not_answer_is_given_up_after_the_timeout(fresh, monke
         assert counted == [False]
     finally:
         silent.close()
+
+
+def _channel_info(streams: int, status: bytes = b"202 Accepted") -> bytes:
+    """Nchan's answer to a publish or a channel's ``GET``: its channel info."""
+    body = b'{"messages": 1, "requested": 0, "subscribers": %d, "last_message_id": "1:0"}' % (
+        streams)
+    return (b"HTTP/1.1 " + status + b"\r\nContent-Type: text/json\r\nContent-Length: "
+            + str(len(body)).encode() + b"\r\n\r\n" + body)
+
+
+def _methods(server: Scripted) -> list[str]:
+    return [request.split(b" ", 1)[0].decode() for seen in server.connections
+            for request in seen]
+
+
+def test_a_publishs_answer_says_who_listens_so_the_next_change_asks_nothing_first(fresh):
+    """A change publishes to the game's channel and to each language's viewers' channel, asking
+    first whether anyone listens there (a ``GET``) unless a publish's answer said someone did
+    within ``LISTENERS_KEPT``: three calls a change where both languages listen, not five; the
+    part drawn for each."""
+    server = Scripted([_channel_info(2), _channel_info(1, b"200 OK"), _channel_info(1),
+                       _channel_info(3, b"200 OK"), _channel_info(3)])
+    drawn: list[str] = []
+    counted: list[bool] = []
+    publisher = push.Publisher({"LIVE_PUSH_PUBLISH_URL": server.base, "SECRET_KEY": "s"},
+                               count=lambda *, ok: counted.append(ok),
+                               draw=lambda game, lang: drawn.append(lang) or "<p>part</p>",
+                               languages=("en", "fr"))
+    try:
+        push._publish_version(publisher, 7, [1, 2], "7-1.000000")  # (nothing known yet)
+        assert _methods(server) == ["POST", "GET", "POST", "GET", "POST"]
+        assert drawn == ["en", "fr"]
+        server.answers = [_channel_info(2), _channel_info(1), _channel_info(3)]
+        push._publish_version(publisher, 7, [1, 2], "7-2.000000")
+        assert _methods(server)[5:] == ["POST", "POST", "POST"]
+        assert drawn == ["en", "fr", "en", "fr"]
+        assert counted == [True] * 6  # every publish counted, as before
+        assert all(b"\n<p>part</p>" in request for seen in server.connections
+                   for request in seen if b"/pub/" in request and request.startswith(b"POST")
+                   and not request.endswith((b"7-1.000000", b"7-2.000000")))
+    finally:
+        server.close()
+
+
+def test_a_channel_nobody_listened_to_is_asked_again_before_each_change(fresh):
+    """A phone may begin to listen on a channel nobody held: asked before each change, and its
+    part drawn as soon as it does."""
+    server = Scripted([_channel_info(0), _channel_info(0, b"200 OK"), _channel_info(0),
+                       _channel_info(0), _channel_info(1, b"200 OK"), _channel_info(1)])
+    drawn: list[str] = []
+    publisher = push.Publisher({"LIVE_PUSH_PUBLISH_URL": server.base, "SECRET_KEY": "s"},
+                               count=lambda **_: None,
+                               draw=lambda game, lang: drawn.append(lang) or "<p>part</p>",
+                               languages=("en",))
+    try:
+        push._publish_version(publisher, 8, [1, 2], "8-1.000000")
+        push._publish_version(publisher, 8, [1, 2], "8-2.000000")
+        assert _methods(server) == ["POST", "GET", "POST"] * 2
+        assert drawn == ["en"]  # (the second change: someone listened by then)
+    finally:
+        server.close()
+
+
+def test_who_listens_is_asked_again_once_the_answer_is_old(fresh, monkeypatch):
+    server = Scripted([_channel_info(0), _channel_info(1, b"200 OK"), _channel_info(1),
+                       _channel_info(0), _channel_info(1, b"200 OK"), _channel_info(1)])
+    publisher = push.Publisher({"LIVE_PUSH_PUBLISH_URL": server.base, "SECRET_KEY": "s"},
+                               count=lambda **_: None, draw=lambda game, lang: "<p>part</p>",
+                               languages=("en",))
+    try:
+        push._publish_version(publisher, 9, [1, 2], "9-1.000000")
+        monkeypatch.setattr(push, "LISTENERS_KEPT", 0.0)
+        push._publish_version(publisher, 9, [1, 2], "9-2.000000")
+        assert _methods(server) == ["POST", "GET", "POST"] * 2
+    finally:
+        server.close()
+
+
+def test_an_answer_that_does_not_say_who_listens_is_asked_again(fresh):
+    """A publish answered without the channel's info (another proxy): who listens is asked
+    before each change, as before."""
+    server = Scripted([OK, _channel_info(1, b"200 OK"), OK, OK, _channel_info(1, b"200 OK"), OK])
+    publisher = push.Publisher({"LIVE_PUSH_PUBLISH_URL": server.base, "SECRET_KEY": "s"},
+                               count=lambda **_: None, draw=lambda game, lang: "<p>part</p>",
+                               languages=("en",))
+    try:
+        for version in ("10-1.000000", "10-2.000000"):
+            push._publish_version(publisher, 10, [1, 2], version)
+        assert _methods(server) == ["POST", "GET", "POST"] * 2
+    finally:
+        server.close()
