@@ -3,8 +3,10 @@ trips, where each statement and psycopg's own ``BEGIN`` took one (issue 36: a du
 seven, each waiting for a core on a busy server), through psycopg's pipeline mode:
 
 1. its first reads sent together, before any transaction (:func:`read_together`: the link with
-   its game and names, and the game's entries, :func:`companion.play.page_reads.save_reads`; at
-   READ COMMITTED a read sees the same outside a transaction as inside one, and takes no lock);
+   its game and names, and the game's entries — or, for a game that keeps its rounds as
+   records, its seats and records, kept for the save's glue to take once (:func:`keep`,
+   :func:`taken`) —, :func:`companion.play.page_reads.save_reads`; at READ COMMITTED a read
+   sees the same outside a transaction as inside one, and takes no lock);
 2. its writes queued (:func:`queue`: the entry, the game's stamp) and sent with the ``BEGIN`` and
    the first write whose answer is read (:func:`run`: the summary's UPDATE, whose row count
    decides what follows), in one pipeline;
@@ -38,10 +40,12 @@ from ..db import Prepared
 @dataclass
 class _Writes:
     """A save's connection on PostgreSQL: whether its transaction has begun (its ``BEGIN``
-    sent), and its writes queued, not sent yet."""
+    sent), its writes queued, not sent yet, and what its first reads brought that its glue has
+    not taken yet (:func:`keep`)."""
 
     begun: bool = False
     queued: list[tuple[str, Any]] = field(default_factory=list)
+    read: dict[tuple[str, int], Any] = field(default_factory=dict)
 
 
 _WRITES: weakref.WeakKeyDictionary[Connection, _Writes] = weakref.WeakKeyDictionary()
@@ -80,11 +84,29 @@ def flush(connection: Connection) -> None:
 
 
 def _dropped(connection: Connection) -> None:
-    """A ``ROLLBACK``: what was queued is never sent; the next write begins anew."""
+    """A ``ROLLBACK``: what was queued is never sent; the next write begins anew; what the
+    first reads brought and nobody took is forgotten (a save judged again reads afresh)."""
     writes = _WRITES.get(connection)
     if writes is not None:
         writes.queued.clear()
+        writes.read.clear()
         writes.begun = False
+
+
+def keep(connection: Connection, what: str, game_id: int, rows: Any) -> None:
+    """Keep ``rows``, read by a pipelined save's first reads (``what`` of game ``game_id``), for
+    its glue to take once (:func:`taken`)."""
+    _WRITES[connection].read[(what, game_id)] = rows
+
+
+def taken(connection: Connection, what: str, game_id: int | None) -> Any:
+    """What :func:`keep` kept of ``what`` for game ``game_id`` on this save's connection, taken
+    (a second read, or one after a ``ROLLBACK``, reads the database again); None: nothing
+    kept."""
+    writes = _WRITES.get(connection)
+    if writes is None or game_id is None:
+        return None
+    return writes.read.pop((what, game_id), None)
 
 
 def queue(prepared: Prepared, connection: Connection, values: dict[str, Any]) -> None:
