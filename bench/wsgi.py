@@ -31,3 +31,8 @@ if os.environ.get("COMPANION_BENCH_COSTS"):  # bench.push_costs: each request's 
     from bench.cost_probe import install
 
     install(app, os.environ["COMPANION_BENCH_COSTS"])
+
+if os.environ.get("COMPANION_BENCH_TAIL"):  # bench.entry_tail: each request's phases, in a file
+    from bench.tail_probe import install as install_tail
+
+    install_tail(app, os.environ["COMPANION_BENCH_TAIL"])

@@ -26,7 +26,7 @@ from sqlmodel import Session
 
 from ..db import on_driver, once_more_if_dropped, reader, saving_on
 from ..models import Entry, Game, GameLink, Player, RoundRecord, loaded, table_of
-from . import saved_games
+from . import save_pipeline, saved_games
 from .save_pipeline import begin_save, read_together
 from .tokens import is_token
 
@@ -89,6 +89,20 @@ SAVE_ENTRIES = Read(
     ENTRIES.columns)
 """:data:`ENTRIES` of the game a live link opens, by the link's token: read with the link and
 its game (:func:`save_reads`)."""
+_OF_TOKEN = "(SELECT game_id FROM gamelink WHERE token = $1 AND revoked_at IS NULL)"
+SAVE_SEATS = Read(
+    "companion_save_seats",
+    "SELECT " + ", ".join(f'"{c.name}"' for c in _PLAYER.c)
+    + f" FROM player WHERE game_id = {_OF_TOKEN} ORDER BY seat", tuple(_PLAYER.c))
+"""The seats (every column, in seat order) of the game a live link opens, by the link's token:
+read with the link and its game by a save of a game that keeps its rounds as records
+(:func:`save_reads`)."""
+SAVE_ROUNDS = Read(
+    "companion_save_rounds",
+    "SELECT " + ", ".join(f'"{c.name}"' for c in _ROUND.c)
+    + f" FROM roundrecord WHERE game_id = {_OF_TOKEN} ORDER BY id", tuple(_ROUND.c))
+""":data:`ROUND_RECORDS` of the game a live link opens, by the link's token (as
+:data:`SAVE_SEATS`)."""
 SAVE_LINK = (
     f"SELECT {_LINK_AND_GAME_COLUMNS}, seats.names, live.ids, live.roles, live.tokens "
     "FROM gamelink JOIN game ON game.id = gamelink.game_id LEFT JOIN LATERAL (SELECT "
@@ -179,16 +193,25 @@ def save_reads(connection: Connection, token: str, entries: bool = True
     """A save's first reads on its own connection on PostgreSQL (:func:`companion.db.open_save`,
     :func:`.save_pipeline.begin_save`): the link of ``token`` with its game (a row of
     :data:`LINK_AND_GAME`, or None), that game's entries (:data:`SAVE_ENTRIES`; None when
-    ``entries`` is false: a game that keeps its rounds as records), its players' names in
-    seat order (None: none read) and its live links (:data:`SAVE_LINK`), sent together, one
-    round trip (:func:`companion.db.read_together`), each value as SQLAlchemy gives it."""
-    reads = [(SAVE_LINK, (token,)), (SAVE_ENTRIES.sql, (token,))]
-    link, *read = read_together(connection, reads if entries else reads[:1])
+    ``entries`` is false: a game that keeps its rounds as records, whose seats and records
+    (:data:`SAVE_SEATS`, :data:`SAVE_ROUNDS`) are read instead and kept on the connection for
+    :mod:`.round_records` to take, :func:`.save_pipeline.keep`), its players' names in seat
+    order (None: none read) and its live links (:data:`SAVE_LINK`), sent together, one round
+    trip (:func:`companion.db.read_together`), each value as SQLAlchemy gives it."""
+    reads = [(SAVE_LINK, (token,)),
+             *([(SAVE_ENTRIES.sql, (token,))] if entries
+               else [(SAVE_SEATS.sql, (token,)), (SAVE_ROUNDS.sql, (token,))])]
+    link, *read = read_together(connection, reads)
     if not link:
         return None, [] if entries else None, None, None
     *row, names, ids, roles, tokens = link[0]
     found = _as_sqlalchemy(LINK_AND_GAME, connection.dialect, [tuple(row)])[0]
     live = tuple(zip(ids, roles, tokens, strict=True)) if ids else None
+    if not entries:
+        game_id = found[len(_LINK.c)]  # (the game's id: its first column, after the link's)
+        for what, kept, rows in (("seats", SAVE_SEATS, read[0]), ("rounds", SAVE_ROUNDS, read[1])):
+            save_pipeline.keep(connection, what, game_id,
+                               _as_sqlalchemy(kept, connection.dialect, rows))
     return (found, _as_sqlalchemy(SAVE_ENTRIES, connection.dialect, read[0]) if entries else None,
             tuple(names) if names else None, live)
 

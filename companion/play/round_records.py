@@ -12,7 +12,7 @@ before.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,7 +23,7 @@ from sqlmodel import Session
 
 from ..db import Prepared, commit_save, saving_on
 from ..models import Game, Player, RoundRecord, loaded, table_of
-from . import push, saved_games, store
+from . import push, save_pipeline, saved_games, store
 
 _RECORDS, _PLAYERS, _GAMES = table_of(RoundRecord), table_of(Player), table_of(Game)
 _SEATS = select(*_PLAYERS.c).where(_PLAYERS.c.game_id == bindparam("game")).order_by(
@@ -34,16 +34,21 @@ _ROUNDS = select(*_RECORDS.c).where(_RECORDS.c.game_id == bindparam("game")).ord
 
 def seats(connection: Connection, game_id: int | None) -> list[Player]:
     """The game's seats in play order, read on a save's own connection (tracked by no
-    session)."""
-    return [loaded(Player, _PLAYERS, row)
-            for row in connection.execute(_SEATS, {"game": game_id})]
+    session): on PostgreSQL, those its first reads brought with the link, the first time."""
+    rows: Iterable[Any] | None = save_pipeline.taken(connection, "seats", game_id)
+    if rows is None:
+        rows = connection.execute(_SEATS, {"game": game_id})
+    return [loaded(Player, _PLAYERS, row) for row in rows]
 
 
 def rounds(connection: Connection, game_id: int) -> list[RoundRecord]:
     """The game's round records in the order they were made, read on a save's own connection
-    (tracked by no session)."""
-    return [loaded(RoundRecord, _RECORDS, row)
-            for row in connection.execute(_ROUNDS, {"game": game_id})]
+    (tracked by no session): on PostgreSQL, those its first reads brought with the link, the
+    first time (a save judged again after a refusal reads them afresh)."""
+    rows: Iterable[Any] | None = save_pipeline.taken(connection, "rounds", game_id)
+    if rows is None:
+        rows = connection.execute(_ROUNDS, {"game": game_id})
+    return [loaded(RoundRecord, _RECORDS, row) for row in rows]
 
 
 def write(session: Session, game: Game, record: RoundRecord, replay: Any,
@@ -77,9 +82,12 @@ def write(session: Session, game: Game, record: RoundRecord, replay: Any,
     try:
         # (a session begun before the save opened: its own connection and commit, as append's)
         connection = own if own is not None else session.connection()
-        record.id = _INSERT_RECORD.run(
-            connection, {name: getattr(record, name) for name in _INSERT_RECORD.keys}, key=True)
-        _TOUCH_GAME.run(connection, {"game": game.id, "now": now})
+        # (on PostgreSQL, queued: sent with the BEGIN and the summary's write, one round trip;
+        # the record's key, which the view noted for after the commit shows, set when sent)
+        save_pipeline.queue(_INSERT_RECORD, connection,
+                            {name: getattr(record, name) for name in _INSERT_RECORD.keys},
+                            key=lambda made: setattr(record, "id", made))
+        save_pipeline.queue(_TOUCH_GAME, connection, {"game": game.id, "now": now})
         set_committed_value(game, "updated_at", now)
         push.changed(session, game.id)  # (published after the commit)
         for keep in store.AT_SAVE:
@@ -87,6 +95,7 @@ def write(session: Session, game: Game, record: RoundRecord, replay: Any,
         if own is None:
             session.commit()
         else:
+            save_pipeline.flush(own)  # (anything still queued: a refusal raised here)
             saved_games.entry_written(session, game, history, players=players, view=view,
                                       records=True)
             commit_save(session)

@@ -3,8 +3,10 @@ trips, where each statement and psycopg's own ``BEGIN`` took one (issue 36: a du
 seven, each waiting for a core on a busy server), through psycopg's pipeline mode:
 
 1. its first reads sent together, before any transaction (:func:`read_together`: the link with
-   its game and names, and the game's entries, :func:`companion.play.page_reads.save_reads`; at
-   READ COMMITTED a read sees the same outside a transaction as inside one, and takes no lock);
+   its game and names, and the game's entries — or, for a game that keeps its rounds as
+   records, its seats and records, kept for the save's glue to take once (:func:`keep`,
+   :func:`taken`) —, :func:`companion.play.page_reads.save_reads`; at READ COMMITTED a read
+   sees the same outside a transaction as inside one, and takes no lock);
 2. its writes queued (:func:`queue`: the entry, the game's stamp) and sent with the ``BEGIN`` and
    the first write whose answer is read (:func:`run`: the summary's UPDATE, whose row count
    decides what follows), in one pipeline;
@@ -24,7 +26,7 @@ first reads are tried once more on a new connection, as the link lookup was).
 from __future__ import annotations
 
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -38,10 +40,15 @@ from ..db import Prepared
 @dataclass
 class _Writes:
     """A save's connection on PostgreSQL: whether its transaction has begun (its ``BEGIN``
-    sent), and its writes queued, not sent yet."""
+    sent), its writes queued, not sent yet, and what its first reads brought that its glue has
+    not taken yet (:func:`keep`)."""
 
     begun: bool = False
     queued: list[tuple[str, Any]] = field(default_factory=list)
+    keys: dict[int, Callable[[int], None]] = field(default_factory=dict)
+    """Of the writes queued, by their place: what is told the key an INSERT made
+    (:func:`queue`'s ``key``)."""
+    read: dict[tuple[str, int], Any] = field(default_factory=dict)
 
 
 _WRITES: weakref.WeakKeyDictionary[Connection, _Writes] = weakref.WeakKeyDictionary()
@@ -80,23 +87,48 @@ def flush(connection: Connection) -> None:
 
 
 def _dropped(connection: Connection) -> None:
-    """A ``ROLLBACK``: what was queued is never sent; the next write begins anew."""
+    """A ``ROLLBACK``: what was queued is never sent; the next write begins anew; what the
+    first reads brought and nobody took is forgotten (a save judged again reads afresh)."""
     writes = _WRITES.get(connection)
     if writes is not None:
         writes.queued.clear()
+        writes.keys.clear()
+        writes.read.clear()
         writes.begun = False
 
 
-def queue(prepared: Prepared, connection: Connection, values: dict[str, Any]) -> None:
+def keep(connection: Connection, what: str, game_id: int, rows: Any) -> None:
+    """Keep ``rows``, read by a pipelined save's first reads (``what`` of game ``game_id``), for
+    its glue to take once (:func:`taken`)."""
+    _WRITES[connection].read[(what, game_id)] = rows
+
+
+def taken(connection: Connection, what: str, game_id: int | None) -> Any:
+    """What :func:`keep` kept of ``what`` for game ``game_id`` on this save's connection, taken
+    (a second read, or one after a ``ROLLBACK``, reads the database again); None: nothing
+    kept."""
+    writes = _WRITES.get(connection)
+    if writes is None or game_id is None:
+        return None
+    return writes.read.pop((what, game_id), None)
+
+
+def queue(prepared: Prepared, connection: Connection, values: dict[str, Any], *,
+          key: Callable[[int], None] | None = None) -> None:
     """``prepared`` run with ``values``: on a pipelined save's connection, queued (sent with the
     next write whose answer is read, the ``COMMIT`` or any other statement, whichever comes
-    first, in one round trip); elsewhere run at once."""
+    first, in one round trip); elsewhere run at once. ``key`` (an INSERT of one row): told the
+    key of the row it made, once it is sent."""
     writes = _WRITES.get(connection)
     if writes is None:
-        prepared.run(connection, values)
+        made = prepared.run(connection, values, key=key is not None)
+        if key is not None:
+            key(made)
         return
     if not connection.in_transaction():
         connection.begin()  # (so that its COMMIT, and the ``commit`` event, come)
+    if key is not None:
+        writes.keys[len(writes.queued)] = key
     writes.queued.append(prepared.bound(connection, values))
 
 
@@ -115,13 +147,15 @@ def send_writes(connection: Connection, last: tuple[str, Any] | None = None) -> 
     raised as SQLAlchemy's error: the transaction is then rolled back as a whole."""
     writes = _WRITES[connection]
     statements = [*writes.queued, *([last] if last is not None else [])]
-    writes.queued = []
+    keys, writes.queued, writes.keys = writes.keys, [], {}
     begin = not writes.begun
     if not connection.in_transaction():
         connection.begin()  # (so that its COMMIT commits what is sent)
     writes.begun = True
     cursors = _pipelined(connection, statements, begin=begin)
     rows = int(cursors[-1].rowcount) if last is not None else -1
+    for place, told in keys.items():  # (an INSERT's RETURNING of its key, as SQLAlchemy sends it)
+        told(int(cursors[place].fetchone()[0]))
     for cursor in cursors:
         cursor.close()
     return rows

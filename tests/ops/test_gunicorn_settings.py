@@ -1,8 +1,9 @@
 """The shipped gunicorn settings (deploy/gunicorn.conf.py): each worker, once it has loaded the
 app, freezes what loading made (``gc.freeze``), so that a full collection of the garbage
 collector walks only what the worker made since — a pause of about 100 ms with the app's
-objects, about 2 ms without them (issue 36). The app is still loaded by each worker (no
-``preload_app``): a reload (HUP) must start workers with the new code.
+objects, about 2 ms without them (issue 36) — and its young collections run after each answer,
+not during the request. The app is still loaded by each worker (no ``preload_app``): a reload
+(HUP) must start workers with the new code.
 """
 
 from __future__ import annotations
@@ -63,6 +64,49 @@ def _frozen() -> list[object]:
         gc.freeze()
 
 
+def test_a_worker_collects_between_requests_where_python_would_have_during_one(settings):
+    from gunicorn.config import Config
+
+    Config().set("post_request", settings["post_request"])  # a hook gunicorn accepts
+    threshold = gc.get_threshold()
+    collected: list[int] = []
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop":
+            collected.append(info["generation"])
+
+    try:
+        settings["post_worker_init"](object())
+        young = settings["YOUNG"]
+        assert gc.get_threshold() == (settings["IN_REQUEST"], *threshold[1:])
+        assert settings["IN_REQUEST"] > 10 * young
+        gc.callbacks.append(note)
+        kept = [[] for _ in range(young * 3)]  # a request that makes thrice Python's threshold
+        garbage = [Loaded()]
+        garbage.append(garbage)
+        del garbage
+        assert collected == []  # none during it
+        settings["post_request"](object(), object(), {}, object())
+        assert collected == [0]  # one, after it: the young generation, as Python would
+        assert gc.get_count()[0] < young
+        assert not any(isinstance(o, Loaded) for o in gc.get_objects())  # the cycle freed
+        settings["post_request"](object(), object(), {}, object())
+        assert collected == [0]  # nothing made since: nothing to collect
+        gc.collect(0)
+        for _ in range(threshold[1]):  # Python's count of young collections passed: the next
+            gc.collect(0)              # one takes the middle generation with it
+        kept += [[] for _ in range(young * 2)]
+        seen = len(collected)
+        settings["post_request"](object(), object(), {}, object())
+        assert collected[seen:] == [1]
+        del kept
+    finally:
+        if note in gc.callbacks:
+            gc.callbacks.remove(note)
+        gc.set_threshold(*threshold)
+        gc.unfreeze()
+
+
 def test_the_app_is_loaded_by_each_worker_not_the_master(settings):
     assert not settings.get("preload_app", False)
 
@@ -74,6 +118,60 @@ def app(environ, start_response):
     start_response("200 OK", [("Content-Type", "text/plain")])
     return [str(gc.get_freeze_count()).encode()]
 '''
+
+
+COLLECTING_APP = '''
+import gc
+
+collections = []
+gc.callbacks.append(lambda phase, info: collections.append(info["generation"])
+                    if phase == "stop" else None)
+kept = []
+
+def app(environ, start_response):
+    before = len(collections)
+    kept.extend([] for _ in range(3000))  # past Python's own threshold, four times
+    start_response("200 OK", [("Content-Type", "text/plain")])
+    return [f"{before} {len(collections) - before}".encode()]
+'''
+
+
+def test_a_worker_of_the_shipped_settings_collects_after_its_answers(tmp_path):
+    """Requests that each make 3,000 objects: no collection runs while one is answered (Python's
+    thresholds alone would run four), one runs after each."""
+    answers = _served(tmp_path, COLLECTING_APP, "collecting_app", 3)
+    inside = [int(a.split()[1]) for a in answers]
+    before = [int(a.split()[0]) for a in answers]
+    assert inside == [0, 0, 0]
+    assert before[2] - before[1] == 1 and before[1] - before[0] == 1
+
+
+def _served(tmp_path, source: str, name: str, requests: int) -> list[str]:
+    """The answers of a worker of the shipped settings serving ``source`` to ``requests``
+    GETs, one after another."""
+    (tmp_path / f"{name}.py").write_text(source)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "metrics"),
+           "WEB_CONCURRENCY": "1"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", str(CONF), "--bind", f"127.0.0.1:{port}",
+         "--pythonpath", str(tmp_path), f"{name}:app"], env=env, start_new_session=True)
+    answers: list[str] = []
+    try:
+        deadline = time.monotonic() + 60
+        while len(answers) < requests:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as answer:
+                    answers.append(answer.read().decode())
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, "no answer"
+                time.sleep(0.2)
+        return answers
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
 def test_a_worker_of_the_shipped_settings_serves_with_the_app_frozen(tmp_path):

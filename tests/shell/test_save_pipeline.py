@@ -31,7 +31,7 @@ from companion.db import commit_save, get_session, open_save, rollback_save
 from companion.models import Entry, table_of
 from companion.play import save_pipeline
 
-from .test_core_saves import _entries
+from .test_core_saves import _entries, _new_rebel, _records
 from .test_lean_saves import statements, version_of
 from .test_save_round_trips import new_duel
 
@@ -116,6 +116,73 @@ def test_a_duel_round_on_postgresql_is_three_round_trips(app, client, engine):
     assert len(seen) == 5  # the same five statements (test_save_statements)
     assert version_of(client, url) == 2
     assert_pool_as_it_came(engine)
+
+
+def rebel_round(client, url: str, number: int, scores=("3", "2", "4", "1")):
+    return client.post(f"{url}/round/{number}/numbers", data={
+        "base": "", "leader": "", "confirm": "y", "key": f"key-{number:08}",
+        **{f"score_{s}": v for s, v in enumerate(scores)}})
+
+
+def test_a_rebel_princess_round_on_postgresql_is_three_round_trips(app, client, engine):
+    """Its seats and rounds come with the link in the first round trip, its record and the
+    game's stamp go with the BEGIN and the summary's write (was 8: the link; a BEGIN alone; the
+    seats; the rounds; each write; the COMMIT)."""
+    url = _new_rebel(client)
+    assert rebel_round(client, url, 1).status_code == 302  # (the pool holds a used connection)
+    with round_trips(engine) as trips, statements(app) as seen:
+        answer = rebel_round(client, url, 2, ("2", "3", "1", "4"))
+    assert answer.status_code == 302, answer.text
+    assert trips == [3]  # reads; BEGIN and writes; COMMIT
+    assert len(seen) == 6  # the same six statements (test_save_statements)
+    assert _records(app, url) == [(1, 1, "entered"), (2, 2, "entered")]
+    assert_pool_as_it_came(engine)
+
+
+def test_a_rebel_princess_save_s_first_reads_bring_its_seats_and_rounds_taken_once(
+        app, client, engine):
+    """The seats and round records read with the link are what reads of their own give; the
+    glue takes them once (a second read, as a save judged again after a refusal makes, reads
+    the database), and a ROLLBACK forgets what was not taken."""
+    from companion.play import round_records, store
+
+    url = _new_rebel(client)
+    assert rebel_round(client, url, 1).status_code == 302
+    token = url.rsplit("/", 1)[1]
+    with app.test_request_context():
+        session = get_session()
+        with round_trips(engine) as trips, statements(app) as seen:
+            _link, game = store.link_and_game_to_append(session, token, entries=False)
+            connection = save_pipeline_connection(session)
+            seats = round_records.seats(connection, game.id)
+            rounds = round_records.rounds(connection, game.id)
+            connection.connection.dbapi_connection.pgconn.untrace()  # (the trips counted so far)
+        assert len(seen) == 3  # the link with its game and names; the seats; the rounds
+        assert trips == [1]  # all three together, before any transaction
+        with statements(app) as seen:
+            again = (round_records.seats(connection, game.id),
+                     round_records.rounds(connection, game.id))
+        assert len(seen) == 2  # read again, on the save's connection
+        assert [(p.id, p.seat, p.name, p.princess, p.person_id) for p in seats] == [
+            (p.id, p.seat, p.name, p.princess, p.person_id) for p in again[0]]
+        assert [p.name for p in seats] == ["Ana", "Ben", "Cy", "Di"]
+        assert [r.model_dump() for r in rounds] == [r.model_dump() for r in again[1]]
+        assert [(r.seq, r.number, r.action, r.created_at.tzinfo is not None)
+                for r in rounds] == [(1, 1, "entered", True)]
+        save_pipeline.keep(connection, "rounds", game.id, [])
+        rollback_save(session)
+        with statements(app) as seen:
+            assert len(round_records.rounds(connection, game.id)) == 1
+        assert len(seen) == 1
+    assert_pool_as_it_came(engine)
+
+
+def save_pipeline_connection(session):
+    from companion.db import saving_on
+
+    connection = saving_on(session)
+    assert connection is not None
+    return connection
 
 
 def test_two_saves_of_one_version_racing_store_one_and_the_other_is_told_so(app, client,
