@@ -364,7 +364,8 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
     if based_on != current:
         _forget_entries(session)  # a caller that tries again reads the game afresh
         raise StaleWrite(current)
-    problem = entry_problem(game.kind, kind, data)
+    as_json = json.dumps(data, ensure_ascii=False, sort_keys=True)
+    problem = entry_problem(game.kind, kind, data, as_json=as_json)
     if problem is not None:  # (every form and API call makes its game's shapes: a bug here)
         raise ValueError(f"an entry no table could have made: {problem}")
     # Written through Core (no ORM object built, nothing to flush): the entry, the game's
@@ -380,7 +381,7 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
         # (on PostgreSQL, queued: sent with the summary's write, in one round trip)
         save_pipeline.queue(_INSERT_ENTRY, connection, {
             "game_id": game.id, "seq": based_on + 1, "kind": kind, "key": key,
-            "data": json.dumps(data, ensure_ascii=False, sort_keys=True), "created_at": now})
+            "data": as_json, "created_at": now})
         save_pipeline.queue(_TOUCH_GAME, connection, {"game": game.id, "now": now})
         set_committed_value(game, "updated_at", now)
         push.changed(session, game.id)  # (published after the commit, as an ORM write is)
