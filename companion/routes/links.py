@@ -40,6 +40,7 @@ from ..db import get_session
 from ..games import by_key
 from ..models import Game, GameLink, Group, Person, Player
 from ..play import page_reads, store, summaries
+from ..web.requests import itself
 from .addresses import game_address, public_base
 from .closed import closed_or_404
 from .qr import qr_svg
@@ -179,23 +180,26 @@ def _open_by_link(endpoint: str | None, values: dict[str, Any] | None) -> None:
     if kind is None:
         return
     token = str(values["code"])
-    db = get_session(reads_only=request.method in SAFE_METHODS and _marked(endpoint, "reads_only"))
+    method = itself(request).method
+    view = itself(current_app).view_functions.get(endpoint)
+    db = get_session(reads_only=method in SAFE_METHODS and _marked(endpoint, "reads_only", view))
     # A page only reads: its link and game through Core (a page from the page store then
     # loads no ORM object); a write that only appends entries (:func:`appends`) reads them
     # through Core too, in its transaction; any other write reads them into the session it
     # writes with.
-    found = page_reads.link_and_game_to_read(db, token) if request.method in SAFE_METHODS \
+    found = page_reads.link_and_game_to_read(db, token) if method in SAFE_METHODS \
         else store.link_and_game_to_append(db, token, entries=not _marked(
-            endpoint, "appends_records")) if _marked(endpoint, "appends") \
+            endpoint, "appends_records", view)) if _marked(endpoint, "appends", view) \
         else store.link_and_game(db, token)
     if found is not None:
         link, game = found
         if game.kind != kind.key:
             abort(404)
-        g.link, g.link_game = link, game
+        kept = itself(g)
+        kept.link, kept.link_game = link, game
         values["code"] = game.code
-        if link.role != "scorer" and request.method not in SAFE_METHODS and not (
-                link.role in store.SEAT_ROLES and _marked(endpoint, "for_seats")):
+        if link.role != "scorer" and method not in SAFE_METHODS and not (
+                link.role in store.SEAT_ROLES and _marked(endpoint, "for_seats", view)):
             abort(403)
         return
     if token in remembered():  # the creator's browser, with an address from before links
@@ -244,10 +248,12 @@ def reads_only(view: Callable[..., Any]) -> Callable[..., Any]:
     return view
 
 
-def _marked(endpoint: str, mark: str) -> bool:
-    """Whether the view of ``endpoint`` carries ``mark`` (:func:`for_seats`, :func:`appends`,
-    :func:`reads_only`)."""
-    return bool(getattr(current_app.view_functions.get(endpoint), mark, False))
+def _marked(endpoint: str, mark: str, view: Any = None) -> bool:
+    """Whether the view of ``endpoint`` (``view``, when the caller has found it) carries
+    ``mark`` (:func:`for_seats`, :func:`appends`, :func:`reads_only`)."""
+    if view is None:
+        view = itself(current_app).view_functions.get(endpoint)
+    return bool(getattr(view, mark, False))
 
 
 @bp.app_url_defaults
