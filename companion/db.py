@@ -166,7 +166,8 @@ def reader(engine: Engine) -> Engine:
 
 
 def get_engine() -> Engine:
-    return cast(Engine, current_app.extensions["companion.engine"])
+    app = cast(Any, current_app)._get_current_object()  # noqa: SLF001  (werkzeug: public)
+    return cast(Engine, app.extensions["companion.engine"])
 
 
 def get_session(*, reads_only: bool = False) -> Session:

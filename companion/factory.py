@@ -36,6 +36,7 @@ from . import config
 from .common.bounds import DB_INT_MAX
 from .extensions import compress, csrf, page_store  # (created in extensions.py, bound here)
 from .games import plug_in, registry
+from .web.requests import itself
 
 
 def _secret_key(instance: Path) -> str:
@@ -185,7 +186,8 @@ class _SessionInterface(SecureCookieSessionInterface):
             signed is None or time.time() - signed > REFRESH_AFTER.total_seconds())
 
     def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
-        if request.endpoint == "static" or request.path.startswith(_NO_SESSION):
+        asked = itself(request)  # (read once: see companion.web.requests.itself)
+        if asked.endpoint == "static" or asked.path.startswith(_NO_SESSION):
             return
         if session.modified and session and not session.permanent:
             session.permanent = True  # kept a month, not until the browser closes
@@ -430,7 +432,7 @@ def _init_responses(app: Flask) -> None:
     def _buffer_static(response: Response) -> Response:
         # Flask-Compress reads a file response without closing the file; read and close it here
         # first (this runs before Flask-Compress, which was registered earlier).
-        if request.endpoint == "static" and response.direct_passthrough:
+        if itself(request).endpoint == "static" and response.direct_passthrough:
             data = b"".join(response.response)  # type: ignore[arg-type]
             response.close()
             response.direct_passthrough = False

@@ -292,22 +292,22 @@ def opened(token: str) -> None:
 
 @bp.after_app_request
 def _remember_opened(response: Response) -> Response:
-    link = g.get("link")
-    if link is not None and response.status_code == 200 and request.method == "GET":
+    link = itself(g).get("link")
+    if link is not None and response.status_code == 200 and itself(request).method == "GET":
         opened(link.token)
     return response
 
 
 def not_stored(endpoint: str) -> bool:
     """Whether the page of ``endpoint`` is answered ``no-store`` (:func:`entry_page`)."""
-    view = current_app.view_functions.get(endpoint)
+    view = itself(current_app).view_functions.get(endpoint)
     return bool(getattr(view, "entry_page", False) or endpoint.endswith(".new_game"))
 
 
 @bp.after_app_request
 def _entry_pages_not_stored(response: Response) -> Response:
     # (the view's mark first: the answer's type is read only for an entry page's answers)
-    if not_stored(request.endpoint or "") and (
+    if not_stored(itself(request).endpoint or "") and (
             response.mimetype == "text/html" and "Cache-Control" not in response.headers):
         response.headers["Cache-Control"] = "no-store"
     return response
@@ -325,7 +325,7 @@ def _link_context() -> dict[str, Any]:
 def opened_game(code: str, kind: str) -> Game | None:
     """The game of ``kind`` this request opened through its link (read with the link), else the
     game stored under ``code``, else None."""
-    game: Game | None = g.get("link_game")
+    game: Game | None = itself(g).get("link_game")
     if game is not None and game.code == code and game.kind == kind:
         return game
     return store.get_game(get_session(), code, kind)
