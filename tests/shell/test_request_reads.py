@@ -117,7 +117,7 @@ def test_a_known_sessions_data_is_copied_as_deepcopy_copies_it(data):
     assert not any(id(c) in theirs for c in containers(copied, []))  # nothing shared to change
 
 
-# --- Flask-WTF's check ----------------------------------------------------------------------------
+# --- Flask-WTF's check -------------------------------------------------------------------
 
 @pytest.fixture
 def csrf_app(tmp_path):
@@ -172,7 +172,7 @@ def test_over_https_the_referrer_is_checked_as_before(csrf_app):
                        headers={"Referer": "https://localhost/x"}).status_code == 302
 
 
-# --- Flask-Limiter's hooks -------------------------------------------------------------------------
+# --- Flask-Limiter's hooks ------------------------------------------------------------------
 
 def test_a_tap_at_the_table_leaves_flask_limiter_no_state(tmp_path):
     app = limited_app(tmp_path)
