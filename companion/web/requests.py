@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, TypeVar, cast
 from urllib.parse import parse_qsl
 
-from flask import current_app
+from flask import current_app, has_app_context
 from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.sansio.http import parse_cookie
 from werkzeug.utils import cached_property
@@ -44,7 +44,8 @@ class AppRequest(WordedRequest):
     def _load_form_data(self) -> None:
         if ("form" in self.__dict__ or "stream" in self.__dict__
                 or self.environ.get("CONTENT_TYPE") != URLENCODED
-                or getattr(self, "_cached_data", None) is not None or itself(current_app).debug):
+                or getattr(self, "_cached_data", None) is not None
+                or (has_app_context() and itself(current_app).debug)):
             super()._load_form_data()
             return
         stream = self.stream  # (werkzeug's limited stream: its 413, its guards)

@@ -64,6 +64,12 @@ def test_any_other_body_goes_to_werkzeugs_parser(app, content_type):
     assert ours == werkzeugs
 
 
+def test_a_form_is_read_outside_any_app_too():
+    environ = EnvironBuilder(method="POST", data=b"a=1&b=2",
+                             content_type="application/x-www-form-urlencoded").get_environ()
+    assert list(AppRequest(environ).form.items(multi=True)) == [("a", "1"), ("b", "2")]
+
+
 def test_a_form_too_long_is_refused_as_before(app):
     client = app.test_client()
     answer = client.post("/rebel-princess/new", data="a=" + "x" * 5000,
