@@ -166,7 +166,8 @@ def reader(engine: Engine) -> Engine:
 
 
 def get_engine() -> Engine:
-    return cast(Engine, current_app.extensions["companion.engine"])
+    app = cast(Any, current_app)._get_current_object()  # noqa: SLF001  (werkzeug: public)
+    return cast(Engine, app.extensions["companion.engine"])
 
 
 def get_session(*, reads_only: bool = False) -> Session:
@@ -177,14 +178,18 @@ def get_session(*, reads_only: bool = False) -> Session:
     rollback on return), one round trip a statement where the app's own connection adds a
     ping, a ``BEGIN`` and a ``ROLLBACK`` (issue 36); every statement sees what was committed
     before it, as in a transaction at PostgreSQL's READ COMMITTED."""
-    if "db_session" not in g:
+    found = g._get_current_object()  # noqa: SLF001  (werkzeug: public; see web.requests.itself)
+    session = found.get("db_session")
+    if session is None:
         engine = get_engine()
-        g.db_session = Session(reader(engine) if reads_only else engine, expire_on_commit=False)
-    return cast(Session, g.db_session)
+        session = found.db_session = Session(reader(engine) if reads_only else engine,
+                                             expire_on_commit=False)
+    return cast(Session, session)
 
 
 def close_session(_error: BaseException | None = None) -> None:
-    session = g.pop("db_session", None)
+    session = g._get_current_object().pop(  # noqa: SLF001  (werkzeug: public)
+        "db_session", None)
     if session is not None:
         session.close()
         _end_save(session)
@@ -490,12 +495,17 @@ def on_driver(connection: Connection, sql: str, params: Any, *,
     driver_error: type[Exception] = connection.dialect.loaded_dbapi.Error
     cursor = cast(Any, connection.connection.driver_connection).cursor()
     try:
-        events = connection.dispatch
-        for before in events.before_cursor_execute:
-            sql, params = before(connection, cursor, sql, params, None, False)
+        # (SQLAlchemy's own test of whether any event is listened for, on the connection or
+        # its engine: else its dispatch is not gone through)
+        events = connection.dispatch if (getattr(connection, "_has_events", True) or getattr(
+            connection.engine, "_has_events", True)) else None
+        if events is not None:
+            for before in events.before_cursor_execute:
+                sql, params = before(connection, cursor, sql, params, None, False)
         cursor.execute(sql, params)
-        for after in events.after_cursor_execute:
-            after(connection, cursor, sql, params, None, False)
+        if events is not None:
+            for after in events.after_cursor_execute:
+                after(connection, cursor, sql, params, None, False)
         return cursor.fetchall() if fetch else int(cursor.lastrowid if key else cursor.rowcount)
     except driver_error as error:
         raise DBAPIError.instance(sql, params, error, driver_error,

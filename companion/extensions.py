@@ -4,14 +4,122 @@ never import the factory."""
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Callable
+from types import MethodType
 from typing import Any, TypeVar
 
+from flask import current_app, g, request, session
 from flask_caching import Cache
 from flask_compress import Compress
-from flask_wtf.csrf import CSRFProtect
+from flask_wtf.csrf import CSRFProtect, same_origin, validate_csrf
+from flask_wtf.csrf import logger as csrf_logger
+from itsdangerous import BadData, SignatureExpired, URLSafeTimedSerializer
+from wtforms import ValidationError
+
+
+def _protect(self: Any, apply_exemptions: bool = False) -> None:
+    """:meth:`CSRFProtect.protect` (Flask-WTF's check before every request: ``csrf``'s own,
+    below), checking what it checks in the same order with the same refusals — the exempt
+    views and blueprints, the methods, the token from the form or the header, signed by the
+    app's key and equal to the session's (as :func:`flask_wtf.csrf.validate_csrf` checks it,
+    with its messages: a refusal reads the same in the log), the Referer over HTTPS — with the
+    token's serializer made once per key instead of for every write, and the request, the app,
+    ``g`` and the session read as themselves rather than through Flask's proxies: each
+    attribute read through a proxy costs as much as some thirty plain ones (issue 36: every
+    save pays this check)."""
+    asked, app = _itself(request), _itself(current_app)
+    if apply_exemptions and (not asked.endpoint or _exempt(self, asked, app)):
+        return
+    config = app.config
+    if asked.method not in config["WTF_CSRF_METHODS"]:
+        return
+    try:
+        _validate(_token(asked, config), app)
+    except ValidationError as error:
+        csrf_logger.info(error.args[0])
+        self._error_response(error.args[0])
+    if asked.is_secure and config["WTF_CSRF_SSL_STRICT"]:
+        if not asked.referrer:
+            self._error_response("The referrer header is missing.")
+        if not same_origin(asked.referrer, f"https://{asked.host}/"):
+            self._error_response("The referrer does not match the host.")
+    _itself(g).csrf_valid = True
+
+
+def _exempt(self: Any, asked: Any, app: Any) -> bool:
+    """:meth:`CSRFProtect._is_exempt`."""
+    if app.blueprints.get(asked.blueprint) in self._exempt_blueprints:
+        return True
+    view = app.view_functions.get(asked.endpoint)
+    return view is not None and f"{view.__module__}.{view.__name__}" in self._exempt_views
+
+
+def _token(asked: Any, config: Any) -> str | None:
+    """:meth:`CSRFProtect._get_csrf_token`: the form's field, a prefixed form's, or the first
+    header that carries one."""
+    field_name = config["WTF_CSRF_FIELD_NAME"]
+    form = asked.form
+    token = form.get(field_name)
+    if token:
+        return str(token)
+    for key in form:
+        if key.endswith(field_name) and form[key]:
+            return str(form[key])
+    for header_name in config["WTF_CSRF_HEADERS"]:
+        token = asked.headers.get(header_name)
+        if token:
+            return str(token)
+    return None
+
+
+def _validate(data: str | None, app: Any) -> None:
+    """:func:`flask_wtf.csrf.validate_csrf` of ``data`` with the app's settings."""
+    config = app.config
+    secret_key = config.get("WTF_CSRF_SECRET_KEY", app.secret_key)
+    field_name = config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    time_limit = config.get("WTF_CSRF_TIME_LIMIT", 3600)
+    if secret_key is None or field_name is None:  # (validate_csrf's own refusal of them)
+        validate_csrf(data)
+        return
+    if not data:
+        raise ValidationError("The CSRF token is missing.")
+    kept = _itself(session)
+    if field_name not in kept:
+        raise ValidationError("The CSRF session token is missing.")
+    try:
+        token = _serializer_for(secret_key).loads(data, max_age=time_limit)
+    except SignatureExpired as error:
+        raise ValidationError("The CSRF token has expired.") from error
+    except BadData as error:
+        raise ValidationError("The CSRF token is invalid.") from error
+    if not hmac.compare_digest(kept[field_name], token):
+        raise ValidationError("The CSRF tokens do not match.")
+
+
+_SERIALIZERS: dict[Any, URLSafeTimedSerializer] = {}
+"""The serializer of CSRF tokens for each secret key used (``validate_csrf`` makes one for each
+token it checks): one app's key, in a server."""
+
+
+def _serializer_for(secret_key: Any) -> URLSafeTimedSerializer:
+    found = _SERIALIZERS.get(secret_key)
+    if found is None:
+        if len(_SERIALIZERS) >= 16:  # (keys come from the app's settings: a few at most)
+            _SERIALIZERS.clear()
+        found = _SERIALIZERS[secret_key] = URLSafeTimedSerializer(secret_key,
+                                                                 salt="wtf-csrf-token")
+    return found
+
+
+def _itself(proxy: Any) -> Any:
+    """What one of Flask's proxies (``request``, ``current_app``, ``g``, ``session``) stands for
+    in this request, itself."""
+    return proxy._get_current_object()  # noqa: SLF001  (werkzeug: documented, public)
+
 
 csrf = CSRFProtect()
+csrf.protect = MethodType(_protect, csrf)  # (its check before every request: see _protect)
 compress = Compress()
 page_store = Cache()
 """Where a game's page drawn once is kept for every phone and every server process

@@ -36,6 +36,7 @@ from . import config
 from .common.bounds import DB_INT_MAX
 from .extensions import compress, csrf, page_store  # (created in extensions.py, bound here)
 from .games import GameKind, plug_in, registry
+from .web.requests import itself
 from .web.urls import RememberingMap
 
 
@@ -83,6 +84,25 @@ REFRESH_AFTER = timedelta(days=1)
 """An unchanged session cookie is signed and sent again at most once a day (to keep its month,
 ``PERMANENT_SESSION_LIFETIME``, counted from the last visit): every other answer sends it only
 when the session changed."""
+
+
+def _copied(value: Any) -> Any:
+    """A copy of a session's data as its cookie gives it (JSON, and the tagged values of Flask's
+    serializer): every dict, list and tuple made anew, the values in them immutable and kept —
+    what ``copy.deepcopy`` gives, in a few calls (a third of opening a known session)."""
+    kind = type(value)
+    if kind is dict:
+        return {key: _copied(item) for key, item in value.items()}
+    if kind is list:
+        return [_copied(item) for item in value]
+    if kind is tuple:
+        return tuple(_copied(item) for item in value)
+    if kind in _IMMUTABLE or value is None:
+        return value
+    return copy.deepcopy(value)
+
+
+_IMMUTABLE = frozenset({str, int, float, bool, bytes})
 
 
 class _Session(SecureCookieSession):
@@ -145,7 +165,7 @@ class _SessionInterface(SecureCookieSessionInterface):
         # same signature, and its age is checked as the serializer checks it.
         known = opened.get(value)
         if known is not None and 0 <= int(time.time()) - known[1] <= max_age:
-            found = self.session_class(copy.deepcopy(known[0]))
+            found = self.session_class(_copied(known[0]))
             found.signed_at = float(known[1])
             return found
         try:
@@ -154,7 +174,7 @@ class _SessionInterface(SecureCookieSessionInterface):
             return self.session_class()
         if len(opened) >= self.OPENED_KEPT:
             opened.clear()
-        opened[value] = (copy.deepcopy(data), int(signed.timestamp()))
+        opened[value] = (_copied(data), int(signed.timestamp()))
         found = self.session_class(data)
         found.signed_at = signed.timestamp()
         return found
@@ -167,7 +187,8 @@ class _SessionInterface(SecureCookieSessionInterface):
             signed is None or time.time() - signed > REFRESH_AFTER.total_seconds())
 
     def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
-        if request.endpoint == "static" or request.path.startswith(_NO_SESSION):
+        asked = itself(request)  # (read once: see companion.web.requests.itself)
+        if asked.endpoint == "static" or asked.path.startswith(_NO_SESSION):
             return
         if session.modified and session and not session.permanent:
             session.permanent = True  # kept a month, not until the browser closes
@@ -298,7 +319,7 @@ def _init_extensions(app: Flask) -> None:
     from .ops import cli, jobs, schema
     from .play import people, push, store, summaries
     from .routes import live
-    from .web import i18n, logs, metrics, security
+    from .web import i18n, logs, metrics, requests, security
 
     # Before anything else hooks requests: every request is timed, counted and logged, those
     # the rate limits or CSRF refuse included.
@@ -310,6 +331,7 @@ def _init_extensions(app: Flask) -> None:
     csrf.init_app(app)
     compress.init_app(app)
     i18n.init_app(app)  # Flask-Babel: French or English per request; ``_`` in templates
+    app.request_class = requests.AppRequest  # (i18n's request, a write's form read in one pass)
     # The engine, the session, and the schema check a server makes at start (it never migrates
     # a database that holds anything: `flask db upgrade` does).
     engine = db.attach(app)
@@ -424,7 +446,7 @@ def _init_responses(app: Flask) -> None:
     def _buffer_static(response: Response) -> Response:
         # Flask-Compress reads a file response without closing the file; read and close it here
         # first (this runs before Flask-Compress, which was registered earlier).
-        if request.endpoint == "static" and response.direct_passthrough:
+        if itself(request).endpoint == "static" and response.direct_passthrough:
             data = b"".join(response.response)  # type: ignore[arg-type]
             response.close()
             response.direct_passthrough = False

@@ -28,6 +28,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 
 from ..db import SchemaState, check, head, upgrade
+from ..web.requests import itself
 
 log = logging.getLogger("companion.schema")
 
@@ -92,10 +93,11 @@ class Guard:
 def _refuse_writes() -> Any:
     """Writes wait (503) while the database's schema is not this code's; pages too while the
     database is behind it (a newer server started before `flask db upgrade`)."""
-    guard: Guard = current_app.extensions["companion.schema"]
-    if request.path.startswith(ALWAYS):
+    guard: Guard = itself(current_app).extensions["companion.schema"]
+    asked = itself(request)  # (read once: see companion.web.requests.itself)
+    if asked.path.startswith(ALWAYS):
         return None
-    if request.method in READS and not guard.state.is_behind:
+    if asked.method in READS and not guard.state.is_behind:
         return None
     if guard.is_ready():
         return None

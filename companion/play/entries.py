@@ -43,9 +43,11 @@ def shapes_of(kind: str) -> Mapping[str, type[BaseModel]] | None:
     return glue.entry_shapes if glue is not None else None
 
 
-def entry_problem(kind: str, entry: str, data: Any) -> str | None:
+def entry_problem(kind: str, entry: str, data: Any, *, as_json: str | None = None
+                  ) -> str | None:
     """Why the entry ``entry`` with ``data`` is not one a game of ``kind`` can store (a short
-    hint, no player's text in it), or None if it is."""
+    hint, no player's text in it), or None if it is. ``as_json``: ``data`` as the JSON text it
+    is stored as, when the caller has made it (a save: not made twice)."""
     shapes = shapes_of(kind)
     if shapes is None:
         return None
@@ -53,7 +55,7 @@ def entry_problem(kind: str, entry: str, data: Any) -> str | None:
     if shape is None:
         return f"an entry of kind {entry[:24]!r}"
     try:  # (as the JSON it is stored as: strict, an enum's value and a list for a pair)
-        shape.model_validate_json(json.dumps(data))
+        shape.model_validate_json(json.dumps(data) if as_json is None else as_json)
     except ValidationError as error:
         first = error.errors()[0]
         return f"{entry}: " + ".".join(str(p) for p in first["loc"])[:60] + ": " + first["msg"]

@@ -365,7 +365,8 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
     if based_on != current:
         _forget_entries(session)  # a caller that tries again reads the game afresh
         raise StaleWrite(current)
-    problem = entry_problem(game.kind, kind, data)
+    as_json = json.dumps(data, ensure_ascii=False, sort_keys=True)
+    problem = entry_problem(game.kind, kind, data, as_json=as_json)
     if problem is not None:  # (every form and API call makes its game's shapes: a bug here)
         raise ValueError(f"an entry no table could have made: {problem}")
     # Written through Core (no ORM object built, nothing to flush): the entry, the game's
@@ -379,10 +380,9 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
         own = saving_on(session)
         connection = own if own is not None else session.connection()
         # (on PostgreSQL, queued: sent with the summary's write, in one round trip)
-        text = json.dumps(data, ensure_ascii=False, sort_keys=True)
         save_pipeline.queue(_INSERT_ENTRY, connection, {
-            "game_id": game.id, "seq": based_on + 1, "kind": kind, "key": key, "data": text,
-            "created_at": now})
+            "game_id": game.id, "seq": based_on + 1, "kind": kind, "key": key,
+            "data": as_json, "created_at": now})
         save_pipeline.queue(_TOUCH_GAME, connection, {"game": game.id, "now": now})
         set_committed_value(game, "updated_at", now)
         push.changed(session, game.id)  # (published after the commit, as an ORM write is)
@@ -393,7 +393,7 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
         else:
             save_pipeline.flush(own)  # (anything still queued: a refusal raised here)
             saved_games.entry_written(session, game, read, Stored(  # (for after the commit)
-                based_on + 1, kind, json.loads(text), key, saved_games.as_read(now)))
+                based_on + 1, kind, json.loads(as_json), key, saved_games.as_read(now)))
             commit_save(session)
     except IntegrityError:
         set_committed_value(game, "updated_at", before)

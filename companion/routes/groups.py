@@ -39,6 +39,7 @@ from ..forms.groups import DeleteGroupForm, GroupNameForm, ReplaceGroupLinkForm
 from ..models import Group
 from ..play import groups, people, store, summaries
 from ..play.tokens import is_token
+from ..web.requests import itself
 from ..web.security import IMPORTS
 from . import addresses, links, qr
 from .closed import closed_or_404
@@ -140,9 +141,10 @@ def _no_group_of_that_shape() -> None:
     space…) names nothing: 404 before anything is read or stored."""
     # (An import counts as a new game too, but its form has no group and may be large: it is
     # read by its own view, under its own size limit.)
-    if request.method == "POST" and request.endpoint in current_app.extensions.get(
-            "companion.creating", ()) and request.endpoint not in IMPORTS:
-        picked = request.form.get("group", "")
+    asked = itself(request)  # (read once: see companion.web.requests.itself)
+    if asked.method == "POST" and asked.endpoint in itself(current_app).extensions.get(
+            "companion.creating", ()) and asked.endpoint not in IMPORTS:
+        picked = asked.form.get("group", "")
         if picked and not is_token(picked):
             abort(404)
 

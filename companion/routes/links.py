@@ -40,6 +40,7 @@ from ..db import get_session
 from ..games import by_key
 from ..models import Game, GameLink, Group, Person, Player
 from ..play import page_reads, store, summaries
+from ..web.requests import itself
 from .addresses import game_address, public_base
 from .closed import closed_or_404
 from .qr import qr_svg
@@ -179,29 +180,32 @@ def _open_by_link(endpoint: str | None, values: dict[str, Any] | None) -> None:
     if kind is None:
         return
     token = str(values["code"])
-    db = get_session(reads_only=request.method in SAFE_METHODS and _marked(endpoint, "reads_only"))
+    method = itself(request).method
+    view = itself(current_app).view_functions.get(endpoint)
+    db = get_session(reads_only=method in SAFE_METHODS and _marked(endpoint, "reads_only", view))
     # A page only reads: its link and game through Core (a page from the page store then
     # loads no ORM object); a write that only appends entries (:func:`appends`) reads them
     # through Core too, in its transaction; any other write reads them into the session it
     # writes with.
     # (a page drawn after a save that noted its game, routes/live.py: nothing read again)
-    saved = g.get("saved_game") if request.method in SAFE_METHODS else None
+    saved = itself(g).get("saved_game") if method in SAFE_METHODS else None
     found = saved.opened_by(token) if saved is not None else None
     if saved is not None and found is not None:
         store.know_saved(db, saved)
     else:
-        found = page_reads.link_and_game_to_read(db, token) if request.method in SAFE_METHODS \
+        found = page_reads.link_and_game_to_read(db, token) if method in SAFE_METHODS \
             else store.link_and_game_to_append(db, token, entries=not _marked(
-                endpoint, "appends_records")) if _marked(endpoint, "appends") \
+                endpoint, "appends_records", view)) if _marked(endpoint, "appends", view) \
             else store.link_and_game(db, token)
     if found is not None:
         link, game = found
         if game.kind != kind.key:
             abort(404)
-        g.link, g.link_game = link, game
+        kept = itself(g)
+        kept.link, kept.link_game = link, game
         values["code"] = game.code
-        if link.role != "scorer" and request.method not in SAFE_METHODS and not (
-                link.role in store.SEAT_ROLES and _marked(endpoint, "for_seats")):
+        if link.role != "scorer" and method not in SAFE_METHODS and not (
+                link.role in store.SEAT_ROLES and _marked(endpoint, "for_seats", view)):
             abort(403)
         return
     if token in remembered():  # the creator's browser, with an address from before links
@@ -250,10 +254,12 @@ def reads_only(view: Callable[..., Any]) -> Callable[..., Any]:
     return view
 
 
-def _marked(endpoint: str, mark: str) -> bool:
-    """Whether the view of ``endpoint`` carries ``mark`` (:func:`for_seats`, :func:`appends`,
-    :func:`reads_only`)."""
-    return bool(getattr(current_app.view_functions.get(endpoint), mark, False))
+def _marked(endpoint: str, mark: str, view: Any = None) -> bool:
+    """Whether the view of ``endpoint`` (``view``, when the caller has found it) carries
+    ``mark`` (:func:`for_seats`, :func:`appends`, :func:`reads_only`)."""
+    if view is None:
+        view = itself(current_app).view_functions.get(endpoint)
+    return bool(getattr(view, mark, False))
 
 
 @bp.app_url_defaults
@@ -292,22 +298,22 @@ def opened(token: str) -> None:
 
 @bp.after_app_request
 def _remember_opened(response: Response) -> Response:
-    link = g.get("link")
-    if link is not None and response.status_code == 200 and request.method == "GET":
+    link = itself(g).get("link")
+    if link is not None and response.status_code == 200 and itself(request).method == "GET":
         opened(link.token)
     return response
 
 
 def not_stored(endpoint: str) -> bool:
     """Whether the page of ``endpoint`` is answered ``no-store`` (:func:`entry_page`)."""
-    view = current_app.view_functions.get(endpoint)
+    view = itself(current_app).view_functions.get(endpoint)
     return bool(getattr(view, "entry_page", False) or endpoint.endswith(".new_game"))
 
 
 @bp.after_app_request
 def _entry_pages_not_stored(response: Response) -> Response:
     # (the view's mark first: the answer's type is read only for an entry page's answers)
-    if not_stored(request.endpoint or "") and (
+    if not_stored(itself(request).endpoint or "") and (
             response.mimetype == "text/html" and "Cache-Control" not in response.headers):
         response.headers["Cache-Control"] = "no-store"
     return response
@@ -325,7 +331,7 @@ def _link_context() -> dict[str, Any]:
 def opened_game(code: str, kind: str) -> Game | None:
     """The game of ``kind`` this request opened through its link (read with the link), else the
     game stored under ``code``, else None."""
-    game: Game | None = g.get("link_game")
+    game: Game | None = itself(g).get("link_game")
     if game is not None and game.code == code and game.kind == kind:
         return game
     return store.get_game(get_session(), code, kind)

@@ -16,6 +16,7 @@ from flask import request
 
 from ..play import store
 from ..scoring.problems import EntryError, Problem
+from ..web.requests import itself
 
 Answer = TypeVar("Answer")
 
@@ -25,8 +26,8 @@ IGNORED = frozenset({"csrf_token"})
 
 def form_key(key: str | None) -> str | None:
     """The key to store this request's form under (None: the form has no key)."""
-    content = [(name, value) for name, values in request.form.lists() if name not in IGNORED
-               for value in values]
+    content = [(name, value) for name, values in itself(request).form.lists()
+               if name not in IGNORED for value in values]
     return store.keyed(key, content)
 
 

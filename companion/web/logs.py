@@ -43,6 +43,7 @@ from werkzeug.exceptions import InternalServerError
 
 from . import metrics
 from .metrics import COUNTED, LOGGED, STARTED, started_at
+from .requests import itself
 
 access = logging.getLogger("companion.access")
 errors = logging.getLogger("companion.errors")
@@ -59,21 +60,24 @@ def mask(text: str) -> str:
 
 def request_id() -> str:
     """This request's id (made on first use)."""
-    if "request_id" not in g:
-        given = request.headers.get("X-Request-ID", "")
-        g.request_id = given if _REQUEST_ID.fullmatch(given) else secrets.token_hex(8)
-    return str(g.request_id)
+    found = itself(g)
+    rid = found.get("request_id")
+    if rid is None:
+        given = itself(request).environ.get("HTTP_X_REQUEST_ID", "")  # (its X-Request-ID)
+        rid = found.request_id = given if _REQUEST_ID.fullmatch(given) else secrets.token_hex(8)
+    return str(rid)
 
 
 def access_fields(response: Response, seconds: float) -> dict[str, Any]:
     """The access line's fields for the current request and its ``response``, tokens masked."""
-    path = request.full_path if request.query_string else request.path
+    asked = itself(request)
+    path = asked.full_path if asked.query_string else asked.path
     # (a streamed answer's size is not known yet: asking would make it whole, in memory, first)
     size = None if response.is_streamed else response.calculate_content_length()
-    return {"client": request.remote_addr or "-", "method": request.method, "path": mask(path),
+    return {"client": asked.remote_addr or "-", "method": asked.method, "path": mask(path),
             "status": response.status_code, "bytes": size if size is not None else "-",
             "ms": round(seconds * 1000, 1), "rid": request_id(),
-            "referer": mask(request.referrer or "")}
+            "referer": mask(asked.referrer or "")}
 
 
 def wsgi_request_id(environ: dict[str, Any]) -> str:
@@ -178,9 +182,9 @@ def _answered(response: Response) -> Response:
     response.headers["X-Request-ID"] = request_id()
     # Kept for EveryRequest to write once the answer is final (a second run of the hooks, after
     # one of them failed, replaces it: one line per request, the answer's own).
-    request.environ[LOGGED] = format_line(access_fields(response, time.perf_counter()
-                                                        - started_at()),
-                                          bool(current_app.config.get("ACCESS_LOG_JSON")))
+    itself(request).environ[LOGGED] = format_line(
+        access_fields(response, time.perf_counter() - started_at()),
+        bool(current_app.config.get("ACCESS_LOG_JSON")))
     return response
 
 

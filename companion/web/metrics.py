@@ -46,6 +46,8 @@ from prometheus_client import multiprocess as _multiprocess
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from .requests import itself
+
 NO_ROUTE = "(none)"
 """The route label of a request that matched no route (a 404): the address is not a label."""
 
@@ -78,7 +80,7 @@ COUNTED = "companion.counted"
 def started_at() -> float:
     """When this request was taken: by :class:`companion.web.logs.EveryRequest` (before any
     lookup), else now."""
-    return float(request.environ.get(STARTED) or time.perf_counter())
+    return float(itself(request).environ.get(STARTED) or time.perf_counter())
 
 
 def count_save(game: str) -> None:
@@ -212,11 +214,12 @@ def _answered(response: Response) -> Response:
     """The request's counts, kept in its environ for :class:`companion.web.logs.EveryRequest` to
     add once the answer is final: Flask runs these hooks a second time when one of them fails
     (its error page), and only that last answer is counted."""
-    rule = request.url_rule
+    asked = itself(request)
+    rule = asked.url_rule
     route = rule.rule if rule is not None else NO_ROUTE
-    method, status = request.method, response.status_code
+    method, status = asked.method, response.status_code
     seconds = time.perf_counter() - started_at()
-    game = request.blueprint
+    game = asked.blueprint
     saved = (game if method not in ("GET", "HEAD", "OPTIONS") and status < 400 and game is not None
              and game in current_app.extensions.get("companion.games", ()) else None)
 
@@ -227,7 +230,7 @@ def _answered(response: Response) -> Response:
         if route.startswith("/live/") and status in (200, 304):
             count_live_poll(changed=status == 200)
 
-    request.environ[COUNTED] = count
+    asked.environ[COUNTED] = count
     return response
 
 

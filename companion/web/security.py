@@ -45,11 +45,13 @@ from ipaddress import IPv4Network, IPv6Network, ip_address, ip_network
 from typing import TYPE_CHECKING, Any
 
 from flask import Flask, Response, current_app, g, render_template, request
+from flask.globals import request_ctx
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
-from flask_limiter.util import get_remote_address
 from limits import parse_many
 from limits.storage import MemoryStorage
 from werkzeug.middleware.proxy_fix import ProxyFix
+
+from .requests import itself
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIEnvironment
@@ -113,17 +115,26 @@ class QuietMemoryStorage(MemoryStorage):
             self._MemoryStorage__expire_events()  # type: ignore[attr-defined]
 
 
+def _remote_address() -> str:
+    """Flask-Limiter's ``get_remote_address``: the client's address (once the trusted proxies'
+    fix has run), read from the request itself (:func:`.requests.itself`)."""
+    return itself(request).remote_addr or "127.0.0.1"
+
+
 def _not_a_write() -> bool:
-    return request.method in READS or request.path.startswith("/api/")
+    asked = itself(request)
+    return asked.method in READS or asked.path.startswith("/api/")
 
 
 def _not_a_new_game() -> bool:
-    return request.method != "POST" or request.endpoint not in current_app.extensions.get(
+    asked = itself(request)
+    return asked.method != "POST" or asked.endpoint not in itself(current_app).extensions.get(
         "companion.creating", ())
 
 
 def _not_a_restore() -> bool:
-    return request.method != "POST" or request.endpoint not in current_app.extensions.get(
+    asked = itself(request)
+    return asked.method != "POST" or asked.endpoint not in itself(current_app).extensions.get(
         "companion.restoring", ())
 
 
@@ -132,11 +143,11 @@ def _started(response: Response) -> bool:
 
 
 def _not_the_api() -> bool:
-    return not request.path.startswith("/api/")
+    return not itself(request).path.startswith("/api/")
 
 
 def _not_an_export() -> bool:
-    return request.endpoint not in EXPORTS
+    return itself(request).endpoint not in EXPORTS
 
 
 def export_link() -> str:
@@ -195,15 +206,17 @@ class WriteCount:
 
     def __call__(self) -> bool:
         """True when the request was such a write, and counted (else False, nothing counted)."""
-        method = request.method
-        endpoint = request.endpoint or request.path
-        if (method in READS or request.path.startswith("/api/") or not _not_a_new_game()
+        asked = itself(request)
+        method = asked.method
+        endpoint = asked.endpoint or asked.path
+        app = itself(current_app)
+        if (method in READS or asked.path.startswith("/api/") or not _not_a_new_game()
                 or not _not_a_restore() or not _not_an_export()
                 or endpoint.rsplit(".", 1)[-1] == "static"  # (Flask-Limiter never counts those)
-                or request.blueprint in current_app.extensions.get("companion.unlimited", ())
+                or asked.blueprint in app.extensions.get("companion.unlimited", ())
                 or getattr(self.limiter, "_storage_dead", False)):
             return False
-        prefix = current_app.config.get("RATELIMIT_KEY_PREFIX")
+        prefix = app.config.get("RATELIMIT_KEY_PREFIX")
         strategy = self.limiter.limiter
         for limit in self._write_limits():
             args = [limit.key_func(), limit.scope_for(endpoint, method)]
@@ -248,11 +261,34 @@ class CompanionLimiter(Limiter):
                 return
         super()._check_request_limit(callable_name, in_middleware)
 
+    # Flask-Limiter's after-request hook (its deductions, its headers) and its teardown read
+    # the request's state of the limits, which they make first when nothing made it — as for a
+    # request its check let through or :class:`WriteCount` counted (every page and every tap
+    # at the table, issue 36). Such a request has no deduction to make, no limit to name in a
+    # header and nothing to forget: the hooks are left out for it, where they do nothing.
+
+    def _has_state(self) -> bool:
+        """Whether this request has its state of the limits (Flask-Limiter's check made it)."""
+        found = vars(itself(request_ctx))
+        return self in found.get("_limiter_request_context", ())
+
+    def _Limiter__check_conditional_deductions(self, response: Response) -> None:
+        if self._has_state():
+            vars(Limiter)["_Limiter__check_conditional_deductions"](self, response)
+
+    @property
+    def current_limit(self) -> Any:
+        return super().current_limit if self._has_state() else None
+
+    def _Limiter__release_context(self, error: BaseException | None = None) -> None:
+        if self._has_state():
+            vars(Limiter)["_Limiter__release_context"](self, error)
+
 
 def make_limiter() -> Limiter:
     """A limiter for one app (its own store, and its own memory of whether that store answers)."""
     limiter = CompanionLimiter(
-        key_func=get_remote_address,  # the real client's address once ProxyFix has run
+        key_func=_remote_address,  # the real client's address once ProxyFix has run
         # Every request counts, even one to an address that does not exist (Flask-Limiter
         # would otherwise skip a request with no endpoint); the scopes below are shared, so
         # the path never enters a counter's key.

@@ -31,6 +31,7 @@ from ...play import store
 from ...scoring.kanai_duel import CATALOGUE, DuelCard, DuelSetAside, Step, card_words
 from ...scoring.problems import LANGUAGES, EntryError, Problem
 from ...web.i18n import current_lang
+from ...web.requests import itself
 from .. import links, page_store, qr
 from ..addresses import public_base
 from ..groups import group_for_new_game
@@ -372,7 +373,7 @@ def _replayed(game: Game, conflict: store.KeyConflict) -> tuple[str, int]:
 def play_round(code: str) -> Response | tuple[str, int]:
     """Referee mode: the two revealed cards (two-phone games refuse it)."""
     game = _game_or_404(code)
-    sent = round_sent(request)  # (the page's fixed shape, read without binding a form)
+    sent = round_sent(itself(request))  # (the page's fixed shape, read without binding a form)
     if sent is None:
         form = RoundForm()
         if not form.validate_on_submit():

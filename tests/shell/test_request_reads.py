@@ -1,0 +1,201 @@
+"""What every request reads, read more cheaply with the same result (issue 36, session 12): a
+URL-encoded form and the cookies (:class:`companion.web.requests.AppRequest`), Flask's proxies
+read once (:func:`companion.web.requests.itself`), a known session's data copied
+(``factory._copied``), Flask-WTF's check (``extensions._protect``) and Flask-Limiter's hooks
+where its check made no state."""
+
+from __future__ import annotations
+
+import copy
+import logging
+import uuid
+from datetime import UTC, datetime
+
+import pytest
+from flask import Request, current_app, g, request, session
+from markupsafe import Markup
+from werkzeug.test import EnvironBuilder
+
+from companion import create_app, factory
+from companion.web.requests import AppRequest, itself
+
+from .test_security import NEW_GAME, limited_app
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "r.sqlite"),
+                       "MAX_CONTENT_LENGTH": 4096})
+
+
+BODIES = [
+    b"",
+    b"csrf_token=abc.def&version=3&key=k-1&first=general&second=minister",
+    b"a=1&a=2&b=&c",  # a field twice, a blank one, one without "="
+    b"name=Ana+B%C3%A9atrice&note=%2B%26%3D&x=%zz",  # "+", escapes, a broken escape
+    b"name=%E9t%E9",  # Latin-1 escapes: werkzeug's own error handler keeps them as escapes
+    "name=Hélène".encode(),  # raw UTF-8 in the body
+    b"name=\xff\xfe",  # not UTF-8 at all: the form is empty, as werkzeug's parser leaves it
+    b"&&=&x=1;y=2",
+]
+
+
+def _both(app, body: bytes, content_type: str = "application/x-www-form-urlencoded"):
+    """The form (and files) as werkzeug's parser reads ``body``, then as the app's request."""
+    found = []
+    for cls in (Request, AppRequest):
+        environ = EnvironBuilder(method="POST", data=body, content_type=content_type).get_environ()
+        with app.test_request_context(environ_base=environ):
+            asked = cls(environ)
+            found.append((list(asked.form.items(multi=True)), list(asked.files.items())))
+    return found
+
+
+@pytest.mark.parametrize("body", BODIES)
+def test_a_url_encoded_form_reads_as_werkzeugs_parser_reads_it(app, body):
+    werkzeugs, ours = _both(app, body)
+    assert ours == werkzeugs
+
+
+@pytest.mark.parametrize("content_type", ["application/x-www-form-urlencoded; charset=UTF-8",
+                                          "multipart/form-data; boundary=x", "text/plain"])
+def test_any_other_body_goes_to_werkzeugs_parser(app, content_type):
+    werkzeugs, ours = _both(app, b"a=1&b=2", content_type)
+    assert ours == werkzeugs
+
+
+def test_a_form_is_read_outside_any_app_too():
+    environ = EnvironBuilder(method="POST", data=b"a=1&b=2",
+                             content_type="application/x-www-form-urlencoded").get_environ()
+    assert list(AppRequest(environ).form.items(multi=True)) == [("a", "1"), ("b", "2")]
+
+
+def test_a_form_too_long_is_refused_as_before(app):
+    client = app.test_client()
+    answer = client.post("/rebel-princess/new", data="a=" + "x" * 5000,
+                         content_type="application/x-www-form-urlencoded")
+    assert answer.status_code == 413
+
+
+def test_the_apps_request_is_the_one_every_view_reads(app):
+    with app.test_request_context("/", method="POST", data={"a": "1"}):
+        assert isinstance(itself(request), AppRequest)
+        assert request.form["a"] == "1"
+
+
+@pytest.mark.parametrize("cookie", [None, "", "session=abc", "a=1; a=2; session=x.y.z",
+                                    'theme="dark"; lang=fr', "bad cookie; =; ok=1"])
+def test_the_cookies_read_as_werkzeug_reads_them(app, cookie):
+    headers = {"Cookie": cookie} if cookie is not None else {}
+    environ = EnvironBuilder(headers=headers).get_environ()
+    assert list(AppRequest(environ).cookies.items(multi=True)) == list(
+        Request(environ).cookies.items(multi=True))
+
+
+def test_itself_is_what_each_proxy_stands_for(app):
+    with app.test_request_context("/"):
+        assert itself(request) is request._get_current_object()
+        assert itself(current_app) is app
+        assert itself(g) is g._get_current_object()
+        assert itself(session) is session._get_current_object()
+
+
+@pytest.mark.parametrize("data", [
+    {},
+    {"csrf_token": "abc", "games": ["t1", "t2"], "kanai_duel_links": {"t1": "s"}},
+    {"nested": [{"a": [1, 2]}, ("x", ["y"])], "when": datetime(2026, 11, 30, tzinfo=UTC),
+     "id": uuid.UUID(int=7), "raw": b"\x00", "markup": Markup("<b>x</b>"), "n": None,
+     "f": 1.5, "yes": True},
+])
+def test_a_known_sessions_data_is_copied_as_deepcopy_copies_it(data):
+    copied = factory._copied(data)
+    assert copied == copy.deepcopy(data)
+
+    def containers(value, found):
+        if isinstance(value, dict | list):
+            found.append(value)
+        for item in (value.values() if isinstance(value, dict) else value
+                     if isinstance(value, list | tuple) else ()):
+            containers(item, found)
+        return found
+
+    theirs = {id(c) for c in containers(data, [])}
+    assert not any(id(c) in theirs for c in containers(copied, []))  # nothing shared to change
+
+
+# --- Flask-WTF's check -------------------------------------------------------------------
+
+@pytest.fixture
+def csrf_app(tmp_path):
+    return create_app({"TESTING": True, "SECRET_KEY": "csrf-reads",
+                       "DATABASE": str(tmp_path / "c.sqlite"), "WTF_CSRF_ENABLED": True})
+
+
+def _token(client) -> str:
+    import re
+
+    page = client.get("/rebel-princess/new").text
+    found = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
+    assert found is not None
+    return found[1]
+
+
+@pytest.mark.parametrize(("token", "message"), [
+    (None, "The CSRF token is missing."),
+    ("not-a-token", "The CSRF token is invalid."),
+    ("other", "The CSRF tokens do not match."),
+])
+def test_each_refusal_is_logged_as_flask_wtf_words_it(csrf_app, caplog, token, message):
+    client = csrf_app.test_client()
+    good = _token(client)
+    if token == "other":  # a token signed by this app for another browser's session
+        token = _token(csrf_app.test_client())
+    data = {**NEW_GAME, **({"csrf_token": token} if token else {})}
+    with caplog.at_level(logging.INFO, logger="flask_wtf.csrf"):
+        assert client.post("/rebel-princess/new", data=data).status_code == 400
+    assert message in [r.getMessage() for r in caplog.records if r.name == "flask_wtf.csrf"]
+    assert client.post("/rebel-princess/new", data={**NEW_GAME, "csrf_token": good}
+                       ).status_code == 302
+
+
+def test_a_browser_without_a_session_is_refused_as_before(csrf_app, caplog):
+    token = _token(csrf_app.test_client())
+    with caplog.at_level(logging.INFO, logger="flask_wtf.csrf"):
+        answer = csrf_app.test_client().post("/rebel-princess/new",
+                                             data={**NEW_GAME, "csrf_token": token})
+    assert answer.status_code == 400
+    assert "The CSRF session token is missing." in caplog.messages
+
+
+def test_over_https_the_referrer_is_checked_as_before(csrf_app):
+    client = csrf_app.test_client()
+    data = {**NEW_GAME, "csrf_token": _token(client)}
+    https = "https://localhost"
+    assert client.post("/rebel-princess/new", data=data, base_url=https).status_code == 400
+    assert client.post("/rebel-princess/new", data=data, base_url=https,
+                       headers={"Referer": "https://elsewhere.example/"}).status_code == 400
+    assert client.post("/rebel-princess/new", data=data, base_url=https,
+                       headers={"Referer": "https://localhost/x"}).status_code == 302
+
+
+# --- Flask-Limiter's hooks ------------------------------------------------------------------
+
+def test_a_tap_at_the_table_leaves_flask_limiter_no_state(tmp_path):
+    app = limited_app(tmp_path)
+    limiter = app.extensions["companion.limiter"]
+    seen = []
+
+    @app.after_request
+    def look(response):
+        from flask.globals import request_ctx
+
+        seen.append(limiter in vars(itself(request_ctx)).get("_limiter_request_context", ()))
+        return response
+
+    client = app.test_client()
+    game = client.post("/rebel-princess/new", data=NEW_GAME).location
+    assert seen == [True]  # Flask-Limiter's own check (a game started): its state
+    seen.clear()
+    client.get(game)
+    client.post(f"{game}/undo", data={})  # a write WriteCount counts (refused or not)
+    assert seen == [False, False]
