@@ -88,6 +88,8 @@ def write(session: Session, game: Game, record: RoundRecord, replay: Any,
                             {name: getattr(record, name) for name in _INSERT_RECORD.keys},
                             key=lambda made: setattr(record, "id", made))
         save_pipeline.queue(_TOUCH_GAME, connection, {"game": game.id, "now": now})
+        if replay is None:  # (the summary reads the game: the writes sent first, so that a
+            save_pipeline.flush(connection)  # refusal is raised here, not inside that read)
         set_committed_value(game, "updated_at", now)
         push.changed(session, game.id)  # (published after the commit)
         for keep in store.AT_SAVE:

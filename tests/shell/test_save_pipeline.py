@@ -177,6 +177,41 @@ def test_a_rebel_princess_save_s_first_reads_bring_its_seats_and_rounds_taken_on
     assert_pool_as_it_came(engine)
 
 
+def test_a_rebel_princess_undo_that_loses_the_race_at_its_insert_is_judged_again(app, client,
+                                                                                 engine):
+    """Another phone's undo of the same version committed between this undo's reads and its
+    writes: its record number is refused — raised where the undo writes, before the summary
+    reads the game (a refusal met inside that read was a 500) — and the undo is judged again on
+    the game read afresh: the other phone's undo is the one this tap asked for (a double tap,
+    answered as done), nothing of this one stored."""
+    url = _new_rebel(client)
+    for number in (1, 2):
+        assert rebel_round(client, url, number).status_code == 302
+    game_id = game_id_of(engine, url)
+    fired: list[bool] = []
+
+    def rival_first(_conn, _cursor, statement, _params, _context, _many) -> None:
+        if fired or not statement.startswith("INSERT INTO roundrecord"):
+            return
+        fired.append(True)
+        with engine.connect() as other:
+            other.exec_driver_sql(
+                "INSERT INTO roundrecord (game_id, seq, number, action, deleted, undoes, "
+                f"created_at) SELECT {game_id}, 3, 2, 'undone', true, id, CURRENT_TIMESTAMP "
+                f"FROM roundrecord WHERE game_id = {game_id} AND seq = 2")
+            other.commit()
+
+    event.listen(engine, "before_cursor_execute", rival_first)
+    try:
+        answer = client.post(f"{url}/undo", data={"version": "2"})
+    finally:
+        event.remove(engine, "before_cursor_execute", rival_first)
+    assert fired
+    assert answer.status_code == 302, answer.text
+    assert _records(app, url) == [(1, 1, "entered"), (2, 2, "entered"), (3, 2, "undone")]
+    assert_pool_as_it_came(engine)
+
+
 def save_pipeline_connection(session):
     from companion.db import saving_on
 
