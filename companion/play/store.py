@@ -72,8 +72,7 @@ def check_still_there(session: Session, game: Game) -> None:
     """After a write the database refused: raise :class:`GameGone` if the game itself is no
     longer stored (its group was deleted meanwhile), so the phone is told so rather than asked
     to try again."""
-    # Read before the rollback expires the row; a game read through Core for a page (not in
-    # the session: no identity) keeps its id as it is.
+    # Read before the rollback expires the row (a game read through Core: its id as it is).
     identity = inspect(game).identity
     game_id = identity[0] if identity is not None else game.id
     connection = saving_on(session)
@@ -369,10 +368,9 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
     problem = entry_problem(game.kind, kind, data, as_json=as_json)
     if problem is not None:  # (every form and API call makes its game's shapes: a bug here)
         raise ValueError(f"an entry no table could have made: {problem}")
-    # Written through Core (no ORM object built, nothing to flush): the entry, the game's
-    # stamp, then its summary and the group's totals (:data:`AT_SAVE`), one COMMIT — in the
-    # session's transaction, or (a view marked ``appends``) on the save's own connection with
-    # the session's after-commit hooks run by :func:`companion.db.commit_save`.
+    # Written through Core (no ORM object): the entry, the game's stamp, its summary and the
+    # group's totals (:data:`AT_SAVE`), one COMMIT, in the session's transaction or (``appends``)
+    # on the save's own connection, the session's after-commit hooks run by ``commit_save``.
     now = datetime.now(UTC)
     before, read = game.updated_at, _read_entries(session, game)
     _forget_entries(session)  # (the entries read are no longer all of them)
@@ -384,6 +382,8 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
             "game_id": game.id, "seq": based_on + 1, "kind": kind, "key": key,
             "data": as_json, "created_at": now})
         save_pipeline.queue(_TOUCH_GAME, connection, {"game": game.id, "now": now})
+        if replay is None:  # (the summary reads the game: a refusal raised here, not in it)
+            save_pipeline.flush(connection)
         set_committed_value(game, "updated_at", now)
         push.changed(session, game.id)  # (published after the commit, as an ORM write is)
         for keep in AT_SAVE:
