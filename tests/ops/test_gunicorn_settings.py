@@ -42,6 +42,7 @@ def test_a_worker_freezes_what_loading_the_app_made(settings):
     garbage = [Loaded()]
     garbage.append(garbage)  # a cycle: only a collection frees it
     del garbage
+    threshold = gc.get_threshold()  # (the hook sets the worker's: this process's put back)
     try:
         settings["post_worker_init"](object())
         assert gc.get_freeze_count() > 0
@@ -51,6 +52,7 @@ def test_a_worker_freezes_what_loading_the_app_made(settings):
         made_after = Loaded()
         assert any(o is made_after for o in gc.get_objects())  # what comes after is collected
     finally:
+        gc.set_threshold(*threshold)
         gc.unfreeze()
 
 
