@@ -18,9 +18,17 @@ Printed by game at the median and at the 90th and 99th percentiles of the entry,
 slowest saves one by one with how many of the server's workers were answering something else
 when each was sent. The hello row's p99 is the figure the issue's ratio divides by.
 
-Run: ``python -m bench.entry_tail --postgres URL [--tables 50] [--seconds 15]`` (not in
-``bench.all``). The probe's cost (two clock and two ``/proc`` reads a request, one short write)
-is in the figures: compare its ratio with ``bench.tables``' own only roughly.
+**Several runs** (``--runs N``): the rows are run N times, one after the other, and the issue's
+ratio is read on all of them at once, as well as run by run: ``bench.tables``' entry p99 is
+the 2nd-slowest of the row's ~190 saves, which moves by a few tenths of the ratio from one
+quiet run to the next, where the hello's p99 is read on its ~4,000 requests. Pooled, the
+entry's p99 is read on N × ~190 saves (the 6th-slowest of ~570 at N = 3) and the hello's on
+every hello request of the same runs, each as ``bench.tables`` reads one run's (the same
+quantile, the same requests: the hello's all, the entry's saves).
+
+Run: ``python -m bench.entry_tail --postgres URL [--tables 50] [--seconds 15] [--runs 1]`` (not
+in ``bench.all``). The probe's cost (two clock and two ``/proc`` reads a request, one short
+write) is in the figures: compare its ratio with ``bench.tables``' own only roughly.
 """
 
 from __future__ import annotations
@@ -44,9 +52,10 @@ Sent = tuple[str, str, float, float]
 
 
 def _recorded(sent: list[Sent], seconds: float, postgres: str, count: int,
-              folder: str) -> list[list[str]]:
+              folder: str, timed_rows: list[tables.Measures] | None = None) -> list[list[str]]:
     """``bench.tables``' hello and PostgreSQL rows, every request of the PostgreSQL row's
-    measure kept in ``sent``."""
+    measure kept in ``sent``; each row's own measures (the hello's, then the PostgreSQL
+    row's) appended to ``timed_rows``."""
     request, drive = tables._request, tables._drive  # noqa: SLF001
     lock = threading.Lock()
     on = [False]
@@ -61,6 +70,8 @@ def _recorded(sent: list[Sent], seconds: float, postgres: str, count: int,
                     sent.append((method, path, began, time.monotonic()))
 
     def measured(*args: Any, hello: bool, **kwargs: Any) -> None:
+        if timed_rows is not None:
+            timed_rows.append(args[4])  # (_drive's measures: the row's timings as it reads them)
         on[0] = not hello
         try:
             drive(*args, hello=hello, **kwargs)
@@ -148,25 +159,59 @@ def report(saves: list[dict[str, Any]], answered: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def pooled(runs: list[tuple[tables.Measures, tables.Measures]]) -> str:
+    """The issue's ratio (entry p99 ÷ hello p99, as ``bench.tables`` reads it) run by run, and
+    on every run's requests at once."""
+    def hello_times(measures: tables.Measures) -> list[float]:
+        return [t for times in measures.latency.values() for t in times]
+
+    rows = []
+    for name, pairs in [*((f"run {n}", [pair]) for n, pair in enumerate(runs, 1)),
+                        *([("all runs", runs)] if len(runs) > 1 else [])]:
+        hello = [t for h, _ in pairs for t in hello_times(h)]
+        entry = [t for _, m in pairs for t in m.latency.get("save", [])]
+        hello_p99, entry_p99 = tables._p(hello, .99), tables._p(entry, .99)  # noqa: SLF001
+        at = min(len(entry) - 1, int(.99 * len(entry))) if entry else 0
+        rows.append([name, f"{len(hello):,}", tables._ms(hello_p99), f"{len(entry)}",  # noqa: SLF001
+                     f"{len(entry) - at}", tables._ms(entry_p99),  # noqa: SLF001
+                     f"{entry_p99 / hello_p99:.1f}×" if entry_p99 and hello_p99 else "–"])
+    return table(["runs", "hello requests", "hello p99", "saves", "p99 = the nth slowest",
+                  "entry p99", "entry p99 ÷ hello p99"], rows, "l" + "r" * 6)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--postgres", default=os.environ.get("BENCH_DATABASE_URL"),
                         required=not os.environ.get("BENCH_DATABASE_URL"))
+    parser.add_argument("--runs", type=int, default=1,
+                        help="read the rows this many times; the ratio also on all at once")
     args = parser.parse_args()
     load = os.getloadavg()
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     sent: list[Sent] = []
-    with tempfile.TemporaryDirectory() as folder:
-        rows = _recorded(sent, args.seconds, args.postgres, args.tables, folder)
-        answered = _answered(folder)
+    answered: list[dict[str, Any]] = []
+    rows: list[list[str]] = []
+    runs: list[tuple[tables.Measures, tables.Measures]] = []
+    loads = []
+    for _ in range(args.runs):
+        timed_rows: list[tables.Measures] = []
+        loads.append(os.getloadavg()[0])
+        with tempfile.TemporaryDirectory() as folder:
+            rows += _recorded(sent, args.seconds, args.postgres, args.tables, folder, timed_rows)
+            answered += _answered(folder)  # (each worker's pid: its own, run after run)
+        runs.append((timed_rows[0], timed_rows[-1]))
     print(table(tables.HEADERS, rows, "ll" + "r" * 6 + "l" + "r" * 6))
+    print()
+    print(pooled(runs))
     print()
     print(report(_saves(sent, answered), answered))
     print(f"\n{started}; load average at start {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}, "
-          f"at the end {os.getloadavg()[0]:.1f}; {os.cpu_count()} cores; {args.tables} tables, "
-          f"{args.seconds:.0f} s; the shipped gunicorn settings.")
+          f"at each run's start {' / '.join(f'{one:.1f}' for one in loads)}, at the end "
+          f"{os.getloadavg()[0]:.1f}; {os.cpu_count()} cores; {args.tables} tables, "
+          f"{args.seconds:.0f} s, {args.runs} run{'s' if args.runs > 1 else ''}; the shipped "
+          f"gunicorn settings.")
 
 
 if __name__ == "__main__":
