@@ -1,8 +1,8 @@
-"""companion.play.push's calls to the publisher location (``http.client``): one kept-alive
-connection per thread, the connection made again once when the proxy had closed it, a new one
-when the proxy says ``Connection: close``, and anything else (a malformed answer, no answer in
-time) a failed publish, never a failed save. A scripted server here answers with the exact bytes
-given; the real nginx with Nchan is tests/ops/test_push.py's."""
+"""companion.play.push's calls to the publisher location (HTTP/1.1 written and read on a kept
+socket): one kept-alive connection per thread, the connection made again once when the proxy had
+closed it, a new one when the proxy says ``Connection: close``, and anything else (a malformed
+answer, no answer in time) a failed publish, never a failed save. A scripted server here answers
+with the exact bytes given; the real nginx with Nchan is tests/ops/test_push.py's."""
 
 from __future__ import annotations
 
