@@ -240,10 +240,10 @@ class _Kept:
         if fields.get(b"transfer-encoding", b"").lower() == b"chunked":
             data = b""
             while size := int(self._line().split(b";")[0], 16):
+                if not 0 < size <= _BODY_MAX - len(data):
+                    raise http.client.HTTPException("an answer too long")
                 data += self._exactly(size)
                 self._line()
-                if len(data) > _BODY_MAX:
-                    raise http.client.HTTPException("an answer too long")
             while self._line():  # (trailers)
                 pass
             return status, data, kept

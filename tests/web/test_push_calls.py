@@ -316,6 +316,8 @@ def test_an_answer_with_no_length_ends_with_its_connection(fresh):
     b"HTTP/1.1 200 OK\r\nContent-Length: 99999999\r\n\r\n",
     b"HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n",
     b"HTTP/1.1 200 OK\r\nContent-Length: x\r\n\r\n",
+    b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nfffffff\r\nabc",
+    b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n-5\r\nabc",
     b"HTTP/1.1 200 OK\r\nNo colon here\r\n\r\n",
     b"HTTP/1.1 2x0 OK\r\n\r\n",
     b"HTTP/1.1 200 OK\r\n" + b"X: y\r\n" * 101 + b"\r\n",
