@@ -1,8 +1,8 @@
-"""companion.play.push's calls to the publisher location (``http.client``): one kept-alive
-connection per thread, the connection made again once when the proxy had closed it, a new one
-when the proxy says ``Connection: close``, and anything else (a malformed answer, no answer in
-time) a failed publish, never a failed save. A scripted server here answers with the exact bytes
-given; the real nginx with Nchan is tests/ops/test_push.py's."""
+"""companion.play.push's calls to the publisher location (HTTP/1.1 written and read on a kept
+socket): one kept-alive connection per thread, the connection made again once when the proxy had
+closed it, a new one when the proxy says ``Connection: close``, and anything else (a malformed
+answer, no answer in time) a failed publish, never a failed save. A scripted server here answers
+with the exact bytes given; the real nginx with Nchan is tests/ops/test_push.py's."""
 
 from __future__ import annotations
 
@@ -272,5 +272,63 @@ def test_an_answer_that_does_not_say_who_listens_is_asked_again(fresh):
         for version in ("10-1.000000", "10-2.000000"):
             push._publish_version(publisher, 10, [1, 2], version)
         assert _methods(server) == ["POST", "GET", "POST"] * 2
+    finally:
+        server.close()
+
+
+def test_an_answer_in_chunks_is_read_whole(fresh):
+    """Another proxy may answer ``Transfer-Encoding: chunked``: its body is read whole and the
+    connection kept."""
+    chunked = (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+               b"10\r\n" + SUBSCRIBERS.split(b"\r\n\r\n")[1][:16] + b"\r\n"
+               + b"%x;x=y\r\n" % (len(SUBSCRIBERS.split(b"\r\n\r\n")[1]) - 16)
+               + SUBSCRIBERS.split(b"\r\n\r\n")[1][16:] + b"\r\n0\r\n\r\n")
+    server = Scripted([chunked, SUBSCRIBERS], pieces=5)
+    try:
+        for _ in range(2):
+            assert push._call(server.base, "GET", "ab" * 16) == (
+                200, SUBSCRIBERS.split(b"\r\n\r\n")[1])
+        assert len(server.connections) == 1
+    finally:
+        server.close()
+
+
+def test_an_answer_with_no_length_ends_with_its_connection(fresh):
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def answer_and_close() -> None:
+        connection, _ = listener.accept()
+        with connection:
+            connection.recv(65536)
+            connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/json\r\n\r\n"
+                               b'{"subscribers": 2}')
+
+    threading.Thread(target=answer_and_close, daemon=True).start()
+    try:
+        base = f"http://127.0.0.1:{listener.getsockname()[1]}/pub/"
+        assert push._call(base, "GET", "ab" * 16) == (200, b'{"subscribers": 2}')
+        assert push._CALLS.connection is None
+    finally:
+        listener.close()
+
+
+@pytest.mark.parametrize("answer", [
+    b"HTTP/1.1 200 OK\r\nContent-Length: 99999999\r\n\r\n",
+    b"HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n",
+    b"HTTP/1.1 200 OK\r\nContent-Length: x\r\n\r\n",
+    b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nfffffff\r\nabc",
+    b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n-5\r\nabc",
+    b"HTTP/1.1 200 OK\r\nNo colon here\r\n\r\n",
+    b"HTTP/1.1 2x0 OK\r\n\r\n",
+    b"HTTP/1.1 200 OK\r\n" + b"X: y\r\n" * 101 + b"\r\n",
+    b"HTTP/1.1 200 OK\r\nContent-Length: 20\r\n\r\nshort" + CLOSE,
+])
+def test_an_answer_out_of_bounds_fails_the_publish_and_drops_the_connection(fresh, answer):
+    server = Scripted([answer.replace(CLOSE, b"")] + ([CLOSE] if answer.endswith(CLOSE) else []))
+    publisher = push.Publisher({"LIVE_PUSH_PUBLISH_URL": server.base, "SECRET_KEY": "s"},
+                               count=lambda **_: None)
+    try:
+        assert push.publish(publisher, "ab" * 16, "1") is False
+        assert push._CALLS.connection is None
     finally:
         server.close()
