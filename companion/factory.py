@@ -242,8 +242,9 @@ _UNSAID: Any = object()
 class _App(Flask):
     """Flask, whose ``ensure_sync`` (every hook and view of a request goes through it: an
     ``inspect`` of each, some twenty a request) remembers the plain functions it has seen
-    (weakly: a function made for one request is not kept), and whose URL map remembers the
-    URLs it has built (:mod:`companion.web.urls`)."""
+    (weakly: a function made for one request is not kept), whose walks of a request's hooks
+    read the request once, and whose URL map remembers the URLs it has built
+    (:mod:`companion.web.urls`)."""
 
     url_map_class = RememberingMap
 
