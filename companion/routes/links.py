@@ -271,16 +271,17 @@ def _token_in_urls(endpoint: str, values: dict[str, Any]) -> None:
         return
     if len(str(values["code"])) > CODE_MAX:
         return  # already a link token (32 hex digits): no game code is that long
-    game = g.get("link_game")
+    kept = itself(g)  # (read once: every URL of a page comes here, see web.requests.itself)
+    game = kept.get("link_game")
     if game is not None and values["code"] == game.code:
-        values["code"] = g.get("link_mark") or g.link.token
+        values["code"] = kept.get("link_mark") or kept.link.token
         return
-    mine = g.get("mine_by_code")
-    if mine is None and session.get("games"):
-        mine = g.mine_by_code = {game.code: link.token for link, game in my_links()}
+    mine = kept.get("mine_by_code")
+    if mine is None and itself(session).get("games"):
+        mine = kept.mine_by_code = {game.code: link.token for link, game in my_links()}
     if mine and values["code"] in mine:
         values["code"] = mine[values["code"]]
-        g.urls_of_this_browser = True  # this page is this browser's own (see cached_page)
+        kept.urls_of_this_browser = True  # this page is this browser's own (see cached_page)
 
 
 def entry_page(view: Callable[..., Any]) -> Callable[..., Any]:

@@ -32,6 +32,7 @@ from ..games import by_key
 from ..play import push, store
 from ..web import metrics, polls
 from ..web.i18n import current_lang
+from ..web.requests import itself
 from . import links, page_store
 from .closed import closed_or_404
 from .links import SAFE_METHODS
@@ -229,9 +230,9 @@ def _answer_with_the_page(response: Response) -> Response:
     page's own ``Cache-Control``, the game first on this phone's list. Any other answer (a
     refusal, a seat's write, a page not drawn, a redirect elsewhere, a client that did not
     ask) goes as it is."""
-    kept = g.get("page_of_the_write")
+    kept = itself(g).get("page_of_the_write")  # (read once: see web.requests.itself)
     if (kept is None or response.status_code not in (302, 303)
-            or request.headers.get(OUTBOX_HEADER) != "page"):
+            or itself(request).headers.get(OUTBOX_HEADER) != "page"):
         return response
     path, endpoint, drawing, role, token = kept
     location = response.headers.get("Location", "")

@@ -14,7 +14,7 @@ import weakref
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 from urllib.parse import urlsplit
 
 from babel import support
@@ -314,7 +314,9 @@ def init_app(app: Flask) -> None:
     @app.after_request
     def _vary_on_language(response: Response) -> Response:
         # The same URL answers in two languages: caches must key on what picks the language.
-        if request.endpoint not in SAME_IN_EVERY_LANGUAGE and not request.path.startswith("/api/"):
+        # (the request itself, read once: see companion.web.requests.itself)
+        asked = cast(Any, request)._get_current_object()  # noqa: SLF001  (werkzeug: public)
+        if asked.endpoint not in SAME_IN_EVERY_LANGUAGE and not asked.path.startswith("/api/"):
             if "Vary" in response.headers:
                 response.vary.update(("Accept-Language", "Cookie"))  # (one header rewrite)
             else:

@@ -179,12 +179,13 @@ def _started() -> None:
 def _answered(response: Response) -> Response:
     from flask import current_app
 
+    app = itself(current_app)
     response.headers["X-Request-ID"] = request_id()
     # Kept for EveryRequest to write once the answer is final (a second run of the hooks, after
     # one of them failed, replaces it: one line per request, the answer's own).
     itself(request).environ[LOGGED] = format_line(
         access_fields(response, time.perf_counter() - started_at()),
-        bool(current_app.config.get("ACCESS_LOG_JSON")))
+        bool(app.config.get("ACCESS_LOG_JSON")))
     return response
 
 

@@ -221,7 +221,7 @@ def _answered(response: Response) -> Response:
     seconds = time.perf_counter() - started_at()
     game = asked.blueprint
     saved = (game if method not in ("GET", "HEAD", "OPTIONS") and status < 400 and game is not None
-             and game in current_app.extensions.get("companion.games", ()) else None)
+             and game in itself(current_app).extensions.get("companion.games", ()) else None)
 
     def count() -> None:
         count_request(route, method, status, seconds)
