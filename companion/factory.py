@@ -6,13 +6,11 @@ import copy
 import hashlib
 import os
 import secrets
-import sys
 import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from itertools import chain
 from pathlib import Path
 from typing import Any, cast
 
@@ -25,9 +23,7 @@ from flask import (
     request,
     url_for,
 )
-from flask.globals import request_ctx
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
-from flask.signals import request_tearing_down
 from flask_wtf.csrf import CSRFError
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from jinja2 import Template
@@ -235,16 +231,11 @@ class StoredIntConverter(IntegerConverter):
         super().__init__(map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
 
 
-_UNSAID: Any = object()
-"""``do_teardown_request``'s default: no error said, the one being handled is taken (Flask's)."""
-
-
 class _App(Flask):
     """Flask, whose ``ensure_sync`` (every hook and view of a request goes through it: an
     ``inspect`` of each, some twenty a request) remembers the plain functions it has seen
-    (weakly: a function made for one request is not kept), whose walks of a request's hooks
-    read the request once, and whose URL map remembers the URLs it has built
-    (:mod:`companion.web.urls`)."""
+    (weakly: a function made for one request is not kept), and whose URL map remembers the
+    URLs it has built (:mod:`companion.web.urls`)."""
 
     url_map_class = RememberingMap
 
@@ -263,47 +254,6 @@ class _App(Flask):
         if found is func:
             self.plain_functions[func] = True
         return found
-
-    # Flask's own three walks of a request's hooks, the same hooks in the same order, with the
-    # request read once (Flask reads ``request.blueprints``, ``.endpoint`` and ``.view_args``
-    # through its proxy for each: some ten proxy reads a request, see web.requests.itself).
-
-    def preprocess_request(self) -> Any:
-        asked = itself(request)
-        names = (None, *reversed(asked.blueprints))
-        for name in names:
-            if name in self.url_value_preprocessors:
-                for url_func in self.url_value_preprocessors[name]:
-                    url_func(asked.endpoint, asked.view_args)
-        for name in names:
-            if name in self.before_request_funcs:
-                for before_func in self.before_request_funcs[name]:
-                    answer = self.ensure_sync(before_func)()
-                    if answer is not None:
-                        return answer
-        return None
-
-    def process_response(self, response: Response) -> Response:
-        ctx = itself(request_ctx)
-        for func in ctx._after_request_functions:  # noqa: SLF001  (Flask's own walk)
-            response = self.ensure_sync(func)(response)
-        for name in chain(ctx.request.blueprints, (None,)):
-            if name in self.after_request_funcs:
-                for func in reversed(self.after_request_funcs[name]):
-                    response = self.ensure_sync(func)(response)
-        kept = cast(SessionMixin, ctx._session)  # noqa: SLF001  (opened when it was pushed)
-        if not self.session_interface.is_null_session(kept):
-            self.session_interface.save_session(self, kept, response)
-        return response
-
-    def do_teardown_request(self, exc: BaseException | None = _UNSAID) -> None:
-        if exc is _UNSAID:
-            exc = sys.exc_info()[1]
-        for name in chain(itself(request).blueprints, (None,)):
-            if name in self.teardown_request_funcs:
-                for func in reversed(self.teardown_request_funcs[name]):
-                    self.ensure_sync(func)(exc)
-        request_tearing_down.send(self, _async_wrapper=self.ensure_sync, exc=exc)
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:

@@ -12,7 +12,7 @@ import uuid
 from datetime import UTC, datetime
 
 import pytest
-from flask import Flask, Request, current_app, g, request, session
+from flask import Request, current_app, g, request, session
 from markupsafe import Markup
 from werkzeug.test import EnvironBuilder
 
@@ -199,59 +199,3 @@ def test_a_tap_at_the_table_leaves_flask_limiter_no_state(tmp_path):
     client.get(game)
     client.post(f"{game}/undo", data={})  # a write WriteCount counts (refused or not)
     assert seen == [False, False]
-
-
-def _hooked(app_class: type) -> tuple[Flask, list[tuple[object, ...]]]:
-    """An app of ``app_class`` with every kind of request hook on the app and on a blueprint
-    (one that answers, one that fails) in another, each noting what it was given, in turn."""
-    from flask import Blueprint
-
-    seen: list[tuple[object, ...]] = []
-    app = app_class(__name__)
-    games, group = Blueprint("games", __name__), Blueprint("group", __name__)
-
-    @games.get("/g/<code>")
-    def show(code: str) -> str:
-        return f"game {code}"
-
-    @games.get("/g/<code>/fail")
-    def fail(code: str) -> str:
-        raise ValueError(code)
-
-    for where, owner in (("app", app), ("group", group), ("games", games)):
-        owner.url_value_preprocessor(
-            lambda endpoint, values, where=where: seen.append(
-                (where, "values", endpoint, dict(values or {}))))
-        owner.before_request(lambda where=where: seen.append((where, "before")))
-        owner.after_request(lambda response, where=where: (
-            seen.append((where, "after", response.status_code)), response)[1])
-        owner.after_request(lambda response, where=where: (
-            seen.append((where, "after 2", response.status_code)), response)[1])
-        owner.teardown_request(lambda error, where=where: seen.append(
-            (where, "teardown", repr(error))))
-        owner.teardown_request(lambda error, where=where: seen.append(
-            (where, "teardown 2", repr(error))))
-    group.register_blueprint(games)  # (nested: the request has two blueprints)
-    app.register_blueprint(group)
-
-    @app.before_request
-    def _answers_early() -> str | None:
-        return "early" if request.args.get("early") else None
-
-    return app, seen
-
-
-@pytest.mark.parametrize("path", ["/g/abc", "/g/abc?early=1", "/nowhere", "/g/abc/fail"])
-def test_the_hooks_run_as_flasks_own_walks_run_them(path):
-    """The app class's walks of the request hooks (the request read once) call the same hooks,
-    in the same order, with the same arguments, and answer the same, as Flask's own."""
-    from flask import Flask as PlainFlask
-
-    answers = []
-    for app_class in (factory._App, PlainFlask):
-        app, seen = _hooked(app_class)
-        app.config["PROPAGATE_EXCEPTIONS"] = False
-        answer = app.test_client().get(path)
-        answers.append((answer.status_code, answer.get_data(), seen))
-    assert answers[0] == answers[1]
-    assert answers[0][2], "no hook ran"
