@@ -349,9 +349,8 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
     - The same ``key`` already stored: that entry is returned and nothing new is stored (a
       double tap or a retry is answered like the first tap); the same form with other content
       (see :func:`keyed`): :class:`KeyConflict`, nothing stored.
-    - The game has moved on since ``based_on``: :class:`StaleWrite`, nothing stored.
-    The database's unique constraints decide when two writes race; this function only reads
-    their verdict.
+    - The game has moved on since ``based_on``: :class:`StaleWrite` (gone: :class:`GameGone`).
+    The database's unique constraints decide when two writes race; this only reads their verdict.
 
     ``replay``: the game as this entry leaves it, replayed by the caller while checking it
     (see :func:`note_replay`); the summary stored with the write is made from it.
@@ -361,8 +360,9 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
     if earlier is not None:
         return earlier
     current = version(session, game)
-    if based_on != current:
+    if based_on != current:  # (its entries read after a delete of its group: GameGone)
         _forget_entries(session)  # a caller that tries again reads the game afresh
+        check_still_there(session, game)
         raise StaleWrite(current)
     as_json = json.dumps(data, ensure_ascii=False, sort_keys=True)
     problem = entry_problem(game.kind, kind, data, as_json=as_json)

@@ -159,3 +159,28 @@ def test_a_page_read_while_its_group_is_deleted_is_told_the_game_is_gone(app, cl
     answer = client.get(path)
     assert answer.status_code == 410, answer.text[:500]
     assert 'data-closed="game" data-why="deleted"' in answer.text
+
+
+def test_a_save_whose_entries_are_read_after_the_delete_is_told_the_game_is_gone(app, client):
+    """The third interleaving, made certain: the save has read its game, then the group is
+    deleted (one transaction, committed), then the save reads the game's entries — none left.
+    The game is gone (GameGone: the phone is told so), not moved on by another phone (a 409 that
+    asks to try again): the CI met it once in the threads' race above."""
+    from sqlmodel import Session
+
+    from companion.db import get_session
+    from companion.play import groups, store
+
+    _token, _pads, duels = _group_with_games(app, client)
+    page = client.get(f"/kanai-duel/g/{duels[0]}").text
+    version = re.search(r'data-version="(\d+)"', page)[1]
+    assert client.post(f"/kanai-duel/g/{duels[0]}/round", data={
+        "first": "general", "second": "minister", "version": version}).status_code == 303
+    with app.app_context():
+        session = get_session()
+        game = store.game_by_token(session, duels[0])
+        with Session(app.extensions["companion.engine"]) as other:  # another phone's request
+            assert groups.delete_group(session=other, group_id=game.group_id)
+        with pytest.raises(store.GameGone):
+            store.append(session=session, game=game, kind="round", data={},
+                         based_on=int(version) + 1)
