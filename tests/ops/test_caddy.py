@@ -240,8 +240,13 @@ def test_a_server_stopped_costs_no_request_and_caddy_logs_no_link(stack, tmp_pat
     finally:
         stop(restarting)
     https = _free_port()
+    # The two servers' ports held bound and never listening: refused, and never taken meanwhile
+    # by another test's server (a port merely free when picked can be).
+    held = [socket.socket(), socket.socket()]
+    for bound in held:
+        bound.bind(("127.0.0.1", 0))
     down = start_caddy(tmp_path / "none", caddyfile(
-        https=https, http=_free_port(), upstreams=[_free_port(), _free_port()],
+        https=https, http=_free_port(), upstreams=[int(b.getsockname()[1]) for b in held],
         cert=stack["cert"], key=stack["key"]), https)
     try:
         phone = Phone(https, stack["cert"], "127.0.0.7")
@@ -250,6 +255,8 @@ def test_a_server_stopped_costs_no_request_and_caddy_logs_no_link(stack, tmp_pat
         assert "Back in a moment" in page and "De retour dans un instant" in page  # the app's
     finally:
         stop(down)
+        for bound in held:
+            bound.close()
     logs = {folder: (tmp_path / folder / "caddy.log").read_text(errors="replace")
             for folder in ("one", "none")}
     assert f"/rebel-princess/g/…{token[-4:]}" in logs["none"]  # the error was logged, masked

@@ -451,8 +451,13 @@ def test_with_no_server_answering_nginx_shows_the_apps_page_and_logs_no_link(sta
     address asked for (no link token)."""
     token = "0123456789abcdef0123456789abcdef"
     https, http_port = _free_port(), _free_port()
+    # The two servers' ports are held bound and never listening: a connection is refused, and no
+    # other test's server can take one meanwhile (a port merely free when picked was, once: 404).
+    held = [socket.socket(), socket.socket()]
+    for bound in held:
+        bound.bind(("127.0.0.1", 0))
     down = start_nginx(tmp_path, site(https=https, http=http_port,
-                                      upstreams=[_free_port(), _free_port()],
+                                      upstreams=[int(bound.getsockname()[1]) for bound in held],
                                       cert=stack["cert"], key=stack["key"],
                                       logs=tmp_path / "logs"), https)
     try:
@@ -466,6 +471,8 @@ def test_with_no_server_answering_nginx_shows_the_apps_page_and_logs_no_link(sta
     finally:
         down.terminate()
         down.wait(timeout=30)
+        for bound in held:
+            bound.close()
     failures = (tmp_path / "logs" / "companion-failures.log").read_text().splitlines()
     assert any(" 502 GET upstream=" in line for line in failures), failures
     assert any(" 413 POST " in line for line in failures), failures
