@@ -25,6 +25,7 @@ from ...models import Game, RoundRecord
 from ...play import page_reads, store
 from ...play import rebel_princess as play
 from ...play import rebel_princess_tricks as tricks_entry
+from ...play.rebel_princess_history_lines import describe_history
 from ...rulings import rebel_princess as rulings
 from ...scoring.rebel_princess import (
     BATHROOM_BREAK,
@@ -263,7 +264,7 @@ def history(code: str) -> str:
     stop = max(len(records) - (page - 1) * HISTORY_PAGE, 0)
     first = max(stop - HISTORY_PAGE, 0)
     return render_template("rebel_princess/games/history.html", view=view, page=page,
-                           first=first, older=first > 0, lines=play.describe_history(
+                           first=first, older=first > 0, lines=describe_history(
                                records[:stop], game=view.game, players=view.players,
                                first=first))
 
