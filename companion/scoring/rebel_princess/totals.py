@@ -26,6 +26,7 @@ and n the number of players:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from .cards import Edition, check_player_count, princes
 from .round_cards import Scoring, round_card
@@ -36,6 +37,18 @@ def possible_round_totals(edition: Edition, letter: str, players: int,
                           totals_before: Sequence[int] | None = None) -> frozenset[int]:
     """Every value the sum of one round's scores can take for this Round card and player count."""
     check_player_count(players)
+    card = round_card(edition, letter)
+    everyone_exempt = (card.scoring is Scoring.BATHROOM and totals_before is not None
+                       and len(bathroom_exempt(totals_before)) == len(totals_before))
+    return _possible_totals(edition, card.letter, players, everyone_exempt)
+
+
+@cache
+def _possible_totals(edition: Edition, letter: str, players: int,
+                     everyone_exempt: bool) -> frozenset[int]:
+    """:func:`possible_round_totals` of a known Round card (its ``letter`` as the card has it),
+    ``everyone_exempt`` telling a Bathroom Break that nobody's Princes count: worked out once
+    for each (the replay of every round by numbers asks again, issue 36)."""
     scoring = round_card(edition, letter).scoring
     p = len(princes(players))
     base = p + 5
@@ -54,8 +67,6 @@ def possible_round_totals(edition: Edition, letter: str, players: int,
         normal = {base + 5 * m for m in range(players - 1)}
         rebel = {-10 + 5 * m for m in range(players)}
     elif scoring is Scoring.BATHROOM:
-        everyone_exempt = (totals_before is not None
-                           and len(bathroom_exempt(totals_before)) == len(totals_before))
         normal = {base} if everyone_exempt else {base + x for x in range(p + 1)}
     elif scoring is Scoring.DANCING:
         normal = {base + x for x in range(2 * p + 1) if x != 2 * p - 1}
