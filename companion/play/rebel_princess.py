@@ -20,7 +20,7 @@ from ..common.short_names import short_names
 from ..db import rollback_save, saving_on
 from ..games import GameGlue
 from ..history import N_, Fact, GameSummary
-from ..models import Game, Player, RoundRecord
+from ..models import Game, Player, RoundRecord, made
 from ..scoring.problems import EntryError
 from ..scoring.rebel_princess import (
     TIEBREAKS,
@@ -71,6 +71,9 @@ class RebelGameView:
     state: RebelGameState
     seq: int = 0  # the number of the game's newest record: the version this view is of
     keys: Mapping[str, RoundRecord] = dataclasses.field(default_factory=dict)  # by form key
+    # The last change replayed on this view and the game it gave (see :meth:`trial`).
+    _tried: list[object] = dataclasses.field(default_factory=list, init=False, repr=False,
+                                             compare=False)
 
     @property
     def edition(self) -> Edition:
@@ -87,6 +90,19 @@ class RebelGameView:
 
     def record(self, number: int) -> RoundRecord | None:
         return self.records[number - 1] if 0 < number <= len(self.records) else None
+
+    def trial(self, number: int, played: PlayedRound) -> RebelGameState:
+        """The game replayed with round ``number`` entered as ``played`` (a new round, or an
+        edit of the stored one), without storing it. Replayed once per view: a by-numbers
+        save's warnings (:func:`numbers_warnings`) and its check (:func:`save_round`) judge the
+        same entry on the same view, and a replay of the same rounds is the same game."""
+        change = (number, played)
+        if self._tried[:1] == [change]:
+            return cast(RebelGameState, self._tried[1])
+        state = (replay(self, replace=change) if self.record(number) is not None
+                 else replay(self, extra=played))
+        self._tried[:] = [change, state]
+        return state
 
 
 # --- encoding of entries in rows -------------------------------------------------------------
@@ -127,16 +143,16 @@ def played_from_record(record: RoundRecord) -> PlayedRound:
     )
 
 
-def _fill_record(record: RoundRecord, played: PlayedRound, mode: str) -> RoundRecord:
-    record.mode = mode
-    record.taken = encode_taken(played.taken) if played.taken is not None else None
-    record.no_tricks = _encode_ints(played.no_tricks)
-    record.scores = _encode_ints(played.scores)
-    record.leader = played.leader
-    record.last_trick_winner = played.last_trick_winner
-    record.round_card = played.round_card
-    record.counts = str(played.counts) if played.counts is not None else None
-    return record
+def _entry_columns(played: PlayedRound, mode: str) -> dict[str, object]:
+    """The columns of a round record that hold its entry, made from the core's round."""
+    return {"mode": mode,
+            "taken": encode_taken(played.taken) if played.taken is not None else None,
+            "no_tricks": _encode_ints(played.no_tricks),
+            "scores": _encode_ints(played.scores),
+            "leader": played.leader,
+            "last_trick_winner": played.last_trick_winner,
+            "round_card": played.round_card,
+            "counts": str(played.counts) if played.counts is not None else None}
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -355,9 +371,8 @@ def shown_scores(view: RebelGameView, number: int, played: PlayedRound) -> tuple
 def numbers_warnings(view: RebelGameView, number: int, played: PlayedRound) -> list[Problem]:
     """What a round typed as numbers would be warned of (scores the Round card cannot give),
     judged on the game replayed with it; stores nothing. The page asks to confirm them."""
-    trial = (replay(view, replace=(number, played)) if view.record(number) is not None
-             else replay(view, extra=played))
-    return list(trial.rounds[number - 1].warnings) if number <= len(trial.rounds) else []
+    tried = view.trial(number, played)
+    return list(tried.rounds[number - 1].warnings) if number <= len(tried.rounds) else []
 
 
 def undo_entry(*, session: Session, game: Game, based_on: int | None,
@@ -399,7 +414,7 @@ def _save_round(session: Session, game: Game, number: int, played: PlayedRound, 
             raise EntryRejected([CATALOGUE.problem("round-not-next", number=number)])
         if view.state.finished:
             raise EntryRejected([CATALOGUE.problem("game-over")])
-        trial = replay(view, extra=played)
+        tried = view.trial(number, played)  # (the new round: ``current`` is None)
         action = "entered"
     else:
         if current is None or current.id != base_id:
@@ -407,18 +422,18 @@ def _save_round(session: Session, game: Game, number: int, played: PlayedRound, 
                                 stored=current)
         if played_from_record(current) == played and current.mode == mode:
             return current  # nothing changed: nothing to store, nothing to undo later
-        trial = replay(view, replace=(number, played))
+        tried = view.trial(number, played)  # (an edit of ``current``, stored)
         action = "edited"
-    for bad_number, problems in trial.errors:
+    for bad_number, problems in tried.errors:
         if bad_number <= number:
             raise IncompleteEntryError(list(problems))
-    if base_id is None and len(trial.rounds) < number:
+    if base_id is None and len(tried.rounds) < number:
         raise EntryRejected([CATALOGUE.problem("game-over")])
     assert game.id is not None
-    record = _fill_record(RoundRecord(game_id=game.id, seq=view.seq + 1, number=number,
-                                      action=action, key=key), played, mode)
-    round_records.write(session, game, record, trial, view.players, lambda saved, *_: (
-        RebelGameView(saved, view.players, current_records([*view.records, record]), trial,
+    record = made(RoundRecord, game_id=game.id, seq=view.seq + 1, number=number, action=action,
+                  key=key, **_entry_columns(played, mode))
+    round_records.write(session, game, record, tried, view.players, lambda saved, *_: (
+        RebelGameView(saved, view.players, current_records([*view.records, record]), tried,
                       record.seq, {**view.keys, key: record} if key else view.keys)))
     return record
 
@@ -451,14 +466,14 @@ def _undo_last(session: Session, game: Game, based_on: int | None,
             continue
         previous = [r for r in history if r.number == record.number and r.id is not None
                     and record.id is not None and r.id < record.id]
-        restore = RoundRecord(game_id=game.id, seq=seq + 1, number=record.number,
-                              action="undone", undoes=record.id, key=key)
         if record.action == "entered" or not previous:
-            restore.deleted = True
+            restored: dict[str, object] = {"deleted": True}
         else:
             before = previous[-1]
-            _fill_record(restore, played_from_record(before), before.mode)
-            restore.deleted = before.deleted
+            restored = {**_entry_columns(played_from_record(before), before.mode),
+                        "deleted": before.deleted}
+        restore = made(RoundRecord, game_id=game.id, seq=seq + 1, number=record.number,
+                       action="undone", undoes=record.id, key=key, **restored)
         round_records.write(session, game, restore, None, history=[*history, restore])
         return restore
     return None
