@@ -33,8 +33,10 @@ def _card_choices() -> list[SelectChoice]:
 class KanaiDuelWriteForm(FlaskForm):
     """A write: the version of the game the phone saw and a fresh key per rendered form."""
 
-    version = HiddenField(validators=[InputRequired()])
-    key = HiddenField()
+    # Labels given (never shown): the text WTForms would make of each name, which it would
+    # otherwise look up in its catalogue each time the form is built (~5 µs a field, issue 36).
+    version = HiddenField("Version", validators=[InputRequired()])
+    key = HiddenField("Key")
 
     def fresh(self, version: int) -> KanaiDuelWriteForm:
         """Fill the hidden fields for a form about to be rendered."""
@@ -57,8 +59,9 @@ def small_int(text: str | None) -> int:
 class RoundForm(KanaiDuelWriteForm):
     """Referee mode: the card each player revealed."""
 
-    first = RadioField(choices=_card_choices(), validators=[InputRequired()])
-    second = RadioField(choices=_card_choices(), validators=[InputRequired()])
+    # (labels given, as above)
+    first = RadioField("First", choices=_card_choices(), validators=[InputRequired()])
+    second = RadioField("Second", choices=_card_choices(), validators=[InputRequired()])
 
 
 @dataclass(frozen=True)
@@ -93,8 +96,9 @@ class PickForm(KanaiDuelWriteForm):
     """Two-phone mode: this phone's secret pick, and the round it was made for (0: the card set
     aside under B)."""
 
-    card = RadioField(choices=_card_choices(), validators=[InputRequired()])
-    round = HiddenField()
+    # (labels given, as above)
+    card = RadioField("Card", choices=_card_choices(), validators=[InputRequired()])
+    round = HiddenField("Round")
 
     def stage(self) -> int:
         return small_int(self.round.data)
