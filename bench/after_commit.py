@@ -137,10 +137,13 @@ def run(tables: int, database_url: str | None, push: bool, profile: bool) -> Non
             assert page.status_code == 200
             if push:  # (its viewers' page says which channel they listen on)
                 found = re.search(r'data-push-url="[^"]*/([0-9a-f]+)"', app.test_client().get(
-                    game.viewer_page()).get_data(as_text=True))
+                    game.page(game.viewer)).get_data(as_text=True))
                 assert found is not None
                 listening.add(found[1])
             clients[game.number] = (client, _CSRF.findall(page.get_data(as_text=True))[0])
+            for which in ("before", "after"):  # (its cookie verified by both: fair)
+                app.session_interface = interfaces[which]
+                assert client.get(game.page(game.scorer)).status_code == 200
         figures: dict[tuple[str, str], dict[str, list[float]]] = {}
         profiler = cProfile.Profile(time.thread_time) if profile else None
         for number in range(SAVES):
