@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import os
 import secrets
-import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
 from pathlib import Path
 from typing import Any, cast
 
@@ -18,17 +15,13 @@ from flask import (
     Blueprint,
     Flask,
     Response,
-    has_request_context,
     render_template,
     request,
     url_for,
 )
-from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask_wtf.csrf import CSRFError
-from itsdangerous import BadSignature, URLSafeTimedSerializer
 from jinja2 import Template
 from jinja2.runtime import Context
-from werkzeug import Request
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
@@ -37,6 +30,7 @@ from .common.bounds import DB_INT_MAX
 from .extensions import compress, csrf, page_store  # (created in extensions.py, bound here)
 from .games import GameKind, plug_in, registry
 from .web.requests import itself
+from .web.session_cookie import SessionInterface
 from .web.urls import RememberingMap
 
 
@@ -72,134 +66,6 @@ class _Template(Template):
         if ctx is not None and ctx.globals_keys <= self.environment.globals.keys():
             ctx = None
         return super()._get_default_module(ctx)
-
-
-_NO_SESSION = ("/live/", "/api/", "/qr.svg", "/sw.js")
-"""Addresses that never open the session: the live poll every open page sends once a second
-reads nothing of it, the JSON API is stateless, and a QR code is the same for everyone. Their
-cookie is not even checked, and no cookie is sent back. The service worker is the same
-script for everyone too."""
-
-REFRESH_AFTER = timedelta(days=1)
-"""An unchanged session cookie is signed and sent again at most once a day (to keep its month,
-``PERMANENT_SESSION_LIFETIME``, counted from the last visit): every other answer sends it only
-when the session changed."""
-
-
-def _copied(value: Any) -> Any:
-    """A copy of a session's data as its cookie gives it (JSON, and the tagged values of Flask's
-    serializer): every dict, list and tuple made anew, the values in them immutable and kept —
-    what ``copy.deepcopy`` gives, in a few calls (a third of opening a known session)."""
-    kind = type(value)
-    if kind is dict:
-        return {key: _copied(item) for key, item in value.items()}
-    if kind is list:
-        return [_copied(item) for item in value]
-    if kind is tuple:
-        return tuple(_copied(item) for item in value)
-    if kind in _IMMUTABLE or value is None:
-        return value
-    return copy.deepcopy(value)
-
-
-_IMMUTABLE = frozenset({str, int, float, bool, bytes})
-
-
-class _Session(SecureCookieSession):
-    signed_at: float | None = None  # when the cookie it was read from was signed (Unix time)
-
-
-class _SessionInterface(SecureCookieSessionInterface):
-    """Flask's signed-cookie session, opened and sent only when it buys something.
-
-    - Never opened for :data:`_NO_SESSION`: an empty session that is never saved.
-    - Never sent with a static file: a cookie changing with every answer (and the ``Vary:
-      Cookie`` that comes with it) would make a phone ask for files it keeps for a year again.
-    - Elsewhere sent when it changed (and made permanent then: a month), or once a day to keep
-      that month going (:data:`REFRESH_AFTER`), never re-signed unchanged on every page.
-
-    The cookie is Secure when ``SESSION_COOKIE_SECURE`` says so, and also whenever the request
-    came over HTTPS — as the trusted proxy reports it (``TRUSTED_PROXIES``, see
-    :mod:`companion.web.security`) — so a server behind an HTTPS proxy never sends it in the clear,
-    and the same server over plain HTTP on a home network still keeps its session."""
-
-    session_class = _Session
-
-    OPENED_KEPT = 4096
-    """How many cookies :meth:`open_session` remembers having verified (then it starts again)."""
-
-    def __init__(self) -> None:
-        self._signer: tuple[tuple[Any, ...], URLSafeTimedSerializer | None,
-                            dict[str, tuple[Any, int]]] | None = None
-
-    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
-        """Flask's serializer, made once for the app's keys (Flask makes it afresh for each
-        request: a tenth of opening the session) and again only when they change."""
-        keys = (app.secret_key, *(app.config.get("SECRET_KEY_FALLBACKS") or ()))
-        if self._signer is None or self._signer[0] != keys:
-            self._signer = (keys, super().get_signing_serializer(app), {})
-        return self._signer[1]
-
-    def _opened(self, signer: URLSafeTimedSerializer) -> dict[str, tuple[Any, int]]:
-        """The cookies ``signer`` verified (their data, when signed), by their text."""
-        kept = self._signer
-        return kept[2] if kept is not None and kept[1] is signer else {}
-
-    def get_cookie_secure(self, app: Flask) -> bool:
-        return bool(super().get_cookie_secure(app)) or (
-            has_request_context() and request.is_secure)
-
-    def open_session(self, app: Flask, request: Request) -> _Session | None:
-        if request.path.startswith(_NO_SESSION):
-            return self.session_class()
-        signer = self.get_signing_serializer(app)
-        if signer is None:
-            return None
-        opened = self._opened(signer)
-        value = request.cookies.get(self.get_cookie_name(app))
-        if not value:
-            return self.session_class()
-        max_age = int(app.permanent_session_lifetime.total_seconds())
-        # A cookie verified before under these keys (a phone sends the same one with every
-        # request until its session changes) is not verified again: the same text carries the
-        # same signature, and its age is checked as the serializer checks it.
-        known = opened.get(value)
-        if known is not None and 0 <= int(time.time()) - known[1] <= max_age:
-            found = self.session_class(_copied(known[0]))
-            found.signed_at = float(known[1])
-            return found
-        try:
-            data, signed = signer.loads(value, max_age=max_age, return_timestamp=True)
-        except BadSignature:
-            return self.session_class()
-        if len(opened) >= self.OPENED_KEPT:
-            opened.clear()
-        opened[value] = (_copied(data), int(signed.timestamp()))
-        found = self.session_class(data)
-        found.signed_at = signed.timestamp()
-        return found
-
-    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
-        if session.modified:
-            return True
-        signed = getattr(session, "signed_at", None)
-        return bool(session.permanent and app.config["SESSION_REFRESH_EACH_REQUEST"]) and (
-            signed is None or time.time() - signed > REFRESH_AFTER.total_seconds())
-
-    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
-        asked = itself(request)  # (read once: see companion.web.requests.itself)
-        if asked.endpoint == "static" or asked.path.startswith(_NO_SESSION):
-            return
-        if session.modified and session and not session.permanent:
-            session.permanent = True  # kept a month, not until the browser closes
-        if session and not session.modified and not self.should_set_cookie(app, session):
-            # Most answers: what Flask's save_session does for a session kept as it was (its
-            # Vary when it was read, no cookie), without first working out the cookie's
-            # name, domain, path and flags for a cookie it does not send.
-            if session.accessed:
-                response.vary.add("Cookie")
-            return
-        super().save_session(app, session, response)
 
 
 def asset_url(app: Flask):  # type: ignore[no-untyped-def]
@@ -263,7 +129,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # ``<int:…>`` in an address is a row id or a number we store: above what the databases hold
     # it names nothing (404), instead of overflowing a query (500).
     app.url_map.converters["int"] = StoredIntConverter
-    app.session_interface = _SessionInterface()
+    app.session_interface = SessionInterface()
     plug_in_games()
     _configure(app, test_config)
     _init_extensions(app)

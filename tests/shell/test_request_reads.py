@@ -1,7 +1,7 @@
 """What every request reads, read more cheaply with the same result (issue 36, session 12): a
 URL-encoded form and the cookies (:class:`companion.web.requests.AppRequest`), Flask's proxies
 read once (:func:`companion.web.requests.itself`), a known session's data copied
-(``factory._copied``), Flask-WTF's check (``extensions._protect``) and Flask-Limiter's hooks
+(``session_cookie.copied``), Flask-WTF's check (``extensions._protect``) and Flask-Limiter's hooks
 where its check made no state."""
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from flask import Request, current_app, g, request, session
 from markupsafe import Markup
 from werkzeug.test import EnvironBuilder
 
-from companion import create_app, factory
+from companion import create_app
+from companion.web import session_cookie
 from companion.web.requests import AppRequest, itself
 
 from .test_security import NEW_GAME, limited_app
@@ -108,7 +109,7 @@ def test_itself_is_what_each_proxy_stands_for(app):
      "f": 1.5, "yes": True},
 ])
 def test_a_known_sessions_data_is_copied_as_deepcopy_copies_it(data):
-    copied = factory._copied(data)
+    copied = session_cookie.copied(data)
     assert copied == copy.deepcopy(data)
 
     def containers(value, found):

@@ -9,7 +9,7 @@ import time
 import pytest
 from sqlalchemy import event
 
-from companion import factory
+from companion.web import session_cookie
 
 from ..conftest import reveillez_link
 
@@ -34,8 +34,8 @@ def test_the_cookie_is_sent_when_it_changes_not_on_every_page(client, viewer):
 def test_an_unchanged_cookie_is_sent_again_once_a_day(client, viewer, monkeypatch):
     client.get(f"/reveillez/g/{viewer}")
     assert cookie_of(client.get("/")) == []
-    later = time.time() + factory.REFRESH_AFTER.total_seconds() + 60
-    monkeypatch.setattr(factory.time, "time", lambda: later)
+    later = time.time() + session_cookie.REFRESH_AFTER.total_seconds() + 60
+    monkeypatch.setattr(session_cookie.time, "time", lambda: later)
     assert cookie_of(client.get("/"))
 
 
@@ -165,7 +165,7 @@ def test_a_cookie_verified_once_is_not_trusted_changed_expired_or_under_new_keys
     tampered = f"{head}.{'A' if signature[0] != 'A' else 'B'}{signature[1:]}"
     assert dict(_open(app, tampered)) == {}
     later = time.time() + app.permanent_session_lifetime.total_seconds() + 60
-    monkeypatch.setattr(factory.time, "time", lambda: later)
+    monkeypatch.setattr(session_cookie.time, "time", lambda: later)
     monkeypatch.setattr(itsdangerous.timed.time, "time", lambda: later)
     assert dict(_open(app, value)) == {}  # too old, remembered or not
     monkeypatch.undo()
