@@ -30,7 +30,7 @@ import os
 import re
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, cast
 
 from flask import Flask, Response, current_app, request
 from prometheus_client import (
@@ -71,12 +71,12 @@ def counted_in_files() -> type:
     written at once in its own file, ``counter_<pid>.db``), told this process's id by
     :func:`this_process`. Its own way asks ``os.getpid()`` on every count to notice a fork (a
     system call at each of a request's four or five counts: 2.7 % of the 50-table row's CPU in
-    py-spy's samples, issue 36); this way notices it as surely, the id being read again in the child at the fork.
+    py-spy's samples, issue 36); this way notices it as surely, the id being read again in the
+    child at the fork.
     Every count is still written to the file as it is made: ``/metrics`` is exact at any time,
     and a worker that exits, or is killed, loses none."""
-    made: type = _values.MultiProcessValue(  # type: ignore[no-untyped-call]
-        process_identifier=this_process)
-    return made
+    make = cast(Callable[..., type], _values.MultiProcessValue)  # (unannotated upstream)
+    return make(process_identifier=this_process)
 
 
 if getattr(_values.ValueClass, "_multiprocess", False):  # (before any metric below is made)
