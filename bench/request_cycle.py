@@ -2,7 +2,8 @@
 
 gunicorn's sync worker (its own ``handle``: the request parsed from a socket, the environ, the
 WSGI app, the answer written, ``post_request``), with the shipped settings
-(``deploy/gunicorn.conf.py``, its ``/metrics`` counted in ``PROMETHEUS_MULTIPROC_DIR``),
+(``deploy/gunicorn.conf.py``, its ``post_worker_init`` run as a worker starts, its
+``/metrics`` counted in ``PROMETHEUS_MULTIPROC_DIR``),
 answers requests written to one end of a socket pair, in this process; the thread's CPU clock
 is read around each. Three kinds, interleaved request by request so that a busy machine slows
 each alike:
@@ -37,7 +38,7 @@ from . import SHIPPED_CONFIG, table
 
 HEADERS = (b"User-Agent: Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 Chrome/131 Mobile\r\n"
            b"Accept: */*\r\nAccept-Language: fr-FR,fr;q=0.9,en;q=0.8\r\n"
-           b"Accept-Encoding: gzip, deflate, br\r\nX-Forwarded-For: 192.0.2.10\r\n"
+           b"X-Forwarded-For: 192.0.2.10\r\n"
            b"X-Forwarded-Proto: https\r\nConnection: close\r\n")
 
 
@@ -67,6 +68,7 @@ class Worker:
             exception = info = warning = debug
 
         worker.log = Log()
+        cfg.post_worker_init(worker)  # (as a worker starts: its settings, its collector)
         self.worker = worker
         self.listener = socket.socket()
         self.listener.bind(("127.0.0.1", 0))
