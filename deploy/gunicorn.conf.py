@@ -59,7 +59,7 @@ os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", str(
     Path(_runtime.split(":")[0]) / f"companion-metrics-{bind.rsplit(':', 1)[-1]}"))
 
 
-def on_starting(server):
+def on_starting(server):  # noqa: ANN001, ARG001
     """A fresh folder for the workers' counts (the last run's are not this run's)."""
     folder = Path(os.environ["PROMETHEUS_MULTIPROC_DIR"])
     shutil.rmtree(folder, ignore_errors=True)
@@ -72,7 +72,7 @@ IN_REQUEST = 10_000
 """The threshold inside a request (a request makes far fewer and frees them before it ends)."""
 
 
-def post_worker_init(worker):
+def post_worker_init(worker):  # noqa: ANN001
     """The app is loaded in this worker: what loading made is frozen (see above), after one
     collection so that no garbage of the loading is kept for good; from now on the young
     collections wait for the end of a request (:func:`post_request`). Its settings are read as
@@ -84,7 +84,7 @@ def post_worker_init(worker):
     gc.set_threshold(IN_REQUEST, *gc.get_threshold()[1:])
 
 
-def settled(cfg):
+def settled(cfg):  # noqa: ANN001, ANN201
     """``cfg`` (gunicorn's ``Config``) with each setting's value kept on the object itself, where
     Python finds an attribute first: gunicorn's ``Config.__getattr__`` looks a setting up by name
     in its table on every read otherwise (the parser reads some thirty a request). The values
@@ -107,7 +107,7 @@ def dated_once_a_second() -> None:
     own = made if made is not None else util.http_date
     last: list[object] = [None, ""]
 
-    def http_date(timestamp=None):
+    def http_date(timestamp=None):  # noqa: ANN001, ANN202
         if timestamp is not None:
             return own(timestamp)
         now = int(time.time())
@@ -119,7 +119,7 @@ def dated_once_a_second() -> None:
     util.http_date = http_date
 
 
-def post_request(worker, req, environ, resp):
+def post_request(worker, req, environ, resp):  # noqa: ANN001, ARG001
     """The answer is sent: a collection now, where Python would have made one during the
     request, of the generation it would have taken (the older ones' thresholds as Python's)."""
     young, middle, old = gc.get_count()
@@ -128,7 +128,7 @@ def post_request(worker, req, environ, resp):
         gc.collect(2 if old > old_most else 1 if middle > middle_most else 0)
 
 
-def child_exit(server, worker):
+def child_exit(server, worker):  # noqa: ANN001, ARG001
     from prometheus_client import multiprocess
 
     multiprocess.mark_process_dead(worker.pid)
