@@ -2,7 +2,7 @@
 interleaved rounds of one process: server CPU per poll (gunicorn + PostgreSQL's backends).
 
 Each server is gunicorn with the shipped settings (``deploy/gunicorn.conf.py``: its workers,
-/metrics counted across them), started once and kept for the whole run:
+/metrics counted across them; each commit's own file), started once and kept for the whole run:
 
 - **hello**: :mod:`bench.hello`, a plain Flask view (``GET /``);
 - **this checkout** and **the older commit** (``--against``, default ``HEAD~1``: its files from
@@ -137,7 +137,9 @@ def run(url: str, against: str, rate: float, seconds: float, rounds: int,
             for label, tree in trees.items():
                 key = f"{name}, {label}"
                 server = stack.enter_context(gunicorn(
-                    "bench.wsgi:app", workers=None, config=SHIPPED_CONFIG, cwd=tree,
+                    # (each commit's own gunicorn settings: they are part of what it costs)
+                    "bench.wsgi:app", workers=None, config=tree / "deploy" / "gunicorn.conf.py",
+                    cwd=tree,
                     timeout=120, env={
                         "COMPANION_BENCH_DB": str(config["DATABASE"]),
                         "COMPANION_BENCH_DATABASE_URL": str(config.get("DATABASE_URL", "")),

@@ -27,6 +27,10 @@ systemd unit (deploy/companion.service). Every value can be changed in the envir
   then; inside a request a collection starts only past :data:`IN_REQUEST` (a background thread,
   a job that runs long, is still collected). With Python's thresholds alone, four saves in ten
   ran a collection (0.1–2 ms) before their answer (bench/RESULTS.md, issue 36, session 12).
+- Each worker, once started, reads its settings as plain attributes (:func:`settled`): gunicorn
+  looks each one up by name on every read (some thirty a request: 20 µs of a 304's 190 µs), and
+  a worker's settings never change (a reload starts new workers). Its answers' ``Date`` is made
+  once a second (:func:`dated_once_a_second`: the same text, 5 µs a request less).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ import gc
 import multiprocessing
 import os
 import shutil
+import time
 from pathlib import Path
 
 bind = os.environ.get("COMPANION_BIND", "127.0.0.1:8000")
@@ -67,13 +72,51 @@ IN_REQUEST = 10_000
 """The threshold inside a request (a request makes far fewer and frees them before it ends)."""
 
 
-def post_worker_init(worker):  # noqa: ANN001, ARG001
+def post_worker_init(worker):  # noqa: ANN001
     """The app is loaded in this worker: what loading made is frozen (see above), after one
     collection so that no garbage of the loading is kept for good; from now on the young
-    collections wait for the end of a request (:func:`post_request`)."""
+    collections wait for the end of a request (:func:`post_request`). Its settings are read as
+    plain attributes from now on (:func:`settled`), and its answers dated once a second."""
+    settled(worker.cfg)
+    dated_once_a_second()
     gc.collect()
     gc.freeze()
     gc.set_threshold(IN_REQUEST, *gc.get_threshold()[1:])
+
+
+def settled(cfg):  # noqa: ANN001, ANN201
+    """``cfg`` (gunicorn's ``Config``) with each setting's value kept on the object itself, where
+    Python finds an attribute first: gunicorn's ``Config.__getattr__`` looks a setting up by name
+    in its table on every read otherwise (the parser reads some thirty a request). The values
+    are the ones gunicorn would give (``settings[name].get()``); a name the class itself
+    defines (a property, a method) is left to it. For a worker, whose settings are set once in
+    the master and never again (``cfg.set`` is the master's: a reload starts new workers)."""
+    kept = vars(cfg)
+    kept.update({name: setting.get() for name, setting in cfg.settings.items()
+                 if not hasattr(type(cfg), name)})
+    return cfg
+
+
+def dated_once_a_second() -> None:
+    """gunicorn's ``Date`` header (``gunicorn.util.http_date()``, ``email.utils.formatdate``: 5 µs
+    a request) made once a second: a second's text is the same for every answer in it
+    (``formatdate`` writes whole seconds). A date asked for another time is gunicorn's own."""
+    from gunicorn import util
+
+    made = getattr(util.http_date, "made_by", None)
+    own = made if made is not None else util.http_date
+    last: list[object] = [None, ""]
+
+    def http_date(timestamp=None):  # noqa: ANN001, ANN202
+        if timestamp is not None:
+            return own(timestamp)
+        now = int(time.time())
+        if last[0] != now:
+            last[:] = [now, own(now)]
+        return last[1]
+
+    http_date.made_by = own  # type: ignore[attr-defined]
+    util.http_date = http_date
 
 
 def post_request(worker, req, environ, resp):  # noqa: ANN001, ARG001

@@ -137,29 +137,27 @@ class EveryRequest:
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         environ[STARTED] = started = time.perf_counter()
-        seen: dict[str, Any] = {}
+        seen: list[Any] = []
 
         def capture(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
-            seen["status"] = int(status.split(" ", 1)[0])
-            seen["headers"] = headers
+            seen[:] = [status, headers]  # (read only if the hooks kept no count or line)
             return start_response(status, headers, exc_info)
 
         try:
             body = self.app(environ, capture)
         except BaseException:
-            self._missed(environ, 500, "-", started)
+            self._missed(environ, [], started)
             raise
-        headers = dict((k.lower(), v) for k, v in seen.get("headers", ()))
-        self._missed(environ, int(seen.get("status", 500)), headers.get("content-length", "-"),
-                     started, headers.get("x-request-id"))
+        self._missed(environ, seen, started)
         return body
 
-    def _missed(self, environ: dict[str, Any], status: int, size: Any, started: float,
-                rid: str | None = None) -> None:
+    def _missed(self, environ: dict[str, Any], seen: list[Any], started: float) -> None:
         """The request's count and access line, once: those the Flask hooks kept for its final
-        answer (:func:`_answered`, :func:`companion.web.metrics._answered`), else made here."""
+        answer (:func:`_answered`, :func:`companion.web.metrics._answered`), else made here from
+        the answer's status line and headers (``seen``; none: a 500)."""
         seconds = time.perf_counter() - started
         counted, line = environ.get(COUNTED), environ.get(LOGGED)
+        status = int(seen[0].split(" ", 1)[0]) if seen else 500
         if callable(counted):
             counted()
         else:
@@ -167,9 +165,10 @@ class EveryRequest:
                                   status, seconds)
         if isinstance(line, str):
             write_line(line)
-        else:
-            log_wsgi_request(environ, status, size, seconds, rid or wsgi_request_id(environ),
-                             self.as_json)
+            return
+        headers = dict((k.lower(), v) for k, v in seen[1]) if seen else {}
+        log_wsgi_request(environ, status, headers.get("content-length", "-"), seconds,
+                         headers.get("x-request-id") or wsgi_request_id(environ), self.as_json)
 
 
 def _started() -> None:

@@ -17,6 +17,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -25,9 +26,20 @@ CONF = Path(__file__).resolve().parents[2] / "deploy" / "gunicorn.conf.py"
 
 @pytest.fixture
 def settings(tmp_path, monkeypatch) -> dict[str, object]:
-    """The file's names, read as gunicorn reads it (its metrics folder in tmp_path)."""
+    """The file's names, read as gunicorn reads it (its metrics folder in tmp_path); gunicorn's
+    ``http_date``, which a worker's start replaces, put back after the test."""
+    from gunicorn import util
+
     monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path / "metrics"))
+    monkeypatch.setattr(util, "http_date", util.http_date)
     return runpy.run_path(str(CONF))
+
+
+def _worker() -> SimpleNamespace:
+    """What ``post_worker_init`` is given: a worker, with its settings (gunicorn's defaults)."""
+    from gunicorn.config import Config
+
+    return SimpleNamespace(cfg=Config())
 
 
 class Loaded:
@@ -44,7 +56,7 @@ def test_a_worker_freezes_what_loading_the_app_made(settings):
     del garbage
     threshold = gc.get_threshold()  # (the hook sets the worker's: this process's put back)
     try:
-        settings["post_worker_init"](object())
+        settings["post_worker_init"](_worker())
         assert gc.get_freeze_count() > 0
         assert not any(o is loaded for o in gc.get_objects())  # out of the collector's reach
         assert not any(isinstance(o, Loaded) for o in gc.get_objects(generation=2))
@@ -78,7 +90,7 @@ def test_a_worker_collects_between_requests_where_python_would_have_during_one(s
             collected.append(info["generation"])
 
     try:
-        settings["post_worker_init"](object())
+        settings["post_worker_init"](_worker())
         young = settings["YOUNG"]
         assert gc.get_threshold() == (settings["IN_REQUEST"], *threshold[1:])
         assert settings["IN_REQUEST"] > 10 * young
@@ -197,6 +209,117 @@ def test_a_worker_of_the_shipped_settings_serves_with_the_app_frozen(tmp_path):
                 assert server.poll() is None and time.monotonic() < deadline, "no answer"
                 time.sleep(0.2)
         assert frozen > 1000  # the worker's imports (gunicorn's own, at least)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_a_worker_reads_its_settings_as_gunicorn_gives_them_without_looking_them_up(
+        settings, monkeypatch):
+    """Every setting reads as gunicorn's own lookup gives it (the shipped file's values set
+    as gunicorn sets them, the rest its defaults), and none goes through that lookup once the
+    worker has started."""
+    from gunicorn.config import Config
+
+    cfg = Config()
+    for name, value in settings.items():
+        if name in cfg.settings and not name.startswith("_"):
+            cfg.set(name, value)
+    cfg.set("forwarded_allow_ips", "127.0.0.1,::1,10.0.0.0/8")
+    expected = {name: getattr(cfg, name) for name in cfg.settings}
+    assert expected["timeout"] == 180 and expected["post_request"] is settings["post_request"]
+    networks_before = cfg.forwarded_allow_networks()
+    assert settings["settled"](cfg) is cfg
+
+    def looked_up(self, name):
+        raise AssertionError(f"{name} looked up")
+
+    monkeypatch.setattr(Config, "__getattr__", looked_up)
+    for name, value in expected.items():
+        if isinstance(getattr(Config, name, None), property):
+            continue  # (the class's own: gunicorn reads them as it did)
+        assert getattr(cfg, name) == value, name
+    assert cfg.forwarded_allow_ips == ["127.0.0.1", "::1", "10.0.0.0/8"]
+    assert cfg.forwarded_allow_networks() == networks_before
+    assert not cfg.is_ssl and cfg.secure_scheme_headers["X-FORWARDED-PROTO"] == "https"
+
+
+def test_a_workers_date_is_gunicorns_made_once_a_second(settings, monkeypatch):
+    from gunicorn import util
+
+    own = util.http_date
+    settings["dated_once_a_second"]()
+    dated = util.http_date
+    assert dated is not own
+    settings["dated_once_a_second"]()  # (a second start in one process wraps gunicorn's own)
+    assert util.http_date.made_by is own
+    for moment in (0, 1_700_000_000, 1_764_460_799, 1_764_460_800.25):
+        assert util.http_date(moment) == own(moment)
+    now = time.time()
+    text = util.http_date()
+    assert text in (own(int(now)), own(int(now) + 1))
+    assert text.endswith(" GMT") and len(text) == 29  # "Mon, 30 Nov 2026 07:30:00 GMT"
+    seconds = iter([1_764_460_800.1, 1_764_460_800.9, 1_764_460_801.0])
+    monkeypatch.setattr(time, "time", lambda: next(seconds))
+    texts = [util.http_date() for _ in range(3)]
+    assert texts == [own(1_764_460_800), own(1_764_460_800), own(1_764_460_801)]
+    assert texts[0] == "Sun, 30 Nov 2025 00:00:00 GMT"
+
+
+SCHEME_APP = '''
+def app(environ, start_response):
+    start_response("200 OK", [("Content-Type", "text/plain")])
+    return [environ["wsgi.url_scheme"].encode()]
+'''
+
+
+def test_a_worker_of_the_shipped_settings_believes_the_proxys_scheme_and_dates_its_answers(
+        tmp_path):
+    """A worker's settings as plain attributes: the proxy on loopback (``forwarded_allow_ips``,
+    gunicorn's default) is still believed when it says the request came over HTTPS, and every
+    answer carries one ``Date`` of gunicorn's form, this second's."""
+    import email.utils
+    import http.client
+
+    (tmp_path / "scheme_app.py").write_text(SCHEME_APP)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "metrics"),
+           "WEB_CONCURRENCY": "1"}
+    env.pop("FORWARDED_ALLOW_IPS", None)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", str(CONF), "--bind", f"127.0.0.1:{port}",
+         "--pythonpath", str(tmp_path), "scheme_app:app"], env=env, start_new_session=True)
+
+    def ask(headers: dict[str, str]) -> tuple[str, list[str]]:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        try:
+            connection.request("GET", "/", headers=headers)
+            answer = connection.getresponse()
+            return answer.read().decode(), answer.headers.get_all("Date") or []
+        finally:
+            connection.close()
+
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                ask({})
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, "no answer"
+                time.sleep(0.2)
+        for _ in range(3):
+            before = int(time.time())
+            scheme, dates = ask({"X-Forwarded-Proto": "https"})
+            after = int(time.time())
+            assert scheme == "https"
+            assert len(dates) == 1
+            when = email.utils.parsedate_to_datetime(dates[0]).timestamp()
+            assert before <= when <= after
+            assert dates[0] == email.utils.formatdate(when, usegmt=True)
+        assert ask({})[0] == "http"
     finally:
         server.terminate()
         server.wait(timeout=30)

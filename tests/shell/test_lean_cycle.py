@@ -141,3 +141,37 @@ def test_a_session_kept_as_it_was_still_varies_on_the_cookie_and_sends_none(tmp_
     assert not any(v.startswith("session=") for v in again.headers.getlist("Set-Cookie"))
     assert "Cookie" in again.vary
     assert again.headers["Vary"] == first.headers["Vary"]
+
+
+@pytest.mark.parametrize("own", [
+    [], [("X-Frame-Options", "SAMEORIGIN")],
+    [("Content-Type", "text/plain"), ("Referrer-Policy", "no-referrer"), ("Vary", "Cookie")]])
+def test_the_security_headers_are_added_as_werkzeugs_extend_adds_them(own):
+    """Byte for byte what ``headers.extend`` gives: the same pairs in the same order, the
+    answer's own kept, on the wire too."""
+    from werkzeug.datastructures import Headers
+    from werkzeug.wrappers import Response
+
+    from companion.web import security
+
+    answer, reference = Response("x", headers=own), Response("x", headers=own)
+    security._headers(answer)
+    present = {name.lower() for name, _ in reference.headers}
+    reference.headers.extend([(n, v) for n, v in security.HEADERS if n.lower() not in present])
+    assert list(answer.headers) == list(reference.headers)
+    assert type(answer.headers) is Headers  # (the class whose list is written to directly)
+    for name, value in security.HEADERS:
+        assert answer.headers.getlist(name) == [dict(own).get(name, value)]
+    environ = {"REQUEST_METHOD": "GET", "SERVER_NAME": "x", "SERVER_PORT": "80",
+               "wsgi.url_scheme": "http"}
+    assert answer.get_wsgi_headers(environ).to_wsgi_list() == \
+        reference.get_wsgi_headers(environ).to_wsgi_list()
+
+
+def test_a_security_header_value_is_checked_once_for_a_line_break():
+    from companion.web import security
+
+    assert security._checked((("X-A", "b"),)) == (("x-a", "X-A", "b"),)
+    for broken in ("a\nb", "a\rb"):
+        with pytest.raises(ValueError, match="X-A"):
+            security._checked((("X-A", broken),))
