@@ -14,8 +14,14 @@ from flask_caching import Cache
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect, same_origin, validate_csrf
 from flask_wtf.csrf import logger as csrf_logger
-from itsdangerous import BadData, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
-from itsdangerous.encoding import base64_decode, bytes_to_int, want_bytes
+from itsdangerous import (
+    BadData,
+    SignatureExpired,
+    TimestampSigner,
+    URLSafeTimedSerializer,
+    base64_decode,
+    want_bytes,
+)
 from wtforms import ValidationError
 
 
@@ -106,7 +112,8 @@ class CsrfTokens:
     exceptions for every token: half of a save's CSRF check, issue 36): the same checks with
     itsdangerous's own pieces. Anything else — a signature not made with the newest key (an
     older key of a rotation), a malformed, expired or future token — is given to the
-    serializer's own ``loads``, which accepts or refuses it as it always has."""
+    serializer's own ``loads``, which accepts or refuses it as it always has. The names
+    itsdangerous exports only: a release that moves its insides breaks nothing here."""
 
     def __init__(self, secret_key: Any) -> None:
         self.serializer = URLSafeTimedSerializer(secret_key, salt="wtf-csrf-token")
@@ -120,8 +127,9 @@ class CsrfTokens:
             value, signature = want_bytes(data).rsplit(signer.sep, 1)
             if signer.algorithm.verify_signature(self.key, value, base64_decode(signature)):
                 payload, stamp = value.rsplit(signer.sep, 1)
-                age = signer.get_timestamp() - bytes_to_int(base64_decode(stamp))
-                if max_age is None or 0 <= age <= max_age:
+                stamp = base64_decode(stamp)  # (8 bytes at most, as itsdangerous reads it)
+                age = signer.get_timestamp() - int.from_bytes(stamp, "big")
+                if len(stamp) <= 8 and (max_age is None or 0 <= age <= max_age):
                     return self.serializer.load_payload(payload)
         except (ValueError, BadData):  # (malformed: the serializer says how)
             pass

@@ -166,7 +166,7 @@ def _tokens_cases(monkeypatch) -> list[tuple[object, str, int | None]]:
     """(secret key, token, max age): what itsdangerous's ``loads`` accepts and refuses."""
     import time
 
-    from itsdangerous import URLSafeTimedSerializer
+    from itsdangerous import URLSafeTimedSerializer, base64_decode, base64_encode
 
     def signed(value, key="k", *, ago=0, salt="wtf-csrf-token"):
         now = time.time()
@@ -178,6 +178,9 @@ def _tokens_cases(monkeypatch) -> list[tuple[object, str, int | None]]:
 
     good = signed(HEX)
     payload, stamp, signature = good.split(".")
+    signer = URLSafeTimedSerializer("k", salt="wtf-csrf-token").make_signer()
+    padded = f"{payload}.{base64_encode(bytes(6) + base64_decode(stamp)).decode()}"
+    padded = f"{padded}.{signer.get_signature(padded).decode()}"  # (a 10-byte stamp, signed)
     other = "b" if signature[0] != "b" else "c"
     cases = [
         good, signed("é" * 40), signed("x" * 400),  # (a long value: its payload compressed)
@@ -188,7 +191,7 @@ def _tokens_cases(monkeypatch) -> list[tuple[object, str, int | None]]:
         f"{payload}.{stamp}.{other}{signature[1:]}", f"{payload}x.{stamp}.{signature}",
         f"{payload}.{stamp}x.{signature}", f"{payload}.{signature}", f"{payload}.{stamp}.",
         f"{payload}.{stamp}.{signature}é", f"{payload}.{stamp}.{signature}=", ".", "", "abc",
-        "a.b.c", "..", f".{stamp}.{signature}", "not-a-token", good.replace(".", "", 1),
+        "a.b.c", "..", f".{stamp}.{signature}", "not-a-token", good.replace(".", "", 1), padded,
     ]
     return [(key, token, age) for key in ("k", ["old", "k"]) for token in cases
             for age in (3600, None)]
