@@ -7,14 +7,21 @@ from __future__ import annotations
 import hmac
 from collections.abc import Callable
 from types import MethodType
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from flask import current_app, g, request, session
 from flask_caching import Cache
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect, same_origin, validate_csrf
 from flask_wtf.csrf import logger as csrf_logger
-from itsdangerous import BadData, SignatureExpired, URLSafeTimedSerializer
+from itsdangerous import (
+    BadData,
+    SignatureExpired,
+    TimestampSigner,
+    URLSafeTimedSerializer,
+    base64_decode,
+    want_bytes,
+)
 from wtforms import ValidationError
 
 
@@ -24,10 +31,10 @@ def _protect(self: Any, apply_exemptions: bool = False) -> None:
     views and blueprints, the methods, the token from the form or the header, signed by the
     app's key and equal to the session's (as :func:`flask_wtf.csrf.validate_csrf` checks it,
     with its messages: a refusal reads the same in the log), the Referer over HTTPS — with the
-    token's serializer made once per key instead of for every write, and the request, the app,
-    ``g`` and the session read as themselves rather than through Flask's proxies: each
-    attribute read through a proxy costs as much as some thirty plain ones (issue 36: every
-    save pays this check)."""
+    token's serializer and signer made once per key instead of for every write
+    (:class:`CsrfTokens`), and the request, the app, ``g`` and the session read as themselves
+    rather than through Flask's proxies: each attribute read through a proxy costs as much as
+    some thirty plain ones (issue 36: every save pays this check)."""
     asked, app = _itself(request), _itself(current_app)
     if apply_exemptions and (not asked.endpoint or _exempt(self, asked, app)):
         return
@@ -88,7 +95,7 @@ def _validate(data: str | None, app: Any) -> None:
     if field_name not in kept:
         raise ValidationError("The CSRF session token is missing.")
     try:
-        token = _serializer_for(secret_key).loads(data, max_age=time_limit)
+        token = _tokens_for(secret_key).loads(data, time_limit)
     except SignatureExpired as error:
         raise ValidationError("The CSRF token has expired.") from error
     except BadData as error:
@@ -97,18 +104,49 @@ def _validate(data: str | None, app: Any) -> None:
         raise ValidationError("The CSRF tokens do not match.")
 
 
-_SERIALIZERS: dict[Any, URLSafeTimedSerializer] = {}
-"""The serializer of CSRF tokens for each secret key used (``validate_csrf`` makes one for each
+class CsrfTokens:
+    """The CSRF tokens of one secret key: ``validate_csrf``'s serializer
+    (``URLSafeTimedSerializer(secret_key, salt="wtf-csrf-token")``), made once, and its
+    :meth:`loads`. A token it accepts is accepted by its signer, made once, with its key
+    derived once (itsdangerous makes the signer, derives the key and walks its signers and its
+    exceptions for every token: half of a save's CSRF check, issue 36): the same checks with
+    itsdangerous's own pieces. Anything else — a signature not made with the newest key (an
+    older key of a rotation), a malformed, expired or future token — is given to the
+    serializer's own ``loads``, which accepts or refuses it as it always has. The names
+    itsdangerous exports only: a release that moves its insides breaks nothing here."""
+
+    def __init__(self, secret_key: Any) -> None:
+        self.serializer = URLSafeTimedSerializer(secret_key, salt="wtf-csrf-token")
+        self.signer = cast(TimestampSigner, self.serializer.make_signer())
+        self.key = self.signer.derive_key()  # (the newest key: the one tokens are signed with)
+
+    def loads(self, data: str, max_age: int | None) -> Any:
+        """``serializer.loads(data, max_age=max_age)``."""
+        try:
+            signer = self.signer
+            value, signature = want_bytes(data).rsplit(signer.sep, 1)
+            if signer.algorithm.verify_signature(self.key, value, base64_decode(signature)):
+                payload, stamp = value.rsplit(signer.sep, 1)
+                stamp = base64_decode(stamp)  # (8 bytes at most, as itsdangerous reads it)
+                age = signer.get_timestamp() - int.from_bytes(stamp, "big")
+                if len(stamp) <= 8 and (max_age is None or 0 <= age <= max_age):
+                    return self.serializer.load_payload(payload)
+        except (ValueError, BadData):  # (malformed: the serializer says how)
+            pass
+        return self.serializer.loads(data, max_age=max_age)
+
+
+_TOKENS: dict[Any, CsrfTokens] = {}
+"""The CSRF tokens of each secret key used (``validate_csrf`` makes a serializer for each
 token it checks): one app's key, in a server."""
 
 
-def _serializer_for(secret_key: Any) -> URLSafeTimedSerializer:
-    found = _SERIALIZERS.get(secret_key)
+def _tokens_for(secret_key: Any) -> CsrfTokens:
+    found = _TOKENS.get(secret_key)
     if found is None:
-        if len(_SERIALIZERS) >= 16:  # (keys come from the app's settings: a few at most)
-            _SERIALIZERS.clear()
-        found = _SERIALIZERS[secret_key] = URLSafeTimedSerializer(secret_key,
-                                                                 salt="wtf-csrf-token")
+        if len(_TOKENS) >= 16:  # (keys come from the app's settings: a few at most)
+            _TOKENS.clear()
+        found = _TOKENS[secret_key] = CsrfTokens(secret_key)
     return found
 
 

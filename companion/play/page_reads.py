@@ -7,8 +7,8 @@ SQLAlchemy's statement machinery (issue 36: a 304 and entry p99 on PostgreSQL). 
 are :mod:`companion.play.store`'s own, written for PostgreSQL; the rows are the same values
 (psycopg's loaders). On SQLite, or while a session has begun (or a save has opened its own
 connection: :func:`companion.db.open_save`), each read goes through the session's connection —
-on SQLite, a save's two reads (the link and its game, the entries) to that connection's own
-``sqlite3`` cursor (:func:`save_rows`)."""
+on SQLite, a save's first read (the link and its game, with its names, live links and
+entries: :func:`save_link_and_game`) to that connection's own ``sqlite3`` cursor."""
 
 from __future__ import annotations
 
@@ -114,18 +114,31 @@ SAVE_LINK = (
 when it has none) and its live links' ids, roles and tokens, oldest first (three arrays), in
 the same statement: what a save's glue asks of :func:`companion.play.store.names_of`, and what
 the publisher and the page drawn after the commit need (:mod:`.saved_games`): :func:`save_reads`."""
+_LIVE_AND_NAMES_ON_SQLITE = (
+    "(SELECT json_group_array(json_array(live.id, live.role, live.token)) FROM gamelink AS live "
+    "WHERE live.revoked_at IS NULL AND live.game_id = gamelink.game_id), (SELECT "
+    "json_group_array(json_array(seat, name)) FROM player WHERE player.game_id = "
+    "gamelink.game_id)")
+_OF_LINK_ON_SQLITE = f"FROM gamelink JOIN game ON game.id = gamelink.game_id {_BY_TOKEN}"
 SAVE_LINK_ON_SQLITE = Read(
     "companion_save_link",
-    f"SELECT {_LINK_AND_GAME_COLUMNS}, (SELECT json_group_array(json_array(live.id, live.role, "
-    "live.token)) FROM gamelink AS live WHERE live.revoked_at IS NULL AND live.game_id = "
-    "gamelink.game_id), (SELECT json_group_array(json_array(seat, name)) FROM player "
-    "WHERE player.game_id = gamelink.game_id) FROM gamelink JOIN game ON game.id = "
-    f"gamelink.game_id {_BY_TOKEN}",
+    f"SELECT {_LINK_AND_GAME_COLUMNS}, {_LIVE_AND_NAMES_ON_SQLITE} {_OF_LINK_ON_SQLITE}",
     (*_LINK.c, *_GAME.c))
 """:data:`SAVE_LINK` as SQLite takes it: the live links and the names (with their seats) as JSON
 arrays (each sorted here: SQLite's aggregates keep no order), each a subquery of the one row
 the token finds (the token looked up once, no table made for them: a third of the statement,
-issue 36)."""
+issue 36). Read by a save of a game that keeps its rounds as records (no entries)."""
+SAVE_LINK_AND_ENTRIES_ON_SQLITE = Read(
+    "companion_save_link_entries",
+    f"SELECT {_LINK_AND_GAME_COLUMNS}, {_LIVE_AND_NAMES_ON_SQLITE}, (SELECT json_group_array("
+    'json_array(seq, kind, data, "key", created_at)) FROM entry WHERE entry.game_id = '
+    f"gamelink.game_id) {_OF_LINK_ON_SQLITE}",
+    (*_LINK.c, *_GAME.c))
+""":data:`SAVE_LINK_ON_SQLITE` with the game's entries (the columns of :data:`ENTRIES`, each
+``data`` as its stored text) as a third JSON array, sorted here by number: a save's first read
+on SQLite is then its only one, as on PostgreSQL (:data:`SAVE_LINK` and :data:`SAVE_ENTRIES`
+in one round trip), the link and the entries read in one statement (so in one snapshot: what
+the save checks and replays is what the link found; issue 36, a statement a save)."""
 
 
 @cache
@@ -184,6 +197,10 @@ def save_rows(connection: Connection, read: Read, value: object) -> list[tuple[A
     return _as_sqlalchemy(read, connection.dialect, found)
 
 
+def _first(row: Sequence[Any]) -> Any:
+    return row[0]
+
+
 Links = tuple[tuple[int, str, str], ...]
 """A game's live links, oldest first: (id, role, token)."""
 
@@ -222,16 +239,23 @@ def save_link_and_game(session: Session, connection: Connection, token: str,
                        ) -> tuple[Any, Sequence[Any] | None, tuple[str, ...] | None, Links | None]:
     """A save's first read (:func:`companion.play.store.link_and_game_to_append`): the link and
     game's row (None: no live link of this token), with its players' names and its live links
-    (None: not read); on PostgreSQL, on a save's own connection (:mod:`.save_pipeline`), with
-    the game's entries (unless ``entries`` is false) in the same round trip
-    (:func:`save_reads`), else None for them."""
+    (None: not read), and the game's entries (None: not read): on PostgreSQL, on a save's own
+    connection (:mod:`.save_pipeline`), in the same round trip (:func:`save_reads`); on SQLite
+    in the same statement (:data:`SAVE_LINK_AND_ENTRIES_ON_SQLITE`); unless ``entries`` is
+    false (a game that keeps its rounds as records)."""
     if connection.dialect.name == "sqlite":  # (its sqlite3 cursor alone: same connection)
-        found = on_driver(connection, _on_sqlite(SAVE_LINK_ON_SQLITE), (token,), fetch=True)
+        read = SAVE_LINK_AND_ENTRIES_ON_SQLITE if entries else SAVE_LINK_ON_SQLITE
+        found = on_driver(connection, _on_sqlite(read), (token,), fetch=True)
         if not found:
-            return None, None, None, None
-        *row, links, names = found[0]
+            return None, [] if entries else None, None, None
+        row, kept = list(found[0]), None
+        if entries:
+            kept = _as_sqlalchemy(ENTRIES, connection.dialect,
+                                  [tuple(entry) for entry in sorted(json.loads(row.pop()),
+                                                                     key=_first)])
+        *row, links, names = row
         seats = sorted(json.loads(names))
-        return (_as_sqlalchemy(SAVE_LINK_ON_SQLITE, connection.dialect, [tuple(row)])[0], None,
+        return (_as_sqlalchemy(read, connection.dialect, [tuple(row)])[0], kept,
                 tuple(name for _, name in seats) or None,
                 tuple((int(i), str(r), str(t)) for i, r, t in sorted(json.loads(links))) or None)
     if saving_on(session) is connection and begin_save(connection):

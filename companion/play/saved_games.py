@@ -29,6 +29,8 @@ from sqlmodel import Session
 from ..models import Game, GameLink, Player, loaded, table_of
 
 _LINK, _GAME = table_of(GameLink), table_of(Game)
+_GAME_COLUMNS = tuple(column.name for column in _GAME.c)
+_STAMP = _GAME_COLUMNS.index("updated_at")
 _SAVED = "companion.saved_game"
 """Where a saving session keeps its :class:`SavedGame` until its commit (or rollback)."""
 _KNOWN = "companion.saved_game.known"
@@ -127,8 +129,8 @@ def entry_written(session: Session, game: Game, entries: Sequence[Any] | None,
         entries = [*entries, written]
     link, _, names, links = found
     # (a copy of the game as a read after the commit gives it: its stamp as stored)
-    values = [getattr(game, column.name) for column in _GAME.c]
-    values[[column.name for column in _GAME.c].index("updated_at")] = as_read(game.updated_at)
+    values = [getattr(game, name) for name in _GAME_COLUMNS]
+    values[_STAMP] = as_read(game.updated_at)
     copy = loaded(Game, _GAME, values)
     kept = tuple(entries)
     session.info[_SAVED] = SavedGame(

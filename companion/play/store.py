@@ -511,7 +511,7 @@ def link_and_game_to_append(session: Session, token: str, *, entries: bool = Tru
     if row is None:
         return None
     link, game = page_reads.link_and_game_of(row)
-    if read is not None:  # (PostgreSQL: its entries came with it, kept for the save)
+    if read is not None:  # (its entries came with it, kept for the save)
         session.info.setdefault(_READ, {})[game.id] = [
             Stored(seq, kind, json.loads(data), key, created_at)
             for seq, kind, data, key, created_at in read]

@@ -127,16 +127,18 @@ def _not_a_write() -> bool:
     return asked.method in READS or asked.path.startswith("/api/")
 
 
+def _posted_to(asked: Any, app: Flask, endpoints: str) -> bool:
+    """Whether the request ``asked`` is a POST to one of ``app``'s ``endpoints`` (the name of
+    their set in its extensions: ``companion.creating``, ``companion.restoring``)."""
+    return asked.method == "POST" and asked.endpoint in app.extensions.get(endpoints, ())
+
+
 def _not_a_new_game() -> bool:
-    asked = itself(request)
-    return asked.method != "POST" or asked.endpoint not in itself(current_app).extensions.get(
-        "companion.creating", ())
+    return not _posted_to(itself(request), itself(current_app), "companion.creating")
 
 
 def _not_a_restore() -> bool:
-    asked = itself(request)
-    return asked.method != "POST" or asked.endpoint not in itself(current_app).extensions.get(
-        "companion.restoring", ())
+    return not _posted_to(itself(request), itself(current_app), "companion.restoring")
 
 
 def _started(response: Response) -> bool:
@@ -209,10 +211,12 @@ class WriteCount:
         """True when the request was such a write, and counted (else False, nothing counted)."""
         asked = itself(request)
         method = asked.method
+        if method in READS:
+            return False
         endpoint = asked.endpoint or asked.path
-        app = itself(current_app)
-        if (method in READS or asked.path.startswith("/api/") or not _not_a_new_game()
-                or not _not_a_restore() or not _not_an_export()
+        app = itself(current_app)  # (the request and the app read once: not per exemption)
+        if (asked.path.startswith("/api/") or _posted_to(asked, app, "companion.creating")
+                or _posted_to(asked, app, "companion.restoring") or asked.endpoint in EXPORTS
                 or endpoint.rsplit(".", 1)[-1] == "static"  # (Flask-Limiter never counts those)
                 or asked.blueprint in app.extensions.get("companion.unlimited", ())
                 or getattr(self.limiter, "_storage_dead", False)):

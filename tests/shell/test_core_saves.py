@@ -156,16 +156,20 @@ def _sqlite_only(app) -> None:
 
 def test_on_sqlite_a_saves_reads_sent_to_its_driver_give_sqlalchemys_rows(app, client):
     """A save's link lookup and entries read on SQLite go to the sqlite3 cursor alone
-    (page_reads.save_rows): row for row, value for value, type for type what SQLAlchemy's
-    statements give (aware datetimes included)."""
+    (page_reads.save_rows; a save's first read, page_reads.save_link_and_game, brings both in
+    one statement): row for row, value for value, type for type what SQLAlchemy's statements
+    give (aware datetimes included)."""
     from companion.play import page_reads, store
 
     _sqlite_only(app)
     url = new_duel(client)
     token = url.rsplit("/", 1)[1]
-    assert client.post(f"{url}/round", data={
-        "first": "general", "second": "minister", "version": "0", "key": "a"}).status_code == 303
-    with app.extensions["companion.engine"].connect() as connection:
+    for version, (first, second, key) in enumerate((("general", "minister", "a"),
+                                                    ("minister", "general", None))):
+        assert client.post(f"{url}/round", data={  # (an entry without a key: its NULL too)
+            "first": first, "second": second, "version": str(version),
+            **({"key": key} if key else {})}).status_code == 303
+    with app.app_context(), app.extensions["companion.engine"].connect() as connection:
         link = connection.execute(page_reads.LINK_AND_GAME_ROW, {"token": token}).all()
         assert len(link) == 1
         game_id = link[0][len(page_reads._LINK.c)]  # (the game's id: its first column)
@@ -178,6 +182,15 @@ def test_on_sqlite_a_saves_reads_sent_to_its_driver_give_sqlalchemys_rows(app, c
             assert [[type(v) for v in row] for row in found] == \
                 [[type(v) for v in row] for row in rows]
         assert page_reads.save_rows(connection, page_reads.LINK_AND_GAME, "0" * 32) == []
+        # a save's first read: the link, its game and its entries in one statement
+        row, read, names, links = page_reads.save_link_and_game(
+            get_session(), connection, token)
+        assert tuple(row) == tuple(link[0]) and list(read) == [tuple(r) for r in entries]
+        assert [type(v) for v in row] == [type(v) for v in link[0]]
+        assert [[type(v) for v in r] for r in read] == [[type(v) for v in r] for r in entries]
+        assert len(read) == 2 and read[1][3] is None  # (oldest first; the NULL key as None)
+        assert names == ("Ana", "Ben") and links is not None and len(links) == 2
+        assert page_reads.save_link_and_game(get_session(), connection, "0" * 32)[0] is None
 
 
 def test_on_sqlite_a_statement_sent_to_the_driver_fails_as_sqlalchemys_error(app):

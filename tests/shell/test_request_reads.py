@@ -159,6 +159,88 @@ def test_each_refusal_is_logged_as_flask_wtf_words_it(csrf_app, caplog, token, m
                        ).status_code == 302
 
 
+HEX = "a94a8fe5ccb19ba61c4c0873d391e987982fbbd3"
+"""A token's value as Flask-WTF makes it (40 hex digits, from a SHA-1)."""
+
+
+def _tokens_cases(monkeypatch) -> list[tuple[object, str, int | None]]:
+    """(secret key, token, max age): what itsdangerous's ``loads`` accepts and refuses."""
+    import time
+
+    from itsdangerous import URLSafeTimedSerializer, base64_decode, base64_encode
+
+    def signed(value, key="k", *, ago=0, salt="wtf-csrf-token"):
+        now = time.time()
+        monkeypatch.setattr(time, "time", lambda: now - ago)
+        try:
+            return URLSafeTimedSerializer(key, salt=salt).dumps(value)
+        finally:
+            monkeypatch.undo()
+
+    good = signed(HEX)
+    payload, stamp, signature = good.split(".")
+    signer = URLSafeTimedSerializer("k", salt="wtf-csrf-token").make_signer()
+    padded = f"{payload}.{base64_encode(bytes(6) + base64_decode(stamp)).decode()}"
+    padded = f"{padded}.{signer.get_signature(padded).decode()}"  # (a 10-byte stamp, signed)
+    other = "b" if signature[0] != "b" else "c"
+    cases = [
+        good, signed("é" * 40), signed("x" * 400),  # (a long value: its payload compressed)
+        signed(HEX, ago=3599), signed(HEX, ago=3601),  # just fresh, just expired
+        signed(HEX, ago=-60),  # signed in the future
+        signed(HEX, "old"),  # an older key of a rotation (below), or another app's
+        signed(HEX, salt="other"),
+        f"{payload}.{stamp}.{other}{signature[1:]}", f"{payload}x.{stamp}.{signature}",
+        f"{payload}.{stamp}x.{signature}", f"{payload}.{signature}", f"{payload}.{stamp}.",
+        f"{payload}.{stamp}.{signature}é", f"{payload}.{stamp}.{signature}=", ".", "", "abc",
+        "a.b.c", "..", f".{stamp}.{signature}", "not-a-token", good.replace(".", "", 1), padded,
+    ]
+    return [(key, token, age) for key in ("k", ["old", "k"]) for token in cases
+            for age in (3600, None)]
+
+
+def test_the_csrf_tokens_accepted_and_refused_are_itsdangerous_own(monkeypatch):
+    """extensions.CsrfTokens.loads (a token of the newest key checked with itsdangerous's own
+    pieces, made once) accepts what URLSafeTimedSerializer.loads accepts, with the same value,
+    and refuses what it refuses, with the same error and message."""
+    from itsdangerous import URLSafeTimedSerializer
+
+    from companion.extensions import CsrfTokens
+
+    def outcome(load, *args, **options):
+        try:
+            return "accepted", load(*args, **options)
+        except Exception as error:  # (the very error: type and words)
+            return type(error), str(error)
+
+    cases = _tokens_cases(monkeypatch)
+    accepted = 0
+    for key, token, age in cases:
+        theirs = URLSafeTimedSerializer(key, salt="wtf-csrf-token")
+        mine = outcome(CsrfTokens(key).loads, token, age)
+        assert mine == outcome(theirs.loads, token, max_age=age), (key, token, age)
+        accepted += mine[0] == "accepted"
+    assert 0 < accepted < len(cases)
+
+
+def test_a_fresh_csrf_token_is_checked_without_the_serializers_loads(monkeypatch):
+    """The token every form sends back (the newest key's, fresh) is accepted without
+    itsdangerous's ``loads``; a refused one goes to it (its refusal, as it words it)."""
+    from itsdangerous import BadSignature, URLSafeTimedSerializer
+
+    from companion.extensions import CsrfTokens
+
+    tokens = CsrfTokens("k")
+    token = URLSafeTimedSerializer("k", salt="wtf-csrf-token").dumps(HEX)
+    asked: list[str] = []
+    loads = tokens.serializer.loads
+    monkeypatch.setattr(tokens.serializer, "loads", lambda data, **kw: (
+        asked.append(data), loads(data, **kw))[1])
+    assert tokens.loads(token, 3600) == HEX and asked == []
+    with pytest.raises(BadSignature):
+        tokens.loads(token[:-2], 3600)
+    assert asked == [token[:-2]]
+
+
 def test_a_browser_without_a_session_is_refused_as_before(csrf_app, caplog):
     token = _token(csrf_app.test_client())
     with caplog.at_level(logging.INFO, logger="flask_wtf.csrf"):

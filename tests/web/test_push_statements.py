@@ -8,7 +8,7 @@ so that a statement added to every cycle shows up as a failure, not as a slower 
 from __future__ import annotations
 
 from tests.shell.test_lean_saves import statements, token_of, version_of
-from tests.shell.test_save_statements import SAVE, shape
+from tests.shell.test_save_statements import SAVE, on_this_database, shape
 
 from .test_push import _viewer, publisher  # noqa: F401  (a fixture)
 from .test_push_drawing import _channel
@@ -47,5 +47,5 @@ def test_a_push_save_cycle_of_a_duel_round_is_pinned_statement_by_statement(app,
         assert len(parts) == 1  # the part was drawn and published (one language listens)
         with statements(app) as page:
             assert client.get(url).status_code == 200
-        assert [shape(s) for s in saved] == SAVE + AFTER_COMMIT, saved
+        assert [shape(s) for s in saved] == on_this_database(app, SAVE) + AFTER_COMMIT, saved
         assert [shape(s) for s in page] == PAGE, page
