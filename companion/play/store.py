@@ -383,6 +383,8 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
             save_pipeline.flush(connection)
         set_committed_value(game, "updated_at", now)
         push.changed(session, game.id)  # (published after the commit, as an ORM write is)
+        if own is not None and not (session.new or session.dirty or session.deleted):
+            save_pipeline.commit_follows(own)  # (PostgreSQL: the summary's write may COMMIT)
         for keep in AT_SAVE:
             keep(session, game, replay)
         if own is None:
