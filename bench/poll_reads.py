@@ -2,7 +2,7 @@
 as interleaved A/B blocks in one process — so a busy machine slows every row alike.
 
 Rows, each the same lookup of one game's version by its viewer token
-(:func:`companion.play.store.version_by_token`):
+(:func:`companion.play.versions.version_by_token`):
 
 - **the app's engine**: the pool every page and save uses (``pool_pre_ping``, a transaction per
   checkout, a rollback on return: what the polls used before issue 36);
@@ -51,7 +51,7 @@ def run(url: str, rounds: int, block: int) -> list[list[str]]:
     from sqlalchemy import text
 
     from companion.db import database_url, make_engine, reader
-    from companion.play.store import version_by_token
+    from companion.play.versions import version_by_token
 
     from .tables import _empty_postgres, _games
 

@@ -142,11 +142,11 @@ _READERS_LOCK = threading.Lock()
 
 READER = "companion_polls_reader"
 """The execution option that marks :func:`reader`'s engine (its reads may skip SQLAlchemy's
-statement machinery: :func:`companion.play.store.version_by_token`)."""
+statement machinery: :func:`companion.play.versions.version_by_token`)."""
 
 
 def reader(engine: Engine) -> Engine:
-    """The engine of the live polls' one-statement reads (:func:`companion.play.store.
+    """The engine of the live polls' one-statement reads (:func:`companion.play.versions.
     version_by_token`): on PostgreSQL a small pool of its own in autocommit, without the
     pre-ping and the rollback on return (three round trips a poll, where SQLite pays none: a
     broken connection is tried again once instead); on SQLite ``engine`` itself, as for the

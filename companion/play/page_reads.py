@@ -1,5 +1,5 @@
 """A game's reads on PostgreSQL through libpq alone (:func:`read_rows`): what every open page
-asks once a second (the polls' version, :func:`companion.play.store.version_by_token`) and what
+asks once a second (the polls' version, :func:`companion.play.versions.version_by_token`) and what
 a page reads — the link and its game, the players' names with the live links, the entries: what
 a page drawn for every phone reads (and, the first two, what a page from the page store reads)
 — each one round trip on the polls' reader, prepared there after a few uses, without

@@ -528,8 +528,8 @@ def _after_commit(session: OrmSession) -> None:
         if old and sorted(old) != sorted(ids):  # (a new game's links: nothing to close)
             for name in _channels(publisher, game_id, old):
                 publish(publisher, name, "closed", delete=True)
-        # companion.play.store.version_string's text (not imported: store imports groups, which
-        # imports this module); tests/web/test_push.py checks it is the page's live version.
+        # companion.play.versions.version_string's text (written out as it writes it);
+        # tests/web/test_push.py checks it is the page's live version.
         _publish_version(publisher, game_id, ids, f"{game_id}-{rows[0][0].timestamp():.6f}",
                          viewer, tokens)
 

@@ -92,6 +92,8 @@ def write(session: Session, game: Game, record: RoundRecord, replay: Any,
             save_pipeline.flush(connection)  # refusal is raised here, not inside that read)
         set_committed_value(game, "updated_at", now)
         push.changed(session, game.id)  # (published after the commit)
+        if own is not None and not (session.new or session.dirty or session.deleted):
+            save_pipeline.commit_follows(own)  # (PostgreSQL: the summary's write may COMMIT)
         for keep in store.AT_SAVE:
             keep(session, game, replay)
         if own is None:

@@ -1,6 +1,6 @@
 """A save on its own connection on PostgreSQL (:func:`companion.db.open_save`) in three round
-trips, where each statement and psycopg's own ``BEGIN`` took one (issue 36: a duel's round made
-seven, each waiting for a core on a busy server), through psycopg's pipeline mode:
+trips, or two, where each statement and psycopg's own ``BEGIN`` took one (issue 36: a duel's
+round made seven, each waiting for a core on a busy server), through psycopg's pipeline mode:
 
 1. its first reads sent together, before any transaction (:func:`read_together`: the link with
    its game and names, and the game's entries — or, for a game that keeps its rounds as
@@ -10,7 +10,23 @@ seven, each waiting for a core on a busy server), through psycopg's pipeline mod
 2. its writes queued (:func:`queue`: the entry, the game's stamp) and sent with the ``BEGIN`` and
    the first write whose answer is read (:func:`run`: the summary's UPDATE, whose row count
    decides what follows), in one pipeline;
-3. the ``COMMIT``.
+3. the ``COMMIT`` — or, where nothing read after the writes can change what is stored, with
+   them (:func:`commit_follows`, ``run(…, last=True)``): two round trips.
+
+The ``COMMIT`` goes with the writes only when the save's caller said that nothing but its
+summary's write and the ``COMMIT`` follow (:func:`commit_follows`), every write of the transaction
+is in that one pipeline (nothing sent before it), and the summary's UPDATE says it is the last
+statement if it writes its row (a game in progress whose summary stays unfinished: no group
+totals to move). Its row count cannot be read before the ``COMMIT`` is sent, so the UPDATE is
+sent guarded (:func:`guarded`): it fails in SQL when it writes no row (a data-modifying CTE whose
+SELECT divides by the rows it wrote), which stops the pipeline before its ``COMMIT`` (psycopg
+sends one Sync at the pipeline's end: an error skips every statement after it), and the
+transaction is rolled back and sent again, ``ROLLBACK``, ``BEGIN``, the same writes and the
+UPDATE unguarded, in one round trip: the save then goes on as it did before, from that UPDATE's
+row count (a finished game's summary, a first summary, the group's totals), and commits on its
+own. Once committed with its writes, a save's connection refuses any other statement until the
+save's own ``COMMIT`` (which then sends nothing: psycopg sends none on an idle connection), so
+that nothing can ever be written outside the save's transaction.
 
 The connection is taken in autocommit (:func:`begin_save`: psycopg then sends no ``BEGIN`` of its
 own; SQLAlchemy puts the connection back as it was when it returns to the pool). Any statement
@@ -49,6 +65,10 @@ class _Writes:
     """Of the writes queued, by their place: what is told the key an INSERT made
     (:func:`queue`'s ``key``)."""
     read: dict[tuple[str, int], Any] = field(default_factory=dict)
+    commit_follows: bool = False
+    """Its caller commits right after its summary's write (:func:`commit_follows`)."""
+    committed: bool = False
+    """Its ``COMMIT`` went with its writes: no statement may follow it before the save's own."""
 
 
 _WRITES: weakref.WeakKeyDictionary[Connection, _Writes] = weakref.WeakKeyDictionary()
@@ -60,8 +80,8 @@ def begin_save(connection: Connection) -> bool:
     if connection.dialect.name != "postgresql":
         return False
     engine = connection.engine
-    for name, hook in (("before_execute", _writes_first), ("commit", flush),
-                       ("rollback", _dropped)):
+    for name, hook in (("before_execute", _writes_first), ("commit", _committing),
+                       ("rollback", _dropped), ("before_cursor_execute", _not_after_commit)):
         if not event.contains(engine, name, hook):
             event.listen(engine, name, hook)
     connection.execution_options(isolation_level="AUTOCOMMIT")
@@ -77,6 +97,20 @@ def _writes_first(connection: Connection, *_args: Any) -> None:
         send_writes(connection)
 
 
+def _not_after_commit(connection: Connection, *_args: Any) -> None:
+    """Before any statement sent on a connection (``exec_driver_sql`` too, which has no
+    ``before_execute``): none on a save's whose ``COMMIT`` went with its writes."""
+    writes = _WRITES.get(connection)
+    if writes is not None:
+        _not_committed(writes)
+
+
+def _not_committed(writes: _Writes) -> None:
+    if writes.committed:
+        raise RuntimeError("a statement after a save committed with its writes: it would run "
+                           "outside the save's transaction")
+
+
 def flush(connection: Connection) -> None:
     """The writes still queued on a pipelined save's connection sent (before its ``COMMIT``:
     :func:`companion.play.store.append` sends them itself, so that a refusal among them is
@@ -84,6 +118,15 @@ def flush(connection: Connection) -> None:
     writes = _WRITES.get(connection)
     if writes is not None and writes.queued:
         send_writes(connection)
+
+
+def _committing(connection: Connection) -> None:
+    """The ``commit`` event: what is still queued sent first (:func:`flush`); a save whose
+    ``COMMIT`` went with its writes is over (psycopg sends no second one)."""
+    flush(connection)
+    writes = _WRITES.get(connection)
+    if writes is not None:
+        writes.commit_follows = writes.committed = False
 
 
 def _dropped(connection: Connection) -> None:
@@ -94,7 +137,17 @@ def _dropped(connection: Connection) -> None:
         writes.queued.clear()
         writes.keys.clear()
         writes.read.clear()
-        writes.begun = False
+        writes.begun = writes.commit_follows = writes.committed = False
+
+
+def commit_follows(connection: Connection) -> None:
+    """Say that on this pipelined save's connection (else nothing) only the save's summary
+    write and its ``COMMIT`` follow (:func:`companion.play.store.append`,
+    :func:`companion.play.round_records.write`, before their summary's write): that write may
+    then carry the ``COMMIT`` (``run(…, last=True)``)."""
+    writes = _WRITES.get(connection)
+    if writes is not None:
+        writes.commit_follows = True
 
 
 def keep(connection: Connection, what: str, game_id: int, rows: Any) -> None:
@@ -125,6 +178,7 @@ def queue(prepared: Prepared, connection: Connection, values: dict[str, Any], *,
         if key is not None:
             key(made)
         return
+    _not_committed(writes)
     if not connection.in_transaction():
         connection.begin()  # (so that its COMMIT, and the ``commit`` event, come)
     if key is not None:
@@ -132,27 +186,62 @@ def queue(prepared: Prepared, connection: Connection, values: dict[str, Any], *,
     writes.queued.append(prepared.bound(connection, values))
 
 
-def run(prepared: Prepared, connection: Connection, values: dict[str, Any]) -> int:
+def run(prepared: Prepared, connection: Connection, values: dict[str, Any], *,
+        last: bool = False) -> int:
     """``prepared`` run with ``values`` (on a pipelined save's connection, after the writes
-    queued, in one round trip); the number of rows it wrote."""
-    if connection not in _WRITES:
+    queued, in one round trip); the number of rows it wrote. ``last``: an UPDATE of one row
+    after which, if it writes that row, nothing follows but the save's ``COMMIT`` — sent with
+    it when its caller said so (:func:`commit_follows`) and nothing of the transaction was sent
+    before (its writes all in this round trip): then 1, and the save is committed; if it wrote
+    no row, nothing is committed, the transaction is sent again without the ``COMMIT``, and its
+    row count (0) is answered as without ``last``."""
+    writes = _WRITES.get(connection)
+    if writes is None:
         return prepared.run(connection, values)
-    return send_writes(connection, prepared.bound(connection, values))
+    bound = prepared.bound(connection, values)
+    if last and writes.commit_follows and not writes.begun:
+        statements, keys = list(writes.queued), dict(writes.keys)
+        try:
+            send_writes(connection, guarded(bound), commit=True)
+        except DBAPIError as error:  # (its row not written: 22012, the guard's division)
+            if getattr(error.orig, "sqlstate", None) != _NO_ROW:
+                raise
+            writes.queued, writes.keys = statements, keys  # (again, as without ``last``)
+            return send_writes(connection, bound, again=True)
+        writes.committed = True
+        return 1
+    return send_writes(connection, bound)
 
 
-def send_writes(connection: Connection, last: tuple[str, Any] | None = None) -> int:
+_NO_ROW = "22012"
+"""The SQLSTATE of :func:`guarded`'s refusal (division_by_zero)."""
+
+
+def guarded(update: tuple[str, Any]) -> tuple[str, Any]:
+    """An UPDATE (its SQL and values) made into one that fails when it writes no row: a
+    data-modifying CTE whose SELECT divides 1 by the number of rows it wrote (0: an error,
+    :data:`_NO_ROW`). Its one row says 1 when it wrote one (its key is unique)."""
+    sql, params = update
+    return f"WITH written AS ({sql} RETURNING 1) SELECT 1 / count(*) FROM written", params
+
+
+def send_writes(connection: Connection, last: tuple[str, Any] | None = None, *,
+                commit: bool = False, again: bool = False) -> int:
     """The writes queued on a pipelined save's connection, and ``last`` after them, sent in one
     round trip, with the ``BEGIN`` if the transaction has not begun; the number of rows ``last``
     wrote (-1 without it). A write the database refuses stops the rest of the batch and is
-    raised as SQLAlchemy's error: the transaction is then rolled back as a whole."""
+    raised as SQLAlchemy's error: the transaction is then rolled back as a whole. ``commit``:
+    the ``COMMIT`` after them, in the same round trip (never sent if any of them fails);
+    ``again``: a transaction that failed, rolled back first and begun anew."""
     writes = _WRITES[connection]
+    _not_committed(writes)
     statements = [*writes.queued, *([last] if last is not None else [])]
     keys, writes.queued, writes.keys = writes.keys, [], {}
-    begin = not writes.begun
+    begin = again or not writes.begun
     if not connection.in_transaction():
         connection.begin()  # (so that its COMMIT commits what is sent)
     writes.begun = True
-    cursors = _pipelined(connection, statements, begin=begin)
+    cursors = _pipelined(connection, statements, begin=begin, commit=commit, again=again)
     rows = int(cursors[-1].rowcount) if last is not None else -1
     for place, told in keys.items():  # (an INSERT's RETURNING of its key, as SQLAlchemy sends it)
         told(int(cursors[place].fetchone()[0]))
@@ -174,12 +263,14 @@ def read_together(connection: Connection,
 
 
 def _pipelined(connection: Connection, statements: Sequence[tuple[str, Any]], *,
-               begin: bool = False, raw: bool = False) -> list[Any]:
+               begin: bool = False, commit: bool = False, again: bool = False,
+               raw: bool = False) -> list[Any]:
     """``statements`` sent to ``connection``'s psycopg connection in one pipeline (after a
-    ``BEGIN`` with ``begin``), their results read: their cursors, in order. The statement
-    events see each as any other (without an execution context, as
-    :func:`companion.db.on_driver` fires them; the ``BEGIN``, like psycopg's own, is no
-    statement of theirs). ``raw``: PostgreSQL's ``$1`` placeholders."""
+    ``BEGIN`` with ``begin``, a ``ROLLBACK`` before it with ``again``; a ``COMMIT`` after them
+    with ``commit``), their results read: their cursors, in order. The statement events see
+    each as any other (without an execution context, as :func:`companion.db.on_driver` fires
+    them; the ``BEGIN`` and ``COMMIT``, like psycopg's own, are no statements of theirs).
+    ``raw``: PostgreSQL's ``$1`` placeholders."""
     import psycopg
 
     driver = cast(Any, connection.connection.driver_connection)
@@ -188,6 +279,8 @@ def _pipelined(connection: Connection, statements: Sequence[tuple[str, Any]], *,
     sent = list(statements)
     try:
         with driver.pipeline():
+            if again:
+                driver.cursor().execute("ROLLBACK")
             if begin:
                 driver.cursor().execute("BEGIN")
             for index, (sql, params) in enumerate(sent):
@@ -197,6 +290,8 @@ def _pipelined(connection: Connection, statements: Sequence[tuple[str, Any]], *,
                     sql, params = before(connection, cursor, sql, params, None, False)
                 sent[index] = (sql, params)
                 cursor.execute(sql, params)
+            if commit:
+                driver.cursor().execute("COMMIT")
     except connection.dialect.loaded_dbapi.Error as error:
         for cursor in cursors:
             cursor.close()

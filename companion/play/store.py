@@ -19,19 +19,16 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import bindparam, event, insert, inspect, literal, update
-from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, func, select
 
 from ..db import (
-    READER,
     Prepared,
     commit_save,
     connection_of,
     first_statement,
-    once_more_if_dropped,
     open_save,
     rollback_save,
     saving_on,
@@ -386,6 +383,8 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
             save_pipeline.flush(connection)
         set_committed_value(game, "updated_at", now)
         push.changed(session, game.id)  # (published after the commit, as an ORM write is)
+        if own is not None and not (session.new or session.dirty or session.deleted):
+            save_pipeline.commit_follows(own)  # (PostgreSQL: the summary's write may COMMIT)
         for keep in AT_SAVE:
             keep(session, game, replay)
         if own is None:
@@ -478,9 +477,7 @@ def game_by_token(session: Session, token: str) -> Game | None:
 
 _LINK_AND_GAME = (select(GameLink, Game).join(Game, col(Game.id) == col(GameLink.game_id))
                   .where(GameLink.token == bindparam("token"), col(GameLink.revoked_at).is_(None)))
-_VERSION = (select(Game.id, Game.updated_at).join(GameLink, col(GameLink.game_id) == col(Game.id))
-            .where(GameLink.token == bindparam("token"), col(GameLink.revoked_at).is_(None)))
-# Built once: every page opened through a link, and every live poll, runs one of these.
+# Built once: every page opened through a link runs it.
 
 
 def link_and_game(session: Session, token: str) -> tuple[GameLink, Game] | None:
@@ -519,42 +516,6 @@ def link_and_game_to_append(session: Session, token: str, *, entries: bool = Tru
         session.info.setdefault(_NAMES, {})[game.id] = names
     saved_games.read_with_link(session, link, game, names, links)
     return link, game
-
-
-_VERSION_SQL = ("SELECT game.id, game.updated_at FROM game JOIN gamelink "
-                "ON gamelink.game_id = game.id "
-                "WHERE gamelink.token = $1 AND gamelink.revoked_at IS NULL")
-""":data:`_VERSION` as PostgreSQL takes it: the polls' reads go to libpq alone
-(:func:`companion.play.page_reads.read_row`, prepared on a connection as :data:`_VERSION_NAME`)."""
-_VERSION_NAME = "companion_poll_version"
-
-
-def version_by_token(engine: Engine, token: str) -> str | None:
-    """The version of the game this live link opens (as :func:`version_string` gives it): what
-    every open page asks once a second, so one query of two columns through the unique token
-    index, on a pooled connection of ``engine`` (no ORM session, nothing to flush or expire).
-    On the polls' reader (:func:`companion.db.reader`: PostgreSQL in autocommit) the statement
-    goes to libpq alone (:func:`.page_reads.read_row`); a connection the database dropped is
-    tried once more on a new one."""
-    if not is_token(token):
-        return None
-    direct = engine.dialect.name == "postgresql" and bool(
-        engine.get_execution_options().get(READER))
-    def read() -> Any:
-        if direct:
-            return page_reads.read_row(engine, _VERSION_NAME, _VERSION_SQL, (token,))
-        with engine.connect() as connection:
-            return connection.execute(_VERSION, {"token": token}).first()
-
-    row = once_more_if_dropped(read)
-    return version_string(row[0], row[1]) if row is not None else None
-
-
-def version_string(game_id: int | None, updated_at: datetime) -> str:
-    """A game's version for pages that follow it: it changes whenever anything is stored for
-    the game (every write touches ``updated_at``)."""
-    stamp = updated_at if updated_at.tzinfo else updated_at.replace(tzinfo=UTC)  # (libpq's)
-    return f"{game_id}-{stamp.timestamp():.6f}"
 
 
 def replace_link(session: Session, game: Game, role: str, *, commit: bool = True) -> GameLink:

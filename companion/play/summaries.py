@@ -200,7 +200,8 @@ def _keep(session: OrmSession, game: Game, replay: Any = None) -> None:
         row.stamp, row.finished = values["stamp"], values["finished"]
         row.data, row.progress = values["data"], values["progress"]
         session.flush()
-    elif save_pipeline.run(_UPDATE_OPEN_RESULT, connection, {"id": game.id, **values}):
+    elif save_pipeline.run(_UPDATE_OPEN_RESULT, connection, {"id": game.id, **values},
+                           last=not summary.finished):  # (written: nothing follows but COMMIT)
         before = (False, "")  # a game in progress (every save but a finished game's)
     else:  # a finished game changed, or its first summary: what it replaces is read
         old = connection.execute(_OLD_RESULT, {"id": game.id}).first()

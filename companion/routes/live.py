@@ -29,7 +29,7 @@ from werkzeug.wrappers import Response
 
 from ..db import get_engine, get_session
 from ..games import by_key
-from ..play import push, store
+from ..play import push, store, versions
 from ..web import metrics, polls
 from ..web.i18n import current_lang
 from ..web.requests import itself
@@ -260,7 +260,7 @@ def _answer_with_the_page(response: Response) -> Response:
 @bp.get("/live/<token>")
 def live(token: str) -> Response:
     """The game's version, for the pages that follow it: 304 while nothing has changed."""
-    version = store.version_by_token(get_engine(), token)
+    version = versions.version_by_token(get_engine(), token)
     if version is None:
         closed_or_404(token, 410)  # a link that closed: the page reloads and says why
     response = current_app.response_class(version, mimetype="text/plain")

@@ -35,7 +35,7 @@ from markupsafe import Markup, escape
 from ..db import get_session
 from ..extensions import page_store
 from ..models import Game
-from ..play import saved_games, store
+from ..play import saved_games, store, versions
 from ..web import metrics
 from ..web.theme import theme_choice
 from .addresses import public_base
@@ -56,7 +56,7 @@ def live_links_read(game_id: int | None) -> tuple[int, ...] | None:
 
 def version_of(game: Game) -> str:
     """Changes whenever anything is stored for the game (every write touches ``updated_at``)."""
-    return store.version_string(game.id, game.updated_at)
+    return versions.version_string(game.id, game.updated_at)
 
 
 PAGE_MAX_BYTES = 32 * 1024

@@ -5,7 +5,7 @@ Every open page of a game asks ``/live/<token>`` once a second whether the game 
 request cycle (context, session, hooks, headers) was about 80 % of each (issue 31). This WSGI
 middleware, in front of the Flask app (behind the proxy fix: the client's address is the real
 one), answers them itself with one indexed read on a pooled connection
-(:func:`companion.play.store.version_by_token`) and the same answer the Flask view gives — the
+(:func:`companion.play.versions.version_by_token`) and the same answer the Flask view gives — the
 version as text, its ETag, ``304 Not Modified`` while ``If-None-Match`` names it, ``no-cache``,
 the same ``Vary`` and the same security headers (:func:`companion.web.security.headers`). On
 PostgreSQL the read goes through :func:`companion.db.reader` (autocommit, no pre-ping: one round
@@ -37,7 +37,7 @@ from werkzeug.http import http_date, is_resource_modified
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..db import reader
-from ..play.store import version_by_token
+from ..play.versions import version_by_token
 from . import logs, metrics
 from .security import HEADERS, QuietMemoryStorage
 

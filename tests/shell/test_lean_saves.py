@@ -62,6 +62,11 @@ def reads(seen: list[str]) -> Counter[str]:
 
 
 def writes(seen: list[str]) -> list[str]:
+    """``INSERT <table>``, ``UPDATE <table>``, ``DELETE <table>`` of each write (one in a ``WITH``
+    of its own, as a save's summary sent with its COMMIT on PostgreSQL: that write)."""
+    from .test_save_statements import unwrapped
+
+    seen = [unwrapped(s) for s in seen]
     return [s.split()[0].upper() + " " + re.sub(r"\W", "", s.split()[2 if s.upper().startswith(
         ("INSERT", "DELETE")) else 1]).lower() for s in seen
         if s.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))]

@@ -40,7 +40,10 @@ def on_this_database(app, save: list[str]) -> list[str]:
 
 
 def shape(statement: str) -> str:
-    """``SELECT <first table after FROM>``, ``INSERT <table>``, ``UPDATE <table>`` …"""
+    """``SELECT <first table after FROM>``, ``INSERT <table>``, ``UPDATE <table>`` … (a write
+    in a ``WITH`` of its own, as a save's summary sent with its COMMIT on PostgreSQL: that
+    write's, companion.play.save_pipeline.guarded)."""
+    statement = unwrapped(statement)
     words = statement.split()
     verb = words[0].upper()
     if verb == "SELECT":
@@ -48,6 +51,16 @@ def shape(statement: str) -> str:
         return f"SELECT {found[1].lower() if found else '?'}"
     table = re.sub(r"\W", "", words[2] if verb in ("INSERT", "DELETE") else words[1])
     return f"{verb} {table.lower()}"
+
+
+WRITE_IN_WITH = re.compile(r"^\s*WITH\s+\w+\s+AS\s+\(\s*(?=(INSERT|UPDATE|DELETE)\b)", re.I)
+
+
+def unwrapped(statement: str) -> str:
+    """A statement whose ``WITH`` holds a write (``WITH w AS (UPDATE t …) SELECT …``) as that
+    write; any other as it is."""
+    found = WRITE_IN_WITH.match(statement)
+    return statement[found.end():] if found else statement
 
 
 @contextmanager
