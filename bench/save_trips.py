@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import statistics
 import tempfile
 from pathlib import Path
@@ -26,7 +25,7 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from . import table
-from .saves import ROUNDS, round_form
+from .saves import ROUNDS, new_duel, round_form
 from .server_clock import ServerClock
 
 
@@ -36,8 +35,6 @@ def _p(values: list[float], q: float) -> float:
 
 
 def run(games: int, database_url: str) -> dict[str, Any]:
-    from flask.testing import FlaskClient
-
     from companion import create_app
     from companion.db import upgrade
     from companion.play import save_pipeline
@@ -59,16 +56,6 @@ def run(games: int, database_url: str) -> dict[str, Any]:
 
     def said_nothing(connection: Connection) -> None:  # (the save as before: COMMIT alone)
         return None
-
-    def new_duel(client: FlaskClient, environ: dict[str, str]) -> str:
-        page = client.get("/kanai-duel/new", environ_base=environ).text
-        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
-        assert token is not None
-        answer = client.post("/kanai-duel/new", environ_base=environ, data={
-            "first": "Ana", "second": "Ben", "mode": "referee", "wins": "4",
-            "abilities": "all", "set_aside": "none", "csrf_token": token[1]})
-        assert answer.status_code == 303, answer.status_code
-        return str(answer.headers["Location"])
 
     timed: dict[str, list[tuple[float, float]]] = {"two": [], "three": []}
     pairs: list[tuple[float, float]] = []  # (two − three) wall, CPU, by pair

@@ -32,9 +32,13 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import table
 from .server_clock import ServerClock
+
+if TYPE_CHECKING:
+    from flask.testing import FlaskClient
 
 ROUNDS = (("general", "minister"), ("minister", "general"), ("prince", "wizard"))
 """Three referee rounds that end nothing (four wins end the duel)."""
@@ -138,6 +142,19 @@ def round_form(page: str, url: str) -> dict[str, str]:
     return dict(HIDDEN.findall(page[start:page.index("</form>", start)]))
 
 
+def new_duel(client: FlaskClient, environ: dict[str, str]) -> str:
+    """A new Kanai duel (referee mode) made through the app's form, as a browser makes one; the
+    scorer's page's path."""
+    page = client.get("/kanai-duel/new", environ_base=environ).text
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
+    assert token is not None
+    answer = client.post("/kanai-duel/new", environ_base=environ, data={
+        "first": "Ana", "second": "Ben", "mode": "referee", "wins": "4",
+        "abilities": "all", "set_aside": "none", "csrf_token": token[1]})
+    assert answer.status_code == 303, answer.status_code
+    return str(answer.headers["Location"])
+
+
 def run(games: int = 100, database_url: str | None = None) -> dict[str, float]:
     from companion import create_app
 
@@ -153,17 +170,6 @@ def run(games: int = 100, database_url: str | None = None) -> dict[str, float]:
     floor: Floor | PostgresFloor = (PostgresFloor(database_url) if database_url
                                     else Floor(folder / "floor.sqlite"))
 
-    def new_duel(client: FlaskClient, environ: dict[str, str]) -> str:
-        page = client.get("/kanai-duel/new", environ_base=environ).text
-        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
-        assert token is not None
-        answer = client.post("/kanai-duel/new", environ_base=environ, data={
-            "first": "Ana", "second": "Ben", "mode": "referee", "wins": "4",
-            "abilities": "all", "set_aside": "none", "csrf_token": token[1]})
-        assert answer.status_code == 303, answer.status_code
-        return str(answer.headers["Location"])
-
-    from flask.testing import FlaskClient
     from werkzeug.test import Client
 
     from .hello import app as hello
