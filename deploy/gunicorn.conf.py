@@ -90,21 +90,30 @@ def settled(cfg):  # noqa: ANN001, ANN201
     in its table on every read otherwise (the parser reads some thirty a request). The values
     are the ones gunicorn would give (``settings[name].get()``); a name the class itself
     defines (a property, a method) is left to it. For a worker, whose settings are set once in
-    the master and never again (``cfg.set`` is the master's: a reload starts new workers)."""
-    kept = vars(cfg)
-    kept.update({name: setting.get() for name, setting in cfg.settings.items()
-                 if not hasattr(type(cfg), name)})
+    the master and never again (``cfg.set`` is the master's: a reload starts new workers). A
+    gunicorn whose settings are not read so (no ``settings`` table of objects with ``get``) is
+    left as it is: the worker starts, its settings looked up as gunicorn looks them up."""
+    try:
+        values = {name: setting.get() for name, setting in cfg.settings.items()
+                  if not hasattr(type(cfg), name)}
+    except (AttributeError, TypeError):
+        return cfg
+    vars(cfg).update(values)
     return cfg
 
 
 def dated_once_a_second() -> None:
     """gunicorn's ``Date`` header (``gunicorn.util.http_date()``, ``email.utils.formatdate``: 5 µs
     a request) made once a second: a second's text is the same for every answer in it
-    (``formatdate`` writes whole seconds). A date asked for another time is gunicorn's own."""
+    (``formatdate`` writes whole seconds). A date asked for another time is gunicorn's own. A
+    gunicorn without ``util.http_date`` is left as it is."""
     from gunicorn import util
 
-    made = getattr(util.http_date, "made_by", None)
-    own = made if made is not None else util.http_date
+    found = getattr(util, "http_date", None)
+    if not callable(found):
+        return
+    made = getattr(found, "made_by", None)
+    own = made if made is not None else found
     last: list[object] = [None, ""]
 
     def http_date(timestamp=None):  # noqa: ANN001, ANN202

@@ -244,6 +244,22 @@ def test_a_worker_reads_its_settings_as_gunicorn_gives_them_without_looking_them
     assert not cfg.is_ssl and cfg.secure_scheme_headers["X-FORWARDED-PROTO"] == "https"
 
 
+def test_a_gunicorn_that_reads_its_settings_or_dates_otherwise_is_left_as_it_is(settings,
+                                                                                monkeypatch):
+    """The two shortcuts of a worker's start step aside, rather than stop the worker, on a
+    gunicorn without what they rely on (a ``settings`` table of objects with ``get``,
+    ``util.http_date``)."""
+    from gunicorn import util
+
+    bare = SimpleNamespace(timeout=30)
+    assert settings["settled"](bare) is bare and vars(bare) == {"timeout": 30}
+    odd = SimpleNamespace(settings={"timeout": 30})  # (values, not settings with ``get``)
+    assert settings["settled"](odd) is odd and vars(odd) == {"settings": {"timeout": 30}}
+    monkeypatch.delattr(util, "http_date")
+    settings["dated_once_a_second"]()
+    assert not hasattr(util, "http_date")
+
+
 def test_a_workers_date_is_gunicorns_made_once_a_second(settings, monkeypatch):
     from gunicorn import util
 
