@@ -37,16 +37,8 @@ from .test_lean_saves import statements, version_of
 from .test_save_round_trips import new_duel
 
 
-@pytest.fixture
-def engine(app):
-    engine = app.extensions["companion.engine"]
-    if engine.dialect.name != "postgresql":
-        pytest.skip("PostgreSQL only (TEST_DATABASE_URL)")
-    return engine
-
-
 @contextmanager
-def round_trips(engine):
+def round_trips(postgres_engine):
     """Every round trip of every connection the app's pool hands out while the block runs,
     counted from libpq's trace of its messages: a list filled when the block ends."""
     folder = Path(tempfile.mkdtemp(prefix="trips-"))
@@ -59,11 +51,11 @@ def round_trips(engine):
         dbapi_connection.pgconn.trace(handle.fileno())
         traced.append((dbapi_connection, handle, path))
 
-    event.listen(engine, "checkout", trace)
+    event.listen(postgres_engine, "checkout", trace)
     try:
         yield counted
     finally:
-        event.remove(engine, "checkout", trace)
+        event.remove(postgres_engine, "checkout", trace)
         for dbapi_connection, handle, path in traced:
             if not dbapi_connection.closed:
                 dbapi_connection.pgconn.untrace()  # (writes out what libpq kept)
@@ -83,23 +75,23 @@ def save(client, url: str, version: int, cards=("general", "minister"), key: str
                                              "version": str(version), "key": key or f"k{version}"})
 
 
-def game_id_of(engine, url: str) -> int:
-    with engine.connect() as connection:
+def game_id_of(postgres_engine, url: str) -> int:
+    with postgres_engine.connect() as connection:
         return int(connection.exec_driver_sql(
             f"SELECT game_id FROM gamelink WHERE token = '{url.rsplit('/', 1)[1]}'").scalar())
 
 
-def stamp_of(engine, game_id: int) -> datetime:
-    with engine.connect() as connection:
+def stamp_of(postgres_engine, game_id: int) -> datetime:
+    with postgres_engine.connect() as connection:
         return connection.exec_driver_sql(
             f"SELECT updated_at FROM game WHERE id = {game_id}").scalar()
 
 
-def assert_pool_as_it_came(engine) -> None:
+def assert_pool_as_it_came(postgres_engine) -> None:
     """Nothing checked out, and every pooled connection out of autocommit (a save's connection
     goes back as it came: the next user's transaction is one)."""
-    assert engine.pool.checkedout() == 0
-    taken = [engine.raw_connection() for _ in range(engine.pool.checkedin())]
+    assert postgres_engine.pool.checkedout() == 0
+    taken = [postgres_engine.raw_connection() for _ in range(postgres_engine.pool.checkedin())]
     try:
         assert all(not c.dbapi_connection.autocommit for c in taken)
     finally:
@@ -107,16 +99,16 @@ def assert_pool_as_it_came(engine) -> None:
             connection.close()
 
 
-def test_a_duel_round_on_postgresql_is_two_round_trips(app, client, engine):
+def test_a_duel_round_on_postgresql_is_two_round_trips(app, client, postgres_engine):
     url = new_duel(client)
     assert save(client, url, 0).status_code == 303  # (the pool holds a used connection)
-    with round_trips(engine) as trips, statements(app) as seen:
+    with round_trips(postgres_engine) as trips, statements(app) as seen:
         answer = save(client, url, 1, ("minister", "general"))
     assert answer.status_code == 303, answer.text
     assert trips == [2]  # reads; BEGIN, writes and COMMIT (was 7: BEGIN and each statement)
     assert len(seen) == 5  # the same five statements (test_save_statements)
     assert version_of(client, url) == 2
-    assert_pool_as_it_came(engine)
+    assert_pool_as_it_came(postgres_engine)
 
 
 def rebel_round(client, url: str, number: int, scores=("3", "2", "4", "1")):
@@ -125,23 +117,23 @@ def rebel_round(client, url: str, number: int, scores=("3", "2", "4", "1")):
         **{f"score_{s}": v for s, v in enumerate(scores)}})
 
 
-def test_a_rebel_princess_round_on_postgresql_is_two_round_trips(app, client, engine):
+def test_a_rebel_princess_round_on_postgresql_is_two_round_trips(app, client, postgres_engine):
     """Its seats and rounds come with the link in the first round trip, its record and the
     game's stamp go with the BEGIN, the summary's write and the COMMIT (was 8: the link; a BEGIN
     alone; the seats; the rounds; each write; the COMMIT)."""
     url = _new_rebel(client)
     assert rebel_round(client, url, 1).status_code == 302  # (the pool holds a used connection)
-    with round_trips(engine) as trips, statements(app) as seen:
+    with round_trips(postgres_engine) as trips, statements(app) as seen:
         answer = rebel_round(client, url, 2, ("2", "3", "1", "4"))
     assert answer.status_code == 302, answer.text
     assert trips == [2]  # reads; BEGIN, writes and COMMIT
     assert len(seen) == 6  # the same six statements (test_save_statements)
     assert _records(app, url) == [(1, 1, "entered"), (2, 2, "entered")]
-    assert_pool_as_it_came(engine)
+    assert_pool_as_it_came(postgres_engine)
 
 
 def test_a_rebel_princess_save_s_first_reads_bring_its_seats_and_rounds_taken_once(
-        app, client, engine):
+        app, client, postgres_engine):
     """The seats and round records read with the link are what reads of their own give; the
     glue takes them once (a second read, as a save judged again after a refusal makes, reads
     the database), and a ROLLBACK forgets what was not taken."""
@@ -152,7 +144,7 @@ def test_a_rebel_princess_save_s_first_reads_bring_its_seats_and_rounds_taken_on
     token = url.rsplit("/", 1)[1]
     with app.test_request_context():
         session = get_session()
-        with round_trips(engine) as trips, statements(app) as seen:
+        with round_trips(postgres_engine) as trips, statements(app) as seen:
             _link, game = store.link_and_game_to_append(session, token, entries=False)
             connection = save_pipeline_connection(session)
             seats = round_records.seats(connection, game.id)
@@ -175,11 +167,11 @@ def test_a_rebel_princess_save_s_first_reads_bring_its_seats_and_rounds_taken_on
         with statements(app) as seen:
             assert len(round_records.rounds(connection, game.id)) == 1
         assert len(seen) == 1
-    assert_pool_as_it_came(engine)
+    assert_pool_as_it_came(postgres_engine)
 
 
 def test_a_rebel_princess_undo_that_loses_the_race_at_its_insert_is_judged_again(app, client,
-                                                                                 engine):
+                                                                                 postgres_engine):
     """Another phone's undo of the same version committed between this undo's reads and its
     writes: its record number is refused — raised where the undo writes, before the summary
     reads the game (a refusal met inside that read was a 500) — and the undo is judged again on
@@ -188,29 +180,29 @@ def test_a_rebel_princess_undo_that_loses_the_race_at_its_insert_is_judged_again
     url = _new_rebel(client)
     for number in (1, 2):
         assert rebel_round(client, url, number).status_code == 302
-    game_id = game_id_of(engine, url)
+    game_id = game_id_of(postgres_engine, url)
     fired: list[bool] = []
 
     def rival_first(_conn, _cursor, statement, _params, _context, _many) -> None:
         if fired or not statement.startswith("INSERT INTO roundrecord"):
             return
         fired.append(True)
-        with engine.connect() as other:
+        with postgres_engine.connect() as other:
             other.exec_driver_sql(
                 "INSERT INTO roundrecord (game_id, seq, number, action, deleted, undoes, "
                 f"created_at) SELECT {game_id}, 3, 2, 'undone', true, id, CURRENT_TIMESTAMP "
                 f"FROM roundrecord WHERE game_id = {game_id} AND seq = 2")
             other.commit()
 
-    event.listen(engine, "before_cursor_execute", rival_first)
+    event.listen(postgres_engine, "before_cursor_execute", rival_first)
     try:
         answer = client.post(f"{url}/undo", data={"version": "2"})
     finally:
-        event.remove(engine, "before_cursor_execute", rival_first)
+        event.remove(postgres_engine, "before_cursor_execute", rival_first)
     assert fired
     assert answer.status_code == 302, answer.text
     assert _records(app, url) == [(1, 1, "entered"), (2, 2, "entered"), (3, 2, "undone")]
-    assert_pool_as_it_came(engine)
+    assert_pool_as_it_came(postgres_engine)
 
 
 def save_pipeline_connection(session):
@@ -222,7 +214,7 @@ def save_pipeline_connection(session):
 
 
 def test_two_saves_of_one_version_racing_store_one_and_the_other_is_told_so(app, client,
-                                                                            engine):
+                                                                            postgres_engine):
     """Another phone's save of the same version made and committed while this one is between
     its reads and its writes: the database's unique key refuses this one's pipelined INSERT;
     nothing of it is stored (its stamp and summary writes were in the same batch)."""
@@ -241,27 +233,27 @@ def test_two_saves_of_one_version_racing_store_one_and_the_other_is_told_so(app,
         thread.start()
         thread.join()
 
-    event.listen(engine, "before_cursor_execute", rival)
+    event.listen(postgres_engine, "before_cursor_execute", rival)
     try:
         mine = save(client, url, 1, ("minister", "general"), key="mine")
     finally:
-        event.remove(engine, "before_cursor_execute", rival)
+        event.remove(postgres_engine, "before_cursor_execute", rival)
     assert answers == [303]
     assert mine.status_code == 409, mine.text
     assert 'data-problem="stale-write"' in mine.text
     stored = _entries(app, url)
     assert [(seq, json.loads(data)["cards"]) for seq, _, data in stored] == [
         (1, ["general", "minister"]), (2, ["prince", "wizard"])]
-    assert_pool_as_it_came(engine)
+    assert_pool_as_it_came(postgres_engine)
 
 
 def test_the_same_form_racing_itself_is_stored_once_and_answered_as_a_replay(app, client,
-                                                                             engine):
+                                                                             postgres_engine):
     """A double tap: the same form (same key, same content) stored by the first sending while
     the second is between its reads and its writes: the second's INSERT is refused, and it is
     answered as the first was (a replay), nothing stored twice."""
     url = new_duel(client)
-    game_id = game_id_of(engine, url)
+    game_id = game_id_of(postgres_engine, url)
     first = client.application.test_client()
     answers: list[int] = []
     started: list[bool] = []
@@ -275,26 +267,26 @@ def test_the_same_form_racing_itself_is_stored_once_and_answered_as_a_replay(app
         thread.start()
         thread.join()
 
-    event.listen(engine, "before_cursor_execute", first_tap)
+    event.listen(postgres_engine, "before_cursor_execute", first_tap)
     try:
         second = save(client, url, 0, key="tap")
     finally:
-        event.remove(engine, "before_cursor_execute", first_tap)
+        event.remove(postgres_engine, "before_cursor_execute", first_tap)
     assert answers == [303]
     assert second.status_code == 303, second.text
     assert [seq for seq, _, _ in _entries(app, url)] == [1]
     assert version_of(client, url) == 1
-    assert game_id_of(engine, url) == game_id
-    assert_pool_as_it_came(engine)
+    assert game_id_of(postgres_engine, url) == game_id
+    assert_pool_as_it_came(postgres_engine)
 
 
-def test_a_refused_save_stores_nothing(app, client, engine):
+def test_a_refused_save_stores_nothing(app, client, postgres_engine):
     """A stale version, and a changed copy of a form already saved: refused from the entries
     read with the link (no write sent), nothing stored, the connection back as it came."""
     url = new_duel(client)
     assert save(client, url, 0, key="once").status_code == 303
-    game_id = game_id_of(engine, url)
-    stamp = stamp_of(engine, game_id)
+    game_id = game_id_of(postgres_engine, url)
+    stamp = stamp_of(postgres_engine, game_id)
     stale = save(client, url, 0, ("minister", "general"), key="late")
     assert stale.status_code == 409 and 'data-problem="stale-write"' in stale.text
     changed = save(client, url, 0, ("minister", "general"), key="once")
@@ -302,49 +294,50 @@ def test_a_refused_save_stores_nothing(app, client, engine):
     replay = save(client, url, 0, key="once")  # the same form again: answered as the first
     assert replay.status_code == 303
     assert [seq for seq, _, _ in _entries(app, url)] == [1]
-    assert stamp_of(engine, game_id) == stamp
-    assert_pool_as_it_came(engine)
+    assert stamp_of(postgres_engine, game_id) == stamp
+    assert_pool_as_it_came(postgres_engine)
 
 
-def test_a_connection_dropped_in_the_middle_of_a_save_stores_nothing(app, client, engine):
+def test_a_connection_dropped_in_the_middle_of_a_save_stores_nothing(app, client, postgres_engine):
     """The database drops the save's connection after its reads, before its writes reach it:
     the save fails (it is not tried again: its reads were on the lost connection), nothing is
     stored, and the next save is stored on a new connection."""
     url = new_duel(client)
     assert save(client, url, 0).status_code == 303
-    game_id = game_id_of(engine, url)
-    stamp = stamp_of(engine, game_id)
+    game_id = game_id_of(postgres_engine, url)
+    stamp = stamp_of(postgres_engine, game_id)
     dropped: list[int] = []
 
     def drop(_conn, cursor, statement, _params, _context, _many) -> None:
         if dropped or not statement.startswith("INSERT INTO entry"):
             return
         dropped.append(cursor.connection.info.backend_pid)
-        with engine.connect() as other:
+        with postgres_engine.connect() as other:
             other.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": dropped[0]})
 
-    event.listen(engine, "before_cursor_execute", drop)
+    event.listen(postgres_engine, "before_cursor_execute", drop)
     try:
         with pytest.raises(DBAPIError) as failed:
             save(client, url, 1, ("minister", "general"))
     finally:
-        event.remove(engine, "before_cursor_execute", drop)
+        event.remove(postgres_engine, "before_cursor_execute", drop)
     assert dropped and failed.value.connection_invalidated
     assert [seq for seq, _, _ in _entries(app, url)] == [1]
-    assert stamp_of(engine, game_id) == stamp
+    assert stamp_of(postgres_engine, game_id) == stamp
     assert save(client, url, 1, ("minister", "general")).status_code == 303
     assert [seq for seq, _, _ in _entries(app, url)] == [1, 2]
-    assert_pool_as_it_came(engine)
+    assert_pool_as_it_came(postgres_engine)
 
 
-def test_a_write_refused_inside_the_pipeline_leaves_nothing_of_the_others(app, client, engine):
+def test_a_write_refused_inside_the_pipeline_leaves_nothing_of_the_others(
+        app, client, postgres_engine):
     """The summary's UPDATE refused by the database (a trigger here) after the entry's INSERT and
     the game's stamp ran in the same batch: the transaction is rolled back as a whole."""
     url = new_duel(client)
     assert save(client, url, 0).status_code == 303
-    game_id = game_id_of(engine, url)
-    stamp = stamp_of(engine, game_id)
-    with engine.begin() as connection:
+    game_id = game_id_of(postgres_engine, url)
+    stamp = stamp_of(postgres_engine, game_id)
+    with postgres_engine.begin() as connection:
         connection.exec_driver_sql(
             "CREATE FUNCTION refuse_summary() RETURNS trigger LANGUAGE plpgsql AS "
             "$$ BEGIN RAISE EXCEPTION 'summary refused'; END $$")
@@ -357,24 +350,24 @@ def test_a_write_refused_inside_the_pipeline_leaves_nothing_of_the_others(app, c
         assert "summary refused" in str(failed.value)
         assert not isinstance(failed.value, IntegrityError)  # (not a race: never a 409)
     finally:
-        with engine.begin() as connection:
+        with postgres_engine.begin() as connection:
             connection.exec_driver_sql("DROP TRIGGER refuse_summary ON gameresult")
             connection.exec_driver_sql("DROP FUNCTION refuse_summary()")
     assert [seq for seq, _, _ in _entries(app, url)] == [1]
-    assert stamp_of(engine, game_id) == stamp
-    assert_pool_as_it_came(engine)
+    assert stamp_of(postgres_engine, game_id) == stamp
+    assert_pool_as_it_came(postgres_engine)
     assert save(client, url, 1, ("minister", "general")).status_code == 303
 
 
 def test_a_statement_after_writes_queued_runs_after_them_in_their_transaction(app, client,
-                                                                               engine):
+                                                                               postgres_engine):
     """Any statement SQLAlchemy sends on a save's connection (a read of the game for its
     summary, a refusal's page, the totals) goes after the writes queued, in their transaction:
     it sees them, and a rollback takes them back with everything else."""
     from companion.db import Prepared
 
     url = new_duel(client)
-    game_id = game_id_of(engine, url)
+    game_id = game_id_of(postgres_engine, url)
     write = Prepared(insert(table_of(Entry)), ("game_id", "seq", "kind", "key", "data",
                                                "created_at"))
     count = text("SELECT count(*) FROM entry WHERE game_id = :game")
@@ -390,18 +383,18 @@ def test_a_statement_after_writes_queued_runs_after_them_in_their_transaction(ap
         rollback_save(session)
         assert connection.execute(count, {"game": game_id}).scalar() == 0
         commit_save(session)  # (nothing left to commit)
-    with engine.connect() as connection:
+    with postgres_engine.connect() as connection:
         assert connection.exec_driver_sql(
             f"SELECT code FROM game WHERE id = {game_id}").scalar() != "zzzzzz"
-    assert_pool_as_it_came(engine)
+    assert_pool_as_it_came(postgres_engine)
 
 
 def test_a_write_through_sqlalchemy_on_a_save_s_connection_is_in_its_transaction(app, client,
-                                                                                  engine):
+                                                                                  postgres_engine):
     """A write sent through SQLAlchemy before any write queued (the connection is in autocommit
     for the save's first reads) begins the save's transaction first: a rollback takes it back."""
     url = new_duel(client)
-    game_id = game_id_of(engine, url)
+    game_id = game_id_of(postgres_engine, url)
     with app.test_request_context():
         session = get_session()
         connection = open_save(session, pipelined)
@@ -410,11 +403,11 @@ def test_a_write_through_sqlalchemy_on_a_save_s_connection_is_in_its_transaction
             data=json.dumps({"cards": ["general", "minister"]}), created_at=datetime.now(UTC)))
         rollback_save(session)
     assert _entries(app, url) == []
-    assert_pool_as_it_came(engine)
+    assert_pool_as_it_came(postgres_engine)
 
 
 def test_a_save_s_first_reads_bring_the_entries_and_the_names_its_glue_asks_for(app, client,
-                                                                                 engine):
+                                                                                 postgres_engine):
     """The entries and the players' names (seat order) come with the link and game in the
     save's first round trip: the glue's reads of them (store.entries, store.names_of) send
     nothing, and give what a read of their own gives."""
@@ -437,13 +430,13 @@ def test_a_save_s_first_reads_bring_the_entries_and_the_names_its_glue_asks_for(
         assert store.names_of(session, game) == names
 
 
-def test_a_commit_sends_what_is_still_queued_first(app, client, engine):
+def test_a_commit_sends_what_is_still_queued_first(app, client, postgres_engine):
     """A write queued and never followed by another statement is sent before the COMMIT (the
     ``commit`` event): nothing queued is ever dropped by a commit."""
     from companion.db import Prepared
 
     url = new_duel(client)
-    game_id = game_id_of(engine, url)
+    game_id = game_id_of(postgres_engine, url)
     write = Prepared(insert(table_of(Entry)), ("game_id", "seq", "kind", "key", "data",
                                                "created_at"))
     with app.test_request_context():
@@ -455,4 +448,4 @@ def test_a_commit_sends_what_is_still_queued_first(app, client, engine):
             "created_at": datetime.now(UTC)})
         commit_save(session)
     assert [seq for seq, _, _ in _entries(app, url)] == [1]
-    assert_pool_as_it_came(engine)
+    assert_pool_as_it_came(postgres_engine)

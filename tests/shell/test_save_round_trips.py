@@ -16,24 +16,16 @@ from .test_lean_saves import token_of, version_of
 
 
 @pytest.fixture
-def engine(app):
-    engine = app.extensions["companion.engine"]
-    if engine.dialect.name != "postgresql":
-        pytest.skip("PostgreSQL only (TEST_DATABASE_URL)")
-    return engine
-
-
-@pytest.fixture
-def pings(engine, monkeypatch) -> list[int]:
+def pings(postgres_engine, monkeypatch) -> list[int]:
     """Every ping of the app's pool, counted."""
     seen: list[int] = []
-    ping = engine.dialect.do_ping
+    ping = postgres_engine.dialect.do_ping
 
     def counted(dbapi_connection):  # type: ignore[no-untyped-def]
         seen.append(1)
         return ping(dbapi_connection)
 
-    monkeypatch.setattr(engine.dialect, "do_ping", counted)
+    monkeypatch.setattr(postgres_engine.dialect, "do_ping", counted)
     return seen
 
 
@@ -56,13 +48,13 @@ def play(client, url: str, cards: tuple[str, str], before=lambda: None) -> int:
     return version
 
 
-def drop_every_connection(engine) -> None:
+def drop_every_connection(postgres_engine) -> None:
     """Every connection the app's pools hold dropped by the database (as a restart does), from
     a connection of no pool."""
     from sqlalchemy import create_engine
     from sqlalchemy.pool import NullPool
 
-    outside = create_engine(engine.url, poolclass=NullPool)
+    outside = create_engine(postgres_engine.url, poolclass=NullPool)
     with outside.connect() as connection:
         dropped = connection.execute(text(
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
@@ -71,24 +63,24 @@ def drop_every_connection(engine) -> None:
     assert dropped and dropped >= 1
 
 
-def test_a_save_takes_its_connection_without_a_ping(app, client, engine, pings):
+def test_a_save_takes_its_connection_without_a_ping(app, client, postgres_engine, pings):
     url = new_duel(client)
     play(client, url, ("general", "minister"))  # (the pool holds a used connection now)
     before = play(client, url, ("minister", "general"), pings.clear)
     assert pings == []
     assert version_of(client, url) == before + 1
     pings.clear()
-    with engine.connect() as connection:  # any other connection taken: pinged first
+    with postgres_engine.connect() as connection:  # any other connection taken: pinged first
         connection.execute(text("SELECT 1"))
     assert pings == [1]
 
 
-def test_a_save_meeting_a_dropped_connection_is_stored_on_a_new_one(app, client, engine,
+def test_a_save_meeting_a_dropped_connection_is_stored_on_a_new_one(app, client, postgres_engine,
                                                                      pings):
     url = new_duel(client)
     play(client, url, ("general", "minister"))
     version = version_of(client, url)
-    drop_every_connection(engine)
+    drop_every_connection(postgres_engine)
     pings.clear()
     answer = client.post(f"{url}/round", data={"first": "minister", "second": "general",
                                                "version": str(version), "key": "k"})
@@ -97,13 +89,13 @@ def test_a_save_meeting_a_dropped_connection_is_stored_on_a_new_one(app, client,
     assert version_of(client, url) == version + 1
 
 
-def test_any_other_connection_the_database_dropped_is_replaced_after_its_ping(app, client,
-                                                                               engine, pings):
+def test_any_other_connection_the_database_dropped_is_replaced_after_its_ping(
+        app, client, postgres_engine, pings):
     url = new_duel(client)
     play(client, url, ("general", "minister"))
-    drop_every_connection(engine)
+    drop_every_connection(postgres_engine)
     pings.clear()
-    with engine.connect() as connection:
+    with postgres_engine.connect() as connection:
         assert connection.execute(text("SELECT 1")).scalar() == 1
     assert pings  # the dropped connection was pinged, found dead and replaced
     assert client.get(url).status_code == 200
