@@ -199,6 +199,59 @@ def test_a_save_downloads_its_page_once(browser: Browser, browser_context_args, 
         context.close()
 
 
+def other_round(page: Page, base: str, game: str, cards: tuple[str, str]) -> None:
+    """Another phone of the same duel (same cookies, its own requests) reveals the next round
+    with ``cards`` (the first player's, the second's), as its referee form sends it."""
+    shown = page.context.request.get(base + game).text()
+    form = shown.split('data-form="round"', 1)[1].split("</form>", 1)[0]
+    hidden = dict(re.findall(r'<input[^>]*?name="([^"]+)"[^>]*?type="hidden"[^>]*?value="([^"]*)"',
+                             form))
+    hidden.update(re.findall(r'<input[^>]*?type="hidden"[^>]*?name="([^"]+)"[^>]*?value="([^"]*)"',
+                             form))
+    answer = page.context.request.post(base + game + "/round", max_redirects=0,
+                                       form={**hidden, "first": cards[0], "second": cards[1]})
+    assert answer.status in (302, 303), answer.text()[:500]
+
+
+def test_a_duel_whose_card_is_on_its_way_waits_for_its_page(browser: Browser,
+                                                           browser_context_args, metered):
+    """A duel's round sent, stored, and its answer slow to come back: the board's own check
+    sees the new version meanwhile (it asks every 1.5 s) but fetches no board for it, since the
+    page the answer leads to brings it; that page is then shown, and the board follows the game
+    again (a round saved by another phone is swapped in)."""
+    base, meter = metered
+    context, page = _phone(browser, browser_context_args, worker=False)
+    try:
+        game = _game_path(kd_open(page, base))
+        page.click("[data-hand='0'] [data-card=prince]")
+        kd_rest(page)
+        held: list[str] = []
+
+        def slow(route):  # (stored at once, answered after two of the board's checks)
+            response = route.fetch(max_redirects=0)
+            held.append(route.request.url)
+            page.wait_for_timeout(3500)
+            route.fulfill(response=response)
+
+        page.route(lambda url: url.startswith(base + game) and url.endswith("/round"), slow)
+        meter.clear()
+        with page.expect_navigation():
+            page.locator("form[data-draft] .savebar button.primary").click()
+        expect(page.locator("[data-last-round='1']")).to_be_visible()
+        assert held, "the round was not sent through the slow route"
+        seen = [(method, path) for method, path, _, _ in meter.of(game)]
+        assert [s for s in seen if s[0] == "POST"] == [("POST", game + "/round")], seen
+        assert not [s for s in seen if s[1].endswith("/board")], seen
+        # The page shown follows the game again: another phone's round is fetched and swapped.
+        page.unroute_all()
+        meter.clear()
+        other_round(page, base, game, ("general", "minister"))
+        expect(page.locator("[data-last-round='2']")).to_be_visible(timeout=10_000)
+        assert ("GET", game + "/board") in [(m, p) for m, p, _, _ in meter.of(game)]
+    finally:
+        context.close()
+
+
 def test_without_a_service_worker_a_save_is_shown_as_before(browser: Browser,
                                                             browser_context_args, metered):
     """No worker (blocked, or not installed yet): the page is asked again, as before."""

@@ -8,7 +8,19 @@
   "use strict";
   var PERIOD = 1500, CATCH_UP = 30000;
   var url = document.body.dataset.liveUrl, seen = document.body.dataset.liveVersion;
-  var busy = false, timer = null, every = PERIOD, wanted = null;
+  var busy = false, timer = null, every = PERIOD, wanted = null, leaving = false;
+  // A card sent (drafts.js sends it with fetch, then opens the page its answer leads to) or a
+  // link followed: the next page is on its way with the version the save makes, and a board
+  // fetched for it meanwhile would be drawn for nothing (app.js's live pages wait too). A page
+  // still here after a while was not left (kept offline in the outbox, a download, a
+  // navigation given up): it follows the game again.
+  function away() {
+    leaving = true;
+    window.setTimeout(function () { leaving = false; }, 8000);
+  }
+  document.addEventListener("submit", function (e) { if (e.target.closest("#board")) away(); });
+  window.addEventListener("beforeunload", away);
+  window.addEventListener("pageshow", function () { leaving = false; });
 
   function board() { return document.getElementById("board"); }
 
@@ -40,7 +52,7 @@
   // The board of `version` fetched and swapped in (one fetch at a time; a version told meanwhile
   // is fetched after it).
   function fetchBoard(version) {
-    if (!version || version === seen || !board()) return null;
+    if (!version || version === seen || leaving || !board()) return null;
     if (busy) { wanted = version; return null; }
     busy = true;
     return fetch(board().dataset.boardUrl, { cache: "no-store", credentials: "same-origin" })
@@ -57,7 +69,7 @@
 
   function tick() {
     var el = board();
-    if (!el || busy || document.hidden) return;
+    if (!el || busy || leaving || document.hidden) return;
     busy = true;
     fetch(url, { cache: "no-store", headers: { "If-None-Match": '"' + seen + '"' }, credentials: "same-origin" })
       .then(function (response) {
@@ -82,7 +94,7 @@
     if (e.detail === "gone") { gone(); return; }
     // A viewer's message brings the board drawn for every viewer: swapped in, nothing fetched.
     var live = window.companionLive, told = live ? live.told(e.detail) : {version: e.detail, part: null};
-    if (told.part !== null && !busy && live.newer(told.version, seen) && swap(told.part)) {
+    if (told.part !== null && !busy && !leaving && live.newer(told.version, seen) && swap(told.part)) {
       live.own(board());
       seen = told.version;
       return;
