@@ -37,7 +37,7 @@ class Table:
     """What the table template shows: the game, the action being built and its question."""
 
     view: play.TableView
-    form: ReveillezWriteForm  # an ActionForm while an action is being built, else the undo form
+    form: ReveillezWriteForm  # the action's while one is being built, else the undo form
     draft: play.Draft | None = None
     plan: play.Plan | None = None
     problems: list[Problem] = field(default_factory=list)  # why a tap was refused
@@ -119,10 +119,12 @@ def _table(view: play.TableView, *, draft: play.Draft | None = None, key: str | 
            problems: list[Problem] | None = None, status: int = 200,
            stale: bool = False, saved: play.LogItem | None = None,
            already_saved: bool = False) -> tuple[str, int]:
-    # The action's form is drawn only while an action is being built (its twenty fields are
-    # most of a drawing's forms); the table without one shows the undo form alone.
-    form = ActionForm(formdata=None, data={"version": view.version, "key": key or fresh_key()}
-                      ) if draft is not None else None
+    # The action's form is drawn only while an action is being built; the table without one
+    # shows the undo form alone. (Drawn, a tap's form is its version, key and CSRF token: the
+    # answers so far are the draft's hidden inputs.)
+    form = ReveillezWriteForm(formdata=None, data={"version": view.version,
+                                                   "key": key or fresh_key()}
+                              ) if draft is not None else None
     current = play.plan(view.state, draft) if draft is not None else None
     refused = list(problems or [])
     if current is not None and current.step == "cards":
@@ -233,8 +235,7 @@ def act(code: str) -> Response | tuple[str, int]:
     if not form.validate_on_submit():
         view = play.view_game(session, game)
         return _table(view, problems=[CATALOGUE.problem("notation", given="…")], status=422)
-    draft = form.draft()
-    final = draft.do != "discard" or bool(form.go.data)
+    draft, final = form.draft(), form.final
     recorded: list[object] = []  # the event stored (None: the action is not complete yet)
 
     def write() -> None:
