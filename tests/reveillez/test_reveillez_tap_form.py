@@ -215,3 +215,33 @@ def test_a_tap_needs_its_csrf_token_and_a_replay_stores_once(app_csrf):
     changed = client.post(f"/reveillez/g/{code}/act",
                           data=tap | {"slot": "4", "csrf_token": token})
     assert changed.status_code == 409 and entries(app_csrf) == 1
+
+
+def test_a_tap_read_without_a_form_is_what_the_form_reads(app):
+    """The fixed shape read in a few lookups (:func:`tap_sent`) accepts only taps the form
+    accepts, reading the same version, key and answers; the rest (None) go to the form."""
+    from companion.routes.reveillez.forms import ActionForm, tap_sent
+
+    rng = random.Random(35)
+    versions = ["0", "7", "007", " 7", "-1", "x", "", "٣", "1" * 9, "1" * 10]
+    keys = ["k" * 7, "k" * 8, "k" * 64, "k" * 65, "", " " * 8]
+    read = 0
+    for _ in range(1500):
+        pairs = [("do", rng.choice(["wake", "discard", "", "nope"]))]
+        pairs += [(rng.choice([*ANSWERS, "other"]), rng.choice(SAMPLES[:-1]))
+                  for _ in range(rng.randrange(0, 5))]
+        if rng.random() < 0.9:
+            pairs.append(("version", rng.choice(versions)))
+        if rng.random() < 0.9:
+            pairs.append(("key", rng.choice(keys)))
+        rng.shuffle(pairs)
+        with app.test_request_context("/reveillez/g/x/act", method="POST",
+                                      data=MultiDict(pairs)):
+            from flask import request
+            form = ActionForm()
+            valid = form.validate_on_submit()
+            sent = tap_sent(request._get_current_object())
+            if sent is not None:
+                read += 1
+                assert valid and sent == form.tap(), pairs
+    assert read > 100  # (the shapes a page sends are read without the form)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from flask import Request
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, HiddenField, IntegerField, StringField
@@ -136,6 +137,58 @@ def read_answers(formdata: Any) -> tuple[dict[str, Any], dict[str, list[str]]]:
     return answers, errors
 
 
+@dataclass(frozen=True)
+class Tap:
+    """One tap of an action being built, as read: the version the phone saw, its idempotency
+    key and the answers so far (:data:`ANSWERS`)."""
+
+    version: int
+    key: str | None
+    answers: dict[str, Any]
+
+    @property
+    def final(self) -> bool:
+        """The tap stores the action (a discard is stored by its last tap, ``go``)."""
+        return self.answers["do"] != "discard" or bool(self.answers["go"])
+
+    def draft(self) -> Draft:
+        """The answers so far as a :class:`Draft` (values the core will judge)."""
+        a = self.answers
+        do = a["do"] if a["do"] in ACTIONS else "choose"
+        cards = tuple((a["cards"] or "").split())
+        if a["add"]:
+            cards = (*cards, a["add"].strip().lower())
+        if a["drop"] == "last":
+            cards = cards[:-1]
+        elif a["drop"] == "all":
+            cards = ()
+        defended = {"yes": True, "no": False}.get(a["defended"] or "")
+        companion = a["companion_slot"]
+        return Draft(
+            do=do, slot=a["slot"], value=_value(a["value"], a["value_typed"]),
+            name=_name(a["name"], a["name_typed"]),
+            companion_slot=companion,
+            # A companion's value means nothing without her place (the step asks the place first).
+            companion_value=_value(a["companion_value"], a["value_typed"])
+            if companion is not None else None,
+            companion_name=_name(a["companion_name"], a["name_typed"]
+                                 if companion is not None else None),
+            princess=a["princess"], defended=defended, dest=a["dest"],
+            revealed=(a["revealed"] or None), cards=cards)
+
+
+def _value(tapped: str | None, typed: int | None) -> int | None:
+    if tapped == "typed":
+        return typed
+    return whole_or_none(tapped, -VALUE_BOUND, VALUE_BOUND) if tapped else None
+
+
+def _name(chosen: str | None, typed: str | None) -> str | None:
+    if chosen == "other":
+        return (typed or "").strip() or None
+    return chosen or None
+
+
 class ActionForm(ReveillezWriteForm):
     """One tap of an action being built: the write's version and key (and CSRF token) as
     fields, the action's answers read by :data:`ANSWERS`."""
@@ -157,44 +210,23 @@ class ActionForm(ReveillezWriteForm):
     def errors(self) -> dict[str | None, Any]:
         return {**super().errors, **self.answer_errors}
 
-    @property
-    def final(self) -> bool:
-        """The tap stores the action (a discard is stored by its last tap, ``go``)."""
-        return self.answers["do"] != "discard" or bool(self.answers["go"])
+    def tap(self) -> Tap:
+        return Tap(self.version.data or 0, self.key.data, self.answers)
 
-    def draft(self) -> Draft:
-        """The answers so far as a :class:`Draft` (values the core will judge)."""
-        a = self.answers
-        do = a["do"] if a["do"] in ACTIONS else "choose"
-        cards = tuple((a["cards"] or "").split())
-        if a["add"]:
-            cards = (*cards, a["add"].strip().lower())
-        if a["drop"] == "last":
-            cards = cards[:-1]
-        elif a["drop"] == "all":
-            cards = ()
-        defended = {"yes": True, "no": False}.get(a["defended"] or "")
-        companion = a["companion_slot"]
-        return Draft(
-            do=do, slot=a["slot"], value=self._value(a["value"], a["value_typed"]),
-            name=self._name(a["name"], a["name_typed"]),
-            companion_slot=companion,
-            # A companion's value means nothing without her place (the step asks the place first).
-            companion_value=self._value(a["companion_value"], a["value_typed"])
-            if companion is not None else None,
-            companion_name=self._name(a["companion_name"], a["name_typed"]
-                                      if companion is not None else None),
-            princess=a["princess"], defended=defended, dest=a["dest"],
-            revealed=(a["revealed"] or None), cards=cards)
 
-    @staticmethod
-    def _value(tapped: str | None, typed: int | None) -> int | None:
-        if tapped == "typed":
-            return typed
-        return whole_or_none(tapped, -VALUE_BOUND, VALUE_BOUND) if tapped else None
-
-    @staticmethod
-    def _name(chosen: str | None, typed: str | None) -> str | None:
-        if chosen == "other":
-            return (typed or "").strip() or None
-        return chosen or None
+def tap_sent(request: Request) -> Tap | None:
+    """The tap of a POST whose fields :class:`ActionForm` accepts as they are — a version of a
+    few ASCII digits, a key of 8 to 64 characters, answers :func:`read_answers` finds nothing
+    wrong with — read without binding a form; None for anything else (a file sent, a JSON
+    body, a field missing or malformed), which the view hands to :class:`ActionForm` for the
+    same refusal as ever. CSRF is checked before the view (``CSRFProtect``) either way, as the
+    form's own check then finds it checked."""
+    if request.files:
+        return None
+    form = request.form
+    version, key = form.get("version"), form.get("key")
+    if not (isinstance(version, str) and version.isascii() and version.isdigit()
+            and len(version) <= 9 and isinstance(key, str) and 8 <= len(key) <= 64):
+        return None
+    answers, errors = read_answers(form)
+    return None if errors else Tap(int(version), key, answers)
