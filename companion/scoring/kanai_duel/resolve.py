@@ -25,7 +25,6 @@ opponent reveal first. Nothing carries over when the game ends (:func:`finish`).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -121,19 +120,7 @@ def resolve_round(cards: Sequence[DuelCard], *, bonus: Pair = (0, 0),
 
     ``bonus`` is each card's +2 from a General last round, ``held`` the rounds waiting on hold,
     ``number`` this round's number (from 1). Trusts its input: cards are :class:`DuelCard` values.
-
-    A round is decided once per process for the same cards, bonus, rounds on hold, rules and
-    number (its result is a frozen value, shared safely): every page and save of a duel replays
-    its rounds, and deciding one cost more than the rest of its replay.
     """
-    first, second = cards
-    return _decided((first, second), (bonus[0], bonus[1]), tuple(held), rules, number)
-
-
-@functools.lru_cache(maxsize=4096)
-def _decided(cards: tuple[DuelCard, DuelCard], bonus: Pair, held: tuple[HeldRound, ...],
-             rules: Rules, number: int) -> DuelRoundResult:
-    """:func:`resolve_round`, for arguments already made values."""
     first, second = cards
     pair = (first, second)
     kinds = (ability_of(first), ability_of(second))
