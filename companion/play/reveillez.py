@@ -384,16 +384,10 @@ def summary_from(game: Game, state: ReveillezGameState) -> GameSummary:
     """:func:`summary` of the game replayed as ``state`` (a save's own replay, see
     :func:`companion.play.store.note_replay`)."""
     settings = Settings.of(game)
-    # replayed once more for the points after each action (no database: the actions are there)
-    again = ReveillezGameState(settings.setup)
-    progress = []
-    for action in state.actions:
-        again.push(action)
-        progress.append(again.standings().points)
     standings = state.standings()
     return GameSummary(
         finished=state.is_over, winners=tuple(standings.winners),
-        scores=tuple(standings.points), progress=tuple(progress), step=StepUnit.TURN,
+        scores=tuple(standings.points), progress=state.progress(), step=StepUnit.TURN,
         facts=(Fact("princesses-when-winning", N_("Princesses when winning (average)"),
                     tuple(standings.princesses), Aggregate.MEAN_WHEN_WON),),
         first=settings.first)

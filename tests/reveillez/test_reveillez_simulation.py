@@ -249,3 +249,27 @@ def test_simulation_exercises_every_rule():
                 kinds.add("rose")
     assert set(MoveKind) | {"Wake", "Steal", "Sleep", "Jester", "Discard", "countered",
                             "play-again", "count", "rose"} | set(Reason) <= kinds
+
+
+def _replayed_progress(state: ReveillezGameState) -> tuple[tuple[int, ...], ...]:
+    """Every seat's points after each action, counted by replaying the actions afresh."""
+    again, progress = ReveillezGameState(state.setup), []
+    for action in state.actions:
+        again.push(action)
+        progress.append(again.standings().points)
+    return tuple(progress)
+
+
+@pytest.mark.parametrize(("seed", "players", "variant"), CASES)
+def test_progress_kept_as_played_is_what_a_replay_counts(seed, players, variant):
+    """The points after each action, kept as the actions are played (a save's history summary
+    reads them), are those a replay of the actions counts: for a whole game, and after actions
+    undone and others played in their place."""
+    state = play_out(seed, players, variant).state.copy()
+    assert state.progress() == _replayed_progress(state) and len(state.progress()) == len(state)
+    for _ in range(min(4, len(state))):
+        state.pop()
+        assert state.progress() == _replayed_progress(state)
+    state.push(Discard((ReveillezCard(number=1),)))
+    state.push(Wake(state.sleeping_slots()[0], PrincessCard(20)))
+    assert state.progress() == _replayed_progress(state)

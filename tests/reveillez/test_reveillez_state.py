@@ -419,3 +419,19 @@ def test_grid_shows_each_princess_once(game):
     assert by_slot[3].princess == 5 and by_slot[3].holder == 1     # 5's own slot is taken
     assert by_slot[3].card == PrincessCard(10)
     assert all(not by_slot[s].is_awake for s in (0, 1, 2, 4, 6, 7, 8, 9, 10, 11))
+
+
+def test_a_notation_read_again_is_the_same_action_and_a_bad_one_is_refused_again():
+    """Notations are read once per process (every page and save replays the stored actions):
+    the action read again equals a fresh reading, and a bad notation is refused every time."""
+    texts = ["wake 3 10", "wake 3 5:rose + 7 20", "wake 2 '12:Belle au bois'", "steal 4 dragon",
+             "sleep 2 5", "sleep 2 wand",
+             "jester 5 wake 1 15", "jester chevalier", "discard 1 3 4 8"]
+    first = [parse_action(text) for text in texts]
+    parse_action.cache_clear()
+    assert [parse_action(text) for text in texts] == first
+    assert [parse_action(text) for text in texts] == first
+    for _ in range(2):
+        with pytest.raises(EntryError) as caught:
+            parse_action("dragon 0")
+        assert caught.value.codes == ["notation"]

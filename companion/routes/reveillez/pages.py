@@ -23,13 +23,14 @@ from ...scoring.reveillez import (
     Special,
     target,
 )
+from ...web.requests import itself
 from ..groups import group_for_new_game
 from ..links import appends, entry_page, game_to_play_again, opened_game, reads_only
 from ..page_store import game_page
 from ..replays import form_key, refusal
 from ..shell import remember
 from .blueprints import bp
-from .forms import ActionForm, ReveillezNewGameForm, ReveillezWriteForm, fresh_key
+from .forms import ActionForm, ReveillezNewGameForm, ReveillezWriteForm, fresh_key, tap_sent
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ class Table:
     """What the table template shows: the game, the action being built and its question."""
 
     view: play.TableView
-    form: ReveillezWriteForm  # an ActionForm while an action is being built, else the undo form
+    form: ReveillezWriteForm  # the action's while one is being built, else the undo form
     draft: play.Draft | None = None
     plan: play.Plan | None = None
     problems: list[Problem] = field(default_factory=list)  # why a tap was refused
@@ -119,10 +120,12 @@ def _table(view: play.TableView, *, draft: play.Draft | None = None, key: str | 
            problems: list[Problem] | None = None, status: int = 200,
            stale: bool = False, saved: play.LogItem | None = None,
            already_saved: bool = False) -> tuple[str, int]:
-    # The action's form is drawn only while an action is being built (its twenty fields are
-    # most of a drawing's forms); the table without one shows the undo form alone.
-    form = ActionForm(formdata=None, data={"version": view.version, "key": key or fresh_key()}
-                      ) if draft is not None else None
+    # The action's form is drawn only while an action is being built; the table without one
+    # shows the undo form alone. (Drawn, a tap's form is its version, key and CSRF token: the
+    # answers so far are the draft's hidden inputs.)
+    form = ReveillezWriteForm(formdata=None, data={"version": view.version,
+                                                   "key": key or fresh_key()}
+                              ) if draft is not None else None
     current = play.plan(view.state, draft) if draft is not None else None
     refused = list(problems or [])
     if current is not None and current.step == "cards":
@@ -219,7 +222,7 @@ def _show(game: Game) -> str:
         answers = ActionForm(formdata=request.args, meta={"csrf": False})
         answers.validate()
         if len(request.args) > 1 and not set(answers.errors) - {"version", "key"}:
-            draft = answers.draft()
+            draft = answers.tap().draft()
     return _table(view, draft=draft)[0]
 
 
@@ -229,29 +232,32 @@ def act(code: str) -> Response | tuple[str, int]:
     """One tap of an action: ask the next question, or store the complete action."""
     session = get_session()
     game = _game_or_404(code)
-    form = ActionForm()
-    if not form.validate_on_submit():
-        view = play.view_game(session, game)
-        return _table(view, problems=[CATALOGUE.problem("notation", given="…")], status=422)
-    draft = form.draft()
-    final = draft.do != "discard" or bool(form.go.data)
+    tap = tap_sent(itself(request))  # (a tap's fixed shape, read without binding a form)
+    if tap is None:
+        form = ActionForm()
+        if not form.validate_on_submit():
+            view = play.view_game(session, game)
+            return _table(view, problems=[CATALOGUE.problem("notation", given="…")],
+                          status=422)
+        tap = form.tap()
+    draft, final = tap.draft(), tap.final
     recorded: list[object] = []  # the event stored (None: the action is not complete yet)
 
     def write() -> None:
         recorded.append(play.record_draft(
-            session=session, game=game, draft=draft, based_on=form.version.data or 0,
-            key=form_key(form.key.data) or fresh_key(), final=final)[1])
+            session=session, game=game, draft=draft, based_on=tap.version,
+            key=form_key(tap.key) or fresh_key(), final=final)[1])
 
     refused = refusal(
         write, problems=lambda found: _table(play.view_game(session, game), draft=draft,
-                                      key=form.key.data, problems=found, status=422),
+                                      key=tap.key, problems=found, status=422),
         stale=lambda: _table(play.view_game(session, game), stale=True, status=409),
         conflict=lambda c: _already_saved(play.view_game(session, game), c))
     if refused is not None:
         return refused
     if recorded[0] is None:
         view = play.view_game(session, game)
-        return _table(view, draft=draft, key=form.key.data)
+        return _table(view, draft=draft, key=tap.key)
     return redirect(url_for("reveillez.show", code=code), 303)
 
 

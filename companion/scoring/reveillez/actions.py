@@ -27,6 +27,7 @@ princess name may hold spaces)::
 
 from __future__ import annotations
 
+import functools
 import shlex
 from dataclasses import dataclass, replace
 
@@ -153,9 +154,14 @@ def _wake(words: list[str], text: str) -> Wake:
     return Wake(parts[0].slot, parts[0].card, parts[1] if len(parts) == 2 else None)
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_action(text: str) -> Action:
     """Read an action's notation (see the module docstring); raises EntryError ``notation`` (or
-    a card's own problem for a bad card)."""
+    a card's own problem for a bad card).
+
+    Each notation is read once per process (a refused one every time): a game's page and each
+    of its saves replay every stored action, and reading one (``shlex``) cost as much as playing
+    it. The actions are frozen values, shared safely; a few thousand notations are kept."""
     try:
         words = shlex.split(text)
     except ValueError:

@@ -81,7 +81,8 @@ class ReveillezGameState:
             known=(None,) * PRINCESSES,
             turn=setup.first,
         )
-        self._stack: list[tuple[Event, _Position]] = []
+        # Each action in effect: its event, the position before it, every seat's points after it.
+        self._stack: list[tuple[Event, _Position, tuple[int, ...]]] = []
         self._cache: tuple[_Position, ReveillezStandings] | None = None
 
     # ------------------------------------------------------------------ construction
@@ -137,11 +138,17 @@ class ReveillezGameState:
 
     @property
     def history(self) -> tuple[Event, ...]:
-        return tuple(event for event, _ in self._stack)
+        return tuple(event for event, _, _ in self._stack)
 
     @property
     def actions(self) -> tuple[Action, ...]:
-        return tuple(event.action for event, _ in self._stack)
+        return tuple(event.action for event, _, _ in self._stack)
+
+    def progress(self) -> tuple[tuple[int, ...], ...]:
+        """Every seat's points after each action in effect, in order: what a replay of
+        :attr:`actions` counts after each one, kept as they were played (a save's history
+        summary needs them, and need not replay the game again for them)."""
+        return tuple(points for _, _, points in self._stack)
 
     def __len__(self) -> int:
         return len(self._stack)
@@ -453,12 +460,12 @@ class ReveillezGameState:
         event = Event(index=len(self._stack), seat=seat, action=action, moves=tuple(moves),
                       turn=next_turn, count=count, defender=holder,
                       outcome=table if table.is_over else None)
-        self._stack.append((event, before))
+        self._stack.append((event, before, table.points))
         return event
 
     def pop(self) -> Event:
         """Undo the last action and return it; raises IndexError if there is none."""
-        event, before = self._stack.pop()
+        event, before, _ = self._stack.pop()
         self._position = before
         return event
 
