@@ -3,7 +3,8 @@
 Rows never enter the scoring core: this module turns stored round records into
 :class:`~companion.scoring.rebel_princess.PlayedRound` values, replays the game with
 :func:`~companion.scoring.rebel_princess.play_through`, and turns accepted entries back into rows.
-Every write is checked by replaying the whole game first, so nothing invalid is ever stored."""
+Every write is checked on the game replayed with it first (a new round: played on from the game
+as read, :func:`~companion.scoring.rebel_princess.play_on`), so nothing invalid is ever stored."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ from ..scoring.rebel_princess import (
     RebelGameState,
     RoundCounts,
     check_new_table,
+    play_on,
     play_through,
     tiebreak_rounds,
 )
@@ -63,7 +65,8 @@ class EntryRejected(EntryError):
 
 @dataclass(frozen=True)
 class RebelGameView:
-    """A stored game with its players, current round records and replayed state."""
+    """A stored game with its players, current round records and ``state``, the game those
+    records replay to (:func:`replay_records`), on which a new round is played on."""
 
     game: Game
     players: list[Player]
@@ -209,13 +212,12 @@ def players_of(session: Session, game: Game) -> list[Player]:
     return players
 
 
-def view_game(session: Session, game: Game, *, replace: tuple[int, PlayedRound] | None = None,
-              extra: PlayedRound | None = None,
+def view_game(session: Session, game: Game, *,
               players: list[Player] | None = None) -> RebelGameView:
-    """Load a game and replay it; ``replace``/``extra`` replay a proposed change without storing
-    it. ``players`` saves reading the seats again when the caller has them."""
+    """Load a game and replay it. ``players`` saves reading the seats again when the caller has
+    them."""
     assert game.id is not None
-    if not (replace or extra) and (known := saved_games.known_view(session, game)) is not None:
+    if (known := saved_games.known_view(session, game)) is not None:
         return cast(RebelGameView, known)  # (a page drawn after a save: the view it left)
     if players is None:
         players = players_of(session, game)
@@ -223,11 +225,8 @@ def view_game(session: Session, game: Game, *, replace: tuple[int, PlayedRound] 
     records = current_records(history)
     seq = history[-1].seq if history else 0
     keys = {r.key: r for r in history if r.key is not None}
-    view = RebelGameView(game, players, records, replay_records(game, players, records), seq,
+    return RebelGameView(game, players, records, replay_records(game, players, records), seq,
                          keys)
-    if replace is None and extra is None:
-        return view
-    return dataclasses.replace(view, state=replay(view, replace=replace, extra=extra))
 
 
 def edition_of(game: Game) -> Edition:
@@ -256,7 +255,11 @@ def replay_records(game: Game, players: Sequence[Player], records: Sequence[Roun
 
 def replay(view: RebelGameView, *, replace: tuple[int, PlayedRound] | None = None,
            extra: PlayedRound | None = None) -> RebelGameState:
-    """The game of ``view`` replayed with a proposed change, without loading it again."""
+    """The game of ``view`` replayed with a proposed change, without loading it again. A new
+    round alone is played on from the view's game (:func:`play_on`): its rounds, replayed when
+    it was read, are not replayed again."""
+    if extra is not None and replace is None:
+        return play_on(view.state, extra)
     return replay_records(view.game, view.players, view.records, replace=replace, extra=extra)
 
 
