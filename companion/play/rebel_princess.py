@@ -32,7 +32,6 @@ from ..scoring.rebel_princess import (
     Problem,
     RebelCard,
     RebelGameState,
-    RoundCounts,
     check_new_table,
     play_on,
     play_through,
@@ -41,6 +40,7 @@ from ..scoring.rebel_princess import (
 from ..scoring.rebel_princess.problems import CATALOGUE
 from . import page_reads, round_records, saved_games, store
 from .entries import EntryShape
+from .rebel_princess_rows import entry_columns, played_from_record
 
 _T = TypeVar("_T")
 
@@ -106,56 +106,6 @@ class RebelGameView:
                  else replay(self, extra=played))
         self._tried[:] = [change, state]
         return state
-
-
-# --- encoding of entries in rows -------------------------------------------------------------
-
-def encode_taken(taken: Sequence[frozenset[RebelCard]]) -> str:
-    return "|".join(" ".join(c.code for c in sorted(cards)) for cards in taken)
-
-
-def decode_taken(text: str) -> tuple[frozenset[RebelCard], ...]:
-    return tuple(frozenset(RebelCard.from_code(code) for code in part.split()) for part in
-                 text.split("|"))
-
-
-def _encode_ints(values: Sequence[int] | frozenset[int] | None) -> str | None:
-    if values is None:
-        return None
-    ordered = sorted(values) if isinstance(values, frozenset) else list(values)
-    return ",".join(str(v) for v in ordered)
-
-
-def _decode_ints(text: str | None) -> tuple[int, ...] | None:
-    if text is None:
-        return None
-    return tuple(int(v) for v in text.split(",") if v != "")
-
-
-def played_from_record(record: RoundRecord) -> PlayedRound:
-    """The scoring core's view of a stored round."""
-    no_tricks = _decode_ints(record.no_tricks)
-    return PlayedRound(
-        taken=decode_taken(record.taken) if record.taken is not None else None,
-        no_tricks=frozenset(no_tricks) if no_tricks is not None else None,
-        scores=_decode_ints(record.scores),
-        leader=record.leader,
-        last_trick_winner=record.last_trick_winner,
-        round_card=record.round_card,
-        counts=RoundCounts.from_notation(record.counts) if record.counts else None,
-    )
-
-
-def _entry_columns(played: PlayedRound, mode: str) -> dict[str, object]:
-    """The columns of a round record that hold its entry, made from the core's round."""
-    return {"mode": mode,
-            "taken": encode_taken(played.taken) if played.taken is not None else None,
-            "no_tricks": _encode_ints(played.no_tricks),
-            "scores": _encode_ints(played.scores),
-            "leader": played.leader,
-            "last_trick_winner": played.last_trick_winner,
-            "round_card": played.round_card,
-            "counts": str(played.counts) if played.counts is not None else None}
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -434,7 +384,7 @@ def _save_round(session: Session, game: Game, number: int, played: PlayedRound, 
         raise EntryRejected([CATALOGUE.problem("game-over")])
     assert game.id is not None
     record = made(RoundRecord, game_id=game.id, seq=view.seq + 1, number=number, action=action,
-                  key=key, **_entry_columns(played, mode))
+                  key=key, **entry_columns(played, mode))
     round_records.write(session, game, record, tried, view.players, lambda saved, *_: (
         RebelGameView(saved, view.players, current_records([*view.records, record]), tried,
                       record.seq, {**view.keys, key: record} if key else view.keys)))
@@ -473,7 +423,7 @@ def _undo_last(session: Session, game: Game, based_on: int | None,
             restored: dict[str, object] = {"deleted": True}
         else:
             before = previous[-1]
-            restored = {**_entry_columns(played_from_record(before), before.mode),
+            restored = {**entry_columns(played_from_record(before), before.mode),
                         "deleted": before.deleted}
         restore = made(RoundRecord, game_id=game.id, seq=seq + 1, number=record.number,
                        action="undone", undoes=record.id, key=key, **restored)
