@@ -239,9 +239,9 @@ def play_on(state: RebelGameState, played: PlayedRound) -> RebelGameState:
         tuple(s.lines for s in detailed.seats) if detailed else None,
         tuple(detailed.rebels) if detailed else (), totals, detailed is not None,
         warnings))
-    regular = [r.scores for r in rounds if not r.playoff]
-    if len(regular) == setup.rounds_planned:
-        result = standings(setup.edition, regular, [r.scores for r in rounds if r.playoff])
+    if number >= setup.rounds_planned:  # every planned round played (the later are play-offs)
+        result = standings(setup.edition, [r.scores for r in rounds if not r.playoff],
+                           [r.scores for r in rounds if r.playoff])
     game_over = result is not None and result.decided_by != "playoff"
     errors: tuple[tuple[int, tuple[Problem, ...]], ...] = ()
     if setup.edition is Edition.DELUXE:
