@@ -95,8 +95,9 @@ class RebelGameView:
         return self.records[number - 1] if 0 < number <= len(self.records) else None
 
     def trial(self, number: int, played: PlayedRound) -> RebelGameState:
-        """The game replayed with round ``number`` entered as ``played`` (a new round, or an
-        edit of the stored one), without storing it. Replayed once per view: a by-numbers
+        """The game replayed with round ``number`` entered as ``played`` (a new round, played
+        on from :attr:`state`, or an edit of the stored one, replayed from the first round),
+        without storing it. Tried once per view: a by-numbers
         save's warnings (:func:`numbers_warnings`) and its check (:func:`save_round`) judge the
         same entry on the same view, and a replay of the same rounds is the same game."""
         change = (number, played)
