@@ -424,11 +424,12 @@ def summary_from(game: Game, progress: GameProgress) -> GameSummary:
     """:func:`summary` of the game whose rounds came to ``progress`` (a save's own replay, see
     :func:`companion.play.store.note_replay`)."""
     players = progress.players
-    awards = [award for line in progress.rounds for award in line.settlement.awards]
-    facts = tuple(
-        Fact(key, label, tuple(sum(1 for a in awards if a.seat == seat and a.reason is reason)
-                               for seat in range(players)))
-        for reason, key, label in TOKEN_FACTS)
+    won: dict[tuple[AwardReason, int], int] = {}  # (counted in one pass, issue 36)
+    for line in progress.rounds:
+        for award in line.settlement.awards:
+            won[award.reason, award.seat] = won.get((award.reason, award.seat), 0) + 1
+    facts = tuple(Fact(key, label, tuple(won.get((reason, seat), 0) for seat in range(players)))
+                  for reason, key, label in TOKEN_FACTS)
     return GameSummary(
         finished=progress.game_over, winners=tuple(progress.winners),
         scores=tuple(progress.tokens), unit=ScoreUnit.TOKENS,

@@ -3,7 +3,8 @@
 Rows never enter the scoring core: this module turns stored round records into
 :class:`~companion.scoring.rebel_princess.PlayedRound` values, replays the game with
 :func:`~companion.scoring.rebel_princess.play_through`, and turns accepted entries back into rows.
-Every write is checked by replaying the whole game first, so nothing invalid is ever stored."""
+Every write is checked on the game replayed with it first (a new round: played on from the game
+as read, :func:`~companion.scoring.rebel_princess.play_on`), so nothing invalid is ever stored."""
 
 from __future__ import annotations
 
@@ -31,14 +32,15 @@ from ..scoring.rebel_princess import (
     Problem,
     RebelCard,
     RebelGameState,
-    RoundCounts,
     check_new_table,
+    play_on,
     play_through,
     tiebreak_rounds,
 )
 from ..scoring.rebel_princess.problems import CATALOGUE
 from . import page_reads, round_records, saved_games, store
 from .entries import EntryShape
+from .rebel_princess_rows import entry_columns, played_from_record
 
 _T = TypeVar("_T")
 
@@ -63,7 +65,8 @@ class EntryRejected(EntryError):
 
 @dataclass(frozen=True)
 class RebelGameView:
-    """A stored game with its players, current round records and replayed state."""
+    """A stored game with its players, current round records and ``state``, the game those
+    records replay to (:func:`replay_records`), on which a new round is played on."""
 
     game: Game
     players: list[Player]
@@ -92,8 +95,9 @@ class RebelGameView:
         return self.records[number - 1] if 0 < number <= len(self.records) else None
 
     def trial(self, number: int, played: PlayedRound) -> RebelGameState:
-        """The game replayed with round ``number`` entered as ``played`` (a new round, or an
-        edit of the stored one), without storing it. Replayed once per view: a by-numbers
+        """The game replayed with round ``number`` entered as ``played`` (a new round, played
+        on from :attr:`state`, or an edit of the stored one, replayed from the first round),
+        without storing it. Tried once per view: a by-numbers
         save's warnings (:func:`numbers_warnings`) and its check (:func:`save_round`) judge the
         same entry on the same view, and a replay of the same rounds is the same game."""
         change = (number, played)
@@ -103,56 +107,6 @@ class RebelGameView:
                  else replay(self, extra=played))
         self._tried[:] = [change, state]
         return state
-
-
-# --- encoding of entries in rows -------------------------------------------------------------
-
-def encode_taken(taken: Sequence[frozenset[RebelCard]]) -> str:
-    return "|".join(" ".join(c.code for c in sorted(cards)) for cards in taken)
-
-
-def decode_taken(text: str) -> tuple[frozenset[RebelCard], ...]:
-    return tuple(frozenset(RebelCard.from_code(code) for code in part.split()) for part in
-                 text.split("|"))
-
-
-def _encode_ints(values: Sequence[int] | frozenset[int] | None) -> str | None:
-    if values is None:
-        return None
-    ordered = sorted(values) if isinstance(values, frozenset) else list(values)
-    return ",".join(str(v) for v in ordered)
-
-
-def _decode_ints(text: str | None) -> tuple[int, ...] | None:
-    if text is None:
-        return None
-    return tuple(int(v) for v in text.split(",") if v != "")
-
-
-def played_from_record(record: RoundRecord) -> PlayedRound:
-    """The scoring core's view of a stored round."""
-    no_tricks = _decode_ints(record.no_tricks)
-    return PlayedRound(
-        taken=decode_taken(record.taken) if record.taken is not None else None,
-        no_tricks=frozenset(no_tricks) if no_tricks is not None else None,
-        scores=_decode_ints(record.scores),
-        leader=record.leader,
-        last_trick_winner=record.last_trick_winner,
-        round_card=record.round_card,
-        counts=RoundCounts.from_notation(record.counts) if record.counts else None,
-    )
-
-
-def _entry_columns(played: PlayedRound, mode: str) -> dict[str, object]:
-    """The columns of a round record that hold its entry, made from the core's round."""
-    return {"mode": mode,
-            "taken": encode_taken(played.taken) if played.taken is not None else None,
-            "no_tricks": _encode_ints(played.no_tricks),
-            "scores": _encode_ints(played.scores),
-            "leader": played.leader,
-            "last_trick_winner": played.last_trick_winner,
-            "round_card": played.round_card,
-            "counts": str(played.counts) if played.counts is not None else None}
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -209,13 +163,12 @@ def players_of(session: Session, game: Game) -> list[Player]:
     return players
 
 
-def view_game(session: Session, game: Game, *, replace: tuple[int, PlayedRound] | None = None,
-              extra: PlayedRound | None = None,
+def view_game(session: Session, game: Game, *,
               players: list[Player] | None = None) -> RebelGameView:
-    """Load a game and replay it; ``replace``/``extra`` replay a proposed change without storing
-    it. ``players`` saves reading the seats again when the caller has them."""
+    """Load a game and replay it. ``players`` saves reading the seats again when the caller has
+    them."""
     assert game.id is not None
-    if not (replace or extra) and (known := saved_games.known_view(session, game)) is not None:
+    if (known := saved_games.known_view(session, game)) is not None:
         return cast(RebelGameView, known)  # (a page drawn after a save: the view it left)
     if players is None:
         players = players_of(session, game)
@@ -223,11 +176,8 @@ def view_game(session: Session, game: Game, *, replace: tuple[int, PlayedRound] 
     records = current_records(history)
     seq = history[-1].seq if history else 0
     keys = {r.key: r for r in history if r.key is not None}
-    view = RebelGameView(game, players, records, replay_records(game, players, records), seq,
+    return RebelGameView(game, players, records, replay_records(game, players, records), seq,
                          keys)
-    if replace is None and extra is None:
-        return view
-    return dataclasses.replace(view, state=replay(view, replace=replace, extra=extra))
 
 
 def edition_of(game: Game) -> Edition:
@@ -256,7 +206,11 @@ def replay_records(game: Game, players: Sequence[Player], records: Sequence[Roun
 
 def replay(view: RebelGameView, *, replace: tuple[int, PlayedRound] | None = None,
            extra: PlayedRound | None = None) -> RebelGameState:
-    """The game of ``view`` replayed with a proposed change, without loading it again."""
+    """The game of ``view`` replayed with a proposed change, without loading it again. A new
+    round alone is played on from the view's game (:func:`play_on`): its rounds, replayed when
+    it was read, are not replayed again."""
+    if extra is not None and replace is None:
+        return play_on(view.state, extra)
     return replay_records(view.game, view.players, view.records, replace=replace, extra=extra)
 
 
@@ -431,7 +385,7 @@ def _save_round(session: Session, game: Game, number: int, played: PlayedRound, 
         raise EntryRejected([CATALOGUE.problem("game-over")])
     assert game.id is not None
     record = made(RoundRecord, game_id=game.id, seq=view.seq + 1, number=number, action=action,
-                  key=key, **_entry_columns(played, mode))
+                  key=key, **entry_columns(played, mode))
     round_records.write(session, game, record, tried, view.players, lambda saved, *_: (
         RebelGameView(saved, view.players, current_records([*view.records, record]), tried,
                       record.seq, {**view.keys, key: record} if key else view.keys)))
@@ -470,7 +424,7 @@ def _undo_last(session: Session, game: Game, based_on: int | None,
             restored: dict[str, object] = {"deleted": True}
         else:
             before = previous[-1]
-            restored = {**_entry_columns(played_from_record(before), before.mode),
+            restored = {**entry_columns(played_from_record(before), before.mode),
                         "deleted": before.deleted}
         restore = made(RoundRecord, game_id=game.id, seq=seq + 1, number=record.number,
                        action="undone", undoes=record.id, key=key, **restored)

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from ..models import Game, Player, RoundRecord
 from ..scoring.rebel_princess import ScoringError, required_cards
-from .rebel_princess import current_records, decode_taken, edition_of, replay_records
+from .rebel_princess import current_records, edition_of, replay_records
+from .rebel_princess_rows import decode_taken
 
 
 @dataclass(frozen=True)

@@ -304,3 +304,14 @@ def test_awards_say_why_each_token_moved():
         (0, AwardReason.SPY, None), (1, AwardReason.HIGHEST, 8),
         (1, AwardReason.PRINCESSES, None), (2, AwardReason.PRINCESSES, None)]
     assert result.tokens_gained == (1, 2, 1)
+
+
+def test_a_seat_given_both_bonuses_lists_the_spy_first():
+    """Bonuses and awards are listed by seat, then in the order their kinds are declared: a seat
+    given both bonuses has the Spy's first, its win before its bonuses."""
+    result = settle_round(RoundReveal.of([2, 8, 4], spies=[1], princesses=[2, 1]), [0, 0, 0])
+    assert [(b.seat, b.kind) for b in result.bonuses] == [
+        (1, BonusKind.SPY), (1, BonusKind.PRINCESSES), (2, BonusKind.PRINCESSES)]
+    assert [(a.seat, a.reason) for a in result.awards] == [
+        (1, AwardReason.HIGHEST), (1, AwardReason.SPY), (1, AwardReason.PRINCESSES),
+        (2, AwardReason.PRINCESSES)]

@@ -29,6 +29,7 @@ from ...scoring.rebel_princess.engine import (
     round_card_class,
 )
 from .. import rebel_princess as play
+from ..rebel_princess_rows import played_from_record
 from .board import CHAIRS, HAGGLE, SUITS, Board, PowerNote, TrickRejected, TrickView
 from .judges import VIEWS, TrickEntry, _write, acts_after, is_supported
 
@@ -401,7 +402,7 @@ def confirm(entry: TrickEntry, *, version: int, key: str | None = None) -> None:
         if key is not None:
             if play.replayed_round(entry.view.keys, key) is not None:
                 raise TrickRejected("saved")  # a double tap: the first one stored it
-        elif played is not None and play.played_from_record(record) == played:
+        elif played is not None and played_from_record(record) == played:
             raise TrickRejected("saved")  # (a form without a key: told by its cards)
         raise TrickRejected("stale")
     _check_version(entry, version)

@@ -25,6 +25,7 @@ from ...common.bounds import whole_or_none
 from ...db import get_session
 from ...models import RoundRecord
 from ...play import rebel_princess as play
+from ...play.rebel_princess_rows import played_from_record
 from ...play.store import KeyConflict
 from ...scoring.rebel_princess import (
     Edition,
@@ -165,7 +166,7 @@ def enter_cards(code: str, number: int) -> Response | tuple[str, int]:
     players = len(ctx.view.players)
     if request.method == "GET" and ctx.record is not None:
         prefill_cards(form, _id(ctx.record), ctx.record.round_card,
-                      play.played_from_record(ctx.record), players)
+                      played_from_record(ctx.record), players)
     problems: list[Problem] = []
     if request.method == "POST" and _validate(form):
         outcome = _save(ctx, played_from_cards(form, players, cards), "cards", form,
@@ -232,7 +233,7 @@ def enter_counts(code: str, number: int) -> Response | tuple[str, int]:
     record = ctx.record
     players = len(ctx.view.players)
     if request.method == "GET" and record is not None:
-        prefill_counts(form, _id(record), record.round_card, play.played_from_record(record),
+        prefill_counts(form, _id(record), record.round_card, played_from_record(record),
                        players)
     problems: list[Problem] = []
     if request.method == "POST" and _validate(form):
@@ -339,7 +340,7 @@ def enter_numbers(code: str, number: int) -> Response | tuple[str, int]:
                         ask_round_card=_drawable_choices(ctx))
     record = ctx.record
     if request.method == "GET" and record is not None:
-        stored = play.played_from_record(record)
+        stored = played_from_record(record)
         prefill_numbers(form, _id(record), record.round_card, stored,
                         play.shown_scores(view, number, stored))
     problems: list[Problem] = []

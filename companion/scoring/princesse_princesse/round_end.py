@@ -215,19 +215,25 @@ def settle_round(reveal: RoundReveal, tokens_before: Sequence[int]) -> RoundSett
     after = tuple(before + gain for before, gain in zip(tokens_before, gained, strict=True))
     game_winners = tuple(seat for seat, tokens in enumerate(after) if tokens >= threshold)
     round_winners = tuple(sorted(a.seat for a in awards if a.reason in _WINS))
-    bonuses = tuple(sorted((Bonus(a.seat, BonusKind(a.reason)) for a in awards
+    bonuses = tuple(sorted((Bonus(a.seat, _BONUS_OF[a.reason]) for a in awards
                             if a.reason not in _WINS),
-                           key=lambda b: (b.seat, list(BonusKind).index(b.kind))))
+                           key=lambda b: (b.seat, _BONUS_ORDER[b.kind])))
     return RoundSettlement(
         round_winners=round_winners, bonuses=bonuses, tokens_gained=tuple(gained),
         tokens_after=after, threshold=threshold, game_over=bool(game_winners),
         game_winners=game_winners,
         # App decision: a finished game has no next round, hence no candidates.
         next_first_candidates=() if game_winners else round_winners,
-        awards=tuple(sorted(awards, key=lambda a: (a.seat, list(AwardReason).index(a.reason)))))
+        awards=tuple(sorted(awards, key=lambda a: (a.seat, _AWARD_ORDER[a.reason]))))
 
 
 _WINS = frozenset({AwardReason.LAST_IN, AwardReason.HIGHEST, AwardReason.TIED})
+#: The order of the bonuses and of the reasons for a token, as their enums list them (a seat's
+#: tokens are listed in it): their places looked up once, not in every round replayed.
+_BONUS_ORDER = {kind: place for place, kind in enumerate(BonusKind)}
+_AWARD_ORDER = {reason: place for place, reason in enumerate(AwardReason)}
+#: The bonus each reason that is not a win gives (its kind of the same name).
+_BONUS_OF = {reason: BonusKind(reason) for reason in AwardReason if reason not in _WINS}
 
 
 def round_winners(reveal: RoundReveal) -> tuple[int, ...]:

@@ -3,7 +3,7 @@
 Cards and decks (:mod:`.cards`), the Round card catalogue (:mod:`.round_cards`), round scoring with
 the lines that explain it (:mod:`.rounds`), possible round totals (:mod:`.totals`), leaders
 (:mod:`.leaders`), standings and tie-breaks (:mod:`.standings`) and a whole game replayed from its
-entries (:mod:`.game`).
+entries, or played on from a game by one round (:mod:`.game`).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from .game import (
     RebelGameState,
     RebelRoundResult,
     check_new_table,
+    play_on,
     play_through,
 )
 from .leaders import Leader, next_leader_classic, next_leader_deluxe
@@ -65,7 +66,8 @@ __all__ = [
     "Scoring", "ScoringError", "SeatScore", "Suit", "Tally", "can_have_rebel", "check_counts",
     "check_entry", "counts_from_taken", "deck", "describe_totals", "entry_from_counts", "hand_size",
     "is_counted_by_princes", "message_for", "needs_no_tricks", "needs_totals_before",
-    "next_leader_classic", "next_leader_deluxe", "parse_edition", "parse_taken", "play_through",
+    "next_leader_classic", "next_leader_deluxe", "parse_edition", "parse_taken", "play_on",
+    "play_through",
     "possible_round_totals", "princes", "ranks_for", "recommended_first_game", "required_cards",
     "round_card", "round_cards", "score_entry", "score_round", "score_so_far", "standings",
     "suit_cards", "taken_from_counts", "tally", "tally_counts", "tiebreak_rounds",

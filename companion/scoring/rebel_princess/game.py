@@ -3,6 +3,8 @@
 The web app stores only what players entered (cards taken, or typed scores) and replays the game
 through :func:`play_through` every time, so editing an early round recomputes everything after it:
 Bathroom Break scores depend on the totals before, and every leader depends on the totals after.
+A replay is :func:`play_on` applied round after round, and a save judges a new round with one
+step of it, from the game as its page showed it.
 
 Game length: 5 rounds; the Deluxe edition may play a shortened game of 3. A Deluxe tie that survives
 the zero-rounds count adds play-off rounds (see :mod:`.standings`).
@@ -188,61 +190,83 @@ def total_warnings(setup: GameSetup, letter: str, scores: Sequence[int],
 
 
 def play_through(setup: GameSetup, played: Sequence[PlayedRound]) -> RebelGameState:
-    """Replay a game: score every round, work out every leader, and the standings at the end.
+    """Replay a game: score every round, work out every leader, and the standings at the end;
+    :func:`play_on` from the game before its first round, round after round.
 
     Rounds after the planned ones are Deluxe play-off rounds. A round that cannot be scored (which
     the app never stores, but old data might hold) stops the replay; it is reported in ``errors``,
     never raised: an unknown play-off Round card, a typed score that is not a whole number, an
     entered leader or classic last trick winner that is not a seat.
     """
-    totals = [0] * setup.players
-    results: list[RebelRoundResult] = []
-    leader = Leader(setup.first_leader, "first-round")
-    regular: list[tuple[int, ...]] = []
-    playoffs: list[tuple[int, ...]] = []
-    result: RebelStandings | None = None
-    errors: list[tuple[int, tuple[Problem, ...]]] = []
-    for index, entry in enumerate(played):
-        number = index + 1
-        is_playoff = number > setup.rounds_planned
-        if is_playoff and (result is None or result.decided_by != "playoff"):
-            break  # no play-off is due: extra rounds are ignored
-        letter = entry.round_card if is_playoff else setup.round_cards[index]
-        if letter is None:
-            errors.append((number, (CATALOGUE.problem("unknown-round-card", **{"value": ""}),)))
-            break
+    state = _state(setup, (), (0,) * setup.players, Leader(setup.first_leader, "first-round"),
+                   None, ())
+    for entry in played:
+        state = play_on(state, entry)
+    return state
+
+
+def play_on(state: RebelGameState, played: PlayedRound) -> RebelGameState:
+    """The game ``state`` with one more round, ``played``: what :func:`play_through` gives for
+    the rounds of ``state`` and this one (a save judges a new round on the game as the page
+    showed it, without replaying the rounds before).
+
+    A game stopped by a round that cannot be scored (``errors``) stays as it is, and so does a
+    game over: no play-off is due, so an extra round is ignored.
+    """
+    setup, result = state.setup, state.standings
+    number = len(state.rounds) + 1
+    is_playoff = number > setup.rounds_planned
+    if state.errors or (is_playoff and (result is None or result.decided_by != "playoff")):
+        return state
+    leader = state.next_leader
+    assert leader is not None  # (nobody leads only a game stopped or over)
+    letter = played.round_card if is_playoff else setup.round_cards[number - 1]
+    if letter is None:
+        return _stopped(state, number, (CATALOGUE.problem("unknown-round-card", value=""),))
+    try:
+        letter = round_card(setup.edition, letter).letter  # a play-off card is typed in
+        if played.leader is not None:
+            check_seat(played.leader, setup.players)
+        detailed, scores = round_scores(setup, played, letter, state.totals)
+    except (IncompleteEntryError, InvalidValueError) as error:
+        return _stopped(state, number, tuple(error.problems))
+    if played.leader is not None:
+        leader = Leader(played.leader, "entered")
+    warnings = () if detailed else tuple(total_warnings(setup, letter, scores, state.totals))
+    totals = tuple(t + s for t, s in zip(state.totals, scores, strict=True))
+    rounds = (*state.rounds, RebelRoundResult(
+        number, letter, is_playoff, leader, scores,
+        tuple(s.lines for s in detailed.seats) if detailed else None,
+        tuple(detailed.rebels) if detailed else (), totals, detailed is not None,
+        warnings))
+    if number >= setup.rounds_planned:  # every planned round played (the later are play-offs)
+        result = standings(setup.edition, [r.scores for r in rounds if not r.playoff],
+                           [r.scores for r in rounds if r.playoff])
+    game_over = result is not None and result.decided_by != "playoff"
+    errors: tuple[tuple[int, tuple[Problem, ...]], ...] = ()
+    if setup.edition is Edition.DELUXE:
+        leader = next_leader_deluxe(totals, leader.seat)
+    elif played.last_trick_winner is not None:
         try:
-            letter = round_card(setup.edition, letter).letter  # a play-off card is typed in
-            if entry.leader is not None:
-                check_seat(entry.leader, setup.players)
-            detailed, scores = round_scores(setup, entry, letter, totals)
-        except (IncompleteEntryError, InvalidValueError) as error:
-            errors.append((number, tuple(error.problems)))
-            break
-        if entry.leader is not None:
-            leader = Leader(entry.leader, "entered")
-        warnings = () if detailed else tuple(total_warnings(setup, letter, scores, totals))
-        totals = [t + s for t, s in zip(totals, scores, strict=True)]
-        results.append(RebelRoundResult(
-            number, letter, is_playoff, leader, scores,
-            tuple(s.lines for s in detailed.seats) if detailed else None,
-            tuple(detailed.rebels) if detailed else (), tuple(totals), detailed is not None,
-            warnings))
-        (playoffs if is_playoff else regular).append(scores)
-        if len(regular) == setup.rounds_planned:
-            result = standings(setup.edition, regular, playoffs)
-        game_over = result is not None and result.decided_by != "playoff"
-        if setup.edition is Edition.DELUXE:
-            leader = next_leader_deluxe(totals, leader.seat)
-        elif entry.last_trick_winner is not None:
-            try:
-                leader = next_leader_classic(setup.players, entry.last_trick_winner)
-            except InvalidValueError as error:
-                errors.append((number, tuple(error.problems)))
-                break
-        elif not game_over:  # after the last round nobody leads: the winner is not needed
-            errors.append((number, (CATALOGUE.problem("bad-leader", **{"value": "?"}),)))
-            break
+            leader = next_leader_classic(setup.players, played.last_trick_winner)
+        except InvalidValueError as error:
+            errors = ((number, tuple(error.problems)),)
+    elif not game_over:  # after the last round nobody leads: the winner is not needed
+        errors = ((number, (CATALOGUE.problem("bad-leader", **{"value": "?"}),)),)
+    return _state(setup, rounds, totals, leader, result, errors)
+
+
+def _stopped(state: RebelGameState, number: int,
+             problems: tuple[Problem, ...]) -> RebelGameState:
+    """``state`` stopped by round ``number``, which cannot be scored for ``problems``."""
+    return _state(state.setup, state.rounds, state.totals, None, state.standings,
+                  ((number, problems),))
+
+
+def _state(setup: GameSetup, rounds: tuple[RebelRoundResult, ...], totals: tuple[int, ...],
+           leader: Leader | None, result: RebelStandings | None,
+           errors: tuple[tuple[int, tuple[Problem, ...]], ...]) -> RebelGameState:
+    """The game after ``rounds``: who leads and which Round card comes next, if anyone does."""
     done = result is not None and result.decided_by != "playoff"
     next_is_playoff = result is not None and result.decided_by == "playoff"
     if errors or done:
@@ -250,7 +274,6 @@ def play_through(setup: GameSetup, played: Sequence[PlayedRound]) -> RebelGameSt
     elif next_is_playoff:
         next_card = None  # drawn at random from the black-hourglass cards: the players say which
     else:
-        next_card = setup.round_cards[len(results)]
-    return RebelGameState(setup, tuple(results), tuple(totals),
-                          None if (done or errors) else leader, next_card, next_is_playoff,
-                          result, tuple(errors))
+        next_card = setup.round_cards[len(rounds)]
+    return RebelGameState(setup, rounds, totals, None if (done or errors) else leader,
+                          next_card, next_is_playoff, result, errors)

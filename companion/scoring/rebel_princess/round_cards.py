@@ -84,17 +84,33 @@ def round_cards(edition: Edition) -> tuple[RoundCard, ...]:
 def round_card(edition: Edition, letter: str) -> RoundCard:
     """Look up a Round card by letter. Deluxe letters are lower case, classic upper case; either
     case is accepted. Raises :class:`InvalidValueError` (``unknown-round-card``)."""
-    wanted = str(letter).strip()
-    wanted = wanted.lower() if edition is Edition.DELUXE else wanted.upper()
-    card = _by_letter().get((edition, wanted))
+    if isinstance(letter, str) and (card := _SPELLINGS[edition].get(letter)) is not None:
+        return card  # (a letter as stored or typed: a replay asks ~20 times a save, issue 36)
+    card = _by_letter().get((edition, _canonical(edition, letter)))
     if card is None:
         raise InvalidValueError("unknown-round-card", value=str(letter))
     return card
 
 
+def _canonical(edition: Edition, letter: object) -> str:
+    """``letter`` as its edition writes it: without spaces, lower case in Deluxe, upper case in
+    the classic."""
+    wanted = str(letter).strip()
+    return wanted.lower() if edition is Edition.DELUXE else wanted.upper()
+
+
 @cache
 def _by_letter() -> dict[tuple[Edition, str], RoundCard]:
     return {(edition, card.letter): card for edition in Edition for card in round_cards(edition)}
+
+
+#: Each edition's Round cards by each letter :func:`round_card` accepts without spaces (the
+#: edition's letter in either case): found with one look-up.
+_SPELLINGS: dict[Edition, dict[str, RoundCard]] = {
+    edition: {spelling: card for card in round_cards(edition)
+              for spelling in (card.letter, card.letter.swapcase())
+              if _canonical(edition, spelling) == card.letter}
+    for edition in Edition}
 
 
 def recommended_first_game(edition: Edition) -> tuple[str, ...]:
