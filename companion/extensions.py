@@ -4,7 +4,9 @@ never import the factory."""
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import os
 from collections.abc import Callable
 from types import MethodType
 from typing import Any, TypeVar, cast
@@ -13,6 +15,7 @@ from flask import current_app, g, request, session
 from flask_caching import Cache
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect, same_origin, validate_csrf
+from flask_wtf.csrf import generate_csrf as wtf_generate_csrf
 from flask_wtf.csrf import logger as csrf_logger
 from itsdangerous import (
     BadData,
@@ -20,8 +23,10 @@ from itsdangerous import (
     TimestampSigner,
     URLSafeTimedSerializer,
     base64_decode,
+    base64_encode,
     want_bytes,
 )
+from itsdangerous.signer import HMACAlgorithm
 from wtforms import ValidationError
 
 
@@ -134,6 +139,40 @@ class CsrfTokens:
         except (ValueError, BadData):  # (malformed: the serializer says how)
             pass
         return self.serializer.loads(data, max_age=max_age)
+
+    def dumps(self, raw: str) -> str:
+        """``serializer.dumps(raw)``, with the signer and its key made once: the payload made by
+        the serializer itself, stamped and signed as its signer does."""
+        signer = self.signer
+        if type(signer.algorithm) is not HMACAlgorithm:  # (itsdangerous' default: always)
+            return str(self.serializer.dumps(raw))
+        value = (want_bytes(self.serializer.dump_payload(raw)) + want_bytes(signer.sep)
+                 + base64_encode(signer.get_timestamp().to_bytes(8, "big").lstrip(b"\0")))
+        signature = base64_encode(signer.algorithm.get_signature(self.key, value))
+        return (value + want_bytes(signer.sep) + signature).decode()
+
+
+def generate_csrf() -> str:
+    """:func:`flask_wtf.csrf.generate_csrf` with the app's settings: this request's CSRF token
+    (made once per request and kept on ``g``, where Flask-WTF's forms read it), signed by the
+    key's :class:`CsrfTokens` (made once) rather than by a serializer made for every page
+    (issue 36: every page a phone loads signs one). The same token to the byte; any setting
+    or session it does not expect goes to Flask-WTF's own."""
+    app, kept = _itself(current_app), _itself(g)
+    config = app.config
+    secret_key = config.get("WTF_CSRF_SECRET_KEY", app.secret_key)
+    field_name = config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    if type(field_name) is not str or not isinstance(secret_key, str | bytes):
+        return str(wtf_generate_csrf())
+    if field_name not in kept:
+        data = _itself(session)
+        if field_name not in data:
+            data[field_name] = hashlib.sha1(os.urandom(64)).hexdigest()  # (as Flask-WTF makes it)
+        raw = data[field_name]
+        if type(raw) is not str:  # (Flask-WTF's own: a new one if it cannot be signed)
+            return str(wtf_generate_csrf())
+        setattr(kept, field_name, _tokens_for(secret_key).dumps(raw))
+    return str(kept.get(field_name))
 
 
 _TOKENS: dict[Any, CsrfTokens] = {}

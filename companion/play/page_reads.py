@@ -13,13 +13,15 @@ entries: :func:`save_link_and_game`) to that connection's own ``sqlite3`` cursor
 from __future__ import annotations
 
 import json
+import threading
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, cast
 
-from sqlalchemy import Column, bindparam, select
+from sqlalchemy import Column, bindparam, event, select
 from sqlalchemy.engine import Connection, Dialect, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session
@@ -385,38 +387,114 @@ def read_rows(engine: Engine, name: str, sql: str, params: Sequence[str], *,
     from psycopg.adapt import Transformer
 
     driver_error: type[Exception] = engine.dialect.loaded_dbapi.Error
-    connection = engine.raw_connection()
-    try:
-        driver = cast(Any, connection.dbapi_connection)
-        pgconn = driver.pgconn
-        values = [value.encode() for value in params]
-        uses = connection.info.get((_USES, name), 0)
-        if uses < PREPARE_AFTER:
-            result = pgconn.exec_params(sql.encode(), values, result_format=pq.Format.BINARY)
-        else:
-            if uses == PREPARE_AFTER:
-                _prepare(pgconn, name, sql, errors, pq)
-            result = pgconn.exec_prepared(name.encode(), values, result_format=pq.Format.BINARY)
-            if _state(result, pq) == "26000":  # gone (a DEALLOCATE ALL, a DISCARD ALL): again
-                _prepare(pgconn, name, sql, errors, pq)
+    with taken(engine) as connection:
+        try:
+            driver = cast(Any, connection.dbapi_connection)
+            pgconn = driver.pgconn
+            values = [value.encode() for value in params]
+            uses = connection.info.get((_USES, name), 0)
+            if uses < PREPARE_AFTER:
+                result = pgconn.exec_params(sql.encode(), values,
+                                            result_format=pq.Format.BINARY)
+            else:
+                if uses == PREPARE_AFTER:
+                    _prepare(pgconn, name, sql, errors, pq)
                 result = pgconn.exec_prepared(name.encode(), values,
                                               result_format=pq.Format.BINARY)
-        _check(result, errors, pq)
-        connection.info[(_USES, name)] = min(uses + 1, PREPARE_AFTER + 1)
-        if result.ntuples == 0:
-            return []
-        loader = Transformer(driver)
-        loader.set_pgresult(result, format=pq.Format.BINARY)
-        return [loader.load_row(0, tuple)] if first else loader.load_rows(
-            0, result.ntuples, tuple)
-    except driver_error as error:
-        lost = engine.dialect.is_disconnect(cast(Any, error), connection.dbapi_connection, None)
-        if lost:
-            connection.invalidate(error)
-        raise DBAPIError.instance(sql, tuple(params), error, driver_error,
-                                  hide_parameters=True,  # (a link token: never in a log)
-                                  connection_invalidated=lost) from error
+                if _state(result, pq) == "26000":  # gone (a DEALLOCATE ALL, a DISCARD ALL)
+                    _prepare(pgconn, name, sql, errors, pq)
+                    result = pgconn.exec_prepared(name.encode(), values,
+                                                  result_format=pq.Format.BINARY)
+            _check(result, errors, pq)
+            connection.info[(_USES, name)] = min(uses + 1, PREPARE_AFTER + 1)
+            if result.ntuples == 0:
+                return []
+            loader = Transformer(driver)
+            loader.set_pgresult(result, format=pq.Format.BINARY)
+            return [loader.load_row(0, tuple)] if first else loader.load_rows(
+                0, result.ntuples, tuple)
+        except driver_error as error:
+            lost = engine.dialect.is_disconnect(cast(Any, error), connection.dbapi_connection,
+                                                None)
+            if lost:
+                connection.invalidate(error)
+            raise DBAPIError.instance(sql, tuple(params), error, driver_error,
+                                      hide_parameters=True,  # (a link token: never in a log)
+                                      connection_invalidated=lost) from error
+
+
+class _Held:
+    """The pooled connection of a reader this process keeps taken for its reads (:func:`taken`),
+    and who is reading on it."""
+
+    __slots__ = ("connection", "lock")
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.connection: Any = None
+
+
+_HELD: weakref.WeakKeyDictionary[Engine, _Held] = weakref.WeakKeyDictionary()
+_HELD_LOCK = threading.Lock()
+
+
+def _held(engine: Engine) -> _Held:
+    found = _HELD.get(engine)
+    if found is None:
+        with _HELD_LOCK:
+            found = _HELD.get(engine)
+            if found is None:
+                found = _HELD[engine] = _Held()
+                kept = found
+                event.listen(engine, "engine_disposed", lambda _engine: _let_go(kept))
+    return found
+
+
+@contextmanager
+def taken(engine: Engine) -> Iterator[Any]:
+    """A pooled connection of :func:`reader`'s ``engine`` for one read (:func:`read_rows`): the
+    one this process keeps taken from the pool after its first read, so that a read (a poll's
+    whole work on the database) pays no check-out and no check-in of SQLAlchemy's pool (issue 36:
+    a few % of the row's CPU). One thread at a time reads on it; a thread that finds it in use
+    takes one from the pool as before and gives it back. A read that fails (a connection the
+    database dropped included) gives the kept one back to the pool (invalidated if it was lost):
+    the next read takes another. The engine's disposal closes it."""
+    held = _held(engine)
+    if not held.lock.acquire(blocking=False):  # (another thread is reading on it)
+        connection = engine.raw_connection()
+        try:
+            yield connection
+        finally:
+            connection.close()
+        return
+    try:
+        connection = held.connection
+        if connection is None or connection.dbapi_connection is None:
+            connection = held.connection = engine.raw_connection()
+        try:
+            yield connection
+        except BaseException:
+            held.connection = None
+            connection.close()
+            raise
     finally:
+        held.lock.release()
+
+
+def kept(engine: Engine) -> Any | None:
+    """The driver's connection this process keeps taken for ``engine``'s reads (:func:`taken`),
+    if it holds one now."""
+    found = _HELD.get(engine)
+    connection = found.connection if found is not None else None
+    return connection.dbapi_connection if connection is not None else None
+
+
+def _let_go(held: _Held) -> None:
+    """The kept connection closed (its engine's pool was disposed: nothing gives it back)."""
+    with held.lock:
+        connection, held.connection = held.connection, None
+    if connection is not None:
+        connection.detach()
         connection.close()
 
 

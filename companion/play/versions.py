@@ -34,8 +34,9 @@ def version_by_token(engine: Engine, token: str) -> str | None:
     every open page asks once a second, so one query of two columns through the unique token
     index, on a pooled connection of ``engine`` (no ORM session, nothing to flush or expire).
     On the polls' reader (:func:`companion.db.reader`: PostgreSQL in autocommit) the statement
-    goes to libpq alone (:func:`.page_reads.read_row`); a connection the database dropped is
-    tried once more on a new one."""
+    goes to libpq alone (:func:`.page_reads.read_row`, on the connection the process keeps taken:
+    :func:`.page_reads.taken`); a connection the database dropped is tried once more on a new
+    one."""
     if not is_token(token):
         return None
     direct = engine.dialect.name == "postgresql" and bool(

@@ -29,11 +29,10 @@ from flask import (
 from flask.globals import request_ctx
 from flask_babel import get_locale
 from flask_caching.backends import NullCache
-from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
 
 from ..db import get_session
-from ..extensions import page_store
+from ..extensions import generate_csrf, page_store
 from ..models import Game
 from ..play import saved_games, store, versions
 from ..web import metrics

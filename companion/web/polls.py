@@ -9,7 +9,9 @@ one), answers them itself with one indexed read on a pooled connection
 version as text, its ETag, ``304 Not Modified`` while ``If-None-Match`` names it, ``no-cache``,
 the same ``Vary`` and the same security headers (:func:`companion.web.security.headers`). On
 PostgreSQL the read goes through :func:`companion.db.reader` (autocommit, no pre-ping: one round
-trip). A ``304`` ("nothing new") is counted in ``/metrics`` but writes no access line: a line
+trip), on the connection each server process keeps taken from its pool
+(:func:`companion.play.page_reads.taken`: no check-out and check-in a poll). A ``304``
+("nothing new") is counted in ``/metrics`` but writes no access line: a line
 for each change (``200``) and each refusal.
 
 What it does not answer goes on to Flask unchanged: another method or address, a token that

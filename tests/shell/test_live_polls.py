@@ -86,6 +86,7 @@ def protocol(app, folder, do) -> list[tuple[str, str]]:
     from sqlalchemy import event
 
     from companion.db import reader
+    from companion.play import page_reads
 
     trace = folder / "trace.txt"
     traced = []
@@ -96,6 +97,9 @@ def protocol(app, folder, do) -> list[tuple[str, str]]:
                 traced.append(dbapi_connection)
 
         polls = reader(app.extensions["companion.engine"])
+        held = page_reads.kept(polls)  # (the connection the polls keep taken, if any yet)
+        if held is not None:
+            follow(held)
         event.listen(polls, "connect", follow)
         event.listen(polls, "checkout", follow)
         try:
@@ -254,6 +258,7 @@ def test_on_postgresql_a_prepared_read_survives_a_dropped_connection_and_a_disca
     from sqlalchemy import text
 
     from companion.db import reader
+    from companion.play import page_reads
     from companion.play.page_reads import PREPARE_AFTER
 
     postgresql_only(app)
@@ -269,8 +274,9 @@ def test_on_postgresql_a_prepared_read_survives_a_dropped_connection_and_a_disca
     assert dropped and dropped >= 1
     for _ in range(PREPARE_AFTER + 2):
         assert client.get(f"/live/{token}").text == view
-    with reader(engine).connect() as connection:  # the pooled connection the polls use
-        connection.exec_driver_sql("DEALLOCATE ALL")
+    polls = page_reads.kept(reader(engine))  # the connection the polls keep taken
+    assert polls is not None
+    polls.execute("DEALLOCATE ALL")
     for _ in range(2):
         assert client.get(f"/live/{token}").text == view
     assert answered == [200] * (2 * PREPARE_AFTER + 6)  # every one by the fast path

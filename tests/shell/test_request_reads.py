@@ -282,3 +282,54 @@ def test_a_tap_at_the_table_leaves_flask_limiter_no_state(tmp_path):
     client.get(game)
     client.post(f"{game}/undo", data={})  # a write WriteCount counts (refused or not)
     assert seen == [False, False]
+
+
+@pytest.mark.parametrize("key", ["k", b"k", ["old", "k"]])
+def test_a_csrf_token_is_made_as_itsdangerous_makes_it(monkeypatch, key):
+    """extensions.CsrfTokens.dumps (the signer and its key made once) gives the very text of
+    URLSafeTimedSerializer.dumps for the same token at the same second, whatever the stamp."""
+    import time as clock
+
+    from itsdangerous import URLSafeTimedSerializer
+
+    from companion.extensions import CsrfTokens
+
+    tokens = CsrfTokens(key)
+    for now in (0, 1, 255, 256, 1_700_000_000, 2**40 + 3):
+        monkeypatch.setattr(clock, "time", lambda now=now: now + 0.5)
+        for raw in (HEX, "", "é" * 3, "a" * 200):
+            theirs = URLSafeTimedSerializer(key, salt="wtf-csrf-token").dumps(raw)
+            assert tokens.dumps(raw) == theirs, (now, raw)
+
+
+@pytest.mark.parametrize("settings", [{}, {"WTF_CSRF_SECRET_KEY": "other"},
+                                      {"WTF_CSRF_FIELD_NAME": "token"}])
+def test_a_pages_csrf_token_is_flask_wtfs_own(monkeypatch, settings):
+    """extensions.generate_csrf gives what flask_wtf.csrf.generate_csrf gives, in the same
+    session and at the same second: the same session token (made when there is none, kept
+    when there is one, made anew when it cannot be signed), the same signed text, kept on
+    ``g`` for the request (where Flask-WTF's forms read it), and accepted by its check."""
+    import time as clock
+
+    from flask_wtf.csrf import generate_csrf as theirs
+    from flask_wtf.csrf import validate_csrf
+
+    from companion.extensions import generate_csrf
+
+    monkeypatch.setattr(clock, "time", lambda: 1_700_000_000.25)
+    monkeypatch.setattr("os.urandom", lambda n: b"\x07" * n)
+    app = create_app({"TESTING": True, "SECRET_KEY": "pages", "DATABASE": ":memory:",
+                      **settings})
+    field = settings.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    for kept in (None, HEX, 12, ["x"]):
+        made = []
+        for generate in (generate_csrf, theirs):
+            with app.test_request_context("/"):
+                if kept is not None:
+                    session[field] = kept
+                token = generate()
+                assert generate() == token == g.get(field)  # (once per request)
+                if isinstance(session[field], str):  # (else Flask-WTF's own check fails too)
+                    validate_csrf(token, token_key=field)
+                made.append((token, dict(session)))
+        assert made[0] == made[1], kept

@@ -261,3 +261,45 @@ def test_a_pages_version_is_the_polls_whatever_the_servers_time_zone(app, client
     finally:
         monkeypatch.undo()
         time.tzset()
+
+
+def test_on_postgresql_the_reads_keep_one_connection_taken(app, client):
+    """A page's reads and the polls after the first take no connection from the reader's pool
+    and give none back: one is kept taken by this process (:func:`page_reads.taken`); a thread
+    that finds it in use reads on one of the pool's, given back; the engine's disposal closes
+    the kept one."""
+    import threading
+
+    _postgresql_only(app)
+    path = _new(client, "reveillez")
+    token = path.rsplit("/", 1)[1]
+    polls = reader(app.extensions["companion.engine"])
+    assert client.get(path).status_code == 200
+    kept = page_reads.kept(polls)
+    assert kept is not None and not kept.closed
+    taken: list[object] = []
+
+    def note(*_args: object) -> None:
+        taken.append(1)
+
+    event.listen(polls, "checkout", note)
+    try:
+        for _ in range(3):
+            assert client.get(path).status_code == 200
+            assert client.get(f"/live/{token}").status_code == 200
+        assert page_reads.kept(polls) is kept
+        with page_reads.taken(polls) as first:  # (this thread reads on the kept one)
+            assert first.dbapi_connection is kept
+            other: list[object] = []
+            thread = threading.Thread(target=lambda: other.append(
+                page_reads.read_row(polls, "x", "SELECT 1", ())))
+            thread.start()
+            thread.join()
+            assert other == [(1,)]
+    finally:
+        event.remove(polls, "checkout", note)
+    assert len(taken) == 1  # (the other thread's, from the pool)
+    assert polls.pool.checkedout() == 1  # (the kept one: the other given back)
+    polls.dispose()
+    assert kept.closed and page_reads.kept(polls) is None
+    assert client.get(f"/live/{token}").status_code == 200  # (and reads take one again)
