@@ -57,7 +57,7 @@ class ReveillezWriteForm(FlaskForm):
 
 
 @dataclass(frozen=True)
-class Answer:
+class AnswerRule:
     """How one answer of a tap is read and checked: the rules its WTForms field declared
     (``Optional()`` first, then the field's own reading and ``Length``), kept as rules so that a
     tap reads the few answers it carries instead of binding a field for each of the nineteen
@@ -71,24 +71,24 @@ class Answer:
     """``InputRequired()``: given and not empty (else it may be left out, or left blank)."""
 
 
-ANSWERS: dict[str, Answer] = {
-    "do": Answer(required=True),
-    "slot": Answer(whole=True),
-    "value": Answer(longest=8),
-    "value_typed": Answer(whole=True),
-    "name": Answer(longest=PRINCESS_NAME),
-    "name_typed": Answer(longest=PRINCESS_NAME),
-    "companion_slot": Answer(whole=True),
-    "companion_value": Answer(longest=8),
-    "companion_name": Answer(longest=PRINCESS_NAME),
-    "princess": Answer(whole=True),
-    "defended": Answer(),
-    "dest": Answer(whole=True),
-    "revealed": Answer(longest=16),
-    "cards": Answer(longest=60),
-    "add": Answer(longest=16),
-    "drop": Answer(),
-    "go": Answer(),
+ANSWERS: dict[str, AnswerRule] = {
+    "do": AnswerRule(required=True),
+    "slot": AnswerRule(whole=True),
+    "value": AnswerRule(longest=8),
+    "value_typed": AnswerRule(whole=True),
+    "name": AnswerRule(longest=PRINCESS_NAME),
+    "name_typed": AnswerRule(longest=PRINCESS_NAME),
+    "companion_slot": AnswerRule(whole=True),
+    "companion_value": AnswerRule(longest=8),
+    "companion_name": AnswerRule(longest=PRINCESS_NAME),
+    "princess": AnswerRule(whole=True),
+    "defended": AnswerRule(),
+    "dest": AnswerRule(whole=True),
+    "revealed": AnswerRule(longest=16),
+    "cards": AnswerRule(longest=60),
+    "add": AnswerRule(longest=16),
+    "drop": AnswerRule(),
+    "go": AnswerRule(),
 }
 """The answers a tap of an action may carry (see :class:`~companion.play.reveillez.Draft`):
 every answer so far travels in the form; ``go`` marks the final tap of a discard."""
