@@ -340,10 +340,14 @@ def release_kept(connection: Connection) -> None:
     """``connection`` given back: one :func:`take_kept` gave kept for the next request, clean
     (SQLAlchemy's transaction rolled back, then any the driver began alone); any other closed,
     as is a kept one broken, made before a ``dispose``, or whose rollback fails (raised)."""
-    kept = cast(_KeptConnections | None, connection.info.get(KEPT_CONNECTIONS))
     engine = connection.engine
-    if (kept is not vars(engine).get(KEPT_CONNECTIONS) or kept is None
-            or kept.beside is not engine.pool or connection.closed or connection.invalidated):
+    kept = cast(_KeptConnections | None, vars(engine).get(KEPT_CONNECTIONS))
+    if (kept is None or connection.closed or connection.invalidated  # (before its ``info``:
+            or kept.beside is not engine.pool):  # an invalidated one would reconnect to answer)
+        connection.close()
+        return
+    free = kept.free
+    if connection.info.get(KEPT_CONNECTIONS) is not kept:  # (not one of these)
         connection.close()
         return
     try:
@@ -355,7 +359,7 @@ def release_kept(connection: Connection) -> None:
     except BaseException:
         connection.close()
         raise
-    kept.free.append(connection)
+    free.append(connection)
 
 
 def kept_now(engine: Engine) -> tuple[list[Connection], int]:
