@@ -22,6 +22,7 @@ from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, InvalidatePoolError
 from sqlalchemy.orm import Session as OrmSession
+from sqlalchemy.pool import QueuePool
 from sqlmodel import Session, create_engine
 
 if TYPE_CHECKING:  # Alembic is imported when a migration is looked at, not by every command
@@ -120,7 +121,8 @@ def make_engine(path: str, url: str | None = None) -> Engine:
     :func:`first_statement`, which tries again instead.
 
     A new SQLite file is created readable by its owner only (SQLite gives its -wal and -shm
-    files the same permissions)."""
+    files the same permissions); its saves and game pages run on connections kept from one
+    request to the next (:data:`KEPT_CONNECTIONS`)."""
     if url:
         engine = create_engine(database_url(url), pool_size=5, max_overflow=5)
         event.listen(engine, "connect", _fresh)
@@ -133,6 +135,8 @@ def make_engine(path: str, url: str | None = None) -> Engine:
             pass
     engine = create_engine(f"sqlite:///{path}", connect_args={"check_same_thread": False})
     event.listen(engine, "connect", _sqlite_pragmas)
+    if path != ":memory:":  # (another connection to memory is another database)
+        setattr(engine, KEPT_CONNECTIONS, _KeptConnections(engine))
     return engine
 
 
@@ -177,14 +181,24 @@ def get_session(*, reads_only: bool = False) -> Session:
     PostgreSQL it reads through the polls' reader (:func:`reader`: autocommit, no ping, no
     rollback on return), one round trip a statement where the app's own connection adds a
     ping, a ``BEGIN`` and a ``ROLLBACK`` (issue 36); every statement sees what was committed
-    before it, as in a transaction at PostgreSQL's READ COMMITTED."""
+    before it, as in a transaction at PostgreSQL's READ COMMITTED. On SQLite it reads through a
+    kept connection (:data:`KEPT_CONNECTIONS`: the one saves run on, its cache warm,
+    no check-out, no check-in), given back when the request ends."""
     found = g._get_current_object()  # noqa: SLF001  (werkzeug: public; see web.requests.itself)
     session = found.get("db_session")
     if session is None:
         engine = get_engine()
-        session = found.db_session = Session(reader(engine) if reads_only else engine,
-                                             expire_on_commit=False)
+        kept = take_kept(engine) if reads_only else None
+        session = found.db_session = Session(
+            kept if kept is not None else reader(engine) if reads_only else engine,
+            expire_on_commit=False)
+        if kept is not None:
+            session.info[_READS] = kept
     return cast(Session, session)
+
+
+_READS = "companion.reads_connection"
+"""Where a page's session keeps the kept connection it reads through (:func:`get_session`)."""
 
 
 def close_session(_error: BaseException | None = None) -> None:
@@ -193,6 +207,9 @@ def close_session(_error: BaseException | None = None) -> None:
     if session is not None:
         session.close()
         _end_save(session)
+        kept = session.info.pop(_READS, None)
+        if kept is not None:
+            release_kept(kept)
 
 
 SAVE = "companion.save_connection"
@@ -204,11 +221,13 @@ def open_save(session: OrmSession, run: Callable[[Connection], T]) -> T:
     (:func:`companion.play.store.append`), on a pooled connection of its own rather than in an
     ORM transaction of ``session`` — its begin, flush, commit and close machinery are a tenth of
     such a save (issue 36). Taken as :func:`first_statement` takes it: no ping, a connection the
-    database dropped tried once more on a new one. ``session`` is bound to it until the request
-    ends (:func:`close_session` closes it): anything the request reads through the session after
-    (a refusal's page) reads on the same connection, in the same transaction. The save commits
-    with :func:`commit_save`. A session that has begun already runs ``run`` on its own
-    connection (the save is then the session's, as any other write)."""
+    database dropped tried once more on a new one; on SQLite, a kept connection
+    (:data:`KEPT_CONNECTIONS`: no check-out, no check-in, the pages' own).
+    ``session`` is bound to it until the request ends (:func:`close_session` closes it):
+    anything the request reads through the session after (a refusal's page) reads on the same
+    connection, in the same transaction. The save commits with :func:`commit_save`. A session
+    that has begun already runs ``run`` on its own connection (the save is then the session's,
+    as any other write)."""
     if session.in_transaction() or SAVE in session.info:
         return run(connection_of(session))
     engine = session.get_bind()
@@ -217,7 +236,9 @@ def open_save(session: OrmSession, run: Callable[[Connection], T]) -> T:
     def taken() -> T:
         token = UNPINGED.set(True)
         try:
-            connection = engine.connect()
+            connection = take_kept(engine)
+            if connection is None:
+                connection = engine.connect()
         finally:
             UNPINGED.reset(token)
         session.info[SAVE] = connection
@@ -267,7 +288,85 @@ def _end_save(session: OrmSession) -> None:
     connection = session.info.pop(SAVE, None)
     if connection is not None:
         session.bind = connection.engine
+        release_kept(connection)  # (kept for the next, or closed)
+
+
+KEPT_CONNECTIONS = "companion_kept_connections"
+"""On SQLite (a file), the connections saves (:func:`open_save`) and game pages (:func:`get_session`
+``reads_only``) run on, kept from one request to the next (issue 36): taken from a list and
+given back to it, not checked out of the engine's pool and in (~40 µs of a save). A save and the
+pages after it read on one connection, so SQLite's page cache stays warm (in WAL mode another
+connection's write drops it whole: a save kept apart from the pages' connection cost the pages
+what it saved, ``bench/RESULTS.md``, session 15). They come from a pool of their own (the
+engine's recreated: its ``connect`` hooks, so :func:`_sqlite_pragmas`), each a ``Connection`` of
+the app's engine (whose statement and ``commit`` events they fire). Given back clean (rolled
+back), or closed when broken or made before the engine's last ``dispose`` (the next one taken
+then closes those kept: no ``engine_disposed`` hook, an engine event costs every statement).
+Also the engine's attribute holding its :class:`_KeptConnections`, and a kept one's ``info``
+key naming them."""
+
+
+class _KeptConnections:
+    """An engine's kept connections: their pool, those not taken now, and the engine's pool
+    they were made beside (another now: the engine was disposed since)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.beside = engine.pool
+        self.pool = cast(QueuePool, engine.pool.recreate())
+        self.free: list[Connection] = []
+
+
+def take_kept(engine: Engine) -> Connection | None:
+    """A kept connection of ``engine`` (one not taken, else a new one), in no transaction; None
+    when it keeps none (PostgreSQL, SQLite in memory)."""
+    kept = cast(_KeptConnections | None, vars(engine).get(KEPT_CONNECTIONS))
+    if kept is None:
+        return None
+    if kept.beside is not engine.pool:  # (disposed since: those kept closed, kept anew)
+        setattr(engine, KEPT_CONNECTIONS, fresh := _KeptConnections(engine))
+        while kept.free:
+            kept.free.pop().close()
+        kept.pool.dispose()
+        kept = fresh
+    try:
+        return kept.free.pop()  # (atomic: two threads never take the same one)
+    except IndexError:
+        connection = Connection(engine, kept.pool.connect())
+        connection.info[KEPT_CONNECTIONS] = kept
+        return connection
+
+
+def release_kept(connection: Connection) -> None:
+    """``connection`` given back: one :func:`take_kept` gave kept for the next request, clean
+    (SQLAlchemy's transaction rolled back, then any the driver began alone); any other closed,
+    as is a kept one broken, made before a ``dispose``, or whose rollback fails (raised)."""
+    engine = connection.engine
+    kept = cast(_KeptConnections | None, vars(engine).get(KEPT_CONNECTIONS))
+    if (kept is None or connection.closed or connection.invalidated  # (before its ``info``:
+            or kept.beside is not engine.pool):  # an invalidated one would reconnect to answer)
         connection.close()
+        return
+    free = kept.free
+    if connection.info.get(KEPT_CONNECTIONS) is not kept:  # (not one of these)
+        connection.close()
+        return
+    try:
+        if connection.in_transaction():
+            connection.rollback()
+        driver = cast(Any, connection.connection.driver_connection)
+        if driver.in_transaction:
+            driver.rollback()
+    except BaseException:
+        connection.close()
+        raise
+    free.append(connection)
+
+
+def kept_now(engine: Engine) -> tuple[list[Connection], int]:
+    """``engine``'s kept connections not taken now (the next :func:`take_kept` gives the last),
+    and how many are taken now."""
+    kept = cast(_KeptConnections | None, vars(engine).get(KEPT_CONNECTIONS))
+    return ([], 0) if kept is None else (list(kept.free), kept.pool.checkedout() - len(kept.free))
 
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -479,83 +578,3 @@ def attach(app: Flask) -> Engine:
     app.cli.add_command(init_db_command)
     app.cli.add_command(db_cli)
     return engine
-
-
-def on_driver(connection: Connection, sql: str, params: Any, *,
-              fetch: bool = False, key: bool = False) -> Any:
-    """``sql`` with ``params`` (values the driver takes as they are) sent to ``connection``'s
-    own DBAPI connection through a cursor of its own, without SQLAlchemy's statement and result
-    machinery (most of what a save's statement costs on SQLite, issue 36): the same connection,
-    so the same transaction and locks as ``connection``'s own execution of it. Its rows (as the
-    driver gives them) with ``fetch``, else its row count (with ``key``: the key of the row
-    an INSERT made). The statement events
-    (``before_cursor_execute``, ``after_cursor_execute``) see it as any other (without an
-    execution context); a driver error is raised as SQLAlchemy's (an ``IntegrityError`` as
-    one; ``hide_parameters``: a link token is never in a log)."""
-    driver_error: type[Exception] = connection.dialect.loaded_dbapi.Error
-    cursor = cast(Any, connection.connection.driver_connection).cursor()
-    try:
-        # (SQLAlchemy's own test of whether any event is listened for, on the connection or
-        # its engine: else its dispatch is not gone through)
-        events = connection.dispatch if (getattr(connection, "_has_events", True) or getattr(
-            connection.engine, "_has_events", True)) else None
-        if events is not None:
-            for before in events.before_cursor_execute:
-                sql, params = before(connection, cursor, sql, params, None, False)
-        cursor.execute(sql, params)
-        if events is not None:
-            for after in events.after_cursor_execute:
-                after(connection, cursor, sql, params, None, False)
-        return cursor.fetchall() if fetch else int(cursor.lastrowid if key else cursor.rowcount)
-    except driver_error as error:
-        raise DBAPIError.instance(sql, params, error, driver_error,
-                                  hide_parameters=True) from error
-    finally:
-        cursor.close()
-
-
-class Prepared:
-    """A Core write (INSERT, UPDATE) compiled once per dialect and sent with
-    ``Connection.exec_driver_sql``: the statement SQLAlchemy would send, with the same values
-    (each bound through its column type's own conversion), on the connection and in the
-    transaction given — without looking the statement up in the compiled cache and setting up
-    its parameters again on every save (a tenth of a save's CPU, issue 36). Statement events
-    (``before_cursor_execute``) see it as any other. Its result: the row count only (SQL the
-    same as SQLAlchemy's: an INSERT on PostgreSQL still says ``RETURNING`` its key, unread)."""
-
-    def __init__(self, statement: Any, keys: tuple[str, ...]) -> None:
-        self.statement, self.keys = statement, keys
-        self._compiled: dict[Any, tuple[str, tuple[str, ...] | None, dict[str, Any]]] = {}
-
-    def _for(self, dialect: Any) -> tuple[str, tuple[str, ...] | None, dict[str, Any]]:
-        found = self._compiled.get(dialect)
-        if found is None:
-            compiled = self.statement.compile(dialect=dialect, column_keys=list(self.keys))
-            order = tuple(compiled.positiontup) if compiled.positional else None
-            processors = {name: process for name, process in (
-                (name, bind.type.dialect_impl(dialect).bind_processor(dialect))
-                for name, bind in compiled.binds.items()) if process is not None}
-            found = self._compiled[dialect] = (compiled.string, order, processors)
-        return found
-
-    def bound(self, connection: Connection, values: dict[str, Any]) -> tuple[str, Any]:
-        """Its SQL for ``connection``'s database and ``values`` as its driver takes them (each
-        through its column type's conversion)."""
-        sql, order, processors = self._for(connection.dialect)
-        bound = {name: processors[name](value) if name in processors else value
-                 for name, value in values.items()}
-        return sql, tuple(bound[name] for name in order) if order is not None else bound
-
-    def run(self, connection: Connection, values: dict[str, Any], *, key: bool = False) -> int:
-        """Run it with ``values`` (every one of :attr:`keys`); the number of rows written, or
-        with ``key`` (an INSERT of one row) the key of the row it made."""
-        sql, params = self.bound(connection, values)
-        if connection.dialect.name == "sqlite":  # (SQLite: through its sqlite3 cursor alone)
-            if not connection.in_transaction():
-                connection.begin()  # (so the connection's COMMIT commits it)
-            return cast(int, on_driver(connection, sql, params, key=key))
-        result = connection.exec_driver_sql(sql, params)
-        # (an INSERT's RETURNING of its key, as SQLAlchemy sends it: read only when asked)
-        rows = int(result.scalar_one()) if key else int(result.rowcount)
-        result.close()
-        return rows

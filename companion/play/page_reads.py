@@ -26,9 +26,10 @@ from sqlalchemy.engine import Connection, Dialect, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session
 
-from ..db import on_driver, once_more_if_dropped, reader, saving_on
+from ..db import once_more_if_dropped, reader, saving_on
 from ..models import Entry, Game, GameLink, Player, RoundRecord, loaded, table_of
 from . import save_pipeline, saved_games
+from .driver_statements import on_driver
 from .save_pipeline import begin_save, read_together
 from .tokens import is_token
 
@@ -191,7 +192,7 @@ def save_rows(connection: Connection, read: Read, value: object) -> list[tuple[A
     statement and result machinery was most of a save's link lookup (issue 36). The same
     connection, so the same transaction and locks as the connection's own ``execute`` (which
     sends a SELECT to that very cursor; the driver begins nothing before a SELECT), through
-    :func:`companion.db.on_driver` (statement events see it); each value as SQLAlchemy gives
+    :func:`.driver_statements.on_driver` (statement events see it); each value as SQLAlchemy gives
     it (the columns' own result conversion)."""
     assert connection.dialect.name == "sqlite"
     found: list[tuple[Any, ...]] = on_driver(connection, _on_sqlite(read), (value,),

@@ -21,9 +21,10 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
-from ..db import Prepared, commit_save, saving_on
+from ..db import commit_save, saving_on
 from ..models import Game, Player, RoundRecord, loaded, table_of
 from . import push, save_pipeline, saved_games, store
+from .driver_statements import Prepared
 
 _RECORDS, _PLAYERS, _GAMES = table_of(RoundRecord), table_of(Player), table_of(Game)
 _SEATS = select(*_PLAYERS.c).where(_PLAYERS.c.game_id == bindparam("game")).order_by(

@@ -50,7 +50,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError
 
-from ..db import Prepared
+from .driver_statements import Prepared
 
 
 @dataclass
@@ -268,7 +268,7 @@ def _pipelined(connection: Connection, statements: Sequence[tuple[str, Any]], *,
     """``statements`` sent to ``connection``'s psycopg connection in one pipeline (after a
     ``BEGIN`` with ``begin``, a ``ROLLBACK`` before it with ``again``; a ``COMMIT`` after them
     with ``commit``), their results read: their cursors, in order. The statement events see
-    each as any other (without an execution context, as :func:`companion.db.on_driver` fires
+    each as any other (without an execution context, as :func:`.driver_statements.on_driver` fires
     them; the ``BEGIN`` and ``COMMIT``, like psycopg's own, are no statements of theirs).
     ``raw``: PostgreSQL's ``$1`` placeholders."""
     import psycopg

@@ -25,7 +25,6 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, func, select
 
 from ..db import (
-    Prepared,
     commit_save,
     connection_of,
     first_statement,
@@ -35,6 +34,7 @@ from ..db import (
 )
 from ..models import Entry, Game, GameLink, Player, RoundRecord, table_of
 from . import groups, page_reads, push, save_pipeline, saved_games
+from .driver_statements import Prepared
 from .entries import entry_problem
 from .tokens import is_token
 

@@ -19,23 +19,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import (
-    ColumnElement,
-    bindparam,
-    event,
-    func,
-    insert,
-    inspect,
-    or_,
-    tuple_,
-    update,
-)
+from sqlalchemy import ColumnElement, bindparam, event, func, insert, inspect, or_, tuple_, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
 
-from ..db import Prepared, connection_of
+from ..db import connection_of
 from ..games import GameKind, Glue, by_key, registry
 from ..history import GameSummary, paging, stats
 from ..history.paging import PageKey
@@ -43,6 +33,7 @@ from ..history.stats import KindStats, Line, Played
 from ..history.summary import utc
 from ..models import Game, GameLink, GameResult, PlayedBy, Player, stored_id, table_of
 from . import group_totals, save_pipeline, store
+from .driver_statements import Prepared
 
 log = logging.getLogger(__name__)
 

@@ -194,12 +194,12 @@ def test_on_sqlite_a_saves_reads_sent_to_its_driver_give_sqlalchemys_rows(app, c
 
 
 def test_on_sqlite_a_statement_sent_to_the_driver_fails_as_sqlalchemys_error(app):
-    """A driver error of a statement sent to the sqlite3 cursor alone (db.on_driver) is
+    """A driver error of a statement sent to the sqlite3 cursor alone (on_driver) is
     SQLAlchemy's: a unique key's refusal an IntegrityError (what a save's race is read from),
     without the values sent (a link token is never in a log); nothing is left written."""
     from sqlalchemy.exc import IntegrityError, OperationalError
 
-    from companion.db import on_driver
+    from companion.play.driver_statements import on_driver
 
     _sqlite_only(app)
     secret = "f" * 32

@@ -21,9 +21,10 @@ import pytest
 from sqlalchemy import create_engine, event, insert
 from sqlalchemy.pool import NullPool
 
-from companion.db import Prepared, commit_save, get_session, open_save, rollback_save
+from companion.db import commit_save, get_session, open_save, rollback_save
 from companion.models import Entry, table_of
 from companion.play import save_pipeline, summaries
+from companion.play.driver_statements import Prepared
 
 from ..history.test_history_totals import kept_and_afresh
 from .test_core_saves import _entries, _new_rebel, _records

@@ -364,7 +364,7 @@ def test_a_statement_after_writes_queued_runs_after_them_in_their_transaction(ap
     """Any statement SQLAlchemy sends on a save's connection (a read of the game for its
     summary, a refusal's page, the totals) goes after the writes queued, in their transaction:
     it sees them, and a rollback takes them back with everything else."""
-    from companion.db import Prepared
+    from companion.play.driver_statements import Prepared
 
     url = new_duel(client)
     game_id = game_id_of(postgres_engine, url)
@@ -433,7 +433,7 @@ def test_a_save_s_first_reads_bring_the_entries_and_the_names_its_glue_asks_for(
 def test_a_commit_sends_what_is_still_queued_first(app, client, postgres_engine):
     """A write queued and never followed by another statement is sent before the COMMIT (the
     ``commit`` event): nothing queued is ever dropped by a commit."""
-    from companion.db import Prepared
+    from companion.play.driver_statements import Prepared
 
     url = new_duel(client)
     game_id = game_id_of(postgres_engine, url)
