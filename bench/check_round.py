@@ -23,6 +23,7 @@ import cProfile
 import os
 import pstats
 import random
+import shutil
 import statistics
 import time
 from typing import Any
@@ -127,6 +128,8 @@ def run(runs: int = 400, warm: int = 20, out: list[str] | None = None,
     say()
     say(f"- check-round / score-round: **{figures['ratio']:.2f}x** (medians, same run; aim: 3x "
         "at most).")
+    app.extensions["companion.engine"].dispose()
+    shutil.rmtree(folder, ignore_errors=True)
     return figures
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import tempfile
 from pathlib import Path
@@ -91,6 +92,7 @@ def run(games: int, database_url: str) -> dict[str, Any]:
     finally:
         save_pipeline.guarded = guarded
         app.extensions["companion.engine"].dispose()
+        shutil.rmtree(folder, ignore_errors=True)
     return {"timed": timed, "pairs": pairs, "early": early[0]}
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import sqlite3
 import statistics
 import tempfile
@@ -203,6 +204,7 @@ def run(games: int = 100, database_url: str | None = None) -> dict[str, float]:
     if isinstance(floor, PostgresFloor):
         floor.close()
     app.extensions["companion.engine"].dispose()
+    shutil.rmtree(folder, ignore_errors=True)
     return {"app": statistics.median(app_ms), "floor": statistics.median(floor_ms),
             "app_fastest": min(app_ms), "floor_fastest": min(floor_ms),
             "hello": statistics.median(hello_ms), "hello_fastest": min(hello_ms),
