@@ -252,6 +252,27 @@ def test_a_duel_whose_card_is_on_its_way_waits_for_its_page(browser: Browser,
         context.close()
 
 
+def test_a_duel_whose_card_stays_on_the_phone_follows_the_game_again(
+        browser: Browser, browser_context_args, metered):
+    """A duel's round sent while the network fails (kept in the phone's outbox: the page stays):
+    the board waits only a moment for a page that will not come, then follows the game again —
+    another phone's round is swapped in."""
+    base, meter = metered
+    context, page = _phone(browser, browser_context_args, worker=False)
+    try:
+        game = _game_path(kd_open(page, base))
+        page.click("[data-hand='0'] [data-card=prince]")
+        kd_rest(page)
+        page.route(lambda url: url.startswith(base + game) and url.endswith("/round"),
+                   lambda route: route.abort("internetdisconnected"))
+        page.locator("form[data-draft] .savebar button.primary").click()
+        expect(page.locator("[data-outbox=waiting]")).to_be_visible()
+        other_round(page, base, game, ("minister", "general"))
+        expect(page.locator("[data-last-round='1']")).to_be_visible(timeout=20_000)
+    finally:
+        context.close()
+
+
 def test_without_a_service_worker_a_save_is_shown_as_before(browser: Browser,
                                                             browser_context_args, metered):
     """No worker (blocked, or not installed yet): the page is asked again, as before."""
