@@ -79,9 +79,13 @@ def test_a_long_name_on_the_duel_board_wraps_whole_with_you_under_it(
     names = ben.locator(".kd-player .kd-name")
     assert [" ".join(n.split()) for n in names.all_inner_texts()] == [first, second]
     assert not cut(ben, ".kd-player .kd-name, .kd-player [data-you]")
-    you, who = ben.locator("[data-player='1'] [data-you]"), ben.locator("[data-player='1'] .kd-who")
-    assert you.bounding_box()["x"] + you.bounding_box()["width"] <= (
-        who.bounding_box()["x"] + who.bounding_box()["width"] + 0.5)
+    # Both boxes read at one moment, once the fonts are in (four reads one after another could
+    # straddle a reflow: a board swapped in, a font loaded).
+    ben.evaluate("document.fonts.ready.then(() => true)")
+    you, who = ben.evaluate("""() => ["[data-player='1'] [data-you]", "[data-player='1'] .kd-who"]
+        .map((s) => document.querySelector(s).getBoundingClientRect())
+        .map((r) => ({x: r.x, width: r.width}))""")
+    assert you["x"] + you["width"] <= who["x"] + who["width"] + 0.5
     ben.screenshot(path=str(artifacts / f"names-duel-{size['width']}-{lang}.png"))
     ana.context.close()
     ben.context.close()
