@@ -179,7 +179,8 @@ def test_every_read_of_a_games_entries_reads_the_constraints_index(at_head):
                 plan = _plan(connection, statement)
             assert any(f" {index} " in f"{plan} " for index in indexes.values()), (name, plan)
             assert "SCAN entry" not in plan and "Seq Scan on entry" not in plan, (name, plan)
-            if ordered is True or ordered == connection.dialect.name:  # read in the order of (game, seq)'s index: nothing sorted
+            if ordered is True or ordered == connection.dialect.name:
+                # read in the order of (game, seq)'s index: nothing sorted
                 assert indexes["seq"] in plan, (name, plan)
                 assert "TEMP B-TREE" not in plan and "Sort" not in plan, (name, plan)
         for name, statement, values, _ in _BY_GAME[:3]:  # (and they answer)

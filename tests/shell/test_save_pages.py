@@ -48,7 +48,7 @@ def _written(app, path: Path, post) -> list[str]:
 def test_a_duel_round_writes_seven_pages_and_the_last_round_the_finished_index(app, client):
     engine = app.extensions["companion.engine"]
     if engine.dialect.name != "sqlite":
-        return  # (PostgreSQL's pages are its own: its statements are pinned in test_save_statements)
+        return  # (PostgreSQL's pages are its own; its statements: test_save_statements)
     path = Path(app.config["DATABASE"])
     with engine.connect() as connection:
         indexes = _constraints_indexes(connection)
