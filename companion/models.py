@@ -267,7 +267,8 @@ class Entry(SQLModel, table=True):
                       UniqueConstraint("game_id", "key", name="uq_entry_game_key"))
 
     id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(foreign_key="game.id", index=True)
+    # No index of its own (migration 0017): (game, seq)'s serves every read by the game.
+    game_id: int = Field(foreign_key="game.id")
     seq: int  # 1, 2, 3 … per game: the game's version after this entry
     kind: str = Field(max_length=24)
     data: str = "{}"  # JSON

@@ -146,7 +146,14 @@ _RESULTS = table_of(GameResult)
 _UPDATE_RESULT = update(_RESULTS).where(_RESULTS.c.game_id == bindparam("id")).values(
     stamp=bindparam("stamp"), finished=bindparam("finished"), data=bindparam("data"),
     progress=bindparam("progress"))
-_UPDATE_OPEN_RESULT = Prepared(_UPDATE_RESULT.where(_RESULTS.c.finished.is_(False)),
+# A game still in progress: ``finished`` is not named, so SQLite leaves the index on it alone
+# (a column in an UPDATE's SET has its index entries rewritten, same value or not: a WAL page).
+_UPDATE_OPEN_RESULT = Prepared(
+    update(_RESULTS).where(_RESULTS.c.game_id == bindparam("id"),
+                           _RESULTS.c.finished.is_(False)).values(
+        stamp=bindparam("stamp"), data=bindparam("data"), progress=bindparam("progress")),
+    ("id", "stamp", "data", "progress"))
+_FINISH_OPEN_RESULT = Prepared(_UPDATE_RESULT.where(_RESULTS.c.finished.is_(False)),
                                ("id", "stamp", "finished", "data", "progress"))
 _OLD_RESULT = select(_RESULTS.c.finished, _RESULTS.c.data).where(
     _RESULTS.c.game_id == bindparam("id"))
@@ -191,7 +198,8 @@ def _keep(session: OrmSession, game: Game, replay: Any = None) -> None:
         row.stamp, row.finished = values["stamp"], values["finished"]
         row.data, row.progress = values["data"], values["progress"]
         session.flush()
-    elif save_pipeline.run(_UPDATE_OPEN_RESULT, connection, {"id": game.id, **values},
+    elif save_pipeline.run(_FINISH_OPEN_RESULT if summary.finished else _UPDATE_OPEN_RESULT,
+                           connection, {"id": game.id, **values},
                            last=not summary.finished):  # (written: nothing follows but COMMIT)
         before = (False, "")  # a game in progress (every save but a finished game's)
     else:  # a finished game changed, or its first summary: what it replaces is read
