@@ -9,11 +9,12 @@ it: on SQLite one more page of the write-ahead log at each save's COMMIT (a duel
 nine; seven now, the summary's UPDATE no longer naming ``finished`` either:
 ``tests/shell/test_save_pages.py``).
 
-A 1.9.0 server meanwhile (a rolling upgrade: it goes on saving while the database is
-migrated) reads and writes the same columns with the same statements: it never names the index
-(no query of it says which index to read), and what it read through it, it reads through the
-constraints'. Its summary UPDATE still names ``finished``: one page more at its saves, nothing
-else.
+A 1.9.0 server already running when this runs (a rolling upgrade) goes on saving: what it
+sends works unchanged (no query of it names the index; its summary UPDATE still names
+``finished``: one page more at its saves). A 1.9.0 worker started after it sees a schema newer
+than its own and, as every release does (:mod:`companion.ops.schema`), refuses writes with a 503
+while its pages go on, and ``/readyz`` answers 503, so the proxy sends the phones to this
+release's servers.
 
 Revision ID: 0017
 Revises: 0016
