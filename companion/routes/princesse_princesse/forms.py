@@ -4,8 +4,10 @@ a fresh idempotency key (a double tap is stored once, a stale write is refused).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from flask import Request
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import FieldList, HiddenField, IntegerField, SelectField, StringField
@@ -18,6 +20,8 @@ from ...scoring.princesse_princesse import MAX_PLAYERS, Turn
 from ..page_store import page_form_key
 
 MAX_NAME = 24
+MAX_KEY = 64
+"""The longest idempotency key a write may carry."""
 VALUES = range(10)
 
 
@@ -56,7 +60,7 @@ class PrincessePrincesseWriteForm(FlaskForm):
     # Labels given (never shown): the text WTForms would make of each name, which it would
     # otherwise look up in its catalogue each time the form is built (~5 µs a field, issue 36).
     version = IntegerField("Version", validators=[InputRequired(), NumberRange(min=0)])
-    key = HiddenField("Key", validators=[Optional(), Length(max=64)])
+    key = HiddenField("Key", validators=[Optional(), Length(max=MAX_KEY)])
 
     def fresh(self, version: int) -> PrincessePrincesseWriteForm:
         """Fill in the version the page shows and a new key (for a form about to be rendered)."""
@@ -67,6 +71,37 @@ class PrincessePrincesseWriteForm(FlaskForm):
     def based_on(self) -> int:
         """The version the page showed (required: read once the form validated)."""
         return required(self.version.data)
+
+
+@dataclass(frozen=True)
+class WriteSent:
+    """What every write says besides its content: the version it is based on and its key."""
+
+    version: int
+    key: str | None
+
+    @classmethod
+    def of(cls, form: PrincessePrincesseWriteForm) -> WriteSent:
+        """What a validated :class:`PrincessePrincesseWriteForm` says."""
+        return cls(form.based_on(), form.key.data)
+
+
+def write_sent(request: Request) -> WriteSent | None:
+    """The version and key of a POST that :class:`PrincessePrincesseWriteForm` accepts as they
+    are — a version of a few ASCII digits (which ``int`` reads as the form does), a key of at
+    most :data:`MAX_KEY` characters or none — read without binding the form (issue 36); None
+    for anything else (a file sent, a JSON body, a version missing or written otherwise, a
+    longer key), which the view hands to the form for the same refusal as ever. CSRF is checked
+    before the view (``CSRFProtect``) either way, as the form's own check then finds it
+    checked."""
+    if request.files:
+        return None
+    form = request.form
+    version, key = form.get("version"), form.get("key")
+    if not (version and version.isascii() and version.isdigit() and len(version) <= 9
+            and (key is None or len(key) <= MAX_KEY)):
+        return None
+    return WriteSent(int(version), key)
 
 
 def seats_from(values: list[str], players: int) -> list[int]:

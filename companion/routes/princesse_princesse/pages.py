@@ -41,10 +41,12 @@ from .blueprints import bp
 from .forms import (
     PrincessePrincesseNewGameForm,
     PrincessePrincesseWriteForm,
+    WriteSent,
     cards_from,
     face_up_from,
     seats_from,
     turn_from,
+    write_sent,
 )
 
 PP_RULINGS = "companion.rulings.princesse_princesse"
@@ -113,23 +115,27 @@ def _view_or_404(code: str) -> play.PrincesseGameView:
     return play.view_game(get_session(), game)
 
 
-def _write(code: str, action: Callable[[play.PrincesseGameView, PrincessePrincesseWriteForm], Any],
+def _write(code: str, action: Callable[[play.PrincesseGameView, WriteSent], Any],
            again: Callable[[play.PrincesseGameView, list[Problem], int], tuple[str, int]],
            done: str | None = None, *, view: play.PrincesseGameView | None = None
            ) -> Response | tuple[str, int]:
-    """Run one write: the form's version and key, the glue ``action``, then 303 to the board
-    (or ``done``); a refusal re-renders with ``again`` (422), a stale write with 409. ``view``:
-    the game as the view already read it (read once per save)."""
+    """Run one write: its version and key (read without the form when the form would take them
+    as they are: :func:`write_sent`), the glue ``action``, then 303 to the board (or ``done``);
+    a refusal re-renders with ``again`` (422), a stale write with 409. ``view``: the game as the
+    view already read it (read once per save)."""
     view = view or _view_or_404(code)
-    form = PrincessePrincesseWriteForm()
-    if not form.validate_on_submit():
-        return again(view, [CATALOGUE.problem("stale-form")], 422)
+    sent = write_sent(request)
+    if sent is None:
+        form = PrincessePrincesseWriteForm()
+        if not form.validate_on_submit():
+            return again(view, [CATALOGUE.problem("stale-form")], 422)
+        sent = WriteSent.of(form)
 
     def write() -> None:
         # The same form sent again (a double tap, a retry) is answered like the first; a changed
         # copy of a form already saved is refused, saying what it saved.
-        if store.replayed(get_session(), view.game, form_key(form.key.data)) is None:
-            action(view, form)
+        if store.replayed(get_session(), view.game, form_key(sent.key)) is None:
+            action(view, sent)
 
     refused = refusal(
         write, problems=lambda found: again(view, found, 422),
@@ -224,9 +230,9 @@ def _history_again(view: play.PrincesseGameView, problems: list[Problem], status
 @appends
 def undo_round(code: str, rid: int) -> Response | tuple[str, int]:
     """Take a round out of the game (the history keeps it)."""
-    def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
-        play.undo_round(session=get_session(), view=view, based_on=form.based_on(),
-                        key=form_key(form.key.data), rid=rid)
+    def action(view: play.PrincesseGameView, sent: WriteSent) -> None:
+        play.undo_round(session=get_session(), view=view, based_on=sent.version,
+                        key=form_key(sent.key), rid=rid)
         flash(_("Round undone."))
     return _write(code, action, _history_again)
 
@@ -294,15 +300,15 @@ def round_end(code: str) -> Response | tuple[str, int] | str:
         return render_template("princesse_princesse/round.html", view=view, form=_fresh(view),
                                problems=_already_saved(view, ctx), **ctx)
 
-    def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
+    def action(view: play.PrincesseGameView, sent: WriteSent) -> None:
         if _already_saved(view, ctx):
             raise EntryError(_already_saved(view, ctx))
         reveal = _reveal(ctx, view.players)
         problems = check_reveal(reveal)
         if problems:
             raise EntryError(problems)
-        play.save_round(session=get_session(), view=view, based_on=form.based_on(),
-                        key=form_key(form.key.data), reveal=reveal, rid=rid)
+        play.save_round(session=get_session(), view=view, based_on=sent.version,
+                        key=form_key(sent.key), reveal=reveal, rid=rid)
         edited = view.round_by_id(rid) if rid is not None else None  # (save_round found it)
         flash(_("Round %(n)s edited.", n=edited.number) if edited is not None
               else _("Round %(n)s saved.", n=view.progress.round_number))
@@ -362,9 +368,9 @@ def _log_again(view: play.PrincesseGameView, problems: list[Problem],
 @appends
 def start_log(code: str) -> Response | tuple[str, int]:
     """Start the turn log of this round (at two players, with the three face-up cards)."""
-    def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
-        play.start_log(session=get_session(), view=view, based_on=form.based_on(),
-                       key=form_key(form.key.data), face_up=face_up_from(request.form))
+    def action(view: play.PrincesseGameView, sent: WriteSent) -> None:
+        play.start_log(session=get_session(), view=view, based_on=sent.version,
+                       key=form_key(sent.key), face_up=face_up_from(request.form))
     return _write(code, action, _log_again, url_for(".turn_log", code=code))
 
 
@@ -372,14 +378,14 @@ def start_log(code: str) -> Response | tuple[str, int]:
 @appends
 def play_turn(code: str) -> Response | tuple[str, int]:
     """One turn: the card, its target and the table's answers."""
-    def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
+    def action(view: play.PrincesseGameView, sent: WriteSent) -> None:
         if view.log is None or view.log.round.current_seat is None:
             raise EntryError(CATALOGUE.problem("round-over"))
         if request.form.get("card", type=int) is None:
             raise EntryError(CATALOGUE.problem("card-needed"))
         turn = turn_from(request.form, view.log.round.current_seat)
-        play.play_turn(session=get_session(), view=view, based_on=form.based_on(),
-                       key=form_key(form.key.data), turn=turn)
+        play.play_turn(session=get_session(), view=view, based_on=sent.version,
+                       key=form_key(sent.key), turn=turn)
     return _write(code, action, _log_again, url_for(".turn_log", code=code))
 
 
@@ -387,9 +393,9 @@ def play_turn(code: str) -> Response | tuple[str, int]:
 @appends
 def undo_turn(code: str) -> Response | tuple[str, int]:
     """Take back the last turn of the log."""
-    def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
-        play.undo_turn(session=get_session(), view=view, based_on=form.based_on(),
-                       key=form_key(form.key.data))
+    def action(view: play.PrincesseGameView, sent: WriteSent) -> None:
+        play.undo_turn(session=get_session(), view=view, based_on=sent.version,
+                       key=form_key(sent.key))
     return _write(code, action, _log_again, url_for(".turn_log", code=code))
 
 
@@ -397,9 +403,9 @@ def undo_turn(code: str) -> Response | tuple[str, int]:
 @appends
 def discard_log(code: str) -> Response | tuple[str, int]:
     """Abandon the turn log; the round end can still be entered by the fast path."""
-    def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
-        play.discard_log(session=get_session(), view=view, based_on=form.based_on(),
-                         key=form_key(form.key.data))
+    def action(view: play.PrincesseGameView, sent: WriteSent) -> None:
+        play.discard_log(session=get_session(), view=view, based_on=sent.version,
+                         key=form_key(sent.key))
     return _write(code, action, _log_again)
 
 
@@ -407,9 +413,9 @@ def discard_log(code: str) -> Response | tuple[str, int]:
 @appends
 def finish_log(code: str) -> Response | tuple[str, int]:
     """The round the log ended: only the final cards are tapped."""
-    def action(view: play.PrincesseGameView, form: PrincessePrincesseWriteForm) -> None:
-        play.finish_log(session=get_session(), view=view, based_on=form.based_on(),
-                        key=form_key(form.key.data),
+    def action(view: play.PrincesseGameView, sent: WriteSent) -> None:
+        play.finish_log(session=get_session(), view=view, based_on=sent.version,
+                        key=form_key(sent.key),
                         cards=cards_from(request.form, view.players))
         flash(_("Round %(n)s saved.", n=view.progress.round_number))
     return _write(code, action, _log_again)

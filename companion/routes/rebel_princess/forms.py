@@ -14,9 +14,10 @@ import functools
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from flask import request
+from flask import Request, request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -98,21 +99,33 @@ def ascii_int(value: object) -> int:
     return int(str(value))
 
 
-class ScoreField(IntegerField):
+_SCORE = re.compile(r"[-+]?[0-9]{1,3}")
+
+
+def typed_score(value: object) -> int | None:
     """A round score as typed: ASCII digits with an optional sign, "-" or the "−" the app prints
-    (a phone's sign toggle writes either)."""
+    (a phone's sign toggle writes either); None for nothing typed (spaces only); ValueError for
+    anything else."""
+    text = str(value).strip().replace("\u2212", "-")
+    if text == "":
+        return None
+    if not _SCORE.fullmatch(text):
+        raise ValueError(text)
+    return int(text)
+
+
+class ScoreField(IntegerField):
+    """A round score as typed (:func:`typed_score`)."""
 
     def process_formdata(self, valuelist: list[str]) -> None:
         if not valuelist:
             return
-        text = str(valuelist[0]).strip().replace("\u2212", "-")
-        if text == "":
-            self.data = None  # InputRequired says what to do
-            return
-        if not re.fullmatch(r"[-+]?[0-9]{1,3}", text):
+        try:
+            self.data = typed_score(valuelist[0])  # (None: InputRequired says what to do)
+        except ValueError:
             self.data = None
-            raise ValueError(_("Type a whole number with the digits 0 to 9, such as 3 or −3."))
-        self.data = int(text)
+            raise ValueError(_("Type a whole number with the digits 0 to 9, such as 3 or −3.")
+                             ) from None
 
 
 def choices(pairs: Sequence[tuple[object, str]]) -> list[SelectChoice]:
@@ -223,13 +236,22 @@ class RebelPrincessNewGameForm(FlaskForm):
             raise ValidationError(_("Each Round card can only be used once in a game."))
 
 
+_BASE = re.compile(ASCII_NUMBER.pattern + r"\Z")
+"""The version a round form edits, as ``re.match`` reads it (the page sends a record number)."""
+
+
+def _seats(players: int) -> list[str]:
+    """The seats a round form offers, as their fields send them."""
+    return [str(s) for s in range(players)]
+
+
 class _RoundForm(FlaskForm):
     """What every round entry asks besides the scores: the version being edited, the form's
     idempotency key and, when a power changed it, who led the first trick."""
 
     # Labels given (never shown): the text WTForms would make of each name, which it would
     # otherwise look up in its catalogue each time the form is built (~5 µs a field, issue 36).
-    base = HiddenField("Base", validators=[Optional(), Regexp(ASCII_NUMBER.pattern + r"\Z")])
+    base = HiddenField("Base", validators=[Optional(), Regexp(_BASE)])
     key = HiddenField("Key")
 
     def keyed(self) -> _RoundForm:
@@ -244,7 +266,7 @@ def _round_form(name: str, *, players: int, ask_last_trick: bool,
                 ask_round_card: list[SelectChoice] | None
                 ) -> tuple[type[FlaskForm], list[SelectChoice]]:
     """A form class for one round's entry with the fields both ways of entering share."""
-    seats = choices([(str(s), str(s)) for s in range(players)])
+    seats = choices([(s, s) for s in _seats(players)])
     fields: dict[str, Any] = {
         "leader": SelectField(_("Led the first trick"),
                               choices=choices([("", _("as planned"))]) + seats, default=""),
@@ -390,6 +412,72 @@ def played_from_numbers(form: Any, players: int) -> PlayedRound:
     """The by-numbers entry of a validated :func:`numbers_form`: each seat's score."""
     return PlayedRound(scores=tuple(int(form[f"score_{s}"].data) for s in range(players)),
                        **_shared(form, players))
+
+
+@dataclass(frozen=True)
+class NumbersSent:
+    """A by-numbers round as sent: the round, the version it edits (``base``, the text sent:
+    :func:`companion.routes.rebel_princess.rounds._save` reads it), the form's key and whether
+    the players confirmed scores the Round card cannot give."""
+
+    played: PlayedRound
+    base: str | None
+    key: str | None
+    confirm: bool
+
+    @classmethod
+    def of(cls, form: Any, players: int) -> NumbersSent:
+        """What a validated :func:`numbers_form` says."""
+        return cls(played_from_numbers(form, players), form.base.data, form.key.data,
+                   bool(form.confirm.data))
+
+
+def numbers_sent(request: Request, *, players: int, ask_last_trick: bool,
+                 drawable: Sequence[str] | None) -> NumbersSent | None:
+    """The round of a POST that :func:`numbers_form` (its shape: ``players``, the last trick
+    asked in a classic game, the Round cards a play-off may have drawn, ``drawable``) accepts as
+    it is, read in a few lookups with no form bound (binding its eight or so fields was a tenth
+    of a save, issue 36); None for anything else — a score missing, blank, not a whole number
+    or out of range, a seat or card not offered, a malformed version, a file sent, a JSON body
+    — which the view hands to the form for the same refusal as ever. Each field is read as the
+    form reads it: its first value, a score by :func:`typed_score` within ±:data:`MAX_SCORE`,
+    a version by ``Optional()`` then :data:`_BASE`, "Save anyway" as a ``BooleanField``. CSRF is
+    checked before the view (``CSRFProtect``) either way, as the form's own check then finds it
+    checked."""
+    if request.files:
+        return None
+    form = request.form
+    scores = []
+    for at in range(players):
+        typed = form.get(f"score_{at}")
+        if not typed:  # (InputRequired)
+            return None
+        try:
+            score = typed_score(typed)
+        except ValueError:
+            return None
+        if score is None or not -MAX_SCORE <= score <= MAX_SCORE:
+            return None
+        scores.append(score)
+    seats = _seats(players)
+    leader = form.get("leader", "")
+    if leader and leader not in seats:
+        return None
+    last_trick = form.get("last_trick") if ask_last_trick else None
+    if ask_last_trick and last_trick not in seats:
+        return None
+    round_card = form.get("round_card") if drawable is not None else None
+    if drawable is not None and (not round_card or round_card not in drawable):
+        return None
+    base = form.get("base")
+    if base is not None and base.strip() and not _BASE.match(base):
+        return None
+    confirm = form.get("confirm")
+    return NumbersSent(
+        PlayedRound(scores=tuple(scores), leader=seat(leader, players),
+                    last_trick_winner=seat(last_trick, players) if ask_last_trick else None,
+                    round_card=round_card),
+        base, form.get("key"), confirm is not None and confirm not in BooleanField.false_values)
 
 
 def _prefill_shared(form: Any, base: int, round_card: str | None, played: PlayedRound) -> None:

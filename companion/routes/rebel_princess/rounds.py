@@ -46,13 +46,14 @@ from ..links import appends_records
 from ..replays import form_key, refusal
 from .blueprints import bp
 from .forms import (
+    NumbersSent,
     card_choices,
     cards_form,
     counts_form,
     numbers_form,
+    numbers_sent,
     played_from_cards,
     played_from_counts,
-    played_from_numbers,
     prefill_cards,
     prefill_counts,
     prefill_numbers,
@@ -169,8 +170,8 @@ def enter_cards(code: str, number: int) -> Response | tuple[str, int]:
                       played_from_record(ctx.record), players)
     problems: list[Problem] = []
     if request.method == "POST" and _validate(form):
-        outcome = _save(ctx, played_from_cards(form, players, cards), "cards", form,
-                        shown=cards)
+        outcome = _save(ctx, played_from_cards(form, players, cards), "cards", form.base.data,
+                        form.key.data, shown=cards)
         if isinstance(outcome, Response):
             return outcome
         problems = outcome
@@ -237,7 +238,8 @@ def enter_counts(code: str, number: int) -> Response | tuple[str, int]:
                        players)
     problems: list[Problem] = []
     if request.method == "POST" and _validate(form):
-        outcome = _save(ctx, played_from_counts(form, players), "counts", form)
+        outcome = _save(ctx, played_from_counts(form, players), "counts", form.base.data,
+                        form.key.data)
         if isinstance(outcome, Response):
             return outcome
         problems = outcome
@@ -288,13 +290,14 @@ def _id(record: RoundRecord) -> int:
     return record.id
 
 
-def _save(ctx: RoundPage, played: PlayedRound, mode: str, form: Any,
+def _save(ctx: RoundPage, played: PlayedRound, mode: str, base: str | None, key: str | None,
           shown: list[RebelCard] | None = None) -> Response | list[Problem]:
     """Store the entry and go back to the pad, or return the problems (nothing stored). The
-    form is known by its key, as every game's are: sent again, it is answered like the first
-    sending; sent again changed, it is told the round is saved already (nothing stored)."""
+    form's ``base`` (the version it edits) and ``key`` as sent: the form is known by its key, as
+    every game's are: sent again, it is answered like the first sending; sent again changed, it
+    is told the round is saved already (nothing stored)."""
     view, number = ctx.view, ctx.number
-    text = (form.base.data or "").strip()  # Optional() lets blank text through unchecked
+    text = (base or "").strip()  # Optional() lets blank text through unchecked
     base_id = whole_or_none(text, 1) if text else None
     if text and base_id is None:
         abort(400)  # not a record number (the page never sends one)
@@ -302,7 +305,7 @@ def _save(ctx: RoundPage, played: PlayedRound, mode: str, form: Any,
     refused: list[Problem] | None = refusal(
         lambda: saved.append(play.enter_round(
             session=get_session(), game=view.game, number=number, played=played, mode=mode,
-            base_id=base_id, view=view, shown=shown, key=form_key(form.key.data))),
+            base_id=base_id, view=view, shown=shown, key=form_key(key))),
         problems=_as_given, stale=list[Problem], conflict=_already_saved)
     if refused is not None:
         return refused
@@ -332,28 +335,47 @@ def _saved_message(number: int, base_id: int | None) -> str:
 @bp.route("/g/<code>/round/<int:number>/numbers", methods=["GET", "POST"])
 @appends_records
 def enter_numbers(code: str, number: int) -> Response | tuple[str, int]:
-    """Enter (or edit) a round by typing each player's score, as on paper."""
+    """Enter (or edit) a round by typing each player's score, as on paper. A save is read
+    without binding the form when the form would take it as it is (:func:`numbers_sent`);
+    anything else, and every page drawn, goes through the form."""
     ctx = _round_context(_view_or_404(code), number)
     view = ctx.view
     players = len(view.players)
-    form = numbers_form(players=players, ask_last_trick=ctx.classic,
-                        ask_round_card=_drawable_choices(ctx))
-    record = ctx.record
-    if request.method == "GET" and record is not None:
-        stored = played_from_record(record)
-        prefill_numbers(form, _id(record), record.round_card, stored,
-                        play.shown_scores(view, number, stored))
+    form = None
+    sent = None
+    if request.method == "POST":
+        sent = numbers_sent(request, players=players, ask_last_trick=ctx.classic,
+                            drawable=ctx.drawable if ctx.playoff else None)
+        if sent is None:
+            form = _numbers_form(ctx)
+            if _validate(form):
+                sent = NumbersSent.of(form, players)
     problems: list[Problem] = []
     warnings: list[Problem] = []
-    if request.method == "POST" and _validate(form):
-        played = played_from_numbers(form, players)
-        warnings = play.numbers_warnings(view, number, played)
-        if not warnings or form.confirm.data:
-            outcome = _save(ctx, played, "numbers", form)
+    if sent is not None:
+        warnings = play.numbers_warnings(view, number, sent.played)
+        if not warnings or sent.confirm:
+            outcome = _save(ctx, sent.played, "numbers", sent.base, sent.key)
             if isinstance(outcome, Response):
                 return outcome
             problems = outcome
+    if form is None:  # (the page is drawn: the form as the player sent it, or as stored)
+        form = _numbers_form(ctx)
+        record = ctx.record
+        if request.method == "POST":
+            _validate(form)  # (it takes what was sent: drawn as it always was, validated)
+        elif record is not None:
+            stored = played_from_record(record)
+            prefill_numbers(form, _id(record), record.round_card, stored,
+                            play.shown_scores(view, number, stored))
     status = 422 if request.method == "POST" else 200
     return render_template("rebel_princess/rounds/numbers.html", form=form.keyed(),
                            problems=problems,
                            warnings=warnings, **ctx.fields()), status
+
+
+def _numbers_form(ctx: RoundPage) -> Any:
+    """The by-numbers form of this round: a score per player (and the last trick in a classic
+    game, the Round card a play-off drew)."""
+    return numbers_form(players=len(ctx.view.players), ask_last_trick=ctx.classic,
+                        ask_round_card=_drawable_choices(ctx))
