@@ -45,7 +45,7 @@ class RememberingMap(Map):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.built: OrderedDict[tuple[Any, ...], str] = OrderedDict()
         self.built_lock = Lock()
-        self.hosts: dict[tuple[Any, ...], tuple[str, str, str]] = {}
+        self.hosts: dict[tuple[Any, ...], tuple[str, str | None, str]] = {}
         """The host part of an adapter for each host asked (:meth:`bind_to_environ`)."""
         super().__init__(*args, **kwargs)  # (its rules added: :meth:`add` finds the table)
         self.plain_values = dict(_PLAIN)
