@@ -183,7 +183,8 @@ def get_session(*, reads_only: bool = False) -> Session:
     ping, a ``BEGIN`` and a ``ROLLBACK`` (issue 36); every statement sees what was committed
     before it, as in a transaction at PostgreSQL's READ COMMITTED. On SQLite it reads through a
     kept connection (:data:`KEPT_CONNECTIONS`: the one saves run on, its cache warm,
-    no check-out, no check-in), given back when the request ends."""
+    no check-out, no check-in), given back when the request ends. The session is one a
+    request before closed, when one is kept (:data:`CLOSED_KEPT`)."""
     found = g._get_current_object()  # noqa: SLF001  (werkzeug: public; see web.requests.itself)
     session = found.get("db_session")
     if session is None:
