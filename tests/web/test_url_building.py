@@ -76,3 +76,40 @@ def test_a_rule_added_forgets_the_urls_built(app):
         assert app.url_map.built
         app.url_map.add(type(next(app.url_map.iter_rules()))("/elsewhere", endpoint="x.y"))
         assert not app.url_map.built
+
+
+def _fields(adapter):
+    return {name: getattr(adapter, name) for name in (
+        "server_name", "script_name", "subdomain", "url_scheme", "path_info", "default_method",
+        "query_args")}
+
+
+def test_a_requests_adapter_is_werkzeugs_with_its_host_part_kept(app, monkeypatch):
+    from werkzeug.routing import Map
+    from werkzeug.test import EnvironBuilder
+
+    asked = [dict(path="/kanai-duel/g/abc", query_string="x=%C3%A9&y",
+                  base_url="http://Example.ORG:80/"),
+             dict(path="/a b/é"), dict(path="/x", base_url="https://h.test:8443/sub/"),
+             dict(path="/", headers={"Connection": "keep-alive, Upgrade",
+                                     "Upgrade": "websocket"}),
+             dict(path="/x", method="POST", base_url="http://xn--bcher-kva.example/"),
+             dict(path="/x", base_url="http://bücher.example/")]
+    for kwargs in asked * 2:  # (worked out, then kept)
+        environ = EnvironBuilder(**kwargs).get_environ()
+        for server_name, subdomain in ((None, ""), ("example.org", ""), (None, None)):
+            kept = app.url_map.bind_to_environ(environ, server_name, subdomain)
+            assert isinstance(kept, urls.RememberingAdapter)
+            assert _fields(kept) == _fields(
+                Map.bind_to_environ(app.url_map, environ, server_name, subdomain))
+    assert 0 < len(app.url_map.hosts) <= urls.HOSTS
+    monkeypatch.setattr(urls, "HOSTS", 2)  # (any Host a client says: the table stays bounded)
+    for number in range(5):
+        environ = EnvironBuilder("/", base_url=f"http://host{number}.test/").get_environ()
+        assert app.url_map.bind_to_environ(environ, None, "").server_name == f"host{number}.test"
+        assert len(app.url_map.hosts) <= 2
+
+
+def test_a_host_werkzeug_refuses_is_refused_every_time(app, client):
+    for _ in range(2):
+        assert client.get("/", headers={"Host": "a..b" + "x" * 70}).status_code == 400
