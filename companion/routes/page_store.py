@@ -245,8 +245,6 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
     name = _page_name(link.token, request.full_path)
     version = bytes.fromhex(_store_key(key))
     shared: dict[str, str] | None = g.get("shared_drawing")
-    if shared is None and shares_roles(link):
-        return _drawn_for_both(link, name, version, render)
     if shared is not None:
         # Drawn with no browser's token: its place marked where Flask-WTF keeps this request's
         # (every form and ``csrf_token()`` reads it there), not signed only to be marked out.
@@ -268,6 +266,8 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
             held = kept[VERSION_BYTES:]
             return _put_back((zlib.decompress(held) if packs_drawings() else held).decode(),
                              csrf)
+        if shares_roles(link):  # (the scorer's and the viewer link's page: one drawing)
+            return _drawn_for_both(link, version, render)
     g.urls_of_this_browser = False
     keys: list[str] = []
     g.page_keys = keys
@@ -286,15 +286,8 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
         if not g.urls_of_this_browser:  # (a page of this browser's own is never shared)
             shared["drawing"], shared["csrf"] = drawing, csrf
         drawing = _resolved(drawing, link.role, link.token)
-    if not g.urls_of_this_browser and "\x00" not in _MARK.sub("", drawing):
-        packs = packs_drawings()
-        packed = zlib.compress(drawing.encode(), 1) if packs else drawing.encode()
-        if len(packed) <= (PAGE_MAX_BYTES if packs else PAGE_MAX_BYTES * RAW_FACTOR):
-            try:
-                page_store.set(name, version + packed)
-            except Exception:
-                current_app.logger.warning("page store unreachable: page not kept",
-                                           exc_info=True)
+    if not g.urls_of_this_browser:
+        _keep(name, version, drawing)
     if shared is not None:
         return ""  # (kept, and the viewers' part cut from it: this answer is never sent)
     return page.replace(_FLASH_MARK, flash_area())
@@ -337,29 +330,16 @@ def shares_roles(link: GameLink) -> bool:
             and request.endpoint == page_endpoint(game.kind))
 
 
-def _drawn_for_both(link: GameLink, name: str, version: bytes,
-                    render: Callable[[], str]) -> str:
-    """This request's page (:func:`cached_page`, found in the store or drawn), drawn to be
-    shared (the link's token marked, each role's bits marked: :func:`for_role`) when it is not
-    there: the page of this link and the page of the other role's link, each resolved from
-    the one drawing, are kept under their own names; this request gets its own with its parts
-    put in. The other role's page is kept only if it holds no token of another live link of
-    the game (the viewer's: none but its own; the scorer's: none but its own and the viewer's,
-    which it shows) and no mark left; else it is drawn when asked for, as without this."""
-    try:
-        kept = page_store.get(name)
-    except Exception:  # a store that does not answer: draw, as without one
-        current_app.logger.warning("page store unreachable: drawing the page", exc_info=True)
-        kept = None
-    hit = isinstance(kept, bytes) and kept[:VERSION_BYTES] == version
-    metrics.count_page_store(hit=hit)
-    if hit:
-        assert isinstance(kept, bytes)
-        held = kept[VERSION_BYTES:]
-        return _put_back((zlib.decompress(held) if packs_drawings() else held).decode(),
-                         generate_csrf())
+def _drawn_for_both(link: GameLink, version: bytes, render: Callable[[], str]) -> str:
+    """This request's page (not in the store: :func:`cached_page`) drawn to be shared (the
+    link's token marked, each role's bits marked: :func:`for_role`): the page of this link and
+    the page of the other role's link, each resolved from the one drawing, are kept under their
+    own names for ``version``; this request gets its own with its parts put in. The other
+    role's page is kept only if it holds no token of another live link of the game (the
+    viewer's: none but its own; the scorer's: none but its own and the viewer's, which it
+    shows) and no mark left; else it is drawn when asked for, as without this."""
     # Drawn with no browser's token: its place marked where Flask-WTF keeps this request's
-    # (and this request's own signed after, for its own page).
+    # (this request's own, signed already, put back after, for its own page).
     field = current_app.config.get("WTF_CSRF_FIELD_NAME") or "csrf_token"
     signed = g.pop(field, None)
     setattr(g, field, _CSRF_MARK)
