@@ -280,7 +280,9 @@ _SEAT_NAMES = select(_PLAYER.c.name).where(_PLAYER.c.game_id == bindparam("game"
 
 LINKS_READ = "companion.page_reads.links"
 """Where a session keeps the role and token of each of a game's live links it read, by game
-(:func:`note_links`), until it flushes or its transaction ends (companion.play.store)."""
+(:func:`note_links`), until it flushes or its transaction ends (companion.play.store): the links
+a page's key was read with (a transaction begun since, to read this browser's own games, does
+not forget them; a replaced link moves the key)."""
 
 
 def note_links(session: Session, game_id: int | None,

@@ -271,8 +271,7 @@ def _forget_entries(session: OrmSession, *_args: object) -> None:
 def _forget_read(session: OrmSession, *_args: object) -> None:
     """As a transaction begins: what was read outside it (:mod:`.page_reads`) is read again."""
     session.info.pop(_READ, None)
-    session.info.pop(_NAMES, None)
-    session.info.pop(page_reads.LINKS_READ, None)
+    session.info.pop(_NAMES, None)  # (the live links read stay: they name the page's key)
 
 
 def _forget_all(session: OrmSession, *_args: object) -> None:
