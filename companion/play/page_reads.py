@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import threading
 import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -58,8 +58,8 @@ LINK_AND_GAME = Read(
 """``LINK_AND_GAME_ROW``: the link's columns, then its game's, in the tables' order."""
 NAMES_AND_LINKS = Read(
     "companion_page_names",
-    "SELECT seat, name, 0 AS link FROM player WHERE game_id = $1 "
-    "UNION ALL SELECT -1, token, id FROM gamelink "
+    "SELECT seat, name, 0 AS link, NULL AS role FROM player WHERE game_id = $1 "
+    "UNION ALL SELECT -1, token, id, role FROM gamelink "
     "WHERE game_id = $1 AND revoked_at IS NULL ORDER BY seat, name", ())
 """``store._NAMES_AND_LINKS`` (integers and text: nothing to convert)."""
 SEAT_NAMES = Read(
@@ -278,12 +278,33 @@ _SEAT_NAMES = select(_PLAYER.c.name).where(_PLAYER.c.game_id == bindparam("game"
     _PLAYER.c.seat)
 
 
+LINKS_READ = "companion.page_reads.links"
+"""Where a session keeps the role and token of each of a game's live links it read, by game
+(:func:`note_links`), until it flushes or its transaction ends (companion.play.store): the links
+a page's key was read with (a transaction begun since, to read this browser's own games, does
+not forget them; a replaced link moves the key)."""
+
+
+def note_links(session: Session, game_id: int | None,
+               links: Iterable[tuple[str, str]]) -> None:
+    """This session read game ``game_id``'s live links: ``(role, token)`` each."""
+    session.info.setdefault(LINKS_READ, {})[game_id] = dict(links)
+
+
+def links_read(session: Session, game_id: int | None) -> dict[str, str] | None:
+    """The token of each role's live link of game ``game_id``, if this session read them
+    (:func:`note_links`), else None."""
+    found: dict[int | None, dict[str, str]] | None = session.info.get(LINKS_READ)
+    return found.get(game_id) if found is not None else None
+
+
 def seats_and_links(session: Session, game_id: int) -> tuple[list[Player], list[GameLink]] | None:
     """On PostgreSQL's reader (:func:`direct`): game ``game_id``'s seats in play order and its
     live links, read in one round trip, as objects tracked by no session (never write them: a
     page that only reads); else None, and the caller reads them through the session (Rebel
     Princess's page: its players' Princesses and persons are part of its drawing's name)."""
     if (saved := saved_games.known(session, game_id)) is not None and saved.players is not None:
+        note_links(session, game_id, ((role, token) for _, role, token in saved.links))
         return list(saved.players), saved.link_rows()  # (drawn after a save: as it left them)
     if (engine := direct(session)) is None:
         return None
@@ -295,6 +316,7 @@ def seats_and_links(session: Session, game_id: int) -> tuple[list[Player], list[
             players.append(loaded(Player, _PLAYER, (row_id, game_id, seat, text, other, person)))
         else:
             links.append(loaded(GameLink, _LINK, (row_id, game_id, other, text, created, None)))
+    note_links(session, game_id, ((link.role, link.token) for link in links))
     return players, links
 
 

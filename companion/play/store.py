@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import bindparam, event, insert, inspect, literal, update
+from sqlalchemy import bindparam, event, insert, inspect, literal, null, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm.attributes import set_committed_value
@@ -271,13 +271,14 @@ def _forget_entries(session: OrmSession, *_args: object) -> None:
 def _forget_read(session: OrmSession, *_args: object) -> None:
     """As a transaction begins: what was read outside it (:mod:`.page_reads`) is read again."""
     session.info.pop(_READ, None)
-    session.info.pop(_NAMES, None)
+    session.info.pop(_NAMES, None)  # (the live links read stay: they name the page's key)
 
 
 def _forget_all(session: OrmSession, *_args: object) -> None:
     session.info.pop(_READ, None)
     session.info.pop(_NOTED, None)
     session.info.pop(_NAMES, None)
+    session.info.pop(page_reads.LINKS_READ, None)
 
 
 AT_SAVE: list[Callable[[Session, Game, Any], None]] = []
@@ -309,6 +310,7 @@ def _forget_written(session: OrmSession, _context: object, _instances: object) -
     """Before a flush: forget the names :func:`names_and_links` read (a rename may be in it);
     if it writes an entry, the entries read too (they are not all)."""
     session.info.pop(_NAMES, None)
+    session.info.pop(page_reads.LINKS_READ, None)  # (a replaced link may be in it)
     if _READ in session.info and any(
             isinstance(row, Entry) for row in (*session.new, *session.dirty, *session.deleted)):
         _forget_entries(session)
@@ -441,7 +443,9 @@ _LIVE_LINKS = select(GameLink).where(GameLink.game_id == bindparam("game"),
 
 def live_links(session: Session, game: Game) -> list[GameLink]:
     """The game's links that still open it (not replaced)."""
-    return list(session.exec(_LIVE_LINKS, params={"game": game.id}))
+    links = list(session.exec(_LIVE_LINKS, params={"game": game.id}))
+    page_reads.note_links(session, game.id, ((link.role, link.token) for link in links))
+    return links
 
 
 def links_of(session: Session, game: Game) -> dict[str, GameLink]:
@@ -535,9 +539,9 @@ def replace_link(session: Session, game: Game, role: str, *, commit: bool = True
 
 
 _NAMES_AND_LINKS = (
-    select(Player.seat, Player.name, literal(0).label("link"))
+    select(Player.seat, Player.name, literal(0).label("link"), null().label("role"))
     .where(Player.game_id == bindparam("game"))
-    .union_all(select(-1, GameLink.token, GameLink.id).where(
+    .union_all(select(-1, GameLink.token, GameLink.id, GameLink.role).where(
         GameLink.game_id == bindparam("game"), col(GameLink.revoked_at).is_(None)))
     .order_by("seat", "name"))
 
@@ -555,7 +559,9 @@ def names_and_links(session: Session, game: Game
         with page_reads.reading(session) as connection:
             rows = connection.execute(_NAMES_AND_LINKS, {"game": game.id}).all()
     names = session.info.setdefault(_NAMES, {})[game.id] = tuple(
-        name for seat, name, _ in rows if seat >= 0)
+        name for seat, name, _, _ in rows if seat >= 0)
+    page_reads.note_links(session, game.id,
+                          ((role, token) for seat, token, _, role in rows if seat < 0))
     return (names,
-            tuple(token for seat, token, _ in rows if seat < 0),
-            tuple(int(link) for seat, _, link in rows if seat < 0))
+            tuple(token for seat, token, _, _ in rows if seat < 0),
+            tuple(int(link) for seat, _, link, _ in rows if seat < 0))

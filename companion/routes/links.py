@@ -324,9 +324,13 @@ def _entry_pages_not_stored(response: Response) -> Response:
 def _link_context() -> dict[str, Any]:
     link = g.get("link")
     if link is None:
-        return {"link_role": None, "share_page_url": None}
+        return {"link_role": None, "share_page_url": None, "shared_roles": False}
+    mark = g.get("link_mark")
+    if mark:  # (drawn for the scorer and the viewers, each keeps its bits: page_store.py)
+        return {"link_role": link.role, "shared_roles": True, "share_page_url": url_for(
+            "links.share", token=link.token if link.role == "scorer" else mark)}
     return {"link_role": link.role, "share_page_url": url_for("links.share", token=link.token)
-            if link.role == "scorer" else None}
+            if link.role == "scorer" else None, "shared_roles": False}
 
 
 def opened_game(code: str, kind: str) -> Game | None:

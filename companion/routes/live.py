@@ -25,10 +25,10 @@ from flask import (
     request,
     url_for,
 )
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from ..db import get_engine, get_session
-from ..games import by_key
 from ..play import push, store, versions
 from ..web import metrics, polls
 from ..web.i18n import current_lang
@@ -54,17 +54,36 @@ def _live_context() -> dict[str, Any]:
     part_only = bool(g.get("live_part_only"))
     if link is None:
         return {"live_url": None, "live_part_only": part_only, "part_marks": None}
+    game = g.link_game
+    if page_store.sharing():  # (the page drawn for its scorer and viewers: page_store)
+        return _shared_live_context(game)
     # The game's own page through the viewer link: the one page every viewer holds alike.
-    viewer = link.role == "viewer" and request.endpoint == _page_endpoint(g.link_game.kind)
+    viewer = link.role == "viewer" and request.endpoint == _page_endpoint(game.kind)
     return {"live_url": url_for("live.live", token=link.token),
-            "live_version": version_of(g.link_game),
-            "live_part": viewer, "live_part_only": part_only and viewer,
-            # (a scorer's page drawn to be shared with the viewers: its content marked)
-            "part_marks": (page_store.PART, page_store.PART_END) if page_store.sharing() else None,
+            "live_version": version_of(game),
+            "live_part": viewer, "live_part_only": part_only and viewer, "part_marks": None,
             # (the part drawn alone has no page around it to listen)
             "push_url": None if part_only else push.subscribe_url(
-                get_engine(), g.link_game.id, current_lang() if viewer else None,
-                live_links_read(g.link_game.id))}
+                get_engine(), game.id, current_lang() if viewer else None,
+                live_links_read(game.id))}
+
+
+def _shared_live_context(game: Any) -> dict[str, Any]:
+    """:func:`_live_context` for the game's own page drawn to be shared between its scorer link
+    and its viewer link (routes/page_store.py): the link's token marked, the content between
+    the part's marks, the viewers' live part's box and stream theirs, the scorer's its own."""
+    mark = page_store.link_mark()
+    ids = live_links_read(game.id)
+    scorer = push.subscribe_url(get_engine(), game.id, None, ids)
+    viewers = push.subscribe_url(get_engine(), game.id, current_lang(), ids)
+    return {"live_url": url_for("live.live", token=mark), "live_version": version_of(game),
+            "live_part": False, "live_part_only": False,
+            "part_marks": (page_store.for_role(Markup(LIVE_PART), "viewers") + page_store.PART,
+                           page_store.PART_END + page_store.for_role(
+                               Markup(f"{LIVE_PART_END}</div>"), "viewers")),
+            "push_url": scorer if scorer == viewers else Markup(
+                page_store.for_role(scorer or "", "scorer")
+                + page_store.for_role(viewers or "", "viewers"))}
 
 
 @bp.app_template_filter("for_scorer")
@@ -79,22 +98,14 @@ def _for_viewers(text: str) -> str:
     return page_store.for_role(text, "viewers")
 
 
-def _page_endpoint(kind_key: str) -> str | None:
-    """The endpoint of a game's own page (``/g/<code>``), whose viewers get its part pushed."""
-    kind = by_key(kind_key)
-    return f"{kind.pages().bp.name}.show" if kind is not None else None
+_page_endpoint = page_store.page_endpoint
+"""The endpoint of a game's own page (``/g/<code>``), whose viewers get its part pushed."""
 
 
 LIVE_PART = '<div class="live-part" data-live-part>'
 LIVE_PART_END = "<!--/live-part-->"
 """Around a viewer's page's live part (base.html): what a pushed change swaps in (app.js)."""
-SHARED_KINDS = frozenset({"rebel_princess", "princesse_princesse", "reveillez", "kanai_duel"})
-"""The games whose own page (``/g/<code>``) is the same page through the scorer link and the
-viewer link, but for the bits each role's templates mark (``for_scorer``, ``for_viewers``): the
-viewers' part is taken from the scorer's page a save draws (:func:`_shared_part`). The duel's
-too: its scorer link holds no seat (its page shows what the viewer link's shows, hands and picks
-of neither seat); a seat's link (two phones) is not the scorer link, so a seat's write never
-shares its page, which shows that seat's own hand."""
+SHARED_KINDS = page_store.SHARED_KINDS
 _BODY = ("CONTENT_TYPE", "CONTENT_LENGTH", "HTTP_CONTENT_TYPE", "HTTP_CONTENT_LENGTH",
          "werkzeug.request")
 

@@ -33,8 +33,9 @@ from markupsafe import Markup, escape
 
 from ..db import get_session
 from ..extensions import generate_csrf, page_store
-from ..models import Game
-from ..play import saved_games, store, versions
+from ..games import by_key
+from ..models import Game, GameLink
+from ..play import page_reads, saved_games, store, versions
 from ..web import metrics
 from ..web.theme import theme_choice
 from .addresses import public_base
@@ -159,8 +160,10 @@ def _code_stamp() -> str:
 
 def _store_key(key: tuple[object, ...]) -> str:
     """The store's name for a drawing: ``key`` with this app's code and secret (the QR codes'
-    seals and the tokens depend on it), hashed."""
-    text = repr((_code_stamp(), _secret_digest(str(current_app.config["SECRET_KEY"])), key))
+    seals and the tokens depend on it) and whether its forms carry a CSRF token, hashed."""
+    config = current_app.config
+    text = repr((_code_stamp(), _secret_digest(str(config["SECRET_KEY"])),
+                 config.get("WTF_CSRF_ENABLED", True), key))
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -239,9 +242,7 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
     if (link is None or request.method not in SAFE_METHODS or not drawn_once()
             or g.get("live_part_only")):  # (a viewers' part drawn alone: routes/live.py)
         return render()
-    name = _store_key((link.token, str(get_locale()), theme_choice(), request.host_url,
-                       public_base(), request.full_path,
-                       request.headers.get("HX-Request") == "true"))
+    name = _page_name(link.token, request.full_path)
     version = bytes.fromhex(_store_key(key))
     shared: dict[str, str] | None = g.get("shared_drawing")
     if shared is not None:
@@ -265,15 +266,19 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
             held = kept[VERSION_BYTES:]
             return _put_back((zlib.decompress(held) if packs_drawings() else held).decode(),
                              csrf)
+        if shares_roles(link):  # (the scorer's and the viewer link's page: one drawing)
+            return _drawn_for_both(link, version, render)
     g.urls_of_this_browser = False
     keys: list[str] = []
     g.page_keys = keys
     if shared is not None:
         g.link_mark, g.shared_drawing = link_mark(), None
+        if request.path.endswith(f"/{link.token}"):  # (its language links: web.i18n)
+            g.drawn_path = request.path[:-len(link.token)] + link_mark()
     try:
         page = render()
     finally:
-        g.page_keys = g.link_mark = None
+        g.page_keys = g.link_mark = g.drawn_path = None
     drawing = page if shared is not None else page.replace(csrf, _CSRF_MARK)
     for number, form_key in enumerate(keys):
         drawing = drawing.replace(form_key, f"\x00key{number}\x00")
@@ -281,18 +286,108 @@ def cached_page(key: tuple[object, ...], render: Callable[[], str]) -> str:
         if not g.urls_of_this_browser:  # (a page of this browser's own is never shared)
             shared["drawing"], shared["csrf"] = drawing, csrf
         drawing = _resolved(drawing, link.role, link.token)
-    if not g.urls_of_this_browser and "\x00" not in _MARK.sub("", drawing):
-        packs = packs_drawings()
-        packed = zlib.compress(drawing.encode(), 1) if packs else drawing.encode()
-        if len(packed) <= (PAGE_MAX_BYTES if packs else PAGE_MAX_BYTES * RAW_FACTOR):
-            try:
-                page_store.set(name, version + packed)
-            except Exception:
-                current_app.logger.warning("page store unreachable: page not kept",
-                                           exc_info=True)
+    if not g.urls_of_this_browser:
+        _keep(name, version, drawing)
     if shared is not None:
         return ""  # (kept, and the viewers' part cut from it: this answer is never sent)
     return page.replace(_FLASH_MARK, flash_area())
+
+
+SHARED_KINDS = frozenset({"rebel_princess", "princesse_princesse", "reveillez", "kanai_duel"})
+"""The games whose own page (``/g/<code>``) is the same page through the scorer link and the
+viewer link, but for the bits each role's templates mark (``for_scorer``, ``for_viewers``): it
+is drawn once for both (:func:`shares_roles`), and the viewers' live part a scorer's write pushes
+is taken from the scorer's drawing (routes/live.py ``_shared_part``). The duel's too: its scorer
+link holds no seat (its page shows what the viewer link's shows, hands and picks of neither
+seat); a seat's link (two phones) is neither, and its page, which shows that seat's own hand,
+is drawn for it alone."""
+SHARED_ROLES = ("scorer", "viewer")
+"""The links whose pages of a game of :data:`SHARED_KINDS` come from one drawing."""
+
+
+def page_endpoint(kind_key: str) -> str | None:
+    """The endpoint of a game's own page (``/g/<code>``)."""
+    kind = by_key(kind_key)
+    return f"{kind.pages().bp.name}.show" if kind is not None else None
+
+
+def _page_name(token: str, full_path: str) -> str:
+    """The store's name for the page at ``full_path`` through the link with ``token``, as this
+    request's browser sees it (language, colours, host, address, htmx or not)."""
+    return _store_key((token, str(get_locale()), theme_choice(), request.host_url,
+                       public_base(), full_path, request.headers.get("HX-Request") == "true"))
+
+
+def shares_roles(link: GameLink) -> bool:
+    """Whether this request's page, when drawn, is drawn once for the scorer link and the
+    viewer link of its game (:func:`_drawn_for_both`): a plain load (no query, not htmx) of the
+    own page of a game of :data:`SHARED_KINDS` through either."""
+    game = g.get("link_game")
+    return (link.role in SHARED_ROLES and game is not None and game.kind in SHARED_KINDS
+            and request.method == "GET" and not request.query_string
+            and request.path.endswith(f"/{link.token}")
+            and request.headers.get("HX-Request") != "true"
+            and request.endpoint == page_endpoint(game.kind))
+
+
+def _drawn_for_both(link: GameLink, version: bytes, render: Callable[[], str]) -> str:
+    """This request's page (not in the store: :func:`cached_page`) drawn to be shared (the
+    link's token marked, each role's bits marked: :func:`for_role`): the page of this link and
+    the page of the other role's link, each resolved from the one drawing, are kept under their
+    own names for ``version``; this request gets its own with its parts put in. The other
+    role's page is kept only if it holds no token of another live link of the game (the
+    viewer's: none but its own; the scorer's: none but its own and the viewer's, which it
+    shows) and no mark left; else it is drawn when asked for, as without this."""
+    # Drawn with no browser's token: its place marked where Flask-WTF keeps this request's
+    # (this request's own, signed already, put back after, for its own page).
+    field = current_app.config.get("WTF_CSRF_FIELD_NAME") or "csrf_token"
+    signed = g.pop(field, None)
+    setattr(g, field, _CSRF_MARK)
+    g.urls_of_this_browser = False
+    keys: list[str] = []
+    g.page_keys, g.link_mark = keys, link_mark()
+    g.drawn_path = request.path[:-len(link.token)] + g.link_mark  # (web.i18n.switch_url)
+    try:
+        drawing = render()
+    finally:
+        g.page_keys = g.link_mark = g.drawn_path = None
+        g.pop(field, None)
+        if signed is not None:
+            setattr(g, field, signed)
+    for number, form_key in enumerate(keys):
+        drawing = drawing.replace(form_key, f"\x00key{number}\x00")
+    own = _resolved(drawing, link.role, link.token)
+    if not g.urls_of_this_browser:  # (a page of this browser's own is never kept)
+        pages = {link.token: own}
+        # (the live links this request read for the page's key: none read again)
+        tokens = page_reads.links_read(get_session(), g.link_game.id) or {}
+        other = next(role for role in SHARED_ROLES if role != link.role)
+        if tokens.get(link.role) == link.token and other in tokens:
+            page = _resolved(drawing, other, tokens[other])
+            shown = {tokens[other]} | ({tokens["viewer"]} if other == "scorer" else set())
+            if not any(token in page for token in set(tokens.values()) - shown):
+                pages[tokens[other]] = page
+            else:
+                current_app.logger.warning("a page drawn to be shared holds another link's "
+                                           "token: kept for its own link only")
+        for token, page in pages.items():
+            _keep(_page_name(token, request.full_path.replace(link.token, token)),
+                  version, page)
+    return _put_back(own, generate_csrf())
+
+
+def _keep(name: str, version: bytes, drawing: str) -> None:
+    """Keep ``drawing`` (each browser's parts marked) in the store under ``name`` for
+    ``version``, if it holds no other mark and is not too big (:data:`PAGE_MAX_BYTES`)."""
+    if "\x00" in _MARK.sub("", drawing):
+        return
+    packs = packs_drawings()
+    packed = zlib.compress(drawing.encode(), 1) if packs else drawing.encode()
+    if len(packed) <= (PAGE_MAX_BYTES if packs else PAGE_MAX_BYTES * RAW_FACTOR):
+        try:
+            page_store.set(name, version + packed)
+        except Exception:
+            current_app.logger.warning("page store unreachable: page not kept", exc_info=True)
 
 
 def shared_drawing() -> dict[str, str]:

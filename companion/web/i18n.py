@@ -113,7 +113,10 @@ def switch_url(lang: str) -> str:
     here = "/"
     if has_request_context():
         # After a rejected POST, come back to the page (a GET), not to the POST.
-        here = request.full_path.rstrip("?") if request.method == "GET" else request.path
+        # (a page drawn to be shared by a game's links: its path with the links' mark,
+        # companion.routes.page_store)
+        here = g.get("drawn_path") or (request.full_path.rstrip("?") if request.method == "GET"
+                                       else request.path)
     return url_for("i18n.switch", lang=lang, next=here)
 
 

@@ -226,7 +226,9 @@ def test_a_drawing_serves_every_server_byte_for_byte_and_a_save_replaces_it(serv
         for address in paths:
             drawn, drawings = draws(scorer, address)
             already = round_ == "before" and address == path
-            assert drawings == (0 if already else 1), address  # once per version: drawn here…
+            # (the viewer link's own page: drawn with the scorer's, one drawing for both)
+            shared = address == paths[1]
+            assert drawings == (0 if already or shared else 1), address  # once per version…
             served, drawings = draws(phone, address)
             assert drawings == 0, address  # …and served by the other server from that drawing
             new, drawings = draws(other, address)
@@ -415,16 +417,17 @@ def test_files_keep_drawings_as_drawn_and_redis_compressed(tmp_path, monkeypatch
     draws = Draws(app)
     page, drawn = draws(client, path)
     assert drawn == 1
-    kept = app.config["_stored_drawings"]
-    assert len(kept) == 1 and kept[0][drawings.VERSION_BYTES:].decode().startswith("<!doctype")
+    kept = app.config["_stored_drawings"]  # (the scorer's page and the viewer link's: one drawing)
+    assert len(kept) == 2 and all(
+        each[drawings.VERSION_BYTES:].decode().startswith("<!doctype") for each in kept)
     again, drawn = draws(client, path)
     assert drawn == 0 and own_parts_out(again) == own_parts_out(page)
     size = len(kept[0]) - drawings.VERSION_BYTES
     # (another address: the page holds it in its links, a few bytes more or less)
     monkeypatch.setattr(drawings, "PAGE_MAX_BYTES", (size - 200) // drawings.RAW_FACTOR)
-    assert draws(client, f"{path}?n=big")[1] == 1 and len(kept) == 1
+    assert draws(client, f"{path}?n=big")[1] == 1 and len(kept) == 2
     monkeypatch.setattr(drawings, "PAGE_MAX_BYTES", (size + 200) // drawings.RAW_FACTOR)
-    assert draws(client, f"{path}?n=kept")[1] == 1 and len(kept) == 2
+    assert draws(client, f"{path}?n=kept")[1] == 1 and len(kept) == 3
     app.extensions["companion.engine"].dispose()
     packed = create_app(_config(tmp_path, {"CACHE_TYPE": "SimpleCache"}))
     with packed.app_context():

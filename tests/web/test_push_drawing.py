@@ -160,4 +160,5 @@ def test_the_viewers_part_is_drawn_alone_without_the_page_around_it_nor_the_page
     assert used == []
     assert "<body" not in part and "data-theme-pick" not in part
     _same_as_loaded(client, viewer, part, "fr")
-    assert used == ["get", "set"]  # the viewer's load: drawn then, and kept
+    # The viewer's load: drawn then, and kept (with the scorer link's page, the same drawing).
+    assert used == ["get", "set", "set"]
