@@ -90,6 +90,11 @@ class Server:
 
 SHIPPED_CONFIG = ROOT / "deploy" / "gunicorn.conf.py"
 """The shipped gunicorn settings (its workers: ``WEB_CONCURRENCY``, else 2 per core)."""
+MEMORY = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+"""A folder in memory, as the shipped unit's runtime folder (``/run/companion``, a tmpfs): where
+a bench keeps what the unit keeps there (the metrics' counts), and its own records of each
+request, so that neither is written to the disk the database flushes its log to (None: the
+system's temporary folder)."""
 
 
 @contextlib.contextmanager

@@ -44,7 +44,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from . import table, tables
+from . import MEMORY, table, tables
 from .cost_probe import GAMES
 
 Sent = tuple[str, str, float, float]
@@ -198,7 +198,7 @@ def main() -> None:
     for _ in range(args.runs):
         timed_rows: list[tables.Measures] = []
         loads.append(os.getloadavg()[0])
-        with tempfile.TemporaryDirectory() as folder:
+        with tempfile.TemporaryDirectory(dir=MEMORY) as folder:  # (its records: not on disk)
             rows += _recorded(sent, args.seconds, args.postgres, args.tables, folder, timed_rows)
             answered += _answered(folder)  # (each worker's pid: its own, run after run)
         runs.append((timed_rows[0], timed_rows[-1]))

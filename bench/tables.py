@@ -67,7 +67,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import NAMES4, SHIPPED_CONFIG, free_port, gunicorn, table
+from . import MEMORY, NAMES4, SHIPPED_CONFIG, free_port, gunicorn, table
 from .procstat import PostgresCpu, children, pss_mb
 from .push import Nginx, nginx
 from .wsgi_note import NOT_AS_SHIPPED
@@ -480,8 +480,9 @@ requests at a time as the workers, so that every worker takes some of each game'
 
 def _shipped(folder: str, name: str, servers: int) -> dict[str, str]:
     """The environment of a server with the shipped settings: :data:`WORKERS` in all (shared
-    by ``servers``), its /metrics counts in a folder of its own in the run's (as the unit's
-    /run/companion; the shipped file empties it at start)."""
+    by ``servers``), its /metrics counts in a folder of its own in ``folder`` (the run's in
+    memory, as the unit's /run/companion, a tmpfs; the shipped file empties it at start; its
+    workers' heartbeat files in memory too, as the shipped file puts them)."""
     return {"WEB_CONCURRENCY": str(max(WORKERS // servers, 1)),
             "PROMETHEUS_MULTIPROC_DIR": str(Path(folder) / f"metrics-{name}")}
 
@@ -547,8 +548,8 @@ def run(tables: int, seconds: float, save_every: float, postgres: str | None,
         kinds: list[str], notes: dict[str, float], push: bool = True,
         only: list[str] | None = None) -> list[list[str]]:
     rows: list[Row] = []
-    with tempfile.TemporaryDirectory() as folder:
-        with gunicorn("bench.hello:app", env=_shipped(folder, "hello", 1), timeout=START,
+    with tempfile.TemporaryDirectory() as folder, tempfile.TemporaryDirectory(dir=MEMORY) as memory:
+        with gunicorn("bench.hello:app", env=_shipped(memory, "hello", 1), timeout=START,
                       workers=None, config=SHIPPED_CONFIG) as server:
             for _ in range(20):
                 _request(server.base, "GET", "/")
@@ -599,7 +600,7 @@ def run(tables: int, seconds: float, save_every: float, postgres: str | None,
                 env["COMPANION_BENCH_PUSH_URL"] = f"http://127.0.0.1:{publisher}/pub/"
             with contextlib.ExitStack() as stack:
                 running = [stack.enter_context(gunicorn(
-                    "bench.wsgi:app", env={**env, **_shipped(folder, f"{len(rows)}-{n}", count)},
+                    "bench.wsgi:app", env={**env, **_shipped(memory, f"{len(rows)}-{n}", count)},
                     timeout=START, workers=None, config=SHIPPED_CONFIG)) for n in range(count)]
                 proxy = (stack.enter_context(nginx([r.base for r in running], publisher))
                          if pushed else None)

@@ -13,8 +13,15 @@ systemd unit (deploy/companion.service). Every value can be changed in the envir
   token masked (companion.web.logs); gunicorn's own lines (start, stop, a worker killed) go to
   standard error, so to the journal.
 - ``/metrics`` sums every worker's counts: ``PROMETHEUS_MULTIPROC_DIR`` (default
-  ``$RUNTIME_DIRECTORY/metrics``, the unit's ``/run/companion``) is emptied at start and a
-  dead worker's files are merged away.
+  ``companion-metrics-<port>`` in :data:`worker_tmp_dir`, under the unit the runtime folder
+  ``/run/companion``) is emptied at start and a dead worker's files are merged away.
+- The workers' heartbeat files (gunicorn's ``worker_tmp_dir``) are in memory
+  (:func:`in_memory`: the unit's runtime folder, a tmpfs, else ``/dev/shm``): a worker marks
+  its file (``os.fchmod``) before every request it takes, and on a disk-backed folder — the
+  system's temporary folder, gunicorn's default, on the disk even with the unit's
+  ``PrivateTmp`` — that mark waits for the file system's journal whenever the disk is busy
+  (gunicorn's own note on the setting: "may block a worker for arbitrary time"), the request
+  waiting with it; the metrics' files, written at every request, likewise.
 - Each worker, once it has loaded the app, moves what loading made (some 200,000 objects: the
   modules, the templates' environment, the database's engine) out of the garbage collector's
   reach (``gc.freeze``): a full collection, when one comes, then walks only what the worker made
@@ -40,6 +47,7 @@ import multiprocessing
 import os
 import shutil
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 bind = os.environ.get("COMPANION_BIND", "127.0.0.1:8000")
@@ -53,10 +61,25 @@ control_socket_disable = True
 accesslog = None
 errorlog = "-"
 
-_runtime = os.environ.get("RUNTIME_DIRECTORY") or os.environ.get("XDG_RUNTIME_DIR") or "/tmp"
+
+
+def in_memory(environ: Mapping[str, str] = os.environ) -> str | None:
+    """A folder in memory for what the workers write at every request: the runtime folder the
+    unit makes (``RUNTIME_DIRECTORY``, a tmpfs under ``/run``), else the user's
+    (``XDG_RUNTIME_DIR``), else ``/dev/shm``, the first that is a folder; None where there is
+    none (gunicorn's default then, the system's temporary folder)."""
+    for folder in (environ.get("RUNTIME_DIRECTORY", ""), environ.get("XDG_RUNTIME_DIR", ""),
+                   "/dev/shm"):
+        folder = folder.split(":")[0]  # (systemd lists several runtime folders with colons)
+        if folder and os.path.isdir(folder) and os.access(folder, os.W_OK | os.X_OK):
+            return folder
+    return None
+
+
+worker_tmp_dir = in_memory()
 # One folder per server (its port), so two servers on one machine never mix their counts.
 os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", str(
-    Path(_runtime.split(":")[0]) / f"companion-metrics-{bind.rsplit(':', 1)[-1]}"))
+    Path(worker_tmp_dir or "/tmp") / f"companion-metrics-{bind.rsplit(':', 1)[-1]}"))
 
 
 def on_starting(server):  # noqa: ANN001, ARG001

@@ -125,6 +125,31 @@ def test_the_app_is_loaded_by_each_worker_not_the_master(settings):
     assert not settings.get("preload_app", False)
 
 
+def test_what_workers_write_at_every_request_is_kept_in_memory(settings, tmp_path, monkeypatch):
+    """The workers' heartbeat files and the metrics' counts: in the unit's runtime folder (a
+    tmpfs), else the user's, else /dev/shm — never on the disk where a busy journal makes a
+    worker's mark before each request wait (gunicorn's note on ``worker_tmp_dir``)."""
+    in_memory = settings["in_memory"]
+    run, user = tmp_path / "run", tmp_path / "user"
+    run.mkdir()
+    user.mkdir()
+    shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+    assert in_memory({"RUNTIME_DIRECTORY": str(run), "XDG_RUNTIME_DIR": str(user)}) == str(run)
+    assert in_memory({"RUNTIME_DIRECTORY": f"{run}:{user}"}) == str(run)  # (systemd's list)
+    assert in_memory({"XDG_RUNTIME_DIR": str(user)}) == str(user)
+    assert in_memory({"RUNTIME_DIRECTORY": str(tmp_path / "gone"),
+                      "XDG_RUNTIME_DIR": str(user)}) == str(user)  # (a folder that is not)
+    assert in_memory({}) == shm
+    assert settings["worker_tmp_dir"] == in_memory(os.environ)
+    # As gunicorn reads the file under the unit: the heartbeat and the counts in its folder.
+    monkeypatch.setenv("RUNTIME_DIRECTORY", str(run))
+    monkeypatch.delenv("PROMETHEUS_MULTIPROC_DIR")
+    monkeypatch.delenv("COMPANION_BIND", raising=False)
+    under_unit = runpy.run_path(str(CONF))
+    assert under_unit["worker_tmp_dir"] == str(run)
+    assert os.environ["PROMETHEUS_MULTIPROC_DIR"] == str(run / "companion-metrics-8000")
+
+
 APP = '''
 import gc
 
