@@ -149,22 +149,38 @@ def _wait(url_port: int, path: str, deadline: float, process: subprocess.Popen,
     pytest.fail(f"{log.name} did not start: " + log.read_text(errors="replace")[-3000:])
 
 
+TAKEN = "Address already in use"
+"""nginx's words when a port it was given is bound by another socket: a port picked free
+(:func:`_free_port`) can be taken as the kernel's next ephemeral port by another test's
+outgoing connection before nginx binds it (once in CI: that connection soon ends)."""
+
+
 def start_nginx(folder: Path, site_text: str, https: int) -> subprocess.Popen:
+    """nginx serving ``site_text`` from ``folder``, once it answers on ``https``; started again
+    (up to five times, half a second apart) while one of its ports is taken (:data:`TAKEN`)."""
     if NGINX is None:
         pytest.fail("nginx is not installed (scripts/nginx.sh installs Debian's)")
     conf = nginx_conf(folder, site_text)
     log = folder / "logs" / "error.log"
-    process = subprocess.Popen([NGINX, "-p", str(folder), "-c", str(conf), "-g", "daemon off;"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and process.poll() is None:
-        try:
-            socket.create_connection(("127.0.0.1", https), timeout=1).close()
-            return process
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    pytest.fail("nginx did not start: " + (log.read_text() if log.exists() else ""))
+    for _ in range(5):
+        process = subprocess.Popen(
+            [NGINX, "-p", str(folder), "-c", str(conf), "-g", "daemon off;"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and process.poll() is None:
+            try:
+                socket.create_connection(("127.0.0.1", https), timeout=1).close()
+                return process
+            except OSError:
+                time.sleep(0.1)
+        process.kill()
+        process.wait(timeout=30)
+        said = log.read_text() if log.exists() else ""
+        if TAKEN not in said:
+            break
+        log.write_text("")  # (what the next start says, alone)
+        time.sleep(0.5)
+    pytest.fail("nginx did not start: " + said)
 
 
 def self_signed(folder: Path) -> tuple[Path, Path]:
