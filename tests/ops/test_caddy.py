@@ -19,7 +19,6 @@ import re
 import shutil
 import socket
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -31,6 +30,7 @@ from .test_proxy import (
     STATIC,
     Phone,
     _free_port,
+    answering,
     app_servers,
     check_a_whole_game_through_the_proxy,
     check_http2_and_the_redirect_to_https,
@@ -82,15 +82,8 @@ def start_caddy(folder: Path, text: str, https: int) -> subprocess.Popen:
         process = subprocess.Popen([CADDY, "run", "--config", str(config), "--adapter",
                                     "caddyfile"], env=environment, cwd=folder,
                                    stdout=output, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and process.poll() is None:
-        try:
-            socket.create_connection(("127.0.0.1", https), timeout=1).close()
-            return process
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    process.wait(timeout=30)
+    if answering(process, https):
+        return process
     pytest.fail("caddy did not start: " + log.read_text(errors="replace")[-3000:])
 
 

@@ -149,6 +149,21 @@ def _wait(url_port: int, path: str, deadline: float, process: subprocess.Popen,
     pytest.fail(f"{log.name} did not start: " + log.read_text(errors="replace")[-3000:])
 
 
+def answering(process: subprocess.Popen, port: int, seconds: float = 30) -> bool:
+    """Whether ``process`` (a proxy just started) answers on ``port`` within ``seconds``; if it
+    does not (it exited, or it is too slow), it is killed and waited for."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return True
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    process.wait(timeout=30)
+    return False
+
+
 TAKEN = "Address already in use"
 """nginx's words when a port it was given is bound by another socket: a port picked free
 (:func:`_free_port`) can be taken as the kernel's next ephemeral port by another test's
@@ -166,15 +181,8 @@ def start_nginx(folder: Path, site_text: str, https: int) -> subprocess.Popen:
         process = subprocess.Popen(
             [NGINX, "-p", str(folder), "-c", str(conf), "-g", "daemon off;"],
             stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and process.poll() is None:
-            try:
-                socket.create_connection(("127.0.0.1", https), timeout=1).close()
-                return process
-            except OSError:
-                time.sleep(0.1)
-        process.kill()
-        process.wait(timeout=30)
+        if answering(process, https):
+            return process
         said = log.read_text() if log.exists() else ""
         if TAKEN not in said:
             break
