@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -130,6 +131,10 @@ def _kept(page: Page) -> int:
                          ".then((keys) => keys.length)")
 
 
+SAVE_BUTTON = "form[data-draft] .savebar button.primary"
+"""A game page's Save button (its draft form's save bar)."""
+
+
 def _save(page: Page, board: str) -> list:
     """Tap Save and wait for the game's page; the requests the page made meanwhile (each with
     whether the service worker answered it)."""
@@ -138,7 +143,7 @@ def _save(page: Page, board: str) -> list:
         (request.method, request.url, request.resource_type,
          bool(request.response() and request.response().from_service_worker))))
     with page.expect_navigation():
-        page.locator("form[data-draft] .savebar button.primary").click()
+        page.locator(SAVE_BUTTON).click()
     expect(page.locator(board)).to_be_visible()
     page.wait_for_load_state("load")
     return asked
@@ -213,6 +218,20 @@ def other_round(page: Page, base: str, game: str, cards: tuple[str, str]) -> Non
     assert answer.status in (302, 303), answer.text()[:500]
 
 
+def _duel_round_ready(page: Page, base: str) -> str:
+    """A new referee duel opened on ``page``, its first player's card picked and the second's
+    hand at rest: its round ready to send (:data:`SAVE_BUTTON`). Returns the game's path."""
+    game = _game_path(kd_open(page, base))
+    page.click("[data-hand='0'] [data-card=prince]")
+    kd_rest(page)
+    return game
+
+
+def _round_of(base: str, game: str) -> Callable[[str], bool]:
+    """Whether a URL is ``game``'s round save (for ``page.route``)."""
+    return lambda url: url.startswith(base + game) and url.endswith("/round")
+
+
 def test_a_duel_whose_card_is_on_its_way_waits_for_its_page(browser: Browser,
                                                            browser_context_args, metered):
     """A duel's round sent, stored, and its answer slow to come back: the board's own check
@@ -222,9 +241,7 @@ def test_a_duel_whose_card_is_on_its_way_waits_for_its_page(browser: Browser,
     base, meter = metered
     context, page = _phone(browser, browser_context_args, worker=False)
     try:
-        game = _game_path(kd_open(page, base))
-        page.click("[data-hand='0'] [data-card=prince]")
-        kd_rest(page)
+        game = _duel_round_ready(page, base)
         held: list[str] = []
 
         def slow(route):  # (stored at once, answered after two of the board's checks)
@@ -233,10 +250,10 @@ def test_a_duel_whose_card_is_on_its_way_waits_for_its_page(browser: Browser,
             page.wait_for_timeout(3500)
             route.fulfill(response=response)
 
-        page.route(lambda url: url.startswith(base + game) and url.endswith("/round"), slow)
+        page.route(_round_of(base, game), slow)
         meter.clear()
         with page.expect_navigation():
-            page.locator("form[data-draft] .savebar button.primary").click()
+            page.locator(SAVE_BUTTON).click()
         expect(page.locator("[data-last-round='1']")).to_be_visible()
         assert held, "the round was not sent through the slow route"
         seen = [(method, path) for method, path, _, _ in meter.of(game)]
@@ -260,12 +277,9 @@ def test_a_duel_whose_card_stays_on_the_phone_follows_the_game_again(
     base, meter = metered
     context, page = _phone(browser, browser_context_args, worker=False)
     try:
-        game = _game_path(kd_open(page, base))
-        page.click("[data-hand='0'] [data-card=prince]")
-        kd_rest(page)
-        page.route(lambda url: url.startswith(base + game) and url.endswith("/round"),
-                   lambda route: route.abort("internetdisconnected"))
-        page.locator("form[data-draft] .savebar button.primary").click()
+        game = _duel_round_ready(page, base)
+        page.route(_round_of(base, game), lambda route: route.abort("internetdisconnected"))
+        page.locator(SAVE_BUTTON).click()
         expect(page.locator("[data-outbox=waiting]")).to_be_visible()
         other_round(page, base, game, ("minister", "general"))
         expect(page.locator("[data-last-round='1']")).to_be_visible(timeout=20_000)
@@ -305,7 +319,7 @@ def test_a_refused_save_is_shown_as_before_and_nothing_is_kept(
         rp_numbers_rest(page)
         other_phone_saves_round_1(page, base, [14, 0, 0])
         meter.clear()
-        page.locator("form[data-draft] .savebar button.primary").click()
+        page.locator(SAVE_BUTTON).click()
         expect(page.locator("main [role=alert], main .problems, main ul.errors").first) \
             .to_be_visible()
         assert [m for m, *_ in meter.of(game)] == ["POST", "POST"]  # fetched, then the form
@@ -327,7 +341,7 @@ def test_a_save_queued_with_no_network_is_sent_once_and_its_page_shown(
         pp_rest(page)
         meter.clear()
         page.context.set_offline(True)
-        page.locator("form[data-draft] .savebar button.primary").click()
+        page.locator(SAVE_BUTTON).click()
         expect(page.locator("[data-outbox=waiting]")).to_be_visible()
         with page.expect_navigation():
             page.context.set_offline(False)
