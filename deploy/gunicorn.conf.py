@@ -13,8 +13,10 @@ systemd unit (deploy/companion.service). Every value can be changed in the envir
   token masked (companion.web.logs); gunicorn's own lines (start, stop, a worker killed) go to
   standard error, so to the journal.
 - ``/metrics`` sums every worker's counts: ``PROMETHEUS_MULTIPROC_DIR`` (default
-  ``companion-metrics-<port>`` in :data:`worker_tmp_dir`, under the unit the runtime folder
-  ``/run/companion``) is emptied at start and a dead worker's files are merged away.
+  ``companion-metrics-<port>`` in :data:`worker_tmp_dir`, the port the server listens on,
+  ``--bind`` included; under the unit the runtime folder ``/run/companion``) is emptied at
+  start, a dead worker's files are merged away, and the default folder is removed when the
+  server stops (:func:`on_exit`).
 - The workers' heartbeat files (gunicorn's ``worker_tmp_dir``) are in memory
   (:func:`in_memory`: the unit's runtime folder, a tmpfs, else ``/dev/shm``): a worker marks
   its file (``os.fchmod``) before every request it takes, and on a disk-backed folder — the
@@ -45,6 +47,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import re
 import shutil
 import time
 from collections.abc import Mapping
@@ -77,16 +80,45 @@ def in_memory(environ: Mapping[str, str] = os.environ) -> str | None:
 
 
 worker_tmp_dir = in_memory()
-# One folder per server (its port), so two servers on one machine never mix their counts.
-os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", str(
-    Path(worker_tmp_dir or "/tmp") / f"companion-metrics-{bind.rsplit(':', 1)[-1]}"))
 
 
-def on_starting(server):  # noqa: ANN001, ARG001
-    """A fresh folder for the workers' counts (the last run's are not this run's)."""
+def counts_folder(address: str, base: str | None) -> str:
+    """The folder of the workers' counts of a server listening at ``address`` (``host:port``,
+    ``unix:path``), in ``base`` (else the system's temporary folder): one per server, named
+    by its port (or its socket's path), so two servers on one machine never mix their counts."""
+    where = address[len("unix:"):] if address.startswith("unix:") else address.rsplit(":", 1)[-1]
+    name = re.sub(r"[^0-9A-Za-z.-]+", "_", where).strip("_.") or "server"
+    return str(Path(base or "/tmp") / f"companion-metrics-{name}")
+
+
+OWN_METRICS_FOLDER = "PROMETHEUS_MULTIPROC_DIR" not in os.environ
+"""Whether no operator named the folder of the workers' counts: it is then named here, after
+where the server listens (:func:`counts_folder`, :func:`on_starting`), and goes with the
+server when it stops (:func:`on_exit`)."""
+os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", counts_folder(bind, worker_tmp_dir))
+
+
+def on_starting(server):  # noqa: ANN001
+    """A fresh folder for the workers' counts (the last run's are not this run's), named after
+    where the server listens as started (``--bind`` included) unless the operator named one."""
+    if OWN_METRICS_FOLDER:
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = counts_folder(server.cfg.bind[0], worker_tmp_dir)
     folder = Path(os.environ["PROMETHEUS_MULTIPROC_DIR"])
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(mode=0o700, parents=True)
+
+
+def on_exit(server):  # noqa: ANN001
+    """The server stops: the folder of its workers' counts named here goes with it (in memory:
+    outside a systemd unit ``/dev/shm``, which nothing else empties before the machine
+    restarts — one folder was left per port a server was ever started on). Left: a folder the
+    operator named, and wherever a binary upgrade (``USR2``) is or was under way — the old
+    master and the new one then share the folder, and the one stopping cannot tell whether the
+    other serves on: gunicorn's own rule for the Unix socket it would unlink."""
+    folder = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if (folder == counts_folder(server.cfg.bind[0], worker_tmp_dir)
+            and getattr(server, "reexec_pid", 0) == getattr(server, "master_pid", 0) == 0):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 YOUNG = 700

@@ -364,3 +364,83 @@ def test_a_worker_of_the_shipped_settings_believes_the_proxys_scheme_and_dates_i
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def _stopped_server(tmp_path, env: dict[str, str]) -> Path:
+    """A server of the shipped settings (one worker serving ``APP``) started with ``env`` and
+    stopped as systemd stops it (SIGTERM) once it answered; its counts' folder while it ran."""
+    (tmp_path / "counted_app.py").write_text(APP)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", str(CONF), "--bind", f"127.0.0.1:{port}",
+         "--pythonpath", str(tmp_path), "counted_app:app"],
+        env={**env, "WEB_CONCURRENCY": "1"}, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5):
+                    break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, "no answer"
+                time.sleep(0.2)
+        folder = Path(env.get("PROMETHEUS_MULTIPROC_DIR")
+                      or tmp_path / "run" / f"companion-metrics-{port}")
+        assert folder.is_dir()  # (made at the start, the workers count there)
+    finally:
+        server.terminate()
+        assert server.wait(timeout=30) == 0
+    return folder
+
+
+def test_a_stopped_server_leaves_no_folder_of_counts_behind(tmp_path):
+    """Outside a unit the counts' folder is in /dev/shm, which nothing else empties before the
+    machine restarts: a server of the shipped settings removes the one it named when it stops
+    (one per port it was ever started on was left before)."""
+    (tmp_path / "run").mkdir()
+    env = {name: value for name, value in os.environ.items()
+           if name not in ("PROMETHEUS_MULTIPROC_DIR", "XDG_RUNTIME_DIR")}
+    folder = _stopped_server(tmp_path, {**env, "RUNTIME_DIRECTORY": str(tmp_path / "run")})
+    assert folder.parent == tmp_path / "run"
+    assert not folder.exists()
+    assert list((tmp_path / "run").iterdir()) == []
+
+
+def test_a_folder_of_counts_the_operator_named_stays_when_the_server_stops(tmp_path):
+    named = tmp_path / "operator-metrics"
+    folder = _stopped_server(tmp_path, {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(named)})
+    assert folder == named and named.is_dir()
+
+
+def test_the_counts_folder_stays_where_a_binary_upgrade_shares_it(tmp_path, monkeypatch):
+    """A master that started a new master of itself (USR2), or was started by one, shares the
+    folder with the other: stopping, it leaves it (gunicorn's own rule for its Unix socket);
+    a master on its own removes it."""
+    # (set first, so that the folder the file names is forgotten after the test)
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path / "unused"))
+    monkeypatch.delenv("PROMETHEUS_MULTIPROC_DIR")
+    monkeypatch.setenv("RUNTIME_DIRECTORY", str(tmp_path))
+    monkeypatch.delenv("COMPANION_BIND", raising=False)
+    conf = runpy.run_path(str(CONF))
+    folder = tmp_path / "companion-metrics-8000"
+    assert conf["OWN_METRICS_FOLDER"] and os.environ["PROMETHEUS_MULTIPROC_DIR"] == str(folder)
+    cfg = SimpleNamespace(bind=["127.0.0.1:8000"])
+    for reexec_pid, master_pid in ((4321, 0), (0, 1234)):
+        folder.mkdir(exist_ok=True)
+        conf["on_exit"](SimpleNamespace(cfg=cfg, reexec_pid=reexec_pid, master_pid=master_pid))
+        assert folder.is_dir()
+    conf["on_exit"](SimpleNamespace(cfg=cfg, reexec_pid=0, master_pid=0))
+    assert not folder.exists()
+
+
+def test_each_server_counts_in_a_folder_named_after_where_it_listens(settings):
+    """Named by the port (or a Unix socket's path, made a name): two servers on one machine
+    never mix their counts, nor wipe each other's folder when one starts or stops."""
+    folder = settings["counts_folder"]
+    assert folder("127.0.0.1:8000", "/run/x") == "/run/x/companion-metrics-8000"
+    assert folder("[::1]:8123", None) == "/tmp/companion-metrics-8123"
+    assert folder("unix:/run/companion/web.sock", "/dev/shm") == (
+        "/dev/shm/companion-metrics-run_companion_web.sock")
+    assert folder("unix:/", "/dev/shm") == "/dev/shm/companion-metrics-server"
