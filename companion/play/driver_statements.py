@@ -2,7 +2,10 @@
 result machinery (most of what a save's statement costs, issue 36): :func:`on_driver`, a read
 or a write on the driver's cursor, and :class:`Prepared`, a Core write compiled once per
 dialect. Both on the connection given, so in its transaction; both seen by its statement events
-(``before_cursor_execute``)."""
+(``before_cursor_execute``). And what reads sent through libpq alone share (:func:`prepare`,
+:func:`check`, :data:`PREPARE_AFTER`): the pages' reads
+(:func:`companion.play.page_reads.read_rows`) and a save's first reads on PostgreSQL
+(:func:`companion.play.save_pipeline.read_together`)."""
 
 from __future__ import annotations
 
@@ -90,3 +93,36 @@ class Prepared:
         rows = int(result.scalar_one()) if key else int(result.rowcount)
         result.close()
         return rows
+
+
+PREPARE_AFTER = 5
+"""A statement's uses on one connection before a read through libpq alone prepares it there
+(psycopg's own threshold: a connection that serves a few reads and goes never pays the
+``Parse``)."""
+USES = "companion_uses"
+"""Under ``(USES, name)`` in a pooled connection's ``info``: how many times the statement
+``name`` was sent on it (at most :data:`PREPARE_AFTER` + 1: prepared)."""
+
+
+def prepare(pgconn: Any, name: str, sql: str) -> None:
+    """``sql`` prepared on the connection as ``name`` (already there: kept)."""
+    result = pgconn.prepare(name.encode(), sql.encode())
+    if sqlstate(result) != "42P05":  # duplicate_prepared_statement
+        check(result)
+
+
+def sqlstate(result: Any) -> str:
+    """The SQLSTATE of a failed result ("" for one that did not fail)."""
+    from psycopg import pq
+
+    if result.status != pq.ExecStatus.FATAL_ERROR:
+        return ""
+    return bytes(result.error_field(pq.DiagnosticField.SQLSTATE) or b"").decode()
+
+
+def check(result: Any) -> None:
+    """Raise the driver's error for a result that is one (a lost connection included)."""
+    from psycopg import errors, pq
+
+    if result.status not in (pq.ExecStatus.TUPLES_OK, pq.ExecStatus.COMMAND_OK):
+        raise errors.error_from_result(result)

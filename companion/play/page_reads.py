@@ -29,7 +29,7 @@ from sqlmodel import Session
 from ..db import once_more_if_dropped, reader, saving_on
 from ..models import Entry, Game, GameLink, Player, RoundRecord, loaded, table_of
 from . import save_pipeline, saved_games
-from .driver_statements import on_driver
+from .driver_statements import PREPARE_AFTER, USES, check, on_driver, prepare, sqlstate
 from .save_pipeline import begin_save, read_together
 from .tokens import is_token
 
@@ -382,10 +382,6 @@ def link_and_game_of(row: Sequence[Any]) -> tuple[GameLink, Game]:
     return loaded(GameLink, _LINK, row[:width]), loaded(Game, _GAME, row[width:])
 
 
-PREPARE_AFTER = 5
-"""A statement's uses on one connection before :func:`read_row` prepares it there (psycopg's
-own threshold: a connection that serves a few reads and goes never pays the ``Parse``)."""
-_USES = "companion_uses"
 
 
 def read_row(engine: Engine, name: str, sql: str, params: Sequence[str]) -> tuple[Any, ...] | None:
@@ -406,7 +402,7 @@ def read_rows(engine: Engine, name: str, sql: str, params: Sequence[str], *,
     values as a cursor's). A driver error is raised as SQLAlchemy's
     (``connection_invalidated`` when the connection was lost; it then leaves the pool):
     :func:`once_more_if_dropped` tries again."""
-    from psycopg import errors, pq
+    from psycopg import pq
     from psycopg.adapt import Transformer
 
     driver_error: type[Exception] = engine.dialect.loaded_dbapi.Error
@@ -415,21 +411,21 @@ def read_rows(engine: Engine, name: str, sql: str, params: Sequence[str], *,
             driver = cast(Any, connection.dbapi_connection)
             pgconn = driver.pgconn
             values = [value.encode() for value in params]
-            uses = connection.info.get((_USES, name), 0)
+            uses = connection.info.get((USES, name), 0)
             if uses < PREPARE_AFTER:
                 result = pgconn.exec_params(sql.encode(), values,
                                             result_format=pq.Format.BINARY)
             else:
                 if uses == PREPARE_AFTER:
-                    _prepare(pgconn, name, sql, errors, pq)
+                    prepare(pgconn, name, sql)
                 result = pgconn.exec_prepared(name.encode(), values,
                                               result_format=pq.Format.BINARY)
-                if _state(result, pq) == "26000":  # gone (a DEALLOCATE ALL, a DISCARD ALL)
-                    _prepare(pgconn, name, sql, errors, pq)
+                if sqlstate(result) == "26000":  # gone (a DEALLOCATE ALL, a DISCARD ALL)
+                    prepare(pgconn, name, sql)
                     result = pgconn.exec_prepared(name.encode(), values,
                                                   result_format=pq.Format.BINARY)
-            _check(result, errors, pq)
-            connection.info[(_USES, name)] = min(uses + 1, PREPARE_AFTER + 1)
+            check(result)
+            connection.info[(USES, name)] = min(uses + 1, PREPARE_AFTER + 1)
             if result.ntuples == 0:
                 return []
             loader = Transformer(driver)
@@ -521,21 +517,3 @@ def _let_go(held: _Held) -> None:
         connection.close()
 
 
-def _prepare(pgconn: Any, name: str, sql: str, errors: Any, pq: Any) -> None:
-    """``sql`` prepared on the connection as ``name`` (already there: kept)."""
-    result = pgconn.prepare(name.encode(), sql.encode())
-    if _state(result, pq) != "42P05":  # duplicate_prepared_statement
-        _check(result, errors, pq)
-
-
-def _state(result: Any, pq: Any) -> str:
-    """The SQLSTATE of a failed result ("" for one that did not fail)."""
-    if result.status != pq.ExecStatus.FATAL_ERROR:
-        return ""
-    return bytes(result.error_field(pq.DiagnosticField.SQLSTATE) or b"").decode()
-
-
-def _check(result: Any, errors: Any, pq: Any) -> None:
-    """Raise the driver's error for a result that is one (a lost connection included)."""
-    if result.status not in (pq.ExecStatus.TUPLES_OK, pq.ExecStatus.COMMAND_OK):
-        raise errors.error_from_result(result)

@@ -1,15 +1,17 @@
 """A save on its own connection on PostgreSQL (:func:`companion.db.open_save`) in three round
 trips, or two, where each statement and psycopg's own ``BEGIN`` took one (issue 36: a duel's
-round made seven, each waiting for a core on a busy server), through psycopg's pipeline mode:
+round made seven, each waiting for a core on a busy server), through libpq's pipeline mode:
 
 1. its first reads sent together, before any transaction (:func:`read_together`: the link with
    its game and names, and the game's entries — or, for a game that keeps its rounds as
    records, its seats and records, kept for the save's glue to take once (:func:`keep`,
    :func:`taken`) —, :func:`companion.play.page_reads.save_reads`; at READ COMMITTED a read
-   sees the same outside a transaction as inside one, and takes no lock);
+   sees the same outside a transaction as inside one, and takes no lock), through libpq alone
+   as the pages' reads are (no psycopg cursor: a third of the save's CPU on PostgreSQL went to
+   psycopg's cursors and pipeline object, its reads' share now gone);
 2. its writes queued (:func:`queue`: the entry, the game's stamp) and sent with the ``BEGIN`` and
    the first write whose answer is read (:func:`run`: the summary's UPDATE, whose row count
-   decides what follows), in one pipeline;
+   decides what follows), in one psycopg pipeline;
 3. the ``COMMIT`` — or, where nothing read after the writes can change what is stored, with
    them (:func:`commit_follows`, ``run(…, last=True)``): two round trips.
 
@@ -50,7 +52,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError
 
-from .driver_statements import Prepared
+from .driver_statements import PREPARE_AFTER, USES, Prepared, check, prepare, sqlstate
 
 
 @dataclass
@@ -253,26 +255,132 @@ def send_writes(connection: Connection, last: tuple[str, Any] | None = None, *,
 def read_together(connection: Connection,
                   reads: Sequence[tuple[str, Sequence[Any]]]) -> list[list[tuple[Any, ...]]]:
     """The rows of each of ``reads`` (SQL with PostgreSQL's ``$1`` placeholders, and its
-    values), sent together in one round trip on a pipelined save's connection, before its
-    transaction; the rows as the driver gives them."""
-    found: list[list[tuple[Any, ...]]] = []
-    for cursor in _pipelined(connection, reads, raw=True):
-        found.append(cursor.fetchall() if cursor.description is not None else [])
+    values, sent as text), sent together in one round trip on a pipelined save's connection,
+    before its transaction; the rows as psycopg's own loaders give them. Through libpq alone,
+    as the pages' reads (:func:`companion.play.page_reads.read_rows`): no psycopg cursor, no
+    pipeline object of psycopg's (their machinery was most of the round trip's CPU, issue 36).
+    Each read is prepared on the connection after :data:`.driver_statements.PREPARE_AFTER`
+    uses there and then run by name; one that is gone from it (a ``DEALLOCATE ALL``) is
+    prepared again and the reads sent once more. The statement events see each read as any
+    other (a cursor of the connection's, made only for them: none is listened to in the app);
+    a driver error is raised as SQLAlchemy's (``connection_invalidated`` when the connection
+    was lost: :func:`companion.db.once_more_if_dropped` tries again)."""
+    from psycopg import pq
+    from psycopg.adapt import Transformer
+
+    driver = cast(Any, connection.connection.driver_connection)
+    events = connection.dispatch
+    listened = bool(events.before_cursor_execute or events.after_cursor_execute)
+    cursor = driver.cursor() if listened else None
+    sent = list(reads)
+    for index, (sql, params) in enumerate(sent):
+        for before in events.before_cursor_execute:
+            sent[index] = before(connection, cursor, sql, params, None, False)
+    info = connection.connection.info
+    try:
+        try:
+            results = _read_pipeline(driver.pgconn, sent, info)
+        except _Gone:  # (its prepared reads gone from the connection: sent again, each anew)
+            for sql, _ in sent:
+                info.pop((USES, _read_name(sql)), None)
+            results = _read_pipeline(driver.pgconn, sent, info)
+    except connection.dialect.loaded_dbapi.Error as error:
+        raise _as_sqlalchemy_error(connection, error, sent) from error
+    for sql, params in sent:
+        for after in events.after_cursor_execute:
+            after(connection, cursor, sql, params, None, False)
+    if cursor is not None:
         cursor.close()
+    found: list[list[tuple[Any, ...]]] = []
+    for result in results:
+        if not result.ntuples:
+            found.append([])
+            continue
+        loader = Transformer(driver)
+        loader.set_pgresult(result, format=pq.Format.BINARY)
+        found.append(loader.load_rows(0, result.ntuples, tuple))
     return found
 
 
+_READ_NAMES: dict[str, str] = {}
+"""The name each read of :func:`read_together` is prepared under on a connection."""
+
+
+def _read_name(sql: str) -> str:
+    found = _READ_NAMES.get(sql)
+    if found is None:
+        found = _READ_NAMES.setdefault(sql, f"companion_save_read_{len(_READ_NAMES)}")
+    return found
+
+
+class _Gone(Exception):
+    """A read prepared on the connection is no longer there (SQLSTATE 26000)."""
+
+
+def _read_pipeline(pgconn: Any, reads: Sequence[tuple[str, Sequence[Any]]],
+                   info: dict[Any, Any]) -> list[Any]:
+    """``reads`` sent in libpq's pipeline mode with one Sync, and their results (each a
+    libpq result with rows, in binary). A read that failed is raised as the driver's error
+    once every result is read (the connection left out of pipeline mode, usable); a connection
+    lost, as the driver's ``OperationalError``."""
+    import select
+
+    from psycopg import OperationalError, pq
+
+    statements = []
+    for sql, params in reads:
+        name = _read_name(sql)
+        uses = info.get((USES, name), 0)
+        if uses == PREPARE_AFTER:  # (before the pipeline: prepared once, waited for)
+            prepare(pgconn, name, sql)
+        values = [None if value is None else str(value).encode() for value in params]
+        statements.append((name, sql, values, uses >= PREPARE_AFTER))
+    results: list[Any] = []
+    pgconn.enter_pipeline_mode()
+    try:
+        for name, sql, values, prepared in statements:
+            if prepared:
+                pgconn.send_query_prepared(name.encode(), values,
+                                           result_format=pq.Format.BINARY)
+            else:
+                pgconn.send_query_params(sql.encode(), values, result_format=pq.Format.BINARY)
+        pgconn.pipeline_sync()
+        while pgconn.flush():  # (what is left to send: its socket waited for, never spun on)
+            select.select([], [pgconn.socket], [], 5.0)
+        for _ in statements:
+            result = pgconn.get_result()
+            if result is None:
+                raise OperationalError("the connection was lost during a save's reads")
+            results.append(result)
+            while pgconn.get_result() is not None:  # (the end of this read's results)
+                pass
+        end = pgconn.get_result()
+        if end is None or end.status != pq.ExecStatus.PIPELINE_SYNC:
+            raise OperationalError("the connection was lost during a save's reads")
+    except BaseException:
+        try:
+            pgconn.exit_pipeline_mode()  # (it can only once every result is read)
+        except Exception:  # (never left in pipeline mode for the next request: closed)
+            pgconn.finish()
+        raise
+    pgconn.exit_pipeline_mode()
+    for result in results:
+        if result.status != pq.ExecStatus.PIPELINE_ABORTED:
+            if sqlstate(result) == "26000":
+                raise _Gone
+            check(result)
+    for name, _, _, _ in statements:
+        info[(USES, name)] = min(info.get((USES, name), 0) + 1, PREPARE_AFTER + 1)
+    return results
+
+
 def _pipelined(connection: Connection, statements: Sequence[tuple[str, Any]], *,
-               begin: bool = False, commit: bool = False, again: bool = False,
-               raw: bool = False) -> list[Any]:
+               begin: bool = False, commit: bool = False, again: bool = False) -> list[Any]:
     """``statements`` sent to ``connection``'s psycopg connection in one pipeline (after a
     ``BEGIN`` with ``begin``, a ``ROLLBACK`` before it with ``again``; a ``COMMIT`` after them
     with ``commit``), their results read: their cursors, in order. The statement events see
     each as any other (without an execution context, as :func:`.driver_statements.on_driver` fires
-    them; the ``BEGIN`` and ``COMMIT``, like psycopg's own, are no statements of theirs).
-    ``raw``: PostgreSQL's ``$1`` placeholders."""
-    import psycopg
-
+    them; the ``BEGIN`` and ``COMMIT``, like psycopg's own, are no statements of theirs)."""
     driver = cast(Any, connection.connection.driver_connection)
     events = connection.dispatch
     cursors: list[Any] = []
@@ -284,7 +392,7 @@ def _pipelined(connection: Connection, statements: Sequence[tuple[str, Any]], *,
             if begin:
                 driver.cursor().execute("BEGIN")
             for index, (sql, params) in enumerate(sent):
-                cursor = psycopg.RawCursor(driver) if raw else driver.cursor()
+                cursor = driver.cursor()
                 cursors.append(cursor)
                 for before in events.before_cursor_execute:
                     sql, params = before(connection, cursor, sql, params, None, False)

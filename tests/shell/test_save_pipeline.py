@@ -449,3 +449,81 @@ def test_a_commit_sends_what_is_still_queued_first(app, client, postgres_engine)
         commit_save(session)
     assert [seq for seq, _, _ in _entries(app, url)] == [1]
     assert_pool_as_it_came(postgres_engine)
+
+
+def _driver_rows(connection, sql: str, params) -> list[tuple]:
+    """The rows of ``sql`` (``$1`` placeholders) through a psycopg cursor of the connection's
+    own — how a save's first reads were read before they went to libpq alone."""
+    import psycopg
+
+    with psycopg.RawCursor(connection.connection.driver_connection) as cursor:
+        return cursor.execute(sql, params).fetchall()
+
+
+def _prepared_here(connection) -> set[str]:
+    driver = connection.connection.driver_connection
+    return {name for (name,) in driver.execute(
+        "SELECT name FROM pg_prepared_statements").fetchall()}
+
+
+def test_a_save_s_first_reads_give_the_cursor_s_rows_before_and_after_they_are_prepared(
+        app, client, postgres_engine):
+    """The first reads go to libpq alone (no psycopg cursor, their rows loaded in binary): the
+    same rows, value for value and type for type, as a psycopg cursor's — their first uses on a
+    connection sent with their text, then prepared there once and run by name; a prepared one
+    gone from the connection (a ``DEALLOCATE ALL``) is read as before and prepared again."""
+    from companion.play import page_reads
+    from companion.play.driver_statements import PREPARE_AFTER
+
+    url = new_duel(client)
+    assert save(client, url, 0).status_code == 303
+    token = url.rsplit("/", 1)[1]
+    reads = [(page_reads.SAVE_LINK, (token,)), (page_reads.SAVE_ENTRIES.sql, (token,))]
+    postgres_engine.dispose()  # (a connection the save above used none of these reads on)
+    with postgres_engine.connect() as connection:
+        pipelined(connection)
+        expected = [_driver_rows(connection, sql, params) for sql, params in reads]
+        assert all(expected) and len(expected[1]) == 1  # (the link; the one entry)
+        before = _prepared_here(connection)
+
+        def read_and_compare() -> None:
+            found = save_pipeline.read_together(connection, reads)
+            assert found == expected
+            assert [[[type(v) for v in row] for row in rows] for rows in found] == \
+                [[[type(v) for v in row] for row in rows] for rows in expected]
+
+        for _ in range(PREPARE_AFTER):
+            read_and_compare()
+        assert _prepared_here(connection) == before  # (sent with their text so far)
+        read_and_compare()
+        prepared = _prepared_here(connection) - before
+        assert len(prepared) == 2 and all(name.startswith("companion_save_read_")
+                                          for name in prepared)
+        connection.connection.driver_connection.execute("DEALLOCATE ALL")
+        read_and_compare()  # (gone: sent again with their text)
+        for _ in range(PREPARE_AFTER):
+            read_and_compare()
+        assert prepared <= _prepared_here(connection)  # (prepared again)
+        connection.rollback()
+
+
+def test_a_read_the_database_refuses_leaves_the_save_s_connection_usable(app, postgres_engine):
+    """A first read refused (here a division by zero) is raised as SQLAlchemy's error, the
+    connection not taken for lost, every result of the batch read and libpq's pipeline mode
+    left: the next reads on it are answered."""
+    from psycopg import pq
+
+    with postgres_engine.connect() as connection:
+        pipelined(connection)
+        with pytest.raises(DBAPIError) as refused:
+            save_pipeline.read_together(connection, [("SELECT 1 / $1::int", ("0",)),
+                                                     ("SELECT $1::int", ("2",))])
+        assert not refused.value.connection_invalidated
+        assert getattr(refused.value.orig, "sqlstate", None) == "22012"
+        driver = connection.connection.driver_connection
+        assert driver.pgconn.pipeline_status == pq.PipelineStatus.OFF
+        assert save_pipeline.read_together(connection, [("SELECT $1::int", ("3",)),
+                                                        ("SELECT $1::text", ("a",))]) == \
+            [[(3,)], [("a",)]]
+        connection.rollback()
+    assert_pool_as_it_came(postgres_engine)
