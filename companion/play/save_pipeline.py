@@ -6,12 +6,10 @@ round made seven, each waiting for a core on a busy server), through libpq's pip
    its game and names, and the game's entries — or, for a game that keeps its rounds as
    records, its seats and records, kept for the save's glue to take once (:func:`keep`,
    :func:`taken`) —, :func:`companion.play.page_reads.save_reads`; at READ COMMITTED a read
-   sees the same outside a transaction as inside one, and takes no lock), through libpq alone
-   as the pages' reads are (no psycopg cursor: a third of the save's CPU on PostgreSQL went to
-   psycopg's cursors and pipeline object, its reads' share now gone);
+   sees the same outside a transaction as inside one, and takes no lock);
 2. its writes queued (:func:`queue`: the entry, the game's stamp) and sent with the ``BEGIN`` and
    the first write whose answer is read (:func:`run`: the summary's UPDATE, whose row count
-   decides what follows), in one psycopg pipeline;
+   decides what follows), in one pipeline;
 3. the ``COMMIT`` — or, where nothing read after the writes can change what is stored, with
    them (:func:`commit_follows`, ``run(…, last=True)``): two round trips.
 
@@ -21,14 +19,24 @@ is in that one pipeline (nothing sent before it), and the summary's UPDATE says 
 statement if it writes its row (a game in progress whose summary stays unfinished: no group
 totals to move). Its row count cannot be read before the ``COMMIT`` is sent, so the UPDATE is
 sent guarded (:func:`guarded`): it fails in SQL when it writes no row (a data-modifying CTE whose
-SELECT divides by the rows it wrote), which stops the pipeline before its ``COMMIT`` (psycopg
-sends one Sync at the pipeline's end: an error skips every statement after it), and the
+SELECT divides by the rows it wrote), which stops the pipeline before its ``COMMIT`` (one Sync
+at the pipeline's end: an error skips every statement after it), and the
 transaction is rolled back and sent again, ``ROLLBACK``, ``BEGIN``, the same writes and the
 UPDATE unguarded, in one round trip: the save then goes on as it did before, from that UPDATE's
 row count (a finished game's summary, a first summary, the group's totals), and commits on its
-own. Once committed with its writes, a save's connection refuses any other statement until the
-save's own ``COMMIT`` (which then sends nothing: psycopg sends none on an idle connection), so
-that nothing can ever be written outside the save's transaction.
+own. A transaction whole in one pipeline (its ``BEGIN``, its writes, its ``COMMIT``) is sent
+without the ``BEGIN`` and the ``COMMIT``: a pipeline's statements up to its Sync are one
+transaction of the database's own, committed at the Sync if every one succeeded, else rolled
+back as a whole (two messages fewer to write, send and answer). Once committed with its writes,
+a save's connection refuses any other statement until the save's own ``COMMIT`` (which then
+sends nothing: psycopg sends none on an idle connection), so that nothing can ever be written
+outside the save's transaction.
+
+Both round trips go through libpq alone, as the pages' reads do
+(:func:`companion.play.page_reads.read_rows`): no psycopg cursor, no pipeline object of
+psycopg's — their machinery was 0.7 ms of a 2.3 ms save's CPU (issue 36, session 17) — the
+writes' values sent as text for the casts their SQL carries (:func:`_in_libpq_form`), the
+reads' rows loaded in binary by psycopg's own loaders.
 
 The connection is taken in autocommit (:func:`begin_save`: psycopg then sends no ``BEGIN`` of its
 own; SQLAlchemy puts the connection back as it was when it returns to the pool). Any statement
@@ -43,9 +51,11 @@ first reads are tried once more on a new connection, as the link lookup was).
 
 from __future__ import annotations
 
+import re
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date, datetime
 from typing import Any, cast
 
 from sqlalchemy import event
@@ -243,12 +253,10 @@ def send_writes(connection: Connection, last: tuple[str, Any] | None = None, *,
     if not connection.in_transaction():
         connection.begin()  # (so that its COMMIT commits what is sent)
     writes.begun = True
-    cursors = _pipelined(connection, statements, begin=begin, commit=commit, again=again)
-    rows = int(cursors[-1].rowcount) if last is not None else -1
+    results = _pipelined(connection, statements, begin=begin, commit=commit, again=again)
+    rows = _rows_of(results[-1]) if last is not None else -1
     for place, told in keys.items():  # (an INSERT's RETURNING of its key, as SQLAlchemy sends it)
-        told(int(cursors[place].fetchone()[0]))
-    for cursor in cursors:
-        cursor.close()
+        told(_key_of(results[place]))
     return rows
 
 
@@ -319,44 +327,63 @@ class _Gone(Exception):
 
 def _read_pipeline(pgconn: Any, reads: Sequence[tuple[str, Sequence[Any]]],
                    info: dict[Any, Any]) -> list[Any]:
-    """``reads`` sent in libpq's pipeline mode with one Sync, and their results (each a
-    libpq result with rows, in binary). A read that failed is raised as the driver's error
-    once every result is read (the connection left out of pipeline mode, usable); a connection
-    lost, as the driver's ``OperationalError``."""
-    import select
-
-    from psycopg import OperationalError, pq
-
-    statements = []
+    """``reads`` sent in one pipeline (:func:`_pipeline`), each prepared after
+    :data:`.driver_statements.PREPARE_AFTER` uses on the connection (its ``info``), their
+    rows in binary; :class:`_Gone` when a read prepared there is no longer there."""
+    names = []
+    commands = []
     for sql, params in reads:
         name = _read_name(sql)
         uses = info.get((USES, name), 0)
         if uses == PREPARE_AFTER:  # (before the pipeline: prepared once, waited for)
             prepare(pgconn, name, sql)
-        values = [None if value is None else str(value).encode() for value in params]
-        statements.append((name, sql, values, uses >= PREPARE_AFTER))
+        names.append(name)
+        commands.append((sql.encode(), [None if value is None else str(value).encode()
+                                        for value in params],
+                         name.encode() if uses >= PREPARE_AFTER else None, True))
+    results = _pipeline(pgconn, commands)
+    for name in names:
+        info[(USES, name)] = min(info.get((USES, name), 0) + 1, PREPARE_AFTER + 1)
+    return results
+
+
+Command = tuple[bytes, list[bytes | None], bytes | None, bool]
+"""A statement for :func:`_pipeline`: its SQL (``$1`` placeholders), its values as text, the
+name it is prepared under on the connection (None: sent with its SQL) and whether its rows
+come back in binary."""
+
+
+def _pipeline(pgconn: Any, commands: Sequence[Command]) -> list[Any]:
+    """``commands`` sent in libpq's pipeline mode with one Sync, and their results (libpq's).
+    A statement that failed is raised as the driver's error once every result is read (the
+    connection left out of pipeline mode, usable; :class:`_Gone` for a prepared statement no
+    longer on the connection); a connection lost, as the driver's ``OperationalError``."""
+    import select
+
+    from psycopg import OperationalError, pq
+
     results: list[Any] = []
     pgconn.enter_pipeline_mode()
     try:
-        for name, sql, values, prepared in statements:
-            if prepared:
-                pgconn.send_query_prepared(name.encode(), values,
-                                           result_format=pq.Format.BINARY)
+        for sql, values, name, binary in commands:
+            result_format = pq.Format.BINARY if binary else pq.Format.TEXT
+            if name is not None:
+                pgconn.send_query_prepared(name, values, result_format=result_format)
             else:
-                pgconn.send_query_params(sql.encode(), values, result_format=pq.Format.BINARY)
+                pgconn.send_query_params(sql, values, result_format=result_format)
         pgconn.pipeline_sync()
         while pgconn.flush():  # (what is left to send: its socket waited for, never spun on)
             select.select([], [pgconn.socket], [], 5.0)
-        for _ in statements:
+        for _ in commands:
             result = pgconn.get_result()
             if result is None:
-                raise OperationalError("the connection was lost during a save's reads")
+                raise OperationalError("the connection was lost during a save")
             results.append(result)
-            while pgconn.get_result() is not None:  # (the end of this read's results)
+            while pgconn.get_result() is not None:  # (the end of this statement's results)
                 pass
         end = pgconn.get_result()
         if end is None or end.status != pq.ExecStatus.PIPELINE_SYNC:
-            raise OperationalError("the connection was lost during a save's reads")
+            raise OperationalError("the connection was lost during a save")
     except BaseException:
         try:
             pgconn.exit_pipeline_mode()  # (it can only once every result is read)
@@ -369,45 +396,99 @@ def _read_pipeline(pgconn: Any, reads: Sequence[tuple[str, Sequence[Any]]],
             if sqlstate(result) == "26000":
                 raise _Gone
             check(result)
-    for name, _, _, _ in statements:
-        info[(USES, name)] = min(info.get((USES, name), 0) + 1, PREPARE_AFTER + 1)
     return results
 
 
 def _pipelined(connection: Connection, statements: Sequence[tuple[str, Any]], *,
                begin: bool = False, commit: bool = False, again: bool = False) -> list[Any]:
-    """``statements`` sent to ``connection``'s psycopg connection in one pipeline (after a
-    ``BEGIN`` with ``begin``, a ``ROLLBACK`` before it with ``again``; a ``COMMIT`` after them
-    with ``commit``), their results read: their cursors, in order. The statement events see
-    each as any other (without an execution context, as :func:`.driver_statements.on_driver` fires
-    them; the ``BEGIN`` and ``COMMIT``, like psycopg's own, are no statements of theirs)."""
+    """``statements`` (SQLAlchemy's SQL for psycopg, and its values) sent to ``connection`` in
+    one pipeline, through libpq alone (:func:`_pipeline`: no psycopg cursor or pipeline
+    object, most of the round trip's CPU, issue 36), after a ``ROLLBACK`` with ``again`` and a
+    ``BEGIN`` with ``begin``, a ``COMMIT`` after them with ``commit``. With ``begin`` and
+    ``commit`` and not ``again`` (the whole transaction in this round trip) neither is sent:
+    the statements of a pipeline up to its Sync are one transaction of the database's own,
+    committed at the Sync if every one succeeded, else rolled back as a whole. Their results,
+    in order: libpq's (:func:`_rows_of`, :func:`_key_of`). The statement events see each as
+    any other, all before the pipeline is sent (without an execution context, as
+    :func:`.driver_statements.on_driver` fires them, given a cursor of the connection's made
+    for them; the ``BEGIN`` and ``COMMIT``, like psycopg's own, are no statements of theirs)."""
     driver = cast(Any, connection.connection.driver_connection)
     events = connection.dispatch
-    cursors: list[Any] = []
+    cursor = driver.cursor()  # (what the statement events are given)
     sent = list(statements)
+    for index, (sql, params) in enumerate(sent):
+        for before in events.before_cursor_execute:
+            sql, params = before(connection, cursor, sql, params, None, False)
+        sent[index] = (sql, params)
+    whole = begin and commit and not again
+    controls: list[Command] = [(control, [], None, False) for control, wanted in (
+        (b"ROLLBACK", again), (b"BEGIN", begin and not whole)) if wanted]
     try:
-        with driver.pipeline():
-            if again:
-                driver.cursor().execute("ROLLBACK")
-            if begin:
-                driver.cursor().execute("BEGIN")
-            for index, (sql, params) in enumerate(sent):
-                cursor = driver.cursor()
-                cursors.append(cursor)
-                for before in events.before_cursor_execute:
-                    sql, params = before(connection, cursor, sql, params, None, False)
-                sent[index] = (sql, params)
-                cursor.execute(sql, params)
-            if commit:
-                driver.cursor().execute("COMMIT")
+        results = _pipeline(driver.pgconn, [
+            *controls, *(_in_libpq_form(sql, params) for sql, params in sent),
+            *([(b"COMMIT", [], None, False)] if commit and not whole else [])])
     except connection.dialect.loaded_dbapi.Error as error:
-        for cursor in cursors:
-            cursor.close()
+        cursor.close()
         raise _as_sqlalchemy_error(connection, error, sent) from error
-    for cursor, (sql, params) in zip(cursors, sent, strict=True):
+    for sql, params in sent:
         for after in events.after_cursor_execute:
             after(connection, cursor, sql, params, None, False)
-    return cursors
+    cursor.close()
+    return results[len(controls):len(controls) + len(sent)]
+
+
+def _rows_of(result: Any) -> int:
+    """The number of rows a statement's result says it wrote (or read)."""
+    return int(result.command_tuples or 0)
+
+
+def _key_of(result: Any) -> int:
+    """The key an INSERT's result gives back (its ``RETURNING``, one row, as text)."""
+    return int(result.get_value(0, 0))
+
+
+_PLACES = re.compile(r"%\((\w+)\)s|%s|%%")
+_LIBPQ_FORMS: dict[str, tuple[bytes, tuple[str | int, ...]]] = {}
+"""Each statement's SQL with libpq's placeholders (``$1``…) and its values' names in their
+order, worked out once per SQL."""
+
+
+def _in_libpq_form(sql: str, params: Any) -> Command:
+    """A statement as SQLAlchemy gives it to psycopg (its ``%(name)s`` placeholders, ``%%`` for
+    a ``%``; a mapping of its values) as libpq takes it: ``$1``… and its values as text."""
+    found = _LIBPQ_FORMS.get(sql)
+    if found is None:
+        order: list[str | int] = []
+
+        def place(match: re.Match[str]) -> str:
+            if match[0] == "%%":
+                return "%"
+            key: str | int = match[1] if match[1] is not None else len(order)
+            if key not in order:
+                order.append(key)
+            return f"${order.index(key) + 1}"
+
+        found = _LIBPQ_FORMS.setdefault(sql, (_PLACES.sub(place, sql).encode(), tuple(order)))
+    query, keys = found
+    values = [params[key] for key in keys] if isinstance(params, Mapping) else list(params)
+    return query, [_as_text(value) for value in values], None, False
+
+
+def _as_text(value: Any) -> bytes | None:
+    """A value as PostgreSQL reads it in a parameter (its SQL casts it: ``$1::INTEGER``)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return b"true" if value else b"false"
+    if isinstance(value, str):
+        return value.encode()
+    if isinstance(value, int):
+        return b"%d" % value
+    if isinstance(value, (datetime, date)):
+        return value.isoformat().encode()
+    if isinstance(value, float):
+        return repr(value).encode()
+    raise TypeError(f"a save's write has no text form for a {type(value).__name__}")
 
 
 def _as_sqlalchemy_error(connection: Connection, error: Exception,

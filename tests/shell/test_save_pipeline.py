@@ -527,3 +527,99 @@ def test_a_read_the_database_refuses_leaves_the_save_s_connection_usable(app, po
             [[(3,)], [("a",)]]
         connection.rollback()
     assert_pool_as_it_came(postgres_engine)
+
+
+def test_a_write_is_sent_to_libpq_with_its_placeholders_numbered_and_its_values_as_text():
+    """SQLAlchemy's SQL for psycopg made libpq's: each named value numbered once (a name twice,
+    one number), ``%%`` a ``%``; each value as PostgreSQL reads it in a parameter its SQL
+    casts; a value of a kind no save writes refused, never sent in a form of Python's."""
+    from datetime import timedelta, timezone
+    from enum import Enum
+
+    class Kind(str, Enum):
+        ROUND = "round"
+
+    at = datetime(2026, 11, 30, 16, 5, 7, 123456, tzinfo=timezone(timedelta(hours=1)))
+    sql, values, name, binary = save_pipeline._in_libpq_form(
+        "UPDATE t SET a = %(a)s::INTEGER, b = %(b)s::VARCHAR, c = %(a)s::INTEGER "
+        "WHERE d LIKE 'x%%' AND e = %(e)s::TIMESTAMP WITH TIME ZONE AND f = %(f)s::BOOLEAN "
+        "AND g IS NOT DISTINCT FROM %(g)s::VARCHAR AND h = %(h)s::VARCHAR",
+        {"a": 7, "b": "née 100 %", "e": at, "f": False, "g": None, "h": Kind.ROUND})
+    assert sql == (b"UPDATE t SET a = $1::INTEGER, b = $2::VARCHAR, c = $1::INTEGER "
+                   b"WHERE d LIKE 'x%' AND e = $3::TIMESTAMP WITH TIME ZONE AND f = $4::BOOLEAN "
+                   b"AND g IS NOT DISTINCT FROM $5::VARCHAR AND h = $6::VARCHAR")
+    assert values == [b"7", "née 100 %".encode(), b"2026-11-30T16:05:07.123456+01:00", b"false",
+                      None, b"round"]
+    assert (name, binary) == (None, False)
+    assert save_pipeline._in_libpq_form("SELECT %s::INTEGER, %s::BOOLEAN", (3, True))[:2] == (
+        b"SELECT $1::INTEGER, $2::BOOLEAN", [b"3", b"true"])
+    with pytest.raises(TypeError):
+        save_pipeline._in_libpq_form("SELECT %(x)s", {"x": object()})
+
+
+def test_values_written_through_libpq_read_back_as_they_were(app, postgres_engine):
+    """Every kind of value a save writes (an aware time to the microsecond, a flag, a number,
+    text with a quote, a NUL-free accent and a percent sign, nothing) comes back as it was
+    sent, through the pipeline that carries its whole transaction (no BEGIN, no COMMIT: the
+    Sync commits it)."""
+    from datetime import timedelta, timezone
+
+    at = datetime(2026, 11, 30, 23, 59, 59, 999999, tzinfo=timezone(timedelta(hours=-3)))
+    table = f"written_{threading.get_ident()}"
+    with postgres_engine.connect() as connection:
+        connection.exec_driver_sql(f"CREATE TABLE {table} (at TIMESTAMP WITH TIME ZONE, "
+                                   "flag BOOLEAN, n INTEGER, word VARCHAR, nothing VARCHAR)")
+        connection.commit()
+    try:
+        with postgres_engine.connect() as connection:
+            pipelined(connection)
+            connection.begin()
+            results = save_pipeline._pipelined(connection, [(
+                f"INSERT INTO {table} VALUES (%(at)s::TIMESTAMP WITH TIME ZONE, "
+                "%(flag)s::BOOLEAN, %(n)s::INTEGER, %(word)s::VARCHAR, %(nothing)s::VARCHAR)",
+                {"at": at, "flag": True, "n": -42, "word": "l'Éveil 100 %", "nothing": None})],
+                begin=True, commit=True)
+            assert save_pipeline._rows_of(results[0]) == 1
+            connection.commit()
+        with postgres_engine.connect() as connection:
+            assert connection.exec_driver_sql(f"SELECT * FROM {table}").all() == [
+                (at, True, -42, "l'Éveil 100 %", None)]
+    finally:
+        with postgres_engine.connect() as connection:
+            connection.exec_driver_sql(f"DROP TABLE {table}")
+            connection.commit()
+    assert_pool_as_it_came(postgres_engine)
+
+
+def test_a_save_s_whole_transaction_in_one_pipeline_sends_no_begin_and_no_commit(
+        app, client, postgres_engine):
+    """A duel round (its entry, the game's stamp, its summary's UPDATE) goes in one pipeline
+    with nothing else: the database's own transaction of a pipeline carries it, committed at
+    its Sync — no ``BEGIN``, no ``COMMIT`` on the wire — and it is stored."""
+    url = new_duel(client)
+    assert save(client, url, 0).status_code == 303
+    folder = Path(tempfile.mkdtemp(prefix="wire-"))
+    traced: list[tuple[object, object, Path]] = []
+
+    def trace(dbapi_connection, _record, _proxy) -> None:
+        path = folder / f"{len(traced)}.trace"
+        handle = path.open("w")
+        dbapi_connection.pgconn.trace(handle.fileno())
+        traced.append((dbapi_connection, handle, path))
+
+    event.listen(postgres_engine, "checkout", trace)
+    try:
+        assert save(client, url, 1, ("minister", "general")).status_code == 303
+    finally:
+        event.remove(postgres_engine, "checkout", trace)
+    wire = ""
+    for dbapi_connection, handle, path in traced:
+        if not dbapi_connection.closed:
+            dbapi_connection.pgconn.untrace()
+        handle.close()
+        wire += path.read_text()
+    assert "INSERT INTO entry" in wire and "UPDATE" in wire  # (the save went through here)
+    sent = [line for line in wire.splitlines() if "\tF\t" in line]
+    assert not any('"BEGIN"' in line or '"COMMIT"' in line for line in sent), sent
+    assert [seq for seq, _, _ in _entries(app, url)] == [1, 2]
+    assert_pool_as_it_came(postgres_engine)
