@@ -373,15 +373,17 @@ def _pipeline(pgconn: Any, commands: Sequence[Command]) -> list[Any]:
                 pgconn.send_query_params(sql, values, result_format=result_format)
         pgconn.pipeline_sync()
         while pgconn.flush():  # (what is left to send: its socket waited for, never spun on)
-            select.select([], [pgconn.socket], [], 5.0)
+            readable, _, _ = select.select([pgconn.socket], [pgconn.socket], [])
+            if readable:  # (libpq's rule: what the server sends meanwhile is read)
+                pgconn.consume_input()
         for _ in commands:
-            result = pgconn.get_result()
+            result = _next_result(pgconn)
             if result is None:
                 raise OperationalError("the connection was lost during a save")
             results.append(result)
-            while pgconn.get_result() is not None:  # (the end of this statement's results)
+            while _next_result(pgconn) is not None:  # (the end of this statement's results)
                 pass
-        end = pgconn.get_result()
+        end = _next_result(pgconn)
         if end is None or end.status != pq.ExecStatus.PIPELINE_SYNC:
             raise OperationalError("the connection was lost during a save")
     except BaseException:
@@ -397,6 +399,19 @@ def _pipeline(pgconn: Any, commands: Sequence[Command]) -> list[Any]:
                 raise _Gone
             check(result)
     return results
+
+
+def _next_result(pgconn: Any) -> Any:
+    """libpq's next result, waited for in ``select`` — which lets the process's other threads
+    run meanwhile — and never inside libpq's ``PQgetResult``, which psycopg calls holding
+    Python's lock (a thread waiting there for a row another thread of the process holds
+    locked would wait for ever)."""
+    import select
+
+    while pgconn.is_busy():
+        select.select([pgconn.socket], [], [])
+        pgconn.consume_input()
+    return pgconn.get_result()
 
 
 def _pipelined(connection: Connection, statements: Sequence[tuple[str, Any]], *,

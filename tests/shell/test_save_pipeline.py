@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import tempfile
 import threading
+import time
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -623,3 +624,31 @@ def test_a_save_s_whole_transaction_in_one_pipeline_sends_no_begin_and_no_commit
     assert not any('"BEGIN"' in line or '"COMMIT"' in line for line in sent), sent
     assert [seq for seq, _, _ in _entries(app, url)] == [1, 2]
     assert_pool_as_it_came(postgres_engine)
+
+
+def test_a_save_waiting_for_the_database_lets_the_process_s_other_threads_run(
+        app, postgres_engine):
+    """While a save's round trip waits for the database, another thread of the process runs:
+    libpq's results are waited for in ``select``, never inside ``PQgetResult``, which psycopg
+    calls holding Python's lock — a thread holding a row a save waits for would never get to
+    release it (a group deleted while its games were saved hung so in a threaded server)."""
+    ran: list[float] = []
+    started = threading.Event()
+
+    def other() -> None:
+        started.wait()
+        threading.Event().wait(0.1)
+        ran.append(time.monotonic())
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    with postgres_engine.connect() as connection:
+        pipelined(connection)
+        started.set()
+        found = save_pipeline.read_together(connection, [("SELECT pg_sleep($1::float)", ("1",)),
+                                                         ("SELECT $1::int", ("5",))])
+        answered = time.monotonic()
+        connection.rollback()
+    thread.join()
+    assert found[1] == [(5,)]
+    assert ran and ran[0] < answered  # (it ran while the save waited)
