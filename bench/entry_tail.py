@@ -9,7 +9,8 @@ load generator timed (the *entry*: its POST, as ``bench.tables`` times it) is sp
   waiting in the listen queue for a free worker, gunicorn reading the request;
 * **in the app**: its thread's CPU; its time runnable but waiting for a core (the kernel's
   run-queue time); *other waits*, its time neither on a core nor waiting for one (mostly
-  PostgreSQL's answers); beside them, its time inside psycopg's waits (every round trip, a
+  PostgreSQL's answers); beside them, its time in its round trips (psycopg's waits and the
+  save's own libpq pipelines, :func:`companion.play.save_pipeline._pipeline`: every round trip, a
   core's wait after each answer included), of which the ``COMMIT``'s (the log flushed to
   disk), and the collector's collections inside it;
 * **after the app**: gunicorn writing the answer, the load generator's thread taking it.
@@ -117,14 +118,14 @@ def _saves(sent: list[Sent], answered: list[dict[str, Any]]) -> list[dict[str, A
             "before the app": record["began"] - began, "CPU": record["cpu"],
             "waiting for a core": record["queued"],
             "other waits (database)": max(inside - record["cpu"] - record["queued"], 0.0),
-            "in psycopg's waits": record["database"], "of which COMMIT": record["commit"],
+            "in round trips": record["database"], "of which COMMIT": record["commit"],
             "collector": record["gc"], "after the app": ended - record["ended"],
             "pid": record["pid"]})
     return saves
 
 
 PHASES = ["before the app", "CPU", "waiting for a core", "other waits (database)",
-          "in psycopg's waits", "of which COMMIT", "collector", "after the app"]
+          "in round trips", "of which COMMIT", "collector", "after the app"]
 
 
 def _at(saves: list[dict[str, Any]], q: float) -> list[dict[str, Any]]:

@@ -3,7 +3,8 @@
 as it ends — its method and path, when the app began and ended it (``time.monotonic``: the
 same clock as the load generator's, on Linux one clock for the whole machine), its thread's CPU,
 its thread's time waiting for a core (``/proc/thread-self/schedstat``), its time inside
-psycopg's waits (every round trip to PostgreSQL: the save's reads, its writes, its ``COMMIT``),
+round trips to PostgreSQL (psycopg's waits, and the pipelines a save sends through libpq alone,
+:func:`companion.play.save_pipeline._pipeline`: its reads, its writes, its ``COMMIT``),
 of which the ``COMMIT``'s, and the collector's collections that ran meanwhile.
 
 Not part of the app: only the benches' WSGI module installs it. Its own cost (two clock reads
@@ -82,13 +83,17 @@ class Probe:
 
 
 def install(app: Any, folder: str) -> None:
-    """Probe ``app`` (its WSGI callable, psycopg's waits and commits, the collector)."""
+    """Probe ``app`` (its WSGI callable, psycopg's waits and commits, a save's own libpq
+    pipelines, the collector)."""
     import psycopg
     from sqlalchemy.dialects.postgresql.psycopg import PGDialect_psycopg
+
+    from companion.play import save_pipeline
 
     probe = Probe(folder)
     app.wsgi_app = probe.wrap(app.wsgi_app)
     psycopg.Connection.wait = probe.timed(psycopg.Connection.wait)  # type: ignore[method-assign]
+    save_pipeline._pipeline = probe.timed(save_pipeline._pipeline)  # noqa: SLF001
     PGDialect_psycopg.do_commit = probe.timed(  # type: ignore[method-assign]
         PGDialect_psycopg.do_commit, commit=True)
     gc.callbacks.append(probe.on_gc)
