@@ -39,12 +39,12 @@ from .test_save_round_trips import new_duel
 
 
 @contextmanager
-def round_trips(postgres_engine):
-    """Every round trip of every connection the app's pool hands out while the block runs,
-    counted from libpq's trace of its messages: a list filled when the block ends."""
+def wire(postgres_engine):
+    """libpq's trace of every connection the app's pool hands out while the block runs (every
+    message sent and received): a list of their texts, filled when the block ends."""
     folder = Path(tempfile.mkdtemp(prefix="trips-"))
     traced: list[tuple[object, object, Path]] = []
-    counted: list[int] = []
+    texts: list[str] = []
 
     def trace(dbapi_connection, _record, _proxy) -> None:
         path = folder / f"{len(traced)}.trace"
@@ -54,15 +54,26 @@ def round_trips(postgres_engine):
 
     event.listen(postgres_engine, "checkout", trace)
     try:
-        yield counted
+        yield texts
     finally:
         event.remove(postgres_engine, "checkout", trace)
         for dbapi_connection, handle, path in traced:
             if not dbapi_connection.closed:
                 dbapi_connection.pgconn.untrace()  # (writes out what libpq kept)
             handle.close()
-            counted.append(sum(1 for line in path.read_text().splitlines()
-                               if "\tB\t" in line and "ReadyForQuery" in line))
+            texts.append(path.read_text())
+
+
+@contextmanager
+def round_trips(postgres_engine):
+    """Every round trip of every connection the app's pool hands out while the block runs,
+    counted from libpq's trace of its messages (:func:`wire`): a list filled when the block
+    ends."""
+    counted: list[int] = []
+    with wire(postgres_engine) as texts:
+        yield counted
+    counted.extend(sum(1 for line in text.splitlines()
+                       if "\tB\t" in line and "ReadyForQuery" in line) for text in texts)
 
 
 def pipelined(connection):
@@ -599,28 +610,11 @@ def test_a_save_s_whole_transaction_in_one_pipeline_sends_no_begin_and_no_commit
     its Sync — no ``BEGIN``, no ``COMMIT`` on the wire — and it is stored."""
     url = new_duel(client)
     assert save(client, url, 0).status_code == 303
-    folder = Path(tempfile.mkdtemp(prefix="wire-"))
-    traced: list[tuple[object, object, Path]] = []
-
-    def trace(dbapi_connection, _record, _proxy) -> None:
-        path = folder / f"{len(traced)}.trace"
-        handle = path.open("w")
-        dbapi_connection.pgconn.trace(handle.fileno())
-        traced.append((dbapi_connection, handle, path))
-
-    event.listen(postgres_engine, "checkout", trace)
-    try:
+    with wire(postgres_engine) as texts:
         assert save(client, url, 1, ("minister", "general")).status_code == 303
-    finally:
-        event.remove(postgres_engine, "checkout", trace)
-    wire = ""
-    for dbapi_connection, handle, path in traced:
-        if not dbapi_connection.closed:
-            dbapi_connection.pgconn.untrace()
-        handle.close()
-        wire += path.read_text()
-    assert "INSERT INTO entry" in wire and "UPDATE" in wire  # (the save went through here)
-    sent = [line for line in wire.splitlines() if "\tF\t" in line]
+    traced = "".join(texts)
+    assert "INSERT INTO entry" in traced and "UPDATE" in traced  # (the save went through here)
+    sent = [line for line in traced.splitlines() if "\tF\t" in line]
     assert not any('"BEGIN"' in line or '"COMMIT"' in line for line in sent), sent
     assert [seq for seq, _, _ in _entries(app, url)] == [1, 2]
     assert_pool_as_it_came(postgres_engine)
