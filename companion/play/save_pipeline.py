@@ -52,6 +52,7 @@ first reads are tried once more on a new connection, as the link lookup was).
 from __future__ import annotations
 
 import re
+import select
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -358,8 +359,6 @@ def _pipeline(pgconn: Any, commands: Sequence[Command]) -> list[Any]:
     A statement that failed is raised as the driver's error once every result is read (the
     connection left out of pipeline mode, usable; :class:`_Gone` for a prepared statement no
     longer on the connection); a connection lost, as the driver's ``OperationalError``."""
-    import select
-
     from psycopg import OperationalError, pq
 
     results: list[Any] = []
@@ -373,9 +372,8 @@ def _pipeline(pgconn: Any, commands: Sequence[Command]) -> list[Any]:
                 pgconn.send_query_params(sql, values, result_format=result_format)
         pgconn.pipeline_sync()
         while pgconn.flush():  # (what is left to send: its socket waited for, never spun on)
-            readable, _, _ = select.select([pgconn.socket], [pgconn.socket], [])
-            if readable:  # (libpq's rule: what the server sends meanwhile is read)
-                pgconn.consume_input()
+            if _ready(pgconn.socket, select.POLLIN | select.POLLOUT) & select.POLLIN:
+                pgconn.consume_input()  # (libpq's rule: what the server sends meanwhile is read)
         for _ in commands:
             result = _next_result(pgconn)
             if result is None:
@@ -402,16 +400,26 @@ def _pipeline(pgconn: Any, commands: Sequence[Command]) -> list[Any]:
 
 
 def _next_result(pgconn: Any) -> Any:
-    """libpq's next result, waited for in ``select`` — which lets the process's other threads
+    """libpq's next result, waited for in ``poll`` — which lets the process's other threads
     run meanwhile — and never inside libpq's ``PQgetResult``, which psycopg calls holding
     Python's lock (a thread waiting there for a row another thread of the process holds
     locked would wait for ever)."""
-    import select
-
     while pgconn.is_busy():
-        select.select([pgconn.socket], [], [])
+        _ready(pgconn.socket, select.POLLIN)
         pgconn.consume_input()
     return pgconn.get_result()
+
+
+def _ready(socket: int, events: int) -> int:
+    """Wait until ``socket`` is ready for ``events`` (``poll``: any descriptor, where
+    ``select`` refuses one past 1,023); what it is ready for (an error or a hang-up counts:
+    libpq then says what happened)."""
+    poller = select.poll()
+    poller.register(socket, events)
+    found = 0
+    for _, ready in poller.poll():
+        found |= ready
+    return found
 
 
 def _pipelined(connection: Connection, statements: Sequence[tuple[str, Any]], *,

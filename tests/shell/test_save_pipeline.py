@@ -646,3 +646,34 @@ def test_a_save_waiting_for_the_database_lets_the_process_s_other_threads_run(
     thread.join()
     assert found[1] == [(5,)]
     assert ran and ran[0] < answered  # (it ran while the save waited)
+
+
+def test_a_save_s_connection_past_descriptor_1023_is_waited_for(app, postgres_engine):
+    """A process with many files open (a threaded server's sockets, its jobs' files) gets
+    descriptors past 1,023, where ``select`` refuses to wait: a save's round trip waits on its
+    connection's socket with ``poll``, whatever its number."""
+    import os
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 1200
+    if hard != resource.RLIM_INFINITY and hard < wanted:
+        pytest.skip(f"this machine allows {hard} open files, fewer than the test needs")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, wanted), hard))
+    postgres_engine.dispose()  # (the pool's connections closed: the next one is new)
+    reading, writing = os.pipe()
+    held = [os.dup(reading)]
+    while held[-1] < 1100:  # (every descriptor below taken: the next one opened is past it)
+        held.append(os.dup(reading))
+    try:
+        with postgres_engine.connect() as connection:
+            assert connection.connection.driver_connection.pgconn.socket > 1023
+            pipelined(connection)
+            assert save_pipeline.read_together(connection, [("SELECT $1::int", ("7",))]) == \
+                [[(7,)]]
+            connection.rollback()
+    finally:
+        for descriptor in (*held, reading, writing):
+            os.close(descriptor)
+        postgres_engine.dispose()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
