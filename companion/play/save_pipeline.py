@@ -271,9 +271,9 @@ def read_together(connection: Connection,
     Each read is prepared on the connection after :data:`.driver_statements.PREPARE_AFTER`
     uses there and then run by name; one that is gone from it (a ``DEALLOCATE ALL``) is
     prepared again and the reads sent once more. The statement events see each read as any
-    other (a cursor of the connection's, made only for them: none is listened to in the app);
-    a driver error is raised as SQLAlchemy's (``connection_invalidated`` when the connection
-    was lost: :func:`companion.db.once_more_if_dropped` tries again)."""
+    other (given a cursor of the connection's, made for them); a driver error is raised as
+    SQLAlchemy's (``connection_invalidated`` when the connection was lost:
+    :func:`companion.db.once_more_if_dropped` tries again)."""
     from psycopg import pq
     from psycopg.adapt import Transformer
 
@@ -293,13 +293,14 @@ def read_together(connection: Connection,
             for sql, _ in sent:
                 info.pop((USES, _read_name(sql)), None)
             results = _read_pipeline(driver.pgconn, sent, info)
+        for sql, params in sent:
+            for after in events.after_cursor_execute:
+                after(connection, cursor, sql, params, None, False)
     except connection.dialect.loaded_dbapi.Error as error:
         raise _as_sqlalchemy_error(connection, error, sent) from error
-    for sql, params in sent:
-        for after in events.after_cursor_execute:
-            after(connection, cursor, sql, params, None, False)
-    if cursor is not None:
-        cursor.close()
+    finally:
+        if cursor is not None:
+            cursor.close()
     found: list[list[tuple[Any, ...]]] = []
     for result in results:
         if not result.ntuples:
@@ -437,26 +438,27 @@ def _pipelined(connection: Connection, statements: Sequence[tuple[str, Any]], *,
     for them; the ``BEGIN`` and ``COMMIT``, like psycopg's own, are no statements of theirs)."""
     driver = cast(Any, connection.connection.driver_connection)
     events = connection.dispatch
-    cursor = driver.cursor()  # (what the statement events are given)
     sent = list(statements)
-    for index, (sql, params) in enumerate(sent):
-        for before in events.before_cursor_execute:
-            sql, params = before(connection, cursor, sql, params, None, False)
-        sent[index] = (sql, params)
     whole = begin and commit and not again
     controls: list[Command] = [(control, [], None, False) for control, wanted in (
         (b"ROLLBACK", again), (b"BEGIN", begin and not whole)) if wanted]
+    cursor = driver.cursor()  # (what the statement events are given)
     try:
-        results = _pipeline(driver.pgconn, [
-            *controls, *(_in_libpq_form(sql, params) for sql, params in sent),
-            *([(b"COMMIT", [], None, False)] if commit and not whole else [])])
-    except connection.dialect.loaded_dbapi.Error as error:
+        for index, (sql, params) in enumerate(sent):
+            for before in events.before_cursor_execute:
+                sql, params = before(connection, cursor, sql, params, None, False)
+            sent[index] = (sql, params)
+        try:
+            results = _pipeline(driver.pgconn, [
+                *controls, *(_in_libpq_form(sql, params) for sql, params in sent),
+                *([(b"COMMIT", [], None, False)] if commit and not whole else [])])
+        except connection.dialect.loaded_dbapi.Error as error:
+            raise _as_sqlalchemy_error(connection, error, sent) from error
+        for sql, params in sent:
+            for after in events.after_cursor_execute:
+                after(connection, cursor, sql, params, None, False)
+    finally:
         cursor.close()
-        raise _as_sqlalchemy_error(connection, error, sent) from error
-    for sql, params in sent:
-        for after in events.after_cursor_execute:
-            after(connection, cursor, sql, params, None, False)
-    cursor.close()
     return results[len(controls):len(controls) + len(sent)]
 
 
