@@ -279,12 +279,8 @@ def read_together(connection: Connection,
 
     driver = cast(Any, connection.connection.driver_connection)
     events = connection.dispatch
-    listened = bool(events.before_cursor_execute or events.after_cursor_execute)
-    cursor = driver.cursor() if listened else None
-    sent = list(reads)
-    for index, (sql, params) in enumerate(sent):
-        for before in events.before_cursor_execute:
-            sent[index] = before(connection, cursor, sql, params, None, False)
+    cursor = driver.cursor()  # (what the statement events are given)
+    sent = _seen_before(connection, cursor, reads)
     info = connection.connection.info
     try:
         try:
@@ -299,8 +295,7 @@ def read_together(connection: Connection,
     except connection.dialect.loaded_dbapi.Error as error:
         raise _as_sqlalchemy_error(connection, error, sent) from error
     finally:
-        if cursor is not None:
-            cursor.close()
+        cursor.close()
     found: list[list[tuple[Any, ...]]] = []
     for result in results:
         if not result.ntuples:
@@ -444,10 +439,7 @@ def _pipelined(connection: Connection, statements: Sequence[tuple[str, Any]], *,
         (b"ROLLBACK", again), (b"BEGIN", begin and not whole)) if wanted]
     cursor = driver.cursor()  # (what the statement events are given)
     try:
-        for index, (sql, params) in enumerate(sent):
-            for before in events.before_cursor_execute:
-                sql, params = before(connection, cursor, sql, params, None, False)
-            sent[index] = (sql, params)
+        sent = _seen_before(connection, cursor, sent)
         try:
             results = _pipeline(driver.pgconn, [
                 *controls, *(_in_libpq_form(sql, params) for sql, params in sent),
@@ -460,6 +452,18 @@ def _pipelined(connection: Connection, statements: Sequence[tuple[str, Any]], *,
     finally:
         cursor.close()
     return results[len(controls):len(controls) + len(sent)]
+
+
+def _seen_before(connection: Connection, cursor: Any,
+                 statements: Sequence[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """``statements`` as the ``before_cursor_execute`` listeners leave them, each listener
+    given what the one before it returned (as SQLAlchemy chains them), before any is sent."""
+    seen = []
+    for sql, params in statements:
+        for before in connection.dispatch.before_cursor_execute:
+            sql, params = before(connection, cursor, sql, params, None, False)
+        seen.append((sql, params))
+    return seen
 
 
 def _rows_of(result: Any) -> int:
