@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import time
 
 import pytest
 
@@ -44,5 +45,19 @@ def second_database(tmp_path):
         connection.execute(f'CREATE DATABASE "{name}"')
     yield {"DATABASE": str(tmp_path / "unused.sqlite"),
            "DATABASE_URL": base.set(database=name).render_as_string(hide_password=False)}
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    _drop(psycopg, admin, name)
+
+
+def _drop(psycopg, admin: str, name: str) -> None:
+    """Drop database ``name``, trying again for a while: ``WITH (FORCE)`` ends our own
+    sessions, but is refused (insufficient privilege, or the database in use) while a process
+    of another role is on it — an autovacuum worker that a busy machine started there."""
+    for attempt in range(50):
+        try:
+            with psycopg.connect(admin, autocommit=True) as connection:
+                connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            return
+        except (psycopg.errors.InsufficientPrivilege, psycopg.errors.ObjectInUse):
+            if attempt == 49:
+                raise
+            time.sleep(0.2)
