@@ -603,6 +603,77 @@ def test_values_written_through_libpq_read_back_as_they_were(app, postgres_engin
     assert_pool_as_it_came(postgres_engine)
 
 
+def test_a_whole_transaction_s_writes_are_prepared_after_a_few_uses_and_again_when_gone(
+        app, postgres_engine):
+    """The writes of a transaction whole in one pipeline are sent with their text for their
+    first uses on a connection, then prepared there once and run by name; prepared writes gone
+    from the connection (a ``DEALLOCATE ALL``) leave the transaction rolled back whole and sent
+    again with their text — every row stored once, none twice — and are prepared again later.
+    A write refused among prepared ones stores nothing of its transaction. A transaction sent
+    in several round trips (its ``BEGIN`` before its ``COMMIT``) is never sent by name: it
+    could not be sent again."""
+    from companion.play.driver_statements import PREPARE_AFTER
+
+    table = f"prepared_{threading.get_ident()}"
+    with postgres_engine.connect() as connection:
+        connection.exec_driver_sql(f"CREATE TABLE {table} (n INTEGER PRIMARY KEY, word VARCHAR)")
+        connection.commit()
+    insert_row = f"INSERT INTO {table} VALUES (%(n)s::INTEGER, %(word)s::VARCHAR)"
+    touch = f"UPDATE {table} SET word = %(word)s::VARCHAR WHERE n = %(n)s::INTEGER"
+    written: list[int] = []
+
+    def whole(connection, n: int) -> None:
+        connection.begin()
+        results = save_pipeline._pipelined(connection, [
+            (insert_row, {"n": n, "word": "new"}), (touch, {"n": n, "word": f"w{n}"})],
+            begin=True, commit=True)
+        assert [save_pipeline._rows_of(result) for result in results] == [1, 1]
+        connection.commit()
+        written.append(n)
+
+    try:
+        with postgres_engine.connect() as connection:
+            pipelined(connection)
+            before = _prepared_here(connection)
+            for n in range(PREPARE_AFTER):
+                whole(connection, n)
+            assert _prepared_here(connection) == before  # (sent with their text so far)
+            whole(connection, PREPARE_AFTER)
+            prepared = _prepared_here(connection) - before
+            assert len(prepared) == 2 and all(name.startswith("companion_save_write_")
+                                              for name in prepared)
+            connection.connection.driver_connection.execute("DEALLOCATE ALL")
+            whole(connection, 100)  # (gone: rolled back, sent again with their text)
+            for n in range(101, 101 + PREPARE_AFTER):
+                whole(connection, n)
+            assert prepared <= _prepared_here(connection)  # (prepared again)
+            connection.begin()
+            with pytest.raises(IntegrityError):  # (row 100 is there: nothing of this is kept)
+                save_pipeline._pipelined(connection, [
+                    (touch, {"n": 0, "word": "lost"}), (insert_row, {"n": 100, "word": "twice"})],
+                    begin=True, commit=True)
+            connection.rollback()
+            kept = _prepared_here(connection)
+            for n in range(200, 200 + PREPARE_AFTER + 2):  # (its BEGIN sent before its COMMIT)
+                connection.begin()
+                save_pipeline._pipelined(connection, [(touch, {"n": 0, "word": f"w{n}"})],
+                                         begin=True)
+                save_pipeline._pipelined(connection, [(touch, {"n": 1, "word": f"w{n}"})],
+                                         commit=True)
+                connection.commit()
+            assert _prepared_here(connection) == kept
+        with postgres_engine.connect() as connection:
+            rows = connection.exec_driver_sql(f"SELECT n, word FROM {table} ORDER BY n").all()
+        assert [n for n, _ in rows] == sorted(written)
+        assert dict(rows) | {0: "w0", 1: "w1"} == {n: f"w{n}" for n in written}
+        assert dict(rows)[0] == dict(rows)[1] == f"w{200 + PREPARE_AFTER + 1}"
+    finally:
+        with postgres_engine.connect() as connection:
+            connection.exec_driver_sql(f"DROP TABLE {table}")
+            connection.commit()
+    assert_pool_as_it_came(postgres_engine)
+
+
 def test_a_save_s_whole_transaction_in_one_pipeline_sends_no_begin_and_no_commit(
         app, client, postgres_engine):
     """A duel round (its entry, the game's stamp, its summary's UPDATE) goes in one pipeline
