@@ -447,8 +447,8 @@ def _pipelined(connection: Connection, statements: Sequence[tuple[str, Any]], *,
                 try:
                     results = _pipeline(driver.pgconn, _by_name(driver.pgconn, writes, info))
                 except _Gone:  # (its prepared writes gone: rolled back whole, sent again anew)
-                    for sql, *_ in writes:
-                        info.pop((USES, _write_name(sql)), None)
+                    for text, *_ in writes:
+                        info.pop((USES, _write_name(text)), None)
                     results = _pipeline(driver.pgconn, _by_name(driver.pgconn, writes, info))
             else:
                 results = _pipeline(driver.pgconn, [
