@@ -93,13 +93,18 @@ def begin_save(connection: Connection) -> bool:
     if connection.dialect.name != "postgresql":
         return False
     engine = connection.engine
-    for name, hook in (("before_execute", _writes_first), ("commit", _committing),
-                       ("rollback", _dropped), ("before_cursor_execute", _not_after_commit)):
-        if not event.contains(engine, name, hook):
-            event.listen(engine, name, hook)
+    if engine not in _LISTENED:  # (looked up once per engine, not at every save)
+        for name, hook in _HOOKS:
+            if not event.contains(engine, name, hook):
+                event.listen(engine, name, hook)
+        _LISTENED.add(engine)
     connection.execution_options(isolation_level="AUTOCOMMIT")
     _WRITES[connection] = _Writes()
     return True
+
+
+_LISTENED: weakref.WeakSet[Any] = weakref.WeakSet()
+"""The engines whose events :func:`begin_save` has made sure :data:`_HOOKS` listen to."""
 
 
 def _writes_first(connection: Connection, *_args: Any) -> None:
@@ -151,6 +156,11 @@ def _dropped(connection: Connection) -> None:
         writes.keys.clear()
         writes.read.clear()
         writes.begun = writes.commit_follows = writes.committed = False
+
+
+_HOOKS = (("before_execute", _writes_first), ("commit", _committing), ("rollback", _dropped),
+          ("before_cursor_execute", _not_after_commit))
+"""What a pipelined save's connection needs its engine's events to run (:func:`begin_save`)."""
 
 
 def commit_follows(connection: Connection) -> None:
