@@ -607,8 +607,9 @@ def test_a_whole_transaction_s_writes_are_prepared_after_a_few_uses_and_again_wh
         app, postgres_engine):
     """The writes of a transaction whole in one pipeline are sent with their text for their
     first uses on a connection, then prepared there once and run by name; prepared writes gone
-    from the connection (a ``DEALLOCATE ALL``) leave the transaction rolled back whole and sent
-    again with their text — every row stored once, none twice — and are prepared again later.
+    from the connection (a ``DEALLOCATE ALL``, or one of them only, after another ran) leave the
+    transaction rolled back whole and sent again with their text — every row stored once, none
+    twice — and are prepared again later.
     A write refused among prepared ones stores nothing of its transaction. A transaction sent
     in several round trips (its ``BEGIN`` before its ``COMMIT``) is never sent by name: it
     could not be sent again."""
@@ -647,6 +648,10 @@ def test_a_whole_transaction_s_writes_are_prepared_after_a_few_uses_and_again_wh
             for n in range(101, 101 + PREPARE_AFTER):
                 whole(connection, n)
             assert prepared <= _prepared_here(connection)  # (prepared again)
+            touch_name = save_pipeline._write_name(
+                save_pipeline._in_libpq_form(touch, {"n": 0, "word": ""})[0])
+            connection.connection.driver_connection.execute(f"DEALLOCATE {touch_name}")
+            whole(connection, 300)  # (its INSERT ran, then undone with the rest: stored once)
             connection.begin()
             with pytest.raises(IntegrityError):  # (row 100 is there: nothing of this is kept)
                 save_pipeline._pipelined(connection, [
