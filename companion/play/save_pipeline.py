@@ -38,7 +38,7 @@ psycopg's — their machinery was 0.7 ms of a 2.3 ms save's CPU (issue 36, sessi
 writes' values sent as text for the casts their SQL carries (:func:`_in_libpq_form`), the
 reads' rows loaded in binary by psycopg's own loaders. The reads, and the writes of a
 transaction whole in one pipeline, are prepared on a connection after a few uses there and run
-by name (:func:`_read_pipeline`, :func:`_by_name`): the database then neither parses nor plans
+by name (:func:`_named_pipeline`): the database then neither parses nor plans
 them again (its CPU for a duel round's writes 0.98 → 0.57 ms, issue 36, session 18). A
 prepared statement gone from the connection (a ``DEALLOCATE ALL``) makes its pipeline fail
 whole: the reads, or that transaction (rolled back whole by the database), are sent again with
@@ -299,13 +299,11 @@ def read_together(connection: Connection,
     cursor = driver.cursor()  # (what the statement events are given)
     sent = _seen_before(connection, cursor, reads)
     info = connection.connection.info
+    commands: list[Command] = [(sql.encode(), [None if value is None else str(value).encode()
+                                               for value in params], None, True)
+                               for sql, params in sent]
     try:
-        try:
-            results = _read_pipeline(driver.pgconn, sent, info)
-        except _Gone:  # (its prepared reads gone from the connection: sent again, each anew)
-            for sql, _ in sent:
-                info.pop((USES, _read_name(sql)), None)
-            results = _read_pipeline(driver.pgconn, sent, info)
+        results = _named_pipeline(driver.pgconn, commands, info, _READS)
         for sql, params in sent:
             for after in events.after_cursor_execute:
                 after(connection, cursor, sql, params, None, False)
@@ -324,41 +322,8 @@ def read_together(connection: Connection,
     return found
 
 
-_READ_NAMES: dict[str, str] = {}
-"""The name each read of :func:`read_together` is prepared under on a connection."""
-
-
-def _read_name(sql: str) -> str:
-    found = _READ_NAMES.get(sql)
-    if found is None:
-        found = _READ_NAMES.setdefault(sql, f"companion_save_read_{len(_READ_NAMES)}")
-    return found
-
-
 class _Gone(Exception):
-    """A read prepared on the connection is no longer there (SQLSTATE 26000)."""
-
-
-def _read_pipeline(pgconn: Any, reads: Sequence[tuple[str, Sequence[Any]]],
-                   info: dict[Any, Any]) -> list[Any]:
-    """``reads`` sent in one pipeline (:func:`_pipeline`), each prepared after
-    :data:`.driver_statements.PREPARE_AFTER` uses on the connection (its ``info``), their
-    rows in binary; :class:`_Gone` when a read prepared there is no longer there."""
-    names = []
-    commands = []
-    for sql, params in reads:
-        name = _read_name(sql)
-        uses = info.get((USES, name), 0)
-        if uses == PREPARE_AFTER:  # (before the pipeline: prepared once, waited for)
-            prepare(pgconn, name, sql)
-        names.append(name)
-        commands.append((sql.encode(), [None if value is None else str(value).encode()
-                                        for value in params],
-                         name.encode() if uses >= PREPARE_AFTER else None, True))
-    results = _pipeline(pgconn, commands)
-    for name in names:
-        info[(USES, name)] = min(info.get((USES, name), 0) + 1, PREPARE_AFTER + 1)
-    return results
+    """A statement prepared on the connection is no longer there (SQLSTATE 26000)."""
 
 
 Command = tuple[bytes, list[bytes | None], bytes | None, bool]
@@ -460,13 +425,8 @@ def _pipelined(connection: Connection, statements: Sequence[tuple[str, Any]], *,
         writes = [_in_libpq_form(sql, params) for sql, params in sent]
         try:
             if whole:  # (nothing before it in its transaction: all of it can be sent again)
-                info = connection.connection.info
-                try:
-                    results = _pipeline(driver.pgconn, _by_name(driver.pgconn, writes, info))
-                except _Gone:  # (its prepared writes gone: rolled back whole, sent again anew)
-                    for text, *_ in writes:
-                        info.pop((USES, _write_name(text)), None)
-                    results = _pipeline(driver.pgconn, _by_name(driver.pgconn, writes, info))
+                results = _named_pipeline(driver.pgconn, writes, connection.connection.info,
+                                          _WRITES_NAMED)
             else:
                 results = _pipeline(driver.pgconn, [
                     *controls, *writes, *([(b"COMMIT", [], None, False)] if commit else [])])
@@ -480,33 +440,59 @@ def _pipelined(connection: Connection, statements: Sequence[tuple[str, Any]], *,
     return results[len(controls):len(controls) + len(sent)]
 
 
-_WRITE_NAMES: dict[bytes, str] = {}
-"""The name each write sent in a whole transaction (:func:`_by_name`) is prepared under on a
-connection: the save's writes are a fixed set of statements (:class:`.driver_statements.Prepared`
-and their guarded forms), so a few dozen at most; past :data:`_MOST_WRITE_NAMES`, a new one is
-sent with its text every time."""
-_MOST_WRITE_NAMES = 64
+@dataclass
+class _Names:
+    """The names the statements of one kind are prepared under on a connection, by their SQL:
+    a fixed set (the save's first reads, :mod:`.page_reads`; its writes,
+    :class:`.driver_statements.Prepared` and their guarded forms), a few dozen at most; past
+    :data:`_MOST_NAMES`, a new statement is sent with its text every time."""
+
+    prefix: str
+    given: dict[bytes, str] = field(default_factory=dict)
+
+    def of(self, sql: bytes) -> str | None:
+        found = self.given.get(sql)
+        if found is None and len(self.given) < _MOST_NAMES:
+            found = self.given.setdefault(sql, f"{self.prefix}{len(self.given)}")
+        return found
 
 
-def _write_name(sql: bytes) -> str | None:
-    found = _WRITE_NAMES.get(sql)
-    if found is None and len(_WRITE_NAMES) < _MOST_WRITE_NAMES:
-        found = _WRITE_NAMES.setdefault(sql, f"companion_save_write_{len(_WRITE_NAMES)}")
-    return found
+_MOST_NAMES = 64
+_READS = _Names("companion_save_read_")
+"""The save's first reads (:func:`read_together`)."""
+_WRITES_NAMED = _Names("companion_save_write_")
+"""The writes of a transaction whole in one pipeline (:func:`_pipelined`)."""
 
 
-def _by_name(pgconn: Any, writes: Sequence[Command], info: dict[Any, Any]) -> list[Command]:
-    """``writes`` as they are sent in a whole transaction: each prepared on the connection
-    after :data:`.driver_statements.PREPARE_AFTER` uses there (its ``info``), as the reads are,
-    and then run by name — the database neither parses nor plans it again (about a third of
-    its CPU for a save's writes, issue 36)."""
+def _named_pipeline(pgconn: Any, commands: Sequence[Command], info: dict[Any, Any],
+                    names: _Names) -> list[Any]:
+    """``commands`` sent in one pipeline (:func:`_pipeline`), each prepared on the connection
+    after :data:`.driver_statements.PREPARE_AFTER` uses there (counted in its ``info``) and then
+    run by name: the database neither parses nor plans it again (a third of its CPU for a
+    save's writes, issue 36). A statement prepared there and gone since (a ``DEALLOCATE ALL``)
+    fails the pipeline whole (the database runs nothing after it, and rolls back what ran
+    before it: the pipeline's own transaction); every statement of the pipeline is then sent
+    again with its text and prepared anew later. So ``commands`` must be all of a transaction,
+    or reads."""
+    try:
+        return _pipeline(pgconn, _by_name(pgconn, commands, info, names))
+    except _Gone:
+        for sql, *_ in commands:
+            info.pop((USES, names.of(sql)), None)
+        return _pipeline(pgconn, _by_name(pgconn, commands, info, names))
+
+
+def _by_name(pgconn: Any, commands: Sequence[Command], info: dict[Any, Any],
+             names: _Names) -> list[Command]:
+    """``commands``, each to be run by name once used :data:`.driver_statements.PREPARE_AFTER`
+    times on the connection (its ``info``), prepared there at that use (once, waited for)."""
     named = []
-    for sql, values, _, binary in writes:
-        name = _write_name(sql)
+    for sql, values, _, binary in commands:
+        name = names.of(sql)
         uses = info.get((USES, name), 0) if name is not None else 0
-        if name is not None and uses == PREPARE_AFTER:  # (prepared once, waited for)
-            prepare(pgconn, name, sql.decode())
         if name is not None:
+            if uses == PREPARE_AFTER:
+                prepare(pgconn, name, sql.decode())
             info[(USES, name)] = min(uses + 1, PREPARE_AFTER + 1)
         named.append((sql, values, name.encode() if name is not None and uses >= PREPARE_AFTER
                       else None, binary))

@@ -648,7 +648,7 @@ def test_a_whole_transaction_s_writes_are_prepared_after_a_few_uses_and_again_wh
             for n in range(101, 101 + PREPARE_AFTER):
                 whole(connection, n)
             assert prepared <= _prepared_here(connection)  # (prepared again)
-            touch_name = save_pipeline._write_name(
+            touch_name = save_pipeline._WRITES_NAMED.of(
                 save_pipeline._in_libpq_form(touch, {"n": 0, "word": ""})[0])
             connection.connection.driver_connection.execute(f"DEALLOCATE {touch_name}")
             whole(connection, 300)  # (its INSERT ran, then undone with the rest: stored once)
