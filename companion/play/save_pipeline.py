@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import re
 import select
+import threading
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -449,11 +450,17 @@ class _Names:
 
     prefix: str
     given: dict[bytes, str] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    """Held to give a new name: two threads naming two statements at once never give both
+    the same name (one connection would then run the other's SQL)."""
 
     def of(self, sql: bytes) -> str | None:
         found = self.given.get(sql)
-        if found is None and len(self.given) < _MOST_NAMES:
-            found = self.given.setdefault(sql, f"{self.prefix}{len(self.given)}")
+        if found is None:
+            with self.lock:
+                found = self.given.get(sql)
+                if found is None and len(self.given) < _MOST_NAMES:
+                    found = self.given[sql] = f"{self.prefix}{len(self.given)}"
         return found
 
 

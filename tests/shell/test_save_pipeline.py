@@ -679,6 +679,40 @@ def test_a_whole_transaction_s_writes_are_prepared_after_a_few_uses_and_again_wh
     assert_pool_as_it_came(postgres_engine)
 
 
+def test_statements_named_at_once_by_many_threads_each_get_a_name_of_their_own():
+    """A statement's name on a connection is given once per SQL and never twice: threads naming
+    different statements at the same moment get different names (else a connection would run
+    one statement's SQL for the other's), each statement keeps its name, and past
+    ``_MOST_NAMES`` statements a new one gets none (sent with its text)."""
+    import sys
+
+    names = save_pipeline._Names("t_")
+    texts = [f"SELECT {n}".encode() for n in range(save_pipeline._MOST_NAMES)]
+    given: dict[int, list[str | None]] = {}
+    start = threading.Barrier(8)
+
+    def name_all(offset: int) -> None:
+        start.wait()
+        given[offset] = [names.of(texts[(n + offset) % len(texts)]) for n in range(len(texts))]
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # (threads switched as often as they can be)
+    try:
+        threads = [threading.Thread(target=name_all, args=(8 * k,)) for k in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    by_text = {text: names.of(text) for text in texts}
+    assert len(set(by_text.values())) == len(texts) and None not in by_text.values()
+    assert len(given) == 8
+    for offset, seen in given.items():
+        assert seen == [by_text[texts[(n + offset) % len(texts)]] for n in range(len(texts))]
+    assert names.of(b"SELECT 'one too many'") is None
+
+
 def test_a_save_s_whole_transaction_in_one_pipeline_sends_no_begin_and_no_commit(
         app, client, postgres_engine):
     """A duel round (its entry, the game's stamp, its summary's UPDATE) goes in one pipeline
