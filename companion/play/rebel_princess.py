@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TypeVar, cast
 
 from sqlalchemy import bindparam
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
 from ..common.short_names import short_names
@@ -438,11 +438,14 @@ _ATTEMPTS = 5
 
 def _atomically(session: Session, write: Callable[[], _T]) -> _T:
     """Run a checked write; when the database refuses it because another write was stored
-    first (the unique record number), read the game again and judge the write afresh."""
+    first (the unique record number), or broke a deadlock with another write (the group's
+    deletion: :func:`store.lost_race`), read the game again and judge the write afresh."""
     for attempt in range(_ATTEMPTS):
         try:
             return write()
-        except IntegrityError:
+        except (IntegrityError, OperationalError) as error:
+            if not store.lost_race(error):
+                raise
             if saving_on(session) is not None:
                 rollback_save(session)  # (its connection stays: the game is read again there)
             else:

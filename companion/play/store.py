@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import bindparam, event, insert, inspect, literal, null, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, func, select
@@ -63,6 +63,18 @@ class KeyConflict(Exception):  # a normal outcome, not a bug
 class GameGone(Exception):  # (a normal outcome, not a bug: no "Error" in its name)
     """The game was deleted (with its group) while this write or read was on its way: nothing
     stored; the phone is told the game is gone (410)."""
+
+
+def lost_race(error: BaseException) -> bool:
+    """Whether ``error`` is the database refusing a write because another write got in its way:
+    a unique key taken first (``IntegrityError``), or a deadlock the database broke by
+    rolling this transaction back (SQLSTATE 40P01, PostgreSQL; a save that writes its group's
+    totals while the group is deleted) — never a connection lost. The write is then judged
+    again on the game read afresh (gone: :class:`GameGone`)."""
+    if isinstance(error, IntegrityError):
+        return True
+    return isinstance(error, OperationalError) and not error.connection_invalidated and \
+        getattr(error.orig, "sqlstate", None) == "40P01"
 
 
 def check_still_there(session: Session, game: Game) -> None:
@@ -396,8 +408,10 @@ def append(*, session: Session, game: Game, kind: str, data: dict[str, Any], bas
             saved_games.entry_written(session, game, read, Stored(  # (for after the commit)
                 based_on + 1, kind, json.loads(as_json), key, saved_games.as_read(now)))
             commit_save(session)
-    except IntegrityError:
+    except (IntegrityError, OperationalError) as error:
         set_committed_value(game, "updated_at", before)
+        if not lost_race(error):
+            raise
         check_still_there(session, game)
         earlier = replayed(session, game, key)
         if earlier is not None:

@@ -184,3 +184,26 @@ def test_a_save_whose_entries_are_read_after_the_delete_is_told_the_game_is_gone
         with pytest.raises(store.GameGone):
             store.append(session=session, game=game, kind="round", data={},
                          based_on=int(version) + 1)
+
+
+def test_a_deadlock_the_database_broke_is_a_race_lost_and_a_lost_connection_is_not():
+    """A save the database picked to break a deadlock (a finished game's totals written while
+    its group is deleted: SQLSTATE 40P01) is judged again like a unique key taken first, and
+    answered as the game now stands (gone: 410), never 500; a connection lost, or any other
+    error, is not a race and is raised as it is."""
+    from sqlalchemy.exc import IntegrityError, OperationalError
+
+    from companion.play.store import lost_race
+
+    class Refused(Exception):
+        def __init__(self, sqlstate: str | None) -> None:
+            super().__init__(sqlstate)
+            self.sqlstate = sqlstate
+
+    assert lost_race(IntegrityError("INSERT", {}, Refused("23505")))
+    assert lost_race(OperationalError("UPDATE", {}, Refused("40P01")))
+    assert not lost_race(OperationalError("UPDATE", {}, Refused("40P01"),
+                                          connection_invalidated=True))
+    assert not lost_race(OperationalError("UPDATE", {}, Refused("57014")))  # (cancelled)
+    assert not lost_race(OperationalError("UPDATE", {}, Refused(None)))
+    assert not lost_race(ValueError("40P01"))
